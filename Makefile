@@ -1,0 +1,35 @@
+# Two commands do all set-up: `make run` and `make test`. Both create .venv and install pinned requirements.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8501
+
+.PHONY: run test venv test-venv bench clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+# Stamp files make re-runs cheap; they are rebuilt when a requirements file changes.
+$(VENV)/.stamp-run: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.stamp-test: requirements.txt requirements-test.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements-test.txt
+	touch $@
+
+venv: $(VENV)/.stamp-run
+test-venv: $(VENV)/.stamp-test
+
+run: $(VENV)/.stamp-run
+	$(BIN)/streamlit run app.py --server.port $(PORT) --server.address localhost --browser.gatherUsageStats false
+
+test: $(VENV)/.stamp-test
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+bench: $(VENV)/.stamp-test
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,9 @@
+"""Streamlit entry point: page config and navigation. All Streamlit code lives in explainer/ui/."""
+import streamlit as st
+
+st.set_page_config(page_title="BLEU & ROUGE explainer", page_icon="🔍", layout="wide")
+
+pages = [
+    st.Page("explainer/ui/pages/explain.py", title="Explain", icon="🔍", default=True),
+]
+st.navigation(pages).run()

@@ -1,0 +1,34 @@
+"""BLEU and ROUGE explainer: compute the metrics exactly as the real implementations do, recording every step.
+
+Public API (pure Python, no Streamlit):
+
+* ``explain_bleu(candidate, references, *, dialect="sacrebleu", **options) -> BleuTrace``
+* ``explain_bleu_corpus(candidates, references, *, dialect="sacrebleu", **options) -> BleuCorpusTrace``
+* ``explain_rouge(candidate, references, *, dialect="rouge-score", types=..., **options) -> RougeTrace``
+
+Imports are lazy so that ``import explainer`` stays cheap.
+"""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "explain_bleu": ("explainer.bleu", "explain_bleu"),
+    "explain_bleu_corpus": ("explainer.bleu", "explain_bleu_corpus"),
+    "BleuTrace": ("explainer.bleu", "BleuTrace"),
+    "BleuCorpusTrace": ("explainer.bleu", "BleuCorpusTrace"),
+    "explain_rouge": ("explainer.rouge", "explain_rouge"),
+    "explain_rouge_corpus": ("explainer.rouge", "explain_rouge_corpus"),
+    "RougeTrace": ("explainer.rouge", "RougeTrace"),
+}
+
+__all__ = list(_LAZY) + ["__version__"]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        mod, attr = _LAZY[name]
+        return getattr(importlib.import_module(mod), attr)
+    raise AttributeError(f"module 'explainer' has no attribute {name!r}")

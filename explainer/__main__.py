@@ -1,0 +1,5 @@
+import sys
+
+from explainer.cli import main
+
+sys.exit(main())

@@ -1,0 +1,55 @@
+"""`python -m explainer {bleu,rouge} ...`: one sub-command per metric family.
+
+Each metric package provides ``add_arguments(parser)`` and ``run(args) -> int`` in its own ``cli`` module
+(``explainer/bleu/cli.py``, ``explainer/rouge/cli.py``). This module only dispatches and turns every
+expected error into one line on stderr with a non-zero exit (never a traceback).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS = {
+    "bleu": ("explainer.bleu.cli", "Explain BLEU for JSONL segments or a line-aligned corpus."),
+    "rouge": ("explainer.rouge.cli", "Explain ROUGE for JSONL segments or a line-aligned corpus."),
+}
+
+
+class CliError(Exception):
+    """An error with a message meant for the user (printed as one line, exit code 2)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m explainer", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, (modname, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        try:
+            mod = importlib.import_module(modname)
+        except ImportError:  # metric package not available yet
+            continue
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run = getattr(args, "_run", None)
+    if run is None:
+        print(f"explainer: the '{args.command}' command is not available", file=sys.stderr)
+        return 2
+    try:
+        return int(run(args) or 0)
+    except CliError as e:
+        print(f"explainer {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError, UnicodeDecodeError) as e:
+        print(f"explainer {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
