@@ -28,3 +28,16 @@ def golden(relpath: str) -> tuple:
             raise FileNotFoundError(f"golden file missing in CI: {p}")
         pytest.skip(f"golden file not found: {p} (set EXPLAINER_SHARED)")
     return load_jsonl(str(p))
+
+
+# Hypothesis: no per-example deadline. The machine has 2 cores shared with a Streamlit server during the
+# browser tests, so wall-clock deadlines would make property tests flaky without testing anything real.
+try:
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "explainer", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+    )
+    settings.load_profile("explainer")
+except ImportError:  # pragma: no cover
+    pass
