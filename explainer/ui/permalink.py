@@ -1,0 +1,260 @@
+"""The Explain page's whole state <-> URL query parameters. Pure: no Streamlit here.
+
+Parameter names (the issue fixes the first ones):
+
+* ``candidate``: the candidate text; ``ref``: one per reference, repeated, in order (1-10);
+* ``bleu_dialect`` and its options: ``tokenize``, ``smooth``, ``lowercase`` (0/1), plus ``smooth_value``,
+  ``max_order``, ``effective_order`` (0/1) and any other option a dialect declares, under its own name;
+* ``rouge_dialect``, ``rouge_types`` (comma-separated) and its options: ``stem`` (0/1), plus the others
+  under ``rouge_<name>``;
+* ``example`` (the example picked, informational) and ``ngram`` (the n-gram selected in the table).
+
+Parsing never raises: a bad or unknown value becomes a warning (a plain sentence for the page) and the
+default is used. The option schema comes from the cores' ``dialect_options`` through
+:class:`OptionSpec`, so adding an option to a dialect adds it to the URL without touching this module.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping, Sequence
+
+__all__ = [
+    "OptionSpec", "FamilySchema", "ExplainState", "MAX_REFS", "MAX_URL_TEXT",
+    "parse_params", "to_params", "encode_value", "decode_value",
+]
+
+MAX_REFS = 10
+# Texts longer than this are not put into the URL (browsers and servers cut long URLs, ~8-64 KB); the
+# page says so and the permalink then carries only the settings.
+MAX_URL_TEXT = 6_000
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One dialect option as the UI sees it.
+
+    ``kind`` is ``bool``, ``choice``, ``int`` or ``float``; ``param`` is its query-parameter name.
+    ``min``/``max`` bound numbers. ``choices`` lists allowed values of a ``choice`` (as their values;
+    labels for the widget are in ``choice_labels``)."""
+
+    name: str
+    kind: str
+    default: Any
+    param: str
+    label: str = ""
+    help: str = ""
+    choices: tuple = ()
+    choice_labels: tuple = ()
+    min: float | None = None
+    max: float | None = None
+
+    def __post_init__(self):
+        if self.kind not in ("bool", "choice", "int", "float"):
+            raise ValueError(f"option {self.name}: unknown kind {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class FamilySchema:
+    """Dialects of one metric family (BLEU or ROUGE) and each dialect's options."""
+
+    dialect_param: str
+    default_dialect: str
+    dialects: tuple[str, ...]
+    options: Mapping[str, tuple[OptionSpec, ...]]  # dialect -> its options
+
+    def specs(self, dialect: str) -> tuple[OptionSpec, ...]:
+        return tuple(self.options.get(dialect, ()))
+
+    def defaults(self, dialect: str) -> dict[str, Any]:
+        return {s.name: s.default for s in self.specs(dialect)}
+
+    def all_params(self) -> set[str]:
+        return {s.param for specs in self.options.values() for s in specs}
+
+
+@dataclass
+class ExplainState:
+    candidate: str = ""
+    refs: list[str] = field(default_factory=lambda: [""])
+    bleu_dialect: str = ""
+    bleu_options: dict[str, Any] = field(default_factory=dict)
+    rouge_dialect: str = ""
+    rouge_types: tuple[str, ...] = ()
+    rouge_options: dict[str, Any] = field(default_factory=dict)
+    example: str = ""
+    ngram: str = ""
+
+
+def encode_value(spec: OptionSpec, value: Any) -> str:
+    if spec.kind == "bool":
+        return "1" if value else "0"
+    if spec.kind == "float":
+        # repr is the shortest string that round-trips exactly
+        return repr(float(value))
+    return str(value)
+
+
+def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
+    """(value, None) or (default, warning)."""
+    shown = _show(raw)
+    if spec.kind == "bool":
+        low = raw.strip().lower()
+        if low in _TRUE:
+            return True, None
+        if low in _FALSE:
+            return False, None
+        return spec.default, f"`{spec.param}={shown}` is not 0 or 1; using {encode_value(spec, spec.default)}."
+    if spec.kind == "choice":
+        for c in spec.choices:
+            if raw == str(c):
+                return c, None
+        allowed = ", ".join(str(c) for c in spec.choices)
+        return spec.default, f"`{spec.param}={shown}` is not one of {allowed}; using {spec.default}."
+    try:
+        if spec.kind == "int":
+            v: Any = int(raw.strip())
+        else:
+            v = float(raw.strip())
+            if not math.isfinite(v):
+                raise ValueError
+    except ValueError:
+        return spec.default, f"`{spec.param}={shown}` is not a{'n integer' if spec.kind == 'int' else ' number'}; using {spec.default}."
+    if (spec.min is not None and v < spec.min) or (spec.max is not None and v > spec.max):
+        return spec.default, (f"`{spec.param}={shown}` is outside {spec.min:g}–{spec.max:g}; using {spec.default}."
+                              if spec.min is not None and spec.max is not None
+                              else f"`{spec.param}={shown}` is out of range; using {spec.default}.")
+    return v, None
+
+
+def _show(raw: str, limit: int = 40) -> str:
+    """A query value as it may be quoted in a warning (the page escapes it again)."""
+    r = raw if len(raw) <= limit else raw[:limit] + "…"
+    return r.replace("`", "'")
+
+
+def _first(params: Mapping[str, Sequence[str]], key: str) -> str | None:
+    vals = params.get(key)
+    if not vals:
+        return None
+    if isinstance(vals, str):
+        return vals
+    return vals[-1]
+
+
+def _parse_family(params, schema: FamilySchema, warnings: list[str]) -> tuple[str, dict[str, Any], set[str]]:
+    used = {schema.dialect_param}
+    raw = _first(params, schema.dialect_param)
+    dialect = schema.default_dialect
+    if raw is not None:
+        if raw in schema.dialects:
+            dialect = raw
+        else:
+            warnings.append(f"`{schema.dialect_param}={_show(raw)}` is not a known dialect "
+                            f"({', '.join(schema.dialects)}); using {schema.default_dialect}.")
+    options = schema.defaults(dialect)
+    for spec in schema.specs(dialect):
+        used.add(spec.param)
+        raw = _first(params, spec.param)
+        if raw is None:
+            continue
+        value, warn = decode_value(spec, raw)
+        options[spec.name] = value
+        if warn:
+            warnings.append(warn)
+    return dialect, options, used
+
+
+def parse_params(params: Mapping[str, Sequence[str] | str], bleu: FamilySchema, rouge: FamilySchema,
+                 *, rouge_type_choices: Sequence[str], default_rouge_types: Sequence[str],
+                 default: ExplainState | None = None) -> tuple[ExplainState, list[str]]:
+    """Query parameters (each key -> all its values, in order) -> (state, warnings).
+
+    Parameters that are absent keep the ``default`` state's value (texts) or the dialect default.
+    """
+    warnings: list[str] = []
+    base = default or ExplainState()
+    cand = _first(params, "candidate")
+    candidate = base.candidate if cand is None else cand
+    refs_raw = params.get("ref")
+    if isinstance(refs_raw, str):
+        refs_raw = [refs_raw]
+    if refs_raw is None:
+        refs = list(base.refs) or [""]
+    else:
+        refs = list(refs_raw)
+        if len(refs) > MAX_REFS:
+            warnings.append(f"The link has {len(refs)} references; the page shows at most {MAX_REFS}, "
+                            f"so only the first {MAX_REFS} are used.")
+            refs = refs[:MAX_REFS]
+        if not refs:
+            refs = [""]
+
+    bleu_dialect, bleu_options, used_b = _parse_family(params, bleu, warnings)
+    rouge_dialect, rouge_options, used_r = _parse_family(params, rouge, warnings)
+
+    types = tuple(default_rouge_types)
+    raw_types = _first(params, "rouge_types")
+    if raw_types is not None:
+        asked = [t.strip() for t in raw_types.split(",") if t.strip()]
+        good = [t for t in asked if t in rouge_type_choices]
+        bad = [t for t in asked if t not in rouge_type_choices]
+        if bad:
+            warnings.append(f"Unknown ROUGE type(s) {', '.join(_show(b) for b in bad)} ignored "
+                            f"(known: {', '.join(rouge_type_choices)}).")
+        if good:
+            types = tuple(dict.fromkeys(good))
+        else:
+            warnings.append(f"`rouge_types` names no known type; using {', '.join(default_rouge_types)}.")
+
+    known = {"candidate", "ref", "rouge_types", "example", "ngram"} | used_b | used_r
+    # Options of *other* dialects are not errors: a link may carry them after a dialect switch.
+    other = bleu.all_params() | rouge.all_params() | {bleu.dialect_param, rouge.dialect_param}
+    unknown = sorted(k for k in params if k not in known and k not in other)
+    if unknown:
+        warnings.append(f"Unknown link parameter(s) ignored: {', '.join(_show(u) for u in unknown)}.")
+    state = ExplainState(
+        candidate=candidate, refs=refs,
+        bleu_dialect=bleu_dialect, bleu_options=bleu_options,
+        rouge_dialect=rouge_dialect, rouge_types=types, rouge_options=rouge_options,
+        example=_first(params, "example") or "", ngram=_first(params, "ngram") or "",
+    )
+    return state, warnings
+
+
+def to_params(state: ExplainState, bleu: FamilySchema, rouge: FamilySchema,
+              *, include_texts: bool = True) -> dict[str, str | list[str]]:
+    """State -> query parameters (``ref`` is a list, to be written as a repeated key).
+
+    Texts longer than MAX_URL_TEXT are left out (``include_texts`` False leaves all texts out)."""
+    out: dict[str, str | list[str]] = {}
+    if include_texts and _fits(state):
+        out["candidate"] = state.candidate
+        out["ref"] = list(state.refs)
+    out[bleu.dialect_param] = state.bleu_dialect
+    for spec in bleu.specs(state.bleu_dialect):
+        out[spec.param] = encode_value(spec, state.bleu_options.get(spec.name, spec.default))
+    out[rouge.dialect_param] = state.rouge_dialect
+    out["rouge_types"] = ",".join(state.rouge_types)
+    for spec in rouge.specs(state.rouge_dialect):
+        out[spec.param] = encode_value(spec, state.rouge_options.get(spec.name, spec.default))
+    if state.example:
+        out["example"] = state.example
+    if state.ngram:
+        out["ngram"] = state.ngram
+    return out
+
+
+def _fits(state: ExplainState) -> bool:
+    return len(state.candidate) + sum(len(r) for r in state.refs) <= MAX_URL_TEXT
+
+
+def texts_fit_url(state: ExplainState) -> bool:
+    return _fits(state)
+
+
+def with_texts(state: ExplainState, candidate: str, refs: Iterable[str]) -> ExplainState:
+    return replace(state, candidate=candidate, refs=list(refs))

@@ -1,0 +1,54 @@
+"""The worked examples are the seeds' own inputs, character for character."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from explainer.examples import EXAMPLES, get_example, example_ids
+from tests.conftest import SHARED
+
+VECTORS = SHARED / "seeds" / "vectors"
+
+
+def _seed_inputs() -> dict[str, tuple[str, tuple[str, ...]]]:
+    if not VECTORS.exists():
+        pytest.skip(f"seed vectors not found: {VECTORS}")
+    out = {}
+    for name in ("bleu.jsonl", "rouge.jsonl"):
+        for line in (VECTORS / name).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                rec = json.loads(line)
+                out.setdefault(rec["case_id"], (rec["candidate"], tuple(rec["references"])))
+    return out
+
+
+@pytest.mark.parametrize("ex", [e for e in EXAMPLES if e.case_id], ids=lambda e: e.id)
+def test_seed_example_is_the_seed_input(ex):
+    seeds = _seed_inputs()
+    assert ex.case_id in seeds, f"{ex.case_id} not in seeds/vectors"
+    cand, refs = seeds[ex.case_id]
+    assert ex.candidate == cand
+    assert ex.references == refs
+
+
+def test_issue_examples_are_present():
+    # The issue names these worked examples; each must be pickable.
+    ids = {e.case_id for e in EXAMPLES}
+    for case in ("s000_the_x7", "s000_military_c1", "s003_abandon_4refs", "s004_cat_is_on", "s000_google",
+                 "s000_earnings", "s001_union_lcs"):
+        assert case in ids
+    assert any(e.kind == "gaming" for e in EXAMPLES)
+
+
+def test_ids_unique_and_lookup():
+    assert len(set(example_ids())) == len(EXAMPLES)
+    assert get_example("papineni_the").candidate.split() == ["the"] * 7
+    with pytest.raises(KeyError, match="unknown example"):
+        get_example("nope")
+
+
+def test_reference_counts_within_page_limits():
+    for e in EXAMPLES:
+        assert 1 <= len(e.references) <= 10
+        assert e.candidate.strip()
