@@ -16,6 +16,7 @@ default is used. The option schema comes from the cores' ``dialect_options`` thr
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -37,7 +38,9 @@ _FALSE = {"0", "false", "no", "off"}
 class OptionSpec:
     """One dialect option as the UI sees it.
 
-    ``kind`` is ``bool``, ``choice``, ``int`` or ``float``; ``param`` is its query-parameter name.
+    ``kind`` is ``bool``, ``tristate`` (True/False/None = "the library's default"), ``choice``, ``int``,
+    ``float``, ``optional_float`` (a number or None = default) or ``float_list``; ``param`` is its
+    query-parameter name.
     ``min``/``max`` bound numbers. ``choices`` lists allowed values of a ``choice`` (as their values;
     labels for the widget are in ``choice_labels``)."""
 
@@ -53,7 +56,7 @@ class OptionSpec:
     max: float | None = None
 
     def __post_init__(self):
-        if self.kind not in ("bool", "choice", "int", "float"):
+        if self.kind not in ("bool", "tristate", "choice", "int", "float", "optional_float", "float_list"):
             raise ValueError(f"option {self.name}: unknown kind {self.kind!r}")
 
 
@@ -92,6 +95,12 @@ class ExplainState:
 def encode_value(spec: OptionSpec, value: Any) -> str:
     if spec.kind == "bool":
         return "1" if value else "0"
+    if spec.kind == "tristate":
+        return "default" if value is None else ("1" if value else "0")
+    if spec.kind == "optional_float":
+        return "default" if value is None else repr(float(value))
+    if spec.kind == "float_list":
+        return ",".join(repr(float(v)) for v in value)
     if spec.kind == "float":
         # repr is the shortest string that round-trips exactly
         return repr(float(value))
@@ -108,6 +117,27 @@ def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
         if low in _FALSE:
             return False, None
         return spec.default, f"`{spec.param}={shown}` is not 0 or 1; using {encode_value(spec, spec.default)}."
+    if spec.kind == "tristate":
+        low = raw.strip().lower()
+        if low in _TRUE:
+            return True, None
+        if low in _FALSE:
+            return False, None
+        if low in ("", "default", "none"):
+            return None, None
+        return spec.default, f"`{spec.param}={shown}` is not 0, 1 or default; using the library default."
+    if spec.kind == "optional_float" and raw.strip().lower() in ("", "default", "none"):
+        return None, None
+    if spec.kind == "float_list":
+        try:
+            vals = tuple(float(x) for x in raw.replace(",", " ").split())
+            if not vals or not all(math.isfinite(v) for v in vals):
+                raise ValueError
+            if spec.max is not None and len(vals) > spec.max:
+                raise ValueError
+        except ValueError:
+            return spec.default, f"`{spec.param}={shown}` is not a list of numbers; using the default."
+        return vals, None
     if spec.kind == "choice":
         for c in spec.choices:
             if raw == str(c):
@@ -116,6 +146,8 @@ def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
         return spec.default, f"`{spec.param}={shown}` is not one of {allowed}; using {spec.default}."
     try:
         if spec.kind == "int":
+            if not re.fullmatch(r"\s*[+-]?\d+\s*", raw):
+                raise ValueError
             v: Any = int(raw.strip())
         else:
             v = float(raw.strip())

@@ -1,0 +1,198 @@
+"""Plotly figures from trace data. Pure functions: numbers in, ``go.Figure`` out; no Streamlit here.
+
+Colours are Okabe–Ito (colour-blind safe) and every series also differs by something that is not colour
+(bar pattern, marker symbol, line dash) and carries its name in the legend and in hover text. User tokens
+used as labels are HTML-escaped, because Plotly interprets a subset of HTML (``<a href>``, ``<b>``…) in
+text. Figures leave the background to the Streamlit theme, so they read in light and dark mode.
+"""
+from __future__ import annotations
+
+import html
+import math
+from typing import Sequence
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from explainer.ui.highlight import ORDER_COLOURS, CLIP_COLOUR, is_suspicious_char
+
+__all__ = ["bleu_counts_figure", "bp_curve_figure", "rouge_prf_figure", "lcs_heatmap_figure",
+           "label_text", "downsample_indices", "HEATMAP_MAX"]
+
+BLUE, ORANGE, GREEN, PURPLE, VERMILLION, SKY = "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"
+FONT = dict(size=15)
+HEATMAP_MAX = 60  # at most this many rows / columns drawn; longer texts are downsampled (and say so)
+
+
+def label_text(tok: str, limit: int = 18) -> str:
+    """A user token as a Plotly label: invisible characters spelled out, shortened, HTML-escaped."""
+    s = "".join(f"<U+{ord(c):04X}>" if is_suspicious_char(c) else c for c in tok)
+    if len(s) > limit:
+        s = s[: limit - 1] + "…"
+    return html.escape(s, quote=True)
+
+
+def _layout(fig: go.Figure, title: str, height: int = 420) -> go.Figure:
+    fig.update_layout(title=dict(text=title, font=dict(size=18)), font=FONT, height=height,
+                      margin=dict(l=60, r=30, t=70, b=60),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1))
+    return fig
+
+
+def bleu_counts_figure(orders: Sequence[dict], *, scale_label: str = "0–1") -> go.Figure:
+    """Left: clipped matches vs candidate n-grams (totals) per order. Right: modified precision per order,
+    before (matches/totals) and after smoothing (the value that enters the geometric mean).
+
+    ``orders``: dicts with ``n``, ``matches``, ``totals``, ``precision_raw`` (0..1 or None when there are no
+    candidate n-grams), ``precision`` (0..1, after smoothing), ``included`` (enters the mean), ``smoothing``.
+    """
+    ns = [f"{o['n']}-gram" for o in orders]
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("Matches vs candidate n-grams",
+                                                        "Modified precision per order"),
+                        horizontal_spacing=0.12)
+    fig.add_trace(go.Bar(x=ns, y=[o["totals"] for o in orders], name="candidate n-grams (totals)",
+                         marker=dict(color=SKY, pattern=dict(shape="/", fgcolor=BLUE)),
+                         text=[f"{_num(o['totals'])}" for o in orders], textposition="outside",
+                         hovertemplate="%{x}: %{y} candidate n-grams<extra></extra>"), row=1, col=1)
+    fig.add_trace(go.Bar(x=ns, y=[o["matches"] for o in orders], name="clipped matches",
+                         marker=dict(color=ORANGE), text=[f"{_num(o['matches'])}" for o in orders],
+                         textposition="outside",
+                         hovertemplate="%{x}: %{y} clipped matches<extra></extra>"), row=1, col=1)
+    raw = [o.get("precision_raw") for o in orders]
+    fig.add_trace(go.Scatter(x=ns, y=[None if p is None else p for p in raw], name="precision before smoothing",
+                             mode="lines+markers+text", line=dict(color=BLUE, dash="dash", width=3),
+                             marker=dict(symbol="circle-open", size=14, line=dict(width=3)),
+                             text=["n/a" if p is None else f"{p:.3f}" for p in raw], textposition="bottom center",
+                             hovertemplate="%{x}: %{y:.4f} before smoothing<extra></extra>"), row=1, col=2)
+    sm = [o.get("precision") for o in orders]
+    fig.add_trace(go.Scatter(x=ns, y=sm, name="after smoothing (used)", mode="lines+markers+text",
+                             line=dict(color=VERMILLION, width=3),
+                             marker=dict(symbol=["diamond" if o.get("included", True) else "x" for o in orders],
+                                         size=13),
+                             text=[f"{p:.3f}" if p is not None else "" for p in sm], textposition="top center",
+                             customdata=[[o.get("smoothing", ""), "yes" if o.get("included", True) else "no"]
+                                         for o in orders],
+                             hovertemplate="%{x}: %{y:.4f} after smoothing (%{customdata[0]}); "
+                                           "in the mean: %{customdata[1]}<extra></extra>"), row=1, col=2)
+    fig.update_yaxes(title_text="count", rangemode="tozero", row=1, col=1)
+    top = max([p for p in raw + sm if p is not None] + [1.0])
+    fig.update_yaxes(title_text="precision (0–1)", range=[-0.05, top * 1.15], row=1, col=2)
+    fig.update_layout(barmode="group")
+    return _layout(fig, "BLEU step 2: clipped n-gram counts and modified precisions", height=440)
+
+
+def _num(x) -> str:
+    return f"{x:g}" if isinstance(x, (int, float)) else str(x)
+
+
+def bp_curve_figure(c: int, r: int, bp: float, *, rule: str = "") -> go.Figure:
+    """BP = exp(1 − r/c) for c < r, else 1, as a curve over candidate length, with this candidate marked."""
+    fig = go.Figure()
+    if r <= 0:
+        xs = list(range(0, max(c, 1) * 2 + 2))
+        ys = [1.0 if x > 0 else 0.0 for x in xs]
+    else:
+        hi = max(2 * r, c + 2, 6)
+        step = max(hi / 400, 0.05)
+        xs = [step * k for k in range(1, int(hi / step) + 1)]
+        ys = [math.exp(1 - r / x) if x < r else 1.0 for x in xs]
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="BP = exp(1 − r/c) if c < r, else 1",
+                             line=dict(color=BLUE, width=3),
+                             hovertemplate="c = %{x:.1f}: BP = %{y:.4f}<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[c], y=[bp], mode="markers+text", name=f"this candidate (c = {c})",
+                             marker=dict(symbol="star", size=20, color=VERMILLION, line=dict(width=1, color="black")),
+                             text=[f"  c = {c}, BP = {bp:.4f}"], textposition="middle right",
+                             hovertemplate="c = %{x}: BP = %{y:.6f}<extra></extra>"))
+    if r > 0:
+        fig.add_vline(x=r, line=dict(color=GREEN, dash="dash", width=2),
+                      annotation_text=f"r = {r}" + (f" ({rule})" if rule else ""), annotation_position="top left")
+    fig.update_xaxes(title_text="candidate length c (tokens)", rangemode="tozero")
+    fig.update_yaxes(title_text="brevity penalty", range=[-0.03, 1.08])
+    return _layout(fig, "BLEU step 3: brevity penalty", height=380)
+
+
+def rouge_prf_figure(rows: Sequence[dict]) -> go.Figure:
+    """Grouped P / R / F bars per ROUGE type. ``rows``: dicts with ``label``, ``precision``, ``recall``,
+    ``fmeasure`` (native scale) and optionally ``scale`` (1 or 100)."""
+    labels = [r["label"] for r in rows]
+    fig = go.Figure()
+    spec = (("precision", "precision", BLUE, ""), ("recall", "recall", ORANGE, "/"),
+            ("fmeasure", "F-measure", GREEN, "x"))
+    for key, name, colour, pattern in spec:
+        vals = [r.get(key) for r in rows]
+        fig.add_trace(go.Bar(x=labels, y=vals, name=name,
+                             marker=dict(color=colour, pattern=dict(shape=pattern, fgcolor="#333333")),
+                             text=[("" if v is None else f"{v:.4f}") for v in vals], textposition="outside",
+                             hovertemplate="%{x} " + name + ": %{y:.6f}<extra></extra>"))
+    top = max([r.get("scale", 1) for r in rows] + [1])
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(title_text="score", range=[0, top * 1.15])
+    return _layout(fig, "ROUGE: precision, recall and F-measure per type", height=420)
+
+
+def downsample_indices(idx: Sequence[int], limit: int) -> list[int]:
+    """At most ``limit`` evenly spaced entries of ``idx`` (first and last kept)."""
+    idx = list(idx)
+    if len(idx) <= limit:
+        return idx
+    step = (len(idx) - 1) / (limit - 1)
+    return sorted({idx[round(k * step)] for k in range(limit)})
+
+
+def lcs_heatmap_figure(table: dict, ref_tokens: Sequence[str], cand_tokens: Sequence[str],
+                       pairs: Sequence[Sequence[int]], *, limit: int = HEATMAP_MAX,
+                       title: str = "ROUGE-L: LCS table and backtrace") -> tuple[go.Figure, str | None]:
+    """The DP table ``c[i][j] = LCS(ref[:i], cand[:j])`` as a heatmap (rows: reference prefixes, columns:
+    candidate prefixes) with the backtrace path; the matched cells are marked with a different symbol.
+
+    ``table`` is the trace's table form: ``row_index``, ``col_index``, ``values`` (possibly already
+    sampled). Returns (figure, note) where note says how the table was downsampled, or None."""
+    ri_all, ci_all, values = table["row_index"], table["col_index"], table["values"]
+    ri = downsample_indices(ri_all, limit)
+    ci = downsample_indices(ci_all, limit)
+    rpos = {v: k for k, v in enumerate(ri_all)}
+    cpos = {v: k for k, v in enumerate(ci_all)}
+    z = [[values[rpos[i]][cpos[j]] for j in ci] for i in ri]
+    note = None
+    m, n = table.get("rows", len(ref_tokens)), table.get("cols", len(cand_tokens))
+    if len(ri) < m + 1 or len(ci) < n + 1:
+        note = (f"The table has {m + 1} × {n + 1} cells; showing {len(ri)} × {len(ci)} evenly spaced rows and "
+                f"columns (exact values). The path is exact.")
+    show_labels = len(ri) <= 40 and len(ci) <= 40 and len(ri) == m + 1 and len(ci) == n + 1
+
+    def tick(tokens, idx):
+        return ["∅" if k == 0 else (f"{label_text(tokens[k - 1])}" if show_labels else str(k)) for k in idx]
+
+    hover_c = [[f"cand[:{j}] × ref[:{i}]" for j in ci] for i in ri]
+    fig = go.Figure(go.Heatmap(x=ci, y=ri, z=z, colorscale="Cividis", customdata=hover_c,
+                               colorbar=dict(title="LCS so far"),
+                               hovertemplate="%{customdata}: LCS = %{z}<extra></extra>",
+                               texttemplate="%{z}" if len(ri) * len(ci) <= 600 else None,
+                               textfont=dict(size=12)))
+    # Backtrace: the path through the matched cells (i+1, j+1), starting at the corner (0, 0).
+    px = [0] + [p[1] + 1 for p in pairs]
+    py = [0] + [p[0] + 1 for p in pairs]
+    px.append(n)
+    py.append(m)
+    fig.add_trace(go.Scatter(x=px, y=py, mode="lines", name="backtrace path",
+                             line=dict(color=VERMILLION, width=3, dash="dot"), hoverinfo="skip"))
+    fig.add_trace(go.Scatter(
+        x=[p[1] + 1 for p in pairs], y=[p[0] + 1 for p in pairs], mode="markers", name="matched token pair (LCS)",
+        marker=dict(symbol="square-open", size=18 if show_labels else 8, color=VERMILLION, line=dict(width=3)),
+        customdata=[[label_text(cand_tokens[p[1]]), p[1] + 1, p[0] + 1] for p in pairs],
+        hovertemplate="match: %{customdata[0]} (candidate token %{customdata[1]}, reference token "
+                      "%{customdata[2]})<extra></extra>"))
+    fig.update_xaxes(title_text="candidate tokens →", tickmode="array", tickvals=ci, ticktext=tick(cand_tokens, ci),
+                     tickangle=-45, side="top")
+    fig.update_yaxes(title_text="reference tokens →", tickmode="array", tickvals=ri, ticktext=tick(ref_tokens, ri),
+                     autorange="reversed")
+    size = 30 * max(len(ri), 8) + 160
+    return _layout(fig, title, height=min(max(size, 380), 900)), note
+
+
+def order_colour(n: int) -> str:
+    return ORDER_COLOURS.get(n, "#999999")
+
+
+def clip_colour() -> str:
+    return CLIP_COLOUR

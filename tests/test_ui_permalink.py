@@ -1,0 +1,116 @@
+"""Permalink encoding: state -> query params -> state is the identity; bad values warn and fall back."""
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from explainer.ui.permalink import (ExplainState, FamilySchema, OptionSpec, parse_params, to_params, MAX_REFS,
+                                    MAX_URL_TEXT)
+
+BLEU = FamilySchema("bleu_dialect", "sacrebleu", ("sacrebleu", "nltk"), {
+    "sacrebleu": (
+        OptionSpec("tokenize", "choice", "13a", "tokenize", choices=("13a", "intl", "none", "char")),
+        OptionSpec("lowercase", "bool", False, "lowercase"),
+        OptionSpec("smooth_method", "choice", "exp", "smooth", choices=("exp", "floor", "add-k", "none")),
+        OptionSpec("smooth_value", "optional_float", None, "smooth_value", min=0.0),
+        OptionSpec("max_ngram_order", "int", 4, "max_order", min=1, max=10),
+        OptionSpec("effective_order", "tristate", None, "effective_order"),
+    ),
+    "nltk": (
+        OptionSpec("smoothing", "choice", "method0", "smooth", choices=tuple(f"method{i}" for i in range(8))),
+        OptionSpec("weights", "float_list", (0.25, 0.25, 0.25, 0.25), "bleu_weights", max=10),
+    ),
+})
+ROUGE = FamilySchema("rouge_dialect", "rouge-score", ("rouge-score", "rouge155"), {
+    "rouge-score": (OptionSpec("use_stemmer", "bool", False, "stem"),),
+    "rouge155": (OptionSpec("use_stemmer", "bool", False, "stem"),
+                 OptionSpec("multi_ref", "choice", "A", "rouge_multi_ref", choices=("A", "B"))),
+})
+TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4", "rougeSU4")
+DEF_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+
+def parse(params):
+    return parse_params(params, BLEU, ROUGE, rouge_type_choices=TYPES, default_rouge_types=DEF_TYPES)
+
+
+def _as_lists(d):
+    return {k: (v if isinstance(v, list) else [v]) for k, v in d.items()}
+
+
+def test_empty_params_give_defaults_without_warnings():
+    state, warns = parse({})
+    assert warns == []
+    assert state.bleu_dialect == "sacrebleu" and state.rouge_dialect == "rouge-score"
+    assert state.bleu_options == {"tokenize": "13a", "lowercase": False, "smooth_method": "exp",
+                                  "smooth_value": None, "max_ngram_order": 4, "effective_order": None}
+    assert state.rouge_types == DEF_TYPES and state.rouge_options == {"use_stemmer": False}
+
+
+def test_issue_parameter_names():
+    state, warns = parse({"candidate": ["the cat"], "ref": ["a cat", "the dog"], "bleu_dialect": ["sacrebleu"],
+                          "tokenize": ["char"], "smooth": ["floor"], "lowercase": ["1"],
+                          "rouge_dialect": ["rouge-score"], "stem": ["1"]})
+    assert warns == []
+    assert state.candidate == "the cat" and state.refs == ["a cat", "the dog"]
+    assert state.bleu_options["tokenize"] == "char" and state.bleu_options["smooth_method"] == "floor"
+    assert state.bleu_options["lowercase"] is True and state.rouge_options["use_stemmer"] is True
+
+
+def test_bad_values_warn_and_fall_back():
+    state, warns = parse({"bleu_dialect": ["bogus"], "tokenize": ["<script>"], "lowercase": ["maybe"],
+                          "max_order": ["0"], "smooth_value": ["nan"], "stem": ["2"], "rouge_types": ["rouge1,rougeX"],
+                          "zzz": ["1"]})
+    assert state.bleu_dialect == "sacrebleu"
+    assert state.bleu_options["tokenize"] == "13a" and state.bleu_options["lowercase"] is False
+    assert state.bleu_options["max_ngram_order"] == 4 and state.bleu_options["smooth_value"] is None
+    assert state.rouge_options["use_stemmer"] is False and state.rouge_types == ("rouge1",)
+    text = "\n".join(warns)
+    for needle in ("bogus", "<script>", "maybe", "max_order=0", "smooth_value=nan", "stem=2", "rougeX", "zzz"):
+        assert needle in text, needle
+    assert len(warns) == 8
+
+
+def test_too_many_refs_are_cut_with_a_warning():
+    state, warns = parse({"ref": [f"r{i}" for i in range(MAX_REFS + 3)]})
+    assert state.refs == [f"r{i}" for i in range(MAX_REFS)]
+    assert any("at most" in w for w in warns)
+
+
+def test_options_of_other_dialect_are_not_unknown():
+    # a link made with NLTK and then switched back keeps NLTK's params harmlessly
+    state, warns = parse({"bleu_dialect": ["sacrebleu"], "bleu_weights": ["0.5,0.5"]})
+    assert warns == []
+
+
+def test_long_texts_are_left_out_of_the_url():
+    s, _ = parse({})
+    s.candidate = "x" * (MAX_URL_TEXT + 1)
+    p = to_params(s, BLEU, ROUGE)
+    assert "candidate" not in p and "ref" not in p and p["bleu_dialect"] == "sacrebleu"
+
+
+texts = st.text(max_size=40)
+
+
+@given(
+    cand=texts, refs=st.lists(texts, min_size=1, max_size=MAX_REFS),
+    dialect=st.sampled_from(["sacrebleu", "nltk"]),
+    tok=st.sampled_from(["13a", "intl", "none", "char"]), lc=st.booleans(),
+    sv=st.one_of(st.none(), st.floats(0, 100, allow_nan=False)), order=st.integers(1, 10),
+    eff=st.sampled_from([None, True, False]),
+    weights=st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=10).map(tuple),
+    rd=st.sampled_from(["rouge-score", "rouge155"]), stem=st.booleans(),
+    types=st.lists(st.sampled_from(TYPES), min_size=1, unique=True).map(tuple),
+)
+def test_round_trip(cand, refs, dialect, tok, lc, sv, order, eff, weights, rd, stem, types):
+    if dialect == "sacrebleu":
+        bo = {"tokenize": tok, "lowercase": lc, "smooth_method": "exp", "smooth_value": sv,
+              "max_ngram_order": order, "effective_order": eff}
+    else:
+        bo = {"smoothing": "method3", "weights": weights}
+    ro = {"use_stemmer": stem} if rd == "rouge-score" else {"use_stemmer": stem, "multi_ref": "B"}
+    s = ExplainState(candidate=cand, refs=refs, bleu_dialect=dialect, bleu_options=bo, rouge_dialect=rd,
+                     rouge_types=types, rouge_options=ro, example="cat_mat", ngram="the cat")
+    back, warns = parse(_as_lists(to_params(s, BLEU, ROUGE)))
+    assert warns == []
+    assert back == s
