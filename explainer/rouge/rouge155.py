@@ -1,0 +1,689 @@
+"""The ``rouge155`` dialect: ROUGE-1.5.5.pl's semantics without Perl, every step recorded.
+
+One *evaluation* is one peer (candidate) against its models (references), as the script's
+``computeROUGEX`` sees it. ``evaluate`` returns, per metric, the printed R/P/F (5 decimals, F from the
+already rounded P and R), the ``-t 2`` counts, and the steps behind them: per-reference n-gram tables,
+union-LCS hit masks with the unigram budgets, ROUGE-W runs, skip-bigram tables, and which reference
+``-f B`` kept. ``evaluate_corpus`` adds the bootstrap ``Average`` lines (rouge155_bootstrap).
+
+Algorithms: the LCS alignment is the shared core's ``explainer.rouge.lcs.lcs`` (its backtrace makes the
+same choice as the script's ``markLCS``: diagonal on equal tokens, else up — drop a model token — unless
+the left cell is strictly larger). ROUGE-W's weighted DP is the script's own greedy one (``wlcs_inner``:
+a match always goes diagonal, even when skipping would score more), so it lives here.
+
+Script deaths are part of the result: with ``-w``, a reference without tokens makes the real script die
+("Illegal division by zero at ROUGE-1.5.5.pl line 2450.") after it printed ROUGE-N and ROUGE-L; the result
+then has ``died`` set, keeps the metrics printed before the death and explains why.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from explainer.rouge.lcs import lcs as _core_lcs
+from explainer.rouge.rouge155_bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
+from explainer.rouge.rouge155_text import PerlText, TokenOptions, read_text
+
+__all__ = [
+    "Rouge155Options", "parse_flags", "MetricResult", "Evaluation", "CorpusResult", "evaluate",
+    "evaluate_texts", "evaluate_corpus", "PerlDeath", "WLCS_DEATH", "wlcs_inner", "lcs_mask",
+]
+
+WLCS_DEATH = "Illegal division by zero at ROUGE-1.5.5.pl line 2450."
+
+
+class PerlDeath(Exception):
+    """The real script dies here (message as Perl prints it)."""
+
+    def __init__(self, message: str, why: str):
+        super().__init__(message)
+        self.message = message
+        self.why = why
+
+
+# ----------------------------------------------------------------------------------------------- options
+@dataclass(frozen=True)
+class Rouge155Options:
+    """The command-line options that change numbers. Defaults = the golden files' option set
+    ``-n 4 -w 1.2 -2 4 -U -f A`` (the script's own defaults are ROUGE-L only; see ``script_defaults``)."""
+
+    n: int = 4  # -n: ROUGE-1..N (0 = none)
+    rouge_l: bool = True  # ROUGE-L unless -x
+    w: float | None = 1.2  # -w weight (None = no ROUGE-W)
+    w_label: str | None = None  # how the weight was written on the command line ("1.2"), used in the label
+    skip: int | None = 4  # -2 max gap (None = no ROUGE-S; < 0 = unlimited, label "*")
+    skip_label: str | None = None
+    unigrams: str = "U"  # "" (S only), "u" (SU only), "U" (S and SU)
+    stem: bool = False  # -m
+    remove_stopwords: bool = False  # -s
+    length_limit: int = 0  # -l
+    byte_limit: int = 0  # -b
+    mode: str = "A"  # -f A (pool the references) | B (best reference)
+    alpha: float = 0.5  # -p
+    confidence: float = 95.0  # -c
+    resamples: int = 1000  # -r
+    counting: int = 0  # -t 0 (per-unit average) | 1 (pooled tokens) | 2 (raw counts)
+
+    def __post_init__(self):
+        if self.mode not in ("A", "B"):
+            raise ValueError("-f must be A (pool the references) or B (best reference)")
+        if not 0 <= self.alpha <= 1:
+            raise ValueError("Relative importance of ROUGE recall and precision has to be between 0 and 1 "
+                             "inclusively (-p).")
+        if self.w is not None and not self.w > 0:
+            raise ValueError("ROUGE-W weight factor must greater than 0 (-w).")
+        if not 0 <= self.confidence <= 100:
+            raise ValueError("Confidence interval should be within 0 and 100 (-c).")
+        if self.length_limit and self.byte_limit:
+            raise ValueError("Please specify length limit in words or bytes but not both (-l / -b).")
+        if self.n < 0:
+            raise ValueError("-n must be a positive n-gram size")
+        if self.unigrams not in ("", "u", "U"):
+            raise ValueError("unigrams must be '', 'u' or 'U'")
+        if self.counting not in (0, 1, 2):
+            raise ValueError("-t must be 0, 1 or 2")
+        if self.resamples < 1:
+            raise ValueError("-r must be at least 1")
+
+    @classmethod
+    def script_defaults(cls) -> "Rouge155Options":
+        """What ``ROUGE-1.5.5.pl -a config`` computes with no other option: ROUGE-L only."""
+        return cls(n=0, w=None, skip=None, unigrams="")
+
+    @property
+    def token_options(self) -> TokenOptions:
+        return TokenOptions(stem=self.stem, remove_stopwords=self.remove_stopwords,
+                            length_limit=self.length_limit, byte_limit=self.byte_limit)
+
+    @property
+    def w_name(self) -> str:
+        return f"ROUGE-W-{self.w_label if self.w_label is not None else _fmt_num(self.w)}"
+
+    def skip_names(self) -> list[tuple[str, bool]]:
+        """(label, with unigrams) in the order the script prints them."""
+        if self.skip is None:
+            return []
+        d = "*" if self.skip < 0 else (self.skip_label if self.skip_label is not None else str(self.skip))
+        if self.unigrams == "u":
+            return [(f"ROUGE-SU{d}", True)]
+        if self.unigrams == "U":
+            return [(f"ROUGE-S{d}", False), (f"ROUGE-SU{d}", True)]
+        return [(f"ROUGE-S{d}", False)]
+
+    def metric_names(self) -> list[str]:
+        names = [f"ROUGE-{k}" for k in range(1, self.n + 1)]
+        if self.rouge_l:
+            names.append("ROUGE-L")
+        if self.w is not None:
+            names.append(self.w_name)
+        names.extend(n for n, _ in self.skip_names())
+        return names
+
+    def flags(self) -> list[str]:
+        """The equivalent ROUGE-1.5.5.pl flags (for the trace and the docs)."""
+        out: list[str] = []
+        if self.n:
+            out += ["-n", str(self.n)]
+        if not self.rouge_l:
+            out.append("-x")
+        if self.w is not None:
+            out += ["-w", self.w_label or _fmt_num(self.w)]
+        if self.skip is not None:
+            out += ["-2", self.skip_label or str(self.skip)]
+            if self.unigrams:
+                out.append("-" + self.unigrams)
+        if self.stem:
+            out.append("-m")
+        if self.remove_stopwords:
+            out.append("-s")
+        if self.length_limit:
+            out += ["-l", str(self.length_limit)]
+        if self.byte_limit:
+            out += ["-b", str(self.byte_limit)]
+        out += ["-f", self.mode]
+        if self.alpha != 0.5:
+            out += ["-p", _fmt_num(self.alpha)]
+        if self.counting:
+            out += ["-t", str(self.counting)]
+        return out
+
+
+def _fmt_num(x: float | None) -> str:
+    if x is None:
+        return ""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+_FLAGS_WITH_VALUE = set("bcefilnprtwz23")  # -i is not a ROUGE flag; kept out below
+_FLAGS_WITH_VALUE.discard("i")
+
+
+def parse_flags(flags: Sequence[str]) -> Rouge155Options:
+    """Options from ROUGE-1.5.5.pl flags (``["-n", "4", "-w", "1.2", "-2", "4", "-U", "-f", "A", "-m"]``).
+    Flags that do not change numbers (-a -d -e -z -v -h) are accepted and ignored; -3 (BE) and -M are
+    refused with a message."""
+    kw: dict = dict(n=0, w=None, skip=None, unigrams="")
+    u_seen = ""
+    it = iter(range(len(flags)))
+    i = 0
+    flags = list(flags)
+    while i < len(flags):
+        f = flags[i]
+        if not (f.startswith("-") and len(f) == 2):
+            raise ValueError(f"unexpected argument {f!r}: give ROUGE-1.5.5 flags such as -n 4 -m")
+        c = f[1]
+        val = None
+        if c in _FLAGS_WITH_VALUE:
+            if i + 1 >= len(flags):
+                raise ValueError(f"flag {f} needs a value")
+            val = flags[i + 1]
+            i += 1
+        i += 1
+        try:
+            if c == "n":
+                kw["n"] = int(val)
+            elif c == "x":
+                kw["rouge_l"] = False
+            elif c == "w":
+                kw["w"] = float(val)
+                kw["w_label"] = val
+            elif c == "2":
+                kw["skip"] = int(val)
+                kw["skip_label"] = val
+            elif c in ("u", "U"):
+                u_seen = "u" if (c == "u" or u_seen == "u") else "U"
+            elif c == "m":
+                kw["stem"] = True
+            elif c == "s":
+                kw["remove_stopwords"] = True
+            elif c == "l":
+                kw["length_limit"] = int(val)
+            elif c == "b":
+                kw["byte_limit"] = int(val)
+            elif c == "f":
+                kw["mode"] = val
+            elif c == "p":
+                kw["alpha"] = float(val)
+            elif c == "c":
+                kw["confidence"] = float(val)
+            elif c == "r":
+                kw["resamples"] = int(val)
+            elif c == "t":
+                t = int(val)
+                kw["counting"] = t if t in (1, 2) else 0
+            elif c in ("a", "d", "e", "z", "v", "h", "H"):
+                pass
+            elif c == "3":
+                raise ValueError("Basic Elements scoring (-3) is not part of the rouge155 dialect "
+                                 "(see rouge155_files.be_score for the sample tests)")
+            elif c == "M":
+                raise ValueError("-M (stem the models only) is not supported")
+            else:
+                raise ValueError(f"unknown ROUGE-1.5.5 flag {f}")
+        except (TypeError, ValueError) as e:
+            if isinstance(e, ValueError) and str(e).startswith(("Basic", "-M", "unknown")):
+                raise
+            raise ValueError(f"bad value {val!r} for flag {f}") from None
+    kw["unigrams"] = u_seen
+    return Rouge155Options(**kw)
+
+
+# ------------------------------------------------------------------------------------------- primitives
+def ngram_counts(tokens: Sequence[str], n: int) -> tuple[Counter, int]:
+    """``createNGram``: multiset of n-grams over the joined text (across unit boundaries) and their number."""
+    c: Counter = Counter()
+    count = 0
+    for i in range(len(tokens) - n + 1):
+        c[tuple(tokens[i:i + n])] += 1
+        count += 1
+    return c, count
+
+
+def skip_bigram_counts(tokens: Sequence[str], skip: int, unigrams: bool) -> tuple[Counter, int]:
+    """``createSkipBigram``: pairs (t_i, t_j), i < j <= i+skip+1 (skip < 0: any j); with ``unigrams`` also
+    t_i for i < len-1 — the script's loop stops before the last token, so the last token never counts."""
+    c: Counter = Counter()
+    count = 0
+    n = len(tokens)
+    for i in range(n - 1):
+        if unigrams:
+            c[(tokens[i],)] += 1
+            count += 1
+        hi = n - 1 if skip < 0 else min(n - 1, i + skip + 1)
+        ti = tokens[i]
+        for j in range(i + 1, hi + 1):
+            c[(ti, tokens[j])] += 1
+            count += 1
+    return c, count
+
+
+def clipped_hits(model: Counter, peer: Counter) -> int:
+    """``ngramScore``: Σ over model grams of min(peer count, model count)."""
+    return sum(min(v, peer[g]) for g, v in model.items() if g in peer)
+
+
+def lcs_mask(model_sentence: Sequence[str], peer_sentence: Sequence[str]) -> list[tuple[int, int]]:
+    """(model position, peer position) pairs that ``lcs_inner`` + ``markLCS`` mark for one sentence pair."""
+    if not model_sentence or not peer_sentence:
+        return []
+    return _core_lcs(model_sentence, peer_sentence).pairs
+
+
+def wlcs_inner(model: Sequence[str], peer: Sequence[str], weight: float) -> tuple[list[tuple[int, int]], float]:
+    """``wlcs_inner`` + ``markLCS``: the script's greedy weighted-LCS DP (rows = model tokens). On equal
+    tokens it always goes diagonal and adds f(k+1) - f(k), k = the consecutive run so far; otherwise up
+    when c[i-1][j] >= c[i][j-1], else left. Returns the marked (model, peer) pairs and c[m][n]."""
+    m, n = len(model), len(peer)
+    if m == 0 or n == 0:
+        return [], 0.0
+    c_prev = [0.0] * (n + 1)
+    l_prev = [0] * (n + 1)
+    moves: list[bytearray] = [bytearray(n + 1)]
+    fcache: dict[int, float] = {}
+
+    def f(k: int) -> float:
+        v = fcache.get(k)
+        if v is None:
+            v = fcache[k] = _pow(k, weight)
+        return v
+
+    for i in range(1, m + 1):
+        c_cur = [0.0] * (n + 1)
+        l_cur = [0] * (n + 1)
+        mv = bytearray(n + 1)
+        mi = model[i - 1]
+        for j in range(1, n + 1):
+            if mi == peer[j - 1]:
+                k = l_prev[j - 1]
+                c_cur[j] = c_prev[j - 1] + f(k + 1) - f(k)
+                mv[j] = 1  # diagonal
+                l_cur[j] = k + 1
+            elif c_prev[j] >= c_cur[j - 1]:
+                c_cur[j] = c_prev[j]
+                mv[j] = 2  # up
+            else:
+                c_cur[j] = c_cur[j - 1]
+                mv[j] = 3  # left
+        moves.append(mv)
+        c_prev, l_prev = c_cur, l_cur
+    pairs = []
+    i, j = m, n
+    while i != 0 and j != 0:
+        d = moves[i][j]
+        if d == 1:
+            i -= 1
+            j -= 1
+            pairs.append((i, j))
+        elif d == 2:
+            i -= 1
+        else:
+            j -= 1
+    pairs.reverse()
+    return pairs, c_prev[n]
+
+
+def _pow(r: float, p: float) -> float:
+    """Perl ``$r**$p`` (C pow)."""
+    return float(r) ** p
+
+
+# ------------------------------------------------------------------------------------------------ results
+@dataclass
+class MetricResult:
+    name: str  # "ROUGE-1", "ROUGE-L", "ROUGE-W-1.2", "ROUGE-S4", "ROUGE-SU4", ...
+    kind: str  # N, L, W, S, SU
+    R: float
+    P: float
+    F: float
+    model_count: float  # -t 2 "R:" column: pooled (-f A) or chosen (-f B) model total
+    peer_count: float  # -t 2 "P:" column
+    hit_count: float  # -t 2 "F:" column
+    per_reference: list[dict] = field(default_factory=list)
+    chosen_reference: int | None = None  # -f B: index of the kept reference (None with -f A)
+    selection_score: str = ""  # what -f B compared
+    formula: dict = field(default_factory=dict)  # unrounded ratios and the rounding steps
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name, "kind": self.kind, "R": self.R, "P": self.P, "F": self.F,
+            "counts": {"model_count": self.model_count, "peer_count": self.peer_count,
+                       "hit_count": self.hit_count},
+            "chosen_reference": self.chosen_reference, "selection_score": self.selection_score,
+            "formula": self.formula, "per_reference": self.per_reference,
+        }
+
+
+@dataclass
+class Evaluation:
+    """One peer against its models, as the script evaluates it."""
+
+    options: Rouge155Options
+    peer: PerlText
+    models: list[PerlText]
+    metrics: dict[str, MetricResult]
+    died: str | None = None  # Perl's message when the real script dies during this evaluation
+    died_why: str | None = None
+    died_metric: str | None = None  # the metric the script was computing when it died
+    notes: list[str] = field(default_factory=list)
+
+    def scores(self) -> dict[str, dict[str, float]]:
+        return {k: {"R": m.R, "P": m.P, "F": m.F} for k, m in self.metrics.items()}
+
+    def counts(self) -> dict[str, dict[str, float]]:
+        return {k: {"model_count": m.model_count, "peer_count": m.peer_count, "hit_count": m.hit_count}
+                for k, m in self.metrics.items()}
+
+    def to_dict(self) -> dict:
+        return {
+            "dialect": "rouge155", "flags": self.options.flags(),
+            "metrics": {k: m.to_dict() for k, m in self.metrics.items()},
+            "died": self.died, "died_why": self.died_why, "died_metric": self.died_metric,
+            "notes": list(self.notes),
+            "peer": _text_dict(self.peer), "models": [_text_dict(t) for t in self.models],
+        }
+
+
+def _text_dict(t: PerlText) -> dict:
+    return {
+        "units": t.units, "tokens": [x.to_dict() for x in t.ngram_tokens],
+        "lcs_units": [[x.token for x in u] for u in t.lcs_units],
+        "stopwords_removed": [x.to_dict() for x in t.stopwords_removed],
+        "non_ascii_chars": t.non_ascii_chars, "truncated": t.truncated,
+    }
+
+
+def _prf(hit: float, mcount: float, pcount: float, alpha: float, inverse=None) -> tuple[float, float, float, dict]:
+    """The script's last step: R and P rounded with %7.5f, then F from the *rounded* P and R, rounded."""
+    if mcount != 0:
+        r_raw = hit / mcount
+        if inverse:
+            r_raw = inverse(r_raw)
+        r = perl_round5(r_raw)
+    else:
+        r_raw, r = 0.0, 0.0
+    if pcount != 0:
+        p_raw = hit / pcount
+        if inverse:
+            p_raw = inverse(p_raw)
+        p = perl_round5(p_raw)
+    else:
+        p_raw, p = 0.0, 0.0
+    den = (1 - alpha) * p + alpha * r
+    if den > 0:
+        f_raw = (p * r) / den
+        f = perl_round5(f_raw)
+    else:
+        f_raw, f = 0.0, 0.0
+    return r, p, f, {"recall_unrounded": r_raw, "precision_unrounded": p_raw,
+                     "f_from_rounded_p_r": f_raw, "alpha": alpha}
+
+
+# ------------------------------------------------------------------------------------------------ metrics
+def _score_grams(name: str, kind: str, peer_c: Counter, peer_n: int, models: list[tuple[Counter, int]],
+                 opts: Rouge155Options, detail: bool) -> MetricResult:
+    total_hit = total_m = total_p = 0
+    best = -1.0
+    chosen = None
+    per_ref = []
+    for idx, (mc, mn) in enumerate(models):
+        hit = clipped_hits(mc, peer_c)
+        score = perl_round5(hit / mn) if mn != 0 else 0.0
+        row = {"reference": idx, "hit": hit, "model_count": mn, "peer_count": peer_n, "recall_5dp": score}
+        if detail:
+            row["grams"] = _gram_table(mc, peer_c)
+        per_ref.append(row)
+        if opts.mode == "A":
+            total_hit += hit
+            total_m += mn
+            total_p += peer_n
+        elif score > best:
+            best = score
+            chosen = idx
+            total_hit, total_m, total_p = hit, mn, peer_n
+    r, p, f, formula = _prf(total_hit, total_m, total_p, opts.alpha)
+    return MetricResult(name, kind, r, p, f, total_m, total_p, total_hit, per_ref, chosen,
+                        "recall rounded to 5 decimals" if opts.mode == "B" else "", formula)
+
+
+def _gram_table(model: Counter, peer: Counter) -> list[dict]:
+    keys = list(dict.fromkeys(list(peer) + list(model)))
+    return [{"gram": " ".join(g), "peer": peer.get(g, 0), "model": model.get(g, 0),
+             "overlap": min(peer.get(g, 0), model.get(g, 0))} for g in keys]
+
+
+def _lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], model_budget: Counter,
+                   peer_budget: Counter, weight: float | None, detail: bool) -> tuple[float, float, list]:
+    """``lcs`` / ``wlcs``: per model sentence, union the marked positions over the peer sentences, then
+    walk them left to right, counting a hit only while both unigram budgets are > 0 (and decrementing both).
+    ROUGE-W adds f(run) for each run of consecutive counted positions; a refused position neither extends
+    nor closes the current run, and a run still open at the end of the sentence is dropped (script quirk)."""
+    hit = 0.0 if weight is not None else 0
+    base = 0.0 if weight is not None else 0
+    sentences = []
+    for si, ms in enumerate(model_units):
+        mask = [0] * len(ms)
+        per_peer = []
+        if weight is None:
+            base += len(ms)
+        else:
+            base += _pow(len(ms), weight)
+        for pj, ps in enumerate(peer_units):
+            if not ms:
+                continue
+            if weight is None:
+                pairs = lcs_mask(ms, ps)
+                wscore = None
+            else:
+                pairs, wscore = wlcs_inner(ms, ps, weight)
+            for a, _ in pairs:
+                mask[a] = 1
+            if detail:
+                per_peer.append({"peer_sentence": pj, "pairs": pairs, **({"wlcs": wscore} if wscore is not None else {})})
+        counted, refused, runs = [], [], []
+        run = 0
+        for j in range(len(ms)):
+            if mask[j] != 1:
+                continue
+            t = ms[j]
+            if model_budget.get(t, 0) > 0 and peer_budget.get(t, 0) > 0:
+                counted.append(j)
+                if weight is None:
+                    hit += 1
+                else:
+                    run += 1
+                    if (j + 1 < len(ms) and mask[j + 1] == 0) or j + 1 == len(ms):
+                        hit += _pow(run, weight)
+                        runs.append(run)
+                        run = 0
+                model_budget[t] -= 1
+                peer_budget[t] -= 1
+            else:
+                refused.append(j)
+        if detail:
+            entry = {"model_sentence": si, "tokens": list(ms), "per_peer_sentence": per_peer,
+                     "union": [j for j in range(len(ms)) if mask[j]], "counted": counted,
+                     "refused_by_budget": refused}
+            if weight is not None:
+                entry["runs"] = runs
+                if run:
+                    entry["dropped_open_run"] = run
+            sentences.append(entry)
+    return hit, base, sentences
+
+
+def _score_lcs(name: str, peer: PerlText, models: list[PerlText], opts: Rouge155Options, detail: bool,
+               weight: float | None) -> MetricResult:
+    peer_units = peer.lcs_sequences
+    peer_budget0 = Counter(peer.tokens)
+    peer_n = len(peer.tokens)
+    f = (lambda x: _pow(x, weight)) if weight is not None else None
+    finv = (lambda x: _pow(x, 1 / weight)) if weight is not None else None
+    total_hit = total_m = total_p = 0.0 if weight is not None else 0
+    best = -1.0
+    chosen = None
+    per_ref = []
+    for idx, model in enumerate(models):
+        model_budget = Counter(model.tokens)
+        peer_budget = Counter(peer_budget0)
+        hit, base, sentences = _lcs_for_model(model.lcs_sequences, peer_units, model_budget, peer_budget,
+                                              weight, detail)
+        if weight is None:
+            score = hit / base if base > 0 else 0.0
+            m_add, p_add = base, peer_n
+        else:
+            if base == 0:
+                raise PerlDeath(WLCS_DEATH, f"reference {idx + 1} has no tokens after tokenization"
+                                f"{' and stop-word removal' if opts.remove_stopwords else ''}: the script "
+                                "divides its weighted LCS hits by the reference's weighted length, 0")
+            score = finv(hit / base)
+            m_add, p_add = f(base), f(peer_n)
+        row = {"reference": idx, "hit": hit, "base": base, "model_count": m_add, "peer_count": p_add,
+               "score": score}
+        if detail:
+            row["sentences"] = sentences
+        per_ref.append(row)
+        if opts.mode == "A":
+            total_hit += hit
+            total_m += m_add
+            total_p += p_add
+        elif score > best:
+            best = score
+            chosen = idx
+            total_hit, total_m, total_p = hit, m_add, p_add
+    r, p, fm, formula = _prf(total_hit, total_m, total_p, opts.alpha, finv)
+    sel = ""
+    if opts.mode == "B":
+        sel = "raw LCS recall" if weight is None else "single-weighted ROUGE-W recall f^-1(hits / sum f(|r_i|))"
+    if weight is not None:
+        formula["weight"] = weight
+        formula["recall_rule"] = "R = f^-1(hits / f(sum_i f(|r_i|))): the reference length is weighted twice"
+    return MetricResult(name, "L" if weight is None else "W", r, p, fm, total_m, total_p, total_hit, per_ref,
+                        chosen, sel, formula)
+
+
+# ------------------------------------------------------------------------------------------------- public
+def evaluate_texts(peer: PerlText, models: list[PerlText], opts: Rouge155Options = Rouge155Options(), *,
+                   detail: bool = True) -> Evaluation:
+    """Score one evaluation from already-read texts (see ``evaluate`` for strings)."""
+    if not models:
+        raise ValueError("ROUGE-1.5.5 needs at least one reference (model) per evaluation")
+    metrics: dict[str, MetricResult] = {}
+    ev = Evaluation(opts, peer, models, metrics)
+    ptoks = peer.tokens
+    mtoks = [m.tokens for m in models]
+    for n in range(1, opts.n + 1):
+        pc, pn = ngram_counts(ptoks, n)
+        metrics[f"ROUGE-{n}"] = _score_grams(f"ROUGE-{n}", "N", pc, pn, [ngram_counts(t, n) for t in mtoks],
+                                             opts, detail)
+    if opts.rouge_l:
+        metrics["ROUGE-L"] = _score_lcs("ROUGE-L", peer, models, opts, detail, None)
+    if opts.w is not None:
+        try:
+            metrics[opts.w_name] = _score_lcs(opts.w_name, peer, models, opts, detail, opts.w)
+        except PerlDeath as d:
+            ev.died, ev.died_why, ev.died_metric = d.message, d.why, opts.w_name
+            ev.notes.append(f"the real script dies here because {d.why}; it printed the metrics above "
+                            f"and nothing after {opts.w_name} (exit status 255)")
+            return ev
+    for name, uni in opts.skip_names():
+        pc, pn = skip_bigram_counts(ptoks, opts.skip, uni)
+        metrics[name] = _score_grams(name, "SU" if uni else "S", pc, pn,
+                                     [skip_bigram_counts(t, opts.skip, uni) for t in mtoks], opts, detail)
+    _add_notes(ev)
+    return ev
+
+
+def _add_notes(ev: Evaluation) -> None:
+    for label, t in [("candidate", ev.peer)] + [(f"reference {i + 1}", m) for i, m in enumerate(ev.models)]:
+        if t.non_ascii_chars:
+            ev.notes.append(
+                f"{label}: {t.non_ascii_chars} non-ASCII character(s) became spaces (the script works on bytes "
+                "and keeps only [A-Za-z0-9])" + (" — no token is left, so every score against it is 0"
+                                                  if not t.ngram_tokens else ""))
+        elif not t.ngram_tokens:
+            ev.notes.append(f"{label}: no tokens (the script prints 'readText: ... -> empty text' when the "
+                            "file has no line at all); its scores are 0")
+        if t.truncated:
+            ev.notes.append(f"{label}: {t.truncated}")
+        if t.lcs_truncation_differs and ev.options.byte_limit:
+            ev.notes.append(f"{label}: with -b the script cuts the ROUGE-L/W sentences differently from the "
+                            "n-gram text (it never advances its byte counter in readText_LCS)")
+
+
+def evaluate(candidate: str, references: Sequence[str], opts: Rouge155Options = Rouge155Options(), *,
+             detail: bool = True) -> Evaluation:
+    """One candidate against its references, each text read as an SPL file (one unit per non-empty line)."""
+    if isinstance(references, str):
+        raise TypeError("references must be a list of strings")
+    to = opts.token_options
+    return evaluate_texts(read_text(candidate, options=to), [read_text(r, options=to) for r in references],
+                          opts, detail=detail)
+
+
+@dataclass
+class CorpusResult:
+    options: Rouge155Options
+    evaluations: dict[str, Evaluation]  # key "<evalID>.<peerID>" as the script builds it
+    averages: dict[str, BootstrapResult]  # -t 0 / -t 1: the Average_R/P/F lines
+    counts: dict[str, dict[str, int]]  # the -t 2 M_count / P_count / H_count lines (int() of the sums)
+    died: str | None = None
+    died_why: str | None = None
+    died_metric: str | None = None
+
+    def to_dict(self) -> dict:
+        return {"flags": self.options.flags(), "averages": {k: v.to_dict() for k, v in self.averages.items()},
+                "counts": self.counts, "died": self.died, "died_why": self.died_why,
+                "died_metric": self.died_metric,
+                "per_eval": {k: e.scores() for k, e in self.evaluations.items()}}
+
+
+def evaluate_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]],
+                    opts: Rouge155Options = Rouge155Options(), *, peer_id: str = "X",
+                    eval_ids: Sequence[str] | None = None, detail: bool = False) -> CorpusResult:
+    """One evaluation per candidate (eval ids 1..N, as ``-z SPL`` numbers the lines of a file list)."""
+    if len(candidates) != len(references):
+        raise ValueError(f"{len(candidates)} candidates but {len(references)} reference lists")
+    to = opts.token_options
+    evals: list[tuple[str, PerlText, list[PerlText]]] = []
+    for i, (c, refs) in enumerate(zip(candidates, references)):
+        eid = eval_ids[i] if eval_ids is not None else str(i + 1)
+        if isinstance(refs, str):
+            refs = [refs]
+        evals.append((f"{eid}.{peer_id}", read_text(c, options=to), [read_text(r, options=to) for r in refs]))
+    return corpus_from_texts(evals, opts, detail=detail)
+
+
+def corpus_from_texts(evals: list[tuple[str, PerlText, list[PerlText]]], opts: Rouge155Options, *,
+                      detail: bool = False) -> CorpusResult:
+    results: dict[str, Evaluation] = {}
+    died = died_why = died_metric = None
+    for key, peer, models in evals:
+        ev = evaluate_texts(peer, models, opts, detail=detail)
+        results[key] = ev
+        if ev.died and died is None:
+            died, died_why, died_metric = ev.died, ev.died_why, ev.died_metric
+    names = opts.metric_names()
+    if died:  # the script computes metric by metric over all evaluations; it dies in the first W pass
+        names = names[: names.index(died_metric)]
+    averages: dict[str, BootstrapResult] = {}
+    counts: dict[str, dict[str, int]] = {}
+    keys = sort_eval_keys(results)
+    for name in names:
+        raw = {k: results[k].metrics[name] for k in keys}
+        tot = [0.0, 0.0, 0.0]
+        for k in keys:
+            m = raw[k]
+            tot[0] += m.model_count
+            tot[1] += m.peer_count
+            tot[2] += m.hit_count
+        counts[name] = {"model_count": int(tot[0]), "peer_count": int(tot[1]), "hit_count": int(tot[2])}
+        if opts.counting == 2:
+            continue
+        if opts.counting == 0:
+            vals = {k: (raw[k].R, raw[k].P, raw[k].F) for k in keys}
+        else:
+            vals = {k: (raw[k].model_count, raw[k].peer_count, raw[k].hit_count) for k in keys}
+        averages[name] = bootstrap_average(vals, n_resamples=opts.resamples, confidence=opts.confidence,
+                                           mode=opts.counting, alpha=opts.alpha)
+    return CorpusResult(opts, results, averages, counts, died, died_why, died_metric)
