@@ -99,7 +99,8 @@ def units_from_string(text: str) -> tuple[list[str], list[int]]:
 
 
 def _utf8_len(s: str) -> int:
-    return len(s.encode("utf-8", "surrogatepass"))
+    # Text read from files is decoded with surrogateescape, so each undecodable byte counts as one byte.
+    return len(s.encode("utf-8", "surrogateescape"))
 
 
 def _cut_bytes(s: str, nbytes: int) -> str:
@@ -110,7 +111,7 @@ def _cut_bytes(s: str, nbytes: int) -> str:
     out = []
     used = 0
     for ch in s:
-        b = _utf8_len(ch)
+        b = _utf8_len(ch) if ord(ch) > 127 else 1
         if used + b > nbytes:
             break
         out.append(ch)

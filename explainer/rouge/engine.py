@@ -1,0 +1,150 @@
+"""explain_rouge / score_rouge / explain_rouge_corpus: one code path for every dialect."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from explainer.errors import ExplainerInputError
+from explainer.rouge.dialects import MULTI_REF_POLICIES, Dialect, get_dialect
+from explainer.rouge.scoring import Score
+from explainer.rouge.trace import RougeCorpusTrace, RougeTrace, TextView
+from explainer.rouge.types import DEFAULT_TYPES, parse_types
+from explainer.text import check_length
+
+__all__ = ["explain_rouge", "score_rouge", "explain_rouge_corpus"]
+
+_SENT_KINDS = {"Lsum", "W"}
+
+
+def _norm_refs(references) -> list[str]:
+    if isinstance(references, str):
+        references = [references]
+    if references is None:
+        references = []
+    refs = list(references)
+    for r in refs:
+        if not isinstance(r, str):
+            raise ExplainerInputError(f"each reference must be a string, got {type(r).__name__}")
+    if not refs:
+        raise ExplainerInputError("give at least one reference: ROUGE compares the candidate with references")
+    return refs
+
+
+def _setup(dialect, types, options):
+    d = dialect if isinstance(dialect, Dialect) else get_dialect(dialect)
+    corpus_names = {o.name for o in d.corpus_options()}
+    copts = {k: v for k, v in options.items() if k in corpus_names}
+    seg = {k: v for k, v in options.items() if k not in corpus_names}
+    opts = d.resolve_options(seg)
+    rts = parse_types(types)
+    notes = d.check_types(rts)
+    return d, opts, rts, notes, copts
+
+
+def _score_all(d, opts, rts, cand, refs, full):
+    per_ref = [{rt.name: d.score_type(rt, cand, ref, opts, full=full) for rt in rts} for ref in refs]
+    scores, chosen, pooled = {}, {}, {}
+    for rt in rts:
+        s, idx, pool = d.combine(rt, [pr[rt.name] for pr in per_ref], opts)
+        scores[rt.name] = s
+        chosen[rt.name] = idx
+        if pool is not None:
+            pooled[rt.name] = pool
+    return per_ref, scores, chosen, pooled
+
+
+def score_rouge(candidate: str, references, *, dialect="rouge-score", types=DEFAULT_TYPES, **options) -> dict[str, Score]:
+    """Scores only (same numbers as ``explain_rouge``, no tables or alignments): {type: Score}."""
+    if not isinstance(candidate, str):
+        raise ExplainerInputError(f"the candidate must be a string, got {type(candidate).__name__}")
+    refs = _norm_refs(references)
+    d, opts, rts, _, _ = _setup(dialect, types, options)
+    need = any(rt.kind in _SENT_KINDS for rt in rts)
+    cand = d.prepare(candidate, opts, need_sents=need, full=False)
+    preps = [d.prepare(r, opts, need_sents=need, full=False) for r in refs]
+    return _score_all(d, opts, rts, cand, preps, False)[1]
+
+
+def _explain(d: Dialect, opts, rts, notes, candidate, refs) -> RougeTrace:
+    need = any(rt.kind in _SENT_KINDS for rt in rts)
+    cand = d.prepare(candidate, opts, need_sents=need, full=True, what="candidate")
+    preps = [d.prepare(r, opts, need_sents=need, full=True, what=f"reference {i + 1}" if len(refs) > 1 else "reference")
+             for i, r in enumerate(refs)]
+    per_ref, scores, chosen, pooled = _score_all(d, opts, rts, cand, preps, True)
+    notes = list(notes)
+    for p in [cand] + preps:
+        if p.view.message:
+            notes.append(p.view.message)
+    if not cand.tokens:
+        notes.append("the candidate has no tokens, so every score is 0")
+    for i, p in enumerate(preps):
+        if not p.tokens:
+            notes.append(f"reference {i + 1} has no tokens, so every score against it is 0")
+    policy = opts.get("multi_ref", d.default_multi_ref)
+    view = lambda p, role, idx: TextView(role, idx, p.view, p.sentences, p.sent_tokens)  # noqa: E731
+    tr = RougeTrace(
+        dialect=d.name, dialect_label=d.label, options=dict(opts), types=[rt.name for rt in rts],
+        tokenizer=d.tokenizer_name(opts), stemmer=d.stemmer_name(opts),
+        candidate=view(cand, "candidate", None),
+        references=[view(p, "reference", i) for i, p in enumerate(preps)],
+        per_reference=per_ref, scores=scores, chosen_reference=chosen, multi_ref=policy,
+        multi_ref_note=MULTI_REF_POLICIES.get(policy, "") if len(refs) > 1 else "one reference",
+        pooled=pooled, reported=d.reported(scores, opts), notes=notes, signature=d.signature(opts, rts),
+    )
+    return tr
+
+
+def explain_rouge(candidate: str, references, *, dialect="rouge-score", types=DEFAULT_TYPES, **options) -> RougeTrace:
+    """Explain ROUGE for one candidate against one or more references, recording every step."""
+    if not isinstance(candidate, str):
+        raise ExplainerInputError(f"the candidate must be a string, got {type(candidate).__name__}")
+    refs = _norm_refs(references)
+    check_length([candidate], "candidate")
+    check_length(refs, "reference")
+    d, opts, rts, notes, _ = _setup(dialect, types, options)
+    return _explain(d, opts, rts, notes, candidate, refs)
+
+
+def explain_rouge_corpus(candidates: Sequence[str], references, *, dialect="rouge-score", types=DEFAULT_TYPES,
+                         traces: bool = False, progress=None, **options) -> RougeCorpusTrace:
+    """Score every item and aggregate with the dialect's corpus rule.
+
+    ``references[i]`` is the list of references of ``candidates[i]`` (a plain string means one reference).
+    ``traces=True`` keeps a full RougeTrace per item. ``progress(done, total)`` is called after each item.
+    """
+    cands = list(candidates)
+    refs_list = list(references)
+    if not cands:
+        raise ExplainerInputError("the corpus is empty: give at least one candidate")
+    if len(refs_list) != len(cands):
+        raise ExplainerInputError(f"{len(cands)} candidates but {len(refs_list)} reference entries; "
+                                  "every candidate needs its references")
+    d, opts, rts, notes, copts = _setup(dialect, types, options)
+    copts = {o.name: o.default for o in d.corpus_options()} | copts
+    need = any(rt.kind in _SENT_KINDS for rt in rts)
+    items, item_scores, chosen = [], [], []
+    for i, (c, r) in enumerate(zip(cands, refs_list)):
+        if not isinstance(c, str):
+            raise ExplainerInputError(f"candidate {i + 1} must be a string")
+        try:
+            refs = _norm_refs(r)
+        except ExplainerInputError as e:
+            raise ExplainerInputError(f"item {i + 1}: {e}") from None
+        if traces:
+            tr = _explain(d, opts, rts, [], c, refs)
+            items.append(tr)
+            item_scores.append(tr.scores)
+            chosen.append(tr.chosen_reference)
+        else:
+            cp = d.prepare(c, opts, need_sents=need, full=False)
+            pr = [d.prepare(x, opts, need_sents=need, full=False) for x in refs]
+            _, sc, ch, _ = _score_all(d, opts, rts, cp, pr, False)
+            item_scores.append(sc)
+            chosen.append(ch)
+        if progress:
+            progress(i + 1, len(cands))
+    per_type = {rt.name: [s[rt.name] for s in item_scores] for rt in rts}
+    agg, desc, reported = d.aggregate(per_type, copts)
+    return RougeCorpusTrace(dialect=d.name, options=dict(opts) | copts, types=[rt.name for rt in rts],
+                            item_scores=item_scores, chosen_reference=chosen, aggregate=agg, aggregation=desc,
+                            reported=reported, items=items if traces else None, notes=notes,
+                            signature=d.signature(opts, rts))

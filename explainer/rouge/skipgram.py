@@ -1,0 +1,60 @@
+"""ROUGE-S / ROUGE-SU skip-bigrams as ROUGE-1.5.5 defines them (rouge-dialects.md §7).
+
+Pairs (t_i, t_j) with i < j and j - i <= skip + 1 (skip None = unlimited, "S*"), over the whole token list.
+SU adds unigrams; ROUGE-1.5.5 counts every token **except the last** (``su_last_token=False``), a quirk that
+rouge-metric replicates; ``su_last_token=True`` counts all unigrams (the textbook definition).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+__all__ = ["skip_bigrams", "su_unigrams", "skip_overlap", "skip_table"]
+
+
+def skip_bigrams(tokens: Sequence[str], skip: int | None) -> Counter:
+    out: Counter = Counter()
+    n = len(tokens)
+    for i in range(n):
+        hi = n if skip is None else min(n, i + skip + 2)
+        a = tokens[i]
+        for j in range(i + 1, hi):
+            out[(a, tokens[j])] += 1
+    return out
+
+
+def su_unigrams(tokens: Sequence[str], su_last_token: bool = False) -> Counter:
+    return Counter((t,) for t in (tokens if su_last_token else tokens[:-1]))
+
+
+def _clip(rc: Counter, cc: Counter) -> int:
+    return sum(min(c, cc[g]) for g, c in rc.items() if g in cc)
+
+
+def skip_overlap(ref, cand, skip, *, su: bool, su_last_token: bool = False) -> tuple[int, int, int]:
+    rb, cb = skip_bigrams(ref, skip), skip_bigrams(cand, skip)
+    hits, rt, ct = _clip(rb, cb), sum(rb.values()), sum(cb.values())
+    if su:
+        ru, cu = su_unigrams(ref, su_last_token), su_unigrams(cand, su_last_token)
+        hits += _clip(ru, cu)
+        rt += sum(ru.values())
+        ct += sum(cu.values())
+    return hits, rt, ct
+
+
+def skip_table(ref, cand, skip, *, su: bool, su_last_token: bool = False, limit: int = 5000) -> dict:
+    rb, cb = skip_bigrams(ref, skip), skip_bigrams(cand, skip)
+    rows = [{"gram": list(g), "cand_count": cb.get(g, 0), "ref_count": rb.get(g, 0),
+             "overlap": min(cb.get(g, 0), rb.get(g, 0))} for g in list(cb) + [g for g in rb if g not in cb]]
+    rows.sort(key=lambda r: -r["overlap"])
+    out = {"skip_bigrams": rows[:limit], "skip_bigrams_truncated": len(rows) > limit,
+           "bigram_hits": _clip(rb, cb), "ref_bigrams": sum(rb.values()), "cand_bigrams": sum(cb.values())}
+    if su:
+        ru, cu = su_unigrams(ref, su_last_token), su_unigrams(cand, su_last_token)
+        out["unigrams"] = [{"gram": list(g), "cand_count": cu.get(g, 0), "ref_count": ru.get(g, 0),
+                            "overlap": min(cu.get(g, 0), ru.get(g, 0))} for g in list(cu) + [g for g in ru if g not in cu]]
+        out["unigram_hits"] = _clip(ru, cu)
+        out["ref_unigrams"] = sum(ru.values())
+        out["cand_unigrams"] = sum(cu.values())
+        out["su_last_token_counted"] = su_last_token
+    return out

@@ -1,0 +1,131 @@
+"""Trace types for ROUGE. ``to_dict()`` gives pure JSON (see docs/trace-schema-rouge.md)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from explainer.rouge.scoring import Score
+
+__all__ = ["TypeResult", "TextView", "RougeTrace", "RougeCorpusTrace"]
+
+
+@dataclass
+class TypeResult:
+    """One ROUGE type against one reference: the counts the score is computed from, and the score."""
+
+    type: str
+    hits: float            # overlap / LCS hits / weighted hits
+    ref_total: float       # reference n-grams / tokens / weighted length
+    cand_total: float      # candidate n-grams / tokens
+    score: Score
+    detail: dict | None = None
+
+    def to_dict(self) -> dict:
+        d = {"type": self.type, "hits": self.hits, "ref_total": self.ref_total, "cand_total": self.cand_total,
+             **self.score.to_dict()}
+        if self.detail is not None:
+            d["detail"] = self.detail
+        return d
+
+
+@dataclass
+class TextView:
+    """A candidate or reference as the dialect saw it."""
+
+    role: str                       # "candidate" or "reference"
+    index: int | None               # reference index
+    tokenized: Any                  # tokenize.TokenizedText
+    sentences: list | None = None   # tokenize.Sentence list (when a summary-level type was asked)
+    sentence_tokens: list | None = None   # list[list[str]] matching forms per sentence
+
+    def to_dict(self) -> dict:
+        d = {"role": self.role, "index": self.index, **self.tokenized.to_dict()}
+        if self.sentences is not None:
+            d["sentences"] = [dict(s.to_dict(), tokens=toks) for s, toks in zip(self.sentences, self.sentence_tokens)]
+        return d
+
+
+@dataclass
+class RougeTrace:
+    dialect: str
+    dialect_label: str
+    options: dict
+    types: list[str]
+    tokenizer: str
+    stemmer: str | None
+    candidate: TextView
+    references: list[TextView]
+    per_reference: list[dict[str, TypeResult]]
+    scores: dict[str, Score]
+    chosen_reference: dict[str, int | None]
+    multi_ref: str
+    multi_ref_note: str
+    pooled: dict[str, dict] = field(default_factory=dict)
+    reported: dict[str, Any] = field(default_factory=dict)   # what the implementation itself returns
+    notes: list[str] = field(default_factory=list)
+    signature: str = ""
+
+    def score(self, t: str) -> Score:
+        return self.scores[t]
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": "rouge",
+            "dialect": self.dialect,
+            "dialect_label": self.dialect_label,
+            "signature": self.signature,
+            "options": self.options,
+            "types": self.types,
+            "tokenizer": self.tokenizer,
+            "stemmer": self.stemmer,
+            "scores": {t: s.to_dict() for t, s in self.scores.items()},
+            "reported": self.reported,
+            "multi_ref": self.multi_ref,
+            "multi_ref_note": self.multi_ref_note,
+            "chosen_reference": self.chosen_reference,
+            "pooled": self.pooled,
+            "per_reference": [{t: r.to_dict() for t, r in pr.items()} for pr in self.per_reference],
+            "candidate": self.candidate.to_dict(),
+            "references": [r.to_dict() for r in self.references],
+            "notes": self.notes,
+        }
+
+
+@dataclass
+class RougeCorpusTrace:
+    dialect: str
+    options: dict
+    types: list[str]
+    item_scores: list[dict[str, Score]]
+    chosen_reference: list[dict[str, int | None]]
+    aggregate: dict[str, Any]          # {type: {"low","mid","high"}} (bootstrap) or {type: Score} (mean)
+    aggregation: dict                  # method, seed, n_samples, note
+    reported: dict[str, Any]
+    items: list[RougeTrace] | None = None
+    notes: list[str] = field(default_factory=list)
+    signature: str = ""
+
+    def to_dict(self) -> dict:
+        def enc(v):
+            if isinstance(v, Score):
+                return v.to_dict()
+            if isinstance(v, dict):
+                return {k: enc(x) for k, x in v.items()}
+            return v
+
+        d = {
+            "kind": "rouge-corpus",
+            "dialect": self.dialect,
+            "signature": self.signature,
+            "options": self.options,
+            "types": self.types,
+            "aggregation": self.aggregation,
+            "aggregate": enc(self.aggregate),
+            "reported": self.reported,
+            "item_scores": [{t: s.to_dict() for t, s in it.items()} for it in self.item_scores],
+            "chosen_reference": self.chosen_reference,
+            "notes": self.notes,
+        }
+        if self.items is not None:
+            d["items"] = [t.to_dict() for t in self.items]
+        return d

@@ -1,0 +1,92 @@
+"""Summary-level (union) LCS: rouge-score's ``_summary_level_lcs`` = ROUGE-1.5.5's ROUGE-L.
+
+For each reference sentence, the LCS positions chosen (rouge-score's exact tie-breaking, see ``lcs.py``)
+against every candidate sentence are united; walking the union left to right, a position counts as a hit
+only while both whole-summary unigram budgets of its token are > 0, and both are decremented
+(rouge-dialects.md §5.3). R = hits / reference tokens, P = hits / candidate tokens.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from explainer.rouge.lcs import lcs
+
+__all__ = ["union_lcs", "union_lcs_hits"]
+
+
+def union_lcs_hits(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequence[str]]) -> tuple[int, int, int]:
+    """(hits, reference tokens, candidate tokens), scores only."""
+    m = sum(map(len, ref_sents))
+    n = sum(map(len, cand_sents))
+    if not ref_sents or not cand_sents or not m or not n:
+        return 0, m, n
+    br: Counter = Counter()
+    bc: Counter = Counter()
+    for s in ref_sents:
+        br.update(s)
+    for s in cand_sents:
+        bc.update(s)
+    hits = 0
+    for r in ref_sents:
+        if not r:
+            continue
+        union: set[int] = set()
+        rset = set(r)
+        for c in cand_sents:
+            if c and not rset.isdisjoint(c):
+                union.update(p[0] for p in lcs(r, c).pairs)
+        for k in sorted(union):
+            t = r[k]
+            if bc[t] > 0 and br[t] > 0:
+                hits += 1
+                bc[t] -= 1
+                br[t] -= 1
+    return hits, m, n
+
+
+def union_lcs(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequence[str]]) -> dict:
+    """Every step of the union LCS for a trace."""
+    m = sum(map(len, ref_sents))
+    n = sum(map(len, cand_sents))
+    out = {"ref_tokens": m, "cand_tokens": n, "hits": 0, "per_ref_sentence": [],
+           "ref_budget": {}, "cand_budget": {}}
+    if not ref_sents or not cand_sents or not m or not n:
+        out["note"] = ("no reference sentences with tokens" if not m or not ref_sents
+                       else "no candidate sentences with tokens") + ": rouge-score returns 0"
+        return out
+    br: Counter = Counter()
+    bc: Counter = Counter()
+    for s in ref_sents:
+        br.update(s)
+    for s in cand_sents:
+        bc.update(s)
+    out["ref_budget"] = dict(br)
+    out["cand_budget"] = dict(bc)
+    hits = 0
+    for ri, r in enumerate(ref_sents):
+        per_c = []
+        union: set[int] = set()
+        for ci, c in enumerate(cand_sents):
+            res = lcs(r, c)
+            per_c.append({"cand_sentence": ci, "lcs_length": res.length,
+                          "ref_indices": res.ref_indices, "cand_indices": res.cand_indices})
+            union.update(res.ref_indices)
+        steps = []
+        for k in sorted(union):
+            t = r[k]
+            ok = bc[t] > 0 and br[t] > 0
+            steps.append({"ref_index": k, "token": t, "cand_budget_before": bc[t], "ref_budget_before": br[t],
+                          "counted": ok})
+            if ok:
+                hits += 1
+                bc[t] -= 1
+                br[t] -= 1
+        out["per_ref_sentence"].append({
+            "ref_sentence": ri, "tokens": list(r), "lcs_per_cand_sentence": per_c,
+            "union": sorted(union), "clipping": steps,
+            "hits": sum(1 for s in steps if s["counted"]),
+            "clipped": [s["ref_index"] for s in steps if not s["counted"]],
+        })
+    out["hits"] = hits
+    return out
