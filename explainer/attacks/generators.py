@@ -1,0 +1,430 @@
+"""Attack generators: turn any candidate (and its references) into a gamed candidate.
+
+Deterministic: every random choice comes from ``random.Random(seed)``. Each generator returns a
+:class:`Generated` with the new text and a one-line note saying what was done (and, when the generator
+could not apply, why). Token-level work uses sacreBLEU's own 13a tokenizer where BLEU statistics must be
+preserved (:func:`permute_chunks`), and plain whitespace words elsewhere, so the output stays readable.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from explainer.attacks.scoring import BleuOptions, FastScorer, bleu_tokens
+
+__all__ = [
+    "Generated", "FUNCTION_WORDS", "repeat_word", "keep_safest", "truncate", "shuffle_words",
+    "permute_chunks", "mismatch_sites", "swap_noun_phrases", "insert_negation", "stuff_function_words",
+    "concatenate_references", "stitch_references", "pad_corpus", "GENERATORS", "GeneratorSpec", "Param",
+]
+
+# English function words (closed-class: articles, prepositions, conjunctions, auxiliaries, pronouns).
+# Used to pick "cheap" tokens for stuffing and padding; not a tokenizer.
+FUNCTION_WORDS = frozenset("""
+a an the this that these those some any each every no
+of in on at by for with from to into onto over under about after before between through during
+and or but nor so yet if than as because while although
+is are was were be been being am do does did has have had will would shall should can could may might must
+i you he she it we they me him her us them my your his its our their
+not there here then
+""".split())
+
+DETERMINERS = frozenset("a an the this that these those his her its our their my your some every each".split())
+AUXILIARIES = ("is", "are", "was", "were", "will", "would", "can", "could", "should", "shall", "may", "might",
+               "must", "has", "have", "had", "does", "do", "did", "am")
+
+
+@dataclass
+class Generated:
+    name: str
+    text: str | list[str]
+    note: str
+    changed: bool = True
+    details: dict = field(default_factory=dict)
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def _ref_max_counts(refs_tokens: Sequence[Sequence[str]]) -> Counter:
+    """Max count of each token over the references (the clip BLEU uses)."""
+    out: Counter = Counter()
+    for toks in refs_tokens:
+        for t, c in Counter(toks).items():
+            out[t] = max(out[t], c)
+    return out
+
+
+def repeat_word(candidate: str, references: Sequence[str], word: str | None = None,
+                count: int | None = None) -> Generated:
+    """Emit one reference word over and over (Papineni's 'the the the ...')."""
+    refs_tok = [bleu_tokens(r) for r in references]
+    clip = _ref_max_counts(refs_tok)
+    if not word:
+        low = [[t.lower() for t in toks] for toks in refs_tok]
+        freq = Counter(t for toks in low for t in toks if any(ch.isalnum() for ch in t))
+        if not freq:
+            return Generated("repeat", candidate, "The references have no word to repeat.", False)
+        word = max(freq, key=lambda t: (freq[t], -_first_index(low, t)))
+    word = word.strip().split()[0] if word.strip() else "the"
+    n = count if count is not None else max(len(_words(candidate)), 7)
+    n = max(1, min(int(n), 500))
+    return Generated("repeat", " ".join([word] * n),
+                     f"'{word}' × {n}; BLEU clips it at {clip.get(word, 0)} (its largest count in one reference).",
+                     details={"word": word, "count": n, "clip": clip.get(word, 0)})
+
+
+def _first_index(refs_tok, t):
+    for toks in refs_tok:
+        if t in toks:
+            return toks.index(t)
+    return 10 ** 9
+
+
+def keep_safest(candidate: str, references: Sequence[str]) -> Generated:
+    """Keep only the candidate words that match a reference word (within the clip), in order."""
+    refs_tok = [bleu_tokens(r) for r in references]
+    clip = _ref_max_counts(refs_tok)
+    used: Counter = Counter()
+    kept = []
+    for t in bleu_tokens(candidate):
+        if used[t] < clip.get(t, 0):
+            used[t] += 1
+            kept.append(t)
+    if not kept:
+        return Generated("safest", candidate, "No candidate word occurs in a reference; nothing is safe.", False)
+    return Generated("safest", " ".join(kept),
+                     f"Kept {len(kept)} of {len(bleu_tokens(candidate))} tokens: only words a reference contains.")
+
+
+def truncate(candidate: str, k: int = 5) -> Generated:
+    w = _words(candidate)
+    k = max(0, int(k))
+    if k >= len(w):
+        return Generated("truncate", candidate, f"The candidate has only {len(w)} words; nothing cut.", False)
+    return Generated("truncate", " ".join(w[:k]), f"Kept the first {k} of {len(w)} words.")
+
+
+def shuffle_words(candidate: str, fraction: float = 1.0, seed: int = 0) -> Generated:
+    """Shuffle a fraction of the word positions among themselves (1.0 = word salad)."""
+    w = _words(candidate)
+    rng = random.Random(seed)
+    m = int(round(max(0.0, min(1.0, float(fraction))) * len(w)))
+    if m < 2:
+        return Generated("shuffle", candidate, "Fewer than two words to shuffle.", False)
+    pos = sorted(rng.sample(range(len(w)), m))
+    vals = [w[i] for i in pos]
+    perm = vals[:]
+    rng.shuffle(perm)
+    if perm == vals and len(set(vals)) > 1:
+        perm = perm[1:] + perm[:1]
+    out = w[:]
+    for i, v in zip(pos, perm):
+        out[i] = v
+    return Generated("shuffle", " ".join(out), f"Shuffled {m} of {len(w)} word positions (seed {seed}).",
+                     out != w)
+
+
+def mismatch_sites(cand_tokens: Sequence[str], ref_bigrams: set) -> list[int]:
+    """Indices i such that the bigram (t[i-1], t[i]) occurs in no reference: cut points."""
+    return [i for i in range(1, len(cand_tokens)) if (cand_tokens[i - 1], cand_tokens[i]) not in ref_bigrams]
+
+
+def permute_chunks(candidate: str, references: Sequence[str], seed: int = 0, tries: int = 2000,
+                   bleu: BleuOptions = BleuOptions()) -> Generated:
+    """Callison-Burch et al. (2006): cut the candidate where a bigram matches no reference and reorder the
+    chunks so that no new boundary forms a matching bigram. Every matched n-gram stays inside a chunk and
+    every n-gram across a boundary contains an unmatched bigram, so sacreBLEU's counts and totals are
+    unchanged. Each accepted permutation is re-checked with sacreBLEU itself; among the valid ones the one
+    that garbles the order most (lowest ROUGE-L) is returned."""
+    toks = bleu_tokens(candidate, bleu)
+    refs_tok = [bleu_tokens(r, bleu) for r in references]
+    ref_bigrams = {(t[i], t[i + 1]) for t in refs_tok for i in range(len(t) - 1)}
+    cuts = mismatch_sites(toks, ref_bigrams)
+    bounds = [0] + cuts + [len(toks)]
+    chunks = [toks[bounds[i]:bounds[i + 1]] for i in range(len(bounds) - 1)]
+    base = {"chunks": [" ".join(c) for c in chunks], "cuts": cuts, "tokens": toks}
+    if len(chunks) < 2:
+        return Generated("permute", candidate, "No bigram-mismatch point: every adjacent pair matches a "
+                         "reference, so there is nothing to permute.", False, base)
+    metric = bleu.metric()
+
+    def stats(text):
+        return metric._extract_corpus_statistics([text], [[r] for r in references])[0]
+
+    original = stats(" ".join(toks))
+    scorer = FastScorer(references)
+    rng = random.Random(seed)
+    idx = list(range(len(chunks)))
+    if len(chunks) <= 7:
+        orders = [list(p) for p in itertools.permutations(idx)]
+        rng.shuffle(orders)
+    else:
+        orders = []
+        for _ in range(tries):
+            p = idx[:]
+            rng.shuffle(p)
+            orders.append(p)
+    best = None
+    checked = 0
+    for order in orders[:tries]:
+        if order == idx:
+            continue
+        ok = all((chunks[a][-1], chunks[b][0]) not in ref_bigrams for a, b in zip(order, order[1:]))
+        if not ok:
+            continue
+        text = " ".join(" ".join(chunks[i]) for i in order)
+        if text == " ".join(toks):
+            continue
+        checked += 1
+        if stats(text) != original:  # e.g. a tokenizer that does not re-tokenize its own output identically
+            continue
+        rl = scorer.values(text)["rougeL_f"]
+        key = (rl, order)
+        if best is None or key < best[0]:
+            best = (key, text, order)
+    if best is None:
+        return Generated("permute", candidate, f"{len(chunks)} chunks, but every reordering would create a "
+                         "matching bigram at a new boundary (BLEU would change), so none is offered.", False, base)
+    base.update(order=best[2], stats_before=list(original), stats_after=list(stats(best[1])))
+    return Generated("permute", best[1], f"Cut at {len(cuts)} bigram-mismatch point(s) into {len(chunks)} chunks "
+                     f"and reordered them ({checked} valid orders checked); sacreBLEU's counts are identical.",
+                     True, base)
+
+
+_WORD_RE = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
+
+
+# A few frequent verbs, so that "the dog bit the man" / "the cat sat on" end the noun phrase at the noun.
+_VERBISH = frozenset("bit bites bite sat sits sit said says ate eats met meets held holds made makes took takes "
+                     "gave gives saw sees won wins lost loses cut cuts hit hits left leaves told tells found finds "
+                     "got gets ran runs went goes came comes".split())
+
+
+def _looks_verbal(toks: Sequence[str], j: int) -> bool:
+    w = toks[j].lower()
+    nxt = toks[j + 1].lower() if j + 1 < len(toks) else ""
+    return w in _VERBISH or (w.endswith("ed") and len(w) > 4) or nxt in DETERMINERS
+
+
+def _noun_phrases(toks: Sequence[str]) -> list[tuple[int, int]]:
+    """Heuristic noun phrases: a determiner followed by 1-3 content words; the run stops at a function
+    word, punctuation, or (after its first word) a word that looks like a verb: one of a few frequent
+    verbs, a word ending in -ed, or a word followed by a determiner. Returns [start, end) spans."""
+    out = []
+    i = 0
+    while i < len(toks):
+        if toks[i].lower() in DETERMINERS:
+            j = i + 1
+            while (j < len(toks) and j - i <= 3 and re.match(r"\w", toks[j])
+                   and toks[j].lower() not in FUNCTION_WORDS and not (j > i + 1 and _looks_verbal(toks, j))):
+                j += 1
+            if j > i + 1:
+                out.append((i, j))
+                i = j
+                continue
+        i += 1
+    return out
+
+
+def swap_noun_phrases(candidate: str) -> Generated:
+    """Swap the first and the last noun phrase ("the dog bit the man" -> "the man bit the dog").
+    Heuristic, documented: a noun phrase is a determiner plus up to three following content words."""
+    toks = _WORD_RE.findall(candidate)
+    nps = _noun_phrases(toks)
+    if len(nps) < 2:
+        return Generated("swap", candidate, "Fewer than two noun phrases (determiner + word) found; nothing "
+                         "to swap.", False)
+    (a0, a1), (b0, b1) = nps[0], nps[-1]
+    first, second = toks[a0:a1], toks[b0:b1]
+    if first[0][:1].isupper() and a0 == 0:  # keep sentence case: "The dog" <-> "the man"
+        first = [first[0].lower()] + first[1:]
+        second = [second[0][:1].upper() + second[0][1:]] + second[1:]
+    out = toks[:a0] + second + toks[a1:b0] + first + toks[b1:]
+    return Generated("swap", _detok(out), f"Swapped '{' '.join(toks[a0:a1])}' and '{' '.join(toks[b0:b1])}'.")
+
+
+def _detok(toks: Sequence[str]) -> str:
+    s = " ".join(toks)
+    return re.sub(r"\s+([.,;:!?%)\]])", r"\1", s)
+
+
+def insert_negation(candidate: str) -> Generated:
+    """Insert 'not' after the first auxiliary or copula; without one, prefix 'It is not true that'."""
+    toks = _WORD_RE.findall(candidate)
+    for i, t in enumerate(toks):
+        if t.lower() in AUXILIARIES:
+            nxt = toks[i + 1].lower() if i + 1 < len(toks) else ""
+            if nxt == "not":
+                out = toks[:i + 1] + toks[i + 2:]
+                return Generated("negate", _detok(out), f"Removed the 'not' after '{t}'.")
+            out = toks[:i + 1] + ["not"] + toks[i + 1:]
+            return Generated("negate", _detok(out), f"Inserted 'not' after '{t}'.")
+    if not toks:
+        return Generated("negate", candidate, "Empty candidate.", False)
+    first = toks[0] if toks[0].isupper() and len(toks[0]) > 1 else toks[0][:1].lower() + toks[0][1:]
+    return Generated("negate", _detok(["It", "is", "not", "true", "that", first] + toks[1:]),
+                     "No auxiliary verb found; prefixed 'It is not true that'.")
+
+
+def stuff_function_words(candidate: str, references: Sequence[str], n: int = 8) -> Generated:
+    """Append ``n`` function words, first those the references contain more often than the candidate
+    (each one is a clipped match), in reference order, then 'the'."""
+    n = max(0, min(int(n), 500))
+    refs_tok = [[t.lower() for t in bleu_tokens(r)] for r in references]
+    clip = _ref_max_counts(refs_tok)
+    have = Counter(t.lower() for t in bleu_tokens(candidate))
+    order = []
+    for toks in refs_tok:
+        for t in toks:
+            if t in FUNCTION_WORDS and t not in order:
+                order.append(t)
+    pool = []
+    for t in order:
+        pool += [t] * max(0, clip[t] - have[t])
+    pool.sort(key=lambda t: (-clip[t], order.index(t)))
+    # Most frequent first, so the first stuffed words are the surest matches.
+    stuffed = (pool + ["the"] * n)[:n]
+    if n == 0:
+        return Generated("stuff", candidate, "Nothing appended (n = 0).", False)
+    text = (candidate.rstrip() + " " + " ".join(stuffed)).strip()
+    return Generated("stuff", text, f"Appended {n} function word(s): {' '.join(stuffed)}.",
+                     details={"stuffed": stuffed})
+
+
+def concatenate_references(references: Sequence[str]) -> Generated:
+    refs = [r.strip() for r in references if r.strip()]
+    if not refs:
+        return Generated("concat", "", "No non-empty reference.", False)
+    return Generated("concat", " ".join(refs), f"Joined all {len(refs)} reference(s) into one candidate.")
+
+
+def stitch_references(references: Sequence[str], min_share: float = 0.25, max_evals: int = 4000) -> Generated:
+    """A "Frankenstein" candidate: the head of one reference glued to the tail of another, choosing the
+    seam (which references, where to cut) that maximises multi-reference sentence BLEU. Each part must be
+    at least ``min_share`` of the output (and 2 words), so the result really mixes two references."""
+    refs = [r.split() for r in references if r.strip()]
+    if len(refs) < 2:
+        return Generated("stitch", references[0] if references else "", "Stitching needs at least two "
+                         "non-empty references.", False)
+    scorer = FastScorer([" ".join(r) for r in refs])
+    best = None
+    evals = 0
+    for i, j in itertools.permutations(range(len(refs)), 2):
+        A, B = refs[i], refs[j]
+        step_a = max(1, (len(A) * len(B)) // max_evals + 1)
+        for a in range(2, len(A) + 1, step_a):
+            for b in range(0, len(B) - 1, step_a):
+                out = A[:a] + B[b:]
+                tail = len(B) - b
+                if a < max(2, min_share * len(out)) or tail < max(2, min_share * len(out)):
+                    continue
+                if out == A or out == B:
+                    continue
+                evals += 1
+                s = scorer.bleu(" ".join(out)).score
+                key = (s, -abs(a - tail))
+                if best is None or key > best[0]:
+                    best = (key, out, i, j, a, b)
+    if best is None:
+        return Generated("stitch", " ".join(refs[0]), "The references are too short to stitch (each part "
+                         "needs 2 words).", False)
+    _, out, i, j, a, b = best
+    return Generated("stitch", " ".join(out), f"First {a} words of reference {i + 1} + reference {j + 1} from "
+                     f"word {b + 1} on ({evals} seams tried, best multi-reference BLEU kept).",
+                     details={"head_ref": i, "tail_ref": j, "head_len": a, "tail_start": b})
+
+
+def pad_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]], segment: int | None = None,
+               filler: Sequence[str] | None = None, max_tokens: int = 10_000) -> Generated:
+    """Append filler tokens to one segment (default: the last) until the corpus candidate length reaches
+    the corpus reference length (sacreBLEU's closest-length rule, recomputed after each token), so the
+    single corpus-level brevity penalty becomes 1."""
+    if len(candidates) != len(references) or not candidates:
+        return Generated("pad", list(candidates), "Need one reference list per candidate.", False)
+    metric = BleuOptions(api="corpus").metric()
+    nref = max(len(r) for r in references)
+    streams = [[r[i] if i < len(r) else None for r in references] for i in range(nref)]
+
+    def lens(cands):
+        st = metric._extract_corpus_statistics(list(cands), streams)
+        return sum(s[0] for s in st), sum(s[1] for s in st)
+
+    seg = len(candidates) - 1 if segment is None else max(0, min(int(segment), len(candidates) - 1))
+    if not filler:
+        freq = Counter(t.lower() for rs in references for r in rs for t in bleu_tokens(r)
+                       if t.lower() in FUNCTION_WORDS)
+        filler = [w for w, _ in freq.most_common(3)] or ["the"]
+    cands = list(candidates)
+    c, r = lens(cands)
+    added = []
+    cyc = itertools.cycle(filler)
+    while c < r and len(added) < max_tokens:
+        added.append(next(cyc))
+        cands[seg] = (candidates[seg].rstrip() + " " + " ".join(added)).strip()
+        c, r = lens(cands)
+    if not added:
+        return Generated("pad", cands, f"The corpus is already as long as its references ({c} ≥ {r} tokens); "
+                         "the brevity penalty is 1.", False)
+    return Generated("pad", cands, f"Appended {len(added)} filler token(s) to segment {seg + 1}: corpus length "
+                     f"{c} vs reference length {r}.", details={"added": added, "segment": seg})
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str  # "int" | "float" | "text"
+    default: object
+    label: str
+    min: float | None = None
+    max: float | None = None
+
+
+@dataclass(frozen=True)
+class GeneratorSpec:
+    key: str
+    label: str
+    fn: Callable
+    needs: str  # which inputs: "cand", "cand+refs", "refs"
+    params: tuple[Param, ...] = ()
+    help: str = ""
+
+
+GENERATORS: dict[str, GeneratorSpec] = {g.key: g for g in [
+    GeneratorSpec("repeat", "Repeat a word", repeat_word, "cand+refs",
+                  (Param("word", "text", "", "word (empty = most frequent reference word)"),
+                   Param("count", "int", 7, "how many times", 1, 200)),
+                  "Papineni's attack; clipping caps the matches at the word's count in one reference."),
+    GeneratorSpec("safest", "Keep only the safest words", keep_safest, "cand+refs", (),
+                  "Drops every word no reference contains: precision 1, brevity penalty pays."),
+    GeneratorSpec("truncate", "Truncate to k words", truncate, "cand",
+                  (Param("k", "int", 5, "k", 0, 500),)),
+    GeneratorSpec("shuffle", "Shuffle (word salad)", shuffle_words, "cand",
+                  (Param("fraction", "float", 1.0, "fraction of words shuffled", 0.0, 1.0),
+                   Param("seed", "int", 0, "seed", 0, 10_000))),
+    GeneratorSpec("permute", "Permute chunks at bigram mismatches", permute_chunks, "cand+refs",
+                  (Param("seed", "int", 0, "seed", 0, 10_000),),
+                  "Callison-Burch et al. 2006: sacreBLEU's counts stay identical."),
+    GeneratorSpec("swap", "Swap two noun phrases", swap_noun_phrases, "cand", (),
+                  "Heuristic: determiner + up to three content words; first and last are swapped."),
+    GeneratorSpec("negate", "Insert a negation", insert_negation, "cand", ()),
+    GeneratorSpec("stuff", "Stuff function words", stuff_function_words, "cand+refs",
+                  (Param("n", "int", 8, "function words appended", 0, 200),)),
+    GeneratorSpec("concat", "Concatenate the references", concatenate_references, "refs", ()),
+    GeneratorSpec("stitch", "Stitch fragments of the references", stitch_references, "refs", (),
+                  "Head of one reference + tail of another, seam chosen to maximise BLEU."),
+]}
+
+
+def run_generator(key: str, candidate: str, references: Sequence[str], **params) -> Generated:
+    g = GENERATORS[key]
+    if g.needs == "cand":
+        return g.fn(candidate, **params)
+    if g.needs == "refs":
+        return g.fn(references, **params)
+    return g.fn(candidate, references, **params)

@@ -1,0 +1,304 @@
+"""One small scoring adapter for the gaming lab.
+
+Every number the lab shows comes from here, and every number here comes from the real implementations:
+sacreBLEU's ``BLEU`` metric object (its tokenizers, n-gram extraction, clipping and ``compute_bleu``) and
+rouge-score's ``RougeScorer`` / its tokenizer and scoring functions. Nothing is re-implemented.
+
+Two speeds:
+
+* :func:`score` - any options (tokenizer, case, smoothing, sentence vs corpus API, reference-length rule,
+  rouge-score tokenizer / stemmer / newline handling); used for presets, generators and sweeps.
+* :class:`FastScorer` - references tokenised once (sacreBLEU's own reference cache, rouge-score's own
+  tokenizer), then each candidate costs one tokenisation plus counting; used by the optimizer, which scores
+  thousands of neighbours. It returns exactly what :func:`score` returns for the default options
+  (tested).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, asdict
+from functools import lru_cache
+from typing import Mapping, Sequence
+
+import numpy as np
+from rouge_score import rouge_scorer, scoring as rs_scoring, tokenizers as rs_tokenizers
+from sacrebleu.metrics.bleu import BLEU
+from sacrebleu.metrics.helpers import extract_all_word_ngrams
+
+__all__ = [
+    "METRICS", "Metric", "BleuOptions", "RougeOptions", "Scores", "score", "score_corpus", "FastScorer",
+    "metric_label", "format_metric", "bleu_tokens", "rouge_tokens",
+]
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str
+    label: str
+    scale: float  # 100 for BLEU, 1 for everything else
+    help: str
+
+
+METRICS: dict[str, Metric] = {m.key: m for m in [
+    Metric("bleu", "BLEU", 100.0, "sacreBLEU BLEU (0-100) with the variant's options"),
+    Metric("bleu_bp", "BLEU brevity penalty", 1.0, "exp(1 - r/c) when the candidate is shorter, else 1"),
+    Metric("rouge1_p", "ROUGE-1 P", 1.0, "rouge-score unigram precision"),
+    Metric("rouge1_r", "ROUGE-1 R", 1.0, "rouge-score unigram recall"),
+    Metric("rouge1_f", "ROUGE-1 F", 1.0, "rouge-score unigram F1"),
+    Metric("rouge2_f", "ROUGE-2 F", 1.0, "rouge-score bigram F1"),
+    Metric("rougeL_f", "ROUGE-L F", 1.0, "rouge-score longest-common-subsequence F1"),
+    Metric("rougeLsum_f", "ROUGE-Lsum F", 1.0, "rouge-score summary-level LCS F1 (sentences = lines)"),
+    Metric("sent_bleu_mean", "mean sentence BLEU", 100.0, "average of sacrebleu.sentence_bleu over segments"),
+    Metric("unclipped_p1", "unigram precision without clipping", 1.0,
+           "share of candidate words found in some reference, counting repeats (what clipping prevents)"),
+]}
+
+DEFAULT_METRICS = ("bleu", "bleu_bp", "rouge1_p", "rouge1_r", "rouge1_f", "rouge2_f", "rougeL_f")
+ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+
+def metric_label(key: str) -> str:
+    return METRICS[key].label if key in METRICS else key
+
+
+def format_metric(key: str, value: float | None) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if METRICS.get(key) and METRICS[key].scale == 100.0:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
+
+
+@dataclass(frozen=True)
+class BleuOptions:
+    """Options of sacreBLEU's ``BLEU`` plus the two things sacreBLEU does not have a switch for.
+
+    ``api="sentence"`` is ``sacrebleu.sentence_bleu`` (effective order on); ``api="corpus"`` is
+    ``BLEU().corpus_score`` (effective order off). ``ref_length="shortest"`` recomputes the score from
+    sacreBLEU's own statistics with the *shortest* reference length and no smoothing, which is the rule of
+    the TF-NMT ``compute_bleu`` that Hugging Face ``evaluate``'s ``bleu`` uses (checked against the golden
+    ``hf_evaluate_bleu`` records)."""
+
+    tokenize: str = "13a"
+    lowercase: bool = False
+    smooth_method: str = "exp"
+    smooth_value: float | None = None
+    api: str = "sentence"  # "sentence" | "corpus"
+    ref_length: str = "closest"  # "closest" | "shortest"
+
+    @property
+    def effective_order(self) -> bool:
+        return self.api == "sentence"
+
+    def metric(self, references=None) -> BLEU:
+        return _bleu_metric(self, None) if references is None else BLEU(
+            lowercase=self.lowercase, tokenize=self.tokenize, smooth_method=self.smooth_method,
+            smooth_value=self.smooth_value, effective_order=self.effective_order, force=True,
+            references=references)
+
+    def describe(self) -> str:
+        parts = [f"tok:{self.tokenize}", "case:lc" if self.lowercase else "case:mixed",
+                 f"smooth:{self.smooth_method}", f"api:{self.api}"]
+        if self.ref_length != "closest":
+            parts.append(f"ref_len:{self.ref_length}")
+        return "|".join(parts)
+
+
+@lru_cache(maxsize=64)
+def _bleu_metric(opts: BleuOptions, _unused) -> BLEU:
+    return BLEU(lowercase=opts.lowercase, tokenize=opts.tokenize, smooth_method=opts.smooth_method,
+                smooth_value=opts.smooth_value, effective_order=opts.effective_order, force=True)
+
+
+@dataclass(frozen=True)
+class RougeOptions:
+    """rouge-score's ``RougeScorer`` options. ``tokenizer="default"`` is its DefaultTokenizer (lowercase,
+    ASCII letters and digits only); ``"whitespace"`` is a tokenizer object that lowercases and splits on
+    whitespace (rouge-score accepts any object with ``tokenize``) - offered to show the non-Latin fix."""
+
+    use_stemmer: bool = False
+    split_summaries: bool = False
+    tokenizer: str = "default"  # "default" | "whitespace"
+
+    def scorer(self) -> rouge_scorer.RougeScorer:
+        return _rouge_scorer(self)
+
+    def describe(self) -> str:
+        return "|".join([f"stem:{'yes' if self.use_stemmer else 'no'}", f"tok:{self.tokenizer}",
+                         f"split:{'nltk' if self.split_summaries else 'newline'}"])
+
+
+class _WhitespaceTokenizer:
+    def tokenize(self, text):
+        return text.lower().split()
+
+
+@lru_cache(maxsize=16)
+def _rouge_scorer(opts: RougeOptions) -> rouge_scorer.RougeScorer:
+    tok = _WhitespaceTokenizer() if opts.tokenizer == "whitespace" else None
+    return rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=opts.use_stemmer,
+                                    split_summaries=opts.split_summaries, tokenizer=tok)
+
+
+@dataclass
+class Scores:
+    """Every metric for one candidate (or one corpus) plus the BLEU statistics behind the BLEU number."""
+
+    values: dict[str, float]
+    bleu_counts: list[int] = field(default_factory=list)
+    bleu_totals: list[int] = field(default_factory=list)
+    sys_len: int = 0
+    ref_len: int = 0
+    rouge: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # type -> (P, R, F)
+
+    def __getitem__(self, key: str) -> float:
+        return self.values[key]
+
+    def get(self, key: str, default=None):
+        return self.values.get(key, default)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _check(candidate: str, references: Sequence[str]) -> None:
+    if not isinstance(candidate, str):
+        raise TypeError("candidate must be a string")
+    if not references:
+        raise ValueError("at least one reference is needed")
+
+
+def _bleu_from_stats(opts: BleuOptions, metric: BLEU, stats: list[int], ref_lens_per_seg=None):
+    if opts.ref_length == "shortest":
+        if ref_lens_per_seg is None:
+            raise ValueError("shortest reference length needs the reference lengths")
+        shortest = sum(min(lens) for lens in ref_lens_per_seg)
+        n = metric.max_ngram_order
+        return BLEU.compute_bleu(correct=stats[2:2 + n], total=stats[2 + n:], sys_len=int(stats[0]),
+                                 ref_len=int(shortest), smooth_method="none", effective_order=False,
+                                 max_ngram_order=n)
+    return metric._compute_score_from_stats(stats)
+
+
+def _ref_lens(metric: BLEU, refs: Sequence[str]) -> list[int]:
+    return [extract_all_word_ngrams(metric._preprocess_segment(r), 1, 1)[1] for r in refs]
+
+
+def _rouge_values(opts: RougeOptions, candidate: str, references: Sequence[str]) -> dict[str, tuple]:
+    sc = opts.scorer()
+    res = sc.score_multi(list(references), candidate) if len(references) > 1 else sc.score(references[0], candidate)
+    return {k: (float(v.precision), float(v.recall), float(v.fmeasure)) for k, v in res.items()}
+
+
+def _unclipped_p1(metric: BLEU, candidate: str, references: Sequence[str]) -> float:
+    hyp = metric._preprocess_segment(candidate).split()
+    vocab = set()
+    for r in references:
+        vocab.update(metric._preprocess_segment(r).split())
+    return sum(1 for t in hyp if t in vocab) / len(hyp) if hyp else 0.0
+
+
+def score(candidate: str, references: Sequence[str], bleu: BleuOptions = BleuOptions(),
+          rouge: RougeOptions = RougeOptions()) -> Scores:
+    """All metrics for one candidate against its references (several references: sacreBLEU's max-count
+    clipping and closest length; rouge-score's ``score_multi``, best F per type)."""
+    _check(candidate, references)
+    refs = list(references)
+    metric = bleu.metric()
+    stats = metric._extract_corpus_statistics([candidate], [[r] for r in refs])[0]
+    b = _bleu_from_stats(bleu, metric, stats, [_ref_lens(metric, refs)] if bleu.ref_length == "shortest" else None)
+    rv = _rouge_values(rouge, candidate, refs)
+    values = {"bleu": float(b.score), "bleu_bp": float(b.bp)}
+    for t, (p, r, f) in rv.items():
+        values[f"{t}_p"], values[f"{t}_r"], values[f"{t}_f"] = p, r, f
+    values["unclipped_p1"] = _unclipped_p1(metric, candidate, refs)
+    n = metric.max_ngram_order
+    return Scores(values, list(stats[2:2 + n]), list(stats[2 + n:]), int(b.sys_len), int(b.ref_len), rv)
+
+
+def score_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]],
+                 bleu: BleuOptions = BleuOptions(api="corpus"), rouge: RougeOptions = RougeOptions()) -> Scores:
+    """Corpus metrics: ``references[i]`` is the list of references of ``candidates[i]``. BLEU is
+    sacreBLEU's corpus BLEU (statistics summed, one brevity penalty); ROUGE values are the mean over
+    segments of rouge-score's per-segment scores; ``sent_bleu_mean`` averages ``sentence_bleu``."""
+    if len(candidates) != len(references):
+        raise ValueError(f"{len(candidates)} candidates but {len(references)} reference lists")
+    if not candidates:
+        raise ValueError("the corpus is empty")
+    for c, r in zip(candidates, references):
+        _check(c, r)
+    metric = bleu.metric()
+    nref = max(len(r) for r in references)
+    # sacreBLEU wants reference *streams*; pad missing ones with None (sacreBLEU drops undefined refs).
+    streams = [[r[i] if i < len(r) else None for r in references] for i in range(nref)]
+    seg_stats = metric._extract_corpus_statistics(list(candidates), streams)
+    total = [sum(col) for col in zip(*seg_stats)]
+    ref_lens = [_ref_lens(metric, r) for r in references] if bleu.ref_length == "shortest" else None
+    b = _bleu_from_stats(bleu, metric, total, ref_lens)
+    values = {"bleu": float(b.score), "bleu_bp": float(b.bp)}
+    sent_opts = BleuOptions(tokenize=bleu.tokenize, lowercase=bleu.lowercase, smooth_method=bleu.smooth_method,
+                            smooth_value=bleu.smooth_value, api="sentence")
+    sent_metric = sent_opts.metric()
+    sent = [float(sent_metric._compute_score_from_stats(s).score) for s in seg_stats]
+    values["sent_bleu_mean"] = sum(sent) / len(sent)
+    per = [_rouge_values(rouge, c, r) for c, r in zip(candidates, references)]
+    rv = {}
+    for t in ROUGE_TYPES:
+        p = sum(x[t][0] for x in per) / len(per)
+        r_ = sum(x[t][1] for x in per) / len(per)
+        f = sum(x[t][2] for x in per) / len(per)
+        rv[t] = (p, r_, f)
+        values[f"{t}_p"], values[f"{t}_r"], values[f"{t}_f"] = p, r_, f
+    n = metric.max_ngram_order
+    out = Scores(values, list(total[2:2 + n]), list(total[2 + n:]), int(b.sys_len), int(b.ref_len), rv)
+    out.segment_sentence_bleu = sent  # type: ignore[attr-defined]
+    out.segment_stats = [list(s) for s in seg_stats]  # type: ignore[attr-defined]
+    return out
+
+
+def bleu_tokens(text: str, opts: BleuOptions = BleuOptions()) -> list[str]:
+    """Tokens exactly as sacreBLEU counts them (its tokenizer, after optional lowercasing)."""
+    return opts.metric()._preprocess_segment(text).split()
+
+
+def rouge_tokens(text: str, opts: RougeOptions = RougeOptions()) -> list[str]:
+    return list(opts.scorer()._tokenizer.tokenize(text))
+
+
+class FastScorer:
+    """Stats-only scoring against fixed references for the optimizer: sacreBLEU's reference cache
+    (``BLEU(references=...)``) and rouge-score's tokenizer and scoring functions with the references
+    tokenised once. Default options only (sentence BLEU, 13a, exp smoothing; rouge-score default
+    tokenizer, no stemmer); :func:`score` is the general path and the two agree exactly (tested)."""
+
+    def __init__(self, references: Sequence[str]):
+        if not references:
+            raise ValueError("at least one reference is needed")
+        self.references = list(references)
+        self._bleu = BleuOptions().metric(references=[[r] for r in self.references])
+        self._tok = rs_tokenizers.DefaultTokenizer(False)
+        self._ref_tokens = [self._tok.tokenize(r) for r in self.references]
+        self._ref_ng = [(rouge_scorer._create_ngrams(t, 1), rouge_scorer._create_ngrams(t, 2))
+                        for t in self._ref_tokens]
+
+    def bleu(self, candidate: str):
+        stats = self._bleu._extract_corpus_statistics([candidate], None)[0]
+        return self._bleu._compute_score_from_stats(stats)
+
+    def values(self, candidate: str) -> dict[str, float]:
+        b = self.bleu(candidate)
+        pred = self._tok.tokenize(candidate)
+        p1, p2 = rouge_scorer._create_ngrams(pred, 1), rouge_scorer._create_ngrams(pred, 2)
+        per_ref = []
+        for rt, (r1, r2) in zip(self._ref_tokens, self._ref_ng):
+            per_ref.append({"rouge1": rouge_scorer._score_ngrams(r1, p1),
+                            "rouge2": rouge_scorer._score_ngrams(r2, p2),
+                            "rougeL": rouge_scorer._score_lcs(rt, pred)})
+        out = {"bleu": float(b.score), "bleu_bp": float(b.bp)}
+        for t in ("rouge1", "rouge2", "rougeL"):
+            # score_multi: np.argmax over F -> first reference with the best F.
+            best = per_ref[int(np.argmax([s[t].fmeasure for s in per_ref]))][t]
+            out[f"{t}_p"], out[f"{t}_r"], out[f"{t}_f"] = (float(best.precision), float(best.recall),
+                                                           float(best.fmeasure))
+        return out
