@@ -1,0 +1,114 @@
+"""Every record of golden/rouge/rouge_score.jsonl and golden/rouge/hf_evaluate.jsonl, reproduced."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from explainer.rouge import explain_rouge, explain_rouge_corpus, score_rouge
+from tests.conftest import golden
+
+TOL = 1e-9
+RS_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum"]
+HF_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+
+def _close(a, b, what):
+    assert math.isclose(a, b, rel_tol=0, abs_tol=TOL), f"{what}: {a!r} != {b!r}"
+
+
+def _check_scores(got, want, what):
+    for t, s in want.items():
+        for k in ("precision", "recall", "fmeasure"):
+            _close(got[t][k], s[k], f"{what} {t} {k}")
+
+
+def test_rouge_score_golden_all_records():
+    recs = golden("rouge/rouge_score.jsonl")
+    n_checked = n_lcs = n_union = n_multi = 0
+    for rec in recs:
+        assert rec["status"] == "ok"
+        opts = rec["options"]
+        assert opts["rouge_types"] == RS_TYPES and opts["tokenizer"] == "default" and not opts["split_summaries"]
+        stem = opts["use_stemmer"]
+        what = f"{rec['case_id']} stem={stem}"
+        tr = explain_rouge(rec["candidate"], rec["references"], types=RS_TYPES, use_stemmer=stem)
+        d = tr.to_dict()
+        res = rec["result"]
+        _check_scores(d["scores"], res["scores"], what)
+        fast = score_rouge(rec["candidate"], rec["references"], types=RS_TYPES, use_stemmer=stem)
+        for t in RS_TYPES:
+            assert tuple(fast[t]) == tuple(tr.scores[t]), f"{what}: fast path differs for {t}"
+        if "per_reference" in res:
+            n_multi += 1
+            for k, pr in enumerate(res["per_reference"]):
+                _check_scores(d["per_reference"][k], pr, f"{what} ref {k}")
+            assert d["chosen_reference"] == res["chosen_reference_index"], what
+        if "tokens" in res:
+            assert [t["stem"] if stem else t["text"] for t in d["candidate"]["tokens"]] == res["tokens"]["candidate"], what
+            for k, rt in enumerate(res["tokens"]["references"]):
+                assert [t["stem"] if stem else t["text"] for t in d["references"][k]["tokens"]] == rt, what
+        if "rougeL_lcs_ref_indices" in res:
+            for k, idx in enumerate(res["rougeL_lcs_ref_indices"]):
+                assert d["per_reference"][k]["rougeL"]["detail"]["ref_indices"] == idx, what
+                n_lcs += 1
+        if "rougeLsum_union_lcs" in res:
+            u = res["rougeLsum_union_lcs"]
+            assert [s["tokens"] for s in d["candidate"]["sentences"]] == u["candidate_sentence_tokens"], what
+            for k, per_sent in enumerate(u["per_reference"]):
+                det = d["per_reference"][k]["rougeLsum"]["detail"]
+                if not per_sent:
+                    continue
+                got = det["per_ref_sentence"]
+                # rouge-score skips the union when either side has no tokens at all
+                if det["ref_tokens"] == 0 or det["cand_tokens"] == 0:
+                    continue
+                assert len(got) == len(per_sent), what
+                for g, w in zip(got, per_sent):
+                    assert g["tokens"] == w["ref_sentence_tokens"], what
+                    assert [c["ref_indices"] for c in g["lcs_per_cand_sentence"]] == w["lcs_ref_indices_per_candidate_sentence"], what
+                    assert g["union"] == w["union"], what
+                    n_union += 1
+        n_checked += 1
+    assert n_checked == 1086
+    assert n_multi == 648 and n_lcs > 1000 and n_union > 500, (n_multi, n_lcs, n_union)
+
+
+def test_hf_evaluate_golden_segments():
+    recs = [r for r in golden("rouge/hf_evaluate.jsonl") if r["level"] == "segment"]
+    for rec in recs:
+        o = rec["options"]
+        assert o["use_aggregator"] is False and o["rouge_types"] is None
+        refs = rec["references"]
+        if o["references_form"] == "list of str":
+            assert len(refs) == 1
+        tr = explain_rouge(rec["candidate"], refs, dialect="hf-evaluate", types=HF_TYPES, use_stemmer=o["use_stemmer"])
+        rep = tr.to_dict()["reported"]
+        assert set(rep) == set(rec["result"])
+        for t, f in rec["result"].items():
+            _close(rep[t], f, f"{rec['case_id']} {t}")
+    assert len(recs) == 1086
+
+
+@pytest.mark.parametrize("use_aggregator", [False, True])
+def test_hf_evaluate_golden_corpora(use_aggregator):
+    recs = [r for r in golden("rouge/hf_evaluate.jsonl") if r["level"] == "corpus"
+            and r["options"]["use_aggregator"] is use_aggregator]
+    assert len(recs) == 10
+    for rec in recs:
+        o = rec["options"]
+        kw = {"use_aggregator": use_aggregator}
+        if use_aggregator:
+            kw["seed"] = o["load_seed"]
+        ct = explain_rouge_corpus(rec["candidates"], rec["references"], dialect="hf-evaluate", types=HF_TYPES,
+                                  use_stemmer=o["use_stemmer"], **kw)
+        rep = ct.to_dict()["reported"]
+        for t, want in rec["result"].items():
+            if use_aggregator:
+                _close(rep[t], want, f"{rec['case_id']} {t}")
+            else:
+                assert len(rep[t]) == len(want)
+                for a, b in zip(rep[t], want):
+                    _close(a, b, f"{rec['case_id']} {t}")
+        if use_aggregator:
+            assert "median" in ct.aggregation["note"].lower()
