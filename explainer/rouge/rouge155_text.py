@@ -100,7 +100,10 @@ def units_from_string(text: str) -> tuple[list[str], list[int]]:
 
 def _utf8_len(s: str) -> int:
     # Text read from files is decoded with surrogateescape, so each undecodable byte counts as one byte.
-    return len(s.encode("utf-8", "surrogateescape"))
+    try:
+        return len(s.encode("utf-8", "surrogateescape"))
+    except UnicodeEncodeError:  # a lone surrogate typed by a user: 3 bytes, as Python would write it
+        return len(s.encode("utf-8", "surrogatepass"))
 
 
 def _cut_bytes(s: str, nbytes: int) -> str:

@@ -1,0 +1,334 @@
+"""ROUGE-1.5.5's inputs and printed output: SEE / SPL / ISI summary files, the XML evaluation config, the
+``-z`` file lists, Basic Elements (``-3``) files, and the ``Average_X`` report — enough to rerun the
+script's own sample tests (golden/rouge155-sample-test) and compare byte for byte.
+
+Files are read as bytes and decoded with ``surrogateescape``, so byte lengths (``-b``) and the byte-level
+cleanup behave as in Perl. A SEE unit keeps the line's trailing ``\\n`` when the ``</a>`` is on the next
+line, as the script's ``([^<]+)`` capture does (it counts for ``-b``).
+"""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from explainer.rouge.rouge155 import (
+    CorpusResult, Evaluation, MetricResult, Rouge155Options, _prf, clipped_hits, corpus_from_texts,
+)
+from explainer.rouge.rouge155_bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
+from explainer.rouge.rouge155_stem import morph_stem
+from explainer.rouge.rouge155_text import PerlText, read_text
+
+__all__ = ["read_units", "EvalSpec", "read_config_xml", "read_file_list", "run_config", "format_report",
+           "be_counts", "ConfigRun"]
+
+_SEE_1 = re.compile(r'<a size="[0-9]+" name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)')
+_SEE_2 = re.compile(r'<a name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)')
+_ISI = re.compile(r'<S SNTNO="[0-9a-z,]+">([^<]+)</S>')
+
+
+def _lines(path: Path) -> list[str]:
+    """Perl's ``while(<TEXT>)``: lines with their ``\\n`` (the last one may lack it)."""
+    data = path.read_bytes().decode("utf-8", "surrogateescape")
+    return data.splitlines(keepends=True) if "\r" not in data else _split_lf(data)
+
+
+def _split_lf(data: str) -> list[str]:
+    out = []
+    start = 0
+    while True:
+        k = data.find("\n", start)
+        if k < 0:
+            if start < len(data):
+                out.append(data[start:])
+            return out
+        out.append(data[start:k + 1])
+        start = k + 1
+
+
+def read_units(path: str | Path, fmt: str) -> list[str]:
+    """The units ``readText`` builds from one file (before lower-casing, which read_text does)."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"Cannot open {path}")
+    fmt_u = fmt.upper()
+    units: list[str] = []
+    for line in _lines(path):
+        if fmt_u == "SEE":
+            m = _SEE_1.match(line) or _SEE_2.match(line)
+            if m:
+                units.append(m.group(2))
+        elif fmt_u == "ISI":
+            m = _ISI.match(line)
+            if m:
+                units.append(m.group(1))
+        elif fmt_u == "SPL":
+            if line.endswith("\n"):  # chomp
+                line = line[:-1]
+            if line:
+                units.append(line)
+        else:
+            raise ValueError(f"Unknown input format: {fmt}")
+    return units
+
+
+@dataclass
+class EvalSpec:
+    eval_id: str
+    fmt: str
+    peers: dict[str, Path]  # peer id -> file, in config order
+    models: list[tuple[str, Path]]  # (model id, file) in config order
+
+
+def read_config_xml(path: str | Path) -> list[EvalSpec]:
+    """The ``<ROUGE-EVAL>`` config: ``<EVAL ID>`` with PEER-ROOT, MODEL-ROOT, INPUT-FORMAT, PEERS, MODELS.
+    Paths are relative to the current directory of the run, i.e. to the config's directory here."""
+    path = Path(path)
+    base = path.parent
+    root = ET.parse(path).getroot()
+    out: list[EvalSpec] = []
+    for ev in root.iter():
+        if ev.tag.upper() != "EVAL":
+            continue
+        eid = ev.get("ID")
+        peer_root = model_root = ""
+        fmt = None
+        peers: dict[str, Path] = {}
+        models: list[tuple[str, Path]] = []
+        for child in ev:
+            tag = child.tag.upper()
+            if tag == "PEER-ROOT":
+                peer_root = (child.text or "").strip()
+            elif tag == "MODEL-ROOT":
+                model_root = (child.text or "").strip()
+            elif tag == "INPUT-FORMAT":
+                fmt = child.get("TYPE")
+                if not re.fullmatch(r"(?i)SEE|ISI|SPL|SIMPLE", fmt or ""):
+                    raise ValueError(f"Unknown input type: {fmt}")
+            elif tag == "PEERS":
+                for p in child:
+                    if p.tag.upper() == "P":
+                        peers[p.get("ID")] = (p.text or "").strip()
+            elif tag == "MODELS":
+                for m in child:
+                    if m.tag.upper() == "M":
+                        models.append((m.get("ID"), (m.text or "").strip()))
+        out.append(EvalSpec(
+            eid, fmt or "SEE",
+            {k: base / peer_root / v for k, v in peers.items()},
+            [(k, base / model_root / v) for k, v in models],
+        ))
+    return out
+
+
+def read_file_list(path: str | Path, fmt: str, system_id: str = "X") -> list[EvalSpec]:
+    """A ``-z`` list: one evaluation per non-comment line, ``peer model1 … modelN``; ids 1, 2, …"""
+    path = Path(path)
+    base = path.parent
+    out: list[EvalSpec] = []
+    eid = 1
+    for line in _lines(path):
+        if line.startswith("#") or not line.strip():
+            continue
+        files = line.split()
+        if len(files) < 2:
+            raise ValueError("File list has to have at least 2 filenames per line (peer model1 model2 ... modelN)")
+        out.append(EvalSpec(str(eid), fmt, {system_id: base / files[0]},
+                            [(f"M.{k}", base / f) for k, f in enumerate(files[1:], 1)]))
+        eid += 1
+    return out
+
+
+# ------------------------------------------------------------------------------------ Basic Elements (-3)
+_BE_SKIP = re.compile(r"(-LRB-|-RRB-|-LSB-|-RSB-|-LCB-|-RCB-)")
+
+
+def _morph_stem_multi(s: str) -> str:
+    out = []
+    for t in re.split(r"[ \t\n\r\f\x0b]+", s):
+        if re.search(r"[A-Za-z0-9]", t) and not _BE_SKIP.search(t):
+            out.append(morph_stem(t) if t else t)
+        else:
+            out.append(t)
+    return " ".join(out)
+
+
+def be_counts(lines: list[str], mode: str, stem: bool = False) -> tuple[Counter, int]:
+    """``createBE``: HEAD|MODIFIER|RELATION lines to head(-modifier(-relation)) units for a BE mode."""
+    c: Counter = Counter()
+    count = 0
+    for line in lines:
+        be = line.translate(_ASCII_LOWER)
+        fds = be.split("|")
+        while fds and fds[-1] == "":
+            fds.pop()
+        if len(fds) != 3:
+            raise ValueError(f"Basic Element (BE) input file is invalid: *{be}* (HEAD|MODIFIER|RELATION per line)")
+        h, m, r = fds
+        if stem:
+            if len(h) > 3:
+                h = _morph_stem_multi(h)
+            if m != "NIL" and len(m) > 3:  # after lower-casing this is always true (script quirk)
+                m = _morph_stem_multi(m)
+        key = None
+        if mode == "H" and m == "nil":
+            key = h
+        elif mode == "HM" and m != "nil":
+            key = f"{h}|{m}"
+        elif mode == "HMR" and r != "nil":
+            key = f"{h}|{m}|{r}"
+        elif mode == "HM1":
+            key = f"{h}|{m}"
+        elif mode == "HMR1" and fds[1] != "nil":
+            key = f"{h}|{m}|{r}"
+        elif mode == "HMR2":
+            key = f"{h}|{m}|{r}"
+        elif mode not in ("H", "HM", "HMR", "HM1", "HMR1", "HMR2"):
+            raise ValueError(f"unknown BE mode {mode!r}: H, HM, HMR, HM1, HMR1 or HMR2")
+        if key is not None:
+            c[key] += 1
+            count += 1
+    return c, count
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _be_lines(path: Path) -> list[str]:
+    return [ln[:-1] if ln.endswith("\n") else ln for ln in _lines(path)]
+
+
+def _be_metric(peer: Path, models: list[Path], mode: str, opts: Rouge155Options) -> MetricResult:
+    pc, pn = be_counts(_be_lines(peer), mode, opts.stem)
+    total_hit = total_m = total_p = 0
+    best = -1.0
+    for mp in models:
+        mc, mn = be_counts(_be_lines(mp), mode, opts.stem)
+        hit = clipped_hits(mc, pc)
+        score = perl_round5(hit / mn) if mn else 0.0
+        if opts.mode == "A":
+            total_hit += hit
+            total_m += mn
+            total_p += pn
+        elif score > best:
+            best, total_hit, total_m, total_p = score, hit, mn, pn
+    r, p, f, formula = _prf(total_hit, total_m, total_p, opts.alpha)
+    return MetricResult(f"ROUGE-BE-{mode}", "BE", r, p, f, total_m, total_p, total_hit, formula=formula)
+
+
+# ---------------------------------------------------------------------------------------------- the run
+@dataclass
+class ConfigRun:
+    """The script's run over a config for each peer: per metric, the averages (or -t 2 counts)."""
+
+    peers: list[str]
+    results: dict[str, CorpusResult] = field(default_factory=dict)  # peer id -> result
+    be: dict[str, tuple[str, BootstrapResult, dict]] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)  # "*ROUGE Warning: ..." lines
+
+
+def run_config(specs: list[EvalSpec], opts: Rouge155Options, *, system_id: str | None = None,
+               all_peers: bool = False, be_mode: str | None = None) -> ConfigRun:
+    if all_peers:
+        peers = sorted({p for s in specs for p in s.peers})
+    elif system_id is not None:
+        peers = [system_id]
+    else:
+        raise ValueError("give a system ID or evaluate all peers (-a)")
+    run = ConfigRun(peers)
+    to = opts.token_options
+    cache: dict[tuple[Path, str], PerlText] = {}
+
+    def text(p: Path, fmt: str) -> PerlText:
+        key = (p, fmt)
+        if key not in cache:
+            cache[key] = read_text(units=read_units(p, fmt), options=to)
+        return cache[key]
+
+    for peer in peers:
+        present = [s for s in specs if peer in s.peers]
+        for s in specs:
+            if peer not in s.peers:
+                run.missing.append(f"*ROUGE Warning: test instance for peer {peer} does not exist for "
+                                   f"evaluation {s.eval_id}")
+        if be_mode:
+            scores = {}
+            counts = {}
+            for s in present:
+                for _, mp in s.models:
+                    if not mp.exists():
+                        raise FileNotFoundError(f"Cannot find model summary: {mp}")
+                m = _be_metric(s.peers[peer], [mp for _, mp in s.models], be_mode, opts)
+                scores[f"{s.eval_id}.{peer}"] = m
+            keys = sort_eval_keys(scores)
+            vals = ({k: (scores[k].R, scores[k].P, scores[k].F) for k in keys} if opts.counting == 0 else
+                    {k: (scores[k].model_count, scores[k].peer_count, scores[k].hit_count) for k in keys})
+            tot = [sum(scores[k].model_count for k in keys), sum(scores[k].peer_count for k in keys),
+                   sum(scores[k].hit_count for k in keys)]
+            counts = {"model_count": int(tot[0]), "peer_count": int(tot[1]), "hit_count": int(tot[2])}
+            avg = (bootstrap_average(vals, n_resamples=opts.resamples, confidence=opts.confidence,
+                                     mode=opts.counting, alpha=opts.alpha) if opts.counting != 2 else None)
+            run.be[peer] = (f"ROUGE-BE-{be_mode}", avg, counts)
+            continue
+        evals = []
+        for s in present:
+            for _, mp in s.models:
+                if not mp.exists():
+                    raise FileNotFoundError(f"Cannot find model summary: {mp}")
+            evals.append((f"{s.eval_id}.{peer}", text(s.peers[peer], s.fmt),
+                          [text(mp, s.fmt) for _, mp in s.models]))
+        run.results[peer] = corpus_from_texts(evals, opts)
+    return run
+
+
+def format_report(run: ConfigRun, opts: Rouge155Options, *, confidence_label: str = "95",
+                  per_eval: bool = False) -> str:
+    """The script's stdout (``printResults``), byte for byte for the supported options."""
+    out: list[str] = []
+    for peer in run.peers:
+        if run.be:
+            name, avg, counts = run.be[peer]
+            out += _block(peer, name, avg, counts, opts, confidence_label)
+            continue
+        res = run.results[peer]
+        for name in opts.metric_names():
+            if name not in res.counts:
+                break  # the script died here
+            out += _block(peer, name, res.averages.get(name), res.counts[name], opts, confidence_label)
+            if per_eval:
+                out.append(".............................................")
+                for key in sorted(res.evaluations, key=_eval_sort_key):
+                    m = res.evaluations[key].metrics[name]
+                    if opts.counting == 0:
+                        out.append(f"{peer} {name} Eval {key} R:{m.R:7.5f} P:{m.P:7.5f} F:{m.F:7.5f}")
+                    else:
+                        out.append(f"{peer} {name} Eval {key} R:{_perl_num(m.model_count)} "
+                                   f"P:{_perl_num(m.peer_count)} F:{_perl_num(m.hit_count)}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def _block(peer, name, avg, counts, opts, conf) -> list[str]:
+    lines = ["---------------------------------------------"]
+    if opts.counting in (0, 1):
+        for k, key in enumerate("RPF"):
+            lines.append(f"{peer} {name} Average_{key}: {avg.average[k]:7.5f} "
+                         f"({conf}%-conf.int. {avg.ci_low[k]:7.5f} - {avg.ci_high[k]:7.5f})")
+    else:
+        lines.append(f"{peer} {name} M_count: {counts['model_count']} P_count: {counts['peer_count']} "
+                     f"H_count: {counts['hit_count']}")
+    return lines
+
+
+def _eval_sort_key(key: str):
+    """``by_evalID``: numeric when both ids start with digits, else string order (approximated as a key)."""
+    m = re.match(r"[0-9]+", key)
+    return (0, int(m.group(0)), key) if m else (1, 0, key)
+
+
+def _perl_num(x: float) -> str:
+    """Perl's default number formatting (%.15g)."""
+    if float(x).is_integer():
+        return str(int(x))
+    return "%.15g" % x
