@@ -1,0 +1,269 @@
+"""The one BLEU algorithm, shared by every dialect.
+
+segment  ──tokenize──► tokens ──count──► clipped matches per order ──► [c, r, m_1..m_N, t_1..t_N]
+corpus   ──────────────── sum of the segment vectors ──────────────► dialect.combine(...) ──► score
+
+Two paths produce the *same* statistics:
+
+* statistics only (``segment_stats``): the dialect's tokenizer, one Counter of all n-grams per text, the
+  per-n-gram maximum over references, clipped sums - the same work sacreBLEU does, nothing more;
+* full trace (``build_segment_trace``): tokens with character spans, every distinct candidate n-gram with
+  positions, per-reference counts, all references attaining the maximum, one valid assignment.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from explainer.bleu.dialects import BleuDialect, LibraryError, SegmentContext
+from explainer.bleu.trace import (BleuCorpusTrace, BleuStats, BleuTrace, NgramEntry, OrderNgrams,
+                                  TextTrace)
+from explainer.errors import ExplainerInputError
+from explainer.ngrams import count_all_ngrams, ngram_positions
+from explainer.text import check_length
+
+__all__ = ["segment_stats", "build_segment_trace", "explain_segment", "explain_corpus", "score_segment",
+           "score_corpus", "normalize_segment_input", "normalize_corpus_input", "sum_stats"]
+
+
+# ------------------------------------------------------------------------------------------- input
+def _check_text(x: Any, what: str) -> str:
+    if not isinstance(x, str):
+        raise ExplainerInputError(f"{what} must be a string, got {type(x).__name__}")
+    return x
+
+
+def normalize_segment_input(candidate: Any, references: Any) -> tuple[str, list[str]]:
+    """Validate one segment. ``None`` references are dropped (sacreBLEU's 'no reference here');
+    ``""`` is kept as a real, empty reference."""
+    _check_text(candidate, "the candidate")
+    if isinstance(references, str):
+        raise ExplainerInputError(
+            "references must be a list of strings; got a single string (wrap it in a list: [reference])")
+    if references is None:
+        references = []
+    try:
+        refs = list(references)
+    except TypeError:
+        raise ExplainerInputError(f"references must be a list of strings, got {type(references).__name__}") from None
+    out = []
+    for k, r in enumerate(refs):
+        if r is None:
+            continue
+        out.append(_check_text(r, f"reference {k + 1}"))
+    check_length([candidate], "candidate")
+    check_length(out, "reference")
+    return candidate, out
+
+
+def normalize_corpus_input(candidates: Any, references: Any) -> tuple[list[str], list[list[str]]]:
+    """Validate a corpus given as candidates + one list of references per candidate. Mismatched
+    lengths are an error, never silently truncated (unlike sacreBLEU's zip)."""
+    if isinstance(candidates, str):
+        raise ExplainerInputError("candidates must be a list of strings (one per segment), got a single string")
+    cands = list(candidates)
+    if isinstance(references, str):
+        raise ExplainerInputError("references must be a list with one list of reference strings per candidate")
+    refs = list(references)
+    if len(refs) != len(cands):
+        hint = ""
+        if refs and all(isinstance(x, (list, tuple)) for x in refs) and all(len(x) == len(cands) for x in refs):
+            hint = (" It looks like reference *streams* (one list per reference set, as sacreBLEU takes them); "
+                    "pass one list of references per candidate instead (transpose them), or use "
+                    "explainer.bleu.streams_to_segments.")
+        raise ExplainerInputError(
+            f"{len(cands)} candidate(s) but {len(refs)} reference list(s): every candidate needs its own list "
+            f"of references.{hint}")
+    out_c, out_r = [], []
+    for i, (c, rs) in enumerate(zip(cands, refs)):
+        if not isinstance(c, str):
+            raise ExplainerInputError(f"candidate {i + 1} must be a string, got {type(c).__name__}")
+        if isinstance(rs, str):
+            raise ExplainerInputError(
+                f"the references of candidate {i + 1} must be a list of strings, got a single string")
+        try:
+            rs = [r for r in rs if r is not None]
+        except TypeError:
+            raise ExplainerInputError(f"the references of candidate {i + 1} must be a list of strings") from None
+        for k, r in enumerate(rs):
+            if not isinstance(r, str):
+                raise ExplainerInputError(f"reference {k + 1} of candidate {i + 1} must be a string")
+        out_c.append(c)
+        out_r.append(rs)
+    check_length(out_c, "candidate")
+    for rs in out_r:
+        check_length(rs, "reference")
+    return out_c, out_r
+
+
+def streams_to_segments(streams: Sequence[Sequence[str | None]], n_candidates: int | None = None) -> list[list[str]]:
+    """sacreBLEU's layout (``streams[k][i]`` = reference k of segment i) to one list per segment.
+    Streams of different lengths are an error (sacreBLEU silently truncates to the shortest)."""
+    streams = [list(s) for s in streams]
+    lens = {len(s) for s in streams}
+    if len(lens) > 1:
+        raise ExplainerInputError(
+            "reference streams have different lengths (" + ", ".join(str(len(s)) for s in streams) +
+            " lines); sacreBLEU would silently truncate to the shortest, the explainer refuses")
+    n = lens.pop() if lens else 0
+    if n_candidates is not None and streams and n != n_candidates:
+        raise ExplainerInputError(f"{n_candidates} candidate(s) but the reference streams have {n} line(s)")
+    return [[s[i] for s in streams if s[i] is not None] for i in range(n)]
+
+
+def _nrefs(references: Sequence[Sequence[str]]) -> int | str:
+    counts = {len(r) for r in references}
+    return counts.pop() if len(counts) == 1 else "var"
+
+
+def sum_stats(stats: Sequence[Sequence]) -> list:
+    if not stats:
+        return []
+    return [sum(col) for col in zip(*stats)]
+
+
+# ---------------------------------------------------------------------------------- statistics only
+def segment_stats(d: BleuDialect, candidate: str, references: Sequence[str]) -> list:
+    """[c, r, m_1..m_N, t_1..t_N] for one segment (the fast path)."""
+    N = d.max_order
+    tok = d.tokenize
+    ref_ngrams = None
+    ref_lens = []
+    for ref in references:
+        rt = tok(ref)
+        cnt = count_all_ngrams(rt, N)
+        ref_lens.append(len(rt))
+        if ref_ngrams is None:
+            ref_ngrams = cnt
+        else:
+            for ng, k in cnt.items():
+                if k > ref_ngrams[ng]:
+                    ref_ngrams[ng] = k
+    ht = tok(candidate)
+    c = len(ht)
+    correct = [0] * N
+    if ref_ngrams:
+        for ng, k in count_all_ngrams(ht, N).items():
+            rk = ref_ngrams.get(ng)
+            if rk:
+                correct[len(ng) - 1] += k if k < rk else rk
+    r = d.ref_length_fast(c, ref_lens)
+    seg_total = d.segment_total
+    return [c, r] + correct + [seg_total(c, n) for n in range(1, N + 1)]
+
+
+def _context(d: BleuDialect, candidate: str, references: Sequence[str]) -> SegmentContext | None:
+    if not d.needs_last_segment:
+        return None
+    return d.last_segment_context(d.tokenize(candidate), [d.tokenize(r) for r in references])
+
+
+def _combine(d: BleuDialect, summed: list, ctx, n_segments: int):
+    N = d.max_order
+    return d.combine(summed[0], summed[1], summed[2:2 + N], summed[2 + N:2 + 2 * N], ctx, n_segments=n_segments)
+
+
+def _merge_error(pre: LibraryError | None, comb_err: LibraryError | None) -> LibraryError | None:
+    return pre if pre is not None else comb_err
+
+
+def score_segment(d: BleuDialect, candidate: str, references: Sequence[str]) -> BleuStats:
+    candidate, references = normalize_segment_input(candidate, references)
+    warns, err = d.check_inputs([candidate], [references], corpus=False)
+    st = segment_stats(d, candidate, references)
+    comb = _combine(d, st, _context(d, candidate, references), 1)
+    return BleuStats.from_combination(d.name, comb, d.signature(len(references)), warns + comb.warnings,
+                                      _merge_error(err, comb.library_error), d.options_dict())
+
+
+def score_corpus(d: BleuDialect, candidates, references) -> BleuStats:
+    candidates, references = normalize_corpus_input(candidates, references)
+    warns, err = d.check_inputs(candidates, references, corpus=True)
+    stats = [segment_stats(d, h, rs) for h, rs in zip(candidates, references)]
+    summed = sum_stats(stats) if stats else [0, 0] + [0] * (2 * d.max_order)
+    ctx = _context(d, candidates[-1], references[-1]) if candidates else None
+    comb = _combine(d, summed, ctx, len(stats))
+    return BleuStats.from_combination(d.name, comb, d.signature(_nrefs(references) if references else 0),
+                                      warns + comb.warnings, _merge_error(err, comb.library_error),
+                                      d.options_dict(), stats)
+
+
+# ---------------------------------------------------------------------------------------- full trace
+def _text_trace(d: BleuDialect, text: str) -> TextTrace:
+    toks = d.tokenize(text)
+    return TextTrace(text=text, preprocessed=d.preprocessed_text(text), changes=d.preprocess_changes(text),
+                     tokens=d.align(text, toks))
+
+
+def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str]) -> tuple[
+        TextTrace, list[TextTrace], list[OrderNgrams], Any, list]:
+    """Tokens, n-gram tables, reference-length choice and the statistics vector of one segment."""
+    N = d.max_order
+    cand = _text_trace(d, candidate)
+    refs = [_text_trace(d, r) for r in references]
+    ht = cand.token_texts
+    rts = [r.token_texts for r in refs]
+    c = len(ht)
+    orders = []
+    matches = []
+    for n in range(1, N + 1):
+        cpos = ngram_positions(ht, n)
+        rpos = [ngram_positions(rt, n) for rt in rts]
+        entries = []
+        m = 0
+        for ng, positions in cpos.items():
+            rp = [p.get(ng, []) for p in rpos]
+            rc = [len(x) for x in rp]
+            mx = max(rc) if rc else 0
+            clipped = min(len(positions), mx)
+            m += clipped
+            max_refs = [k for k, x in enumerate(rc) if x == mx] if mx > 0 else []
+            assignment = []
+            if clipped:
+                k0 = max_refs[0]
+                assignment = [{"cand_pos": positions[j], "ref": k0, "ref_pos": rp[k0][j]} for j in range(clipped)]
+            entries.append(NgramEntry(ngram=list(ng), cand_count=len(positions), cand_positions=positions,
+                                      ref_counts=rc, ref_positions=rp, max_ref_count=mx, max_refs=max_refs,
+                                      clipped=clipped, assignment=assignment))
+        matches.append(m)
+        orders.append(OrderNgrams(n=n, entries=entries, matches=m, candidate_ngrams=max(0, c - n + 1),
+                                  totals=d.segment_total(c, n)))
+    choice = d.choose_ref_length(c, [len(rt) for rt in rts])
+    stats = [c, choice.r] + matches + [o.totals for o in orders]
+    return cand, refs, orders, choice, stats
+
+
+def explain_segment(d: BleuDialect, candidate: str, references: Sequence[str]) -> BleuTrace:
+    candidate, references = normalize_segment_input(candidate, references)
+    warns, err = d.check_inputs([candidate], [references], corpus=False)
+    cand, refs, orders, choice, stats = build_segment_trace(d, candidate, references)
+    ctx = d.last_segment_context(cand.token_texts, [r.token_texts for r in refs]) if d.needs_last_segment else None
+    comb = _combine(d, stats, ctx, 1)
+    return BleuTrace(dialect=d.name, implementation=d.implementation, options=d.options_dict(), scale=d.scale,
+                     tokenizer=d.tokenizer_name, candidate=cand, references=refs, ngrams=orders,
+                     totals_rule=d.totals_rule, ref_length=choice, stats=stats, combination=comb,
+                     signature=d.signature(len(references)), warnings=warns + comb.warnings,
+                     library_error=_merge_error(err, comb.library_error))
+
+
+def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False) -> BleuCorpusTrace:
+    candidates, references = normalize_corpus_input(candidates, references)
+    warns, err = d.check_inputs(candidates, references, corpus=True)
+    stats = [segment_stats(d, h, rs) for h, rs in zip(candidates, references)]
+    summed = sum_stats(stats) if stats else [0, 0] + [0] * (2 * d.max_order)
+    ctx = _context(d, candidates[-1], references[-1]) if candidates else None
+    comb = _combine(d, summed, ctx, len(stats))
+    seg_errors = [{"segment": i, "note": "no reference"} for i, rs in enumerate(references) if not rs]
+
+    def builder(i: int) -> BleuTrace:
+        return explain_segment(d, candidates[i], references[i])
+
+    tr = BleuCorpusTrace(dialect=d.name, implementation=d.implementation, options=d.options_dict(), scale=d.scale,
+                         tokenizer=d.tokenizer_name, n_segments=len(candidates), segment_stats=stats,
+                         summed=summed, combination=comb,
+                         signature=d.signature(_nrefs(references) if references else 0),
+                         warnings=warns + comb.warnings, library_error=_merge_error(err, comb.library_error),
+                         segment_errors=seg_errors, _builder=builder)
+    if full:
+        for i in range(len(candidates)):
+            tr.segment(i)
+    return tr

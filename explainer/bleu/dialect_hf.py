@@ -1,0 +1,145 @@
+"""Hugging Face ``evaluate`` "bleu" (metric script huggingface/evaluate@a7dd338, ``nmt_bleu.compute_bleu``
+from tensorflow/nmt@0be8642).
+
+Tokenizer: the metric's ``Tokenizer13a`` is a copy of sacreBLEU's 13a, called on the raw line (sacreBLEU
+``rstrip``s first). We therefore call sacreBLEU's own ``Tokenizer13a`` class on the *unstripped* text and split
+the result, which gives the HF tokens: the only difference between the two (``"foo-\\n"`` -> HF ``foo``,
+sacreBLEU ``foo-``) comes from that missing rstrip, and every golden HF record's ``tokens`` are reproduced
+(tests/test_bleu_golden.py). Reference length: the SHORTEST reference. ``smooth``: (m+1)/(t+1) for every order,
+unigrams included. See ``/work/shared/docs/bleu-dialects.md`` §4.
+"""
+from __future__ import annotations
+
+import math
+
+from explainer.bleu.dialect_sacrebleu import sacrebleu_tokenizer
+from explainer.bleu.dialects import BleuDialect, Combination, LibraryError, OptionSpec, OrderResult, shortest
+from explainer.bleu.registry import register_dialect
+from explainer.text import align_spans
+
+
+@register_dialect
+class HfEvaluateDialect(BleuDialect):
+    name = "hf-evaluate"
+    label = "Hugging Face evaluate (bleu)"
+    implementation = "evaluate 0.4.6, metrics/bleu @a7dd338 (tensorflow/nmt compute_bleu @0be8642)"
+    description = ("evaluate.load('bleu'): its own 13a copy (no rstrip), the SHORTEST reference length, "
+                   "optional add-one smoothing of every order, score on 0-1.")
+    scale = 1.0
+    tokenizer_name = "13a (HF copy: no rstrip)"
+    OPTIONS = (
+        OptionSpec("max_order", "int", 4, "maximum n-gram order", min=1, max=10),
+        OptionSpec("smooth", "bool", False, "add 1 to matches and totals of every order (unigrams too)"),
+    )
+
+    def _setup(self) -> None:
+        self._tok = sacrebleu_tokenizer("13a")
+
+    def tokenize(self, text: str) -> list[str]:
+        return self._tok(text).split()
+
+    def preprocessed_text(self, text: str) -> str:
+        return " ".join(self._tok(text).split())
+
+    def preprocess_changes(self, text: str) -> list[dict]:
+        out = []
+        k = text.count("<skipped>")
+        if k:
+            out.append({"step": "skipped", "detail": f"'<skipped>' removed {k} time(s)"})
+        t = text.replace("<skipped>", "")
+        if "-\n" in t:
+            out.append({"step": "hyphen-newline", "detail": "'-\\n' removed (no rstrip first, unlike sacreBLEU)"})
+        t = t.replace("-\n", "")
+        if "\n" in t:
+            out.append({"step": "newline", "detail": "newlines replaced by spaces"})
+        t = t.replace("\n", " ")
+        if "&" in t:
+            for ent, ch in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
+                k = t.count(ent)
+                if k:
+                    out.append({"step": "unescape", "detail": f"{ent} unescaped {k} time(s)"})
+                t = t.replace(ent, ch)
+        out.append({"step": "tokenize", "detail": "13a rules (HF's copy of sacreBLEU's tokenizer)"})
+        return out
+
+    def align(self, text, tokens):
+        return align_spans(text, tokens, casefold=False, unescape=True)
+
+    @property
+    def max_order(self) -> int:
+        return self.options["max_order"]
+
+    def choose_ref_length(self, c, ref_lens):
+        return shortest(c, ref_lens)
+
+    def ref_length_fast(self, c, ref_lens):
+        return min(ref_lens) if ref_lens else 0
+
+    def combine(self, c, r, matches, totals, ctx, *, n_segments=1) -> Combination:
+        N = self.max_order
+        smooth = self.options["smooth"]
+        precisions = [0] * N
+        notes = []
+        for i in range(N):
+            m, t = matches[i], totals[i]
+            if smooth:
+                precisions[i] = (m + 1.0) / (t + 1.0)
+                notes.append(("add-one", f"({m} + 1) / ({t} + 1) = {precisions[i]:.6g}",
+                              "smooth=True adds 1 to matches and totals of every order, unigrams included"))
+            elif t > 0:
+                precisions[i] = float(m) / t
+                notes.append(("none", f"{m} / {t} = {precisions[i]:.6g}", "no smoothing"))
+            else:
+                precisions[i] = 0.0
+                notes.append(("none", "0 (no candidate n-grams)", "no candidate n-grams of this order: precision 0"))
+        if min(precisions) > 0:
+            terms = [(1.0 / N) * math.log(p) for p in precisions]
+            log_sum = sum(terms)
+            geo = math.exp(log_sum)
+            early = None
+        else:
+            terms = [None] * N
+            log_sum = None
+            geo = 0
+            early = "a precision is 0: geo_mean = 0 (compute_bleu skips the logs)"
+        err = None
+        if r == 0 or c == 0:
+            ratio = (c / r) if r else None
+            bp = 0.0
+            branch = "division by zero"
+            bpf = "ratio = c/r, BP = exp(1 − 1/ratio): undefined"
+            what = "the reference length (the shortest reference) is 0" if r == 0 else "the candidate is empty (ratio 0)"
+            err = LibraryError("ZeroDivisionError", "float division by zero" if r else "division by zero",
+                               f"the real library fails here because {what}: compute_bleu divides by it")
+        else:
+            ratio = float(c) / r
+            if ratio > 1.0:
+                bp, branch, bpf = 1.0, "ratio > 1", f"ratio = {c}/{r} = {ratio:.6g} > 1: BP = 1"
+            else:
+                bp = math.exp(1 - 1.0 / ratio)
+                branch, bpf = "ratio ≤ 1", f"exp(1 − 1/ratio) = exp(1 − 1/{ratio:.6g}) = {bp:.6g}"
+        bleu = geo * bp
+        orders = []
+        for i in range(N):
+            sm, f, why = notes[i]
+            orders.append(OrderResult(n=i + 1, matches=matches[i], totals=totals[i],
+                                      precision_raw=(matches[i] / totals[i]) if totals[i] else None,
+                                      precision=float(precisions[i]), smoothing=sm, formula=f, reason=why,
+                                      weight=1.0 / N, included=early is None, log_term=terms[i]))
+        return Combination(orders=orders, c=c, r=r, ratio=ratio, bp=bp, bp_branch=branch, bp_formula=bpf,
+                           weights=[1.0 / N] * N, effective_order=N, log_sum=log_sum, log_mean=log_sum,
+                           geo_mean=float(geo), score=float(bleu), bleu=float(bleu), scale=1.0, early_exit=early,
+                           library_error=err)
+
+    def signature(self, nrefs) -> str:
+        o = self.options
+        return (f"hf-evaluate:bleu@a7dd338|nmt_bleu@0be8642|nrefs:{nrefs}|tok:13a-hf|case:mixed|ref:shortest|"
+                f"max_order:{o['max_order']}|smooth:{'yes' if o['smooth'] else 'no'}")
+
+    def check_inputs(self, candidates, references, *, corpus):
+        for i, rs in enumerate(references):
+            if not rs:
+                return [], LibraryError("ValueError", "min() arg is an empty sequence",
+                                        f"the real library fails here because segment {i + 1} has no reference: "
+                                        "compute_bleu takes min() of no reference lengths")
+        return [], None

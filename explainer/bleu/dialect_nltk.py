@@ -1,0 +1,318 @@
+"""NLTK 3.10.4 ``sentence_bleu`` / ``corpus_bleu`` (``nltk/translate/bleu_score.py``).
+
+Whitespace tokens (``str.split()``) by default; per-sentence denominators max(1, ·); closest reference
+length with ties to the shorter; ``SmoothingFunction().method0..7`` with epsilon/alpha/k; ``auto_reweigh``;
+orders whose smoothed precision is 0 are skipped (``if p_i > 0``); ``math.fsum``. Smoothing methods 4-7 see
+the corpus c but the LAST segment's hypothesis and references, as NLTK passes them.
+See ``/work/shared/docs/bleu-dialects.md`` §3.
+"""
+from __future__ import annotations
+
+import math
+import sys
+from collections import Counter
+from fractions import Fraction
+from typing import Sequence
+
+import nltk
+
+from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
+                                     OrderResult, SegmentContext, closest_shorter)
+from explainer.bleu.registry import register_dialect
+from explainer.text import align_spans
+
+METHODS = tuple(f"method{i}" for i in range(8))
+_TINY = sys.float_info.min
+
+
+def _warn_text(n: int) -> str:
+    return ("\nThe hypothesis contains 0 counts of {}-gram overlaps.\n"
+            "Therefore the BLEU score evaluates to 0, independently of\n"
+            "how many N-gram overlaps of lower order it contains.\n"
+            "Consider using lower n-gram order or use SmoothingFunction()").format(n)
+
+
+def _mod_precision5(refs: Sequence[Sequence[str]], hyp: Sequence[str]) -> Fraction:
+    """nltk modified_precision(references, hypothesis, 5) as an (unreduced-equivalent) Fraction."""
+    n = 5
+    counts = Counter(tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1))
+    max_counts: dict = {}
+    for ref in refs:
+        rc = Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1))
+        for ng in counts:
+            max_counts[ng] = max(max_counts.get(ng, 0), rc[ng])
+    num = sum(min(k, max_counts[ng]) for ng, k in counts.items())
+    den = max(1, sum(counts.values()))
+    return num, den
+
+
+@register_dialect
+class NltkDialect(BleuDialect):
+    name = "nltk"
+    label = "NLTK"
+    implementation = f"nltk {nltk.__version__}"
+    description = ("NLTK's sentence_bleu / corpus_bleu on str.split() tokens: no smoothing by default (a zero "
+                   "order becomes sys.float_info.min), max(1, ·) denominators, score on 0-1.")
+    scale = 1.0
+    needs_last_segment = True
+    totals_rule = ("max(1, number of candidate n-grams) per sentence: a sentence shorter than n adds 1 to the "
+                   "denominator (NLTK modified_precision)")
+    tokenizer_name = "str.split"
+    OPTIONS = (
+        OptionSpec("weights", "float_list", (0.25, 0.25, 0.25, 0.25),
+                   "weights per order; their number sets the maximum order", max=10),
+        OptionSpec("smoothing", "choice", "method0", "SmoothingFunction method (Chen & Cherry 2014)",
+                   choices=METHODS),
+        OptionSpec("epsilon", "float", 0.1, "method1: count added to zero-match orders", min=0.0),
+        OptionSpec("alpha", "float", 5, "method6: prior weight", min=0.0),
+        OptionSpec("k", "float", 5, "method4: k", min=0.0),
+        OptionSpec("auto_reweigh", "bool", False,
+                   "if c < 4 and the weights are exactly (0.25,)*4, use (1/c,)*c"),
+    )
+
+    def _setup(self) -> None:
+        self.weights = tuple(self.options["weights"])
+        o = self.options
+        # NLTK keeps alpha and k as given (ints by default); keep ints where the user gave whole numbers
+        for key in ("alpha", "k"):
+            v = o[key]
+            if isinstance(v, float) and v.is_integer():
+                o[key] = int(v)
+
+    def tokenize(self, text: str) -> list[str]:
+        return text.split()
+
+    def preprocessed_text(self, text: str) -> str:
+        return " ".join(text.split())
+
+    def preprocess_changes(self, text: str) -> list[dict]:
+        return [{"step": "tokenize", "detail": "str.split(): case kept, punctuation stays attached"}]
+
+    def align(self, text, tokens):
+        return align_spans(text, tokens, casefold=False, unescape=False)
+
+    @property
+    def max_order(self) -> int:
+        return len(self.weights)
+
+    def segment_total(self, length: int, n: int) -> int:
+        return max(1, length - n + 1)
+
+    def choose_ref_length(self, c, ref_lens):
+        return closest_shorter(c, ref_lens)
+
+    def ref_length_fast(self, c, ref_lens):
+        return min(ref_lens, key=lambda L: (abs(L - c), L)) if ref_lens else 0
+
+    def last_segment_context(self, hyp_tokens, refs_tokens) -> SegmentContext:
+        ctx = SegmentContext(hyp_len=len(hyp_tokens))
+        m = self.options["smoothing"]
+        if m in ("method5", "method7"):
+            ctx.extra["p5"] = _mod_precision5(refs_tokens, hyp_tokens)
+        ctx.extra["last_hyp_len"] = len(hyp_tokens)
+        return ctx
+
+    # ------------------------------------------------------------------------------- corpus_bleu tail
+    def combine(self, c, r, matches, totals, ctx, *, n_segments=1) -> Combination:
+        o = self.options
+        N = self.max_order
+        method = o["smoothing"]
+        # brevity_penalty(closest_ref_len=r, hyp_len=c)
+        if c > r:
+            bp, branch, bpf = 1, "c > r", f"c = {c} > r = {r}: BP = 1"
+        elif c == 0:
+            bp, branch, bpf = 0, "c = 0", "the candidate is empty: BP = 0"
+        else:
+            bp = math.exp(1 - r / c)
+            branch, bpf = "c ≤ r", f"exp(1 − r/c) = exp(1 − {r}/{c}) = {bp:.6g}"
+        ratio = c / r if r else None
+        raw = [(matches[i], totals[i]) for i in range(N)]
+        base = dict(c=c, r=r, ratio=ratio, bp=float(bp), bp_branch=branch, bp_formula=bpf, scale=1.0)
+
+        if matches[0] == 0:
+            orders = [OrderResult(n, m, t, m / t if t else None, 0.0, "none", "not computed",
+                                  "no unigram matches: corpus_bleu returns the integer 0 before smoothing",
+                                  0.0, False, None) for n, (m, t) in enumerate(raw, 1)]
+            return Combination(orders=orders, weights=[0.0] * N, effective_order=0, log_sum=None, log_mean=None,
+                               geo_mean=0.0, score=0, bleu=0.0, early_exit="no unigram match: NLTK returns 0 (int)",
+                               extra={"return_type": "int"}, **base)
+
+        warns: list[LibraryWarning] = []
+        err = None
+        p, notes = self._smooth(raw, c, ctx, warns)
+        if isinstance(p, LibraryError):
+            err = p
+            orders = [OrderResult(n, m, t, m / t if t else None, 0.0, method, "not computed", err.explanation,
+                                  0.0, False, None) for n, (m, t) in enumerate(raw, 1)]
+            return Combination(orders=orders, weights=[0.0] * N, effective_order=0, log_sum=None, log_mean=None,
+                               geo_mean=0.0, score=0.0, bleu=0.0, library_error=err,
+                               extra={"return_type": None}, **base)
+
+        weight = self.weights
+        reweighed = False
+        if o["auto_reweigh"] and c < 4 and weight == (0.25, 0.25, 0.25, 0.25):
+            weight = (1 / c,) * c
+            reweighed = True
+        terms = []
+        included = []
+        for i in range(N):
+            w = weight[i] if i < len(weight) else None
+            pi = p[i]
+            inc = w is not None and pi > 0
+            included.append(inc)
+            terms.append(w * math.log(pi) if inc else None)
+        s = math.fsum(t for t in terms if t is not None)
+        geo = math.exp(s)
+        score = bp * geo
+        orders = []
+        for i in range(N):
+            m, t = raw[i]
+            w = weight[i] if i < len(weight) else 0.0
+            sm, formula, reason = notes[i]
+            if not included[i]:
+                if i >= len(weight):
+                    reason += f"; auto_reweigh uses only {len(weight)} order(s), zip() drops this one"
+                else:
+                    reason += "; its precision is 0, and NLTK skips orders with p ≤ 0 (as if p = 1)"
+            orders.append(OrderResult(n=i + 1, matches=m, totals=t, precision_raw=m / t if t else None,
+                                      precision=float(p[i]), smoothing=sm, formula=formula, reason=reason,
+                                      weight=float(w) if included[i] else 0.0, included=included[i],
+                                      log_term=terms[i]))
+        extra = {"return_type": "float", "auto_reweighed": reweighed}
+        return Combination(orders=orders, weights=[float(x) for x in weight] if reweighed else list(self.weights),
+                           effective_order=sum(included), log_sum=s, log_mean=s, geo_mean=geo, score=score,
+                           bleu=score, warnings=warns, extra=extra, **base)
+
+    def _smooth(self, raw, c, ctx: SegmentContext | None, warns):
+        """The SmoothingFunction method applied to the corpus fractions, exactly as NLTK computes it.
+        Returns (precisions, notes) or (LibraryError, None)."""
+        o = self.options
+        method = o["smoothing"]
+        eps, alpha, k = o["epsilon"], o["alpha"], o["k"]
+        N = len(raw)
+        p: list = [Fraction(m, t) for m, t in raw]
+        notes = [("none", f"{m} / {t} = {m / t:.6g}", "matches > 0: plain precision") for m, t in raw]
+        hyp_len = c if c else (ctx.hyp_len if ctx else 0)   # NLTK: hyp_len if hyp_len else len(hypothesis)
+
+        def m0():
+            for i, (m, t) in enumerate(raw):
+                if m == 0:
+                    warns.append(LibraryWarning("UserWarning", _warn_text(i + 1)))
+                    p[i] = _TINY
+                    notes[i] = ("method0", "sys.float_info.min = 2.2250738585072014e-308",
+                                "0 matches, no smoothing: NLTK substitutes the smallest float and warns; the "
+                                "score becomes tiny but not 0")
+
+        def m1():
+            for i, (m, t) in enumerate(raw):
+                if m == 0:
+                    p[i] = (m + eps) / t
+                    notes[i] = ("method1", f"(0 + ε) / {t} = {eps:g} / {t} = {p[i]:.6g}",
+                                "0 matches: method1 adds ε to the numerator")
+
+        def m2():
+            for i, (m, t) in enumerate(raw):
+                if i != 0:
+                    p[i] = Fraction(m + 1, t + 1)
+                    notes[i] = ("method2", f"({m} + 1) / ({t} + 1) = {float(p[i]):.6g}",
+                                "method2 adds 1 to numerator and denominator of every order ≥ 2, matched or not")
+
+        def m3():
+            inc = 1
+            for i, (m, t) in enumerate(raw):
+                if m == 0:
+                    p[i] = 1 / (2 ** inc * t)
+                    notes[i] = ("method3", f"1 / (2^{inc} · {t}) = {p[i]:.6g}",
+                                f"0 matches: NIST geometric smoothing, k = {inc}")
+                    inc += 1
+
+        def m4():
+            inc = 1
+            for i, pi in enumerate(p):
+                num_i = raw[i][0] if not isinstance(pi, float) else None
+                is_zero = (pi.numerator == 0) if isinstance(pi, Fraction) else False
+                if is_zero and hyp_len > 1:
+                    numerator = 1 / (2 ** inc * k / math.log(hyp_len))
+                    p[i] = numerator / raw[i][1]
+                    notes[i] = ("method4", f"(1 / (2^{inc} · k / ln {hyp_len})) / {raw[i][1]} = {p[i]:.6g}",
+                                f"0 matches: method4 scales the NIST value by ln(c)/k, k = {k}")
+                    inc += 1
+                elif is_zero:
+                    notes[i] = ("method4", "0 (left unsmoothed)",
+                                f"0 matches but the corpus c = {hyp_len} ≤ 1: method4 leaves the 0")
+                del num_i
+
+        def m5():
+            if ctx is None or "p5" not in ctx.extra:
+                raise AssertionError("method5 needs the last segment")
+            n5, d5 = ctx.extra["p5"]
+            p5 = Fraction(n5, d5)
+            plus = p + [p5]
+            prev = p[0] + 1
+            for i in range(N):
+                new = (prev + p[i] + plus[i + 1]) / 3
+                notes[i] = ("method5", f"(p'_{i} + p_{i + 1} + p_{i + 2}) / 3 = {float(new):.6g}",
+                            "method5 averages the previous smoothed, this and the next order's precision "
+                            "(next of the last order: 5-gram precision of the last segment)")
+                p[i] = new
+                prev = new
+
+        if method == "method0":
+            m0()
+        elif method == "method1":
+            m1()
+        elif method == "method2":
+            m2()
+        elif method == "method3":
+            m3()
+        elif method == "method4":
+            m4()
+        elif method == "method5":
+            m5()
+        elif method == "method6":
+            if N < 3:
+                return LibraryError("IndexError", "list index out of range",
+                                    "the real library fails here because method6 reads the 3-gram precision "
+                                    "and fewer than 3 orders are weighted"), None
+            if p[2] == 0:
+                return LibraryError("AssertionError", "This smoothing method requires non-zero precision for bigrams.",
+                                    "the real library fails here because method6 asserts a non-zero 3-gram "
+                                    "precision (its message says bigrams)"), None
+            last_len = ctx.extra.get("last_hyp_len", 0) if ctx else 0
+            for i in range(2, N):
+                pi0 = 0 if p[i - 2] == 0 else p[i - 1] ** 2 / p[i - 2]
+                m = raw[i][0]
+                l_ = max(0, last_len - i)
+                p[i] = (m + alpha * pi0) / (l_ + alpha)
+                notes[i] = ("method6", f"({m} + α·π0) / ({l_} + α) = {float(p[i]):.6g}, π0 = p'²_{i}/p'_{i - 1}",
+                            f"method6 interpolates with the prior π0 (α = {alpha}); ℓ = {l_} is the number of "
+                            f"{i + 1}-grams of the last candidate")
+        elif method == "method7":
+            m4()
+            m5()
+        return p, notes
+
+    def signature(self, nrefs) -> str:
+        o = self.options
+        w = ",".join(f"{x:g}" for x in self.weights)
+        extra = ""
+        if o["smoothing"] == "method1":
+            extra = f"[eps={o['epsilon']:g}]"
+        elif o["smoothing"] in ("method4", "method7"):
+            extra = f"[k={o['k']:g}]"
+        elif o["smoothing"] == "method6":
+            extra = f"[alpha={o['alpha']:g}]"
+        return (f"nltk:{nltk.__version__}|nrefs:{nrefs}|tok:split|case:mixed|weights:{w}|"
+                f"smooth:{o['smoothing']}{extra}|auto_reweigh:{'yes' if o['auto_reweigh'] else 'no'}")
+
+    def check_inputs(self, candidates, references, *, corpus):
+        for i, (h, rs) in enumerate(zip(candidates, references)):
+            if not rs:
+                if h.split():
+                    return [], LibraryError("KeyError", "(the first candidate n-gram)",
+                                            f"the real library fails here because segment {i + 1} has no reference: "
+                                            "modified_precision looks the candidate's n-grams up in an empty table")
+                return [], LibraryError("ValueError", "min() arg is an empty sequence",
+                                        f"the real library fails here because segment {i + 1} has no reference: "
+                                        "closest_ref_length takes min() of no lengths")
+        return [], None

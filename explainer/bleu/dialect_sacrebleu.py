@@ -1,0 +1,304 @@
+"""sacreBLEU 2.6.0 ``BLEU`` (``corpus_bleu`` / ``BLEU().corpus_score`` and ``sentence_bleu`` semantics).
+
+Tokenizers are sacreBLEU's own classes; the signature is built by sacreBLEU's own ``BLEUSignature``.
+Reference: ``sacrebleu/metrics/bleu.py`` (compute_bleu 212-293, _preprocess_segment 295-302,
+_get_closest_ref_len 327-345) and ``/work/shared/docs/bleu-dialects.md`` §2.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import sacrebleu
+from sacrebleu.metrics.bleu import BLEU, BLEUSignature, _get_tokenizer
+
+from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
+                                     OrderResult, RefLengthChoice, closest_shorter)
+from explainer.bleu.registry import register_dialect
+from explainer.text import align_spans
+
+TOKENIZERS = ("13a", "intl", "zh", "char", "none")
+SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
+_MYLOG_FLOOR = -9999999999  # sacrebleu.utils.my_log(0)
+
+_TOK_CACHE: dict = {}
+
+
+def sacrebleu_tokenizer(name: str):
+    """One shared instance per tokenizer name, so sacreBLEU's lru_cache on ``__call__`` is reused."""
+    tok = _TOK_CACHE.get(name)
+    if tok is None:
+        tok = _TOK_CACHE[name] = _get_tokenizer(name)()
+    return tok
+
+
+def _my_log(x: float) -> float:
+    return _MYLOG_FLOOR if x == 0.0 else math.log(x)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.6g}"
+
+
+@register_dialect
+class SacreBleuDialect(BleuDialect):
+    name = "sacrebleu"
+    label = "sacreBLEU"
+    implementation = f"sacrebleu {sacrebleu.__version__}"
+    description = ("sacreBLEU's BLEU: 13a tokenizer, case-sensitive, exp (NIST) smoothing, closest reference "
+                   "length (ties to the shorter), score on 0-100.")
+    scale = 100.0
+    OPTIONS = (
+        OptionSpec("tokenize", "choice", "13a", "sacreBLEU tokenizer (its own classes)", choices=TOKENIZERS),
+        OptionSpec("lowercase", "bool", False, "lowercase (Python str.lower) before tokenizing"),
+        OptionSpec("smooth_method", "choice", "exp", "smoothing: exp (NIST), floor, add-k, none",
+                   choices=SMOOTH_METHODS),
+        OptionSpec("smooth_value", "optional_float", None,
+                   "value for floor (default 0.1) and add-k (default 1); ignored otherwise", min=0.0),
+        OptionSpec("max_ngram_order", "int", 4, "maximum n-gram order N (not recorded in the signature)",
+                   min=1, max=10),
+        OptionSpec("effective_order", "bool", None,
+                   "average only over orders with candidate n-grams; default: off for corpus_bleu, "
+                   "on for sentence_bleu"),
+        OptionSpec("api", "choice", "corpus_bleu",
+                   "which API to reproduce: corpus_bleu (= BLEU().corpus_score) or sentence_bleu "
+                   "(sacrebleu.sentence_bleu: effective order on by default, warns when it is off)",
+                   choices=("corpus_bleu", "sentence_bleu")),
+        OptionSpec("force", "bool", False,
+                   "silence the 'lines end in a tokenized period' warning (corpus of 100+ such lines)"),
+    )
+
+    def _setup(self) -> None:
+        o = self.options
+        if o["effective_order"] is None:
+            o["effective_order"] = o["api"] == "sentence_bleu"
+        if o["smooth_value"] is None:
+            o["smooth_value"] = BLEU.SMOOTH_DEFAULTS[o["smooth_method"]]
+        elif BLEU.SMOOTH_DEFAULTS[o["smooth_method"]] is None:
+            o["smooth_value"] = None  # exp / none take no value (sacreBLEU ignores it)
+        self._user_smooth_value = o["smooth_value"]
+        self._tok = sacrebleu_tokenizer(o["tokenize"])
+        self._lc = o["lowercase"]
+        self.tokenizer_name = self._tok.signature()
+
+    # ---- tokenization (BLEU._preprocess_segment, then str.split as in extract_all_word_ngrams)
+    def preprocessed_text(self, text: str) -> str:
+        if self._lc:
+            text = text.lower()
+        return self._tok(text.rstrip())
+
+    def tokenize(self, text: str) -> list[str]:
+        if self._lc:
+            text = text.lower()
+        return self._tok(text.rstrip()).split()
+
+    def preprocess_changes(self, text: str) -> list[dict]:
+        out = []
+        t = text
+        if self._lc and t.lower() != t:
+            out.append({"step": "lowercase", "detail": "str.lower() applied before tokenizing"})
+            t = t.lower()
+        if t.rstrip() != t:
+            out.append({"step": "rstrip", "detail": f"{len(t) - len(t.rstrip())} trailing whitespace "
+                                                     "character(s) removed"})
+            t = t.rstrip()
+        name = self.options["tokenize"]
+        if name == "13a":
+            k = t.count("<skipped>")
+            if k:
+                out.append({"step": "skipped", "detail": f"'<skipped>' removed {k} time(s)"})
+            t2 = t.replace("<skipped>", "")
+            if "-\n" in t2:
+                out.append({"step": "hyphen-newline", "detail": "'-\\n' removed (line-break hyphen joined)"})
+            t2 = t2.replace("-\n", "")
+            if "\n" in t2:
+                out.append({"step": "newline", "detail": "newlines replaced by spaces"})
+            t2 = t2.replace("\n", " ")
+            if "&" in t2:
+                for ent in ("&quot;", "&amp;", "&lt;", "&gt;"):
+                    k = t2.count(ent)
+                    if k:
+                        out.append({"step": "unescape", "detail": f"{ent} unescaped {k} time(s)"})
+                    t2 = t2.replace(ent, {"&quot;": '"', "&amp;": "&", "&lt;": "<", "&gt;": ">"}[ent])
+            out.append({"step": "tokenize", "detail": "13a: punctuation split off (mteval-v13a rules)"})
+        elif name == "intl":
+            out.append({"step": "tokenize", "detail": "intl: Unicode punctuation and symbols split off"})
+        elif name == "zh":
+            out.append({"step": "tokenize", "detail": "zh: strip, each CJK character (U+2001-U+2A6D quirk "
+                                                       "included) is a token, then 13a regexes"})
+        elif name == "char":
+            out.append({"step": "tokenize", "detail": "char: every non-space character is a token"})
+        else:
+            out.append({"step": "tokenize", "detail": "none: whitespace split only"})
+        return out
+
+    def align(self, text: str, tokens: Sequence[str]):
+        return align_spans(text, tokens, casefold=True, unescape=self.options["tokenize"] == "13a")
+
+    @property
+    def max_order(self) -> int:
+        return self.options["max_ngram_order"]
+
+    def choose_ref_length(self, c: int, ref_lens: Sequence[int]) -> RefLengthChoice:
+        return closest_shorter(c, ref_lens)
+
+    def ref_length_fast(self, c: int, ref_lens: Sequence[int]) -> int:
+        # BLEU._get_closest_ref_len (returns -1 for no reference; we never call it with none)
+        closest_diff, closest_len = -1, -1
+        for ref_len in ref_lens:
+            diff = abs(c - ref_len)
+            if closest_diff == -1 or diff < closest_diff:
+                closest_diff = diff
+                closest_len = ref_len
+            elif diff == closest_diff and ref_len < closest_len:
+                closest_len = ref_len
+        return closest_len if ref_lens else 0
+
+    # ---- compute_bleu, step by step
+    def combine(self, c, r, matches, totals, ctx, *, n_segments=1) -> Combination:
+        o = self.options
+        N = o["max_ngram_order"]
+        method, value, eff = o["smooth_method"], o["smooth_value"], o["effective_order"]
+        correct = list(matches)
+        total = list(totals)
+        bp = 1.0
+        if c < r:
+            if c > 0:
+                bp = math.exp(1 - r / c)
+                branch, bp_formula = "c < r", f"exp(1 − r/c) = exp(1 − {r}/{c}) = {_fmt(bp)}"
+            else:
+                bp = 0.0
+                branch, bp_formula = "c = 0", "the candidate is empty: BP = 0"
+        else:
+            branch, bp_formula = "c ≥ r", f"c = {c} ≥ r = {r}: BP = 1"
+        ratio = c / r if r else None
+        precisions = [0.0] * N
+        base = dict(c=c, r=r, ratio=ratio, bp=bp, bp_branch=branch, bp_formula=bp_formula, scale=100.0)
+
+        if not any(correct):
+            orders = [OrderResult(n, matches[n - 1], totals[n - 1],
+                                  (matches[n - 1] / totals[n - 1]) if totals[n - 1] else None, 0.0, "none",
+                                  "score returned as 0.0 before smoothing",
+                                  "no n-gram of any order matches: compute_bleu stops early (#141), "
+                                  "reporting every precision as 0", 0.0, False, None,
+                                  reported_matches=matches[n - 1], reported_totals=totals[n - 1],
+                                  precision_native=0.0)
+                      for n in range(1, N + 1)]
+            return Combination(orders=orders, weights=[0.0] * N, effective_order=N, log_sum=None,
+                               log_mean=None, geo_mean=0.0, score=0.0, bleu=0.0,
+                               early_exit="no matches at any order: score 0.0 (sacreBLEU returns early)",
+                               **base)
+
+        smooth_mteval = 1.0
+        eff_order = N
+        notes: list[tuple[str, str, str]] = [("none", "", "") for _ in range(N)]
+        stopped_at = None
+        for n in range(1, N + 1):
+            if method == "add-k" and n > 1:
+                correct[n - 1] += value
+                total[n - 1] += value
+            if total[n - 1] == 0:
+                stopped_at = n
+                break
+            if eff:
+                eff_order = n
+            if correct[n - 1] == 0:
+                if method == "exp":
+                    smooth_mteval *= 2
+                    precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
+                    notes[n - 1] = ("exp", f"100 / (2^{int(math.log2(smooth_mteval))} · {total[n - 1]}) = "
+                                           f"{_fmt(precisions[n - 1])}%",
+                                    f"0 matches: exp (NIST) smoothing gives 1/(2^k·t), k = "
+                                    f"{int(math.log2(smooth_mteval))} for the {_ordinal(int(math.log2(smooth_mteval)))} "
+                                    "zero-match order")
+                elif method == "floor":
+                    precisions[n - 1] = 100.0 * value / total[n - 1]
+                    notes[n - 1] = ("floor", f"100 · {value:g} / {total[n - 1]} = {_fmt(precisions[n - 1])}%",
+                                    f"0 matches: floor smoothing puts {value:g} in the numerator")
+                else:
+                    notes[n - 1] = ("none", "0 / {} = 0".format(total[n - 1]),
+                                    "0 matches and no smoothing (add-k only changes orders ≥ 2): "
+                                    "log(0) is floored at −9999999999, so the score is 0"
+                                    if method == "none" or n == 1 else "0 matches")
+            else:
+                precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
+                if method == "add-k" and n > 1:
+                    notes[n - 1] = ("add-k", f"100 · ({matches[n - 1]} + {value:g}) / ({totals[n - 1]} + {value:g})"
+                                             f" = {_fmt(precisions[n - 1])}%",
+                                    "add-k adds k to the matches and totals of every order ≥ 2 "
+                                    "(the reported counts and totals change too)")
+                else:
+                    notes[n - 1] = ("none", f"100 · {correct[n - 1]} / {total[n - 1]} = {_fmt(precisions[n - 1])}%",
+                                    "matches > 0: plain precision")
+
+        logs = [_my_log(p) for p in precisions[:eff_order]]
+        log_sum = sum(logs)
+        log_mean = log_sum / eff_order
+        geo = math.exp(log_mean)
+        score = bp * geo
+        orders = []
+        for n in range(1, N + 1):
+            inc = n <= eff_order
+            tot_n = totals[n - 1]
+            if stopped_at is not None and n >= stopped_at:
+                sm, formula = "none", "not computed"
+                reason = (f"no candidate {n}-grams (totals = 0): compute_bleu stops the loop, this and "
+                          "every later precision stay 0")
+                if inc:
+                    reason += "; without effective order the 0 enters the mean, so the score is 0"
+                else:
+                    reason += "; effective order leaves it out of the mean"
+            else:
+                sm, formula, reason = notes[n - 1]
+            orders.append(OrderResult(
+                n=n, matches=matches[n - 1], totals=tot_n,
+                precision_raw=(matches[n - 1] / tot_n) if tot_n else None,
+                precision=precisions[n - 1] / 100.0, smoothing=sm, formula=formula, reason=reason,
+                weight=(1.0 / eff_order) if inc else 0.0, included=inc,
+                log_term=logs[n - 1] if inc else None,
+                reported_matches=correct[n - 1], reported_totals=total[n - 1],
+                precision_native=precisions[n - 1]))
+        return Combination(orders=orders, weights=[o_.weight for o_ in orders], effective_order=eff_order,
+                           log_sum=log_sum, log_mean=log_mean, geo_mean=geo, score=score, bleu=score / 100.0,
+                           **base)
+
+    # ---- signature and library behaviour
+    def signature(self, nrefs) -> str:
+        o = self.options
+        args = {"num_refs": -1 if nrefs == "var" else nrefs, "smooth_method": o["smooth_method"],
+                "smooth_value": self._user_smooth_value, "lowercase": o["lowercase"],
+                "effective_order": o["effective_order"], "tokenizer_signature": self._tok.signature()}
+        return BLEUSignature(args).format()
+
+    def check_inputs(self, candidates, references, *, corpus):
+        warns: list[LibraryWarning] = []
+        o = self.options
+        if o["api"] == "sentence_bleu" and not o["effective_order"]:
+            warns.append(LibraryWarning("logging.WARNING",
+                                        "It is recommended to enable `effective_order` for sentence-level BLEU."))
+        if not o["force"] and sum(1 for h in candidates if h.endswith(" .")) >= 100:
+            for msg in ("That's 100 lines that end in a tokenized period ('.')",
+                        "It looks like you forgot to detokenize your test data, which may hurt your score.",
+                        "If you insist your data is detokenized, or don't care, you can suppress this message "
+                        "with the `force` parameter."):
+                warns.append(LibraryWarning("logging.WARNING", msg))
+        err = None
+        if not candidates:
+            err = LibraryError("IndexError", "list index out of range",
+                               "the real library fails here because it reads hyps[0] to check the input type, "
+                               "and there is no candidate")
+        elif all(len(refs) == 0 for refs in references):
+            err = LibraryError("IndexError", "list index out of range",
+                               "the real library fails here because there is no reference: it reads refs[0][0] "
+                               "to check the reference type")
+        elif any(len(refs) == 0 for refs in references):
+            # a segment whose every reference stream holds None: sacreBLEU has no n-grams for it
+            i = next(i for i, refs in enumerate(references) if len(refs) == 0)
+            err = LibraryError("TypeError", "argument of type 'NoneType' is not iterable",
+                               f"the real library fails here because segment {i + 1} has no reference: its "
+                               "reference n-gram table is None (and its closest length would be -1)")
+        return warns, err
+
+
+def _ordinal(k: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth"}.get(k, f"{k}th")

@@ -1,0 +1,104 @@
+"""The course chapter's from-scratch BLEU (``/work/shared/seeds/000_*.txt``, "Complete BLEU Implementation").
+
+``tokenize = text.lower().split()``; modified precision = clipped/total (0 when total is 0); the closest
+reference length by ``min(ref_lens, key=lambda r: abs(r - c))`` (a tie goes to the FIRST listed reference);
+``log(max(p, 1e-10))`` for every order; geometric mean ``exp(sum(logs) / len(logs))``;
+``BP = 1 if c >= r else exp(1 - r/c)``. The chapter has no corpus function: for a corpus the explainer sums
+the per-segment statistics as every library does.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, OptionSpec, OrderResult,
+                                     closest_first)
+from explainer.bleu.registry import register_dialect
+from explainer.text import align_spans
+
+EPSILON = 1e-10
+
+
+@register_dialect
+class TextbookDialect(BleuDialect):
+    name = "textbook"
+    label = "Textbook (course chapter)"
+    implementation = "course chapter 2, bleu_score() (seeds/000)"
+    description = ("The from-scratch BLEU of the course chapter: lowercase + whitespace tokens, closest reference "
+                   "(first listed wins a tie), zero precisions floored at 1e-10, score on 0-1.")
+    scale = 1.0
+    OPTIONS = (OptionSpec("max_n", "int", 4, "maximum n-gram order (the chapter's max_n)", min=1, max=10),)
+    tokenizer_name = "lower+split"
+
+    def tokenize(self, text: str) -> list[str]:
+        return text.lower().split()
+
+    def preprocessed_text(self, text: str) -> str:
+        return " ".join(text.lower().split())
+
+    def preprocess_changes(self, text: str) -> list[dict]:
+        out = []
+        if text.lower() != text:
+            out.append({"step": "lowercase", "detail": "text.lower()"})
+        out.append({"step": "tokenize", "detail": "str.split(): punctuation stays attached to words"})
+        return out
+
+    def align(self, text, tokens):
+        return align_spans(text, tokens, casefold=True, unescape=False)
+
+    @property
+    def max_order(self) -> int:
+        return self.options["max_n"]
+
+    def choose_ref_length(self, c, ref_lens):
+        return closest_first(c, ref_lens)
+
+    def ref_length_fast(self, c, ref_lens):
+        return min(ref_lens, key=lambda r: abs(r - c)) if ref_lens else 0
+
+    def combine(self, c, r, matches, totals, ctx, *, n_segments=1) -> Combination:
+        N = self.max_order
+        err = None
+        precisions = [(m / t if t > 0 else 0) for m, t in zip(matches, totals)]
+        logs = [math.log(max(p, EPSILON)) for p in precisions]
+        log_sum = sum(logs)
+        log_mean = log_sum / len(logs)
+        geo = math.exp(log_mean)
+        if c >= r:
+            bp, branch, f = 1.0, "c ≥ r", f"c = {c} ≥ r = {r}: BP = 1"
+        elif c == 0:
+            bp, branch, f = 0.0, "c = 0", "exp(1 − r/0): division by zero"
+            err = LibraryError("ZeroDivisionError", "division by zero",
+                               "the real code fails here because the candidate is empty: brevity_penalty "
+                               "computes exp(1 − r/c) with c = 0")
+        else:
+            bp = math.exp(1 - r / c)
+            branch, f = "c < r", f"exp(1 − r/c) = exp(1 − {r}/{c}) = {bp:.6g}"
+        orders = []
+        for n in range(1, N + 1):
+            m, t, p = matches[n - 1], totals[n - 1], precisions[n - 1]
+            if p > EPSILON:
+                sm, formula, reason = "none", f"{m} / {t} = {p:.6g}", "precision above the 1e-10 floor"
+            else:
+                sm = "floor-1e-10"
+                formula = f"max({p:g}, 1e-10) = 1e-10"
+                reason = ("no candidate n-grams of this order: precision 0, floored at 1e-10" if t == 0
+                          else "0 matches: log(max(p, 1e-10)) keeps the log finite")
+            orders.append(OrderResult(n=n, matches=m, totals=t, precision_raw=(m / t) if t else None,
+                                      precision=p, smoothing=sm, formula=formula, reason=reason, weight=1.0 / N,
+                                      included=True, log_term=logs[n - 1]))
+        score = bp * geo
+        return Combination(orders=orders, c=c, r=r, ratio=(c / r) if r else None, bp=bp, bp_branch=branch,
+                           bp_formula=f, weights=[1.0 / N] * N, effective_order=N, log_sum=log_sum,
+                           log_mean=log_mean, geo_mean=geo, score=score, bleu=score, scale=1.0,
+                           library_error=err)
+
+    def signature(self, nrefs) -> str:
+        return f"textbook:chapter2|nrefs:{nrefs}|case:lc|tok:split|ref:closest-first|floor:1e-10|max_n:{self.max_order}"
+
+    def check_inputs(self, candidates, references, *, corpus):
+        if any(len(r) == 0 for r in references):
+            return [], LibraryError("ValueError", "min() arg is an empty sequence",
+                                    "the real code fails here because there is no reference: "
+                                    "min(ref_lens, ...) of an empty list")
+        return [], None

@@ -1,0 +1,366 @@
+"""The BLEU dialect policy interface.
+
+A *dialect* reproduces one real implementation (sacreBLEU, NLTK, Hugging Face ``evaluate``, Moses, the
+course chapter). The BLEU algorithm itself is written once (``explainer/bleu/algorithm.py``): tokenize,
+count n-grams, clip against the per-n-gram maximum over references, choose a reference length, reduce each
+segment to sufficient statistics ``[c, r, m_1..m_N, t_1..t_N]``, sum them over a corpus, and combine the
+sums into a score. A dialect is a small policy object that decides only the points where implementations
+differ (``/work/shared/docs/bleu-dialects.md`` §0-§1):
+
+==========================  =============================================================================
+hook                        decides
+==========================  =============================================================================
+``tokenize(text)``          ① preprocessing + tokenizer (the real library's own tokenizer), ② lowercasing
+``preprocess_changes``      what preprocessing changed in the text (for the trace)
+``align(text, tokens)``     character spans of the tokens in the user's text
+``max_order``               N
+``segment_total(len, n)``   ③ the per-segment denominator rule (NLTK: max(1, ·))
+``choose_ref_length``       ④ closest / shortest / first-closest and the tie-break
+``combine(stats, ctx)``     ⑤⑥⑦⑧⑨ smoothing, zero handling, brevity penalty, weights / effective order,
+                            output scale, early exits, warnings and errors of the real library
+``signature(nrefs)``        a reproducibility string (sacreBLEU's exact format for sacreBLEU)
+``check_inputs``            errors the real library raises *before* scoring (recorded, never raised)
+==========================  =============================================================================
+
+To add a dialect: subclass :class:`BleuDialect`, declare ``name``/``OPTIONS``, implement the hooks that
+differ from the defaults, and call :func:`explainer.bleu.registry.register_dialect`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, asdict
+from typing import Any, ClassVar, Sequence
+
+from explainer.text import Token, align_spans
+
+__all__ = [
+    "OptionSpec", "BleuDialect", "RefLengthChoice", "OrderResult", "Combination", "LibraryError",
+    "LibraryWarning", "SegmentContext", "closest_shorter", "closest_first", "shortest",
+]
+
+
+# ----------------------------------------------------------------------------------------------- options
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a dialect, described for a UI and for the CLI.
+
+    ``type`` is one of ``"choice"``, ``"bool"``, ``"float"``, ``"int"``, ``"float_list"``, ``"optional_float"``.
+    ``default`` is the library's default. ``cli`` is the CLI flag name (without ``--``) when it differs
+    from the option name with ``_`` replaced by ``-``.
+    """
+
+    name: str
+    type: str
+    default: Any
+    help: str
+    choices: tuple | None = None
+    min: float | None = None
+    max: float | None = None
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        if d["choices"] is not None:
+            d["choices"] = list(d["choices"])
+        if isinstance(d["default"], tuple):
+            d["default"] = list(d["default"])
+        return d
+
+    def coerce(self, value: Any) -> Any:
+        """Validate and normalise a user value; raises ValueError with a clear message."""
+        name = self.name
+        if value is None:
+            return None
+        if self.type == "choice":
+            if value not in self.choices:
+                raise ValueError(f"option {name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
+            return value
+        if self.type == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "yes", "1", "false", "no", "0"):
+                return value.lower() in ("true", "yes", "1")
+            raise ValueError(f"option {name}: expected true or false, got {value!r}")
+        if self.type in ("float", "optional_float"):
+            try:
+                v = float(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"option {name}: expected a number, got {value!r}") from None
+            if not math.isfinite(v):
+                raise ValueError(f"option {name}: expected a finite number, got {value!r}")
+            self._check_range(v)
+            return v
+        if self.type == "int":
+            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                raise ValueError(f"option {name}: expected an integer, got {value!r}")
+            try:
+                v = int(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"option {name}: expected an integer, got {value!r}") from None
+            self._check_range(v)
+            return v
+        if self.type == "float_list":
+            if isinstance(value, str):
+                value = [x for x in value.replace(",", " ").split()]
+            try:
+                v = tuple(float(x) for x in value)
+            except (TypeError, ValueError):
+                raise ValueError(f"option {name}: expected a list of numbers, got {value!r}") from None
+            if not v:
+                raise ValueError(f"option {name}: needs at least one number")
+            if not all(math.isfinite(x) for x in v):
+                raise ValueError(f"option {name}: numbers must be finite")
+            if self.max is not None and len(v) > self.max:
+                raise ValueError(f"option {name}: at most {int(self.max)} numbers")
+            return v
+        raise AssertionError(f"unknown option type {self.type}")
+
+    def _check_range(self, v: float) -> None:
+        if self.min is not None and v < self.min:
+            raise ValueError(f"option {self.name}: must be >= {self.min:g}, got {v:g}")
+        if self.max is not None and v > self.max:
+            raise ValueError(f"option {self.name}: must be <= {self.max:g}, got {v:g}")
+
+
+# -------------------------------------------------------------------------------------- result records
+@dataclass
+class LibraryError:
+    """An exception the real library would raise on this input. The explainer records it and carries on."""
+
+    type: str           # exception class name, e.g. "ZeroDivisionError"
+    message: str        # the library's message (as close as known)
+    explanation: str    # "the real library fails here because ..."
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class LibraryWarning:
+    """A warning / log message the real library would emit on this input."""
+
+    category: str       # e.g. "UserWarning" (NLTK), "logging.WARNING" (sacreBLEU's logger)
+    message: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class RefLengthChoice:
+    """How a segment's effective reference length r was chosen."""
+
+    r: int
+    chosen: list[int]           # indices of every reference whose length is r (and that the rule allows)
+    rule: str                   # "closest" | "shortest" | "first-closest"
+    tie_break: str              # the rule's tie-break, in words
+    tie: bool                   # True when two different lengths were equally close
+    explanation: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class SegmentContext:
+    """What a dialect may need from the *last* segment of a corpus (NLTK passes the last segment's
+    hypothesis and references to its smoothing functions). Filled only when ``needs_last_segment``."""
+
+    hyp_len: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class OrderResult:
+    """One n-gram order in the final combination."""
+
+    n: int
+    matches: float            # sum of clipped counts (as counted; before any add-k mutation)
+    totals: float             # candidate n-grams under the dialect's totals rule
+    precision_raw: float | None   # matches/totals on 0..1; None when totals == 0
+    precision: float          # the value that enters the log, on 0..1 (after smoothing / substitutions)
+    smoothing: str            # name of what was applied to this order ("none" if nothing)
+    formula: str              # the arithmetic, with numbers
+    reason: str               # why that formula applied
+    weight: float             # weight of this order in the geometric mean (0 when excluded)
+    included: bool            # whether this order enters the log-sum
+    log_term: float | None    # the summand the library adds (already weighted where the library weights)
+    reported_matches: float | None = None   # counts as the library reports them (sacreBLEU add-k mutates)
+    reported_totals: float | None = None
+    precision_native: float | None = None    # precision on the library's reported scale (sacreBLEU: %)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Combination:
+    """The final step: from summed statistics to the score. Produced by ``BleuDialect.combine``."""
+
+    orders: list[OrderResult]
+    c: int
+    r: int
+    ratio: float | None       # c / r (None when r == 0)
+    bp: float
+    bp_branch: str            # which branch of the BP formula was taken, in words
+    bp_formula: str
+    weights: list[float]
+    effective_order: int      # number of orders averaged
+    log_sum: float | None     # the sum as the library computes it (None when the library never takes logs)
+    log_mean: float | None    # what goes into exp() (log_sum / E for sacreBLEU, log_sum for weighted sums)
+    geo_mean: float           # exp(log_mean) (0 when the library short-cuts to 0)
+    score: float              # native scale
+    bleu: float               # 0..1
+    scale: float              # 100 or 1
+    early_exit: str | None = None
+    warnings: list[LibraryWarning] = field(default_factory=list)
+    library_error: LibraryError | None = None
+    extra: dict = field(default_factory=dict)   # dialect specifics (e.g. NLTK's return_type)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["warnings"] = [w.to_dict() for w in self.warnings]
+        d["library_error"] = self.library_error.to_dict() if self.library_error else None
+        return d
+
+
+# ------------------------------------------------------------------------------ reference-length rules
+def closest_shorter(c: int, ref_lens: Sequence[int]) -> RefLengthChoice:
+    """Closest to c; a tie goes to the shorter reference (sacreBLEU, NLTK, Moses)."""
+    if not ref_lens:
+        return RefLengthChoice(0, [], "closest", "shorter reference wins a tie", False,
+                               "no reference: r = 0")
+    best = min(ref_lens, key=lambda L: (abs(L - c), L))
+    d = abs(best - c)
+    tie = any(abs(L - c) == d and L != best for L in ref_lens)
+    chosen = [i for i, L in enumerate(ref_lens) if L == best]
+    expl = f"|c − L| is smallest ({d}) for L = {best}"
+    if tie:
+        expl += f"; L = {c + d} is equally close, the shorter length wins"
+    return RefLengthChoice(best, chosen, "closest", "shorter reference wins a tie", tie, expl)
+
+
+def closest_first(c: int, ref_lens: Sequence[int]) -> RefLengthChoice:
+    """Closest to c; a tie goes to the first listed reference (``min(key=abs diff)``)."""
+    if not ref_lens:
+        return RefLengthChoice(0, [], "first-closest", "first listed reference wins a tie", False,
+                               "no reference: r = 0")
+    best = min(ref_lens, key=lambda L: abs(L - c))
+    d = abs(best - c)
+    tie = any(abs(L - c) == d and L != best for L in ref_lens)
+    first = ref_lens.index(best)
+    expl = f"|c − L| is smallest ({d}) for L = {best} (reference {first + 1})"
+    if tie:
+        other = c + d if best == c - d else c - d
+        expl += f"; L = {other} is equally close but listed later, the first listed wins"
+    return RefLengthChoice(best, [i for i, L in enumerate(ref_lens) if L == best], "first-closest",
+                           "first listed reference wins a tie", tie, expl)
+
+
+def shortest(c: int, ref_lens: Sequence[int]) -> RefLengthChoice:
+    """The shortest reference, whatever c is (TensorFlow NMT / HF evaluate)."""
+    if not ref_lens:
+        return RefLengthChoice(0, [], "shortest", "no tie-break needed (lengths only)", False,
+                               "no reference: r = 0")
+    best = min(ref_lens)
+    return RefLengthChoice(best, [i for i, L in enumerate(ref_lens) if L == best], "shortest",
+                           "no tie-break needed (lengths only)", False,
+                           f"the shortest reference has {best} tokens (c = {c} is not considered)")
+
+
+# ---------------------------------------------------------------------------------------- the policy
+class BleuDialect:
+    """Base class of a dialect policy. Instances are bound to resolved options (``self.options``).
+
+    Subclasses set the class attributes and override the hooks where their implementation differs.
+    Every hook must reproduce the real implementation exactly (same integers, floats to 1e-9).
+    """
+
+    name: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    implementation: ClassVar[str] = ""      # e.g. "sacrebleu 2.6.0"
+    description: ClassVar[str] = ""
+    scale: ClassVar[float] = 1.0            # native output scale: 100 (sacreBLEU, multi-bleu) or 1
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
+    needs_last_segment: ClassVar[bool] = False
+    #: what the trace shows as the per-segment totals rule
+    totals_rule: ClassVar[str] = "number of candidate n-grams: max(0, c − n + 1); 0 when the candidate is shorter than n"
+
+    def __init__(self, **options: Any) -> None:
+        specs = {o.name: o for o in self.OPTIONS}
+        unknown = sorted(set(options) - set(specs))
+        if unknown:
+            raise ValueError(
+                f"dialect {self.name!r} has no option {', '.join(map(repr, unknown))}; "
+                f"its options are: {', '.join(specs) or '(none)'}")
+        resolved = {}
+        for spec in self.OPTIONS:
+            v = options.get(spec.name, spec.default)
+            # None means "the library's default, resolved by the dialect in _setup" (e.g. sacreBLEU's
+            # effective order depends on the API being reproduced).
+            resolved[spec.name] = None if v is None else spec.coerce(v)
+        self.options: dict[str, Any] = resolved
+        self._setup()
+
+    def _setup(self) -> None:
+        """Hook for subclasses: build tokenizers etc. from ``self.options``."""
+
+    # ---- identity
+    def describe(self) -> dict:
+        return {"name": self.name, "label": self.label, "implementation": self.implementation,
+                "description": self.description, "scale": self.scale}
+
+    def options_dict(self) -> dict:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.options.items()}
+
+    # ---- ① ② tokenization
+    tokenizer_name: str = "whitespace"
+
+    def tokenize(self, text: str) -> list[str]:
+        """The tokens the real implementation computes n-grams over. Must be fast (statistics path)."""
+        return text.split()
+
+    def preprocess_changes(self, text: str) -> list[dict]:
+        """What preprocessing did to ``text``, as ``[{"step": ..., "detail": ...}]`` (for the trace)."""
+        return []
+
+    def preprocessed_text(self, text: str) -> str:
+        """The string the tokens were split from, when the library builds one (for the trace)."""
+        return " ".join(self.tokenize(text))
+
+    def align(self, text: str, tokens: Sequence[str]) -> list[Token]:
+        return align_spans(text, tokens, casefold=True, unescape=False)
+
+    # ---- ③ counting
+    @property
+    def max_order(self) -> int:
+        return 4
+
+    def segment_total(self, length: int, n: int) -> int:
+        return length - n + 1 if length >= n else 0
+
+    # ---- ④ reference length
+    def choose_ref_length(self, c: int, ref_lens: Sequence[int]) -> RefLengthChoice:
+        return closest_shorter(c, ref_lens)
+
+    def ref_length_fast(self, c: int, ref_lens: Sequence[int]) -> int:
+        """Same r as ``choose_ref_length`` without building the explanation (statistics path)."""
+        return self.choose_ref_length(c, ref_lens).r
+
+    # ---- last-segment context (NLTK smoothing methods 5/6)
+    def last_segment_context(self, hyp_tokens: Sequence[str], refs_tokens: Sequence[Sequence[str]]) -> SegmentContext:
+        return SegmentContext(hyp_len=len(hyp_tokens))
+
+    # ---- ⑤-⑨ combination
+    def combine(self, c: int, r: int, matches: Sequence[float], totals: Sequence[float],
+                ctx: SegmentContext | None, *, n_segments: int = 1) -> Combination:
+        raise NotImplementedError
+
+    # ---- signature, library behaviour
+    def signature(self, nrefs: int | str) -> str:
+        return f"{self.name}|nrefs:{nrefs}"
+
+    def check_inputs(self, candidates: Sequence[str], references: Sequence[Sequence[str]],
+                     *, corpus: bool) -> tuple[list[LibraryWarning], LibraryError | None]:
+        """Warnings the real library emits and the error it raises *before* scoring (e.g. no reference).
+        The default records nothing."""
+        return [], None

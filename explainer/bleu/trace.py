@@ -1,0 +1,260 @@
+"""Trace types for BLEU. Every field is documented in ``docs/trace-schema-bleu.md``.
+
+All ``to_dict()`` results contain only JSON types (dict, list, str, int, float, bool, None).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from explainer.bleu.dialects import Combination, LibraryError, LibraryWarning, RefLengthChoice
+from explainer.text import Token
+
+__all__ = ["TextTrace", "NgramEntry", "OrderNgrams", "BleuTrace", "BleuCorpusTrace", "BleuStats"]
+
+
+def _num(x):
+    """ints stay ints; floats that are whole numbers coming from add-k stay floats (as the library has them)."""
+    return x
+
+
+@dataclass
+class TextTrace:
+    """One text (candidate or reference) as the dialect sees it."""
+
+    text: str                   # the user's original string
+    preprocessed: str           # the string the tokens were split from (after lowercasing / tokenizer)
+    changes: list[dict]         # [{"step": str, "detail": str}] what preprocessing changed
+    tokens: list[Token]         # tokens with character spans in ``text`` (start/end None if not locatable)
+
+    @property
+    def token_texts(self) -> list[str]:
+        return [t.text for t in self.tokens]
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "preprocessed": self.preprocessed, "changes": self.changes,
+                "tokens": [t.to_dict() for t in self.tokens]}
+
+
+@dataclass
+class NgramEntry:
+    """One distinct candidate n-gram of order n."""
+
+    ngram: list[str]
+    cand_count: int
+    cand_positions: list[int]           # candidate token index where each occurrence starts
+    ref_counts: list[int]               # its count in each reference (same order as the references)
+    ref_positions: list[list[int]]      # where it starts in each reference
+    max_ref_count: int
+    max_refs: list[int]                 # every reference index attaining max_ref_count (empty when it is 0)
+    clipped: int                        # min(cand_count, max_ref_count)
+    assignment: list[dict]              # [{"cand_pos", "ref", "ref_pos"}]: ONE valid assignment of the
+                                        # matched occurrences (one of possibly several)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.ngram)
+
+    def to_dict(self) -> dict:
+        return {"ngram": self.ngram, "text": self.text, "cand_count": self.cand_count,
+                "cand_positions": self.cand_positions, "ref_counts": self.ref_counts,
+                "ref_positions": self.ref_positions, "max_ref_count": self.max_ref_count,
+                "max_refs": self.max_refs, "clipped": self.clipped, "assignment": self.assignment}
+
+
+ASSIGNMENT_NOTE = ("one valid assignment: the first matched candidate occurrences are paired, in order, with "
+                   "occurrences in the first reference that attains the maximum count; other assignments "
+                   "with the same clipped count may exist")
+
+
+@dataclass
+class OrderNgrams:
+    """All distinct candidate n-grams of one order for one segment."""
+
+    n: int
+    entries: list[NgramEntry]
+    matches: int                        # sum of clipped counts in this segment
+    candidate_ngrams: int               # number of candidate n-grams (max(0, c − n + 1))
+    totals: int                         # the segment's totals under the dialect's rule
+
+    def to_dict(self) -> dict:
+        return {"n": self.n, "matches": self.matches, "candidate_ngrams": self.candidate_ngrams,
+                "totals": self.totals, "entries": [e.to_dict() for e in self.entries]}
+
+
+def _combo_props(cls):
+    """Convenience attributes read from ``self.combination``."""
+    for name in ("score", "bleu", "bp", "geo_mean", "log_sum", "weights", "effective_order"):
+        setattr(cls, name, property(lambda self, _n=name: getattr(self.combination, _n)))
+    return cls
+
+
+@_combo_props
+@dataclass
+class BleuTrace:
+    """Full trace of one segment (``explain_bleu``)."""
+
+    dialect: str
+    implementation: str
+    options: dict
+    scale: float
+    tokenizer: str
+    candidate: TextTrace
+    references: list[TextTrace]
+    ngrams: list[OrderNgrams]
+    totals_rule: str
+    ref_length: RefLengthChoice
+    stats: list                         # [c, r, m_1..m_N, t_1..t_N] (the dialect's rule for t)
+    combination: Combination
+    signature: str
+    warnings: list[LibraryWarning] = field(default_factory=list)
+    library_error: LibraryError | None = None
+
+    @property
+    def counts(self) -> list:
+        return [o.reported_matches if o.reported_matches is not None else o.matches for o in self.combination.orders]
+
+    @property
+    def totals(self) -> list:
+        return [o.reported_totals if o.reported_totals is not None else o.totals for o in self.combination.orders]
+
+    @property
+    def precisions(self) -> list[float]:
+        return [o.precision for o in self.combination.orders]
+
+    @property
+    def sys_len(self) -> int:
+        return self.combination.c
+
+    @property
+    def ref_len(self) -> int:
+        return self.combination.r
+
+    def stats_summary(self) -> "BleuStats":
+        return BleuStats.from_combination(self.dialect, self.combination, self.signature, self.warnings,
+                                          self.library_error, self.options)
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": "bleu-segment",
+            "dialect": self.dialect, "implementation": self.implementation, "options": self.options,
+            "scale": self.scale, "tokenizer": self.tokenizer,
+            "candidate": self.candidate.to_dict(), "references": [r.to_dict() for r in self.references],
+            "ngrams": [o.to_dict() for o in self.ngrams], "assignment_note": ASSIGNMENT_NOTE,
+            "totals_rule": self.totals_rule,
+            "ref_length": {**self.ref_length.to_dict(), "c": self.combination.c,
+                           "ref_lengths": [len(r.tokens) for r in self.references]},
+            "stats": list(self.stats),
+            "combination": self.combination.to_dict(),
+            "score": self.score, "bleu": self.bleu, "counts": self.counts, "totals": self.totals,
+            "precisions": self.precisions, "bp": self.bp, "sys_len": self.sys_len, "ref_len": self.ref_len,
+            "signature": self.signature,
+            "warnings": [w.to_dict() for w in self.warnings],
+            "library_error": self.library_error.to_dict() if self.library_error else None,
+        }
+
+
+@dataclass
+class BleuStats:
+    """Light result of the statistics-only fast path (no tokens, positions or assignments)."""
+
+    dialect: str
+    score: float            # native scale
+    bleu: float             # 0..1
+    counts: list            # matches per order as the library reports them
+    totals: list
+    precisions: list[float]  # 0..1, the value the library uses / reports
+    bp: float
+    sys_len: int
+    ref_len: int
+    ratio: float | None
+    signature: str
+    options: dict = field(default_factory=dict)
+    warnings: list[LibraryWarning] = field(default_factory=list)
+    library_error: LibraryError | None = None
+    segment_stats: list | None = None   # corpus: per-segment [c, r, m.., t..]
+
+    @classmethod
+    def from_combination(cls, dialect, comb: Combination, signature, warnings, error, options,
+                         segment_stats=None) -> "BleuStats":
+        return cls(dialect=dialect, score=comb.score, bleu=comb.bleu,
+                   counts=[o.reported_matches if o.reported_matches is not None else o.matches for o in comb.orders],
+                   totals=[o.reported_totals if o.reported_totals is not None else o.totals for o in comb.orders],
+                   precisions=[o.precision for o in comb.orders], bp=comb.bp, sys_len=comb.c, ref_len=comb.r,
+                   ratio=comb.ratio, signature=signature, options=options, warnings=list(warnings),
+                   library_error=error, segment_stats=segment_stats)
+
+    def to_dict(self) -> dict:
+        d = {"dialect": self.dialect, "score": self.score, "bleu": self.bleu, "counts": self.counts,
+             "totals": self.totals, "precisions": self.precisions, "bp": self.bp, "sys_len": self.sys_len,
+             "ref_len": self.ref_len, "ratio": self.ratio, "signature": self.signature, "options": self.options,
+             "warnings": [w.to_dict() for w in self.warnings],
+             "library_error": self.library_error.to_dict() if self.library_error else None}
+        if self.segment_stats is not None:
+            d["segment_stats"] = [list(s) for s in self.segment_stats]
+        return d
+
+
+@_combo_props
+@dataclass
+class BleuCorpusTrace:
+    """Corpus trace: per-segment sufficient statistics, their sums, and the final combination.
+    Full per-segment traces are built on demand with ``segment(i)`` (or all at once with ``full=True``)."""
+
+    dialect: str
+    implementation: str
+    options: dict
+    scale: float
+    tokenizer: str
+    n_segments: int
+    segment_stats: list[list]           # per segment [c, r, m_1..m_N, t_1..t_N]
+    summed: list                        # element-wise sum
+    combination: Combination
+    signature: str
+    warnings: list[LibraryWarning] = field(default_factory=list)
+    library_error: LibraryError | None = None
+    segment_errors: list[dict] = field(default_factory=list)   # {"segment": i, ...} per-segment notes
+    _builder: Callable[[int], BleuTrace] | None = field(default=None, repr=False, compare=False)
+    _segments: dict = field(default_factory=dict, repr=False, compare=False)
+
+    counts = BleuTrace.counts
+    totals = BleuTrace.totals
+    precisions = BleuTrace.precisions
+    sys_len = BleuTrace.sys_len
+    ref_len = BleuTrace.ref_len
+
+    def segment(self, i: int) -> BleuTrace:
+        """The full trace of segment i (0-based), built on first use and kept."""
+        if not 0 <= i < self.n_segments:
+            raise IndexError(f"segment {i} out of range (0..{self.n_segments - 1})")
+        t = self._segments.get(i)
+        if t is None:
+            t = self._segments[i] = self._builder(i)
+        return t
+
+    @property
+    def segments(self) -> list[BleuTrace]:
+        return [self.segment(i) for i in range(self.n_segments)]
+
+    def stats_summary(self) -> BleuStats:
+        return BleuStats.from_combination(self.dialect, self.combination, self.signature, self.warnings,
+                                          self.library_error, self.options, self.segment_stats)
+
+    def to_dict(self, *, full: bool = False) -> dict:
+        """``full=True`` includes every segment's full trace (building the missing ones)."""
+        d = {
+            "kind": "bleu-corpus",
+            "dialect": self.dialect, "implementation": self.implementation, "options": self.options,
+            "scale": self.scale, "tokenizer": self.tokenizer, "n_segments": self.n_segments,
+            "segment_stats": [list(s) for s in self.segment_stats], "summed": list(self.summed),
+            "combination": self.combination.to_dict(),
+            "score": self.score, "bleu": self.bleu, "counts": self.counts, "totals": self.totals,
+            "precisions": self.precisions, "bp": self.bp, "sys_len": self.sys_len, "ref_len": self.ref_len,
+            "signature": self.signature,
+            "warnings": [w.to_dict() for w in self.warnings],
+            "library_error": self.library_error.to_dict() if self.library_error else None,
+            "segment_errors": self.segment_errors,
+        }
+        if full:
+            d["segments"] = [s.to_dict() for s in self.segments]
+        return d
