@@ -112,3 +112,28 @@ def test_hf_evaluate_golden_corpora(use_aggregator):
                     _close(a, b, f"{rec['case_id']} {t}")
         if use_aggregator:
             assert "median" in ct.aggregation["note"].lower()
+
+
+def test_shared_algorithms_match_rouge155_counts_on_ascii_cases():
+    """The shared union-LCS, weighted-LCS and skip-bigram algorithms, fed rouge-score tokens (identical to
+    ROUGE-1.5.5's on ASCII text), reproduce ROUGE-1.5.5's raw -t 2 hit counts (pooled over references, -f A)."""
+    recs = golden("rouge/rouge155.jsonl")
+    flags = ["-n", "4", "-w", "1.2", "-2", "4", "-U", "-f", "A"]
+    n = 0
+    for r in recs:
+        if r["level"] != "segment" or r["status"] != "ok" or r["options"]["flags"] != flags:
+            continue
+        if not all(t.isascii() for t in [r["candidate"]] + r["references"]):
+            continue
+        tr = explain_rouge(r["candidate"], r["references"], multi_ref="pool",
+                           types=["rougeLsum", "rougeW-1.2", "rougeS4", "rougeSU4"])
+        c = r["result"]["counts"]
+        for ours, theirs in [("rougeLsum", "ROUGE-L"), ("rougeW-1.2", "ROUGE-W-1.2"), ("rougeS4", "ROUGE-S4"),
+                             ("rougeSU4", "ROUGE-SU4")]:
+            hits = sum(p[ours].hits for p in tr.per_reference)
+            assert math.isclose(hits, c[theirs]["hit_count"], rel_tol=1e-12, abs_tol=1e-12), (r["case_id"], ours)
+            if ours in ("rougeS4", "rougeSU4", "rougeLsum"):
+                assert sum(p[ours].ref_total for p in tr.per_reference) == c[theirs]["model_count"], (r["case_id"], ours)
+                assert sum(p[ours].cand_total for p in tr.per_reference) == c[theirs]["peer_count"], (r["case_id"], ours)
+        n += 1
+    assert n == 343

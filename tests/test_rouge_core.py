@@ -1,0 +1,255 @@
+"""Seeds' worked examples, the textbook dialect against the chapter's own code, edge cases, properties."""
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer
+
+from explainer.errors import ExplainerInputError
+from explainer.rouge import (DIALECTS, dialect_options, explain_rouge, explain_rouge_corpus, parse_type,
+                             score_rouge)
+from explainer.rouge.lcs import lcs, lcs_length
+from explainer.rouge.union import union_lcs, union_lcs_hits
+from tests.conftest import SHARED
+
+SEEDS = SHARED / "seeds"
+RS_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum"]
+
+
+def _seed_vectors():
+    p = SEEDS / "vectors" / "rouge.jsonl"
+    if not p.exists():
+        pytest.skip(f"seed vectors not found: {p}")
+    return [json.loads(line) for line in p.open(encoding="utf-8") if line.strip()]
+
+
+def test_seed_vectors_rouge_score_and_hf():
+    n = 0
+    for rec in _seed_vectors():
+        if rec["implementation"] == "rouge_score":
+            stem = rec["options"]["use_stemmer"]
+            tr = explain_rouge(rec["candidate"], rec["references"], types=RS_TYPES, use_stemmer=stem)
+            for t, s in rec["result"]["scores"].items():
+                assert tuple(tr.scores[t]) == pytest.approx((s["precision"], s["recall"], s["fmeasure"]), abs=1e-9)
+            n += 1
+        elif rec["implementation"] == "hf_evaluate_rouge" and rec["level"] == "segment":
+            tr = explain_rouge(rec["candidate"], rec["references"], dialect="hf-evaluate",
+                               use_stemmer=rec["options"]["use_stemmer"])
+            for t, f in rec["result"].items():
+                assert tr.reported[t] == pytest.approx(f, abs=1e-9)
+            n += 1
+    assert n >= 28
+
+
+def test_seed_union_lcs_example_gives_4():
+    rec = next(r for r in _seed_vectors() if r["case_id"] == "s001_union_lcs" and r["implementation"] == "rouge_score")
+    tr = explain_rouge(rec["candidate"], rec["references"], types=["rougeLsum"])
+    det = tr.per_reference[0]["rougeLsum"].detail
+    assert det["hits"] == 4
+    s = det["per_ref_sentence"][0]
+    assert [c["ref_indices"] for c in s["lcs_per_cand_sentence"]] == [[0, 1], [0, 2, 4]]
+    assert s["union"] == [0, 1, 2, 4]
+    want = rec["result"]["scores"]["rougeLsum"]
+    assert tr.scores["rougeLsum"].recall == pytest.approx(want["recall"], abs=1e-9)
+
+
+def _chapter_functions():
+    """Exec the chapter's own from-scratch functions, extracted from the seed notebook text."""
+    path = next(SEEDS.glob("000_*.txt"), None)
+    if path is None:
+        pytest.skip("seed 000 not found")
+    src = path.read_text(encoding="utf-8")
+    ns = {"Counter": Counter, "math": math}
+    for name in ("get_ngrams", "tokenize", "rouge_n", "lcs_length", "rouge_l"):
+        m = re.search(rf"^def {name}\(.*?(?=^\S)", src, flags=re.S | re.M)
+        assert m, name
+        exec(m.group(0), ns)
+    return ns
+
+
+def test_textbook_dialect_equals_chapter_code():
+    ns = _chapter_functions()
+    cases = [(r["candidate"], r["references"][0]) for r in _seed_vectors() if r["implementation"] == "rouge_score"]
+    cases += [("The cat, the CAT. the cat!", "the cat sat on the mat."), ("", "a b"), ("a b", ""), ("x", "x")]
+    for cand, ref in cases:
+        tr = explain_rouge(cand, [ref], dialect="textbook", types=["rouge1", "rouge2", "rougeL"])
+        for n in (1, 2):
+            want = ns["rouge_n"](cand, ref, n=n)
+            got = tr.scores[f"rouge{n}"]
+            assert (got.precision, got.recall, got.fmeasure) == pytest.approx(
+                (want["precision"], want["recall"], want["f1"]), abs=1e-12)
+        want = ns["rouge_l"](cand, ref)
+        got = tr.scores["rougeL"]
+        assert (got.precision, got.recall, got.fmeasure) == pytest.approx(
+            (want["precision"], want["recall"], want["f1"]), abs=1e-12)
+        assert tr.per_reference[0]["rougeL"].hits == want["lcs"]
+
+
+def test_textbook_rejects_types_it_does_not_define():
+    with pytest.raises(ValueError, match="only ROUGE-N and ROUGE-L"):
+        explain_rouge("a", ["a"], dialect="textbook", types=["rougeLsum"])
+
+
+# ---- edge cases ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cand,ref", [("", "the cat"), ("the cat", ""), ("", ""), ("cat", "cat"), ("dog", "cat"),
+                                      ("... !!! ?", "the cat"), ("   \n\n ", "a\nb")])
+def test_edge_cases_match_rouge_score(cand, ref):
+    scorer = rouge_scorer.RougeScorer(RS_TYPES)
+    want = scorer.score(ref, cand)
+    tr = explain_rouge(cand, [ref], types=RS_TYPES)
+    json.dumps(tr.to_dict(), allow_nan=False)
+    for t in RS_TYPES:
+        assert tuple(tr.scores[t]) == pytest.approx(tuple(want[t]), abs=1e-12)
+
+
+def test_all_tokens_dropped_is_said_loudly():
+    hindi = "यह एक बहुत अच्छी फिल्म थी और मुझे यह बहुत पसंद आई"
+    tr = explain_rouge(hindi, ["यह एक अच्छी फिल्म थी"])
+    assert tr.candidate.tokenized.tokens == []
+    n = len(hindi.split())
+    assert any(f"all {n} words of this candidate were removed" in note and "every score" in note for note in tr.notes)
+    assert all(s.fmeasure == 0 for s in tr.scores.values())
+    # the opt-in unicode tokenizer explains it
+    tr2 = explain_rouge(hindi, ["यह एक अच्छी फिल्म थी"], tokenizer="unicode")
+    assert tr2.scores["rouge1"].recall > 0
+    assert "not any library's default" in tr2.tokenizer
+
+
+def test_cut_words_and_spans():
+    tr = explain_rouge("The café was naïve", ["the cafe"], use_stemmer=True)
+    d = tr.to_dict()["candidate"]
+    assert [t["text"] for t in d["tokens"]] == ["the", "caf", "was", "na", "ve"]
+    assert d["tokens"][1]["start"] == 4 and d["tokens"][1]["end"] == 7
+    assert {x["text"] for x in d["dropped"]} == {"café", "naïve"}
+
+
+def test_bad_input_messages():
+    with pytest.raises(ExplainerInputError, match="at least one reference"):
+        explain_rouge("a", [])
+    with pytest.raises(ValueError, match="invalid ROUGE type"):
+        explain_rouge("a", ["a"], types=["rouge10"])
+    with pytest.raises(ValueError, match="unknown ROUGE dialect"):
+        explain_rouge("a", ["a"], dialect="nope")
+    with pytest.raises(ValueError, match="no option"):
+        explain_rouge("a", ["a"], bogus=1)
+    with pytest.raises(ValueError, match="must be one of"):
+        explain_rouge("a", ["a", "b"], multi_ref="max")
+    with pytest.raises(ExplainerInputError):
+        explain_rouge(None, ["a"])
+    with pytest.raises(ExplainerInputError, match="reference entries"):
+        explain_rouge_corpus(["a", "b"], [["a"]])
+
+
+def test_type_parsing():
+    assert parse_type("rougeW-1.2").weight == 1.2
+    assert parse_type("rougeS*").skip is None and parse_type("rougeSU4").skip == 4
+    assert parse_type("rouge9").n == 9
+
+
+def test_multi_ref_policies():
+    cand = "the quick brown fox"
+    refs = ["the fast brown fox jumped over the lazy dog in the park today", "a quick brown fox"]
+    best_f = explain_rouge(cand, refs, multi_ref="best-f")
+    pool = explain_rouge(cand, refs, multi_ref="pool")
+    best_r = explain_rouge(cand, refs, multi_ref="best-recall")
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    want = scorer.score_multi(refs, cand)
+    assert tuple(best_f.scores["rouge1"]) == pytest.approx(tuple(want["rouge1"]))
+    per = [scorer.score(r, cand)["rouge1"] for r in refs]
+    assert best_r.chosen_reference["rouge1"] == max(range(2), key=lambda i: (per[i].recall, -i))
+    # pooled ROUGE-1 from the per-reference counts
+    pr = [p["rouge1"] for p in pool.per_reference]
+    assert pool.chosen_reference["rouge1"] is None
+    assert pool.scores["rouge1"].recall == pytest.approx(sum(x.hits for x in pr) / sum(x.ref_total for x in pr))
+    assert pool.scores["rouge1"].precision == pytest.approx(sum(x.hits for x in pr) / (2 * pr[0].cand_total))
+
+
+def test_rouge_w_runs_on_worked_example():
+    tr = explain_rouge("the cat is on the mat", ["there is a cat on the mat"], types=["rougeW-1.2"])
+    w = tr.per_reference[0]["rougeW-1.2"].detail["per_ref_sentence"][0]
+    assert w["runs"] == [1, 3] and w["counted"] == [1, 4, 5, 6]
+    assert tr.per_reference[0]["rougeW-1.2"].hits == pytest.approx(1 + 3 ** 1.2)
+
+
+def test_corpus_bootstrap_matches_real_aggregator_under_seed():
+    import numpy as np
+    from rouge_score import scoring
+
+    cands = ["the cat sat", "a dog ran home", "news today", "the children were happy", "x y z"]
+    refs = [["the cat sat down"], ["the dog ran"], ["news of today"], ["the child was happy"], ["a b c"]]
+    ct = explain_rouge_corpus(cands, refs, types=["rouge1", "rougeL"], seed=3)
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"])
+    agg = scoring.BootstrapAggregator()
+    for c, r in zip(cands, refs):
+        agg.add_scores(scorer.score(r[0], c))
+    state = np.random.get_state()
+    np.random.seed(3)
+    try:
+        want = agg.aggregate()
+    finally:
+        np.random.set_state(state)
+    for t in ("rouge1", "rougeL"):
+        for k in ("low", "mid", "high"):
+            assert tuple(ct.aggregate[t][k]) == pytest.approx(tuple(getattr(want[t], k)), abs=1e-12)
+
+
+def test_dialect_registry_and_options():
+    assert {"rouge-score", "hf-evaluate", "textbook"} <= set(DIALECTS)
+    names = {o["name"] for o in dialect_options("rouge-score")}
+    assert {"use_stemmer", "multi_ref", "tokenizer", "split_summaries"} <= names
+    assert any(o["name"] == "use_aggregator" for o in dialect_options("hf-evaluate", corpus=True))
+
+
+def test_long_text_trace_has_compact_table():
+    words = [f"w{i % 97}" for i in range(1200)]
+    cand = " ".join(words)
+    ref = " ".join(reversed(words))
+    tr = explain_rouge(cand, [ref], types=["rougeL"])
+    det = tr.per_reference[0]["rougeL"].detail
+    assert det["table"]["kind"] == "sampled" and len(det["table"]["values"]) <= 200
+    assert det["lcs_length"] == lcs_length(ref.split(), cand.split()) == det["table"]["values"][-1][-1]
+    assert len(det["pairs"]) == det["lcs_length"]
+
+
+# ---- properties ------------------------------------------------------------------------------------
+
+words = st.lists(st.sampled_from(["a", "b", "c", "d", "the", "cat", "É", "x.y", "\n"]), max_size=25)
+
+
+@settings(max_examples=150)
+@given(words, st.lists(words, min_size=1, max_size=3))
+def test_properties(cw, rws):
+    cand = " ".join(cw)
+    refs = [" ".join(r) for r in rws]
+    tr = explain_rouge(cand, refs, types=["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeSU4"])
+    for s in tr.scores.values():
+        for v in s:
+            assert 0.0 <= v <= 1.0 + 1e-12
+    ct = tr.candidate.tokenized.tokens
+    for k, pr in enumerate(tr.per_reference):
+        rt = tr.references[k].tokenized.tokens
+        assert pr["rougeL"].hits <= min(len(ct), len(rt))
+        u = pr["rougeLsum"]
+        assert u.hits <= u.ref_total and u.hits <= u.cand_total
+    fast = score_rouge(cand, refs, types=["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    for t, s in fast.items():
+        assert tuple(s) == tuple(tr.scores[t])
+
+
+@settings(max_examples=200)
+@given(st.lists(st.lists(st.sampled_from("abc"), max_size=6), max_size=3),
+       st.lists(st.lists(st.sampled_from("abc"), max_size=6), max_size=3))
+def test_union_hits_bounded(rs, cs):
+    h, m, n = union_lcs_hits(rs, cs)
+    assert h <= m and h <= n
+    assert union_lcs(rs, cs)["hits"] == h
+    for r in rs:
+        for c in cs:
+            assert lcs(r, c).length <= min(len(r), len(c))
