@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from explainer.rouge.lcs import lcs as _core_lcs
+from explainer.rouge.ngrams import ngram_counts as _core_ngram_counts
+from explainer.rouge.skipgram import skip_bigrams as _core_skip_bigrams, su_unigrams as _core_su_unigrams
+from explainer.rouge.wlcs import wlcs as _core_wlcs
 from explainer.rouge.rouge155_bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
 from explainer.rouge.rouge155_text import PerlText, TokenOptions, read_text
 
@@ -231,31 +234,19 @@ def parse_flags(flags: Sequence[str]) -> Rouge155Options:
 
 # ------------------------------------------------------------------------------------------- primitives
 def ngram_counts(tokens: Sequence[str], n: int) -> tuple[Counter, int]:
-    """``createNGram``: multiset of n-grams over the joined text (across unit boundaries) and their number."""
-    c: Counter = Counter()
-    count = 0
-    for i in range(len(tokens) - n + 1):
-        c[tuple(tokens[i:i + n])] += 1
-        count += 1
-    return c, count
+    """``createNGram``: multiset of n-grams over the joined text (across unit boundaries) and their number
+    (the shared ``ngrams.ngram_counts``)."""
+    return _core_ngram_counts(tokens, n), max(len(tokens) - n + 1, 0)
 
 
 def skip_bigram_counts(tokens: Sequence[str], skip: int, unigrams: bool) -> tuple[Counter, int]:
     """``createSkipBigram``: pairs (t_i, t_j), i < j <= i+skip+1 (skip < 0: any j); with ``unigrams`` also
-    t_i for i < len-1 — the script's loop stops before the last token, so the last token never counts."""
-    c: Counter = Counter()
-    count = 0
-    n = len(tokens)
-    for i in range(n - 1):
-        if unigrams:
-            c[(tokens[i],)] += 1
-            count += 1
-        hi = n - 1 if skip < 0 else min(n - 1, i + skip + 1)
-        ti = tokens[i]
-        for j in range(i + 1, hi + 1):
-            c[(ti, tokens[j])] += 1
-            count += 1
-    return c, count
+    t_i for i < len-1 — the script's loop stops before the last token, so the last token never counts.
+    Uses the shared ``skipgram`` module (its ``su_last_token=False`` is exactly this quirk)."""
+    c = _core_skip_bigrams(tokens, None if skip < 0 else skip)
+    if unigrams:
+        c = c + _core_su_unigrams(tokens, su_last_token=False)
+    return c, sum(c.values())
 
 
 def clipped_hits(model: Counter, peer: Counter) -> int:
@@ -271,56 +262,13 @@ def lcs_mask(model_sentence: Sequence[str], peer_sentence: Sequence[str]) -> lis
 
 
 def wlcs_inner(model: Sequence[str], peer: Sequence[str], weight: float) -> tuple[list[tuple[int, int]], float]:
-    """``wlcs_inner`` + ``markLCS``: the script's greedy weighted-LCS DP (rows = model tokens). On equal
-    tokens it always goes diagonal and adds f(k+1) - f(k), k = the consecutive run so far; otherwise up
-    when c[i-1][j] >= c[i][j-1], else left. Returns the marked (model, peer) pairs and c[m][n]."""
-    m, n = len(model), len(peer)
-    if m == 0 or n == 0:
+    """``wlcs_inner`` + ``markLCS`` (the shared ``wlcs.wlcs``: rows = model tokens, a match always goes
+    diagonal adding f(k+1) - f(k), else up when c[i-1][j] >= c[i][j-1], else left). Returns the marked
+    (model, peer) pairs and the DP value c[m][n]."""
+    if not model or not peer:
         return [], 0.0
-    c_prev = [0.0] * (n + 1)
-    l_prev = [0] * (n + 1)
-    moves: list[bytearray] = [bytearray(n + 1)]
-    fcache: dict[int, float] = {}
-
-    def f(k: int) -> float:
-        v = fcache.get(k)
-        if v is None:
-            v = fcache[k] = _pow(k, weight)
-        return v
-
-    for i in range(1, m + 1):
-        c_cur = [0.0] * (n + 1)
-        l_cur = [0] * (n + 1)
-        mv = bytearray(n + 1)
-        mi = model[i - 1]
-        for j in range(1, n + 1):
-            if mi == peer[j - 1]:
-                k = l_prev[j - 1]
-                c_cur[j] = c_prev[j - 1] + f(k + 1) - f(k)
-                mv[j] = 1  # diagonal
-                l_cur[j] = k + 1
-            elif c_prev[j] >= c_cur[j - 1]:
-                c_cur[j] = c_prev[j]
-                mv[j] = 2  # up
-            else:
-                c_cur[j] = c_cur[j - 1]
-                mv[j] = 3  # left
-        moves.append(mv)
-        c_prev, l_prev = c_cur, l_cur
-    pairs = []
-    i, j = m, n
-    while i != 0 and j != 0:
-        d = moves[i][j]
-        if d == 1:
-            i -= 1
-            j -= 1
-            pairs.append((i, j))
-        elif d == 2:
-            i -= 1
-        else:
-            j -= 1
-    pairs.reverse()
-    return pairs, c_prev[n]
+    res = _core_wlcs(model, peer, weight)
+    return res["pairs"], res["value"]
 
 
 def _pow(r: float, p: float) -> float:
