@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from conftest import golden
+from conftest import SHARED, golden, load_jsonl
 from explainer.bleu import explain_bleu, explain_bleu_corpus, score_bleu, score_bleu_corpus
 
 TOL = 1e-9
@@ -114,6 +114,17 @@ def test_dialect_matches_every_golden_record(path):
             failures.append((rec["case_id"], rec["level"], rec["options"], errs))
     assert not failures, f"{len(failures)} of {checked} records differ; first: {failures[:3]}"
     assert checked == EXPECTED_RECORDS[path]
+
+
+def test_seed_worked_examples():
+    """The Moses results for the worked examples of ../shared/seeds/ (vectors/bleu.jsonl, same format)."""
+    p = SHARED / "seeds" / "vectors" / "bleu.jsonl"
+    if not p.exists():
+        pytest.skip(f"seed vectors not found: {p}")
+    records = [r for r in load_jsonl(str(p)) if r["implementation"].startswith("moses_")]
+    failures = [(r["case_id"], r["options"], e) for r in records if (e := _check(r))]
+    assert not failures, failures[:3]
+    assert len(records) == 112  # 42 multi-bleu + 70 mteval
 
 
 def test_not_expressible_inputs_are_reported_not_raised():

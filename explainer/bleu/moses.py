@@ -479,80 +479,45 @@ def mteval_printed(score: float, sysid: str = "sys") -> str:
 # --------------------------------------------------------------------------------------------------
 
 
-def _clipped_counts(cand: Sequence[str], refs: Sequence[Sequence[str]], max_order: int = MAX_ORDER
-                    ) -> tuple[list[int], list[int]]:
-    """Standalone fallback for the shared algorithm's clipping (per-n-gram maximum over references,
-    then min with the candidate count) — the rule both scripts use."""
-    from collections import Counter
-
-    def grams(toks):
-        return Counter(tuple(toks[i:i + n]) for n in range(1, max_order + 1) for i in range(len(toks) - n + 1))
-
-    cc = grams(cand)
-    best: dict = {}
-    for r in refs:
-        for g, k in grams(r).items():
-            if k > best.get(g, 0):
-                best[g] = k
-    matches = [0] * max_order
-    for g, k in cc.items():
-        if g in best:
-            matches[len(g) - 1] += min(k, best[g])
-    totals = [max(0, len(cand) - n) for n in range(max_order)]
-    return matches, totals
+def _stats(d, candidates, references):
+    """Per-segment [c, r, m_1..m_4, t_1..t_4] from the shared algorithm with dialect policy ``d``."""
+    from explainer.bleu.algorithm import segment_stats
+    return [segment_stats(d, c, rs) for c, rs in zip(candidates, references)]
 
 
 def run_multibleu(candidates: Sequence[str], references: Sequence[Sequence[str]], *,
-                  script: str = "multi-bleu.perl", lowercase: bool = False,
-                  counter=_clipped_counts) -> dict:
-    """multi-bleu.perl / multi-bleu-detok.perl on a line-aligned corpus; ``references[i]`` are segment
-    i's references (reference k goes to file REFSTEM<k>)."""
+                  script: str = "multi-bleu.perl", lowercase: bool = False) -> dict:
+    """multi-bleu.perl / multi-bleu-detok.perl on a line-aligned corpus, as the script reports it;
+    ``references[i]`` are segment i's references (reference k goes to file REFSTEM<k>). Raises
+    NotExpressible for inputs the files cannot carry."""
     check_expressible(script, candidates, references)
-    if script == "multi-bleu.perl":
-        tok_c = [multibleu_tokenize(c, lowercase=lowercase) for c in candidates]
-        tok_r = [[multibleu_tokenize(r, lowercase=lowercase) for r in refs] for refs in references]
-    elif script == "multi-bleu-detok.perl":
-        tok_c = [detok_tokenize(c, lowercase=lowercase) for c in candidates]
-        tok_r = [[detok_tokenize(r, lowercase=lowercase, role="reference") for r in refs] for refs in references]
-    else:
-        raise ValueError(f"unknown script {script!r}")
-    M = [0] * MAX_ORDER
-    T = [0] * MAX_ORDER
-    c_sum = r_sum = 0
-    segs = []
-    for c, rs in zip(tok_c, tok_r):
-        m, t = counter(c, rs)
-        r, rule = multibleu_ref_length(len(c), [len(x) for x in rs])
-        segs.append({"hyp_len": len(c), "ref_len": r, "ref_lens": [len(x) for x in rs], "ref_rule": rule,
-                     "matches": m, "totals": t})
-        c_sum += len(c)
-        r_sum += r
-        M = [a + b for a, b in zip(M, m)]
-        T = [a + b for a, b in zip(T, t)]
-    res = multibleu_score(M, T, c_sum, r_sum, script=script, lines_read=len(candidates))
-    return {"result": res, "segments": segs, "tokens": {"candidates": tok_c, "references": tok_r}}
+    d = MultiBleuDialect(script=script, lowercase=lowercase)
+    stats = _stats(d, candidates, references)
+    N = MAX_ORDER
+    summed = [sum(col) for col in zip(*stats)]
+    res = multibleu_score(summed[2:2 + N], summed[2 + N:], summed[0], summed[1], script=script,
+                          lines_read=len(candidates))
+    segs = [{"hyp_len": st[0], "ref_len": st[1], "matches": st[2:2 + N], "totals": st[2 + N:]} for st in stats]
+    return {"result": res, "segments": segs,
+            "tokens": {"candidates": [d.tokenize(c) for c in candidates],
+                       "references": [[d.tokenize(r) for r in rs] for rs in references]}}
 
 
 def run_mteval(candidates: Sequence[str], references: Sequence[Sequence[str]], *,
-               preserve_case: bool = False, smoothing: bool = True, international: bool = False,
-               counter=_clipped_counts) -> dict:
-    """mteval-v13a.pl -b on one document holding the segments; ``references[i][k]`` goes to refset k."""
+               preserve_case: bool = False, smoothing: bool = True, international: bool = False) -> dict:
+    """mteval-v13a.pl -b on one document holding the segments (``references[i][k]`` goes to refset k):
+    the system score with its report, every segment's ``-d 2`` score and the ``document info`` counts."""
     check_expressible("mteval-v13a.pl", candidates, references)
-    tok_c = [mteval_tokenize(c, preserve_case=preserve_case, international=international) for c in candidates]
-    tok_r = [[mteval_tokenize(r, preserve_case=preserve_case, international=international) for r in refs]
-             for refs in references]
-    segs = []
-    ref_counts = [0] * MAX_ORDER
-    for c, rs in zip(tok_c, tok_r):
-        m, t = counter(c, rs)
-        r, rule = mteval_ref_length(len(c), [len(x) for x in rs])
-        segs.append((m, t, r))
-        for x in rs:
-            for n in range(MAX_ORDER):
-                ref_counts[n] += max(0, len(x) - n)
+    d = MtevalDialect(preserve_case=preserve_case, smoothing=smoothing,
+                      international_tokenization=international)
+    stats = _stats(d, candidates, references)
+    N = MAX_ORDER
+    segs = [(st[2:2 + N], st[2 + N:], st[1]) for st in stats]
+    tok_r = [[d.tokenize(r) for r in rs] for rs in references]
+    ref_counts = [sum(max(0, len(x) - n) for rs in tok_r for x in rs) for n in range(N)]
     system, per_seg = mteval_score(segs, smoothing=smoothing)
     return {"result": system, "segments": per_seg, "ref_ngram_counts": ref_counts,
-            "tokens": {"candidates": tok_c, "references": tok_r}}
+            "tokens": {"candidates": [d.tokenize(c) for c in candidates], "references": tok_r}}
 
 
 # --------------------------------------------------------------------------------------------------
