@@ -1,4 +1,4 @@
-import streamlit as st
+"""Explain page (thin): everything lives in explainer.ui.explain_page."""
+from explainer.ui.explain_page import render
 
-st.title("BLEU & ROUGE explainer")
-st.info("The Explain page is under construction.")
+render()

@@ -1,0 +1,226 @@
+"""BLEU trace -> what the Explain page shows (marks, table rows, chart inputs, formula). Pure: no Streamlit.
+
+Everything here reads a :class:`explainer.bleu.trace.BleuTrace`; nothing is recomputed. Where the page
+shows a number, it is a field of the trace (or a count of trace entries).
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from explainer.ui.highlight import TokenMark
+
+__all__ = ["candidate_marks", "reference_marks", "ngram_rows", "order_rows", "formula_latex",
+           "ref_length_rows", "ngram_choices", "fmt", "native"]
+
+_ORDINAL = {1: "unigram", 2: "bigram", 3: "trigram", 4: "4-gram"}
+
+
+def _gram(n: int) -> str:
+    return _ORDINAL.get(n, f"{n}-gram")
+
+
+def fmt(x, digits: int = 4) -> str:
+    if x is None:
+        return "n/a"
+    if isinstance(x, int) or (isinstance(x, float) and x.is_integer() and abs(x) < 1e15):
+        return str(int(x))
+    if x != 0 and (abs(x) < 1e-4 or abs(x) >= 1e6):
+        return f"{x:.{digits}g}"
+    return f"{x:.{digits}f}"
+
+
+def native(trace) -> str:
+    """The headline BLEU value on the dialect's native scale, as text."""
+    return fmt(trace.score, 2 if trace.scale == 100 else 4)
+
+
+def _counted_positions(entry) -> set[int]:
+    """Candidate positions of the occurrences that count (the trace's assignment)."""
+    return {a["cand_pos"] for a in entry.assignment}
+
+
+def candidate_marks(trace, selected: str | None = None) -> list[TokenMark]:
+    """One mark per candidate token that can be located in the user's text."""
+    toks = trace.candidate.tokens
+    best: list[tuple[int, str, int | None]] = [(0, "", None)] * len(toks)  # (order, ngram text, ref)
+    clipped_info: dict[int, str] = {}
+    sel_cover: set[int] = set()
+    for order in trace.ngrams:
+        n = order.n
+        for e in order.entries:
+            counted = {a["cand_pos"]: a["ref"] for a in e.assignment}
+            for k, p in enumerate(e.cand_positions):
+                if e.text == selected:
+                    sel_cover.update(range(p, p + n))
+                if p in counted:
+                    for i in range(p, min(p + n, len(toks))):
+                        if n > best[i][0]:
+                            best[i] = (n, e.text, counted[p])
+                elif n == 1 and e.max_ref_count > 0:
+                    clipped_info[p] = (f"occurrence {k + 1} of {e.cand_count} of ‘{e.text}’ is clipped away: "
+                                       f"no single reference has it more than {e.max_ref_count}×")
+    marks = []
+    for i, t in enumerate(toks):
+        if t.start is None or t.end is None:
+            continue
+        n, gram, ref = best[i]
+        if n:
+            title = f"token {i + 1} ‘{t.text}’: longest counted match is the {_gram(n)} ‘{gram}’ (reference {ref + 1})"
+        else:
+            title = f"token {i + 1} ‘{t.text}’: no counted match"
+        if i in clipped_info:
+            title += "; " + clipped_info[i]
+        marks.append(TokenMark(t.start, t.end, order=n, clipped=i in clipped_info, selected=i in sel_cover,
+                               title=title))
+    return marks
+
+
+def reference_marks(trace, k: int, selected: str | None = None) -> list[TokenMark]:
+    """Reference k's tokens: the candidate n-grams they justified (by order), and the selected n-gram."""
+    ref = trace.references[k]
+    toks = ref.tokens
+    best: list[tuple[int, str]] = [(0, "")] * len(toks)
+    sel_cover: set[int] = set()
+    for order in trace.ngrams:
+        n = order.n
+        for e in order.entries:
+            if e.text == selected:
+                for p in e.ref_positions[k]:
+                    sel_cover.update(range(p, p + n))
+            for a in e.assignment:
+                if a["ref"] != k:
+                    continue
+                for i in range(a["ref_pos"], min(a["ref_pos"] + n, len(toks))):
+                    if n > best[i][0]:
+                        best[i] = (n, e.text)
+    marks = []
+    for i, t in enumerate(toks):
+        if t.start is None or t.end is None:
+            continue
+        n, gram = best[i]
+        title = (f"reference {k + 1}, token {i + 1} ‘{t.text}’: justifies the candidate {_gram(n)} ‘{gram}’"
+                 if n else f"reference {k + 1}, token {i + 1} ‘{t.text}’: not used by a counted match")
+        marks.append(TokenMark(t.start, t.end, order=n, selected=i in sel_cover, title=title))
+    return marks
+
+
+def ngram_rows(trace) -> list[dict]:
+    """The n-gram table: one row per distinct candidate n-gram, every order."""
+    k = len(trace.references)
+    rows = []
+    for order in trace.ngrams:
+        for e in order.entries:
+            row = {"order": order.n, "n-gram": e.text, "candidate count": e.cand_count}
+            for j in range(k):
+                row[f"ref {j + 1}"] = e.ref_counts[j]
+            row["max in one ref"] = e.max_ref_count
+            row["justified by"] = ", ".join(f"ref {j + 1}" for j in e.max_refs) or "—"
+            row["clipped count"] = e.clipped
+            row["clipped away"] = e.cand_count - e.clipped
+            rows.append(row)
+    return rows
+
+
+def ngram_choices(trace, limit: int = 2000) -> list[str]:
+    """Distinct candidate n-grams (all orders), matched ones first, for the 'where did it match' picker."""
+    matched, other = [], []
+    for order in trace.ngrams:
+        for e in order.entries:
+            (matched if e.clipped else other).append(e.text)
+    return list(dict.fromkeys(matched + other))[:limit]
+
+
+def order_rows(trace) -> list[dict]:
+    """Per order: counts as the trace has them and precisions before/after smoothing (0..1)."""
+    rows = []
+    for o in trace.combination.orders:
+        rows.append({"n": o.n, "matches": o.matches, "totals": o.totals, "precision_raw": o.precision_raw,
+                     "precision": o.precision, "included": o.included, "smoothing": o.smoothing,
+                     "formula": o.formula, "reason": o.reason, "weight": o.weight})
+    return rows
+
+
+def ref_length_rows(trace) -> list[dict]:
+    rl = trace.ref_length
+    c = trace.combination.c
+    out = []
+    for j, r in enumerate(trace.references):
+        L = len(r.tokens)
+        out.append({"reference": f"ref {j + 1}", "length (tokens)": L, "|c − length|": abs(c - L),
+                    "chosen": "✔ chosen" if j in rl.chosen else ""})
+    return out
+
+
+def _tex_num(x: float, digits: int = 4) -> str:
+    s = fmt(x, digits)
+    if "e" in s:
+        mant, exp = s.split("e")
+        return rf"{mant}\times 10^{{{int(exp)}}}"
+    return s
+
+
+def formula_latex(trace) -> str:
+    """BLEU = BP · exp(Σ w_n log p_n) with this trace's numbers substituted."""
+    comb = trace.combination
+    used = [o for o in comb.orders if o.included and o.precision > 0]
+    scale = r"100 \times " if trace.scale == 100 else ""
+    if comb.early_exit or not used:
+        return (rf"\text{{BLEU}} = {scale}\mathrm{{BP}}\cdot\exp\Big(\sum_n w_n \log p_n\Big) = "
+                rf"{_tex_num(comb.score)}\quad\text{{(the library returns this directly; see the note)}}")
+    terms = " + ".join(rf"{_tex_num(o.weight, 3)}\log {_tex_num(o.precision)}" for o in used)
+    skipped = [o.n for o in comb.orders if not o.included]
+    line1 = rf"\text{{BLEU}} &= {scale}\mathrm{{BP}}\cdot\exp\Big(\sum_{{n}} w_n \log p_n\Big)"
+    line2 = rf"&= {scale}{_tex_num(comb.bp)}\cdot\exp\big({terms}\big)"
+    if comb.log_mean is not None and comb.log_sum is not None and comb.effective_order and \
+            not math.isclose(comb.log_mean, comb.log_sum):
+        logs = " + ".join(rf"\log {_tex_num(o.precision)}" for o in used)
+        line2 = rf"&= {scale}{_tex_num(comb.bp)}\cdot\exp\Big(\tfrac{{1}}{{{comb.effective_order}}}\big({logs}\big)\Big)"
+    line3 = rf"&= {scale}{_tex_num(comb.bp)}\cdot {_tex_num(comb.geo_mean)} = {_tex_num(comb.score)}"
+    out = rf"\begin{{aligned}}{line1}\\ {line2}\\ {line3}\end{{aligned}}"
+    if skipped:
+        out += rf"\quad\text{{(orders {', '.join(map(str, skipped))} not in the mean)}}"
+    return out
+
+
+def bp_latex(trace) -> str:
+    comb = trace.combination
+    c, r = comb.c, comb.r
+    if c > r or r == 0:
+        return rf"c = {c} > r = {r} \;\Rightarrow\; \mathrm{{BP}} = 1" if c > r else \
+            rf"r = 0 \;\Rightarrow\; \mathrm{{BP}} = {_tex_num(comb.bp)}"
+    if c == 0:
+        return rf"c = 0 \;\Rightarrow\; \mathrm{{BP}} = {_tex_num(comb.bp)}"
+    return (rf"c = {c} \le r = {r} \;\Rightarrow\; \mathrm{{BP}} = e^{{\,1 - r/c}} = e^{{\,1 - {r}/{c}}} = "
+            rf"{_tex_num(comb.bp, 6)}")
+
+
+def precision_latex(o) -> str:
+    if o.precision_raw is None:
+        return rf"p_{o.n}:\ \text{{no candidate {o.n}-grams}}"
+    base = rf"p_{o.n} = \frac{{{fmt(o.matches)}}}{{{fmt(o.totals)}}} = {_tex_num(o.precision_raw)}"
+    if not math.isclose(o.precision, o.precision_raw):
+        base += rf"\;\xrightarrow{{\text{{{_tex_escape(o.smoothing)}}}}}\; {_tex_num(o.precision)}"
+    return base
+
+
+def _tex_escape(s: str) -> str:
+    rep = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "^": r"\^{}",
+           "_": r"\_", "%": r"\%", "~": r"\~{}"}
+    return "".join(rep.get(ch, ch) for ch in s if ch.isprintable())
+
+
+def ngram_occurrences(trace, text: str) -> dict:
+    """Where the n-gram ``text`` occurs: candidate positions and per-reference positions (token indices)."""
+    for order in trace.ngrams:
+        for e in order.entries:
+            if e.text == text:
+                return {"n": order.n, "cand_positions": list(e.cand_positions),
+                        "ref_positions": [list(p) for p in e.ref_positions], "ref_counts": list(e.ref_counts),
+                        "max_ref_count": e.max_ref_count, "max_refs": list(e.max_refs), "clipped": e.clipped,
+                        "cand_count": e.cand_count}
+    return {}
+
+
+def tokens_line(tokens: Sequence) -> str:
+    return " · ".join(t.text for t in tokens)

@@ -1,0 +1,165 @@
+"""“Why is this score zero / low?” — plain-language findings read off the traces. Pure: no Streamlit.
+
+Each finding names the step that costs the points, with the trace's own numbers. The checks follow
+docs/user-pain.md: an order with no match (or no n-gram at all), the brevity penalty, case, tokenization
+(punctuation glued to words, text with no spaces), every token dropped by the ROUGE tokenizer, ROUGE-Lsum
+without newlines, and corpus vs sentence semantics (effective order). Texts in findings are plain text;
+the page escapes them.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Sequence
+
+__all__ = ["Finding", "diagnose_bleu", "diagnose_rouge"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    level: str   # "error" (the score is 0 / the library fails), "warning" (costs a lot), "info"
+    title: str
+    text: str
+    code: str    # stable id for tests: no_ngrams, zero_matches, bp, case, punct, no_spaces, ...
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def _quote(tokens: Sequence[str], limit: int = 6) -> str:
+    shown = [f"‘{t}’" for t in tokens[:limit]]
+    more = f" and {len(tokens) - limit} more" if len(tokens) > limit else ""
+    return ", ".join(shown) + more
+
+
+def _is_cjk(ch: str) -> bool:
+    name = unicodedata.name(ch, "")
+    return any(w in name for w in ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "THAI"))
+
+
+def diagnose_bleu(trace, *, alternatives: dict[str, float] | None = None) -> list[Finding]:
+    """Findings for one BLEU trace. ``alternatives`` maps a description (e.g. "sacrebleu.sentence_bleu
+    (effective order on)") to the score the core computed for it, to show what another setting gives."""
+    out: list[Finding] = []
+    comb = trace.combination
+    opts = trace.options or {}
+    cand = [t.text for t in trace.candidate.tokens]
+    refs = [[t.text for t in r.tokens] for r in trace.references]
+    c, r = comb.c, comb.r
+    if trace.library_error is not None:
+        e = trace.library_error
+        out.append(Finding("error", f"The real library fails here ({e.type})",
+                           f"{e.explanation}. Message: {e.message}", "library_error"))
+    if not cand:
+        out.append(Finding("error", "The candidate has no tokens",
+                           "After tokenization the candidate is empty, so there is nothing to match: BLEU is 0 "
+                           "(or the library fails, see above).", "empty_candidate"))
+        return out
+    if refs and all(len(x) == 0 for x in refs):
+        out.append(Finding("error", "Every reference is empty", "The references have no tokens after "
+                           "tokenization, so no n-gram can match.", "empty_refs"))
+    if comb.early_exit:
+        out.append(Finding("error", "The library stops early", comb.early_exit, "early_exit"))
+    for o in comb.orders:
+        if o.totals == 0 or o.precision_raw is None:
+            if o.n <= max(1, c):
+                continue
+            eff = opts.get("effective_order")
+            txt = (f"The candidate has {c} token{'s' if c != 1 else ''}, so it has no {o.n}-grams at all "
+                   f"(p{o.n} is 0/0). ")
+            if not o.included:
+                txt += f"This dialect leaves order {o.n} out of the mean ({o.reason})."
+            else:
+                txt += (f"This dialect still averages over all {len(comb.orders)} orders: {o.reason}. "
+                        + ("Effective order (sacreBLEU's sentence_bleu default) would average only the orders "
+                           "the candidate has." if eff is False or eff is None else ""))
+            out.append(Finding("warning", f"No {o.n}-grams in a {c}-token candidate", txt, "no_ngrams"))
+        elif o.matches == 0:
+            smoothed = o.precision > 0
+            txt = (f"None of the {int(o.totals)} candidate {o.n}-grams occurs in any reference (0/{int(o.totals)}). "
+                   + (f"Smoothing ({o.smoothing}) replaces 0 by {o.precision:.4g}: {o.formula}."
+                      if smoothed else "Without smoothing the geometric mean — and BLEU — is 0."))
+            out.append(Finding("error" if not smoothed else "warning", f"No {o.n}-gram matches", txt,
+                               "zero_matches"))
+    if c > 0 and r > 0 and comb.bp < 1:
+        out.append(Finding("warning" if comb.bp < 0.9 else "info", "Brevity penalty",
+                           f"The candidate has {c} tokens, the chosen reference length is r = {r} "
+                           f"({trace.ref_length.explanation}). BP = exp(1 − {r}/{c}) = {comb.bp:.4f}: the score "
+                           f"is multiplied by {comb.bp:.4f} (−{_pct(1 - comb.bp)}).", "bp"))
+    # case: unmatched candidate tokens that would match a reference token ignoring case
+    if not opts.get("lowercase", False) and refs:
+        ref_exact = {t for x in refs for t in x}
+        ref_lower = {t.lower() for x in refs for t in x}
+        case_only = sorted({t for t in cand if t not in ref_exact and t.lower() in ref_lower})
+        if case_only:
+            out.append(Finding("info", "Case differences", f"{_quote(case_only)} match a reference only if case is "
+                               "ignored. This dialect is case-sensitive here; turn on lowercase (sacreBLEU "
+                               "lowercase=True) to compare case-insensitively.", "case"))
+    # tokenization: punctuation glued to words (whitespace tokenizers) or no spaces (CJK under 13a)
+    ref_set = {t for x in refs for t in x}
+    glued = sorted({t for t in cand if t not in ref_set and len(t) > 1 and not t[-1].isalnum()
+                    and t.rstrip(".,;:!?\"')]") in ref_set})
+    glued += sorted({t for t in cand if t not in ref_set and len(t) > 1 and not t[0].isalnum()
+                     and t.lstrip("\"'([") in ref_set and t not in glued})
+    if glued:
+        out.append(Finding("info", "Punctuation attached to words", f"{_quote(glued)} carry punctuation that the "
+                           f"reference does not have at that place; the tokenizer ({trace.tokenizer}) keeps them as "
+                           "one token, so they do not match. A tokenizer that splits punctuation (13a) would.",
+                           "punct"))
+    long_cjk = [t for t in cand if len(t) >= 4 and sum(_is_cjk(ch) for ch in t) >= 2]
+    if long_cjk:
+        out.append(Finding("warning", "Text without spaces", f"{_quote(long_cjk, 3)} is one token for this "
+                           "tokenizer because it contains no spaces. For Chinese, Japanese or Thai use the zh, "
+                           "ja-mecab or char tokenizer.", "no_spaces"))
+    if alternatives:
+        alt = "; ".join(f"{k}: {v:.4g}" for k, v in alternatives.items())
+        out.append(Finding("info", "Same text, other settings", f"For comparison, computed by the same core: {alt}.",
+                           "alternatives"))
+    for w in trace.warnings:
+        out.append(Finding("info", "The library warns", w.message, "library_warning"))
+    return out
+
+
+def diagnose_rouge(trace) -> list[Finding]:
+    out: list[Finding] = []
+    cand = trace.candidate.tokenized
+    if cand.message:
+        out.append(Finding("warning", "Words removed by the tokenizer", cand.message, "dropped"))
+    for k, ref in enumerate(trace.references):
+        if ref.tokenized.message:
+            out.append(Finding("warning", f"Words removed from reference {k + 1}", ref.tokenized.message, "dropped"))
+    if not cand.tokens:
+        why = (" The text has words, but this tokenizer keeps only a–z and 0–9: every word was dropped "
+               "(choose the unicode tokenizer to keep other scripts)." if cand.n_words else "")
+        out.append(Finding("error", "The candidate has no ROUGE tokens",
+                           "Nothing is left to compare, so every ROUGE score is 0." + why, "no_tokens"))
+        return out
+    if all(not r.tokenized.tokens for r in trace.references):
+        out.append(Finding("error", "The references have no ROUGE tokens", "Every score is 0.", "no_ref_tokens"))
+        return out
+    scores = trace.scores
+    if "rouge2" in scores and scores["rouge2"].fmeasure == 0 and len(cand.tokens) >= 2:
+        out.append(Finding("warning", "No shared bigram", "No two consecutive candidate tokens appear "
+                           "consecutively in the reference, so ROUGE-2 is 0 even if single words match.", "rouge2_zero"))
+    if "rougeLsum" in scores:
+        texts = [trace.candidate.tokenized.text] + [r.tokenized.text for r in trace.references]
+        if not any("\n" in t for t in texts) and trace.options.get("split_summaries") is not True:
+            out.append(Finding("info", "ROUGE-Lsum without line breaks",
+                               "ROUGE-Lsum treats each line as a sentence. None of the texts has a line break, so "
+                               "ROUGE-Lsum equals ROUGE-L here. Put one sentence per line to get summary-level LCS.",
+                               "lsum_no_newline"))
+    for t, s in scores.items():
+        if s.precision > 0 and s.recall > 0 and s.recall < 0.5 * s.precision:
+            out.append(Finding("info", f"{t}: recall much lower than precision",
+                               f"P {s.precision:.3f}, R {s.recall:.3f}: the candidate covers little of the "
+                               "reference (it is short, or misses content).", "low_recall"))
+            break
+    if not trace.options.get("use_stemmer", True) and "rouge1" in scores and scores["rouge1"].recall < 1:
+        out.append(Finding("info", "Stemming is off", "Word forms such as ‘cats’ and ‘cat’ do not match. Turn on "
+                           "stemming to compare Porter stems (as rouge-score's use_stemmer=True).", "stem_off"))
+    if len(trace.references) > 1:
+        out.append(Finding("info", "Several references", trace.multi_ref_note, "multi_ref"))
+    for n in trace.notes:
+        out.append(Finding("info", "Note", n, "note"))
+    return out

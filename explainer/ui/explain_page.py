@@ -1,0 +1,575 @@
+"""The Explain page: widgets, state <-> URL, and the rendering of BLEU and ROUGE traces.
+
+The page computes nothing: it calls ``explain_bleu`` / ``explain_rouge`` and shows their traces through the
+pure helpers (highlight, charts, bleu_view, rouge_view, diagnosis). User text reaches HTML only through
+``highlight.escape_text`` / ``render_marked_text`` and markdown only through ``md_escape``.
+"""
+from __future__ import annotations
+
+import io
+import json
+import time
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from explainer.examples import EXAMPLES, get_example
+from explainer.text import MAX_INPUT_CHARS
+from explainer.ui import bleu_view as bv
+from explainer.ui import charts, diagnosis, highlight as hl
+from explainer.ui import rouge_view as rv
+from explainer.ui.permalink import MAX_REFS, ExplainState, OptionSpec, parse_params, to_params, texts_fit_url
+from explainer.ui.schema import (ROUGE_TYPE_CHOICES, DEFAULT_ROUGE_TYPES, bleu_schema, dialect_description,
+                                 dialect_label, rouge_schema, supported_types)
+
+DEFAULT_EXAMPLE = "cat_mat"
+HIGHLIGHT_MAX_CHARS = 20_000     # highlight at most this much of each text
+TABLE_MAX_ROWS = 5_000           # n-gram table rows shown (the CSV has all)
+HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum")
+
+
+# --------------------------------------------------------------------------------------- state helpers
+def _bkey(dialect: str, name: str) -> str:
+    return f"bleu_opt:{dialect}:{name}"
+
+
+def _rkey(dialect: str, name: str) -> str:
+    return f"rouge_opt:{dialect}:{name}"
+
+
+def _to_widget(spec: OptionSpec, value: Any) -> Any:
+    if spec.kind == "float_list":
+        return ", ".join(f"{v:g}" for v in (value or ()))
+    if spec.kind == "int" and value is not None:
+        return int(value)
+    if spec.kind == "float" and value is not None:
+        return float(value)
+    return value
+
+
+def _from_widget(spec: OptionSpec, raw: Any) -> tuple[Any, str | None]:
+    if spec.kind == "float_list":
+        try:
+            vals = tuple(float(x) for x in str(raw).replace(",", " ").split())
+            if not vals:
+                raise ValueError
+            return vals, None
+        except ValueError:
+            return spec.default, f"{spec.label}: “{raw}” is not a list of numbers; using the default."
+    return raw, None
+
+
+def _apply_state(state: ExplainState) -> None:
+    """Write a state into the widgets' session keys (before the widgets are created)."""
+    ss = st.session_state
+    ss["candidate"] = state.candidate
+    refs = state.refs[:MAX_REFS] or [""]
+    ss["n_refs"] = len(refs)
+    for i in range(MAX_REFS):
+        ss[f"ref_{i}"] = refs[i] if i < len(refs) else ""
+    ss["bleu_dialect"] = state.bleu_dialect
+    for spec in bleu_schema().specs(state.bleu_dialect):
+        ss[_bkey(state.bleu_dialect, spec.name)] = _to_widget(spec, state.bleu_options.get(spec.name, spec.default))
+    ss["rouge_dialect"] = state.rouge_dialect
+    ss["rouge_types"] = list(state.rouge_types)
+    for spec in rouge_schema().specs(state.rouge_dialect):
+        ss[_rkey(state.rouge_dialect, spec.name)] = _to_widget(spec, state.rouge_options.get(spec.name, spec.default))
+    ss["example"] = state.example or None
+    ss["ngram"] = state.ngram or None
+
+
+def _default_state() -> ExplainState:
+    ex = get_example(DEFAULT_EXAMPLE)
+    b, r = bleu_schema(), rouge_schema()
+    return ExplainState(candidate=ex.candidate, refs=list(ex.references), bleu_dialect=b.default_dialect,
+                        bleu_options=b.defaults(b.default_dialect), rouge_dialect=r.default_dialect,
+                        rouge_types=DEFAULT_ROUGE_TYPES(), rouge_options=r.defaults(r.default_dialect),
+                        example=DEFAULT_EXAMPLE)
+
+
+def _load_from_url() -> None:
+    """First run of a session: the URL (if any) defines the state; otherwise the default example."""
+    if st.session_state.get("_loaded"):
+        return
+    params = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+    default = _default_state()
+    if "candidate" not in params and "ref" not in params and params.get("example"):
+        try:
+            ex = get_example(params["example"][-1])
+            default.candidate, default.refs = ex.candidate, list(ex.references)
+        except KeyError:
+            pass
+    state, warnings = parse_params(params, bleu_schema(), rouge_schema(), rouge_type_choices=ROUGE_TYPE_CHOICES,
+                                   default_rouge_types=DEFAULT_ROUGE_TYPES(), default=default)
+    if params and "candidate" not in params and "ref" not in params and not params.get("example"):
+        # a link with settings only: keep the default texts but not the default example's name
+        state.example = ""
+    _apply_state(state)
+    st.session_state["_url_warnings"] = warnings
+    st.session_state["_loaded"] = True
+
+
+def _current_state() -> tuple[ExplainState, list[str]]:
+    ss = st.session_state
+    warns: list[str] = []
+    n = ss.get("n_refs", 1)
+    refs = [ss.get(f"ref_{i}", "") for i in range(n)]
+    bd = ss.get("bleu_dialect") or bleu_schema().default_dialect
+    bopts = {}
+    for spec in bleu_schema().specs(bd):
+        v, w = _from_widget(spec, ss.get(_bkey(bd, spec.name), _to_widget(spec, spec.default)))
+        bopts[spec.name] = v
+        if w:
+            warns.append(w)
+    rd = ss.get("rouge_dialect") or rouge_schema().default_dialect
+    ropts = {}
+    for spec in rouge_schema().specs(rd):
+        v, w = _from_widget(spec, ss.get(_rkey(rd, spec.name), _to_widget(spec, spec.default)))
+        ropts[spec.name] = v
+        if w:
+            warns.append(w)
+    types = tuple(ss.get("rouge_types") or ())
+    state = ExplainState(candidate=ss.get("candidate", ""), refs=refs, bleu_dialect=bd, bleu_options=bopts,
+                         rouge_dialect=rd, rouge_types=types, rouge_options=ropts, example=ss.get("example") or "",
+                         ngram=ss.get("ngram") or "")
+    return state, warns
+
+
+def _sync_url(state: ExplainState) -> None:
+    want = to_params(state, bleu_schema(), rouge_schema())
+    have = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+    norm = {k: (v if isinstance(v, list) else [v]) for k, v in want.items()}
+    if norm != have:
+        st.query_params.from_dict(want)
+
+
+# ------------------------------------------------------------------------------------------- callbacks
+def _on_example() -> None:
+    ex_id = st.session_state.get("example")
+    if not ex_id:
+        return
+    ex = get_example(ex_id)
+    state, _ = _current_state()
+    state.candidate, state.refs, state.example, state.ngram = ex.candidate, list(ex.references), ex.id, ""
+    b, r = bleu_schema(), rouge_schema()
+    for k, v in ex.settings.items():  # permalink-style overrides, e.g. stem=1
+        for spec in b.specs(state.bleu_dialect):
+            if spec.param == k:
+                state.bleu_options[spec.name] = parse_value(spec, v)
+        for spec in r.specs(state.rouge_dialect):
+            if spec.param == k:
+                state.rouge_options[spec.name] = parse_value(spec, v)
+    _apply_state(state)
+
+
+def parse_value(spec: OptionSpec, raw: str):
+    from explainer.ui.permalink import decode_value
+
+    return decode_value(spec, raw)[0]
+
+
+def _add_ref() -> None:
+    n = st.session_state.get("n_refs", 1)
+    if n < MAX_REFS:
+        st.session_state[f"ref_{n}"] = ""
+        st.session_state["n_refs"] = n + 1
+
+
+def _remove_ref(i: int) -> None:
+    n = st.session_state.get("n_refs", 1)
+    if n <= 1:
+        st.session_state["ref_0"] = ""
+        return
+    vals = [st.session_state.get(f"ref_{j}", "") for j in range(n)]
+    del vals[i]
+    for j in range(MAX_REFS):
+        st.session_state[f"ref_{j}"] = vals[j] if j < len(vals) else ""
+    st.session_state["n_refs"] = n - 1
+
+
+def _on_text_change() -> None:
+    st.session_state["example"] = None
+    st.session_state["ngram"] = None
+
+
+# --------------------------------------------------------------------------------------------- widgets
+def _option_widget(spec: OptionSpec, key: str) -> None:
+    label, help_ = spec.label or spec.name, spec.help or None
+    if key not in st.session_state:
+        st.session_state[key] = _to_widget(spec, spec.default)
+    if spec.kind == "bool":
+        st.checkbox(label, key=key, help=help_)
+    elif spec.kind == "tristate":
+        st.selectbox(label, [None, True, False], key=key, help=help_,
+                     format_func=lambda v: "library default" if v is None else ("on" if v else "off"))
+    elif spec.kind == "choice":
+        st.selectbox(label, list(spec.choices), key=key, help=help_)
+    elif spec.kind == "int":
+        st.number_input(label, min_value=int(spec.min) if spec.min is not None else None,
+                        max_value=int(spec.max) if spec.max is not None else None, step=1, key=key, help=help_)
+    elif spec.kind in ("float", "optional_float"):
+        st.number_input(label, min_value=float(spec.min) if spec.min is not None else None,
+                        max_value=float(spec.max) if spec.max is not None else None, step=0.1, format="%g",
+                        key=key, help=(help_ or "") + (" Empty = the library's default." if spec.kind ==
+                                                          "optional_float" else ""))
+    elif spec.kind == "float_list":
+        st.text_input(label, key=key, help=(help_ or "") + " Numbers separated by commas.")
+
+
+def _sidebar() -> None:
+    sb = st.sidebar
+    with sb:
+        st.header("Example")
+        ids = [None] + [e.id for e in EXAMPLES]
+        titles = {e.id: e.title for e in EXAMPLES}
+        st.selectbox("Load a worked example", ids, key="example", on_change=_on_example,
+                     format_func=lambda i: "— your own text —" if i is None else titles[i],
+                     help="Worked examples of the course material and gaming presets. Loading one replaces "
+                          "the texts.")
+        st.header("BLEU settings")
+        b = bleu_schema()
+        st.selectbox("BLEU dialect", list(b.dialects), key="bleu_dialect",
+                     format_func=lambda n: dialect_label("bleu", n))
+        bd = st.session_state["bleu_dialect"]
+        st.caption(dialect_description("bleu", bd))
+        for spec in b.specs(bd):
+            _option_widget(spec, _bkey(bd, spec.name))
+        st.header("ROUGE settings")
+        r = rouge_schema()
+        st.selectbox("ROUGE dialect", list(r.dialects), key="rouge_dialect",
+                     format_func=lambda n: dialect_label("rouge", n))
+        rd = st.session_state["rouge_dialect"]
+        st.caption(dialect_description("rouge", rd))
+        if "rouge_types" not in st.session_state:
+            st.session_state["rouge_types"] = list(DEFAULT_ROUGE_TYPES())
+        st.multiselect("ROUGE types", list(ROUGE_TYPE_CHOICES), key="rouge_types",
+                       help="W = weighted LCS, S = skip-bigrams (max gap 4 or unlimited *), SU = S + unigrams.")
+        for spec in r.specs(rd):
+            _option_widget(spec, _rkey(rd, spec.name))
+
+
+def _inputs() -> None:
+    st.text_area("Candidate (the text being scored)", key="candidate", height=90, on_change=_on_text_change,
+                 help="ROUGE-Lsum reads one sentence per line.")
+    n = st.session_state.get("n_refs", 1)
+    for i in range(n):
+        cols = st.columns([12, 1])
+        with cols[0]:
+            st.text_area(f"Reference {i + 1}", key=f"ref_{i}", height=80, on_change=_on_text_change)
+        with cols[1]:
+            st.button("✕", key=f"rm_ref_{i}", on_click=_remove_ref, args=(i,), help=f"Remove reference {i + 1}",
+                      disabled=n <= 1)
+    c1, c2 = st.columns([2, 8])
+    with c1:
+        st.button("＋ Add reference", key="add_ref", on_click=_add_ref, disabled=n >= MAX_REFS)
+    with c2:
+        st.caption(f"1–{MAX_REFS} references, multi-line allowed. Limits: {MAX_INPUT_CHARS:,} characters per text; "
+                   f"highlighting shows the first {HIGHLIGHT_MAX_CHARS:,} characters; the LCS table is drawn "
+                   f"at most {charts.HEATMAP_MAX}×{charts.HEATMAP_MAX} (downsampled beyond). Your text is not "
+                   "stored on the server; it lives in this page's URL.")
+
+
+# ------------------------------------------------------------------------------------------ rendering
+def _html(body: str) -> None:
+    st.html(hl.STYLE + body)
+
+
+def _fmt_bleu(trace) -> str:
+    return f"{trace.score:.4f}" if trace.scale == 100 else f"{trace.score:.6f}"
+
+
+def _fmt_rouge(x: float) -> str:
+    return f"{x:.5f}"
+
+
+def _headline(bt, rt, rtypes) -> None:
+    cols = st.columns(5)
+    with cols[0]:
+        if bt is not None:
+            st.metric("BLEU", _fmt_bleu(bt), help=f"{bt.dialect}, native scale 0–{int(bt.scale)}; exact value "
+                                                  f"{bt.score!r}")
+        else:
+            st.metric("BLEU", "—")
+    for col, (label, t) in zip(cols[1:], rv.headline_types()):
+        with col:
+            if rt is not None and t in rt.scores:
+                s = rt.scores[t]
+                st.metric(label, _fmt_rouge(s.fmeasure),
+                          help=f"F-measure ({rt.dialect}, 0–1). P {s.precision!r}, R {s.recall!r}, F {s.fmeasure!r}")
+            else:
+                st.metric(label, "—", help="not selected in the ROUGE types (sidebar)" if rt is not None else None)
+    sig = []
+    if bt is not None:
+        sig.append(f"BLEU signature: {bt.signature}")
+    if rt is not None:
+        sig.append(f"ROUGE signature: {rt.signature}")
+    if sig:
+        st.code("\n".join(sig), language=None)
+
+
+def _findings(findings) -> None:
+    icon = {"error": "⛔", "warning": "⚠️", "info": "ℹ️"}
+    for f in findings:
+        body = f"**{hl.md_escape(f.title)}** — {hl.md_escape(f.text)}"
+        {"error": st.error, "warning": st.warning}.get(f.level, st.info)(body, icon=icon[f.level])
+
+
+def _bleu_section(bt) -> None:
+    st.subheader(f"BLEU step by step — {bt.implementation}")
+    ngram_sel = st.session_state.get("ngram")
+    # Step 1: tokens
+    st.markdown("#### Step 1 · Tokens, highlighted in your text")
+    _html(hl.legend_html(len(bt.ngrams)))
+    parts = [f"<p><b>Candidate</b> — {len(bt.candidate.tokens)} tokens ({hl.escape_text(bt.tokenizer)})</p>",
+             hl.render_marked_text(bt.candidate.text, bv.candidate_marks(bt, ngram_sel), max_chars=HIGHLIGHT_MAX_CHARS,
+                                   aria_label="candidate")]
+    for k, ref in enumerate(bt.references):
+        parts.append(f"<p><b>Reference {k + 1}</b> — {len(ref.tokens)} tokens</p>")
+        parts.append(hl.render_marked_text(ref.text, bv.reference_marks(bt, k, ngram_sel),
+                                           max_chars=HIGHLIGHT_MAX_CHARS, aria_label=f"reference {k + 1}"))
+    _html("".join(parts))
+    with st.expander("Tokens exactly as the dialect scores them"):
+        rows = [{"text": "candidate", "tokens": bv.tokens_line(bt.candidate.tokens),
+                 "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in bt.candidate.changes) or "—"}]
+        for k, ref in enumerate(bt.references):
+            rows.append({"text": f"reference {k + 1}", "tokens": bv.tokens_line(ref.tokens),
+                         "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in ref.changes) or "—"})
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    # Step 2: n-grams
+    st.markdown("#### Step 2 · Clipped n-gram counts")
+    st.caption("Each candidate n-gram counts at most as often as it occurs in the single reference where it is "
+               "most frequent (the ‘max in one ref’ column); the rest is clipped away. " + bt.totals_rule)
+    choices = bv.ngram_choices(bt)
+    if ngram_sel not in choices:
+        st.session_state["ngram"] = None
+    st.selectbox("Where did this n-gram match? (outlined in the texts above)", [None] + choices, key="ngram",
+                 format_func=lambda g: "— pick an n-gram —" if g is None else g)
+    if st.session_state.get("ngram"):
+        occ = bv.ngram_occurrences(bt, st.session_state["ngram"])
+        if occ:
+            where = "; ".join(f"reference {k + 1}: {c}× at token {', '.join(str(p + 1) for p in pos) or '—'}"
+                              for k, (c, pos) in enumerate(zip(occ["ref_counts"], occ["ref_positions"])))
+            st.markdown(hl.md_escape(f"‘{st.session_state['ngram']}’: {occ['cand_count']}× in the candidate "
+                                     f"(token {', '.join(str(p + 1) for p in occ['cand_positions'])}); {where}. "
+                                     f"Counted {occ['clipped']}×.")) 
+    rows = bv.ngram_rows(bt)
+    df = pd.DataFrame(rows)
+    if len(df) > TABLE_MAX_ROWS:
+        st.caption(f"Showing the first {TABLE_MAX_ROWS:,} of {len(df):,} n-grams; the CSV download has all.")
+        df = df.head(TABLE_MAX_ROWS)
+    st.dataframe(df, hide_index=True, width="stretch", height=min(38 * (len(df) + 1), 420))
+    orders = bv.order_rows(bt)
+    st.plotly_chart(charts.bleu_counts_figure(orders), key="bleu_counts", config={"displaylogo": False})
+    st.latex(r"\quad ".join(bv.precision_latex(o) for o in bt.combination.orders[:4]) or r"\text{—}")
+    if len(bt.combination.orders) > 4:
+        st.latex(r"\quad ".join(bv.precision_latex(o) for o in bt.combination.orders[4:]))
+    with st.expander("Smoothing and zero handling, order by order"):
+        st.dataframe(pd.DataFrame([{"order": o["n"], "matches": o["matches"], "totals": o["totals"],
+                                    "before": o["precision_raw"], "after": o["precision"], "smoothing": o["smoothing"],
+                                    "formula": o["formula"], "why": o["reason"], "in the mean": o["included"],
+                                    "weight": o["weight"]} for o in orders]), hide_index=True, width="stretch")
+    # Step 3: reference length + BP
+    st.markdown("#### Step 3 · Reference length and brevity penalty")
+    rl = bt.ref_length
+    st.markdown(hl.md_escape(f"Candidate length c = {bt.combination.c}. Rule: {rl.rule} ({rl.tie_break}). "
+                             f"{rl.explanation}. Chosen r = {rl.r}."))
+    st.dataframe(pd.DataFrame(bv.ref_length_rows(bt)), hide_index=True)
+    st.latex(bv.bp_latex(bt))
+    st.plotly_chart(charts.bp_curve_figure(bt.combination.c, bt.combination.r, bt.combination.bp, rule=rl.rule),
+                    key="bp_curve", config={"displaylogo": False})
+    st.caption(bt.combination.bp_branch)
+    # Step 4: the formula
+    st.markdown("#### Step 4 · The score")
+    st.latex(bv.formula_latex(bt))
+    if bt.combination.early_exit:
+        st.info(hl.md_escape(bt.combination.early_exit))
+
+
+def _rouge_section(rt, ref_count: int) -> None:
+    st.subheader(f"ROUGE step by step — {rt.dialect_label}")
+    st.caption(hl.md_escape(f"Tokenizer: {rt.tokenizer}. Stemmer: {rt.stemmer or 'off'}. Several references: "
+                            f"{rt.multi_ref_note}"))
+    st.plotly_chart(charts.rouge_prf_figure(rv.prf_rows(rt)), key="rouge_prf", config={"displaylogo": False})
+    st.dataframe(pd.DataFrame([{"type": r["label"], "precision": r["precision"], "recall": r["recall"],
+                                "F-measure": r["fmeasure"]} for r in rv.prf_rows(rt)]), hide_index=True)
+    if ref_count > 1:
+        st.markdown("##### Which reference won")
+        st.dataframe(pd.DataFrame(rv.winner_rows(rt)), hide_index=True, width="stretch")
+    k = 0
+    if ref_count > 1:
+        k = st.selectbox("Show the details against reference", list(range(ref_count)), key="rouge_ref",
+                         format_func=lambda i: f"reference {i + 1}")
+        if k is None or k >= ref_count:
+            k = 0
+    ntypes = [t for t in rt.types if t.startswith("rouge") and t[5:].isdigit()]
+    for t in ntypes:
+        res = rv.result(rt, t, k)
+        if res is None:
+            continue
+        st.markdown(f"##### {rv.type_label(t)} — overlap {res.hits:g} of {res.ref_total:g} reference and "
+                    f"{res.cand_total:g} candidate n-grams")
+        _html(hl.render_marked_text(rt.candidate.tokenized.text, rv.ngram_marks(rt, t, k),
+                                    max_chars=HIGHLIGHT_MAX_CHARS, aria_label="candidate") +
+              hl.render_marked_text(rt.references[k].tokenized.text, rv.ngram_marks(rt, t, k, side="reference"),
+                                    max_chars=HIGHLIGHT_MAX_CHARS, aria_label=f"reference {k + 1}"))
+        rows = rv.overlap_rows(rt, t, k)
+        if rows:
+            st.dataframe(pd.DataFrame(rows).head(TABLE_MAX_ROWS), hide_index=True, width="stretch",
+                         height=min(38 * (len(rows) + 1), 320))
+        st.latex(rf"P = \frac{{{res.hits:g}}}{{{res.cand_total:g}}} = {res.score.precision:.5f},\quad "
+                 rf"R = \frac{{{res.hits:g}}}{{{res.ref_total:g}}} = {res.score.recall:.5f},\quad "
+                 rf"F = {res.score.fmeasure:.5f}")
+    if "rougeL" in rt.types:
+        res = rv.result(rt, "rougeL", k)
+        d = rv.detail(rt, "rougeL", k)
+        if res is not None and d.get("table"):
+            st.markdown(f"##### ROUGE-L — longest common subsequence {d.get('lcs_length', res.hits):g} tokens")
+            fig, note = charts.lcs_heatmap_figure(d["table"], rt.references[k].tokenized.tokens,
+                                                  rt.candidate.tokenized.tokens, d.get("pairs", []))
+            st.plotly_chart(fig, key="lcs_heatmap", config={"displaylogo": False})
+            if note:
+                st.caption(note)
+            if d.get("alternative_lcs_exists"):
+                st.caption("Another LCS of the same length exists; the backtrace picks this one "
+                           f"({d.get('tie_rule', '')}).")
+            _html(hl.render_marked_text(rt.candidate.tokenized.text, rv.lcs_marks(rt, k),
+                                        max_chars=HIGHLIGHT_MAX_CHARS, aria_label="candidate LCS") +
+                  hl.render_marked_text(rt.references[k].tokenized.text, rv.lcs_marks(rt, k, side="reference"),
+                                        max_chars=HIGHLIGHT_MAX_CHARS, aria_label="reference LCS"))
+            rows = rv.lcs_alignment_rows(rt, k)
+            if rows:
+                st.dataframe(pd.DataFrame(rows), hide_index=True, height=min(38 * (len(rows) + 1), 320))
+    if "rougeLsum" in rt.types:
+        rows = rv.lsum_rows(rt, k)
+        if rows:
+            st.markdown("##### ROUGE-Lsum — union LCS per reference sentence (one sentence per line)")
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    for t in rt.types:
+        if t.startswith("rougeW") or t.startswith("rougeS"):
+            res = rv.result(rt, t, k)
+            if res is None:
+                continue
+            with st.expander(f"{rv.type_label(t)} details"):
+                st.markdown(hl.md_escape(f"hits {res.hits:g}, reference total {res.ref_total:g}, candidate total "
+                                         f"{res.cand_total:g}: P {res.score.precision:.5f}, R {res.score.recall:.5f}, "
+                                         f"F {res.score.fmeasure:.5f}"))
+                d = res.detail or {}
+                if "formula" in d:
+                    st.caption(d["formula"])
+                grams = d.get("skip_bigrams")
+                if grams:
+                    st.dataframe(pd.DataFrame([{"skip-bigram": " … ".join(g["gram"]), "candidate": g["cand_count"],
+                                                "reference": g["ref_count"], "overlap": g["overlap"]}
+                                               for g in grams]).head(TABLE_MAX_ROWS), hide_index=True)
+                if d.get("per_ref_sentence") and t.startswith("rougeW"):
+                    st.dataframe(pd.DataFrame([{"reference sentence": p["ref_sentence"] + 1,
+                                                "runs of consecutive hits": ", ".join(map(str, p.get("runs", []))),
+                                                "weighted": ", ".join(f"{w:.4f}" for w in p.get("run_weights", []))}
+                                               for p in d["per_ref_sentence"]]), hide_index=True)
+
+
+def _downloads(bt, rt) -> None:
+    st.markdown("#### Downloads")
+    cols = st.columns(3)
+    payload = {"bleu": bt.to_dict() if bt is not None else None, "rouge": rt.to_dict() if rt is not None else None}
+    with cols[0]:
+        st.download_button("Trace (JSON)", json.dumps(payload, ensure_ascii=False, indent=1), file_name="trace.json",
+                           mime="application/json", key="dl_json")
+    with cols[1]:
+        if bt is not None:
+            buf = io.StringIO()
+            pd.DataFrame(bv.ngram_rows(bt)).to_csv(buf, index=False)
+            st.download_button("BLEU n-gram table (CSV)", buf.getvalue(), file_name="bleu_ngrams.csv",
+                               mime="text/csv", key="dl_csv")
+
+
+# ------------------------------------------------------------------------------------------------ page
+def compute(state: ExplainState, refs: list[str]):
+    """Both traces (or an error message per family). The only place the page calls the cores."""
+    from explainer.bleu import explain_bleu
+    from explainer.rouge import explain_rouge
+
+    bt = rt = None
+    errors: dict[str, str] = {}
+    try:
+        bt = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
+    except ValueError as e:  # ExplainerInputError, InputTooLong and option errors are ValueErrors
+        errors["BLEU"] = str(e)
+    types, dropped = supported_types(state.rouge_dialect, state.rouge_types)
+    if dropped:
+        errors["ROUGE types"] = (f"{', '.join(dropped)} {'is' if len(dropped) == 1 else 'are'} not defined by the "
+                                 f"{state.rouge_dialect} dialect and left out.")
+    if types:
+        try:
+            rt = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types, **state.rouge_options)
+        except ValueError as e:
+            errors["ROUGE"] = str(e)
+    else:
+        errors.setdefault("ROUGE", "No ROUGE type is selected.")
+    return bt, rt, errors
+
+
+def render() -> None:
+    t0 = time.perf_counter()
+    _load_from_url()
+    st.title("BLEU & ROUGE, step by step")
+    st.caption("One candidate, several references: every step of BLEU and ROUGE, computed as the real "
+               "implementations do. Pick a worked example in the sidebar or type your own text.")
+    for w in st.session_state.pop("_url_warnings", []):
+        st.warning("Link: " + hl.md_escape(w), icon="🔗")
+    _sidebar()
+    _inputs()
+    state, warns = _current_state()
+    for w in warns:
+        st.warning(hl.md_escape(w))
+    _sync_url(state)
+    if not texts_fit_url(state):
+        st.info("The texts are too long for a link; the link keeps only the settings.", icon="🔗")
+    suspicious = hl.suspicious_chars([state.candidate] + state.refs)
+    if suspicious:
+        st.info("Invisible or direction-changing characters in the texts (shown as U+XXXX badges below): "
+                + hl.md_escape(", ".join(suspicious[:8])), icon="🔎")
+    too_long = [n for n, t in [("the candidate", state.candidate)] + [(f"reference {i + 1}", r)
+                for i, r in enumerate(state.refs)] if len(t) > MAX_INPUT_CHARS]
+    if too_long:
+        st.error(f"{', '.join(too_long).capitalize()} {'is' if len(too_long) == 1 else 'are'} longer than the limit of "
+                 f"{MAX_INPUT_CHARS:,} characters. Shorten the text to see the explanation; your text stays in "
+                 "the box.")
+        return
+    refs = [r for r in state.refs if r.strip()]
+    blank = [i + 1 for i, r in enumerate(state.refs) if not r.strip()]
+    if not state.candidate.strip():
+        st.warning("The candidate is empty. Type the text you want to score in the candidate box.")
+        return
+    if not refs:
+        st.warning("There is no reference yet. Type at least one reference text (what the candidate is compared "
+                   "with).")
+        return
+    if blank:
+        st.caption(f"Empty reference box(es) {', '.join(map(str, blank))} are ignored.")
+    bt, rt, errors = compute(state, refs)
+    for fam, msg in errors.items():
+        st.error(f"{fam}: " + hl.md_escape(msg))
+    _headline(bt, rt, state.rouge_types)
+    findings = (diagnosis.diagnose_bleu(bt) if bt is not None else []) + \
+               (diagnosis.diagnose_rouge(rt) if rt is not None else [])
+    serious = any(f.level in ("error", "warning") for f in findings)
+    with st.expander("Why is this score zero / low?", expanded=serious):
+        if findings:
+            _findings(findings)
+        else:
+            st.success("Nothing unusual: every order has matches and no penalty applies.")
+    tab_b, tab_r = st.tabs(["BLEU", "ROUGE"])
+    with tab_b:
+        if bt is not None:
+            _bleu_section(bt)
+        else:
+            st.info("BLEU could not be computed; see the message above.")
+    with tab_r:
+        if rt is not None:
+            _rouge_section(rt, len(refs))
+        else:
+            st.info("ROUGE could not be computed; see the message above.")
+    _downloads(bt, rt)
+    st.session_state["_render_seconds"] = time.perf_counter() - t0
