@@ -1,0 +1,115 @@
+"""`python -m explainer rouge`: JSONL segments, corpus files, one-line errors with a non-zero exit."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from rouge_score import rouge_scorer
+
+from explainer.cli import main
+from tests.conftest import ROOT, golden
+
+
+def _run(argv, capsys):
+    rc = main(["rouge"] + argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_jsonl_scores_match_rouge_score(tmp_path, capsys):
+    segs = [{"candidate": "the cat is on the mat\nit sat", "references": ["there is a cat on the mat", "a cat sat"]},
+            {"candidate": "running dogs", "reference": "the dog runs"}]
+    f = tmp_path / "in.jsonl"
+    f.write_text("\n".join(json.dumps(s) for s in segs) + "\n", encoding="utf-8")
+    rc, out, err = _run(["--jsonl", str(f), "--stem", "--types", "rouge1,rouge2,rougeL,rougeLsum"], capsys)
+    assert rc == 0, err
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert len(lines) == 2
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True)
+    want = [scorer.score_multi(segs[0]["references"], segs[0]["candidate"]),
+            scorer.score(segs[1]["reference"], segs[1]["candidate"])]
+    for got, w in zip(lines, want):
+        assert set(got) == {"rouge1", "rouge2", "rougeL", "rougeLsum"}
+        for t, s in w.items():
+            assert (got[t]["precision"], got[t]["recall"], got[t]["fmeasure"]) == pytest.approx(tuple(s), abs=1e-9)
+
+
+def test_jsonl_full_trace_and_multi_ref(tmp_path, capsys):
+    f = tmp_path / "in.jsonl"
+    f.write_text(json.dumps({"candidate": "a b c", "references": ["a b", "b c d"]}) + "\n", encoding="utf-8")
+    rc, out, _ = _run(["--jsonl", str(f), "--full", "--multi-ref", "pool", "--types", "rouge1,rougeSU4"], capsys)
+    assert rc == 0
+    d = json.loads(out)
+    assert d["kind"] == "rouge" and d["multi_ref"] == "pool" and d["chosen_reference"]["rouge1"] is None
+    assert d["pooled"]["rouge1"]["hits"] == 4
+
+
+@pytest.mark.parametrize("stem", [False, True])
+def test_jsonl_corpus_hf_golden(tmp_path, capsys, stem):
+    recs = [r for r in golden("rouge/hf_evaluate.jsonl")
+            if r["level"] == "corpus" and r["options"]["use_aggregator"] and r["options"]["use_stemmer"] is stem]
+    assert len(recs) == 5
+    for rec in recs:
+        f = tmp_path / "c.jsonl"
+        f.write_text("".join(json.dumps({"candidate": c, "references": r}) + "\n"
+                             for c, r in zip(rec["candidates"], rec["references"])), encoding="utf-8")
+        rc, out, err = _run(["--jsonl", str(f), "--corpus", "--dialect", "hf-evaluate"] + (["--stem"] if stem else []),
+                            capsys)
+        assert rc == 0, err
+        d = json.loads(out)
+        for t, v in rec["result"].items():
+            assert d["reported"][t] == pytest.approx(v, abs=1e-9)
+        assert "MEDIAN" in d["aggregation"]["note"]
+
+
+def test_corpus_mean_and_option(tmp_path, capsys):
+    hyp, ref = tmp_path / "h", tmp_path / "r"
+    hyp.write_text("a b\nc d\n", encoding="utf-8")
+    ref.write_text("a b\nc e\n", encoding="utf-8")
+    rc, out, _ = _run(["--hyp", str(hyp), "--ref", str(ref), "--types", "rouge1", "-o", "aggregate=mean"], capsys)
+    assert rc == 0
+    d = json.loads(out)
+    assert d["aggregate"]["rouge1"]["recall"] == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize("content,argv_extra,msg", [
+    ("{bad\n", [], "line 1: invalid JSON"),
+    ('{"candidate": "a"}\n', [], "line 1: 'references'"),
+    ('{"candidate": 3, "references": ["a"]}\n', [], "'candidate' must be a string"),
+    ('{"candidate": "a", "references": ["a"]}\n', ["--types", "rouge10"], "invalid ROUGE type"),
+    ('{"candidate": "a", "references": ["a"]}\n', ["--dialect", "nope"], "unknown ROUGE dialect"),
+    ('{"candidate": "a", "references": ["a"]}\n', ["-o", "nonsense"], "KEY=VALUE"),
+])
+def test_jsonl_errors_are_one_line(tmp_path, capsys, content, argv_extra, msg):
+    f = tmp_path / "in.jsonl"
+    f.write_text(content, encoding="utf-8")
+    rc, out, err = _run(["--jsonl", str(f)] + argv_extra, capsys)
+    assert rc != 0
+    assert msg in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_file_errors(tmp_path, capsys):
+    rc, _, err = _run(["--jsonl", str(tmp_path / "missing.jsonl")], capsys)
+    assert rc == 2 and "cannot read" in err
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("café\n".encode("latin-1"))
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a\nb\n", encoding="utf-8")
+    rc, _, err = _run(["--hyp", str(bad), "--ref", str(ref)], capsys)
+    assert rc == 2 and "not UTF-8" in err
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a\n", encoding="utf-8")
+    rc, _, err = _run(["--hyp", str(hyp), "--ref", str(ref)], capsys)
+    assert rc == 2 and "has 1 lines but" in err
+    rc, _, err = _run(["--hyp", str(hyp)], capsys)
+    assert rc == 2 and "--ref" in err
+
+
+def test_module_entry_point_subprocess():
+    p = subprocess.run([sys.executable, "-m", "explainer", "rouge", "--jsonl", "-"], cwd=ROOT,
+                       input='{"candidate": "the cat", "references": ["the cat sat"]}\n',
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["rouge1"]["recall"] == pytest.approx(2 / 3)
