@@ -606,10 +606,12 @@ class MultiBleuDialect(BleuDialect):
             k = text.count("<skipped>")
             if k:
                 out.append({"step": "skipped", "detail": f"'<skipped>' removed {k} time(s)"})
-            for ent in ("&quot;", "&amp;", "&lt;", "&gt;"):
-                k = text.count(ent)
+            t = text.replace("<skipped>", "")
+            for ent, ch in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
+                k = t.count(ent)
                 if k:
-                    out.append({"step": "unescape", "detail": f"{ent} unescaped (about {k} time(s))"})
+                    out.append({"step": "unescape", "detail": f"{ent} unescaped {k} time(s)"})
+                t = t.replace(ent, ch)
             out.append({"step": "tokenize", "detail": "mteval-v13a 13a rules (sacreBLEU's Tokenizer13a), "
                                                       "case kept"})
             return out
@@ -728,8 +730,15 @@ class MtevalDialect(BleuDialect):
 
     def preprocess_changes(self, text: str) -> list[dict]:
         out = [{"step": "sgml", "detail": "written to the SGML file with & < > \" escaped; the script decodes "
-                                          "&quot; &amp; &lt; &gt; once, so a literal '&amp;' stays '&amp;' "
-                                          "while a literal '&lt;' becomes '<'"}]
+                                          "&quot; &amp; &lt; &gt; once"}]
+        lit = [e for e in ("&lt;", "&gt;") if e in text]
+        if lit:
+            out.append({"step": "unescape", "detail": f"the literal {' and '.join(lit)} in the text is decoded "
+                                                      "(written as &amp;lt;, '&amp;' is decoded first, then "
+                                                      "'&lt;'), while a literal &amp; or &quot; stays as typed"})
+        if "<skipped>" in text:
+            out.append({"step": "skipped", "detail": "'<skipped>' is NOT removed: it reaches the script as "
+                                                     "&lt;skipped&gt; and is tokenized as '< skipped >'"})
         if _PERL_UNI_WS.sub(" ", text) != text:
             out.append({"step": "whitespace", "detail": "runs of whitespace (incl. NBSP, tabs, newlines) "
                                                         "become one space when the SGML is read"})
