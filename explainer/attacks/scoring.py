@@ -4,10 +4,12 @@ Every number the lab shows comes from here, and every number here comes from the
 sacreBLEU's ``BLEU`` metric object (its tokenizers, n-gram extraction, clipping and ``compute_bleu``) and
 rouge-score's ``RougeScorer`` / its tokenizer and scoring functions. Nothing is re-implemented.
 
-Two speeds:
+Two paths:
 
 * :func:`score` - any options (tokenizer, case, smoothing, sentence vs corpus API, reference-length rule,
-  rouge-score tokenizer / stemmer / newline handling); used for presets, generators and sweeps.
+  rouge-score tokenizer / stemmer / newline handling), through the explainer's own cores
+  (``explainer.bleu.score_bleu``, ``explainer.rouge.score_rouge``), which reproduce the packages exactly;
+  used for presets and generators, and compared with the real packages in the tests.
 * :class:`FastScorer` - references tokenised once (sacreBLEU's own reference cache, rouge-score's own
   tokenizer), then each candidate costs one tokenisation plus counting; used by the optimizer, which scores
   thousands of neighbours. It returns exactly what :func:`score` returns for the default options
@@ -22,13 +24,12 @@ from functools import lru_cache
 from typing import Mapping, Sequence
 
 import numpy as np
-from rouge_score import rouge_scorer, scoring as rs_scoring, tokenizers as rs_tokenizers
+from rouge_score import rouge_scorer, tokenizers as rs_tokenizers
 from sacrebleu.metrics.bleu import BLEU
-from sacrebleu.metrics.helpers import extract_all_word_ngrams
 
 __all__ = [
     "METRICS", "Metric", "BleuOptions", "RougeOptions", "Scores", "score", "score_corpus", "FastScorer",
-    "metric_label", "format_metric", "bleu_tokens", "rouge_tokens",
+    "metric_label", "format_metric", "bleu_tokens",
 ]
 
 
@@ -113,32 +114,22 @@ def _bleu_metric(opts: BleuOptions, _unused) -> BLEU:
 
 @dataclass(frozen=True)
 class RougeOptions:
-    """rouge-score's ``RougeScorer`` options. ``tokenizer="default"`` is its DefaultTokenizer (lowercase,
-    ASCII letters and digits only); ``"whitespace"`` is a tokenizer object that lowercases and splits on
-    whitespace (rouge-score accepts any object with ``tokenize``) - offered to show the non-Latin fix."""
+    """Options of the explainer's ``rouge-score`` dialect (which reproduces rouge-score's ``RougeScorer``;
+    see docs/dialects-rouge.md). ``tokenizer="rouge-score"`` is the library's DefaultTokenizer (lowercase,
+    ASCII letters and digits only); ``"unicode"`` is the explainer's opt-in tokenizer for any script, used
+    to show the non-Latin fix (not any library's default)."""
 
     use_stemmer: bool = False
     split_summaries: bool = False
-    tokenizer: str = "default"  # "default" | "whitespace"
+    tokenizer: str = "rouge-score"  # "rouge-score" | "unicode"
 
-    def scorer(self) -> rouge_scorer.RougeScorer:
-        return _rouge_scorer(self)
+    def kwargs(self) -> dict:
+        return {"use_stemmer": self.use_stemmer, "split_summaries": self.split_summaries,
+                "tokenizer": self.tokenizer}
 
     def describe(self) -> str:
         return "|".join([f"stem:{'yes' if self.use_stemmer else 'no'}", f"tok:{self.tokenizer}",
                          f"split:{'nltk' if self.split_summaries else 'newline'}"])
-
-
-class _WhitespaceTokenizer:
-    def tokenize(self, text):
-        return text.lower().split()
-
-
-@lru_cache(maxsize=16)
-def _rouge_scorer(opts: RougeOptions) -> rouge_scorer.RougeScorer:
-    tok = _WhitespaceTokenizer() if opts.tokenizer == "whitespace" else None
-    return rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=opts.use_stemmer,
-                                    split_summaries=opts.split_summaries, tokenizer=tok)
 
 
 @dataclass
@@ -151,6 +142,7 @@ class Scores:
     sys_len: int = 0
     ref_len: int = 0
     rouge: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # type -> (P, R, F)
+    signature: str = ""
 
     def __getitem__(self, key: str) -> float:
         return self.values[key]
@@ -169,52 +161,56 @@ def _check(candidate: str, references: Sequence[str]) -> None:
         raise ValueError("at least one reference is needed")
 
 
-def _bleu_from_stats(opts: BleuOptions, metric: BLEU, stats: list[int], ref_lens_per_seg=None):
+def _bleu_kwargs(opts: BleuOptions) -> tuple[str, dict]:
+    """(dialect, options) of the explainer's BLEU core for these options."""
     if opts.ref_length == "shortest":
-        if ref_lens_per_seg is None:
-            raise ValueError("shortest reference length needs the reference lengths")
-        shortest = sum(min(lens) for lens in ref_lens_per_seg)
-        n = metric.max_ngram_order
-        return BLEU.compute_bleu(correct=stats[2:2 + n], total=stats[2 + n:], sys_len=int(stats[0]),
-                                 ref_len=int(shortest), smooth_method="none", effective_order=False,
-                                 max_ngram_order=n)
-    return metric._compute_score_from_stats(stats)
+        # Hugging Face evaluate's bleu (TF-NMT compute_bleu): shortest reference, no smoothing.
+        return "hf-evaluate", {}
+    return "sacrebleu", {"tokenize": opts.tokenize, "lowercase": opts.lowercase,
+                         "smooth_method": opts.smooth_method, "smooth_value": opts.smooth_value,
+                         "api": "sentence_bleu" if opts.api == "sentence" else "corpus_bleu"}
 
 
-def _ref_lens(metric: BLEU, refs: Sequence[str]) -> list[int]:
-    return [extract_all_word_ngrams(metric._preprocess_segment(r), 1, 1)[1] for r in refs]
+def _bleu_values(st) -> dict[str, float]:
+    scale = 1.0 if st.dialect == "sacrebleu" else 100.0  # hf-evaluate reports 0-1
+    return {"bleu": float(st.score) * scale, "bleu_bp": float(st.bp)}
 
 
 def _rouge_values(opts: RougeOptions, candidate: str, references: Sequence[str]) -> dict[str, tuple]:
-    sc = opts.scorer()
-    res = sc.score_multi(list(references), candidate) if len(references) > 1 else sc.score(references[0], candidate)
+    from explainer.rouge import score_rouge
+
+    res = score_rouge(candidate, list(references), dialect="rouge-score", types=ROUGE_TYPES, **opts.kwargs())
     return {k: (float(v.precision), float(v.recall), float(v.fmeasure)) for k, v in res.items()}
 
 
-def _unclipped_p1(metric: BLEU, candidate: str, references: Sequence[str]) -> float:
-    hyp = metric._preprocess_segment(candidate).split()
+def _unclipped_p1(opts: BleuOptions, candidate: str, references: Sequence[str]) -> float:
+    hyp = bleu_tokens(candidate, opts)
     vocab = set()
     for r in references:
-        vocab.update(metric._preprocess_segment(r).split())
+        vocab.update(bleu_tokens(r, opts))
     return sum(1 for t in hyp if t in vocab) / len(hyp) if hyp else 0.0
 
 
 def score(candidate: str, references: Sequence[str], bleu: BleuOptions = BleuOptions(),
           rouge: RougeOptions = RougeOptions()) -> Scores:
     """All metrics for one candidate against its references (several references: sacreBLEU's max-count
-    clipping and closest length; rouge-score's ``score_multi``, best F per type)."""
+    clipping and closest length; rouge-score's ``score_multi``, best F per type). Computed by the
+    explainer's cores (``score_bleu`` / ``score_rouge``), which reproduce sacreBLEU and rouge-score; the
+    tests compare every preset with the real packages."""
+    from explainer.bleu import score_bleu
+
     _check(candidate, references)
     refs = list(references)
-    metric = bleu.metric()
-    stats = metric._extract_corpus_statistics([candidate], [[r] for r in refs])[0]
-    b = _bleu_from_stats(bleu, metric, stats, [_ref_lens(metric, refs)] if bleu.ref_length == "shortest" else None)
+    dialect, kw = _bleu_kwargs(bleu)
+    st = score_bleu(candidate, refs, dialect=dialect, **kw)
+    if st.library_error:
+        raise ValueError(f"BLEU failed: {st.library_error}")
     rv = _rouge_values(rouge, candidate, refs)
-    values = {"bleu": float(b.score), "bleu_bp": float(b.bp)}
+    values = _bleu_values(st)
     for t, (p, r, f) in rv.items():
         values[f"{t}_p"], values[f"{t}_r"], values[f"{t}_f"] = p, r, f
-    values["unclipped_p1"] = _unclipped_p1(metric, candidate, refs)
-    n = metric.max_ngram_order
-    return Scores(values, list(stats[2:2 + n]), list(stats[2 + n:]), int(b.sys_len), int(b.ref_len), rv)
+    values["unclipped_p1"] = _unclipped_p1(bleu, candidate, refs)
+    return Scores(values, list(st.counts), list(st.totals), int(st.sys_len), int(st.ref_len), rv, st.signature)
 
 
 def score_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]],
@@ -222,25 +218,23 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]],
     """Corpus metrics: ``references[i]`` is the list of references of ``candidates[i]``. BLEU is
     sacreBLEU's corpus BLEU (statistics summed, one brevity penalty); ROUGE values are the mean over
     segments of rouge-score's per-segment scores; ``sent_bleu_mean`` averages ``sentence_bleu``."""
+    from explainer.bleu import score_bleu, score_bleu_corpus
+
     if len(candidates) != len(references):
         raise ValueError(f"{len(candidates)} candidates but {len(references)} reference lists")
     if not candidates:
         raise ValueError("the corpus is empty")
     for c, r in zip(candidates, references):
         _check(c, r)
-    metric = bleu.metric()
-    nref = max(len(r) for r in references)
-    # sacreBLEU wants reference *streams*; pad missing ones with None (sacreBLEU drops undefined refs).
-    streams = [[r[i] if i < len(r) else None for r in references] for i in range(nref)]
-    seg_stats = metric._extract_corpus_statistics(list(candidates), streams)
-    total = [sum(col) for col in zip(*seg_stats)]
-    ref_lens = [_ref_lens(metric, r) for r in references] if bleu.ref_length == "shortest" else None
-    b = _bleu_from_stats(bleu, metric, total, ref_lens)
-    values = {"bleu": float(b.score), "bleu_bp": float(b.bp)}
+    dialect, kw = _bleu_kwargs(bleu)
+    st = score_bleu_corpus(list(candidates), [list(r) for r in references], dialect=dialect, **kw)
+    if st.library_error:
+        raise ValueError(f"BLEU failed: {st.library_error}")
+    values = _bleu_values(st)
     sent_opts = BleuOptions(tokenize=bleu.tokenize, lowercase=bleu.lowercase, smooth_method=bleu.smooth_method,
                             smooth_value=bleu.smooth_value, api="sentence")
-    sent_metric = sent_opts.metric()
-    sent = [float(sent_metric._compute_score_from_stats(s).score) for s in seg_stats]
+    sd, skw = _bleu_kwargs(sent_opts)
+    sent = [float(score_bleu(c, list(r), dialect=sd, **skw).score) for c, r in zip(candidates, references)]
     values["sent_bleu_mean"] = sum(sent) / len(sent)
     per = [_rouge_values(rouge, c, r) for c, r in zip(candidates, references)]
     rv = {}
@@ -250,20 +244,14 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]],
         f = sum(x[t][2] for x in per) / len(per)
         rv[t] = (p, r_, f)
         values[f"{t}_p"], values[f"{t}_r"], values[f"{t}_f"] = p, r_, f
-    n = metric.max_ngram_order
-    out = Scores(values, list(total[2:2 + n]), list(total[2 + n:]), int(b.sys_len), int(b.ref_len), rv)
+    out = Scores(values, list(st.counts), list(st.totals), int(st.sys_len), int(st.ref_len), rv, st.signature)
     out.segment_sentence_bleu = sent  # type: ignore[attr-defined]
-    out.segment_stats = [list(s) for s in seg_stats]  # type: ignore[attr-defined]
     return out
 
 
 def bleu_tokens(text: str, opts: BleuOptions = BleuOptions()) -> list[str]:
     """Tokens exactly as sacreBLEU counts them (its tokenizer, after optional lowercasing)."""
     return opts.metric()._preprocess_segment(text).split()
-
-
-def rouge_tokens(text: str, opts: RougeOptions = RougeOptions()) -> list[str]:
-    return list(opts.scorer()._tokenizer.tokenize(text))
 
 
 class FastScorer:

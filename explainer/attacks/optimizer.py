@@ -1,0 +1,211 @@
+"""A bounded metric optimizer: greedy hill climbing over word edits that maximises one metric against the
+references - the toy version of "optimise the metric directly" (Paulus et al. 2018; Schluter 2017).
+
+* Moves: insert a reference word, delete a word, swap two words, replace a word by a reference word.
+* Each step scores ``neighbours`` random moves (``random.Random(seed)``) with the stats-only
+  :class:`~explainer.attacks.scoring.FastScorer` and takes the best one if it improves the target; after
+  ``patience`` steps without improvement it stops (local optimum).
+* Time budget: the clock starts on entry, and the budget is checked before every unit of work (one
+  neighbour evaluation, or recording an accepted move). It therefore never overruns by more than one unit;
+  the longest unit is measured and reported (``max_unit_seconds``). A step cut short by the budget is
+  discarded, so the trajectory of a time-limited run is always a prefix of the unlimited run with the same
+  seed (deterministic for a seed).
+* ``callback(result_so_far) -> bool | None`` runs after each step; returning False stops the search.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from explainer.attacks.scoring import FastScorer
+
+__all__ = ["OptimizerResult", "optimize", "TARGETS", "unreadability", "MOVES"]
+
+TARGETS = {"bleu": "BLEU", "rouge1_f": "ROUGE-1 F", "rouge2_f": "ROUGE-2 F", "rougeL_f": "ROUGE-L F",
+           "rouge1_r": "ROUGE-1 recall"}
+TRACKED = ("bleu", "rouge1_f", "rouge2_f", "rougeL_f", "rouge1_p", "rouge1_r")
+MOVES = ("insert", "delete", "swap", "replace")
+MAX_WORDS = 200
+
+
+@dataclass
+class OptimizerResult:
+    start: str
+    target: str
+    seed: int
+    budget_seconds: float
+    trajectory: list[dict] = field(default_factory=list)  # step, move, text, metrics..., elapsed
+    evaluations: int = 0
+    steps: int = 0
+    elapsed: float = 0.0
+    max_unit_seconds: float = 0.0
+    stopped: str = ""  # "budget" | "local optimum" | "max steps" | "callback"
+    unreadable: dict = field(default_factory=dict)
+
+    @property
+    def final(self) -> str:
+        return self.trajectory[-1]["text"]
+
+    @property
+    def final_score(self) -> float:
+        return self.trajectory[-1][self.target]
+
+    @property
+    def start_score(self) -> float:
+        return self.trajectory[0][self.target]
+
+
+def _levenshtein(a: Sequence[str], b: Sequence[str]) -> int:
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        cur = [i]
+        for j, y in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
+        prev = cur
+    return prev[-1]
+
+
+def unreadability(start: Sequence[str], words: Sequence[str], references: Sequence[str]) -> dict:
+    """Crude, documented disfluency signals (no language model): the share of adjacent word pairs found
+    in neither a reference nor the starting text, immediate repetitions, and word edits from the start."""
+    seen = set()
+    for text in list(references) + [" ".join(start)]:
+        w = text.lower().split()
+        seen.update(zip(w, w[1:]))
+    low = [w.lower() for w in words]
+    pairs = list(zip(low, low[1:]))
+    unseen = sum(1 for p in pairs if p not in seen)
+    return {"unseen_bigram_share": unseen / len(pairs) if pairs else 0.0,
+            "immediate_repeats": sum(1 for a, b in pairs if a == b),
+            "word_edits_from_start": _levenshtein(list(start), list(words)),
+            "words": len(words)}
+
+
+def _apply(words: list[str], move: tuple) -> list[str]:
+    kind = move[0]
+    w = words[:]
+    if kind == "insert":
+        w.insert(move[1], move[2])
+    elif kind == "delete":
+        del w[move[1]]
+    elif kind == "swap":
+        i, j = move[1], move[2]
+        w[i], w[j] = w[j], w[i]
+    else:
+        w[move[1]] = move[2]
+    return w
+
+
+def _describe(words: list[str], move: tuple) -> str:
+    kind = move[0]
+    if kind == "insert":
+        return f"insert '{move[2]}' at {move[1] + 1}"
+    if kind == "delete":
+        return f"delete '{words[move[1]]}' (word {move[1] + 1})"
+    if kind == "swap":
+        return f"swap '{words[move[1]]}' ↔ '{words[move[2]]}'"
+    return f"replace '{words[move[1]]}' → '{move[2]}'"
+
+
+def _random_move(rng: random.Random, words: list[str], vocab: list[str], moves: Sequence[str]):
+    n = len(words)
+    options = [m for m in moves if (m == "insert" and n < MAX_WORDS) or (m in ("delete", "replace") and n >= 1)
+               or (m == "swap" and n >= 2)]
+    kind = rng.choice(options)
+    if kind == "insert":
+        return ("insert", rng.randint(0, n), rng.choice(vocab))
+    if kind == "delete":
+        return ("delete", rng.randrange(n))
+    if kind == "swap":
+        i, j = rng.sample(range(n), 2)
+        return ("swap", min(i, j), max(i, j))
+    return ("replace", rng.randrange(n), rng.choice(vocab))
+
+
+def optimize(candidate: str, references: Sequence[str], target: str = "bleu", *, budget_seconds: float = 3.0,
+             seed: int = 0, max_steps: int = 500, neighbours: int = 40, patience: int = 8,
+             moves: Sequence[str] = MOVES, callback: Callable | None = None) -> OptimizerResult:
+    t0 = time.perf_counter()
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
+    refs = [r for r in references if r.strip()]
+    if not refs:
+        raise ValueError("Give at least one non-empty reference.")
+    moves = tuple(m for m in moves if m in MOVES) or MOVES
+    scorer = FastScorer(refs)
+    vocab = sorted({w for r in refs for w in r.split()})
+    rng = random.Random(seed)
+    words = candidate.split()[:MAX_WORDS]
+    res = OptimizerResult(candidate, target, seed, float(budget_seconds))
+
+    def record(ws, move_text, step):
+        v = scorer.values(" ".join(ws))
+        entry = {"step": step, "move": move_text, "text": " ".join(ws), **{m: v[m] for m in TRACKED},
+                 "elapsed": time.perf_counter() - t0}
+        res.trajectory.append(entry)
+        res.unreadable = unreadability(candidate.split(), ws, refs)
+        return v[target]
+
+    current = record(words, "start", 0)
+    last = time.perf_counter()
+    res.max_unit_seconds = last - t0
+    fails = 0
+
+    def over_budget():
+        return time.perf_counter() - t0 >= budget_seconds
+
+    def unit_done():
+        nonlocal last
+        now = time.perf_counter()
+        res.max_unit_seconds = max(res.max_unit_seconds, now - last)
+        last = now
+
+    while True:
+        if res.steps >= max_steps:
+            res.stopped = "max steps"
+            break
+        if over_budget():
+            res.stopped = "budget"
+            break
+        best = None
+        cut = False
+        for _ in range(neighbours):
+            if over_budget():
+                cut = True
+                break
+            mv = _random_move(rng, words, vocab, moves)
+            cand_words = _apply(words, mv)
+            s = scorer.values(" ".join(cand_words))[target]
+            res.evaluations += 1
+            if best is None or s > best[0]:
+                best = (s, mv, cand_words)
+            unit_done()
+        if cut:  # discard the partial step: keeps time-limited runs a prefix of the full run
+            res.stopped = "budget"
+            break
+        res.steps += 1
+        if best is not None and best[0] > current + 1e-12:
+            if over_budget():
+                res.stopped = "budget"
+                break
+            desc = _describe(words, best[1])
+            words = best[2]
+            current = record(words, desc, res.steps)
+            fails = 0
+            unit_done()
+        else:
+            fails += 1
+            if fails >= patience:
+                res.stopped = "local optimum"
+                break
+        if callback is not None:
+            res.elapsed = time.perf_counter() - t0
+            if callback(res) is False:
+                res.stopped = "callback"
+                unit_done()
+                break
+            unit_done()
+    res.elapsed = time.perf_counter() - t0
+    return res

@@ -1,0 +1,273 @@
+"""Gaming lab core: every preset's numbers against the real sacreBLEU / rouge-score packages (computed here,
+never typed in), the lessons' verdicts, generator invariants, sweeps and the scoring fast path."""
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+import sacrebleu
+from hypothesis import given, settings, strategies as st
+from rouge_score import rouge_scorer
+from sacrebleu.metrics.bleu import BLEU
+from sacrebleu.metrics.bleu import _get_tokenizer
+
+from explainer.attacks import generators as G
+from explainer.attacks.presets import PRESETS, evaluate, get_preset
+from explainer.attacks.scoring import FastScorer, score, score_corpus, BleuOptions
+from explainer.attacks.sweeps import sweep_length, sweep_references, sweep_shuffle, sweep_stuffing
+from tests.conftest import golden
+
+TOL = 1e-9
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+
+def _ref_bleu(cand, refs, o: BleuOptions):
+    """sacreBLEU itself, for the variant's options."""
+    if o.api == "sentence":
+        return sacrebleu.sentence_bleu(cand, list(refs), smooth_method=o.smooth_method, smooth_value=o.smooth_value,
+                                       lowercase=o.lowercase, tokenize=o.tokenize)
+    return BLEU(tokenize=o.tokenize, lowercase=o.lowercase, smooth_method=o.smooth_method,
+                smooth_value=o.smooth_value).corpus_score([cand], [[r] for r in refs])
+
+
+def _shortest_rule(cand, refs):
+    """HF evaluate / TF-NMT rule from sacreBLEU's own statistics: shortest reference, no smoothing."""
+    b = BLEU()
+    s = b.corpus_score([cand], [[r] for r in refs])
+    shortest = min(len(b._preprocess_segment(r).split()) for r in refs)
+    return BLEU.compute_bleu(s.counts, s.totals, s.sys_len, shortest, smooth_method="none")
+
+
+def _ref_rouge(cand, refs, stem=False):
+    sc = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
+    return sc.score_multi(list(refs), cand) if len(refs) > 1 else sc.score(refs[0], cand)
+
+
+CASES = [(pid, i) for pid, p in PRESETS.items() for i in range(len(p.variants))]
+
+
+@pytest.mark.parametrize("pid,i", CASES, ids=[f"{p}-{i}" for p, i in CASES])
+def test_preset_numbers_match_real_packages(pid, i):
+    p = get_preset(pid)
+    v = p.variants[i]
+    got = evaluate(pid).scores[i]
+    if v.is_corpus:
+        cands, refs = list(v.candidate), [list(r) for r in v.references]
+        nref = max(len(r) for r in refs)
+        streams = [[r[k] if k < len(r) else None for r in refs] for k in range(nref)]
+        o = v.bleu
+        ref = BLEU(tokenize=o.tokenize, lowercase=o.lowercase, smooth_method=o.smooth_method).corpus_score(cands, streams)
+        sent = [sacrebleu.sentence_bleu(c, r, tokenize=o.tokenize, lowercase=o.lowercase).score
+                for c, r in zip(cands, refs)]
+        expected_bleu = sum(sent) / len(sent) if v.aggregate == "sentence_mean" else ref.score
+        assert got["bleu"] == pytest.approx(expected_bleu, abs=TOL)
+        assert got["sent_bleu_mean"] == pytest.approx(sum(sent) / len(sent), abs=TOL)
+        assert got["bleu_bp"] == pytest.approx(ref.bp, abs=TOL)
+        assert got.bleu_counts == list(ref.counts) and got.bleu_totals == list(ref.totals)
+        assert (got.sys_len, got.ref_len) == (ref.sys_len, ref.ref_len)
+        per = [_ref_rouge(c, r) for c, r in zip(cands, refs)]
+        for t in TYPES:
+            assert got[f"{t}_f"] == pytest.approx(sum(x[t].fmeasure for x in per) / len(per), abs=TOL)
+        return
+    refs = list(v.references)
+    ref = _shortest_rule(v.candidate, refs) if v.bleu.ref_length == "shortest" else _ref_bleu(v.candidate, refs, v.bleu)
+    assert got["bleu"] == pytest.approx(ref.score, abs=TOL)
+    assert got["bleu_bp"] == pytest.approx(ref.bp, abs=TOL)
+    assert got.bleu_counts == list(ref.counts) and got.bleu_totals == list(ref.totals)
+    if v.rouge.tokenizer == "rouge-score":  # the "unicode" tokenizer is the explainer's opt-in fix, no library's
+        rr = _ref_rouge(v.candidate, refs, v.rouge.use_stemmer)
+        for t in TYPES:
+            assert got[f"{t}_p"] == pytest.approx(rr[t].precision, abs=TOL)
+            assert got[f"{t}_r"] == pytest.approx(rr[t].recall, abs=TOL)
+            assert got[f"{t}_f"] == pytest.approx(rr[t].fmeasure, abs=TOL)
+    # the "plain precision" of G1: sacreBLEU's own tokens, repeats counted, no clipping
+    tok = _get_tokenizer(v.bleu.tokenize)()
+    low = (lambda x: x.lower()) if v.bleu.lowercase else (lambda x: x)
+    hyp = tok(low(v.candidate)).split()
+    vocab = {t for r in refs for t in tok(low(r)).split()}
+    assert got["unclipped_p1"] == pytest.approx(sum(t in vocab for t in hyp) / len(hyp), abs=TOL)
+
+
+@pytest.mark.parametrize("pid", list(PRESETS))
+def test_preset_lesson_matches_computed_verdicts(pid):
+    p = get_preset(pid)
+    r = evaluate(pid)
+    assert set(p.headline) <= set(r.metrics) and set(p.story) <= set(p.headline)
+    for m, expected in p.story.items():
+        assert r.summary(m) == expected, f"{pid}: {m} is {r.summary(m)}, lesson says {expected}"
+    assert p.lesson and p.citation and len(p.variants) >= 2
+
+
+def test_preset_ids_unique_and_catalogue_covered():
+    cats = {p.catalogue for p in PRESETS.values()}
+    for c in ["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9", "G10", "G11", "F1", "F3", "F4",
+              "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"]:
+        assert c in cats
+    with pytest.raises(ValueError):
+        get_preset("nope")
+
+
+def test_shortest_rule_is_hf_evaluate_bleu_on_golden_records():
+    """The shortest-reference rule used by the C6 preset reproduces Hugging Face evaluate's bleu on every
+    golden default-option segment record (evaluate cannot run here)."""
+    n = 0
+    for rec in golden("bleu/hf_evaluate.jsonl"):
+        o = rec["options"]
+        if rec["level"] != "segment" or rec["status"] != "ok" or o.get("max_order") != 4 or o.get("smooth"):
+            continue
+        if not rec["references"] or not rec["candidate"]:
+            continue
+        got = score(rec["candidate"], rec["references"], BleuOptions(ref_length="shortest", api="corpus"))
+        assert got["bleu"] / 100 == pytest.approx(rec["result"]["bleu"], abs=TOL), rec["case_id"]
+        n += 1
+    assert n >= 100
+
+
+# ---------------------------------------------------------------- generators
+
+VOCAB = "the a cat dog sat on mat quick brown fox jumped over lazy red big of and is was".split()
+sentences = st.lists(st.sampled_from(VOCAB), min_size=1, max_size=14).map(" ".join)
+
+
+def _stats(cand, refs):
+    s = sacrebleu.sentence_bleu(cand, refs)
+    return list(s.counts), list(s.totals), s.sys_len, s.ref_len, s.score
+
+
+def test_permutation_keeps_sacrebleu_counts_on_catalogue_example():
+    ref = ["the quick brown fox jumped over the lazy dog"]
+    g = G.permute_chunks("the quick brown fox leaped above the lazy dog", ref)
+    assert g.changed and g.text != "the quick brown fox leaped above the lazy dog"
+    assert _stats(g.text, ref) == _stats("the quick brown fox leaped above the lazy dog", ref)
+    assert _ref_rouge(g.text, ref)["rougeL"].fmeasure < _ref_rouge("the quick brown fox leaped above the lazy dog", ref)["rougeL"].fmeasure
+
+
+@settings(max_examples=150)
+@given(cand=sentences, refs=st.lists(sentences, min_size=1, max_size=3), seed=st.integers(0, 50))
+def test_permutation_never_changes_sacrebleu_counts(cand, refs, seed):
+    g = G.permute_chunks(cand, refs, seed=seed)
+    if g.changed:
+        assert _stats(g.text, refs) == _stats(cand, refs)
+        assert sorted(g.text.split()) == sorted(cand.split())
+
+
+@settings(max_examples=150)
+@given(refs=st.lists(sentences, min_size=1, max_size=3), count=st.integers(1, 30), pick=st.integers(0, 100))
+def test_repetition_never_exceeds_the_clip(refs, count, pick):
+    words = sorted({w for r in refs for w in r.split()})
+    word = words[pick % len(words)]
+    g = G.repeat_word("x", refs, word=word, count=count)
+    clip = max(r.split().count(word) for r in refs)
+    s = sacrebleu.sentence_bleu(g.text, refs)
+    assert s.counts[0] == min(count, clip) == min(count, g.details["clip"])
+    assert s.totals[0] == count
+
+
+@settings(max_examples=100)
+@given(refs=st.lists(sentences, min_size=1, max_size=4))
+def test_concatenation_reaches_rouge_recall_one(refs):
+    g = G.concatenate_references(refs)
+    r = _ref_rouge(g.text, refs)
+    for t in ("rouge1", "rouge2", "rougeL"):
+        assert r[t].recall == pytest.approx(1.0, abs=TOL) or not any(len(x.split()) > 1 for x in refs) and t == "rouge2"
+
+
+def test_concatenation_and_stitching_on_catalogue_refs():
+    refs = list(get_preset("stitched-refs").variants[0].references)
+    g = G.stitch_references(refs)
+    assert g.changed
+    d = g.details
+    words = [r.split() for r in refs]
+    assert g.text.split() == words[d["head_ref"]][:d["head_len"]] + words[d["tail_ref"]][d["tail_start"]:]
+    assert d["head_ref"] != d["tail_ref"]
+    stitched = sacrebleu.sentence_bleu(g.text, refs).score
+    # the seam search maximises BLEU, so it is at least as good as the catalogue's hand-made hybrid
+    assert stitched >= sacrebleu.sentence_bleu(get_preset("stitched-refs").variants[1].candidate, refs).score - TOL
+    assert stitched > sacrebleu.sentence_bleu(refs[0], [refs[1]]).score
+
+
+def test_pad_corpus_lifts_corpus_bp_to_one():
+    v = get_preset("corpus-bp").variants[0]
+    cands, refs = list(v.candidate), [list(r) for r in v.references]
+    g = G.pad_corpus(cands, refs)
+    before = sacrebleu.corpus_bleu(cands, [[r[0] for r in refs]])
+    after = sacrebleu.corpus_bleu(g.text, [[r[0] for r in refs]])
+    assert before.bp < 1 and after.bp == 1.0 and after.score > before.score
+    assert g.text[0] == cands[0] and g.text[1].startswith(cands[1])
+
+
+def test_keep_safest_has_perfect_precision():
+    refs = ["The cat is on the mat.", "There is a cat on the mat."]
+    g = G.keep_safest("A big cat sat happily on the red mat .", refs)
+    s = sacrebleu.sentence_bleu(g.text, refs)
+    assert s.counts[0] == s.totals[0] > 0
+
+
+def test_stuffing_adds_clipped_matches_first():
+    ref = ["the minister said that the government will increase the budget for schools in the next year"]
+    base = "minister promises more money for schools next year"
+    g = G.stuff_function_words(base, ref, 6)
+    r0, r1 = _ref_rouge(base, ref)["rouge1"], _ref_rouge(g.text, ref)["rouge1"]
+    # every stuffed word is a reference function word still unmatched: recall rises by exactly 6 / |ref|
+    assert r1.recall - r0.recall == pytest.approx(6 / len(ref[0].split()), abs=TOL)
+
+
+def test_text_generators_examples_and_determinism():
+    assert G.swap_noun_phrases("The dog bit the man.").text == "The man bit the dog."
+    assert G.insert_negation("the new drug is safe for young children").text == "the new drug is not safe for young children"
+    assert G.insert_negation("Birds fly south.").text.startswith("It is not true that")
+    assert G.truncate("a b c d e f", 3).text == "a b c"
+    a = G.shuffle_words("one two three four five six seven", 1.0, seed=3)
+    b = G.shuffle_words("one two three four five six seven", 1.0, seed=3)
+    assert a.text == b.text and a.changed and sorted(a.text.split()) == sorted("one two three four five six seven".split())
+    assert not G.swap_noun_phrases("hello world").changed
+
+
+# ---------------------------------------------------------------- scoring fast path and sweeps
+
+@settings(max_examples=120)
+@given(cand=sentences, refs=st.lists(sentences, min_size=1, max_size=3))
+def test_fast_scorer_equals_real_packages(cand, refs):
+    fast = FastScorer(refs).values(cand)
+    s = sacrebleu.sentence_bleu(cand, refs)
+    assert fast["bleu"] == pytest.approx(s.score, abs=TOL) and fast["bleu_bp"] == pytest.approx(s.bp, abs=TOL)
+    rr = _ref_rouge(cand, refs)
+    for t in ("rouge1", "rouge2", "rougeL"):
+        assert fast[f"{t}_p"] == pytest.approx(rr[t].precision, abs=TOL)
+        assert fast[f"{t}_r"] == pytest.approx(rr[t].recall, abs=TOL)
+        assert fast[f"{t}_f"] == pytest.approx(rr[t].fmeasure, abs=TOL)
+
+
+def test_length_sweep_truncates_and_pads():
+    cand, refs = "a fire destroyed a port warehouse on sunday", ["a fire destroyed a warehouse in the port on sunday night"]
+    sw = sweep_length(cand, refs)
+    i = sw.x.index(len(cand.split()))
+    assert sw.texts[i] == cand
+    assert sw.values["bleu"][i] == pytest.approx(sacrebleu.sentence_bleu(cand, refs).score, abs=TOL)
+    bp = sw.values["bleu_bp"]
+    assert all(b2 >= b1 - TOL for b1, b2 in zip(bp, bp[1:])) and bp[-1] == 1.0
+    # precision falls and recall rises as padding is added: the P/R curves cross
+    p, r = sw.values["rouge1_p"], sw.values["rouge1_r"]
+    assert p[0] > r[0] and p[-1] < r[-1]
+    for j in (0, len(sw.x) - 1):
+        rr = _ref_rouge(sw.texts[j], refs)["rouge1"]
+        assert (p[j], r[j]) == pytest.approx((rr.precision, rr.recall), abs=TOL)
+
+
+def test_other_sweeps():
+    cand = "police arrested two men after a robbery at a bank in the city centre on friday"
+    refs = [cand, "two men were arrested by police after a bank robbery on friday"]
+    sh = sweep_shuffle(cand, refs, steps=4, trials=3)
+    assert sh.x == [0, 0.25, 0.5, 0.75, 1.0]
+    assert sh.values["rouge1_f"][0] == pytest.approx(1.0) and sh.values["rouge1_f"][-1] == pytest.approx(1.0)
+    assert sh.values["rouge2_f"][-1] < sh.values["rouge2_f"][0]
+    stf = sweep_stuffing("men arrested after robbery", refs, 5)
+    assert stf.x == list(range(6)) and stf.texts[0] == "men arrested after robbery"
+    nr = sweep_references("two men were arrested after a robbery", refs)
+    assert nr.x == [1, 2]
+    assert nr.values["bleu"][1] == pytest.approx(sacrebleu.sentence_bleu("two men were arrested after a robbery", refs).score, abs=TOL)
+    with pytest.raises(ValueError):
+        sweep_length("", refs)
+    with pytest.raises(ValueError):
+        sweep_length("x", ["  "])
