@@ -1,0 +1,215 @@
+"""`python -m explainer bleu ...`
+
+Segments: ``--jsonl FILE|-``: one JSON object per line, ``{"candidate": str, "references": [str, ...]}``; writes
+one JSON object per line, in order, with ``score`` (native scale), ``bleu`` (0..1), ``counts``, ``totals``,
+``precisions`` (0..1), ``bp``, ``sys_len``, ``ref_len``, ``ratio``, ``signature``, ``warnings``,
+``library_error`` (``--full``: the whole trace; ``--corpus``: the lines as one corpus).
+Corpus: ``--hyp FILE --ref FILE [--ref FILE ...]`` (line-aligned, one ``--ref`` per reference stream) writes
+one JSON object for the corpus.
+
+Generic flags map onto each dialect's options (``--max-order`` is ``max_ngram_order`` for sacreBLEU,
+``max_order`` for HF, uniform weights for NLTK, ...); a flag the dialect does not have is an error.
+``-o KEY=VALUE`` sets any option by its name (``explainer.bleu.dialect_options(name)``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from explainer.cli import CliError
+
+__all__ = ["add_arguments", "run", "build_options"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--jsonl", metavar="FILE", help="JSONL segments ('-' = stdin)")
+    src.add_argument("--hyp", metavar="FILE", help="corpus: candidates, one per line")
+    p.add_argument("--ref", metavar="FILE", action="append", default=[],
+                   help="corpus: a reference stream, one per line (repeat for several references)")
+    p.add_argument("--dialect", default="sacrebleu",
+                   help="sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook")
+    p.add_argument("--tokenize", default=None, help="sacrebleu: 13a (default), intl, zh, char, none")
+    p.add_argument("--lowercase", action="store_true", default=None, help="lowercase (sacrebleu, multi-bleu -lc)")
+    p.add_argument("--smooth", default=None,
+                   help="sacrebleu: exp|floor|add-k|none; nltk: method0..method7; hf-evaluate: none|add-one; "
+                        "mteval: exp|none")
+    p.add_argument("--smooth-value", type=float, default=None, help="sacrebleu: value for floor / add-k")
+    p.add_argument("--max-order", type=int, default=None, help="maximum n-gram order (default 4)")
+    eff = p.add_mutually_exclusive_group()
+    eff.add_argument("--effective-order", dest="effective_order", action="store_true", default=None,
+                     help="sacrebleu: average only over orders with candidate n-grams")
+    eff.add_argument("--no-effective-order", dest="effective_order", action="store_false")
+    p.add_argument("--api", default=None, help="sacrebleu: corpus_bleu (default) or sentence_bleu")
+    p.add_argument("--weights", default=None, help="nltk: comma-separated weights, e.g. 0.25,0.25,0.25,0.25")
+    p.add_argument("--auto-reweigh", action="store_true", default=None, help="nltk: auto_reweigh=True")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="any other dialect option by name, e.g. -o epsilon=0.2, -o preserve_case=true")
+    p.add_argument("--full", action="store_true", help="write the whole trace instead of the statistics")
+    p.add_argument("--corpus", action="store_true",
+                   help="with --jsonl: score the lines as one corpus (for texts containing newlines)")
+
+
+_FLAG_TO_OPTION = {
+    "tokenize": {"sacrebleu": "tokenize"},
+    "lowercase": {"sacrebleu": "lowercase", "multi-bleu": "lowercase"},
+    "smooth": {"sacrebleu": "smooth_method", "nltk": "smoothing", "hf-evaluate": "smooth", "mteval": "smoothing"},
+    "smooth_value": {"sacrebleu": "smooth_value"},
+    "max_order": {"sacrebleu": "max_ngram_order", "hf-evaluate": "max_order", "textbook": "max_n"},
+    "effective_order": {"sacrebleu": "effective_order"},
+    "api": {"sacrebleu": "api"},
+    "weights": {"nltk": "weights"},
+    "auto_reweigh": {"nltk": "auto_reweigh"},
+}
+_BOOL_SMOOTH = {"none": "false", "false": "false", "no": "false", "off": "false",
+                "add-one": "true", "exp": "true", "nist": "true", "true": "true", "yes": "true", "on": "true"}
+
+
+def build_options(args) -> dict:
+    """The dialect options implied by the CLI flags (only the flags that were given)."""
+    from explainer.bleu import dialect_names
+
+    d = args.dialect
+    if d not in dialect_names():
+        raise CliError(f"unknown dialect {d!r}; choose one of: {', '.join(dialect_names())}")
+    opts: dict = {}
+    for flag, table in _FLAG_TO_OPTION.items():
+        value = getattr(args, flag, None)
+        if value is None:
+            continue
+        if flag == "max_order" and d == "nltk":
+            if value < 1:
+                raise CliError("--max-order must be at least 1")
+            opts["weights"] = (1.0 / value,) * value
+            continue
+        if d not in table:
+            raise CliError(f"--{flag.replace('_', '-')} does not apply to the {d} dialect "
+                           f"(it applies to: {', '.join(table)})")
+        if flag == "smooth" and d in ("hf-evaluate", "mteval"):
+            v = _BOOL_SMOOTH.get(str(value).lower())
+            if v is None:
+                raise CliError(f"--smooth for {d}: expected none or {'add-one' if d == 'hf-evaluate' else 'exp'}")
+            value = v
+        opts[table[d]] = value
+    for kv in args.option:
+        if "=" not in kv:
+            raise CliError(f"--option expects KEY=VALUE, got {kv!r}")
+        k, v = kv.split("=", 1)
+        opts[k.strip()] = v.strip()
+    return opts
+
+
+def _read_lines(path: str) -> list[str]:
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise CliError(f"{path} is not valid UTF-8 (byte {e.start}: {data[e.start:e.start + 1]!r})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def _segment(obj, lineno: int) -> tuple[str, list[str]]:
+    if not isinstance(obj, dict):
+        raise CliError(f"line {lineno}: expected a JSON object with 'candidate' and 'references'")
+    if "candidate" not in obj:
+        raise CliError(f"line {lineno}: missing 'candidate'")
+    cand = obj["candidate"]
+    refs = obj.get("references", obj.get("reference"))
+    if not isinstance(cand, str):
+        raise CliError(f"line {lineno}: 'candidate' must be a string")
+    if isinstance(refs, str):
+        refs = [refs]
+    if refs is None:
+        raise CliError(f"line {lineno}: missing 'references' (a list of strings)")
+    if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+        raise CliError(f"line {lineno}: 'references' must be a list of strings")
+    return cand, refs
+
+
+def _stats_dict(st) -> dict:
+    d = st.to_dict()
+    d.pop("segment_stats", None)
+    return d
+
+
+def _write(obj) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def run(args) -> int:
+    from explainer.bleu import explain_bleu, explain_bleu_corpus, score_bleu, score_bleu_corpus
+
+    opts = build_options(args)
+    try:
+        from explainer.bleu import get_dialect
+        get_dialect(args.dialect, **opts)        # validate options once, before reading any input
+    except ValueError as e:
+        raise CliError(str(e)) from None
+
+    if args.jsonl is not None:
+        if args.ref:
+            raise CliError("--ref is for corpus mode (--hyp); with --jsonl put the references in each line")
+        segments = []
+        for lineno, line in enumerate(_read_lines(args.jsonl), 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise CliError(f"line {lineno}: invalid JSON ({e.msg})") from None
+            segments.append((lineno,) + _segment(obj, lineno))
+        if args.corpus:
+            if not segments:
+                raise CliError(f"{args.jsonl} has no segments")
+            return _corpus([s[1] for s in segments], [s[2] for s in segments], args, opts)
+        for lineno, cand, refs in segments:
+            try:
+                if args.full:
+                    res = explain_bleu(cand, refs, dialect=args.dialect, **opts).to_dict()
+                else:
+                    res = _stats_dict(score_bleu(cand, refs, dialect=args.dialect, **opts))
+            except ValueError as e:
+                raise CliError(f"line {lineno}: {e}") from None
+            _write(res)
+        return 0
+
+    if not args.ref:
+        raise CliError("corpus mode needs at least one --ref FILE")
+    hyps = _read_lines(args.hyp)
+    streams = [_read_lines(r) for r in args.ref]
+    for path, s in zip(args.ref, streams):
+        if len(s) != len(hyps):
+            raise CliError(f"{args.hyp} has {len(hyps)} lines but {path} has {len(s)}: the files must be "
+                           "line-aligned (the explainer never truncates)")
+    if not hyps:
+        raise CliError(f"{args.hyp} is empty")
+    refs = [list(x) for x in zip(*streams)]
+    return _corpus(hyps, refs, args, opts)
+
+
+def _corpus(hyps, refs, args, opts) -> int:
+    from explainer.bleu import explain_bleu_corpus, score_bleu_corpus
+
+    try:
+        if args.full:
+            d = explain_bleu_corpus(hyps, refs, dialect=args.dialect, **opts).to_dict(full=True)
+        else:
+            d = score_bleu_corpus(hyps, refs, dialect=args.dialect, **opts).to_dict()
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    d["n_segments"] = len(hyps)
+    _write(d)
+    return 0
