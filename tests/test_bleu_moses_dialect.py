@@ -155,3 +155,29 @@ def test_trace_explains_the_scripts_steps():
     assert [(t.start, t.end) for t in tr.candidate.tokens] == [(0, 6), (7, 13)]
     with pytest.raises(ValueError, match="not reproduced"):
         explain_bleu("a", ["a"], dialect="multi-bleu", script="multi-bleu-detok.perl", lowercase=True)
+
+
+def test_cli_reports_printed_line_and_deaths():
+    import json
+    import subprocess
+    import sys
+
+    lines = [{"candidate": "It is a guide to action which ensures that the military always obeys the commands "
+                           "of the party.",
+              "references": ["It is a guide to action that ensures that the military will forever heed Party "
+                             "commands.",
+                             "It is the guiding principle which guarantees the military forces always being under "
+                             "the command of the Party.",
+                             "It is the practical guide for the army always to heed the directions of the party."]},
+             {"candidate": "", "references": ["the cat sat"]}]
+    stdin = "\n".join(json.dumps(x) for x in lines) + "\n"
+    expected = {r["case_id"]: r for r in golden("bleu/multi_bleu.jsonl")
+                if r["options"] == {"script": "multi-bleu.perl", "flags": []} and r["level"] == "segment"}
+    p = subprocess.run([sys.executable, "-m", "explainer", "bleu", "--dialect", "multi-bleu", "--full",
+                        "--jsonl", "-"], input=stdin, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    assert out[0]["combination"]["extra"]["printed"] == expected["military"]["result"]["printed"]
+    assert out[1]["library_error"]["type"] == "PerlDie"
+    assert "PerlDie: " + out[1]["library_error"]["message"] == expected["empty_cand"]["error"]
+    assert "Traceback" not in p.stderr

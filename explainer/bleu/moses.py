@@ -837,7 +837,9 @@ class MtevalDialect(BleuDialect):
                 branch, bpf = "c ≥ r", f"exp(min(0, 1 − {r}/{c})) = 1"
         else:
             if s.bp is None:
-                branch, bpf = "not computed", "every order has 0 matches: the length term is never computed"
+                branch = "not used"
+                bpf = ("no order has a match: the script returns 0 without computing the length term "
+                       "(shown: exp(min(0, 1 − r/c)), or 0 for an empty candidate)")
             elif c < r:
                 branch, bpf = "c < r", f"min(0, 1 − {r}/{c}) is added inside exp(): factor {_fmt(s.bp)}"
             else:
@@ -853,7 +855,11 @@ class MtevalDialect(BleuDialect):
         early = None
         if not smoothing and matches[3] == 0:
             early = "--no-smoothing and 0 matching 4-grams: the score is 0"
-        return Combination(orders=orders, c=c, r=r, ratio=ratio, bp=float(s.bp) if s.bp is not None else 1.0,
+        if s.bp is not None:
+            bp = float(s.bp)
+        else:
+            bp = math.exp(_perl_min0(1 - r / c)) if c > 0 else 0.0
+        return Combination(orders=orders, c=c, r=r, ratio=ratio, bp=bp,
                            bp_branch=branch, bp_formula=bpf, weights=[0.25] * 4, effective_order=4,
                            log_sum=log_sum, log_mean=log_mean, geo_mean=geo, score=float(s.score),
                            bleu=float(s.score), scale=1.0, early_exit=early, extra=extra)
