@@ -176,7 +176,12 @@ def formula_latex(trace) -> str:
             not math.isclose(comb.log_mean, comb.log_sum):
         logs = " + ".join(rf"\log {_tex_num(o.precision)}" for o in used)
         line2 = rf"&= {scale}{_tex_num(comb.bp)}\cdot\exp\Big(\tfrac{{1}}{{{comb.effective_order}}}\big({logs}\big)\Big)"
-    line3 = rf"&= {scale}{_tex_num(comb.bp)}\cdot {_tex_num(comb.geo_mean)} = {_tex_num(comb.score)}"
+    if math.isclose(comb.bp * comb.geo_mean, comb.score, rel_tol=1e-9, abs_tol=1e-12) and trace.scale != 1:
+        # the library works in percent space (sacreBLEU): its geometric mean is already on 0-100
+        line3 = rf"&= {_tex_num(comb.bp)}\cdot {_tex_num(comb.geo_mean)} = {_tex_num(comb.score)}" \
+                r"\quad\text{(mean of log-precisions in percent, as the library computes it)}"
+    else:
+        line3 = rf"&= {scale}{_tex_num(comb.bp)}\cdot {_tex_num(comb.geo_mean)} = {_tex_num(comb.score)}"
     out = rf"\begin{{aligned}}{line1}\\ {line2}\\ {line3}\end{{aligned}}"
     if skipped:
         out += rf"\quad\text{{(orders {', '.join(map(str, skipped))} not in the mean)}}"

@@ -16,7 +16,7 @@ from plotly.subplots import make_subplots
 
 from explainer.ui.highlight import ORDER_COLOURS, CLIP_COLOUR, is_suspicious_char
 
-__all__ = ["bleu_counts_figure", "bp_curve_figure", "rouge_prf_figure", "lcs_heatmap_figure",
+__all__ = ["bleu_counts_figure", "bp_curve_figure", "rouge_prf_figure", "lcs_heatmap_figure", "alignment_figure",
            "label_text", "downsample_indices", "HEATMAP_MAX"]
 
 BLUE, ORANGE, GREEN, PURPLE, VERMILLION, SKY = "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"
@@ -69,7 +69,8 @@ def bleu_counts_figure(orders: Sequence[dict], *, scale_label: str = "0–1") ->
                              line=dict(color=VERMILLION, width=3),
                              marker=dict(symbol=["diamond" if o.get("included", True) else "x" for o in orders],
                                          size=13),
-                             text=[f"{p:.3f}" if p is not None else "" for p in sm], textposition="top center",
+                             text=[f"{p:.3f}" if p is not None and (r is None or abs(p - r) > 1e-12) else ""
+                                   for p, r in zip(sm, raw)], textposition="top center",
                              customdata=[[o.get("smoothing", ""), "yes" if o.get("included", True) else "no"]
                                          for o in orders],
                              hovertemplate="%{x}: %{y:.4f} after smoothing (%{customdata[0]}); "
@@ -164,30 +165,56 @@ def lcs_heatmap_figure(table: dict, ref_tokens: Sequence[str], cand_tokens: Sequ
         return ["∅" if k == 0 else (f"{label_text(tokens[k - 1])}" if show_labels else str(k)) for k in idx]
 
     hover_c = [[f"cand[:{j}] × ref[:{i}]" for j in ci] for i in ri]
-    fig = go.Figure(go.Heatmap(x=ci, y=ri, z=z, colorscale="Cividis", customdata=hover_c,
+    fig = go.Figure(go.Heatmap(x=ci, y=ri, z=z, colorscale=[[0, "#F4F4F4"], [1, SKY]], customdata=hover_c,
                                colorbar=dict(title="LCS so far"),
                                hovertemplate="%{customdata}: LCS = %{z}<extra></extra>",
-                               texttemplate="%{z}" if len(ri) * len(ci) <= 600 else None,
-                               textfont=dict(size=12)))
-    # Backtrace: the path through the matched cells (i+1, j+1), starting at the corner (0, 0).
-    px = [0] + [p[1] + 1 for p in pairs]
-    py = [0] + [p[0] + 1 for p in pairs]
-    px.append(n)
-    py.append(m)
-    fig.add_trace(go.Scatter(x=px, y=py, mode="lines", name="backtrace path",
-                             line=dict(color=VERMILLION, width=3, dash="dot"), hoverinfo="skip"))
+                               texttemplate="%{z}" if len(ri) * len(ci) <= 900 else None,
+                               textfont=dict(size=13, color="#111111")))
+    # The alignment the backtrace picks: the matched cells (i+1, j+1), in order.
     fig.add_trace(go.Scatter(
-        x=[p[1] + 1 for p in pairs], y=[p[0] + 1 for p in pairs], mode="markers", name="matched token pair (LCS)",
-        marker=dict(symbol="square-open", size=18 if show_labels else 8, color=VERMILLION, line=dict(width=3)),
+        x=[p[1] + 1 for p in pairs], y=[p[0] + 1 for p in pairs], mode="lines+markers",
+        name="LCS alignment (matched cells the backtrace picks)",
+        line=dict(color=VERMILLION, width=3, dash="dot"),
+        marker=dict(symbol="square-open", size=22 if show_labels else 9, color=VERMILLION, line=dict(width=3)),
         customdata=[[label_text(cand_tokens[p[1]]), p[1] + 1, p[0] + 1] for p in pairs],
         hovertemplate="match: %{customdata[0]} (candidate token %{customdata[1]}, reference token "
                       "%{customdata[2]})<extra></extra>"))
-    fig.update_xaxes(title_text="candidate tokens →", tickmode="array", tickvals=ci, ticktext=tick(cand_tokens, ci),
-                     tickangle=-45, side="top")
-    fig.update_yaxes(title_text="reference tokens →", tickmode="array", tickvals=ri, ticktext=tick(ref_tokens, ri),
-                     autorange="reversed")
-    size = 30 * max(len(ri), 8) + 160
+    fig.update_xaxes(title_text="candidate prefix (tokens) →", tickmode="array", tickvals=ci,
+                     ticktext=tick(cand_tokens, ci), tickangle=-40)
+    fig.update_yaxes(title_text="reference prefix (tokens) ↓", tickmode="array", tickvals=ri,
+                     ticktext=tick(ref_tokens, ri), autorange="reversed")
+    size = 30 * max(len(ri), 8) + 200
     return _layout(fig, title, height=min(max(size, 380), 900)), note
+
+
+def alignment_figure(cand_tokens: Sequence[str], ref_tokens: Sequence[str], pairs: Sequence[Sequence[int]],
+                     *, limit: int = 40) -> tuple[go.Figure, str | None]:
+    """Candidate tokens on one line, reference tokens on another, a line between each aligned pair."""
+    nc, nr = min(len(cand_tokens), limit), min(len(ref_tokens), limit)
+    note = None
+    if nc < len(cand_tokens) or nr < len(ref_tokens):
+        note = f"Drawing the first {limit} tokens of each text; the table below lists every aligned pair."
+    in_c = {p[1] for p in pairs}
+    in_r = {p[0] for p in pairs}
+    fig = go.Figure()
+    for (ri, ci) in pairs:
+        if ci < nc and ri < nr:
+            fig.add_trace(go.Scatter(x=[ci, ri], y=[1, 0], mode="lines", line=dict(color=VERMILLION, width=2),
+                                     hoverinfo="skip", showlegend=False))
+    fig.add_trace(go.Scatter(
+        x=list(range(nc)), y=[1] * nc, mode="markers+text", name="candidate",
+        text=[label_text(t) for t in cand_tokens[:nc]], textposition="top center",
+        marker=dict(symbol=["square" if j in in_c else "square-open" for j in range(nc)], size=11, color=BLUE),
+        hovertemplate="candidate token %{x}<extra></extra>"))
+    fig.add_trace(go.Scatter(
+        x=list(range(nr)), y=[0] * nr, mode="markers+text", name="reference",
+        text=[label_text(t) for t in ref_tokens[:nr]], textposition="bottom center",
+        marker=dict(symbol=["diamond" if i in in_r else "diamond-open" for i in range(nr)], size=11, color=GREEN),
+        hovertemplate="reference token %{x}<extra></extra>"))
+    fig.update_yaxes(visible=False, range=[-0.6, 1.6])
+    fig.update_xaxes(visible=False)
+    fig = _layout(fig, "ROUGE-L: the alignment (filled markers are in the LCS)", height=300)
+    return fig, note
 
 
 def order_colour(n: int) -> str:

@@ -38,7 +38,13 @@ def _rkey(dialect: str, name: str) -> str:
     return f"rouge_opt:{dialect}:{name}"
 
 
+_TRI = {None: "library default", True: "on", False: "off"}
+_TRI_BACK = {v: k for k, v in _TRI.items()}
+
+
 def _to_widget(spec: OptionSpec, value: Any) -> Any:
+    if spec.kind == "tristate":
+        return _TRI.get(value, "library default")
     if spec.kind == "float_list":
         return ", ".join(f"{v:g}" for v in (value or ()))
     if spec.kind == "int" and value is not None:
@@ -49,6 +55,8 @@ def _to_widget(spec: OptionSpec, value: Any) -> Any:
 
 
 def _from_widget(spec: OptionSpec, raw: Any) -> tuple[Any, str | None]:
+    if spec.kind == "tristate":
+        return _TRI_BACK.get(raw, spec.default), None
     if spec.kind == "float_list":
         try:
             vals = tuple(float(x) for x in str(raw).replace(",", " ").split())
@@ -75,8 +83,8 @@ def _apply_state(state: ExplainState) -> None:
     ss["rouge_types"] = list(state.rouge_types)
     for spec in rouge_schema().specs(state.rouge_dialect):
         ss[_rkey(state.rouge_dialect, spec.name)] = _to_widget(spec, state.rouge_options.get(spec.name, spec.default))
-    ss["example"] = state.example or None
-    ss["ngram"] = state.ngram or None
+    ss["example"] = state.example or ""
+    ss["ngram"] = state.ngram or ""
 
 
 def _default_state() -> ExplainState:
@@ -189,8 +197,8 @@ def _remove_ref(i: int) -> None:
 
 
 def _on_text_change() -> None:
-    st.session_state["example"] = None
-    st.session_state["ngram"] = None
+    st.session_state["example"] = ""
+    st.session_state["ngram"] = ""
 
 
 # --------------------------------------------------------------------------------------------- widgets
@@ -201,8 +209,7 @@ def _option_widget(spec: OptionSpec, key: str) -> None:
     if spec.kind == "bool":
         st.checkbox(label, key=key, help=help_)
     elif spec.kind == "tristate":
-        st.selectbox(label, [None, True, False], key=key, help=help_,
-                     format_func=lambda v: "library default" if v is None else ("on" if v else "off"))
+        st.selectbox(label, list(_TRI.values()), key=key, help=help_)
     elif spec.kind == "choice":
         st.selectbox(label, list(spec.choices), key=key, help=help_)
     elif spec.kind == "int":
@@ -221,10 +228,12 @@ def _sidebar() -> None:
     sb = st.sidebar
     with sb:
         st.header("Example")
-        ids = [None] + [e.id for e in EXAMPLES]
+        ids = [""] + [e.id for e in EXAMPLES]
         titles = {e.id: e.title for e in EXAMPLES}
+        if st.session_state.get("example") not in titles:
+            st.session_state["example"] = ""
         st.selectbox("Load a worked example", ids, key="example", on_change=_on_example,
-                     format_func=lambda i: "— your own text —" if i is None else titles[i],
+                     format_func=lambda i: titles.get(i, "— your own text —"),
                      help="Worked examples of the course material and gaming presets. Loading one replaces "
                           "the texts.")
         st.header("BLEU settings")
@@ -262,7 +271,7 @@ def _inputs() -> None:
                       disabled=n <= 1)
     c1, c2 = st.columns([2, 8])
     with c1:
-        st.button("＋ Add reference", key="add_ref", on_click=_add_ref, disabled=n >= MAX_REFS)
+        st.button("Add reference", icon=":material/add:", key="add_ref", on_click=_add_ref, disabled=n >= MAX_REFS)
     with c2:
         st.caption(f"1–{MAX_REFS} references, multi-line allowed. Limits: {MAX_INPUT_CHARS:,} characters per text; "
                    f"highlighting shows the first {HIGHLIGHT_MAX_CHARS:,} characters; the LCS table is drawn "
@@ -305,7 +314,7 @@ def _headline(bt, rt, rtypes) -> None:
     if rt is not None:
         sig.append(f"ROUGE signature: {rt.signature}")
     if sig:
-        st.code("\n".join(sig), language=None)
+        st.code("\n".join(sig), language=None, wrap_lines=True)
 
 
 def _findings(findings) -> None:
@@ -342,9 +351,9 @@ def _bleu_section(bt) -> None:
                "most frequent (the ‘max in one ref’ column); the rest is clipped away. " + bt.totals_rule)
     choices = bv.ngram_choices(bt)
     if ngram_sel not in choices:
-        st.session_state["ngram"] = None
-    st.selectbox("Where did this n-gram match? (outlined in the texts above)", [None] + choices, key="ngram",
-                 format_func=lambda g: "— pick an n-gram —" if g is None else g)
+        st.session_state["ngram"] = ""
+    st.selectbox("Where did this n-gram match? (outlined in the texts above)", [""] + choices, key="ngram",
+                 format_func=lambda g: g if g else "— pick an n-gram —")
     if st.session_state.get("ngram"):
         occ = bv.ngram_occurrences(bt, st.session_state["ngram"])
         if occ:
@@ -378,7 +387,7 @@ def _bleu_section(bt) -> None:
     st.latex(bv.bp_latex(bt))
     st.plotly_chart(charts.bp_curve_figure(bt.combination.c, bt.combination.r, bt.combination.bp, rule=rl.rule),
                     key="bp_curve", config={"displaylogo": False})
-    st.caption(bt.combination.bp_branch)
+    st.caption(hl.md_escape(f"Branch of the BP formula taken: {bt.combination.bp_branch}. {bt.combination.bp_formula}"))
     # Step 4: the formula
     st.markdown("#### Step 4 · The score")
     st.latex(bv.formula_latex(bt))
@@ -430,6 +439,11 @@ def _rouge_section(rt, ref_count: int) -> None:
             st.plotly_chart(fig, key="lcs_heatmap", config={"displaylogo": False})
             if note:
                 st.caption(note)
+            afig, anote = charts.alignment_figure(rt.candidate.tokenized.tokens, rt.references[k].tokenized.tokens,
+                                                  d.get("pairs", []))
+            st.plotly_chart(afig, key="lcs_alignment", config={"displaylogo": False})
+            if anote:
+                st.caption(anote)
             if d.get("alternative_lcs_exists"):
                 st.caption("Another LCS of the same length exists; the backtrace picks this one "
                            f"({d.get('tie_rule', '')}).")

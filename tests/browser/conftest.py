@@ -170,10 +170,30 @@ def open_app(app_url):
     return go
 
 
-def shot(page, name: str) -> Path:
+def content_height(page) -> int:
+    """Height of the whole app. Streamlit scrolls inside its main container, not the document, so a plain
+    full-page screenshot would stop at the viewport."""
+    return int(page.evaluate("""() => {
+        let h = document.documentElement.scrollHeight;
+        for (const sel of ['[data-testid="stMain"]', '[data-testid="stAppViewContainer"]', 'section.main',
+                           '[data-testid="stSidebarContent"]']) {
+            const el = document.querySelector(sel);
+            if (el) h = Math.max(h, el.scrollHeight);
+        }
+        return h;
+    }"""))
+
+
+def shot(page, name: str, *, max_height: int = 16000) -> Path:
+    """Full-page screenshot: the viewport is stretched to the app's content height first, then restored."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
+    vp = page.viewport_size
+    h = min(max(content_height(page), vp["height"]), max_height)
+    page.set_viewport_size({"width": vp["width"], "height": h})
+    time.sleep(0.8)  # charts re-layout on resize
     page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(vp)
     return path
 
 
