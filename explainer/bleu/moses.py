@@ -28,7 +28,8 @@ __all__ = [
     "multibleu_tokenize", "detok_tokenize", "mteval_tokenize", "perl_lc", "ascii_lower",
     "multibleu_ref_length", "mteval_ref_length",
     "MultiBleuScore", "multibleu_score", "MtevalScore", "mteval_score", "mteval_segment_score",
-    "check_expressible",
+    "check_expressible", "sgml_escape", "mteval_printed", "run_multibleu", "run_mteval",
+    "MultiBleuDialect", "MtevalDialect",
 ]
 
 MOSES_VERSION = "moses-smt/mosesdecoder@3445289 (2025-02-03)"
