@@ -405,7 +405,10 @@ def _lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], mo
     """``lcs`` / ``wlcs``: per model sentence, union the marked positions over the peer sentences, then
     walk them left to right, counting a hit only while both unigram budgets are > 0 (and decrementing both).
     ROUGE-W adds f(run) for each run of consecutive counted positions; a refused position neither extends
-    nor closes the current run, and a run still open at the end of the sentence is dropped (script quirk)."""
+    nor closes the current run, and a run still open at the end of the sentence is dropped (script quirk).
+
+    The per-sentence records use the core trace schema (docs/trace-schema-rouge.md: ``per_ref_sentence``
+    of rougeLsum / rougeW) so the UI draws them like any other dialect's."""
     hit = 0.0 if weight is not None else 0
     base = 0.0 if weight is not None else 0
     sentences = []
@@ -421,21 +424,29 @@ def _lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], mo
                 continue
             if weight is None:
                 pairs = lcs_mask(ms, ps)
-                wscore = None
             else:
                 pairs, wscore = wlcs_inner(ms, ps, weight)
             for a, _ in pairs:
                 mask[a] = 1
             if detail:
-                per_peer.append({"peer_sentence": pj, "pairs": pairs, **({"wlcs": wscore} if wscore is not None else {})})
-        counted, refused, runs = [], [], []
+                rec = {"cand_sentence": pj, "pairs": [list(p) for p in pairs],
+                       "ref_indices": [p[0] for p in pairs], "cand_indices": [p[1] for p in pairs]}
+                if weight is None:
+                    rec["lcs_length"] = len(pairs)
+                else:
+                    rec["wlcs"] = wscore
+                per_peer.append(rec)
+        steps, runs = [], []
         run = 0
         for j in range(len(ms)):
             if mask[j] != 1:
                 continue
             t = ms[j]
-            if model_budget.get(t, 0) > 0 and peer_budget.get(t, 0) > 0:
-                counted.append(j)
+            ok = model_budget.get(t, 0) > 0 and peer_budget.get(t, 0) > 0
+            if detail:
+                steps.append({"ref_index": j, "token": t, "cand_budget_before": peer_budget.get(t, 0),
+                              "ref_budget_before": model_budget.get(t, 0), "counted": ok})
+            if ok:
                 if weight is None:
                     hit += 1
                 else:
@@ -446,16 +457,16 @@ def _lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], mo
                         run = 0
                 model_budget[t] -= 1
                 peer_budget[t] -= 1
-            else:
-                refused.append(j)
         if detail:
-            entry = {"model_sentence": si, "tokens": list(ms), "per_peer_sentence": per_peer,
-                     "union": [j for j in range(len(ms)) if mask[j]], "counted": counted,
-                     "refused_by_budget": refused}
+            counted = [x["ref_index"] for x in steps if x["counted"]]
+            entry = {"ref_sentence": si, "tokens": list(ms), "lcs_per_cand_sentence": per_peer,
+                     "union": [j for j in range(len(ms)) if mask[j]], "clipping": steps,
+                     "hits": len(counted), "clipped": [x["ref_index"] for x in steps if not x["counted"]]}
             if weight is not None:
-                entry["runs"] = runs
+                entry.update(marked=entry["union"], counted=counted, runs=runs,
+                             run_weights=[_pow(r, weight) for r in runs])
                 if run:
-                    entry["dropped_open_run"] = run
+                    entry["dropped_open_run"] = run  # counted positions whose run never closed: not scored
             sentences.append(entry)
     return hit, base, sentences
 
@@ -635,3 +646,8 @@ def corpus_from_texts(evals: list[tuple[str, PerlText, list[PerlText]]], opts: R
         averages[name] = bootstrap_average(vals, n_resamples=opts.resamples, confidence=opts.confidence,
                                            mode=opts.counting, alpha=opts.alpha)
     return CorpusResult(opts, results, averages, counts, died, died_why, died_metric)
+
+
+# Register the dialect with the ROUGE core: explainer.rouge.dialects imports this module on first use of the
+# name "rouge155" (explain_rouge(..., dialect="rouge155")).
+from explainer.rouge import rouge155_dialect as _dialect  # noqa: E402,F401

@@ -1,0 +1,426 @@
+"""The ``rouge155`` dialect as a policy over the ROUGE core (``explain_rouge(..., dialect="rouge155")``).
+
+The numbers come from ``explainer.rouge.rouge155`` (ROUGE-1.5.5.pl's semantics, golden-tested); this
+module maps them onto the core's trace: ``prepare`` reads a text as the script does (SPL units, ASCII
+lower-casing, byte-level cleanup, ``-s``, ``-m``, ``-l``/``-b``), ``score_type`` scores one reference,
+``combine`` applies ``-f A`` (pool) or ``-f B`` (best recall) with the script's own selection scores and
+rounding, ``aggregate`` gives the bootstrap ``Average`` lines with Perl's drand48.
+
+Type names (what the script prints):
+
+* ``rouge1``..``rouge9`` -> ROUGE-N; ``rougeLsum`` -> the script's ROUGE-L (summary level, one unit per
+  line); ``rougeL`` -> the script's ROUGE-L with each text put on one line (newlines -> spaces), i.e. the
+  sentence-level LCS; ``rougeW-1.2`` -> ROUGE-W-1.2 (units as given); ``rougeS4`` / ``rougeSU4`` /
+  ``rougeS*`` / ``rougeSU*`` -> ROUGE-S/SU with ``-2 4`` / ``-2 -1`` (SU never counts the last token).
+
+Scores are what the script prints: R and P rounded to 5 decimals, F from the rounded P and R (``-p`` α).
+Each ``Score`` here is a ``PerlScore`` carrying the ``-t 2`` counts and, when the real script dies
+(``-w`` with a reference that has no tokens), the death message.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from explainer.rouge import lcs as lcs_mod
+from explainer.rouge.dialects import Dialect, Option, Prepared, register_dialect
+from explainer.rouge.ngrams import ngram_table
+from explainer.rouge.rouge155 import (
+    WLCS_DEATH, MetricResult, PerlDeath, Rouge155Options, _prf, _score_grams, _score_lcs, ngram_counts,
+    skip_bigram_counts,
+)
+from explainer.rouge.rouge155_bootstrap import bootstrap_average, sort_eval_keys
+from explainer.rouge.rouge155_text import PerlText, TokenOptions, read_text
+from explainer.rouge.scoring import Score
+from explainer.rouge.skipgram import skip_table
+from explainer.rouge.tokenize import Sentence, Tokenizer, TokenizedText
+from explainer.rouge.trace import TypeResult
+from explainer.rouge.types import RougeType
+from explainer.text import Token
+
+__all__ = ["Rouge155Dialect", "PerlScore", "perl_label", "ROUGE155"]
+
+POLICY_TO_F = {"pool": "A", "best-recall": "B"}
+
+
+class PerlScore(Score):
+    """A Score as ROUGE-1.5.5 prints it, plus its ``-t 2`` counts (model, peer, hit) and a death, if any."""
+
+    counts: tuple = (0, 0, 0)
+    died: str | None = None
+    died_why: str | None = None
+
+
+def _pscore(p: float, r: float, f: float, counts=(0, 0, 0), died=None, why=None) -> PerlScore:
+    s = PerlScore(p, r, f)
+    s.counts = tuple(counts)
+    s.died = died
+    s.died_why = why
+    return s
+
+
+def perl_label(rt: RougeType) -> str:
+    if rt.kind == "N":
+        return f"ROUGE-{rt.n}"
+    if rt.kind == "Lsum":
+        return "ROUGE-L"
+    if rt.kind == "L":
+        return "ROUGE-L (texts on one line)"
+    if rt.kind == "W":
+        return f"ROUGE-W-{_wlabel(rt.weight)}"
+    return f"ROUGE-{rt.kind}{'*' if rt.skip is None else rt.skip}"
+
+
+def _wlabel(w: float) -> str:
+    return str(int(w)) if float(w).is_integer() else repr(float(w))
+
+
+class _PerlTokenizerInfo(Tokenizer):
+    """Only for labels and for locating the words the byte-level cleanup removed (``_find_dropped``)."""
+
+    name = "ROUGE-1.5.5"
+    label = ("ROUGE-1.5.5.pl (lower-case A-Z only; every byte outside A-Za-z0-9 becomes a space, so non-ASCII "
+             "characters split words; tokens must start with a-z or 0-9)")
+    drops_what = "works on bytes and keeps only ASCII letters and digits"
+
+
+_INFO = _PerlTokenizerInfo()
+STEMMER_LABEL = ("ROUGE-1.5.5 -m: WordNet-2.0 exception list first, else ROUGE's Porter variant (modified "
+                 "step 4), tokens longer than 3 characters")
+
+
+class Rouge155Dialect(Dialect):
+    name = "rouge155"
+    label = "ROUGE-1.5.5.pl (Chin-Yew Lin, 2005), without Perl"
+    description = ("The original Perl script's semantics: its byte-level tokenizer, -m stemming (WordNet "
+                   "exceptions + its Porter variant), -s SMART stop words, -l/-b limits, ROUGE-N/L/W/S/SU, "
+                   "-f A (pool the references) or B (best recall), -p alpha, 5-decimal rounding with F from the "
+                   "rounded P and R, summary-level ROUGE-L, and the bootstrap 'Average' over a corpus (Perl's "
+                   "drand48, srand(i) per resample).")
+    native_kinds = frozenset({"N", "L", "Lsum", "W", "S", "SU"})
+    supported_kinds = native_kinds
+    default_multi_ref = "pool"
+    su_last_token = False
+
+    # ---- options -------------------------------------------------------------------------------
+    def options(self) -> list[Option]:
+        return [
+            Option("use_stemmer", "bool", False, "-m: " + STEMMER_LABEL),
+            Option("remove_stopwords", "bool", False,
+                   "-s: remove the 598 SMART stop words (checked on the unstemmed token) before counting"),
+            Option("multi_ref", "choice", "pool",
+                   "pool: -f A (the script's default): sum hits and sizes over the references; best-recall: -f B: "
+                   "keep the reference with the highest recall (5-decimal recall for N/S, raw for L, "
+                   "single-weighted for W; the first wins ties)", choices=("pool", "best-recall")),
+            Option("alpha", "float", 0.5, "-p: F = P·R / ((1-α)·P + α·R); 0.5 is F1, α→1 favours precision"),
+            Option("length_limit", "int", 0, "-l: use only the first N words of every text (0 = no limit)"),
+            Option("byte_limit", "int", 0, "-b: use only the first N bytes of every text (0 = no limit)"),
+        ]
+
+    def resolve_options(self, options: dict) -> dict:
+        out = super().resolve_options(options)
+        self.perl_options(out)  # validates (alpha range, -l with -b, ...) with the script's messages
+        return out
+
+    def perl_options(self, opts: dict, rt: RougeType | None = None, mode: str | None = None) -> Rouge155Options:
+        kw = dict(n=0, w=None, skip=None, unigrams="", stem=bool(opts.get("use_stemmer")),
+                  remove_stopwords=bool(opts.get("remove_stopwords")),
+                  length_limit=int(opts.get("length_limit") or 0), byte_limit=int(opts.get("byte_limit") or 0),
+                  mode=mode or POLICY_TO_F[opts.get("multi_ref", "pool")], alpha=float(opts.get("alpha", 0.5)))
+        if rt is not None and rt.kind == "W":
+            kw["w"] = rt.weight
+        if rt is not None and rt.kind in ("S", "SU"):
+            kw["skip"] = -1 if rt.skip is None else rt.skip
+            kw["unigrams"] = "u" if rt.kind == "SU" else ""
+        if kw["length_limit"] < 0 or kw["byte_limit"] < 0:
+            raise ValueError("length_limit and byte_limit must be 0 (no limit) or positive")
+        return Rouge155Options(**kw)
+
+    def check_types(self, rts: Sequence[RougeType]) -> list[str]:
+        notes = []
+        for rt in rts:
+            if rt.kind not in self.supported_kinds:
+                raise ValueError(f"the rouge155 dialect does not define {rt.name}")
+            if rt.kind == "L":
+                notes.append("rougeL here is ROUGE-1.5.5's ROUGE-L with every text put on one line (newlines → "
+                             "spaces): one LCS over all tokens. The script's own ROUGE-L is summary level: "
+                             "that is rougeLsum")
+        return notes
+
+    def signature(self, opts: dict, rts: Sequence[RougeType]) -> str:
+        return "rouge155|ROUGE-1.5.5.pl " + " ".join(self.command_flags(opts, rts))
+
+    def command_flags(self, opts: dict, rts: Sequence[RougeType]) -> list[str]:
+        """Flags of an equivalent ROUGE-1.5.5.pl run (plus ``-z SPL``: one unit per line)."""
+        flags: list[str] = []
+        ns = [rt.n for rt in rts if rt.kind == "N"]
+        if ns:
+            flags += ["-n", str(max(ns))]
+        ws = [rt.weight for rt in rts if rt.kind == "W"]
+        if ws:
+            flags += ["-w", _wlabel(ws[0])]
+        sk = [rt for rt in rts if rt.kind in ("S", "SU")]
+        if sk:
+            flags += ["-2", "-1" if sk[0].skip is None else str(sk[0].skip)]
+            kinds = {rt.kind for rt in sk}
+            if kinds == {"SU"}:
+                flags.append("-u")
+            elif kinds == {"S", "SU"}:
+                flags.append("-U")
+        if opts.get("use_stemmer"):
+            flags.append("-m")
+        if opts.get("remove_stopwords"):
+            flags.append("-s")
+        if opts.get("length_limit"):
+            flags += ["-l", str(opts["length_limit"])]
+        if opts.get("byte_limit"):
+            flags += ["-b", str(opts["byte_limit"])]
+        flags += ["-f", POLICY_TO_F[opts.get("multi_ref", "pool")]]
+        if float(opts.get("alpha", 0.5)) != 0.5:
+            flags += ["-p", repr(float(opts["alpha"]))]
+        return flags + ["-a", "-z", "SPL"]
+
+    # ---- tokens ----------------------------------------------------------------------------------
+    def tokenizer_name(self, opts: dict) -> str:
+        return _INFO.label
+
+    def stemmer_name(self, opts: dict) -> str | None:
+        return STEMMER_LABEL if opts.get("use_stemmer") else None
+
+    def sentence_splitter(self, opts: dict) -> str:
+        return "newline"
+
+    def _token_options(self, opts: dict) -> TokenOptions:
+        return TokenOptions(stem=bool(opts.get("use_stemmer")), remove_stopwords=bool(opts.get("remove_stopwords")),
+                            length_limit=int(opts.get("length_limit") or 0),
+                            byte_limit=int(opts.get("byte_limit") or 0))
+
+    def prepare(self, text: str, opts: dict, *, need_sents: bool, full: bool, what: str = "text") -> Prepared:
+        to = self._token_options(opts)
+        pt = read_text(text, options=to)
+        sents = [Sentence(i, u, off, off + len(u)) for i, (u, off) in enumerate(zip(pt.units, pt.unit_offsets))]
+        view = self._view(text, pt, what, to.stem) if full else None
+        return Prepared(text, pt.tokens, pt.lcs_sequences, view, sents, extra={"perl": pt, "opts": to})
+
+    def _view(self, text: str, pt: PerlText, what: str, stem: bool) -> TokenizedText:
+        toks = pt.ngram_tokens
+        tt = TokenizedText(text, [t.token for t in toks], [t.surface for t in toks],
+                           [Token(t.surface, t.start, t.end) for t in toks], stemmed=stem)
+        tt.spans = list(tt.spans) + [Token(t.surface, t.start, t.end) for t in pt.stopwords_removed]
+        _INFO._find_dropped(tt, what)
+        tt.spans = tt.spans[: len(toks)]
+        stop_spans = {(t.start, t.end) for t in pt.stopwords_removed}
+        msgs = []
+        if tt.message:
+            msgs.append(tt.message)
+        if pt.stopwords_removed:
+            ex = ", ".join(dict.fromkeys(t.surface for t in pt.stopwords_removed[:8]))
+            msgs.append(f"-s removed {len(pt.stopwords_removed)} stop word(s) of this {what} ({ex}"
+                        f"{', …' if len(pt.stopwords_removed) > 8 else ''})")
+            for d in tt.dropped:
+                if (d.get("start"), d.get("end")) in stop_spans:
+                    d["kind"] = "stopword"
+        if pt.truncated:
+            msgs.append(f"this {what} was {pt.truncated}")
+        if not toks and not tt.message and text.strip():
+            msgs.append(f"this {what} has no ROUGE-1.5.5 tokens, so every score involving it is 0")
+        tt.message = "; ".join(msgs) if msgs else None
+        return tt
+
+    def _one_line(self, p: Prepared) -> PerlText:
+        pt = p.extra.get("perl_one_line")
+        if pt is None:
+            pt = p.extra["perl_one_line"] = read_text(p.text.replace("\n", " "), options=p.extra["opts"])
+        return pt
+
+    # ---- scoring ---------------------------------------------------------------------------------
+    def score_type(self, rt: RougeType, cand: Prepared, ref: Prepared, opts: dict, *, full: bool) -> TypeResult:
+        po = self.perl_options(opts, rt, mode="A")
+        label = perl_label(rt)
+        c: PerlText = cand.extra["perl"]
+        r: PerlText = ref.extra["perl"]
+        k = rt.kind
+        detail: dict = {}
+        try:
+            if k == "N":
+                m = _score_grams(label, "N", *ngram_counts(c.tokens, rt.n), [ngram_counts(r.tokens, rt.n)], po, False)
+                if full:
+                    detail = {"n": rt.n, "ngrams": ngram_table(r.tokens, c.tokens, rt.n)}
+                select = m.per_reference[0]["recall_5dp"]
+            elif k in ("S", "SU"):
+                uni = k == "SU"
+                skip = -1 if rt.skip is None else rt.skip
+                m = _score_grams(label, k, *skip_bigram_counts(c.tokens, skip, uni),
+                                 [skip_bigram_counts(r.tokens, skip, uni)], po, False)
+                if full:
+                    detail = dict(skip_table(r.tokens, c.tokens, rt.skip, su=uni, su_last_token=False),
+                                  max_gap=rt.skip)
+                select = m.per_reference[0]["recall_5dp"]
+            elif k in ("L", "Lsum"):
+                cc, rr = (self._one_line(cand), self._one_line(ref)) if k == "L" else (c, r)
+                m = _score_lcs(label, cc, [rr], po, full, None)
+                select = m.per_reference[0]["score"]
+                if full:
+                    detail = self._lcs_detail(k, m, cc, rr)
+            elif k == "W":
+                m = _score_lcs(label, c, [r], po, full, rt.weight)
+                select = m.per_reference[0]["score"]
+                if full:
+                    row = m.per_reference[0]
+                    w = rt.weight
+                    detail = {"weight": w, "hits": row["hit"], "ref_weight": row["base"],
+                              "cand_tokens": len(c.tokens), "per_ref_sentence": row.get("sentences", []),
+                              "f": f"f(k) = k^{w}", "f_inverse": f"f^-1(x) = x^(1/{w})",
+                              "formula": "P = f^-1(hits / f(candidate tokens)); R = f^-1(hits / f(sum_i f(|r_i|))) "
+                                         "(ROUGE-1.5.5 weights the reference length twice)"}
+            else:  # pragma: no cover
+                raise ValueError(rt.name)
+        except PerlDeath as d:
+            why = d.why.replace("reference 1", "this reference")
+            detail = {"perl_metric": label, "died": d.message,
+                      "died_why": f"the real script dies here because {why}"}
+            return TypeResult(rt.name, 0.0, 0.0, float(len(c.tokens)) ** rt.weight,
+                              _pscore(0.0, 0.0, 0.0, (0.0, float(len(c.tokens)) ** rt.weight, 0.0), d.message, why),
+                              detail)
+        detail["perl_metric"] = label
+        detail["counts"] = {"model_count": m.model_count, "peer_count": m.peer_count, "hit_count": m.hit_count}
+        detail["rounding"] = m.formula
+        detail["selection_score"] = select
+        return TypeResult(rt.name, m.hit_count, m.model_count, m.peer_count,
+                          _pscore(m.P, m.R, m.F, (m.model_count, m.peer_count, m.hit_count)), detail)
+
+    def _lcs_detail(self, k: str, m: MetricResult, cand: PerlText, ref: PerlText) -> dict:
+        row = m.per_reference[0]
+        if k == "Lsum":
+            return {"splitter": "lines (ROUGE-1.5.5 SPL units: every non-empty line)", "ref_tokens": row["base"],
+                    "cand_tokens": len(cand.tokens), "hits": row["hit"],
+                    "ref_budget": dict(Counter(ref.tokens)), "cand_budget": dict(Counter(cand.tokens)),
+                    "per_ref_sentence": row.get("sentences", [])}
+        rt_, ct_ = [t for u in ref.lcs_sequences for t in u], [t for u in cand.lcs_sequences for t in u]
+        res = lcs_mod.lcs(rt_, ct_)
+        return {"lcs_length": res.length, "pairs": [list(p) for p in res.pairs], "ref_indices": res.ref_indices,
+                "cand_indices": res.cand_indices, "table": lcs_mod.table_form(res, len(rt_), len(ct_)),
+                "alternative_lcs_exists": lcs_mod.alternative_exists(rt_, ct_, res),
+                "tie_rule": "ROUGE-1.5.5 markLCS: diagonal on equal tokens; else up (drop a reference token) "
+                            "when c[i-1][j] >= c[i][j-1], else left",
+                "hits_after_budgets": row["hit"]}
+
+    def finish(self, rt, hits, ref_total, cand_total, opts, detail=None) -> TypeResult:
+        inv = (lambda x: x ** (1 / rt.weight)) if rt.kind == "W" else None
+        r, p, f, _ = _prf(hits, ref_total, cand_total, float(opts.get("alpha", 0.5)), inv)
+        return TypeResult(rt.name, hits, ref_total, cand_total, _pscore(p, r, f, (ref_total, cand_total, hits)), detail)
+
+    def combine(self, rt: RougeType, results: list[TypeResult], opts: dict):
+        died = next((x.score for x in results if getattr(x.score, "died", None)), None)
+        if died is not None:
+            idx = next(i for i, x in enumerate(results) if getattr(x.score, "died", None))
+            why = f"reference {idx + 1} has no tokens" + (" after stop-word removal" if opts.get("remove_stopwords")
+                                                         else "")
+            return (_pscore(0.0, 0.0, 0.0, (0, 0, 0), died.died, why), None,
+                    {"died": died.died, "died_why": f"the real script dies here because {why}: with -w it divides "
+                     "the weighted LCS hits by the reference's weighted length, 0 (exit status 255); it printed "
+                     "ROUGE-N and ROUGE-L before and nothing after"})
+        policy = opts.get("multi_ref", "pool")
+        if policy == "pool":
+            hits = sum(x.hits for x in results)
+            rtot = sum(x.ref_total for x in results)
+            ctot = sum(x.cand_total for x in results)
+            tr = self.finish(rt, hits, rtot, ctot, opts)
+            pool = {"hits": hits, "ref_total": rtot, "cand_total": ctot, "references": len(results),
+                    "rule": "-f A: R = Σ hits / Σ model counts, P = Σ hits / Σ peer counts (the candidate is "
+                            "counted once per reference)" + ("; ROUGE-W pools f(Σ_s f(|r_s|)) and f(|C|) per "
+                                                             "reference" if rt.kind == "W" else "")}
+            return tr.score, (0 if len(results) == 1 else None), (pool if len(results) > 1 else None)
+        best, best_score = 0, -1.0
+        for i, x in enumerate(results):
+            s = (x.detail or {}).get("selection_score")
+            if s is None:  # fast path: recompute the selection score from the counts
+                s = self._selection(rt, x)
+            if s > best_score:
+                best, best_score = i, s
+        return results[best].score, best, None
+
+    @staticmethod
+    def _selection(rt: RougeType, x: TypeResult) -> float:
+        from explainer.rouge.rouge155_bootstrap import perl_round5
+
+        if rt.kind in ("N", "S", "SU"):
+            return perl_round5(x.hits / x.ref_total) if x.ref_total else 0.0
+        if rt.kind in ("L", "Lsum"):
+            return x.hits / x.ref_total if x.ref_total > 0 else 0.0
+        base = x.ref_total ** (1 / rt.weight)  # ref_total = f(base); only used when details were not kept
+        return (x.hits / base) ** (1 / rt.weight) if base else 0.0
+
+    def reported(self, scores: dict, opts: dict) -> dict:
+        out = {}
+        w_died = next((s for t, s in scores.items() if getattr(s, "died", None)), None)
+        for t, s in scores.items():
+            if getattr(s, "died", None):
+                out[t] = {"died": f"PerlDie: {s.died}", "printed": None,
+                          "why": f"the real script dies here because {s.died_why}"}
+            elif w_died is not None and (t.startswith("rougeS")):
+                out[t] = {"printed": None, "why": "the real script died during ROUGE-W, before ROUGE-S/SU"}
+            else:
+                c = getattr(s, "counts", (None, None, None))
+                out[t] = {"R": s.recall, "P": s.precision, "F": s.fmeasure,
+                          "counts(-t 2)": {"model_count": c[0], "peer_count": c[1], "hit_count": c[2]}}
+        return out
+
+    # ---- corpus ----------------------------------------------------------------------------------
+    def corpus_options(self) -> list[Option]:
+        return [
+            Option("resamples", "int", 1000, "-r: bootstrap resamples (resample i is seeded with srand(i))",
+                   corpus_only=True),
+            Option("confidence", "float", 95.0, "-c: confidence level of the interval, in percent", corpus_only=True),
+            Option("counting", "choice", "0", "-t: 0 = average the per-item scores (default); 1 = pool the "
+                   "token counts over the corpus", choices=("0", "1"), corpus_only=True),
+        ]
+
+    def aggregate(self, per_type: dict[str, list], copts: dict) -> tuple[dict, dict, dict]:
+        n_res = int(copts.get("resamples", 1000))
+        conf = float(copts.get("confidence", 95.0))
+        mode = int(copts.get("counting", "0"))
+        if n_res < 1:
+            raise ValueError("resamples must be at least 1")
+        if not 0 <= conf <= 100:
+            raise ValueError("Confidence interval should be within 0 and 100.")
+        agg, reported = {}, {}
+        died = next((s for v in per_type.values() for s in v if getattr(s, "died", None)), None)
+        for t, scores in per_type.items():
+            keys = [f"{i + 1}.X" for i in range(len(scores))]
+            is_dead = died is not None and (t.startswith("rougeW") or t.startswith("rougeS"))
+            if is_dead:
+                z = Score(0.0, 0.0, 0.0)
+                agg[t] = {"low": z, "mid": z, "high": z}
+                reported[t] = {"died": f"PerlDie: {died.died}", "printed": None,
+                               "why": "the real script dies in the ROUGE-W pass because an item has a reference "
+                                      "without tokens; nothing from ROUGE-W on is printed"}
+                continue
+            if mode == 0:
+                vals = {k: (s.recall, s.precision, s.fmeasure) for k, s in zip(keys, scores)}
+            else:
+                vals = {k: tuple(getattr(s, "counts", (0, 0, 0))) for k, s in zip(keys, scores)}
+            b = bootstrap_average(vals, n_resamples=n_res, confidence=conf, mode=mode)
+            agg[t] = {"low": Score(b.ci_low[1], b.ci_low[0], b.ci_low[2]),
+                      "mid": Score(b.average[1], b.average[0], b.average[2]),
+                      "high": Score(b.ci_high[1], b.ci_high[0], b.ci_high[2])}
+            tot = [0.0, 0.0, 0.0]
+            for k in sort_eval_keys(keys):
+                c = getattr(scores[int(k.split(".")[0]) - 1], "counts", (0, 0, 0))
+                tot = [tot[0] + c[0], tot[1] + c[1], tot[2] + c[2]]
+            reported[t] = {"Average_R": b.average[0], "Average_P": b.average[1], "Average_F": b.average[2],
+                           "CI_R": [b.ci_low[0], b.ci_high[0]], "CI_P": [b.ci_low[1], b.ci_high[1]],
+                           "CI_F": [b.ci_low[2], b.ci_high[2]],
+                           "plain_mean": {"R": b.plain_mean[0], "P": b.plain_mean[1], "F": b.plain_mean[2]},
+                           "counts(-t 2)": {"model_count": int(tot[0]), "peer_count": int(tot[1]),
+                                            "hit_count": int(tot[2])}}
+        desc = {"method": "bootstrap-mean (ROUGE-1.5.5)", "n_samples": n_res, "confidence_interval": conf / 100,
+                "counting": mode, "seed": "srand(i) for resample i (Perl's drand48)",
+                "note": "ROUGE-1.5.5's Average_X: 'mid' is the MEAN of the resample means (not a median, not the "
+                        "plain mean of the items), each resample drawing N items with int(rand(N)) after srand(i); "
+                        "low/high are the sorted resample means at the CI positions"
+                        + ("; -t 1: each resample pools the token counts, then R = H/M, P = H/P" if mode == 1 else "")}
+        return agg, desc, reported
+
+
+ROUGE155 = register_dialect(Rouge155Dialect())
