@@ -116,7 +116,7 @@ def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
             return True, None
         if low in _FALSE:
             return False, None
-        return spec.default, f"`{spec.param}={shown}` is not 0 or 1; using {encode_value(spec, spec.default)}."
+        return spec.default, f"“{spec.param}={shown}” is not 0 or 1; using {encode_value(spec, spec.default)}."
     if spec.kind == "tristate":
         low = raw.strip().lower()
         if low in _TRUE:
@@ -125,7 +125,7 @@ def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
             return False, None
         if low in ("", "default", "none"):
             return None, None
-        return spec.default, f"`{spec.param}={shown}` is not 0, 1 or default; using the library default."
+        return spec.default, f"“{spec.param}={shown}” is not 0, 1 or default; using the library default."
     if spec.kind == "optional_float" and raw.strip().lower() in ("", "default", "none"):
         return None, None
     if spec.kind == "float_list":
@@ -136,14 +136,14 @@ def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
             if spec.max is not None and len(vals) > spec.max:
                 raise ValueError
         except ValueError:
-            return spec.default, f"`{spec.param}={shown}` is not a list of numbers; using the default."
+            return spec.default, f"“{spec.param}={shown}” is not a list of numbers; using the default."
         return vals, None
     if spec.kind == "choice":
         for c in spec.choices:
             if raw == str(c):
                 return c, None
         allowed = ", ".join(str(c) for c in spec.choices)
-        return spec.default, f"`{spec.param}={shown}` is not one of {allowed}; using {spec.default}."
+        return spec.default, f"“{spec.param}={shown}” is not one of {allowed}; using {spec.default}."
     try:
         if spec.kind == "int":
             if not re.fullmatch(r"\s*[+-]?\d+\s*", raw):
@@ -154,18 +154,18 @@ def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
             if not math.isfinite(v):
                 raise ValueError
     except ValueError:
-        return spec.default, f"`{spec.param}={shown}` is not a{'n integer' if spec.kind == 'int' else ' number'}; using {spec.default}."
+        return spec.default, f"“{spec.param}={shown}” is not a{'n integer' if spec.kind == 'int' else ' number'}; using {spec.default}."
     if (spec.min is not None and v < spec.min) or (spec.max is not None and v > spec.max):
-        return spec.default, (f"`{spec.param}={shown}` is outside {spec.min:g}–{spec.max:g}; using {spec.default}."
+        return spec.default, (f"“{spec.param}={shown}” is outside {spec.min:g}–{spec.max:g}; using {spec.default}."
                               if spec.min is not None and spec.max is not None
-                              else f"`{spec.param}={shown}` is out of range; using {spec.default}.")
+                              else f"“{spec.param}={shown}” is out of range; using {spec.default}.")
     return v, None
 
 
 def _show(raw: str, limit: int = 40) -> str:
     """A query value as it may be quoted in a warning (the page escapes it again)."""
     r = raw if len(raw) <= limit else raw[:limit] + "…"
-    return r.replace("`", "'")
+    return r
 
 
 def _first(params: Mapping[str, Sequence[str]], key: str) -> str | None:
@@ -185,7 +185,7 @@ def _parse_family(params, schema: FamilySchema, warnings: list[str]) -> tuple[st
         if raw in schema.dialects:
             dialect = raw
         else:
-            warnings.append(f"`{schema.dialect_param}={_show(raw)}` is not a known dialect "
+            warnings.append(f"“{schema.dialect_param}={_show(raw)}” is not a known dialect "
                             f"({', '.join(schema.dialects)}); using {schema.default_dialect}.")
     options = schema.defaults(dialect)
     for spec in schema.specs(dialect):
@@ -240,7 +240,7 @@ def parse_params(params: Mapping[str, Sequence[str] | str], bleu: FamilySchema, 
         if good:
             types = tuple(dict.fromkeys(good))
         else:
-            warnings.append(f"`rouge_types` names no known type; using {', '.join(default_rouge_types)}.")
+            warnings.append(f"“rouge_types” names no known type; using {', '.join(default_rouge_types)}.")
 
     known = {"candidate", "ref", "rouge_types", "example", "ngram"} | used_b | used_r
     # Options of *other* dialects are not errors: a link may carry them after a dialect switch.

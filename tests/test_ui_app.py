@@ -1,0 +1,260 @@
+"""The Explain page under streamlit.testing (AppTest): defaults, every example, permalinks, bad input, and
+every dialect switch showing the core's numbers — and, where the real library runs here, the library's."""
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from explainer.bleu import dialect_names, explain_bleu
+from explainer.examples import EXAMPLES, get_example
+from explainer.rouge import explain_rouge
+from explainer.ui.explain_page import HEADLINE
+from explainer.ui.schema import bleu_schema, rouge_schema
+from tests.conftest import ROOT
+
+APP = str(ROOT / "app.py")
+ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+ROUGE_LABELS = {"ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUGE-L": "rougeL", "ROUGE-Lsum": "rougeLsum"}
+
+
+def new_app(params: dict | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in (params or {}).items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def fmt_bleu(score: float, scale: float) -> str:
+    return f"{score:.4f}" if scale == 100 else f"{score:.6f}"
+
+
+def real_sacrebleu(cand, refs, **kw) -> float:
+    from sacrebleu.metrics import BLEU
+
+    return BLEU(**kw).corpus_score([cand], [[r] for r in refs]).score
+
+
+def real_rouge_score(cand, refs, use_stemmer=False) -> dict:
+    from rouge_score import rouge_scorer
+
+    sc = rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=use_stemmer)
+    return sc.score_multi(refs, cand)
+
+
+def _visible_text(html: str) -> str:
+    """What a browser shows of our HTML: tags and <style>/<sub> labels removed, entities decoded."""
+    import html as html_mod
+    import re
+
+    body = re.sub(r"<style>.*?</style>", "", html, flags=re.S)
+    body = re.sub(r"<sub>.*?</sub>", "", body)
+    return html_mod.unescape(re.sub(r"<[^>]+>", "", body))
+
+
+@pytest.fixture(scope="module")
+def app():
+    return new_app()
+
+
+def test_defaults_match_real_libraries(app):
+    ex = get_example("cat_mat")
+    m = metrics(app)
+    assert list(m) == list(HEADLINE)
+    assert m["BLEU"] == f"{real_sacrebleu(ex.candidate, list(ex.references)):.4f}"
+    real = real_rouge_score(ex.candidate, list(ex.references))
+    for label, t in ROUGE_LABELS.items():
+        assert m[label] == f"{real[t].fmeasure:.5f}", label
+    # the signature of the real sacreBLEU is shown
+    from sacrebleu.metrics import BLEU
+
+    b = BLEU()
+    b.corpus_score([ex.candidate], [[r] for r in ex.references])
+    assert any(str(b.get_signature()) in c.value for c in app.code)
+    assert app.text_area(key="candidate").value == ex.candidate
+
+
+@pytest.mark.parametrize("ex", EXAMPLES, ids=lambda e: e.id)
+def test_every_example(app, ex):
+    at = app
+    at.selectbox(key="example").set_value(ex.id).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.text_area(key="candidate").value == ex.candidate
+    assert [at.text_area(key=f"ref_{i}").value for i in range(len(ex.references))] == list(ex.references)
+    m = metrics(at)
+    bleu_opts = {s.name: s.default for s in bleu_schema().specs("sacrebleu")}
+    bt = explain_bleu(ex.candidate, list(ex.references), dialect="sacrebleu", **bleu_opts)
+    assert m["BLEU"] == fmt_bleu(bt.score, bt.scale)
+    assert m["BLEU"] == f"{real_sacrebleu(ex.candidate, list(ex.references)):.4f}"
+    stem = ex.settings.get("stem") == "1"
+    real = real_rouge_score(ex.candidate, list(ex.references), use_stemmer=stem)
+    for label, t in ROUGE_LABELS.items():
+        assert m[label] == f"{real[t].fmeasure:.5f}", (label, ex.id)
+    # steps are rendered: highlighted texts (escaped HTML), the n-gram table, charts and the formula
+    assert len(at.get("html")) >= 2
+    assert len(at.dataframe) >= 2
+    assert any("BLEU" in lx.value for lx in at.latex)
+
+
+def test_permalink_round_trip():
+    params = {"candidate": "The dog bit the man.", "ref": ["The man bit the dog.", "A dog bit a man."],
+              "bleu_dialect": "nltk", "smooth": "method3", "rouge_dialect": "rouge-score", "stem": "1",
+              "rouge_types": "rouge1,rouge2,rougeL,rougeLsum,rougeSU4", "multi_ref": "best-f"}
+    at = new_app(params)
+    assert at.text_area(key="candidate").value == params["candidate"]
+    assert [at.text_area(key="ref_0").value, at.text_area(key="ref_1").value] == params["ref"]
+    assert at.selectbox(key="bleu_dialect").value == "nltk"
+    assert at.selectbox(key="bleu_opt:nltk:smoothing").value == "method3"
+    assert at.checkbox(key="rouge_opt:rouge-score:use_stemmer").value is True
+    assert not [w for w in at.warning if w.value.startswith("Link")]
+    url = {k: at.query_params.get_all(k) if hasattr(at.query_params, "get_all") else at.query_params[k]
+           for k in at.query_params}
+    for k, v in params.items():
+        got = url[k]
+        assert (got if isinstance(got, list) else [got]) == (v if isinstance(v, list) else [v]), k
+    m1 = metrics(at)
+    bt = explain_bleu(params["candidate"], params["ref"], dialect="nltk", smoothing="method3")
+    assert m1["BLEU"] == fmt_bleu(bt.score, bt.scale)
+    # the URL the page wrote restores the same view in a new session
+    at2 = new_app({k: v for k, v in url.items()})
+    assert metrics(at2) == m1
+    assert at2.text_area(key="ref_1").value == params["ref"][1]
+
+
+def test_bad_link_values_warn_and_fall_back():
+    at = new_app({"candidate": "a b c d", "ref": "a b c d", "bleu_dialect": "nope", "lowercase": "2",
+                  "smooth": "<script>", "stem": "x", "rouge_types": "rouge1,bogus", "what": "1"})
+    warns = "\n".join(w.value for w in at.warning)
+    for needle in ("nope", "lowercase", "script", "stem", "bogus", "what"):
+        assert needle in warns, needle
+    assert at.selectbox(key="bleu_dialect").value == "sacrebleu"
+    assert metrics(at)["BLEU"] == f"{real_sacrebleu('a b c d', ['a b c d']):.4f}"
+
+
+def test_empty_candidate_and_no_reference_keep_text():
+    at = new_app({"candidate": "", "ref": "the cat"})
+    assert any("candidate is empty" in w.value for w in at.warning)
+    assert at.text_area(key="ref_0").value == "the cat"
+    at = new_app({"candidate": "the cat sat", "ref": ["", "  "]})
+    assert any("no reference" in w.value for w in at.warning)
+    assert at.text_area(key="candidate").value == "the cat sat"
+
+
+def test_too_long_text_clear_error_text_kept(app):
+    from explainer.text import MAX_INPUT_CHARS
+
+    at = new_app()
+    long = "word " * (MAX_INPUT_CHARS // 5 + 1)
+    at.text_area(key="candidate").set_value(long).run()
+    assert not at.exception
+    assert any("longer than the limit" in e.value for e in at.error)
+    assert at.text_area(key="candidate").value == long
+    assert not at.metric  # nothing half-computed is shown
+
+
+def test_odd_unicode_and_xss_render_as_text():
+    payload = "<img src=x onerror=alert(1)> [x](javascript:alert(1)) \u202eevil\u200b İstanbul 北京 e\u0301"
+    at = new_app({"candidate": payload, "ref": "<script>alert(1)</script> İstanbul"})
+    assert not at.exception
+    html = "".join(h.proto.body for h in at.get("html"))
+    assert "<img" not in html and "<script>" not in html and "\u202e" not in html
+    visible = _visible_text(html)
+    assert "<img src=x onerror=alert(1)>" in visible and "<script>alert(1)</script>" in visible
+    assert "[x](javascript:alert(1))" in visible
+    assert "U+202E" in html and "U+200B" in html
+    assert any("Invisible" in i.value for i in at.info)
+    # markdown output (diagnosis) never contains an unescaped link
+    for el in list(at.warning) + list(at.info) + list(at.markdown):
+        assert "](javascript" not in el.value
+
+
+@pytest.mark.parametrize("dialect", dialect_names())
+def test_bleu_dialect_switch_shows_core_value(dialect):
+    ex = get_example("abandon_hope")
+    at = new_app({"example": ex.id})
+    before = metrics(at)["BLEU"]
+    at.selectbox(key="bleu_dialect").set_value(dialect).run()
+    assert not at.exception, [e.value for e in at.exception]
+    opts = {s.name: s.default for s in bleu_schema().specs(dialect)}
+    bt = explain_bleu(ex.candidate, list(ex.references), dialect=dialect, **opts)
+    assert metrics(at)["BLEU"] == fmt_bleu(bt.score, bt.scale)
+    if dialect == "nltk":  # the real NLTK runs here too
+        from nltk.translate.bleu_score import sentence_bleu
+
+        real = sentence_bleu([r.split() for r in ex.references], ex.candidate.split())
+        assert metrics(at)["BLEU"] == f"{real:.6f}"
+    if dialect != "sacrebleu":
+        assert any(dialect in c.value or bt.signature in c.value for c in at.code)
+    _ = before
+
+
+@pytest.mark.parametrize("option,param_value,kw", [
+    ("tokenize", "char", {"tokenize": "char"}),
+    ("lowercase", True, {"lowercase": True}),
+    ("smooth_method", "floor", {"smooth_method": "floor"}),
+    ("smooth_method", "none", {"smooth_method": "none"}),
+])
+def test_sacrebleu_option_switch_matches_real_sacrebleu(option, param_value, kw):
+    ex = get_example("papineni_the")
+    at = new_app({"example": ex.id})
+    key = f"bleu_opt:sacrebleu:{option}"
+    if isinstance(param_value, bool):
+        at.checkbox(key=key).set_value(param_value).run()
+    else:
+        at.selectbox(key=key).set_value(param_value).run()
+    assert metrics(at)["BLEU"] == f"{real_sacrebleu(ex.candidate, list(ex.references), **kw):.4f}"
+
+
+@pytest.mark.parametrize("dialect", list(rouge_schema().dialects))
+def test_rouge_dialect_switch_shows_core_value(dialect):
+    ex = get_example("abandon_hope")
+    at = new_app({"example": ex.id})
+    at.selectbox(key="rouge_dialect").set_value(dialect).run()
+    assert not at.exception, [e.value for e in at.exception]
+    from explainer.ui.schema import supported_types
+
+    types, _ = supported_types(dialect, ROUGE_TYPES)
+    opts = {s.name: s.default for s in rouge_schema().specs(dialect)}
+    rt = explain_rouge(ex.candidate, list(ex.references), dialect=dialect, types=types, **opts)
+    m = metrics(at)
+    for label, t in ROUGE_LABELS.items():
+        want = f"{rt.scores[t].fmeasure:.5f}" if t in rt.scores else "—"
+        assert m[label] == want, (dialect, label)
+    if dialect in ("rouge-score", "hf-evaluate"):
+        real = real_rouge_score(ex.candidate, list(ex.references))
+        for label, t in ROUGE_LABELS.items():
+            assert m[label] == f"{real[t].fmeasure:.5f}"
+
+
+def test_stem_switch_matches_real_rouge_score():
+    ex = get_example("stem_took")
+    at = new_app({"candidate": ex.candidate, "ref": list(ex.references), "stem": "0"})
+    real = real_rouge_score(ex.candidate, list(ex.references), use_stemmer=False)
+    assert metrics(at)["ROUGE-1"] == f"{real['rouge1'].fmeasure:.5f}"
+    at.checkbox(key="rouge_opt:rouge-score:use_stemmer").set_value(True).run()
+    real = real_rouge_score(ex.candidate, list(ex.references), use_stemmer=True)
+    assert metrics(at)["ROUGE-1"] == f"{real['rouge1'].fmeasure:.5f}"
+
+
+def test_add_and_remove_references():
+    at = new_app({"candidate": "the cat", "ref": "the cat"})
+    at.button(key="add_ref").click().run()
+    assert at.session_state["n_refs"] == 2
+    at.text_area(key="ref_1").set_value("a dog").run()
+    assert any(d.value.shape[0] for d in at.dataframe)
+    at.button(key="rm_ref_0").click().run()
+    assert at.session_state["n_refs"] == 1
+    assert at.text_area(key="ref_0").value == "a dog"
+
+
+def test_ngram_selection_outlines_occurrences():
+    at = new_app({"example": "papineni_the"})
+    at.selectbox(key="ngram").set_value("the").run()
+    html = "".join(h.proto.body for h in at.get("html"))
+    assert "xp-sel" in html
+    assert at.query_params["ngram"] == "the" or at.query_params.get_all("ngram") == ["the"]
