@@ -163,10 +163,12 @@ class Dialect:
         if need_sents:
             sents = split_sentences(text, split)
             sent_tokens = [tok.fast(s.text, stem) for s in sents]
+        concat = need_sents and split == "newline" and tok.newline_safe
         if full:
-            view = tok.full(text, stem, what=what)
+            whole = [t for st in sent_tokens for t in st] if concat else None
+            view = tok.full(text, stem, what=what, tokens=whole)
             return Prepared(text, view.tokens, sent_tokens, view, sents)
-        if need_sents and split == "newline":
+        if concat:
             # Tokens never span a newline for these tokenizers, so the whole text's tokens are the
             # concatenation of the lines' tokens (checked against the real tokenizer in the tests).
             return Prepared(text, [t for st in sent_tokens for t in st], sent_tokens, None, sents)

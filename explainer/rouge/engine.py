@@ -1,6 +1,7 @@
 """explain_rouge / score_rouge / explain_rouge_corpus: one code path for every dialect."""
 from __future__ import annotations
 
+import gc
 from typing import Sequence
 
 from explainer.errors import ExplainerInputError
@@ -122,6 +123,25 @@ def explain_rouge_corpus(candidates: Sequence[str], references, *, dialect="roug
     copts = {o.name: o.default for o in d.corpus_options()} | copts
     need = any(rt.kind in _SENT_KINDS for rt in rts)
     items, item_scores, chosen = [], [], []
+    # Building thousands of traces allocates millions of small objects that all stay alive; the cyclic GC would
+    # re-scan them again and again (measured: 2x slower). Traces hold no cycles, so pause it for the loop.
+    gc_was_enabled = gc.isenabled()
+    if traces:
+        gc.disable()
+    try:
+        _corpus_items(d, opts, rts, need, cands, refs_list, traces, progress, items, item_scores, chosen)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    per_type = {rt.name: [s[rt.name] for s in item_scores] for rt in rts}
+    agg, desc, reported = d.aggregate(per_type, copts)
+    return RougeCorpusTrace(dialect=d.name, options=dict(opts) | copts, types=[rt.name for rt in rts],
+                            item_scores=item_scores, chosen_reference=chosen, aggregate=agg, aggregation=desc,
+                            reported=reported, items=items if traces else None, notes=notes,
+                            signature=d.signature(opts, rts))
+
+
+def _corpus_items(d, opts, rts, need, cands, refs_list, traces, progress, items, item_scores, chosen):
     for i, (c, r) in enumerate(zip(cands, refs_list)):
         if not isinstance(c, str):
             raise ExplainerInputError(f"candidate {i + 1} must be a string")
@@ -142,9 +162,3 @@ def explain_rouge_corpus(candidates: Sequence[str], references, *, dialect="roug
             chosen.append(ch)
         if progress:
             progress(i + 1, len(cands))
-    per_type = {rt.name: [s[rt.name] for s in item_scores] for rt in rts}
-    agg, desc, reported = d.aggregate(per_type, copts)
-    return RougeCorpusTrace(dialect=d.name, options=dict(opts) | copts, types=[rt.name for rt in rts],
-                            item_scores=item_scores, chosen_reference=chosen, aggregate=agg, aggregation=desc,
-                            reported=reported, items=items if traces else None, notes=notes,
-                            signature=d.signature(opts, rts))

@@ -113,11 +113,18 @@ def lcs(ref: Sequence[str], can: Sequence[str]) -> LcsResult:
 
 
 def _row_values(v: int, n: int) -> np.ndarray:
-    """c[i][0..n] for a bit row."""
-    nbytes = (n + 8) // 8 or 1
-    bits = np.unpackbits(np.frombuffer(v.to_bytes(nbytes, "little"), dtype=np.uint8), bitorder="little")[:n]
-    out = np.zeros(n + 1, dtype=np.int64)
-    out[1:] = np.cumsum(1 - bits.astype(np.int64))
+    """c[i][0..n] for one bit row."""
+    return _rows_values([v], n)[0]
+
+
+def _rows_values(rows: Sequence[int], n: int) -> np.ndarray:
+    """c[i][0..n] for several bit rows at once: zero bits below j, counted with one cumsum."""
+    nbytes = (n + 8) // 8
+    buf = b"".join(v.to_bytes(nbytes, "little") for v in rows)
+    bits = np.unpackbits(np.frombuffer(buf, dtype=np.uint8).reshape(len(rows), nbytes), axis=1,
+                         bitorder="little")[:, :n]
+    out = np.zeros((len(rows), n + 1), dtype=np.int64)
+    np.cumsum(1 - bits.astype(np.int64), axis=1, out=out[:, 1:])
     return out
 
 
@@ -135,13 +142,14 @@ def table_form(res: LcsResult, m: int, n: int, *, max_cells: int = FULL_TABLE_MA
         ri = sorted(set(np.linspace(0, m, min(sample, m + 1)).round().astype(int).tolist()))
         ci = sorted(set(np.linspace(0, n, min(sample, n + 1)).round().astype(int).tolist()))
         kind = "sampled"
-    cols = np.asarray(ci, dtype=np.int64)
-    values = []
-    for i in ri:
-        if n == 0 or m == 0:
-            values.append([0] * len(ci))
-        else:
-            values.append(_row_values(res.rows[i], n)[cols].tolist())
+    if n == 0 or m == 0:
+        values = [[0] * len(ci) for _ in ri]
+    else:
+        cols = np.asarray(ci, dtype=np.int64)
+        values = []
+        for k in range(0, len(ri), 256):
+            chunk = _rows_values([res.rows[i] for i in ri[k:k + 256]], n)
+            values.extend(chunk[:, cols].tolist())
     return {"kind": kind, "rows": m, "cols": n, "row_index": ri, "col_index": ci, "values": values}
 
 
@@ -156,20 +164,31 @@ def alternative_exists(ref: Sequence[str], can: Sequence[str], res: LcsResult) -
     if L == 0:
         return False
     m, n = len(ref), len(can)
-    rev = lcs_rows(ref[::-1], can[::-1])          # rev[k] row covers ref[m-k:], bits over reversed can
-    chosen = set(res.pairs)
-    masks = _masks(can)
-    for i in range(m):
-        mask = masks.get(ref[i], 0)
-        if not mask:
+    rev = lcs_rows(ref[::-1], can[::-1])          # rev[k]: LCS of the last k ref tokens with can suffixes
+    chosen = np.zeros((m, n), dtype=bool) if m * n <= 4_000_000 else None
+    chosen_set = set(res.pairs)
+    ids: dict[str, int] = {}
+    rid = np.array([ids.setdefault(t, len(ids)) for t in ref], dtype=np.int64)
+    cid = np.array([ids.get(t, -1) for t in can], dtype=np.int64)
+    if chosen is not None:
+        for i, j in res.pairs:
+            chosen[i, j] = True
+    step = max(1, min(512, 2_000_000 // max(n, 1)))
+    for i0 in range(0, m, step):
+        i1 = min(m, i0 + step)
+        eq = rid[i0:i1, None] == cid[None, :]
+        if not eq.any():
             continue
-        pre = _row_values(res.rows[i], n)                  # pre[j] = c(ref[:i], can[:j])
-        suf_rev = _row_values(rev[m - i - 1], n)           # suf_rev[k] = c(ref[i+1:], last k of can)
-        js = np.nonzero(np.unpackbits(np.frombuffer(mask.to_bytes((n + 8) // 8, "little"), dtype=np.uint8),
-                                      bitorder="little")[:n])[0]
-        # suffix after candidate j = last n-j-1 tokens
-        tot = pre[js] + 1 + suf_rev[n - js - 1]
-        for j in js[tot == L].tolist():
-            if (i, j) not in chosen:
+        pre = _rows_values(res.rows[i0:i1], n)[:, :n]                 # c(ref[:i], can[:j]) for j < n
+        suf = _rows_values([rev[m - i - 1] for i in range(i0, i1)], n)  # [k] = LCS(ref[i+1:], last k of can)
+        # suffix after candidate j is the last n-j-1 tokens
+        tot = pre + 1 + suf[:, n - 1 - np.arange(n)]
+        on = eq & (tot == L)
+        if chosen is not None:
+            if (on & ~chosen[i0:i1]).any():
                 return True
+        else:
+            for a, b in zip(*np.nonzero(on)):
+                if (i0 + int(a), int(b)) not in chosen_set:
+                    return True
     return False

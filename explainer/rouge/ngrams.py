@@ -31,14 +31,28 @@ def ngram_table(ref: Sequence[str], cand: Sequence[str], n: int) -> list[dict]:
     candidate count, reference count, overlap and the start positions on each side."""
     pos_c: dict[tuple, list[int]] = {}
     pos_r: dict[tuple, list[int]] = {}
-    for i in range(len(cand) - n + 1):
-        pos_c.setdefault(tuple(cand[i:i + n]), []).append(i)
-    for i in range(len(ref) - n + 1):
-        pos_r.setdefault(tuple(ref[i:i + n]), []).append(i)
+    grams_c = zip(*(cand[k:] for k in range(n))) if n > 0 else ()
+    for i, g in enumerate(grams_c):
+        lst = pos_c.get(g)
+        if lst is None:
+            pos_c[g] = [i]
+        else:
+            lst.append(i)
+    for i, g in enumerate(zip(*(ref[k:] for k in range(n)))):
+        lst = pos_r.get(g)
+        if lst is None:
+            pos_r[g] = [i]
+        else:
+            lst.append(i)
     rows = []
-    for g in list(pos_c) + [g for g in pos_r if g not in pos_c]:
-        c = len(pos_c.get(g, ()))
-        r = len(pos_r.get(g, ()))
-        rows.append({"ngram": list(g), "cand_count": c, "ref_count": r, "overlap": min(c, r),
-                     "cand_positions": pos_c.get(g, []), "ref_positions": pos_r.get(g, [])})
+    empty: list[int] = []
+    for g, pc in pos_c.items():
+        pr = pos_r.get(g, empty)
+        c, r = len(pc), len(pr)
+        rows.append({"ngram": list(g), "cand_count": c, "ref_count": r, "overlap": c if c < r else r,
+                     "cand_positions": pc, "ref_positions": pr})
+    for g, pr in pos_r.items():
+        if g not in pos_c:
+            rows.append({"ngram": list(g), "cand_count": 0, "ref_count": len(pr), "overlap": 0,
+                         "cand_positions": [], "ref_positions": pr})
     return rows

@@ -27,6 +27,8 @@ __all__ = [
 _WORD_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]|[\p{L}\p{M}\p{N}--[\p{Han}\p{Hiragana}\p{Katakana}]]+",
                          flags=regex.V1)
 _ASCII_WORD_RE = regex.compile(r"[a-z]+\Z")
+_ASCII_ALNUM_RE = regex.compile(r"[A-Za-z0-9]+")
+_RS_TOKEN_RE = regex.compile(r"[a-z0-9]+")
 
 
 class _MemoStemmer:
@@ -106,8 +108,11 @@ class Tokenizer:
     def surface_with_spans(self, text: str) -> tuple[list[str], list[Token]]:
         raise NotImplementedError
 
-    def full(self, text: str, stem: bool, *, what: str = "text") -> TokenizedText:
-        tokens = self.fast(text, stem)
+    def full(self, text: str, stem: bool, *, what: str = "text", tokens: list[str] | None = None) -> TokenizedText:
+        """Tokens (the real tokenizer's output; pass ``tokens`` when already computed), their spans and the
+        words the tokenizer removed."""
+        if tokens is None:
+            tokens = self.fast(text, stem)
         surface, spans = self.surface_with_spans(text)
         if len(surface) != len(tokens):  # cannot happen with the shipped tokenizers; keep the real tokens
             surface = list(tokens)
@@ -119,7 +124,15 @@ class Tokenizer:
     def stemmer_name(self, stem: bool) -> str | None:
         return memo_porter().name if stem else None
 
+    # True when no token can span a newline, so a text's tokens are the concatenation of its lines' tokens
+    newline_safe = True
+    # True when, on pure-ASCII text, every letter/digit ends up in a token (so nothing can be dropped)
+    ascii_complete = True
+
     def _find_dropped(self, tt: TokenizedText, what: str) -> None:
+        if self.ascii_complete and tt.text.isascii():
+            tt.n_words = len(_ASCII_ALNUM_RE.findall(tt.text))
+            return
         covered = bytearray(len(tt.text) + 1)
         for sp in tt.spans:
             if sp.start is not None:
@@ -170,6 +183,12 @@ class RougeScoreTokenizer(Tokenizer):
 
     def surface_with_spans(self, text):
         surface = self._tokenize(text, None)
+        # rouge-score's tokens are exactly the maximal [a-z0-9] runs of text.lower(); locate them there and map
+        # back (lowercasing keeps one character per character unless the length changes, e.g. 'İ').
+        low = text.lower()
+        ms = list(_RS_TOKEN_RE.finditer(low))
+        if len(low) == len(text) and [m.group() for m in ms] == surface:
+            return surface, [Token(m.group(), m.start(), m.end()) for m in ms]
         return surface, align_spans(text, surface, casefold=True, unescape=False)
 
 

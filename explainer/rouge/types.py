@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["RougeType", "parse_type", "parse_types", "DEFAULT_TYPES"]
 
@@ -38,6 +39,7 @@ def _fmt_w(w: float) -> str:
     return repr(w).rstrip("0").rstrip(".") if "." in repr(w) else repr(w)
 
 
+@lru_cache(maxsize=256)
 def parse_type(name: str) -> RougeType:
     """Parse one type name; raises ValueError with the list of valid forms."""
     s = str(name).strip()
@@ -70,7 +72,7 @@ def parse_types(types) -> tuple[RougeType, ...]:
     out: list[RougeType] = []
     seen = set()
     for t in types:
-        rt = t if isinstance(t, RougeType) else parse_type(t)
+        rt = t if isinstance(t, RougeType) else parse_type(str(t))
         if rt.name not in seen:
             seen.add(rt.name)
             out.append(rt)
