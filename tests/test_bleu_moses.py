@@ -252,3 +252,21 @@ def test_not_expressible_inputs():
         M.run_mteval(["a", "b"], [["a"], ["b", "c"]])
     # mteval reads SGML: a newline inside a segment is whitespace there
     assert M.run_mteval(["a\nb c d"], [["a b c d"]])["result"].score == 1.0
+
+
+def test_international_rules_use_perl_5_36_unicode_tables():
+    """U+1FA77 (Unicode 15) is a symbol for the `regex` module but unassigned for perl 5.36 (Unicode 14):
+    the script keeps it attached. Checked with perl 5.36 running tokenization_international."""
+    assert M.mteval_tokenize("\U0001fa77a\u200b", international=True, preserve_case=True) == ["\U0001fa77a\u200b"]
+    assert M.mteval_tokenize('"$|\U0001fa77\u01c5', international=True) == ['"', "$", "|", "\U0001fa77\u01c6"]
+    # an assigned symbol is split off as usual
+    assert M.mteval_tokenize("a€b", international=True) == ["a", "€", "b"]
+
+
+def test_detok_references_go_through_strict_utf8():
+    """multi-bleu-detok.perl opens reference files with :encoding(UTF-8), which turns Unicode
+    noncharacters into the text of their bytes (perl 5.36); the hypothesis (lax :utf8 STDIN) keeps them."""
+    assert M.strict_utf8_read("x\ufdd0y\U0010ffff") == "x\\xEF\\xB7\\x90y\\xF4\\x8F\\xBF\\xBF"
+    assert M.strict_utf8_read("x\ufffd\ue000") == "x\ufffd\ue000"
+    assert M.detok_tokenize("a\ufdd0") == ["a\ufdd0"]
+    assert M.detok_tokenize("a\ufdd0", role="reference") == ["a", "\\", "xEF", "\\", "xB7", "\\", "x90"]

@@ -181,3 +181,9 @@ def test_cli_reports_printed_line_and_deaths():
     assert out[1]["library_error"]["type"] == "PerlDie"
     assert "PerlDie: " + out[1]["library_error"]["message"] == expected["empty_cand"]["error"]
     assert "Traceback" not in p.stderr
+
+
+def test_detok_noncharacter_reference_is_flagged():
+    tr = explain_bleu("a b", ["a b\ufdd0"], dialect="multi-bleu", script="multi-bleu-detok.perl")
+    assert any("noncharacter" in w.message for w in tr.warnings)
+    assert not explain_bleu("a b", ["a b"], dialect="multi-bleu", script="multi-bleu-detok.perl").warnings

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -142,22 +143,30 @@ def _perl_split_bytes(text: str) -> list[str]:
     return [t for t in _PERL_BYTE_WS.split(text) if t]
 
 
-def _with_perl_whitespace(tokenizer: Callable[[str], str], text: str) -> str:
+def _with_perl_whitespace(tokenizer: Callable[[str], str], text: str, *, unassigned: bool = False) -> str:
     """Run a sacreBLEU tokenizer whose last step is ``' '.join(line.split())`` as Perl would run the same
     rules ending in ``s/\\s+/ /g``: Python also splits on \\x1c-\\x1f, Perl does not. Those characters are
     swapped for unused private-use characters (which every rule treats alike: not digits, punctuation,
-    symbols or whitespace) and swapped back."""
-    if not any(ch in text for ch in _PY_ONLY_WS):
+    symbols or whitespace) and swapped back.
+
+    ``unassigned``: also swap the characters that Unicode 14 (perl 5.36's version, and Python 3.11's
+    ``unicodedata``) leaves unassigned. The ``regex`` module behind sacreBLEU's intl tokenizer has newer
+    tables in which some of them are punctuation or symbols (e.g. U+1FA77, Unicode 15); for perl 5.36 they
+    are none of \\p{P}, \\p{S}, \\p{N}, \\p{Z}."""
+    odd = [ch for ch in _PY_ONLY_WS if ch in text]
+    if unassigned:
+        odd += sorted({ch for ch in text if ord(ch) > 0x7F and unicodedata.category(ch) == "Cn"})
+    if not odd:
         return tokenizer(text)
     stand_ins: list[str] = []
     cp = 0xF0000
-    while len(stand_ins) < len(_PY_ONLY_WS):
+    while len(stand_ins) < len(odd):
         ch = chr(cp)
         if ch not in text:
             stand_ins.append(ch)
         cp += 1
-    out = tokenizer(text.translate(str.maketrans(_PY_ONLY_WS, "".join(stand_ins))))
-    return out.translate(str.maketrans("".join(stand_ins), _PY_ONLY_WS))
+    there, back = str.maketrans("".join(odd), "".join(stand_ins)), str.maketrans("".join(stand_ins), "".join(odd))
+    return tokenizer(text.translate(there)).translate(back)
 
 
 _TOK13A = Tokenizer13a()
@@ -171,10 +180,29 @@ def multibleu_tokenize(text: str, *, lowercase: bool = False) -> list[str]:
     return _perl_split_bytes(text)
 
 
+def _is_noncharacter(ch: str) -> bool:
+    cp = ord(ch)
+    return 0xFDD0 <= cp <= 0xFDEF or (cp & 0xFFFE) == 0xFFFE
+
+
+def strict_utf8_read(text: str) -> str:
+    """What Perl's ``:encoding(UTF-8)`` layer (multi-bleu-detok.perl's reference files) makes of a line:
+    Unicode noncharacters (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF) are replaced by the literal text of their
+    bytes, e.g. U+FDD0 -> ``\\xEF\\xB7\\x90`` (checked with perl 5.36). The hypothesis (STDIN, lax
+    ``:utf8``) keeps them."""
+    if not any(_is_noncharacter(ch) for ch in text):
+        return text
+    return "".join("".join(f"\\x{b:02X}" for b in ch.encode("utf-8")) if _is_noncharacter(ch) else ch
+                   for ch in text)
+
+
 def detok_tokenize(text: str, *, lowercase: bool = False, role: str = "candidate") -> list[str]:
     """multi-bleu-detok.perl: UTF-8 decoded; mteval's 13a ``tokenization`` (no lowercasing inside).
     With -lc the hypothesis is ``lc``-ed *before* tokenizing and each reference *after* (so a reference's
-    ``<SKIPPED>`` is not removed while a hypothesis's is)."""
+    ``<SKIPPED>`` is not removed while a hypothesis's is). References are read through the strict
+    ``:encoding(UTF-8)`` layer (``strict_utf8_read``)."""
+    if role != "candidate":
+        text = strict_utf8_read(text)
     if lowercase and role == "candidate":
         text = perl_lc(text)
     out = _with_perl_whitespace(_TOK13A, text)
@@ -210,7 +238,7 @@ def mteval_tokenize(text: str, *, preserve_case: bool = False, international: bo
              .replace("&apos;", "'"))
         if not preserve_case:
             s = perl_lc(s)
-        out = _with_perl_whitespace(_TOKINTL, s)
+        out = _with_perl_whitespace(_TOKINTL, s, unassigned=True)
     return out.split(" ") if out else []
 
 
@@ -524,8 +552,8 @@ def run_mteval(candidates: Sequence[str], references: Sequence[Sequence[str]], *
 # --------------------------------------------------------------------------------------------------
 # Dialect policies over the shared algorithm (explainer/bleu/algorithm.py)
 # --------------------------------------------------------------------------------------------------
-from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, OptionSpec,  # noqa: E402
-                                     OrderResult, RefLengthChoice)
+from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning,  # noqa: E402
+                                     OptionSpec, OrderResult, RefLengthChoice)
 from explainer.bleu.registry import register_dialect  # noqa: E402
 from explainer.text import align_spans  # noqa: E402
 
@@ -690,7 +718,14 @@ class MultiBleuDialect(BleuDialect):
         return f"moses:{self.script}|nrefs:{nrefs}|case:{case}|tok:{tok}|smooth:none|version:{_SHORT_VERSION}"
 
     def check_inputs(self, candidates, references, *, corpus):
-        return [], _not_expressible(self.script, candidates, references)
+        warns = []
+        if self._detok and any(_is_noncharacter(ch) for rs in references for r in rs for ch in r):
+            warns.append(LibraryWarning(
+                "note", "a reference contains a Unicode noncharacter (U+FDD0..U+FDEF or U+xFFFE/U+xFFFF): "
+                        "multi-bleu-detok.perl reads reference files through :encoding(UTF-8), which turns it "
+                        "into the literal text of its bytes (e.g. \\xEF\\xB7\\x90); this explainer tokenizes "
+                        "the character as typed, so its counts can differ from the script's here"))
+        return warns, _not_expressible(self.script, candidates, references)
 
 
 @register_dialect
