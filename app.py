@@ -5,5 +5,6 @@ st.set_page_config(page_title="BLEU & ROUGE explainer", page_icon="🔍", layout
 
 pages = [
     st.Page("explainer/ui/pages/explain.py", title="Explain", icon="🔍", default=True),
+    st.Page("explainer/ui/pages/gaming_lab.py", title="Gaming lab", icon="🎯", url_path="gaming_lab"),
 ]
 st.navigation(pages).run()

@@ -1,0 +1,440 @@
+"""The Gaming lab page: presets, attack generators on the user's input, sweeps and the metric optimizer.
+
+Thin over :mod:`explainer.attacks` (all numbers) and :mod:`explainer.ui.lab_view` / ``lab_charts`` (escaped
+HTML, figures). State round-trips through the URL: ``lab`` (section), ``preset`` (preset id) and, for the
+other sections, ``candidate`` / ``ref`` (the user's texts, when short enough for a URL).
+"""
+from __future__ import annotations
+
+import io
+import json
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+from explainer.attacks import generators as gen
+from explainer.attacks.optimizer import MOVES, TARGETS, optimize
+from explainer.attacks.presets import PRESETS, evaluate, get_preset
+from explainer.attacks.scoring import DEFAULT_METRICS, FastScorer, metric_label, score, score_corpus
+from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS
+from explainer.text import MAX_INPUT_CHARS
+from explainer.ui import highlight as hl
+from explainer.ui import lab_charts, lab_view as lv
+from explainer.ui.permalink import MAX_URL_TEXT
+
+DEFAULT_PRESET = "permutation"
+DEFAULT_CAND = "the quick brown fox leaped above the lazy dog"
+DEFAULT_REFS = "the quick brown fox jumped over the lazy dog\na fast brown fox jumped over a lazy dog"
+MAX_LAB_CHARS = 5_000  # the lab re-scores texts hundreds of times; keep inputs paragraph-sized
+GEN_METRICS = DEFAULT_METRICS
+
+
+def _html(body: str) -> None:
+    st.html(lv.LAB_CSS + body)
+
+
+def _box(text: str) -> str:
+    return f'<div class="lab-box">{hl.escape_text(text)}</div>'
+
+
+# ------------------------------------------------------------------------------------------------ URL state
+def _load_from_url() -> None:
+    ss = st.session_state
+    if ss.get("_lab_loaded"):
+        return
+    qp = st.query_params
+    warns = []
+    section = qp.get("lab")
+    pid = qp.get("preset")
+    if pid is not None and section is None:
+        section = "presets"
+    if section is not None and section not in lv.SECTIONS:
+        warns.append(f"`lab={section[:40]}` is not a section of the lab; showing the presets.")
+        section = "presets"
+    ss["lab_section"] = section or "presets"
+    if pid is not None and pid not in PRESETS:
+        warns.append(f"`preset={pid[:40]}` is not a known preset; showing “{lv.preset_label(DEFAULT_PRESET)}”.")
+        pid = None
+    ss["lab_preset"] = pid or DEFAULT_PRESET
+    cand = qp.get("candidate")
+    refs = qp.get_all("ref")
+    ss["lab_cand"] = cand if cand is not None else DEFAULT_CAND
+    ss["lab_refs"] = "\n".join(r.replace("\n", " ") for r in refs) if refs else DEFAULT_REFS
+    ss["_lab_warnings"] = warns
+    ss["_lab_loaded"] = True
+
+
+def _params() -> dict:
+    ss = st.session_state
+    section = ss.get("lab_section") or "presets"
+    out: dict = {"lab": section}
+    if section == "presets":
+        out["preset"] = ss.get("lab_preset", DEFAULT_PRESET)
+    else:
+        cand, refs = ss.get("lab_cand", ""), _refs_list(ss.get("lab_refs", ""))
+        if len(cand) + sum(map(len, refs)) <= MAX_URL_TEXT:
+            out["candidate"] = cand
+            out["ref"] = refs
+    return out
+
+
+def _sync_url() -> None:
+    want = _params()
+    have = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+    norm = {k: (v if isinstance(v, list) else [v]) for k, v in want.items()}
+    if norm != have:
+        st.query_params.from_dict(want)
+
+
+def _base_url() -> str:
+    try:
+        url = st.context.url or ""
+    except Exception:  # noqa: BLE001 - older/embedded contexts
+        url = ""
+    return url.split("?")[0]
+
+
+def _explain_href(query: str) -> str:
+    """Relative link to the Explain page (the app's default page, at the app root)."""
+    base = _base_url()
+    if base:
+        root = base.rsplit("/", 1)[0] + "/"
+        return root + "?" + query
+    return "./?" + query
+
+
+# -------------------------------------------------------------------------------------------------- inputs
+def _refs_list(raw: str) -> list[str]:
+    return [r.strip() for r in (raw or "").splitlines() if r.strip()]
+
+
+def _user_inputs() -> tuple[str, list[str]] | None:
+    """The user's candidate and references (one per line); None (with a message) when unusable."""
+    c1, c2 = st.columns(2)
+    with c1:
+        st.text_area("Candidate", key="lab_cand", height=110, max_chars=MAX_LAB_CHARS,
+                     help="The text to attack. Sweeps, generators and the optimizer all start from it.")
+    with c2:
+        st.text_area("References (one per line)", key="lab_refs", height=110, max_chars=MAX_LAB_CHARS * 2,
+                     help="Each non-empty line is one reference.")
+    cand = st.session_state.get("lab_cand", "")
+    refs = _refs_list(st.session_state.get("lab_refs", ""))
+    if not refs:
+        st.warning("Add at least one reference (one per line) to score anything.")
+        return None
+    if len(refs) > 10:
+        st.warning(f"{len(refs)} references given; the lab uses the first 10.")
+        refs = refs[:10]
+    return cand, refs
+
+
+# ------------------------------------------------------------------------------------------------ presets
+def _presets() -> None:
+    ids = list(PRESETS)
+    st.selectbox("Preset", ids, key="lab_preset", format_func=lv.preset_label,
+                 help="Every attack and failure case of the catalogue (docs/gaming-attacks.md).")
+    pid = st.session_state.get("lab_preset") or DEFAULT_PRESET
+    p = get_preset(pid)
+    res = evaluate(pid)
+    kind = "Attack: the second text is worse, does the metric notice?" if p.kind == "attack" else \
+        "Configuration trap: the same text, different settings"
+    st.subheader(f"{p.catalogue} · {p.title}")
+    st.caption(kind)
+
+    shared_refs = len({v.references for v in p.variants}) == 1 and not p.variants[0].is_corpus
+    if shared_refs:
+        refs = p.variants[0].references
+        _html('<div class="lab-label">Reference' + ("s" if len(refs) > 1 else "") + "</div>" +
+              "".join(_box(r) for r in refs))
+    cols = st.columns(len(p.variants))
+    for i, (col, v) in enumerate(zip(cols, p.variants)):
+        with col:
+            role = "baseline" if i == 0 else ("attack" if p.kind == "attack" else "setting")
+            if p.kind == "attack" and i == 0:
+                role = "honest"
+            body = f'<div class="lab-label">{hl.escape_text(v.label)} <small>({role})</small></div>'
+            if v.is_corpus:
+                body += "".join(_box(f"segment {k + 1}: {c}") for k, c in enumerate(v.candidate))
+                body += '<div class="lab-label">References</div>' + "".join(
+                    _box(f"segment {k + 1}: " + " | ".join(r)) for k, r in enumerate(v.references))
+            else:
+                body += _box(v.candidate)
+                if not shared_refs:
+                    body += '<div class="lab-label">Reference(s)</div>' + "".join(_box(r) for r in v.references)
+            if p.kind == "config":
+                body += f'<div class="lab-opts">{hl.escape_text(v.options_text())}</div>'
+            if v.note:
+                body += f"<div><small>{hl.escape_text(v.note)}</small></div>"
+            _html(body)
+            for label, query in lv.variant_links(v):
+                st.link_button(f"Open {label + ' ' if label else ''}in Explain ↗", _explain_href(query),
+                               help="The full step-by-step trace of this text on the Explain page (new tab).")
+
+    _html(lv.comparison_html(res))
+    if p.kind == "attack":
+        fooled = [metric_label(m) for m in p.headline if res.summary(m) == "fooled"]
+        resisted = [metric_label(m) for m in p.headline if res.summary(m) == "resisted"]
+        line = []
+        if fooled:
+            line.append(f"**Fooled:** {', '.join(fooled)}")
+        if resisted:
+            line.append(f"**Resisted:** {', '.join(resisted)}")
+        st.markdown(" · ".join(line))
+        st.caption("A metric is *fooled* when the worse text scores at least as high as the honest one, "
+                   "*resisted* when it scores lower.")
+    else:
+        changed = [metric_label(m) for m in p.headline if res.summary(m) == "changed"]
+        same = [metric_label(m) for m in p.headline if res.summary(m) == "unchanged"]
+        st.markdown(" · ".join(x for x in [f"**Changed by the setting:** {', '.join(changed)}" if changed else "",
+                                           f"**Unchanged:** {', '.join(same)}" if same else ""] if x))
+    st.info(f"**Lesson.** {p.lesson}", icon="💡")
+    st.caption(f"Source: {p.citation}")
+    link = "?" + urlencode({"lab": "presets", "preset": pid})
+    st.markdown(f"Permalink to this preset: `{_base_url() or ''}{link}`")
+    st.download_button("Download this preset's numbers (JSON)", lv.preset_json(res).encode("utf-8"),
+                       file_name=f"gaming-lab-{pid}.json", mime="application/json", key="lab_dl_preset")
+
+
+# --------------------------------------------------------------------------------------------- generators
+def _param_widget(gkey: str, prm: gen.Param):
+    key = f"lab_gen_{gkey}_{prm.name}"
+    if prm.kind == "int":
+        return st.number_input(prm.label, min_value=int(prm.min), max_value=int(prm.max), value=int(prm.default),
+                               step=1, key=key)
+    if prm.kind == "float":
+        return st.slider(prm.label, float(prm.min), float(prm.max), float(prm.default), 0.05, key=key)
+    return st.text_input(prm.label, value=str(prm.default), key=key, max_chars=100)
+
+
+def _generators() -> None:
+    inp = _user_inputs()
+    if inp is None:
+        return
+    cand, refs = inp
+    keys = list(gen.GENERATORS)
+    gkey = st.selectbox("Generator", keys, key="lab_gen", format_func=lambda k: gen.GENERATORS[k].label)
+    spec = gen.GENERATORS[gkey]
+    if spec.help:
+        st.caption(spec.help)
+    params = {}
+    if spec.params:
+        pcols = st.columns(len(spec.params))
+        for col, prm in zip(pcols, spec.params):
+            with col:
+                params[prm.name] = _param_widget(gkey, prm)
+    if spec.needs != "refs" and not cand.split():
+        st.warning("The candidate is empty; type one above.")
+        return
+    try:
+        out = gen.run_generator(gkey, cand, refs, **params)
+        before = score(cand, refs) if cand.split() else None
+        after = score(out.text, refs) if out.text.split() else None
+    except ValueError as exc:
+        st.error(f"Could not apply the generator: {exc}")
+        return
+    (st.success if out.changed else st.warning)(out.note)
+    c1, c2 = st.columns(2)
+    with c1:
+        _html('<div class="lab-label">Your candidate</div>' + _box(cand))
+        st.link_button("Open in Explain ↗", _explain_href(lv.explain_query(cand, refs)), key="lab_gen_ex0")
+    with c2:
+        _html(f'<div class="lab-label">{hl.escape_text(spec.label)}</div>' + _box(out.text))
+        st.link_button("Open in Explain ↗", _explain_href(lv.explain_query(out.text, refs)), key="lab_gen_ex1")
+    if before is not None and after is not None:
+        _html(lv.pair_table_html(GEN_METRICS, before.values, after.values, "your candidate", "generated"))
+        same = before.bleu_counts == after.bleu_counts and before.bleu_totals == after.bleu_totals
+        counts = (f"sacreBLEU matches / n-grams: {' · '.join(f'{c}/{t}' for c, t in zip(before.bleu_counts, before.bleu_totals))}"
+                  f" → {' · '.join(f'{c}/{t}' for c, t in zip(after.bleu_counts, after.bleu_totals))}")
+        if gkey == "permute" and out.changed:
+            (st.success if same else st.error)(
+                ("sacreBLEU's counts are identical: " if same else "Counts differ (this is a bug): ") + counts)
+            chunks = out.details.get("chunks", [])
+            order = out.details.get("order", [])
+            _html('<div class="lab-label">Chunks (cut at bigram mismatches) and the new order</div>' +
+                  "".join(_box(f"{i + 1}. {c}") for i, c in enumerate(chunks)) +
+                  f"<div>new order: {hl.escape_text(' → '.join(str(i + 1) for i in order))}</div>")
+        else:
+            st.caption(counts)
+    elif after is None:
+        st.caption("The generated candidate is empty.")
+
+    with st.expander("Corpus attack: pad one sentence to lift the corpus brevity penalty (G3)"):
+        st.caption("One candidate per line, and the reference of each line in the same order.")
+        v = get_preset("corpus-bp").variants[0]
+        a, b = st.columns(2)
+        with a:
+            st.text_area("Corpus candidates", value="\n".join(v.candidate), key="lab_pad_cands", height=110)
+        with b:
+            st.text_area("Corpus references", value="\n".join(r[0] for r in v.references), key="lab_pad_refs",
+                         height=110)
+        cands = [c.strip() for c in st.session_state.get("lab_pad_cands", "").splitlines() if c.strip()]
+        crefs = [r.strip() for r in st.session_state.get("lab_pad_refs", "").splitlines() if r.strip()]
+        if not cands or len(cands) != len(crefs):
+            st.warning(f"{len(cands)} candidate line(s) but {len(crefs)} reference line(s): they must match "
+                       "one to one (and not be empty).")
+        else:
+            g = gen.pad_corpus(cands, [[r] for r in crefs])
+            s0 = score_corpus(cands, [[r] for r in crefs])
+            s1 = score_corpus(g.text, [[r] for r in crefs])
+            (st.success if g.changed else st.info)(g.note)
+            _html(_box("\n".join(g.text)) + lv.pair_table_html(
+                ("bleu", "bleu_bp", "sent_bleu_mean", "rouge1_f"), s0.values, s1.values, "corpus", "padded corpus"))
+            st.caption("BLEU here is corpus BLEU (sacreBLEU corpus_score: one brevity penalty for the corpus).")
+
+
+# ------------------------------------------------------------------------------------------------- sweeps
+def _sweeps() -> None:
+    inp = _user_inputs()
+    if inp is None:
+        return
+    cand, refs = inp
+    knob = st.selectbox("Knob", list(SWEEPS), key="lab_sweep", format_func=lambda k: SWEEPS[k][0])
+    try:
+        if knob == "length":
+            c1, c2 = st.columns([1, 2])
+            with c1:
+                n = max(2, len(cand.split()))
+                max_len = st.number_input("longest length (words)", 2, 400,
+                                          max(2 * n, 2 * max(len(r.split()) for r in refs)), key="lab_sw_len")
+            with c2:
+                pad = st.text_input("padding words (cycled)", DEFAULT_PAD, key="lab_sw_pad", max_chars=2000,
+                                    help="Paste more source text here to reproduce the catalogue's verbosity sweep.")
+            sw = SWEEPS[knob][1](cand, refs, max_len=int(max_len), pad_text=pad)
+        elif knob == "shuffle":
+            c1, c2 = st.columns(2)
+            with c1:
+                trials = st.number_input("shuffles averaged per point", 1, 50, 5, key="lab_sw_trials")
+            with c2:
+                seed = st.number_input("seed", 0, 10_000, 0, key="lab_sw_seed")
+            sw = SWEEPS[knob][1](cand, refs, trials=int(trials), seed=int(seed))
+        elif knob == "stuffing":
+            mx = st.number_input("up to n function words", 1, 200, 20, key="lab_sw_n")
+            sw = SWEEPS[knob][1](cand, refs, max_n=int(mx))
+        else:
+            sw = SWEEPS[knob][1](cand, refs)
+    except ValueError as exc:
+        st.warning(str(exc))
+        return
+    if sw.note:
+        st.caption(sw.note)
+    st.plotly_chart(lab_charts.sweep_figure(sw), key="lab_sweep_fig")
+    df = pd.DataFrame(sw.rows())
+    with st.expander("The numbers behind the chart"):
+        st.dataframe(df, hide_index=True)
+    st.download_button("Download the sweep (CSV)", df.to_csv(index=False).encode("utf-8"),
+                       file_name=f"sweep-{knob}.csv", mime="text/csv", key="lab_dl_sweep")
+
+
+# ---------------------------------------------------------------------------------------------- optimizer
+def _optimizer() -> None:
+    inp = _user_inputs()
+    if inp is None:
+        return
+    cand, refs = inp
+    c1, c2, c3, c4 = st.columns(4)
+    with c1:
+        target = st.selectbox("Maximise", list(TARGETS), key="lab_opt_target", format_func=TARGETS.get)
+    with c2:
+        budget = st.slider("time budget (s)", 0.5, 15.0, 3.0, 0.5, key="lab_opt_budget")
+    with c3:
+        seed = st.number_input("seed", 0, 10_000, 0, key="lab_opt_seed")
+    with c4:
+        moves = st.multiselect("moves", list(MOVES), default=list(MOVES), key="lab_opt_moves")
+    st.caption("Greedy hill climbing: each step tries random insert / delete / swap / replace-with-a-reference-"
+               "word edits and keeps the best one if it raises the chosen metric. Scored with the stats-only fast "
+               "path (sacreBLEU's reference cache, rouge-score's own functions); the shown result is re-scored "
+               "through the explainer's full path. Same seed, same search.")
+    b1, b2 = st.columns([1, 1])
+    run = b1.button("Run optimizer", type="primary", key="lab_opt_run")
+    # Clicking Stop while a search runs makes Streamlit rerun the script, which interrupts the search;
+    # the callback below has saved every step, so the partial result is shown.
+    stop = b2.button("Stop", key="lab_opt_stop")
+    ss = st.session_state
+    if stop and ss.get("lab_opt_running"):
+        ss["lab_opt_running"] = False
+        ss["lab_opt_stopped"] = True
+    if run:
+        ss["lab_opt_stopped"] = False
+        ss["lab_opt_running"] = True
+        bar = st.progress(0.0, text="searching…")
+
+        def cb(res):
+            ss["lab_opt_result"] = res
+            frac = min(1.0, res.elapsed / max(budget, 1e-9))
+            bar.progress(frac, text=f"step {res.steps}: {TARGETS[target]} = "
+                                    f"{res.trajectory[-1][target]:.4f} ({res.evaluations} candidates scored)")
+
+        try:
+            res = optimize(cand, refs, target, budget_seconds=float(budget), seed=int(seed), moves=moves or MOVES,
+                           callback=cb)
+        except ValueError as exc:
+            ss["lab_opt_running"] = False
+            st.error(str(exc))
+            return
+        ss["lab_opt_result"] = res
+        ss["lab_opt_running"] = False
+        bar.progress(1.0, text=f"done: {res.stopped}")
+    res = ss.get("lab_opt_result")
+    if res is None:
+        st.info("Press **Run optimizer** to watch a metric being gamed.")
+        return
+    if res.start != cand or list(res.trajectory[0].keys()) and res.target != target:
+        st.caption("(Result of the last run; the inputs or the target changed since.)")
+    if ss.get("lab_opt_stopped"):
+        st.warning("Stopped by you: showing the best text found so far.")
+    _show_optimizer_result(res, refs)
+
+
+def _show_optimizer_result(res, refs) -> None:
+    t = res.target
+    st.markdown(f"**{TARGETS[t]}: {res.start_score:.4f} → {res.final_score:.4f}** in {res.steps} steps "
+                f"({res.evaluations} candidates scored, {res.elapsed:.2f} s, stopped: {res.stopped}).")
+    c1, c2 = st.columns(2)
+    with c1:
+        _html('<div class="lab-label">Start</div>' + _box(res.start))
+    with c2:
+        _html('<div class="lab-label">Optimised text</div>' + _box(res.final))
+        st.link_button("Open in Explain ↗", _explain_href(lv.explain_query(res.final, refs)), key="lab_opt_ex")
+    try:
+        full0, full1 = score(res.start, refs) if res.start.split() else None, score(res.final, refs)
+    except ValueError:
+        full0 = full1 = None
+    if full1 is not None and full0 is not None:
+        _html(lv.pair_table_html(GEN_METRICS, full0.values, full1.values, "start", "optimised"))
+        fast = res.trajectory[-1]
+        same = all(abs(fast[m] - full1.values[m]) <= 1e-9 for m in ("bleu", "rouge1_f", "rouge2_f", "rougeL_f"))
+        (st.success if same else st.error)(
+            "Re-scored through the explainer's full path: " + ("identical to what the search reported."
+                                                              if same else "differs from the fast path (a bug)."))
+    u = res.unreadable
+    st.markdown(f"**How unreadable is it?** {u['unseen_bigram_share']:.0%} of its adjacent word pairs occur in "
+                f"neither a reference nor your text; {u['immediate_repeats']} immediate repetition(s); "
+                f"{u['word_edits_from_start']} word edit(s) from the start ({u['words']} words). "
+                "A crude signal, not a fluency model.")
+    st.plotly_chart(lab_charts.trajectory_figure(res), key="lab_traj_fig")
+    df = pd.DataFrame(res.trajectory)
+    with st.expander("Every accepted step"):
+        st.dataframe(df, hide_index=True)
+    st.download_button("Download the trajectory (CSV)", df.to_csv(index=False).encode("utf-8"),
+                       file_name="optimizer-trajectory.csv", mime="text/csv", key="lab_dl_traj")
+
+
+# ------------------------------------------------------------------------------------------------- render
+def render() -> None:
+    _load_from_url()
+    st.title("Gaming lab: how BLEU and ROUGE are fooled")
+    for w in st.session_state.get("_lab_warnings", []):
+        st.warning(w)
+    st.segmented_control("Section", list(lv.SECTIONS), key="lab_section", format_func=lv.SECTIONS.get,
+                         required=True, label_visibility="collapsed")
+    section = st.session_state.get("lab_section") or "presets"
+    if section == "presets":
+        _presets()
+    elif section == "generators":
+        _generators()
+    elif section == "sweeps":
+        _sweeps()
+    else:
+        _optimizer()
+    _sync_url()

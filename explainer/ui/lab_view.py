@@ -1,0 +1,153 @@
+"""Gaming lab: pure view helpers (no Streamlit) - comparison tables as escaped HTML, Explain-page
+permalinks for any candidate, and the lab's own permalink parameters."""
+from __future__ import annotations
+
+import html
+import json
+from typing import Sequence
+from urllib.parse import urlencode
+
+from explainer.attacks.presets import EPS, PRESETS, PresetResult, Variant
+from explainer.attacks.scoring import BleuOptions, RougeOptions, METRICS, format_metric, metric_label
+from explainer.ui.highlight import escape_text
+from explainer.ui.permalink import ExplainState, to_params
+
+__all__ = ["explain_query", "variant_links", "comparison_html", "verdict_badge", "delta_text",
+           "pair_table_html", "preset_json", "LAB_CSS", "SECTIONS", "preset_label"]
+
+SECTIONS = {"presets": "Presets", "generators": "Attack generators", "sweeps": "Sweeps", "optimizer": "Metric optimizer"}
+
+VERDICT_STYLE = {  # colour-blind safe (Okabe-Ito) + a symbol and the word itself
+    "fooled": ("#D55E00", "✗ fooled"),
+    "resisted": ("#009E73", "✓ resisted"),
+    "changed": ("#E69F00", "≠ changed"),
+    "unchanged": ("#0072B2", "= unchanged"),
+}
+
+LAB_CSS = """
+<style>
+.lab-box{border:1px solid rgba(128,128,128,.45);border-radius:6px;padding:.55em .8em;margin:.2em 0 .6em 0;
+ font-size:1.05rem;line-height:1.5;white-space:pre-wrap;word-break:break-word}
+.lab-label{font-weight:600;font-size:1.02rem;margin-top:.3em}
+.lab-opts{font-family:monospace;font-size:.85rem;opacity:.85;overflow-wrap:anywhere}
+table.lab-table{border-collapse:collapse;width:100%;font-size:1rem;margin:.4em 0 1em 0}
+table.lab-table th,table.lab-table td{border-bottom:1px solid rgba(128,128,128,.35);padding:.35em .6em;text-align:right;vertical-align:top}
+table.lab-table td.lab-counts{font-size:.9rem}
+table.lab-table th:first-child,table.lab-table td:first-child{text-align:left;white-space:nowrap}
+table.lab-table tr.head td{font-weight:600}
+.lab-verdict{display:inline-block;white-space:nowrap;padding:.05em .45em;border-radius:4px;color:#fff;font-weight:600;font-size:.9rem}
+.lab-delta-up{color:#D55E00;font-weight:600}
+.lab-delta-down{color:#0072B2;font-weight:600}
+</style>
+"""
+
+
+def preset_label(pid: str) -> str:
+    p = PRESETS[pid]
+    return f"{p.catalogue} · {p.title}"
+
+
+def explain_query(candidate: str, references: Sequence[str], bleu: BleuOptions = BleuOptions(),
+                  rouge: RougeOptions = RougeOptions()) -> str:
+    """Query string of an Explain-page permalink showing this candidate with the same options (built with
+    the Explain page's own permalink schema, so it round-trips through its parser)."""
+    from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
+
+    b, r = bleu_schema(), rouge_schema()
+    if bleu.ref_length == "shortest":
+        bd, bopts = "hf-evaluate", b.defaults("hf-evaluate")
+    else:
+        bd = "sacrebleu"
+        bopts = b.defaults(bd)
+        bopts.update(tokenize=bleu.tokenize, lowercase=bleu.lowercase, smooth_method=bleu.smooth_method,
+                     smooth_value=bleu.smooth_value, api="sentence_bleu" if bleu.api == "sentence" else "corpus_bleu")
+    ropts = r.defaults("rouge-score")
+    ropts.update(use_stemmer=rouge.use_stemmer, tokenizer=rouge.tokenizer, split_summaries=rouge.split_summaries)
+    state = ExplainState(candidate=candidate, refs=list(references), bleu_dialect=bd, bleu_options=bopts,
+                         rouge_dialect="rouge-score", rouge_types=tuple(DEFAULT_ROUGE_TYPES()), rouge_options=ropts)
+    return urlencode(to_params(state, b, r), doseq=True)
+
+
+def variant_links(v: Variant) -> list[tuple[str, str]]:
+    """(label, query) for each Explain link of a variant: one, or one per segment of a corpus variant."""
+    if v.is_corpus:
+        return [(f"segment {i + 1}", explain_query(c, list(refs), BleuOptions(
+            tokenize=v.bleu.tokenize, lowercase=v.bleu.lowercase, smooth_method=v.bleu.smooth_method,
+            smooth_value=v.bleu.smooth_value, api="sentence"), v.rouge))
+                for i, (c, refs) in enumerate(zip(v.candidate, v.references))]
+    return [("", explain_query(v.candidate, list(v.references), v.bleu, v.rouge))]
+
+
+def verdict_badge(verdict: str) -> str:
+    colour, text = VERDICT_STYLE.get(verdict, ("#666666", verdict))
+    return f'<span class="lab-verdict" style="background:{colour}">{html.escape(text)}</span>'
+
+
+def delta_text(metric: str, delta: float) -> str:
+    if abs(delta) <= EPS:
+        return "±0"
+    return ("+" if delta > 0 else "−") + format_metric(metric, abs(delta))
+
+
+def _delta_html(metric: str, delta: float) -> str:
+    cls = "lab-delta-up" if delta > EPS else ("lab-delta-down" if delta < -EPS else "")
+    return f'<span class="{cls}">{html.escape(delta_text(metric, delta))}</span>'
+
+
+def comparison_html(res: PresetResult) -> str:
+    """Metric rows x variant columns; each non-baseline variant with its delta and, for attacks, the
+    verdict (configuration traps need no verdict column: a non-zero delta *is* the change)."""
+    p = res.preset
+    with_verdict = p.kind == "attack"
+    head = ["<th>metric</th>"]
+    for i, v in enumerate(p.variants):
+        head.append(f"<th>{escape_text(v.label)}</th>")
+        if i > 0:
+            head.append("<th>Δ</th>" + ("<th>verdict</th>" if with_verdict else ""))
+    rows = []
+    for m in res.metrics:
+        strong = m in p.headline
+        cells = [f"<td>{'<b>' if strong else ''}{html.escape(metric_label(m))}{'</b>' if strong else ''}</td>"]
+        for i, s in enumerate(res.scores):
+            cells.append(f'<td data-metric="{html.escape(m)}" data-variant="{i}">{format_metric(m, s.values[m])}</td>')
+            if i > 0:
+                cells.append(f'<td data-delta="{html.escape(m)}" data-variant="{i}">{_delta_html(m, res.deltas[i][m])}</td>')
+                if with_verdict:
+                    cells.append(f'<td data-verdict="{html.escape(m)}">{verdict_badge(res.verdicts[i][m])}</td>')
+        rows.append(f'<tr class="{"head" if strong else ""}">' + "".join(cells) + "</tr>")
+    counts = ["<td>BLEU matches / n-grams (1–4)</td>"]
+    for i, s in enumerate(res.scores):
+        counts.append('<td class="lab-counts">' + html.escape(" · ".join(
+            f"{c}/{t}" for c, t in zip(s.bleu_counts, s.bleu_totals))) + "</td>")
+        if i > 0:
+            same = s.bleu_counts == res.scores[0].bleu_counts and s.bleu_totals == res.scores[0].bleu_totals
+            counts.append(f"<td>{'identical' if same else ''}</td>" + ("<td></td>" if with_verdict else ""))
+    rows.append("<tr>" + "".join(counts) + "</tr>")
+    return f'<table class="lab-table"><thead><tr>{"".join(head)}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def pair_table_html(metrics: Sequence[str], before: dict, after: dict, before_label: str = "original",
+                    after_label: str = "attack") -> str:
+    """Two columns and the delta, for generator and optimizer results (values from scoring.Scores)."""
+    rows = []
+    for m in metrics:
+        d = after[m] - before[m]
+        rows.append(f"<tr><td>{html.escape(metric_label(m))}</td><td>{format_metric(m, before[m])}</td>"
+                    f"<td>{format_metric(m, after[m])}</td><td>{_delta_html(m, d)}</td></tr>")
+    return (f'<table class="lab-table"><thead><tr><th>metric</th><th>{escape_text(before_label)}</th>'
+            f'<th>{escape_text(after_label)}</th><th>Δ</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
+
+
+def preset_json(res: PresetResult) -> str:
+    p = res.preset
+    out = {"id": p.id, "catalogue": p.catalogue, "title": p.title, "kind": p.kind, "lesson": p.lesson,
+           "citation": p.citation, "headline": list(p.headline), "variants": []}
+    for i, (v, s) in enumerate(zip(p.variants, res.scores)):
+        out["variants"].append({
+            "label": v.label, "candidate": v.candidate if isinstance(v.candidate, str) else list(v.candidate),
+            "references": [r if isinstance(r, str) else list(r) for r in v.references],
+            "options": v.options_text(), "signature": s.signature,
+            "metrics": {m: s.values[m] for m in res.metrics},
+            "bleu_counts": s.bleu_counts, "bleu_totals": s.bleu_totals,
+            "deltas": res.deltas[i], "verdicts": res.verdicts[i]})
+    return json.dumps(out, ensure_ascii=False, indent=2)
