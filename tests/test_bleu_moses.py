@@ -270,3 +270,36 @@ def test_detok_references_go_through_strict_utf8():
     assert M.strict_utf8_read("x\ufffd\ue000") == "x\ufffd\ue000"
     assert M.detok_tokenize("a\ufdd0") == ["a\ufdd0"]
     assert M.detok_tokenize("a\ufdd0", role="reference") == ["a", "\\", "xEF", "\\", "xB7", "\\", "x90"]
+
+
+# ------------------------------------------------------------------------------------------ properties
+from hypothesis import given, strategies as st  # noqa: E402
+
+_texts = st.lists(st.sampled_from(list("aAbZ09 .,-'\"&<>;\t\n\u00a0\u2028\x1cÄßΣ€") + ["&amp;", "<skipped>"]),
+                  max_size=30).map("".join)
+
+
+@given(_texts)
+def test_multibleu_tokens_are_the_text_without_ascii_whitespace(text):
+    toks = M.multibleu_tokenize(text)
+    assert "".join(toks) == "".join(ch for ch in text if ch not in " \t\n\r\f\v")
+    assert all(t and not any(ch in t for ch in " \t\n\r\f\v") for t in toks)
+
+
+@given(_texts, st.booleans(), st.booleans())
+def test_mteval_tokens_have_no_perl_whitespace(text, pc, intl):
+    toks = M.mteval_tokenize(text, preserve_case=pc, international=intl)
+    assert all(t and not M._PERL_UNI_WS.search(t) for t in toks)
+
+
+@given(_texts, st.lists(_texts, min_size=1, max_size=3), st.booleans())
+def test_one_segment_corpus_equals_the_segment(cand, refs, smoothing):
+    a = M.run_mteval([cand], [refs], smoothing=smoothing)
+    assert a["result"].death is None or a["segments"][0].death is None  # segments never die
+    if a["result"].death is None:
+        assert a["result"].score == a["segments"][0].score
+        assert 0.0 <= a["result"].score <= 1.0
+    refs_nl = [r for r in refs if "\n" not in r]
+    if "\n" not in cand and refs_nl:
+        b = M.run_multibleu([cand], [refs_nl])["result"]
+        assert b.death is not None or 0.0 <= b.score <= 100.0
