@@ -82,6 +82,8 @@ class _PerlTokenizerInfo(Tokenizer):
     label = ("ROUGE-1.5.5.pl (lower-case A-Z only; every byte outside A-Za-z0-9 becomes a space, so non-ASCII "
              "characters split words; tokens must start with a-z or 0-9)")
     drops_what = "works on bytes and keeps only ASCII letters and digits"
+    # -s and -l/-b also remove ASCII words, so the core's "ASCII text loses nothing" shortcut does not hold
+    ascii_complete = False
 
 
 _INFO = _PerlTokenizerInfo()
@@ -206,23 +208,35 @@ class Rouge155Dialect(Dialect):
         toks = pt.ngram_tokens
         tt = TokenizedText(text, [t.token for t in toks], [t.surface for t in toks],
                            [Token(t.surface, t.start, t.end) for t in toks], stemmed=stem)
-        tt.spans = list(tt.spans) + [Token(t.surface, t.start, t.end) for t in pt.stopwords_removed]
         _INFO._find_dropped(tt, what)
-        tt.spans = tt.spans[: len(toks)]
         stop_spans = {(t.start, t.end) for t in pt.stopwords_removed}
+        for d in tt.dropped:
+            if (d.get("start"), d.get("end")) in stop_spans:
+                d["kind"] = "stopword"
+        other = [d for d in tt.dropped if d["kind"] != "stopword"]
         msgs = []
-        if tt.message:
-            msgs.append(tt.message)
+        if len(other) == len(tt.dropped):
+            if tt.message:
+                msgs.append(tt.message)
+        elif other:  # the core's message counted the stop words as removed by the tokenizer: rebuild it
+            removed = [d for d in other if d["kind"] == "removed"]
+            cut = [d for d in other if d["kind"] == "cut"]
+            parts = []
+            if removed:
+                parts.append(f"{len(removed)} of {tt.n_words} words were removed ("
+                             + ", ".join(d["text"] for d in removed[:5]) + (", …" if len(removed) > 5 else "") + ")")
+            if cut:
+                parts.append(f"{len(cut)} words lost characters ("
+                             + ", ".join(f"{d['text']} → {' '.join(d['kept'])}" for d in cut[:5])
+                             + (", …" if len(cut) > 5 else "") + ")")
+            msgs.append(f"the ROUGE-1.5.5 tokenizer {_INFO.drops_what}: " + "; ".join(parts))
         if pt.stopwords_removed:
             ex = ", ".join(dict.fromkeys(t.surface for t in pt.stopwords_removed[:8]))
             msgs.append(f"-s removed {len(pt.stopwords_removed)} stop word(s) of this {what} ({ex}"
                         f"{', …' if len(pt.stopwords_removed) > 8 else ''})")
-            for d in tt.dropped:
-                if (d.get("start"), d.get("end")) in stop_spans:
-                    d["kind"] = "stopword"
         if pt.truncated:
             msgs.append(f"this {what} was {pt.truncated}")
-        if not toks and not tt.message and text.strip():
+        if not toks and text.strip() and not any("no tokens" in m for m in msgs):
             msgs.append(f"this {what} has no ROUGE-1.5.5 tokens, so every score involving it is 0")
         tt.message = "; ".join(msgs) if msgs else None
         return tt
