@@ -246,6 +246,9 @@ def test_segment_death_is_reported_not_raised():
     assert rep["rougeW-1.2"]["died"] == f"PerlDie: {WLCS_DEATH}"
     assert rep["rougeS4"]["printed"] is None
     assert "the real script dies here because" in tr.pooled["rougeW-1.2"]["died_why"]
+    # the placeholder 0s never travel without the explanation (CLI output, JSON downloads)
+    assert tr.to_dict()["scores"]["rougeW-1.2"]["died"].startswith(f"PerlDie: {WLCS_DEATH}")
+    assert "died" not in tr.to_dict()["scores"]["rouge1"]
     # -s can empty a reference too: all its words are stop words
     tr2 = explain_rouge("the cat sat", ["it is what it is"], dialect="rouge155", types=["rougeW-1.2"],
                         remove_stopwords=True)

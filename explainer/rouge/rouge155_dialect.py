@@ -50,6 +50,13 @@ class PerlScore(Score):
     died: str | None = None
     died_why: str | None = None
 
+    def to_dict(self) -> dict:
+        d = Score.to_dict(self)
+        if self.died:  # the 0s are placeholders: say so wherever the score is serialised (CLI, JSON download)
+            d["died"] = (f"PerlDie: {self.died} — the real script prints no score here because "
+                         f"{self.died_why or 'it died'}")
+        return d
+
 
 def _pscore(p: float, r: float, f: float, counts=(0, 0, 0), died=None, why=None) -> PerlScore:
     s = PerlScore(p, r, f)
