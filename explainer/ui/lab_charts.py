@@ -49,7 +49,7 @@ def _short(t: str, limit: int = 90) -> str:
 
 def _layout(fig, title, x_title, height=620):
     fig.update_layout(title=dict(text=title, font=dict(size=18)), font=FONT, height=height,
-                      margin=dict(l=70, r=30, t=90, b=60), hovermode="x unified",
+                      margin=dict(l=70, r=30, t=110, b=60), hovermode="x unified",
                       legend=dict(orientation="h", yanchor="bottom", y=1.04, xanchor="right", x=1))
     fig.update_xaxes(title_text=x_title, row=2, col=1)
     fig.update_yaxes(title_text="BLEU (0–100)", range=[-3, 103], row=1, col=1)
@@ -68,7 +68,7 @@ def sweep_figure(sw: SweepResult, metrics: Sequence[str] = tuple(SERIES)) -> go.
     if sw.marker is not None:
         for row in (1, 2):
             fig.add_vline(x=sw.marker, line=dict(color="#888888", dash="dot", width=2), row=row, col=1)
-        fig.add_annotation(x=sw.marker, y=1.0, yref="y2 domain", text="your candidate", showarrow=False,
+        fig.add_annotation(x=sw.marker, y=0.04, yref="y domain", text=" your candidate", showarrow=False,
                            xanchor="left", yanchor="bottom", font=dict(size=13))
     return _layout(fig, f"Every metric against {html.escape(sw.knob_label)}", html.escape(sw.knob_label))
 

@@ -61,6 +61,7 @@ def _load_from_url() -> None:
     refs = qp.get_all("ref")
     ss["lab_cand"] = cand if cand is not None else DEFAULT_CAND
     ss["lab_refs"] = "\n".join(r.replace("\n", " ") for r in refs) if refs else DEFAULT_REFS
+    ss.setdefault("lab_gen", "permute")
     ss["_lab_warnings"] = warns
     ss["_lab_loaded"] = True
 

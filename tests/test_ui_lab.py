@@ -1,0 +1,154 @@
+"""The Gaming lab page under streamlit.testing (AppTest): every preset via its permalink shows the numbers
+the real packages give, the fooled/resisted line agrees with them, generators / sweeps / optimizer run on the
+user's input, user text is escaped, and bad input gives a message, never a traceback."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+import sacrebleu
+from streamlit.testing.v1 import AppTest
+
+from explainer.attacks import generators as gen
+from explainer.attacks.optimizer import TARGETS
+from explainer.attacks.presets import PRESETS, get_preset
+from explainer.attacks.scoring import format_metric
+from explainer.attacks.sweeps import SWEEPS
+from tests.conftest import ROOT
+from tests.test_attacks import _ref_bleu, _ref_rouge, _shortest_rule
+
+PAGE = str(ROOT / "explainer" / "ui" / "pages" / "gaming_lab.py")
+
+
+def new_lab(params: dict | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    for k, v in (params or {}).items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def page_html(at) -> str:
+    return "".join(h.proto.body for h in at.get("html"))
+
+
+def cell(body: str, metric: str, variant: int) -> str:
+    m = re.search(rf'data-metric="{metric}" data-variant="{variant}">([^<]*)<', body)
+    assert m, (metric, variant)
+    return m.group(1)
+
+
+@pytest.mark.parametrize("pid", list(PRESETS))
+def test_preset_permalink_shows_real_package_numbers(pid):
+    at = new_lab({"preset": pid})
+    body = page_html(at)
+    p = get_preset(pid)
+    for i, v in enumerate(p.variants):
+        if v.is_corpus:
+            continue  # corpus presets are covered number by number in test_attacks
+        refs = list(v.references)
+        real = _shortest_rule(v.candidate, refs) if v.bleu.ref_length == "shortest" else _ref_bleu(v.candidate, refs, v.bleu)
+        assert cell(body, "bleu", i) == format_metric("bleu", real.score)
+        if v.rouge.tokenizer == "rouge-score":
+            rr = _ref_rouge(v.candidate, refs)
+            assert cell(body, "rouge1_f", i) == format_metric("rouge1_f", rr["rouge1"].fmeasure)
+            assert cell(body, "rougeL_f", i) == format_metric("rougeL_f", rr["rougeL"].fmeasure)
+    assert any(p.lesson in i.value for i in at.info)
+    assert at.query_params["preset"] == pid and at.query_params["lab"] == "presets"
+    md = " ".join(m.value for m in at.markdown)
+    if p.kind == "attack":
+        for m, verdict in p.story.items():
+            from explainer.attacks.scoring import metric_label
+            part = md.split("**Resisted:**")
+            fooled_part = part[0]
+            if verdict == "fooled":
+                assert metric_label(m) in fooled_part
+            else:
+                assert len(part) == 2 and metric_label(m) in part[1]
+    # one Explain link per variant (per segment for corpus variants), with the variant's candidate in it
+    links = [b.proto.url for b in at.get("link_button")]
+    assert len(links) == sum(len(v.candidate) if v.is_corpus else 1 for v in p.variants)
+    assert all("candidate=" in u and "ref=" in u for u in links)
+
+
+def test_preset_picker_updates_permalink_and_bad_preset_warns():
+    at = new_lab({"preset": "no-such-preset"})
+    assert any("not a known preset" in w.value for w in at.warning)
+    at.selectbox(key="lab_preset").set_value("word-salad").run()
+    assert not at.exception
+    assert at.query_params["preset"] == "word-salad"
+    at = new_lab({"lab": "bogus"})
+    assert any("not a section" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("gkey", list(gen.GENERATORS))
+def test_every_generator_runs_on_user_input(gkey):
+    at = new_lab({"lab": "generators"})
+    at.selectbox(key="lab_gen").set_value(gkey).run()
+    assert not at.exception, [e.value for e in at.exception]
+    body = page_html(at)
+    assert "lab-table" in body
+    if gkey == "permute":
+        assert any("counts are identical" in s.value for s in at.success)
+
+
+def test_generator_output_matches_real_packages_and_escapes_user_text():
+    payload = '<img src=x onerror=alert(1)> the dog bit the man'
+    at = new_lab({"lab": "generators", "candidate": payload, "ref": "the man bit the dog"})
+    at.selectbox(key="lab_gen").set_value("swap").run()
+    assert not at.exception
+    body = page_html(at)
+    assert "<img src=x" not in body and "&lt;img src=x onerror=alert(1)&gt;" in body
+    out = gen.swap_noun_phrases(payload).text
+    real = sacrebleu.sentence_bleu(out, ["the man bit the dog"]).score
+    assert re.search(r"<td>BLEU</td><td>[^<]*</td><td>" + re.escape(format_metric("bleu", real)) + "</td>", body)
+
+
+def test_bad_input_gives_messages_not_tracebacks():
+    at = new_lab({"lab": "generators", "candidate": "some text", "ref": "   "})
+    assert any("at least one reference" in w.value for w in at.warning)
+    at = new_lab({"lab": "sweeps", "candidate": "", "ref": "a reference"})
+    assert any("empty" in w.value for w in at.warning)
+    at = new_lab({"lab": "optimizer", "candidate": "x", "ref": ""})
+    assert any("at least one reference" in w.value for w in at.warning)
+    # corpus padding with mismatched line counts
+    at = new_lab({"lab": "generators"})
+    at.text_area(key="lab_pad_cands").set_value("one\ntwo\nthree").run()
+    assert not at.exception
+    assert any("must match" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("knob", list(SWEEPS))
+def test_every_sweep_draws_a_chart(knob):
+    at = new_lab({"lab": "sweeps", "candidate": "a fire destroyed a port warehouse on sunday",
+                  "ref": ["a fire destroyed a warehouse in the port on sunday night",
+                          "fire crews fought a blaze at a dockside warehouse overnight"]})
+    at.selectbox(key="lab_sweep").set_value(knob).run()
+    assert not at.exception, [e.value for e in at.exception]
+    charts = at.get("plotly_chart")
+    assert len(charts) == 1
+    assert len(at.get("download_button")) == 1
+
+
+@pytest.mark.parametrize("target", ["bleu", "rouge1_f"])
+def test_optimizer_result_is_what_the_real_packages_say(target):
+    refs = ["the minister said that the government will increase the budget for schools in the next year"]
+    at = new_lab({"lab": "optimizer", "candidate": "minister promises more money for schools next year", "ref": refs})
+    at.selectbox(key="lab_opt_target").set_value(target).run()
+    at.slider(key="lab_opt_budget").set_value(1.0).run()
+    at.button(key="lab_opt_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    res = at.session_state["lab_opt_result"]
+    final = res.final
+    if target == "bleu":
+        real = sacrebleu.sentence_bleu(final, refs).score
+    else:
+        real = _ref_rouge(final, refs)["rouge1"].fmeasure
+    head = next(m.value for m in at.markdown if m.value.startswith(f"**{TARGETS[target]}:"))
+    assert f"→ {real:.4f}**" in head
+    assert any("identical to what the search reported" in s.value for s in at.success)
+    assert html.escape(final, quote=True) in page_html(at)
+    assert len(at.get("plotly_chart")) == 1
+    assert res.elapsed <= 1.0 + res.max_unit_seconds
