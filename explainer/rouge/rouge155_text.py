@@ -243,11 +243,13 @@ def read_text(text: str | None = None, *, units: list[str] | None = None,
     non_ascii = sum(1 for u in units for ch in u if ord(ch) > 127)
     truncated = None
     if options.length_limit or options.byte_limit:
-        kept = sum(len(p) for _, p in ngram_pieces)
-        total = sum(len(u) for u in units)
-        if len(ngram_pieces) < len(units) or kept < total:
+        full = [m.group(0) for u in units for m in _TOKEN_RE.finditer(u)]
+        kept = [m.group(0) for _, p in ngram_pieces for m in _TOKEN_RE.finditer(p)]
+        if kept != full:
             what = f"-l {options.length_limit} (words)" if options.length_limit else f"-b {options.byte_limit} (bytes)"
-            truncated = f"cut by {what}: {len(ngram_pieces)} of {len(units)} units kept"
+            cut_word = bool(kept) and len(kept) <= len(full) and kept[-1] != full[len(kept) - 1]
+            truncated = (f"cut by {what}: {len(kept)} of {len(full)} tokens kept"
+                         + (f" (the last one cut to '{kept[-1]}')" if cut_word else ""))
     differs = [[t.token for t in u] for u in lcs_units]
     flat_lcs = [t for u in differs for t in u]
     return PerlText(
