@@ -196,38 +196,88 @@ def _text_trace(d: BleuDialect, text: str) -> TextTrace:
 
 def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str]) -> tuple[
         TextTrace, list[TextTrace], list[OrderNgrams], Any, list]:
-    """Tokens, n-gram tables, reference-length choice and the statistics vector of one segment."""
+    """Tokens, n-gram tables, reference-length choice and the statistics vector of one segment.
+
+    Reference positions are found by extension rather than by listing every reference n-gram: an n-gram
+    g occurs in a reference at p exactly when its (n-1)-gram prefix occurs at p and the reference token at
+    p + n - 1 is g's last token; the prefix is itself a candidate (n-1)-gram, whose positions are known."""
     N = d.max_order
     cand = _text_trace(d, candidate)
     refs = [_text_trace(d, r) for r in references]
     ht = cand.token_texts
     rts = [r.token_texts for r in refs]
+    K = len(rts)
     c = len(ht)
+    zero_counts = (0,) * K
+    no_pos = ((),) * K
+    # order 1: token -> positions, per reference
+    ref_uni = []
+    for rt in rts:
+        pos: dict = {}
+        for i, t in enumerate(rt):
+            lst = pos.get(t)
+            if lst is None:
+                pos[t] = [i]
+            else:
+                lst.append(i)
+        ref_uni.append({t: tuple(v) for t, v in pos.items()})
+    ref_lens = [len(rt) for rt in rts]
+    kr = range(K)
     orders = []
     matches = []
+    prev_ref_pos: dict = {}   # (n-1)-gram -> per-reference position tuples (only for n-grams found somewhere)
     for n in range(1, N + 1):
         cpos = ngram_positions(ht, n)
-        rpos = [ngram_positions(rt, n) for rt in rts]
         entries = []
+        append = entries.append
+        cur_ref_pos: dict = {}
         m = 0
+        off = n - 1
         for ng, positions in cpos.items():
-            rp = [p.get(ng, []) for p in rpos]
-            rc = [len(x) for x in rp]
-            mx = max(rc) if rc else 0
-            clipped = min(len(positions), mx)
+            rp = None
+            if n == 1:
+                tok = ng[0]
+                found = [u.get(tok, ()) for u in ref_uni]
+                if any(found):
+                    rp = tuple(found)
+            else:
+                prefix = prev_ref_pos.get(ng[:-1])
+                if prefix is not None:
+                    last = ng[-1]
+                    found = []
+                    hit = False
+                    for k in kr:
+                        pp = prefix[k]
+                        if pp:
+                            rt = rts[k]
+                            lim = ref_lens[k] - off
+                            x = tuple([p for p in pp if p < lim and rt[p + off] == last])
+                            if x:
+                                hit = True
+                            found.append(x)
+                        else:
+                            found.append(())
+                    if hit:
+                        rp = tuple(found)
+            cc = len(positions)
+            if rp is None:
+                append(NgramEntry(ng, cc, positions, zero_counts, no_pos, 0, [], 0, []))
+                continue
+            cur_ref_pos[ng] = rp
+            rc = tuple([len(x) for x in rp])
+            mx = max(rc)
+            clipped = cc if cc < mx else mx
             m += clipped
-            max_refs = [k for k, x in enumerate(rc) if x == mx] if mx > 0 else []
-            assignment = []
-            if clipped:
-                k0 = max_refs[0]
-                assignment = [{"cand_pos": positions[j], "ref": k0, "ref_pos": rp[k0][j]} for j in range(clipped)]
-            entries.append(NgramEntry(ngram=list(ng), cand_count=len(positions), cand_positions=positions,
-                                      ref_counts=rc, ref_positions=rp, max_ref_count=mx, max_refs=max_refs,
-                                      clipped=clipped, assignment=assignment))
+            max_refs = [k for k in kr if rc[k] == mx]
+            k0 = max_refs[0]
+            r0 = rp[k0]
+            assignment = [{"cand_pos": positions[j], "ref": k0, "ref_pos": r0[j]} for j in range(clipped)]
+            append(NgramEntry(ng, cc, positions, rc, rp, mx, max_refs, clipped, assignment))
+        prev_ref_pos = cur_ref_pos
         matches.append(m)
-        orders.append(OrderNgrams(n=n, entries=entries, matches=m, candidate_ngrams=max(0, c - n + 1),
+        orders.append(OrderNgrams(n=n, entries=entries, matches=m, candidate_ngrams=c - n + 1 if c >= n else 0,
                                   totals=d.segment_total(c, n)))
-    choice = d.choose_ref_length(c, [len(rt) for rt in rts])
+    choice = d.choose_ref_length(c, ref_lens)
     stats = [c, choice.r] + matches + [o.totals for o in orders]
     return cand, refs, orders, choice, stats
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 import math
 
 from explainer.bleu.dialect_sacrebleu import sacrebleu_tokenizer
-from explainer.bleu.dialects import BleuDialect, Combination, LibraryError, OptionSpec, OrderResult, shortest
+from explainer.bleu.dialects import align_tokens, BleuDialect, Combination, LibraryError, OptionSpec, OrderResult, shortest
 from explainer.bleu.registry import register_dialect
-from explainer.text import align_spans
 
 
 @register_dialect
@@ -63,7 +62,7 @@ class HfEvaluateDialect(BleuDialect):
         return out
 
     def align(self, text, tokens):
-        return align_spans(text, tokens, casefold=False, unescape=True)
+        return align_tokens(text, tokens, casefold=False, unescape=True)
 
     @property
     def max_order(self) -> int:

@@ -16,10 +16,9 @@ from typing import Sequence
 
 import nltk
 
-from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
+from explainer.bleu.dialects import (align_tokens, BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
                                      OrderResult, SegmentContext, closest_shorter)
 from explainer.bleu.registry import register_dialect
-from explainer.text import align_spans
 
 METHODS = tuple(f"method{i}" for i in range(8))
 _TINY = sys.float_info.min
@@ -89,7 +88,7 @@ class NltkDialect(BleuDialect):
         return [{"step": "tokenize", "detail": "str.split(): case kept, punctuation stays attached"}]
 
     def align(self, text, tokens):
-        return align_spans(text, tokens, casefold=False, unescape=False)
+        return align_tokens(text, tokens, casefold=False, unescape=False)
 
     @property
     def max_order(self) -> int:

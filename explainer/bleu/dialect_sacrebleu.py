@@ -12,10 +12,9 @@ from typing import Sequence
 import sacrebleu
 from sacrebleu.metrics.bleu import BLEU, BLEUSignature, _get_tokenizer
 
-from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
+from explainer.bleu.dialects import (align_tokens, BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
                                      OrderResult, RefLengthChoice, closest_shorter)
 from explainer.bleu.registry import register_dialect
-from explainer.text import align_spans
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
@@ -133,7 +132,7 @@ class SacreBleuDialect(BleuDialect):
         return out
 
     def align(self, text: str, tokens: Sequence[str]):
-        return align_spans(text, tokens, casefold=True, unescape=self.options["tokenize"] == "13a")
+        return align_tokens(text, tokens, casefold=self._lc, unescape=self.options["tokenize"] == "13a")
 
     @property
     def max_order(self) -> int:

@@ -11,10 +11,9 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, OptionSpec, OrderResult,
+from explainer.bleu.dialects import (align_tokens, BleuDialect, Combination, LibraryError, OptionSpec, OrderResult,
                                      closest_first)
 from explainer.bleu.registry import register_dialect
-from explainer.text import align_spans
 
 EPSILON = 1e-10
 
@@ -44,7 +43,7 @@ class TextbookDialect(BleuDialect):
         return out
 
     def align(self, text, tokens):
-        return align_spans(text, tokens, casefold=True, unescape=False)
+        return align_tokens(text, tokens, casefold=True, unescape=False)
 
     @property
     def max_order(self) -> int:

@@ -35,7 +35,7 @@ from explainer.text import Token, align_spans
 
 __all__ = [
     "OptionSpec", "BleuDialect", "RefLengthChoice", "OrderResult", "Combination", "LibraryError",
-    "LibraryWarning", "SegmentContext", "closest_shorter", "closest_first", "shortest",
+    "LibraryWarning", "SegmentContext", "align_tokens", "closest_shorter", "closest_first", "shortest",
 ]
 
 
@@ -267,6 +267,25 @@ def shortest(c: int, ref_lens: Sequence[int]) -> RefLengthChoice:
                            f"the shortest reference has {best} tokens (c = {c} is not considered)")
 
 
+# ------------------------------------------------------------------------------------------ token spans
+def align_tokens(text: str, tokens: Sequence[str], *, casefold: bool, unescape: bool) -> list[Token]:
+    """``explainer.text.align_spans`` with a fast path: when the text cannot have been changed by
+    lowercasing or entity unescaping, the tokens are exact substrings of it, found left to right with
+    ``str.find``. If any token is not found verbatim, the general ``align_spans`` decides."""
+    if (casefold and text.lower() != text) or (unescape and "&" in text):
+        return align_spans(text, tokens, casefold=casefold, unescape=unescape)
+    out = []
+    pos = 0
+    find = text.find
+    for tok in tokens:
+        j = find(tok, pos) if tok else -1
+        if j < 0:
+            return align_spans(text, tokens, casefold=casefold, unescape=unescape)
+        pos = j + len(tok)
+        out.append(Token(tok, j, pos))
+    return out
+
+
 # ---------------------------------------------------------------------------------------- the policy
 class BleuDialect:
     """Base class of a dialect policy. Instances are bound to resolved options (``self.options``).
@@ -328,7 +347,7 @@ class BleuDialect:
         return " ".join(self.tokenize(text))
 
     def align(self, text: str, tokens: Sequence[str]) -> list[Token]:
-        return align_spans(text, tokens, casefold=True, unescape=False)
+        return align_tokens(text, tokens, casefold=True, unescape=False)
 
     # ---- ③ counting
     @property

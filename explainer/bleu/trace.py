@@ -36,15 +36,15 @@ class TextTrace:
                 "tokens": [t.to_dict() for t in self.tokens]}
 
 
-@dataclass
+@dataclass(slots=True)
 class NgramEntry:
-    """One distinct candidate n-gram of order n."""
+    """One distinct candidate n-gram of order n. Sequences are tuples/lists: treat them as read-only."""
 
-    ngram: list[str]
+    ngram: tuple                        # the n-gram's tokens
     cand_count: int
     cand_positions: list[int]           # candidate token index where each occurrence starts
-    ref_counts: list[int]               # its count in each reference (same order as the references)
-    ref_positions: list[list[int]]      # where it starts in each reference
+    ref_counts: tuple                   # its count in each reference (same order as the references)
+    ref_positions: tuple                # per reference, a tuple of the start indices
     max_ref_count: int
     max_refs: list[int]                 # every reference index attaining max_ref_count (empty when it is 0)
     clipped: int                        # min(cand_count, max_ref_count)
@@ -56,9 +56,9 @@ class NgramEntry:
         return " ".join(self.ngram)
 
     def to_dict(self) -> dict:
-        return {"ngram": self.ngram, "text": self.text, "cand_count": self.cand_count,
-                "cand_positions": self.cand_positions, "ref_counts": self.ref_counts,
-                "ref_positions": self.ref_positions, "max_ref_count": self.max_ref_count,
+        return {"ngram": list(self.ngram), "text": self.text, "cand_count": self.cand_count,
+                "cand_positions": list(self.cand_positions), "ref_counts": list(self.ref_counts),
+                "ref_positions": [list(p) for p in self.ref_positions], "max_ref_count": self.max_ref_count,
                 "max_refs": self.max_refs, "clipped": self.clipped, "assignment": self.assignment}
 
 

@@ -1,0 +1,132 @@
+"""BLEU benchmark: one run, median of several repetitions, ratios against sacreBLEU measured in the same run.
+
+* statistics only: ``score_bleu_corpus`` vs ``sacrebleu.corpus_bleu`` (target <= 1.1x)
+* full traces: ``explain_bleu_corpus(full=True)`` - every segment's tokens with spans, n-gram tables with
+  positions, per-reference counts, assignments, its own combination (target <= 1.5x)
+* memory of the full traces of 3,000 segments (tracemalloc peak, target < 300 MB)
+
+Corpus: 2,400 synthetic segments x 2 references, 8-40 tokens, words from a 3,000-word vocabulary with
+punctuation, references are perturbations of the candidate (so n-grams of every order match). sacreBLEU's
+tokenizer caches (lru_cache on ``__call__``) are cleared before every timed repetition of either side, so
+neither side is timed on a warm cache.
+
+Usage: ``python bench/bench_bleu.py [--segments N] [--repeat R]``
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import sacrebleu  # noqa: E402
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a  # noqa: E402
+
+from explainer.bleu import explain_bleu_corpus, score_bleu_corpus  # noqa: E402
+
+
+def make_corpus(n: int, seed: int = 7):
+    rng = random.Random(seed)
+    syll = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "de", "po", "an", "el", "ir", "ou", "ze"]
+    vocab = sorted({"".join(rng.choice(syll) for _ in range(rng.randint(1, 3))) for _ in range(6000)})[:3000]
+    vocab = [w.capitalize() if rng.random() < 0.1 else w for w in vocab]
+    weights = [1 / (i + 1) for i in range(len(vocab))]   # Zipf-like
+    punct = [",", ".", ";", "?", "!", "'s", "(", ")", '"', "-", "2023", "3.5"]
+
+    def sentence(k):
+        words = rng.choices(vocab, weights, k=k)
+        for _ in range(k // 6):
+            words.insert(rng.randrange(len(words) + 1), rng.choice(punct))
+        s = " ".join(words)
+        return s[0].upper() + s[1:] + rng.choice([".", ".", "?", "!"])
+
+    def perturb(s):
+        w = s.split()
+        for _ in range(rng.randint(1, max(1, len(w) // 4))):
+            op = rng.random()
+            i = rng.randrange(len(w))
+            if op < 0.4:
+                w[i] = rng.choices(vocab, weights)[0]
+            elif op < 0.6 and len(w) > 2:
+                del w[i]
+            elif op < 0.8:
+                w.insert(i, rng.choices(vocab, weights)[0])
+            elif i + 1 < len(w):
+                w[i], w[i + 1] = w[i + 1], w[i]
+        return " ".join(w)
+
+    hyps, r0, r1 = [], [], []
+    for _ in range(n):
+        h = sentence(rng.randint(8, 40))
+        hyps.append(h)
+        r0.append(perturb(h))
+        r1.append(perturb(h))
+    return hyps, r0, r1
+
+
+def clear_caches():
+    Tokenizer13a.__call__.cache_clear()
+    gc.collect()
+
+
+def timed(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        clear_caches()
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), times
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--segments", type=int, default=2400)
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--memory-segments", type=int, default=3000)
+    a = ap.parse_args()
+
+    hyps, r0, r1 = make_corpus(a.segments)
+    per_seg = [[x, y] for x, y in zip(r0, r1)]
+    ref = sacrebleu.corpus_bleu(hyps, [r0, r1])
+    ours = score_bleu_corpus(hyps, per_seg)
+    assert abs(ours.score - ref.score) < 1e-9 and ours.counts == ref.counts, (ours.score, ref.score)
+    print(f"corpus: {a.segments} segments x 2 references, sacreBLEU {ref.score:.4f} == explainer {ours.score:.4f}")
+
+    # Interleave the three measurements so machine noise hits all of them alike.
+    res = {"sacrebleu": [], "stats": [], "full": []}
+    for _ in range(a.repeat):
+        for name, fn in (("sacrebleu", lambda: sacrebleu.corpus_bleu(hyps, [r0, r1])),
+                         ("stats", lambda: score_bleu_corpus(hyps, per_seg)),
+                         ("full", lambda: explain_bleu_corpus(hyps, per_seg, full=True))):
+            res[name].append(timed(fn, 1)[0])
+    med = {k: statistics.median(v) for k, v in res.items()}
+    print(f"median of {a.repeat}: sacrebleu.corpus_bleu {med['sacrebleu'] * 1000:.1f} ms | "
+          f"score_bleu_corpus (stats only) {med['stats'] * 1000:.1f} ms | "
+          f"explain_bleu_corpus(full=True) {med['full'] * 1000:.1f} ms")
+    r_stats = med["stats"] / med["sacrebleu"]
+    r_full = med["full"] / med["sacrebleu"]
+    print(f"ratio stats/sacreBLEU = {r_stats:.2f}x (target <= 1.1x) {'OK' if r_stats <= 1.1 else 'MISSED'}")
+    print(f"ratio full/sacreBLEU  = {r_full:.2f}x (target <= 1.5x) {'OK' if r_full <= 1.5 else 'MISSED'}")
+
+    mh, m0, m1 = make_corpus(a.memory_segments, seed=11)
+    mseg = [[x, y] for x, y in zip(m0, m1)]
+    clear_caches()
+    tracemalloc.start()
+    tr = explain_bleu_corpus(mh, mseg, full=True)
+    cur, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert len(tr.segments) == a.memory_segments
+    print(f"memory of full traces for {a.memory_segments} segments: held {cur / 2**20:.1f} MB, "
+          f"peak {peak / 2**20:.1f} MB (target < 300 MB) {'OK' if peak < 300 * 2**20 else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""The full trace's n-gram tables, spans, reference-length choice and statistics, checked against brute force
+on the generated cases, plus the fast (stats-only) path agreeing with the full path for every dialect."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from explainer.bleu import (DIALECTS, explain_bleu, explain_bleu_corpus, score_bleu, score_bleu_corpus,
+                            streams_to_segments)
+from explainer.errors import ExplainerInputError
+from tests.bleu_cases import make_cases
+
+CASES = make_cases(600, seed=99)
+BUILTIN = ["sacrebleu", "nltk", "hf-evaluate", "textbook"]
+
+
+def _ngrams(toks, n):
+    return [tuple(toks[i:i + n]) for i in range(len(toks) - n + 1)]
+
+
+@pytest.mark.parametrize("dialect,opts", [("sacrebleu", {}), ("sacrebleu", {"lowercase": True, "tokenize": "intl"}),
+                                          ("sacrebleu", {"tokenize": "char", "max_ngram_order": 3}),
+                                          ("nltk", {}), ("hf-evaluate", {}), ("textbook", {})])
+def test_ngram_tables_brute_force(dialect, opts):
+    for hyp, refs in CASES:
+        tr = explain_bleu(hyp, refs, dialect=dialect, **opts)
+        ht = tr.candidate.token_texts
+        rts = [r.token_texts for r in tr.references]
+        assert len(tr.ngrams) == tr.combination.orders[-1].n
+        for order in tr.ngrams:
+            n = order.n
+            cand = _ngrams(ht, n)
+            cc = Counter(cand)
+            rcs = [Counter(_ngrams(rt, n)) for rt in rts]
+            # every distinct candidate n-gram once, in order of first occurrence
+            assert [e.ngram for e in order.entries] == list(dict.fromkeys(cand))
+            m = 0
+            for e in order.entries:
+                g = e.ngram
+                assert e.cand_count == cc[g]
+                assert list(e.cand_positions) == [i for i, x in enumerate(cand) if x == g]
+                assert list(e.ref_counts) == [rc[g] for rc in rcs]
+                for k, rt in enumerate(rts):
+                    assert list(e.ref_positions[k]) == [i for i, x in enumerate(_ngrams(rt, n)) if x == g]
+                mx = max([rc[g] for rc in rcs], default=0)
+                assert e.max_ref_count == mx
+                assert e.max_refs == ([k for k, rc in enumerate(rcs) if rc[g] == mx] if mx else [])
+                assert e.clipped == min(cc[g], mx) <= e.cand_count
+                # the assignment is valid: distinct candidate and reference occurrences of this n-gram
+                assert len(e.assignment) == e.clipped
+                assert len({a["cand_pos"] for a in e.assignment}) == e.clipped
+                assert len({(a["ref"], a["ref_pos"]) for a in e.assignment}) == e.clipped
+                for a in e.assignment:
+                    assert tuple(ht[a["cand_pos"]:a["cand_pos"] + n]) == g
+                    assert tuple(rts[a["ref"]][a["ref_pos"]:a["ref_pos"] + n]) == g
+                m += e.clipped
+            assert order.matches == m
+            assert order.candidate_ngrams == len(cand)
+        assert tr.stats[0] == len(ht)
+        assert tr.stats[2:2 + len(tr.ngrams)] == [o.matches for o in tr.ngrams]
+
+
+@pytest.mark.parametrize("dialect", BUILTIN)
+def test_spans_point_into_the_original_text(dialect):
+    opts = {"lowercase": True} if dialect == "sacrebleu" else {}
+    located = 0
+    for hyp, refs in CASES:
+        tr = explain_bleu(hyp, refs, dialect=dialect, **opts)
+        for tt in [tr.candidate] + tr.references:
+            last_end = 0
+            for tok in tt.tokens:
+                if tok.start is None:
+                    continue
+                assert 0 <= last_end <= tok.start < tok.end <= len(tt.text)
+                last_end = tok.end
+                piece = tt.text[tok.start:tok.end]
+                if "&" not in piece and "<" not in piece:
+                    assert piece.lower() == tok.text.lower(), (dialect, tt.text, tok)
+                located += 1
+    assert located > 1000
+
+
+@pytest.mark.parametrize("dialect", BUILTIN)
+def test_fast_path_equals_full_path(dialect):
+    for hyp, refs in CASES[:300]:
+        tr = explain_bleu(hyp, refs, dialect=dialect)
+        st = score_bleu(hyp, refs, dialect=dialect)
+        assert st.score == tr.score and st.counts == tr.counts and st.totals == tr.totals
+        assert (st.sys_len, st.ref_len, st.bp, st.signature) == (tr.sys_len, tr.ref_len, tr.bp, tr.signature)
+        assert (st.library_error is None) == (tr.library_error is None)
+
+
+@pytest.mark.parametrize("dialect", BUILTIN)
+def test_corpus_segments_and_json(dialect):
+    hyps = [h for h, _ in CASES[:40]]
+    refs = [r for _, r in CASES[:40]]
+    ct = explain_bleu_corpus(hyps, refs, dialect=dialect)
+    st = score_bleu_corpus(hyps, refs, dialect=dialect)
+    assert ct.score == st.score and ct.segment_stats == st.segment_stats
+    assert ct.summed == [sum(col) for col in zip(*ct.segment_stats)]
+    for i in (0, 7, 39):
+        assert ct.segment(i).stats == ct.segment_stats[i]
+    d = json.loads(json.dumps(ct.to_dict(full=True)))
+    assert len(d["segments"]) == 40 and d["segments"][7]["stats"] == ct.segment_stats[7]
+    json.dumps(explain_bleu(hyps[3], refs[3], dialect=dialect).to_dict())
+
+
+def test_registry_and_options():
+    assert list(DIALECTS)[:3] == ["sacrebleu", "nltk", "hf-evaluate"] and "textbook" in DIALECTS
+    from explainer.bleu import dialect_options
+    for name in DIALECTS:
+        opts = dialect_options(name)
+        for o in opts:
+            assert set(o) >= {"name", "type", "default", "help", "choices"}
+        json.dumps(opts)
+    with pytest.raises(ValueError, match="unknown BLEU dialect"):
+        explain_bleu("a", ["a"], dialect="bleurt")
+    with pytest.raises(ValueError, match="has no option"):
+        explain_bleu("a", ["a"], dialect="nltk", lowercase=True)
+    with pytest.raises(ValueError, match="not one of"):
+        explain_bleu("a", ["a"], smooth_method="laplace")
+
+
+def test_input_errors_are_clear():
+    with pytest.raises(ExplainerInputError, match="single string"):
+        explain_bleu("a", "a")
+    with pytest.raises(ExplainerInputError, match="must be a string"):
+        explain_bleu(None, ["a"])
+    with pytest.raises(ExplainerInputError, match="2 candidate"):
+        explain_bleu_corpus(["a", "b"], [["a"]])
+    with pytest.raises(ExplainerInputError, match="streams"):
+        # sacreBLEU layout passed by mistake: 2 streams for 3 candidates
+        explain_bleu_corpus(["a", "b", "c"], [["a", "b", "c"], ["x", "y", "z"]])
+    with pytest.raises(ExplainerInputError, match="different lengths"):
+        streams_to_segments([["a", "b"], ["a"]])
+    assert streams_to_segments([["a", "b"], ["x", None]]) == [["a", "x"], ["b"]]
+    from explainer.text import InputTooLong, MAX_INPUT_CHARS
+    with pytest.raises(InputTooLong, match="limit"):
+        score_bleu("a " * MAX_INPUT_CHARS, ["a"])
