@@ -1,0 +1,78 @@
+"""The Gaming lab in a real browser (Debian Chromium via Playwright): a preset loaded by its permalink shows
+the deltas the real packages give, its "open in Explain" link opens the Explain page with that text, and
+full-page screenshots are saved (artifacts/screenshots/lab-*.png)."""
+from __future__ import annotations
+
+import pytest
+import sacrebleu
+from rouge_score import rouge_scorer
+
+from explainer.attacks.presets import get_preset
+from explainer.attacks.scoring import format_metric
+from explainer.ui.lab_view import delta_text
+from tests.browser.conftest import shot, wait_idle
+
+
+def _real(cand: str, refs: list[str]) -> dict[str, float]:
+    r = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"]).score_multi(refs, cand)
+    return {"bleu": sacrebleu.sentence_bleu(cand, refs).score, "rouge1_f": r["rouge1"].fmeasure,
+            "rouge2_f": r["rouge2"].fmeasure, "rougeL_f": r["rougeL"].fmeasure}
+
+
+@pytest.mark.parametrize("pid", ["permutation", "negation"])
+def test_preset_permalink_shows_real_deltas(page, app_url, pid):
+    page.goto(f"{app_url}/gaming_lab?preset={pid}")
+    page.wait_for_selector("table.lab-table")
+    wait_idle(page)
+    p = get_preset(pid)
+    honest, attack = p.variants[0], p.variants[1]
+    a, b = _real(honest.candidate, list(honest.references)), _real(attack.candidate, list(attack.references))
+    for m in ("bleu", "rouge1_f", "rouge2_f", "rougeL_f"):
+        shown_value = page.locator(f'td[data-metric="{m}"][data-variant="1"]').inner_text().strip()
+        shown_delta = page.locator(f'td[data-delta="{m}"][data-variant="1"]').inner_text().strip()
+        assert shown_value == format_metric(m, b[m])
+        assert shown_delta == delta_text(m, b[m] - a[m])
+    # the verdict shown for each headline metric is the lesson's, and visible as a word, not only a colour
+    for m, verdict in p.story.items():
+        assert verdict in page.locator(f'td[data-verdict="{m}"]').first.inner_text()
+    assert "preset=" + pid in page.url
+    shot(page, f"lab-preset-{pid}")
+
+
+def test_open_in_explain_link_carries_the_attack(page, app_url, new_page):
+    page.goto(f"{app_url}/gaming_lab?preset=permutation")
+    page.wait_for_selector("table.lab-table")
+    wait_idle(page)
+    attack = get_preset("permutation").variants[1]
+    link = page.get_by_role("link", name="Open in Explain ↗").nth(1)
+    href = link.get_attribute("href")
+    assert href and "candidate=" in href
+    other = new_page()
+    other.goto(href)
+    other.wait_for_selector('[data-testid="stMetric"]')
+    wait_idle(other)
+    box = other.get_by_role("textbox", name="Candidate (the text being scored)", exact=True)
+    assert box.input_value() == attack.candidate
+    bleu = other.locator('[data-testid="stMetric"]').first.locator('[data-testid="stMetricValue"]').inner_text()
+    assert bleu.strip() == f"{sacrebleu.sentence_bleu(attack.candidate, list(attack.references)).score:.4f}"
+    shot(other, "lab-open-in-explain")
+
+
+def test_sections_render_and_screenshot(page, app_url):
+    q = ("candidate=minister+promises+more+money+for+schools+next+year&ref=the+minister+said+that+the+government"
+         "+will+increase+the+budget+for+schools+in+the+next+year")
+    page.goto(f"{app_url}/gaming_lab?lab=sweeps&{q}")
+    page.wait_for_selector(".js-plotly-plot")
+    wait_idle(page)
+    shot(page, "lab-sweep-length")
+    page.goto(f"{app_url}/gaming_lab?lab=optimizer&{q}")
+    page.get_by_role("button", name="Run optimizer").click()
+    page.wait_for_selector(".js-plotly-plot")
+    wait_idle(page)
+    assert page.get_by_text("identical to what the search reported").count() == 1
+    shot(page, "lab-optimizer")
+    page.goto(f"{app_url}/gaming_lab?lab=generators")
+    page.wait_for_selector("table.lab-table")
+    wait_idle(page)
+    assert page.get_by_text("counts are identical").count() >= 1
+    shot(page, "lab-generator-permute")
