@@ -15,6 +15,9 @@ from explainer.rouge.engine import explain_rouge, explain_rouge_corpus, score_ro
 from explainer.rouge.scoring import Score
 from explainer.rouge.trace import RougeCorpusTrace, RougeTrace, TextView, TypeResult
 from explainer.rouge.types import DEFAULT_TYPES, RougeType, parse_type, parse_types
+from explainer.rouge.dialects import _load_plugins
+
+_load_plugins()  # so DIALECTS also lists dialects defined in their own modules (rouge155)
 
 __all__ = [
     "explain_rouge", "explain_rouge_corpus", "score_rouge", "RougeTrace", "RougeCorpusTrace", "TypeResult",

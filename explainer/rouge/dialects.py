@@ -373,15 +373,25 @@ for _d in (RougeScoreDialect(), HfEvaluateDialect(), TextbookDialect()):
     register_dialect(_d)
 
 
-def _load_plugins() -> None:
-    # The ROUGE-1.5.5 dialect lives in explainer/rouge/rouge155*.py (another module) and registers itself.
-    if "rouge155" not in DIALECTS:
-        try:
-            import importlib
+PLUGIN_ERRORS: dict[str, str] = {}
 
-            importlib.import_module("explainer.rouge.rouge155")
-        except ImportError:
-            pass
+
+def _load_plugins() -> None:
+    """Import dialects that live in their own modules (ROUGE-1.5.5: explainer/rouge/rouge155*.py); they call
+    register_dialect on import. A broken plugin must not break the other dialects: its error is kept in
+    PLUGIN_ERRORS and reported when that dialect is asked for."""
+    import importlib
+
+    for mod in ("explainer.rouge.rouge155",):
+        if mod in PLUGIN_ERRORS:
+            continue
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name != mod:
+                PLUGIN_ERRORS[mod] = f"{type(e).__name__}: {e}"
+        except Exception as e:  # noqa: BLE001 - reported via get_dialect
+            PLUGIN_ERRORS[mod] = f"{type(e).__name__}: {e}"
 
 
 def get_dialect(name: str) -> Dialect:
@@ -390,7 +400,8 @@ def get_dialect(name: str) -> Dialect:
     try:
         return DIALECTS[name]
     except KeyError:
-        raise ValueError(f"unknown ROUGE dialect {name!r}; choose one of {', '.join(DIALECTS)}") from None
+        extra = "".join(f" ({m} failed to load: {err})" for m, err in PLUGIN_ERRORS.items() if name in m)
+        raise ValueError(f"unknown ROUGE dialect {name!r}; choose one of {', '.join(DIALECTS)}{extra}") from None
 
 
 def dialect_options(name: str, *, corpus: bool = False) -> list[dict]:
