@@ -75,10 +75,10 @@ def _explain(d: Dialect, opts, rts, notes, candidate, refs) -> RougeTrace:
     for p in [cand] + preps:
         if p.view.message:
             notes.append(p.view.message)
-    if not cand.tokens:
+    if not cand.tokens and not cand.view.message:
         notes.append("the candidate has no tokens, so every score is 0")
     for i, p in enumerate(preps):
-        if not p.tokens:
+        if not p.tokens and not p.view.message:
             notes.append(f"reference {i + 1} has no tokens, so every score against it is 0")
     policy = opts.get("multi_ref", d.default_multi_ref)
     view = lambda p, role, idx: TextView(role, idx, p.view, p.sentences, p.sent_tokens)  # noqa: E731

@@ -155,7 +155,9 @@ class Tokenizer:
         if not words:
             return
         if removed and len(removed) == len(words):
-            tt.message = (f"all {len(words)} words of this {what} were removed by the {self.name} tokenizer "
+            script = _script_of("".join(d["text"] for d in removed))
+            tt.message = (f"all {len(words)} words of this {what}{f' ({script} script)' if script else ''} "
+                          f"were removed by the {self.name} tokenizer "
                           f"(it {self.drops_what}), so it has no tokens and every score involving it is 0")
         elif removed or cut:
             parts = []
@@ -166,6 +168,23 @@ class Tokenizer:
                 ex = ", ".join(f"{d['text']} → {' '.join(d['kept'])}" for d in cut[:5])
                 parts.append(f"{len(cut)} words lost characters ({ex}{', …' if len(cut) > 5 else ''})")
             tt.message = f"the {self.name} tokenizer {self.drops_what}: " + "; ".join(parts)
+
+
+def _script_of(chars: str) -> str | None:
+    """The most frequent script among letters, from Unicode character names (e.g. 'Devanagari', 'CJK')."""
+    import unicodedata
+
+    counts: dict[str, int] = {}
+    for ch in chars:
+        if ch.isalpha():
+            name = unicodedata.name(ch, "")
+            if name:
+                w = name.split()[0]
+                counts[w] = counts.get(w, 0) + 1
+    if not counts:
+        return None
+    best = max(counts, key=counts.get)
+    return best if best in ("CJK",) else best.capitalize()
 
 
 class RougeScoreTokenizer(Tokenizer):

@@ -41,7 +41,15 @@ class TextView:
     def to_dict(self) -> dict:
         d = {"role": self.role, "index": self.index, **self.tokenized.to_dict()}
         if self.sentences is not None:
-            d["sentences"] = [dict(s.to_dict(), tokens=toks) for s, toks in zip(self.sentences, self.sentence_tokens)]
+            # token_start: index of the sentence's first token in ``tokens`` when the whole text's tokens are the
+            # concatenation of the sentences' tokens (always so with newline splitting), else null
+            flat = [t for st in self.sentence_tokens for t in st]
+            concat = flat == list(self.tokenized.tokens)
+            sents, pos = [], 0
+            for s, toks in zip(self.sentences, self.sentence_tokens):
+                sents.append(dict(s.to_dict(), tokens=toks, token_start=pos if concat else None))
+                pos += len(toks)
+            d["sentences"] = sents
         return d
 
 
