@@ -125,7 +125,7 @@ def _random_move(rng: random.Random, words: list[str], vocab: list[str], moves: 
 
 
 def optimize(candidate: str, references: Sequence[str], target: str = "bleu", *, budget_seconds: float = 3.0,
-             seed: int = 0, max_steps: int = 500, neighbours: int = 40, patience: int = 8,
+             seed: int = 0, max_steps: int = 500, neighbours: int = 60, patience: int = 15,
              moves: Sequence[str] = MOVES, callback: Callable | None = None) -> OptimizerResult:
     t0 = time.perf_counter()
     if target not in TARGETS:
