@@ -52,7 +52,10 @@ def _dialect_options(flags: list[str]) -> dict:
 def test_every_segment_record_engine():
     """Every segment record (ok and error), engine level: scores, -t 2 counts, one-line layout, deaths."""
     n_ok = n_err = n_values = n_counts = n_oneline = 0
+    sample_cases = set()
     for rec in _segment_records():
+        if rec["case_id"].startswith(("duc2002_", "sl2003_")):
+            sample_cases.add(rec["case_id"])
         opts = parse_flags(rec["options"]["flags"])
         what = f"{rec['case_id']} {' '.join(rec['options']['flags'])}"
         ev = evaluate(rec["candidate"], rec["references"], opts, detail=False)
@@ -94,6 +97,8 @@ def test_every_segment_record_engine():
             _same_counts(name, (m.model_count, m.peer_count, m.hit_count), want, what + " one-line")
     # every segment record of the file is in the dialect's scope
     assert (n_ok, n_err) == (2277, 135)
+    # ... including every case of golden/cases/rouge_sample_cases.jsonl (real DUC2002 / SL2003 summaries)
+    assert sample_cases == {c["id"] for c in golden("cases/rouge_sample_cases.jsonl")} and len(sample_cases) == 109
     assert n_values > 55_000 and n_counts > 18_000 and n_oneline >= 4_000
 
 
