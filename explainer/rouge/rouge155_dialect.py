@@ -116,7 +116,7 @@ class Rouge155Dialect(Dialect):
         return [
             Option("use_stemmer", "bool", False, "-m: " + STEMMER_LABEL),
             Option("remove_stopwords", "bool", False,
-                   "-s: remove the 598 SMART stop words (checked on the unstemmed token) before counting"),
+                   "-s: remove the SMART stop words (598-line list shipped with ROUGE-1.5.5; checked on the unstemmed token) before counting"),
             Option("multi_ref", "choice", "pool",
                    "pool: -f A (the script's default): sum hits and sizes over the references; best-recall: -f B: "
                    "keep the reference with the highest recall (5-decimal recall for N/S, raw for L, "
@@ -245,6 +245,9 @@ class Rouge155Dialect(Dialect):
             msgs.append(f"this {what} was {pt.truncated}")
         if not toks and text.strip() and not any("no tokens" in m for m in msgs):
             msgs.append(f"this {what} has no ROUGE-1.5.5 tokens, so every score involving it is 0")
+        if what.startswith("reference") and not any(pt.lcs_sequences):
+            msgs.append(f"with ROUGE-W (-w) the real ROUGE-1.5.5 dies on this {what}: \"{WLCS_DEATH}\" "
+                        "(it divides by the reference's weighted length, 0)")
         tt.message = "; ".join(msgs) if msgs else None
         return tt
 
@@ -337,7 +340,7 @@ class Rouge155Dialect(Dialect):
             idx = next(i for i, x in enumerate(results) if getattr(x.score, "died", None))
             why = f"reference {idx + 1} has no tokens" + (" after stop-word removal" if opts.get("remove_stopwords")
                                                          else "")
-            return (_pscore(0.0, 0.0, 0.0, (0, 0, 0), died.died, why), None,
+            return (_pscore(0.0, 0.0, 0.0, (0, 0, 0), died.died, why), (0 if len(results) == 1 else None),
                     {"died": died.died, "died_why": f"the real script dies here because {why}: with -w it divides "
                      "the weighted LCS hits by the reference's weighted length, 0 (exit status 255); it printed "
                      "ROUGE-N and ROUGE-L before and nothing after"})
