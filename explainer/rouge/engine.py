@@ -53,6 +53,23 @@ def _score_all(d, opts, rts, cand, refs, full):
     return per_ref, scores, chosen, pooled
 
 
+_REF_CACHE: dict = {}
+_REF_CACHE_MAX = 512
+
+
+def _prepare_ref_cached(d, opts, text: str, need: bool):
+    """Fast-path references are usually scored again and again (gaming-lab optimizer, corpus sweeps): keep the
+    last few hundred tokenized references. Prepared objects are never mutated."""
+    key = (d.name, id(d), tuple(sorted(opts.items())), need, text)
+    p = _REF_CACHE.get(key)
+    if p is None:
+        p = d.prepare(text, opts, need_sents=need, full=False)
+        if len(_REF_CACHE) >= _REF_CACHE_MAX:
+            _REF_CACHE.clear()
+        _REF_CACHE[key] = p
+    return p
+
+
 def score_rouge(candidate: str, references, *, dialect="rouge-score", types=DEFAULT_TYPES, **options) -> dict[str, Score]:
     """Scores only (same numbers as ``explain_rouge``, no tables or alignments): {type: Score}."""
     if not isinstance(candidate, str):
@@ -61,7 +78,7 @@ def score_rouge(candidate: str, references, *, dialect="rouge-score", types=DEFA
     d, opts, rts, _, _ = _setup(dialect, types, options)
     need = any(rt.kind in _SENT_KINDS for rt in rts)
     cand = d.prepare(candidate, opts, need_sents=need, full=False)
-    preps = [d.prepare(r, opts, need_sents=need, full=False) for r in refs]
+    preps = [_prepare_ref_cached(d, opts, r, need) for r in refs]
     return _score_all(d, opts, rts, cand, preps, False)[1]
 
 
