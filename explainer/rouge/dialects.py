@@ -230,8 +230,6 @@ class Dialect:
                               max_gap=rt.skip)
         else:  # pragma: no cover
             raise ValueError(rt.name)
-        if k in ("N", "L", "Lsum") and not full:
-            pass
         return self.finish(rt, hits, rtot, ctot, opts, detail)
 
     # ---- several references -------------------------------------------------------------------------

@@ -132,8 +132,6 @@ def table_form(res: LcsResult, m: int, n: int, *, max_cells: int = FULL_TABLE_MA
                sample: int = SAMPLED_TABLE_MAX) -> dict:
     """The DP table for a trace: whole when (m+1)(n+1) <= max_cells, else exact values at <= sample x sample
     evenly spaced rows and columns (always including the first and last), for a UI to downsample further."""
-    if not res.rows or len(res.rows) != m + 1:
-        res = LcsResult(res.length, res.pairs, [0] * (m + 1)) if m == 0 or n == 0 else res
     if (m + 1) * (n + 1) <= max_cells:
         ri = list(range(m + 1))
         ci = list(range(n + 1))
