@@ -113,6 +113,11 @@ def test_bad_input_gives_messages_not_tracebacks():
     assert any("empty" in w.value for w in at.warning)
     at = new_lab({"lab": "optimizer", "candidate": "x", "ref": ""})
     assert any("at least one reference" in w.value for w in at.warning)
+    # too long for the lab: a message, and the text is kept in the box
+    long = "word " * 1500
+    at = new_lab({"lab": "sweeps", "candidate": long, "ref": "a reference"})
+    assert any("longer than" in w.value for w in at.warning)
+    assert at.text_area(key="lab_cand").value == long
     # corpus padding with mismatched line counts
     at = new_lab({"lab": "generators"})
     at.text_area(key="lab_pad_cands").set_value("one\ntwo\nthree").run()

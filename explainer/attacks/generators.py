@@ -136,7 +136,7 @@ def mismatch_sites(cand_tokens: Sequence[str], ref_bigrams: set) -> list[int]:
 
 
 def permute_chunks(candidate: str, references: Sequence[str], seed: int = 0, tries: int = 2000,
-                   bleu: BleuOptions = BleuOptions()) -> Generated:
+                   bleu: BleuOptions = BleuOptions(), max_valid: int = 200) -> Generated:
     """Callison-Burch et al. (2006): cut the candidate where a bigram matches no reference and reorder the
     chunks so that no new boundary forms a matching bigram. Every matched n-gram stays inside a chunk and
     every n-gram across a boundary contains an unmatched bigram, so sacreBLEU's counts and totals are
@@ -165,11 +165,24 @@ def permute_chunks(candidate: str, references: Sequence[str], seed: int = 0, tri
         orders = [list(p) for p in itertools.permutations(idx)]
         rng.shuffle(orders)
     else:
+        # Many chunks: random permutations almost always put a matching bigram at some boundary, so build
+        # orders greedily - each next chunk is drawn among those that do not form a reference bigram with
+        # the current last token (a randomised chain; a dead end abandons that attempt).
         orders = []
-        for _ in range(tries):
-            p = idx[:]
-            rng.shuffle(p)
-            orders.append(p)
+        for _ in range(min(tries, 300)):
+            remaining = idx[:]
+            rng.shuffle(remaining)
+            order = [remaining.pop()]
+            while remaining:
+                last_tok = chunks[order[-1]][-1]
+                ok_next = [c for c in remaining if (last_tok, chunks[c][0]) not in ref_bigrams]
+                if not ok_next:
+                    break
+                nxt = rng.choice(ok_next)
+                remaining.remove(nxt)
+                order.append(nxt)
+            if not remaining:
+                orders.append(order)
     best = None
     checked = 0
     for order in orders[:tries]:
@@ -182,6 +195,8 @@ def permute_chunks(candidate: str, references: Sequence[str], seed: int = 0, tri
         if text == " ".join(toks):
             continue
         checked += 1
+        if checked > max_valid:
+            break
         if stats(text) != original:  # e.g. a tokenizer that does not re-tokenize its own output identically
             continue
         rl = scorer.values(text)["rougeL_f"]
@@ -189,8 +204,9 @@ def permute_chunks(candidate: str, references: Sequence[str], seed: int = 0, tri
         if best is None or key < best[0]:
             best = (key, text, order)
     if best is None:
-        return Generated("permute", candidate, f"{len(chunks)} chunks, but every reordering would create a "
-                         "matching bigram at a new boundary (BLEU would change), so none is offered.", False, base)
+        how = "every reordering" if len(chunks) <= 7 else "every reordering tried"
+        return Generated("permute", candidate, f"{len(chunks)} chunks, but {how} puts a reference bigram at a new "
+                         "boundary (BLEU would change), so none is offered.", False, base)
     base.update(order=best[2], stats_before=list(original), stats_after=list(stats(best[1])))
     return Generated("permute", best[1], f"Cut at {len(cuts)} bigram-mismatch point(s) into {len(chunks)} chunks "
                      f"and reordered them ({checked} valid orders checked); sacreBLEU's counts are identical.",

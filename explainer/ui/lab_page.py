@@ -114,13 +114,20 @@ def _user_inputs() -> tuple[str, list[str]] | None:
     """The user's candidate and references (one per line); None (with a message) when unusable."""
     c1, c2 = st.columns(2)
     with c1:
-        st.text_area("Candidate", key="lab_cand", height=110, max_chars=MAX_LAB_CHARS,
+        st.text_area("Candidate", key="lab_cand", height=110,
                      help="The text to attack. Sweeps, generators and the optimizer all start from it.")
     with c2:
-        st.text_area("References (one per line)", key="lab_refs", height=110, max_chars=MAX_LAB_CHARS * 2,
+        st.text_area("References (one per line)", key="lab_refs", height=110,
                      help="Each non-empty line is one reference.")
     cand = st.session_state.get("lab_cand", "")
     refs = _refs_list(st.session_state.get("lab_refs", ""))
+    too_long = [name for name, t in [("The candidate", cand)] + [(f"Reference {i + 1}", r) for i, r in enumerate(refs)]
+                if len(t) > MAX_LAB_CHARS]
+    if too_long:
+        st.warning(f"{too_long[0]} is longer than {MAX_LAB_CHARS:,} characters. The lab re-scores its texts "
+                   "hundreds of times, so it works on paragraph-sized inputs; use the Explain page for long "
+                   "texts, or shorten this one (your text is kept above).")
+        return None
     if not refs:
         st.warning("Add at least one reference (one per line) to score anything.")
         return None
@@ -296,8 +303,9 @@ def _sweeps() -> None:
             c1, c2 = st.columns([1, 2])
             with c1:
                 n = max(2, len(cand.split()))
-                max_len = st.number_input("longest length (words)", 2, 400,
-                                          max(2 * n, 2 * max(len(r.split()) for r in refs)), key="lab_sw_len")
+                max_len = st.number_input("longest length (words)", 2, 2000,
+                                          min(2000, max(2 * n, 2 * max(len(r.split()) for r in refs))),
+                                          key="lab_sw_len")
             with c2:
                 pad = st.text_input("padding words (cycled)", DEFAULT_PAD, key="lab_sw_pad", max_chars=2000,
                                     help="Paste more source text here to reproduce the catalogue's verbosity sweep.")
