@@ -4,7 +4,8 @@ references - the toy version of "optimise the metric directly" (Paulus et al. 20
 * Moves: insert a reference word, delete a word, swap two words, replace a word by a reference word.
 * Each step scores ``neighbours`` random moves (``random.Random(seed)``) with the stats-only
   :class:`~explainer.attacks.scoring.FastScorer` and takes the best one if it improves the target; after
-  ``patience`` steps without improvement it stops (local optimum).
+  ``patience`` steps without improvement it scans the whole neighbourhood in a fixed order and either takes
+  the best improving move or stops at a true local optimum.
 * Time budget: the clock starts on entry, and the budget is checked before every unit of work (one
   neighbour evaluation, or recording an accepted move). It therefore never overruns by more than one unit;
   the longest unit is measured and reported (``max_unit_seconds``). A step cut short by the budget is
@@ -109,6 +110,28 @@ def _describe(words: list[str], move: tuple) -> str:
     return f"replace '{words[move[1]]}' → '{move[2]}'"
 
 
+def _all_moves(words: list[str], vocab: list[str], moves: Sequence[str]):
+    """Every move, in a fixed order (used to confirm a local optimum)."""
+    n = len(words)
+    if "delete" in moves:
+        for i in range(n):
+            yield ("delete", i)
+    if "swap" in moves:
+        for i in range(n):
+            for j in range(i + 1, n):
+                if words[i] != words[j]:
+                    yield ("swap", i, j)
+    if "replace" in moves:
+        for i in range(n):
+            for w in vocab:
+                if w != words[i]:
+                    yield ("replace", i, w)
+    if "insert" in moves and n < MAX_WORDS:
+        for i in range(n + 1):
+            for w in vocab:
+                yield ("insert", i, w)
+
+
 def _random_move(rng: random.Random, words: list[str], vocab: list[str], moves: Sequence[str]):
     n = len(words)
     options = [m for m in moves if (m == "insert" and n < MAX_WORDS) or (m in ("delete", "replace") and n >= 1)
@@ -198,8 +221,30 @@ def optimize(candidate: str, references: Sequence[str], target: str = "bleu", *,
         else:
             fails += 1
             if fails >= patience:
-                res.stopped = "local optimum"
-                break
+                # Before giving up, scan the whole neighbourhood in a fixed order: either it holds an
+                # improving move (take the best) or the text is a true local optimum for these moves.
+                best = None
+                for mv in _all_moves(words, vocab, moves):
+                    if over_budget():
+                        cut = True
+                        break
+                    cand_words = _apply(words, mv)
+                    s = scorer.values(" ".join(cand_words))[target]
+                    res.evaluations += 1
+                    if best is None or s > best[0]:
+                        best = (s, mv, cand_words)
+                    unit_done()
+                if cut:
+                    res.stopped = "budget"
+                    break
+                if best is None or best[0] <= current + 1e-12:
+                    res.stopped = "local optimum"
+                    break
+                desc = _describe(words, best[1]) + " (full scan)"
+                words = best[2]
+                current = record(words, desc, res.steps)
+                fails = 0
+                unit_done()
         if callback is not None:
             res.elapsed = time.perf_counter() - t0
             if callback(res) is False:

@@ -358,7 +358,7 @@ def _optimizer() -> None:
     run = b1.button("Run optimizer", type="primary", key="lab_opt_run")
     # Clicking Stop while a search runs makes Streamlit rerun the script, which interrupts the search;
     # the callback below has saved every step, so the partial result is shown.
-    stop = b2.button("Stop", key="lab_opt_stop")
+    stop = b2.button("Stop search", key="lab_opt_stop")
     ss = st.session_state
     if stop and ss.get("lab_opt_running"):
         ss["lab_opt_running"] = False
