@@ -132,6 +132,11 @@ def main():
     print(f"ROUGE-L trace {n_a} x {n_b} tokens      : {t_long:7.3f} s   (LCS {det['lcs_length']}, table "
           f"{det['table']['kind']} {len(det['table']['row_index'])}x{len(det['table']['col_index'])}, "
           f"alternative LCS: {det['alternative_lcs_exists']}; target < 2 s)")
+    # worst case for the alternative-LCS check: a unique LCS (5,000 distinct tokens vs themselves) scans every row
+    u = " ".join(f"w{i}" for i in range(5000))
+    t_u, tr_u = best_of(lambda: explain_rouge(u, [u], types=["rougeL"]), 1)
+    print(f"ROUGE-L trace 5000 x 5000, unique LCS: {t_u:7.3f} s   (LCS {tr_u.per_reference[0]['rougeL'].hits}, "
+          f"alternative LCS: {tr_u.per_reference[0]['rougeL'].detail['alternative_lcs_exists']}; target < 2 s)")
     if not args.quick or n_a * n_b <= 4_000_000:
         t0 = time.perf_counter()
         s = rouge_scorer.RougeScorer(["rougeL"]).score(b, a)["rougeL"]
