@@ -251,6 +251,10 @@ class Dialect:
                 best = i
         return results[best].score, best, None
 
+    def call_snippet(self, opts: dict, rts: Sequence[RougeType], n_refs: int) -> str | None:
+        """Python that reproduces the segment's numbers with the real implementation (None if there is none)."""
+        return None
+
     def reported(self, scores: dict[str, Score], opts: dict) -> dict:
         """What the implementation itself returns for one segment."""
         return {t: s.to_dict() for t, s in scores.items()}
@@ -294,6 +298,20 @@ class RougeScoreDialect(Dialect):
         ]
 
 
+    def call_snippet(self, opts, rts, n_refs):
+        if opts.get("tokenizer") != "rouge-score" or any(rt.kind not in self.native_kinds for rt in rts):
+            return None
+        args = [repr([rt.name for rt in rts]), f"use_stemmer={bool(opts.get('use_stemmer'))}"]
+        if opts.get("split_summaries"):
+            args.append("split_summaries=True")
+        head = f"from rouge_score import rouge_scorer\nscorer = rouge_scorer.RougeScorer({', '.join(args)})\n"
+        if n_refs == 1:
+            return head + "scores = scorer.score(target=reference, prediction=candidate)  # reference FIRST"
+        if opts.get("multi_ref", "best-f") != "best-f":
+            return None
+        return head + "scores = scorer.score_multi(targets=references, prediction=candidate)  # best F per type"
+
+
 class HfEvaluateDialect(Dialect):
     name = "hf-evaluate"
     label = "Hugging Face evaluate 0.4.6, metric 'rouge'"
@@ -306,6 +324,16 @@ class HfEvaluateDialect(Dialect):
 
     def reported(self, scores, opts):
         return {t: s.fmeasure for t, s in scores.items()}
+
+    def call_snippet(self, opts, rts, n_refs):
+        if opts.get("tokenizer") != "rouge-score" or any(rt.kind not in self.native_kinds for rt in rts):
+            return None
+        if n_refs > 1 and opts.get("multi_ref", "best-f") != "best-f":
+            return None
+        refs = "[reference]" if n_refs == 1 else "[references]"
+        return ("import evaluate\nrouge = evaluate.load(\"rouge\")\n"
+                f"rouge.compute(predictions=[candidate], references={refs}, rouge_types={[rt.name for rt in rts]!r}, "
+                f"use_stemmer={bool(opts.get('use_stemmer'))}, use_aggregator=False)  # F only")
 
     def corpus_options(self):
         return [
@@ -352,6 +380,13 @@ class TextbookDialect(Dialect):
 
     def corpus_options(self):
         return []
+
+    def call_snippet(self, opts, rts, n_refs):
+        if n_refs != 1:
+            return None
+        lines = [f"rouge_n(candidate, reference, n={rt.n})" if rt.kind == "N" else "rouge_l(candidate, reference)"
+                 for rt in rts]
+        return "# the chapter's own functions (seed 000)\n" + "\n".join(lines)
 
     def aggregate(self, per_type, copts):
         agg = mean_scores(per_type)

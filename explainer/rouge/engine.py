@@ -107,6 +107,7 @@ def _explain(d: Dialect, opts, rts, notes, candidate, refs) -> RougeTrace:
         per_reference=per_ref, scores=scores, chosen_reference=chosen, multi_ref=policy,
         multi_ref_note=MULTI_REF_POLICIES.get(policy, "") if len(refs) > 1 else "one reference",
         pooled=pooled, reported=d.reported(scores, opts), notes=notes, signature=d.signature(opts, rts),
+        call=d.call_snippet(opts, rts, len(refs)),
     )
     return tr
 

@@ -22,6 +22,7 @@ __all__ = ["LcsResult", "lcs_rows", "lcs_length", "lcs", "backtrack", "table_val
 
 FULL_TABLE_MAX_CELLS = 160_000   # up to ~400 x 400 the trace carries the whole table
 SAMPLED_TABLE_MAX = 200          # above it: at most 200 x 200 sampled rows/columns (exact values)
+CHOSEN_MATRIX_MAX_CELLS = 4_000_000  # alternative_exists: boolean matrix of the chosen pairs up to this size
 
 
 def _masks(can: Sequence[str]) -> dict[str, int]:
@@ -163,7 +164,7 @@ def alternative_exists(ref: Sequence[str], can: Sequence[str], res: LcsResult) -
         return False
     m, n = len(ref), len(can)
     rev = lcs_rows(ref[::-1], can[::-1])          # rev[k]: LCS of the last k ref tokens with can suffixes
-    chosen = np.zeros((m, n), dtype=bool) if m * n <= 4_000_000 else None
+    chosen = np.zeros((m, n), dtype=bool) if m * n <= CHOSEN_MATRIX_MAX_CELLS else None
     chosen_set = set(res.pairs)
     ids: dict[str, int] = {}
     rid = np.array([ids.setdefault(t, len(ids)) for t in ref], dtype=np.int64)

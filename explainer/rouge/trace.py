@@ -72,6 +72,7 @@ class RougeTrace:
     reported: dict[str, Any] = field(default_factory=dict)   # what the implementation itself returns
     notes: list[str] = field(default_factory=list)
     signature: str = ""
+    call: str | None = None     # Python that reproduces the numbers with the real implementation
 
     def score(self, t: str) -> Score:
         return self.scores[t]
@@ -82,6 +83,7 @@ class RougeTrace:
             "dialect": self.dialect,
             "dialect_label": self.dialect_label,
             "signature": self.signature,
+            "call": self.call,
             "options": self.options,
             "types": self.types,
             "tokenizer": self.tokenizer,

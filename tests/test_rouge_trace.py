@@ -1,0 +1,119 @@
+"""Trace contents: spans, tokenizers, tables, W/S/SU details, call snippets, corpus plumbing."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from rouge_score import rouge_scorer
+from rouge_score.rouge_scorer import _lcs_table
+
+from explainer.rouge import explain_rouge, explain_rouge_corpus, score_rouge
+from explainer.rouge import lcs as lcs_mod
+
+ALL = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4", "rougeSU4", "rougeS*", "rougeSU*"]
+
+
+def test_trace_is_pure_json_for_every_type():
+    tr = explain_rouge("The cat sat.\nThe dog ran!", ["the cat sat on the mat\nA dog ran", "cats sit"], types=ALL,
+                       use_stemmer=True)
+    s = json.dumps(tr.to_dict(), allow_nan=False)
+    back = json.loads(s)
+    assert back["types"] == ALL and set(back["scores"]) == set(ALL)
+    assert back["per_reference"][0]["rougeSU4"]["detail"]["su_last_token_counted"] is False
+    w = back["per_reference"][0]["rougeW-1.2"]["detail"]
+    assert w["per_ref_sentence"][0]["lcs_per_cand_sentence"][0]["table"][0][0] == 0.0
+    assert all(r == sorted(r) for r in [w["per_ref_sentence"][0]["marked"]])
+
+
+def test_spans_point_into_the_original_text():
+    text = "  Dr. Smith's U.S.-led plan, 3.30 p.m.\tTODAY İstanbul"
+    tr = explain_rouge(text, ["dr smith"], use_stemmer=False)
+    toks = tr.to_dict()["candidate"]["tokens"]
+    assert [t["text"] for t in toks] == rouge_scorer.RougeScorer(["rouge1"])._tokenizer.tokenize(text)
+    for t in toks:
+        assert text[t["start"]:t["end"]].lower().replace("i̇", "i") == t["text"]
+
+
+def test_stems_recorded():
+    tr = explain_rouge("the children were running quickly", ["a child runs"], use_stemmer=True)
+    toks = tr.to_dict()["candidate"]["tokens"]
+    tok = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True)._tokenizer
+    assert [t["stem"] for t in toks] == tok.tokenize("the children were running quickly")
+    assert any(t["stem"] != t["text"] for t in toks)
+    assert "Porter" in tr.stemmer
+
+
+def test_unicode_tokenizer():
+    tr = explain_rouge("Привет, мир! 中文 Running", ["привет мир"], tokenizer="unicode", use_stemmer=True)
+    c = tr.to_dict()["candidate"]
+    assert [t["text"] for t in c["tokens"]] == ["привет", "мир", "中", "文", "running"]
+    assert [t["stem"] for t in c["tokens"]][-1] == "run"
+    assert tr.scores["rouge1"].recall == 1.0
+    assert "not any library's default" in tr.tokenizer
+    assert c["dropped"] == []
+
+
+def test_textbook_tokens_keep_punctuation():
+    tr = explain_rouge("The cat sat on the mat.", ["the mat"], dialect="textbook", types=["rouge1"])
+    c = tr.to_dict()["candidate"]
+    assert [t["text"] for t in c["tokens"]] == "The cat sat on the mat.".lower().split()
+    assert c["tokens"][-1]["start"] == 19 and c["tokens"][-1]["end"] == 23
+
+
+def test_sampled_table_values_are_exact():
+    rng = random.Random(3)
+    a = [rng.choice("abcdefgh") for _ in range(450)]
+    b = [rng.choice("abcdefgh") for _ in range(430)]
+    res = lcs_mod.lcs(a, b)
+    tf = lcs_mod.table_form(res, len(a), len(b))
+    assert tf["kind"] == "sampled" and tf["row_index"][0] == 0 and tf["row_index"][-1] == 450
+    t = _lcs_table(a, b)
+    for ri, row in zip(tf["row_index"], tf["values"]):
+        assert row == [t[ri][c] for c in tf["col_index"]]
+
+
+def test_alternative_flag_both_code_paths(monkeypatch):
+    rng = random.Random(5)
+    cases = [([rng.choice("abc") for _ in range(rng.randint(1, 40))], [rng.choice("abc") for _ in range(rng.randint(1, 40))])
+             for _ in range(150)]
+    want = [lcs_mod.alternative_exists(a, b, lcs_mod.lcs(a, b)) for a, b in cases]
+    monkeypatch.setattr(lcs_mod, "CHOSEN_MATRIX_MAX_CELLS", 0)
+    got = [lcs_mod.alternative_exists(a, b, lcs_mod.lcs(a, b)) for a, b in cases]
+    assert got == want and any(want) and not all(want)
+
+
+@pytest.mark.parametrize("refs", [["the cat sat on the mat"], ["the cat sat on the mat", "a cat was sitting\nhere"]])
+@pytest.mark.parametrize("stem", [False, True])
+def test_call_snippet_reproduces_the_numbers(refs, stem):
+    cand = "the cats sat\non a mat"
+    tr = explain_rouge(cand, refs, use_stemmer=stem)
+    ns = {"candidate": cand, "reference": refs[0], "references": refs}
+    exec(tr.call, ns)
+    for t, s in ns["scores"].items():
+        assert tuple(s) == pytest.approx(tuple(tr.scores[t]), abs=1e-12)
+    assert explain_rouge(cand, refs, types=["rougeW-1.2"]).call is None
+
+
+def test_corpus_progress_traces_and_mean():
+    seen = []
+    ct = explain_rouge_corpus(["a b", "c d e"], [["a b"], ["c e", "d e"]], types=["rouge1", "rougeL"], traces=True,
+                              aggregate="mean", progress=lambda i, n: seen.append((i, n)))
+    assert seen == [(1, 2), (2, 2)]
+    assert len(ct.items) == 2 and ct.items[1].chosen_reference["rouge1"] in (0, 1)
+    want = [score_rouge("a b", ["a b"], types=["rouge1"])["rouge1"],
+            score_rouge("c d e", ["c e", "d e"], types=["rouge1"])["rouge1"]]
+    assert ct.aggregate["rouge1"].fmeasure == pytest.approx((want[0].fmeasure + want[1].fmeasure) / 2)
+    json.dumps(ct.to_dict(), allow_nan=False)
+
+
+def test_split_summaries_without_punkt_is_a_clear_error():
+    try:
+        import nltk
+
+        nltk.data.find("tokenizers/punkt_tab")
+        pytest.skip("punkt_tab is installed here")
+    except LookupError:
+        pass
+    with pytest.raises(ValueError, match="punkt_tab"):
+        explain_rouge("a. b.", ["a. b."], types=["rougeLsum"], split_summaries=True)
