@@ -1,0 +1,138 @@
+"""The Explain page in a real browser (Debian Chromium via Playwright): permalinks show the real libraries'
+numbers, XSS payloads stay inert and visible, the URL follows edits, and full-page screenshots are saved
+to artifacts/screenshots/ (light, dark, projector size)."""
+from __future__ import annotations
+
+import urllib.parse
+
+import pytest
+
+from explainer.examples import get_example
+from tests.browser.conftest import shot, wait_idle
+
+ROUGE = {"ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUGE-L": "rougeL", "ROUGE-Lsum": "rougeLsum"}
+
+
+def link(candidate: str, refs: list[str], **extra) -> str:
+    q = [("candidate", candidate)] + [("ref", r) for r in refs] + list(extra.items())
+    return urllib.parse.urlencode(q, quote_via=urllib.parse.quote)
+
+
+def shown_metrics(page) -> dict[str, str]:
+    out = {}
+    for m in page.locator('[data-testid="stMetric"]').all():
+        label = m.locator('[data-testid="stMetricLabel"]').inner_text().strip()
+        value = m.locator('[data-testid="stMetricValue"]').inner_text().strip()
+        out[label] = value
+    return out
+
+
+def text_without_labels(locator) -> str:
+    """The text a reader sees in a highlighted box, without the small order/clip labels (<sub>)."""
+    return locator.evaluate("""el => { const c = el.cloneNode(true);
+        c.querySelectorAll('sub').forEach(s => s.remove()); return c.textContent; }""")
+
+
+def real_values(candidate: str, refs: list[str], *, stem: bool = False) -> dict[str, str]:
+    from rouge_score import rouge_scorer
+    from sacrebleu.metrics import BLEU
+
+    out = {"BLEU": f"{BLEU().corpus_score([candidate], [[r] for r in refs]).score:.4f}"}
+    sc = rouge_scorer.RougeScorer(list(ROUGE.values()), use_stemmer=stem).score_multi(refs, candidate)
+    for label, t in ROUGE.items():
+        out[label] = f"{sc[t].fmeasure:.5f}"
+    return out
+
+
+@pytest.mark.parametrize("example_id", ["cat_mat", "abandon_hope", "union_lcs"])
+def test_permalink_shows_real_library_values(page, open_app, example_id):
+    ex = get_example(example_id)
+    refs = list(ex.references)
+    open_app(page, link(ex.candidate, refs), wait_for='[data-testid="stMetric"]')
+    got = shown_metrics(page)
+    assert got == real_values(ex.candidate, refs)
+    # the texts are restored into the boxes
+    assert page.get_by_role("textbox", name="Candidate (the text being scored)", exact=True).input_value() == ex.candidate
+    assert page.get_by_role("textbox", name=f"Reference {len(refs)}", exact=True).input_value() == refs[-1]
+    shot(page, f"explain-{example_id}")
+
+
+XSS_CANDIDATE = ('<img src=x onerror="window.__xss=1"> <script>window.__xss=2</script> '
+                 '[click](javascript:window.__xss=3) <a href="javascript:window.__xss=4">a</a> '
+                 'abc\u202eRTL\u200bZW')
+XSS_REF = '<svg onload="window.__xss=5"></svg> the <b>bold</b> ref'
+
+
+def test_xss_payloads_are_inert_and_visible(page, open_app):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    open_app(page, link(XSS_CANDIDATE, [XSS_REF], example=""), wait_for='[data-testid="stMetric"]')
+    page.wait_for_selector(".xp-text")
+    assert page.evaluate("() => window.__xss === undefined"), "a payload ran"
+    assert dialogs == []
+    assert page.locator("img[src='x']").count() == 0
+    assert page.locator("svg[onload]").count() == 0
+    assert page.locator("a[href^='javascript']").count() == 0
+    assert page.locator(".xp-text b").count() == 0
+    cand_box = page.locator('.xp-text[aria-label="candidate"]').first
+    shown = text_without_labels(cand_box)
+    for literal in ('<img src=x onerror="window.__xss=1">', "<script>window.__xss=2</script>",
+                    "[click](javascript:window.__xss=3)", '<a href="javascript:window.__xss=4">a</a>'):
+        assert literal in shown, literal
+    # bidi override and zero-width space are shown as visible badges, not applied
+    assert "U+202E" in shown and "U+200B" in shown
+    assert "\u202e" not in shown
+    ref_box = page.locator('.xp-text[aria-label="reference 1"]').first
+    assert "<b>bold</b>" in text_without_labels(ref_box)
+    assert '<svg onload="window.__xss=5"></svg>' in text_without_labels(ref_box)
+    shot(page, "explain-xss")
+
+
+def test_editing_updates_scores_and_url(page, open_app):
+    open_app(page, link("the cat", ["the cat sat on the mat"]), wait_for='[data-testid="stMetric"]')
+    box = page.get_by_role("textbox", name="Candidate (the text being scored)", exact=True)
+    box.fill("the cat sat on the mat")
+    box.press("Control+Enter")
+    page.wait_for_function("() => decodeURIComponent(location.search.replace(/\\+/g, ' '))"
+                           ".includes('candidate=the cat sat on the mat')")
+    wait_idle(page)
+    assert shown_metrics(page) == real_values("the cat sat on the mat", ["the cat sat on the mat"])
+    # the URL now restores the edited view in a fresh page
+    url = page.url
+    page2 = page.context.new_page()
+    page2.goto(url)
+    page2.wait_for_selector('[data-testid="stMetric"]')
+    wait_idle(page2)
+    assert page2.get_by_role("textbox", name="Candidate (the text being scored)", exact=True).input_value() == "the cat sat on the mat"
+    assert shown_metrics(page2) == shown_metrics(page)
+
+
+def test_bad_link_warns_in_browser(page, open_app):
+    open_app(page, link("the cat", ["the cat"], bleu_dialect="nope", lowercase="7"),
+             wait_for='[data-testid="stMetric"]')
+    alerts = " ".join(a.inner_text() for a in page.locator('[data-testid="stAlert"]').all())
+    assert "nope" in alerts and "lowercase" in alerts
+    assert shown_metrics(page)["BLEU"] == real_values("the cat", ["the cat"])["BLEU"]
+
+
+def test_empty_candidate_message_in_browser(page, open_app):
+    open_app(page, link("", ["the cat"]))
+    page.wait_for_selector('[data-testid="stAlert"]')
+    assert "candidate is empty" in page.locator('[data-testid="stAlert"]').first.inner_text()
+    assert page.get_by_role("textbox", name="Reference 1", exact=True).input_value() == "the cat"
+
+
+@pytest.mark.parametrize("dark,width,height,name", [(False, 1400, 1000, "light"), (True, 1400, 1000, "dark"),
+                                                    (False, 1920, 1080, "projector")])
+def test_screenshots_themes_and_projector(new_page, open_app, dark, width, height, name):
+    page = new_page(width=width, height=height, dark=dark)
+    ex = get_example("abandon_hope")
+    open_app(page, link(ex.candidate, list(ex.references)), wait_for='[data-testid="stMetric"]')
+    page.wait_for_selector(".js-plotly-plot")
+    assert shown_metrics(page) == real_values(ex.candidate, list(ex.references))
+    shot(page, f"explain-{name}")
+    if name == "light":
+        page.get_by_role("tab", name="ROUGE").click()
+        page.get_by_text("ROUGE step by step").first.wait_for()
+        wait_idle(page)
+        shot(page, f"explain-{name}-rouge")
