@@ -81,5 +81,8 @@ def trajectory_figure(res: OptimizerResult) -> go.Figure:
     for m in ("bleu", "rouge1_f", "rouge2_f", "rougeL_f", "rouge1_p", "rouge1_r"):
         _add(fig, 1 if m == "bleu" else 2, steps, [e[m] for e in res.trajectory], m, hover,
              width=5 if m == res.target else 2)
-    return _layout(fig, f"Optimizer trajectory: maximising {html.escape(TARGETS[res.target])} (thick line)",
-                   "search step", height=600)
+    fig = _layout(fig, f"Optimizer trajectory: maximising {html.escape(TARGETS[res.target])} (thick line)",
+                  "search step", height=600)
+    span = max(steps) if steps else 1
+    fig.update_xaxes(tick0=0, dtick=max(1, -(-span // 10)))  # whole steps only
+    return fig

@@ -388,10 +388,12 @@ def _optimizer() -> None:
     if res is None:
         st.info("Press **Run optimizer** to watch a metric being gamed.")
         return
-    if res.start != cand or list(res.trajectory[0].keys()) and res.target != target:
+    if res.start != cand or res.target != target:
         st.caption("(Result of the last run; the inputs or the target changed since.)")
     if ss.get("lab_opt_stopped"):
         st.warning("Stopped by you: showing the best text found so far.")
+        if not res.stopped:
+            res.stopped = "by you"
     _show_optimizer_result(res, refs)
 
 

@@ -76,3 +76,30 @@ def test_sections_render_and_screenshot(page, app_url):
     wait_idle(page)
     assert page.get_by_text("counts are identical").count() >= 1
     shot(page, "lab-generator-permute")
+
+
+def test_optimizer_stop_button_keeps_the_partial_result(page, app_url):
+    import urllib.parse
+
+    # a long start text makes the search run for many seconds (its neighbourhood has ~10^4 moves)
+    words = ("officials said the storm knocked out power for thousands of homes on friday night and shut many "
+             "major roads across the north of the country while rescue teams worked through the weekend").split()
+    cand = " ".join(words * 5)
+    ref = ("the storm cut power to thousands of homes on friday and closed several major roads in the north of "
+           "the country , officials said on saturday")
+    q = urllib.parse.urlencode({"lab": "optimizer", "candidate": cand, "ref": ref})
+    page.goto(f"{app_url}/gaming_lab?{q}")
+    page.get_by_role("button", name="Run optimizer").wait_for()
+    wait_idle(page)
+    page.get_by_role("slider").focus()
+    for _ in range(30):
+        page.keyboard.press("ArrowRight")  # budget 15 s
+    wait_idle(page)
+    page.get_by_role("button", name="Run optimizer").click()
+    page.get_by_text("searching").or_(page.get_by_text("step ")).first.wait_for()
+    page.get_by_role("button", name="Stop search").click()
+    page.get_by_text("Stopped by you").wait_for()
+    wait_idle(page)
+    assert page.get_by_text("identical to what the search reported").count() == 1
+    assert page.get_by_text("stopped: by you").count() == 1
+    shot(page, "lab-optimizer-stopped")
