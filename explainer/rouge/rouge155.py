@@ -158,8 +158,7 @@ def _fmt_num(x: float | None) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
-_FLAGS_WITH_VALUE = set("bcefilnprtwz23")  # -i is not a ROUGE flag; kept out below
-_FLAGS_WITH_VALUE.discard("i")
+_FLAGS_WITH_VALUE = set("bceflnptrwz23")  # the script's getopts('ahHb:c:de:f:l:mMn:p:st:r:2:3:w:uUvxz:')
 
 
 def parse_flags(flags: Sequence[str]) -> Rouge155Options:
@@ -168,7 +167,6 @@ def parse_flags(flags: Sequence[str]) -> Rouge155Options:
     refused with a message."""
     kw: dict = dict(n=0, w=None, skip=None, unigrams="")
     u_seen = ""
-    it = iter(range(len(flags)))
     i = 0
     flags = list(flags)
     while i < len(flags):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from explainer.rouge.rouge155 import (
-    CorpusResult, Evaluation, MetricResult, Rouge155Options, _prf, clipped_hits, corpus_from_texts,
+    CorpusResult, MetricResult, Rouge155Options, _prf, clipped_hits, corpus_from_texts,
 )
 from explainer.rouge.rouge155_bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
 from explainer.rouge.rouge155_stem import morph_stem
