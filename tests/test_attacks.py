@@ -271,3 +271,13 @@ def test_other_sweeps():
         sweep_length("", refs)
     with pytest.raises(ValueError):
         sweep_length("x", ["  "])
+
+
+def test_docs_preset_table_is_current():
+    from explainer.attacks.presets import markdown_table
+    from tests.conftest import ROOT
+
+    doc = (ROOT / "docs" / "gaming-lab.md").read_text(encoding="utf-8")
+    start, end = doc.index("<!-- presets-table:start -->"), doc.index("<!-- presets-table:end -->")
+    assert doc[start:end].split("\n", 1)[1].strip() == markdown_table().strip(), \
+        "docs/gaming-lab.md is stale: paste the output of `python -m explainer.attacks.presets`"

@@ -383,3 +383,23 @@ def evaluate(pid: str) -> PresetResult:
         deltas.append({m: s.values[m] - base.values[m] for m in metrics})
         verdicts.append({} if i == 0 else {m: verdict(p.kind, base.values[m], s.values[m]) for m in metrics})
     return PresetResult(p, scores, metrics, deltas, verdicts)
+
+
+def markdown_table() -> str:
+    """The preset list with its computed headline numbers (docs/gaming-lab.md embeds this output; a test
+    checks that the docs are current). Run ``python -m explainer.attacks.presets`` to regenerate."""
+    from explainer.attacks.scoring import format_metric, metric_label
+
+    lines = ["| id (permalink) | catalogue | preset | headline: " + "baseline → other(s) | verdicts |",
+             "| --- | --- | --- | --- | --- |"]
+    for pid, p in PRESETS.items():
+        r = evaluate(pid)
+        nums = "; ".join(metric_label(m) + " " + " → ".join(format_metric(m, s.values[m]) for s in r.scores)
+                         for m in p.headline)
+        verdicts = ", ".join(f"{metric_label(m)} {r.summary(m)}" for m in p.headline)
+        lines.append(f"| `{pid}` | {p.catalogue} | {p.title} | {nums} | {verdicts} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown_table())
