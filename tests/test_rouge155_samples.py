@@ -83,3 +83,27 @@ def test_see_reader_keeps_the_newline_the_capture_takes():
     f = next((TEST / "SL2003" / "systems").iterdir())
     units = read_units(f, "SEE")
     assert units and all(u.endswith("\n") for u in units)
+
+
+def test_command_line_drop_in(monkeypatch, capsys, tmp_path):
+    """``python -m explainer.rouge.rouge155_files`` takes the script's flags and prints its report; paths are
+    relative to the current directory, as for the script. Errors are one line; a Perl death exits 255."""
+    from explainer.rouge.rouge155_files import main
+
+    monkeypatch.chdir(TEST)
+    assert main("-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a -m ROUGE-test.xml".split()) == 0
+    assert capsys.readouterr().out == (OUT / "ROUGE-test-c95-2-1-U-r1000-n4-w1.2-a-m.out").read_text()
+    assert main("-n 1 -d -z SPL DUC2002-ROUGE.in.26.spl.lst 26".split()) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[4] == "." * 45 and out[5].startswith("26 ROUGE-1 Eval 1.26 R:")
+    assert main(["-n", "2", "missing.xml"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("rouge155:") and "\n" not in err
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "peer.spl").write_text("the cat sat\n")
+    (tmp_path / "model.spl").write_text("\n")
+    (tmp_path / "list.lst").write_text("peer.spl model.spl\n")
+    assert main("-n 1 -w 1.2 -z SPL list.lst".split()) == 255
+    cap = capsys.readouterr()
+    assert "X ROUGE-L Average_R: 0.00000" in cap.out and "ROUGE-W" not in cap.out
+    assert "Illegal division by zero at ROUGE-1.5.5.pl line 2450." in cap.err

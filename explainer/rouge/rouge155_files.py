@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from explainer.rouge.rouge155 import (
-    CorpusResult, MetricResult, Rouge155Options, _prf, clipped_hits, corpus_from_texts,
+    CorpusResult, MetricResult, Rouge155Options, _prf, clipped_hits, corpus_from_texts, parse_flags,
 )
 from explainer.rouge.rouge155_bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
 from explainer.rouge.rouge155_stem import morph_stem
@@ -82,11 +82,11 @@ class EvalSpec:
     models: list[tuple[str, Path]]  # (model id, file) in config order
 
 
-def read_config_xml(path: str | Path) -> list[EvalSpec]:
+def read_config_xml(path: str | Path, base: str | Path | None = None) -> list[EvalSpec]:
     """The ``<ROUGE-EVAL>`` config: ``<EVAL ID>`` with PEER-ROOT, MODEL-ROOT, INPUT-FORMAT, PEERS, MODELS.
-    Paths are relative to the current directory of the run, i.e. to the config's directory here."""
+    The script opens the paths relative to its current directory: ``base`` (default: the config's folder)."""
     path = Path(path)
-    base = path.parent
+    base = Path(base) if base is not None else path.parent
     root = ET.parse(path).getroot()
     out: list[EvalSpec] = []
     for ev in root.iter():
@@ -123,10 +123,12 @@ def read_config_xml(path: str | Path) -> list[EvalSpec]:
     return out
 
 
-def read_file_list(path: str | Path, fmt: str, system_id: str = "X") -> list[EvalSpec]:
-    """A ``-z`` list: one evaluation per non-comment line, ``peer model1 … modelN``; ids 1, 2, …"""
+def read_file_list(path: str | Path, fmt: str, system_id: str = "X",
+                   base: str | Path | None = None) -> list[EvalSpec]:
+    """A ``-z`` list: one evaluation per non-comment line, ``peer model1 … modelN``; ids 1, 2, …
+    Paths are relative to ``base`` (the script's current directory; default: the list's folder)."""
     path = Path(path)
-    base = path.parent
+    base = Path(base) if base is not None else path.parent
     out: list[EvalSpec] = []
     eid = 1
     for line in _lines(path):
@@ -332,3 +334,70 @@ def _perl_num(x: float) -> str:
     if float(x).is_integer():
         return str(int(x))
     return "%.15g" % x
+
+
+# ------------------------------------------------------------------------------------------- command line
+USAGE = ("usage: python -m explainer.rouge.rouge155_files [ROUGE-1.5.5 flags] <ROUGE-eval-config-file> [<systemID>]\n"
+         "  e.g. -c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a ROUGE-test.xml   or   -n 4 -z SPL files.lst 26\n"
+         "  Reproduces ROUGE-1.5.5.pl's printed report without Perl (data files are built in; -e is ignored).")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """A drop-in for ``ROUGE-1.5.5.pl [flags] config [systemID]``: prints the script's report."""
+    import sys
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    flags: list[str] = []
+    pos: list[str] = []
+    i = 0
+    try:
+        while i < len(args):
+            a = args[i]
+            if a.startswith("-") and len(a) == 2 and not pos:
+                flags.append(a)
+                if a[1] in "bceflnptrwz23":
+                    if i + 1 >= len(args):
+                        raise ValueError(f"flag {a} needs a value")
+                    flags.append(args[i + 1])
+                    i += 1
+            else:
+                pos.append(a)
+            i += 1
+        if not pos or "-h" in flags or "-H" in flags:
+            print(USAGE, file=sys.stderr)
+            return 0 if ("-h" in flags or "-H" in flags) else 1
+        be_mode = None
+        core_flags = list(flags)
+        if "-3" in core_flags:
+            k = core_flags.index("-3")
+            be_mode = core_flags[k + 1]
+            del core_flags[k:k + 2]
+        opts = parse_flags(core_flags)
+        z = flags[flags.index("-z") + 1] if "-z" in flags else None
+        system_id = pos[1] if len(pos) > 1 else None
+        if z is not None:
+            specs = read_file_list(pos[0], z, system_id or "X", base=Path.cwd())
+            system_id = system_id or "X"
+            all_peers = False
+        else:
+            specs = read_config_xml(pos[0], base=Path.cwd())
+            all_peers = "-a" in flags and system_id is None
+            if not all_peers and system_id is None:
+                raise ValueError("Please specify a system ID to evaluate or use option '-a' to evaluate all systems.")
+        run = run_config(specs, opts, system_id=system_id, all_peers=all_peers, be_mode=be_mode)
+        for w in run.missing:
+            print(w, file=sys.stderr)
+        conf = flags[flags.index("-c") + 1] if "-c" in flags else "95"
+        sys.stdout.write(format_report(run, opts, confidence_label=conf, per_eval="-d" in flags))
+        died = next((r.died for r in run.results.values() if r.died), None)
+        if died:
+            print(died, file=sys.stderr)
+            return 255
+        return 0
+    except (ValueError, FileNotFoundError, ET.ParseError) as e:
+        print(f"rouge155: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
