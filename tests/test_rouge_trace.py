@@ -117,3 +117,15 @@ def test_split_summaries_without_punkt_is_a_clear_error():
         pass
     with pytest.raises(ValueError, match="punkt_tab"):
         explain_rouge("a. b.", ["a. b."], types=["rougeLsum"], split_summaries=True)
+
+
+def test_lsum_tie_rule_matters_on_golden_case():
+    from tests.conftest import golden
+
+    rec = next(r for r in golden("rouge/rouge_score.jsonl")
+               if r["case_id"] == "lcs_tiebreak_union" and not r["options"]["use_stemmer"])
+    tr = explain_rouge(rec["candidate"], rec["references"], types=["rougeLsum"])
+    d = tr.per_reference[0]["rougeLsum"].detail
+    assert d["hits"] / d["ref_tokens"] == pytest.approx(rec["result"]["scores"]["rougeLsum"]["recall"])
+    assert d["tie_rule_changes_hits"] and d["hits_with_other_tie_rule"] < d["hits"]
+    assert any(c["alternative_lcs_exists"] for c in d["per_ref_sentence"][0]["lcs_per_cand_sentence"])

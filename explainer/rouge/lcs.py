@@ -67,8 +67,12 @@ def table_value(rows: list[int], i: int, j: int) -> int:
     return j - (rows[i] & ((1 << j) - 1)).bit_count()
 
 
-def backtrack(rows: list[int], ref: Sequence[str], can: Sequence[str]) -> list[tuple[int, int]]:
-    """rouge-score's ``_backtrack_norec`` on the bit rows; returns (ref index, cand index) pairs in order."""
+def backtrack(rows: list[int], ref: Sequence[str], can: Sequence[str], *,
+              drop_candidate_on_ties: bool = False) -> list[tuple[int, int]]:
+    """rouge-score's ``_backtrack_norec`` on the bit rows; returns (ref index, cand index) pairs in order.
+
+    ``drop_candidate_on_ties=True`` is the other rule (pltrdy's): on a tie drop a candidate token instead; used
+    only to show when the tie rule changes a summary-level number."""
     i, j = len(ref), len(can)
     pairs: list[tuple[int, int]] = []
     while i > 0 and j > 0:
@@ -80,7 +84,7 @@ def backtrack(rows: list[int], ref: Sequence[str], can: Sequence[str]) -> list[t
             # c[i][j-1] > c[i-1][j] ?
             left = (j - 1) - (rows[i] & ((1 << (j - 1)) - 1)).bit_count()
             up = j - (rows[i - 1] & ((1 << j) - 1)).bit_count()
-            if left > up:
+            if left > up or (drop_candidate_on_ties and left == up):
                 j -= 1
             else:
                 i -= 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from explainer.rouge.lcs import lcs
+from explainer.rouge.lcs import alternative_exists, backtrack, lcs
 
 __all__ = ["union_lcs", "union_lcs_hits"]
 
@@ -64,14 +64,24 @@ def union_lcs(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequence[
     out["ref_budget"] = dict(br)
     out["cand_budget"] = dict(bc)
     hits = 0
+    alt_unions: list[set[int]] = []
+    budgets0 = (Counter(br), Counter(bc))
     for ri, r in enumerate(ref_sents):
         per_c = []
         union: set[int] = set()
+        alt_union: set[int] = set()
         for ci, c in enumerate(cand_sents):
             res = lcs(r, c)
+            alt = res.length > 0 and alternative_exists(r, c, res)
             per_c.append({"cand_sentence": ci, "lcs_length": res.length,
-                          "ref_indices": res.ref_indices, "cand_indices": res.cand_indices})
+                          "ref_indices": res.ref_indices, "cand_indices": res.cand_indices,
+                          "alternative_lcs_exists": alt})
             union.update(res.ref_indices)
+            if alt:
+                alt_union.update(p[0] for p in backtrack(res.rows, r, c, drop_candidate_on_ties=True))
+            else:
+                alt_union.update(res.ref_indices)
+        alt_unions.append(alt_union)
         steps = []
         for k in sorted(union):
             t = r[k]
@@ -86,7 +96,20 @@ def union_lcs(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequence[
             "ref_sentence": ri, "tokens": list(r), "lcs_per_cand_sentence": per_c,
             "union": sorted(union), "clipping": steps,
             "hits": sum(1 for s in steps if s["counted"]),
-            "clipped": [s["ref_index"] for s in steps if not s["counted"]],
+            "clipped": [{"ref_index": s["ref_index"], "token": s["token"]} for s in steps if not s["counted"]],
         })
     out["hits"] = hits
+    # The same walk with the other tie rule (drop a candidate token on ties): shows whether rouge-score's tie
+    # rule changed this number (rouge-dialects.md §5.3).
+    br2, bc2 = budgets0
+    alt_hits = 0
+    for r, u in zip(ref_sents, alt_unions):
+        for k in sorted(u):
+            t = r[k]
+            if bc2[t] > 0 and br2[t] > 0:
+                alt_hits += 1
+                bc2[t] -= 1
+                br2[t] -= 1
+    out["hits_with_other_tie_rule"] = alt_hits
+    out["tie_rule_changes_hits"] = alt_hits != hits
     return out
