@@ -1,10 +1,10 @@
 """Streamlit entry point: page config and navigation. All Streamlit code lives in explainer/ui/."""
 import streamlit as st
 
-st.set_page_config(page_title="BLEU & ROUGE explainer", page_icon="🔍", layout="wide")
+st.set_page_config(page_title="BLEU & ROUGE explainer", page_icon=":material/search:", layout="wide")
 
 pages = [
-    st.Page("explainer/ui/pages/explain.py", title="Explain", icon="🔍", default=True),
-    st.Page("explainer/ui/pages/gaming_lab.py", title="Gaming lab", icon="🎯", url_path="gaming_lab"),
+    st.Page("explainer/ui/pages/explain.py", title="Explain", icon=":material/search:", default=True),
+    st.Page("explainer/ui/pages/gaming_lab.py", title="Gaming lab", icon=":material/science:", url_path="gaming_lab"),
 ]
 st.navigation(pages).run()

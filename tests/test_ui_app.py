@@ -258,3 +258,18 @@ def test_ngram_selection_outlines_occurrences():
     html = "".join(h.proto.body for h in at.get("html"))
     assert "xp-sel" in html
     assert at.query_params["ngram"] == "the" or at.query_params.get_all("ngram") == ["the"]
+
+
+def test_state_survives_a_visit_to_another_page():
+    at = new_app({"example": "google"})
+    at.text_area(key="candidate").set_value("my own words here").run()
+    want = metrics(at)
+    pages = [p for p in ("explainer/ui/pages/gaming_lab.py",) if (ROOT / p).exists()]
+    if not pages:
+        pytest.skip("no other page registered in app.py yet")
+    at.switch_page(pages[0]).run()
+    at.switch_page("explainer/ui/pages/explain.py").run()
+    assert not at.exception
+    assert at.text_area(key="candidate").value == "my own words here"
+    assert metrics(at) == want
+    assert not [w for w in at.warning if w.value.startswith("Link")]

@@ -116,8 +116,9 @@ def ngram_rows(trace) -> list[dict]:
                 row[f"ref {j + 1}"] = e.ref_counts[j]
             row["max in one ref"] = e.max_ref_count
             row["justified by"] = ", ".join(f"ref {j + 1}" for j in e.max_refs) or "—"
-            row["clipped count"] = e.clipped
-            row["clipped away"] = e.cand_count - e.clipped
+            row["counted (clipped)"] = e.clipped
+            row["clipped away"] = e.cand_count - e.clipped if e.max_ref_count > 0 else 0
+            row["in no reference"] = e.cand_count if e.max_ref_count == 0 else 0
             rows.append(row)
     return rows
 

@@ -33,9 +33,9 @@ def label_text(tok: str, limit: int = 18) -> str:
 
 
 def _layout(fig: go.Figure, title: str, height: int = 420) -> go.Figure:
-    fig.update_layout(title=dict(text=title, font=dict(size=18)), font=FONT, height=height,
-                      margin=dict(l=60, r=30, t=70, b=60),
-                      legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1))
+    fig.update_layout(title=dict(text=title, font=dict(size=18)), font=FONT, height=height + 60,
+                      margin=dict(l=60, r=30, t=80, b=120),
+                      legend=dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0))
     return fig
 
 

@@ -97,10 +97,18 @@ def _default_state() -> ExplainState:
 
 
 def _load_from_url() -> None:
-    """First run of a session: the URL (if any) defines the state; otherwise the default example."""
-    if st.session_state.get("_loaded"):
-        return
+    """The URL (if any) defines the state on the first run of a session, and whenever it changes from what
+    the page itself last wrote (a link followed inside the app). Otherwise the widgets keep their values;
+    after a visit to another page (Streamlit drops the widgets' keys) the last state is put back."""
+    ss = st.session_state
     params = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+    mine = {"candidate", "ref", "example", "rouge_types"} | {bleu_schema().dialect_param, rouge_schema().dialect_param}
+    if ss.get("_loaded"):
+        foreign = not (set(params) & mine)  # e.g. another page's parameters after switching pages
+        if not params or foreign or params == ss.get("_last_params"):
+            if "_last_state" in ss and ("candidate" not in ss or foreign):
+                _apply_state(ss["_last_state"])
+            return
     default = _default_state()
     if "candidate" not in params and "ref" not in params and params.get("example"):
         try:
@@ -150,6 +158,8 @@ def _sync_url(state: ExplainState) -> None:
     norm = {k: (v if isinstance(v, list) else [v]) for k, v in want.items()}
     if norm != have:
         st.query_params.from_dict(want)
+    st.session_state["_last_params"] = norm
+    st.session_state["_last_state"] = state
 
 
 # ------------------------------------------------------------------------------------------- callbacks

@@ -106,7 +106,8 @@ class TokenMark:
 STYLE = """
 <style>
 .xp-text{white-space:pre-wrap;word-break:break-word;line-height:2.1;font-size:1.05rem;
-  unicode-bidi:plaintext;padding:.4rem .6rem;border:1px solid rgba(128,128,128,.35);border-radius:.4rem}
+  unicode-bidi:plaintext;padding:.4rem .6rem;border:1px solid rgba(128,128,128,.35);border-radius:.4rem;
+  margin-bottom:.9rem}
 .xp-tok{border-radius:.2rem;padding:0 .1rem;text-decoration-thickness:2px;text-underline-offset:.25em}
 .xp-tok sub{font-size:.62em;opacity:.85;margin-left:.05em;font-weight:600}
 .xp-o1{background:rgba(86,180,233,.30);text-decoration-line:underline;text-decoration-style:solid;text-decoration-color:#56B4E9}

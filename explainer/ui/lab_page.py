@@ -106,6 +106,17 @@ def _explain_href(query: str) -> str:
 
 
 # -------------------------------------------------------------------------------------------------- inputs
+def _persistent_text_area(label: str, store: str, **kw) -> str:
+    """A text area whose text survives section switches: Streamlit forgets the state of widgets that are
+    not drawn in a run, so the text lives under ``store`` and the widget (key ``store + '_box'``) is
+    re-filled from it before it is drawn and copies edits back through its callback."""
+    ss = st.session_state
+    box = store + "_box"
+    ss[box] = ss.get(store, "")
+    st.text_area(label, key=box, on_change=lambda: ss.__setitem__(store, ss[box]), **kw)
+    return ss[store]
+
+
 def _refs_list(raw: str) -> list[str]:
     return [r.strip() for r in (raw or "").splitlines() if r.strip()]
 
@@ -114,13 +125,11 @@ def _user_inputs() -> tuple[str, list[str]] | None:
     """The user's candidate and references (one per line); None (with a message) when unusable."""
     c1, c2 = st.columns(2)
     with c1:
-        st.text_area("Candidate", key="lab_cand", height=110,
-                     help="The text to attack. Sweeps, generators and the optimizer all start from it.")
+        cand = _persistent_text_area("Candidate", "lab_cand", height=110,
+                                     help="The text to attack. Sweeps, generators and the optimizer all start from it.")
     with c2:
-        st.text_area("References (one per line)", key="lab_refs", height=110,
-                     help="Each non-empty line is one reference.")
-    cand = st.session_state.get("lab_cand", "")
-    refs = _refs_list(st.session_state.get("lab_refs", ""))
+        refs = _refs_list(_persistent_text_area("References (one per line)", "lab_refs", height=110,
+                                                help="Each non-empty line is one reference."))
     too_long = [name for name, t in [("The candidate", cand)] + [(f"Reference {i + 1}", r) for i, r in enumerate(refs)]
                 if len(t) > MAX_LAB_CHARS]
     if too_long:
@@ -270,14 +279,15 @@ def _generators() -> None:
     with st.expander("Corpus attack: pad one sentence to lift the corpus brevity penalty (G3)"):
         st.caption("One candidate per line, and the reference of each line in the same order.")
         v = get_preset("corpus-bp").variants[0]
+        st.session_state.setdefault("lab_pad_cands", "\n".join(v.candidate))
+        st.session_state.setdefault("lab_pad_refs", "\n".join(r[0] for r in v.references))
         a, b = st.columns(2)
         with a:
-            st.text_area("Corpus candidates", value="\n".join(v.candidate), key="lab_pad_cands", height=110)
+            raw_c = _persistent_text_area("Corpus candidates", "lab_pad_cands", height=110)
         with b:
-            st.text_area("Corpus references", value="\n".join(r[0] for r in v.references), key="lab_pad_refs",
-                         height=110)
-        cands = [c.strip() for c in st.session_state.get("lab_pad_cands", "").splitlines() if c.strip()]
-        crefs = [r.strip() for r in st.session_state.get("lab_pad_refs", "").splitlines() if r.strip()]
+            raw_r = _persistent_text_area("Corpus references", "lab_pad_refs", height=110)
+        cands = [c.strip() for c in raw_c.splitlines() if c.strip()]
+        crefs = [r.strip() for r in raw_r.splitlines() if r.strip()]
         if not cands or len(cands) != len(crefs):
             st.warning(f"{len(cands)} candidate line(s) but {len(crefs)} reference line(s): they must match "
                        "one to one (and not be empty).")
