@@ -60,7 +60,7 @@ class BootstrapResult:
     average: tuple[float, float, float]  # Average_R, Average_P, Average_F (printed, 5 decimals)
     ci_low: tuple[float, float, float]
     ci_high: tuple[float, float, float]
-    plain_mean: tuple[float, float, float]  # the mean of the per-evaluation values (never printed with -t 0)
+    plain_mean: tuple[float, float, float]  # -t 0: mean of the per-item values; -t 1: pooled H/M, H/P, F (not printed)
     n_resamples: int
     confidence: float
     ci_indices: tuple[int, int, int, int, float]  # ciLa, ciLb, ciUa, ciUb, ratio
@@ -93,9 +93,10 @@ def bootstrap_average(scores: dict[str, tuple[float, float, float]], *, n_resamp
     else:
         pr = tot[2] / tot[0] if tot[0] > 0 else 0.0
         pp = tot[2] / tot[1] if tot[1] > 0 else 0.0
-        # The script's -t 1 corpus F uses (R+P) in the numerator (computed, never printed).
+        # The pooled ratios without resampling. (The script also computes an F here with (R+P) in the
+        # numerator, a bug, but never prints it; the printed Average_F comes from the resamples.)
         den = (1 - alpha) * pp + alpha * pr
-        pf = (pr + pp) / den if den > 0 else 0.0
+        pf = (pr * pp) / den if den > 0 else 0.0
         plain = (perl_round5(pr), perl_round5(pp), perl_round5(pf))
     rng = Drand48()
     samples: list[list[float]] = [[], [], []]

@@ -435,7 +435,8 @@ class Rouge155Dialect(Dialect):
             reported[t] = {"Average_R": b.average[0], "Average_P": b.average[1], "Average_F": b.average[2],
                            "CI_R": [b.ci_low[0], b.ci_high[0]], "CI_P": [b.ci_low[1], b.ci_high[1]],
                            "CI_F": [b.ci_low[2], b.ci_high[2]],
-                           "plain_mean": {"R": b.plain_mean[0], "P": b.plain_mean[1], "F": b.plain_mean[2]},
+                           ("plain_mean" if mode == 0 else "pooled_without_resampling"):
+                               {"R": b.plain_mean[0], "P": b.plain_mean[1], "F": b.plain_mean[2]},
                            "counts(-t 2)": {"model_count": int(tot[0]), "peer_count": int(tot[1]),
                                             "hit_count": int(tot[2])}}
         desc = {"method": "bootstrap-mean (ROUGE-1.5.5)", "n_samples": n_res, "confidence_interval": conf / 100,
