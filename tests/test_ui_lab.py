@@ -117,10 +117,10 @@ def test_bad_input_gives_messages_not_tracebacks():
     long = "word " * 1500
     at = new_lab({"lab": "sweeps", "candidate": long, "ref": "a reference"})
     assert any("longer than" in w.value for w in at.warning)
-    assert at.text_area(key="lab_cand").value == long
+    assert at.text_area(key="lab_cand_box").value == long
     # corpus padding with mismatched line counts
     at = new_lab({"lab": "generators"})
-    at.text_area(key="lab_pad_cands").set_value("one\ntwo\nthree").run()
+    at.text_area(key="lab_pad_cands_box").set_value("one\ntwo\nthree").run()
     assert not at.exception
     assert any("must match" in w.value for w in at.warning)
 
@@ -157,3 +157,16 @@ def test_optimizer_result_is_what_the_real_packages_say(target):
     assert html.escape(final, quote=True) in page_html(at)
     assert len(at.get("plotly_chart")) == 1
     assert res.elapsed <= 1.0 + res.max_unit_seconds
+
+
+def test_user_text_survives_switching_sections():
+    at = new_lab({"lab": "generators"})
+    at.text_area(key="lab_cand_box").set_value("my own candidate text").run()
+    at.text_area(key="lab_refs_box").set_value("first reference\nsecond reference").run()
+    for sec in ("presets", "sweeps", "presets", "optimizer"):
+        at.segmented_control(key="lab_section").set_value(sec).run()
+        assert not at.exception
+    assert at.text_area(key="lab_cand_box").value == "my own candidate text"
+    assert at.text_area(key="lab_refs_box").value == "first reference\nsecond reference"
+    assert at.query_params["candidate"] == "my own candidate text"
+    assert list(at.query_params["ref"]) == ["first reference", "second reference"]
