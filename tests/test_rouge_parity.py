@@ -127,7 +127,9 @@ def _all_lcs_pair_sets(a, b):
     return sets(0, 0)
 
 
-def test_alternative_lcs_flag_matches_brute_force():
+@pytest.mark.parametrize("small_cells", [40_000, 0])
+def test_alternative_lcs_flag_matches_brute_force(monkeypatch, small_cells):
+    monkeypatch.setattr(lcs_mod, "SMALL_PAIR_CELLS", small_cells)  # popcount path and NumPy path
     rng = random.Random(11)
     for _ in range(400):
         a = [rng.choice("abc") for _ in range(rng.randint(1, 7))]

@@ -78,9 +78,11 @@ def test_alternative_flag_both_code_paths(monkeypatch):
     cases = [([rng.choice("abc") for _ in range(rng.randint(1, 40))], [rng.choice("abc") for _ in range(rng.randint(1, 40))])
              for _ in range(150)]
     want = [lcs_mod.alternative_exists(a, b, lcs_mod.lcs(a, b)) for a, b in cases]
+    monkeypatch.setattr(lcs_mod, "SMALL_PAIR_CELLS", 0)
+    got_np = [lcs_mod.alternative_exists(a, b, lcs_mod.lcs(a, b)) for a, b in cases]
     monkeypatch.setattr(lcs_mod, "CHOSEN_MATRIX_MAX_CELLS", 0)
     got = [lcs_mod.alternative_exists(a, b, lcs_mod.lcs(a, b)) for a, b in cases]
-    assert got == want and any(want) and not all(want)
+    assert got == got_np == want and any(want) and not all(want)
 
 
 @pytest.mark.parametrize("refs", [["the cat sat on the mat"], ["the cat sat on the mat", "a cat was sitting\nhere"]])

@@ -22,7 +22,8 @@ __all__ = ["LcsResult", "lcs_rows", "lcs_length", "lcs", "backtrack", "table_val
 
 FULL_TABLE_MAX_CELLS = 160_000   # up to ~400 x 400 the trace carries the whole table
 SAMPLED_TABLE_MAX = 200          # above it: at most 200 x 200 sampled rows/columns (exact values)
-CHOSEN_MATRIX_MAX_CELLS = 4_000_000  # alternative_exists: boolean matrix of the chosen pairs up to this size
+CHOSEN_MATRIX_MAX_CELLS = 4_000_000
+SMALL_PAIR_CELLS = 40_000            # alternative_exists: plain popcounts below this, NumPy row blocks above  # alternative_exists: boolean matrix of the chosen pairs up to this size
 
 
 def _masks(can: Sequence[str]) -> dict[str, int]:
@@ -168,6 +169,25 @@ def alternative_exists(ref: Sequence[str], can: Sequence[str], res: LcsResult) -
         return False
     m, n = len(ref), len(can)
     rev = lcs_rows(ref[::-1], can[::-1])          # rev[k]: LCS of the last k ref tokens with can suffixes
+    if m * n <= SMALL_PAIR_CELLS:
+        # small sentence pairs (the common case in rougeLsum): visit the matching cells with popcounts
+        masks = _masks(can)
+        chosen_pairs = set(res.pairs)
+        rows = res.rows
+        for i in range(m):
+            mask = masks.get(ref[i], 0)
+            if not mask:
+                continue
+            row, srow = rows[i], rev[m - i - 1]
+            while mask:
+                low = mask & -mask
+                j = low.bit_length() - 1
+                mask ^= low
+                k = n - 1 - j
+                tot = (j - (row & ((1 << j) - 1)).bit_count()) + 1 + (k - (srow & ((1 << k) - 1)).bit_count())
+                if tot == L and (i, j) not in chosen_pairs:
+                    return True
+        return False
     chosen = np.zeros((m, n), dtype=bool) if m * n <= CHOSEN_MATRIX_MAX_CELLS else None
     chosen_set = set(res.pairs)
     ids: dict[str, int] = {}
