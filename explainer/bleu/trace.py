@@ -232,9 +232,19 @@ class BleuCorpusTrace:
             t = self._segments[i] = self._builder(i)
         return t
 
+    def build_all(self) -> None:
+        """Build every segment's full trace now (with the garbage collector paused, see algorithm.gc_paused)."""
+        from explainer.bleu.algorithm import gc_paused
+
+        with gc_paused():
+            for i in range(self.n_segments):
+                self.segment(i)
+
     @property
     def segments(self) -> list[BleuTrace]:
-        return [self.segment(i) for i in range(self.n_segments)]
+        if len(self._segments) < self.n_segments:
+            self.build_all()
+        return [self._segments[i] for i in range(self.n_segments)]
 
     def stats_summary(self) -> BleuStats:
         return BleuStats.from_combination(self.dialect, self.combination, self.signature, self.warnings,
