@@ -281,3 +281,16 @@ def test_docs_preset_table_is_current():
     start, end = doc.index("<!-- presets-table:start -->"), doc.index("<!-- presets-table:end -->")
     assert doc[start:end].split("\n", 1)[1].strip() == markdown_table().strip(), \
         "docs/gaming-lab.md is stale: paste the output of `python -m explainer.attacks.presets`"
+
+
+def test_length_sweep_precision_recall_crossing_is_between_the_points():
+    from explainer.ui.lab_charts import pr_crossing, sweep_figure
+
+    sw = sweep_length("a fire destroyed a port warehouse on sunday",
+                      ["a fire destroyed a warehouse in the port on sunday night"])
+    x, y = pr_crossing(sw)
+    i = next(k for k in range(1, len(sw.x)) if sw.x[k] >= x)
+    p, r = sw.values["rouge1_p"], sw.values["rouge1_r"]
+    assert (p[i - 1] - r[i - 1]) * (p[i] - r[i]) <= 0 and sw.x[i - 1] <= x <= sw.x[i]
+    fig = sweep_figure(sw)
+    assert any(a.text == "ROUGE-1 P = R" for a in fig.layout.annotations)

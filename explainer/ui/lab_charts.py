@@ -15,7 +15,7 @@ from explainer.attacks.optimizer import OptimizerResult, TARGETS
 from explainer.attacks.scoring import metric_label
 from explainer.attacks.sweeps import SweepResult
 
-__all__ = ["sweep_figure", "trajectory_figure", "SERIES"]
+__all__ = ["sweep_figure", "trajectory_figure", "pr_crossing", "SERIES"]
 
 # metric -> (colour, dash, marker symbol)
 SERIES = {
@@ -70,7 +70,28 @@ def sweep_figure(sw: SweepResult, metrics: Sequence[str] = tuple(SERIES)) -> go.
             fig.add_vline(x=sw.marker, line=dict(color="#888888", dash="dot", width=2), row=row, col=1)
         fig.add_annotation(x=sw.marker, y=0.04, yref="y domain", text=" your candidate", showarrow=False,
                            xanchor="left", yanchor="bottom", font=dict(size=13))
+    cross = pr_crossing(sw)
+    if cross is not None:
+        fig.add_annotation(x=cross[0], y=cross[1], xref="x2", yref="y2", text="ROUGE-1 P = R", showarrow=True,
+                           arrowhead=2, ax=60, ay=55, font=dict(size=13))
     return _layout(fig, f"Every metric against {html.escape(sw.knob_label)}", html.escape(sw.knob_label))
+
+
+def pr_crossing(sw: SweepResult) -> tuple[float, float] | None:
+    """Where ROUGE-1 precision and recall cross (linear interpolation between the first two points at which
+    P - R changes sign), or None."""
+    p, r = sw.values.get("rouge1_p"), sw.values.get("rouge1_r")
+    if not p or not r:
+        return None
+    d = [a - b for a, b in zip(p, r)]
+    for i in range(1, len(d)):
+        if d[i - 1] == 0:
+            return sw.x[i - 1], p[i - 1]
+        if d[i - 1] * d[i] < 0:
+            t = d[i - 1] / (d[i - 1] - d[i])
+            x = sw.x[i - 1] + t * (sw.x[i] - sw.x[i - 1])
+            return x, p[i - 1] + t * (p[i] - p[i - 1])
+    return None
 
 
 def trajectory_figure(res: OptimizerResult) -> go.Figure:

@@ -6,8 +6,7 @@ other sections, ``candidate`` / ``ref`` (the user's texts, when short enough for
 """
 from __future__ import annotations
 
-import io
-import json
+import html
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -20,7 +19,7 @@ from explainer.attacks.scoring import DEFAULT_METRICS, FastScorer, metric_label,
 from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS
 from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import highlight as hl
-from explainer.ui import lab_charts, lab_view as lv
+from explainer.ui import charts, lab_charts, lab_view as lv
 from explainer.ui.permalink import MAX_URL_TEXT
 
 DEFAULT_PRESET = "permutation"
@@ -189,6 +188,15 @@ def _presets() -> None:
                                help="The full step-by-step trace of this text on the Explain page (new tab).")
 
     _html(lv.comparison_html(res))
+    if "bleu_bp" in p.headline:
+        # The Explain page's own brevity-penalty chart, one per side: where each candidate sits on exp(1 - r/c).
+        bcols = st.columns(min(len(p.variants), 2))
+        for k, (col, v, s) in enumerate(zip(bcols, p.variants, res.scores)):
+            with col:
+                fig = charts.bp_curve_figure(s.sys_len, s.ref_len, s.values["bleu_bp"],
+                                             rule="shortest" if v.bleu.ref_length == "shortest" else "closest")
+                fig.update_layout(title=dict(text=f"Brevity penalty: {html.escape(v.label)}"))
+                st.plotly_chart(fig, key=f"lab_bp_{pid}_{k}")
     if p.kind == "attack":
         fooled = [metric_label(m) for m in p.headline if res.summary(m) == "fooled"]
         resisted = [metric_label(m) for m in p.headline if res.summary(m) == "resisted"]
