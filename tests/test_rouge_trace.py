@@ -131,3 +131,14 @@ def test_lsum_tie_rule_matters_on_golden_case():
     assert d["hits"] / d["ref_tokens"] == pytest.approx(rec["result"]["scores"]["rougeLsum"]["recall"])
     assert d["tie_rule_changes_hits"] and d["hits_with_other_tie_rule"] < d["hits"]
     assert any(c["alternative_lcs_exists"] for c in d["per_ref_sentence"][0]["lcs_per_cand_sentence"])
+
+
+def test_huge_w_and_s_star_are_refused_clearly():
+    from explainer.errors import ExplainerInputError
+
+    a = " ".join(f"w{i}" for i in range(7000))
+    with pytest.raises(ExplainerInputError, match="rougeS4"):
+        explain_rouge(a, [a], types=["rougeS*"])
+    with pytest.raises(ExplainerInputError, match="weighted-LCS"):
+        score_rouge(a, [a], types=["rougeW-1.2"])
+    assert score_rouge(a, [a], types=["rougeS4", "rougeL"])["rougeS4"].fmeasure == 1.0

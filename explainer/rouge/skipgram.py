@@ -9,12 +9,21 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-__all__ = ["skip_bigrams", "su_unigrams", "skip_overlap", "skip_table"]
+from explainer.errors import ExplainerInputError
+
+__all__ = ["skip_bigrams", "su_unigrams", "skip_overlap", "skip_table", "SKIP_BIGRAMS_MAX"]
+
+SKIP_BIGRAMS_MAX = 20_000_000   # refuse (clearly) to enumerate more skip-bigrams than this for one text
 
 
 def skip_bigrams(tokens: Sequence[str], skip: int | None) -> Counter:
     out: Counter = Counter()
     n = len(tokens)
+    total = n * (n - 1) // 2 if skip is None else sum(min(skip + 1, n - 1 - i) for i in range(n))
+    if total > SKIP_BIGRAMS_MAX:
+        raise ExplainerInputError(
+            f"ROUGE-S{'*' if skip is None else skip} on {n:,} tokens means {total:,} skip-bigrams; the explainer's limit "
+            f"is {SKIP_BIGRAMS_MAX:,}. Use a maximum gap (e.g. rougeS4) or a shorter text.")
     for i in range(n):
         hi = n if skip is None else min(n, i + skip + 2)
         a = tokens[i]

@@ -14,7 +14,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-__all__ = ["wlcs", "summary_wlcs", "f_weight", "f_inverse", "wlcs_scores"]
+from explainer.errors import ExplainerInputError
+
+__all__ = ["wlcs", "summary_wlcs", "f_weight", "f_inverse", "wlcs_scores", "WLCS_MAX_CELLS"]
+
+# The weighted DP has no bit-parallel shortcut (each cell depends on the run length), so it is plain Python:
+# refuse sentence pairs above this size with a clear message instead of running for minutes.
+WLCS_MAX_CELLS = 6_000_000
 
 
 def f_weight(k: float, w: float) -> float:
@@ -28,6 +34,10 @@ def f_inverse(x: float, w: float) -> float:
 def wlcs(ref: Sequence[str], can: Sequence[str], w: float, *, keep_table: bool = False) -> dict:
     """Weighted LCS of one sentence pair: value, marked (ref, cand) pairs, and optionally the table."""
     m, n = len(ref), len(can)
+    if m * n > WLCS_MAX_CELLS:
+        raise ExplainerInputError(
+            f"ROUGE-W needs a {m:,} x {n:,} weighted-LCS table for one sentence pair ({m * n:,} cells); the explainer's "
+            f"limit is {WLCS_MAX_CELLS:,}. Split the text into sentences (one per line) or leave ROUGE-W out.")
     prev_v = [0.0] * (n + 1)
     prev_k = [0] * (n + 1)
     dirs: list[bytearray] = [bytearray(n + 1)]
