@@ -417,10 +417,13 @@ def _lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], mo
             base += len(ms)
         else:
             base += _pow(len(ms), weight)
+        mset = set(ms)
         for pj, ps in enumerate(peer_units):
             if not ms:
                 continue
-            if weight is None:
+            if mset.isdisjoint(ps):  # no equal tokens: neither DP makes a diagonal move
+                pairs, wscore = [], 0.0
+            elif weight is None:
                 pairs = lcs_mask(ms, ps)
             else:
                 pairs, wscore = wlcs_inner(ms, ps, weight)
