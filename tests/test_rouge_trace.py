@@ -142,3 +142,22 @@ def test_huge_w_and_s_star_are_refused_clearly():
     with pytest.raises(ExplainerInputError, match="weighted-LCS"):
         score_rouge(a, [a], types=["rougeW-1.2"])
     assert score_rouge(a, [a], types=["rougeS4", "rougeL"])["rougeS4"].fmeasure == 1.0
+
+
+def test_checkpointed_rows_give_the_same_alignment(monkeypatch):
+    rng = random.Random(8)
+    cases = [([rng.choice("abcdef") for _ in range(rng.randint(0, 120))],
+              [rng.choice("abcdef") for _ in range(rng.randint(0, 120))]) for _ in range(60)]
+
+    def run():
+        out = []
+        for a, b in cases:
+            r = lcs_mod.lcs(a, b)
+            out.append((r.length, r.pairs, lcs_mod.table_form(r, len(a), len(b), max_cells=0, sample=17)["values"],
+                        lcs_mod.alternative_exists(a, b, r) if r.length else None))
+        return out
+
+    want = run()
+    monkeypatch.setattr(lcs_mod, "ROWS_KEEP_ALL_MAX_BYTES", 0)
+    assert lcs_mod.BitRows(["a"] * 50, ["a"] * 50)._all is None
+    assert run() == want

@@ -48,6 +48,74 @@ def lcs_rows(ref: Sequence[str], can: Sequence[str]) -> list[int]:
     return rows
 
 
+ROWS_KEEP_ALL_MAX_BYTES = 32 * 2**20   # above this, keep every B-th row and recompute blocks on demand
+
+
+class BitRows:
+    """The bit rows V_0..V_m of ``lcs_rows``, indexable like a list.
+
+    Small tables keep every row. Large ones (a 35,000 x 35,000-token pair would need ~150 MB) keep only every
+    B-th row (B ~ sqrt(m)) and recompute one block of B rows when it is accessed; the backtrace, the sampled
+    table and the alternative-LCS scan all walk the rows monotonically, so each block is recomputed about once.
+    """
+
+    def __init__(self, ref: Sequence[str], can: Sequence[str], *, max_bytes: int | None = None):
+        if max_bytes is None:
+            max_bytes = ROWS_KEEP_ALL_MAX_BYTES
+        self._ref = ref
+        self._n = n = len(can)
+        self._m = m = len(ref)
+        self._full = (1 << n) - 1
+        self._masks = _masks(can)
+        row_bytes = n // 8 + 1
+        self._all: list[int] | None = None
+        if (m + 1) * row_bytes <= max_bytes:
+            self._all = lcs_rows(ref, can)
+            self.last = self._all[-1]
+            return
+        self._B = B = max(1, int(m ** 0.5))
+        self._ckpt: list[int] = []
+        v = self._full
+        get = self._masks.get
+        full = self._full
+        for i, tok in enumerate(ref):
+            if i % B == 0:
+                self._ckpt.append(v)
+            u = v & get(tok, 0)
+            v = ((v + u) | (v - u)) & full
+        if m % B == 0:
+            self._ckpt.append(v)
+        self.last = v
+        self._block_id = -1
+        self._block: list[int] = []
+
+    def __len__(self) -> int:
+        return self._m + 1
+
+    def _row(self, i: int) -> int:
+        if self._all is not None:
+            return self._all[i]
+        if i < 0:
+            i += self._m + 1
+        b = i // self._B
+        if b != self._block_id:
+            v = self._ckpt[b]
+            block = [v]
+            get = self._masks.get
+            full = self._full
+            for tok in self._ref[b * self._B: min(self._m, (b + 1) * self._B - 1)]:
+                u = v & get(tok, 0)
+                v = ((v + u) | (v - u)) & full
+                block.append(v)
+            self._block_id, self._block = b, block
+        return self._block[i - b * self._B]
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._row(k) for k in range(*i.indices(self._m + 1))]
+        return self._row(i)
+
+
 def lcs_length(ref: Sequence[str], can: Sequence[str]) -> int:
     """Exact LCS length, bit-parallel (no table)."""
     if not ref or not can:
@@ -97,7 +165,7 @@ def backtrack(rows: list[int], ref: Sequence[str], can: Sequence[str], *,
 class LcsResult:
     length: int
     pairs: list[tuple[int, int]]   # (reference index, candidate index) of the chosen LCS
-    rows: list[int]                # bit rows (internal; not serialised)
+    rows: "list[int] | BitRows"    # bit rows (internal; not serialised)
 
     @property
     def ref_indices(self) -> list[int]:
@@ -112,9 +180,9 @@ def lcs(ref: Sequence[str], can: Sequence[str]) -> LcsResult:
     """Length and rouge-score's alignment. Empty input: length 0, no pairs."""
     if not ref or not can:
         return LcsResult(0, [], [0] * (len(ref) + 1))
-    rows = lcs_rows(ref, can)
+    rows = BitRows(ref, can)
     n = len(can)
-    length = n - rows[-1].bit_count()
+    length = n - rows.last.bit_count()
     return LcsResult(length, backtrack(rows, ref, can), rows)
 
 
@@ -168,7 +236,7 @@ def alternative_exists(ref: Sequence[str], can: Sequence[str], res: LcsResult) -
     if L == 0:
         return False
     m, n = len(ref), len(can)
-    rev = lcs_rows(ref[::-1], can[::-1])          # rev[k]: LCS of the last k ref tokens with can suffixes
+    rev = BitRows(ref[::-1], can[::-1])           # rev[k]: LCS of the last k ref tokens with can suffixes
     if m * n <= SMALL_PAIR_CELLS:
         # small sentence pairs (the common case in rougeLsum): visit the matching cells with popcounts
         masks = _masks(can)
