@@ -146,6 +146,13 @@ def test_bad_input_messages():
         explain_rouge(None, ["a"])
     with pytest.raises(ExplainerInputError, match="reference entries"):
         explain_rouge_corpus(["a", "b"], [["a"]])
+    from explainer.text import MAX_INPUT_CHARS, InputTooLong
+
+    big = "a " * (MAX_INPUT_CHARS // 2 + 1)
+    for call in (lambda: explain_rouge(big, ["a"]), lambda: score_rouge("a", [big]),
+                 lambda: explain_rouge_corpus(["a", big], [["a"], ["a"]])):
+        with pytest.raises(InputTooLong, match="limit"):
+            call()
 
 
 def test_type_parsing():

@@ -75,6 +75,8 @@ def score_rouge(candidate: str, references, *, dialect="rouge-score", types=DEFA
     if not isinstance(candidate, str):
         raise ExplainerInputError(f"the candidate must be a string, got {type(candidate).__name__}")
     refs = _norm_refs(references)
+    check_length([candidate], "candidate")
+    check_length(refs, "reference")
     d, opts, rts, _, _ = _setup(dialect, types, options)
     need = any(rt.kind in _SENT_KINDS for rt in rts)
     cand = d.prepare(candidate, opts, need_sents=need, full=False)
@@ -167,6 +169,8 @@ def _corpus_items(d, opts, rts, need, cands, refs_list, traces, progress, items,
             refs = _norm_refs(r)
         except ExplainerInputError as e:
             raise ExplainerInputError(f"item {i + 1}: {e}") from None
+        check_length([c], f"item {i + 1}: candidate")
+        check_length(refs, f"item {i + 1}: reference")
         if traces:
             tr = _explain(d, opts, rts, [], c, refs)
             items.append(tr)
