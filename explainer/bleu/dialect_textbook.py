@@ -68,7 +68,7 @@ class TextbookDialect(BleuDialect):
         elif c == 0:
             bp, branch, f = 0.0, "c = 0", "exp(1 − r/0): division by zero"
             err = LibraryError("ZeroDivisionError", "division by zero",
-                               "the real code fails here because the candidate is empty: brevity_penalty "
+                               "the real library fails here because the candidate is empty: brevity_penalty "
                                "computes exp(1 − r/c) with c = 0")
         else:
             bp = math.exp(1 - r / c)
@@ -98,6 +98,6 @@ class TextbookDialect(BleuDialect):
     def check_inputs(self, candidates, references, *, corpus):
         if any(len(r) == 0 for r in references):
             return [], LibraryError("ValueError", "min() arg is an empty sequence",
-                                    "the real code fails here because there is no reference: "
+                                    "the real library fails here because there is no reference: "
                                     "min(ref_lens, ...) of an empty list")
         return [], None
