@@ -12,7 +12,6 @@ import math
 from typing import Sequence
 
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from explainer.ui.highlight import ORDER_COLOURS, CLIP_COLOUR, is_suspicious_char
 
@@ -32,11 +31,17 @@ def label_text(tok: str, limit: int = 18) -> str:
     return html.escape(s, quote=True)
 
 
-def _layout(fig: go.Figure, title: str, height: int = 420) -> go.Figure:
-    fig.update_layout(title=dict(text=title, font=dict(size=18)), font=FONT, height=height + 60,
-                      margin=dict(l=60, r=30, t=80, b=120),
-                      legend=dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0))
-    return fig
+def _layout(title: str, height: int = 420, **extra) -> dict:
+    lay = dict(title=dict(text=title, font=dict(size=18)), font=FONT, height=height + 60,
+               margin=dict(l=60, r=30, t=80, b=120),
+               legend=dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0))
+    lay.update(extra)
+    return lay
+
+
+def _fig(data: list[dict], layout: dict) -> go.Figure:
+    # One constructor call validates everything once; many update_* calls cost several times more.
+    return go.Figure({"data": data, "layout": layout})
 
 
 def bleu_counts_figure(orders: Sequence[dict], *, scale_label: str = "0–1") -> go.Figure:
@@ -47,39 +52,41 @@ def bleu_counts_figure(orders: Sequence[dict], *, scale_label: str = "0–1") ->
     candidate n-grams), ``precision`` (0..1, after smoothing), ``included`` (enters the mean), ``smoothing``.
     """
     ns = [f"{o['n']}-gram" for o in orders]
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("Matches vs candidate n-grams",
-                                                        "Modified precision per order"),
-                        horizontal_spacing=0.12)
-    fig.add_trace(go.Bar(x=ns, y=[o["totals"] for o in orders], name="candidate n-grams (totals)",
-                         marker=dict(color=SKY, pattern=dict(shape="/", fgcolor=BLUE)),
-                         text=[f"{_num(o['totals'])}" for o in orders], textposition="outside",
-                         hovertemplate="%{x}: %{y} candidate n-grams<extra></extra>"), row=1, col=1)
-    fig.add_trace(go.Bar(x=ns, y=[o["matches"] for o in orders], name="clipped matches",
-                         marker=dict(color=ORANGE), text=[f"{_num(o['matches'])}" for o in orders],
-                         textposition="outside",
-                         hovertemplate="%{x}: %{y} clipped matches<extra></extra>"), row=1, col=1)
     raw = [o.get("precision_raw") for o in orders]
-    fig.add_trace(go.Scatter(x=ns, y=[None if p is None else p for p in raw], name="precision before smoothing",
-                             mode="lines+markers+text", line=dict(color=BLUE, dash="dash", width=3),
-                             marker=dict(symbol="circle-open", size=14, line=dict(width=3)),
-                             text=["n/a" if p is None else f"{p:.3f}" for p in raw], textposition="bottom center",
-                             hovertemplate="%{x}: %{y:.4f} before smoothing<extra></extra>"), row=1, col=2)
     sm = [o.get("precision") for o in orders]
-    fig.add_trace(go.Scatter(x=ns, y=sm, name="after smoothing (used)", mode="lines+markers+text",
-                             line=dict(color=VERMILLION, width=3),
-                             marker=dict(symbol=["diamond" if o.get("included", True) else "x" for o in orders],
-                                         size=13),
-                             text=[f"{p:.3f}" if p is not None and (r is None or abs(p - r) > 1e-12) else ""
-                                   for p, r in zip(sm, raw)], textposition="top center",
-                             customdata=[[o.get("smoothing", ""), "yes" if o.get("included", True) else "no"]
-                                         for o in orders],
-                             hovertemplate="%{x}: %{y:.4f} after smoothing (%{customdata[0]}); "
-                                           "in the mean: %{customdata[1]}<extra></extra>"), row=1, col=2)
-    fig.update_yaxes(title_text="count", rangemode="tozero", row=1, col=1)
+    data = [
+        dict(type="bar", x=ns, y=[o["totals"] for o in orders], name="candidate n-grams (totals)",
+             marker=dict(color=SKY, pattern=dict(shape="/", fgcolor=BLUE)),
+             text=[_num(o["totals"]) for o in orders], textposition="outside",
+             hovertemplate="%{x}: %{y} candidate n-grams<extra></extra>", xaxis="x", yaxis="y"),
+        dict(type="bar", x=ns, y=[o["matches"] for o in orders], name="clipped matches",
+             marker=dict(color=ORANGE), text=[_num(o["matches"]) for o in orders], textposition="outside",
+             hovertemplate="%{x}: %{y} clipped matches<extra></extra>", xaxis="x", yaxis="y"),
+        dict(type="scatter", x=ns, y=raw, name="precision before smoothing", mode="lines+markers+text",
+             line=dict(color=BLUE, dash="dash", width=3), marker=dict(symbol="circle-open", size=14, line=dict(width=3)),
+             text=["n/a" if p is None else f"{p:.3f}" for p in raw], textposition="bottom center",
+             hovertemplate="%{x}: %{y:.4f} before smoothing<extra></extra>", xaxis="x2", yaxis="y2"),
+        dict(type="scatter", x=ns, y=sm, name="after smoothing (used)", mode="lines+markers+text",
+             line=dict(color=VERMILLION, width=3),
+             marker=dict(symbol=["diamond" if o.get("included", True) else "x" for o in orders], size=13),
+             text=[f"{p:.3f}" if p is not None and (r is None or abs(p - r) > 1e-12) else ""
+                   for p, r in zip(sm, raw)], textposition="top center",
+             customdata=[[o.get("smoothing", ""), "yes" if o.get("included", True) else "no"] for o in orders],
+             hovertemplate="%{x}: %{y:.4f} after smoothing (%{customdata[0]}); in the mean: %{customdata[1]}"
+                           "<extra></extra>", xaxis="x2", yaxis="y2"),
+    ]
     top = max([p for p in raw + sm if p is not None] + [1.0])
-    fig.update_yaxes(title_text="precision (0–1)", range=[-0.05, top * 1.15], row=1, col=2)
-    fig.update_layout(barmode="group")
-    return _layout(fig, "BLEU step 2: clipped n-gram counts and modified precisions", height=440)
+    ymax = max([o["totals"] for o in orders] + [1])
+    layout = _layout(
+        "BLEU step 2: clipped n-gram counts and modified precisions", height=440, barmode="group",
+        xaxis=dict(domain=[0, 0.44]), xaxis2=dict(domain=[0.56, 1], anchor="y2"),
+        yaxis=dict(title=dict(text="count"), range=[0, ymax * 1.18]),
+        yaxis2=dict(title=dict(text="precision (0–1)"), range=[-0.05, top * 1.15], anchor="x2"),
+        annotations=[dict(text="Matches vs candidate n-grams", x=0.22, y=1.0, xref="paper", yref="paper",
+                          xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=15)),
+                     dict(text="Modified precision per order", x=0.78, y=1.0, xref="paper", yref="paper",
+                          xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=15))])
+    return _fig(data, layout)
 
 
 def _num(x) -> str:
@@ -88,47 +95,47 @@ def _num(x) -> str:
 
 def bp_curve_figure(c: int, r: int, bp: float, *, rule: str = "") -> go.Figure:
     """BP = exp(1 − r/c) for c < r, else 1, as a curve over candidate length, with this candidate marked."""
-    fig = go.Figure()
     if r <= 0:
         xs = list(range(0, max(c, 1) * 2 + 2))
         ys = [1.0 if x > 0 else 0.0 for x in xs]
     else:
         hi = max(2 * r, c + 2, 6)
-        step = max(hi / 400, 0.05)
+        step = max(hi / 200, 0.05)
         xs = [step * k for k in range(1, int(hi / step) + 1)]
         ys = [math.exp(1 - r / x) if x < r else 1.0 for x in xs]
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="BP = exp(1 − r/c) if c < r, else 1",
-                             line=dict(color=BLUE, width=3),
-                             hovertemplate="c = %{x:.1f}: BP = %{y:.4f}<extra></extra>"))
-    fig.add_trace(go.Scatter(x=[c], y=[bp], mode="markers+text", name=f"this candidate (c = {c})",
-                             marker=dict(symbol="star", size=20, color=VERMILLION, line=dict(width=1, color="black")),
-                             text=[f"  c = {c}, BP = {bp:.4f}"], textposition="middle right",
-                             hovertemplate="c = %{x}: BP = %{y:.6f}<extra></extra>"))
+    data = [dict(type="scatter", x=xs, y=ys, mode="lines", name="BP = exp(1 − r/c) if c < r, else 1",
+                 line=dict(color=BLUE, width=3), hovertemplate="c = %{x:.1f}: BP = %{y:.4f}<extra></extra>"),
+            dict(type="scatter", x=[c], y=[bp], mode="markers+text", name=f"this candidate (c = {c})",
+                 marker=dict(symbol="star", size=20, color=VERMILLION, line=dict(width=1, color="black")),
+                 text=[f"  c = {c}, BP = {bp:.4f}"], textposition="middle right",
+                 hovertemplate="c = %{x}: BP = %{y:.6f}<extra></extra>")]
+    shapes, ann = [], []
     if r > 0:
-        fig.add_vline(x=r, line=dict(color=GREEN, dash="dash", width=2),
-                      annotation_text=f"r = {r}" + (f" ({rule})" if rule else ""), annotation_position="top left")
-    fig.update_xaxes(title_text="candidate length c (tokens)", rangemode="tozero")
-    fig.update_yaxes(title_text="brevity penalty", range=[-0.03, 1.08])
-    return _layout(fig, "BLEU step 3: brevity penalty", height=380)
+        shapes.append(dict(type="line", x0=r, x1=r, y0=0, y1=1, yref="paper", line=dict(color=GREEN, dash="dash", width=2)))
+        ann.append(dict(x=r, y=1, yref="paper", text=f"r = {r}" + (f" ({rule})" if rule else ""), showarrow=False,
+                        xanchor="right", yanchor="bottom"))
+    layout = _layout("BLEU step 3: brevity penalty", height=380, shapes=shapes, annotations=ann,
+                     xaxis=dict(title=dict(text="candidate length c (tokens)"), rangemode="tozero"),
+                     yaxis=dict(title=dict(text="brevity penalty"), range=[-0.03, 1.08]))
+    return _fig(data, layout)
 
 
 def rouge_prf_figure(rows: Sequence[dict]) -> go.Figure:
     """Grouped P / R / F bars per ROUGE type. ``rows``: dicts with ``label``, ``precision``, ``recall``,
     ``fmeasure`` (native scale) and optionally ``scale`` (1 or 100)."""
     labels = [r["label"] for r in rows]
-    fig = go.Figure()
+    data = []
     spec = (("precision", "precision", BLUE, ""), ("recall", "recall", ORANGE, "/"),
             ("fmeasure", "F-measure", GREEN, "x"))
     for key, name, colour, pattern in spec:
         vals = [r.get(key) for r in rows]
-        fig.add_trace(go.Bar(x=labels, y=vals, name=name,
-                             marker=dict(color=colour, pattern=dict(shape=pattern, fgcolor="#333333")),
-                             text=[("" if v is None else f"{v:.4f}") for v in vals], textposition="outside",
-                             hovertemplate="%{x} " + name + ": %{y:.6f}<extra></extra>"))
+        data.append(dict(type="bar", x=labels, y=vals, name=name,
+                         marker=dict(color=colour, pattern=dict(shape=pattern, fgcolor="#333333")),
+                         text=[("" if v is None else f"{v:.4f}") for v in vals], textposition="outside",
+                         hovertemplate="%{x} " + name + ": %{y:.6f}<extra></extra>"))
     top = max([r.get("scale", 1) for r in rows] + [1])
-    fig.update_layout(barmode="group")
-    fig.update_yaxes(title_text="score", range=[0, top * 1.15])
-    return _layout(fig, "ROUGE: precision, recall and F-measure per type", height=420)
+    return _fig(data, _layout("ROUGE: precision, recall and F-measure per type", height=420, barmode="group",
+                              yaxis=dict(title=dict(text="score"), range=[0, top * 1.15])))
 
 
 def downsample_indices(idx: Sequence[int], limit: int) -> list[int]:
@@ -144,7 +151,7 @@ def lcs_heatmap_figure(table: dict, ref_tokens: Sequence[str], cand_tokens: Sequ
                        pairs: Sequence[Sequence[int]], *, limit: int = HEATMAP_MAX,
                        title: str = "ROUGE-L: LCS table and backtrace") -> tuple[go.Figure, str | None]:
     """The DP table ``c[i][j] = LCS(ref[:i], cand[:j])`` as a heatmap (rows: reference prefixes, columns:
-    candidate prefixes) with the backtrace path; the matched cells are marked with a different symbol.
+    candidate prefixes) with the matched cells of the alignment the backtrace picks.
 
     ``table`` is the trace's table form: ``row_index``, ``col_index``, ``values`` (possibly already
     sampled). Returns (figure, note) where note says how the table was downsampled, or None."""
@@ -158,33 +165,32 @@ def lcs_heatmap_figure(table: dict, ref_tokens: Sequence[str], cand_tokens: Sequ
     m, n = table.get("rows", len(ref_tokens)), table.get("cols", len(cand_tokens))
     if len(ri) < m + 1 or len(ci) < n + 1:
         note = (f"The table has {m + 1} × {n + 1} cells; showing {len(ri)} × {len(ci)} evenly spaced rows and "
-                f"columns (exact values). The path is exact.")
+                f"columns (exact values). The alignment markers are exact.")
     show_labels = len(ri) <= 40 and len(ci) <= 40 and len(ri) == m + 1 and len(ci) == n + 1
 
     def tick(tokens, idx):
-        return ["∅" if k == 0 else (f"{label_text(tokens[k - 1])}" if show_labels else str(k)) for k in idx]
+        return ["∅" if k == 0 else (label_text(tokens[k - 1]) if show_labels else str(k)) for k in idx]
 
     hover_c = [[f"cand[:{j}] × ref[:{i}]" for j in ci] for i in ri]
-    fig = go.Figure(go.Heatmap(x=ci, y=ri, z=z, colorscale=[[0, "#F4F4F4"], [1, SKY]], customdata=hover_c,
-                               colorbar=dict(title="LCS so far"),
-                               hovertemplate="%{customdata}: LCS = %{z}<extra></extra>",
-                               texttemplate="%{z}" if len(ri) * len(ci) <= 900 else None,
-                               textfont=dict(size=13, color="#111111")))
-    # The alignment the backtrace picks: the matched cells (i+1, j+1), in order.
-    fig.add_trace(go.Scatter(
-        x=[p[1] + 1 for p in pairs], y=[p[0] + 1 for p in pairs], mode="lines+markers",
-        name="LCS alignment (matched cells the backtrace picks)",
-        line=dict(color=VERMILLION, width=3, dash="dot"),
-        marker=dict(symbol="square-open", size=22 if show_labels else 9, color=VERMILLION, line=dict(width=3)),
-        customdata=[[label_text(cand_tokens[p[1]]), p[1] + 1, p[0] + 1] for p in pairs],
-        hovertemplate="match: %{customdata[0]} (candidate token %{customdata[1]}, reference token "
-                      "%{customdata[2]})<extra></extra>"))
-    fig.update_xaxes(title_text="candidate prefix (tokens) →", tickmode="array", tickvals=ci,
-                     ticktext=tick(cand_tokens, ci), tickangle=-40)
-    fig.update_yaxes(title_text="reference prefix (tokens) ↓", tickmode="array", tickvals=ri,
-                     ticktext=tick(ref_tokens, ri), autorange="reversed")
+    data = [dict(type="heatmap", x=ci, y=ri, z=z, colorscale=[[0, "#F4F4F4"], [1, SKY]], customdata=hover_c,
+                 colorbar=dict(title=dict(text="LCS so far")),
+                 hovertemplate="%{customdata}: LCS = %{z}<extra></extra>",
+                 texttemplate="%{z}" if len(ri) * len(ci) <= 900 else "",
+                 textfont=dict(size=13, color="#111111"), showlegend=False),
+            dict(type="scatter", x=[p[1] + 1 for p in pairs], y=[p[0] + 1 for p in pairs], mode="lines+markers",
+                 name="LCS alignment (matched cells the backtrace picks)",
+                 line=dict(color=VERMILLION, width=3, dash="dot"),
+                 marker=dict(symbol="square-open", size=22 if show_labels else 9, color=VERMILLION, line=dict(width=3)),
+                 customdata=[[label_text(cand_tokens[p[1]]), p[1] + 1, p[0] + 1] for p in pairs],
+                 hovertemplate="match: %{customdata[0]} (candidate token %{customdata[1]}, reference token "
+                               "%{customdata[2]})<extra></extra>", showlegend=True)]
     size = 30 * max(len(ri), 8) + 200
-    return _layout(fig, title, height=min(max(size, 380), 900)), note
+    layout = _layout(title, height=min(max(size, 380), 900), showlegend=True,
+                     xaxis=dict(title=dict(text="candidate prefix (tokens) →"), tickmode="array", tickvals=ci,
+                                ticktext=tick(cand_tokens, ci), tickangle=-40),
+                     yaxis=dict(title=dict(text="reference prefix (tokens) ↓"), tickmode="array", tickvals=ri,
+                                ticktext=tick(ref_tokens, ri), autorange="reversed"))
+    return _fig(data, layout), note
 
 
 def alignment_figure(cand_tokens: Sequence[str], ref_tokens: Sequence[str], pairs: Sequence[Sequence[int]],
@@ -196,25 +202,25 @@ def alignment_figure(cand_tokens: Sequence[str], ref_tokens: Sequence[str], pair
         note = f"Drawing the first {limit} tokens of each text; the table below lists every aligned pair."
     in_c = {p[1] for p in pairs}
     in_r = {p[0] for p in pairs}
-    fig = go.Figure()
-    for (ri, ci) in pairs:
+    lx, ly = [], []
+    for (ri, ci) in pairs:  # one trace for all links: None breaks the line between pairs
         if ci < nc and ri < nr:
-            fig.add_trace(go.Scatter(x=[ci, ri], y=[1, 0], mode="lines", line=dict(color=VERMILLION, width=2),
-                                     hoverinfo="skip", showlegend=False))
-    fig.add_trace(go.Scatter(
-        x=list(range(nc)), y=[1] * nc, mode="markers+text", name="candidate",
-        text=[label_text(t) for t in cand_tokens[:nc]], textposition="top center",
-        marker=dict(symbol=["square" if j in in_c else "square-open" for j in range(nc)], size=11, color=BLUE),
-        hovertemplate="candidate token %{x}<extra></extra>"))
-    fig.add_trace(go.Scatter(
-        x=list(range(nr)), y=[0] * nr, mode="markers+text", name="reference",
-        text=[label_text(t) for t in ref_tokens[:nr]], textposition="bottom center",
-        marker=dict(symbol=["diamond" if i in in_r else "diamond-open" for i in range(nr)], size=11, color=GREEN),
-        hovertemplate="reference token %{x}<extra></extra>"))
-    fig.update_yaxes(visible=False, range=[-0.6, 1.6])
-    fig.update_xaxes(visible=False)
-    fig = _layout(fig, "ROUGE-L: the alignment (filled markers are in the LCS)", height=300)
-    return fig, note
+            lx += [ci, ri, None]
+            ly += [1, 0, None]
+    data = [dict(type="scatter", x=lx, y=ly, mode="lines", line=dict(color=VERMILLION, width=2), hoverinfo="skip",
+                 name="aligned pair (LCS)"),
+            dict(type="scatter", x=list(range(nc)), y=[1] * nc, mode="markers+text", name="candidate",
+                 text=[label_text(t) for t in cand_tokens[:nc]], textposition="top center",
+                 marker=dict(symbol=["square" if j in in_c else "square-open" for j in range(nc)], size=11, color=BLUE),
+                 hovertemplate="candidate token %{x}<extra></extra>"),
+            dict(type="scatter", x=list(range(nr)), y=[0] * nr, mode="markers+text", name="reference",
+                 text=[label_text(t) for t in ref_tokens[:nr]], textposition="bottom center",
+                 marker=dict(symbol=["diamond" if i in in_r else "diamond-open" for i in range(nr)], size=11,
+                             color=GREEN),
+                 hovertemplate="reference token %{x}<extra></extra>")]
+    layout = _layout("ROUGE-L: the alignment (filled markers are in the LCS)", height=300,
+                     yaxis=dict(visible=False, range=[-0.6, 1.6]), xaxis=dict(visible=False))
+    return _fig(data, layout), note
 
 
 def order_colour(n: int) -> str:

@@ -493,19 +493,30 @@ def _rouge_section(rt, ref_count: int) -> None:
                                                for p in d["per_ref_sentence"]]), hide_index=True)
 
 
+def trace_json(bt, rt) -> str:
+    """The "Trace (JSON)" download: both traces' ``to_dict()``."""
+    payload = {"bleu": bt.to_dict() if bt is not None else None, "rouge": rt.to_dict() if rt is not None else None}
+    return json.dumps(payload, ensure_ascii=False, indent=1)
+
+
+def ngram_csv(bt) -> str:
+    """The "n-gram table (CSV)" download: every row of the BLEU n-gram table (the page may show fewer)."""
+    buf = io.StringIO()
+    pd.DataFrame(bv.ngram_rows(bt)).to_csv(buf, index=False)
+    return buf.getvalue()
+
+
 def _downloads(bt, rt) -> None:
     st.markdown("#### Downloads")
     cols = st.columns(3)
-    payload = {"bleu": bt.to_dict() if bt is not None else None, "rouge": rt.to_dict() if rt is not None else None}
+    # Deferred: the files are built only when a button is clicked, so a rerun does not serialise traces.
     with cols[0]:
-        st.download_button("Trace (JSON)", json.dumps(payload, ensure_ascii=False, indent=1), file_name="trace.json",
-                           mime="application/json", key="dl_json")
+        st.download_button("Trace (JSON)", lambda: trace_json(bt, rt), file_name="trace.json",
+                           mime="application/json", key="dl_json", on_click="ignore")
     with cols[1]:
         if bt is not None:
-            buf = io.StringIO()
-            pd.DataFrame(bv.ngram_rows(bt)).to_csv(buf, index=False)
-            st.download_button("BLEU n-gram table (CSV)", buf.getvalue(), file_name="bleu_ngrams.csv",
-                               mime="text/csv", key="dl_csv")
+            st.download_button("BLEU n-gram table (CSV)", lambda: ngram_csv(bt), file_name="bleu_ngrams.csv",
+                               mime="text/csv", key="dl_csv", on_click="ignore")
 
 
 # ------------------------------------------------------------------------------------------------ page
