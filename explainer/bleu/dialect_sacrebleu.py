@@ -139,6 +139,10 @@ class SacreBleuDialect(BleuDialect):
         return self.options["max_ngram_order"]
 
     def choose_ref_length(self, c: int, ref_lens: Sequence[int]) -> RefLengthChoice:
+        if not ref_lens:
+            return RefLengthChoice(-1, [], "closest", "shorter reference wins a tie", False,
+                                   "no reference: sacreBLEU's _get_closest_ref_len returns its start value -1, "
+                                   "which is added to the corpus reference length")
         return closest_shorter(c, ref_lens)
 
     def ref_length_fast(self, c: int, ref_lens: Sequence[int]) -> int:
@@ -151,7 +155,7 @@ class SacreBleuDialect(BleuDialect):
                 closest_len = ref_len
             elif diff == closest_diff and ref_len < closest_len:
                 closest_len = ref_len
-        return closest_len if ref_lens else 0
+        return closest_len
 
     # ---- compute_bleu, step by step
     def combine(self, c, r, matches, totals, ctx, *, n_segments=1) -> Combination:
@@ -290,12 +294,19 @@ class SacreBleuDialect(BleuDialect):
             err = LibraryError("IndexError", "list index out of range",
                                "the real library fails here because there is no reference: it reads refs[0][0] "
                                "to check the reference type")
-        elif any(len(refs) == 0 for refs in references):
-            # a segment whose every reference stream holds None: sacreBLEU has no n-grams for it
-            i = next(i for i, refs in enumerate(references) if len(refs) == 0)
-            err = LibraryError("TypeError", "argument of type 'NoneType' is not iterable",
-                               f"the real library fails here because segment {i + 1} has no reference: its "
-                               "reference n-gram table is None (and its closest length would be -1)")
+        else:
+            for i, (h, refs) in enumerate(zip(candidates, references)):
+                if refs:
+                    continue
+                if self.tokenize(h):
+                    err = LibraryError("TypeError", "argument of type 'NoneType' is not iterable",
+                                       f"the real library fails here because segment {i + 1} has no reference "
+                                       "(every reference stream holds None there): its reference n-gram table "
+                                       "is None")
+                    break
+                warns.append(LibraryWarning(
+                    "explainer", f"segment {i + 1} has no reference and an empty candidate: sacreBLEU does not "
+                                 "fail, it silently counts that segment's reference length as -1"))
         return warns, err
 
 
