@@ -15,7 +15,7 @@ from explainer.rouge import explain_rouge, explain_rouge_corpus, get_dialect, sc
 from explainer.rouge.rouge155 import (
     WLCS_DEATH, Rouge155Options, evaluate, evaluate_corpus, parse_flags,
 )
-from tests.conftest import golden
+from tests.conftest import SHARED, golden, load_jsonl
 
 PERL_TO_TYPE = {"ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUGE-3": "rouge3", "ROUGE-4": "rouge4",
                 "ROUGE-L": "rougeLsum", "ROUGE-W-1.2": "rougeW-1.2", "ROUGE-S4": "rougeS4", "ROUGE-SU4": "rougeSU4"}
@@ -49,6 +49,50 @@ def _dialect_options(flags: list[str]) -> dict:
             "multi_ref": "pool" if o.mode == "A" else "best-recall"}
 
 
+def _check_segment_record(rec) -> tuple[int, int, int]:
+    """One Perl segment record at engine level: scores as printed, -t 2 counts, one-line layout, death.
+    Returns (R/P/F values, count triples, one-line metrics) checked."""
+    n_values = n_counts = n_oneline = 0
+    opts = parse_flags(rec["options"]["flags"])
+    what = f"{rec['case_id']} {' '.join(rec['options']['flags'])}"
+    ev = evaluate(rec["candidate"], rec["references"], opts, detail=False)
+    res = rec["result"]
+    if rec["status"] == "error":
+        assert rec["error"] == f"PerlDie: {WLCS_DEATH}"
+        assert ev.died == WLCS_DEATH, what
+        assert "the real script dies here because" in " ".join(ev.notes)
+        # the script printed ROUGE-N and ROUGE-L before dying, and nothing after
+        assert list(ev.metrics) == [k for k in res if k.startswith("ROUGE-")], what
+    else:
+        assert ev.died is None, what
+        assert list(ev.metrics) == opts.metric_names()
+    for name, want in res.items():
+        if not name.startswith("ROUGE-"):
+            continue
+        m = ev.metrics[name]
+        for k in "RPF":
+            _same_printed(getattr(m, k), want[k], f"{what} {name} {k}")
+            n_values += 1
+    for name, want in res["counts"].items():
+        m = ev.metrics[name]
+        _same_counts(name, (m.model_count, m.peer_count, m.hit_count), want, what)
+        n_counts += 1
+    ol = res["one_line_layout"]
+    ev1 = evaluate(rec["candidate"].replace("\n", " "), [r.replace("\n", " ") for r in rec["references"]], opts,
+                   detail=False)
+    for name, want in ol.items():
+        if name == "counts":
+            continue
+        m = ev1.metrics[name]
+        for k in "RPF":
+            _same_printed(getattr(m, k), want[k], f"{what} one-line {name} {k}")
+        n_oneline += 1
+    for name, want in ol["counts"].items():
+        m = ev1.metrics[name]
+        _same_counts(name, (m.model_count, m.peer_count, m.hit_count), want, what + " one-line")
+    return n_values, n_counts, n_oneline
+
+
 def test_every_segment_record_engine():
     """Every segment record (ok and error), engine level: scores, -t 2 counts, one-line layout, deaths."""
     n_ok = n_err = n_values = n_counts = n_oneline = 0
@@ -56,50 +100,31 @@ def test_every_segment_record_engine():
     for rec in _segment_records():
         if rec["case_id"].startswith(("duc2002_", "sl2003_")):
             sample_cases.add(rec["case_id"])
-        opts = parse_flags(rec["options"]["flags"])
-        what = f"{rec['case_id']} {' '.join(rec['options']['flags'])}"
-        ev = evaluate(rec["candidate"], rec["references"], opts, detail=False)
-        res = rec["result"]
+        a, b, c = _check_segment_record(rec)
+        n_values, n_counts, n_oneline = n_values + a, n_counts + b, n_oneline + c
         if rec["status"] == "error":
             n_err += 1
-            assert rec["error"] == f"PerlDie: {WLCS_DEATH}"
-            assert ev.died == WLCS_DEATH, what
-            assert "the real script dies here because" in " ".join(ev.notes)
-            # the script printed ROUGE-N and ROUGE-L before dying, and nothing after
-            assert list(ev.metrics) == [k for k in res if k.startswith("ROUGE-")], what
         else:
             n_ok += 1
-            assert ev.died is None, what
-            assert list(ev.metrics) == opts.metric_names()
-        for name, want in res.items():
-            if not name.startswith("ROUGE-"):
-                continue
-            m = ev.metrics[name]
-            for k in "RPF":
-                _same_printed(getattr(m, k), want[k], f"{what} {name} {k}")
-                n_values += 1
-        for name, want in res["counts"].items():
-            m = ev.metrics[name]
-            _same_counts(name, (m.model_count, m.peer_count, m.hit_count), want, what)
-            n_counts += 1
-        ol = res["one_line_layout"]
-        ev1 = evaluate(rec["candidate"].replace("\n", " "), [r.replace("\n", " ") for r in rec["references"]], opts,
-                       detail=False)
-        for name, want in ol.items():
-            if name == "counts":
-                continue
-            m = ev1.metrics[name]
-            for k in "RPF":
-                _same_printed(getattr(m, k), want[k], f"{what} one-line {name} {k}")
-            n_oneline += 1
-        for name, want in ol["counts"].items():
-            m = ev1.metrics[name]
-            _same_counts(name, (m.model_count, m.peer_count, m.hit_count), want, what + " one-line")
     # every segment record of the file is in the dialect's scope
     assert (n_ok, n_err) == (2277, 135)
     # ... including every case of golden/cases/rouge_sample_cases.jsonl (real DUC2002 / SL2003 summaries)
     assert sample_cases == {c["id"] for c in golden("cases/rouge_sample_cases.jsonl")} and len(sample_cases) == 109
     assert n_values > 55_000 and n_counts > 18_000 and n_oneline >= 4_000
+
+
+def test_seed_vectors_perl_records():
+    """The course seeds' ROUGE-1.5.5 vectors (../shared/seeds/vectors/rouge.jsonl), including ROUGE-S*/SU*
+    (-2 -1), which the golden file does not have."""
+    path = SHARED / "seeds" / "vectors" / "rouge.jsonl"
+    if not path.exists():
+        pytest.skip(f"seed vectors not found: {path}")
+    recs = [r for r in load_jsonl(str(path)) if r["implementation"] == "rouge155"]
+    n_star = 0
+    for rec in recs:
+        _check_segment_record(rec)
+        n_star += "ROUGE-S*" in rec["result"]
+    assert len(recs) == 50 and n_star == 1
 
 
 def test_every_segment_record_through_the_public_api():
