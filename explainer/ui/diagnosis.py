@@ -9,6 +9,7 @@ the page escapes them.
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -87,15 +88,21 @@ def diagnose_bleu(trace, *, alternatives: dict[str, float] | None = None) -> lis
                            f"The candidate has {c} tokens, the chosen reference length is r = {r} "
                            f"({trace.ref_length.explanation}). BP = exp(1 − {r}/{c}) = {comb.bp:.4f}: the score "
                            f"is multiplied by {comb.bp:.4f} (−{_pct(1 - comb.bp)}).", "bp"))
-    # case: unmatched candidate tokens that would match a reference token ignoring case
-    if not opts.get("lowercase", False) and refs:
-        ref_exact = {t for x in refs for t in x}
-        ref_lower = {t.lower() for x in refs for t in x}
-        case_only = sorted({t for t in cand if t not in ref_exact and t.lower() in ref_lower})
+    # case: unigrams that would be counted more often if case were ignored (read off the n-gram table)
+    if not opts.get("lowercase", False) and refs and trace.ngrams:
+        ref_lc = [Counter(t.lower() for t in x) for x in refs]
+        case_only = []
+        for e in trace.ngrams[0].entries:
+            if e.cand_count > e.clipped:
+                lc_max = max(c[e.text.lower()] for c in ref_lc)
+                if lc_max > e.max_ref_count:
+                    case_only.append(e.text)
         if case_only:
-            out.append(Finding("info", "Case differences", f"{_quote(case_only)} match a reference only if case is "
-                               "ignored. This dialect is case-sensitive here; turn on lowercase (sacreBLEU "
-                               "lowercase=True) to compare case-insensitively.", "case"))
+            has_opt = "lowercase" in opts
+            out.append(Finding("info", "Case differences", f"{_quote(case_only)} would match more often if case "
+                               "were ignored (the references spell them with other capitals). This dialect is "
+                               "case-sensitive here" + ("; turn on lowercase to compare case-insensitively."
+                                                        if has_opt else "."), "case"))
     # tokenization: punctuation glued to words (whitespace tokenizers) or no spaces (CJK under 13a)
     ref_set = {t for x in refs for t in x}
     glued = sorted({t for t in cand if t not in ref_set and len(t) > 1 and not t[-1].isalnum()

@@ -1,0 +1,173 @@
+"""Pure UI helpers over real traces: table rows, marks, chart figures, formulas and the diagnosis agree with
+the traces — and, through them, with the real sacreBLEU / rouge-score run here."""
+from __future__ import annotations
+
+import math
+
+import pytest
+from rouge_score import rouge_scorer
+from sacrebleu.metrics import BLEU
+
+from explainer.bleu import explain_bleu
+from explainer.examples import EXAMPLES, get_example
+from explainer.rouge import explain_rouge
+from explainer.ui import bleu_view as bv
+from explainer.ui import charts, diagnosis
+from explainer.ui import rouge_view as rv
+
+TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+
+def sacre(cand, refs, **kw):
+    return BLEU(**kw).corpus_score([cand], [[r] for r in refs])
+
+
+@pytest.mark.parametrize("ex", EXAMPLES, ids=lambda e: e.id)
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_ngram_table_sums_are_sacrebleus_counts(ex, lowercase):
+    refs = list(ex.references)
+    bt = explain_bleu(ex.candidate, refs, lowercase=lowercase)
+    real = sacre(ex.candidate, refs, lowercase=lowercase)
+    rows = bv.ngram_rows(bt)
+    for n in range(1, 5):
+        sel = [r for r in rows if r["order"] == n]
+        if real.counts[0] == 0:
+            # sacreBLEU reports no counts when nothing matches at all; the table still holds the candidate
+            assert sum(r["counted (clipped)"] for r in sel) == 0
+            continue
+        assert sum(r["counted (clipped)"] for r in sel) == real.counts[n - 1]
+        assert sum(r["candidate count"] for r in sel) == real.totals[n - 1]
+        for r in sel:
+            assert r["counted (clipped)"] + r["clipped away"] + r["in no reference"] == r["candidate count"]
+    chosen = [r for r in bv.ref_length_rows(bt) if r["chosen"]]
+    assert chosen and all(r["length (tokens)"] == real.ref_len for r in chosen)
+    assert f"{real.score:.4f}" in bv.formula_latex(bt) or real.score == 0 or f"{real.score:.4g}" in bv.formula_latex(bt)
+
+
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_papineni_clipped_marks_match_sacrebleu(lowercase):
+    ex = get_example("papineni_the")
+    bt = explain_bleu(ex.candidate, list(ex.references), lowercase=lowercase)
+    real = sacre(ex.candidate, list(ex.references), lowercase=lowercase)
+    marks = bv.candidate_marks(bt)
+    assert len(marks) == 7
+    assert sum(m.clipped for m in marks) == 7 - real.counts[0]
+    assert sum(1 for m in marks if m.order >= 1 and not m.clipped) == real.counts[0]
+    assert all("clipped away" in m.title for m in marks if m.clipped)
+
+
+def test_selected_ngram_marks_every_occurrence():
+    ex = get_example("abandon_hope")
+    bt = explain_bleu(ex.candidate, list(ex.references))
+    occ = bv.ngram_occurrences(bt, "ye who")
+    assert occ["n"] == 2
+    for k in range(len(ex.references)):
+        marks = bv.reference_marks(bt, k, selected="ye who")
+        assert sum(m.selected for m in marks) == 2 * len(occ["ref_positions"][k])
+
+
+def test_bleu_figures_carry_trace_numbers():
+    ex = get_example("cat_sat")
+    bt = explain_bleu(ex.candidate, list(ex.references))
+    real = sacre(ex.candidate, list(ex.references))
+    fig = charts.bleu_counts_figure(bv.order_rows(bt))
+    totals, matches, raw, smoothed = (list(t.y) for t in fig.data)
+    assert totals == real.totals and matches == real.counts
+    assert [p for p in raw] == [c / t for c, t in zip(real.counts, real.totals)]
+    assert [100 * p for p in smoothed] == pytest.approx(real.precisions, rel=1e-12)
+    bp = charts.bp_curve_figure(bt.combination.c, bt.combination.r, bt.combination.bp)
+    assert bp.data[1].x == (real.sys_len,) and bp.data[1].y[0] == pytest.approx(real.bp, rel=1e-12)
+    for x, y in zip(bp.data[0].x, bp.data[0].y):
+        assert y == pytest.approx(math.exp(1 - real.ref_len / x) if x < real.ref_len else 1.0)
+
+
+@pytest.mark.parametrize("ex", [e for e in EXAMPLES if len(e.references) <= 4], ids=lambda e: e.id)
+def test_rouge_rows_match_rouge_score(ex):
+    refs = list(ex.references)
+    rt = explain_rouge(ex.candidate, refs, types=TYPES)
+    real = rouge_scorer.RougeScorer(list(TYPES)).score_multi(refs, ex.candidate)
+    fig = charts.rouge_prf_figure(rv.prf_rows(rt))
+    p, r, f = (list(t.y) for t in fig.data)
+    assert p == [real[t].precision for t in TYPES]
+    assert r == [real[t].recall for t in TYPES]
+    assert f == [real[t].fmeasure for t in TYPES]
+    k = rt.chosen_reference["rougeL"] or 0
+    # ROUGE-L: the alignment has LCS-length pairs; rouge-score's own table agrees
+    sc = rouge_scorer.RougeScorer(["rougeL"])
+    ref_toks = sc._tokenizer.tokenize(refs[k])
+    cand_toks = sc._tokenizer.tokenize(ex.candidate)
+    lcs = rouge_scorer._lcs_table(ref_toks, cand_toks)[-1][-1]
+    assert len(rv.lcs_alignment_rows(rt, k)) == lcs
+    for t in ("rouge1", "rouge2"):
+        rows = rv.overlap_rows(rt, t, k)
+        res = rv.result(rt, t, k)
+        assert sum(row["overlap (min)"] for row in rows) == res.hits
+
+
+def test_lcs_heatmap_downsamples_and_escapes():
+    cand = " ".join(f"w{i % 37}" for i in range(300)) + " <b>x</b>"
+    ref = " ".join(f"w{(i * 7) % 37}" for i in range(280))
+    rt = explain_rouge(cand, [ref], types=("rougeL",), tokenizer="rouge-score")
+    d = rv.detail(rt, "rougeL", 0)
+    fig, note = charts.lcs_heatmap_figure(d["table"], rt.references[0].tokenized.tokens,
+                                          rt.candidate.tokenized.tokens, d["pairs"])
+    assert note and "showing" in note
+    assert len(fig.data[0].z) <= charts.HEATMAP_MAX and len(fig.data[0].z[0]) <= charts.HEATMAP_MAX
+    assert len(fig.data[1].x) == d["lcs_length"]
+    small_fig, small_note = charts.lcs_heatmap_figure(
+        {"row_index": [0, 1], "col_index": [0, 1], "values": [[0, 0], [0, 1]], "rows": 1, "cols": 1},
+        ["<img src=x onerror=alert(1)>"], ["<img src=x onerror=alert(1)>"], [[0, 0]])
+    assert small_note is None
+    assert all("<img" not in t for t in small_fig.layout.xaxis.ticktext)
+    assert "&lt;img" in small_fig.layout.xaxis.ticktext[1]
+
+
+def _codes(findings):
+    return {f.code for f in findings}
+
+
+def test_diagnosis_bleu_cases():
+    ex = get_example("papineni_the")
+    bt = explain_bleu(ex.candidate, list(ex.references))
+    codes = _codes(diagnosis.diagnose_bleu(bt))
+    assert "zero_matches" in codes and "case" in codes
+    party = get_example("party")
+    bt = explain_bleu(party.candidate, list(party.references))
+    f = diagnosis.diagnose_bleu(bt)
+    assert "no_ngrams" in _codes(f) and "bp" in _codes(f)
+    real = sacre(party.candidate, list(party.references))
+    assert f"{real.bp:.4f}" in next(x.text for x in f if x.code == "bp")
+    glued = explain_bleu("the cat sat on the mat.", ["the cat sat on the mat"], tokenize="none")
+    assert "punct" in _codes(diagnosis.diagnose_bleu(glued))
+    cjk = explain_bleu("北京是中国的首都", ["北京是中国的首都。"])
+    assert "no_spaces" in _codes(diagnosis.diagnose_bleu(cjk))
+
+
+def test_diagnosis_rouge_cases():
+    ex = get_example("non_latin")
+    rt = explain_rouge(ex.candidate, list(ex.references), types=TYPES)
+    assert "no_tokens" in _codes(diagnosis.diagnose_rouge(rt))
+    g = get_example("google")
+    rt = explain_rouge(g.candidate, list(g.references), types=TYPES)
+    codes = _codes(diagnosis.diagnose_rouge(rt))
+    assert "rouge2_zero" in codes and "lsum_no_newline" in codes
+    u = get_example("union_lcs")
+    rt = explain_rouge(u.candidate, list(u.references), types=TYPES)
+    assert "lsum_no_newline" not in _codes(diagnosis.diagnose_rouge(rt))
+
+
+def test_downloads_are_complete():
+    import csv
+    import io
+    import json
+
+    from explainer.ui.explain_page import ngram_csv, trace_json
+
+    ex = get_example("abandon_hope")
+    bt = explain_bleu(ex.candidate, list(ex.references))
+    rt = explain_rouge(ex.candidate, list(ex.references), types=TYPES)
+    d = json.loads(trace_json(bt, rt))
+    assert d["bleu"]["score"] == bt.score and d["rouge"]["scores"]["rouge1"]["fmeasure"] == rt.scores["rouge1"].fmeasure
+    rows = list(csv.DictReader(io.StringIO(ngram_csv(bt))))
+    assert len(rows) == len(bv.ngram_rows(bt))
+    assert {"order", "n-gram", "candidate count", "ref 1", "ref 4", "max in one ref", "justified by"} <= set(rows[0])
