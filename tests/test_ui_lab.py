@@ -86,7 +86,7 @@ def test_preset_picker_updates_permalink_and_bad_preset_warns():
 @pytest.mark.parametrize("gkey", list(gen.GENERATORS))
 def test_every_generator_runs_on_user_input(gkey):
     at = new_lab({"lab": "generators"})
-    at.selectbox(key="lab_gen").set_value(gkey).run()
+    at.selectbox(key="lab_gen_box").set_value(gkey).run()
     assert not at.exception, [e.value for e in at.exception]
     body = page_html(at)
     assert "lab-table" in body
@@ -97,7 +97,7 @@ def test_every_generator_runs_on_user_input(gkey):
 def test_generator_output_matches_real_packages_and_escapes_user_text():
     payload = '<img src=x onerror=alert(1)> the dog bit the man'
     at = new_lab({"lab": "generators", "candidate": payload, "ref": "the man bit the dog"})
-    at.selectbox(key="lab_gen").set_value("swap").run()
+    at.selectbox(key="lab_gen_box").set_value("swap").run()
     assert not at.exception
     body = page_html(at)
     assert "<img src=x" not in body and "&lt;img src=x onerror=alert(1)&gt;" in body
@@ -130,7 +130,7 @@ def test_every_sweep_draws_a_chart(knob):
     at = new_lab({"lab": "sweeps", "candidate": "a fire destroyed a port warehouse on sunday",
                   "ref": ["a fire destroyed a warehouse in the port on sunday night",
                           "fire crews fought a blaze at a dockside warehouse overnight"]})
-    at.selectbox(key="lab_sweep").set_value(knob).run()
+    at.selectbox(key="lab_sweep_box").set_value(knob).run()
     assert not at.exception, [e.value for e in at.exception]
     charts = at.get("plotly_chart")
     assert len(charts) == 1
@@ -141,7 +141,7 @@ def test_every_sweep_draws_a_chart(knob):
 def test_optimizer_result_is_what_the_real_packages_say(target):
     refs = ["the minister said that the government will increase the budget for schools in the next year"]
     at = new_lab({"lab": "optimizer", "candidate": "minister promises more money for schools next year", "ref": refs})
-    at.selectbox(key="lab_opt_target").set_value(target).run()
+    at.selectbox(key="lab_opt_target_box").set_value(target).run()
     at.slider(key="lab_opt_budget").set_value(1.0).run()
     at.button(key="lab_opt_run").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -170,3 +170,60 @@ def test_user_text_survives_switching_sections():
     assert at.text_area(key="lab_refs_box").value == "first reference\nsecond reference"
     assert at.query_params["candidate"] == "my own candidate text"
     assert list(at.query_params["ref"]) == ["first reference", "second reference"]
+
+
+def test_section_choices_are_in_the_permalink():
+    at = new_lab({"lab": "sweeps", "knob": "shuffle", "candidate": "a b c d", "ref": "a b c d e"})
+    assert at.query_params["knob"] == "shuffle"
+    assert len(at.get("plotly_chart")) == 1
+    at = new_lab({"lab": "generators", "gen": "negate"})
+    assert at.query_params["gen"] == "negate"
+    at = new_lab({"lab": "optimizer", "target": "rougeL_f"})
+    assert at.query_params["target"] == "rougeL_f"
+    at = new_lab({"lab": "optimizer", "target": "meteor"})
+    assert any("not one of" in w.value for w in at.warning) and at.query_params["target"] == "bleu"
+
+
+def test_g9_verbosity_example_button():
+    at = new_lab({"lab": "sweeps"})
+    at.button(key="lab_sw_g9").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.text_area(key="lab_cand_box").value.startswith("a fire destroyed a warehouse in the port of dover")
+    assert not at.warning
+    sw_rows = at.session_state["lab_sw_len"]
+    assert sw_rows == 75
+
+
+def test_explain_links_round_trip_through_the_explain_permalink_parser():
+    from urllib.parse import parse_qs
+
+    from explainer.ui.lab_view import variant_links
+    from explainer.ui.permalink import parse_params
+    from explainer.ui.schema import DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
+
+    for pid, p in PRESETS.items():
+        for v in p.variants:
+            for _, query in variant_links(v):
+                params = parse_qs(query, keep_blank_values=True)
+                state, warnings = parse_params(params, bleu_schema(), rouge_schema(),
+                                               rouge_type_choices=ROUGE_TYPE_CHOICES,
+                                               default_rouge_types=DEFAULT_ROUGE_TYPES())
+                assert not warnings, (pid, warnings)
+                if not v.is_corpus:
+                    assert state.candidate == v.candidate and state.refs == list(v.references)
+                    if v.bleu.ref_length == "shortest":
+                        assert state.bleu_dialect == "hf-evaluate"
+                    else:
+                        assert state.bleu_options["tokenize"] == v.bleu.tokenize
+                        assert state.bleu_options["lowercase"] == v.bleu.lowercase
+                        assert state.bleu_options["smooth_method"] == v.bleu.smooth_method
+                    assert state.rouge_options["tokenizer"] == v.rouge.tokenizer
+
+
+def test_g12_button_takes_a_preset_into_the_optimizer():
+    at = new_lab({"preset": "stopword-stuffing"})
+    at.button(key="lab_to_opt").click().run()
+    assert not at.exception
+    assert at.session_state["lab_section"] == "optimizer"
+    assert at.text_area(key="lab_cand_box").value == get_preset("stopword-stuffing").variants[0].candidate
+    assert at.selectbox(key="lab_opt_target_box").value == "rouge1_f"

@@ -60,7 +60,14 @@ def _load_from_url() -> None:
     refs = qp.get_all("ref")
     ss["lab_cand"] = cand if cand is not None else DEFAULT_CAND
     ss["lab_refs"] = "\n".join(r.replace("\n", " ") for r in refs) if refs else DEFAULT_REFS
-    ss.setdefault("lab_gen", "permute")
+    for param, store, choices, default in (("gen", "lab_gen", gen.GENERATORS, "permute"),
+                                           ("knob", "lab_sweep", SWEEPS, "length"),
+                                           ("target", "lab_opt_target", TARGETS, "bleu")):
+        raw = qp.get(param)
+        if raw is not None and raw not in choices:
+            warns.append(f"`{param}={raw[:40]}` is not one of {', '.join(choices)}; using {default}.")
+            raw = None
+        ss[store] = raw or default
     ss["_lab_warnings"] = warns
     ss["_lab_loaded"] = True
 
@@ -72,6 +79,10 @@ def _params() -> dict:
     if section == "presets":
         out["preset"] = ss.get("lab_preset", DEFAULT_PRESET)
     else:
+        extra = {"generators": ("gen", "lab_gen"), "sweeps": ("knob", "lab_sweep"),
+                 "optimizer": ("target", "lab_opt_target")}.get(section)
+        if extra and ss.get(extra[1]):
+            out[extra[0]] = ss[extra[1]]
         cand, refs = ss.get("lab_cand", ""), _refs_list(ss.get("lab_refs", ""))
         if len(cand) + sum(map(len, refs)) <= MAX_URL_TEXT:
             out["candidate"] = cand
@@ -105,6 +116,17 @@ def _explain_href(query: str) -> str:
 
 
 # -------------------------------------------------------------------------------------------------- inputs
+def _persistent_select(label: str, store: str, options: list, **kw):
+    """A selectbox whose choice survives section switches (same trick as the text areas)."""
+    ss = st.session_state
+    box = store + "_box"
+    if ss.get(store) not in options:
+        ss[store] = options[0]
+    ss[box] = ss[store]
+    st.selectbox(label, options, key=box, on_change=lambda: ss.__setitem__(store, ss[box]), **kw)
+    return ss[store]
+
+
 def _persistent_text_area(label: str, store: str, **kw) -> str:
     """A text area whose text survives section switches: Streamlit forgets the state of widgets that are
     not drawn in a run, so the text lives under ``store`` and the widget (key ``store + '_box'``) is
@@ -146,6 +168,14 @@ def _user_inputs() -> tuple[str, list[str]] | None:
 
 
 # ------------------------------------------------------------------------------------------------ presets
+def _to_optimizer(candidate: str, refs: list[str]) -> None:
+    ss = st.session_state
+    ss["lab_section"] = "optimizer"
+    ss["lab_cand"], ss["lab_refs"] = candidate, "\n".join(refs)
+    ss["lab_opt_target"] = "rouge1_f"
+    ss.pop("lab_opt_result", None)
+
+
 def _presets() -> None:
     ids = list(PRESETS)
     st.selectbox("Preset", ids, key="lab_preset", format_func=lv.preset_label,
@@ -214,6 +244,10 @@ def _presets() -> None:
         st.markdown(" · ".join(x for x in [f"**Changed by the setting:** {', '.join(changed)}" if changed else "",
                                            f"**Unchanged:** {', '.join(same)}" if same else ""] if x))
     st.info(f"**Lesson.** {p.lesson}", icon="💡")
+    if p.catalogue in ("G8", "G7", "G11"):
+        st.button("G12 — optimise the metric directly: let the optimizer game ROUGE-1 F on this example",
+                  key="lab_to_opt", on_click=_to_optimizer, args=(p.variants[0].candidate,
+                                                                   list(p.variants[0].references)))
     st.caption(f"Source: {p.citation}")
     link = "?" + urlencode({"lab": "presets", "preset": pid})
     st.markdown(f"Permalink to this preset: `{_base_url() or ''}{link}`")
@@ -238,7 +272,7 @@ def _generators() -> None:
         return
     cand, refs = inp
     keys = list(gen.GENERATORS)
-    gkey = st.selectbox("Generator", keys, key="lab_gen", format_func=lambda k: gen.GENERATORS[k].label)
+    gkey = _persistent_select("Generator", "lab_gen", keys, format_func=lambda k: gen.GENERATORS[k].label)
     spec = gen.GENERATORS[gkey]
     if spec.help:
         st.caption(spec.help)
@@ -310,22 +344,45 @@ def _generators() -> None:
 
 
 # ------------------------------------------------------------------------------------------------- sweeps
+G9_SOURCE = [
+    "a fire destroyed a warehouse in the port of dover on sunday night",
+    "firefighters battled the blaze for six hours before bringing it under control",
+    "the damage is estimated at several million pounds according to the owners",
+    "nobody was injured and the cause of the fire is still being investigated",
+    "police said the road to the port would remain closed until tuesday",
+    "local residents were told to keep their windows shut because of the smoke",
+]
+G9_REF = "a fire destroyed a warehouse in the port on sunday night causing millions in damage"
+
+
+def _load_g9() -> None:
+    ss = st.session_state
+    ss["lab_cand"] = G9_SOURCE[0]
+    ss["lab_refs"] = G9_REF
+    ss["lab_sw_pad"] = " ".join(G9_SOURCE[1:])
+    ss["lab_sw_len"] = sum(len(x.split()) for x in G9_SOURCE)
+
+
 def _sweeps() -> None:
     inp = _user_inputs()
     if inp is None:
         return
     cand, refs = inp
-    knob = st.selectbox("Knob", list(SWEEPS), key="lab_sweep", format_func=lambda k: SWEEPS[k][0])
+    knob = _persistent_select("Knob", "lab_sweep", list(SWEEPS), format_func=lambda k: SWEEPS[k][0])
+    if knob == "length":
+        st.button("Load the catalogue's verbosity example (G9: lead sentence, padded with the rest of the article)",
+                  key="lab_sw_g9", on_click=_load_g9)
     try:
         if knob == "length":
             c1, c2 = st.columns([1, 2])
             with c1:
                 n = max(2, len(cand.split()))
-                max_len = st.number_input("longest length (words)", 2, 2000,
-                                          min(2000, max(2 * n, 2 * max(len(r.split()) for r in refs))),
-                                          key="lab_sw_len")
+                st.session_state.setdefault("lab_sw_len",
+                                            min(2000, max(2 * n, 2 * max(len(r.split()) for r in refs))))
+                max_len = st.number_input("longest length (words)", 2, 2000, key="lab_sw_len")
             with c2:
-                pad = st.text_input("padding words (cycled)", DEFAULT_PAD, key="lab_sw_pad", max_chars=2000,
+                st.session_state.setdefault("lab_sw_pad", DEFAULT_PAD)
+                pad = st.text_input("padding words (cycled)", key="lab_sw_pad", max_chars=2000,
                                     help="Paste more source text here to reproduce the catalogue's verbosity sweep.")
             sw = SWEEPS[knob][1](cand, refs, max_len=int(max_len), pad_text=pad)
         elif knob == "shuffle":
@@ -361,7 +418,7 @@ def _optimizer() -> None:
     cand, refs = inp
     c1, c2, c3, c4 = st.columns(4)
     with c1:
-        target = st.selectbox("Maximise", list(TARGETS), key="lab_opt_target", format_func=TARGETS.get)
+        target = _persistent_select("Maximise", "lab_opt_target", list(TARGETS), format_func=TARGETS.get)
     with c2:
         budget = st.slider("time budget (s)", 0.5, 15.0, 3.0, 0.5, key="lab_opt_budget")
     with c3:
