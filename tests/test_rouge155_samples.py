@@ -107,3 +107,20 @@ def test_command_line_drop_in(monkeypatch, capsys, tmp_path):
     cap = capsys.readouterr()
     assert "X ROUGE-L Average_R: 0.00000" in cap.out and "ROUGE-W" not in cap.out
     assert "Illegal division by zero at ROUGE-1.5.5.pl line 2450." in cap.err
+
+
+def test_unit_readers_for_every_input_format(tmp_path):
+    """SEE (both anchor forms of the script's regexes), ISI (<S SNTNO>) and SPL (empty lines skipped,
+    \\r kept) as readText reads them."""
+    see = tmp_path / "a.html"
+    see.write_text('<html>\n<a size="12" name="1">[1]</a> <a href="#1" id=1>First One.</a>\n'
+                   '<a name="2">[2]</a> <a href="#2" id=2>Second\n</a>\n<p>ignored</p>\n')
+    assert read_units(see, "SEE") == ["First One.", "Second\n"]
+    isi = tmp_path / "a.isi"
+    isi.write_text('<S SNTNO="1">Alpha beta</S>\n<S SNTNO="2a,3">Gamma</S>\nnoise\n')
+    assert read_units(isi, "ISI") == ["Alpha beta", "Gamma"]
+    spl = tmp_path / "a.spl"
+    spl.write_bytes(b"one\r\n\ntwo caf\xc3\xa9\n")
+    assert read_units(spl, "SPL") == ["one\r", "two café"]
+    with pytest.raises(ValueError, match="Unknown input format"):
+        read_units(spl, "XML")
