@@ -49,11 +49,12 @@ def _load_from_url() -> None:
     if pid is not None and section is None:
         section = "presets"
     if section is not None and section not in lv.SECTIONS:
-        warns.append(f"`lab={section[:40]}` is not a section of the lab; showing the presets.")
+        warns.append(f"{hl.md_escape('lab=' + section[:40])} is not a section of the lab; showing the presets.")
         section = "presets"
     ss["lab_section"] = section or "presets"
     if pid is not None and pid not in PRESETS:
-        warns.append(f"`preset={pid[:40]}` is not a known preset; showing “{lv.preset_label(DEFAULT_PRESET)}”.")
+        warns.append(f"{hl.md_escape('preset=' + pid[:40])} is not a known preset; showing "
+                     f"“{hl.md_escape(lv.preset_label(DEFAULT_PRESET))}”.")
         pid = None
     ss["lab_preset"] = pid or DEFAULT_PRESET
     cand = qp.get("candidate")
@@ -65,7 +66,7 @@ def _load_from_url() -> None:
                                            ("target", "lab_opt_target", TARGETS, "bleu")):
         raw = qp.get(param)
         if raw is not None and raw not in choices:
-            warns.append(f"`{param}={raw[:40]}` is not one of {', '.join(choices)}; using {default}.")
+            warns.append(f"{hl.md_escape(param + '=' + raw[:40])} is not one of {', '.join(choices)}; using {default}.")
             raw = None
         ss[store] = raw or default
     ss["_lab_warnings"] = warns
@@ -292,7 +293,7 @@ def _generators() -> None:
     except ValueError as exc:
         st.error(f"Could not apply the generator: {exc}")
         return
-    (st.success if out.changed else st.warning)(out.note)
+    (st.success if out.changed else st.warning)(hl.md_escape(out.note))  # notes quote the user's words
     c1, c2 = st.columns(2)
     with c1:
         _html('<div class="lab-label">Your candidate</div>' + _box(cand))
@@ -337,7 +338,7 @@ def _generators() -> None:
             g = gen.pad_corpus(cands, [[r] for r in crefs])
             s0 = score_corpus(cands, [[r] for r in crefs])
             s1 = score_corpus(g.text, [[r] for r in crefs])
-            (st.success if g.changed else st.info)(g.note)
+            (st.success if g.changed else st.info)(hl.md_escape(g.note))
             _html(_box("\n".join(g.text)) + lv.pair_table_html(
                 ("bleu", "bleu_bp", "sent_bleu_mean", "rouge1_f"), s0.values, s1.values, "corpus", "padded corpus"))
             st.caption("BLEU here is corpus BLEU (sacreBLEU corpus_score: one brevity penalty for the corpus).")
