@@ -95,8 +95,15 @@ class Dialect:
                    "any script, lowercased — not any library's default", choices=self.tokenizer_choices),
         ]
 
+    def _spec(self) -> dict:
+        # options() is static per dialect instance: build it once
+        spec = self.__dict__.get("_spec_cache")
+        if spec is None:
+            spec = self.__dict__["_spec_cache"] = {o.name: o for o in self.options()}
+        return spec
+
     def resolve_options(self, options: dict) -> dict:
-        spec = {o.name: o for o in self.options()}
+        spec = self._spec()
         out = {o.name: o.default for o in spec.values()}
         for k, v in options.items():
             k = _ALIASES.get(k, k)

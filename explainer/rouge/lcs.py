@@ -70,8 +70,16 @@ class BitRows:
         row_bytes = n // 8 + 1
         self._all: list[int] | None = None
         if (m + 1) * row_bytes <= max_bytes:
-            self._all = lcs_rows(ref, can)
-            self.last = self._all[-1]
+            v = self._full
+            rows = [v]
+            get = self._masks.get
+            full = self._full
+            for tok in ref:
+                u = v & get(tok, 0)
+                v = ((v + u) | (v - u)) & full
+                rows.append(v)
+            self._all = rows
+            self.last = v
             return
         self._B = B = max(1, int(m ** 0.5))
         self._ckpt: list[int] = []
@@ -166,6 +174,7 @@ class LcsResult:
     length: int
     pairs: list[tuple[int, int]]   # (reference index, candidate index) of the chosen LCS
     rows: "list[int] | BitRows"    # bit rows (internal; not serialised)
+    masks: dict | None = None      # candidate token -> bit mask of its positions (internal)
 
     @property
     def ref_indices(self) -> list[int]:
@@ -180,10 +189,11 @@ def lcs(ref: Sequence[str], can: Sequence[str]) -> LcsResult:
     """Length and rouge-score's alignment. Empty input: length 0, no pairs."""
     if not ref or not can:
         return LcsResult(0, [], [0] * (len(ref) + 1))
-    rows = BitRows(ref, can)
+    br = BitRows(ref, can)
+    rows = br._all if br._all is not None else br   # plain list when every row is kept (faster indexing)
     n = len(can)
-    length = n - rows.last.bit_count()
-    return LcsResult(length, backtrack(rows, ref, can), rows)
+    length = n - br.last.bit_count()
+    return LcsResult(length, backtrack(rows, ref, can), rows, br._masks)
 
 
 def _row_values(v: int, n: int) -> np.ndarray:
@@ -239,7 +249,7 @@ def alternative_exists(ref: Sequence[str], can: Sequence[str], res: LcsResult) -
     rev = BitRows(ref[::-1], can[::-1])           # rev[k]: LCS of the last k ref tokens with can suffixes
     if m * n <= SMALL_PAIR_CELLS:
         # small sentence pairs (the common case in rougeLsum): visit the matching cells with popcounts
-        masks = _masks(can)
+        masks = res.masks if res.masks is not None else _masks(can)
         chosen_pairs = set(res.pairs)
         rows = res.rows
         for i in range(m):
