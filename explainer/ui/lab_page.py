@@ -291,7 +291,7 @@ def _generators() -> None:
         before = score(cand, refs) if cand.split() else None
         after = score(out.text, refs) if out.text.split() else None
     except ValueError as exc:
-        st.error(f"Could not apply the generator: {exc}")
+        st.error(f"Could not apply the generator: {hl.md_escape(str(exc))}")
         return
     (st.success if out.changed else st.warning)(hl.md_escape(out.note))  # notes quote the user's words
     c1, c2 = st.columns(2)
@@ -399,10 +399,10 @@ def _sweeps() -> None:
         else:
             sw = SWEEPS[knob][1](cand, refs)
     except ValueError as exc:
-        st.warning(str(exc))
+        st.warning(hl.md_escape(str(exc)))
         return
     if sw.note:
-        st.caption(sw.note)
+        st.caption(hl.md_escape(sw.note))
     st.plotly_chart(lab_charts.sweep_figure(sw), key="lab_sweep_fig")
     df = pd.DataFrame(sw.rows())
     with st.expander("The numbers behind the chart"):
@@ -455,7 +455,7 @@ def _optimizer() -> None:
                            callback=cb)
         except ValueError as exc:
             ss["lab_opt_running"] = False
-            st.error(str(exc))
+            st.error(hl.md_escape(str(exc)))
             return
         ss["lab_opt_result"] = res
         ss["lab_opt_running"] = False
