@@ -164,6 +164,15 @@ def _combine(d: BleuDialect, summed: list, ctx, n_segments: int):
     return d.combine(summed[0], summed[1], summed[2:2 + N], summed[2 + N:2 + 2 * N], ctx, n_segments=n_segments)
 
 
+def _signature(d: BleuDialect, nrefs) -> str:
+    """The dialect's signature, memoised per number of references (corpus traces ask once per segment)."""
+    cache = d.__dict__.setdefault("_signature_cache", {})
+    sig = cache.get(nrefs)
+    if sig is None:
+        sig = cache[nrefs] = d.signature(nrefs)
+    return sig
+
+
 def _merge_error(pre: LibraryError | None, comb_err: LibraryError | None) -> LibraryError | None:
     return pre if pre is not None else comb_err
 
@@ -306,15 +315,16 @@ def explain_segment(d: BleuDialect, candidate: str, references: Sequence[str]) -
     return _segment_trace(d, candidate, references)
 
 
-def _segment_trace(d: BleuDialect, candidate: str, references: Sequence[str]) -> BleuTrace:
+def _segment_trace(d: BleuDialect, candidate: str, references: Sequence[str], options: dict | None = None) -> BleuTrace:
     warns, err = d.check_inputs([candidate], [references], corpus=False)
     cand, refs, orders, choice, stats = build_segment_trace(d, candidate, references)
     ctx = d.last_segment_context(cand.token_texts, [r.token_texts for r in refs]) if d.needs_last_segment else None
     comb = _combine(d, stats, ctx, 1)
-    return BleuTrace(dialect=d.name, implementation=d.implementation, options=d.options_dict(), scale=d.scale,
+    return BleuTrace(dialect=d.name, implementation=d.implementation,
+                     options=d.options_dict() if options is None else options, scale=d.scale,
                      tokenizer=d.tokenizer_name, candidate=cand, references=refs, ngrams=orders,
                      totals_rule=d.totals_rule, ref_length=choice, stats=stats, combination=comb,
-                     signature=d.signature(len(references)), warnings=warns + comb.warnings,
+                     signature=_signature(d, len(references)), warnings=warns + comb.warnings,
                      library_error=_merge_error(err, comb.library_error))
 
 
@@ -322,9 +332,11 @@ def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False
     candidates, references = normalize_corpus_input(candidates, references)
     warns, err = d.check_inputs(candidates, references, corpus=True)
 
+    shared_options = d.options_dict()   # one dict shared by the segment traces (read-only by convention)
+
     def builder(i: int) -> BleuTrace:
         # inputs were validated above; a segment trace carries its own sentence-level score and notes
-        return _segment_trace(d, candidates[i], references[i])
+        return _segment_trace(d, candidates[i], references[i], shared_options)
 
     if full:
         # Build every segment's trace first and read the statistics off them (one pass over the texts).
