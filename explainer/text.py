@@ -76,9 +76,15 @@ def _normalised_view(text: str, *, casefold: bool, unescape: bool) -> tuple[str,
 
 
 def _original_end(text: str, origin: list[int], view_end: int) -> int:
-    """Original end offset for a match ending (exclusive) at view_end."""
-    if view_end < len(origin):
-        return origin[view_end]
+    """Original end offset for a match ending (exclusive) at view_end. A match that ends inside the expansion of
+    one original character (lowercasing 'İ' gives 'i' + U+0307) covers that whole character."""
+    k = view_end
+    if 0 < k < len(origin):
+        last = origin[k - 1]
+        while k < len(origin) and origin[k] == last:
+            k += 1
+    if k < len(origin):
+        return origin[k]
     return len(text)
 
 

@@ -161,3 +161,32 @@ def test_checkpointed_rows_give_the_same_alignment(monkeypatch):
     monkeypatch.setattr(lcs_mod, "ROWS_KEEP_ALL_MAX_BYTES", 0)
     assert lcs_mod.BitRows(["a"] * 50, ["a"] * 50)._all is None
     assert run() == want
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_texts = st.text(alphabet=st.sampled_from(list("aZ9 .,-\n\tßİKéñ中文ीहि😀\u0301'")), max_size=40)
+
+
+@settings(max_examples=200)
+@given(_texts)
+def test_spans_property_rouge_score(text):
+    tr = explain_rouge(text, ["a"], types=["rouge1"])
+    c = tr.to_dict()["candidate"]
+    real = rouge_scorer.RougeScorer(["rouge1"])._tokenizer.tokenize(text)
+    assert [t["text"] for t in c["tokens"]] == real
+    last = 0
+    for t in c["tokens"]:
+        assert t["start"] is not None and last <= t["start"] < t["end"] <= len(text)
+        assert t["text"] in text[t["start"]:t["end"]].lower()
+        last = t["end"]
+    json.dumps(tr.to_dict(), allow_nan=False)
+
+
+@settings(max_examples=200)
+@given(_texts)
+def test_spans_property_unicode(text):
+    tr = explain_rouge(text, ["a"], types=["rouge1"], tokenizer="unicode")
+    for t in tr.to_dict()["candidate"]["tokens"]:
+        assert text[t["start"]:t["end"]].lower() == t["text"]
