@@ -294,3 +294,25 @@ def test_length_sweep_precision_recall_crossing_is_between_the_points():
     assert (p[i - 1] - r[i - 1]) * (p[i] - r[i]) <= 0 and sw.x[i - 1] <= x <= sw.x[i]
     fig = sweep_figure(sw)
     assert any(a.text == "ROUGE-1 P = R" for a in fig.layout.annotations)
+
+
+_any_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
+
+
+@settings(max_examples=60)
+@given(cand=_any_text, refs=st.lists(_any_text, min_size=1, max_size=3), seed=st.integers(0, 5))
+def test_generators_never_crash_on_odd_unicode(cand, refs, seed):
+    """Any text (control characters, RTL marks, CJK, emoji, empty): every generator returns a Generated with a
+    note, and its output can be scored (or is empty)."""
+    from explainer.attacks.generators import GENERATORS, run_generator
+
+    for key, spec in GENERATORS.items():
+        params = {p.name: p.default for p in spec.params}
+        if "seed" in params:
+            params["seed"] = seed
+        g = run_generator(key, cand, refs, **params)
+        assert isinstance(g.text, str) and g.note
+        good_refs = [r for r in refs if r.strip()]
+        if g.text.strip() and good_refs:
+            s = score(g.text, good_refs)
+            assert 0 <= s["bleu"] <= 100 + 1e-9 and 0 <= s["rouge1_f"] <= 1  # sacreBLEU gives 100.00000000000004 for "0" vs "0"
