@@ -233,7 +233,7 @@ class Rouge155Dialect(Dialect):
                 parts.append(f"{len(removed)} of {tt.n_words} words were removed ("
                              + ", ".join(d["text"] for d in removed[:5]) + (", …" if len(removed) > 5 else "") + ")")
             if cut:
-                parts.append(f"{len(cut)} words lost characters ("
+                parts.append(f"{len(cut)} word{'s' if len(cut) != 1 else ''} lost characters ("
                              + ", ".join(f"{d['text']} → {' '.join(d['kept'])}" for d in cut[:5])
                              + (", …" if len(cut) > 5 else "") + ")")
             msgs.append(f"the ROUGE-1.5.5 tokenizer {_INFO.drops_what}: " + "; ".join(parts))
