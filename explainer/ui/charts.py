@@ -107,7 +107,7 @@ def bp_curve_figure(c: int, r: int, bp: float, *, rule: str = "") -> go.Figure:
                  line=dict(color=BLUE, width=3), hovertemplate="c = %{x:.1f}: BP = %{y:.4f}<extra></extra>"),
             dict(type="scatter", x=[c], y=[bp], mode="markers+text", name=f"this candidate (c = {c})",
                  marker=dict(symbol="star", size=20, color=VERMILLION, line=dict(width=1, color="black")),
-                 text=[f"  c = {c}, BP = {bp:.4f}"], textposition="middle right",
+                 text=[f"  c = {c}, BP = {bp:.4f}"], textposition="bottom right" if bp > 0.85 else "middle right",
                  hovertemplate="c = %{x}: BP = %{y:.6f}<extra></extra>")]
     shapes, ann = [], []
     if r > 0:

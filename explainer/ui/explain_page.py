@@ -428,10 +428,12 @@ def _rouge_section(rt, ref_count: int) -> None:
             continue
         st.markdown(f"##### {rv.type_label(t)} — overlap {res.hits:g} of {res.ref_total:g} reference and "
                     f"{res.cand_total:g} candidate n-grams")
-        _html(hl.render_marked_text(rt.candidate.tokenized.text, rv.ngram_marks(rt, t, k),
-                                    max_chars=HIGHLIGHT_MAX_CHARS, aria_label="candidate") +
+        _html("<p><b>Candidate</b></p>" +
+              hl.render_marked_text(rt.candidate.tokenized.text, rv.ngram_marks(rt, t, k),
+                                    max_chars=HIGHLIGHT_MAX_CHARS, aria_label=f"candidate {t}") +
+              f"<p><b>Reference {k + 1}</b></p>" +
               hl.render_marked_text(rt.references[k].tokenized.text, rv.ngram_marks(rt, t, k, side="reference"),
-                                    max_chars=HIGHLIGHT_MAX_CHARS, aria_label=f"reference {k + 1}"))
+                                    max_chars=HIGHLIGHT_MAX_CHARS, aria_label=f"reference {k + 1} {t}"))
         rows = rv.overlap_rows(rt, t, k)
         if rows:
             st.dataframe(pd.DataFrame(rows).head(TABLE_MAX_ROWS), hide_index=True, width="stretch",
@@ -457,8 +459,10 @@ def _rouge_section(rt, ref_count: int) -> None:
             if d.get("alternative_lcs_exists"):
                 st.caption("Another LCS of the same length exists; the backtrace picks this one "
                            f"({d.get('tie_rule', '')}).")
-            _html(hl.render_marked_text(rt.candidate.tokenized.text, rv.lcs_marks(rt, k),
+            _html("<p><b>Candidate</b> — tokens in the LCS are marked</p>" +
+                  hl.render_marked_text(rt.candidate.tokenized.text, rv.lcs_marks(rt, k),
                                         max_chars=HIGHLIGHT_MAX_CHARS, aria_label="candidate LCS") +
+                  f"<p><b>Reference {k + 1}</b></p>" +
                   hl.render_marked_text(rt.references[k].tokenized.text, rv.lcs_marks(rt, k, side="reference"),
                                         max_chars=HIGHLIGHT_MAX_CHARS, aria_label="reference LCS"))
             rows = rv.lcs_alignment_rows(rt, k)
