@@ -318,3 +318,63 @@ def test_rouge155_switch_shows_golden_perl_values(example_id):
     assert m["ROUGE-2"] == f"{perl['ROUGE-2']['F']:.5f}"
     # the script's ROUGE-L is summary level (one sentence per line): the page's ROUGE-Lsum
     assert m["ROUGE-Lsum"] == f"{perl['ROUGE-L']['F']:.5f}"
+
+
+def test_every_option_value_renders_the_cores_numbers():
+    """Sweep every choice/bool option of every dialect (one at a time) on a 4-reference example: no
+    exception, and the headline equals the core's value for exactly those options."""
+    ex = get_example("abandon_hope")
+    refs = list(ex.references)
+    at = new_app({"example": ex.id})
+    for d in bleu_schema().dialects:
+        at.selectbox(key="bleu_dialect").set_value(d).run()
+        for spec in bleu_schema().specs(d):
+            values = list(spec.choices) if spec.kind == "choice" else [True, False] if spec.kind == "bool" else []
+            for v in values:
+                key = f"bleu_opt:{d}:{spec.name}"
+                (at.checkbox(key=key) if spec.kind == "bool" else at.selectbox(key=key)).set_value(v).run()
+                assert not at.exception, (d, spec.name, v, [e.value for e in at.exception])
+                opts = {s.name: s.default for s in bleu_schema().specs(d)} | {spec.name: v}
+                bt = explain_bleu(ex.candidate, refs, dialect=d, **opts)
+                assert metrics(at)["BLEU"] == fmt_bleu(bt.score, bt.scale), (d, spec.name, v)
+            if values:
+                key = f"bleu_opt:{d}:{spec.name}"
+                (at.checkbox(key=key) if spec.kind == "bool" else at.selectbox(key=key)).set_value(spec.default).run()
+    from explainer.ui.schema import supported_types
+
+    all_types = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4", "rougeSU4"]
+    at.multiselect(key="rouge_types").set_value(all_types).run()
+    for d in rouge_schema().dialects:
+        at.selectbox(key="rouge_dialect").set_value(d).run()
+        assert not at.exception, (d, [e.value for e in at.exception])
+        for spec in rouge_schema().specs(d):
+            values = list(spec.choices) if spec.kind == "choice" else [True, False] if spec.kind == "bool" else []
+            for v in values:
+                key = f"rouge_opt:{d}:{spec.name}"
+                (at.checkbox(key=key) if spec.kind == "bool" else at.selectbox(key=key)).set_value(v).run()
+                assert not at.exception, (d, spec.name, v, [e.value for e in at.exception])
+                types, _ = supported_types(d, all_types)
+                opts = {s.name: s.default for s in rouge_schema().specs(d)} | {spec.name: v}
+                m = metrics(at)
+                try:
+                    rt = explain_rouge(ex.candidate, refs, dialect=d, types=types, **opts)
+                except ValueError as e:  # the core refuses (e.g. NLTK data missing): a message, no numbers
+                    assert any(str(e)[:40] in el.value.replace("\\", "") for el in at.error), (d, spec.name, v)
+                    assert all(m[label] == "—" for label in ROUGE_LABELS)
+                    continue
+                for label, t in ROUGE_LABELS.items():
+                    assert m[label] == (f"{rt.scores[t].fmeasure:.5f}" if t in rt.scores else "—"), (d, spec.name, v)
+            if values:
+                key = f"rouge_opt:{d}:{spec.name}"
+                (at.checkbox(key=key) if spec.kind == "bool" else at.selectbox(key=key)).set_value(spec.default).run()
+
+
+def test_diagnosis_shows_sentence_bleu_alternative_from_real_sacrebleu():
+    import sacrebleu
+
+    ex = get_example("party")
+    at = new_app({"example": ex.id})
+    real = sacrebleu.sentence_bleu(ex.candidate, list(ex.references)).score
+    text = " ".join(i.value.replace("\\", "") for i in at.info)
+    assert "sentence_bleu" in text and f"{real:.4g}" in text
+    assert metrics(at)["BLEU"] == f"{real_sacrebleu(ex.candidate, list(ex.references)):.4f}"

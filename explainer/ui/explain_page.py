@@ -549,6 +549,26 @@ def compute(state: ExplainState, refs: list[str]):
     return bt, rt, errors
 
 
+def _alternatives(bt, state: ExplainState, refs: list[str]) -> dict[str, float]:
+    """Sentence vs corpus semantics: when an order has no match, what sacreBLEU's other entry point gives
+    (computed by the core's fast path, for the diagnosis)."""
+    if bt.dialect != "sacrebleu" or "api" not in state.bleu_options:
+        return {}
+    if not any(o.matches == 0 for o in bt.combination.orders):
+        return {}
+    from explainer.bleu import score_bleu
+
+    other = "sentence_bleu" if state.bleu_options.get("api") == "corpus_bleu" else "corpus_bleu"
+    try:
+        s = score_bleu(state.candidate, refs, dialect="sacrebleu",
+                       **{**state.bleu_options, "api": other, "effective_order": None})
+    except ValueError:
+        return {}
+    label = ("sacrebleu.sentence_bleu (effective order on by default)" if other == "sentence_bleu"
+             else "BLEU().corpus_score (effective order off)")
+    return {label: s.score}
+
+
 def render() -> None:
     t0 = time.perf_counter()
     _load_from_url()
@@ -591,7 +611,7 @@ def render() -> None:
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
     _headline(bt, rt, state.rouge_types)
-    findings = (diagnosis.diagnose_bleu(bt) if bt is not None else []) + \
+    findings = (diagnosis.diagnose_bleu(bt, alternatives=_alternatives(bt, state, refs)) if bt is not None else []) + \
                (diagnosis.diagnose_rouge(rt) if rt is not None else [])
     serious = any(f.level in ("error", "warning") for f in findings)
     with st.expander("Why is this score zero / low?", expanded=serious):
