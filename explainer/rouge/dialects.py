@@ -29,9 +29,11 @@ MULTI_REF_POLICIES = {
     "best-f": "score each reference separately; per ROUGE type keep the reference with the highest F "
               "(the first one on ties) — rouge-score score_multi, HF evaluate",
     "pool": "pool the counts over the references: R = sum of hits / sum of reference sizes, "
-            "P = sum of hits / (k x candidate size) — ROUGE-1.5.5 -f A",
+            "P = sum of hits / (k x candidate size) — ROUGE-1.5.5 -f A (its ROUGE-W pooling differs; use the "
+            "rouge155 dialect for it)",
     "best-recall": "per ROUGE type keep the reference with the highest recall (the first one on ties) "
-                   "— ROUGE-1.5.5 -f B",
+                   "— like ROUGE-1.5.5 -f B (which compares N/S recall rounded to 5 decimals and single-weighted "
+                   "ROUGE-W recall; the rouge155 dialect does exactly that)",
 }
 
 
