@@ -607,7 +607,8 @@ def render() -> None:
         return
     if blank:
         st.caption(f"Empty reference box(es) {', '.join(map(str, blank))} are ignored.")
-    bt, rt, errors = compute(state, refs)
+    with st.spinner("Computing BLEU and ROUGE step by step…"):
+        bt, rt, errors = compute(state, refs)
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
     _headline(bt, rt, state.rouge_types)
