@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any, Sequence
 
 from explainer.bleu.dialects import BleuDialect, LibraryError, SegmentContext
-from explainer.bleu.trace import (BleuCorpusTrace, BleuStats, BleuTrace, NgramEntry, OrderNgrams,
+from explainer.bleu.trace import (BleuCorpusTrace, BleuStats, BleuTrace, OrderNgrams,
                                   TextTrace)
 from explainer.errors import ExplainerInputError
 from explainer.ngrams import count_all_ngrams, ngram_positions
@@ -218,8 +218,8 @@ def gc_paused():
 
 def _text_trace(d: BleuDialect, text: str) -> TextTrace:
     toks = d.tokenize(text)
-    return TextTrace(text=text, preprocessed=d.preprocessed_text(text), changes=d.preprocess_changes(text),
-                     tokens=d.align(text, toks))
+    starts, ends = d.align_offsets(text, toks)
+    return TextTrace(text, d.preprocessed_text(text), d.preprocess_changes(text), toks, starts, ends)
 
 
 def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str]) -> tuple[
@@ -236,8 +236,6 @@ def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str
     rts = [r.token_texts for r in refs]
     K = len(rts)
     c = len(ht)
-    zero_counts = (0,) * K
-    no_pos = ((),) * K
     # order 1: token -> positions, per reference
     ref_uni = []
     for rt in rts:
@@ -256,12 +254,14 @@ def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str
     prev_ref_pos: dict = {}   # (n-1)-gram -> per-reference position tuples (only for n-grams found somewhere)
     for n in range(1, N + 1):
         cpos = ngram_positions(ht, n)
-        entries = []
-        append = entries.append
+        ngrams = list(cpos)
+        cand_positions = list(cpos.values())
+        ref_positions = []
+        rp_append = ref_positions.append
         cur_ref_pos: dict = {}
         m = 0
         off = n - 1
-        for ng, positions in cpos.items():
+        for ng, positions in zip(ngrams, cand_positions):
             rp = None
             if n == 1:
                 tok = ng[0]
@@ -287,24 +287,16 @@ def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str
                             found.append(())
                     if hit:
                         rp = tuple(found)
-            cc = len(positions)
-            if rp is None:
-                append(NgramEntry(ng, cc, positions, zero_counts, no_pos, 0, [], 0, []))
-                continue
-            cur_ref_pos[ng] = rp
-            rc = tuple([len(x) for x in rp])
-            mx = max(rc)
-            clipped = cc if cc < mx else mx
-            m += clipped
-            max_refs = [k for k in kr if rc[k] == mx]
-            k0 = max_refs[0]
-            r0 = rp[k0]
-            assignment = [{"cand_pos": positions[j], "ref": k0, "ref_pos": r0[j]} for j in range(clipped)]
-            append(NgramEntry(ng, cc, positions, rc, rp, mx, max_refs, clipped, assignment))
+            rp_append(rp)
+            if rp is not None:
+                cur_ref_pos[ng] = rp
+                mx = max(map(len, rp))
+                cc = len(positions)
+                m += cc if cc < mx else mx
         prev_ref_pos = cur_ref_pos
         matches.append(m)
-        orders.append(OrderNgrams(n=n, entries=entries, matches=m, candidate_ngrams=c - n + 1 if c >= n else 0,
-                                  totals=d.segment_total(c, n)))
+        orders.append(OrderNgrams(n, m, c - n + 1 if c >= n else 0, d.segment_total(c, n), ngrams,
+                                  cand_positions, ref_positions, K))
     choice = d.choose_ref_length(c, ref_lens)
     stats = [c, choice.r] + matches + [o.totals for o in orders]
     return cand, refs, orders, choice, stats

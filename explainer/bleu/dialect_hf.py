@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from explainer.bleu.dialect_sacrebleu import sacrebleu_tokenizer
-from explainer.bleu.dialects import align_tokens, BleuDialect, Combination, LibraryError, OptionSpec, OrderResult, shortest
+from explainer.bleu.dialects import BleuDialect, Combination, LibraryError, OptionSpec, OrderResult, shortest
 from explainer.bleu.registry import register_dialect
 
 
@@ -61,8 +61,7 @@ class HfEvaluateDialect(BleuDialect):
         out.append({"step": "tokenize", "detail": "13a rules (HF's copy of sacreBLEU's tokenizer)"})
         return out
 
-    def align(self, text, tokens):
-        return align_tokens(text, tokens, casefold=False, unescape=True)
+    align_mode = (False, True)
 
     @property
     def max_order(self) -> int:

@@ -16,7 +16,7 @@ from typing import Sequence
 
 import nltk
 
-from explainer.bleu.dialects import (align_tokens, BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
+from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
                                      OrderResult, SegmentContext, closest_shorter)
 from explainer.bleu.registry import register_dialect
 
@@ -87,8 +87,7 @@ class NltkDialect(BleuDialect):
     def preprocess_changes(self, text: str) -> list[dict]:
         return [{"step": "tokenize", "detail": "str.split(): case kept, punctuation stays attached"}]
 
-    def align(self, text, tokens):
-        return align_tokens(text, tokens, casefold=False, unescape=False)
+    align_mode = (False, False)
 
     @property
     def max_order(self) -> int:

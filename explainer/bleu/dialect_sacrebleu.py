@@ -12,7 +12,7 @@ from typing import Sequence
 import sacrebleu
 from sacrebleu.metrics.bleu import BLEU, BLEUSignature, _get_tokenizer
 
-from explainer.bleu.dialects import (align_tokens, BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
+from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
                                      OrderResult, RefLengthChoice, closest_shorter)
 from explainer.bleu.registry import register_dialect
 
@@ -79,6 +79,7 @@ class SacreBleuDialect(BleuDialect):
         self._tok = sacrebleu_tokenizer(o["tokenize"])
         self._lc = o["lowercase"]
         self.tokenizer_name = self._tok.signature()
+        self.align_mode = (self._lc, o["tokenize"] == "13a")
 
     # ---- tokenization (BLEU._preprocess_segment, then str.split as in extract_all_word_ngrams)
     def preprocessed_text(self, text: str) -> str:
@@ -131,8 +132,6 @@ class SacreBleuDialect(BleuDialect):
             out.append({"step": "tokenize", "detail": "none: whitespace split only"})
         return out
 
-    def align(self, text: str, tokens: Sequence[str]):
-        return align_tokens(text, tokens, casefold=self._lc, unescape=self.options["tokenize"] == "13a")
 
     @property
     def max_order(self) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from explainer.bleu.dialects import (align_tokens, BleuDialect, Combination, LibraryError, OptionSpec, OrderResult,
+from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, OptionSpec, OrderResult,
                                      closest_first)
 from explainer.bleu.registry import register_dialect
 
@@ -42,8 +42,7 @@ class TextbookDialect(BleuDialect):
         out.append({"step": "tokenize", "detail": "str.split(): punctuation stays attached to words"})
         return out
 
-    def align(self, text, tokens):
-        return align_tokens(text, tokens, casefold=True, unescape=False)
+    align_mode = (True, False)
 
     @property
     def max_order(self) -> int:

@@ -35,7 +35,7 @@ from explainer.text import Token, align_spans
 
 __all__ = [
     "OptionSpec", "BleuDialect", "RefLengthChoice", "OrderResult", "Combination", "LibraryError",
-    "LibraryWarning", "SegmentContext", "align_tokens", "closest_shorter", "closest_first", "shortest",
+    "LibraryWarning", "SegmentContext", "align_tokens", "align_offsets", "closest_shorter", "closest_first", "shortest",
 ]
 
 
@@ -268,22 +268,32 @@ def shortest(c: int, ref_lens: Sequence[int]) -> RefLengthChoice:
 
 
 # ------------------------------------------------------------------------------------------ token spans
+def align_offsets(text: str, tokens: Sequence[str], *, casefold: bool, unescape: bool) -> tuple[list, list]:
+    """Start and end offsets of ``tokens`` in ``text``: ``explainer.text.align_spans`` with a fast path.
+    When the text cannot have been changed by lowercasing or entity unescaping, the tokens are exact
+    substrings of it, found left to right with ``str.find``; if any token is not found verbatim, the general
+    ``align_spans`` decides."""
+    if not ((casefold and text.lower() != text) or (unescape and "&" in text)):
+        starts, ends = [], []
+        pos = 0
+        find = text.find
+        for tok in tokens:
+            j = find(tok, pos) if tok else -1
+            if j < 0:
+                break
+            pos = j + len(tok)
+            starts.append(j)
+            ends.append(pos)
+        else:
+            return starts, ends
+    spans = align_spans(text, tokens, casefold=casefold, unescape=unescape)
+    return [t.start for t in spans], [t.end for t in spans]
+
+
 def align_tokens(text: str, tokens: Sequence[str], *, casefold: bool, unescape: bool) -> list[Token]:
-    """``explainer.text.align_spans`` with a fast path: when the text cannot have been changed by
-    lowercasing or entity unescaping, the tokens are exact substrings of it, found left to right with
-    ``str.find``. If any token is not found verbatim, the general ``align_spans`` decides."""
-    if (casefold and text.lower() != text) or (unescape and "&" in text):
-        return align_spans(text, tokens, casefold=casefold, unescape=unescape)
-    out = []
-    pos = 0
-    find = text.find
-    for tok in tokens:
-        j = find(tok, pos) if tok else -1
-        if j < 0:
-            return align_spans(text, tokens, casefold=casefold, unescape=unescape)
-        pos = j + len(tok)
-        out.append(Token(tok, j, pos))
-    return out
+    """``align_offsets`` as ``Token`` objects."""
+    starts, ends = align_offsets(text, tokens, casefold=casefold, unescape=unescape)
+    return [Token(t, a, b) for t, a, b in zip(tokens, starts, ends)]
 
 
 # ---------------------------------------------------------------------------------------- the policy
@@ -347,7 +357,22 @@ class BleuDialect:
         return " ".join(self.tokenize(text))
 
     def align(self, text: str, tokens: Sequence[str]) -> list[Token]:
-        return align_tokens(text, tokens, casefold=True, unescape=False)
+        """Tokens with character spans in ``text`` (see ``explainer.text.align_spans``)."""
+        starts, ends = self.align_offsets(text, tokens)
+        return [Token(t, a, b) for t, a, b in zip(tokens, starts, ends)]
+
+    #: (casefold, unescape) for the default ``align_offsets``; dialects that override ``align`` instead keep
+    #: working (the default ``align_offsets`` then calls their ``align``).
+    align_mode: tuple[bool, bool] | None = None
+
+    def align_offsets(self, text: str, tokens: Sequence[str]) -> tuple[list, list]:
+        """Start and end offsets of the tokens in ``text`` (None where not locatable); used by traces."""
+        if self.align_mode is not None:
+            return align_offsets(text, tokens, casefold=self.align_mode[0], unescape=self.align_mode[1])
+        if type(self).align is not BleuDialect.align:
+            spans = self.align(text, tokens)
+            return [t.start for t in spans], [t.end for t in spans]
+        return align_offsets(text, tokens, casefold=True, unescape=False)
 
     # ---- ③ counting
     @property

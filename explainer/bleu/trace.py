@@ -18,22 +18,44 @@ def _num(x):
     return x
 
 
-@dataclass
 class TextTrace:
-    """One text (candidate or reference) as the dialect sees it."""
+    """One text (candidate or reference) as the dialect sees it.
 
-    text: str                   # the user's original string
-    preprocessed: str           # the string the tokens were split from (after lowercasing / tokenizer)
-    changes: list[dict]         # [{"step": str, "detail": str}] what preprocessing changed
-    tokens: list[Token]         # tokens with character spans in ``text`` (start/end None if not locatable)
+    Tokens are stored compactly (their strings and start/end offsets); ``tokens`` builds the ``Token``
+    objects (with character spans in ``text``; None when a token cannot be located) on first access."""
+
+    __slots__ = ("text", "preprocessed", "changes", "token_texts", "starts", "ends", "_tokens")
+
+    def __init__(self, text: str, preprocessed: str, changes: list[dict], token_texts: list[str],
+                 starts: list, ends: list) -> None:
+        self.text = text                    # the user's original string
+        self.preprocessed = preprocessed    # the string the tokens were split from
+        self.changes = changes              # [{"step": str, "detail": str}] what preprocessing changed
+        self.token_texts = token_texts      # the tokens, as the dialect computes n-grams over them
+        self.starts = starts                # character offsets in ``text`` (None if not locatable)
+        self.ends = ends
+        self._tokens = None
+
+    @classmethod
+    def from_tokens(cls, text: str, preprocessed: str, changes: list[dict], tokens: list[Token]) -> "TextTrace":
+        tt = cls(text, preprocessed, changes, [t.text for t in tokens], [t.start for t in tokens],
+                 [t.end for t in tokens])
+        tt._tokens = list(tokens)
+        return tt
 
     @property
-    def token_texts(self) -> list[str]:
-        return [t.text for t in self.tokens]
+    def tokens(self) -> list[Token]:
+        if self._tokens is None:
+            self._tokens = [Token(t, a, b) for t, a, b in zip(self.token_texts, self.starts, self.ends)]
+        return self._tokens
+
+    def __repr__(self) -> str:
+        return f"TextTrace(text={self.text!r}, tokens={len(self.token_texts)})"
 
     def to_dict(self) -> dict:
         return {"text": self.text, "preprocessed": self.preprocessed, "changes": self.changes,
-                "tokens": [t.to_dict() for t in self.tokens]}
+                "tokens": [{"text": t, "start": a, "end": b}
+                           for t, a, b in zip(self.token_texts, self.starts, self.ends)]}
 
 
 @dataclass(slots=True)
@@ -67,15 +89,53 @@ ASSIGNMENT_NOTE = ("one valid assignment: the first matched candidate occurrence
                    "with the same clipped count may exist")
 
 
-@dataclass
 class OrderNgrams:
-    """All distinct candidate n-grams of one order for one segment."""
+    """All distinct candidate n-grams of one order for one segment.
 
-    n: int
-    entries: list[NgramEntry]
-    matches: int                        # sum of clipped counts in this segment
-    candidate_ngrams: int               # number of candidate n-grams (max(0, c − n + 1))
-    totals: int                         # the segment's totals under the dialect's rule
+    Stored compactly (the n-grams, their candidate positions and, for n-grams that occur in some reference,
+    their positions in every reference); ``entries`` derives the ``NgramEntry`` records from these on first
+    access (counts, maximum, references attaining it, clipped count, assignment) and keeps them."""
+
+    __slots__ = ("n", "matches", "candidate_ngrams", "totals", "_ngrams", "_cand_positions", "_ref_positions",
+                 "_n_refs", "_entries")
+
+    def __init__(self, n: int, matches: int, candidate_ngrams: int, totals: int, ngrams: list,
+                 cand_positions: list, ref_positions: list, n_refs: int) -> None:
+        self.n = n
+        self.matches = matches                      # sum of clipped counts in this segment
+        self.candidate_ngrams = candidate_ngrams    # number of candidate n-grams (max(0, c − n + 1))
+        self.totals = totals                        # the segment's totals under the dialect's rule
+        self._ngrams = ngrams
+        self._cand_positions = cand_positions
+        self._ref_positions = ref_positions         # per n-gram: None (in no reference) or per-ref tuples
+        self._n_refs = n_refs
+        self._entries = None
+
+    @property
+    def entries(self) -> list[NgramEntry]:
+        if self._entries is None:
+            K = self._n_refs
+            zeros, no_pos = (0,) * K, ((),) * K
+            out = []
+            for ng, cpos, rp in zip(self._ngrams, self._cand_positions, self._ref_positions):
+                cc = len(cpos)
+                if rp is None:
+                    out.append(NgramEntry(ng, cc, cpos, zeros, no_pos, 0, [], 0, []))
+                    continue
+                rc = tuple([len(x) for x in rp])
+                mx = max(rc)
+                clipped = cc if cc < mx else mx
+                max_refs = [k for k in range(K) if rc[k] == mx]
+                k0 = max_refs[0]
+                r0 = rp[k0]
+                assignment = [{"cand_pos": cpos[j], "ref": k0, "ref_pos": r0[j]} for j in range(clipped)]
+                out.append(NgramEntry(ng, cc, cpos, rc, rp, mx, max_refs, clipped, assignment))
+            self._entries = out
+        return self._entries
+
+    def __repr__(self) -> str:
+        return (f"OrderNgrams(n={self.n}, matches={self.matches}, totals={self.totals}, "
+                f"distinct={len(self._ngrams)})")
 
     def to_dict(self) -> dict:
         return {"n": self.n, "matches": self.matches, "candidate_ngrams": self.candidate_ngrams,
