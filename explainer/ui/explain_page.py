@@ -328,7 +328,8 @@ def _headline(bt, rt, rtypes) -> None:
 
 
 def _findings(findings) -> None:
-    icon = {"error": "⛔", "warning": "⚠️", "info": "ℹ️"}
+    # Material icons: Debian's Chromium has no colour-emoji font, so emoji icons render as empty boxes.
+    icon = {"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}
     for f in findings:
         body = f"**{hl.md_escape(f.title)}** — {hl.md_escape(f.text)}"
         {"error": st.error, "warning": st.warning}.get(f.level, st.info)(body, icon=icon[f.level])
@@ -576,7 +577,7 @@ def render() -> None:
     st.caption("One candidate, several references: every step of BLEU and ROUGE, computed as the real "
                "implementations do. Pick a worked example in the sidebar or type your own text.")
     for w in st.session_state.pop("_url_warnings", []):
-        st.warning("Link: " + hl.md_escape(w), icon="🔗")
+        st.warning("Link: " + hl.md_escape(w), icon=":material/link:")
     _sidebar()
     _inputs()
     state, warns = _current_state()
@@ -584,11 +585,11 @@ def render() -> None:
         st.warning(hl.md_escape(w))
     _sync_url(state)
     if not texts_fit_url(state):
-        st.info("The texts are too long for a link; the link keeps only the settings.", icon="🔗")
+        st.info("The texts are too long for a link; the link keeps only the settings.", icon=":material/link:")
     suspicious = hl.suspicious_chars([state.candidate] + state.refs)
     if suspicious:
         st.info("Invisible or direction-changing characters in the texts (shown as U+XXXX badges below): "
-                + hl.md_escape(", ".join(suspicious[:8])), icon="🔎")
+                + hl.md_escape(", ".join(suspicious[:8])), icon=":material/visibility:")
     too_long = [n for n, t in [("the candidate", state.candidate)] + [(f"reference {i + 1}", r)
                 for i, r in enumerate(state.refs)] if len(t) > MAX_INPUT_CHARS]
     if too_long:
