@@ -206,6 +206,17 @@ def _remove_ref(i: int) -> None:
     st.session_state["n_refs"] = n - 1
 
 
+def _on_ngram_row() -> None:
+    """A row clicked in the n-gram table selects that n-gram (same effect as the picker)."""
+    sel = st.session_state.get("ngram_table")
+    rows = getattr(getattr(sel, "selection", None), "rows", None) if sel is not None else None
+    if rows is None and isinstance(sel, dict):
+        rows = sel.get("selection", {}).get("rows")
+    table = st.session_state.get("_ngram_texts") or []
+    if rows and 0 <= rows[0] < len(table):
+        st.session_state["ngram"] = table[rows[0]]
+
+
 def _on_text_change() -> None:
     st.session_state["example"] = ""
     st.session_state["ngram"] = ""
@@ -374,11 +385,14 @@ def _bleu_section(bt) -> None:
                                      f"(token {', '.join(str(p + 1) for p in occ['cand_positions'])}); {where}. "
                                      f"Counted {occ['clipped']}×.")) 
     rows = bv.ngram_rows(bt)
+    st.session_state["_ngram_texts"] = [r["n-gram"] for r in rows[:TABLE_MAX_ROWS]]
     df = pd.DataFrame(rows)
     if len(df) > TABLE_MAX_ROWS:
         st.caption(f"Showing the first {TABLE_MAX_ROWS:,} of {len(df):,} n-grams; the CSV download has all.")
         df = df.head(TABLE_MAX_ROWS)
-    st.dataframe(df, hide_index=True, width="stretch", height=min(38 * (len(df) + 1), 420))
+    st.dataframe(df, hide_index=True, width="stretch", height=min(38 * (len(df) + 1), 420), key="ngram_table",
+                 on_select=_on_ngram_row, selection_mode="single-row")
+    st.caption("Click a row to outline that n-gram in the texts above (or pick it in the list).")
     orders = bv.order_rows(bt)
     st.plotly_chart(charts.bleu_counts_figure(orders), key="bleu_counts", config={"displaylogo": False})
     st.latex(r"\quad ".join(bv.precision_latex(o) for o in bt.combination.orders[:4]) or r"\text{—}")

@@ -136,3 +136,24 @@ def test_screenshots_themes_and_projector(new_page, open_app, dark, width, heigh
         page.get_by_text("ROUGE step by step").first.wait_for()
         wait_idle(page)
         shot(page, f"explain-{name}-rouge")
+
+
+def test_clicking_an_ngram_row_outlines_it_everywhere(page, open_app):
+    from explainer.bleu import explain_bleu
+    from explainer.ui import bleu_view as bv
+
+    ex = get_example("military_c1")
+    open_app(page, link(ex.candidate, list(ex.references)), wait_for='[data-testid="stMetric"]')
+    grids = page.locator('[data-testid="stDataFrame"]')
+    grid = next(grids.nth(i) for i in range(grids.count()) if grids.nth(i).is_visible())
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    row = 3  # the 4th data row; rows are 35 px high under a 35 px header
+    page.mouse.click(box["x"] + 14, box["y"] + 35 + 35 * row + 17)  # its row-selection marker
+    expected = bv.ngram_rows(explain_bleu(ex.candidate, list(ex.references)))[row]["n-gram"]
+    page.wait_for_function("g => new URLSearchParams(location.search).get('ngram') === g", arg=expected)
+    wait_idle(page)
+    occ = bv.ngram_occurrences(explain_bleu(ex.candidate, list(ex.references)), expected)
+    n_tokens = occ["n"] * (len(occ["cand_positions"]) + sum(len(p) for p in occ["ref_positions"]))
+    # every occurrence in the candidate and in each reference is outlined (plus the legend's sample)
+    assert page.locator(".xp-text .xp-sel").count() == n_tokens
