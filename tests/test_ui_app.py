@@ -31,7 +31,9 @@ def metrics(at) -> dict[str, str]:
 
 
 def fmt_bleu(score: float, scale: float) -> str:
-    return f"{score:.4f}" if scale == 100 else f"{score:.6f}"
+    from explainer.ui.bleu_view import headline
+
+    return headline(score, scale)
 
 
 def real_sacrebleu(cand, refs, **kw) -> float:
@@ -187,7 +189,7 @@ def test_bleu_dialect_switch_shows_core_value(dialect):
         from nltk.translate.bleu_score import sentence_bleu
 
         real = sentence_bleu([r.split() for r in ex.references], ex.candidate.split())
-        assert metrics(at)["BLEU"] == f"{real:.6f}"
+        assert metrics(at)["BLEU"] == fmt_bleu(real, 1)
     if dialect != "sacrebleu":
         assert any(dialect in c.value or bt.signature in c.value for c in at.code)
     _ = before
@@ -378,3 +380,24 @@ def test_diagnosis_shows_sentence_bleu_alternative_from_real_sacrebleu():
     text = " ".join(i.value.replace("\\", "") for i in at.info)
     assert "sentence_bleu" in text and f"{real:.4g}" in text
     assert metrics(at)["BLEU"] == f"{real_sacrebleu(ex.candidate, list(ex.references)):.4f}"
+
+
+def test_numeric_and_list_options():
+    ex = get_example("smoothing_roulette")
+    refs = list(ex.references)
+    at = new_app({"example": ex.id, "smooth": "floor"})
+    assert metrics(at)["BLEU"] == f"{real_sacrebleu(ex.candidate, refs, smooth_method='floor'):.4f}"
+    at.number_input(key="bleu_opt:sacrebleu:smooth_value").set_value(0.3).run()
+    assert metrics(at)["BLEU"] == f"{real_sacrebleu(ex.candidate, refs, smooth_method='floor', smooth_value=0.3):.4f}"
+    assert at.query_params["smooth_value"] in ("0.3", ["0.3"]) or at.query_params.get_all("smooth_value") == ["0.3"]
+    at.selectbox(key="bleu_dialect").set_value("nltk").run()
+    at.text_input(key="bleu_opt:nltk:weights").set_value("0.5, 0.5").run()
+    from nltk.translate.bleu_score import sentence_bleu
+
+    real = sentence_bleu([r.split() for r in refs], ex.candidate.split(), weights=(0.5, 0.5))
+    assert metrics(at)["BLEU"] == fmt_bleu(real, 1)
+    at.text_input(key="bleu_opt:nltk:weights").set_value("a lot").run()
+    assert any("not a list of numbers" in w.value for w in at.warning)
+    real = sentence_bleu([r.split() for r in refs], ex.candidate.split())
+    assert metrics(at)["BLEU"] == fmt_bleu(real, 1) and "e-" in metrics(at)["BLEU"]  # NLTK's tiny "zero"
+    assert at.text_input(key="bleu_opt:nltk:weights").value == "a lot"  # the user's input stays

@@ -171,3 +171,12 @@ def test_downloads_are_complete():
     rows = list(csv.DictReader(io.StringIO(ngram_csv(bt))))
     assert len(rows) == len(bv.ngram_rows(bt))
     assert {"order", "n-gram", "candidate count", "ref 1", "ref 4", "max in one ref", "justified by"} <= set(rows[0])
+
+
+def test_headline_format_keeps_nltk_tiny_values_visible():
+    from explainer.ui.bleu_view import headline
+
+    assert headline(78.25422900366438, 100) == "78.2542"
+    assert headline(0.7825422900366437, 1) == "0.782542"
+    assert headline(0.0, 100) == "0.0000" and headline(0, 1) == "0.000000"
+    assert headline(1.4916681462400413e-154, 1) == "1.492e-154"

@@ -30,6 +30,14 @@ def fmt(x, digits: int = 4) -> str:
     return f"{x:.{digits}f}"
 
 
+def headline(score: float, scale: float) -> str:
+    """The BLEU headline: 4 decimals on 0-100 dialects, 6 on 0-1 dialects; tiny non-zero values (NLTK's
+    1e-154 when an order has no match) in scientific notation so they are not shown as 0."""
+    if score and abs(score) < (1e-4 if scale == 100 else 1e-6):
+        return f"{score:.4g}"
+    return f"{score:.4f}" if scale == 100 else f"{score:.6f}"
+
+
 def native(trace) -> str:
     """The headline BLEU value on the dialect's native scale, as text."""
     return fmt(trace.score, 2 if trace.scale == 100 else 4)

@@ -306,7 +306,7 @@ def _html(body: str) -> None:
 
 
 def _fmt_bleu(trace) -> str:
-    return f"{trace.score:.4f}" if trace.scale == 100 else f"{trace.score:.6f}"
+    return bv.headline(trace.score, trace.scale)
 
 
 def _fmt_rouge(x: float) -> str:
