@@ -401,3 +401,28 @@ def test_numeric_and_list_options():
     real = sentence_bleu([r.split() for r in refs], ex.candidate.split())
     assert metrics(at)["BLEU"] == fmt_bleu(real, 1) and "e-" in metrics(at)["BLEU"]  # NLTK's tiny "zero"
     assert at.text_input(key="bleu_opt:nltk:weights").value == "a lot"  # the user's input stays
+
+
+from hypothesis import given, settings, strategies as hst  # noqa: E402
+
+_ODD = hst.text(alphabet=hst.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=30)
+
+
+@settings(max_examples=15)
+@given(cand=_ODD, refs=hst.lists(_ODD, min_size=1, max_size=3))
+def test_any_unicode_text_renders_without_traceback(cand, refs):
+    at = new_app({"candidate": cand, "ref": refs})
+    assert not at.exception
+    if not cand.strip():
+        assert any("candidate is empty" in w.value for w in at.warning)
+        return
+    live = [r for r in refs if r.strip()]
+    if not live:
+        assert any("no reference" in w.value for w in at.warning)
+        return
+    bt = explain_bleu(cand, live)
+    assert metrics(at)["BLEU"] == fmt_bleu(bt.score, bt.scale)
+    assert metrics(at)["BLEU"] == fmt_bleu(real_sacrebleu(cand, live), 100)
+    real = real_rouge_score(cand, live)
+    assert metrics(at)["ROUGE-1"] == f"{real['rouge1'].fmeasure:.5f}"
+    assert at.text_area(key="candidate").value == cand
