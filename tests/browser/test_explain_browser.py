@@ -157,3 +157,20 @@ def test_clicking_an_ngram_row_outlines_it_everywhere(page, open_app):
     n_tokens = occ["n"] * (len(occ["cand_positions"]) + sum(len(p) for p in occ["ref_positions"]))
     # every occurrence in the candidate and in each reference is outlined (plus the legend's sample)
     assert page.locator(".xp-text .xp-sel").count() == n_tokens
+
+
+def test_url_special_characters_round_trip(page, open_app):
+    cand = "a+b & c#d %20 e?x=1\nline two 😀 İstanbul \u200b end"
+    refs = ["a+b & c#d e?x=1", "line two İstanbul end"]
+    open_app(page, link(cand, refs), wait_for='[data-testid="stMetric"]')
+    box = page.get_by_role("textbox", name="Candidate (the text being scored)", exact=True)
+    assert box.input_value() == cand
+    assert page.get_by_role("textbox", name="Reference 2", exact=True).input_value() == refs[1]
+    assert shown_metrics(page) == real_values(cand, refs)
+    # the URL the page writes back restores the same texts
+    page2 = page.context.new_page()
+    page2.goto(page.url)
+    page2.wait_for_selector('[data-testid="stMetric"]')
+    wait_idle(page2)
+    assert page2.get_by_role("textbox", name="Candidate (the text being scored)", exact=True).input_value() == cand
+    assert shown_metrics(page2) == shown_metrics(page)
