@@ -20,7 +20,7 @@ from explainer.bleu.dialects import BleuDialect, LibraryError, SegmentContext
 from explainer.bleu.trace import (BleuCorpusTrace, BleuStats, BleuTrace, OrderNgrams,
                                   TextTrace)
 from explainer.errors import ExplainerInputError
-from explainer.ngrams import count_all_ngrams, ngram_positions
+from explainer.ngrams import count_all_ngrams
 from explainer.text import check_length
 
 __all__ = ["segment_stats", "build_segment_trace", "explain_segment", "explain_corpus", "score_segment",
@@ -251,52 +251,65 @@ def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str
     kr = range(K)
     orders = []
     matches = []
-    prev_ref_pos: dict = {}   # (n-1)-gram -> per-reference position tuples (only for n-grams found somewhere)
+    prev_ids: list = []
+    prev_rp: list = []
     for n in range(1, N + 1):
-        cpos = ngram_positions(ht, n)
-        ngrams = list(cpos)
-        cand_positions = list(cpos.values())
-        ref_positions = []
-        rp_append = ref_positions.append
-        cur_ref_pos: dict = {}
+        # distinct candidate n-grams: index per position, first position of each, count of each
+        index: dict = {}
+        ids: list = []
+        firsts: list = []
+        counts: list = []
+        for i in range(c - n + 1):
+            key = ht[i] if n == 1 else tuple(ht[i:i + n])
+            j = index.get(key)
+            if j is None:
+                j = index[key] = len(firsts)
+                firsts.append(i)
+                counts.append(1)
+            else:
+                counts[j] += 1
+            ids.append(j)
+        del index
+        # their positions in every reference; an n-gram can only occur where its (n-1)-gram prefix does
+        ref_positions: list = [None] * len(firsts)
         m = 0
         off = n - 1
-        for ng, positions in zip(ngrams, cand_positions):
-            rp = None
+        for j, f in enumerate(firsts):
             if n == 1:
-                tok = ng[0]
+                tok = ht[f]
                 found = [u.get(tok, ()) for u in ref_uni]
-                if any(found):
-                    rp = tuple(found)
+                if not any(found):
+                    continue
+                rp = tuple(found)
             else:
-                prefix = prev_ref_pos.get(ng[:-1])
-                if prefix is not None:
-                    last = ng[-1]
-                    found = []
-                    hit = False
-                    for k in kr:
-                        pp = prefix[k]
-                        if pp:
-                            rt = rts[k]
-                            lim = ref_lens[k] - off
-                            x = tuple([p for p in pp if p < lim and rt[p + off] == last])
-                            if x:
-                                hit = True
-                            found.append(x)
-                        else:
-                            found.append(())
-                    if hit:
-                        rp = tuple(found)
-            rp_append(rp)
-            if rp is not None:
-                cur_ref_pos[ng] = rp
-                mx = max(map(len, rp))
-                cc = len(positions)
-                m += cc if cc < mx else mx
-        prev_ref_pos = cur_ref_pos
+                prefix = prev_rp[prev_ids[f]]
+                if prefix is None:
+                    continue
+                last = ht[f + off]
+                found = []
+                hit = False
+                for k in kr:
+                    pp = prefix[k]
+                    if pp:
+                        rt = rts[k]
+                        lim = ref_lens[k] - off
+                        x = tuple([p for p in pp if p < lim and rt[p + off] == last])
+                        if x:
+                            hit = True
+                        found.append(x)
+                    else:
+                        found.append(())
+                if not hit:
+                    continue
+                rp = tuple(found)
+            ref_positions[j] = rp
+            mx = max(map(len, rp))
+            cc = counts[j]
+            m += cc if cc < mx else mx
+        prev_ids, prev_rp = ids, ref_positions
         matches.append(m)
-        orders.append(OrderNgrams(n, m, c - n + 1 if c >= n else 0, d.segment_total(c, n), ngrams,
-                                  cand_positions, ref_positions, K))
+        orders.append(OrderNgrams(n, m, c - n + 1 if c >= n else 0, d.segment_total(c, n), ht, firsts, ids,
+                                  counts, ref_positions, K))
     choice = d.choose_ref_length(c, ref_lens)
     stats = [c, choice.r] + matches + [o.totals for o in orders]
     return cand, refs, orders, choice, stats

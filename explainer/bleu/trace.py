@@ -92,33 +92,40 @@ ASSIGNMENT_NOTE = ("one valid assignment: the first matched candidate occurrence
 class OrderNgrams:
     """All distinct candidate n-grams of one order for one segment.
 
-    Stored compactly (the n-grams, their candidate positions and, for n-grams that occur in some reference,
-    their positions in every reference); ``entries`` derives the ``NgramEntry`` records from these on first
-    access (counts, maximum, references attaining it, clipped count, assignment) and keeps them."""
+    Stored compactly: for every candidate position the index of its distinct n-gram (``ids``), the first
+    position of each distinct n-gram (``firsts``), its candidate count, and - for n-grams occurring in some
+    reference - their start positions in every reference. ``entries`` derives the ``NgramEntry`` records from
+    these on first access (the n-gram's tokens, positions, per-reference counts, maximum, every reference
+    attaining it, clipped count, one assignment) and keeps them."""
 
-    __slots__ = ("n", "matches", "candidate_ngrams", "totals", "_ngrams", "_cand_positions", "_ref_positions",
-                 "_n_refs", "_entries")
+    __slots__ = ("n", "matches", "candidate_ngrams", "totals", "_tokens", "_firsts", "_ids", "_counts",
+                 "_ref_positions", "_n_refs", "_entries")
 
-    def __init__(self, n: int, matches: int, candidate_ngrams: int, totals: int, ngrams: list,
-                 cand_positions: list, ref_positions: list, n_refs: int) -> None:
+    def __init__(self, n: int, matches: int, candidate_ngrams: int, totals: int, tokens: list, firsts: list,
+                 ids: list, counts: list, ref_positions: list, n_refs: int) -> None:
         self.n = n
         self.matches = matches                      # sum of clipped counts in this segment
         self.candidate_ngrams = candidate_ngrams    # number of candidate n-grams (max(0, c − n + 1))
         self.totals = totals                        # the segment's totals under the dialect's rule
-        self._ngrams = ngrams
-        self._cand_positions = cand_positions
-        self._ref_positions = ref_positions         # per n-gram: None (in no reference) or per-ref tuples
+        self._tokens = tokens                       # the candidate's tokens
+        self._firsts = firsts                       # first candidate position of each distinct n-gram
+        self._ids = ids                             # candidate position -> distinct n-gram index
+        self._counts = counts                       # candidate count of each distinct n-gram
+        self._ref_positions = ref_positions         # per distinct n-gram: None (in no reference) or per-ref tuples
         self._n_refs = n_refs
         self._entries = None
 
     @property
     def entries(self) -> list[NgramEntry]:
         if self._entries is None:
-            K = self._n_refs
+            K, n, toks = self._n_refs, self.n, self._tokens
             zeros, no_pos = (0,) * K, ((),) * K
+            positions: list[list[int]] = [[] for _ in self._firsts]
+            for i, j in enumerate(self._ids):
+                positions[j].append(i)
             out = []
-            for ng, cpos, rp in zip(self._ngrams, self._cand_positions, self._ref_positions):
-                cc = len(cpos)
+            for f, cpos, cc, rp in zip(self._firsts, positions, self._counts, self._ref_positions):
+                ng = tuple(toks[f:f + n])
                 if rp is None:
                     out.append(NgramEntry(ng, cc, cpos, zeros, no_pos, 0, [], 0, []))
                     continue
@@ -135,7 +142,7 @@ class OrderNgrams:
 
     def __repr__(self) -> str:
         return (f"OrderNgrams(n={self.n}, matches={self.matches}, totals={self.totals}, "
-                f"distinct={len(self._ngrams)})")
+                f"distinct={len(self._firsts)})")
 
     def to_dict(self) -> dict:
         return {"n": self.n, "matches": self.matches, "candidate_ngrams": self.candidate_ngrams,
@@ -300,6 +307,16 @@ class BleuCorpusTrace:
             for i in range(self.n_segments):
                 self.segment(i)
 
+    def materialise(self) -> None:
+        """Build every segment's trace and every n-gram entry record now (GC paused), e.g. before exporting."""
+        from explainer.bleu.algorithm import gc_paused
+
+        self.build_all()
+        with gc_paused():
+            for i in range(self.n_segments):
+                for order in self._segments[i].ngrams:
+                    order.entries
+
     @property
     def segments(self) -> list[BleuTrace]:
         if len(self._segments) < self.n_segments:
@@ -326,5 +343,9 @@ class BleuCorpusTrace:
             "segment_errors": self.segment_errors,
         }
         if full:
-            d["segments"] = [s.to_dict() for s in self.segments]
+            from explainer.bleu.algorithm import gc_paused
+
+            segs = self.segments
+            with gc_paused():
+                d["segments"] = [s.to_dict() for s in segs]
         return d
