@@ -180,3 +180,12 @@ def test_headline_format_keeps_nltk_tiny_values_visible():
     assert headline(0.7825422900366437, 1) == "0.782542"
     assert headline(0.0, 100) == "0.0000" and headline(0, 1) == "0.000000"
     assert headline(1.4916681462400413e-154, 1) == "1.492e-154"
+
+
+def test_diagnosis_names_clipped_repetition_with_sacrebleu_counts():
+    ex = get_example("papineni_the")
+    for lowercase in (False, True):
+        bt = explain_bleu(ex.candidate, list(ex.references), lowercase=lowercase)
+        real = sacre(ex.candidate, list(ex.references), lowercase=lowercase)
+        f = next(x for x in diagnosis.diagnose_bleu(bt) if x.code == "clipped")
+        assert f"{7 - real.counts[0]} candidate word occurrences" in f.text

@@ -88,6 +88,16 @@ def diagnose_bleu(trace, *, alternatives: dict[str, float] | None = None) -> lis
                            f"The candidate has {c} tokens, the chosen reference length is r = {r} "
                            f"({trace.ref_length.explanation}). BP = exp(1 − {r}/{c}) = {comb.bp:.4f}: the score "
                            f"is multiplied by {comb.bp:.4f} (−{_pct(1 - comb.bp)}).", "bp"))
+    # repetition: candidate words used more often than any single reference has them (clipping)
+    if trace.ngrams:
+        rep = [e for e in trace.ngrams[0].entries if e.max_ref_count > 0 and e.cand_count > e.clipped]
+        if rep:
+            lost = sum(e.cand_count - e.clipped for e in rep)
+            worst = max(rep, key=lambda e: e.cand_count - e.clipped)
+            out.append(Finding("warning" if lost * 4 >= max(1, c) else "info", "Repeated words are clipped",
+                               f"{lost} candidate word occurrence{'s' if lost != 1 else ''} do not count: e.g. "
+                               f"‘{worst.text}’ appears {worst.cand_count}× in the candidate but at most "
+                               f"{worst.max_ref_count}× in any single reference (modified precision).", "clipped"))
     # case: unigrams that would be counted more often if case were ignored (read off the n-gram table)
     if not opts.get("lowercase", False) and refs and trace.ngrams:
         ref_lc = [Counter(t.lower() for t in x) for x in refs]

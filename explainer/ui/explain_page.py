@@ -85,6 +85,7 @@ def _apply_state(state: ExplainState) -> None:
         ss[_rkey(state.rouge_dialect, spec.name)] = _to_widget(spec, state.rouge_options.get(spec.name, spec.default))
     ss["example"] = state.example or ""
     ss["ngram"] = state.ngram or ""
+    ss.pop("rouge_ref", None)
 
 
 def _default_state() -> ExplainState:
@@ -220,6 +221,7 @@ def _on_ngram_row() -> None:
 def _on_text_change() -> None:
     st.session_state["example"] = ""
     st.session_state["ngram"] = ""
+    st.session_state.pop("rouge_ref", None)
 
 
 # --------------------------------------------------------------------------------------------- widgets
@@ -432,8 +434,15 @@ def _rouge_section(rt, ref_count: int) -> None:
         st.dataframe(pd.DataFrame(rv.winner_rows(rt)), hide_index=True, width="stretch")
     k = 0
     if ref_count > 1:
+        if st.session_state.get("rouge_ref") is None or st.session_state["rouge_ref"] >= ref_count:
+            # start with the reference ROUGE-1 kept (or the first one when counts were pooled)
+            first = rt.types[0] if rt.types else None
+            st.session_state["rouge_ref"] = rt.chosen_reference.get(first) or 0
         k = st.selectbox("Show the details against reference", list(range(ref_count)), key="rouge_ref",
-                         format_func=lambda i: f"reference {i + 1}")
+                         format_func=lambda i: f"reference {i + 1}" + (
+                             " (kept for " + ", ".join(rv.type_label(t) for t, c in rt.chosen_reference.items()
+                                                        if c == i) + ")"
+                             if any(c == i for c in rt.chosen_reference.values()) else ""))
         if k is None or k >= ref_count:
             k = 0
     ntypes = [t for t in rt.types if t.startswith("rouge") and t[5:].isdigit()]
