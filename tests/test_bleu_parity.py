@@ -196,3 +196,26 @@ def test_textbook_matches_the_chapters_own_code(chapter):
             tr = explain_bleu(hyp, refs, dialect="textbook")
             assert close(tr.score, want["bleu"]) and close(tr.combination.geo_mean, want["geometric_mean"])
     assert errors > 0   # empty candidates do occur in the generated cases and fail in the chapter's code
+
+
+def test_nltk_smoothing_parameters_and_long_weights():
+    """Non-default SmoothingFunction(epsilon, alpha, k) and weight vectors of length 1, 5 and 6."""
+    params = [dict(epsilon=0.3, alpha=3, k=2), dict(epsilon=0.01, alpha=7.5, k=1.5)]
+    weights = [(1.0,), (0.2,) * 5, (0.1, 0.1, 0.2, 0.2, 0.2, 0.2), (0.25,) * 4]
+    n = 0
+    for i, (hyp, refs) in enumerate(CASES[:400]):
+        p = params[i % 2]
+        w = weights[i % len(weights)]
+        ht, rt = hyp.split(), [r.split() for r in refs]
+        for mi in (1, 4, 5, 6, 7):
+            fn = getattr(nb.SmoothingFunction(**p), f"method{mi}")
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    v, err = nb.sentence_bleu(rt, ht, weights=w, smoothing_function=fn), None
+                except Exception as e:  # noqa: BLE001
+                    v, err = None, type(e).__name__
+            got = score_bleu(hyp, refs, dialect="nltk", smoothing=f"method{mi}", weights=w, **p)
+            _check_nltk(got, v, err, [str(c.message) for c in caught], (i, hyp, refs, mi, p, w))
+            n += 1
+    assert n == 2000
