@@ -218,10 +218,10 @@ class SacreBleuDialect(BleuDialect):
                     notes[n - 1] = ("floor", f"100 · {value:g} / {total[n - 1]} = {_fmt(precisions[n - 1])}%",
                                     f"0 matches: floor smoothing puts {value:g} in the numerator")
                 else:
+                    why = ("0 matches and smooth_method='none'" if method == "none"
+                           else "0 unigram matches (add-k does not change unigrams)")
                     notes[n - 1] = ("none", "0 / {} = 0".format(total[n - 1]),
-                                    "0 matches and no smoothing (add-k only changes orders ≥ 2): "
-                                    "log(0) is floored at −9999999999, so the score is 0"
-                                    if method == "none" or n == 1 else "0 matches")
+                                    why + ": my_log(0) = −9999999999, so the score is 0")
             else:
                 precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
                 if method == "add-k" and n > 1:
