@@ -322,6 +322,14 @@ def test_rouge155_switch_shows_golden_perl_values(example_id):
     assert m["ROUGE-Lsum"] == f"{perl['ROUGE-L']['F']:.5f}"
 
 
+def _option_values(spec) -> list:
+    return list(spec.choices) if spec.kind == "choice" else [True, False] if spec.kind == "bool" else []
+
+
+def _set_option(at, spec, key, value) -> None:
+    (at.checkbox(key=key) if spec.kind == "bool" else at.selectbox(key=key)).set_value(value).run()
+
+
 def test_every_option_value_renders_the_cores_numbers():
     """Sweep every choice/bool option of every dialect (one at a time) on a 4-reference example: no
     exception, and the headline equals the core's value for exactly those options."""
@@ -331,17 +339,15 @@ def test_every_option_value_renders_the_cores_numbers():
     for d in bleu_schema().dialects:
         at.selectbox(key="bleu_dialect").set_value(d).run()
         for spec in bleu_schema().specs(d):
-            values = list(spec.choices) if spec.kind == "choice" else [True, False] if spec.kind == "bool" else []
-            for v in values:
-                key = f"bleu_opt:{d}:{spec.name}"
-                (at.checkbox(key=key) if spec.kind == "bool" else at.selectbox(key=key)).set_value(v).run()
+            key = f"bleu_opt:{d}:{spec.name}"
+            for v in _option_values(spec):
+                _set_option(at, spec, key, v)
                 assert not at.exception, (d, spec.name, v, [e.value for e in at.exception])
                 opts = {s.name: s.default for s in bleu_schema().specs(d)} | {spec.name: v}
                 bt = explain_bleu(ex.candidate, refs, dialect=d, **opts)
                 assert metrics(at)["BLEU"] == fmt_bleu(bt.score, bt.scale), (d, spec.name, v)
-            if values:
-                key = f"bleu_opt:{d}:{spec.name}"
-                (at.checkbox(key=key) if spec.kind == "bool" else at.selectbox(key=key)).set_value(spec.default).run()
+            if _option_values(spec):
+                _set_option(at, spec, key, spec.default)
     from explainer.ui.schema import supported_types
 
     all_types = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4", "rougeSU4"]
@@ -350,10 +356,9 @@ def test_every_option_value_renders_the_cores_numbers():
         at.selectbox(key="rouge_dialect").set_value(d).run()
         assert not at.exception, (d, [e.value for e in at.exception])
         for spec in rouge_schema().specs(d):
-            values = list(spec.choices) if spec.kind == "choice" else [True, False] if spec.kind == "bool" else []
-            for v in values:
-                key = f"rouge_opt:{d}:{spec.name}"
-                (at.checkbox(key=key) if spec.kind == "bool" else at.selectbox(key=key)).set_value(v).run()
+            key = f"rouge_opt:{d}:{spec.name}"
+            for v in _option_values(spec):
+                _set_option(at, spec, key, v)
                 assert not at.exception, (d, spec.name, v, [e.value for e in at.exception])
                 types, _ = supported_types(d, all_types)
                 opts = {s.name: s.default for s in rouge_schema().specs(d)} | {spec.name: v}
@@ -366,9 +371,8 @@ def test_every_option_value_renders_the_cores_numbers():
                     continue
                 for label, t in ROUGE_LABELS.items():
                     assert m[label] == (f"{rt.scores[t].fmeasure:.5f}" if t in rt.scores else "—"), (d, spec.name, v)
-            if values:
-                key = f"rouge_opt:{d}:{spec.name}"
-                (at.checkbox(key=key) if spec.kind == "bool" else at.selectbox(key=key)).set_value(spec.default).run()
+            if _option_values(spec):
+                _set_option(at, spec, key, spec.default)
 
 
 def test_diagnosis_shows_sentence_bleu_alternative_from_real_sacrebleu():

@@ -127,25 +127,26 @@ def _load_from_url() -> None:
     st.session_state["_loaded"] = True
 
 
+def _read_options(schema, dialect: str, key, warns: list[str]) -> dict[str, Any]:
+    """The option values of one dialect from its widgets (bad free-text input: default + a warning)."""
+    out = {}
+    for spec in schema.specs(dialect):
+        v, w = _from_widget(spec, st.session_state.get(key(dialect, spec.name), _to_widget(spec, spec.default)))
+        out[spec.name] = v
+        if w:
+            warns.append(w)
+    return out
+
+
 def _current_state() -> tuple[ExplainState, list[str]]:
     ss = st.session_state
     warns: list[str] = []
     n = ss.get("n_refs", 1)
     refs = [ss.get(f"ref_{i}", "") for i in range(n)]
     bd = ss.get("bleu_dialect") or bleu_schema().default_dialect
-    bopts = {}
-    for spec in bleu_schema().specs(bd):
-        v, w = _from_widget(spec, ss.get(_bkey(bd, spec.name), _to_widget(spec, spec.default)))
-        bopts[spec.name] = v
-        if w:
-            warns.append(w)
+    bopts = _read_options(bleu_schema(), bd, _bkey, warns)
     rd = ss.get("rouge_dialect") or rouge_schema().default_dialect
-    ropts = {}
-    for spec in rouge_schema().specs(rd):
-        v, w = _from_widget(spec, ss.get(_rkey(rd, spec.name), _to_widget(spec, spec.default)))
-        ropts[spec.name] = v
-        if w:
-            warns.append(w)
+    ropts = _read_options(rouge_schema(), rd, _rkey, warns)
     types = tuple(ss.get("rouge_types") or ())
     state = ExplainState(candidate=ss.get("candidate", ""), refs=refs, bleu_dialect=bd, bleu_options=bopts,
                          rouge_dialect=rd, rouge_types=types, rouge_options=ropts, example=ss.get("example") or "",
