@@ -430,3 +430,9 @@ def test_any_unicode_text_renders_without_traceback(cand, refs):
     real = real_rouge_score(cand, live)
     assert metrics(at)["ROUGE-1"] == f"{real['rouge1'].fmeasure:.5f}"
     assert at.text_area(key="candidate").value == cand
+
+
+def test_unknown_example_in_link_warns():
+    at = new_app({"example": "<b>nope</b>"})
+    assert any("nope" in w.value and "not a known example" in w.value for w in at.warning)
+    assert metrics(at)["BLEU"]  # the default view is shown

@@ -111,19 +111,20 @@ def _load_from_url() -> None:
                 _apply_state(ss["_last_state"])
             return
     default = _default_state()
+    extra: list[str] = []
+    if params.get("example") and params["example"][-1] not in {e.id for e in EXAMPLES}:
+        extra.append(f"“example={params['example'][-1][:40]}” is not a known example; it is ignored.")
+        params = {k: v for k, v in params.items() if k != "example"}
     if "candidate" not in params and "ref" not in params and params.get("example"):
-        try:
-            ex = get_example(params["example"][-1])
-            default.candidate, default.refs = ex.candidate, list(ex.references)
-        except KeyError:
-            pass
+        ex = get_example(params["example"][-1])
+        default.candidate, default.refs = ex.candidate, list(ex.references)
     state, warnings = parse_params(params, bleu_schema(), rouge_schema(), rouge_type_choices=ROUGE_TYPE_CHOICES,
                                    default_rouge_types=DEFAULT_ROUGE_TYPES(), default=default)
     if params and "candidate" not in params and "ref" not in params and not params.get("example"):
         # a link with settings only: keep the default texts but not the default example's name
         state.example = ""
     _apply_state(state)
-    st.session_state["_url_warnings"] = warnings
+    st.session_state["_url_warnings"] = extra + warnings
     st.session_state["_loaded"] = True
 
 
