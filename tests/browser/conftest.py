@@ -41,8 +41,20 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
 
 
+_SKIPPED: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter):
+    """A banner at the end of the run when the browser tests were skipped, so it is not missed."""
+    if _SKIPPED:
+        terminalreporter.write_sep("!", "BROWSER TESTS SKIPPED", red=True, bold=True)
+        terminalreporter.write_line(f"{_SKIPPED[0]} — set EXPLAINER_REQUIRE_BROWSER=1 to make this a failure",
+                                    red=True, bold=True)
+
+
 def _unavailable(reason: str):
     msg = f"BROWSER TESTS NOT RUN: {reason}"
+    _SKIPPED.append(msg)
     if REQUIRE:
         pytest.fail(msg + " (EXPLAINER_REQUIRE_BROWSER=1)", pytrace=False)
     # Loud: also on stderr, so a skipped browser suite is noticed in a local run.
