@@ -143,6 +143,44 @@ EXAMPLES: tuple[Example, ...] = (
         "G9", "Every n-gram is clipped by the reference where it is most frequent, so gluing the "
         "references together scores far above an honest output.", kind="gaming"),
     Example(
+        "word_salad", "Gaming: word salad",
+        "friday centre city the in bank a at robbery a after men two arrested police on",
+        ("police arrested two men after a robbery at a bank in the city centre on friday",),
+        "G7", "The reference's words, scrambled: ROUGE-1 is perfect, ROUGE-2 is 0, and BLEU's higher orders "
+        "collapse.", kind="gaming"),
+    Example(
+        "stopword_stuffing", "Gaming: stopword stuffing",
+        "minister promises more money for schools next year the the the that the will in for the",
+        ("the minister said that the government will increase the budget for schools in the next year",),
+        "G8", "Function words appended to a short summary raise ROUGE-1 recall and remove BLEU's brevity "
+        "penalty.", kind="gaming"),
+    Example(
+        "frankenstein", "Gaming: stitch two references (Frankenstein)",
+        "the president met the prime minister in paris on tuesday the french leader held talks with "
+        "britain's premier about commerce",
+        ("the president met the prime minister in paris on tuesday to discuss trade",
+         "on tuesday the french leader held talks with britain's premier about commerce"),
+        "G10", "BLEU clips each n-gram by the reference where it is most frequent, so half of one reference "
+        "glued to half of the other scores almost 100; ROUGE keeps one best reference.", kind="gaming"),
+    Example(
+        "shortest_vs_closest", "Trap: which reference length (closest vs shortest)",
+        "the minister announced a new package of funding for rural schools today",
+        ("the minister announced funding for schools",
+         "today the education minister announced a large new package of funding for rural schools"),
+        "C6", "Same n-gram counts, different brevity penalty: sacreBLEU uses the closest reference length, "
+        "HF evaluate the shortest. Switch the BLEU dialect.", kind="gaming"),
+    Example(
+        "tokenizer_roulette", "Trap: tokenizer roulette",
+        "The U.S. economy grew 3.2% in Q3, beating forecasts.",
+        ("The US economy grew by 3.2 % in the third quarter , beating forecasts .",),
+        "C1", "A pre-tokenized reference: 13a, none and char tokenizers give very different BLEU.", kind="gaming"),
+    Example(
+        "lsum_newlines", "Trap: ROUGE-Lsum needs one sentence per line",
+        "schools were closed on monday. the storm cut power to homes.",
+        ("the storm cut power to homes.\nschools were closed on monday.",),
+        "C8", "The reference has one sentence per line, the candidate is one line with the sentences swapped: "
+        "ROUGE-L drops, ROUGE-Lsum does not.", kind="gaming"),
+    Example(
         "smoothing_roulette", "Trap: smoothing roulette",
         "the cat is on a mat", ("the cat sat on the mat",), "C3",
         "No 3-gram match: none / floor / exp / add-k smoothing give four different scores.", kind="gaming"),

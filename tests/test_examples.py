@@ -52,3 +52,26 @@ def test_reference_counts_within_page_limits():
     for e in EXAMPLES:
         assert 1 <= len(e.references) <= 10
         assert e.candidate.strip()
+
+
+def test_gaming_presets_are_the_catalogue_texts():
+    doc = SHARED / "docs" / "gaming-attacks.md"
+    if not doc.exists():
+        pytest.skip(f"not found: {doc}")
+    flat = " ".join(doc.read_text(encoding="utf-8").split())  # the catalogue wraps long strings
+    def quoted(text: str) -> str:
+        return "`" + " ".join(text.replace("\n", "\\n").split()) + "`"
+
+    for e in EXAMPLES:
+        if e.kind != "gaming":
+            continue
+        for text in e.references:
+            assert quoted(text) in flat, (e.id, text)
+        if e.id == "concat_refs":  # G9: "concatenation of both references"
+            assert e.candidate == " ".join(e.references)
+        elif e.id == "stopword_stuffing":  # G8: stuffed = base + ` the the the that the will in for the`
+            base = "minister promises more money for schools next year"
+            assert quoted(base) in flat and "` the the the that the will in for the`" in flat
+            assert e.candidate == base + " the the the that the will in for the"
+        else:
+            assert quoted(e.candidate) in flat, (e.id, e.candidate)
