@@ -436,3 +436,14 @@ def test_unknown_example_in_link_warns():
     at = new_app({"example": "<b>nope</b>"})
     assert any("nope" in w.value and "not a known example" in w.value for w in at.warning)
     assert metrics(at)["BLEU"]  # the default view is shown
+
+
+def test_colour_by_reference_round_trips():
+    at = new_app({"example": "frankenstein"})
+    at.radio(key="colour").set_value("reference").run()
+    html = "".join(h.proto.body for h in at.get("html"))
+    assert "xp-r1" in html and "justified by reference 2" in html
+    url = {k: (v if isinstance(v, list) else [v]) for k, v in dict(at.query_params).items()}
+    assert url["colour"] == ["reference"]
+    at2 = new_app(url)
+    assert at2.radio(key="colour").value == "reference"

@@ -82,6 +82,14 @@ def test_options_of_other_dialect_are_not_unknown():
     assert warns == []
 
 
+def test_view_params_validated():
+    state, warns = parse({"ref": ["a", "b"], "colour": "reference", "rouge_ref": "2"})
+    assert warns == [] and state.colour == "reference" and state.rouge_ref == 1
+    state, warns = parse({"ref": ["a", "b"], "colour": "plaid", "rouge_ref": "3"})
+    assert state.colour == "order" and state.rouge_ref == 0
+    assert any("plaid" in w for w in warns) and any("rouge_ref=3" in w for w in warns)
+
+
 def test_long_texts_are_left_out_of_the_url():
     s, _ = parse({})
     s.candidate = "x" * (MAX_URL_TEXT + 1)
@@ -101,8 +109,9 @@ texts = st.text(max_size=40)
     weights=st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=10).map(tuple),
     rd=st.sampled_from(["rouge-score", "rouge155"]), stem=st.booleans(),
     types=st.lists(st.sampled_from(TYPES), min_size=1, unique=True).map(tuple),
+    colour=st.sampled_from(["order", "reference"]), rr=st.integers(0, MAX_REFS - 1),
 )
-def test_round_trip(cand, refs, dialect, tok, lc, sv, order, eff, weights, rd, stem, types):
+def test_round_trip(cand, refs, dialect, tok, lc, sv, order, eff, weights, rd, stem, types, colour, rr):
     if dialect == "sacrebleu":
         bo = {"tokenize": tok, "lowercase": lc, "smooth_method": "exp", "smooth_value": sv,
               "max_ngram_order": order, "effective_order": eff}
@@ -110,7 +119,8 @@ def test_round_trip(cand, refs, dialect, tok, lc, sv, order, eff, weights, rd, s
         bo = {"smoothing": "method3", "weights": weights}
     ro = {"use_stemmer": stem} if rd == "rouge-score" else {"use_stemmer": stem, "multi_ref": "B"}
     s = ExplainState(candidate=cand, refs=refs, bleu_dialect=dialect, bleu_options=bo, rouge_dialect=rd,
-                     rouge_types=types, rouge_options=ro, example="cat_mat", ngram="the cat")
+                     rouge_types=types, rouge_options=ro, example="cat_mat", ngram="the cat", colour=colour,
+                     rouge_ref=rr % len(refs))
     back, warns = parse(_as_lists(to_params(s, BLEU, ROUGE)))
     assert warns == []
     assert back == s

@@ -189,3 +189,16 @@ def test_diagnosis_names_clipped_repetition_with_sacrebleu_counts():
         real = sacre(ex.candidate, list(ex.references), lowercase=lowercase)
         f = next(x for x in diagnosis.diagnose_bleu(bt) if x.code == "clipped")
         assert f"{7 - real.counts[0]} candidate word occurrences" in f.text
+
+
+def test_colour_by_reference_shows_the_frankenstein_seam():
+    ex = get_example("frankenstein")
+    bt = explain_bleu(ex.candidate, list(ex.references))
+    marks = bv.candidate_marks(bt, by="reference")
+    assert marks[0].ref == 0 and marks[-1].ref == 1  # "the president …" from ref 1, "… commerce" from ref 2
+    assert {m.ref for m in marks if m.order} == {0, 1}
+    assert all(m.ref is None for m in bv.candidate_marks(bt))  # default: by order
+    from explainer.ui.highlight import render_marked_text
+
+    html = render_marked_text(ex.candidate, marks)
+    assert "xp-r0" in html and "xp-r1" in html and "<sub>R2</sub>" in html

@@ -48,8 +48,9 @@ def _counted_positions(entry) -> set[int]:
     return {a["cand_pos"] for a in entry.assignment}
 
 
-def candidate_marks(trace, selected: str | None = None) -> list[TokenMark]:
-    """One mark per candidate token that can be located in the user's text."""
+def candidate_marks(trace, selected: str | None = None, *, by: str = "order") -> list[TokenMark]:
+    """One mark per candidate token that can be located in the user's text. ``by="reference"`` colours
+    each token by the reference that justified its longest counted n-gram instead of by the order."""
     toks = trace.candidate.tokens
     best: list[tuple[int, str, int | None]] = [(0, "", None)] * len(toks)  # (order, ngram text, ref)
     clipped_info: dict[int, str] = {}
@@ -80,11 +81,11 @@ def candidate_marks(trace, selected: str | None = None) -> list[TokenMark]:
         if i in clipped_info:
             title += "; " + clipped_info[i]
         marks.append(TokenMark(t.start, t.end, order=n, clipped=i in clipped_info, selected=i in sel_cover,
-                               title=title))
+                               title=title, ref=ref if (by == "reference" and n) else None))
     return marks
 
 
-def reference_marks(trace, k: int, selected: str | None = None) -> list[TokenMark]:
+def reference_marks(trace, k: int, selected: str | None = None, *, by: str = "order") -> list[TokenMark]:
     """Reference k's tokens: the candidate n-grams they justified (by order), and the selected n-gram."""
     ref = trace.references[k]
     toks = ref.tokens
@@ -109,7 +110,8 @@ def reference_marks(trace, k: int, selected: str | None = None) -> list[TokenMar
         n, gram = best[i]
         title = (f"reference {k + 1}, token {i + 1} ‘{t.text}’: justifies the candidate {_gram(n)} ‘{gram}’"
                  if n else f"reference {k + 1}, token {i + 1} ‘{t.text}’: not used by a counted match")
-        marks.append(TokenMark(t.start, t.end, order=n, selected=i in sel_cover, title=title))
+        marks.append(TokenMark(t.start, t.end, order=n, selected=i in sel_cover, title=title,
+                               ref=k if (by == "reference" and n) else None))
     return marks
 
 

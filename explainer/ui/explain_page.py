@@ -85,7 +85,11 @@ def _apply_state(state: ExplainState) -> None:
         ss[_rkey(state.rouge_dialect, spec.name)] = _to_widget(spec, state.rouge_options.get(spec.name, spec.default))
     ss["example"] = state.example or ""
     ss["ngram"] = state.ngram or ""
-    ss.pop("rouge_ref", None)
+    ss["colour"] = state.colour
+    if state.rouge_ref:
+        ss["rouge_ref"] = state.rouge_ref
+    else:
+        ss.pop("rouge_ref", None)
 
 
 def _default_state() -> ExplainState:
@@ -151,7 +155,8 @@ def _current_state() -> tuple[ExplainState, list[str]]:
     types = tuple(ss.get("rouge_types") or ())
     state = ExplainState(candidate=ss.get("candidate", ""), refs=refs, bleu_dialect=bd, bleu_options=bopts,
                          rouge_dialect=rd, rouge_types=types, rouge_options=ropts, example=ss.get("example") or "",
-                         ngram=ss.get("ngram") or "")
+                         ngram=ss.get("ngram") or "", colour=ss.get("colour") or "order",
+                         rouge_ref=ss.get("rouge_ref") or 0)
     return state, warns
 
 
@@ -355,13 +360,17 @@ def _bleu_section(bt) -> None:
     ngram_sel = st.session_state.get("ngram")
     # Step 1: tokens
     st.markdown("#### Step 1 · Tokens, highlighted in your text")
-    _html(hl.legend_html(len(bt.ngrams)))
+    if st.session_state.get("colour") not in ("order", "reference"):
+        st.session_state["colour"] = "order"
+    by = st.radio("Colour matched tokens by", ["order", "reference"], key="colour", horizontal=True,
+                  format_func=lambda v: "n-gram order" if v == "order" else "the reference that justified them")
+    _html(hl.legend_html(len(bt.ngrams)) if by == "order" else hl.legend_refs_html(len(bt.references)))
     parts = [f"<p><b>Candidate</b> — {len(bt.candidate.tokens)} tokens ({hl.escape_text(bt.tokenizer)})</p>",
-             hl.render_marked_text(bt.candidate.text, bv.candidate_marks(bt, ngram_sel), max_chars=HIGHLIGHT_MAX_CHARS,
-                                   aria_label="candidate")]
+             hl.render_marked_text(bt.candidate.text, bv.candidate_marks(bt, ngram_sel, by=by),
+                                   max_chars=HIGHLIGHT_MAX_CHARS, aria_label="candidate")]
     for k, ref in enumerate(bt.references):
         parts.append(f"<p><b>Reference {k + 1}</b> — {len(ref.tokens)} tokens</p>")
-        parts.append(hl.render_marked_text(ref.text, bv.reference_marks(bt, k, ngram_sel),
+        parts.append(hl.render_marked_text(ref.text, bv.reference_marks(bt, k, ngram_sel, by=by),
                                            max_chars=HIGHLIGHT_MAX_CHARS, aria_label=f"reference {k + 1}"))
     _html("".join(parts))
     with st.expander("Tokens exactly as the dialect scores them"):
@@ -436,7 +445,7 @@ def _rouge_section(rt, ref_count: int) -> None:
         st.dataframe(pd.DataFrame(rv.winner_rows(rt)), hide_index=True, width="stretch")
     k = 0
     if ref_count > 1:
-        if st.session_state.get("rouge_ref") is None or st.session_state["rouge_ref"] >= ref_count:
+        if st.session_state.get("rouge_ref") is None or not 0 <= st.session_state["rouge_ref"] < ref_count:
             # start with the reference ROUGE-1 kept (or the first one when counts were pooled)
             first = rt.types[0] if rt.types else None
             st.session_state["rouge_ref"] = rt.chosen_reference.get(first) or 0

@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-__all__ = ["TokenMark", "escape_text", "escape_attr", "render_marked_text", "legend_html", "STYLE",
+__all__ = ["TokenMark", "escape_text", "escape_attr", "render_marked_text", "legend_html", "legend_refs_html", "STYLE",
            "ORDER_COLOURS", "CLIP_COLOUR", "is_suspicious_char", "md_escape"]
 
 # Okabe–Ito: sky blue, bluish green, orange, reddish purple, then blue / yellow for orders 5-6.
@@ -101,6 +101,7 @@ class TokenMark:
     clipped: bool = False
     selected: bool = False
     title: str = ""
+    ref: int | None = None   # colour by justifying reference instead of order (0-based); label R1, R2, …
 
 
 STYLE = """
@@ -116,6 +117,12 @@ STYLE = """
 .xp-o4{background:rgba(204,121,167,.34);text-decoration-line:underline;text-decoration-style:dotted;text-decoration-color:#CC79A7}
 .xp-o5{background:rgba(0,114,178,.30);text-decoration-line:underline;text-decoration-style:solid;text-decoration-color:#0072B2}
 .xp-o6{background:rgba(240,228,66,.34);text-decoration-line:underline;text-decoration-style:double;text-decoration-color:#F0E442}
+.xp-r0{background:rgba(0,114,178,.28);text-decoration-line:underline;text-decoration-style:solid;text-decoration-color:#0072B2}
+.xp-r1{background:rgba(230,159,0,.32);text-decoration-line:underline;text-decoration-style:double;text-decoration-color:#E69F00}
+.xp-r2{background:rgba(0,158,115,.30);text-decoration-line:underline;text-decoration-style:dashed;text-decoration-color:#009E73}
+.xp-r3{background:rgba(204,121,167,.34);text-decoration-line:underline;text-decoration-style:dotted;text-decoration-color:#CC79A7}
+.xp-r4{background:rgba(86,180,233,.30);text-decoration-line:underline;text-decoration-style:wavy;text-decoration-color:#56B4E9}
+.xp-r5{background:rgba(240,228,66,.34);text-decoration-line:underline;text-decoration-style:solid;text-decoration-color:#B8A800}
 .xp-clip{text-decoration-line:line-through;text-decoration-style:solid;text-decoration-color:#D55E00;
   outline:2px dashed #D55E00;outline-offset:-1px}
 .xp-sel{outline:3px solid #0072B2;outline-offset:1px;font-weight:700}
@@ -131,7 +138,10 @@ STYLE = """
 def _token_html(text: str, m: TokenMark) -> str:
     classes = ["xp-tok"]
     label = ""
-    if m.order > 0:
+    if m.ref is not None:
+        classes.append(f"xp-r{m.ref % 6}")
+        label = f"R{m.ref + 1}"
+    elif m.order > 0:
         classes.append(f"xp-o{min(m.order, 6)}")
         label = str(m.order)
     if m.clipped:
@@ -185,6 +195,17 @@ def legend_html(max_order: int = 4) -> str:
     return ('<div class="xp-legend">' + "".join(parts) +
             '<br><span class="xp-note">Each token shows the longest matched n-gram it belongs to '
             "(number and underline style); hover a token for the details in words.</span></div>")
+
+
+def legend_refs_html(n_refs: int) -> str:
+    """Legend for colouring by justifying reference (each colour also has its R-label and underline)."""
+    parts = [f'<span class="xp-tok xp-r{k % 6}">justified by reference {k + 1}<sub>R{k + 1}</sub></span>'
+             for k in range(n_refs)]
+    parts.append('<span class="xp-tok xp-clip">clipped away<sub>✂</sub></span>')
+    parts.append('<span class="xp-tok">no match</span>')
+    return ('<div class="xp-legend">' + "".join(parts) +
+            '<br><span class="xp-note">Each token shows the reference that justified the longest counted n-gram it '
+            "belongs to (one valid assignment); stitched texts show their seams.</span></div>")
 
 
 def suspicious_chars(texts: Sequence[str]) -> list[str]:

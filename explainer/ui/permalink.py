@@ -7,7 +7,9 @@ Parameter names (the issue fixes the first ones):
   ``max_order``, ``effective_order`` (0/1) and any other option a dialect declares, under its own name;
 * ``rouge_dialect``, ``rouge_types`` (comma-separated) and its options: ``stem`` (0/1), plus the others
   under ``rouge_<name>``;
-* ``example`` (the example picked, informational) and ``ngram`` (the n-gram selected in the table).
+* ``example`` (the example picked, informational), ``ngram`` (the n-gram selected in the table), ``colour``
+  (``order`` or ``reference``: what the BLEU highlight colours encode) and ``rouge_ref`` (1-based: the
+  reference the ROUGE details are shown against).
 
 Parsing never raises: a bad or unknown value becomes a warning (a plain sentence for the page) and the
 default is used. The option schema comes from the cores' ``dialect_options`` through
@@ -26,6 +28,7 @@ __all__ = [
 ]
 
 MAX_REFS = 10
+COLOUR_MODES = ("order", "reference")
 # Texts longer than this are not put into the URL (browsers and servers cut long URLs, ~8-64 KB); the
 # page says so and the permalink then carries only the settings.
 MAX_URL_TEXT = 6_000
@@ -90,6 +93,8 @@ class ExplainState:
     rouge_options: dict[str, Any] = field(default_factory=dict)
     example: str = ""
     ngram: str = ""
+    colour: str = "order"
+    rouge_ref: int = 0          # 0-based; 0 also when absent
 
 
 def encode_value(spec: OptionSpec, value: Any) -> str:
@@ -242,7 +247,21 @@ def parse_params(params: Mapping[str, Sequence[str] | str], bleu: FamilySchema, 
         else:
             warnings.append(f"“rouge_types” names no known type; using {', '.join(default_rouge_types)}.")
 
-    known = {"candidate", "ref", "rouge_types", "example", "ngram"} | used_b | used_r
+    colour = "order"
+    raw_colour = _first(params, "colour")
+    if raw_colour is not None:
+        if raw_colour in COLOUR_MODES:
+            colour = raw_colour
+        else:
+            warnings.append(f"“colour={_show(raw_colour)}” is not one of {', '.join(COLOUR_MODES)}; using order.")
+    rouge_ref = 0
+    raw_rr = _first(params, "rouge_ref")
+    if raw_rr is not None:
+        if re.fullmatch(r"\s*\d+\s*", raw_rr) and 1 <= int(raw_rr) <= len(refs):
+            rouge_ref = int(raw_rr) - 1
+        else:
+            warnings.append(f"“rouge_ref={_show(raw_rr)}” is not a reference number (1–{len(refs)}); using 1.")
+    known = {"candidate", "ref", "rouge_types", "example", "ngram", "colour", "rouge_ref"} | used_b | used_r
     # Options of *other* dialects are not errors: a link may carry them after a dialect switch.
     other = bleu.all_params() | rouge.all_params() | {bleu.dialect_param, rouge.dialect_param}
     unknown = sorted(k for k in params if k not in known and k not in other)
@@ -252,7 +271,8 @@ def parse_params(params: Mapping[str, Sequence[str] | str], bleu: FamilySchema, 
         candidate=candidate, refs=refs,
         bleu_dialect=bleu_dialect, bleu_options=bleu_options,
         rouge_dialect=rouge_dialect, rouge_types=types, rouge_options=rouge_options,
-        example=_first(params, "example") or "", ngram=_first(params, "ngram") or "",
+        example=_first(params, "example") or "", ngram=_first(params, "ngram") or "", colour=colour,
+        rouge_ref=rouge_ref,
     )
     return state, warnings
 
@@ -277,6 +297,10 @@ def to_params(state: ExplainState, bleu: FamilySchema, rouge: FamilySchema,
         out["example"] = state.example
     if state.ngram:
         out["ngram"] = state.ngram
+    if state.colour != "order":
+        out["colour"] = state.colour
+    if state.rouge_ref:
+        out["rouge_ref"] = str(state.rouge_ref + 1)
     return out
 
 
