@@ -139,3 +139,21 @@ def test_input_errors_are_clear():
     from explainer.text import InputTooLong, MAX_INPUT_CHARS
     with pytest.raises(InputTooLong, match="limit"):
         score_bleu("a " * MAX_INPUT_CHARS, ["a"])
+
+
+@pytest.mark.parametrize("dialect,opts", [("sacrebleu", {}), ("sacrebleu", {"lowercase": True}),
+                                          ("sacrebleu", {"tokenize": "char"}), ("nltk", {}),
+                                          ("hf-evaluate", {}), ("textbook", {})])
+def test_span_fast_path_agrees_with_align_spans(dialect, opts):
+    """The str.find fast path of align_offsets gives exactly what explainer.text.align_spans gives."""
+    from explainer.bleu import get_dialect
+    from explainer.text import align_spans
+
+    d = get_dialect(dialect, **opts)
+    casefold, unescape = d.align_mode
+    for hyp, refs in CASES:
+        for text in [hyp] + refs:
+            toks = d.tokenize(text)
+            starts, ends = d.align_offsets(text, toks)
+            ref = align_spans(text, toks, casefold=casefold, unescape=unescape)
+            assert (starts, ends) == ([t.start for t in ref], [t.end for t in ref]), (dialect, text, toks)
