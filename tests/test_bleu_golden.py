@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from explainer.bleu import explain_bleu, explain_bleu_corpus, score_bleu, score_bleu_corpus
+from explainer.bleu import (bootstrap_bleu_corpus, explain_bleu, explain_bleu_corpus, score_bleu,
+                            score_bleu_corpus)
 from tests.conftest import golden
 
 TOL = 1e-9
@@ -41,18 +42,25 @@ def test_sacrebleu_golden():
     for rec in recs:
         check_sacrebleu_record(rec, checked)
     # 424 cases x 17 option sets (12 corpus_score + 5 sentence_bleu; no_refs is an error in each)
-    # + 9 corpora x 12 option sets + 6 bootstrap records
+    # + 9 corpora x 12 option sets + 6 bootstrap records (corpora with a constant number of references)
     assert checked["segment"] == 423 * 17, checked
     assert checked["error"] == 17, checked
     assert checked["corpus"] == 9 * 12, checked
     assert checked["tokenized"] == 6 * (423 + 9), checked   # {}, lowercase and the 4 other tokenizers
-    assert checked["skipped-bootstrap"] == 6, checked
-    assert sum(checked[k] for k in ("segment", "error", "corpus", "skipped-bootstrap")) == len(recs)
+    assert checked["bootstrap"] == 6, checked
+    assert sum(checked[k] for k in ("segment", "error", "corpus", "bootstrap")) == len(recs)
 
 
 def check_sacrebleu_record(rec, checked: Counter) -> None:
     if "n_bootstrap" in rec["options"]:
-        checked["skipped-bootstrap"] += 1   # bootstrap CIs are not part of the BLEU core (issue 2)
+        b = bootstrap_bleu_corpus(rec["candidates"], rec["references"], n_bootstrap=rec["options"]["n_bootstrap"],
+                                  seed=rec["options"]["SACREBLEU_SEED"])
+        res = rec["result"]
+        _close(b.score, res["score"], rec["case_id"])
+        _close(b.mean, res["bootstrap_mean"], rec["case_id"])
+        _close(b.ci, res["bootstrap_ci"], rec["case_id"])
+        assert b.signature == res["signature"], rec["case_id"]
+        checked["bootstrap"] += 1
         return
     tr, st = _sacre_call(rec)
     key = (rec["case_id"], rec["api"], str(rec["options"]))

@@ -219,3 +219,22 @@ def test_nltk_smoothing_parameters_and_long_weights():
             _check_nltk(got, v, err, [str(c.message) for c in caught], (i, hyp, refs, mi, p, w))
             n += 1
     assert n == 2000
+
+
+def test_sacrebleu_bootstrap_ci(monkeypatch):
+    """corpus_score(n_bootstrap=N): mean and CI half-width, against the real sacreBLEU, for a few corpora,
+    seeds and options (constant number of references, as sacreBLEU's bootstrap needs)."""
+    from explainer.bleu import bootstrap_bleu_corpus
+
+    for i, corpus in enumerate(CORPORA[:6]):
+        hyps = [h for h, _ in corpus]
+        refs = [[r[0]] for _, r in corpus]
+        seed = ["12345", "7", "none"][i % 3]
+        opts = [{}, {"smooth_method": "floor"}, {"tokenize": "intl", "lowercase": True}][i % 3]
+        monkeypatch.setenv("SACREBLEU_SEED", seed)
+        ref = BLEU(**opts).corpus_score(hyps, [[r[0] for r in refs]], n_bootstrap=200)
+        got = bootstrap_bleu_corpus(hyps, refs, n_bootstrap=200, **opts)
+        assert got.score == ref.score
+        if seed != "none":   # OS entropy: only the shape can be compared
+            assert close(got.mean, ref._mean) and close(got.ci, ref._ci), (i, seed)
+        assert got.seed == seed and len(got.scores) == 200

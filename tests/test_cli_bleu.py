@@ -168,3 +168,19 @@ def test_real_subprocess_no_traceback(tmp_path):
     p = subprocess.run([sys.executable, "-m", "explainer", "bleu", "--jsonl", "-"], input=_jsonl(SEGS[:1]),
                        capture_output=True, cwd=ROOT, timeout=60)
     assert p.returncode == 0 and json.loads(p.stdout)["sys_len"] == 7
+
+
+def test_corpus_bootstrap_flag(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    hyps = [s["candidate"] for s in SEGS]
+    r0 = [s["references"][0] for s in SEGS]
+    (tmp_path / "h").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    (tmp_path / "r").write_text("\n".join(r0) + "\n", encoding="utf-8")
+    rc, out, err = run_cli(["bleu", "--hyp", str(tmp_path / "h"), "--ref", str(tmp_path / "r"), "--bootstrap", "100"],
+                           None, capsys, monkeypatch)
+    assert rc == 0, err
+    b = json.loads(out)["bootstrap"]
+    want = BLEU().corpus_score(hyps, [r0], n_bootstrap=100)
+    assert b["mean"] == pytest.approx(want._mean, abs=1e-9) and b["ci"] == pytest.approx(want._ci, abs=1e-9)
+    rc, _, err = run_cli(["bleu", "--jsonl", "-", "--bootstrap", "10"], _jsonl(SEGS), capsys, monkeypatch)
+    assert rc == 2 and "needs a corpus" in err

@@ -6,6 +6,7 @@
 
 * ``explain_bleu`` / ``explain_bleu_corpus``: full traces (corpus: per-segment traces on demand).
 * ``score_bleu`` / ``score_bleu_corpus``: statistics only (``BleuStats``), the fast path.
+* ``bootstrap_bleu_corpus``: sacreBLEU's bootstrap mean and 95 % CI, reproduced exactly.
 * ``DIALECTS``, ``dialect_options(name)``, ``register_dialect``: the dialect registry.
 """
 from __future__ import annotations
@@ -14,13 +15,15 @@ from typing import Any, Sequence
 
 from explainer.bleu import algorithm as _alg
 from explainer.bleu.algorithm import streams_to_segments
+from explainer.bleu.bootstrap import BleuBootstrap, bootstrap_bleu_corpus
 from explainer.bleu.dialects import BleuDialect, OptionSpec
 from explainer.bleu.registry import DIALECTS, _load_builtin, dialect_names, dialect_options, get_dialect, register_dialect
 from explainer.bleu.trace import BleuCorpusTrace, BleuStats, BleuTrace
 
 __all__ = ["explain_bleu", "explain_bleu_corpus", "score_bleu", "score_bleu_corpus", "BleuTrace",
            "BleuCorpusTrace", "BleuStats", "DIALECTS", "dialect_options", "dialect_names", "register_dialect",
-           "get_dialect", "BleuDialect", "OptionSpec", "streams_to_segments", "DEFAULT_DIALECT"]
+           "get_dialect", "BleuDialect", "OptionSpec", "streams_to_segments", "DEFAULT_DIALECT",
+           "bootstrap_bleu_corpus", "BleuBootstrap"]
 
 DEFAULT_DIALECT = "sacrebleu"
 

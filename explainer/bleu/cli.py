@@ -46,6 +46,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--auto-reweigh", action="store_true", default=None, help="nltk: auto_reweigh=True")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="any other dialect option by name, e.g. -o epsilon=0.2, -o preserve_case=true")
+    p.add_argument("--bootstrap", type=int, default=None, metavar="N",
+                   help="corpus modes: add a bootstrap mean and 95%% CI from N resamples (sacreBLEU's procedure; "
+                        "seed from SACREBLEU_SEED, default 12345)")
     p.add_argument("--full", action="store_true", help="write the whole trace instead of the statistics")
     p.add_argument("--corpus", action="store_true",
                    help="with --jsonl: score the lines as one corpus (for texts containing newlines)")
@@ -159,6 +162,11 @@ def run(args) -> int:
     except ValueError as e:
         raise CliError(str(e)) from None
 
+    if args.bootstrap is not None and args.jsonl is not None and not args.corpus:
+        raise CliError("--bootstrap needs a corpus: use --hyp/--ref files or --jsonl with --corpus")
+    if args.bootstrap is not None and args.bootstrap < 1:
+        raise CliError("--bootstrap needs a positive number of resamples")
+
     if args.jsonl is not None:
         if args.ref:
             raise CliError("--ref is for corpus mode (--hyp); with --jsonl put the references in each line")
@@ -211,5 +219,13 @@ def _corpus(hyps, refs, args, opts) -> int:
     except ValueError as e:
         raise CliError(str(e)) from None
     d["n_segments"] = len(hyps)
+    if args.bootstrap:
+        from explainer.bleu import bootstrap_bleu_corpus
+
+        try:
+            d["bootstrap"] = bootstrap_bleu_corpus(hyps, refs, dialect=args.dialect, n_bootstrap=args.bootstrap,
+                                                   **opts).to_dict()
+        except ValueError as e:
+            raise CliError(str(e)) from None
     _write(d)
     return 0

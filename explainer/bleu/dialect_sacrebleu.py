@@ -265,11 +265,14 @@ class SacreBleuDialect(BleuDialect):
                            **base)
 
     # ---- signature and library behaviour
-    def signature(self, nrefs) -> str:
+    def signature(self, nrefs, *, n_bootstrap: int | None = None, seed: str | None = None) -> str:
         o = self.options
         args = {"num_refs": -1 if nrefs == "var" else nrefs, "smooth_method": o["smooth_method"],
                 "smooth_value": self._user_smooth_value, "lowercase": o["lowercase"],
                 "effective_order": o["effective_order"], "tokenizer_signature": self._tok.signature()}
+        if n_bootstrap is not None:
+            args["n_bootstrap"] = n_bootstrap
+            args["seed"] = seed
         return BLEUSignature(args).format()
 
     def check_inputs(self, candidates, references, *, corpus):
