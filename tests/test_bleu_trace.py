@@ -157,3 +157,18 @@ def test_span_fast_path_agrees_with_align_spans(dialect, opts):
             starts, ends = d.align_offsets(text, toks)
             ref = align_spans(text, toks, casefold=casefold, unescape=unescape)
             assert (starts, ends) == ([t.start for t in ref], [t.end for t in ref]), (dialect, text, toks)
+
+
+def test_preprocessing_changes_are_recorded():
+    text = "Hello <skipped> World &amp;lt; x-\nray \n"
+    tr = explain_bleu(text, ["hello world"], lowercase=True)
+    steps = [c["step"] for c in tr.candidate.changes]
+    assert steps == ["lowercase", "rstrip", "skipped", "hyphen-newline", "unescape", "unescape", "tokenize"], steps
+    from sacrebleu.metrics import BLEU
+    assert tr.candidate.preprocessed == BLEU(lowercase=True)._preprocess_segment(text)
+    # the entity chain &amp;lt; -> &lt; -> < is reported step by step, as 13a applies it
+    assert [c["detail"] for c in tr.candidate.changes if c["step"] == "unescape"] == [
+        "&amp; unescaped 1 time(s)", "&lt; unescaped 1 time(s)"]
+    hf = explain_bleu(text, ["hello world"], dialect="hf-evaluate")
+    assert [c["step"] for c in hf.candidate.changes][:2] == ["skipped", "hyphen-newline"]
+    assert [c["step"] for c in explain_bleu(text, ["x"], dialect="nltk").candidate.changes] == ["tokenize"]

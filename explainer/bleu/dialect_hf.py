@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from explainer.bleu.dialect_sacrebleu import sacrebleu_tokenizer
+from explainer.bleu.dialect_sacrebleu import changes_13a, sacrebleu_tokenizer
 from explainer.bleu.dialects import BleuDialect, Combination, LibraryError, OptionSpec, OrderResult, shortest
 from explainer.bleu.registry import register_dialect
 
@@ -41,25 +41,8 @@ class HfEvaluateDialect(BleuDialect):
         return " ".join(self._tok(text).split())
 
     def preprocess_changes(self, text: str) -> list[dict]:
-        out = []
-        k = text.count("<skipped>")
-        if k:
-            out.append({"step": "skipped", "detail": f"'<skipped>' removed {k} time(s)"})
-        t = text.replace("<skipped>", "")
-        if "-\n" in t:
-            out.append({"step": "hyphen-newline", "detail": "'-\\n' removed (no rstrip first, unlike sacreBLEU)"})
-        t = t.replace("-\n", "")
-        if "\n" in t:
-            out.append({"step": "newline", "detail": "newlines replaced by spaces"})
-        t = t.replace("\n", " ")
-        if "&" in t:
-            for ent, ch in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
-                k = t.count(ent)
-                if k:
-                    out.append({"step": "unescape", "detail": f"{ent} unescaped {k} time(s)"})
-                t = t.replace(ent, ch)
-        out.append({"step": "tokenize", "detail": "13a rules (HF's copy of sacreBLEU's tokenizer)"})
-        return out
+        return changes_13a(text, "13a rules (HF's copy of sacreBLEU's tokenizer)",
+                           "no rstrip first, unlike sacreBLEU")
 
     align_mode = (False, True)
 

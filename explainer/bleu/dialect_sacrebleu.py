@@ -104,23 +104,7 @@ class SacreBleuDialect(BleuDialect):
             t = t.rstrip()
         name = self.options["tokenize"]
         if name == "13a":
-            k = t.count("<skipped>")
-            if k:
-                out.append({"step": "skipped", "detail": f"'<skipped>' removed {k} time(s)"})
-            t2 = t.replace("<skipped>", "")
-            if "-\n" in t2:
-                out.append({"step": "hyphen-newline", "detail": "'-\\n' removed (line-break hyphen joined)"})
-            t2 = t2.replace("-\n", "")
-            if "\n" in t2:
-                out.append({"step": "newline", "detail": "newlines replaced by spaces"})
-            t2 = t2.replace("\n", " ")
-            if "&" in t2:
-                for ent in ("&quot;", "&amp;", "&lt;", "&gt;"):
-                    k = t2.count(ent)
-                    if k:
-                        out.append({"step": "unescape", "detail": f"{ent} unescaped {k} time(s)"})
-                    t2 = t2.replace(ent, {"&quot;": '"', "&amp;": "&", "&lt;": "<", "&gt;": ">"}[ent])
-            out.append({"step": "tokenize", "detail": "13a: punctuation split off (mteval-v13a rules)"})
+            out += changes_13a(t, "13a: punctuation split off (mteval-v13a rules)")
         elif name == "intl":
             out.append({"step": "tokenize", "detail": "intl: Unicode punctuation and symbols split off"})
         elif name == "zh":
@@ -310,6 +294,29 @@ class SacreBleuDialect(BleuDialect):
                     "explainer", f"segment {i + 1} has no reference and an empty candidate: sacreBLEU does not "
                                  "fail, it silently counts that segment's reference length as -1"))
         return warns, err
+
+
+def changes_13a(t: str, tokenize_note: str, hyphen_note: str = "line-break hyphen joined") -> list[dict]:
+    """What the 13a tokenizer's language-independent steps change in ``t`` (tokenizer_13a.py:23-32)."""
+    out = []
+    k = t.count("<skipped>")
+    if k:
+        out.append({"step": "skipped", "detail": f"'<skipped>' removed {k} time(s)"})
+    t = t.replace("<skipped>", "")
+    if "-\n" in t:
+        out.append({"step": "hyphen-newline", "detail": f"'-\\n' removed ({hyphen_note})"})
+    t = t.replace("-\n", "")
+    if "\n" in t:
+        out.append({"step": "newline", "detail": "newlines replaced by spaces"})
+    t = t.replace("\n", " ")
+    if "&" in t:
+        for ent, ch in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
+            k = t.count(ent)
+            if k:
+                out.append({"step": "unescape", "detail": f"{ent} unescaped {k} time(s)"})
+            t = t.replace(ent, ch)
+    out.append({"step": "tokenize", "detail": tokenize_note})
+    return out
 
 
 def _ordinal(k: int) -> str:
