@@ -128,6 +128,12 @@ def test_input_errors_are_clear():
         explain_bleu("a", "a")
     with pytest.raises(ExplainerInputError, match="must be a string"):
         explain_bleu(None, ["a"])
+    with pytest.raises(ExplainerInputError, match="candidates must be a list"):
+        explain_bleu_corpus(None, None)
+    with pytest.raises(ExplainerInputError, match="list of reference strings per candidate"):
+        score_bleu_corpus(["a"], 5)
+    with pytest.raises(ExplainerInputError, match="reference 1 of candidate 1"):
+        explain_bleu_corpus(["a"], [[1]])
     with pytest.raises(ExplainerInputError, match="2 candidate"):
         explain_bleu_corpus(["a", "b"], [["a"]])
     with pytest.raises(ExplainerInputError, match="streams"):

@@ -62,10 +62,17 @@ def normalize_corpus_input(candidates: Any, references: Any) -> tuple[list[str],
     lengths are an error, never silently truncated (unlike sacreBLEU's zip)."""
     if isinstance(candidates, str):
         raise ExplainerInputError("candidates must be a list of strings (one per segment), got a single string")
-    cands = list(candidates)
+    try:
+        cands = list(candidates)
+    except TypeError:
+        raise ExplainerInputError(f"candidates must be a list of strings, got {type(candidates).__name__}") from None
     if isinstance(references, str):
         raise ExplainerInputError("references must be a list with one list of reference strings per candidate")
-    refs = list(references)
+    try:
+        refs = list(references)
+    except TypeError:
+        raise ExplainerInputError("references must be a list with one list of reference strings per candidate, "
+                                  f"got {type(references).__name__}") from None
     if len(refs) != len(cands):
         hint = ""
         if refs and all(isinstance(x, (list, tuple)) for x in refs) and all(len(x) == len(cands) for x in refs):
