@@ -45,8 +45,10 @@ class OptionSpec:
     """One option of a dialect, described for a UI and for the CLI.
 
     ``type`` is one of ``"choice"``, ``"bool"``, ``"float"``, ``"int"``, ``"float_list"``, ``"optional_float"``.
-    ``default`` is the library's default. ``cli`` is the CLI flag name (without ``--``) when it differs
-    from the option name with ``_`` replaced by ``-``.
+    ``default`` is the library's default; ``None`` means "resolved by the dialect" (e.g. sacreBLEU's
+    ``effective_order`` follows ``api``; ``smooth_value`` follows ``smooth_method``). ``min``/``max`` bound a
+    number; for ``float_list`` ``max`` is the largest number of items. Values may be given as strings
+    (CLI, URL parameters): ``coerce`` converts and validates them.
     """
 
     name: str
