@@ -142,9 +142,24 @@ def test_empty_candidate_and_no_reference_keep_text():
     at = new_app({"candidate": "", "ref": "the cat"})
     assert any("candidate is empty" in w.value for w in at.warning)
     assert at.text_area(key="ref_0").value == "the cat"
-    at = new_app({"candidate": "the cat sat", "ref": ["", "  "]})
+    at = new_app({"candidate": "the cat sat", "ref": ["", ""]})
     assert any("no reference" in w.value for w in at.warning)
     assert at.text_area(key="candidate").value == "the cat sat"
+    assert not at.metric
+    at = new_app({"candidate": "the cat sat", "ref": ["", "  "]})
+    assert any("No reference has any visible text" in w.value for w in at.warning)
+    assert metrics(at)["BLEU"] == f"{real_sacrebleu('the cat sat', ['  ']):.4f}"
+
+
+def test_library_failure_is_shown_not_hidden():
+    """evaluate#601: a form-feed reference makes HF evaluate's bleu divide by zero; sacreBLEU returns 0."""
+    at = new_app({"candidate": "the cat sat", "ref": "\x0c", "bleu_dialect": "hf-evaluate"})
+    assert not at.exception
+    assert metrics(at)["BLEU"] == "fails"
+    assert any("ZeroDivisionError" in e.value for e in at.error)
+    at.selectbox(key="bleu_dialect").set_value("sacrebleu").run()
+    form_feed = "\x0c"
+    assert metrics(at)["BLEU"] == f"{real_sacrebleu('the cat sat', [form_feed]):.4f}"
 
 
 def test_too_long_text_clear_error_text_kept(app):
@@ -420,11 +435,12 @@ def test_any_unicode_text_renders_without_traceback(cand, refs):
     if not cand.strip():
         assert any("candidate is empty" in w.value for w in at.warning)
         return
-    live = [r for r in refs if r.strip()]
+    live = [r for r in refs if r != ""]
     if not live:
         assert any("no reference" in w.value for w in at.warning)
         return
     bt = explain_bleu(cand, live)
+    assert bt.library_error is None  # sacreBLEU never fails once there is a candidate and a reference
     assert metrics(at)["BLEU"] == fmt_bleu(bt.score, bt.scale)
     assert metrics(at)["BLEU"] == fmt_bleu(real_sacrebleu(cand, live), 100)
     real = real_rouge_score(cand, live)

@@ -325,7 +325,11 @@ def _fmt_rouge(x: float) -> str:
 def _headline(bt, rt, rtypes) -> None:
     cols = st.columns(5)
     with cols[0]:
-        if bt is not None:
+        if bt is not None and bt.library_error is not None:
+            e = bt.library_error
+            st.metric("BLEU", "fails", help=f"The real {bt.implementation} raises {e.type} on this input: "
+                                            f"{e.explanation}. (The trace continues with {bt.score!r}.)")
+        elif bt is not None:
             st.metric("BLEU", _fmt_bleu(bt), help=f"{bt.dialect}, native scale 0–{int(bt.scale)}; exact value "
                                                   f"{bt.score!r}")
         else:
@@ -631,8 +635,11 @@ def render() -> None:
                  f"{MAX_INPUT_CHARS:,} characters. Shorten the text to see the explanation; your text stays in "
                  "the box.")
         return
-    refs = [r for r in state.refs if r.strip()]
-    blank = [i + 1 for i, r in enumerate(state.refs) if not r.strip()]
+    # An empty box is "no reference"; a reference of only spaces or control characters is real input (some
+    # libraries fail on it, e.g. HF evaluate on a form feed), so it is scored as given.
+    refs = [r for r in state.refs if r != ""]
+    blank = [i + 1 for i, r in enumerate(state.refs) if r == ""]
+    spaces = [i + 1 for i, r in enumerate(state.refs) if r != "" and not r.strip()]
     if not state.candidate.strip():
         st.warning("The candidate is empty. Type the text you want to score in the candidate box.")
         return
@@ -642,6 +649,12 @@ def render() -> None:
         return
     if blank:
         st.caption(f"Empty reference box(es) {', '.join(map(str, blank))} are ignored.")
+    if spaces and len(spaces) == len(refs):
+        st.warning("No reference has any visible text, so nothing can match: every score is 0, or the real "
+                   "library fails (see below). Type a reference text to compare with.")
+    elif spaces:
+        st.info(f"Reference(s) {', '.join(map(str, spaces))} contain only spaces or invisible characters; they are "
+                "scored as given (they have no tokens).", icon=":material/space_bar:")
     with st.spinner("Computing BLEU and ROUGE step by step…"):
         bt, rt, errors = compute(state, refs)
     for fam, msg in errors.items():
