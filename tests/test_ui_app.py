@@ -463,3 +463,17 @@ def test_colour_by_reference_round_trips():
     assert url["colour"] == ["reference"]
     at2 = new_app(url)
     assert at2.radio(key="colour").value == "reference"
+
+
+def test_list_option_from_link_keeps_full_precision():
+    third = repr(1 / 3)
+    ex = get_example("cat_sat")
+    at = new_app({"example": ex.id, "bleu_dialect": "nltk", "bleu_weights": ",".join([third] * 3)})
+    from nltk.translate.bleu_score import sentence_bleu
+
+    real = sentence_bleu([r.split() for r in ex.references], ex.candidate.split(), weights=(1 / 3,) * 3)
+    assert metrics(at)["BLEU"] == fmt_bleu(real, 1)
+    bt = explain_bleu(ex.candidate, list(ex.references), dialect="nltk", weights=(1 / 3,) * 3)
+    assert metrics(at)["BLEU"] == fmt_bleu(bt.score, bt.scale)
+    got = at.query_params["bleu_weights"]
+    assert (got if isinstance(got, str) else got[0]) == ",".join([third] * 3)

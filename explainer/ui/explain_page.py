@@ -46,7 +46,8 @@ def _to_widget(spec: OptionSpec, value: Any) -> Any:
     if spec.kind == "tristate":
         return _TRI.get(value, "library default")
     if spec.kind == "float_list":
-        return ", ".join(f"{v:g}" for v in (value or ()))
+        # repr: the shortest text that reads back as the same float (f"{v:g}" would turn 1/3 into 0.333333)
+        return ", ".join(repr(float(v)) for v in (value or ()))
     if spec.kind == "int" and value is not None:
         return int(value)
     if spec.kind == "float" and value is not None:
