@@ -477,3 +477,14 @@ def test_list_option_from_link_keeps_full_precision():
     assert metrics(at)["BLEU"] == fmt_bleu(bt.score, bt.scale)
     got = at.query_params["bleu_weights"]
     assert (got if isinstance(got, str) else got[0]) == ",".join([third] * 3)
+
+
+def test_float_option_from_link_keeps_full_precision():
+    ex = get_example("cat_sat")
+    at = new_app({"example": ex.id, "bleu_dialect": "nltk", "smooth": "method1", "bleu_epsilon": "0.123456789"})
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    real = sentence_bleu([r.split() for r in ex.references], ex.candidate.split(),
+                         smoothing_function=SmoothingFunction(epsilon=0.123456789).method1)
+    assert metrics(at)["BLEU"] == fmt_bleu(real, 1)
+    assert f"exact value {real!r}" in at.metric[0].proto.help  # every digit, not just the 6 shown
