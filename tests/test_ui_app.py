@@ -30,6 +30,14 @@ def metrics(at) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+def exact_bleu(at) -> float:
+    """The full-precision BLEU the page puts in the headline's tooltip."""
+    import re
+
+    m = re.search(r"exact value ([-+0-9.eE]+)", at.metric[0].proto.help)
+    return float(m.group(1))
+
+
 def fmt_bleu(score: float, scale: float) -> str:
     from explainer.ui.bleu_view import headline
 
@@ -92,7 +100,9 @@ def test_every_example(app, ex):
     bleu_opts = {s.name: s.default for s in bleu_schema().specs("sacrebleu")}
     bt = explain_bleu(ex.candidate, list(ex.references), dialect="sacrebleu", **bleu_opts)
     assert m["BLEU"] == fmt_bleu(bt.score, bt.scale)
-    assert m["BLEU"] == f"{real_sacrebleu(ex.candidate, list(ex.references)):.4f}"
+    real_bleu = real_sacrebleu(ex.candidate, list(ex.references))
+    assert m["BLEU"] == f"{real_bleu:.4f}"
+    assert exact_bleu(at) == pytest.approx(real_bleu, rel=1e-9, abs=1e-9)
     stem = ex.settings.get("stem") == "1"
     real = real_rouge_score(ex.candidate, list(ex.references), use_stemmer=stem)
     for label, t in ROUGE_LABELS.items():
