@@ -105,8 +105,15 @@ def test_every_example(app, ex):
     assert exact_bleu(at) == pytest.approx(real_bleu, rel=1e-9, abs=1e-9)
     stem = ex.settings.get("stem") == "1"
     real = real_rouge_score(ex.candidate, list(ex.references), use_stemmer=stem)
+    helps = {el.label: el.proto.help for el in at.metric}
     for label, t in ROUGE_LABELS.items():
         assert m[label] == f"{real[t].fmeasure:.5f}", (label, ex.id)
+        # the tooltip carries every digit of P, R and F: equal to rouge-score's to 1e-9
+        import re
+
+        p, r, f = (float(x) for x in re.search(r"P ([-+0-9.eE]+), R ([-+0-9.eE]+), F ([-+0-9.eE]+)",
+                                               helps[label]).groups())
+        assert (p, r, f) == pytest.approx((real[t].precision, real[t].recall, real[t].fmeasure), abs=1e-9)
     # steps are rendered: highlighted texts (escaped HTML), the n-gram table, charts and the formula
     assert len(at.get("html")) >= 2
     assert len(at.dataframe) >= 2
