@@ -130,6 +130,11 @@ def test_screenshots_themes_and_projector(new_page, open_app, dark, width, heigh
     open_app(page, link(ex.candidate, list(ex.references)), wait_for='[data-testid="stMetric"]')
     page.wait_for_selector(".js-plotly-plot")
     assert shown_metrics(page) == real_values(ex.candidate, list(ex.references))
+    # the app follows the viewer's light/dark setting (a lone [theme] section in config.toml would pin one)
+    rgb = page.evaluate("""() => getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor""")
+    r, g, b = (int(x) for x in rgb[rgb.index("(") + 1: rgb.index(")")].split(",")[:3])
+    luminance = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+    assert (luminance < 0.3) if dark else (luminance > 0.7), (name, rgb)
     shot(page, f"explain-{name}")
     if name == "light":
         page.get_by_role("tab", name="ROUGE").click()
