@@ -505,3 +505,17 @@ def test_float_option_from_link_keeps_full_precision():
                          smoothing_function=SmoothingFunction(epsilon=0.123456789).method1)
     assert metrics(at)["BLEU"] == fmt_bleu(real, 1)
     assert f"exact value {real!r}" in at.metric[0].proto.help  # every digit, not just the 6 shown
+
+
+@pytest.mark.parametrize("order", [1, 2, 6, 10])
+def test_max_order_matches_real_sacrebleu(order):
+    ex = get_example("military_c1")
+    refs = list(ex.references)
+    at = new_app({"example": ex.id, "max_order": str(order)})
+    assert not at.exception
+    real = real_sacrebleu(ex.candidate, refs, max_ngram_order=order)
+    assert metrics(at)["BLEU"] == f"{real:.4f}"
+    assert exact_bleu(at) == pytest.approx(real, rel=1e-9, abs=1e-9)
+    table = next(d for d in at.dataframe if d.key == "ngram_table").value
+    assert set(table["order"]) == set(range(1, order + 1))
+    assert len(at.latex) >= 3
