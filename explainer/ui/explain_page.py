@@ -412,7 +412,11 @@ def _bleu_section(bt) -> None:
                  on_select=_on_ngram_row, selection_mode="single-row")
     st.caption("Click a row to outline that n-gram in the texts above (or pick it in the list).")
     orders = bv.order_rows(bt)
-    st.plotly_chart(charts.bleu_counts_figure(orders), key="bleu_counts", config={"displaylogo": False})
+    st.plotly_chart(charts.bleu_counts_figure(orders), key="bleu_counts", config={"displaylogo": False},
+                    alt="Clipped matches of candidate n-grams per order: " + "; ".join(
+                        f"{o['n']}-grams {o['matches']:g} of {o['totals']:g}, precision "
+                        f"{bv.fmt(o['precision_raw'])} before and {bv.fmt(o['precision'])} after smoothing"
+                        for o in orders))
     st.latex(r"\quad ".join(bv.precision_latex(o) for o in bt.combination.orders[:4]) or r"\text{—}")
     if len(bt.combination.orders) > 4:
         st.latex(r"\quad ".join(bv.precision_latex(o) for o in bt.combination.orders[4:]))
@@ -429,6 +433,8 @@ def _bleu_section(bt) -> None:
     st.dataframe(pd.DataFrame(bv.ref_length_rows(bt)), hide_index=True)
     st.latex(bv.bp_latex(bt))
     st.plotly_chart(charts.bp_curve_figure(bt.combination.c, bt.combination.r, bt.combination.bp, rule=rl.rule),
+                    alt=f"Brevity penalty curve exp(1 - r/c) for r = {bt.combination.r}; this candidate: c = "
+                        f"{bt.combination.c}, BP = {bt.combination.bp:.4f}",
                     key="bp_curve", config={"displaylogo": False})
     st.caption(hl.md_escape(f"Branch of the BP formula taken: {bt.combination.bp_branch}. {bt.combination.bp_formula}"))
     # Step 4: the formula
@@ -442,7 +448,10 @@ def _rouge_section(rt, ref_count: int) -> None:
     st.subheader(f"ROUGE step by step — {rt.dialect_label}")
     st.caption(hl.md_escape(f"Tokenizer: {rt.tokenizer}. Stemmer: {rt.stemmer or 'off'}. Several references: "
                             f"{rt.multi_ref_note}"))
-    st.plotly_chart(charts.rouge_prf_figure(rv.prf_rows(rt)), key="rouge_prf", config={"displaylogo": False})
+    st.plotly_chart(charts.rouge_prf_figure(rv.prf_rows(rt)), key="rouge_prf", config={"displaylogo": False},
+                    alt="ROUGE precision, recall and F-measure: " + "; ".join(
+                        f"{r['label']} P {r['precision']:.4f} R {r['recall']:.4f} F {r['fmeasure']:.4f}"
+                        for r in rv.prf_rows(rt)))
     st.dataframe(pd.DataFrame([{"type": r["label"], "precision": r["precision"], "recall": r["recall"],
                                 "F-measure": r["fmeasure"]} for r in rv.prf_rows(rt)]), hide_index=True)
     if ref_count > 1:
@@ -488,12 +497,15 @@ def _rouge_section(rt, ref_count: int) -> None:
             st.markdown(f"##### ROUGE-L — longest common subsequence {d.get('lcs_length', res.hits):g} tokens")
             fig, note = charts.lcs_heatmap_figure(d["table"], rt.references[k].tokenized.tokens,
                                                   rt.candidate.tokenized.tokens, d.get("pairs", []))
-            st.plotly_chart(fig, key="lcs_heatmap", config={"displaylogo": False})
+            st.plotly_chart(fig, key="lcs_heatmap", config={"displaylogo": False},
+                            alt=f"LCS dynamic-programming table; the longest common subsequence has "
+                                f"{d.get('lcs_length', res.hits):g} tokens")
             if note:
                 st.caption(note)
             afig, anote = charts.alignment_figure(rt.candidate.tokenized.tokens, rt.references[k].tokenized.tokens,
                                                   d.get("pairs", []))
-            st.plotly_chart(afig, key="lcs_alignment", config={"displaylogo": False})
+            st.plotly_chart(afig, key="lcs_alignment", config={"displaylogo": False},
+                            alt="Alignment of candidate and reference tokens along the LCS")
             if anote:
                 st.caption(anote)
             if d.get("alternative_lcs_exists"):
