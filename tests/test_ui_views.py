@@ -202,3 +202,13 @@ def test_colour_by_reference_shows_the_frankenstein_seam():
 
     html = render_marked_text(ex.candidate, marks)
     assert "xp-r0" in html and "xp-r1" in html and "<sub>R2</sub>" in html
+
+
+def test_token_tooltip_says_where_the_ngram_occurs_in_every_reference():
+    ex = get_example("abandon_hope")
+    bt = explain_bleu(ex.candidate, list(ex.references))
+    marks = bv.candidate_marks(bt)
+    # 'hope' (token 3) is inside the counted 4-gram 'all hope , ye' (only ref 4 has it once)
+    occ = bv.ngram_occurrences(bt, "all hope , ye")
+    assert occ["ref_counts"] == [0, 0, 0, 1]
+    assert "‘all hope , ye’" in marks[1].title and "it occurs in ref 4 ×1" in marks[1].title

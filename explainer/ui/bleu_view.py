@@ -52,7 +52,8 @@ def candidate_marks(trace, selected: str | None = None, *, by: str = "order") ->
     """One mark per candidate token that can be located in the user's text. ``by="reference"`` colours
     each token by the reference that justified its longest counted n-gram instead of by the order."""
     toks = trace.candidate.tokens
-    best: list[tuple[int, str, int | None]] = [(0, "", None)] * len(toks)  # (order, ngram text, ref)
+    # per token: (order, n-gram text, justifying reference, the n-gram's count in every reference)
+    best: list[tuple] = [(0, "", None, ())] * len(toks)
     clipped_info: dict[int, str] = {}
     sel_cover: set[int] = set()
     for order in trace.ngrams:
@@ -65,7 +66,7 @@ def candidate_marks(trace, selected: str | None = None, *, by: str = "order") ->
                 if p in counted:
                     for i in range(p, min(p + n, len(toks))):
                         if n > best[i][0]:
-                            best[i] = (n, e.text, counted[p])
+                            best[i] = (n, e.text, counted[p], e.ref_counts)
                 elif n == 1 and e.max_ref_count > 0:
                     clipped_info[p] = (f"occurrence {k + 1} of {e.cand_count} of ‘{e.text}’ is clipped away: "
                                        f"no single reference has it more than {e.max_ref_count}×")
@@ -73,9 +74,11 @@ def candidate_marks(trace, selected: str | None = None, *, by: str = "order") ->
     for i, t in enumerate(toks):
         if t.start is None or t.end is None:
             continue
-        n, gram, ref = best[i]
+        n, gram, ref, ref_counts = best[i]
         if n:
-            title = f"token {i + 1} ‘{t.text}’: longest counted match is the {_gram(n)} ‘{gram}’ (reference {ref + 1})"
+            where = ", ".join(f"ref {j + 1} ×{c}" for j, c in enumerate(ref_counts) if c)
+            title = (f"token {i + 1} ‘{t.text}’: longest counted match is the {_gram(n)} ‘{gram}’ (counted against "
+                     f"reference {ref + 1}; it occurs in {where})")
         else:
             title = f"token {i + 1} ‘{t.text}’: no counted match"
         if i in clipped_info:
