@@ -143,7 +143,7 @@ def new_page(browser):
                                   color_scheme="dark" if dark else "light")
         contexts.append(ctx)
         pg = ctx.new_page()
-        pg.set_default_timeout(30_000)
+        pg.set_default_timeout(60_000)  # generous: a loaded 2-core CI machine, cold imports on first load
         return pg
 
     yield make
@@ -156,7 +156,7 @@ def page(new_page):
     return new_page()
 
 
-def wait_idle(page, timeout: float = 30.0) -> None:
+def wait_idle(page, timeout: float = 60.0) -> None:
     """Wait until the app has rendered and no script run is in progress."""
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout * 1000)
     deadline = time.time() + timeout
