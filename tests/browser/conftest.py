@@ -142,9 +142,8 @@ def new_page(browser):
         ctx = browser.new_context(viewport={"width": width, "height": height},
                                   color_scheme="dark" if dark else "light")
         contexts.append(ctx)
-        pg = ctx.new_page()
-        pg.set_default_timeout(60_000)  # generous: a loaded 2-core CI machine, cold imports on first load
-        return pg
+        ctx.set_default_timeout(60_000)  # generous: a loaded 2-core CI machine, cold imports on first load
+        return ctx.new_page()
 
     yield make
     for ctx in contexts:
