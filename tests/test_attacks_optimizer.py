@@ -66,7 +66,7 @@ def test_callback_can_stop_and_sees_progress():
         return len(seen) < 3
 
     res = optimize(START, REFS, "rouge1_f", budget_seconds=30, seed=0, callback=cb)
-    assert res.stopped == "callback" and seen == [1, 2, 3]
+    assert res.stopped == "callback" and seen == [0, 1, 2]  # once with the start state, then per step
 
 
 def test_bad_input_and_unreadability():

@@ -11,7 +11,8 @@ references - the toy version of "optimise the metric directly" (Paulus et al. 20
   the longest unit is measured and reported (``max_unit_seconds``). A step cut short by the budget is
   discarded, so the trajectory of a time-limited run is always a prefix of the unlimited run with the same
   seed (deterministic for a seed).
-* ``callback(result_so_far) -> bool | None`` runs after each step; returning False stops the search.
+* ``callback(result_so_far) -> bool | None`` runs once with the start state and then after each step;
+  returning False stops the search.
 """
 from __future__ import annotations
 
@@ -172,6 +173,13 @@ def optimize(candidate: str, references: Sequence[str], target: str = "bleu", *,
         return v[target]
 
     current = record(words, "start", 0)
+    if callback is not None:  # lets a UI show (and keep) the start state before the first step ends
+        res.elapsed = time.perf_counter() - t0
+        if callback(res) is False:
+            res.stopped = "callback"
+            res.elapsed = time.perf_counter() - t0
+            res.max_unit_seconds = res.elapsed
+            return res
     last = time.perf_counter()
     res.max_unit_seconds = last - t0
     fails = 0

@@ -442,6 +442,7 @@ def _optimizer() -> None:
     if run:
         ss["lab_opt_stopped"] = False
         ss["lab_opt_running"] = True
+        ss.pop("lab_opt_result", None)  # the start-state callback stores the new run at once
         bar = st.progress(0.0, text="searching…")
 
         def cb(res):
@@ -462,7 +463,10 @@ def _optimizer() -> None:
         bar.progress(1.0, text=f"done: {res.stopped}")
     res = ss.get("lab_opt_result")
     if res is None:
-        st.info("Press **Run optimizer** to watch a metric being gamed.")
+        if ss.get("lab_opt_stopped"):
+            st.warning("Stopped before the search had started.")
+        else:
+            st.info("Press **Run optimizer** to watch a metric being gamed.")
         return
     if res.start != cand or res.target != target:
         st.caption("(Result of the last run; the inputs or the target changed since.)")

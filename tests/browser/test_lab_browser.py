@@ -98,7 +98,11 @@ def test_optimizer_stop_button_keeps_the_partial_result(page, app_url):
     page.get_by_role("button", name="Run optimizer").click()
     page.get_by_text("searching").or_(page.get_by_text("step ")).first.wait_for()
     page.get_by_role("button", name="Stop search").click()
-    page.get_by_text("Stopped by you").wait_for()
+    try:
+        page.get_by_text("Stopped by you").wait_for()
+    except Exception:
+        shot(page, "lab-optimizer-stop-FAILED")
+        raise
     wait_idle(page)
     assert page.get_by_text("identical to what the search reported").count() == 1
     assert page.get_by_text("stopped: by you").count() == 1
