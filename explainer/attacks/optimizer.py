@@ -193,6 +193,20 @@ def optimize(candidate: str, references: Sequence[str], target: str = "bleu", *,
         res.max_unit_seconds = max(res.max_unit_seconds, now - last)
         last = now
 
+    def scan(move_iter):
+        """Score moves one unit at a time: (best (score, move, words) or None, cut short by the budget)."""
+        best = None
+        for mv in move_iter:  # lazy: a cut-short scan draws no further random moves
+            if over_budget():
+                return best, True
+            cand_words = _apply(words, mv)
+            s = scorer.values(" ".join(cand_words))[target]
+            res.evaluations += 1
+            if best is None or s > best[0]:
+                best = (s, mv, cand_words)
+            unit_done()
+        return best, False
+
     while True:
         if res.steps >= max_steps:
             res.stopped = "max steps"
@@ -200,59 +214,36 @@ def optimize(candidate: str, references: Sequence[str], target: str = "bleu", *,
         if over_budget():
             res.stopped = "budget"
             break
-        best = None
-        cut = False
-        for _ in range(neighbours):
-            if over_budget():
-                cut = True
-                break
-            mv = _random_move(rng, words, vocab, moves)
-            cand_words = _apply(words, mv)
-            s = scorer.values(" ".join(cand_words))[target]
-            res.evaluations += 1
-            if best is None or s > best[0]:
-                best = (s, mv, cand_words)
-            unit_done()
+        best, cut = scan(_random_move(rng, words, vocab, moves) for _ in range(neighbours))
         if cut:  # discard the partial step: keeps time-limited runs a prefix of the full run
             res.stopped = "budget"
             break
         res.steps += 1
-        if best is not None and best[0] > current + 1e-12:
-            if over_budget():
-                res.stopped = "budget"
-                break
-            desc = _describe(words, best[1])
-            words = best[2]
-            current = record(words, desc, res.steps)
-            fails = 0
-            unit_done()
-        else:
+        suffix = ""
+        if best is None or best[0] <= current + 1e-12:
             fails += 1
-            if fails >= patience:
+            if fails < patience:
+                best = None
+            else:
                 # Before giving up, scan the whole neighbourhood in a fixed order: either it holds an
                 # improving move (take the best) or the text is a true local optimum for these moves.
-                best = None
-                for mv in _all_moves(words, vocab, moves):
-                    if over_budget():
-                        cut = True
-                        break
-                    cand_words = _apply(words, mv)
-                    s = scorer.values(" ".join(cand_words))[target]
-                    res.evaluations += 1
-                    if best is None or s > best[0]:
-                        best = (s, mv, cand_words)
-                    unit_done()
+                best, cut = scan(_all_moves(words, vocab, moves))
                 if cut:
                     res.stopped = "budget"
                     break
                 if best is None or best[0] <= current + 1e-12:
                     res.stopped = "local optimum"
                     break
-                desc = _describe(words, best[1]) + " (full scan)"
-                words = best[2]
-                current = record(words, desc, res.steps)
-                fails = 0
-                unit_done()
+                suffix = " (full scan)"
+        if best is not None:
+            if over_budget():
+                res.stopped = "budget"
+                break
+            desc = _describe(words, best[1]) + suffix
+            words = best[2]
+            current = record(words, desc, res.steps)
+            fails = 0
+            unit_done()
         if callback is not None:
             res.elapsed = time.perf_counter() - t0
             if callback(res) is False:
