@@ -29,6 +29,7 @@ LAB_CSS = """
 .lab-box{border:1px solid rgba(128,128,128,.45);border-radius:6px;padding:.55em .8em;margin:.2em 0 .6em 0;
  font-size:1.05rem;line-height:1.5;white-space:pre-wrap;word-break:break-word}
 .lab-label{font-weight:600;font-size:1.02rem;margin-top:.3em}
+.lab-scroll{overflow-x:auto;max-width:100%}
 .lab-opts{font-family:monospace;font-size:.85rem;opacity:.85;overflow-wrap:anywhere}
 table.lab-table{border-collapse:collapse;width:100%;font-size:1rem;margin:.4em 0 1em 0}
 table.lab-table th,table.lab-table td{border-bottom:1px solid rgba(128,128,128,.35);padding:.35em .6em;text-align:right;vertical-align:top}
@@ -123,7 +124,8 @@ def comparison_html(res: PresetResult) -> str:
             same = s.bleu_counts == res.scores[0].bleu_counts and s.bleu_totals == res.scores[0].bleu_totals
             counts.append(f"<td>{'identical' if same else ''}</td>" + ("<td></td>" if with_verdict else ""))
     rows.append("<tr>" + "".join(counts) + "</tr>")
-    return f'<table class="lab-table"><thead><tr>{"".join(head)}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return (f'<div class="lab-scroll"><table class="lab-table"><thead><tr>{"".join(head)}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def pair_table_html(metrics: Sequence[str], before: dict, after: dict, before_label: str = "original",
