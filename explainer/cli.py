@@ -46,10 +46,14 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as e:
         print(f"explainer {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`| head`): not an error; must precede OSError
+        return 0
     except (ValueError, OSError, UnicodeDecodeError) as e:
         print(f"explainer {args.command}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
+    except Exception as e:  # a bug of ours: still one line, never a traceback, and say it is not the user's fault
+        print(f"explainer {args.command}: internal error ({type(e).__name__}: {e}); "
+              "this is a bug in the explainer, please report it with the input", file=sys.stderr)
+        return 3

@@ -113,3 +113,52 @@ def test_module_entry_point_subprocess():
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["rouge1"]["recall"] == pytest.approx(2 / 3)
+
+
+def test_corpus_options_from_the_command_line_are_typed(tmp_path, capsys):
+    """`-o seed=7` / `-o use_aggregator=false` arrive as strings; they must mean what they say (a string seed
+    crashed NumPy, and the string "false" was truthy, so the aggregator silently stayed on)."""
+    import numpy as np
+    from rouge_score import scoring
+
+    cands = ["the cat sat on the mat", "a dog ran in the park", "news of the day", "it was a good day"]
+    refs = ["the cat is on the mat", "the dog runs in a park", "the news today", "a very good day it was"]
+    f = tmp_path / "c.jsonl"
+    f.write_text("".join(json.dumps({"candidate": c, "references": [r]}) + "\n" for c, r in zip(cands, refs)),
+                 encoding="utf-8")
+    base = ["--jsonl", str(f), "--corpus", "--dialect", "hf-evaluate", "--types", "rouge1,rougeL"]
+    rc, out, err = _run(base + ["-o", "seed=7"], capsys)
+    assert rc == 0, err
+    got = json.loads(out)["reported"]
+    # the real thing: HF evaluate reseeds NumPy's legacy global RNG, then rouge-score's BootstrapAggregator
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"])
+    np.random.seed(7)
+    agg = scoring.BootstrapAggregator()
+    for c, r in zip(cands, refs):
+        agg.add_scores(scorer.score_multi([r], c))
+    want = agg.aggregate()
+    for t in ("rouge1", "rougeL"):
+        assert got[t] == pytest.approx(want[t].mid.fmeasure, abs=1e-12)
+
+    rc, out, err = _run(base + ["-o", "use_aggregator=false"], capsys)
+    assert rc == 0, err
+    got = json.loads(out)["reported"]
+    assert got["rouge1"] == pytest.approx([scorer.score(r, c)["rouge1"].fmeasure for c, r in zip(cands, refs)],
+                                          abs=1e-12)
+
+    rc, out, err = _run(base + ["-o", "seed=abc"], capsys)
+    assert rc == 2 and "seed expects an integer" in err and err.count("\n") == 1
+
+
+def test_unexpected_error_is_one_line_not_a_traceback(tmp_path, capsys, monkeypatch):
+    import explainer.rouge
+
+    def boom(*a, **k):
+        raise TypeError("simulated bug")
+
+    monkeypatch.setattr(explainer.rouge, "score_rouge", boom)
+    f = tmp_path / "in.jsonl"
+    f.write_text('{"candidate": "a", "references": ["a"]}\n', encoding="utf-8")
+    rc, out, err = _run(["--jsonl", str(f)], capsys)
+    assert rc == 3 and out == ""
+    assert "internal error (TypeError: simulated bug)" in err and err.count("\n") == 1 and "Traceback" not in err

@@ -57,6 +57,34 @@ class Option:
         return d
 
 
+def coerce_option(o: Option, v: Any) -> Any:
+    """Check one option value against its spec; strings (CLI ``-o``, URL parameters) become the spec's type."""
+    k = o.name
+    if o.type == "bool":
+        if isinstance(v, str):
+            if v.lower() in ("1", "true", "yes", "on"):
+                return True
+            if v.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(f"option {k} expects true/false, got {v!r}")
+        return bool(v)
+    if o.type == "choice":
+        if v not in o.choices:
+            raise ValueError(f"option {k} must be one of {', '.join(map(str, o.choices))}, got {v!r}")
+        return v
+    if o.type == "int":
+        try:
+            return int(v)
+        except (TypeError, ValueError):
+            raise ValueError(f"option {k} expects an integer, got {v!r}") from None
+    if o.type == "float":
+        try:
+            return float(v)
+        except (TypeError, ValueError):
+            raise ValueError(f"option {k} expects a number, got {v!r}") from None
+    return v
+
+
 @dataclass
 class Prepared:
     """A text tokenized for one dialect (fast path: only the token lists)."""
@@ -111,32 +139,9 @@ class Dialect:
             k = _ALIASES.get(k, k)
             if k not in spec:
                 raise ValueError(f"the {self.name} dialect has no option {k!r}; options: {', '.join(spec)}")
-            o = spec[k]
             if v is None:
                 continue
-            if o.type == "bool":
-                if isinstance(v, str):
-                    if v.lower() in ("1", "true", "yes", "on"):
-                        v = True
-                    elif v.lower() in ("0", "false", "no", "off"):
-                        v = False
-                    else:
-                        raise ValueError(f"option {k} expects true/false, got {v!r}")
-                v = bool(v)
-            elif o.type == "choice":
-                if v not in o.choices:
-                    raise ValueError(f"option {k} must be one of {', '.join(map(str, o.choices))}, got {v!r}")
-            elif o.type == "int":
-                try:
-                    v = int(v)
-                except (TypeError, ValueError):
-                    raise ValueError(f"option {k} expects an integer, got {v!r}") from None
-            elif o.type == "float":
-                try:
-                    v = float(v)
-                except (TypeError, ValueError):
-                    raise ValueError(f"option {k} expects a number, got {v!r}") from None
-            out[k] = v
+            out[k] = coerce_option(spec[k], v)
         return out
 
     def check_types(self, rts: Sequence[RougeType]) -> list[str]:

@@ -5,7 +5,7 @@ import gc
 from typing import Sequence
 
 from explainer.errors import ExplainerInputError
-from explainer.rouge.dialects import MULTI_REF_POLICIES, Dialect, get_dialect
+from explainer.rouge.dialects import MULTI_REF_POLICIES, Dialect, coerce_option, get_dialect
 from explainer.rouge.scoring import Score
 from explainer.rouge.trace import RougeCorpusTrace, RougeTrace, TextView
 from explainer.rouge.types import DEFAULT_TYPES, parse_types
@@ -32,9 +32,10 @@ def _norm_refs(references) -> list[str]:
 
 def _setup(dialect, types, options):
     d = dialect if isinstance(dialect, Dialect) else get_dialect(dialect)
-    corpus_names = {o.name for o in d.corpus_options()}
-    copts = {k: v for k, v in options.items() if k in corpus_names}
-    seg = {k: v for k, v in options.items() if k not in corpus_names}
+    corpus_spec = {o.name: o for o in d.corpus_options()}
+    # corpus options from the CLI (-o seed=7) or a URL arrive as strings: coerce them like segment options
+    copts = {k: coerce_option(corpus_spec[k], v) for k, v in options.items() if k in corpus_spec and v is not None}
+    seg = {k: v for k, v in options.items() if k not in corpus_spec}
     opts = d.resolve_options(seg)
     rts = parse_types(types)
     notes = d.check_types(rts)
