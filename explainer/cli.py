@@ -20,8 +20,15 @@ class CliError(Exception):
     """An error with a message meant for the user (printed as one line, exit code 2)."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse prints the whole usage block before a bad-flag error; print one line (and where to look)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m explainer", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="python -m explainer", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (modname, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)

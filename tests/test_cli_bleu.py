@@ -184,3 +184,18 @@ def test_corpus_bootstrap_flag(tmp_path, capsys, monkeypatch):
     assert b["mean"] == pytest.approx(want._mean, abs=1e-9) and b["ci"] == pytest.approx(want._ci, abs=1e-9)
     rc, _, err = run_cli(["bleu", "--jsonl", "-", "--bootstrap", "10"], _jsonl(SEGS), capsys, monkeypatch)
     assert rc == 2 and "needs a corpus" in err
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["bleu", "--jsonl", "-", "--max-order", "abc"], "invalid int value: 'abc'"),
+    (["rouge", "--jsonl", "-", "--multi-ref", "max"], "invalid choice: 'max'"),
+    (["bleu", "--jsonl", "-", "--hyp", "h.txt"], "not allowed with argument"),
+    ([], "required: command"),
+])
+def test_bad_flags_are_one_line(argv, needle, capsys):
+    """argparse's default prints the whole usage block before the error; the CLI promises one line."""
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert needle in err and err.count("\n") == 1 and "--help" in err
