@@ -79,3 +79,40 @@ def test_bad_input_and_unreadability():
     assert u["unseen_bigram_share"] == pytest.approx(1 / 3)
     res = optimize("", REFS, "bleu", budget_seconds=5, seed=0, max_steps=5)  # empty start: builds from scratch
     assert res.final_score >= res.start_score
+
+
+@pytest.mark.parametrize("cand,moves", [("", ["delete"]), ("", ["swap", "delete"]), ("cat", ["swap"]),
+                                        (" ".join(["the"] * 200), ["insert"])])
+def test_no_applicable_move_stops_cleanly(cand, moves):
+    """delete / replace need a word, swap two words, insert fewer than MAX_WORDS words: when no chosen move
+    can apply the search stops (it used to call rng.choice([]) and raise IndexError)."""
+    res = optimize(cand, REFS, "bleu", budget_seconds=5, seed=0, moves=moves)
+    assert res.stopped == "no applicable move"
+    assert res.final == " ".join(cand.split()) and res.steps == 0
+    assert res.trajectory[0]["bleu"] == pytest.approx(sacrebleu.sentence_bleu(res.final, REFS).score, abs=1e-9)
+
+
+def test_same_set_of_moves_in_any_order_gives_the_same_search():
+    strip = lambda r: [{k: v for k, v in e.items() if k != "elapsed"} for e in r.trajectory]
+    a = optimize(START, REFS, "rouge1_f", budget_seconds=60, seed=5, max_steps=15, moves=["swap", "insert", "delete"])
+    b = optimize(START, REFS, "rouge1_f", budget_seconds=60, seed=5, max_steps=15, moves=["delete", "swap", "insert"])
+    assert strip(a) == strip(b) and a.evaluations == b.evaluations
+    assert a.moves == b.moves == ("insert", "delete", "swap")
+
+
+def test_long_input_is_cut_and_everything_reported_is_about_the_cut_text():
+    from explainer.attacks.optimizer import MAX_WORDS
+
+    long_cand = " ".join((REFS[0] + " and more words about it").split() * 15)
+    n = len(long_cand.split())
+    assert n > MAX_WORDS
+    res = optimize(long_cand, REFS, "bleu", budget_seconds=30, seed=0, callback=lambda r: False)
+    assert res.truncated and res.input_words == n and res.source == long_cand
+    assert res.start.split() == long_cand.split()[:MAX_WORDS]
+    assert res.trajectory[0]["text"] == res.start
+    # the start state is what the real packages say about the optimised (cut) text
+    assert res.start_score == pytest.approx(sacrebleu.sentence_bleu(res.start, REFS).score, abs=1e-9)
+    # the dropped words are not counted as edits
+    assert res.unreadable["word_edits_from_start"] == 0 and res.unreadable["words"] == MAX_WORDS
+    short = optimize(START, REFS, "bleu", budget_seconds=30, seed=0, callback=lambda r: False)
+    assert not short.truncated and short.input_words == len(START.split())

@@ -13,6 +13,12 @@ references - the toy version of "optimise the metric directly" (Paulus et al. 20
   seed (deterministic for a seed).
 * ``callback(result_so_far) -> bool | None`` runs once with the start state and then after each step;
   returning False stops the search.
+* The moves are used in the canonical order of :data:`MOVES` whatever order they are given in, so a seed
+  determines the search for a *set* of moves.
+* Only the first :data:`MAX_WORDS` words are optimised: ``start`` is that (whitespace-normalised) text, and
+  ``input_words`` says how many words the input had, so a caller can say that it was cut.
+* When none of the chosen moves can change the text (delete / replace on an empty text, swap on fewer than
+  two words, insert at :data:`MAX_WORDS` words) the search stops with ``stopped == "no applicable move"``.
 """
 from __future__ import annotations
 
@@ -23,7 +29,7 @@ from typing import Callable, Sequence
 
 from explainer.attacks.scoring import FastScorer
 
-__all__ = ["OptimizerResult", "optimize", "TARGETS", "unreadability", "MOVES"]
+__all__ = ["OptimizerResult", "optimize", "TARGETS", "unreadability", "MOVES", "MAX_WORDS", "applicable_moves"]
 
 TARGETS = {"bleu": "BLEU", "rouge1_f": "ROUGE-1 F", "rouge2_f": "ROUGE-2 F", "rougeL_f": "ROUGE-L F",
            "rouge1_r": "ROUGE-1 recall"}
@@ -43,8 +49,15 @@ class OptimizerResult:
     steps: int = 0
     elapsed: float = 0.0
     max_unit_seconds: float = 0.0
-    stopped: str = ""  # "budget" | "local optimum" | "max steps" | "callback"
+    stopped: str = ""  # "budget" | "local optimum" | "max steps" | "callback" | "no applicable move"
     unreadable: dict = field(default_factory=dict)
+    source: str = ""  # the candidate as given (``start`` is its first MAX_WORDS words, whitespace-normalised)
+    input_words: int = 0  # words in ``source``
+    moves: tuple = ()  # the moves used, in canonical order
+
+    @property
+    def truncated(self) -> bool:
+        return self.input_words > MAX_WORDS
 
     @property
     def final(self) -> str:
@@ -133,10 +146,17 @@ def _all_moves(words: list[str], vocab: list[str], moves: Sequence[str]):
                 yield ("insert", i, w)
 
 
+def applicable_moves(n_words: int, moves: Sequence[str]) -> list[str]:
+    """The moves that can change a text of ``n_words`` words (in the given order)."""
+    return [m for m in moves if (m == "insert" and n_words < MAX_WORDS) or (m in ("delete", "replace") and n_words >= 1)
+            or (m == "swap" and n_words >= 2)]
+
+
 def _random_move(rng: random.Random, words: list[str], vocab: list[str], moves: Sequence[str]):
     n = len(words)
-    options = [m for m in moves if (m == "insert" and n < MAX_WORDS) or (m in ("delete", "replace") and n >= 1)
-               or (m == "swap" and n >= 2)]
+    options = applicable_moves(n, moves)
+    if not options:  # callers check first; never call rng.choice([])
+        raise ValueError("no applicable move")
     kind = rng.choice(options)
     if kind == "insert":
         return ("insert", rng.randint(0, n), rng.choice(vocab))
@@ -157,19 +177,23 @@ def optimize(candidate: str, references: Sequence[str], target: str = "bleu", *,
     refs = [r for r in references if r.strip()]
     if not refs:
         raise ValueError("Give at least one non-empty reference.")
-    moves = tuple(m for m in moves if m in MOVES) or MOVES
+    # Canonical order: the same set of moves with the same seed gives the same search.
+    chosen = set(moves)
+    moves = tuple(m for m in MOVES if m in chosen) or MOVES
     scorer = FastScorer(refs)
     vocab = sorted({w for r in refs for w in r.split()})
     rng = random.Random(seed)
-    words = candidate.split()[:MAX_WORDS]
-    res = OptimizerResult(candidate, target, seed, float(budget_seconds))
+    all_words = candidate.split()
+    words = all_words[:MAX_WORDS]
+    res = OptimizerResult(" ".join(words), target, seed, float(budget_seconds), source=candidate,
+                          input_words=len(all_words), moves=moves)
 
     def record(ws, move_text, step):
         v = scorer.values(" ".join(ws))
         entry = {"step": step, "move": move_text, "text": " ".join(ws), **{m: v[m] for m in TRACKED},
                  "elapsed": time.perf_counter() - t0}
         res.trajectory.append(entry)
-        res.unreadable = unreadability(candidate.split(), ws, refs)
+        res.unreadable = unreadability(res.start.split(), ws, refs)
         return v[target]
 
     current = record(words, "start", 0)
@@ -213,6 +237,9 @@ def optimize(candidate: str, references: Sequence[str], target: str = "bleu", *,
             break
         if over_budget():
             res.stopped = "budget"
+            break
+        if not applicable_moves(len(words), moves):
+            res.stopped = "no applicable move"
             break
         best, cut = scan(_random_move(rng, words, vocab, moves) for _ in range(neighbours))
         if cut:  # discard the partial step: keeps time-limited runs a prefix of the full run
