@@ -7,15 +7,16 @@ PORT ?= 8501
 .PHONY: run test venv test-venv bench clean
 
 $(BIN)/python:
+	@$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11 or newer is needed ($(PY) is $$($(PY) --version 2>&1)); use: make PY=python3.11 ..."; exit 1; }
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
 # Stamp files make re-runs cheap; they are rebuilt when a requirements file changes.
-$(VENV)/.stamp-run: requirements.txt | $(BIN)/python
+$(VENV)/.stamp-run: requirements.txt constraints.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements.txt
 	touch $@
 
-$(VENV)/.stamp-test: requirements.txt requirements-test.txt | $(BIN)/python
+$(VENV)/.stamp-test: requirements.txt requirements-test.txt constraints.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-test.txt
 	touch $@
 
