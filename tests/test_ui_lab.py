@@ -137,26 +137,135 @@ def test_every_sweep_draws_a_chart(knob):
     assert len(at.get("download_button")) == 1
 
 
-@pytest.mark.parametrize("target", ["bleu", "rouge1_f"])
-def test_optimizer_result_is_what_the_real_packages_say(target):
+REAL_OK = "Re-scored by sacreBLEU 2.6.0 / rouge-score 0.1.2: identical"
+
+
+def _real_all(text, refs):
+    """Every metric the optimizer shows, from the real packages (sentence_bleu = the lab's BLEU definition)."""
+    b = sacrebleu.sentence_bleu(text, refs)
+    r = _ref_rouge(text, refs)
+    out = {"bleu": b.score, "bleu_bp": b.bp}
+    for t in ("rouge1", "rouge2", "rougeL"):
+        out[f"{t}_p"], out[f"{t}_r"], out[f"{t}_f"] = r[t].precision, r[t].recall, r[t].fmeasure
+    return out
+
+
+def _opt_table(body: str) -> dict[str, tuple[str, str]]:
+    """metric label -> (start cell, optimised cell) of the optimizer's pair table."""
+    return {m[0]: (m[1], m[2]) for m in re.findall(r"<tr><td>([^<]+)</td><td>([^<]*)</td><td>([^<]*)</td>", body)}
+
+
+@pytest.mark.parametrize("target,cand", [(t, "minister promises more money for schools next year") for t in TARGETS]
+                         + [("bleu", "")])
+def test_optimizer_result_is_what_the_real_packages_say(target, cand):
     refs = ["the minister said that the government will increase the budget for schools in the next year"]
-    at = new_lab({"lab": "optimizer", "candidate": "minister promises more money for schools next year", "ref": refs})
+    at = new_lab({"lab": "optimizer", "candidate": cand, "ref": refs})
     at.selectbox(key="lab_opt_target_box").set_value(target).run()
     at.slider(key="lab_opt_budget").set_value(1.0).run()
     at.button(key="lab_opt_run").click().run()
     assert not at.exception, [e.value for e in at.exception]
     res = at.session_state["lab_opt_result"]
     final = res.final
-    if target == "bleu":
-        real = sacrebleu.sentence_bleu(final, refs).score
-    else:
-        real = _ref_rouge(final, refs)["rouge1"].fmeasure
+    real1 = _real_all(final, refs)
     head = next(m.value for m in at.markdown if m.value.startswith(f"**{TARGETS[target]}:"))
-    assert f"→ {real:.4f}**" in head
-    assert any("identical to what the search reported" in s.value for s in at.success)
+    assert f"→ {real1[target]:.4f}**" in head
+    assert f"**{TARGETS[target]}: {_real_all(cand, refs)[target]:.4f} →" in head
+    ok = next(s.value for s in at.success if s.value.startswith("Re-scored by"))
+    assert ok.startswith(REAL_OK)
+    assert ("start text and optimised text" in ok) == bool(cand)
+    table = _opt_table(page_html(at))
+    from explainer.attacks.scoring import metric_label
+    for m in ("bleu", "bleu_bp", "rouge1_p", "rouge1_r", "rouge1_f", "rouge2_f", "rougeL_f"):
+        assert table[metric_label(m)] == (format_metric(m, _real_all(cand, refs)[m]), format_metric(m, real1[m]))
     assert html.escape(final, quote=True) in page_html(at)
     assert len(at.get("plotly_chart")) == 1
     assert res.elapsed <= 1.0 + res.max_unit_seconds
+
+
+@pytest.mark.parametrize("cand,moves", [("", ["delete"]), ("", ["swap", "delete"]), ("cat", ["swap"])])
+def test_optimizer_with_no_applicable_move_says_so(cand, moves):
+    at = new_lab({"lab": "optimizer", "candidate": cand, "ref": "the cat sat on the mat"})
+    at.multiselect(key="lab_opt_moves").set_value(moves).run()
+    at.button(key="lab_opt_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("None of the chosen moves can change this text" in w.value for w in at.warning)
+    assert any("stopped: no applicable move" in m.value for m in at.markdown)
+    assert at.session_state["lab_opt_result"].final == cand
+
+
+def test_optimizer_says_it_cut_a_long_candidate_and_shows_the_cut_start():
+    from explainer.attacks.optimizer import MAX_WORDS
+
+    refs = ["the minister said that the government will increase the budget for schools in the next year"]
+    cand = " ".join((refs[0] + " and more words about it").split() * 15)[:4900]
+    n = len(cand.split())
+    assert n > MAX_WORDS
+    at = new_lab({"lab": "optimizer", "candidate": cand, "ref": refs})
+    assert any(f"has {n} words" in w.value and f"first {MAX_WORDS}" in w.value for w in at.warning)
+    at.slider(key="lab_opt_budget").set_value(0.5).run()
+    at.button(key="lab_opt_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    cut = " ".join(cand.split()[:MAX_WORDS])
+    res = at.session_state["lab_opt_result"]
+    assert res.start == cut and res.truncated
+    real0 = sacrebleu.sentence_bleu(cut, refs).score
+    head = next(m.value for m in at.markdown if m.value.startswith("**BLEU:"))
+    assert head.startswith(f"**BLEU: {real0:.4f} →")  # headline start = the cut text
+    assert _opt_table(page_html(at))["BLEU"][0] == format_metric("bleu", real0)  # table start = the same text
+    assert any(f"cut to its first {MAX_WORDS} words (of {n})" in c.value for c in at.caption)
+    assert res.unreadable["words"] <= MAX_WORDS + 1
+    assert any(s.value.startswith(REAL_OK) for s in at.success)
+
+
+def test_optimizer_settings_are_in_the_permalink_and_restored():
+    at = new_lab({"lab": "optimizer", "seed": "42", "budget": "2.5", "moves": "swap,delete"})
+    assert not at.warning
+    assert at.number_input(key="lab_opt_seed").value == 42
+    assert at.slider(key="lab_opt_budget").value == 2.5
+    assert at.multiselect(key="lab_opt_moves").value == ["delete", "swap"]
+    assert (at.query_params["seed"], at.query_params["budget"], at.query_params["moves"]) == ("42", "2.5", "delete,swap")
+    at.number_input(key="lab_opt_seed").set_value(7).run()
+    at.multiselect(key="lab_opt_moves").set_value(["replace", "insert"]).run()
+    assert at.query_params["seed"] == "7" and at.query_params["moves"] == "insert,replace"
+    # the settings survive a trip to another section
+    at.segmented_control(key="lab_section").set_value("presets").run()
+    at.segmented_control(key="lab_section").set_value("optimizer").run()
+    assert at.number_input(key="lab_opt_seed").value == 7
+    assert at.multiselect(key="lab_opt_moves").value == ["insert", "replace"]
+    for bad in ({"seed": "-3"}, {"seed": "abc"}, {"budget": "99"}, {"budget": "1.3"}, {"budget": "nan"},
+                {"moves": "teleport"}, {"moves": ","}):
+        at = new_lab({"lab": "optimizer", **bad})
+        (k, v), = bad.items()
+        assert any(w.value.startswith(k + "\\=") and "using" in w.value for w in at.warning), bad
+        assert at.number_input(key="lab_opt_seed").value == 0
+        assert at.slider(key="lab_opt_budget").value == 3.0
+        assert at.multiselect(key="lab_opt_moves").value == ["insert", "delete", "swap", "replace"]
+
+
+def test_rerun_during_a_search_leaves_no_stale_running_flag():
+    """A rerun that interrupts a search (a slider moved) ends it; a later Stop must not claim "stopped by
+    you", and the result must say how it ended (it showed an empty "stopped:")."""
+    refs = ["the minister said that the government will increase the budget for schools in the next year"]
+    at = new_lab({"lab": "optimizer", "candidate": "minister promises more money for schools next year", "ref": refs})
+    at.slider(key="lab_opt_budget").set_value(0.5).run()
+    at.button(key="lab_opt_run").click().run()
+    # what an interrupted search leaves behind: the flag set and the callback's partial result
+    at.session_state["lab_opt_result"].stopped = ""
+    at.session_state["lab_opt_running"] = True
+    at.slider(key="lab_opt_budget").set_value(1.0).run()  # a rerun that is not the Stop button
+    assert not at.exception
+    assert not at.session_state["lab_opt_running"]
+    head = next(m.value for m in at.markdown if m.value.startswith("**BLEU:"))
+    assert "stopped: interrupted" in head
+    at.button(key="lab_opt_stop").click().run()
+    assert not any("Stopped by you" in w.value for w in at.warning)
+    assert "stopped: interrupted" in next(m.value for m in at.markdown if m.value.startswith("**BLEU:"))
+    # the Stop button during a (simulated) running search still reports "stopped by you"
+    at.session_state["lab_opt_result"].stopped = ""
+    at.session_state["lab_opt_running"] = True
+    at.button(key="lab_opt_stop").click().run()
+    assert any("Stopped by you" in w.value for w in at.warning)
+    assert "stopped: by you" in next(m.value for m in at.markdown if m.value.startswith("**BLEU:"))
 
 
 def test_user_text_survives_switching_sections():

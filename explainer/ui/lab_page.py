@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from explainer.attacks import generators as gen
-from explainer.attacks.optimizer import MOVES, TARGETS, optimize
+from explainer.attacks.optimizer import MAX_WORDS, MOVES, TARGETS, optimize
 from explainer.attacks.presets import PRESETS, evaluate, get_preset
 from explainer.attacks.scoring import DEFAULT_METRICS, FastScorer, metric_label, score, score_corpus
 from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS
@@ -27,6 +27,8 @@ DEFAULT_CAND = "the quick brown fox leaped above the lazy dog"
 DEFAULT_REFS = "the quick brown fox jumped over the lazy dog\na fast brown fox jumped over a lazy dog"
 MAX_LAB_CHARS = 5_000  # the lab re-scores texts hundreds of times; keep inputs paragraph-sized
 GEN_METRICS = DEFAULT_METRICS
+OPT_BUDGET = (0.5, 15.0, 3.0, 0.5)  # min, max, default, step of the optimizer's time budget (seconds)
+OPT_SEED = (0, 10_000, 0)
 
 
 def _html(body: str) -> None:
@@ -69,8 +71,47 @@ def _load_from_url() -> None:
             warns.append(f"{hl.md_escape(param + '=' + raw[:40])} is not one of {', '.join(choices)}; using {default}.")
             raw = None
         ss[store] = raw or default
+    _load_optimizer_settings(qp, warns)
     ss["_lab_warnings"] = warns
     ss["_lab_loaded"] = True
+
+
+def _load_optimizer_settings(qp, warns: list[str]) -> None:
+    """seed, budget and moves of the optimizer from the URL; a bad value gives a warning and the default."""
+    ss = st.session_state
+    lo, hi, default, step = OPT_BUDGET
+    raw = qp.get("budget")
+    budget = default
+    if raw is not None:
+        try:
+            val = float(raw)
+            if not (lo <= val <= hi) or abs(val / step - round(val / step)) > 1e-9:
+                raise ValueError
+            budget = round(val / step) * step
+        except ValueError:
+            warns.append(f"{hl.md_escape('budget=' + raw[:40])} is not a time budget between {lo:g} and {hi:g} "
+                         f"seconds in steps of {step:g}; using {default:g}.")
+    ss["lab_opt_budget_v"] = budget
+    slo, shi, sdefault = OPT_SEED
+    raw = qp.get("seed")
+    seed = sdefault
+    if raw is not None:
+        if raw.strip().isdigit() and slo <= int(raw) <= shi:
+            seed = int(raw)
+        else:
+            warns.append(f"{hl.md_escape('seed=' + raw[:40])} is not a whole number from {slo} to {shi:,}; "
+                         f"using {sdefault}.")
+    ss["lab_opt_seed_v"] = seed
+    raw = qp.get("moves")
+    moves = list(MOVES)
+    if raw is not None:
+        given = [m.strip() for m in raw.split(",") if m.strip()]
+        if given and all(m in MOVES for m in given):
+            moves = [m for m in MOVES if m in given]
+        else:
+            warns.append(f"{hl.md_escape('moves=' + raw[:60])} is not a comma-separated list of "
+                         f"{', '.join(MOVES)}; using all moves.")
+    ss["lab_opt_moves_v"] = moves
 
 
 def _params() -> dict:
@@ -84,6 +125,12 @@ def _params() -> dict:
                  "optimizer": ("target", "lab_opt_target")}.get(section)
         if extra and ss.get(extra[1]):
             out[extra[0]] = ss[extra[1]]
+        if section == "optimizer":
+            out["seed"] = str(int(ss.get("lab_opt_seed_v", OPT_SEED[2])))
+            out["budget"] = f"{float(ss.get('lab_opt_budget_v', OPT_BUDGET[2])):g}"
+            moves = ",".join(m for m in MOVES if m in ss.get("lab_opt_moves_v", MOVES))
+            if moves:
+                out["moves"] = moves
         cand, refs = ss.get("lab_cand", ""), _refs_list(ss.get("lab_refs", ""))
         if len(cand) + sum(map(len, refs)) <= MAX_URL_TEXT:
             out["candidate"] = cand
@@ -412,34 +459,74 @@ def _sweeps() -> None:
 
 
 # ---------------------------------------------------------------------------------------------- optimizer
+def _persistent_widget(widget, label: str, key: str, store: str, default, *args, normalize=lambda v: v, **kw):
+    """A widget whose value survives section switches and is restored from the URL: the value lives under
+    ``store``; the widget (``key``) is re-filled from it before it is drawn and copies edits back (through
+    ``normalize``)."""
+    ss = st.session_state
+    ss.setdefault(store, default)
+    ss[key] = ss[store]
+    return widget(label, *args, key=key, on_change=lambda: ss.__setitem__(store, normalize(ss[key])), **kw)
+
+
+def _repair_optimizer_state() -> None:
+    """Run at the start of every script run. ``lab_opt_running`` is True only while a search runs inside a
+    script run; if it is still True now, that run was interrupted by a rerun: by the Stop button (then the
+    result is "stopped by you"), or by anything else (a slider moved, a section switched), in which case the
+    search simply ended there. Either way no search is running any more."""
+    ss = st.session_state
+    if not ss.get("lab_opt_running"):
+        return
+    ss["lab_opt_running"] = False
+    res = ss.get("lab_opt_result")
+    by_stop = bool(ss.get("lab_opt_stop"))
+    ss["lab_opt_stopped"] = by_stop
+    if res is not None and not res.stopped:
+        res.stopped = "by you" if by_stop else "interrupted (the page reran before the search ended)"
+
+
+NO_MOVE = ("None of the chosen moves can change this text: delete and replace need at least one word, swap "
+           f"needs two, insert needs fewer than {MAX_WORDS} words. Nothing was changed; choose other moves.")
+
+
 def _optimizer() -> None:
     inp = _user_inputs()
     if inp is None:
         return
     cand, refs = inp
+    ss = st.session_state
     c1, c2, c3, c4 = st.columns(4)
     with c1:
         target = _persistent_select("Maximise", "lab_opt_target", list(TARGETS), format_func=TARGETS.get)
     with c2:
-        budget = st.slider("time budget (s)", 0.5, 15.0, 3.0, 0.5, key="lab_opt_budget")
+        lo, hi, default, step = OPT_BUDGET
+        budget = _persistent_widget(st.slider, "time budget (s)", "lab_opt_budget", "lab_opt_budget_v", default,
+                                    lo, hi, step=step)
     with c3:
-        seed = st.number_input("seed", 0, 10_000, 0, key="lab_opt_seed")
+        slo, shi, sdefault = OPT_SEED
+        seed = _persistent_widget(st.number_input, "seed", "lab_opt_seed", "lab_opt_seed_v", sdefault, slo, shi,
+                                  step=1)
     with c4:
-        moves = st.multiselect("moves", list(MOVES), default=list(MOVES), key="lab_opt_moves")
+        moves = _persistent_widget(st.multiselect, "moves", "lab_opt_moves", "lab_opt_moves_v", list(MOVES),
+                                   list(MOVES), normalize=lambda v: [m for m in MOVES if m in v])
+    moves = [m for m in MOVES if m in moves]  # canonical order (the optimizer uses it too)
     st.caption("Greedy hill climbing: each step tries random insert / delete / swap / replace-with-a-reference-"
                "word edits and keeps the best one if it raises the chosen metric. Scored with the stats-only fast "
-               "path (sacreBLEU's reference cache, rouge-score's own functions); the shown result is re-scored "
-               "through the explainer's full path. Same seed, same search.")
+               "path (sacreBLEU's reference cache, rouge-score's own functions); the result is re-scored by the "
+               "real sacreBLEU and rouge-score packages. Same seed and same set of moves, same search; seed, "
+               "budget and moves are in the page's link.")
+    n_words = len(cand.split())
+    if n_words > MAX_WORDS:
+        st.warning(f"Your candidate has {n_words} words; the optimizer works on the first {MAX_WORDS} only, and "
+                   f"everything it reports (start text, scores, edits) is about those {MAX_WORDS} words.")
+    if not moves:
+        st.warning("Choose at least one move.")
     b1, b2 = st.columns([1, 1])
-    run = b1.button("Run optimizer", type="primary", key="lab_opt_run")
+    run = b1.button("Run optimizer", type="primary", key="lab_opt_run", disabled=not moves)
     # Clicking Stop while a search runs makes Streamlit rerun the script, which interrupts the search;
-    # the callback below has saved every step, so the partial result is shown.
-    stop = b2.button("Stop search", key="lab_opt_stop")
-    ss = st.session_state
-    if stop and ss.get("lab_opt_running"):
-        ss["lab_opt_running"] = False
-        ss["lab_opt_stopped"] = True
-    if run:
+    # _repair_optimizer_state (start of the run) marks the result saved by the callback as stopped by you.
+    b2.button("Stop search", key="lab_opt_stop")
+    if run and moves:
         ss["lab_opt_stopped"] = False
         ss["lab_opt_running"] = True
         ss.pop("lab_opt_result", None)  # the start-state callback stores the new run at once
@@ -452,11 +539,16 @@ def _optimizer() -> None:
                                     f"{res.trajectory[-1][target]:.4f} ({res.evaluations} candidates scored)")
 
         try:
-            res = optimize(cand, refs, target, budget_seconds=float(budget), seed=int(seed), moves=moves or MOVES,
+            res = optimize(cand, refs, target, budget_seconds=float(budget), seed=int(seed), moves=moves,
                            callback=cb)
         except ValueError as exc:
             ss["lab_opt_running"] = False
             st.error(hl.md_escape(str(exc)))
+            return
+        except Exception as exc:  # noqa: BLE001 - never a traceback on the page
+            ss["lab_opt_running"] = False
+            st.error("The optimizer failed (a bug; please report it with this page's link): "
+                     + hl.md_escape(f"{type(exc).__name__}: {exc}"))
             return
         ss["lab_opt_result"] = res
         ss["lab_opt_running"] = False
@@ -468,39 +560,64 @@ def _optimizer() -> None:
         else:
             st.info("Press **Run optimizer** to watch a metric being gamed.")
         return
-    if res.start != cand or res.target != target:
-        st.caption("(Result of the last run; the inputs or the target changed since.)")
-    if ss.get("lab_opt_stopped"):
+    if res.source != cand or res.target != target or list(res.moves) != moves:
+        st.caption("(Result of the last run; the inputs, the target or the moves changed since.)")
+    if res.stopped == "by you":
         st.warning("Stopped by you: showing the best text found so far.")
-        if not res.stopped:
-            res.stopped = "by you"
+    elif res.stopped == "no applicable move":
+        st.warning(NO_MOVE)
     _show_optimizer_result(res, refs)
+
+
+def _rescore_check(res, refs, full0, full1) -> None:
+    """Re-score the start (when non-empty) and the final text with the real packages and compare every
+    number shown: the table (explainer path) and the headline / trajectory values (fast path)."""
+    from explainer.attacks.verify import PACKAGES, compare, real_scores
+
+    texts = [("optimised text", res.final, [full1.values, res.trajectory[-1]])]
+    if res.start.split():
+        texts.insert(0, ("start text", res.start, [full0.values, res.trajectory[0]]))
+    bad, n = [], 0
+    for label, text, shown in texts:
+        real = real_scores(text, refs)
+        for values in shown:
+            n += sum(1 for m in real if m in values)
+            bad += compare(label, values, real)
+    which = " and ".join(t[0] for t in texts)
+    if not bad:
+        st.success(f"Re-scored by {PACKAGES}: identical — all {n} numbers shown for the {which} "
+                   "(table, headline and chart) equal what the packages say (to 1e-9).")
+    else:
+        st.error(f"Re-scored by {PACKAGES}: {len(bad)} number(s) differ (a bug):")
+        st.dataframe(pd.DataFrame([{"text": b.label, "metric": b.metric, "shown": b.shown, "package": b.real,
+                                    "difference": b.shown - b.real} for b in bad]), hide_index=True)
 
 
 def _show_optimizer_result(res, refs) -> None:
     t = res.target
     st.markdown(f"**{TARGETS[t]}: {res.start_score:.4f} → {res.final_score:.4f}** in {res.steps} steps "
-                f"({res.evaluations} candidates scored, {res.elapsed:.2f} s, stopped: {res.stopped}).")
+                f"({res.evaluations} candidates scored, {res.elapsed:.2f} s, stopped: "
+                f"{hl.md_escape(res.stopped or 'running')}).")
+    if res.truncated:
+        st.caption(f"The candidate was cut to its first {MAX_WORDS} words (of {res.input_words}) before the "
+                   "search; the start text below is that cut text.")
     c1, c2 = st.columns(2)
     with c1:
-        _html('<div class="lab-label">Start</div>' + _box(res.start))
+        _html('<div class="lab-label">Start' + (f" (first {MAX_WORDS} words)" if res.truncated else "") +
+              "</div>" + _box(res.start))
     with c2:
         _html('<div class="lab-label">Optimised text</div>' + _box(res.final))
         st.link_button("Open in Explain ↗", _explain_href(lv.explain_query(res.final, refs)), key="lab_opt_ex")
     try:
-        full0, full1 = score(res.start, refs) if res.start.split() else None, score(res.final, refs)
-    except ValueError:
-        full0 = full1 = None
-    if full1 is not None and full0 is not None:
-        _html(lv.pair_table_html(GEN_METRICS, full0.values, full1.values, "start", "optimised"))
-        fast = res.trajectory[-1]
-        same = all(abs(fast[m] - full1.values[m]) <= 1e-9 for m in ("bleu", "rouge1_f", "rouge2_f", "rougeL_f"))
-        (st.success if same else st.error)(
-            "Re-scored through the explainer's full path: " + ("identical to what the search reported."
-                                                              if same else "differs from the fast path (a bug)."))
+        full0, full1 = score(res.start, refs), score(res.final, refs)
+    except ValueError as exc:
+        st.error(f"Could not score the result: {hl.md_escape(str(exc))}")
+        return
+    _html(lv.pair_table_html(GEN_METRICS, full0.values, full1.values, "start", "optimised"))
+    _rescore_check(res, refs, full0, full1)
     u = res.unreadable
     st.markdown(f"**How unreadable is it?** {u['unseen_bigram_share']:.0%} of its adjacent word pairs occur in "
-                f"neither a reference nor your text; {u['immediate_repeats']} immediate repetition(s); "
+                f"neither a reference nor the start text; {u['immediate_repeats']} immediate repetition(s); "
                 f"{u['word_edits_from_start']} word edit(s) from the start ({u['words']} words). "
                 "A crude signal, not a fluency model.")
     st.plotly_chart(lab_charts.trajectory_figure(res), key="lab_traj_fig")
@@ -514,6 +631,7 @@ def _show_optimizer_result(res, refs) -> None:
 # ------------------------------------------------------------------------------------------------- render
 def render() -> None:
     _load_from_url()
+    _repair_optimizer_state()
     st.title("Gaming lab: how BLEU and ROUGE are fooled")
     for w in st.session_state.get("_lab_warnings", []):
         st.warning(w)
