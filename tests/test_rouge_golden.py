@@ -137,3 +137,45 @@ def test_shared_algorithms_match_rouge155_counts_on_ascii_cases():
                 assert sum(p[ours].cand_total for p in tr.per_reference) == c[theirs]["peer_count"], (r["case_id"], ours)
         n += 1
     assert n == 343
+
+
+_PERL_TYPES = {"ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUGE-3": "rouge3", "ROUGE-4": "rouge4",
+               "ROUGE-L": "rougeLsum", "ROUGE-W-1.2": "rougeW-1.2", "ROUGE-S4": "rougeS4", "ROUGE-SU4": "rougeSU4"}
+
+
+def _p5(x: float) -> str:
+    return "%.5f" % x
+
+
+@pytest.mark.parametrize("mode,policy", [("A", "pool"), ("B", "best-recall")])
+@pytest.mark.parametrize("dialect", ["rouge-score", "hf-evaluate"])
+def test_multi_ref_policies_match_rouge155_on_ascii_golden(mode, policy, dialect):
+    """multi_ref="pool" / "best-recall" in the core dialects are ROUGE-1.5.5's -f A / -f B: every golden record with
+    at least two references and ASCII text (where rouge-score's tokens are the script's), unstemmed: R and P print
+    as the script printed them (5 decimals) for N, the summary-level L (rougeLsum), W-1.2 (pooled / chosen as the
+    script does), S4 and SU4, and the one-line ROUGE-L (rougeL); F recomputed the script's way (from the rounded P
+    and R) is its printed F. The chosen reference of -f B is checked through P and R of every type."""
+    flags = ["-n", "4", "-w", "1.2", "-2", "4", "-U", "-f", mode]
+    n = 0
+    for rec in golden("rouge/rouge155.jsonl"):
+        if rec["level"] != "segment" or rec["status"] != "ok" or rec["options"]["flags"] != flags:
+            continue
+        if len(rec["references"]) < 2 or not all(t.isascii() for t in [rec["candidate"]] + rec["references"]):
+            continue
+        types = list(_PERL_TYPES.values()) + ["rougeL"]
+        got = score_rouge(rec["candidate"], rec["references"], dialect=dialect, types=types, multi_ref=policy)
+        tr = explain_rouge(rec["candidate"], rec["references"], dialect=dialect, types=types, multi_ref=policy)
+        want = dict(rec["result"])
+        want["one-line ROUGE-L"] = rec["result"]["one_line_layout"]["ROUGE-L"]
+        for perl, t in list(_PERL_TYPES.items()) + [("one-line ROUGE-L", "rougeL")]:
+            w = want[perl]
+            what = f"{rec['case_id']} -f {mode} {perl}"
+            for s in (got[t], tr.scores[t]):
+                assert _p5(s.recall) == _p5(w["R"]), f"{what} R {s.recall!r} vs printed {w['R']}"
+                assert _p5(s.precision) == _p5(w["P"]), f"{what} P {s.precision!r} vs printed {w['P']}"
+                p, r = float(_p5(s.precision)), float(_p5(s.recall))
+                assert _p5(2 * p * r / (p + r) if p + r > 0 else 0.0) == _p5(w["F"]), what
+            if mode == "A":
+                assert tr.chosen_reference[t] is None and t in tr.pooled, what
+        n += 1
+    assert n == 189

@@ -20,7 +20,7 @@ from explainer.rouge.tokenize import TokenizedText, get_tokenizer, split_sentenc
 from explainer.rouge.trace import TypeResult
 from explainer.rouge.types import RougeType
 from explainer.rouge.union import union_lcs, union_lcs_hits
-from explainer.rouge.wlcs import summary_wlcs, wlcs_scores
+from explainer.rouge.wlcs import f_inverse, summary_wlcs, wlcs_pooled_scores, wlcs_scores
 
 __all__ = ["Option", "Dialect", "Prepared", "DIALECTS", "register_dialect", "get_dialect", "dialect_options",
            "MULTI_REF_POLICIES", "RougeScoreDialect", "HfEvaluateDialect", "TextbookDialect"]
@@ -29,11 +29,13 @@ MULTI_REF_POLICIES = {
     "best-f": "score each reference separately; per ROUGE type keep the reference with the highest F "
               "(the first one on ties) — rouge-score score_multi, HF evaluate",
     "pool": "pool the counts over the references: R = sum of hits / sum of reference sizes, "
-            "P = sum of hits / (k x candidate size) — ROUGE-1.5.5 -f A (its ROUGE-W pooling differs; use the "
-            "rouge155 dialect for it)",
+            "P = sum of hits / (k x candidate size) — ROUGE-1.5.5 -f A; ROUGE-W as the script pools it: "
+            "R = f^-1(sum of hits / sum of f(weighted reference length)), P = f^-1(sum of hits / (k x f(candidate "
+            "size)))",
     "best-recall": "per ROUGE type keep the reference with the highest recall (the first one on ties) "
-                   "— like ROUGE-1.5.5 -f B (which compares N/S recall rounded to 5 decimals and single-weighted "
-                   "ROUGE-W recall; the rouge155 dialect does exactly that)",
+                   "— like ROUGE-1.5.5 -f B, which chooses ROUGE-W by the single-weighted recall "
+                   "f^-1(hits / weighted reference length) as here, but N/S/SU by the recall rounded to 5 decimals "
+                   "(here: unrounded; the rouge155 dialect rounds as the script does)",
 }
 
 
@@ -252,16 +254,33 @@ class Dialect:
         policy = opts.get("multi_ref", self.default_multi_ref)
         if len(results) == 1:
             return results[0].score, 0, None
+        if policy == "pool" and rt.kind == "W":
+            # ROUGE-1.5.5 -f A: every reference adds f(its weighted length) and f(|C|) to the denominators
+            pool = wlcs_pooled_scores([r.hits for r in results], [r.ref_total for r in results],
+                                      [r.cand_total for r in results], rt.weight)
+            p, r_ = pool.pop("precision"), pool.pop("recall")
+            pool.update(references=len(results),
+                        rule="ROUGE-1.5.5 -f A for ROUGE-W: R = f^-1(sum of hits / sum_i f(ref_weight_i)), "
+                             "P = f^-1(sum of hits / sum_i f(candidate tokens)); ref_total and cand_total are "
+                             "those weighted sums")
+            return Score(p, r_, self.fmeasure(p, r_, opts)), None, pool
         if policy == "pool":
             hits = sum(r.hits for r in results)
             rtot = sum(r.ref_total for r in results)
             ctot = sum(r.cand_total for r in results)
             tr = self.finish(rt, hits, rtot, ctot, opts)
             return tr.score, None, {"hits": hits, "ref_total": rtot, "cand_total": ctot, "references": len(results)}
-        key = (lambda s: s.fmeasure) if policy == "best-f" else (lambda s: s.recall)
+        if policy == "best-f":
+            keys = [r.score.fmeasure for r in results]
+        elif rt.kind == "W":
+            # ROUGE-1.5.5 -f B picks ROUGE-W by the single-weighted recall f^-1(hits / sum_s f(|r_s|)), not by the
+            # reported (doubly weighted) recall
+            keys = [f_inverse(r.hits / r.ref_total, rt.weight) if r.ref_total else 0.0 for r in results]
+        else:
+            keys = [r.score.recall for r in results]
         best = 0
         for i in range(1, len(results)):
-            if key(results[i].score) > key(results[best].score):
+            if keys[i] > keys[best]:
                 best = i
         return results[best].score, best, None
 

@@ -16,7 +16,7 @@ from typing import Sequence
 
 from explainer.errors import ExplainerInputError
 
-__all__ = ["wlcs", "summary_wlcs", "f_weight", "f_inverse", "wlcs_scores", "WLCS_MAX_CELLS"]
+__all__ = ["wlcs", "summary_wlcs", "f_weight", "f_inverse", "wlcs_scores", "wlcs_pooled_scores", "WLCS_MAX_CELLS"]
 
 # The weighted DP has no bit-parallel shortcut (each cell depends on the run length), so it is plain Python:
 # refuse sentence pairs above this size with a clear message instead of running for minutes.
@@ -134,3 +134,21 @@ def wlcs_scores(hits: float, ref_weight: float, cand_tokens: int, w: float) -> t
     p = f_inverse(hits / cand_tokens ** w, w) if cand_tokens else 0.0
     r = f_inverse(hits / ref_weight ** w, w) if ref_weight else 0.0
     return p, r
+
+
+def wlcs_pooled_scores(hits: Sequence[float], ref_weights: Sequence[float], cand_tokens: Sequence[int],
+                       w: float) -> dict:
+    """Several references pooled as ROUGE-1.5.5 -f A pools ROUGE-W: each reference adds its hits, f(ref_weight_i)
+    (so the reference length is weighted twice, per reference) and f(|C|); then
+    P = f^-1(sum hits / sum_i f(|C|)), R = f^-1(sum hits / sum_i f(ref_weight_i)) (0 when a denominator is 0).
+    Returns {precision, recall, hits, ref_total, cand_total} with the pooled (weighted) denominators."""
+    h = 0.0
+    rden = 0.0
+    cden = 0.0
+    for hi, rw, ct in zip(hits, ref_weights, cand_tokens):  # in reference order, as the script sums
+        h += hi
+        rden += f_weight(rw, w)
+        cden += f_weight(ct, w)
+    p = f_inverse(h / cden, w) if cden else 0.0
+    r = f_inverse(h / rden, w) if rden else 0.0
+    return {"precision": p, "recall": r, "hits": h, "ref_total": rden, "cand_total": cden}
