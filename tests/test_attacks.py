@@ -152,6 +152,35 @@ def test_permutation_never_changes_sacrebleu_counts(cand, refs, seed):
         assert sorted(g.text.split()) == sorted(cand.split())
 
 
+LONG_CAND = ("a b c d e f g h i j " * 500)[:4997]  # valid lab input (< 5,000 chars): 2,499 one-token chunks
+FOX_REFS = ["the quick brown fox jumped over the lazy dog", "a fast brown fox jumped over a lazy dog"]
+
+
+def test_permutation_is_bounded_on_a_long_input_and_keeps_the_invariant():
+    """2,499 chunks took ~90-110 s before the work cap; now the search stops at the cap, says so, and the
+    order it offers still has sacreBLEU's counts (checked by the real package)."""
+    import time
+
+    t0 = time.perf_counter()
+    g = G.permute_chunks(LONG_CAND, FOX_REFS)
+    elapsed = time.perf_counter() - t0
+    assert elapsed < G.PERMUTE_BUDGET_SECONDS + 1.0
+    assert g.details["capped"] in ("work", "time") and "search was capped" in g.note
+    assert g.changed and _stats(g.text, FOX_REFS) == _stats(LONG_CAND, FOX_REFS)
+    assert sorted(g.text.split()) == sorted(LONG_CAND.split())
+    # a tiny time budget stops it too, still with a valid (or no) result
+    t0 = time.perf_counter()
+    g = G.permute_chunks(LONG_CAND, FOX_REFS, budget_seconds=0.05, max_work=10 ** 12)
+    assert time.perf_counter() - t0 < 1.0 and g.details["capped"] == "time"
+    assert not g.changed or _stats(g.text, FOX_REFS) == _stats(LONG_CAND, FOX_REFS)
+    # the work cap is deterministic for a seed (no clock involved when the budget is generous)
+    a = G.permute_chunks(LONG_CAND, FOX_REFS, seed=3, max_work=60_000, budget_seconds=600)
+    b = G.permute_chunks(LONG_CAND, FOX_REFS, seed=3, max_work=60_000, budget_seconds=600)
+    assert a.text == b.text and a.details["capped"] == "work"
+    # a short input is not capped
+    assert G.permute_chunks("the quick brown fox leaped above the lazy dog", FOX_REFS).details["capped"] == ""
+
+
 @settings(max_examples=150)
 @given(refs=st.lists(sentences, min_size=1, max_size=3), count=st.integers(1, 30), pick=st.integers(0, 100))
 def test_repetition_never_exceeds_the_clip(refs, count, pick):
@@ -237,6 +266,7 @@ def test_fast_scorer_equals_real_packages(cand, refs):
         assert fast[f"{t}_p"] == pytest.approx(rr[t].precision, abs=TOL)
         assert fast[f"{t}_r"] == pytest.approx(rr[t].recall, abs=TOL)
         assert fast[f"{t}_f"] == pytest.approx(rr[t].fmeasure, abs=TOL)
+    assert FastScorer(refs).rouge_l_f(cand) == pytest.approx(rr["rougeL"].fmeasure, abs=TOL)
 
 
 def test_length_sweep_truncates_and_pads():

@@ -94,6 +94,18 @@ def test_every_generator_runs_on_user_input(gkey):
         assert any("counts are identical" in s.value for s in at.success)
 
 
+def test_permute_on_a_long_input_stays_responsive_and_says_it_was_capped():
+    import time
+
+    cand = ("a b c d e f g h i j " * 500)[:4997]
+    t0 = time.perf_counter()
+    at = new_lab({"lab": "generators", "gen": "permute", "candidate": cand,
+                  "ref": ["the quick brown fox jumped over the lazy dog", "a fast brown fox jumped over a lazy dog"]})
+    assert time.perf_counter() - t0 < 15
+    assert any("search was capped" in s.value for s in at.success)
+    assert any("counts are identical" in s.value for s in at.success)
+
+
 def test_generator_output_matches_real_packages_and_escapes_user_text():
     payload = '<img src=x onerror=alert(1)> the dog bit the man'
     at = new_lab({"lab": "generators", "candidate": payload, "ref": "the man bit the dog"})

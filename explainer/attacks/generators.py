@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -135,57 +136,104 @@ def mismatch_sites(cand_tokens: Sequence[str], ref_bigrams: set) -> list[int]:
     return [i for i in range(1, len(cand_tokens)) if (cand_tokens[i - 1], cand_tokens[i]) not in ref_bigrams]
 
 
+PERMUTE_MAX_WORK = 400_000  # token operations (chain building + re-checking) per call: a deterministic cap
+PERMUTE_BUDGET_SECONDS = 2.0  # wall-clock backstop on top of the work cap (a loaded machine)
+
+
 def permute_chunks(candidate: str, references: Sequence[str], seed: int = 0, tries: int = 2000,
-                   bleu: BleuOptions = BleuOptions(), max_valid: int = 200) -> Generated:
+                   bleu: BleuOptions = BleuOptions(), max_valid: int = 200, max_work: int = PERMUTE_MAX_WORK,
+                   budget_seconds: float = PERMUTE_BUDGET_SECONDS) -> Generated:
     """Callison-Burch et al. (2006): cut the candidate where a bigram matches no reference and reorder the
     chunks so that no new boundary forms a matching bigram. Every matched n-gram stays inside a chunk and
     every n-gram across a boundary contains an unmatched bigram, so sacreBLEU's counts and totals are
     unchanged. Each accepted permutation is re-checked with sacreBLEU itself; among the valid ones the one
-    that garbles the order most (lowest ROUGE-L) is returned."""
+    that garbles the order most (lowest ROUGE-L) is returned.
+
+    Bounded: building and re-checking orders costs about one unit per token; after ``max_work`` units
+    (deterministic for a seed) or ``budget_seconds`` (a backstop for a loaded machine) the search stops and
+    keeps the best valid order found so far. ``details["capped"]`` then says why."""
+    t0 = time.perf_counter()
     toks = bleu_tokens(candidate, bleu)
     refs_tok = [bleu_tokens(r, bleu) for r in references]
     ref_bigrams = {(t[i], t[i + 1]) for t in refs_tok for i in range(len(t) - 1)}
     cuts = mismatch_sites(toks, ref_bigrams)
     bounds = [0] + cuts + [len(toks)]
     chunks = [toks[bounds[i]:bounds[i + 1]] for i in range(len(bounds) - 1)]
-    base = {"chunks": [" ".join(c) for c in chunks], "cuts": cuts, "tokens": toks}
+    base = {"chunks": [" ".join(c) for c in chunks], "cuts": cuts, "tokens": toks, "capped": ""}
     if len(chunks) < 2:
         return Generated("permute", candidate, "No bigram-mismatch point: every adjacent pair matches a "
                          "reference, so there is nothing to permute.", False, base)
-    metric = bleu.metric()
+    # sacreBLEU's own reference cache: the references are tokenised once, each order costs its own tokens only
+    metric = bleu.metric(references=[[r] for r in references])
 
     def stats(text):
-        return metric._extract_corpus_statistics([text], [[r] for r in references])[0]
+        return metric._extract_corpus_statistics([text], None)[0]
 
     original = stats(" ".join(toks))
     scorer = FastScorer(references)
     rng = random.Random(seed)
     idx = list(range(len(chunks)))
-    if len(chunks) <= 7:
-        orders = [list(p) for p in itertools.permutations(idx)]
-        rng.shuffle(orders)
-    else:
+    n_tok = max(1, len(toks))
+    work = 0
+    capped = ""
+
+    def out_of_budget() -> str:
+        if work >= max_work:
+            return "work"
+        if time.perf_counter() - t0 >= budget_seconds:
+            return "time"
+        return ""
+
+    first = [c[0] for c in chunks]
+
+    def orders_small():
+        perms = [list(p) for p in itertools.permutations(idx)]
+        rng.shuffle(perms)
+        yield from perms
+
+    def orders_chained():
         # Many chunks: random permutations almost always put a matching bigram at some boundary, so build
         # orders greedily - each next chunk is drawn among those that do not form a reference bigram with
-        # the current last token (a randomised chain; a dead end abandons that attempt).
-        orders = []
+        # the current last token (a randomised chain; a dead end abandons that attempt). A few random draws
+        # find an allowed chunk in O(1); only when they all fail is the whole remainder scanned.
+        nonlocal work
         for _ in range(min(tries, 300)):
             remaining = idx[:]
             rng.shuffle(remaining)
             order = [remaining.pop()]
             while remaining:
                 last_tok = chunks[order[-1]][-1]
-                ok_next = [c for c in remaining if (last_tok, chunks[c][0]) not in ref_bigrams]
-                if not ok_next:
-                    break
-                nxt = rng.choice(ok_next)
-                remaining.remove(nxt)
-                order.append(nxt)
+                pick = None
+                for _ in range(8):
+                    j = rng.randrange(len(remaining))
+                    if (last_tok, first[remaining[j]]) not in ref_bigrams:
+                        pick = j
+                        break
+                if pick is None:
+                    ok = [j for j, c in enumerate(remaining) if (last_tok, first[c]) not in ref_bigrams]
+                    work += len(remaining)
+                    if not ok:
+                        break
+                    pick = rng.choice(ok)
+                c = remaining[pick]
+                remaining[pick] = remaining[-1]
+                remaining.pop()
+                order.append(c)
+            work += len(order)
             if not remaining:
-                orders.append(order)
+                yield order
+            if out_of_budget():
+                return
+
     best = None
     checked = 0
-    for order in orders[:tries]:
+    tried = 0
+    for order in (orders_small() if len(chunks) <= 7 else orders_chained()):
+        capped = out_of_budget()
+        if capped or tried >= tries:
+            break
+        tried += 1
+        work += len(order)
         if order == idx:
             continue
         ok = all((chunks[a][-1], chunks[b][0]) not in ref_bigrams for a, b in zip(order, order[1:]))
@@ -197,20 +245,30 @@ def permute_chunks(candidate: str, references: Sequence[str], seed: int = 0, tri
         checked += 1
         if checked > max_valid:
             break
+        work += 2 * n_tok  # sacreBLEU re-check + ROUGE-L
         if stats(text) != original:  # e.g. a tokenizer that does not re-tokenize its own output identically
             continue
-        rl = scorer.values(text)["rougeL_f"]
+        rl = scorer.rouge_l_f(text)
         key = (rl, order)
         if best is None or key < best[0]:
             best = (key, text, order)
+    capped = capped or out_of_budget()
+    base["capped"] = capped
+    elapsed = time.perf_counter() - t0
+    cap_note = ""
+    if capped:
+        cap_note = (f" The search was capped ({'work limit' if capped == 'work' else 'time limit'} reached after "
+                    f"{elapsed:.1f} s, {tried} order(s) tried), so this is the best order found, not the best of "
+                    "all.")
+    base["elapsed"] = elapsed
     if best is None:
-        how = "every reordering" if len(chunks) <= 7 else "every reordering tried"
+        how = "every reordering" if len(chunks) <= 7 and not capped else "every reordering tried"
         return Generated("permute", candidate, f"{len(chunks)} chunks, but {how} puts a reference bigram at a new "
-                         "boundary (BLEU would change), so none is offered.", False, base)
+                         "boundary (BLEU would change), so none is offered." + cap_note, False, base)
     base.update(order=best[2], stats_before=list(original), stats_after=list(stats(best[1])))
     return Generated("permute", best[1], f"Cut at {len(cuts)} bigram-mismatch point(s) into {len(chunks)} chunks "
-                     f"and reordered them ({checked} valid orders checked); sacreBLEU's counts are identical.",
-                     True, base)
+                     f"and reordered them ({checked} valid orders checked); sacreBLEU's counts are identical."
+                     + cap_note, True, base)
 
 
 _WORD_RE = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")

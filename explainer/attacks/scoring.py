@@ -286,6 +286,11 @@ class FastScorer:
         stats = self._bleu._extract_corpus_statistics([candidate], None)[0]
         return self._bleu._compute_score_from_stats(stats)
 
+    def rouge_l_f(self, candidate: str) -> float:
+        """``values(candidate)["rougeL_f"]`` without the other metrics (score_multi's best F = the max F)."""
+        pred = self._tok.tokenize(candidate)
+        return max(float(self._lcs_score(rt, pred).fmeasure) for rt in self._ref_tokens)
+
     def values(self, candidate: str) -> dict[str, float]:
         b = self.bleu(candidate)
         pred = self._tok.tokenize(candidate)
