@@ -261,3 +261,34 @@ def test_union_hits_bounded(rs, cs):
     for r in rs:
         for c in cs:
             assert lcs(r, c).length <= min(len(r), len(c))
+
+
+def test_rouge_w_open_run_at_sentence_end_is_recorded():
+    """A run still open at the end of a reference sentence (its last counted position is followed only by marked
+    positions the budget refused) is not scored — ROUGE-1.5.5's quirk. The trace records it as
+    ``dropped_open_run`` so that counted positions = sum(runs) + dropped_open_run, and the runs give the hits; the
+    per-sentence records equal those of the rouge155 engine (the script's own walk, golden-tested)."""
+    import random
+
+    from explainer.rouge.rouge155 import _lcs_for_model
+    from explainer.rouge.wlcs import summary_wlcs
+
+    rng = random.Random(3)
+    n_open = 0
+    for _ in range(4000):
+        rs = [[rng.choice("ab") for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(1, 2))]
+        cs = [[rng.choice("ab") for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(1, 3))]
+        d = summary_wlcs(rs, cs, 1.2, record=True)
+        _, _, perl = _lcs_for_model(rs, cs, Counter(t for s in rs for t in s), Counter(t for s in cs for t in s),
+                                    1.2, True)
+        for s, p in zip(d["per_ref_sentence"], perl):
+            assert len(s["counted"]) == sum(s["runs"]) + s["dropped_open_run"], (rs, cs, s)
+            assert (s["counted"], s["runs"], s["dropped_open_run"]) == (p["counted"], p["runs"],
+                                                                        p["dropped_open_run"]), (rs, cs)
+            n_open += s["dropped_open_run"] > 0
+        assert d["hits"] == pytest.approx(sum(x ** 1.2 for s in d["per_ref_sentence"] for x in s["runs"]), abs=1e-12)
+    assert n_open > 100
+    # the audit's example: one counted position, no closed run
+    d = summary_wlcs([["a", "b", "a", "a"], ["b", "a"]], [["b", "b", "b", "b"], ["a", "b", "a", "b"]], 1.2, record=True)
+    s = d["per_ref_sentence"][1]
+    assert s["counted"] == [0] and s["runs"] == [] and s["dropped_open_run"] == 1

@@ -462,10 +462,9 @@ def _lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], mo
                      "union": [j for j in range(len(ms)) if mask[j]], "clipping": steps,
                      "hits": len(counted), "clipped": [x["ref_index"] for x in steps if not x["counted"]]}
             if weight is not None:
+                # dropped_open_run: counted positions whose run never closed (not scored); 0 when none
                 entry.update(marked=entry["union"], counted=counted, runs=runs,
-                             run_weights=[_pow(r, weight) for r in runs])
-                if run:
-                    entry["dropped_open_run"] = run  # counted positions whose run never closed: not scored
+                             run_weights=[_pow(r, weight) for r in runs], dropped_open_run=run)
             sentences.append(entry)
     return hit, base, sentences
 

@@ -5,7 +5,9 @@ the run length ending at (i-1, j-1); otherwise up (drop a reference token) when 
 else left. The backtrace marks reference positions. Summary level: per reference sentence, union the
 marked positions over candidate sentences, walk them with the ROUGE-L unigram budgets, and add f(run) for
 every maximal run of consecutive counted reference positions (a position refused by the budget neither
-extends nor closes a run — ROUGE-1.5.5's behaviour, replicated by py-rouge).
+extends nor closes a run — ROUGE-1.5.5's behaviour, replicated by py-rouge). A run still open at the end of
+the sentence (its last counted position is followed only by marked positions the budget refused) is never
+closed, so it is not scored either: the script's quirk, recorded as ``dropped_open_run``.
 Scores (ROUGE-1.5.5, double weighting of the reference): P = f^-1(hits / f(|C|)),
 R = f^-1(hits / f(sum_i f(|r_i|))).
 """
@@ -119,8 +121,11 @@ def summary_wlcs(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequen
                     runs.append(run)
                     run = 0
         if record:
+            # run > 0 here: the last counted positions were followed only by marked positions the budget refused,
+            # so the run never closed and ROUGE-1.5.5 never adds f(run) (len(counted) == sum(runs) + this)
             per.append({"ref_sentence": ri, "marked": sorted(marked), "counted": counted, "runs": runs,
-                        "run_weights": [x ** w for x in runs], "lcs_per_cand_sentence": per_c})
+                        "run_weights": [x ** w for x in runs], "dropped_open_run": run,
+                        "lcs_per_cand_sentence": per_c})
     ref_weight = sum(len(r) ** w for r in ref_sents)
     cand_tokens = sum(map(len, cand_sents))
     out = {"hits": total, "ref_weight": ref_weight, "cand_tokens": cand_tokens, "weight": w}
