@@ -202,18 +202,57 @@ def test_concatenation_reaches_rouge_recall_one(refs):
         assert r[t].recall == pytest.approx(1.0, abs=TOL) or not any(len(x.split()) > 1 for x in refs) and t == "rouge2"
 
 
+def _check_fragments(g, refs):
+    words = [r.split() for r in refs]
+    frags = g.details["fragments"]
+    assert g.text.split() == [w for k, a, b in frags for w in words[k][a:b]]
+    ks = [k for k, _, _ in frags]
+    assert len(set(ks)) == len(ks) >= 2  # each reference at most once, at least two mixed
+    n = len(g.text.split())
+    assert all(b - a >= max(2, 0.2 * n) for _, a, b in frags)
+    return ks
+
+
 def test_concatenation_and_stitching_on_catalogue_refs():
     refs = list(get_preset("stitched-refs").variants[0].references)
     g = G.stitch_references(refs)
-    assert g.changed
-    d = g.details
-    words = [r.split() for r in refs]
-    assert g.text.split() == words[d["head_ref"]][:d["head_len"]] + words[d["tail_ref"]][d["tail_start"]:]
-    assert d["head_ref"] != d["tail_ref"]
+    assert g.changed and not g.details["capped"]
+    _check_fragments(g, refs)
     stitched = sacrebleu.sentence_bleu(g.text, refs).score
     # the seam search maximises BLEU, so it is at least as good as the catalogue's hand-made hybrid
     assert stitched >= sacrebleu.sentence_bleu(get_preset("stitched-refs").variants[1].candidate, refs).score - TOL
     assert stitched > sacrebleu.sentence_bleu(refs[0], [refs[1]]).score
+
+
+def test_stitching_uses_fragments_of_three_references():
+    """The old search glued the head of one reference to the tail of another, so at most two were used."""
+    refs = ["the storm cut power to thousands of homes on friday",
+            "thousands of homes were flooded and several major roads closed",
+            "several major roads closed until monday morning police said"]
+    g = G.stitch_references(refs)
+    assert g.changed and not g.details["capped"]
+    assert sorted(_check_fragments(g, refs)) == [0, 1, 2]
+    stitched = sacrebleu.sentence_bleu(g.text, refs).score
+    for pair in ([0, 1], [0, 2], [1, 2]):  # at least as good as stitching any two of them
+        two = G.stitch_references([refs[i] for i in pair])
+        assert stitched >= sacrebleu.sentence_bleu(two.text, refs).score - TOL
+    assert g.text not in refs and stitched > max(sacrebleu.sentence_bleu(refs[i], [refs[j]]).score
+                                                 for i in range(3) for j in range(3) if i != j)
+
+
+def test_stitching_ten_long_references_is_bounded():
+    import time
+
+    refs = [" ".join(f"w{(i * 7 + k) % 50} x{k % 13}" for k in range(600)) for i in range(10)]
+    assert all(len(r) < 5000 for r in refs)
+    t0 = time.perf_counter()
+    g = G.stitch_references(refs)
+    assert time.perf_counter() - t0 < G.STITCH_BUDGET_SECONDS + 1.0  # was ~6-11 s
+    assert g.changed and g.details["capped"] in ("work", "time") and "search was capped" in g.note
+    _check_fragments(g, refs)
+    t0 = time.perf_counter()
+    g = G.stitch_references(refs, budget_seconds=0.05, max_work=10 ** 12)
+    assert time.perf_counter() - t0 < 1.0 and g.details["capped"] == "time"
 
 
 def test_pad_corpus_lifts_corpus_bp_to_one():
