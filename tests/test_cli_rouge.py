@@ -162,3 +162,13 @@ def test_unexpected_error_is_one_line_not_a_traceback(tmp_path, capsys, monkeypa
     rc, out, err = _run(["--jsonl", str(f)], capsys)
     assert rc == 3 and out == ""
     assert "internal error (TypeError: simulated bug)" in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_rouge_w_weight_errors_are_user_errors(tmp_path, capsys):
+    """rougeW-150 overflowed a double and the CLI reported it as an internal error (exit 3)."""
+    f = tmp_path / "in.jsonl"
+    text = " ".join(f"w{i}" for i in range(400))
+    f.write_text(json.dumps({"candidate": text, "references": [text]}) + "\n", encoding="utf-8")
+    rc, out, err = _run(["--jsonl", str(f), "--types", "rougeW-150"], capsys)
+    assert rc == 2 and out == "" and "internal error" not in err
+    assert "weight 150 is too large" in err and err.count("\n") == 1

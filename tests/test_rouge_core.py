@@ -292,3 +292,50 @@ def test_rouge_w_open_run_at_sentence_end_is_recorded():
     d = summary_wlcs([["a", "b", "a", "a"], ["b", "a"]], [["b", "b", "b", "b"], ["a", "b", "a", "b"]], 1.2, record=True)
     s = d["per_ref_sentence"][1]
     assert s["counted"] == [0] and s["runs"] == [] and s["dropped_open_run"] == 1
+
+
+@pytest.mark.parametrize("dialect", ["rouge-score", "hf-evaluate", "rouge155"])
+def test_rouge_w_weights_below_one_are_computed_with_a_loud_note(dialect):
+    """ROUGE-1.5.5 accepts any -w > 0 (it dies only for w <= 0), so a weight below 1 is computed — with a note,
+    because the numbers can exceed 1: a text of n tokens against itself gets R = n^(1-w) (rouge-dialects.md §6).
+    The core dialects equal the rouge155 engine (the script's rules, golden-tested) on this ASCII text."""
+    from explainer.rouge.rouge155 import evaluate, parse_flags
+
+    text = " ".join(f"w{i}" for i in range(400))
+    for w in ("0.0001", "0.5"):
+        t = f"rougeW-{w}"
+        tr = explain_rouge(text, [text], dialect=dialect, types=[t])
+        s = tr.scores[t]
+        assert s.recall > 1
+        if dialect != "rouge155":  # (rouge155 prints 5 decimals)
+            assert s.recall == pytest.approx(400 ** (1 - float(w)), rel=1e-9)
+        perl = evaluate(text, [text], parse_flags(["-w", w]), detail=False).metrics[f"ROUGE-W-{w}"]
+        assert "%.5f" % s.recall == "%.5f" % perl.R and "%.5f" % s.precision == "%.5f" % perl.P
+        assert any("below 1" in n and "can exceed 1" in n for n in tr.notes), tr.notes
+        assert score_rouge(text, [text], dialect=dialect, types=[t])[t].recall == s.recall
+    assert not any("below 1" in n for n in explain_rouge(text, [text], dialect=dialect, types=["rougeW-1.2"]).notes)
+    with pytest.raises(ValueError, match="must be > 0"):
+        explain_rouge(text, [text], dialect=dialect, types=["rougeW-0"])
+
+
+@pytest.mark.parametrize("dialect", ["rouge-score", "hf-evaluate", "rouge155"])
+def test_rouge_w_weights_that_overflow_are_a_clear_error(dialect):
+    """rougeW-150 raised a bare OverflowError (k^150 is beyond a double; the CLI called it an internal error). It is
+    a ValueError that says why and which weights are safe; weights from 1 to 7 never overflow."""
+    from explainer.rouge.wlcs import SAFE_WEIGHT
+
+    text = " ".join(f"w{i}" for i in range(400))
+    for call in (explain_rouge, score_rouge):
+        with pytest.raises(ValueError, match=r"weight 150 is too large.*from 1 to 7 never overflow"):
+            call(text, [text, "w1 w2"], dialect=dialect, types=["rougeW-150"], multi_ref="pool")
+        with pytest.raises(ValueError, match="too large"):
+            call("a b", ["a b"], dialect=dialect, types=["rougeW-1000"])
+    # below 1, f^-1(x) = x^(1/w) overflows when the candidate's tokens match as separate runs
+    ref = "\n".join(" ".join(f"a{i} x" for i in range(j, j + 20)) for j in range(0, 1500, 20))
+    cand = "\n".join(" ".join(f"a{i}" for i in range(j, j + 20)) for j in range(0, 1500, 20))
+    with pytest.raises(ValueError, match="weight 0.01 is too small"):
+        score_rouge(cand, [ref], dialect=dialect, types=["rougeW-0.01"])
+    # the whole safe range works on the longest single sentence the weighted DP accepts
+    long = " ".join(f"w{i % 50}" for i in range(2400))
+    s = score_rouge(long, [long], dialect=dialect, types=[f"rougeW-{SAFE_WEIGHT:g}", "rougeW-1"])
+    assert all(0 <= x <= 1 for sc in s.values() for x in sc)

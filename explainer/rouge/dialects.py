@@ -20,7 +20,7 @@ from explainer.rouge.tokenize import TokenizedText, get_tokenizer, split_sentenc
 from explainer.rouge.trace import TypeResult
 from explainer.rouge.types import RougeType
 from explainer.rouge.union import union_lcs, union_lcs_hits
-from explainer.rouge.wlcs import f_inverse, summary_wlcs, wlcs_pooled_scores, wlcs_scores
+from explainer.rouge.wlcs import f_inverse, summary_wlcs, weight_note, wlcs_pooled_scores, wlcs_scores
 
 __all__ = ["Option", "Dialect", "Prepared", "DIALECTS", "register_dialect", "get_dialect", "dialect_options",
            "MULTI_REF_POLICIES", "RougeScoreDialect", "HfEvaluateDialect", "TextbookDialect"]
@@ -155,6 +155,8 @@ class Dialect:
             if rt.kind not in self.native_kinds:
                 notes.append(f"{rt.name} is not computed by {self.label or self.name}; it is computed here with "
                              f"ROUGE-1.5.5's definition on this dialect's tokens")
+            if rt.kind == "W" and weight_note(rt.name, rt.weight):
+                notes.append(weight_note(rt.name, rt.weight))
         return notes
 
     def signature(self, opts: dict, rts: Sequence[RougeType]) -> str:

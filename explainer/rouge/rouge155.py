@@ -24,7 +24,7 @@ from typing import Sequence
 from explainer.rouge.lcs import lcs as _core_lcs
 from explainer.rouge.ngrams import ngram_counts as _core_ngram_counts
 from explainer.rouge.skipgram import skip_bigrams as _core_skip_bigrams, su_unigrams as _core_su_unigrams
-from explainer.rouge.wlcs import wlcs as _core_wlcs
+from explainer.rouge.wlcs import f_inverse as _f_inverse, f_weight as _f_weight, wlcs as _core_wlcs
 from explainer.rouge.rouge155_bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
 from explainer.rouge.rouge155_text import PerlText, TokenOptions, read_text
 
@@ -268,8 +268,9 @@ def wlcs_inner(model: Sequence[str], peer: Sequence[str], weight: float) -> tupl
 
 
 def _pow(r: float, p: float) -> float:
-    """Perl ``$r**$p`` (C pow)."""
-    return float(r) ** p
+    """Perl ``$r**$p`` (C pow); a clear ValueError where C's pow would return infinity (weights above
+    wlcs.SAFE_WEIGHT on long texts)."""
+    return _f_weight(float(r), p)
 
 
 # ------------------------------------------------------------------------------------------------ results
@@ -475,7 +476,7 @@ def _score_lcs(name: str, peer: PerlText, models: list[PerlText], opts: Rouge155
     peer_budget0 = Counter(peer.tokens)
     peer_n = len(peer.tokens)
     f = (lambda x: _pow(x, weight)) if weight is not None else None
-    finv = (lambda x: _pow(x, 1 / weight)) if weight is not None else None
+    finv = (lambda x: _f_inverse(x, weight)) if weight is not None else None
     total_hit = total_m = total_p = 0.0 if weight is not None else 0
     best = -1.0
     chosen = None

@@ -36,6 +36,7 @@ from explainer.rouge.skipgram import skip_table
 from explainer.rouge.tokenize import Sentence, Tokenizer, TokenizedText
 from explainer.rouge.trace import TypeResult
 from explainer.rouge.types import RougeType
+from explainer.rouge.wlcs import f_inverse, f_weight, weight_note
 from explainer.text import Token
 
 __all__ = ["Rouge155Dialect", "PerlScore", "perl_label", "ROUGE155"]
@@ -150,6 +151,8 @@ class Rouge155Dialect(Dialect):
         for rt in rts:
             if rt.kind not in self.supported_kinds:
                 raise ValueError(f"the rouge155 dialect does not define {rt.name}")
+            if rt.kind == "W" and weight_note(rt.name, rt.weight):
+                notes.append(weight_note(rt.name, rt.weight))
             if rt.kind == "L":
                 notes.append("rougeL here is ROUGE-1.5.5's ROUGE-L with every text put on one line (newlines → "
                              "spaces): one LCS over all tokens. The script's own ROUGE-L is summary level: "
@@ -303,8 +306,8 @@ class Rouge155Dialect(Dialect):
             why = d.why.replace("reference 1", "this reference")
             detail = {"perl_metric": label, "died": d.message,
                       "died_why": f"the real script dies here because {why}"}
-            return TypeResult(rt.name, 0.0, 0.0, float(len(c.tokens)) ** rt.weight,
-                              _pscore(0.0, 0.0, 0.0, (0.0, float(len(c.tokens)) ** rt.weight, 0.0), d.message, why),
+            fc = f_weight(float(len(c.tokens)), rt.weight)
+            return TypeResult(rt.name, 0.0, 0.0, fc, _pscore(0.0, 0.0, 0.0, (0.0, fc, 0.0), d.message, why),
                               detail)
         detail["perl_metric"] = label
         detail["counts"] = {"model_count": m.model_count, "peer_count": m.peer_count, "hit_count": m.hit_count}
@@ -330,7 +333,7 @@ class Rouge155Dialect(Dialect):
                 "hits_after_budgets": row["hit"]}
 
     def finish(self, rt, hits, ref_total, cand_total, opts, detail=None) -> TypeResult:
-        inv = (lambda x: x ** (1 / rt.weight)) if rt.kind == "W" else None
+        inv = (lambda x: f_inverse(x, rt.weight)) if rt.kind == "W" else None
         r, p, f, _ = _prf(hits, ref_total, cand_total, float(opts.get("alpha", 0.5)), inv)
         return TypeResult(rt.name, hits, ref_total, cand_total, _pscore(p, r, f, (ref_total, cand_total, hits)), detail)
 
@@ -372,8 +375,8 @@ class Rouge155Dialect(Dialect):
             return perl_round5(x.hits / x.ref_total) if x.ref_total else 0.0
         if rt.kind in ("L", "Lsum"):
             return x.hits / x.ref_total if x.ref_total > 0 else 0.0
-        base = x.ref_total ** (1 / rt.weight)  # ref_total = f(base); only used when details were not kept
-        return (x.hits / base) ** (1 / rt.weight) if base else 0.0
+        base = f_inverse(x.ref_total, rt.weight)  # ref_total = f(base); only used when details were not kept
+        return f_inverse(x.hits / base, rt.weight) if base else 0.0
 
     def reported(self, scores: dict, opts: dict) -> dict:
         out = {}

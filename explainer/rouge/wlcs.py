@@ -9,28 +9,88 @@ extends nor closes a run — ROUGE-1.5.5's behaviour, replicated by py-rouge). A
 the sentence (its last counted position is followed only by marked positions the budget refused) is never
 closed, so it is not scored either: the script's quirk, recorded as ``dropped_open_run``.
 Scores (ROUGE-1.5.5, double weighting of the reference): P = f^-1(hits / f(|C|)),
-R = f^-1(hits / f(sum_i f(|r_i|))).
+R = f^-1(hits / f(sum_i f(|r_i|))). Several references pooled (-f A): P = f^-1(sum hits / sum_i f(|C|)),
+R = f^-1(sum hits / sum_i f(ref_weight_i)) (``wlcs_pooled_scores``).
+
+Weights: ROUGE-1.5.5 accepts any w > 0 (``-w``; "typically 1.2 or other number greater than 1"), and so does
+the explainer. Below 1, f is concave and scores can exceed 1 (the dialects add a note to the trace). Weights in
+[1, ``SAFE_WEIGHT``] never overflow a double for texts within the explainer's input limit (scores stay <= 1); a
+weight outside that range on texts where f or f^-1 overflows raises ``WeightOverflowError`` (a ValueError) instead
+of carrying infinities into the scores as the script would (Perl's pow returns inf; Python raises OverflowError).
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Sequence
 
 from explainer.errors import ExplainerInputError
 
-__all__ = ["wlcs", "summary_wlcs", "f_weight", "f_inverse", "wlcs_scores", "wlcs_pooled_scores", "WLCS_MAX_CELLS"]
+__all__ = ["wlcs", "summary_wlcs", "f_weight", "f_inverse", "wlcs_scores", "wlcs_pooled_scores",
+           "WLCS_MAX_CELLS", "SAFE_WEIGHT", "WeightOverflowError", "weight_note"]
 
 # The weighted DP has no bit-parallel shortcut (each cell depends on the run length), so it is plain Python:
 # refuse sentence pairs above this size with a clear message instead of running for minutes.
 WLCS_MAX_CELLS = 6_000_000
 
 
+# (2e5 tokens)^(7^2) ~ 1e260: with at most 200,000 characters per text (so at most 200,000 tokens), f(k),
+# f(sum_i f(|r_i|)) and their pooled sums stay finite for every weight from 1 to 7, and for w >= 1 the ratios
+# given to f^-1 are <= 1. Below 1, f^-1(x) = x^(1/w) can overflow (P can reach |C|^((1-w)/w)).
+SAFE_WEIGHT = 7.0
+
+
+class WeightOverflowError(ExplainerInputError):
+    """A ROUGE-W weight so large that k^w (or its inverse) is beyond the largest double for this text."""
+
+
+def _overflow(w: float, what: str) -> WeightOverflowError:
+    return WeightOverflowError(
+        f"ROUGE-W weight {w:g} is too {'large' if w > 1 else 'small'} for these texts: {what} is beyond the largest "
+        f"floating-point number (about 1.8e308). ROUGE-1.5.5 accepts any weight > 0 but would carry on with "
+        f"infinity and print inf, 0 or nan here. Weights from 1 to {SAFE_WEIGHT:g} never overflow (ROUGE-W is "
+        f"normally run with 1.2).")
+
+
 def f_weight(k: float, w: float) -> float:
-    return k ** w
+    """f(k) = k^w (Perl's ``**``); a clear WeightOverflowError instead of OverflowError or inf."""
+    try:
+        v = k ** w
+    except OverflowError:
+        raise _overflow(w, f"f({k:.6g}) = {k:.6g}^{w:g}") from None
+    if v == math.inf:
+        raise _overflow(w, f"f({k:.6g}) = {k:.6g}^{w:g}")
+    return v
 
 
 def f_inverse(x: float, w: float) -> float:
-    return x ** (1.0 / w)
+    """f^-1(x) = x^(1/w)."""
+    try:
+        v = x ** (1.0 / w)
+    except OverflowError:
+        raise _overflow(w, f"f^-1({x:.6g}) = {x:.6g}^(1/{w:g})") from None
+    if v == math.inf:
+        raise _overflow(w, f"f^-1({x:.6g}) = {x:.6g}^(1/{w:g})")
+    return v
+
+
+def _finite_sum(values, w: float, what: str) -> float:
+    total = 0.0
+    for v in values:
+        total += v
+    if total == math.inf:
+        raise _overflow(w, what)
+    return total
+
+
+def weight_note(name: str, w: float) -> str | None:
+    """The loud note for weights below 1 (ROUGE-1.5.5 computes them; the numbers are not what ROUGE-W means)."""
+    if w >= 1:
+        return None
+    return (f"{name}: the weight {w:g} is below 1. ROUGE-1.5.5 accepts any weight > 0 and computes these numbers, "
+            f"but f(k) = k^{w:g} grows slower than k, so a run of consecutive matches is worth less than its "
+            f"tokens counted apart and precision/recall can exceed 1 (a text of n tokens against itself gets "
+            f"R = n^(1-w)). The script's usage says the weight is 'typically 1.2 or other number greater than 1'.")
 
 
 def wlcs(ref: Sequence[str], can: Sequence[str], w: float, *, keep_table: bool = False) -> dict:
@@ -40,6 +100,14 @@ def wlcs(ref: Sequence[str], can: Sequence[str], w: float, *, keep_table: bool =
         raise ExplainerInputError(
             f"ROUGE-W needs a {m:,} x {n:,} weighted-LCS table for one sentence pair ({m * n:,} cells); the explainer's "
             f"limit is {WLCS_MAX_CELLS:,}. Split the text into sentences (one per line) or leave ROUGE-W out.")
+    try:
+        return _wlcs(ref, can, w, keep_table)
+    except OverflowError:
+        raise _overflow(w, f"f(k) = k^{w:g} for a run of up to {min(m, n):,} tokens") from None
+
+
+def _wlcs(ref: Sequence[str], can: Sequence[str], w: float, keep_table: bool) -> dict:
+    m, n = len(ref), len(can)
     prev_v = [0.0] * (n + 1)
     prev_k = [0] * (n + 1)
     dirs: list[bytearray] = [bytearray(n + 1)]
@@ -78,7 +146,10 @@ def wlcs(ref: Sequence[str], can: Sequence[str], w: float, *, keep_table: bool =
         else:
             j -= 1
     pairs.reverse()
-    out = {"value": prev_v[n] if m and n else 0.0, "pairs": pairs}
+    value = prev_v[n] if m and n else 0.0
+    if value == math.inf:
+        raise OverflowError
+    out = {"value": value, "pairs": pairs}
     if keep_table:
         out["table"] = table
     return out
@@ -117,16 +188,18 @@ def summary_wlcs(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequen
                 counted.append(k)
                 run += 1
                 if k + 1 == len(r) or (k + 1) not in marked:
-                    total += run ** w
+                    total += f_weight(run, w)
                     runs.append(run)
                     run = 0
         if record:
             # run > 0 here: the last counted positions were followed only by marked positions the budget refused,
             # so the run never closed and ROUGE-1.5.5 never adds f(run) (len(counted) == sum(runs) + this)
             per.append({"ref_sentence": ri, "marked": sorted(marked), "counted": counted, "runs": runs,
-                        "run_weights": [x ** w for x in runs], "dropped_open_run": run,
+                        "run_weights": [f_weight(x, w) for x in runs], "dropped_open_run": run,
                         "lcs_per_cand_sentence": per_c})
-    ref_weight = sum(len(r) ** w for r in ref_sents)
+    if total == math.inf:
+        raise _overflow(w, "the sum of the weighted runs")
+    ref_weight = _finite_sum((f_weight(len(r), w) for r in ref_sents), w, "the weighted reference length")
     cand_tokens = sum(map(len, cand_sents))
     out = {"hits": total, "ref_weight": ref_weight, "cand_tokens": cand_tokens, "weight": w}
     if record:
@@ -136,8 +209,8 @@ def summary_wlcs(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequen
 
 def wlcs_scores(hits: float, ref_weight: float, cand_tokens: int, w: float) -> tuple[float, float]:
     """(P, R) with ROUGE-1.5.5's formulas; 0 when a denominator is 0."""
-    p = f_inverse(hits / cand_tokens ** w, w) if cand_tokens else 0.0
-    r = f_inverse(hits / ref_weight ** w, w) if ref_weight else 0.0
+    p = f_inverse(hits / f_weight(cand_tokens, w), w) if cand_tokens else 0.0
+    r = f_inverse(hits / f_weight(ref_weight, w), w) if ref_weight else 0.0
     return p, r
 
 
@@ -154,6 +227,8 @@ def wlcs_pooled_scores(hits: Sequence[float], ref_weights: Sequence[float], cand
         h += hi
         rden += f_weight(rw, w)
         cden += f_weight(ct, w)
+    if math.inf in (h, rden, cden):
+        raise _overflow(w, "a pooled ROUGE-W sum")
     p = f_inverse(h / cden, w) if cden else 0.0
     r = f_inverse(h / rden, w) if rden else 0.0
     return {"precision": p, "recall": r, "hits": h, "ref_total": rden, "cand_total": cden}
