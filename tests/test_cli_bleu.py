@@ -199,3 +199,28 @@ def test_bad_flags_are_one_line(argv, needle, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert needle in err and err.count("\n") == 1 and "--help" in err
+
+
+@pytest.mark.parametrize("opts,line,want_type,want_msg", [
+    (["--smooth", "method4", "-o", "k=0"], {"candidate": "a b", "references": ["a c"]},
+     "ZeroDivisionError", "float division by zero"),
+    (["--smooth", "method6", "-o", "alpha=0"], {"candidate": "a b c", "references": ["a b c"]},
+     "ZeroDivisionError", "Fraction(0, 0)"),
+    (["--smooth", "method5"], {"candidate": "a b c d e", "references": []}, "KeyError", "('a',)"),
+])
+def test_nltk_parameter_edges_are_recorded_not_internal_errors(opts, line, want_type, want_msg, capsys,
+                                                                monkeypatch):
+    """These inputs made the CLI print 'internal error' (exit 3); NLTK itself raises, which is recorded."""
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    params = {kv.split("=")[0]: int(kv.split("=")[1]) for kv in opts[3:4]}
+    with pytest.raises(Exception) as real:
+        sentence_bleu([r.split() for r in line["references"]], line["candidate"].split(),
+                      smoothing_function=getattr(SmoothingFunction(**params), opts[1]))
+    assert (type(real.value).__name__, str(real.value)) == (want_type, want_msg)
+    for full in ([], ["--full"]):
+        rc, out, err = run_cli(["bleu", "--jsonl", "-", "--dialect", "nltk", *opts, *full], _jsonl([line]), capsys,
+                               monkeypatch)
+        assert rc == 0, err
+        e = json.loads(out)["library_error"]
+        assert (e["type"], e["message"]) == (want_type, want_msg)

@@ -31,8 +31,10 @@ def _warn_text(n: int) -> str:
             "Consider using lower n-gram order or use SmoothingFunction()").format(n)
 
 
-def _mod_precision5(refs: Sequence[Sequence[str]], hyp: Sequence[str]) -> Fraction:
-    """nltk modified_precision(references, hypothesis, 5) as an (unreduced-equivalent) Fraction."""
+def _mod_precision5(refs: Sequence[Sequence[str]], hyp: Sequence[str]) -> tuple[int, int]:
+    """nltk modified_precision(references, hypothesis, 5) as its (unreduced) numerator and denominator.
+    With no reference NLTK raises KeyError earlier (order 1, recorded by ``check_inputs``); here the missing
+    maximum counts as 0 so that the explainer itself never fails."""
     n = 5
     counts = Counter(tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1))
     max_counts: dict = {}
@@ -40,9 +42,17 @@ def _mod_precision5(refs: Sequence[Sequence[str]], hyp: Sequence[str]) -> Fracti
         rc = Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1))
         for ng in counts:
             max_counts[ng] = max(max_counts.get(ng, 0), rc[ng])
-    num = sum(min(k, max_counts[ng]) for ng, k in counts.items())
+    num = sum(min(k, max_counts.get(ng, 0)) for ng, k in counts.items())
     den = max(1, sum(counts.values()))
     return num, den
+
+
+class _Fail(Exception):
+    """Internal: carries the LibraryError of a smoothing step NLTK would fail in."""
+
+    def __init__(self, error: LibraryError) -> None:
+        super().__init__(error.message)
+        self.error = error
 
 
 @register_dialect
@@ -69,14 +79,30 @@ class NltkDialect(BleuDialect):
                    "if c < 4 and the weights are exactly (0.25,)*4, use (1/c,)*c"),
     )
 
+    def __init__(self, **options) -> None:
+        # SmoothingFunction keeps epsilon, alpha and k exactly as given, and their type shows in NLTK's
+        # arithmetic (alpha = 0 -> "Fraction(0, 0)", alpha = 0.0 -> "float division by zero"), so remember
+        # what the caller passed before the options are coerced to floats.
+        self._given = {key: options.get(key) for key in ("epsilon", "alpha", "k")}
+        super().__init__(**options)
+
     def _setup(self) -> None:
         self.weights = tuple(self.options["weights"])
         o = self.options
-        # NLTK keeps alpha and k as given (ints by default); keep ints where the user gave whole numbers
-        for key in ("alpha", "k"):
+        for key, given in self._given.items():
             v = o[key]
-            if isinstance(v, float) and v.is_integer():
-                o[key] = int(v)
+            if given is None:
+                # NLTK's defaults: epsilon=0.1, alpha=5, k=5 (ints)
+                if isinstance(v, float) and v.is_integer():
+                    o[key] = int(v)
+            elif isinstance(given, int) and not isinstance(given, bool):
+                o[key] = int(given)
+            elif isinstance(given, str):
+                # from the CLI or a URL: "0" is the int 0, "0.0" the float, as Python would read them
+                try:
+                    o[key] = int(given.strip())
+                except ValueError:
+                    pass
 
     def tokenize(self, text: str) -> list[str]:
         return text.split()
@@ -127,6 +153,18 @@ class NltkDialect(BleuDialect):
         raw = [(matches[i], totals[i]) for i in range(N)]
         base = dict(c=c, r=r, ratio=ratio, bp=float(bp), bp_branch=branch, bp_formula=bpf, scale=1.0)
 
+        # corpus_bleu first builds Fraction(numerator, denominator, _normalize=False) for every order. Every
+        # sentence adds max(1, ·) to the denominators, so a 0 denominator means a corpus without segments.
+        for m, t in raw:
+            if t == 0:
+                try:
+                    Fraction(m, t, _normalize=False)
+                except ZeroDivisionError as e:
+                    return self._failed(raw, base, LibraryError(
+                        "ZeroDivisionError", str(e),
+                        "the real library fails here because the corpus has no segment: corpus_bleu builds the "
+                        f"precision Fraction({m}, {t}) before anything else"))
+
         if matches[0] == 0:
             orders = [OrderResult(n, m, t, m / t if t else None, 0.0, "none", "not computed",
                                   "no unigram matches: corpus_bleu returns the integer 0 before smoothing",
@@ -136,15 +174,9 @@ class NltkDialect(BleuDialect):
                                extra={"return_type": "int"}, **base)
 
         warns: list[LibraryWarning] = []
-        err = None
         p, notes = self._smooth(raw, c, ctx, warns)
         if isinstance(p, LibraryError):
-            err = p
-            orders = [OrderResult(n, m, t, m / t if t else None, 0.0, method, "not computed", err.explanation,
-                                  0.0, False, None) for n, (m, t) in enumerate(raw, 1)]
-            return Combination(orders=orders, weights=[0.0] * N, effective_order=0, log_sum=None, log_mean=None,
-                               geo_mean=0.0, score=0.0, bleu=0.0, library_error=err,
-                               extra={"return_type": None}, **base)
+            return self._failed(raw, base, p)
 
         weight = self.weights
         reweighed = False
@@ -153,14 +185,20 @@ class NltkDialect(BleuDialect):
             reweighed = True
         terms = []
         included = []
-        for i in range(N):
-            w = weight[i] if i < len(weight) else None
-            pi = p[i]
-            inc = w is not None and pi > 0
-            included.append(inc)
-            terms.append(w * math.log(pi) if inc else None)
-        s = math.fsum(t for t in terms if t is not None)
-        geo = math.exp(s)
+        try:
+            for i in range(N):
+                w = weight[i] if i < len(weight) else None
+                pi = p[i]
+                inc = w is not None and pi > 0
+                included.append(inc)
+                terms.append(w * math.log(pi) if inc else None)
+            s = math.fsum(t for t in terms if t is not None)
+            geo = math.exp(s)
+        except (OverflowError, ValueError) as e:
+            return self._failed(raw, base, LibraryError(
+                type(e).__name__, str(e),
+                "the real library fails here because the weighted sum of log precisions cannot be computed "
+                f"in floating point ({type(e).__name__}: {e}) with these weights"))
         score = bp * geo
         orders = []
         for i in range(N):
@@ -181,14 +219,25 @@ class NltkDialect(BleuDialect):
                            effective_order=sum(included), log_sum=s, log_mean=s, geo_mean=geo, score=score,
                            bleu=score, warnings=warns, extra=extra, **base)
 
+    def _failed(self, raw, base, err: LibraryError) -> Combination:
+        """The combination when NLTK raises: nothing is computed, the score falls back to 0.0."""
+        method = self.options["smoothing"]
+        N = len(raw)
+        orders = [OrderResult(n, m, t, m / t if t else None, 0.0, method, "not computed", err.explanation,
+                              0.0, False, None) for n, (m, t) in enumerate(raw, 1)]
+        return Combination(orders=orders, weights=[0.0] * N, effective_order=0, log_sum=None, log_mean=None,
+                           geo_mean=0.0, score=0.0, bleu=0.0, library_error=err,
+                           extra={"return_type": None}, **base)
+
     def _smooth(self, raw, c, ctx: SegmentContext | None, warns):
-        """The SmoothingFunction method applied to the corpus fractions, exactly as NLTK computes it.
-        Returns (precisions, notes) or (LibraryError, None)."""
+        """The SmoothingFunction method applied to the corpus fractions, exactly as NLTK computes it (the same
+        unreduced Fractions, ints and floats, so that an exception NLTK raises is raised here too, with the
+        same message). Returns (precisions, notes) or (LibraryError, None)."""
         o = self.options
         method = o["smoothing"]
         eps, alpha, k = o["epsilon"], o["alpha"], o["k"]
         N = len(raw)
-        p: list = [Fraction(m, t) for m, t in raw]
+        p: list = [Fraction(m, t, _normalize=False) for m, t in raw]
         notes = [("none", f"{m} / {t} = {m / t:.6g}", "matches > 0: plain precision") for m, t in raw]
         hyp_len = c if c else (ctx.hyp_len if ctx else 0)   # NLTK: hyp_len if hyp_len else len(hypothesis)
 
@@ -211,7 +260,7 @@ class NltkDialect(BleuDialect):
         def m2():
             for i, (m, t) in enumerate(raw):
                 if i != 0:
-                    p[i] = Fraction(m + 1, t + 1)
+                    p[i] = Fraction(m + 1, t + 1, _normalize=False)
                     notes[i] = ("method2", f"({m} + 1) / ({t} + 1) = {float(p[i]):.6g}",
                                 "method2 adds 1 to numerator and denominator of every order ≥ 2, matched or not")
 
@@ -227,10 +276,15 @@ class NltkDialect(BleuDialect):
         def m4():
             inc = 1
             for i, pi in enumerate(p):
-                num_i = raw[i][0] if not isinstance(pi, float) else None
                 is_zero = (pi.numerator == 0) if isinstance(pi, Fraction) else False
                 if is_zero and hyp_len > 1:
-                    numerator = 1 / (2 ** inc * k / math.log(hyp_len))
+                    try:
+                        numerator = 1 / (2 ** inc * k / math.log(hyp_len))
+                    except ZeroDivisionError as e:
+                        raise _Fail(LibraryError(
+                            type(e).__name__, str(e),
+                            f"the real library fails here because method4 divides 1 by 2^{inc} · k / ln {hyp_len} "
+                            f"for the {i + 1}-grams (0 matches), and with k = {k:g} that is 0")) from None
                     p[i] = numerator / raw[i][1]
                     notes[i] = ("method4", f"(1 / (2^{inc} · k / ln {hyp_len})) / {raw[i][1]} = {p[i]:.6g}",
                                 f"0 matches: method4 scales the NIST value by ln(c)/k, k = {k}")
@@ -238,13 +292,12 @@ class NltkDialect(BleuDialect):
                 elif is_zero:
                     notes[i] = ("method4", "0 (left unsmoothed)",
                                 f"0 matches but the corpus c = {hyp_len} ≤ 1: method4 leaves the 0")
-                del num_i
 
         def m5():
             if ctx is None or "p5" not in ctx.extra:
                 raise AssertionError("method5 needs the last segment")
             n5, d5 = ctx.extra["p5"]
-            p5 = Fraction(n5, d5)
+            p5 = Fraction(n5, d5, _normalize=False)
             plus = p + [p5]
             prev = p[0] + 1
             for i in range(N):
@@ -255,39 +308,44 @@ class NltkDialect(BleuDialect):
                 p[i] = new
                 prev = new
 
-        if method == "method0":
-            m0()
-        elif method == "method1":
-            m1()
-        elif method == "method2":
-            m2()
-        elif method == "method3":
-            m3()
-        elif method == "method4":
-            m4()
-        elif method == "method5":
-            m5()
-        elif method == "method6":
+        def m6():
             if N < 3:
-                return LibraryError("IndexError", "list index out of range",
-                                    "the real library fails here because method6 reads the 3-gram precision "
-                                    "and fewer than 3 orders are weighted"), None
-            if p[2] == 0:
-                return LibraryError("AssertionError", "This smoothing method requires non-zero precision for bigrams.",
-                                    "the real library fails here because method6 asserts a non-zero 3-gram "
-                                    "precision (its message says bigrams)"), None
+                raise _Fail(LibraryError("IndexError", "list index out of range",
+                                         "the real library fails here because method6 reads the 3-gram precision "
+                                         "and fewer than 3 orders are weighted"))
+            if not p[2]:   # NLTK: assert p_n[2] (truthiness: an unreduced Fraction(0, t) != 0)
+                raise _Fail(LibraryError("AssertionError",
+                                         "This smoothing method requires non-zero precision for bigrams.",
+                                         "the real library fails here because method6 asserts a non-zero 3-gram "
+                                         "precision (its message says bigrams)"))
             last_len = ctx.extra.get("last_hyp_len", 0) if ctx else 0
             for i in range(2, N):
+                # NLTK's own test, on its unreduced Fractions: Fraction(0, 2, _normalize=False) == 0 is False
                 pi0 = 0 if p[i - 2] == 0 else p[i - 1] ** 2 / p[i - 2]
                 m = raw[i][0]
                 l_ = max(0, last_len - i)
-                p[i] = (m + alpha * pi0) / (l_ + alpha)
+                try:
+                    p[i] = (m + alpha * pi0) / (l_ + alpha)
+                except ZeroDivisionError as e:
+                    raise _Fail(LibraryError(
+                        type(e).__name__, str(e),
+                        f"the real library fails here because method6 divides by ℓ + α for the {i + 1}-grams, and "
+                        f"both are 0: the last candidate has no {i + 1}-grams (ℓ = 0) and α = {alpha:g}")) from None
                 notes[i] = ("method6", f"({m} + α·π0) / ({l_} + α) = {float(p[i]):.6g}, π0 = p'²_{i}/p'_{i - 1}",
                             f"method6 interpolates with the prior π0 (α = {alpha}); ℓ = {l_} is the number of "
                             f"{i + 1}-grams of the last candidate")
-        elif method == "method7":
-            m4()
-            m5()
+
+        steps = {"method0": (m0,), "method1": (m1,), "method2": (m2,), "method3": (m3,), "method4": (m4,),
+                 "method5": (m5,), "method6": (m6,), "method7": (m4, m5)}[method]
+        try:
+            for step in steps:
+                step()
+        except _Fail as f:
+            return f.error, None
+        except (ArithmeticError, ValueError) as e:
+            return LibraryError(type(e).__name__, str(e),
+                                f"the real library fails here because {method}'s arithmetic raises "
+                                f"{type(e).__name__} ({e}) with these counts and parameters"), None
         return p, notes
 
     def signature(self, nrefs) -> str:
@@ -306,8 +364,10 @@ class NltkDialect(BleuDialect):
     def check_inputs(self, candidates, references, *, corpus):
         for i, (h, rs) in enumerate(zip(candidates, references)):
             if not rs:
-                if h.split():
-                    return [], LibraryError("KeyError", "(the first candidate n-gram)",
+                toks = self.tokenize(h)
+                if toks:
+                    # modified_precision(order 1) looks up the first candidate unigram first: KeyError((tok,))
+                    return [], LibraryError("KeyError", str(KeyError((toks[0],))),
                                             f"the real library fails here because segment {i + 1} has no reference: "
                                             "modified_precision looks the candidate's n-grams up in an empty table")
                 return [], LibraryError("ValueError", "min() arg is an empty sequence",
