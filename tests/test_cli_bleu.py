@@ -224,3 +224,31 @@ def test_nltk_parameter_edges_are_recorded_not_internal_errors(opts, line, want_
         assert rc == 0, err
         e = json.loads(out)["library_error"]
         assert (e["type"], e["message"]) == (want_type, want_msg)
+
+
+@pytest.mark.parametrize("dialect,value", [
+    ("hf-evaluate", "exp"), ("hf-evaluate", "nist"), ("hf-evaluate", "method1"), ("hf-evaluate", "floor"),
+    ("hf-evaluate", "yes"), ("mteval", "add-one"), ("mteval", "method3"), ("mteval", "floor"), ("mteval", "on"),
+    ("nltk", "exp"), ("nltk", "add-one"), ("sacrebleu", "add-one"), ("sacrebleu", "method1"),
+])
+def test_smooth_accepts_only_the_dialects_own_values(dialect, value, capsys, monkeypatch):
+    """`--dialect hf-evaluate --smooth exp` silently became smooth=True (a table shared between dialects)."""
+    rc, out, err = run_cli(["bleu", "--jsonl", "-", "--dialect", dialect, "--smooth", value],
+                           _jsonl(SEGS[:1]), capsys, monkeypatch)
+    assert rc == 2 and out == "", (dialect, value, out)
+    assert len(err.strip().splitlines()) == 1 and repr(value) in err, err
+    accepted = {"hf-evaluate": "none, add-one", "mteval": "none, exp, nist", "nltk": "method0",
+                "sacrebleu": "exp, floor, add-k, none"}[dialect]
+    assert accepted in err, err
+
+
+@pytest.mark.parametrize("dialect,value,option,want", [
+    ("hf-evaluate", "none", "smooth", False), ("hf-evaluate", "add-one", "smooth", True),
+    ("hf-evaluate", "true", "smooth", True), ("mteval", "exp", "smoothing", True),
+    ("mteval", "none", "smoothing", False), ("mteval", "NIST", "smoothing", True),
+])
+def test_smooth_own_values_reach_the_dialect(dialect, value, option, want, capsys, monkeypatch):
+    rc, out, err = run_cli(["bleu", "--jsonl", "-", "--dialect", dialect, "--smooth", value], _jsonl(SEGS[:1]),
+                           capsys, monkeypatch)
+    assert rc == 0, err
+    assert json.loads(out)["options"][option] is want

@@ -33,8 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tokenize", default=None, help="sacrebleu: 13a (default), intl, zh, char, none")
     p.add_argument("--lowercase", action="store_true", default=None, help="lowercase (sacrebleu, multi-bleu -lc)")
     p.add_argument("--smooth", default=None,
-                   help="sacrebleu: exp|floor|add-k|none; nltk: method0..method7; hf-evaluate: none|add-one; "
-                        "mteval: exp|none")
+                   help="sacrebleu: exp|floor|add-k|none; nltk: method0..method7; hf-evaluate: none|add-one "
+                        "(or false|true); mteval: exp|nist|none (or true|false)")
     p.add_argument("--smooth-value", type=float, default=None, help="sacrebleu: value for floor / add-k")
     p.add_argument("--max-order", type=int, default=None, help="maximum n-gram order (default 4)")
     eff = p.add_mutually_exclusive_group()
@@ -65,8 +65,12 @@ _FLAG_TO_OPTION = {
     "weights": {"nltk": "weights"},
     "auto_reweigh": {"nltk": "auto_reweigh"},
 }
-_BOOL_SMOOTH = {"none": "false", "false": "false", "no": "false", "off": "false",
-                "add-one": "true", "exp": "true", "nist": "true", "true": "true", "yes": "true", "on": "true"}
+# --smooth for the dialects whose smoothing is a bool: each accepts only its own names (HF's add-one is not
+# mteval's NIST smoothing; a shared table once turned `--dialect hf-evaluate --smooth exp` into smooth=True).
+_BOOL_SMOOTH = {
+    "hf-evaluate": {"none": "false", "add-one": "true", "false": "false", "true": "true"},
+    "mteval": {"none": "false", "exp": "true", "nist": "true", "false": "false", "true": "true"},
+}
 
 
 def build_options(args) -> dict:
@@ -89,10 +93,11 @@ def build_options(args) -> dict:
         if d not in table:
             raise CliError(f"--{flag.replace('_', '-')} does not apply to the {d} dialect "
                            f"(it applies to: {', '.join(table)})")
-        if flag == "smooth" and d in ("hf-evaluate", "mteval"):
-            v = _BOOL_SMOOTH.get(str(value).lower())
+        if flag == "smooth" and d in _BOOL_SMOOTH:
+            v = _BOOL_SMOOTH[d].get(str(value).lower())
             if v is None:
-                raise CliError(f"--smooth for {d}: expected none or {'add-one' if d == 'hf-evaluate' else 'exp'}")
+                raise CliError(f"--smooth {value!r} is not a {d} smoothing; {d} accepts: "
+                               f"{', '.join(_BOOL_SMOOTH[d])}")
             value = v
         opts[table[d]] = value
     for kv in args.option:
