@@ -99,6 +99,34 @@ def test_preset_lesson_matches_computed_verdicts(pid):
     assert p.lesson and p.citation and len(p.variants) >= 2
 
 
+@pytest.mark.parametrize("pid", [pid for pid, p in PRESETS.items() if p.kind == "attack"])
+def test_attack_verdicts_follow_the_real_numbers(pid):
+    """fooled = the worse text scores higher, tie = the same (e.g. both at a brevity penalty of 1), resisted =
+    lower, all from the real packages' numbers; comparison-only variants get no verdict."""
+    p = get_preset(pid)
+    r = evaluate(pid)
+    for i, v in enumerate(p.variants):
+        if i == 0 or v.compare_only:
+            assert r.verdicts[i] == {}
+            continue
+        if v.is_corpus:
+            continue  # corpus numbers are compared one by one in test_preset_numbers_match_real_packages
+        real = {}
+        for k, var in ((0, p.variants[0]), (i, v)):
+            b = _ref_bleu(var.candidate, list(var.references), var.bleu)
+            rr = _ref_rouge(var.candidate, list(var.references))
+            real[k] = {"bleu": b.score, "bleu_bp": b.bp, **{f"{t}_{x}": getattr(rr[t], name)
+                       for t in ("rouge1", "rouge2", "rougeL") for x, name in (("p", "precision"),
+                                                                             ("r", "recall"), ("f", "fmeasure"))}}
+        for m in r.metrics:
+            if m not in real[0]:
+                continue
+            a, b = real[0][m], real[i][m]
+            expected = "tie" if abs(a - b) <= TOL else ("fooled" if b > a else "resisted")
+            assert r.verdicts[i][m] == expected, (pid, i, m, a, b)
+    assert r.judged and all(not p.variants[i].compare_only for i in r.judged)
+
+
 def test_preset_ids_unique_and_catalogue_covered():
     cats = {p.catalogue for p in PRESETS.values()}
     for c in ["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9", "G10", "G11", "F1", "F3", "F4",

@@ -57,20 +57,35 @@ def test_preset_permalink_shows_real_package_numbers(pid):
             assert cell(body, "rougeL_f", i) == format_metric("rougeL_f", rr["rougeL"].fmeasure)
     assert any(p.lesson in i.value for i in at.info)
     assert at.query_params["preset"] == pid and at.query_params["lab"] == "presets"
-    md = " ".join(m.value for m in at.markdown)
     if p.kind == "attack":
+        from explainer.attacks.scoring import metric_label
+
+        line = next(m.value for m in at.markdown if m.value.startswith(("**Fooled", "**Tie", "**Resisted")))
+        groups = {}
+        for part in line.split(" · "):
+            title, names = part.split(":** ")
+            groups[title.strip("*").split(" (")[0]] = names.split(", ")
         for m, verdict in p.story.items():
-            from explainer.attacks.scoring import metric_label
-            part = md.split("**Resisted:**")
-            fooled_part = part[0]
-            if verdict == "fooled":
-                assert metric_label(m) in fooled_part
-            else:
-                assert len(part) == 2 and metric_label(m) in part[1]
+            assert metric_label(m) in groups[{"fooled": "Fooled", "tie": "Tie", "resisted": "Resisted"}[verdict]]
     # one Explain link per variant (per segment for corpus variants), with the variant's candidate in it
     links = [b.proto.url for b in at.get("link_button")]
     assert len(links) == sum(len(v.candidate) if v.is_corpus else 1 for v in p.variants)
     assert all("candidate=" in u and "ref=" in u for u in links)
+
+
+def test_comparison_columns_have_no_verdict_and_ties_are_neutral():
+    at = new_lab({"preset": "stitched-refs"})
+    body = page_html(at)
+    # G10's third column (a human reference scored against the other) is for comparison only
+    assert 'data-verdict="bleu" data-variant="1"' in body and 'data-variant="2">' in body
+    assert "data-verdict" not in body.split('data-variant="2"', 1)[1].split("</tr>", 1)[0]
+    assert not re.search(r'data-verdict="[^"]+" data-variant="2"', body)
+    assert "comparison, no verdict" in body
+    # brevity penalty 1.00 -> 1.00 is a tie, labelled in words, not "fooled"
+    for pid in ("repetition", "permutation", "role-swap", "stitched-refs"):
+        body = page_html(new_lab({"preset": pid}))
+        badge = re.search(r'data-verdict="bleu_bp" data-variant="1">(.*?)</td>', body).group(1)
+        assert "tie / n/a" in badge and "fooled" not in badge, pid
 
 
 def test_preset_picker_updates_permalink_and_bad_preset_warns():

@@ -5,8 +5,11 @@ A preset is a list of *variants* (candidate(s) + references + scoring options). 
 against the first variant and a verdict per metric:
 
 * ``kind="attack"``: variant 0 is the honest (better) output, the others are worse outputs (garbled,
-  wrong, gamed). A metric is **fooled** when the worse output scores at least as high as the honest one,
-  and **resisted** when it scores lower.
+  wrong, gamed). A metric is **fooled** when the worse output scores higher than the honest one,
+  **tie** when both score the same (to ``EPS``: the metric cannot tell them apart - for a metric at its
+  ceiling, such as a brevity penalty of 1 for two long enough texts, it simply has nothing to say), and
+  **resisted** when it scores lower. A variant marked ``compare_only`` is shown for comparison (e.g. a
+  human reference scored against another) and gets no verdict.
 * ``kind="config"``: the *same* text scored under different settings (tokenizer, case, smoothing, API,
   reference-length rule, ROUGE tokenizer, newlines). A metric is **changed** or **unchanged** by the
   setting.
@@ -39,6 +42,7 @@ class Variant:
     rouge: RougeOptions = RougeOptions()
     aggregate: str = "corpus"  # corpus variants only: "corpus" BLEU or "sentence_mean" (average of sentence BLEU)
     note: str = ""
+    compare_only: bool = False  # shown for comparison only: no verdict, not part of the preset's summary
 
     @property
     def is_corpus(self) -> bool:
@@ -86,18 +90,24 @@ class PresetResult:
     def resisted(self, i: int = 1) -> list[str]:
         return [m for m, v in self.verdicts[i].items() if v in ("resisted", "unchanged")]
 
+    @property
+    def judged(self) -> list[int]:
+        """Indices of the variants that get a verdict (not the baseline, not comparison-only ones)."""
+        return [i for i, v in enumerate(self.preset.variants) if i > 0 and not v.compare_only]
+
     def summary(self, metric: str) -> str:
-        """The preset-level verdict for one metric: for an attack, the verdict on the main attack
-        (variant 1); for a configuration trap, "changed" if any setting changes the number."""
+        """The preset-level verdict for one metric: for an attack, the verdict on the main attack (the first
+        judged variant); for a configuration trap, "changed" if any setting changes the number."""
         if self.preset.kind == "attack":
-            return self.verdicts[1][metric]
-        return "changed" if any(v[metric] == "changed" for v in self.verdicts[1:]) else "unchanged"
+            return self.verdicts[self.judged[0]][metric]
+        return "changed" if any(self.verdicts[i][metric] == "changed" for i in self.judged) else "unchanged"
 
 
 def verdict(kind: str, base: float, other: float) -> str:
+    same = math.isclose(other, base, rel_tol=0, abs_tol=EPS)
     if kind == "attack":
-        return "fooled" if other >= base - EPS else "resisted"
-    return "unchanged" if math.isclose(other, base, rel_tol=0, abs_tol=EPS) else "changed"
+        return "tie" if same else ("fooled" if other > base else "resisted")
+    return "unchanged" if same else "changed"
 
 
 def _v(label, cand, refs, note="", **kw) -> Variant:
@@ -166,7 +176,7 @@ _P = [
             _v("Chunks permuted", "the lazy dog above the quick brown fox leaped",
                "the quick brown fox jumped over the lazy dog")),
            ("bleu", "rouge1_f", "rouge2_f", "rougeL_f"),
-           {"bleu": "fooled", "rouge1_f": "fooled", "rouge2_f": "fooled", "rougeL_f": "resisted"},
+           {"bleu": "tie", "rouge1_f": "tie", "rouge2_f": "tie", "rougeL_f": "resisted"},
            "Cutting where a bigram does not match the reference and reordering the chunks loses no matched "
            "n-gram, so BLEU (and ROUGE-1/2) cannot tell the garbled order apart; only ROUGE-L's in-order "
            "subsequence notices.",
@@ -176,7 +186,7 @@ _P = [
            (_v("Honest", "The man bit the dog.", "The man bit the dog."),
             _v("Roles swapped", "The dog bit the man.", "The man bit the dog.")),
            ("rouge1_f", "bleu", "rougeL_f"),
-           {"rouge1_f": "fooled", "bleu": "resisted", "rougeL_f": "resisted"},
+           {"rouge1_f": "tie", "bleu": "resisted", "rougeL_f": "resisted"},
            "Swapping who did what keeps every word, so bag-of-words ROUGE-1 stays perfect; BLEU and ROUGE-L "
            "lose only the n-grams that span the swap — on longer sentences the loss is small.",
            PAPINENI + " (position-independent matching); " + LIN),
@@ -225,7 +235,7 @@ _P = [
             _v("Ref 1 head + ref 2 tail",
                "the president met the prime minister in paris on tuesday the french leader held talks with "
                "britain's premier about commerce", R_G10),
-            _v("Human ref 1 scored against ref 2 only", R_G10[0], (R_G10[1],),
+            _v("Human ref 1 scored against ref 2 only", R_G10[0], (R_G10[1],), compare_only=True,
                note="for comparison: a perfect human translation scored against the other human reference")),
            ("bleu", "rouge1_f"),
            {"bleu": "fooled", "rouge1_f": "resisted"},
@@ -271,7 +281,7 @@ _P = [
             _v("Cut after 8 words", "the council voted to close the old library",
                "the council voted to close the old library and open a new digital learning centre next spring")),
            ("rouge1_p", "bleu", "rouge1_r", "bleu_bp"),
-           {"rouge1_p": "fooled", "bleu": "resisted", "rouge1_r": "resisted", "bleu_bp": "resisted"},
+           {"rouge1_p": "tie", "bleu": "resisted", "rouge1_r": "resisted", "bleu_bp": "resisted"},
            "A truncated output keeps precision at 1.00 at every order; only recall and BLEU's brevity "
            "penalty see the missing half — and ROUGE-1.5.5's -l/-b length caps hide anything past the cap.",
            "ROUGE-1.5.5 options -l / -b; " + LIN),
@@ -381,7 +391,8 @@ def evaluate(pid: str) -> PresetResult:
     deltas, verdicts = [], []
     for i, s in enumerate(scores):
         deltas.append({m: s.values[m] - base.values[m] for m in metrics})
-        verdicts.append({} if i == 0 else {m: verdict(p.kind, base.values[m], s.values[m]) for m in metrics})
+        judged = i > 0 and not p.variants[i].compare_only
+        verdicts.append({m: verdict(p.kind, base.values[m], s.values[m]) for m in metrics} if judged else {})
     return PresetResult(p, scores, metrics, deltas, verdicts)
 
 

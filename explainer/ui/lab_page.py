@@ -247,6 +247,8 @@ def _presets() -> None:
             role = "baseline" if i == 0 else ("attack" if p.kind == "attack" else "setting")
             if p.kind == "attack" and i == 0:
                 role = "honest"
+            if v.compare_only:
+                role = "comparison only, no verdict"
             body = f'<div class="lab-label">{hl.escape_text(v.label)} <small>({role})</small></div>'
             if v.is_corpus:
                 body += "".join(_box(f"segment {k + 1}: {c}") for k, c in enumerate(v.candidate))
@@ -276,16 +278,17 @@ def _presets() -> None:
                 fig.update_layout(title=dict(text=f"Brevity penalty: {html.escape(v.label)}"))
                 st.plotly_chart(fig, key=f"lab_bp_{pid}_{k}")
     if p.kind == "attack":
-        fooled = [metric_label(m) for m in p.headline if res.summary(m) == "fooled"]
-        resisted = [metric_label(m) for m in p.headline if res.summary(m) == "resisted"]
+        groups = [("fooled", "Fooled"), ("tie", "Tie (cannot tell the two apart)"), ("resisted", "Resisted")]
         line = []
-        if fooled:
-            line.append(f"**Fooled:** {', '.join(fooled)}")
-        if resisted:
-            line.append(f"**Resisted:** {', '.join(resisted)}")
+        for verdict, title in groups:
+            names = [metric_label(m) for m in p.headline if res.summary(m) == verdict]
+            if names:
+                line.append(f"**{title}:** {', '.join(names)}")
         st.markdown(" · ".join(line))
-        st.caption("A metric is *fooled* when the worse text scores at least as high as the honest one, "
-                   "*resisted* when it scores lower.")
+        st.caption("A metric is *fooled* when the worse text scores higher than the honest one, *tied* when it "
+                   "gives both the same score (it cannot tell them apart — for a garbled text that is a "
+                   "failure too; at a ceiling such as a brevity penalty of 1 it has nothing to say), "
+                   "*resisted* when it scores the worse text lower. Comparison columns get no verdict.")
     else:
         changed = [metric_label(m) for m in p.headline if res.summary(m) == "changed"]
         same = [metric_label(m) for m in p.headline if res.summary(m) == "unchanged"]

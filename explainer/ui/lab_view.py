@@ -20,6 +20,7 @@ SECTIONS = {"presets": "Presets", "generators": "Attack generators", "sweeps": "
 VERDICT_STYLE = {  # colour-blind safe (Okabe-Ito) + a symbol and the word itself
     "fooled": ("#D55E00", "✗ fooled"),
     "resisted": ("#009E73", "✓ resisted"),
+    "tie": ("#6E6E6E", "= tie / n/a"),
     "changed": ("#E69F00", "≠ changed"),
     "unchanged": ("#0072B2", "= unchanged"),
 }
@@ -79,9 +80,21 @@ def variant_links(v: Variant) -> list[tuple[str, str]]:
     return [("", explain_query(v.candidate, list(v.references), v.bleu, v.rouge))]
 
 
+VERDICT_HELP = {
+    "fooled": "the worse text scores higher than the honest one",
+    "resisted": "the worse text scores lower than the honest one",
+    "tie": "both texts score the same: the metric cannot tell them apart (at a ceiling such as a brevity "
+           "penalty of 1 it simply has nothing to say)",
+    "changed": "the setting changes the number",
+    "unchanged": "the setting does not change the number",
+}
+
+
 def verdict_badge(verdict: str) -> str:
     colour, text = VERDICT_STYLE.get(verdict, ("#666666", verdict))
-    return f'<span class="lab-verdict" style="background:{colour}">{html.escape(text)}</span>'
+    tip = VERDICT_HELP.get(verdict, "")
+    return (f'<span class="lab-verdict" style="background:{colour}" title="{html.escape(tip, quote=True)}">'
+            f'{html.escape(text)}</span>')
 
 
 def delta_text(metric: str, delta: float) -> str:
@@ -97,14 +110,16 @@ def _delta_html(metric: str, delta: float) -> str:
 
 def comparison_html(res: PresetResult) -> str:
     """Metric rows x variant columns; each non-baseline variant with its delta and, for attacks, the
-    verdict (configuration traps need no verdict column: a non-zero delta *is* the change)."""
+    verdict (configuration traps need no verdict column: a non-zero delta *is* the change; comparison-only
+    variants get none either)."""
     p = res.preset
-    with_verdict = p.kind == "attack"
+    judged = set(res.judged) if p.kind == "attack" else set()
     head = ["<th>metric</th>"]
     for i, v in enumerate(p.variants):
-        head.append(f"<th>{escape_text(v.label)}</th>")
+        head.append(f"<th>{escape_text(v.label)}" + (" <small>(comparison, no verdict)</small>" if v.compare_only
+                                                      else "") + "</th>")
         if i > 0:
-            head.append("<th>Δ</th>" + ("<th>verdict</th>" if with_verdict else ""))
+            head.append("<th>Δ</th>" + ("<th>verdict</th>" if i in judged else ""))
     rows = []
     for m in res.metrics:
         strong = m in p.headline
@@ -113,8 +128,9 @@ def comparison_html(res: PresetResult) -> str:
             cells.append(f'<td data-metric="{html.escape(m)}" data-variant="{i}">{format_metric(m, s.values[m])}</td>')
             if i > 0:
                 cells.append(f'<td data-delta="{html.escape(m)}" data-variant="{i}">{_delta_html(m, res.deltas[i][m])}</td>')
-                if with_verdict:
-                    cells.append(f'<td data-verdict="{html.escape(m)}">{verdict_badge(res.verdicts[i][m])}</td>')
+                if i in judged:
+                    cells.append(f'<td data-verdict="{html.escape(m)}" data-variant="{i}">'
+                                 f'{verdict_badge(res.verdicts[i][m])}</td>')
         rows.append(f'<tr class="{"head" if strong else ""}">' + "".join(cells) + "</tr>")
     counts = ["<td>BLEU matches / n-grams (1–4)</td>"]
     for i, s in enumerate(res.scores):
@@ -122,7 +138,7 @@ def comparison_html(res: PresetResult) -> str:
             f"{c}/{t}" for c, t in zip(s.bleu_counts, s.bleu_totals))) + "</td>")
         if i > 0:
             same = s.bleu_counts == res.scores[0].bleu_counts and s.bleu_totals == res.scores[0].bleu_totals
-            counts.append(f"<td>{'identical' if same else ''}</td>" + ("<td></td>" if with_verdict else ""))
+            counts.append(f"<td>{'identical' if same else ''}</td>" + ("<td></td>" if i in judged else ""))
     rows.append("<tr>" + "".join(counts) + "</tr>")
     return (f'<div class="lab-scroll"><table class="lab-table"><thead><tr>{"".join(head)}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
