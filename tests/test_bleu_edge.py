@@ -28,6 +28,12 @@ INPUTS = {
 
 def _real(dialect, cand, refs):
     """Exception class name the real implementation raises, or None."""
+    e = _real_exc(dialect, cand, refs)
+    return None if e is None else type(e).__name__
+
+
+def _real_exc(dialect, cand, refs):
+    """The exception the real implementation raises, or None."""
     try:
         if dialect == "sacrebleu":
             BLEU().corpus_score([cand], [[r] for r in refs])
@@ -38,7 +44,7 @@ def _real(dialect, cand, refs):
         elif dialect == "textbook":
             load_textbook_functions(SHARED / "seeds")["bleu_score"](cand, refs)
     except Exception as e:  # noqa: BLE001
-        return type(e).__name__
+        return e
     return None
 
 
@@ -52,6 +58,7 @@ def test_degenerate_inputs_match_the_real_library(dialect, name):
             assert got.library_error is None, (dialect, name, got.library_error)
         else:
             assert got.library_error is not None and got.library_error.type == want, (dialect, name)
+            assert got.library_error.message == str(_real_exc(dialect, cand, refs)), (dialect, name)
             assert got.library_error.explanation.startswith("the real library fails here because")
         assert 0.0 <= got.bleu <= 1.0
 
@@ -67,6 +74,7 @@ def test_hf_degenerate_inputs_match_golden_records():
                 got = explain_bleu(rec["candidate"], rec["references"], dialect="hf-evaluate", max_order=mo, smooth=sm)
                 assert rec["status"] == "error"
                 assert got.library_error.type == rec["error"].split(":")[0]
+                assert f"{got.library_error.type}: {got.library_error.message}" == rec["error"], (cid, mo, sm)
                 assert got.library_error.explanation.startswith("the real library fails here because")
                 seen += 1
     assert seen == 12

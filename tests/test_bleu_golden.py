@@ -24,6 +24,15 @@ def _err_type(rec):
     return rec["error"].split(":")[0]
 
 
+def _assert_same_error(got, rec, key):
+    """The recorded library_error is the golden record's exception: type and the full message."""
+    e = got.library_error
+    assert e is not None, key
+    assert e.type == _err_type(rec), (key, e)
+    assert f"{e.type}: {e.message}" == rec["error"], (key, e.message, rec["error"])
+    assert e.explanation.startswith("the real library fails here because"), (key, e.explanation)
+
+
 # ------------------------------------------------------------------------------------------ sacrebleu
 def _sacre_call(rec):
     opts = dict(rec["options"])
@@ -67,6 +76,8 @@ def check_sacrebleu_record(rec, checked: Counter) -> None:
     if rec["status"] == "error":
         assert tr.library_error is not None and tr.library_error.type == _err_type(rec), key
         assert st.library_error is not None and st.library_error.type == _err_type(rec), key
+        _assert_same_error(tr, rec, key)
+        _assert_same_error(st, rec, key)
         checked["error"] += 1
         return
     assert tr.library_error is None, key
@@ -126,6 +137,8 @@ def check_nltk_record(rec, checked: Counter) -> None:
     if rec["status"] == "error":
         assert tr.library_error is not None and tr.library_error.type == _err_type(rec), (key, tr.library_error)
         assert st.library_error is not None and st.library_error.type == _err_type(rec), key
+        _assert_same_error(tr, rec, key)
+        _assert_same_error(st, rec, key)
         checked["error"] += 1
         return
     assert tr.library_error is None, (key, tr.library_error)
@@ -171,6 +184,8 @@ def check_hf_record(rec, checked: Counter) -> None:
     if rec["status"] == "error":
         assert tr.library_error is not None and tr.library_error.type == _err_type(rec), (key, tr.library_error)
         assert st.library_error is not None and st.library_error.type == _err_type(rec), key
+        _assert_same_error(tr, rec, key)
+        _assert_same_error(st, rec, key)
         checked["error"] += 1
         return
     assert tr.library_error is None, key
