@@ -126,3 +126,39 @@ def test_corpus_streams_of_different_lengths_are_an_error_not_truncated():
 def test_odd_unicode_is_fine():
     tr = explain_bleu("ＡＢＣ\u200b İstanbul ﬁ e\u0301", ["abc İstanbul fi é"], lowercase=True)
     assert tr.sys_len == len(BLEU(lowercase=True)._preprocess_segment("ＡＢＣ\u200b İstanbul ﬁ e\u0301").split())
+
+
+@pytest.mark.parametrize("dialect", ["sacrebleu", "nltk", "hf-evaluate", "multi-bleu", "mteval", "textbook"])
+def test_empty_corpus_is_recorded_in_every_dialect(dialect):
+    """An empty corpus is never scored silently: every dialect records what its library does with it (NLTK's
+    corpus_bleu([], []) raises ZeroDivisionError: Fraction(0, 0); the explainer used to return 0 without a
+    library_error). sacreBLEU and NLTK are compared with the real packages."""
+    real = None
+    if dialect == "sacrebleu":
+        with pytest.raises(Exception) as e:
+            BLEU().corpus_score([], [[]])
+        real = e.value
+    elif dialect == "nltk":
+        with pytest.raises(Exception) as e:
+            nb.corpus_bleu([], [])
+        real = e.value
+    want = {"hf-evaluate": ("IndexError", "list index out of range"), "multi-bleu": ("NotExpressible", None),
+            "mteval": ("NotExpressible", None), "textbook": ("NotExpressible", None)}.get(dialect)
+    if real is not None:
+        want = (type(real).__name__, str(real))
+    for got in (explain_bleu_corpus([], [], dialect=dialect), explain_bleu_corpus([], [], dialect=dialect, full=True),
+                score_bleu_corpus([], [], dialect=dialect)):
+        e = got.library_error
+        assert e is not None, dialect
+        assert e.type == want[0] and (want[1] is None or e.message == want[1]), (dialect, e)
+        assert e.explanation
+        assert got.score == 0 and got.bleu == 0
+    d = explain_bleu_corpus([], [], dialect=dialect).to_dict(full=True)
+    assert d["segments"] == [] and d["library_error"]["type"] == want[0]
+
+
+def test_bootstrap_of_an_empty_corpus_is_an_input_error():
+    from explainer.bleu import bootstrap_bleu_corpus
+
+    with pytest.raises(ExplainerInputError, match="corpus is empty"):
+        bootstrap_bleu_corpus([], [])

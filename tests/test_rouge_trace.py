@@ -190,3 +190,192 @@ def test_spans_property_unicode(text):
     tr = explain_rouge(text, ["a"], types=["rouge1"], tokenizer="unicode")
     for t in tr.to_dict()["candidate"]["tokens"]:
         assert text[t["start"]:t["end"]].lower() == t["text"]
+
+
+# ---- every dialect's trace follows docs/trace-schema-rouge.md ----------------------------------------------------
+
+import re  # noqa: E402
+
+from tests.conftest import ROOT  # noqa: E402
+
+_DOCS = {p: (ROOT / "docs" / p).read_text(encoding="utf-8") for p in ("trace-schema-rouge.md", "dialects-rouge155.md")}
+_TOP = {"kind", "dialect", "dialect_label", "signature", "call", "options", "types", "tokenizer", "stemmer", "scores",
+        "reported", "multi_ref", "multi_ref_note", "chosen_reference", "pooled", "per_reference", "candidate",
+        "references", "notes"}
+_TEXTVIEW = {"role", "index", "text", "tokens", "stemmed", "dropped", "n_words", "message"}
+_SENTENCE = {"index", "text", "start", "end", "tokens", "token_start"}
+_TYPERESULT = {"type", "hits", "ref_total", "cand_total", "precision", "recall", "fmeasure", "detail"}
+_SKIP = {"max_gap", "skip_bigrams", "skip_bigrams_truncated", "bigram_hits", "ref_bigrams", "cand_bigrams"}
+_DETAIL = {
+    "N": {"n", "ngrams"},
+    "L": {"lcs_length", "pairs", "ref_indices", "cand_indices", "table", "alternative_lcs_exists", "tie_rule"},
+    "Lsum": {"splitter", "ref_tokens", "cand_tokens", "hits", "ref_budget", "cand_budget", "hits_with_other_tie_rule",
+             "tie_rule_changes_hits", "per_ref_sentence"},
+    "W": {"weight", "hits", "ref_weight", "cand_tokens", "per_ref_sentence", "f", "f_inverse", "formula"},
+    "S": _SKIP,
+    "SU": _SKIP | {"unigrams", "unigram_hits", "ref_unigrams", "cand_unigrams", "su_last_token_counted"},
+}
+_NGRAM_ROW = {"ngram", "cand_count", "ref_count", "overlap", "cand_positions", "ref_positions"}
+_TABLE = {"kind", "rows", "cols", "row_index", "col_index", "values"}
+_LSUM_SENT = {"ref_sentence", "tokens", "lcs_per_cand_sentence", "union", "clipping", "hits", "clipped"}
+_LSUM_PAIR = {"cand_sentence", "lcs_length", "ref_indices", "cand_indices", "alternative_lcs_exists"}
+_CLIPPING = {"ref_index", "token", "cand_budget_before", "ref_budget_before", "counted"}
+_W_SENT = {"ref_sentence", "marked", "counted", "runs", "run_weights", "dropped_open_run", "lcs_per_cand_sentence"}
+_W_PAIR = {"cand_sentence", "wlcs", "pairs"}
+_GRAM_ROW = {"gram", "cand_count", "ref_count", "overlap"}
+_R155_DETAIL = {"perl_metric", "counts", "rounding", "selection_score"}
+_DIED_DETAIL = {"perl_metric", "died", "died_why"}
+
+_TRACE_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4", "rougeSU4", "rougeS*", "rougeSU*"]
+# several sentences, repeats that the budgets clip, a reference whose union run stays open at a sentence end
+# (rouge155: one without tokens, which makes the script die with -w), an empty candidate
+_TRACE_CASES = [
+    ("The cats sat.\nThe dog ran!\nthe the cat", ["the cat sat on the mat\nA dog ran", "cats sit\nthe cat the"]),
+    ("b b b b\na b a b", ["a b a a\nb a", "a b"]),
+    ("", ["a b"]),
+    ("the cat sat", ["", "!!! ..."]),
+]
+
+
+def _documented(keys, dialect: str) -> set:
+    docs = _DOCS["trace-schema-rouge.md"] + (_DOCS["dialects-rouge155.md"] if dialect == "rouge155" else "")
+    return {k for k in keys if not re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", docs)}
+
+
+def _conforms(d: dict, required: set, where: str, dialect: str, *, optional: set = frozenset()) -> None:
+    assert isinstance(d, dict), where
+    missing = required - set(d)
+    assert not missing, f"{dialect} {where}: documented keys missing: {sorted(missing)}"
+    undocumented = _documented(set(d) - required - optional, dialect)
+    assert not undocumented, f"{dialect} {where}: keys not in the docs: {sorted(undocumented)}"
+
+
+def _dialect_traces():
+    from explainer.rouge import DIALECTS, get_dialect, parse_type
+
+    for name in sorted(DIALECTS):
+        d = get_dialect(name)
+        types = [t for t in _TRACE_TYPES if parse_type(t).kind in d.supported_kinds]
+        policies = [o for o in next(o for o in d.options() if o.name == "multi_ref").choices]
+        for cand, refs in _TRACE_CASES:
+            for policy in policies:
+                yield name, types, explain_rouge(cand, refs, dialect=name, types=types, multi_ref=policy)
+
+
+def test_every_dialect_trace_has_the_documented_keys():
+    """docs/trace-schema-rouge.md (and, for rouge155, docs/dialects-rouge155.md) is the contract: every key it lists is
+    in every dialect's to_dict() for every type, and every key a trace carries is documented. (rouge155's rougeLsum
+    lacked the tie-rule keys and its `clipped` was a list of ints, which crashed the Explain page's table.)"""
+    from explainer.rouge import parse_type
+
+    seen = set()
+    for name, types, tr in _dialect_traces():
+        d = json.loads(json.dumps(tr.to_dict(), allow_nan=False))
+        _conforms(d, _TOP, "top level", name)
+        assert d["types"] == types and set(d["scores"]) == set(types)
+        for t, pool in d["pooled"].items():
+            if name == "rouge155" and "died" in pool:  # the script's death is explained here, whatever the policy
+                _conforms(pool, {"died", "died_why"}, f"pooled[{t}]", name)
+                continue
+            assert d["multi_ref"] == "pool" and d["chosen_reference"][t] is None
+            _conforms(pool, {"hits", "ref_total", "cand_total", "references"}, f"pooled[{t}]", name,
+                      optional={"rule"})
+            assert ("rule" in pool) == (name == "rouge155" or t.startswith("rougeW"))
+        for view in [d["candidate"]] + d["references"]:
+            _conforms(view, _TEXTVIEW, "TextView", name, optional={"sentences"})
+            assert ("sentences" in view) == ("rougeLsum" in types)  # only when a summary-level type was asked
+            for s in view.get("sentences", []):
+                _conforms(s, _SENTENCE, "TextView.sentences[]", name)
+            for t in view["tokens"]:
+                _conforms(t, {"text", "start", "end"}, "TextView.tokens[]", name, optional={"stem"})
+        for k, per in enumerate(d["per_reference"]):
+            assert set(per) == set(types)
+            for t, res in per.items():
+                kind = parse_type(t).kind
+                where = f"per_reference[{k}][{t}]"
+                _conforms(res, _TYPERESULT, where, name)
+                det = res["detail"]
+                if name == "rouge155" and "died" in det:
+                    assert kind == "W" and set(det) == _DIED_DETAIL, det
+                    seen.add((name, "died"))
+                    continue
+                _conforms(det, _DETAIL[kind] | (_R155_DETAIL if name == "rouge155" else set()), where + ".detail",
+                          name, optional={"note"} if kind == "Lsum" else set())
+                seen.add((name, kind))
+                if kind == "N":
+                    for row in det["ngrams"]:
+                        _conforms(row, _NGRAM_ROW, where + ".ngrams[]", name)
+                elif kind == "L":
+                    _conforms(det["table"], _TABLE, where + ".table", name)
+                elif kind == "Lsum":
+                    assert ("note" in det) == (not det["per_ref_sentence"] and (det["ref_tokens"] == 0
+                                                                               or det["cand_tokens"] == 0)) or \
+                        name == "rouge155"
+                    for s in det["per_ref_sentence"]:
+                        _conforms(s, _LSUM_SENT, where + ".per_ref_sentence[]", name)
+                        for p in s["lcs_per_cand_sentence"]:
+                            _conforms(p, _LSUM_PAIR, where + ".lcs_per_cand_sentence[]", name)
+                        for c in s["clipping"]:
+                            _conforms(c, _CLIPPING, where + ".clipping[]", name)
+                        for c in s["clipped"]:
+                            _conforms(c, {"ref_index", "token"}, where + ".clipped[]", name)
+                            assert c["token"] == s["tokens"][c["ref_index"]]
+                            seen.add((name, "clipped"))
+                    assert det["tie_rule_changes_hits"] == (det["hits_with_other_tie_rule"] != det["hits"])
+                elif kind == "W":
+                    for s in det["per_ref_sentence"]:
+                        _conforms(s, _W_SENT, where + ".per_ref_sentence[]", name)
+                        assert len(s["counted"]) == sum(s["runs"]) + s["dropped_open_run"]
+                        seen.add((name, "open run")) if s["dropped_open_run"] else None
+                        for p in s["lcs_per_cand_sentence"]:
+                            _conforms(p, _W_PAIR, where + ".lcs_per_cand_sentence[]", name,
+                                      optional={"table", "run_table"})
+                            assert ("table" in p) == ("run_table" in p)
+                            if "table" in p:
+                                seen.add((name, "W table"))
+                                assert p["table"][-1][-1] == p["wlcs"]
+                                assert len(p["run_table"]) == len(p["table"])
+                else:
+                    for row in det["skip_bigrams"] + det.get("unigrams", []):
+                        _conforms(row, _GRAM_ROW, where + ".skip_bigrams[]", name)
+    for name in ("rouge-score", "hf-evaluate", "rouge155"):
+        assert {(name, k) for k in ("N", "L", "Lsum", "W", "S", "SU", "clipped", "open run", "W table")} <= seen, name
+    assert {("textbook", "N"), ("textbook", "L"), ("rouge155", "died")} <= seen
+
+
+def test_ui_helpers_run_on_every_dialect_trace():
+    """Every helper of explainer/ui/rouge_view.py on every dialect's traces (the Explain page calls them with
+    whatever dialect is chosen): `lsum_rows(explain_rouge('the cat', ['the cat\\nthe cat'], dialect='rouge155',
+    types=['rougeLsum']), 0)` raised AttributeError."""
+    from explainer.ui import rouge_view as rv
+
+    tr = explain_rouge("the cat", ["the cat\nthe cat"], dialect="rouge155", types=["rougeLsum"])
+    rows = rv.lsum_rows(tr, 0)
+    assert [r["clipped by budget"] for r in rows] == ["—", "the, cat"]
+    n = 0
+    for name, types, tr in _dialect_traces():
+        assert [r["type"] for r in rv.prf_rows(tr)] == types
+        assert len(rv.winner_rows(tr)) == len(types)
+        assert rv.headline_types()
+        for t in types:
+            assert isinstance(rv.type_label(t), str)
+        for k in range(len(tr.references)):
+            for t in types:
+                res = rv.result(tr, t, k)
+                assert res is not None and isinstance(rv.detail(tr, t, k), dict)
+                rows = rv.overlap_rows(tr, t, k)
+                if t in ("rouge1", "rouge2"):
+                    assert sum(r["overlap (min)"] for r in rows) == res.hits
+                for side in ("candidate", "reference"):
+                    rv.ngram_marks(tr, t, k, side=side)
+                    rv.lcs_marks(tr, k, t, side=side)
+            assert len(rv.lcs_alignment_rows(tr, k)) == tr.per_reference[k]["rougeL"].detail["lcs_length"]
+            if "rougeLsum" in types:
+                rows = rv.lsum_rows(tr, k)
+                det = tr.per_reference[k]["rougeLsum"].detail
+                assert sum(r["hits counted"] for r in rows) == det["hits"]
+                assert [r["clipped by budget"] for r in rows] == [
+                    ", ".join(s["tokens"][c["ref_index"]] for c in s["clipped"]) or "—" for s in det["per_ref_sentence"]]
+            rv.token_spans(tr.references[k])
+        n += 1
+    assert n >= 4 * 6

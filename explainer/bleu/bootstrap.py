@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 from explainer.bleu.algorithm import _nrefs, normalize_corpus_input, score_corpus
 from explainer.bleu.registry import get_dialect
+from explainer.errors import ExplainerInputError
 
 __all__ = ["BleuBootstrap", "bootstrap_bleu_corpus", "bootstrap_from_stats"]
 
@@ -80,6 +81,9 @@ def bootstrap_bleu_corpus(candidates, references, *, dialect: str = "sacrebleu",
         raise ValueError(f"bootstrap is not defined for the {dialect} dialect (its smoothing depends on the "
                          "last segment)")
     candidates, references = normalize_corpus_input(candidates, references)
+    if not candidates:
+        raise ExplainerInputError("bootstrap needs at least one segment and the corpus is empty (score_bleu_corpus "
+                                  "records what the library does with an empty corpus)")
     st = score_corpus(d, candidates, references)
     scores, seed_str = bootstrap_from_stats(d, st.segment_stats, n_bootstrap=n_bootstrap, seed=seed)
     srt = sorted(scores)

@@ -119,6 +119,12 @@ class HfEvaluateDialect(BleuDialect):
                 f"max_order:{o['max_order']}|smooth:{'yes' if o['smooth'] else 'no'}")
 
     def check_inputs(self, candidates, references, *, corpus):
+        if corpus and not candidates:
+            # EvaluationModule.add_batch -> _infer_feature_from_batch reads v[0] of every input column
+            # (evaluate src/evaluate/module.py); _compute would read references[0] next.
+            return [], LibraryError("IndexError", "list index out of range",
+                                    "the real library fails here because the corpus is empty: evaluate infers "
+                                    "the input format from the first prediction and reference, and there is none")
         for i, rs in enumerate(references):
             if not rs:
                 return [], LibraryError("ValueError", "min() arg is an empty sequence",

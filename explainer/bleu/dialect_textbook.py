@@ -86,15 +86,25 @@ class TextbookDialect(BleuDialect):
                                       precision=p, smoothing=sm, formula=formula, reason=reason, weight=1.0 / N,
                                       included=True, log_term=logs[n - 1]))
         score = bp * geo
+        early = None
+        if n_segments == 0:
+            # an empty corpus (recorded as NotExpressible by check_inputs): nothing to score, not the 1e-10 floor
+            geo = score = 0.0
+            early = "no segments: nothing to score (score 0.0)"
         return Combination(orders=orders, c=c, r=r, ratio=(c / r) if r else None, bp=bp, bp_branch=branch,
                            bp_formula=f, weights=[1.0 / N] * N, effective_order=N, log_sum=log_sum,
                            log_mean=log_mean, geo_mean=geo, score=score, bleu=score, scale=1.0,
-                           library_error=err)
+                           early_exit=early, library_error=err)
 
     def signature(self, nrefs) -> str:
         return f"textbook:chapter2|nrefs:{nrefs}|case:lc|tok:split|ref:closest-first|floor:1e-10|max_n:{self.max_order}"
 
     def check_inputs(self, candidates, references, *, corpus):
+        if corpus and not candidates:
+            return [], LibraryError("NotExpressible", "no segments: the chapter's bleu_score scores one candidate",
+                                    "the real library cannot even be given this input: the chapter has no corpus "
+                                    "function (a textbook corpus sums the statistics of its segments), and an "
+                                    "empty corpus has no candidate to pass to bleu_score")
         if any(len(r) == 0 for r in references):
             return [], LibraryError("ValueError", "min() arg is an empty sequence",
                                     "the real library fails here because there is no reference: "

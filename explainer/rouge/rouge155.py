@@ -34,6 +34,7 @@ __all__ = [
 ]
 
 WLCS_DEATH = "Illegal division by zero at ROUGE-1.5.5.pl line 2450."
+WLCS_TABLE_MAX_CELLS = 40_000  # traces carry the weighted-LCS tables of sentence pairs up to this size (as the core)
 
 
 class PerlDeath(Exception):
@@ -257,13 +258,17 @@ def lcs_mask(model_sentence: Sequence[str], peer_sentence: Sequence[str]) -> lis
     return _core_lcs(model_sentence, peer_sentence).pairs
 
 
-def wlcs_inner(model: Sequence[str], peer: Sequence[str], weight: float) -> tuple[list[tuple[int, int]], float]:
+def wlcs_inner(model: Sequence[str], peer: Sequence[str], weight: float, *,
+               keep_table: bool = False) -> tuple[list[tuple[int, int]], float] | tuple[list, float, dict]:
     """``wlcs_inner`` + ``markLCS`` (the shared ``wlcs.wlcs``: rows = model tokens, a match always goes
     diagonal adding f(k+1) - f(k), else up when c[i-1][j] >= c[i][j-1], else left). Returns the marked
-    (model, peer) pairs and the DP value c[m][n]."""
+    (model, peer) pairs and the DP value c[m][n]; with ``keep_table`` also {"table": c, "run_table": k}, the
+    script's two matrices (the weighted values and the length of the consecutive run ending in each cell)."""
     if not model or not peer:
-        return [], 0.0
-    res = _core_wlcs(model, peer, weight)
+        return ([], 0.0, {}) if keep_table else ([], 0.0)
+    res = _core_wlcs(model, peer, weight, keep_table=keep_table)
+    if keep_table:
+        return res["pairs"], res["value"], {"table": res["table"], "run_table": res["run_table"]}
     return res["pairs"], res["value"]
 
 
@@ -420,10 +425,16 @@ def _lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], mo
         for pj, ps in enumerate(peer_units):
             if not ms:
                 continue
+            tables = None
             if mset.isdisjoint(ps):  # no equal tokens: neither DP makes a diagonal move
                 pairs, wscore = [], 0.0
+                if detail and weight is not None and ps and len(ms) * len(ps) <= WLCS_TABLE_MAX_CELLS:
+                    tables = {"table": [[0.0] * (len(ps) + 1) for _ in range(len(ms) + 1)],
+                              "run_table": [[0] * (len(ps) + 1) for _ in range(len(ms) + 1)]}
             elif weight is None:
                 pairs = lcs_mask(ms, ps)
+            elif detail and len(ms) * len(ps) <= WLCS_TABLE_MAX_CELLS:
+                pairs, wscore, tables = wlcs_inner(ms, ps, weight, keep_table=True)
             else:
                 pairs, wscore = wlcs_inner(ms, ps, weight)
             for a, _ in pairs:
@@ -435,6 +446,8 @@ def _lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], mo
                     rec["lcs_length"] = len(pairs)
                 else:
                     rec["wlcs"] = wscore
+                    if tables:
+                        rec.update(tables)
                 per_peer.append(rec)
         steps, runs = [], []
         run = 0
@@ -461,7 +474,8 @@ def _lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], mo
             counted = [x["ref_index"] for x in steps if x["counted"]]
             entry = {"ref_sentence": si, "tokens": list(ms), "lcs_per_cand_sentence": per_peer,
                      "union": [j for j in range(len(ms)) if mask[j]], "clipping": steps,
-                     "hits": len(counted), "clipped": [x["ref_index"] for x in steps if not x["counted"]]}
+                     "hits": len(counted),
+                     "clipped": [{"ref_index": x["ref_index"], "token": x["token"]} for x in steps if not x["counted"]]}
             if weight is not None:
                 # dropped_open_run: counted positions whose run never closed (not scored); 0 when none
                 entry.update(marked=entry["union"], counted=counted, runs=runs,

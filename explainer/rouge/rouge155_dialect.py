@@ -36,6 +36,7 @@ from explainer.rouge.skipgram import skip_table
 from explainer.rouge.tokenize import Sentence, Tokenizer, TokenizedText
 from explainer.rouge.trace import TypeResult
 from explainer.rouge.types import RougeType
+from explainer.rouge.union import tie_rule_check
 from explainer.rouge.wlcs import f_inverse, f_weight, weight_note
 from explainer.text import Token
 
@@ -319,10 +320,19 @@ class Rouge155Dialect(Dialect):
     def _lcs_detail(self, k: str, m: MetricResult, cand: PerlText, ref: PerlText) -> dict:
         row = m.per_reference[0]
         if k == "Lsum":
+            sents = row.get("sentences", [])
+            # the script's markLCS tie rule is rouge-score's: show whether the other rule (drop a candidate token on
+            # ties) would change the hits, as the core's rougeLsum trace does
+            flags, alt_hits = tie_rule_check(ref.lcs_sequences, cand.lcs_sequences, Counter(ref.tokens),
+                                             Counter(cand.tokens))
+            for s, fl in zip(sents, flags):
+                for rec in s["lcs_per_cand_sentence"]:
+                    rec["alternative_lcs_exists"] = fl[rec["cand_sentence"]]
             return {"splitter": "lines (ROUGE-1.5.5 SPL units: every non-empty line)", "ref_tokens": row["base"],
                     "cand_tokens": len(cand.tokens), "hits": row["hit"],
                     "ref_budget": dict(Counter(ref.tokens)), "cand_budget": dict(Counter(cand.tokens)),
-                    "per_ref_sentence": row.get("sentences", [])}
+                    "hits_with_other_tie_rule": alt_hits, "tie_rule_changes_hits": alt_hits != row["hit"],
+                    "per_ref_sentence": sents}
         rt_, ct_ = [t for u in ref.lcs_sequences for t in u], [t for u in cand.lcs_sequences for t in u]
         res = lcs_mod.lcs(rt_, ct_)
         return {"lcs_length": res.length, "pairs": [list(p) for p in res.pairs], "ref_indices": res.ref_indices,

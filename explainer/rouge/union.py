@@ -12,7 +12,7 @@ from typing import Sequence
 
 from explainer.rouge.lcs import alternative_exists, backtrack, lcs
 
-__all__ = ["union_lcs", "union_lcs_hits"]
+__all__ = ["union_lcs", "union_lcs_hits", "tie_rule_check"]
 
 
 def union_lcs_hits(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequence[str]]) -> tuple[int, int, int]:
@@ -54,6 +54,8 @@ def union_lcs(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequence[
     if not ref_sents or not cand_sents or not m or not n:
         out["note"] = ("no reference sentences with tokens" if not m or not ref_sents
                        else "no candidate sentences with tokens") + ": rouge-score returns 0"
+        out["hits_with_other_tie_rule"] = 0
+        out["tie_rule_changes_hits"] = False
         return out
     br: Counter = Counter()
     bc: Counter = Counter()
@@ -101,15 +103,45 @@ def union_lcs(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequence[
     out["hits"] = hits
     # The same walk with the other tie rule (drop a candidate token on ties): shows whether rouge-score's tie
     # rule changed this number (rouge-dialects.md §5.3).
-    br2, bc2 = budgets0
-    alt_hits = 0
-    for r, u in zip(ref_sents, alt_unions):
-        for k in sorted(u):
-            t = r[k]
-            if bc2[t] > 0 and br2[t] > 0:
-                alt_hits += 1
-                bc2[t] -= 1
-                br2[t] -= 1
+    alt_hits = _budget_walk(ref_sents, alt_unions, *budgets0)
     out["hits_with_other_tie_rule"] = alt_hits
     out["tie_rule_changes_hits"] = alt_hits != hits
     return out
+
+
+def _budget_walk(ref_sents, unions, br: Counter, bc: Counter) -> int:
+    """Hits of the union walk: a union position counts while both unigram budgets of its token are > 0."""
+    hits = 0
+    for r, u in zip(ref_sents, unions):
+        for k in sorted(u):
+            t = r[k]
+            if bc[t] > 0 and br[t] > 0:
+                hits += 1
+                bc[t] -= 1
+                br[t] -= 1
+    return hits
+
+
+def tie_rule_check(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequence[str]], ref_budget: Counter,
+                   cand_budget: Counter) -> tuple[list[list[bool]], int]:
+    """For a union walk whose alignments use the rouge-score / ROUGE-1.5.5 ``markLCS`` tie rule (a dialect that
+    computes the union itself, e.g. rouge155): per [reference sentence][candidate sentence] whether another LCS
+    exists, and the hits of the same walk (fresh copies of the given budgets) when ties drop a candidate token."""
+    flags: list[list[bool]] = []
+    unions: list[set[int]] = []
+    for r in ref_sents:
+        row, u = [], set()
+        for c in cand_sents:
+            if not r or not c:
+                row.append(False)
+                continue
+            res = lcs(r, c)
+            alt = res.length > 0 and alternative_exists(r, c, res)
+            row.append(alt)
+            if alt:
+                u.update(p[0] for p in backtrack(res.rows, r, c, drop_candidate_on_ties=True))
+            else:
+                u.update(res.ref_indices)
+        flags.append(row)
+        unions.append(u)
+    return flags, _budget_walk(ref_sents, unions, Counter(ref_budget), Counter(cand_budget))

@@ -112,6 +112,7 @@ def _wlcs(ref: Sequence[str], can: Sequence[str], w: float, keep_table: bool) ->
     prev_k = [0] * (n + 1)
     dirs: list[bytearray] = [bytearray(n + 1)]
     table = [prev_v[:]] if keep_table else None
+    run_table = [prev_k[:]] if keep_table else None
     for i in range(1, m + 1):
         cur_v = [0.0] * (n + 1)
         cur_k = [0] * (n + 1)
@@ -132,6 +133,7 @@ def _wlcs(ref: Sequence[str], can: Sequence[str], w: float, keep_table: bool) ->
         dirs.append(d)
         if keep_table:
             table.append(cur_v[:])
+            run_table.append(cur_k[:])
         prev_v, prev_k = cur_v, cur_k
     pairs = []
     i, j = m, n
@@ -152,6 +154,7 @@ def _wlcs(ref: Sequence[str], can: Sequence[str], w: float, keep_table: bool) ->
     out = {"value": value, "pairs": pairs}
     if keep_table:
         out["table"] = table
+        out["run_table"] = run_table
     return out
 
 
@@ -173,8 +176,11 @@ def summary_wlcs(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequen
             res = wlcs(r, c, w, keep_table=record and len(r) * len(c) <= 40_000)
             marked.update(p[0] for p in res["pairs"])
             if record:
-                per_c.append({"cand_sentence": ci, "wlcs": res["value"], "pairs": res["pairs"],
-                              **({"table": res["table"]} if "table" in res else {})})
+                rec = {"cand_sentence": ci, "wlcs": res["value"], "pairs": res["pairs"]}
+                if "table" in res:
+                    rec["table"] = res["table"]
+                    rec["run_table"] = res["run_table"]
+                per_c.append(rec)
         run = 0
         runs = []
         counted = []

@@ -130,17 +130,25 @@ def lsum_rows(trace, k: int, t: str = "rougeLsum") -> list[dict]:
     if r is None or not r.detail or "per_ref_sentence" not in r.detail:
         return []
     rows = []
-    for ps in r.detail["per_ref_sentence"]:
+    for n, ps in enumerate(r.detail["per_ref_sentence"]):
         toks = ps.get("tokens", [])
-        per = "; ".join(f"cand sent {x['cand_sentence'] + 1}: {x['lcs_length']} "
-                        f"[{', '.join(toks[i] for i in x['ref_indices']) if toks else ''}]"
-                        for x in ps.get("lcs_per_cand_sentence", []))
+
+        def tok(i) -> str:
+            return toks[i] if isinstance(i, int) and 0 <= i < len(toks) else str(i)
+
+        per = "; ".join(f"cand sent {x.get('cand_sentence', j) + 1}: "
+                        f"{x.get('lcs_length', len(x.get('ref_indices', [])))} "
+                        f"[{', '.join(tok(i) for i in x.get('ref_indices', []))}]"
+                        for j, x in enumerate(ps.get("lcs_per_cand_sentence", [])))
         union = ps.get("union", [])
-        rows.append({"reference sentence": ps["ref_sentence"] + 1, "tokens": " ".join(toks),
+        # clipped: [{ref_index, token}] (docs/trace-schema-rouge.md); a bare position is read as the index
+        clipped = [str(c.get("token", c.get("ref_index", "?"))) if isinstance(c, dict) else tok(c)
+                   for c in ps.get("clipped", [])]
+        rows.append({"reference sentence": ps.get("ref_sentence", n) + 1, "tokens": " ".join(toks),
                      "LCS with each candidate sentence": per,
-                     "union of hits": ", ".join(toks[i] if i < len(toks) else str(i) for i in union),
+                     "union of hits": ", ".join(tok(i) for i in union),
                      "hits counted": ps.get("hits", len(union)),
-                     "clipped by budget": ", ".join(str(c.get("token", c)) for c in ps.get("clipped", [])) or "—"})
+                     "clipped by budget": ", ".join(clipped) or "—"})
     return rows
 
 
