@@ -178,3 +178,52 @@ def test_preprocessing_changes_are_recorded():
     hf = explain_bleu(text, ["hello world"], dialect="hf-evaluate")
     assert [c["step"] for c in hf.candidate.changes][:2] == ["skipped", "hyphen-newline"]
     assert [c["step"] for c in explain_bleu(text, ["x"], dialect="nltk").candidate.changes] == ["tokenize"]
+
+
+WEIGHT_CONFIGS = [("sacrebleu", {}), ("sacrebleu", {"effective_order": True}), ("sacrebleu", {"max_ngram_order": 6}),
+                  ("nltk", {}), ("nltk", {"smoothing": "method4"}), ("nltk", {"auto_reweigh": True}),
+                  ("nltk", {"weights": (0.5, 0.3, 0.2), "smoothing": "method1"}), ("hf-evaluate", {}),
+                  ("hf-evaluate", {"smooth": True}), ("textbook", {}), ("multi-bleu", {}),
+                  ("mteval", {}), ("mteval", {"smoothing": False})]
+
+
+def _nominal(dialect, opts, n):
+    if dialect == "nltk":
+        return [float(w) for w in opts.get("weights", (0.25,) * 4)]
+    if dialect in ("multi-bleu", "mteval"):
+        return [0.25] * 4
+    return [1.0 / n] * n
+
+
+@pytest.mark.parametrize("dialect,opts", WEIGHT_CONFIGS)
+def test_combination_weights_are_the_weights_used_in_the_sum(dialect, opts):
+    """Combination.weights[i] is the weight order i actually has in the sum (0 when the order is excluded or
+    the library takes no log-sum, as the schema says), equal to orders[i].weight; the configured weights are
+    kept in nominal_weights. NLTK method4 'a' vs 'a' used to report weights [0.25]*4 with per-order weights
+    [0.25, 0, 0, 0]; HF's early exit reported 1/N for orders it never summed."""
+    import math
+
+    cases = CASES[:150] + [("a", ["a"]), ("a b", ["a c"]), ("x y z", ["a b c"]), ("a b c d e", ["a b c d e"])]
+    for hyp, refs in cases:
+        if dialect in ("multi-bleu", "mteval") and not refs:
+            continue
+        tr = explain_bleu(hyp, refs, dialect=dialect, **opts)
+        comb = tr.combination
+        assert comb.weights == [o.weight for o in comb.orders], (hyp, refs, comb.weights)
+        for o in comb.orders:
+            if not o.included:
+                assert o.weight == 0.0, (hyp, refs, o)
+        assert comb.nominal_weights == pytest.approx(_nominal(dialect, opts, len(comb.orders)), abs=1e-15)
+        d = tr.to_dict()["combination"]
+        assert d["weights"] == comb.weights and d["nominal_weights"] == comb.nominal_weights
+        if dialect in ("nltk", "hf-evaluate") and comb.log_sum is not None:
+            # the weighted sum the library takes is exactly the weights used times the logs
+            used = [o.weight * math.log(o.precision) for o in comb.orders if o.included]
+            assert math.fsum(used) == pytest.approx(comb.log_sum, rel=1e-12, abs=1e-12), (hyp, refs)
+
+
+def test_nltk_method4_single_token_weights():
+    tr = explain_bleu("a", ["a"], dialect="nltk", smoothing="method4")
+    assert tr.combination.weights == [0.25, 0.0, 0.0, 0.0]
+    assert tr.combination.nominal_weights == [0.25] * 4
+    assert tr.weights == [0.25, 0.0, 0.0, 0.0]

@@ -107,9 +107,11 @@ class HfEvaluateDialect(BleuDialect):
             orders.append(OrderResult(n=i + 1, matches=matches[i], totals=totals[i],
                                       precision_raw=(matches[i] / totals[i]) if totals[i] else None,
                                       precision=float(precisions[i]), smoothing=sm, formula=f, reason=why,
-                                      weight=1.0 / N, included=early is None, log_term=terms[i]))
+                                      weight=1.0 / N if early is None else 0.0, included=early is None,
+                                      log_term=terms[i]))
         return Combination(orders=orders, c=c, r=r, ratio=ratio, bp=bp, bp_branch=branch, bp_formula=bpf,
-                           weights=[1.0 / N] * N, effective_order=N, log_sum=log_sum, log_mean=log_sum,
+                           weights=[o.weight for o in orders], nominal_weights=[1.0 / N] * N, effective_order=N,
+                           log_sum=log_sum, log_mean=log_sum,
                            geo_mean=float(geo), score=float(bleu), bleu=float(bleu), scale=1.0, early_exit=early,
                            library_error=err)
 

@@ -169,7 +169,8 @@ class NltkDialect(BleuDialect):
             orders = [OrderResult(n, m, t, m / t if t else None, 0.0, "none", "not computed",
                                   "no unigram matches: corpus_bleu returns the integer 0 before smoothing",
                                   0.0, False, None) for n, (m, t) in enumerate(raw, 1)]
-            return Combination(orders=orders, weights=[0.0] * N, effective_order=0, log_sum=None, log_mean=None,
+            return Combination(orders=orders, weights=[0.0] * N, nominal_weights=list(self.weights),
+                               effective_order=0, log_sum=None, log_mean=None,
                                geo_mean=0.0, score=0, bleu=0.0, early_exit="no unigram match: NLTK returns 0 (int)",
                                extra={"return_type": "int"}, **base)
 
@@ -215,7 +216,9 @@ class NltkDialect(BleuDialect):
                                       weight=float(w) if included[i] else 0.0, included=included[i],
                                       log_term=terms[i]))
         extra = {"return_type": "float", "auto_reweighed": reweighed}
-        return Combination(orders=orders, weights=[float(x) for x in weight] if reweighed else list(self.weights),
+        if reweighed:
+            extra["reweighed_weights"] = [float(x) for x in weight]
+        return Combination(orders=orders, weights=[o_.weight for o_ in orders], nominal_weights=list(self.weights),
                            effective_order=sum(included), log_sum=s, log_mean=s, geo_mean=geo, score=score,
                            bleu=score, warnings=warns, extra=extra, **base)
 
@@ -225,8 +228,8 @@ class NltkDialect(BleuDialect):
         N = len(raw)
         orders = [OrderResult(n, m, t, m / t if t else None, 0.0, method, "not computed", err.explanation,
                               0.0, False, None) for n, (m, t) in enumerate(raw, 1)]
-        return Combination(orders=orders, weights=[0.0] * N, effective_order=0, log_sum=None, log_mean=None,
-                           geo_mean=0.0, score=0.0, bleu=0.0, library_error=err,
+        return Combination(orders=orders, weights=[0.0] * N, nominal_weights=list(self.weights), effective_order=0,
+                           log_sum=None, log_mean=None, geo_mean=0.0, score=0.0, bleu=0.0, library_error=err,
                            extra={"return_type": None}, **base)
 
     def _smooth(self, raw, c, ctx: SegmentContext | None, warns):

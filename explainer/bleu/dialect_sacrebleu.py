@@ -170,7 +170,8 @@ class SacreBleuDialect(BleuDialect):
                                   reported_matches=matches[n - 1], reported_totals=totals[n - 1],
                                   precision_native=0.0)
                       for n in range(1, N + 1)]
-            return Combination(orders=orders, weights=[0.0] * N, effective_order=N, log_sum=None,
+            return Combination(orders=orders, weights=[0.0] * N, nominal_weights=[1.0 / N] * N,
+                               effective_order=N, log_sum=None,
                                log_mean=None, geo_mean=0.0, score=0.0, bleu=0.0,
                                early_exit="no matches at any order: score 0.0 (sacreBLEU returns early)",
                                **base)
@@ -244,7 +245,8 @@ class SacreBleuDialect(BleuDialect):
                 log_term=logs[n - 1] if inc else None,
                 reported_matches=correct[n - 1], reported_totals=total[n - 1],
                 precision_native=precisions[n - 1]))
-        return Combination(orders=orders, weights=[o_.weight for o_ in orders], effective_order=eff_order,
+        return Combination(orders=orders, weights=[o_.weight for o_ in orders], nominal_weights=[1.0 / N] * N,
+                           effective_order=eff_order,
                            log_sum=log_sum, log_mean=log_mean, geo_mean=geo, score=score, bleu=score / 100.0,
                            **base)
 

@@ -183,7 +183,7 @@ class OrderResult:
     smoothing: str            # name of what was applied to this order ("none" if nothing)
     formula: str              # the arithmetic, with numbers
     reason: str               # why that formula applied
-    weight: float             # weight of this order in the geometric mean (0 when excluded)
+    weight: float             # weight of this order in the sum the library takes (0 when excluded / no sum)
     included: bool            # whether this order enters the log-sum
     log_term: float | None    # the summand the library adds (already weighted where the library weights)
     reported_matches: float | None = None   # counts as the library reports them (sacreBLEU add-k mutates)
@@ -205,7 +205,8 @@ class Combination:
     bp: float
     bp_branch: str            # which branch of the BP formula was taken, in words
     bp_formula: str
-    weights: list[float]
+    weights: list[float]      # per order, the weight actually used in the sum (= orders[i].weight; 0 when the
+                              # order is excluded or the library takes no log-sum)
     effective_order: int      # number of orders averaged
     log_sum: float | None     # the sum as the library computes it (None when the library never takes logs)
     log_mean: float | None    # what goes into exp() (log_sum / E for sacreBLEU, log_sum for weighted sums)
@@ -217,6 +218,14 @@ class Combination:
     warnings: list[LibraryWarning] = field(default_factory=list)
     library_error: LibraryError | None = None
     extra: dict = field(default_factory=dict)   # dialect specifics (e.g. NLTK's return_type)
+    #: the weights the dialect is configured with, before exclusions (NLTK: the ``weights`` option as given,
+    #: before auto_reweigh and the p > 0 filter; sacreBLEU/HF/textbook: 1/N each; Moses: 0.25 each).
+    #: None -> a copy of ``weights``.
+    nominal_weights: list[float] | None = None
+
+    def __post_init__(self) -> None:
+        if self.nominal_weights is None:
+            self.nominal_weights = list(self.weights)
 
     def to_dict(self) -> dict:
         d = asdict(self)

@@ -691,13 +691,15 @@ class MultiBleuDialect(BleuDialect):
             err = _death_error(s.death)
             return Combination(orders=orders, c=c, r=r, ratio=None, bp=0.0, bp_branch=s.bp_branch,
                                bp_formula="exp(1 − ref_len/hyp_len) with hyp_len = 0: Perl dies",
-                               weights=[0.25] * 4, effective_order=4, log_sum=None, log_mean=None, geo_mean=0.0,
+                               weights=[o.weight for o in orders], nominal_weights=[0.25] * 4,
+                               effective_order=4, log_sum=None, log_mean=None, geo_mean=0.0,
                                score=0.0, bleu=0.0, scale=100.0, early_exit="the script dies (no score printed)",
                                library_error=err, extra=extra)
         if s.returncode == 1:
             return Combination(orders=orders, c=c, r=r, ratio=None, bp=0.0, bp_branch=s.bp_branch,
                                bp_formula="not computed: ref_len = 0",
-                               weights=[0.25] * 4, effective_order=4, log_sum=None, log_mean=None, geo_mean=0.0,
+                               weights=[o.weight for o in orders], nominal_weights=[0.25] * 4,
+                               effective_order=4, log_sum=None, log_mean=None, geo_mean=0.0,
                                score=0.0, bleu=0.0, scale=100.0,
                                early_exit="ref_len = 0: prints 'BLEU = 0, 0/0/0/0 (BP=0, ratio=0, hyp_len=0, "
                                           "ref_len=0)' and exits with status 1", extra=extra)
@@ -705,7 +707,8 @@ class MultiBleuDialect(BleuDialect):
         geo = math.exp(log_sum / 4)
         bpf = (f"exp(1 − {r}/{c}) = {_fmt(s.bp)}" if c < r else f"hyp_len = {c} ≥ ref_len = {r}: BP = 1")
         return Combination(orders=orders, c=c, r=r, ratio=s.ratio, bp=s.bp, bp_branch=s.bp_branch, bp_formula=bpf,
-                           weights=[0.25] * 4, effective_order=4, log_sum=log_sum, log_mean=log_sum / 4,
+                           weights=[o.weight for o in orders], nominal_weights=[0.25] * 4,
+                           effective_order=4, log_sum=log_sum, log_mean=log_sum / 4,
                            geo_mean=geo, score=s.score, bleu=s.bleu, scale=100.0, extra=extra)
 
     def command(self) -> str:
@@ -849,7 +852,7 @@ class MtevalDialect(BleuDialect):
                 inc = m != 0
             orders.append(OrderResult(n=n, matches=m, totals=t, precision_raw=(m / t) if t else None,
                                       precision=float(prec), smoothing=sm, formula=formula, reason=reason,
-                                      weight=0.25, included=inc, log_term=lg,
+                                      weight=0.25 if inc else 0.0, included=inc, log_term=lg,
                                       precision_native=s.individual[n - 1]))
         extra = {"command": self.command(), "individual_1to4": s.individual, "cumulative_1to4": s.cumulative,
                  "smoothing_steps": s.smoothing_steps, "bp_log": s.bp_log, "length_ratio": s.length_ratio}
@@ -883,7 +886,8 @@ class MtevalDialect(BleuDialect):
         if s.death is not None:
             extra["printed"] = None
             return Combination(orders=orders, c=c, r=r, ratio=ratio, bp=float(s.bp or 0.0), bp_branch=branch,
-                               bp_formula=bpf, weights=[0.25] * 4, effective_order=4, log_sum=log_sum,
+                               bp_formula=bpf, weights=[o.weight for o in orders], nominal_weights=[0.25] * 4,
+                               effective_order=4, log_sum=log_sum,
                                log_mean=log_mean, geo_mean=geo, score=0.0, bleu=0.0, scale=1.0,
                                early_exit="the script dies while printing the system-level length ratio",
                                library_error=_death_error(s.death), extra=extra)
@@ -896,7 +900,8 @@ class MtevalDialect(BleuDialect):
         else:
             bp = math.exp(_perl_min0(1 - r / c)) if c > 0 else 0.0
         return Combination(orders=orders, c=c, r=r, ratio=ratio, bp=bp,
-                           bp_branch=branch, bp_formula=bpf, weights=[0.25] * 4, effective_order=4,
+                           bp_branch=branch, bp_formula=bpf, weights=[o.weight for o in orders],
+                           nominal_weights=[0.25] * 4, effective_order=4,
                            log_sum=log_sum, log_mean=log_mean, geo_mean=geo, score=float(s.score),
                            bleu=float(s.score), scale=1.0, early_exit=early, extra=extra)
 
