@@ -9,6 +9,7 @@ import pytest
 from rouge_score import rouge_scorer
 
 from explainer.cli import main
+from explainer.rouge import explain_rouge
 from tests.conftest import ROOT, golden
 
 
@@ -172,3 +173,18 @@ def test_rouge_w_weight_errors_are_user_errors(tmp_path, capsys):
     rc, out, err = _run(["--jsonl", str(f), "--types", "rougeW-150"], capsys)
     assert rc == 2 and out == "" and "internal error" not in err
     assert "weight 150 is too large" in err and err.count("\n") == 1
+
+
+def test_textbook_dialect_runs_with_its_default_types(tmp_path, capsys):
+    """`--dialect textbook` without --types said the dialect defines only ROUGE-N and ROUGE-L, not rougeLsum."""
+    f = tmp_path / "in.jsonl"
+    f.write_text(json.dumps({"candidate": "a b", "references": ["a b"]}) + "\n", encoding="utf-8")
+    rc, out, err = _run(["--jsonl", str(f), "--dialect", "textbook"], capsys)
+    assert rc == 0, err
+    want = explain_rouge("a b", ["a b"], dialect="textbook", types=["rouge1", "rouge2", "rougeL"])
+    assert json.loads(out) == {t: s.to_dict() for t, s in want.scores.items()}
+    rc, out, err = _run(["--jsonl", str(f), "--dialect", "textbook", "--corpus"], capsys)
+    assert rc == 0, err
+    assert json.loads(out)["types"] == ["rouge1", "rouge2", "rougeL"]
+    rc, out, err = _run(["--jsonl", str(f)], capsys)
+    assert rc == 0 and list(json.loads(out)) == ["rouge1", "rouge2", "rougeL", "rougeLsum"]

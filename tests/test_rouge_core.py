@@ -339,3 +339,29 @@ def test_rouge_w_weights_that_overflow_are_a_clear_error(dialect):
     long = " ".join(f"w{i % 50}" for i in range(2400))
     s = score_rouge(long, [long], dialect=dialect, types=[f"rougeW-{SAFE_WEIGHT:g}", "rougeW-1"])
     assert all(0 <= x <= 1 for sc in s.values() for x in sc)
+
+
+def test_each_dialect_has_its_own_default_types():
+    """Without types, every dialect computes its own defaults: the textbook dialect failed with the global default
+    ("defines only ROUGE-N and ROUGE-L, not rougeLsum"). Its numbers are the chapter's own functions'; rouge-score's
+    defaults are the real package's."""
+    ns = _chapter_functions()
+    cand, ref = "the cat sat on the mat", "the cat is on the mat"
+    for call in (explain_rouge, score_rouge):
+        res = call(cand, [ref], dialect="textbook")
+        scores = res.scores if hasattr(res, "scores") else res
+        assert list(scores) == ["rouge1", "rouge2", "rougeL"]
+        for t, want in (("rouge1", ns["rouge_n"](cand, ref, n=1)), ("rouge2", ns["rouge_n"](cand, ref, n=2)),
+                        ("rougeL", ns["rouge_l"](cand, ref))):
+            assert tuple(scores[t]) == pytest.approx((want["precision"], want["recall"], want["f1"]), abs=1e-12)
+    ct = explain_rouge_corpus([cand, "a b"], [[ref], ["a b"]], dialect="textbook")
+    assert ct.types == ["rouge1", "rouge2", "rougeL"]
+    real = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"]).score(ref, cand)
+    for name in ("rouge-score", "hf-evaluate", "rouge155"):
+        tr = explain_rouge(cand, [ref], dialect=name)
+        assert tr.types == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+        if name != "rouge155":
+            for t, s in real.items():
+                assert tuple(tr.scores[t]) == pytest.approx(tuple(s), abs=1e-12)
+    with pytest.raises(ValueError, match="only ROUGE-N and ROUGE-L"):  # an explicit type it lacks is still an error
+        explain_rouge(cand, [ref], dialect="textbook", types=["rougeLsum"])

@@ -18,7 +18,7 @@ from explainer.rouge.scoring import Score, f1_rouge_score, safe_div
 from explainer.rouge.skipgram import skip_overlap, skip_table
 from explainer.rouge.tokenize import TokenizedText, get_tokenizer, split_sentences
 from explainer.rouge.trace import TypeResult
-from explainer.rouge.types import RougeType
+from explainer.rouge.types import DEFAULT_TYPES, RougeType
 from explainer.rouge.union import union_lcs, union_lcs_hits
 from explainer.rouge.wlcs import f_inverse, summary_wlcs, weight_note, wlcs_pooled_scores, wlcs_scores
 
@@ -112,6 +112,7 @@ class Dialect:
     default_tokenizer = "rouge-score"
     default_stem = False
     default_multi_ref = "best-f"
+    default_types: tuple = DEFAULT_TYPES   # what explain_rouge / score_rouge / the CLI compute when no types are given
     su_last_token = False        # ROUGE-1.5.5 quirk: SU never counts the last token's unigram
 
     # ---- options -------------------------------------------------------------------------------
@@ -399,6 +400,7 @@ class TextbookDialect(Dialect):
                    "clipped n-gram matches, LCS over the whole token list, F1. Defines ROUGE-N and ROUGE-L only.")
     native_kinds = frozenset({"N", "L"})
     supported_kinds = frozenset({"N", "L"})
+    default_types = ("rouge1", "rouge2", "rougeL")   # the chapter has no rougeLsum
     tokenizer_choices = ("whitespace-lower",)
     default_tokenizer = "whitespace-lower"
 

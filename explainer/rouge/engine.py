@@ -8,7 +8,7 @@ from explainer.errors import ExplainerInputError
 from explainer.rouge.dialects import MULTI_REF_POLICIES, Dialect, coerce_option, get_dialect
 from explainer.rouge.scoring import Score
 from explainer.rouge.trace import RougeCorpusTrace, RougeTrace, TextView
-from explainer.rouge.types import DEFAULT_TYPES, parse_types
+from explainer.rouge.types import parse_types
 from explainer.text import check_length
 
 __all__ = ["explain_rouge", "score_rouge", "explain_rouge_corpus"]
@@ -37,7 +37,7 @@ def _setup(dialect, types, options):
     copts = {k: coerce_option(corpus_spec[k], v) for k, v in options.items() if k in corpus_spec and v is not None}
     seg = {k: v for k, v in options.items() if k not in corpus_spec}
     opts = d.resolve_options(seg)
-    rts = parse_types(types)
+    rts = parse_types(d.default_types if types is None else types)
     notes = d.check_types(rts)
     return d, opts, rts, notes, copts
 
@@ -71,8 +71,9 @@ def _prepare_ref_cached(d, opts, text: str, need: bool):
     return p
 
 
-def score_rouge(candidate: str, references, *, dialect="rouge-score", types=DEFAULT_TYPES, **options) -> dict[str, Score]:
-    """Scores only (same numbers as ``explain_rouge``, no tables or alignments): {type: Score}."""
+def score_rouge(candidate: str, references, *, dialect="rouge-score", types=None, **options) -> dict[str, Score]:
+    """Scores only (same numbers as ``explain_rouge``, no tables or alignments): {type: Score}.
+    ``types=None``: the dialect's ``default_types``."""
     if not isinstance(candidate, str):
         raise ExplainerInputError(f"the candidate must be a string, got {type(candidate).__name__}")
     refs = _norm_refs(references)
@@ -115,8 +116,9 @@ def _explain(d: Dialect, opts, rts, notes, candidate, refs) -> RougeTrace:
     return tr
 
 
-def explain_rouge(candidate: str, references, *, dialect="rouge-score", types=DEFAULT_TYPES, **options) -> RougeTrace:
-    """Explain ROUGE for one candidate against one or more references, recording every step."""
+def explain_rouge(candidate: str, references, *, dialect="rouge-score", types=None, **options) -> RougeTrace:
+    """Explain ROUGE for one candidate against one or more references, recording every step.
+    ``types=None``: the dialect's ``default_types`` (rouge1, rouge2, rougeL, rougeLsum; textbook: no rougeLsum)."""
     if not isinstance(candidate, str):
         raise ExplainerInputError(f"the candidate must be a string, got {type(candidate).__name__}")
     refs = _norm_refs(references)
@@ -126,7 +128,7 @@ def explain_rouge(candidate: str, references, *, dialect="rouge-score", types=DE
     return _explain(d, opts, rts, notes, candidate, refs)
 
 
-def explain_rouge_corpus(candidates: Sequence[str], references, *, dialect="rouge-score", types=DEFAULT_TYPES,
+def explain_rouge_corpus(candidates: Sequence[str], references, *, dialect="rouge-score", types=None,
                          traces: bool = False, progress=None, **options) -> RougeCorpusTrace:
     """Score every item and aggregate with the dialect's corpus rule.
 
