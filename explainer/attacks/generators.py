@@ -7,6 +7,7 @@ preserved (:func:`permute_chunks`), and plain whitespace words elsewhere, so the
 """
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 import re
@@ -378,6 +379,26 @@ def concatenate_references(references: Sequence[str]) -> Generated:
     return Generated("concat", " ".join(refs), f"Joined all {len(refs)} reference(s) into one candidate.")
 
 
+class _Shifted:
+    """``ps[lo:hi]`` of a sorted position list, each item plus ``shift`` (a sized view, no copy)."""
+
+    __slots__ = ("ps", "lo", "hi", "shift")
+
+    def __init__(self, ps, lo, hi, shift):
+        self.ps, self.lo, self.hi, self.shift = ps, lo, max(lo, hi), shift
+
+    def __len__(self):
+        return self.hi - self.lo
+
+    def __getitem__(self, i):
+        if not 0 <= i < self.hi - self.lo:
+            raise IndexError(i)
+        return self.ps[self.lo + i] + self.shift
+
+    def __iter__(self):
+        return (self.ps[i] + self.shift for i in range(self.lo, self.hi))
+
+
 STITCH_MAX_WORK = 150_000  # words scored per call: a deterministic cap
 STITCH_BUDGET_SECONDS = 2.0  # wall-clock backstop on top of the work cap
 STITCH_EVALS_PER_STEP = 4000
@@ -405,7 +426,7 @@ def stitch_references(references: Sequence[str], min_share: float = 0.2, max_wor
     refs = [r.split() for r in references if r.strip()]
     if len(refs) < 2:
         return Generated("stitch", references[0] if references else "", "Stitching needs at least two "
-                         "non-empty references.", False, {"capped": ""})
+                         "non-empty references.", False, {"capped": "", "evaluations": 0})
     scorer = FastScorer([" ".join(r) for r in refs])
     occ = [{} for _ in refs]  # per reference: word -> positions
     for k, r in enumerate(refs):
@@ -428,40 +449,72 @@ def stitch_references(references: Sequence[str], min_share: float = 0.2, max_wor
         n = sum(b - a for _, a, b in frags)
         return all(b - a >= max(2, min_share * n) for _, a, b in frags)
 
-    def extensions(frags):
+    def thinned(cuts, seams_at, budget):
+        """[(cut, seams)] with about ``budget`` (cut, seam) combinations spread evenly over the whole grid
+        (never materialised: counting the seams per cut is enough to pick them; ``seams_at`` returns
+        ranges or list slices, so ``len`` is cheap)."""
+        cuts = list(cuts)
+        counts = [len(seams_at(c)) for c in cuts]
+        total = sum(counts)
+        if total <= budget:
+            return [(c, list(seams_at(c))) for c, n in zip(cuts, counts) if n]
+        cum = list(itertools.accumulate(counts))
+        picked: dict = {}
+        for j in range(max(1, budget)):
+            flat = int((j + 0.5) * total / budget)
+            k = bisect.bisect_right(cum, flat)
+            offset = flat - (cum[k - 1] if k else 0)
+            picked.setdefault(k, []).append(offset)
+        out = []
+        for k, offsets in sorted(picked.items()):
+            seams = seams_at(cuts[k])
+            out.append((cuts[k], [seams[o] for o in dict.fromkeys(offsets)]))
+        return out
+
+    def extensions(frags, budget):
         """Candidate next states, each bringing in one unused reference b: either cut the last fragment at c
         and append b's tail from q, or cut the first fragment's head (start it at q) and prepend b's head up
-        to c. A seam is "shared" when the words on both sides of it are a bigram of one reference."""
+        to c. Where a pair has too many (cut, start) combinations only the "shared" seams are kept (the
+        words on both sides of the seam are a bigram of one reference), at evenly spaced cuts."""
         used = {k for k, _, _ in frags}
         free = [b for b in range(len(refs)) if b not in used]
         a_last, s_last, e_last = frags[-1]
         a_first, s_first, e_first = frags[0]
-        grid_cap = evals_per_step // max(1, 2 * len(free))
+        per = max(1, budget // max(1, 2 * len(free)))
         out = []
         for b in free:
             nb = len(refs[b])
             # append: keep refs[a_last][s_last:c], add refs[b][q:]
             cuts = range(s_last + 2, e_last + 1)
-            if len(cuts) * max(0, nb - 1) <= grid_cap:
-                seams = [(c, q) for c in cuts for q in range(0, nb - 1)]
+            if len(cuts) * max(0, nb - 1) <= per:
+                def seams_at(c, nb=nb):
+                    return range(0, nb - 1)
             else:
-                seams = [(c, p + 1) for c in cuts for p in occ[b].get(refs[a_last][c - 1], ()) if p + 1 <= nb - 2]
-            out += [frags[:-1] + [(a_last, s_last, c), (b, q, nb)] for c, q in seams]
+                def seams_at(c, b=b, nb=nb):  # q = p + 1 after each occurrence p <= nb - 3 of the kept word
+                    ps = occ[b].get(refs[a_last][c - 1], ())
+                    return _Shifted(ps, 0, bisect.bisect_right(ps, nb - 3), 1)
+            for c, qs in thinned(cuts, seams_at, per):
+                out += [frags[:-1] + [(a_last, s_last, c), (b, q, nb)] for q in qs]
             if len(frags) == 1:
                 continue  # the first step: appending to every reference already covers every pair
             # prepend: add refs[b][:c], keep refs[a_first][q:e_first]
             starts = range(s_first, e_first - 1)
-            if len(starts) * max(0, nb - 1) <= grid_cap:
-                seams = [(c, q) for q in starts for c in range(2, nb + 1)]
+            if len(starts) * max(0, nb - 1) <= per:
+                def heads_at(q, nb=nb):
+                    return range(2, nb + 1)
             else:
-                seams = [(p + 1, q) for q in starts if q >= 1 for p in occ[b].get(refs[a_first][q - 1], ())
-                         if p + 1 >= 2]
-            out += [[(b, 0, c), (a_first, q, e_first)] + frags[1:] for c, q in seams]
-        if len(out) > evals_per_step:  # thin evenly, then interleave (a capped search still samples widely)
-            stride = -(-len(out) // evals_per_step)
-            out = out[::stride]
-        random.Random(len(out)).shuffle(out)
+                def heads_at(q, b=b):  # c = p + 1 after each occurrence p >= 1 of the word before the new start
+                    if q < 1:
+                        return ()
+                    ps = occ[b].get(refs[a_first][q - 1], ())
+                    return _Shifted(ps, bisect.bisect_left(ps, 1), len(ps), 1)
+            for q, cs in thinned(starts, heads_at, per):
+                out += [[(b, 0, c), (a_first, q, e_first)] + frags[1:] for c in cs]
         return out
+
+    def shuffled(states):
+        random.Random(len(states)).shuffle(states)  # a capped search still samples every pair
+        return states
 
     def best_of(states):
         best = None
@@ -483,16 +536,18 @@ def stitch_references(references: Sequence[str], min_share: float = 0.2, max_wor
         return best
 
     # step 1: every ordered pair of references (the head of one, the tail of another)
-    best = best_of(st for a in range(len(refs)) for st in extensions([(a, 0, len(refs[a]))]))
+    per_start = max(1, evals_per_step // len(refs))
+    best = best_of(shuffled([st for a in range(len(refs)) for st in extensions([(a, 0, len(refs[a]))], per_start)]))
     if best is None:
-        return Generated("stitch", " ".join(refs[0]), "The references are too short to stitch (each fragment "
-                         "needs 2 words and a fair share of the output)." +
-                         (" The search was capped before a seam was found." if state["capped"] else ""), False,
-                         {"capped": state["capped"]})
+        why = ("The search was capped before any stitch could be scored; nothing is offered." if state["capped"]
+               else "The references are too short to stitch (each fragment needs 2 words and a fair share of "
+                    "the output).")
+        return Generated("stitch", " ".join(refs[0]), why, False,
+                         {"capped": state["capped"], "evaluations": state["evals"]})
     _, frags, current = best
     # further steps: bring in another reference while BLEU does not fall
     while len(frags) < len(refs) and not out_of_budget():
-        nxt = best_of(extensions(frags))
+        nxt = best_of(shuffled(extensions(frags, evals_per_step)))
         if nxt is None or nxt[2] < current - 1e-9:
             break
         _, frags, current = nxt
