@@ -188,3 +188,41 @@ def test_textbook_dialect_runs_with_its_default_types(tmp_path, capsys):
     assert json.loads(out)["types"] == ["rouge1", "rouge2", "rougeL"]
     rc, out, err = _run(["--jsonl", str(f)], capsys)
     assert rc == 0 and list(json.loads(out)) == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+
+@pytest.mark.parametrize("argv_extra,msg", [
+    (["--types", "rouge10"], "invalid ROUGE type 'rouge10'"),
+    (["--dialect", "nope"], "unknown ROUGE dialect"),
+    (["--dialect", "textbook", "--types", "rougeLsum"], "only ROUGE-N and ROUGE-L"),
+    (["-o", "bogus=1"], "no option 'bogus'"),
+    (["-o", "use_stemmer=maybe"], "expects true/false"),
+    (["-o", "seed=4"], "seed of the rouge-score dialect applies only to a corpus"),
+    (["--dialect", "rouge155", "--multi-ref", "best-f"], "multi_ref must be one of"),
+])
+def test_option_errors_concern_no_line_and_come_before_the_input(tmp_path, capsys, argv_extra, msg):
+    """Dialect, type and option errors were reported as "line 1: ..." (and only once a line was read): they are
+    checked once, before the input is read, and carry no line number."""
+    f = tmp_path / "in.jsonl"
+    f.write_text('{"candidate": "a", "references": ["a"]}\n', encoding="utf-8")
+    for source in (["--jsonl", str(f)], ["--jsonl", str(tmp_path / "missing.jsonl")],
+                   ["--hyp", str(tmp_path / "missing.txt"), "--ref", str(tmp_path / "missing.txt")]):
+        if "seed=4" in argv_extra and source[0] == "--hyp":
+            continue  # a corpus option is fine in corpus mode
+        rc, out, err = _run(source + argv_extra, capsys)
+        assert rc == 2 and out == ""
+        assert msg in err and "line 1" not in err and "cannot read" not in err, err
+        assert err.count("\n") == 1
+
+
+def test_corpus_option_in_corpus_mode_is_fine_and_line_errors_keep_their_line(tmp_path, capsys):
+    f = tmp_path / "in.jsonl"
+    f.write_text('{"candidate": "a", "references": ["a"]}\n{"candidate": "b"}\n', encoding="utf-8")
+    rc, out, err = _run(["--jsonl", str(f), "-o", "seed=4"], capsys)
+    assert rc == 2 and "applies only to a corpus" in err
+    rc, out, err = _run(["--jsonl", str(f)], capsys)
+    assert rc == 2 and "line 2: 'references'" in err
+    g = tmp_path / "ok.jsonl"
+    g.write_text('{"candidate": "a", "references": ["a"]}\n', encoding="utf-8")
+    rc, out, err = _run(["--jsonl", str(g), "--corpus", "-o", "seed=4", "--types", "rouge1"], capsys)
+    assert rc == 0, err
+    assert json.loads(out)["aggregation"]["seed"] == 4

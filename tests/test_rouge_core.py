@@ -365,3 +365,17 @@ def test_each_dialect_has_its_own_default_types():
                 assert tuple(tr.scores[t]) == pytest.approx(tuple(s), abs=1e-12)
     with pytest.raises(ValueError, match="only ROUGE-N and ROUGE-L"):  # an explicit type it lacks is still an error
         explain_rouge(cand, [ref], dialect="textbook", types=["rougeLsum"])
+
+
+@pytest.mark.parametrize("dialect,opts", [("rouge-score", {"seed": 7}), ("rouge-score", {"aggregate": "mean"}),
+                                          ("hf-evaluate", {"use_aggregator": False, "seed": 1}),
+                                          ("rouge155", {"resamples": 10}), ("rouge155", {"counting": "1"})])
+def test_corpus_only_options_are_refused_by_the_segment_functions(dialect, opts):
+    """seed / aggregate / use_aggregator / resamples / confidence / counting change only a corpus aggregation;
+    explain_rouge and score_rouge accepted and silently ignored them."""
+    for call in (explain_rouge, score_rouge):
+        with pytest.raises(ValueError, match=r"only to a corpus: pass (it|them) to explain_rouge_corpus") as e:
+            call("a b", ["a b"], dialect=dialect, **opts)
+        assert all(k in str(e.value) for k in opts)
+    ct = explain_rouge_corpus(["a b", "a c"], [["a b"], ["a b"]], dialect=dialect, types=["rouge1"], **opts)
+    assert all(ct.options[k] == v for k, v in opts.items())

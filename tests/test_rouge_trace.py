@@ -379,3 +379,27 @@ def test_ui_helpers_run_on_every_dialect_trace():
             rv.token_spans(tr.references[k])
         n += 1
     assert n >= 4 * 6
+
+
+def test_every_dialect_corpus_trace_has_the_documented_keys():
+    """The corpus trace's keys (notes, aggregation) are documented, and `mid` is described as the dialect computes it:
+    a median for rouge-score / hf-evaluate, the mean of the resample means for rouge155."""
+    from explainer.rouge import DIALECTS, explain_rouge_corpus
+
+    top = {"kind", "dialect", "signature", "options", "types", "aggregation", "aggregate", "reported", "item_scores",
+           "chosen_reference", "notes"}
+    doc = _DOCS["trace-schema-rouge.md"]
+    corpus_doc = doc[doc.index("## Corpus"):]
+    for name in sorted(DIALECTS):
+        for traces in (False, True):
+            ct = explain_rouge_corpus(["the cat sat", "a dog"], [["the cat sat on the mat", "cats"], ["the dog"]],
+                                      dialect=name, types=["rouge1", "rougeL"], traces=traces)
+            d = json.loads(json.dumps(ct.to_dict(), allow_nan=False))
+            _conforms(d, top, "corpus top level", name, optional={"items"})
+            assert ("items" in d) == traces
+            _conforms(d["aggregation"], {"method", "note"}, "corpus aggregation", name)
+            assert not _documented(set(d["aggregation"]), name) and all(k in corpus_doc for k in d["aggregation"])
+            if "mid" in json.dumps(d["aggregate"]):
+                kind = "mean" if name == "rouge155" else "median"
+                assert kind.upper() in d["aggregation"]["note"]
+                assert f"rouge155: the **mean**" in corpus_doc and "**median**" in corpus_doc

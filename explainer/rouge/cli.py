@@ -91,8 +91,14 @@ def _segment(obj, lineno: int):
 
 def run(args) -> int:
     from explainer.rouge import explain_rouge, score_rouge
+    from explainer.rouge.engine import check_rouge_call
 
     opts = _options(args)
+    # dialect, types and options concern no line of the input: check them once, before reading it
+    try:
+        check_rouge_call(args.dialect, args.types, corpus=bool(args.corpus or args.hyp is not None), **opts)
+    except ValueError as e:
+        raise CliError(str(e)) from None
     out = sys.stdout
     if args.jsonl is not None:
         if args.ref:

@@ -11,7 +11,7 @@ from explainer.rouge.trace import RougeCorpusTrace, RougeTrace, TextView
 from explainer.rouge.types import parse_types
 from explainer.text import check_length
 
-__all__ = ["explain_rouge", "score_rouge", "explain_rouge_corpus"]
+__all__ = ["explain_rouge", "score_rouge", "explain_rouge_corpus", "check_rouge_call"]
 
 _SENT_KINDS = {"Lsum", "W"}
 
@@ -30,9 +30,18 @@ def _norm_refs(references) -> list[str]:
     return refs
 
 
-def _setup(dialect, types, options):
+def _setup(dialect, types, options, *, corpus: bool = False):
     d = dialect if isinstance(dialect, Dialect) else get_dialect(dialect)
     corpus_spec = {o.name: o for o in d.corpus_options()}
+    if not corpus:
+        given = [k for k, v in options.items() if k in corpus_spec and v is not None]
+        if given:
+            raise ValueError(
+                f"{'option' if len(given) == 1 else 'options'} {', '.join(given)} of the {d.name} dialect "
+                f"{'applies' if len(given) == 1 else 'apply'} only to a corpus: pass "
+                f"{'it' if len(given) == 1 else 'them'} to explain_rouge_corpus (CLI: --corpus or --hyp/--ref); "
+                "explain_rouge and score_rouge score one segment and would ignore "
+                f"{'it' if len(given) == 1 else 'them'}")
     # corpus options from the CLI (-o seed=7) or a URL arrive as strings: coerce them like segment options
     copts = {k: coerce_option(corpus_spec[k], v) for k, v in options.items() if k in corpus_spec and v is not None}
     seg = {k: v for k, v in options.items() if k not in corpus_spec}
@@ -40,6 +49,13 @@ def _setup(dialect, types, options):
     rts = parse_types(d.default_types if types is None else types)
     notes = d.check_types(rts)
     return d, opts, rts, notes, copts
+
+
+def check_rouge_call(dialect="rouge-score", types=None, *, corpus: bool = False, **options) -> None:
+    """Raise the ValueError that explain_rouge / score_rouge (``corpus=False``) or explain_rouge_corpus
+    (``corpus=True``) would raise for this dialect, these types and options, without any text (the CLI checks its
+    flags once, before reading the input)."""
+    _setup(dialect, types, options, corpus=corpus)
 
 
 def _score_all(d, opts, rts, cand, refs, full):
@@ -142,7 +158,7 @@ def explain_rouge_corpus(candidates: Sequence[str], references, *, dialect="roug
     if len(refs_list) != len(cands):
         raise ExplainerInputError(f"{len(cands)} candidates but {len(refs_list)} reference entries; "
                                   "every candidate needs its references")
-    d, opts, rts, notes, copts = _setup(dialect, types, options)
+    d, opts, rts, notes, copts = _setup(dialect, types, options, corpus=True)
     copts = {o.name: o.default for o in d.corpus_options()} | copts
     need = any(rt.kind in _SENT_KINDS for rt in rts)
     items, item_scores, chosen = [], [], []
