@@ -127,6 +127,54 @@ def test_attack_verdicts_follow_the_real_numbers(pid):
     assert r.judged and all(not p.variants[i].compare_only for i in r.judged)
 
 
+@pytest.mark.parametrize("pid", [pid for pid, p in PRESETS.items() if p.kind == "config"])
+def test_configuration_traps_change_only_the_setting(pid):
+    """A configuration trap scores the SAME text under different settings (its verdict is "changed by the
+    setting"); C7 used to change the text between variants (French, then Chinese). Newlines are the only
+    difference allowed (C8: rougeLsum's sentence split is a formatting setting)."""
+    p = get_preset(pid)
+    norm = lambda x: " ".join(x.split()) if isinstance(x, str) else tuple(norm(y) for y in x)
+    first = p.variants[0]
+    for v in p.variants[1:]:
+        assert norm(v.candidate) == norm(first.candidate), (pid, v.label)
+        assert norm(v.references) == norm(first.references), (pid, v.label)
+        assert (v.bleu, v.rouge, v.aggregate, v.candidate, v.references) != (
+            first.bleu, first.rouge, first.aggregate, first.candidate, first.references), (pid, v.label)
+
+
+def _catalogue_section(cid: str) -> str:
+    from tests.conftest import SHARED
+
+    doc = (SHARED / "docs" / "gaming-attacks.md").read_text(encoding="utf-8")
+    start = doc.index(f"### {cid}.")
+    end = doc.index("\n### ", start + 1)
+    return " ".join(doc[start:end].split())
+
+
+def test_c7_presets_reproduce_the_catalogue():
+    """Identical Chinese scores 0 on every rouge-score type but 100 BLEU; the French unaccented spelling
+    gets the catalogue's P/R/F (read from the catalogue, checked with the real packages)."""
+    import re as _re
+
+    text = _catalogue_section("C7")
+    zh = get_preset("non-latin").variants[0]
+    rr = _ref_rouge(zh.candidate, list(zh.references))
+    assert "score 0.00 on every ROUGE type" in text and zh.candidate in text
+    assert all(rr[t].fmeasure == 0 for t in TYPES)
+    assert sacrebleu.sentence_bleu(zh.candidate, list(zh.references)).score == pytest.approx(100, abs=TOL)
+    r = evaluate("non-latin")
+    assert r.scores[0]["rouge1_f"] == 0 and r.scores[1]["rouge1_f"] == pytest.approx(1.0)
+    assert r.scores[0]["bleu"] == r.scores[1]["bleu"]
+    fr = get_preset("accents").variants[0]
+    m = _re.search(r"`(Le cafe etait tres bon)` scores ROUGE-1 P ([\d.]+), R ([\d.]+), F ([\d.]+)", text)
+    assert m and m.group(1) == fr.candidate and fr.references == ("Le café était très bon",)
+    real = _ref_rouge(fr.candidate, list(fr.references))["rouge1"]
+    got = evaluate("accents").scores[0]
+    for want, real_v, key in zip(m.groups()[1:], (real.precision, real.recall, real.fmeasure),
+                                 ("rouge1_p", "rouge1_r", "rouge1_f")):
+        assert f"{real_v:.2f}" == want and got[key] == pytest.approx(real_v, abs=TOL)
+
+
 def test_preset_ids_unique_and_catalogue_covered():
     cats = {p.catalogue for p in PRESETS.values()}
     for c in ["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9", "G10", "G11", "F1", "F3", "F4",
