@@ -175,7 +175,22 @@ def test_multi_ref_policies_match_rouge155_on_ascii_golden(mode, policy, dialect
                 assert _p5(s.precision) == _p5(w["P"]), f"{what} P {s.precision!r} vs printed {w['P']}"
                 p, r = float(_p5(s.precision)), float(_p5(s.recall))
                 assert _p5(2 * p * r / (p + r) if p + r > 0 else 0.0) == _p5(w["F"]), what
+            # the counts behind the numbers are the script's -t 2 counts: pooled (-f A), or the chosen reference's
+            # (-f B: so the same reference was kept); ROUGE-W's denominators are the weighted ones the script uses
+            c = (rec["result"]["one_line_layout"] if perl == "one-line ROUGE-L" else rec["result"])["counts"][
+                "ROUGE-L" if perl == "one-line ROUGE-L" else perl]
             if mode == "A":
-                assert tr.chosen_reference[t] is None and t in tr.pooled, what
+                assert tr.chosen_reference[t] is None, what
+                pool = tr.pooled[t]
+                ours = (pool["ref_total"], pool["cand_total"], pool["hits"])
+            else:
+                x = tr.per_reference[tr.chosen_reference[t]][t]
+                ours = ((x.ref_total ** 1.2, x.cand_total ** 1.2, x.hits) if t.startswith("rougeW")
+                        else (x.ref_total, x.cand_total, x.hits))
+            want_c = (c["model_count"], c["peer_count"], c["hit_count"])
+            if t.startswith("rougeW"):
+                assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(ours, want_c)), (what, ours, want_c)
+            else:
+                assert ours == want_c, (what, ours, want_c)
         n += 1
     assert n == 189

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from rouge_score import rouge_scorer
@@ -150,3 +151,68 @@ def test_fast_tokens_equal_real_tokenizer():
             for text in [cand] + refs:
                 p = d.prepare(text, {"use_stemmer": stem, "tokenizer": "rouge-score"}, need_sents=True, full=False)
                 assert p.tokens == tok.tokenize(text)
+
+
+_SPLIT_VOCAB = ("the The cat cats sat on mat . dog ran ! news ? Mr. Dr. Smith U.S. said \"Yes.\" it's café , - "
+                "running quickly 3.5 e.g. ...").split()
+
+
+def _punkt_stub(text: str, language: str = "english") -> list[str]:
+    """Stands in for nltk.sent_tokenize (punkt_tab cannot be downloaded here): split after . ! ? followed by white
+    space (newlines included) unless the word is a known abbreviation; sentences are stripped substrings, as punkt's."""
+    out, start = [], 0
+    t = text
+    for m in re.finditer(r"[.!?]+[\"')\]]*(?=\s)", t):
+        word = t[:m.end()].split()[-1] if t[:m.end()].split() else ""
+        if word in ("Mr.", "Dr.", "e.g.", "U.S."):
+            continue
+        piece = t[start:m.end()].strip()
+        if piece:
+            out.append(piece)
+        start = m.end()
+    piece = t[start:].strip()
+    if piece:
+        out.append(piece)
+    return out
+
+
+@pytest.mark.parametrize("stem", [False, True])
+def test_split_summaries_parity_with_rouge_score(monkeypatch, stem):
+    """rougeLsum with split_summaries=True: the same sentence splitter (a stub for nltk.sent_tokenize, patched where
+    both rouge-score and the explainer look it up) gives the real package's numbers on ~500 generated cases per
+    stemming setting, 1-3 references (score / score_multi), fast path and full traces; the trace's sentences are
+    the splitter's, located in the text."""
+    import nltk
+
+    from explainer.rouge import engine
+
+    monkeypatch.setattr(nltk, "sent_tokenize", _punkt_stub)
+    monkeypatch.setattr(engine, "_REF_CACHE", {})  # prepared references made with the stub stay in this test
+    scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem, split_summaries=True)
+    rng = random.Random(2024 + stem)
+    n = n_multi_sent = 0
+    for i in range(500):
+        def text():
+            words = [rng.choice(_SPLIT_VOCAB) for _ in range(rng.randint(0, 30))]
+            return "".join(w + rng.choice([" ", " ", " ", "\n", "  ", "\t"]) for w in words).rstrip(" ")
+        cand = text()
+        refs = [text() for _ in range(rng.randint(1, 3))]
+        want, per, chosen = _expected(scorer, cand, refs)
+        got = score_rouge(cand, refs, types=TYPES, use_stemmer=stem, split_summaries=True)
+        for t in TYPES:
+            assert tuple(got[t]) == pytest.approx(tuple(want[t]), abs=1e-9, rel=0), (cand, refs, t)
+        if i % 4 == 0:
+            tr = explain_rouge(cand, refs, types=TYPES, use_stemmer=stem, split_summaries=True)
+            for t in TYPES:
+                assert tuple(tr.scores[t]) == pytest.approx(tuple(want[t]), abs=1e-9, rel=0), (cand, refs, t)
+                assert tr.chosen_reference[t] == chosen[t]
+                for k, p in enumerate(per):
+                    assert tuple(tr.per_reference[k][t].score) == pytest.approx(tuple(p[t]), abs=1e-9, rel=0)
+            for view, src in [(tr.candidate, cand)] + list(zip(tr.references, refs)):
+                assert [s.text for s in view.sentences] == _punkt_stub(src)
+                for s in view.sentences:
+                    assert src[s.start:s.end] == s.text
+                n_multi_sent += len(view.sentences) > 1
+            assert tr.per_reference[0]["rougeLsum"].detail["splitter"] == "nltk"
+        n += 1
+    assert n == 500 and n_multi_sent > 100
