@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass, asdict
 from typing import Iterable, Sequence
 
-__all__ = ["Token", "align_spans", "make_tokens", "MAX_INPUT_CHARS", "InputTooLong", "check_length"]
+__all__ = ["Token", "align_spans", "make_tokens", "MAX_INPUT_CHARS", "InputTooLong", "check_length",
+           "ENTITIES_13A"]
 
 # A documented limit on one text: above it the explainer refuses with a clear message instead of building
 # traces that no browser could show. 200,000 characters is ~35,000 English words.
@@ -43,63 +44,85 @@ class Token:
         return asdict(self)
 
 
-# Entities that sacreBLEU's 13a / mteval unescape, mapped to the character they become.
-_ENTITIES = {"&quot;": '"', "&amp;": "&", "&lt;": "<", "&gt;": ">", "&apos;": "'"}
-_ENTITY_RE = re.compile("|".join(re.escape(e) for e in _ENTITIES))
+# The entity decoding of sacreBLEU's 13a tokenizer (and HF's copy, and mteval's 13a ``tokenization``): four
+# ``str.replace`` calls in this order, each over the output of the previous one. So "&amp;lt;" becomes "&lt;"
+# and then "<", while "&amp;quot;" stays "&quot;" (&quot; was replaced first). ``&apos;`` is not decoded.
+ENTITIES_13A: tuple[tuple[str, str], ...] = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
-def _normalised_view(text: str, *, casefold: bool, unescape: bool) -> tuple[str, list[int]]:
-    """The text as a tokenizer may have seen it, plus, for every character of that view, the index of the
-    original character it came from. Lowercasing can change lengths ('İ' -> 'i̇'), so map per character."""
-    out: list[str] = []
-    origin: list[int] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        if unescape and text[i] == "&":
-            m = _ENTITY_RE.match(text, i)
-            if m:
-                ch = _ENTITIES[m.group(0)]
-                out.append(ch)
-                origin.append(i)
-                # Record the entity's end through a sentinel: every view char maps to a start index;
-                # the span end is computed from the next original index (see align_spans).
-                i = m.end()
-                continue
-        ch = text[i]
-        low = ch.lower() if casefold else ch
-        for c in low:
-            out.append(c)
-            origin.append(i)
-        i += 1
-    return "".join(out), origin
+def _normalised_view(text: str, *, casefold: bool, unescape, lowercase_first: bool = False
+                     ) -> tuple[str, list[int], list[int]]:
+    """The text as a tokenizer may have seen it, plus, for every character of that view, the start and end
+    offsets of the original characters it came from.
+
+    ``unescape`` is a sequence of ``(entity, character)`` replacements applied one after the other, each to the
+    whole result of the previous one (as chained ``str.replace`` calls do); a decoded character spans all the
+    original characters of its entity, even when it took two rounds ("&amp;lt;" -> "&lt;" -> "<").
+    ``casefold`` lowercases the view per original character (lowercasing can change lengths: 'İ' -> 'i̇', each
+    part keeping the span of 'İ'); ``lowercase_first`` lowercases before decoding entities (sacreBLEU's
+    ``lowercase=True`` runs before its tokenizer, so "&LT;" is decoded there), otherwise after."""
+    chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+
+    def lower_all():
+        nc, ns, ne = [], [], []
+        for c, a, b in zip(chars, starts, ends):
+            for x in c.lower():
+                nc.append(x)
+                ns.append(a)
+                ne.append(b)
+        chars[:], starts[:], ends[:] = nc, ns, ne
+
+    for i, ch in enumerate(text):
+        chars.append(ch)
+        starts.append(i)
+        ends.append(i + 1)
+    if casefold and lowercase_first:
+        lower_all()
+    for ent, rep in unescape or ():
+        view = "".join(chars)
+        j = view.find(ent)
+        if j < 0:
+            continue
+        nc, ns, ne = [], [], []
+        pos = 0
+        L = len(ent)
+        while j >= 0:
+            nc.extend(chars[pos:j])
+            ns.extend(starts[pos:j])
+            ne.extend(ends[pos:j])
+            nc.append(rep)
+            ns.append(starts[j])
+            ne.append(ends[j + L - 1])
+            pos = j + L
+            j = view.find(ent, pos)
+        nc.extend(chars[pos:])
+        ns.extend(starts[pos:])
+        ne.extend(ends[pos:])
+        chars, starts, ends = nc, ns, ne
+    if casefold and not lowercase_first:
+        lower_all()
+    return "".join(chars), starts, ends
 
 
-def _original_end(text: str, origin: list[int], view_end: int) -> int:
-    """Original end offset for a match ending (exclusive) at view_end. A match that ends inside the expansion of
-    one original character (lowercasing 'İ' gives 'i' + U+0307) covers that whole character."""
-    k = view_end
-    if 0 < k < len(origin):
-        last = origin[k - 1]
-        while k < len(origin) and origin[k] == last:
-            k += 1
-    if k < len(origin):
-        return origin[k]
-    return len(text)
-
-
-def align_spans(text: str, tokens: Sequence[str], *, casefold: bool = True, unescape: bool = True,
-                ignore: str | None = None) -> list[Token]:
+def align_spans(text: str, tokens: Sequence[str], *, casefold: bool = True, unescape=True,
+                ignore: str | None = None, lowercase_first: bool = False) -> list[Token]:
     """Locate each token, in order, in ``text``.
 
-    Matching is done on a view of the text that is lowercased (``casefold``) and entity-unescaped
-    (``unescape``), comparing with the lowercased token. Tokens are searched left to right from the end of
-    the previous match. A token that cannot be found (for example ``<skipped>`` removed by a tokenizer, or a
-    character the tokenizer invented) gets ``start = end = None``; alignment continues after it.
+    Matching is done on a view of the text that is lowercased (``casefold``) and entity-decoded
+    (``unescape``: True = the 13a decoding ``ENTITIES_13A``, False = none, or a sequence of
+    ``(entity, character)`` replacements applied in order; ``lowercase_first``: lowercase before decoding),
+    comparing with the lowercased token. Tokens are searched left to right from the end of the previous match.
+    A token that cannot be found (for example ``<skipped>`` removed by a tokenizer, or a character the tokenizer
+    invented) gets ``start = end = None``; alignment continues after it. A token found in the view spans every
+    original character its view characters came from (a decoded entity: the whole entity text).
     ``ignore`` is an optional regex of characters to skip inside a token when it does not match literally
     (rouge-score replaces non-alphanumerics by spaces, so tokens never contain them anyway).
     """
-    view, origin = _normalised_view(text, casefold=casefold, unescape=unescape)
+    chain = ENTITIES_13A if unescape is True else (unescape or ())
+    view, vstarts, vends = _normalised_view(text, casefold=casefold, unescape=chain,
+                                            lowercase_first=lowercase_first)
     pos = 0
     out: list[Token] = []
     for tok in tokens:
@@ -115,13 +138,9 @@ def align_spans(text: str, tokens: Sequence[str], *, casefold: bool = True, unes
         if j < 0:
             out.append(Token(tok, None, None))
             continue
-        start = origin[j]
-        end = _original_end(text, origin, j + len(needle))
-        # An entity occupies several original characters; make sure the span covers all of it.
-        if end <= start:
-            end = start + 1
-        out.append(Token(tok, start, end))
-        pos = j + len(needle)
+        end_v = j + len(needle)
+        out.append(Token(tok, vstarts[j], vends[end_v - 1]))
+        pos = end_v
     return out
 
 

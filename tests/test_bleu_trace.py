@@ -161,7 +161,8 @@ def test_span_fast_path_agrees_with_align_spans(dialect, opts):
         for text in [hyp] + refs:
             toks = d.tokenize(text)
             starts, ends = d.align_offsets(text, toks)
-            ref = align_spans(text, toks, casefold=casefold, unescape=unescape)
+            ref = align_spans(text, toks, casefold=casefold, unescape=unescape,
+                              lowercase_first=d.align_lowercase_first)
             assert (starts, ends) == ([t.start for t in ref], [t.end for t in ref]), (dialect, text, toks)
 
 
@@ -227,3 +228,38 @@ def test_nltk_method4_single_token_weights():
     assert tr.combination.weights == [0.25, 0.0, 0.0, 0.0]
     assert tr.combination.nominal_weights == [0.25] * 4
     assert tr.weights == [0.25, 0.0, 0.0, 0.0]
+
+
+def test_entity_spans_are_located_in_every_unescaping_dialect():
+    """Every token of texts full of (nested) entities has a span, and the span's text decodes to the token the
+    way the dialect decodes it: 'a&amp;lt;b' under 13a gave the '<' token a null span."""
+    import random
+
+    from explainer.text import ENTITIES_13A
+
+    def decode(s, chain):
+        for e, c in chain:
+            s = s.replace(e, c)
+        return s
+
+    mteval = (("&lt;", "<"), ("&gt;", ">"))
+    configs = [("sacrebleu", {}, ENTITIES_13A, False), ("sacrebleu", {"lowercase": True}, ENTITIES_13A, True),
+               ("hf-evaluate", {}, ENTITIES_13A, False),
+               ("multi-bleu", {"script": "multi-bleu-detok.perl"}, ENTITIES_13A, False),
+               ("mteval", {}, mteval, False),
+               ("mteval", {"international_tokenization": True}, mteval + (("&apos;", "'"),), False)]
+    rng = random.Random(5)
+    pieces = ["&", "amp;", "lt;", "gt;", "quot;", "apos;", "a", "A", "<", ">", '"', ";", "LT;", "AMP;", " ", "b"]
+    tr = explain_bleu("a&amp;lt;b", ["a<b"])
+    assert [(t.text, t.start, t.end) for t in tr.candidate.tokens] == [("a", 0, 1), ("<", 1, 9), ("b", 9, 10)]
+    for dialect, opts, chain, lower_first in configs:
+        for _ in range(600):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 10)))
+            prev = 0
+            for tok in explain_bleu(text, [text], dialect=dialect, **opts).candidate.tokens:
+                assert tok.start is not None, (dialect, opts, text, tok)
+                span = text[tok.start:tok.end]
+                assert decode(span.lower() if lower_first else span, chain).lower() == tok.text.lower(), \
+                    (dialect, opts, text, tok)
+                assert tok.start >= prev
+                prev = tok.end

@@ -80,6 +80,8 @@ class SacreBleuDialect(BleuDialect):
         self._lc = o["lowercase"]
         self.tokenizer_name = self._tok.signature()
         self.align_mode = (self._lc, o["tokenize"] == "13a")
+        # lowercase=True runs before the tokenizer, so 13a then decodes "&LT;" too
+        self.align_lowercase_first = self._lc
 
     # ---- tokenization (BLEU._preprocess_segment, then str.split as in extract_all_word_ngrams)
     def preprocessed_text(self, text: str) -> str:

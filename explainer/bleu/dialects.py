@@ -279,7 +279,8 @@ def shortest(c: int, ref_lens: Sequence[int]) -> RefLengthChoice:
 
 
 # ------------------------------------------------------------------------------------------ token spans
-def align_offsets(text: str, tokens: Sequence[str], *, casefold: bool, unescape: bool) -> tuple[list, list]:
+def align_offsets(text: str, tokens: Sequence[str], *, casefold: bool, unescape,
+                  lowercase_first: bool = False) -> tuple[list, list]:
     """Start and end offsets of ``tokens`` in ``text``: ``explainer.text.align_spans`` with a fast path.
     When the text cannot have been changed by lowercasing or entity unescaping, the tokens are exact
     substrings of it, found left to right with ``str.find``; if any token is not found verbatim, the general
@@ -297,7 +298,7 @@ def align_offsets(text: str, tokens: Sequence[str], *, casefold: bool, unescape:
             ends.append(pos)
         else:
             return starts, ends
-    spans = align_spans(text, tokens, casefold=casefold, unescape=unescape)
+    spans = align_spans(text, tokens, casefold=casefold, unescape=unescape, lowercase_first=lowercase_first)
     return [t.start for t in spans], [t.end for t in spans]
 
 
@@ -372,14 +373,17 @@ class BleuDialect:
         starts, ends = self.align_offsets(text, tokens)
         return [Token(t, a, b) for t, a, b in zip(tokens, starts, ends)]
 
-    #: (casefold, unescape) for the default ``align_offsets``; dialects that override ``align`` instead keep
-    #: working (the default ``align_offsets`` then calls their ``align``).
-    align_mode: tuple[bool, bool] | None = None
+    #: (casefold, unescape) for the default ``align_offsets`` (see ``explainer.text.align_spans``); dialects that
+    #: override ``align`` instead keep working (the default ``align_offsets`` then calls their ``align``).
+    align_mode: tuple | None = None
+    #: with ``align_mode``: the dialect lowercases *before* decoding entities (sacreBLEU's ``lowercase=True``)
+    align_lowercase_first: bool = False
 
     def align_offsets(self, text: str, tokens: Sequence[str]) -> tuple[list, list]:
         """Start and end offsets of the tokens in ``text`` (None where not locatable); used by traces."""
         if self.align_mode is not None:
-            return align_offsets(text, tokens, casefold=self.align_mode[0], unescape=self.align_mode[1])
+            return align_offsets(text, tokens, casefold=self.align_mode[0], unescape=self.align_mode[1],
+                                 lowercase_first=self.align_lowercase_first)
         if type(self).align is not BleuDialect.align:
             spans = self.align(text, tokens)
             return [t.start for t in spans], [t.end for t in spans]

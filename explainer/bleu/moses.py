@@ -792,7 +792,11 @@ class MtevalDialect(BleuDialect):
         return out
 
     def align(self, text: str, tokens: Sequence[str]):
-        return align_spans(text, tokens, casefold=True, unescape=False)
+        # What the SGML round trip decodes, seen from the typed text: a literal "&lt;"/"&gt;" becomes "<"/">"
+        # (written as "&amp;lt;": "&amp;" is decoded first, then "&lt;"), "&amp;" and "&quot;" stay as typed;
+        # --international-tokenization also decodes "&apos;" last.
+        chain = (("&lt;", "<"), ("&gt;", ">")) + ((("&apos;", "'"),) if self._intl else ())
+        return align_spans(text, tokens, casefold=True, unescape=chain)
 
     @property
     def max_order(self) -> int:
