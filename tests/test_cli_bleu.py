@@ -252,3 +252,49 @@ def test_smooth_own_values_reach_the_dialect(dialect, value, option, want, capsy
                            capsys, monkeypatch)
     assert rc == 0, err
     assert json.loads(out)["options"][option] is want
+
+
+@pytest.mark.parametrize("full", [[], ["--full"]])
+def test_deeply_nested_json_is_invalid_json_not_internal_error(full, capsys, monkeypatch):
+    """'[' * 100000 made json.loads raise RecursionError: 'internal error', exit 3."""
+    stdin = _jsonl(SEGS[:2]) + b"[" * 100_000 + b"\n"
+    rc, out, err = run_cli(["bleu", "--jsonl", "-", *full], stdin, capsys, monkeypatch)
+    assert rc == 2 and out == ""
+    assert "line 3: invalid JSON" in err and len(err.strip().splitlines()) == 1, err
+    p = subprocess.run([sys.executable, "-m", "explainer", "bleu", "--jsonl", "-"], input=b'{"candidate": ' +
+                       b"[" * 100_000 + b"\n", capture_output=True, cwd=ROOT, timeout=60)
+    assert p.returncode == 2 and b"line 1: invalid JSON" in p.stderr and p.stderr.count(b"\n") == 1
+
+
+def test_full_trace_with_lone_surrogate_is_one_line_before_any_output(capsys, monkeypatch):
+    """A lone surrogate (a JSON escape without its pair) cannot be written as UTF-8: the full trace used to write
+    the earlier lines, then fail with an encoder message without a line number."""
+    lines = _jsonl(SEGS[:1]) + b'{"candidate": "a \\ud800 b", "references": ["a b"]}\n'
+    rc, out, err = run_cli(["bleu", "--jsonl", "-", "--full"], lines, capsys, monkeypatch)
+    assert rc == 2 and out == "", out[:100]
+    assert "line 2: 'candidate' contains a lone surrogate U+D800" in err and len(err.strip().splitlines()) == 1
+    lines = _jsonl(SEGS[:1]) + b'{"candidate": "a b", "references": ["x", "a \\udfff"]}\n'
+    rc, out, err = run_cli(["bleu", "--jsonl", "-", "--full", "--corpus"], lines, capsys, monkeypatch)
+    assert rc == 2 and out == "" and "line 2: reference 2 contains a lone surrogate U+DFFF" in err
+    # the statistics do not repeat the text: fine
+    rc, out, err = run_cli(["bleu", "--jsonl", "-"], lines, capsys, monkeypatch)
+    assert rc == 0 and len(out.splitlines()) == 2, err
+    # NLTK's KeyError names the first token, but as a repr (escaped): still writable
+    lines = _jsonl(SEGS[:1]) + b'{"candidate": "\\ud800 b", "references": []}\n'
+    rc, out, err = run_cli(["bleu", "--jsonl", "-", "--dialect", "nltk"], lines, capsys, monkeypatch)
+    assert rc == 0, err
+    assert json.loads(out.splitlines()[1])["library_error"]["message"] == str(KeyError(("\ud800",)))
+
+
+def test_stdout_that_cannot_encode_the_result_is_one_line(capsys, monkeypatch):
+    import io
+
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(_jsonl(SEGS[:2])), encoding="utf-8"))
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="ascii"))
+    rc = main(["bleu", "--jsonl", "-", "--full"])
+    sys.stdout.flush()
+    err = capsys.readouterr().err
+    assert rc == 2 and raw.getvalue() == b""
+    assert "line 1: the result cannot be written to stdout (encoding ascii)" in err and "PYTHONIOENCODING" in err
+    assert len(err.strip().splitlines()) == 1

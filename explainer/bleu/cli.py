@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from explainer.cli import CliError
@@ -153,8 +154,42 @@ def _stats_dict(st) -> dict:
     return d
 
 
-def _write(obj) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _char_desc(ch: str) -> str:
+    cp = ord(ch)
+    if 0xD800 <= cp <= 0xDFFF:
+        return (f"a lone surrogate U+{cp:04X} (a JSON escape \\u{cp:04x} without its pair), which is not a "
+                "character and cannot be written as UTF-8")
+    return f"the character U+{cp:04X} ({ch!r})"
+
+
+def _write(obj, where: str) -> None:
+    """One JSON line on stdout, encoded completely before anything is written: a result stdout cannot encode is
+    one error line naming the input line, never a partial line."""
+    text = json.dumps(obj, ensure_ascii=False) + "\n"
+    enc = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(enc, getattr(sys.stdout, "errors", None) or "strict")
+    except UnicodeEncodeError as e:
+        ch = e.object[e.start:e.start + 1] if isinstance(e.object, str) else ""
+        hint = "" if _SURROGATE.match(ch) else "; set PYTHONIOENCODING=utf-8"
+        raise CliError(f"{where}: the result cannot be written to stdout (encoding {enc}): it contains "
+                       f"{_char_desc(ch) if ch else e.reason}{hint}") from None
+    except LookupError:
+        pass   # an encoding Python does not know: let the stream itself report it
+    sys.stdout.write(text)
+
+
+def _check_surrogates(segments) -> None:
+    """--full repeats every text: refuse lone surrogates up front, before any output, with the line number."""
+    for lineno, cand, refs in segments:
+        for what, t in [("'candidate'", cand)] + [(f"reference {k + 1}", r) for k, r in enumerate(refs)]:
+            m = _SURROGATE.search(t)
+            if m:
+                raise CliError(f"line {lineno}: {what} contains {_char_desc(m.group())}; the full trace repeats "
+                               "the text (remove it, or drop --full to get the statistics only)")
 
 
 def run(args) -> int:
@@ -183,7 +218,11 @@ def run(args) -> int:
                 obj = json.loads(line)
             except json.JSONDecodeError as e:
                 raise CliError(f"line {lineno}: invalid JSON ({e.msg})") from None
+            except RecursionError:
+                raise CliError(f"line {lineno}: invalid JSON (nested too deeply to read)") from None
             segments.append((lineno,) + _segment(obj, lineno))
+        if args.full:
+            _check_surrogates(segments)
         if args.corpus:
             if not segments:
                 raise CliError(f"{args.jsonl} has no segments")
@@ -196,7 +235,7 @@ def run(args) -> int:
                     res = _stats_dict(score_bleu(cand, refs, dialect=args.dialect, **opts))
             except ValueError as e:
                 raise CliError(f"line {lineno}: {e}") from None
-            _write(res)
+            _write(res, f"line {lineno}")
         return 0
 
     if not args.ref:
@@ -232,5 +271,5 @@ def _corpus(hyps, refs, args, opts) -> int:
                                                    **opts).to_dict()
         except ValueError as e:
             raise CliError(str(e)) from None
-    _write(d)
+    _write(d, "the corpus result")
     return 0
