@@ -71,22 +71,64 @@ def test_preset_numbers_match_real_packages(pid, i):
             assert got[f"{t}_f"] == pytest.approx(sum(x[t].fmeasure for x in per) / len(per), abs=TOL)
         return
     refs = list(v.references)
-    ref = _shortest_rule(v.candidate, refs) if v.bleu.ref_length == "shortest" else _ref_bleu(v.candidate, refs, v.bleu)
-    assert got["bleu"] == pytest.approx(ref.score, abs=TOL)
-    assert got["bleu_bp"] == pytest.approx(ref.bp, abs=TOL)
-    assert got.bleu_counts == list(ref.counts) and got.bleu_totals == list(ref.totals)
-    if v.rouge.tokenizer == "rouge-score":  # the "unicode" tokenizer is the explainer's opt-in fix, no library's
+    if v.bleu.dialect == "nltk":
+        _check_nltk_variant(v, got)
+    else:
+        ref = _shortest_rule(v.candidate, refs) if v.bleu.ref_length == "shortest" else _ref_bleu(v.candidate, refs, v.bleu)
+        assert got["bleu"] == pytest.approx(ref.score, abs=TOL)
+        assert got["bleu_bp"] == pytest.approx(ref.bp, abs=TOL)
+        assert got.bleu_counts == list(ref.counts) and got.bleu_totals == list(ref.totals)
+    if v.rouge.dialect == "rouge155":  # ROUGE-1.5.5.pl cannot run here: see test_c9_* (golden-tested dialect)
+        _check_rouge155_variant(v, got)
+    elif v.rouge.tokenizer == "rouge-score":  # the "unicode" tokenizer is the explainer's opt-in fix, no library's
         rr = _ref_rouge(v.candidate, refs, v.rouge.use_stemmer)
         for t in TYPES:
             assert got[f"{t}_p"] == pytest.approx(rr[t].precision, abs=TOL)
             assert got[f"{t}_r"] == pytest.approx(rr[t].recall, abs=TOL)
             assert got[f"{t}_f"] == pytest.approx(rr[t].fmeasure, abs=TOL)
+    if v.bleu.dialect == "nltk":
+        return
     # the "plain precision" of G1: sacreBLEU's own tokens, repeats counted, no clipping
     tok = _get_tokenizer(v.bleu.tokenize)()
     low = (lambda x: x.lower()) if v.bleu.lowercase else (lambda x: x)
     hyp = tok(low(v.candidate)).split()
     vocab = {t for r in refs for t in tok(low(r)).split()}
     assert got["unclipped_p1"] == pytest.approx(sum(t in vocab for t in hyp) / len(hyp), abs=TOL)
+
+
+def _nltk_real(v):
+    """The real NLTK call the variant stands for: token lists, or the plain strings themselves."""
+    from nltk.translate import bleu_score as nb
+
+    refs = list(v.references)
+    if v.bleu.nltk_input == "string":
+        hyp, rs = v.candidate, refs  # NLTK iterates the strings: characters
+    else:
+        hyp, rs = v.candidate.split(), [r.split() for r in refs]
+    score = nb.sentence_bleu(rs, hyp, weights=list(v.bleu.weights))
+    p1 = nb.modified_precision(rs, hyp, 1)
+    bp = nb.brevity_penalty(nb.closest_ref_length(rs, len(hyp)), len(hyp))
+    return score, p1, bp, hyp, rs
+
+
+def _check_nltk_variant(v, got):
+    score, p1, bp, hyp, rs = _nltk_real(v)
+    assert got["bleu"] == pytest.approx(100 * score, abs=TOL)  # NLTK's 0-1, shown x100 like every lab BLEU
+    assert got["bleu_bp"] == pytest.approx(bp, abs=TOL)
+    assert (got.bleu_counts[0], got.bleu_totals[0]) == (p1.numerator, p1.denominator)
+    vocab = {t for r in rs for t in r}
+    assert got["unclipped_p1"] == pytest.approx(sum(t in vocab for t in hyp) / len(hyp), abs=TOL)
+
+
+def _check_rouge155_variant(v, got):
+    """Through the explainer's rouge155 dialect (golden-tested against ROUGE-1.5.5.pl in test_rouge155*)."""
+    from explainer.rouge import score_rouge
+
+    ref = score_rouge(v.candidate, list(v.references), dialect="rouge155", types=TYPES,
+                      use_stemmer=v.rouge.use_stemmer, multi_ref=v.rouge.multi_ref)
+    for t in TYPES:
+        assert (got[f"{t}_p"], got[f"{t}_r"], got[f"{t}_f"]) == pytest.approx(
+            (ref[t].precision, ref[t].recall, ref[t].fmeasure), abs=TOL)
 
 
 @pytest.mark.parametrize("pid", list(PRESETS))
@@ -175,13 +217,103 @@ def test_c7_presets_reproduce_the_catalogue():
         assert f"{real_v:.2f}" == want and got[key] == pytest.approx(real_v, abs=TOL)
 
 
-def test_preset_ids_unique_and_catalogue_covered():
-    cats = {p.catalogue for p in PRESETS.values()}
-    for c in ["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9", "G10", "G11", "F1", "F3", "F4",
-              "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"]:
-        assert c in cats
+def test_every_catalogue_entry_is_in_the_lab():
+    """Every ID of the catalogue's quick-reference table is a preset or a lesson card (F2, C9, C10 used to be
+    catalogue-only; C11, C12 and G12 have no input to score and are lesson cards)."""
+    import re as _re
+
+    from explainer.attacks.presets import ENTRIES, LESSON_CARDS
+    from tests.conftest import SHARED
+
+    doc = (SHARED / "docs" / "gaming-attacks.md").read_text(encoding="utf-8")
+    ids = _re.findall(r"^\| ([GFC]\d+) \|", doc, flags=_re.M)
+    assert len(ids) >= 28 and len(set(ids)) == len(ids)
+    have = {p.catalogue for p in PRESETS.values()} | {c.catalogue for c in LESSON_CARDS.values()}
+    assert set(ids) <= have, sorted(set(ids) - have)
+    for cid in ("F2", "C9", "C10"):  # demonstrable: real presets with numbers
+        assert any(p.catalogue == cid for p in PRESETS.values()), cid
+    assert {c.catalogue for c in LESSON_CARDS.values()} == {"G12", "C11", "C12"}
+    for c in LESSON_CARDS.values():
+        assert c.lesson and c.citation and c.why_no_numbers
+    assert len(ENTRIES) == len(PRESETS) + len(LESSON_CARDS) and not set(PRESETS) & set(LESSON_CARDS)
     with pytest.raises(ValueError):
         get_preset("nope")
+
+
+def test_f2_reference_style_flips_the_ranking():
+    """Against the literal reference the MT-like translation wins; against the paraphrased reference the
+    natural one wins (real sacreBLEU and rouge-score)."""
+    p = get_preset("reference-style")
+    nat_lit, lit_lit, nat_par, lit_par = p.variants
+    assert nat_lit.candidate == nat_par.candidate and lit_lit.candidate == lit_par.candidate
+    assert nat_lit.references == lit_lit.references != nat_par.references == lit_par.references
+    b = lambda v: sacrebleu.sentence_bleu(v.candidate, list(v.references)).score
+    r1 = lambda v: _ref_rouge(v.candidate, list(v.references))["rouge1"].fmeasure
+    assert b(lit_lit) > b(nat_lit) and b(nat_par) > b(lit_par)
+    assert r1(lit_lit) > r1(nat_lit) and r1(nat_par) > r1(lit_par)
+    r = evaluate("reference-style")
+    assert r.judged == [1] and r.verdicts[2] == r.verdicts[3] == {}
+
+
+def test_c9_best_f_vs_rouge155_pool_and_best_recall():
+    """rouge-score's score_multi keeps the best-F reference (real package); ROUGE-1.5.5 -f A pools hits and
+    sizes over the references and -f B keeps the best-recall reference (the explainer's golden-tested
+    rouge155 dialect, cross-checked here from rouge-score's own per-reference counts, 5-decimal rounding)."""
+    from collections import Counter
+
+    from rouge_score import tokenizers
+
+    p = get_preset("rouge-implementations")
+    r = evaluate("rouge-implementations")
+    v = p.variants[0]
+    cand, refs = v.candidate, list(v.references)
+    best_f = rouge_scorer.RougeScorer(["rouge1"]).score_multi(refs, cand)["rouge1"]
+    assert r.scores[0]["rouge1_f"] == pytest.approx(best_f.fmeasure, abs=TOL)
+    tok = tokenizers.DefaultTokenizer(False)
+    c = Counter(tok.tokenize(cand))
+    hits = [sum((c & Counter(tok.tokenize(x))).values()) for x in refs]
+    sizes = [len(tok.tokenize(x)) for x in refs]
+    rp = lambda x: round(x + 1e-12, 5)
+    pool_r, pool_p = rp(sum(hits) / sum(sizes)), rp(sum(hits) / (len(refs) * sum(c.values())))
+    assert (r.scores[1]["rouge1_r"], r.scores[1]["rouge1_p"]) == pytest.approx((pool_r, pool_p), abs=1e-9)
+    k = max(range(len(refs)), key=lambda i: (rp(hits[i] / sizes[i]), -i))
+    assert r.scores[2]["rouge1_r"] == pytest.approx(rp(hits[k] / sizes[k]), abs=1e-9)
+    # three rules, three different ROUGE-1 F for the same output; the -f B reference is not the best-F one
+    f = [s["rouge1_f"] for s in r.scores]
+    assert len({round(x, 5) for x in f}) == 3
+    per_ref_f = [rouge_scorer.RougeScorer(["rouge1"]).score(x, cand)["rouge1"].fmeasure for x in refs]
+    assert max(range(len(refs)), key=lambda i: per_ref_f[i]) != k
+
+
+def test_c10_strings_are_read_as_characters_as_the_catalogue_says():
+    """The preset reproduces NLTK on token lists and on plain strings, and both numbers are the
+    catalogue's (read from the catalogue, recomputed with the real NLTK)."""
+    import re as _re
+
+    text = _catalogue_section("C10")
+    m = _re.search(r"sentence_bleu\(\['(.+?)'\], '(.+?)', weights=\[1\.\]\)", text)
+    assert m
+    p = get_preset("nltk-strings")
+    tokens, strings = p.variants
+    assert (tokens.references[0], tokens.candidate) == m.groups() == (strings.references[0], strings.candidate)
+    chars = float(_re.search(r"scores characters: ([\d.]+)", text).group(1))
+    words = float(_re.search(r"tokenised call gives ([\d.]+)", text).group(1))
+    s_tok, s_str = _nltk_real(tokens)[0], _nltk_real(strings)[0]
+    assert f"{s_str:.3f}" == f"{chars:.3f}" and f"{s_tok:.3f}" == f"{words:.3f}"
+    r = evaluate("nltk-strings")
+    assert r.scores[0]["bleu"] == pytest.approx(100 * s_tok, abs=TOL)
+    assert r.scores[1]["bleu"] == pytest.approx(100 * s_str, abs=TOL)
+    assert r.scores[0]["rouge1_f"] == r.scores[1]["rouge1_f"]  # ROUGE does not see the NLTK call
+
+
+def test_nltk_character_view_is_one_token_per_character():
+    from explainer.attacks.scoring import nltk_characters
+
+    for text in ("a b", "x␣ y", "tab\there\nnl", "", "  "):
+        toks = nltk_characters(text).split()
+        assert len(toks) == len(text)
+        # distinct characters stay distinct tokens (so every n-gram count equals NLTK's on the raw string)
+        assert len(set(toks)) == len(set(text))
 
 
 def test_shortest_rule_is_hf_evaluate_bleu_on_golden_records():

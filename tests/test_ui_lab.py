@@ -16,7 +16,7 @@ from explainer.attacks.presets import PRESETS, get_preset
 from explainer.attacks.scoring import format_metric
 from explainer.attacks.sweeps import SWEEPS
 from tests.conftest import ROOT
-from tests.test_attacks import _ref_bleu, _ref_rouge, _shortest_rule
+from tests.test_attacks import _nltk_real, _ref_bleu, _ref_rouge, _shortest_rule
 
 PAGE = str(ROOT / "explainer" / "ui" / "pages" / "gaming_lab.py")
 
@@ -49,9 +49,13 @@ def test_preset_permalink_shows_real_package_numbers(pid):
         if v.is_corpus:
             continue  # corpus presets are covered number by number in test_attacks
         refs = list(v.references)
-        real = _shortest_rule(v.candidate, refs) if v.bleu.ref_length == "shortest" else _ref_bleu(v.candidate, refs, v.bleu)
-        assert cell(body, "bleu", i) == format_metric("bleu", real.score)
-        if v.rouge.tokenizer == "rouge-score":
+        if v.bleu.dialect == "nltk":
+            real_bleu = 100 * _nltk_real(v)[0]  # NLTK's 0-1 score, shown x100
+        else:
+            real = _shortest_rule(v.candidate, refs) if v.bleu.ref_length == "shortest" else _ref_bleu(v.candidate, refs, v.bleu)
+            real_bleu = real.score
+        assert cell(body, "bleu", i) == format_metric("bleu", real_bleu)
+        if v.rouge.tokenizer == "rouge-score" and v.rouge.dialect == "rouge-score":
             rr = _ref_rouge(v.candidate, refs)
             assert cell(body, "rouge1_f", i) == format_metric("rouge1_f", rr["rouge1"].fmeasure)
             assert cell(body, "rougeL_f", i) == format_metric("rougeL_f", rr["rougeL"].fmeasure)
@@ -333,6 +337,7 @@ def test_g9_verbosity_example_button():
 def test_explain_links_round_trip_through_the_explain_permalink_parser():
     from urllib.parse import parse_qs
 
+    from explainer.attacks.scoring import bleu_input
     from explainer.ui.lab_view import variant_links
     from explainer.ui.permalink import parse_params
     from explainer.ui.schema import DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
@@ -346,6 +351,12 @@ def test_explain_links_round_trip_through_the_explain_permalink_parser():
                                                default_rouge_types=DEFAULT_ROUGE_TYPES())
                 assert not warnings, (pid, warnings)
                 if not v.is_corpus:
+                    if v.bleu.dialect == "nltk":  # the text as NLTK sees it (characters for plain strings)
+                        assert state.bleu_dialect == "nltk"
+                        assert tuple(state.bleu_options["weights"]) == v.bleu.weights
+                        assert state.candidate == bleu_input(v.candidate, v.bleu)
+                        assert state.refs == [bleu_input(r, v.bleu) for r in v.references]
+                        continue
                     assert state.candidate == v.candidate and state.refs == list(v.references)
                     if v.bleu.ref_length == "shortest":
                         assert state.bleu_dialect == "hf-evaluate"
@@ -353,7 +364,48 @@ def test_explain_links_round_trip_through_the_explain_permalink_parser():
                         assert state.bleu_options["tokenize"] == v.bleu.tokenize
                         assert state.bleu_options["lowercase"] == v.bleu.lowercase
                         assert state.bleu_options["smooth_method"] == v.bleu.smooth_method
-                    assert state.rouge_options["tokenizer"] == v.rouge.tokenizer
+                    assert state.rouge_dialect == v.rouge.dialect
+                    if v.rouge.dialect == "rouge155":
+                        assert state.rouge_options["multi_ref"] == v.rouge.multi_ref
+                    else:
+                        assert state.rouge_options["tokenizer"] == v.rouge.tokenizer
+
+
+@pytest.mark.parametrize("cid", ["optimise-the-metric", "small-differences", "many-valid-outputs"])
+def test_lesson_cards_show_lesson_and_citation_and_no_numbers(cid):
+    from explainer.attacks.presets import LESSON_CARDS
+
+    c = LESSON_CARDS[cid]
+    at = new_lab({"preset": cid})
+    assert not at.warning
+    assert any(c.lesson in i.value for i in at.info)
+    assert any("no numbers" in x.value.lower() for x in at.caption)
+    assert any(c.citation in x.value for x in at.caption)
+    assert "lab-table" not in page_html(at) and not at.get("link_button")  # nothing scored, no Explain link
+    assert at.query_params["preset"] == cid
+    assert "lesson card" in at.selectbox(key="lab_preset").format_func(cid)
+    if c.section:
+        at.button(key="lab_card_section").click().run()
+        assert not at.exception and at.session_state["lab_section"] == c.section
+        assert at.query_params["lab"] == c.section
+
+
+def test_lesson_icon_is_a_material_icon_not_an_emoji():
+    """💡 is a missing glyph in Debian's Chromium (no emoji font); the Explain page uses :material/...: icons."""
+    for pid in ("permutation", "small-differences"):
+        at = new_lab({"preset": pid})
+        lesson = next(i for i in at.info if i.value.startswith("**Lesson.**"))
+        assert lesson.icon == ":material/lightbulb:"
+
+
+def test_explain_href_from_any_lab_url():
+    from explainer.ui.lab_view import explain_href
+
+    for url in ("http://h:8501/gaming_lab", "http://h:8501/gaming_lab/", "http://h:8501/gaming_lab?preset=x",
+                "http://h:8501/gaming_lab/?preset=x#top"):
+        assert explain_href(url, "candidate=a") == "http://h:8501/?candidate=a", url
+    assert explain_href("https://example.org/app/gaming_lab/", "q=1") == "https://example.org/app/?q=1"
+    assert explain_href("", "q=1") == "./?q=1"
 
 
 def test_g12_button_takes_a_preset_into_the_optimizer():

@@ -20,14 +20,15 @@ verdict agrees, so a lesson can never contradict its own numbers.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Sequence
 
 from explainer.attacks.scoring import (BleuOptions, RougeOptions, Scores, score, score_corpus, METRICS,
                                        DEFAULT_METRICS)
 
-__all__ = ["Variant", "Preset", "PresetResult", "PRESETS", "get_preset", "evaluate", "verdict", "EPS"]
+__all__ = ["Variant", "Preset", "PresetResult", "PRESETS", "get_preset", "evaluate", "verdict", "EPS",
+           "LessonCard", "LESSON_CARDS", "ENTRIES"]
 
 # Two scores closer than this are "equal" (floating-point noise only; every score is deterministic).
 EPS = 1e-9
@@ -139,6 +140,16 @@ C7_ZH = "北京是中国的首都"
 C7_FR = "Le café était très bon"
 C7_FR_PLAIN = "Le cafe etait tres bon"
 C8_REF = "the storm cut power to homes.\nschools were closed on monday."
+C9_CAND = "a fire destroyed a port warehouse on sunday"
+# a full reference and a headline-like one: best F, best recall and the pooled score pick differently
+C9_REFS = ("a fire destroyed a warehouse in the port on sunday night", "fire destroyed a warehouse")
+C10_CAND = "The fast brown fox leaped over the dog"
+C10_REF = "The quick brown fox jumped over the lazy dog"
+C10_BLEU = BleuOptions(dialect="nltk", weights=(1.0,))
+F2_REF_LITERAL = "we cannot accept this proposal in its current form"
+F2_REF_NATURAL = "as it stands , the proposal is unacceptable to us"
+F2_NATURAL = "the proposal , as it stands , is not acceptable to us"
+F2_LITERAL = "we can not accept this proposal in its present form"
 C8_CAND = "schools were closed on monday. the storm cut power to homes."
 
 PAPINENI = "Papineni, Roukos, Ward & Zhu 2002, BLEU (ACL) — https://aclanthology.org/P02-1040/"
@@ -266,6 +277,20 @@ _P = [
            "A correct paraphrase shares almost no n-grams with the reference, so it scores below a sentence "
            "that reuses the reference's words to say the opposite.",
            "Bawden, Zhang, Yankovskaya, Tättar & Post 2020 (Findings of EMNLP) — arXiv:2004.14989"),
+    Preset("reference-style", "Reference style (translationese) bias", "F2", "attack",
+           (_v("Natural translation · literal reference", F2_NATURAL, (F2_REF_LITERAL,)),
+            _v("Literal, MT-like translation · literal reference", F2_LITERAL, (F2_REF_LITERAL,)),
+            _v("Natural translation · paraphrased reference", F2_NATURAL, (F2_REF_NATURAL,), compare_only=True,
+               note="the same two translations against a natural, paraphrased reference"),
+            _v("Literal translation · paraphrased reference", F2_LITERAL, (F2_REF_NATURAL,), compare_only=True)),
+           ("bleu", "rouge1_f"),
+           {"bleu": "fooled", "rouge1_f": "fooled"},
+           "Against a literal, translationese reference the MT-like translation beats the natural one people "
+           "prefer; against a paraphrased reference the ranking flips — the reference's style, not the "
+           "quality, decides who wins.",
+           "Freitag, Grangier & Caswell 2020, BLEU might be Guilty but References are not Innocent (EMNLP) — "
+           "arXiv:2004.06063; Freitag, Foster, Grangier & Cherry 2020, Human-Paraphrased References Improve "
+           "Neural Machine Translation (WMT) — https://aclanthology.org/2020.wmt-1.140/; constructed example"),
     Preset("clause-reorder", "Clause reordering", "F3", "attack",
            (_v("Valid reordering", "several major roads were closed and the storm cut power to thousands of homes",
                "the storm cut power to thousands of homes and closed several major roads"),
@@ -384,9 +409,83 @@ _P = [
            "rouge-score README (two flavours of ROUGE-L); google-research issue #168 — "
            "https://github.com/google-research/google-research/issues/168",
            metrics=("rougeLsum_f", "rougeL_f", "rouge1_f", "bleu")),
+    Preset("rouge-implementations", "ROUGE implementations and multi-reference rules", "C9", "config",
+           (_v("rouge-score score_multi (best F per type)", C9_CAND, C9_REFS),
+            _v("ROUGE-1.5.5 -f A (pool the references)", C9_CAND, C9_REFS,
+               rouge=RougeOptions(dialect="rouge155", multi_ref="pool"),
+               note="the explainer's ROUGE-1.5.5.pl dialect (golden-tested; the Perl script cannot run here)"),
+            _v("ROUGE-1.5.5 -f B (best recall)", C9_CAND, C9_REFS,
+               rouge=RougeOptions(dialect="rouge155", multi_ref="best-recall"))),
+           ("rouge1_f", "rouge2_f", "rougeL_f"),
+           {"rouge1_f": "changed", "rouge2_f": "changed", "rougeL_f": "changed"},
+           "With several references, rouge-score keeps the best-F reference for each ROUGE type, while "
+           "ROUGE-1.5.5 pools them by default (-f A) or keeps the best-recall one (-f B, here the short "
+           "headline): the same output gets three ROUGE numbers, so a ROUGE score needs its implementation "
+           "and multi-reference rule.",
+           "google-research issue #168 — https://github.com/google-research/google-research/issues/168; "
+           "datasets issue #617 — https://github.com/huggingface/datasets/issues/617; ROUGE-1.5.5 -f A/B",
+           metrics=("rouge1_p", "rouge1_r", "rouge1_f", "rouge2_f", "rougeL_f", "rougeLsum_f", "bleu")),
+    Preset("nltk-strings", "NLTK: strings instead of token lists", "C10", "config",
+           (_v("token lists (hyp.split(), [ref.split()])", C10_CAND, (C10_REF,), bleu=C10_BLEU,
+               note="nltk.translate.bleu_score.sentence_bleu, weights=[1.]; NLTK's 0–1 score shown ×100"),
+            _v("plain strings (read as characters)", C10_CAND, (C10_REF,),
+               bleu=replace(C10_BLEU, nltk_input="string"),
+               note="the same call with the strings themselves: NLTK iterates them character by character")),
+           ("bleu",),
+           {"bleu": "changed"},
+           "NLTK's sentence_bleu expects token lists; given plain strings it silently counts characters "
+           "(spaces included) and returns a different, meaningless number — with no warning.",
+           "rasbt/MachineLearning-QandAI-book issue #6 — "
+           "https://github.com/rasbt/MachineLearning-QandAI-book/issues/6; NLTK 3.10.4 bleu_score",
+           metrics=("bleu", "bleu_bp", "rouge1_f", "rougeL_f")),
 ]
 
 PRESETS: dict[str, Preset] = {p.id: p for p in _P}
+
+
+@dataclass(frozen=True)
+class LessonCard:
+    """A catalogue entry with nothing to score: advice about reporting (C11, C12), or an entry that is a
+    whole lab section (G12 = the Metric optimizer). Shown as a card with its lesson and citation, clearly
+    labelled as having no numbers, so every catalogue entry appears in the lab."""
+
+    id: str
+    title: str
+    catalogue: str
+    lesson: str
+    citation: str
+    why_no_numbers: str
+    section: str = ""  # a lab section that demonstrates it, if any
+
+
+LESSON_CARDS: dict[str, LessonCard] = {c.id: c for c in [
+    LessonCard("optimise-the-metric", "Optimise the metric directly", "G12",
+               "Training or searching against BLEU/ROUGE (RL rewards, hill climbing) raises the number while "
+               "the text degrades: RL-only summaries were judged less readable, ROUGE-L rewards made outputs "
+               "repetitive, and fixed non-summaries top ROUGE tables — learned metrics such as BLEURT are "
+               "gameable too.",
+               "Paulus, Xiong & Socher 2018 (ICLR) — arXiv:1705.04304; Li, Lei, Qin & Wang 2019 (EMNLP) — "
+               "arXiv:1909.00141; Mu & Lim 2022 (BlackboxNLP) — https://aclanthology.org/2022.blackboxnlp-1.9/; "
+               "Yan et al. 2023 (ACL) — https://aclanthology.org/2023.acl-long.297/; Schluter 2017 (EACL) — "
+               "https://aclanthology.org/E17-2007/",
+               "This entry is a whole section: the Metric optimizer climbs BLEU or ROUGE on your own text, "
+               "re-scored by the real packages.", section="optimizer"),
+    LessonCard("small-differences", "Reading small BLEU gaps as real", "C11",
+               "Small BLEU improvements frequently do not correspond to improvements people can see, and "
+               "metric–human correlations are inflated by outlier systems; pair every BLEU delta with a "
+               "significance test (paired bootstrap resampling, Koehn 2004 — sacreBLEU's --paired-bs).",
+               "Mathur, Baldwin & Cohn 2020, Tangled up in BLEU (ACL) — "
+               "https://aclanthology.org/2020.acl-main.448/; Koehn 2004, Statistical Significance Tests for "
+               "Machine Translation Evaluation (EMNLP) — https://aclanthology.org/W04-3250/",
+               "Advice about reading and reporting results: the catalogue gives no input to score."),
+    LessonCard("many-valid-outputs", "Tasks with many valid outputs", "C12",
+               "Overlap metrics assume the references cover the good outputs. Where many different outputs "
+               "are valid, as in dialogue, BLEU, METEOR and ROUGE correlate very weakly with human judgments "
+               "(Twitter) or not at all (Ubuntu dialogues).",
+               "Liu, Lowe, Serban, Noseworthy, Charlin & Pineau 2016, How NOT To Evaluate Your Dialogue "
+               "System (EMNLP) — https://aclanthology.org/D16-1230/",
+               "Advice about when not to use overlap metrics: the catalogue gives no input to score."),
+]}
 
 
 def get_preset(pid: str) -> Preset:
@@ -394,6 +493,15 @@ def get_preset(pid: str) -> Preset:
         return PRESETS[pid]
     except KeyError:
         raise ValueError(f"unknown preset {pid!r}; choose one of: {', '.join(PRESETS)}") from None
+
+
+def _catalogue_order(cid: str) -> tuple:
+    return ("GFC".index(cid[0]), int(cid[1:]))
+
+
+# Everything the preset picker offers, in catalogue order (G, F, C): presets and lesson cards.
+ENTRIES: tuple[str, ...] = tuple(sorted(list(PRESETS) + list(LESSON_CARDS), key=lambda i: _catalogue_order(
+    PRESETS[i].catalogue if i in PRESETS else LESSON_CARDS[i].catalogue)))
 
 
 @lru_cache(maxsize=None)
@@ -423,6 +531,8 @@ def markdown_table() -> str:
                          for m in p.headline)
         verdicts = ", ".join(f"{metric_label(m)} {r.summary(m)}" for m in p.headline)
         lines.append(f"| `{pid}` | {p.catalogue} | {p.title} | {nums} | {verdicts} |")
+    for cid, c in LESSON_CARDS.items():
+        lines.append(f"| `{cid}` | {c.catalogue} | {c.title} | lesson card: no numbers | — |")
     return "\n".join(lines)
 
 

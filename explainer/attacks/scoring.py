@@ -31,7 +31,7 @@ from explainer.rouge.lcs import lcs_length
 
 __all__ = [
     "METRICS", "Metric", "BleuOptions", "RougeOptions", "Scores", "score", "score_corpus", "FastScorer",
-    "metric_label", "format_metric", "bleu_tokens",
+    "metric_label", "format_metric", "bleu_tokens", "bleu_input", "nltk_characters",
 ]
 
 
@@ -75,13 +75,18 @@ def format_metric(key: str, value: float | None) -> str:
 
 @dataclass(frozen=True)
 class BleuOptions:
-    """Options of sacreBLEU's ``BLEU`` plus the two things sacreBLEU does not have a switch for.
+    """Options of sacreBLEU's ``BLEU`` plus the things sacreBLEU does not have a switch for.
 
     ``api="sentence"`` is ``sacrebleu.sentence_bleu`` (effective order on); ``api="corpus"`` is
     ``BLEU().corpus_score`` (effective order off). ``ref_length="shortest"`` recomputes the score from
     sacreBLEU's own statistics with the *shortest* reference length and no smoothing, which is the rule of
     the TF-NMT ``compute_bleu`` that Hugging Face ``evaluate``'s ``bleu`` uses (checked against the golden
-    ``hf_evaluate_bleu`` records)."""
+    ``hf_evaluate_bleu`` records).
+
+    ``dialect="nltk"`` is NLTK's ``sentence_bleu`` (the explainer's ``nltk`` dialect, tested against NLTK
+    3.10.4) with ``weights``; ``nltk_input="string"`` reproduces passing plain strings instead of token
+    lists, which NLTK silently reads as sequences of characters (catalogue C10). NLTK's 0-1 score is shown
+    x100 like every BLEU in the lab."""
 
     tokenize: str = "13a"
     lowercase: bool = False
@@ -89,23 +94,50 @@ class BleuOptions:
     smooth_value: float | None = None
     api: str = "sentence"  # "sentence" | "corpus"
     ref_length: str = "closest"  # "closest" | "shortest"
+    dialect: str = "sacrebleu"  # "sacrebleu" | "nltk"
+    weights: tuple[float, ...] = (0.25, 0.25, 0.25, 0.25)  # nltk only
+    nltk_input: str = "tokens"  # nltk only: "tokens" (str.split lists) | "string" (characters)
 
     @property
     def effective_order(self) -> bool:
         return self.api == "sentence"
 
     def metric(self, references=None) -> BLEU:
+        if self.dialect != "sacrebleu":
+            raise ValueError("only sacreBLEU options have a sacreBLEU metric object")
         return _bleu_metric(self, None) if references is None else BLEU(
             lowercase=self.lowercase, tokenize=self.tokenize, smooth_method=self.smooth_method,
             smooth_value=self.smooth_value, effective_order=self.effective_order, force=True,
             references=references)
 
     def describe(self) -> str:
+        if self.dialect == "nltk":
+            return "|".join(["nltk sentence_bleu", "weights:" + ",".join(f"{w:g}" for w in self.weights),
+                             "input:" + ("plain strings (characters)" if self.nltk_input == "string"
+                                         else "token lists (str.split)")])
         parts = [f"tok:{self.tokenize}", "case:lc" if self.lowercase else "case:mixed",
                  f"smooth:{self.smooth_method}", f"api:{self.api}"]
         if self.ref_length != "closest":
             parts.append(f"ref_len:{self.ref_length}")
         return "|".join(parts)
+
+
+def nltk_characters(text: str) -> str:
+    """What NLTK counts when given a plain string: every character is a token, spaces included. As text for
+    the explainer's whitespace-token ``nltk`` dialect: characters separated by spaces, a space written "␣",
+    any other whitespace character "␣<hex code>" and a literal "␣" doubled - one token per character, and
+    different characters stay different tokens, so every count equals NLTK's on the raw string."""
+    out = []
+    for ch in text:
+        if ch == " ":
+            out.append("␣")
+        elif ch == "␣":
+            out.append("␣␣")
+        elif ch.isspace():
+            out.append(f"␣{ord(ch):x}")
+        else:
+            out.append(ch)
+    return " ".join(out)
 
 
 @lru_cache(maxsize=64)
@@ -119,17 +151,29 @@ class RougeOptions:
     """Options of the explainer's ``rouge-score`` dialect (which reproduces rouge-score's ``RougeScorer``;
     see docs/dialects-rouge.md). ``tokenizer="rouge-score"`` is the library's DefaultTokenizer (lowercase,
     ASCII letters and digits only); ``"unicode"`` is the explainer's opt-in tokenizer for any script, used
-    to show the non-Latin fix (not any library's default)."""
+    to show the non-Latin fix (not any library's default).
+
+    ``dialect="rouge155"`` is the explainer's ROUGE-1.5.5.pl dialect (golden-tested; the script itself
+    cannot run here) with ``multi_ref="pool"`` (``-f A``, the script's default) or ``"best-recall"``
+    (``-f B``); its ``rougeL`` is the sentence-level LCS of the texts on one line, ``rougeLsum`` the
+    script's summary-level ROUGE-L."""
 
     use_stemmer: bool = False
     split_summaries: bool = False
     tokenizer: str = "rouge-score"  # "rouge-score" | "unicode"
+    dialect: str = "rouge-score"  # "rouge-score" | "rouge155"
+    multi_ref: str = "pool"  # rouge155 only: "pool" (-f A) | "best-recall" (-f B)
 
     def kwargs(self) -> dict:
+        if self.dialect == "rouge155":
+            return {"use_stemmer": self.use_stemmer, "multi_ref": self.multi_ref}
         return {"use_stemmer": self.use_stemmer, "split_summaries": self.split_summaries,
                 "tokenizer": self.tokenizer}
 
     def describe(self) -> str:
+        if self.dialect == "rouge155":
+            return "|".join(["ROUGE-1.5.5.pl", "-f A (pool)" if self.multi_ref == "pool" else "-f B (best recall)",
+                             f"stem:{'-m' if self.use_stemmer else 'no'}"])
         return "|".join([f"stem:{'yes' if self.use_stemmer else 'no'}", f"tok:{self.tokenizer}",
                          f"split:{'nltk' if self.split_summaries else 'newline'}"])
 
@@ -165,6 +209,8 @@ def _check(candidate: str, references: Sequence[str]) -> None:
 
 def _bleu_kwargs(opts: BleuOptions) -> tuple[str, dict]:
     """(dialect, options) of the explainer's BLEU core for these options."""
+    if opts.dialect == "nltk":
+        return "nltk", {"weights": tuple(float(w) for w in opts.weights)}
     if opts.ref_length == "shortest":
         # Hugging Face evaluate's bleu (TF-NMT compute_bleu): shortest reference, no smoothing.
         return "hf-evaluate", {}
@@ -181,8 +227,13 @@ def _bleu_values(st) -> dict[str, float]:
 def _rouge_values(opts: RougeOptions, candidate: str, references: Sequence[str]) -> dict[str, tuple]:
     from explainer.rouge import score_rouge
 
-    res = score_rouge(candidate, list(references), dialect="rouge-score", types=ROUGE_TYPES, **opts.kwargs())
+    res = score_rouge(candidate, list(references), dialect=opts.dialect, types=ROUGE_TYPES, **opts.kwargs())
     return {k: (float(v.precision), float(v.recall), float(v.fmeasure)) for k, v in res.items()}
+
+
+def bleu_input(text: str, opts: BleuOptions) -> str:
+    """The text handed to the BLEU core: as given, or NLTK's character view (``nltk_input="string"``)."""
+    return nltk_characters(text) if opts.dialect == "nltk" and opts.nltk_input == "string" else text
 
 
 def _unclipped_p1(opts: BleuOptions, candidate: str, references: Sequence[str]) -> float:
@@ -204,7 +255,7 @@ def score(candidate: str, references: Sequence[str], bleu: BleuOptions = BleuOpt
     _check(candidate, references)
     refs = list(references)
     dialect, kw = _bleu_kwargs(bleu)
-    st = score_bleu(candidate, refs, dialect=dialect, **kw)
+    st = score_bleu(bleu_input(candidate, bleu), [bleu_input(r, bleu) for r in refs], dialect=dialect, **kw)
     if st.library_error:
         raise ValueError(f"BLEU failed: {st.library_error}")
     rv = _rouge_values(rouge, candidate, refs)
@@ -224,6 +275,8 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]],
 
     if len(candidates) != len(references):
         raise ValueError(f"{len(candidates)} candidates but {len(references)} reference lists")
+    if bleu.dialect != "sacrebleu":
+        raise ValueError("corpus presets use sacreBLEU")
     if not candidates:
         raise ValueError("the corpus is empty")
     for c, r in zip(candidates, references):
@@ -252,7 +305,10 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]],
 
 
 def bleu_tokens(text: str, opts: BleuOptions = BleuOptions()) -> list[str]:
-    """Tokens exactly as sacreBLEU counts them (its tokenizer, after optional lowercasing)."""
+    """Tokens exactly as the BLEU of these options counts them: sacreBLEU's tokenizer (after optional
+    lowercasing), or NLTK's ``str.split`` / character tokens."""
+    if opts.dialect == "nltk":
+        return bleu_input(text, opts).split()
     return opts.metric()._preprocess_segment(text).split()
 
 

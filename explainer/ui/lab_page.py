@@ -14,7 +14,7 @@ import streamlit as st
 
 from explainer.attacks import generators as gen
 from explainer.attacks.optimizer import MAX_WORDS, MOVES, TARGETS, optimize
-from explainer.attacks.presets import PRESETS, evaluate, get_preset
+from explainer.attacks.presets import ENTRIES, LESSON_CARDS, PRESETS, evaluate, get_preset
 from explainer.attacks.scoring import DEFAULT_METRICS, FastScorer, metric_label, score, score_corpus
 from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS
 from explainer.text import MAX_INPUT_CHARS
@@ -27,6 +27,9 @@ DEFAULT_CAND = "the quick brown fox leaped above the lazy dog"
 DEFAULT_REFS = "the quick brown fox jumped over the lazy dog\na fast brown fox jumped over a lazy dog"
 MAX_LAB_CHARS = 5_000  # the lab re-scores texts hundreds of times; keep inputs paragraph-sized
 GEN_METRICS = DEFAULT_METRICS
+# A Material icon, as on the Explain page: an emoji such as 💡 is a missing glyph in Debian's Chromium
+# (no emoji font installed).
+LESSON_ICON = ":material/lightbulb:"
 OPT_BUDGET = (0.5, 15.0, 3.0, 0.5)  # min, max, default, step of the optimizer's time budget (seconds)
 OPT_SEED = (0, 10_000, 0)
 
@@ -54,7 +57,7 @@ def _load_from_url() -> None:
         warns.append(f"{hl.md_escape('lab=' + section[:40])} is not a section of the lab; showing the presets.")
         section = "presets"
     ss["lab_section"] = section or "presets"
-    if pid is not None and pid not in PRESETS:
+    if pid is not None and pid not in PRESETS and pid not in LESSON_CARDS:
         warns.append(f"{hl.md_escape('preset=' + pid[:40])} is not a known preset; showing "
                      f"“{hl.md_escape(lv.preset_label(DEFAULT_PRESET))}”.")
         pid = None
@@ -155,12 +158,8 @@ def _base_url() -> str:
 
 
 def _explain_href(query: str) -> str:
-    """Relative link to the Explain page (the app's default page, at the app root)."""
-    base = _base_url()
-    if base:
-        root = base.rsplit("/", 1)[0] + "/"
-        return root + "?" + query
-    return "./?" + query
+    """Link to the Explain page (the app's default page, at the app root)."""
+    return lv.explain_href(_base_url(), query)
 
 
 # -------------------------------------------------------------------------------------------------- inputs
@@ -224,11 +223,32 @@ def _to_optimizer(candidate: str, refs: list[str]) -> None:
     ss.pop("lab_opt_result", None)
 
 
+def _to_section(section: str) -> None:
+    st.session_state["lab_section"] = section
+
+
+def _lesson_card(pid: str) -> None:
+    c = LESSON_CARDS[pid]
+    st.subheader(f"{c.catalogue} · {c.title}")
+    st.caption("Lesson card — no numbers: nothing here is scored.")
+    st.info(f"**Lesson.** {c.lesson}", icon=LESSON_ICON)
+    st.markdown(f"**Why no numbers?** {c.why_no_numbers}")
+    if c.section:
+        st.button(f"Open the {lv.SECTIONS[c.section]}", key="lab_card_section", on_click=_to_section,
+                  args=(c.section,))
+    st.caption(f"Source: {c.citation}")
+    link = "?" + urlencode({"lab": "presets", "preset": pid})
+    st.markdown(f"Permalink to this card: `{_base_url() or ''}{link}`")
+
+
 def _presets() -> None:
-    ids = list(PRESETS)
-    st.selectbox("Preset", ids, key="lab_preset", format_func=lv.preset_label,
-                 help="Every attack and failure case of the catalogue (docs/gaming-attacks.md).")
+    st.selectbox("Preset", list(ENTRIES), key="lab_preset", format_func=lv.preset_label,
+                 help="Every entry of the catalogue (docs/gaming-attacks.md): attacks, failure cases and "
+                      "configuration traps as presets; advice-only entries as lesson cards.")
     pid = st.session_state.get("lab_preset") or DEFAULT_PRESET
+    if pid in LESSON_CARDS:
+        _lesson_card(pid)
+        return
     p = get_preset(pid)
     res = evaluate(pid)
     kind = "Attack: the second text is worse, does the metric notice?" if p.kind == "attack" else \
@@ -294,7 +314,7 @@ def _presets() -> None:
         same = [metric_label(m) for m in p.headline if res.summary(m) == "unchanged"]
         st.markdown(" · ".join(x for x in [f"**Changed by the setting:** {', '.join(changed)}" if changed else "",
                                            f"**Unchanged:** {', '.join(same)}" if same else ""] if x))
-    st.info(f"**Lesson.** {p.lesson}", icon="💡")
+    st.info(f"**Lesson.** {p.lesson}", icon=LESSON_ICON)
     if p.catalogue in ("G8", "G7", "G11"):
         st.button("G12 — optimise the metric directly: let the optimizer game ROUGE-1 F on this example",
                   key="lab_to_opt", on_click=_to_optimizer, args=(p.variants[0].candidate,

@@ -7,12 +7,12 @@ import json
 from typing import Sequence
 from urllib.parse import urlencode
 
-from explainer.attacks.presets import EPS, PRESETS, PresetResult, Variant
-from explainer.attacks.scoring import BleuOptions, RougeOptions, METRICS, format_metric, metric_label
+from explainer.attacks.presets import EPS, LESSON_CARDS, PRESETS, PresetResult, Variant
+from explainer.attacks.scoring import BleuOptions, RougeOptions, METRICS, bleu_input, format_metric, metric_label
 from explainer.ui.highlight import escape_text
 from explainer.ui.permalink import ExplainState, to_params
 
-__all__ = ["explain_query", "variant_links", "comparison_html", "verdict_badge", "delta_text",
+__all__ = ["explain_query", "explain_href", "variant_links", "comparison_html", "verdict_badge", "delta_text",
            "pair_table_html", "preset_json", "LAB_CSS", "SECTIONS", "preset_label"]
 
 SECTIONS = {"presets": "Presets", "generators": "Attack generators", "sweeps": "Sweeps", "optimizer": "Metric optimizer"}
@@ -45,6 +45,9 @@ table.lab-table tr.head td{font-weight:600}
 
 
 def preset_label(pid: str) -> str:
+    if pid in LESSON_CARDS:
+        c = LESSON_CARDS[pid]
+        return f"{c.catalogue} · {c.title} (lesson card, no numbers)"
     p = PRESETS[pid]
     return f"{p.catalogue} · {p.title}"
 
@@ -56,18 +59,44 @@ def explain_query(candidate: str, references: Sequence[str], bleu: BleuOptions =
     from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
 
     b, r = bleu_schema(), rouge_schema()
-    if bleu.ref_length == "shortest":
+    if bleu.dialect == "nltk":
+        # NLTK with plain strings counts characters: the link carries the text as NLTK sees it, one token per
+        # character (scoring.nltk_characters), so the Explain page shows the same number.
+        bd, bopts = "nltk", b.defaults("nltk")
+        bopts.update(weights=tuple(bleu.weights))
+        candidate = bleu_input(candidate, bleu)
+        references = [bleu_input(x, bleu) for x in references]
+    elif bleu.ref_length == "shortest":
         bd, bopts = "hf-evaluate", b.defaults("hf-evaluate")
     else:
         bd = "sacrebleu"
         bopts = b.defaults(bd)
         bopts.update(tokenize=bleu.tokenize, lowercase=bleu.lowercase, smooth_method=bleu.smooth_method,
                      smooth_value=bleu.smooth_value, api="sentence_bleu" if bleu.api == "sentence" else "corpus_bleu")
-    ropts = r.defaults("rouge-score")
-    ropts.update(use_stemmer=rouge.use_stemmer, tokenizer=rouge.tokenizer, split_summaries=rouge.split_summaries)
+    if rouge.dialect == "rouge155":
+        rd = "rouge155"
+        ropts = r.defaults(rd)
+        ropts.update(use_stemmer=rouge.use_stemmer, multi_ref=rouge.multi_ref)
+    else:
+        rd = "rouge-score"
+        ropts = r.defaults(rd)
+        ropts.update(use_stemmer=rouge.use_stemmer, tokenizer=rouge.tokenizer, split_summaries=rouge.split_summaries)
     state = ExplainState(candidate=candidate, refs=list(references), bleu_dialect=bd, bleu_options=bopts,
-                         rouge_dialect="rouge-score", rouge_types=tuple(DEFAULT_ROUGE_TYPES()), rouge_options=ropts)
+                         rouge_dialect=rd, rouge_types=tuple(DEFAULT_ROUGE_TYPES()), rouge_options=ropts)
     return urlencode(to_params(state, b, r), doseq=True)
+
+
+def explain_href(page_url: str, query: str) -> str:
+    """Link to the Explain page (the app's default page, at the app root) from the lab page's URL
+    (``http://host:8501/gaming_lab``, maybe with a trailing "/" or under a path prefix); without a URL, a
+    relative link."""
+    base = (page_url or "").split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    if "://" not in base:
+        return "./?" + query
+    scheme, rest = base.split("://", 1)
+    host, _, path = rest.partition("/")
+    parent = path.rsplit("/", 1)[0] if "/" in path else ""  # drop the page's own path segment
+    return f"{scheme}://{host}/" + (parent + "/" if parent else "") + "?" + query
 
 
 def variant_links(v: Variant) -> list[tuple[str, str]]:
