@@ -49,11 +49,17 @@ class Option:
     help: str
     choices: tuple | None = None
     corpus_only: bool = False
+    min: float | None = None  # bounds of a number (inclusive); the UI uses them for its widgets and links
+    max: float | None = None
 
     def to_dict(self) -> dict:
         d = {"name": self.name, "type": self.type, "default": self.default, "help": self.help}
         if self.choices is not None:
             d["choices"] = list(self.choices)
+        if self.min is not None:
+            d["min"] = self.min
+        if self.max is not None:
+            d["max"] = self.max
         if self.corpus_only:
             d["corpus_only"] = True
         return d
@@ -74,16 +80,17 @@ def coerce_option(o: Option, v: Any) -> Any:
         if v not in o.choices:
             raise ValueError(f"option {k} must be one of {', '.join(map(str, o.choices))}, got {v!r}")
         return v
-    if o.type == "int":
+    if o.type in ("int", "float"):
         try:
-            return int(v)
+            x = int(v) if o.type == "int" else float(v)
         except (TypeError, ValueError):
-            raise ValueError(f"option {k} expects an integer, got {v!r}") from None
-    if o.type == "float":
-        try:
-            return float(v)
-        except (TypeError, ValueError):
-            raise ValueError(f"option {k} expects a number, got {v!r}") from None
+            raise ValueError(f"option {k} expects {'an integer' if o.type == 'int' else 'a number'}, "
+                             f"got {v!r}") from None
+        if x != x or (o.min is not None and x < o.min) or (o.max is not None and x > o.max):
+            lo = "" if o.min is None else f"at least {o.min:g}"
+            hi = "" if o.max is None else f"at most {o.max:g}"
+            raise ValueError(f"option {k} must be {' and '.join(b for b in (lo, hi) if b) or 'a number'}, got {v!r}")
+        return x
     return v
 
 
@@ -303,7 +310,7 @@ class Dialect:
                    "resample means; mid is a median); mean: plain mean of the per-item scores",
                    choices=("bootstrap", "mean"), corpus_only=True),
             Option("seed", "int", 42, "seed of the bootstrap (rouge-score itself uses NumPy's unseeded global RNG)",
-                   corpus_only=True),
+                   corpus_only=True, min=0, max=2**32 - 1),
         ]
 
     def aggregate(self, per_type: dict[str, list[Score]], copts: dict) -> tuple[dict, dict, dict]:
@@ -377,7 +384,7 @@ class HfEvaluateDialect(Dialect):
                    "True: bootstrap 'mid' F (a median of resample means); False: the list of per-item F values",
                    corpus_only=True),
             Option("seed", "int", 42, "the seed given to evaluate.load(..., seed=); HF reseeds NumPy's legacy "
-                                      "global RNG with it before every compute", corpus_only=True),
+                                      "global RNG with it before every compute", corpus_only=True, min=0, max=2**32 - 1),
         ]
 
     def aggregate(self, per_type, copts):

@@ -123,9 +123,10 @@ class Rouge155Dialect(Dialect):
                    "pool: -f A (the script's default): sum hits and sizes over the references; best-recall: -f B: "
                    "keep the reference with the highest recall (5-decimal recall for N/S, raw for L, "
                    "single-weighted for W; the first wins ties)", choices=("pool", "best-recall")),
-            Option("alpha", "float", 0.5, "-p: F = P·R / ((1-α)·P + α·R); 0.5 is F1, α→1 favours precision"),
-            Option("length_limit", "int", 0, "-l: use only the first N words of every text (0 = no limit)"),
-            Option("byte_limit", "int", 0, "-b: use only the first N bytes of every text (0 = no limit)"),
+            Option("alpha", "float", 0.5, "-p: F = P·R / ((1-α)·P + α·R); 0.5 is F1, α→1 favours precision",
+                   min=0.0, max=1.0),
+            Option("length_limit", "int", 0, "-l: use only the first N words of every text (0 = no limit)", min=0),
+            Option("byte_limit", "int", 0, "-b: use only the first N bytes of every text (0 = no limit)", min=0),
         ]
 
     def resolve_options(self, options: dict) -> dict:
@@ -407,8 +408,9 @@ class Rouge155Dialect(Dialect):
     def corpus_options(self) -> list[Option]:
         return [
             Option("resamples", "int", 1000, "-r: bootstrap resamples (resample i is seeded with srand(i))",
-                   corpus_only=True),
-            Option("confidence", "float", 95.0, "-c: confidence level of the interval, in percent", corpus_only=True),
+                   corpus_only=True, min=1),
+            Option("confidence", "float", 95.0, "-c: confidence level of the interval, in percent", corpus_only=True,
+                   min=0.0, max=100.0),
             Option("counting", "choice", "0", "-t: 0 = average the per-item scores (default); 1 = pool the "
                    "token counts over the corpus", choices=("0", "1"), corpus_only=True),
         ]
