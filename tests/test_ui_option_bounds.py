@@ -29,7 +29,7 @@ def test_rouge155_numeric_options_are_bounded():
     assert specs["length_limit"].min == 0 and specs["byte_limit"].min == 0
 
 
-@pytest.mark.parametrize("opts,msg", [({"alpha": 5}, "alpha must be at least 0 and at most 1"),
+@pytest.mark.parametrize("opts,msg", [({"alpha": 5}, "alpha must be between 0 and 1"),
                                       ({"alpha": "nan"}, "alpha must be"),
                                       ({"length_limit": -3}, "length_limit must be at least 0")])
 def test_core_refuses_out_of_range(opts, msg):
@@ -40,7 +40,7 @@ def test_core_refuses_out_of_range(opts, msg):
 def test_coerce_option_bounds():
     o = Option("x", "float", 0.5, "", min=0.0, max=1.0)
     assert coerce_option(o, "1") == 1.0 and coerce_option(o, 0) == 0.0
-    with pytest.raises(ValueError, match="at most 1"):
+    with pytest.raises(ValueError, match="between 0 and 1"):
         coerce_option(o, "1.5")
     assert Option("n", "int", 0, "", min=1).to_dict()["min"] == 1
 

@@ -87,9 +87,11 @@ def coerce_option(o: Option, v: Any) -> Any:
             raise ValueError(f"option {k} expects {'an integer' if o.type == 'int' else 'a number'}, "
                              f"got {v!r}") from None
         if x != x or (o.min is not None and x < o.min) or (o.max is not None and x > o.max):
-            lo = "" if o.min is None else f"at least {o.min:g}"
-            hi = "" if o.max is None else f"at most {o.max:g}"
-            raise ValueError(f"option {k} must be {' and '.join(b for b in (lo, hi) if b) or 'a number'}, got {v!r}")
+            if o.min is not None and o.max is not None:
+                rng = f"between {o.min:g} and {o.max:g}"
+            else:
+                rng = f"at least {o.min:g}" if o.min is not None else f"at most {o.max:g}"
+            raise ValueError(f"option {k} must be {rng}, got {v!r}")
         return x
     return v
 
