@@ -213,6 +213,24 @@ def test_optimizer_result_is_what_the_real_packages_say(target, cand):
     assert res.elapsed <= 1.0 + res.max_unit_seconds
 
 
+def test_optimizer_shows_a_difference_from_the_real_packages(monkeypatch):
+    """If the packages disagreed with what is shown, the page says so and lists the difference."""
+    from explainer.attacks import verify
+
+    real = verify.real_scores
+    monkeypatch.setattr(verify, "real_scores", lambda text, refs: {**real(text, refs), "rouge1_r": -1.0})
+    refs = ["the minister said that the government will increase the budget for schools in the next year"]
+    at = new_lab({"lab": "optimizer", "candidate": "minister promises more money for schools next year", "ref": refs})
+    at.slider(key="lab_opt_budget").set_value(0.5).run()
+    at.button(key="lab_opt_run").click().run()
+    assert not at.exception
+    assert not any(s.value.startswith("Re-scored by") for s in at.success)
+    err = next(e.value for e in at.error if e.value.startswith("Re-scored by"))
+    assert "4 number(s) differ" in err  # ROUGE-1 R of the table and of the trajectory, start and final
+    df = at.dataframe[0].value
+    assert set(df["metric"]) == {"rouge1_r"} and set(df["package"]) == {-1.0}
+
+
 @pytest.mark.parametrize("cand,moves", [("", ["delete"]), ("", ["swap", "delete"]), ("cat", ["swap"])])
 def test_optimizer_with_no_applicable_move_says_so(cand, moves):
     at = new_lab({"lab": "optimizer", "candidate": cand, "ref": "the cat sat on the mat"})

@@ -597,9 +597,14 @@ def _rescore_check(res, refs, full0, full1) -> None:
     number shown: the table (explainer path) and the headline / trajectory values (fast path)."""
     from explainer.attacks.verify import PACKAGES, compare, real_scores
 
-    texts = [("optimised text", res.final, [full1.values, res.trajectory[-1]])]
+    from explainer.attacks.optimizer import TRACKED
+
+    def shown(full, entry):  # the table's metrics and the trajectory's (headline, chart, CSV)
+        return [{m: full.values[m] for m in GEN_METRICS}, {m: entry[m] for m in TRACKED}]
+
+    texts = [("optimised text", res.final, shown(full1, res.trajectory[-1]))]
     if res.start.split():
-        texts.insert(0, ("start text", res.start, [full0.values, res.trajectory[0]]))
+        texts.insert(0, ("start text", res.start, shown(full0, res.trajectory[0])))
     bad, n = [], 0
     for label, text, shown in texts:
         real = real_scores(text, refs)

@@ -69,7 +69,8 @@ def test_sections_render_and_screenshot(page, app_url):
     page.get_by_role("button", name="Run optimizer").click()
     page.wait_for_selector(".js-plotly-plot")
     wait_idle(page)
-    assert page.get_by_text("identical to what the search reported").count() == 1
+    assert page.get_by_text("Re-scored by sacreBLEU 2.6.0 / rouge-score 0.1.2: identical").count() == 1
+    assert "seed=0" in page.url and "budget=3" in page.url and "moves=insert%2Cdelete%2Cswap%2Creplace" in page.url
     shot(page, "lab-optimizer")
     page.goto(f"{app_url}/gaming_lab?lab=generators")
     page.wait_for_selector("table.lab-table")
@@ -104,6 +105,47 @@ def test_optimizer_stop_button_keeps_the_partial_result(page, app_url):
         shot(page, "lab-optimizer-stop-FAILED")
         raise
     wait_idle(page)
-    assert page.get_by_text("identical to what the search reported").count() == 1
+    assert page.get_by_text("Re-scored by sacreBLEU 2.6.0 / rouge-score 0.1.2: identical").count() == 1
     assert page.get_by_text("stopped: by you").count() == 1
     shot(page, "lab-optimizer-stopped")
+
+
+def test_comparison_column_tie_badge_and_material_lesson_icon(page, app_url):
+    """G10: the comparison column has no verdict, BP 1.00 -> 1.00 is a worded tie; the lesson's icon is a
+    Material icon (an emoji is a missing glyph in Debian's Chromium)."""
+    page.goto(f"{app_url}/gaming_lab?preset=stitched-refs")
+    page.wait_for_selector("table.lab-table")
+    wait_idle(page)
+    assert page.locator('td[data-verdict][data-variant="2"]').count() == 0
+    assert "tie / n/a" in page.locator('td[data-verdict="bleu_bp"][data-variant="1"]').inner_text()
+    alert = page.locator('[data-testid="stAlert"]').filter(has_text="Lesson.")
+    icon = alert.locator('[data-testid="stAlertDynamicIcon"]')  # Streamlit's icon element inside an alert
+    assert icon.count() == 1 and icon.inner_text().strip() == "lightbulb"  # a Material ligature, not "💡"
+    shot(page, "lab-preset-stitched-refs")
+
+
+@pytest.mark.parametrize("pid", ["reference-style", "rouge-implementations", "nltk-strings", "non-latin"])
+def test_new_presets_render(page, app_url, pid):
+    page.goto(f"{app_url}/gaming_lab?preset={pid}")
+    page.wait_for_selector("table.lab-table")
+    wait_idle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    shot(page, f"lab-preset-{pid}")
+
+
+def test_lesson_card_renders_without_numbers(page, app_url):
+    page.goto(f"{app_url}/gaming_lab?preset=small-differences")
+    page.get_by_text("Lesson card — no numbers").wait_for()
+    wait_idle(page)
+    assert page.locator("table.lab-table").count() == 0
+    assert page.locator('[data-testid="stException"]').count() == 0
+    shot(page, "lab-card-small-differences")
+
+
+def test_optimizer_no_applicable_move_message(page, app_url):
+    page.goto(f"{app_url}/gaming_lab?lab=optimizer&candidate=cat&ref=the+cat+sat&moves=swap")
+    page.get_by_role("button", name="Run optimizer").click()
+    page.get_by_text("None of the chosen moves can change this text").wait_for()
+    wait_idle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    shot(page, "lab-optimizer-no-move")
