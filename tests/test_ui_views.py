@@ -212,3 +212,104 @@ def test_token_tooltip_says_where_the_ngram_occurs_in_every_reference():
     occ = bv.ngram_occurrences(bt, "all hope , ye")
     assert occ["ref_counts"] == [0, 0, 0, 1]
     assert "‘all hope , ye’" in marks[1].title and "it occurs in ref 4 ×1" in marks[1].title
+
+
+# --- chart text as Plotly shows it ------------------------------------------------------------------------
+_PLOTLY_ENTITIES = {"mu": "μ", "amp": "&", "lt": "<", "gt": ">", "nbsp": "\xa0", "times": "×", "plusmn": "±",
+                    "deg": "°"}
+
+
+def plotly_visible(s: str) -> str:
+    """What Plotly draws for a text string (svg_text_utils.convertToTspans): ``<...>`` runs are tags (a few
+    render: <b>, <i>, <a>, <br>, <sub>, <sup>, <span>; the others vanish), the text between them has entities
+    decoded once — numeric ones and only the eight named ones above. An escaped label must contain no tag."""
+    import re
+
+    assert not re.search(r"<[^<>]*>", s), f"Plotly would read a tag in {s!r}"
+    assert not re.search(r"\$[^$]*\$", s), f"Plotly would try to typeset {s!r} as LaTeX"
+
+    def dec(m):
+        t = m.group(1)
+        if t.startswith("#"):
+            return chr(int(t[2:], 16) if t[1] == "x" else int(t[1:]))
+        return _PLOTLY_ENTITIES.get(t, m.group(0))
+
+    return re.sub(r"&(#\d+|#x[\da-fA-F]+|[a-z]+);", dec, s)
+
+
+CHART_TOKENS = ['"hello"', "it's", "<b>bold</b>", "&amp;lt;", "&lt;", "a&b", "$x$", "<a href='javascript:x'>",
+                "&#60;", "&quot;", "5 > 3"]
+
+
+@pytest.mark.parametrize("tok", CHART_TOKENS)
+def test_chart_labels_show_the_users_characters_literally(tok):
+    assert plotly_visible(charts.label_text(tok, limit=100)) == tok
+
+
+def test_chart_labels_literal_in_ticks_hover_and_alignment():
+    toks = ['"hello"', "it's", "<b>x</b>", "&amp;lt;"]
+    text = " ".join(toks)
+    rt = explain_rouge(text, [text], types=("rougeL",), dialect="textbook")
+    assert list(rt.candidate.tokenized.tokens) == [t.lower() for t in toks]
+    d = rv.detail(rt, "rougeL", 0)
+    fig, _ = charts.lcs_heatmap_figure(d["table"], rt.references[0].tokenized.tokens, rt.candidate.tokenized.tokens,
+                                       d["pairs"])
+    assert [plotly_visible(t) for t in fig.layout.xaxis.ticktext[1:]] == list(rt.candidate.tokenized.tokens)
+    assert [plotly_visible(t) for t in fig.layout.yaxis.ticktext[1:]] == list(rt.references[0].tokenized.tokens)
+    assert [plotly_visible(c[0]) for c in fig.data[1].customdata] == list(rt.candidate.tokenized.tokens)
+    afig, _ = charts.alignment_figure(rt.candidate.tokenized.tokens, rt.references[0].tokenized.tokens, d["pairs"])
+    assert [plotly_visible(t) for t in afig.data[1].text] == list(rt.candidate.tokenized.tokens)
+    assert [plotly_visible(t) for t in afig.data[2].text] == list(rt.references[0].tokenized.tokens)
+
+
+def _bar_traces(fig):
+    return [t for t in fig.data if t.type == "bar"]
+
+
+def _check_bar_colours(fig):
+    """Every bar series is filled with its own colour; a pattern is only a second signal drawn over it."""
+    colours = []
+    for t in _bar_traces(fig):
+        m = t.marker
+        assert isinstance(m.color, str) and m.color.startswith("#"), t.name
+        pat = m.pattern
+        if pat is not None and pat.shape:
+            assert pat.fillmode == "overlay", (t.name, "the pattern would replace the series colour")
+            assert pat.bgcolor in (None, m.color)
+        colours.append(m.color)
+    assert len(set(colours)) == len(colours)
+    shapes = [(t.marker.pattern.shape if t.marker.pattern is not None else "") or "" for t in _bar_traces(fig)]
+    assert len(set(shapes)) == len(shapes), "series must also differ by pattern"
+
+
+def test_rouge_prf_bars_use_series_colours_and_labels_do_not_collide():
+    ex = get_example("abandon_hope")
+    types = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeSU4")
+    rt = explain_rouge(ex.candidate, list(ex.references), types=types)
+    fig = charts.rouge_prf_figure(rv.prf_rows(rt))
+    _check_bar_colours(fig)
+    assert [t.marker.color for t in fig.data] == [charts.BLUE, charts.ORANGE, charts.GREEN]
+    for t in fig.data:
+        # value labels stand upright above each bar, so neighbours cannot run into each other
+        assert t.textangle == -90 and t.textposition == "outside"
+    assert fig.layout.yaxis.range[1] >= 1.3 * max(max(t.y) for t in fig.data)
+
+
+def test_bleu_count_bars_use_series_colours():
+    ex = get_example("cat_sat")
+    fig = charts.bleu_counts_figure(bv.order_rows(explain_bleu(ex.candidate, list(ex.references))))
+    _check_bar_colours(fig)
+
+
+def test_zero_precision_label_is_not_clipped():
+    ex = get_example("cat_sat")
+    bt = explain_bleu(ex.candidate, list(ex.references), smooth_method="none")
+    assert sacre(ex.candidate, list(ex.references), smooth_method="none").counts[3] == 0
+    fig = charts.bleu_counts_figure(bv.order_rows(bt))
+    raw = fig.data[2]
+    assert raw.text[3] == "0.000"
+    # drawn outside the plot area if need be, and the axis leaves room below 0 for a label under the marker
+    assert raw.cliponaxis is False
+    lo, hi = fig.layout.yaxis2.range
+    assert lo <= -0.1 * hi
+

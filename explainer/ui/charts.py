@@ -2,12 +2,13 @@
 
 Colours are Okabe–Ito (colour-blind safe) and every series also differs by something that is not colour
 (bar pattern, marker symbol, line dash) and carries its name in the legend and in hover text. User tokens
-used as labels are HTML-escaped, because Plotly interprets a subset of HTML (``<a href>``, ``<b>``…) in
-text. Figures leave the background to the Streamlit theme, so they read in light and dark mode.
+used as labels go through :func:`label_text`, because Plotly interprets a subset of HTML (``<a href>``,
+``<b>``…) and ``$…$`` LaTeX in text. Bars are filled with their series colour and patterns are drawn over it
+(``fillmode="overlay"``), so the colour shows in light and dark mode alike; figures leave the background to
+the Streamlit theme.
 """
 from __future__ import annotations
 
-import html
 import math
 from typing import Sequence
 
@@ -16,19 +17,31 @@ import plotly.graph_objects as go
 from explainer.ui.highlight import ORDER_COLOURS, CLIP_COLOUR, is_suspicious_char
 
 __all__ = ["bleu_counts_figure", "bp_curve_figure", "rouge_prf_figure", "lcs_heatmap_figure", "alignment_figure",
-           "label_text", "downsample_indices", "HEATMAP_MAX"]
+           "label_text", "plotly_escape", "downsample_indices", "HEATMAP_MAX"]
 
 BLUE, ORANGE, GREEN, PURPLE, VERMILLION, SKY = "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"
 FONT = dict(size=15)
 HEATMAP_MAX = 60  # at most this many rows / columns drawn; longer texts are downsampled (and say so)
 
 
+# Plotly's text renderer (svg_text_utils.convertToTspans) reads ``<...>`` as tags and then decodes, once,
+# numeric entities and only eight named ones (&amp; &lt; &gt; &nbsp; &mu; &times; &plusmn; &deg;): &quot; would
+# show as "&quot;". A text with two ``$`` may be typeset as LaTeX. So: & < > as the named entities Plotly knows,
+# $ as a numeric one; everything else (quotes, apostrophes) literally, which is inert once no tag can form.
+_PLOTLY_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "$": "&#36;"}
+
+
+def plotly_escape(s: str) -> str:
+    """Escape text for a Plotly label / hover text so it shows literally and inert."""
+    return "".join(_PLOTLY_ESCAPES.get(c, c) for c in s)
+
+
 def label_text(tok: str, limit: int = 18) -> str:
-    """A user token as a Plotly label: invisible characters spelled out, shortened, HTML-escaped."""
+    """A user token as a Plotly label: invisible characters spelled out, shortened, escaped for Plotly."""
     s = "".join(f"<U+{ord(c):04X}>" if is_suspicious_char(c) else c for c in tok)
     if len(s) > limit:
         s = s[: limit - 1] + "…"
-    return html.escape(s, quote=True)
+    return plotly_escape(s)
 
 
 def _layout(title: str, height: int = 420, **extra) -> dict:
@@ -56,7 +69,7 @@ def bleu_counts_figure(orders: Sequence[dict], *, scale_label: str = "0–1") ->
     sm = [o.get("precision") for o in orders]
     data = [
         dict(type="bar", x=ns, y=[o["totals"] for o in orders], name="candidate n-grams (totals)",
-             marker=dict(color=SKY, pattern=dict(shape="/", fgcolor=BLUE)),
+             marker=dict(color=SKY, pattern=_overlay("/")),
              text=[_num(o["totals"]) for o in orders], textposition="outside",
              hovertemplate="%{x}: %{y} candidate n-grams<extra></extra>", xaxis="x", yaxis="y"),
         dict(type="bar", x=ns, y=[o["matches"] for o in orders], name="clipped matches",
@@ -64,7 +77,7 @@ def bleu_counts_figure(orders: Sequence[dict], *, scale_label: str = "0–1") ->
              hovertemplate="%{x}: %{y} clipped matches<extra></extra>", xaxis="x", yaxis="y"),
         dict(type="scatter", x=ns, y=raw, name="precision before smoothing", mode="lines+markers+text",
              line=dict(color=BLUE, dash="dash", width=3), marker=dict(symbol="circle-open", size=14, line=dict(width=3)),
-             text=["n/a" if p is None else f"{p:.3f}" for p in raw], textposition="bottom center",
+             text=["n/a" if p is None else f"{p:.3f}" for p in raw], textposition="bottom center", cliponaxis=False,
              hovertemplate="%{x}: %{y:.4f} before smoothing<extra></extra>", xaxis="x2", yaxis="y2"),
         dict(type="scatter", x=ns, y=sm, name="after smoothing (used)", mode="lines+markers+text",
              line=dict(color=VERMILLION, width=3),
@@ -81,12 +94,18 @@ def bleu_counts_figure(orders: Sequence[dict], *, scale_label: str = "0–1") ->
         "BLEU step 2: clipped n-gram counts and modified precisions", height=440, barmode="group",
         xaxis=dict(domain=[0, 0.44]), xaxis2=dict(domain=[0.56, 1], anchor="y2"),
         yaxis=dict(title=dict(text="count"), range=[0, ymax * 1.18]),
-        yaxis2=dict(title=dict(text="precision (0–1)"), range=[-0.05, top * 1.15], anchor="x2"),
+        yaxis2=dict(title=dict(text="precision (0–1)"), range=[-0.14 * top, top * 1.15], anchor="x2"),
         annotations=[dict(text="Matches vs candidate n-grams", x=0.22, y=1.0, xref="paper", yref="paper",
                           xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=15)),
                      dict(text="Modified precision per order", x=0.78, y=1.0, xref="paper", yref="paper",
                           xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=15))])
     return _fig(data, layout)
+
+
+def _overlay(shape: str) -> dict:
+    """A bar pattern drawn *over* the series colour (Plotly's default fillmode "replace" would paint only the
+    pattern's lines on a transparent bar, so the series colour would never show)."""
+    return dict(shape=shape, fillmode="overlay", fgcolor="#000000", fgopacity=0.45, size=9, solidity=0.25)
 
 
 def _num(x) -> str:
@@ -130,12 +149,15 @@ def rouge_prf_figure(rows: Sequence[dict]) -> go.Figure:
     for key, name, colour, pattern in spec:
         vals = [r.get(key) for r in rows]
         data.append(dict(type="bar", x=labels, y=vals, name=name,
-                         marker=dict(color=colour, pattern=dict(shape=pattern, fgcolor="#333333")),
+                         marker=dict(color=colour, pattern=_overlay(pattern) if pattern else dict(shape="")),
+                         # upright labels above each bar: side by side they would run into each other
                          text=[("" if v is None else f"{v:.4f}") for v in vals], textposition="outside",
+                         textangle=-90, cliponaxis=False,
                          hovertemplate="%{x} " + name + ": %{y:.6f}<extra></extra>"))
     top = max([r.get("scale", 1) for r in rows] + [1])
     return _fig(data, _layout("ROUGE: precision, recall and F-measure per type", height=420, barmode="group",
-                              yaxis=dict(title=dict(text="score"), range=[0, top * 1.15])))
+                              uniformtext=dict(minsize=11, mode="hide"),
+                              yaxis=dict(title=dict(text="score"), range=[0, top * 1.35])))
 
 
 def downsample_indices(idx: Sequence[int], limit: int) -> list[int]:
