@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from explainer.bleu import algorithm as _alg
-from explainer.bleu.algorithm import streams_to_segments
+from explainer.bleu.algorithm import (MAX_CORPUS_TRACE_CHARS, MAX_TRACE_CHARS, TraceTooLarge,
+                                      streams_to_segments)
 from explainer.bleu.bootstrap import BleuBootstrap, bootstrap_bleu_corpus
 from explainer.bleu.dialects import BleuDialect, OptionSpec
 from explainer.bleu.registry import DIALECTS, _load_builtin, dialect_names, dialect_options, get_dialect, register_dialect
@@ -23,7 +24,7 @@ from explainer.bleu.trace import BleuCorpusTrace, BleuStats, BleuTrace
 __all__ = ["explain_bleu", "explain_bleu_corpus", "score_bleu", "score_bleu_corpus", "BleuTrace",
            "BleuCorpusTrace", "BleuStats", "DIALECTS", "dialect_options", "dialect_names", "register_dialect",
            "get_dialect", "BleuDialect", "OptionSpec", "streams_to_segments", "DEFAULT_DIALECT",
-           "bootstrap_bleu_corpus", "BleuBootstrap"]
+           "bootstrap_bleu_corpus", "BleuBootstrap", "MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge"]
 
 DEFAULT_DIALECT = "sacrebleu"
 

@@ -21,10 +21,46 @@ from explainer.bleu.trace import (BleuCorpusTrace, BleuStats, BleuTrace, OrderNg
                                   TextTrace)
 from explainer.errors import ExplainerInputError
 from explainer.ngrams import count_all_ngrams
-from explainer.text import check_length
+from explainer.text import MAX_INPUT_CHARS, check_length
 
 __all__ = ["segment_stats", "build_segment_trace", "explain_segment", "explain_corpus", "score_segment",
-           "score_corpus", "normalize_segment_input", "normalize_corpus_input", "sum_stats"]
+           "score_corpus", "normalize_segment_input", "normalize_corpus_input", "sum_stats", "MAX_TRACE_CHARS",
+           "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge", "check_trace_size", "check_corpus_trace_size"]
+
+
+# ------------------------------------------------------------------------------------------- limits
+#: Characters (candidate + all references) one segment's full trace may cover. The work and the size of a full
+#: trace grow with the number of n-gram positions it lists; at this size the slowest case measured (character
+#: tokens, max order 10, one long reference) builds and exports (to_dict) in ~3 s, the default dialect in
+#: < 0.5 s (docs/trace-schema-bleu.md "Limits"). Statistics (score_bleu) are not limited by it.
+MAX_TRACE_CHARS = 100_000
+#: Characters (all candidates + all references) of a corpus whose every segment's full trace is built at once
+#: (explain_bleu_corpus(full=True), to_dict(full=True), segments, build_all, materialise).
+MAX_CORPUS_TRACE_CHARS = 1_500_000
+
+
+class TraceTooLarge(ExplainerInputError):
+    """A full trace over more characters than MAX_TRACE_CHARS / MAX_CORPUS_TRACE_CHARS."""
+
+
+def check_trace_size(candidate: str, references: Sequence[str], where: str = "") -> None:
+    n = len(candidate) + sum(len(r) for r in references)
+    if n > MAX_TRACE_CHARS:
+        raise TraceTooLarge(
+            f"{where}a full BLEU trace of {n:,} characters (candidate + {len(references)} reference(s)) is over "
+            f"the limit of {MAX_TRACE_CHARS:,} characters in total for one segment's full trace "
+            "(explainer.bleu.MAX_TRACE_CHARS). For the statistics only use score_bleu / score_bleu_corpus "
+            f"(CLI: without --full), which take up to {MAX_INPUT_CHARS:,} characters per text.")
+
+
+def check_corpus_trace_size(n_chars: int, n_segments: int) -> None:
+    if n_chars > MAX_CORPUS_TRACE_CHARS:
+        raise TraceTooLarge(
+            f"full BLEU traces of all {n_segments:,} segments would cover {n_chars:,} characters, over the limit "
+            f"of {MAX_CORPUS_TRACE_CHARS:,} characters for a full corpus trace "
+            "(explainer.bleu.MAX_CORPUS_TRACE_CHARS). Build the segments you need with "
+            "explain_bleu_corpus(...).segment(i) (full=False), or use score_bleu_corpus for the statistics only "
+            "(CLI: without --full).")
 
 
 # ------------------------------------------------------------------------------------------- input
@@ -229,13 +265,34 @@ def _text_trace(d: BleuDialect, text: str) -> TextTrace:
     return TextTrace(text, d.preprocessed_text(text), d.preprocess_changes(text), toks, starts, ends)
 
 
+def _group_by_next(positions: Sequence[int], rt: Sequence[str], off: int, lim: int) -> dict | None:
+    """Positions p (< lim) of one prefix in a reference, grouped by the token at p + off (ascending lists)."""
+    if not positions:
+        return None
+    out: dict = {}
+    for p in positions:
+        if p < lim:
+            t = rt[p + off]
+            lst = out.get(t)
+            if lst is None:
+                out[t] = [p]
+            else:
+                lst.append(p)
+    return out
+
+
 def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str]) -> tuple[
         TextTrace, list[TextTrace], list[OrderNgrams], Any, list]:
     """Tokens, n-gram tables, reference-length choice and the statistics vector of one segment.
 
     Reference positions are found by extension rather than by listing every reference n-gram: an n-gram
     g occurs in a reference at p exactly when its (n-1)-gram prefix occurs at p and the reference token at
-    p + n - 1 is g's last token; the prefix is itself a candidate (n-1)-gram, whose positions are known."""
+    p + n - 1 is g's last token; the prefix is itself a candidate (n-1)-gram, whose positions are known.
+    The first candidate n-gram with a given prefix filters the prefix's positions directly; when a second one
+    shares the prefix, the prefix's positions are grouped by their next token once. Each reference position
+    is so visited at most twice per order, whatever the text: the work is linear in the total number of tokens
+    (filtering per n-gram was quadratic when many distinct n-grams continue one frequent prefix, e.g. a
+    candidate "a x1 a x2 a x3 ..." against references "a a a ...")."""
     N = d.max_order
     cand = _text_trace(d, candidate)
     refs = [_text_trace(d, r) for r in references]
@@ -281,6 +338,7 @@ def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str
         ref_positions: list = [None] * len(firsts)
         m = 0
         off = n - 1
+        seen_prefix: dict = {}   # prefix id -> None (filtered once directly) or its positions grouped by next token
         for j, f in enumerate(firsts):
             if n == 1:
                 tok = ht[f]
@@ -289,25 +347,36 @@ def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str
                     continue
                 rp = tuple(found)
             else:
-                prefix = prev_rp[prev_ids[f]]
+                pid = prev_ids[f]
+                prefix = prev_rp[pid]
                 if prefix is None:
                     continue
                 last = ht[f + off]
-                found = []
-                hit = False
-                for k in kr:
-                    pp = prefix[k]
-                    if pp:
-                        rt = rts[k]
-                        lim = ref_lens[k] - off
-                        x = tuple([p for p in pp if p < lim and rt[p + off] == last])
-                        if x:
-                            hit = True
-                        found.append(x)
-                    else:
-                        found.append(())
-                if not hit:
-                    continue
+                if pid in seen_prefix:
+                    groups = seen_prefix[pid]
+                    if groups is None:
+                        groups = seen_prefix[pid] = [_group_by_next(prefix[k], rts[k], off, ref_lens[k] - off)
+                                                     for k in kr]
+                    found = [tuple(g.get(last, ())) if g else () for g in groups]
+                    if not any(found):
+                        continue
+                else:
+                    seen_prefix[pid] = None
+                    found = []
+                    hit = False
+                    for k in kr:
+                        pp = prefix[k]
+                        if pp:
+                            rt = rts[k]
+                            lim = ref_lens[k] - off
+                            x = tuple([p for p in pp if p < lim and rt[p + off] == last])
+                            if x:
+                                hit = True
+                            found.append(x)
+                        else:
+                            found.append(())
+                    if not hit:
+                        continue
                 rp = tuple(found)
             ref_positions[j] = rp
             mx = max(map(len, rp))
@@ -324,6 +393,7 @@ def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str
 
 def explain_segment(d: BleuDialect, candidate: str, references: Sequence[str]) -> BleuTrace:
     candidate, references = normalize_segment_input(candidate, references)
+    check_trace_size(candidate, references)
     return _segment_trace(d, candidate, references)
 
 
@@ -345,12 +415,17 @@ def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False
     warns, err = d.check_inputs(candidates, references, corpus=True)
 
     shared_options = d.options_dict()   # one dict shared by the segment traces (read-only by convention)
+    n_chars = sum(len(c) for c in candidates) + sum(len(r) for rs in references for r in rs)
 
     def builder(i: int) -> BleuTrace:
         # inputs were validated above; a segment trace carries its own sentence-level score and notes
+        check_trace_size(candidates[i], references[i], f"segment {i + 1}: ")
         return _segment_trace(d, candidates[i], references[i], shared_options)
 
     if full:
+        check_corpus_trace_size(n_chars, len(candidates))
+        for i in range(len(candidates)):
+            check_trace_size(candidates[i], references[i], f"segment {i + 1}: ")
         # Build every segment's trace first and read the statistics off them (one pass over the texts).
         with gc_paused():
             built = {i: builder(i) for i in range(len(candidates))}
@@ -367,4 +442,4 @@ def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False
                            segment_stats=stats, summed=summed, combination=comb,
                            signature=d.signature(_nrefs(references) if references else 0),
                            warnings=warns + comb.warnings, library_error=_merge_error(err, comb.library_error),
-                           segment_errors=seg_errors, _builder=builder, _segments=built)
+                           segment_errors=seg_errors, _builder=builder, _segments=built, _n_chars=n_chars)

@@ -210,7 +210,7 @@ class BleuTrace:
             "ngrams": [o.to_dict() for o in self.ngrams], "assignment_note": ASSIGNMENT_NOTE,
             "totals_rule": self.totals_rule,
             "ref_length": {**self.ref_length.to_dict(), "c": self.combination.c,
-                           "ref_lengths": [len(r.tokens) for r in self.references]},
+                           "ref_lengths": [len(r.token_texts) for r in self.references]},
             "stats": list(self.stats),
             "combination": self.combination.to_dict(),
             "score": self.score, "bleu": self.bleu, "counts": self.counts, "totals": self.totals,
@@ -283,6 +283,7 @@ class BleuCorpusTrace:
     segment_errors: list[dict] = field(default_factory=list)   # {"segment": i, ...} per-segment notes
     _builder: Callable[[int], BleuTrace] | None = field(default=None, repr=False, compare=False)
     _segments: dict = field(default_factory=dict, repr=False, compare=False)
+    _n_chars: int = field(default=0, repr=False, compare=False)   # characters of all texts (trace-size limit)
 
     counts = BleuTrace.counts
     totals = BleuTrace.totals
@@ -300,9 +301,12 @@ class BleuCorpusTrace:
         return t
 
     def build_all(self) -> None:
-        """Build every segment's full trace now (with the garbage collector paused, see algorithm.gc_paused)."""
-        from explainer.bleu.algorithm import gc_paused
+        """Build every segment's full trace now (with the garbage collector paused, see algorithm.gc_paused).
+        Raises ``TraceTooLarge`` above ``MAX_CORPUS_TRACE_CHARS`` (``segment(i)`` builds one segment)."""
+        from explainer.bleu.algorithm import check_corpus_trace_size, gc_paused
 
+        if len(self._segments) < self.n_segments:
+            check_corpus_trace_size(self._n_chars, self.n_segments)
         with gc_paused():
             for i in range(self.n_segments):
                 self.segment(i)

@@ -304,7 +304,7 @@ def _inputs() -> None:
     with c1:
         st.button("Add reference", icon=":material/add:", key="add_ref", on_click=_add_ref, disabled=n >= MAX_REFS)
     with c2:
-        st.caption(f"1–{MAX_REFS} references, multi-line allowed. Limits: {MAX_INPUT_CHARS:,} characters per text; "
+        st.caption(f"1–{MAX_REFS} references, multi-line allowed. Limits: {MAX_INPUT_CHARS:,} characters per text, 100,000 in all for the BLEU trace; "
                    f"highlighting shows the first {HIGHLIGHT_MAX_CHARS:,} characters; the LCS table is drawn "
                    f"at most {charts.HEATMAP_MAX}×{charts.HEATMAP_MAX} (downsampled beyond). Your text is not "
                    "stored on the server; it lives in this page's URL.")
