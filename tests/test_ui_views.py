@@ -313,3 +313,69 @@ def test_zero_precision_label_is_not_clipped():
     lo, hi = fig.layout.yaxis2.range
     assert lo <= -0.1 * hi
 
+
+# --- which occurrences are shown as counted, and every reference occurrence -------------------------------
+@pytest.mark.parametrize("ex", EXAMPLES, ids=lambda e: e.id)
+def test_display_assignment_keeps_sacrebleus_counts(ex):
+    refs = list(ex.references)
+    bt = explain_bleu(ex.candidate, refs)
+    real = sacre(ex.candidate, refs)
+    shown = bv.display_assignment(bt)
+    for n, (order, per_entry) in enumerate(zip(bt.ngrams, shown), start=1):
+        assert sum(len(a) for a in per_entry) == (real.counts[n - 1] if real.counts[0] else 0)
+        for e, a in zip(order.entries, per_entry):
+            # the same number of occurrences, paired with the same reference occurrences as the trace's
+            assert len(a) == e.clipped
+            assert set(x["cand_pos"] for x in a) <= set(e.cand_positions)
+            assert sorted((x["ref"], x["ref_pos"]) for x in a) == sorted((x["ref"], x["ref_pos"]) for x in e.assignment)
+    marks = bv.candidate_marks(bt)
+    toks = bt.candidate.tokens
+    lost = sum(e.cand_count - e.clipped for e in bt.ngrams[0].entries if e.max_ref_count > 0)
+    assert sum(m.clipped for m in marks) == lost
+    assert len(marks) == sum(1 for t in toks if t.start is not None)
+
+
+def test_clipped_mark_prefers_occurrences_outside_longer_matches():
+    ex = get_example("cat_mat")  # the default: "the cat is on the mat" vs "there is a cat on the mat"
+    bt = explain_bleu(ex.candidate, list(ex.references))
+    real = sacre(ex.candidate, list(ex.references))
+    marks = bv.candidate_marks(bt)
+    words = [ex.candidate[m.start:m.end] for m in marks]
+    assert words == ["the", "cat", "is", "on", "the", "mat"]
+    # 'the' occurs twice, once in the reference: one is clipped. The one inside the counted trigram
+    # 'on the mat' is shown as counted (order 3), the other as clipped.
+    assert real.counts[2] >= 1
+    assert marks[4].order == 3 and not marks[4].clipped
+    assert marks[0].clipped and marks[0].order == 0
+    assert "removes a count, not a particular occurrence" in marks[0].title
+    assert all(w in ex.references[0].split() for w in words)
+    assert sum(m.clipped for m in marks) == real.totals[0] - real.counts[0] == 1
+
+
+def test_reference_occurrences_not_used_for_the_clip_are_marked_too():
+    ex = get_example("military_c1")
+    bt = explain_bleu(ex.candidate, list(ex.references))
+    for k, ref in enumerate(bt.references):
+        marks = {m.start: m for m in bv.reference_marks(bt, k)}
+        for order in bt.ngrams:
+            for e in order.entries:
+                if not e.clipped:
+                    continue
+                for p in e.ref_positions[k]:
+                    for i in range(p, p + order.n):
+                        m = marks[ref.tokens[i].start]
+                        assert m.order or m.also, (k, e.text, i)
+    # refs 2 and 3 share 'It is', 'guide', 'always', 'the' with the candidate; the trace pairs 'It is' with ref 1
+    r2 = bv.reference_marks(bt, 1)
+    words = {ex.references[1][m.start:m.end]: m for m in r2}
+    assert words["It"].also == 2 and words["It"].order == 0
+    assert "occurs here too" in words["It"].title and "reference 1" in words["It"].title
+    r3 = bv.reference_marks(bt, 2)
+    guide = next(m for m in r3 if ex.references[2][m.start:m.end] == "guide")
+    assert guide.also >= 1 and guide.order == 0
+    from explainer.ui.highlight import legend_html, legend_refs_html, render_marked_text
+
+    html = render_marked_text(ex.references[1], r2)
+    assert "xp-also" in html
+    assert "occurs here too" in legend_html(4) and "xp-also" in legend_html(4)
+    assert "occurs here too" in legend_refs_html(3)

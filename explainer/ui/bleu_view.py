@@ -10,7 +10,7 @@ from typing import Sequence
 
 from explainer.ui.highlight import TokenMark
 
-__all__ = ["candidate_marks", "reference_marks", "ngram_rows", "order_rows", "formula_latex",
+__all__ = ["candidate_marks", "reference_marks", "display_assignment", "ngram_rows", "order_rows", "formula_latex",
            "ref_length_rows", "ngram_choices", "fmt", "native"]
 
 _ORDINAL = {1: "unigram", 2: "bigram", 3: "trigram", 4: "4-gram"}
@@ -43,9 +43,65 @@ def native(trace) -> str:
     return fmt(trace.score, 2 if trace.scale == 100 else 4)
 
 
-def _counted_positions(entry) -> set[int]:
-    """Candidate positions of the occurrences that count (the trace's assignment)."""
-    return {a["cand_pos"] for a in entry.assignment}
+def display_assignment(trace) -> list[list[list[dict]]]:
+    """Per order, per n-gram entry: the occurrences shown as counted, as ``{"cand_pos", "ref", "ref_pos"}``.
+
+    The trace records ONE valid assignment (the first occurrences count). Clipping removes a count, not a
+    particular occurrence, so any ``clipped`` of the ``cand_count`` occurrences can be shown as the counted
+    ones. For display this prefers the occurrences that lie inside a longer counted match (so the ‘the’ of a
+    counted ‘on the mat’ is not struck through while another ‘the’ is shown counted), then the earlier ones.
+    Counts and the reference occurrences they are paired with are the trace's, unchanged."""
+    if _DISPLAY_CACHE and _DISPLAY_CACHE[0] is trace:  # the page asks once per text of the same trace
+        return _DISPLAY_CACHE[1]
+    out = _display_assignment(trace)
+    _DISPLAY_CACHE[:] = [trace, out]
+    return out
+
+
+_DISPLAY_CACHE: list = []
+
+
+def _display_assignment(trace) -> list[list[list[dict]]]:
+    orders = list(trace.ngrams)
+    L = len(trace.candidate.tokens)
+    out: list[list[list[dict]]] = [[] for _ in orders]
+    # prefix[m][i] = number of counted m-gram occurrences starting before position i (orders shown so far)
+    prefix: dict[int, list[int]] = {}
+    for idx in sorted(range(len(orders)), key=lambda j: -orders[j].n):
+        order = orders[idx]
+        n = order.n
+        longer = sorted((m for m in prefix if m > n), reverse=True)
+
+        def inside(p: int) -> int:
+            """Length of the longest counted match (shown so far) that contains the occurrence at p."""
+            for m in longer:
+                pre = prefix[m]
+                lo, hi = max(0, p + n - m), min(p, L)
+                if hi >= lo and pre[hi + 1] - pre[lo] > 0:
+                    return m
+            return 0
+
+        per_entry = []
+        starts = [0] * (L + 1)
+        for e in order.entries:
+            a = list(e.assignment)
+            if a and e.clipped < e.cand_count and longer:
+                ranked = sorted(range(len(e.cand_positions)), key=lambda j: (-inside(e.cand_positions[j]), j))
+                chosen = sorted(e.cand_positions[j] for j in ranked[:len(a)])
+                a = [{"cand_pos": p, "ref": x["ref"], "ref_pos": x["ref_pos"]} for p, x in zip(chosen, a)]
+            per_entry.append(a)
+            for x in a:
+                if 0 <= x["cand_pos"] < L:
+                    starts[x["cand_pos"] + 1] += 1
+        for i in range(L):
+            starts[i + 1] += starts[i]
+        prefix[n] = starts
+        out[idx] = per_entry
+    return out
+
+
+_CLIP_NOTE = ("clipping removes a count, not a particular occurrence; this view counts the occurrences inside "
+              "longer matches first")
 
 
 def candidate_marks(trace, selected: str | None = None, *, by: str = "order") -> list[TokenMark]:
@@ -56,10 +112,11 @@ def candidate_marks(trace, selected: str | None = None, *, by: str = "order") ->
     best: list[tuple] = [(0, "", None, ())] * len(toks)
     clipped_info: dict[int, str] = {}
     sel_cover: set[int] = set()
-    for order in trace.ngrams:
+    shown = display_assignment(trace)
+    for order, per_entry in zip(trace.ngrams, shown):
         n = order.n
-        for e in order.entries:
-            counted = {a["cand_pos"]: a["ref"] for a in e.assignment}
+        for e, assignment in zip(order.entries, per_entry):
+            counted = {a["cand_pos"]: a["ref"] for a in assignment}
             for k, p in enumerate(e.cand_positions):
                 if e.text == selected:
                     sel_cover.update(range(p, p + n))
@@ -69,7 +126,7 @@ def candidate_marks(trace, selected: str | None = None, *, by: str = "order") ->
                             best[i] = (n, e.text, counted[p], e.ref_counts)
                 elif n == 1 and e.max_ref_count > 0:
                     clipped_info[p] = (f"occurrence {k + 1} of {e.cand_count} of ‘{e.text}’ is clipped away: "
-                                       f"no single reference has it more than {e.max_ref_count}×")
+                                       f"no single reference has it more than {e.max_ref_count}× ({_CLIP_NOTE})")
     marks = []
     for i, t in enumerate(toks):
         if t.start is None or t.end is None:
@@ -89,32 +146,55 @@ def candidate_marks(trace, selected: str | None = None, *, by: str = "order") ->
 
 
 def reference_marks(trace, k: int, selected: str | None = None, *, by: str = "order") -> list[TokenMark]:
-    """Reference k's tokens: the candidate n-grams they justified (by order), and the selected n-gram."""
+    """Reference k's tokens: the candidate n-grams they justified (by order), every other occurrence of a
+    counted candidate n-gram here (``also``: occurs here too, not used for the clip / assignment), and the
+    selected n-gram."""
     ref = trace.references[k]
     toks = ref.tokens
     best: list[tuple[int, str]] = [(0, "")] * len(toks)
+    also: list[tuple[int, str, str]] = [(0, "", "")] * len(toks)
     sel_cover: set[int] = set()
-    for order in trace.ngrams:
+    for order, per_entry in zip(trace.ngrams, display_assignment(trace)):
         n = order.n
-        for e in order.entries:
+        for e, assignment in zip(order.entries, per_entry):
             if e.text == selected:
                 for p in e.ref_positions[k]:
                     sel_cover.update(range(p, p + n))
-            for a in e.assignment:
-                if a["ref"] != k:
-                    continue
-                for i in range(a["ref_pos"], min(a["ref_pos"] + n, len(toks))):
+            used = {a["ref_pos"] for a in assignment if a["ref"] == k}
+            for p in used:
+                for i in range(p, min(p + n, len(toks))):
                     if n > best[i][0]:
                         best[i] = (n, e.text)
+            if not e.clipped:
+                continue
+            unused = [p for p in e.ref_positions[k] if p not in used]
+            if not unused:
+                continue
+            refs_used = sorted({a["ref"] for a in assignment})
+            used_txt = ", ".join(f"reference {j + 1}" for j in refs_used)
+            if k in e.max_refs:
+                why = (f"reference {k + 1} has it as often as the most ({e.max_ref_count}×), but this view pairs the "
+                       f"counted occurrence{'s' if e.clipped != 1 else ''} with {used_txt}")
+            else:
+                why = (f"it occurs {e.ref_counts[k]}× here, fewer than the {e.max_ref_count}× of {used_txt}, which "
+                       "sets the clip")
+            for p in unused:
+                for i in range(p, min(p + n, len(toks))):
+                    if n > also[i][0]:
+                        also[i] = (n, e.text, why)
     marks = []
     for i, t in enumerate(toks):
         if t.start is None or t.end is None:
             continue
         n, gram = best[i]
+        an, agram, why = also[i]
         title = (f"reference {k + 1}, token {i + 1} ‘{t.text}’: justifies the candidate {_gram(n)} ‘{gram}’"
                  if n else f"reference {k + 1}, token {i + 1} ‘{t.text}’: not used by a counted match")
+        if an and an >= n:
+            title += (f"; the counted candidate {_gram(an)} ‘{agram}’ occurs here too, not used for the clip "
+                      f"({why})")
         marks.append(TokenMark(t.start, t.end, order=n, selected=i in sel_cover, title=title,
-                               ref=k if (by == "reference" and n) else None))
+                               ref=k if (by == "reference" and n) else None, also=an if an and not n else 0))
     return marks
 
 

@@ -102,6 +102,9 @@ class TokenMark:
     selected: bool = False
     title: str = ""
     ref: int | None = None   # colour by justifying reference instead of order (0-based); label R1, R2, …
+    also: int = 0            # (reference texts) the longest counted candidate n-gram that occurs here too
+                             # but was not used for the clip / assignment; shown in a secondary style
+    label: str | None = None  # replaces the small label (order number / R-label) when given
 
 
 STYLE = """
@@ -123,6 +126,8 @@ STYLE = """
 .xp-r3{background:rgba(204,121,167,.34);text-decoration-line:underline;text-decoration-style:dotted;text-decoration-color:#CC79A7}
 .xp-r4{background:rgba(86,180,233,.30);text-decoration-line:underline;text-decoration-style:wavy;text-decoration-color:#56B4E9}
 .xp-r5{background:rgba(240,228,66,.34);text-decoration-line:underline;text-decoration-style:solid;text-decoration-color:#B8A800}
+.xp-also{border:2px dotted rgba(128,128,128,.95);border-radius:.25rem;background:none;padding:0 .1rem}
+.xp-also sub{font-style:italic}
 .xp-clip{text-decoration-line:line-through;text-decoration-style:solid;text-decoration-color:#D55E00;
   outline:2px dashed #D55E00;outline-offset:-1px}
 .xp-sel{outline:3px solid #0072B2;outline-offset:1px;font-weight:700}
@@ -144,6 +149,11 @@ def _token_html(text: str, m: TokenMark) -> str:
     elif m.order > 0:
         classes.append(f"xp-o{min(m.order, 6)}")
         label = str(m.order)
+    elif m.also > 0:
+        classes.append("xp-also")
+        label = f"({m.also})"
+    if m.label is not None:
+        label = m.label
     if m.clipped:
         classes.append("xp-clip")
         label = (label + "✂") if label else "✂"
@@ -184,23 +194,31 @@ def render_marked_text(text: str, marks: Iterable[TokenMark], *, max_chars: int 
     return body
 
 
+_ALSO_LEGEND = ('<span class="xp-tok xp-also">(in a reference) occurs here too, not used for the count'
+                '<sub>(n)</sub></span>')
+
+
 def legend_html(max_order: int = 4) -> str:
     """A legend that explains colour *and* its non-colour twin (underline style, label)."""
     parts = []
     for n in range(1, max(1, min(max_order, 6)) + 1):
         parts.append(f'<span class="xp-tok xp-o{n}">in a matched {n}-gram<sub>{n}</sub></span>')
+    parts.append(_ALSO_LEGEND)
     parts.append('<span class="xp-tok xp-clip">clipped away<sub>✂</sub></span>')
     parts.append('<span class="xp-tok">no match</span>')
     parts.append('<span class="xp-tok xp-sel">selected n-gram</span>')
     return ('<div class="xp-legend">' + "".join(parts) +
             '<br><span class="xp-note">Each token shows the longest matched n-gram it belongs to '
-            "(number and underline style); hover a token for the details in words.</span></div>")
+            "(number and underline style); in a reference, a dotted box marks a counted candidate n-gram that "
+            "occurs there too but was not the occurrence used for the count. Clipping removes a count, not a "
+            "particular occurrence. Hover a token for the details in words.</span></div>")
 
 
 def legend_refs_html(n_refs: int) -> str:
     """Legend for colouring by justifying reference (each colour also has its R-label and underline)."""
     parts = [f'<span class="xp-tok xp-r{k % 6}">justified by reference {k + 1}<sub>R{k + 1}</sub></span>'
              for k in range(n_refs)]
+    parts.append(_ALSO_LEGEND)
     parts.append('<span class="xp-tok xp-clip">clipped away<sub>✂</sub></span>')
     parts.append('<span class="xp-tok">no match</span>')
     return ('<div class="xp-legend">' + "".join(parts) +
