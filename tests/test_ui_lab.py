@@ -64,13 +64,16 @@ def test_preset_permalink_shows_real_package_numbers(pid):
     if p.kind == "attack":
         from explainer.attacks.scoring import metric_label
 
-        line = next(m.value for m in at.markdown if m.value.startswith(("**Fooled", "**Tie", "**Resisted")))
+        line = next(m.value for m in at.markdown if m.value.startswith(("**Fooled", "**Resisted")))
         groups = {}
         for part in line.split(" · "):
             title, names = part.split(":** ")
-            groups[title.strip("*").split(" (")[0]] = names.split(", ")
+            groups[title.strip("*")] = names.split(", ")
+        # a headline metric that gives the worse text the same score did not notice the attack: fooled
         for m, verdict in p.story.items():
-            assert metric_label(m) in groups[{"fooled": "Fooled", "tie": "Tie", "resisted": "Resisted"}[verdict]]
+            shown = {"fooled": metric_label(m), "tie": metric_label(m) + " (same score)",
+                     "resisted": metric_label(m)}[verdict]
+            assert shown in groups[{"fooled": "Fooled", "tie": "Fooled", "resisted": "Resisted"}[verdict]]
     # one Explain link per variant (per segment for corpus variants), with the variant's candidate in it
     links = [b.proto.url for b in at.get("link_button")]
     assert len(links) == sum(len(v.candidate) if v.is_corpus else 1 for v in p.variants)
@@ -90,6 +93,10 @@ def test_comparison_columns_have_no_verdict_and_ties_are_neutral():
         body = page_html(new_lab({"preset": pid}))
         badge = re.search(r'data-verdict="bleu_bp" data-variant="1">(.*?)</td>', body).group(1)
         assert "tie / n/a" in badge and "fooled" not in badge, pid
+    # ... but a headline metric that ties (G4: identical BLEU for a garbled text) was fooled, as the catalogue says
+    body = page_html(new_lab({"preset": "permutation"}))
+    badge = re.search(r'data-verdict="bleu" data-variant="1">(.*?)</td>', body).group(1)
+    assert "fooled (same score)" in badge
 
 
 def test_preset_picker_updates_permalink_and_bad_preset_warns():

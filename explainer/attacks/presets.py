@@ -7,7 +7,8 @@ against the first variant and a verdict per metric:
 * ``kind="attack"``: variant 0 is the honest (better) output, the others are worse outputs (garbled,
   wrong, gamed). A metric is **fooled** when the worse output scores higher than the honest one,
   **tie** when both score the same (to ``EPS``: the metric cannot tell them apart - for a metric at its
-  ceiling, such as a brevity penalty of 1 for two long enough texts, it simply has nothing to say), and
+  ceiling, such as a brevity penalty of 1 for two long enough texts, it simply has nothing to say; for a
+  headline metric of the lesson the page shows the tie as *fooled*, see ``PresetResult.shown_verdict``), and
   **resisted** when it scores lower. A variant marked ``compare_only`` is shown for comparison (e.g. a
   human reference scored against another) and gets no verdict.
 * ``kind="config"``: the *same* text scored under different settings (tokenizer, case, smoothing, API,
@@ -95,6 +96,16 @@ class PresetResult:
     def judged(self) -> list[int]:
         """Indices of the variants that get a verdict (not the baseline, not comparison-only ones)."""
         return [i for i, v in enumerate(self.preset.variants) if i > 0 and not v.compare_only]
+
+    def shown_verdict(self, i: int, metric: str) -> str:
+        """The verdict as the page shows it. In an attack, a *headline* metric that gives the worse text the
+        same score as the honest one has failed to notice the attack (the catalogue's "identical BLEU, garbled
+        text"): that tie is shown as ``fooled_tie``. A tie of any other metric (e.g. a brevity penalty of 1
+        for both) stays a neutral ``tie``."""
+        v = self.verdicts[i][metric]
+        if v == "tie" and self.preset.kind == "attack" and metric in self.preset.headline:
+            return "fooled_tie"
+        return v
 
     def summary(self, metric: str) -> str:
         """The preset-level verdict for one metric: for an attack, the verdict on the main attack (the first
@@ -529,7 +540,9 @@ def markdown_table() -> str:
         r = evaluate(pid)
         nums = "; ".join(metric_label(m) + " " + " → ".join(format_metric(m, s.values[m]) for s in r.scores)
                          for m in p.headline)
-        verdicts = ", ".join(f"{metric_label(m)} {r.summary(m)}" for m in p.headline)
+        verdicts = ", ".join(f"{metric_label(m)} "
+                             f"{'fooled (same score)' if p.kind == 'attack' and r.summary(m) == 'tie' else r.summary(m)}"
+                             for m in p.headline)
         lines.append(f"| `{pid}` | {p.catalogue} | {p.title} | {nums} | {verdicts} |")
     for cid, c in LESSON_CARDS.items():
         lines.append(f"| `{cid}` | {c.catalogue} | {c.title} | lesson card: no numbers | — |")

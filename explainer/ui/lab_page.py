@@ -298,17 +298,15 @@ def _presets() -> None:
                 fig.update_layout(title=dict(text=f"Brevity penalty: {html.escape(v.label)}"))
                 st.plotly_chart(fig, key=f"lab_bp_{pid}_{k}")
     if p.kind == "attack":
-        groups = [("fooled", "Fooled"), ("tie", "Tie (cannot tell the two apart)"), ("resisted", "Resisted")]
-        line = []
-        for verdict, title in groups:
-            names = [metric_label(m) for m in p.headline if res.summary(m) == verdict]
-            if names:
-                line.append(f"**{title}:** {', '.join(names)}")
-        st.markdown(" · ".join(line))
-        st.caption("A metric is *fooled* when the worse text scores higher than the honest one, *tied* when it "
-                   "gives both the same score (it cannot tell them apart — for a garbled text that is a "
-                   "failure too; at a ceiling such as a brevity penalty of 1 it has nothing to say), "
-                   "*resisted* when it scores the worse text lower. Comparison columns get no verdict.")
+        fooled = [metric_label(m) + (" (same score)" if res.summary(m) == "tie" else "")
+                  for m in p.headline if res.summary(m) in ("fooled", "tie")]
+        resisted = [metric_label(m) for m in p.headline if res.summary(m) == "resisted"]
+        st.markdown(" · ".join(x for x in [f"**Fooled:** {', '.join(fooled)}" if fooled else "",
+                                           f"**Resisted:** {', '.join(resisted)}" if resisted else ""] if x))
+        st.caption("A metric is *fooled* when it scores the worse text higher than the honest one, or exactly "
+                   "as high (*same score*: it cannot tell them apart, so the attack goes unnoticed); "
+                   "*resisted* when it scores the worse text lower. Other rows can tie at a ceiling (a brevity "
+                   "penalty of 1 for both): *tie / n/a*, nothing to say. Comparison columns get no verdict.")
     else:
         changed = [metric_label(m) for m in p.headline if res.summary(m) == "changed"]
         same = [metric_label(m) for m in p.headline if res.summary(m) == "unchanged"]

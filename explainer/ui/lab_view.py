@@ -19,6 +19,7 @@ SECTIONS = {"presets": "Presets", "generators": "Attack generators", "sweeps": "
 
 VERDICT_STYLE = {  # colour-blind safe (Okabe-Ito) + a symbol and the word itself
     "fooled": ("#D55E00", "✗ fooled"),
+    "fooled_tie": ("#D55E00", "✗ fooled (same score)"),
     "resisted": ("#009E73", "✓ resisted"),
     "tie": ("#6E6E6E", "= tie / n/a"),
     "changed": ("#E69F00", "≠ changed"),
@@ -111,6 +112,8 @@ def variant_links(v: Variant) -> list[tuple[str, str]]:
 
 VERDICT_HELP = {
     "fooled": "the worse text scores higher than the honest one",
+    "fooled_tie": "the worse text scores exactly as high as the honest one: the metric cannot tell them apart, "
+                  "so the attack went unnoticed",
     "resisted": "the worse text scores lower than the honest one",
     "tie": "both texts score the same: the metric cannot tell them apart (at a ceiling such as a brevity "
            "penalty of 1 it simply has nothing to say)",
@@ -159,7 +162,7 @@ def comparison_html(res: PresetResult) -> str:
                 cells.append(f'<td data-delta="{html.escape(m)}" data-variant="{i}">{_delta_html(m, res.deltas[i][m])}</td>')
                 if i in judged:
                     cells.append(f'<td data-verdict="{html.escape(m)}" data-variant="{i}">'
-                                 f'{verdict_badge(res.verdicts[i][m])}</td>')
+                                 f'{verdict_badge(res.shown_verdict(i, m))}</td>')
         rows.append(f'<tr class="{"head" if strong else ""}">' + "".join(cells) + "</tr>")
     counts = ["<td>BLEU matches / n-grams (1–4)</td>"]
     for i, s in enumerate(res.scores):
