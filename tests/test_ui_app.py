@@ -519,3 +519,22 @@ def test_max_order_matches_real_sacrebleu(order):
     table = next(d for d in at.dataframe if d.key == "ngram_table").value
     assert set(table["order"]) == set(range(1, order + 1))
     assert len(at.latex) >= 3
+
+
+def _finding_texts(at) -> str:
+    """The alerts' text as a reader sees it (markdown backslash escapes removed)."""
+    import re
+
+    return re.sub(r"\\(.)", r"\1", " ".join(x.value for kind in (at.error, at.warning, at.info) for x in kind))
+
+
+def test_stemming_finding_only_when_stemming_changes_a_score():
+    from rouge_score import rouge_scorer
+
+    ex = get_example("stem_took")
+    at = new_app({"example": "stem_took", "stem": "0"})
+    real = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True).score_multi(list(ex.references), ex.candidate)
+    txt = _finding_texts(at)
+    assert "Stemming is off" in txt and f"{real['rouge1'].fmeasure:.5f}" in txt
+    at = new_app({"example": "google"})
+    assert "Stemming is off" not in _finding_texts(at)

@@ -379,3 +379,91 @@ def test_reference_occurrences_not_used_for_the_clip_are_marked_too():
     assert "xp-also" in html
     assert "occurs here too" in legend_html(4) and "xp-also" in legend_html(4)
     assert "occurs here too" in legend_refs_html(3)
+
+
+# --- diagnosis wording and duplicates ------------------------------------------------------------------------
+def test_diagnosis_grammar_singular_and_plural():
+    ex = get_example("cat_mat")
+    bt = explain_bleu(ex.candidate, list(ex.references), dialect="nltk")
+    f = {x.code: x for x in diagnosis.diagnose_bleu(bt)}
+    real = sacre(ex.candidate, list(ex.references))
+    assert real.totals[0] - real.counts[0] == 1
+    assert "1 candidate word occurrence does not count" in f["clipped"].text
+    party = get_example("party")
+    f = {x.code: x for x in diagnosis.diagnose_bleu(explain_bleu(party.candidate, list(party.references)))}
+    assert "The candidate has 1 token," in f["bp"].text and "1 tokens" not in f["bp"].text
+    glued = diagnosis.diagnose_bleu(explain_bleu("the cat sat on the mat.", ["the cat sat on the mat"],
+                                                 tokenize="none"))
+    assert "‘mat.’ carries punctuation" in next(x for x in glued if x.code == "punct").text
+    two = diagnosis.diagnose_bleu(explain_bleu("the cat, sat on the mat.", ["the cat sat on the mat"],
+                                               tokenize="none"))
+    assert "carry punctuation" in next(x for x in two if x.code == "punct").text
+    mp = get_example("military_party")
+    f = {x.code: x for x in diagnosis.diagnose_bleu(explain_bleu(mp.candidate, list(mp.references)))}
+    assert "None of the 1 " not in f["zero_matches"].text and "(0/1)" in f["zero_matches"].text
+
+
+def test_diagnosis_merges_missing_orders_into_one_finding():
+    party = get_example("party")
+    bt = explain_bleu(party.candidate, list(party.references))
+    f = [x for x in diagnosis.diagnose_bleu(bt) if x.code == "no_ngrams"]
+    assert len(f) == 1
+    assert f[0].title == "No 2-, 3- or 4-grams in a 1-token candidate"
+    mp = get_example("military_party")
+    f = [x for x in diagnosis.diagnose_bleu(explain_bleu(mp.candidate, list(mp.references))) if x.code == "no_ngrams"]
+    assert len(f) == 1 and f[0].title == "No 4-grams in a 3-token candidate"
+
+
+def test_diagnosis_does_not_repeat_the_tokenizer_message():
+    rt = explain_rouge("Café été naïve", ["cafe ete naive"], types=TYPES)
+    texts = [x.text for x in diagnosis.diagnose_rouge(rt)]
+    assert rt.candidate.tokenized.message in texts
+    assert texts.count(rt.candidate.tokenized.message) == 1
+
+
+def test_diagnosis_stemming_only_when_it_would_change_a_score():
+    ex = get_example("stem_took")
+    refs = list(ex.references)
+    rt = explain_rouge(ex.candidate, refs, types=TYPES)
+    stemmed = explain_rouge(ex.candidate, refs, types=TYPES, use_stemmer=True).scores
+    real = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True).score_multi(refs, ex.candidate)["rouge1"]
+    f = [x for x in diagnosis.diagnose_rouge(rt, stemmed=stemmed) if x.code == "stem_off"]
+    assert len(f) == 1 and f"{real.fmeasure:.5f}" in f[0].text
+    g = get_example("google")
+    rt = explain_rouge(g.candidate, list(g.references), types=TYPES)
+    stemmed = explain_rouge(g.candidate, list(g.references), types=TYPES, use_stemmer=True).scores
+    assert rouge_scorer.RougeScorer(list(TYPES), use_stemmer=True).score_multi(list(g.references), g.candidate) == \
+        rouge_scorer.RougeScorer(list(TYPES)).score_multi(list(g.references), g.candidate)
+    assert "stem_off" not in _codes(diagnosis.diagnose_rouge(rt, stemmed=stemmed))
+    assert "stem_off" not in _codes(diagnosis.diagnose_rouge(rt))  # unknown: say nothing
+
+
+def test_diagnosis_alternative_only_when_it_differs():
+    ex = get_example("cat_sat")
+    bt = explain_bleu(ex.candidate, list(ex.references))
+    assert "alternatives" not in _codes(diagnosis.diagnose_bleu(bt, alternatives={"other": bt.score}))
+    assert "alternatives" in _codes(diagnosis.diagnose_bleu(bt, alternatives={"other": bt.score / 2}))
+
+
+def test_diagnosis_finds_canonically_equivalent_unicode():
+    decomposed, precomposed = "e\u0301te\u0301 ici", "\u00e9t\u00e9 ici"
+    bt = explain_bleu(decomposed, [precomposed])
+    assert sacre(decomposed, [precomposed]).counts[0] == 1  # only 'ici' matches
+    f = [x for x in diagnosis.diagnose_bleu(bt) if x.code == "unicode_nfc"]
+    assert len(f) == 1 and "NFC" in f[0].text and "5 code points" in f[0].text and "3 code points" in f[0].text
+    assert "unicode_nfc" not in _codes(diagnosis.diagnose_bleu(explain_bleu(precomposed, [precomposed])))
+
+
+def test_diagnosis_suggests_only_offered_tokenizers():
+    cjk = explain_bleu("北京是中国的首都", ["北京是中国的首都。"])
+    offered = bleu_schema_tokenizers()
+    f = next(x for x in diagnosis.diagnose_bleu(cjk, tokenizers=offered) if x.code == "no_spaces")
+    assert "ja-mecab" not in f.text and "zh" in f.text and "char" in f.text
+    f = next(x for x in diagnosis.diagnose_bleu(cjk) if x.code == "no_spaces")
+    assert "ja-mecab" not in f.text
+
+
+def bleu_schema_tokenizers():
+    from explainer.ui.schema import bleu_schema
+
+    return next(s.choices for s in bleu_schema().specs("sacrebleu") if s.name == "tokenize")

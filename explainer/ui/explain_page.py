@@ -621,6 +621,20 @@ def _alternatives(bt, state: ExplainState, refs: list[str]) -> dict[str, float]:
     return {label: s.score}
 
 
+def _stemmed_scores(rt, state: ExplainState, refs: list[str]) -> dict | None:
+    """With stemming off (in a dialect that has the option): the scores the core gives with it on, so the
+    diagnosis mentions stemming only when it would change a number."""
+    if state.rouge_options.get("use_stemmer") is not False or not rt.scores:
+        return None
+    from explainer.rouge import score_rouge
+
+    try:
+        return score_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=tuple(rt.scores),
+                           **{**state.rouge_options, "use_stemmer": True})
+    except ValueError:
+        return None
+
+
 def render() -> None:
     t0 = time.perf_counter()
     _load_from_url()
@@ -673,8 +687,11 @@ def render() -> None:
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
     _headline(bt, rt, state.rouge_types)
-    findings = (diagnosis.diagnose_bleu(bt, alternatives=_alternatives(bt, state, refs)) if bt is not None else []) + \
-               (diagnosis.diagnose_rouge(rt) if rt is not None else [])
+    tok_spec = next((sp for sp in bleu_schema().specs(state.bleu_dialect) if sp.name == "tokenize"), None)
+    findings = (diagnosis.diagnose_bleu(bt, alternatives=_alternatives(bt, state, refs),
+                                        tokenizers=tok_spec.choices if tok_spec else ())
+                if bt is not None else []) + \
+               (diagnosis.diagnose_rouge(rt, stemmed=_stemmed_scores(rt, state, refs)) if rt is not None else [])
     serious = any(f.level in ("error", "warning") for f in findings)
     with st.expander("Why is this score zero / low?", expanded=serious):
         if findings:
