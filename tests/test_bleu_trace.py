@@ -263,3 +263,16 @@ def test_entity_spans_are_located_in_every_unescaping_dialect():
                     (dialect, opts, text, tok)
                 assert tok.start >= prev
                 prev = tok.end
+
+
+def test_materialised_entries_equal_the_segment_traces_entries():
+    """materialise() (one GC pause, fast paths for n-grams seen once / one reference / one clipped match) builds
+    exactly the records explain_bleu builds for each segment on its own."""
+    hyps = [h for h, _ in CASES[:120]] + ["a a a b a a", "x"]
+    refs = [r for _, r in CASES[:120]] + [["a a b a a a"], ["x", "x y"]]
+    ct = explain_bleu_corpus(hyps, refs)
+    ct.materialise()
+    for i, (h, rs) in enumerate(zip(hyps, refs)):
+        alone = explain_bleu(h, rs)
+        for a, b in zip(ct.segment(i).ngrams, alone.ngrams):
+            assert a.entries == b.entries and [e.to_dict() for e in a.entries] == [e.to_dict() for e in b.entries]

@@ -118,27 +118,48 @@ class OrderNgrams:
     @property
     def entries(self) -> list[NgramEntry]:
         if self._entries is None:
-            K, n, toks = self._n_refs, self.n, self._tokens
-            zeros, no_pos = (0,) * K, ((),) * K
-            positions: list[list[int]] = [[] for _ in self._firsts]
-            for i, j in enumerate(self._ids):
+            self._entries = self._build_entries()
+        return self._entries
+
+    def _build_entries(self) -> list[NgramEntry]:
+        # ~2 µs per entry, nearly all of it allocating the record and its small lists/dict; the common cases
+        # (an n-gram seen once, one reference, one clipped match) skip the general loops (bench/bench_bleu.py)
+        K, n, toks = self._n_refs, self.n, self._tokens
+        firsts, ids = self._firsts, self._ids
+        zeros, no_pos = (0,) * K, ((),) * K
+        if len(firsts) == len(ids):      # every n-gram occurs once: its only position is its first
+            positions: list[list[int]] = [[f] for f in firsts]
+        else:
+            positions = [[] for _ in firsts]
+            for i, j in enumerate(ids):
                 positions[j].append(i)
-            out = []
-            for f, cpos, cc, rp in zip(self._firsts, positions, self._counts, self._ref_positions):
-                ng = tuple(toks[f:f + n])
-                if rp is None:
-                    out.append(NgramEntry(ng, cc, cpos, zeros, no_pos, 0, [], 0, []))
-                    continue
+        grams = [(toks[f],) for f in firsts] if n == 1 else [tuple(toks[f:f + n]) for f in firsts]
+        Entry = NgramEntry
+        out: list[NgramEntry] = []
+        append = out.append
+        for ng, cpos, cc, rp in zip(grams, positions, self._counts, self._ref_positions):
+            if rp is None:
+                append(Entry(ng, cc, cpos, zeros, no_pos, 0, [], 0, []))
+                continue
+            if K == 1:
+                k0 = 0
+                r0 = rp[0]
+                mx = len(r0)
+                rc = (mx,)
+                max_refs = [0]
+            else:
                 rc = tuple([len(x) for x in rp])
                 mx = max(rc)
-                clipped = cc if cc < mx else mx
                 max_refs = [k for k in range(K) if rc[k] == mx]
                 k0 = max_refs[0]
                 r0 = rp[k0]
+            clipped = cc if cc < mx else mx
+            if clipped == 1:
+                assignment = [{"cand_pos": cpos[0], "ref": k0, "ref_pos": r0[0]}]
+            else:
                 assignment = [{"cand_pos": cpos[j], "ref": k0, "ref_pos": r0[j]} for j in range(clipped)]
-                out.append(NgramEntry(ng, cc, cpos, rc, rp, mx, max_refs, clipped, assignment))
-            self._entries = out
-        return self._entries
+            append(Entry(ng, cc, cpos, rc, rp, mx, max_refs, clipped, assignment))
+        return out
 
     def __repr__(self) -> str:
         return (f"OrderNgrams(n={self.n}, matches={self.matches}, totals={self.totals}, "
@@ -313,12 +334,15 @@ class BleuCorpusTrace:
 
     def materialise(self) -> None:
         """Build every segment's trace and every n-gram entry record now (GC paused), e.g. before exporting."""
-        from explainer.bleu.algorithm import gc_paused
+        from explainer.bleu.algorithm import check_corpus_trace_size, gc_paused
 
-        self.build_all()
+        if len(self._segments) < self.n_segments:
+            check_corpus_trace_size(self._n_chars, self.n_segments)
+        # one pause for both steps: every re-enabling of the collector is followed by a collection of all the
+        # objects allocated while it was off
         with gc_paused():
             for i in range(self.n_segments):
-                for order in self._segments[i].ngrams:
+                for order in self.segment(i).ngrams:
                     order.entries
 
     @property
