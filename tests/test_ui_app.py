@@ -538,3 +538,43 @@ def test_stemming_finding_only_when_stemming_changes_a_score():
     assert "Stemming is off" in txt and f"{real['rouge1'].fmeasure:.5f}" in txt
     at = new_app({"example": "google"})
     assert "Stemming is off" not in _finding_texts(at)
+
+
+@pytest.mark.parametrize("ex", EXAMPLES, ids=lambda e: e.id)
+def test_example_link_and_picker_give_the_same_numbers(ex):
+    fresh = new_app()  # a new visitor picks the example in the sidebar …
+    fresh.selectbox(key="example").set_value(ex.id).run()
+    picked = metrics(fresh)  # … or follows the example's link
+    linked = new_app({"example": ex.id})
+    assert metrics(linked) == picked
+    assert not [w for w in linked.warning if w.value.startswith("Link")]
+    stem = ex.settings.get("stem") == "1"
+    real = real_rouge_score(ex.candidate, list(ex.references), use_stemmer=stem)
+    assert metrics(linked)["ROUGE-1"] == f"{real['rouge1'].fmeasure:.5f}"
+
+
+def test_explicit_link_parameters_win_over_the_examples_settings():
+    ex = get_example("stem_took")
+    assert ex.settings == {"stem": "1"}
+    at = new_app({"example": "stem_took", "stem": "0"})
+    real = real_rouge_score(ex.candidate, list(ex.references), use_stemmer=False)
+    assert metrics(at)["ROUGE-1"] == f"{real['rouge1'].fmeasure:.5f}"
+    assert at.checkbox(key="rouge_opt:rouge-score:use_stemmer").value is False
+
+
+def test_unknown_ngram_in_link_warns():
+    at = new_app({"example": "cat_mat", "ngram": "zebra crossing"})
+    txt = _finding_texts(at)
+    assert "zebra crossing" in txt and "not among" in txt
+    assert at.session_state["ngram"] == ""
+
+
+def test_lowercase_link_parameter_for_mteval_warns():
+    at = new_app({"candidate": "The cat", "ref": "the cat", "bleu_dialect": "mteval", "lowercase": "1"})
+    warns = [w.value for w in at.warning if w.value.startswith("Link")]
+    import re
+
+    txt = re.sub(r"\\(.)", r"\1", " ".join(warns))
+    assert "lowercase=1" in txt and "mteval" in txt and "bleu_preserve_case" in txt
+    bt = explain_bleu("The cat", ["the cat"], dialect="mteval")
+    assert exact_bleu(at) == bt.score

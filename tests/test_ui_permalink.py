@@ -124,3 +124,30 @@ def test_round_trip(cand, refs, dialect, tok, lc, sv, order, eff, weights, rd, s
     back, warns = parse(_as_lists(to_params(s, BLEU, ROUGE)))
     assert warns == []
     assert back == s
+
+
+def test_shared_parameter_the_dialect_lacks_warns():
+    # nltk has no 'lowercase': a hand-made link asking for it must not be ignored silently
+    state, warns = parse({"bleu_dialect": ["nltk"], "lowercase": ["1"]})
+    assert state.bleu_options == {"smoothing": "method0", "weights": (0.25, 0.25, 0.25, 0.25)}
+    assert len(warns) == 1 and "lowercase=1" in warns[0] and "nltk" in warns[0] and "bleu_weights" in warns[0]
+    # prefixed options of another dialect stay silent (test_options_of_other_dialect_are_not_unknown)
+    assert parse({"bleu_dialect": ["nltk"], "bleu_weights": ["0.5,0.5"]})[1] == []
+
+
+def test_out_of_range_optional_value_names_the_default_in_words():
+    state, warns = parse({"smooth_value": ["-1"]})
+    assert state.bleu_options["smooth_value"] is None
+    assert len(warns) == 1 and "None" not in warns[0] and "the dialect's default" in warns[0]
+
+
+def test_apply_settings_explicit_params_win():
+    from explainer.ui.permalink import apply_settings
+
+    state, _ = parse({"stem": ["0"]})
+    apply_settings(state, {"stem": "1", "lowercase": "1", "bleu_weights": "1"}, BLEU, ROUGE, skip={"stem"})
+    assert state.rouge_options["use_stemmer"] is False      # the link said stem=0
+    assert state.bleu_options["lowercase"] is True          # the example's setting
+    state, _ = parse({})
+    apply_settings(state, {"stem": "1"}, BLEU, ROUGE)
+    assert state.rouge_options["use_stemmer"] is True

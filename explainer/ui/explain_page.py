@@ -19,7 +19,8 @@ from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
 from explainer.ui import charts, diagnosis, highlight as hl
 from explainer.ui import rouge_view as rv
-from explainer.ui.permalink import MAX_REFS, ExplainState, OptionSpec, parse_params, to_params, texts_fit_url
+from explainer.ui.permalink import (MAX_REFS, ExplainState, OptionSpec, apply_settings, parse_params, to_params,
+                                   texts_fit_url)
 from explainer.ui.schema import (ROUGE_TYPE_CHOICES, DEFAULT_ROUGE_TYPES, bleu_schema, dialect_description,
                                  dialect_label, rouge_schema, supported_types)
 
@@ -120,11 +121,14 @@ def _load_from_url() -> None:
     if params.get("example") and params["example"][-1] not in {e.id for e in EXAMPLES}:
         extra.append(f"“example={params['example'][-1][:40]}” is not a known example; it is ignored.")
         params = {k: v for k, v in params.items() if k != "example"}
-    if "candidate" not in params and "ref" not in params and params.get("example"):
-        ex = get_example(params["example"][-1])
+    ex = get_example(params["example"][-1]) if params.get("example") else None
+    if "candidate" not in params and "ref" not in params and ex is not None:
         default.candidate, default.refs = ex.candidate, list(ex.references)
     state, warnings = parse_params(params, bleu_schema(), rouge_schema(), rouge_type_choices=ROUGE_TYPE_CHOICES,
                                    default_rouge_types=DEFAULT_ROUGE_TYPES(), default=default)
+    if ex is not None and ex.settings:
+        # the example's own settings (as the picker applies them); parameters stated in the link win
+        warnings += apply_settings(state, ex.settings, bleu_schema(), rouge_schema(), skip=set(params))
     if params and "candidate" not in params and "ref" not in params and not params.get("example"):
         # a link with settings only: keep the default texts but not the default example's name
         state.example = ""
@@ -179,21 +183,8 @@ def _on_example() -> None:
     ex = get_example(ex_id)
     state, _ = _current_state()
     state.candidate, state.refs, state.example, state.ngram = ex.candidate, list(ex.references), ex.id, ""
-    b, r = bleu_schema(), rouge_schema()
-    for k, v in ex.settings.items():  # permalink-style overrides, e.g. stem=1
-        for spec in b.specs(state.bleu_dialect):
-            if spec.param == k:
-                state.bleu_options[spec.name] = parse_value(spec, v)
-        for spec in r.specs(state.rouge_dialect):
-            if spec.param == k:
-                state.rouge_options[spec.name] = parse_value(spec, v)
+    apply_settings(state, ex.settings, bleu_schema(), rouge_schema())  # permalink-style overrides, e.g. stem=1
     _apply_state(state)
-
-
-def parse_value(spec: OptionSpec, raw: str):
-    from explainer.ui.permalink import decode_value
-
-    return decode_value(spec, raw)[0]
 
 
 def _add_ref() -> None:
@@ -391,6 +382,10 @@ def _bleu_section(bt) -> None:
                "most frequent (the ‘max in one ref’ column); the rest is clipped away. " + bt.totals_rule)
     choices = bv.ngram_choices(bt)
     if ngram_sel not in choices:
+        if ngram_sel:
+            st.warning(hl.md_escape(f"The n-gram “{ngram_sel[:80]}” (from the link or an earlier choice) is not "
+                                    "among this candidate's n-grams with these settings, so nothing is outlined."),
+                       icon=":material/link:")
         st.session_state["ngram"] = ""
     st.selectbox("Where did this n-gram match? (outlined in the texts above)", [""] + choices, key="ngram",
                  format_func=lambda g: g if g else "— pick an n-gram —")

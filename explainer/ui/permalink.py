@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 __all__ = [
     "OptionSpec", "FamilySchema", "ExplainState", "MAX_REFS", "MAX_URL_TEXT",
-    "parse_params", "to_params", "encode_value", "decode_value",
+    "parse_params", "to_params", "encode_value", "decode_value", "apply_settings",
 ]
 
 MAX_REFS = 10
@@ -112,9 +112,17 @@ def encode_value(spec: OptionSpec, value: Any) -> str:
     return str(value)
 
 
+def _default_words(spec: OptionSpec) -> str:
+    """The default as a warning names it: a value, or in words when it is 'whatever the library does'."""
+    if spec.default is None:
+        return "the dialect's default"
+    return encode_value(spec, spec.default) if spec.kind in ("bool", "float_list") else str(spec.default)
+
+
 def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
     """(value, None) or (default, warning)."""
     shown = _show(raw)
+    default = _default_words(spec)
     if spec.kind == "bool":
         low = raw.strip().lower()
         if low in _TRUE:
@@ -148,7 +156,7 @@ def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
             if raw == str(c):
                 return c, None
         allowed = ", ".join(str(c) for c in spec.choices)
-        return spec.default, f"“{spec.param}={shown}” is not one of {allowed}; using {spec.default}."
+        return spec.default, f"“{spec.param}={shown}” is not one of {allowed}; using {default}."
     try:
         if spec.kind == "int":
             if not re.fullmatch(r"\s*[+-]?\d+\s*", raw):
@@ -159,11 +167,13 @@ def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
             if not math.isfinite(v):
                 raise ValueError
     except ValueError:
-        return spec.default, f"“{spec.param}={shown}” is not a{'n integer' if spec.kind == 'int' else ' number'}; using {spec.default}."
+        return spec.default, (f"“{spec.param}={shown}” is not a{'n integer' if spec.kind == 'int' else ' number'}; "
+                              f"using {default}.")
     if (spec.min is not None and v < spec.min) or (spec.max is not None and v > spec.max):
-        return spec.default, (f"“{spec.param}={shown}” is outside {spec.min:g}–{spec.max:g}; using {spec.default}."
-                              if spec.min is not None and spec.max is not None
-                              else f"“{spec.param}={shown}” is out of range; using {spec.default}.")
+        if spec.min is not None and spec.max is not None:
+            return spec.default, f"“{spec.param}={shown}” is outside {spec.min:g}–{spec.max:g}; using {default}."
+        bound = f"at least {spec.min:g}" if spec.min is not None else f"at most {spec.max:g}"
+        return spec.default, f"“{spec.param}={shown}” is out of range (must be {bound}); using {default}."
     return v, None
 
 
@@ -193,6 +203,16 @@ def _parse_family(params, schema: FamilySchema, warnings: list[str]) -> tuple[st
             warnings.append(f"“{schema.dialect_param}={_show(raw)}” is not a known dialect "
                             f"({', '.join(schema.dialects)}); using {schema.default_dialect}.")
     options = schema.defaults(dialect)
+    own = {spec.param for spec in schema.specs(dialect)}
+    for param in sorted(schema.all_params() - own):
+        raw = _first(params, param)
+        # Prefixed options (bleu_weights, rouge_alpha, ...) of another dialect are carried silently; a shared
+        # name (lowercase, tokenize, stem, ...) that this dialect does not have would be ignored unnoticed.
+        if raw is None or param.startswith(("bleu_", "rouge_")):
+            continue
+        mine = ", ".join(sorted(own)) or "none"
+        warnings.append(f"“{param}={_show(raw)}” does not apply to the {dialect} dialect and is ignored "
+                        f"(its link parameters: {mine}).")
     for spec in schema.specs(dialect):
         used.add(spec.param)
         raw = _first(params, spec.param)
@@ -275,6 +295,27 @@ def parse_params(params: Mapping[str, Sequence[str] | str], bleu: FamilySchema, 
         rouge_ref=rouge_ref,
     )
     return state, warnings
+
+
+def apply_settings(state: ExplainState, settings: Mapping[str, str], bleu: FamilySchema, rouge: FamilySchema,
+                   *, skip: Iterable[str] = ()) -> list[str]:
+    """Permalink-style ``settings`` (an example's, e.g. ``{"stem": "1"}``) onto the state's chosen dialects,
+    except the parameters in ``skip`` (those a link states explicitly: they win). Settings the chosen dialect
+    does not have are left out. Returns warnings for values that do not decode (a bug in the example)."""
+    skip = set(skip)
+    warns: list[str] = []
+    for key, raw in settings.items():
+        if key in skip:
+            continue
+        for schema, dialect, opts in ((bleu, state.bleu_dialect, state.bleu_options),
+                                      (rouge, state.rouge_dialect, state.rouge_options)):
+            for spec in schema.specs(dialect):
+                if spec.param == key:
+                    value, w = decode_value(spec, raw)
+                    opts[spec.name] = value
+                    if w:
+                        warns.append(w)
+    return warns
 
 
 def to_params(state: ExplainState, bleu: FamilySchema, rouge: FamilySchema,
