@@ -467,3 +467,23 @@ def bleu_schema_tokenizers():
     from explainer.ui.schema import bleu_schema
 
     return next(s.choices for s in bleu_schema().specs("sacrebleu") if s.name == "tokenize")
+
+
+def test_csv_download_neutralises_formula_cells():
+    import csv
+    import io
+
+    from explainer.ui.explain_page import ngram_csv
+
+    cand = "=HYPERLINK(\"http://x\") +1 -2 @SUM(A1) plain"
+    bt = explain_bleu(cand, ["plain =HYPERLINK(\"http://x\")"], tokenize="none")
+    rows = list(csv.DictReader(io.StringIO(ngram_csv(bt))))
+    assert len(rows) == len(bv.ngram_rows(bt))
+    for row in rows:
+        for v in row.values():
+            assert not v.startswith(("=", "+", "-", "@", "\t", "\r")), v
+    grams = [r["n-gram"] for r in rows if r["order"] == "1"]
+    assert grams == ["'" + e.text if e.text[0] in "=+-@" else e.text for e in bt.ngrams[0].entries]
+    # the numbers are untouched: counted cells sum to the trace's matches
+    for order in bt.ngrams:
+        assert sum(int(r["counted (clipped)"]) for r in rows if r["order"] == str(order.n)) == order.matches

@@ -550,10 +550,19 @@ def trace_json(bt, rt) -> str:
     return json.dumps(payload, ensure_ascii=False, indent=1)
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(v):
+    """A spreadsheet would run a text cell starting with = + - @ (or tab / CR) as a formula (CSV injection):
+    such user n-grams get a leading single quote, as OWASP advises. Numbers are written as they are."""
+    return "'" + v if isinstance(v, str) and v.startswith(_FORMULA_START) else v
+
+
 def ngram_csv(bt) -> str:
     """The "n-gram table (CSV)" download: every row of the BLEU n-gram table (the page may show fewer)."""
     buf = io.StringIO()
-    pd.DataFrame(bv.ngram_rows(bt)).to_csv(buf, index=False)
+    pd.DataFrame([{k: _csv_cell(v) for k, v in row.items()} for row in bv.ngram_rows(bt)]).to_csv(buf, index=False)
     return buf.getvalue()
 
 
