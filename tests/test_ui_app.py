@@ -275,15 +275,34 @@ def test_stem_switch_matches_real_rouge_score():
     assert metrics(at)["ROUGE-1"] == f"{real['rouge1'].fmeasure:.5f}"
 
 
+def _param_list(at, key: str) -> list[str]:
+    v = at.query_params[key]
+    return v if isinstance(v, list) else [v]
+
+
 def test_add_and_remove_references():
-    at = new_app({"candidate": "the cat", "ref": "the cat"})
+    cand = "the cat sat on the mat"
+    at = new_app({"candidate": cand, "ref": "the cat is on the mat"})
     at.button(key="add_ref").click().run()
     assert at.session_state["n_refs"] == 2
-    at.text_area(key="ref_1").set_value("a dog").run()
+    assert len([t for t in at.text_area if t.key and t.key.startswith("ref_")]) == 2
+    at.text_area(key="ref_1").set_value("a cat sat on a mat").run()
     assert any(d.value.shape[0] for d in at.dataframe)
+    both = ["the cat is on the mat", "a cat sat on a mat"]
+    assert metrics(at)["BLEU"] == f"{real_sacrebleu(cand, both):.4f}"
+    assert exact_bleu(at) == pytest.approx(real_sacrebleu(cand, both), rel=1e-9)
+    assert "nrefs:2" in " ".join(c.value for c in at.code)
+    assert _param_list(at, "ref") == both
     at.button(key="rm_ref_0").click().run()
     assert at.session_state["n_refs"] == 1
-    assert at.text_area(key="ref_0").value == "a dog"
+    assert len([t for t in at.text_area if t.key and t.key.startswith("ref_")]) == 1
+    assert at.text_area(key="ref_0").value == "a cat sat on a mat"
+    assert metrics(at)["BLEU"] == f"{real_sacrebleu(cand, ['a cat sat on a mat']):.4f}"
+    assert exact_bleu(at) == pytest.approx(real_sacrebleu(cand, ["a cat sat on a mat"]), rel=1e-9)
+    assert "nrefs:1" in " ".join(c.value for c in at.code)
+    assert _param_list(at, "ref") == ["a cat sat on a mat"]
+    real = real_rouge_score(cand, ["a cat sat on a mat"])
+    assert metrics(at)["ROUGE-1"] == f"{real['rouge1'].fmeasure:.5f}"
 
 
 def test_ngram_selection_outlines_occurrences():
