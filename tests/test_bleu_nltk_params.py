@@ -103,10 +103,23 @@ def test_audit_cases_are_recorded_not_raised():
 def _random_weights(rng):
     r = rng.random()
     if r < 0.3:
-        return (0.25, 0.25, 0.25, 0.25)
+        # as a tuple (NLTK's default) or as a list, which NLTK's auto_reweigh never treats as the default
+        return (0.25, 0.25, 0.25, 0.25) if r < 0.2 else [0.25, 0.25, 0.25, 0.25]
     n = rng.randint(1, 6)
     pool = [0.0, 0.25, 0.5, 1.0, -1.0, 2.0, 1e-300, 1e300, -1e300, 1 / 3]
     return tuple(rng.choice(pool) for _ in range(n))
+
+
+@pytest.mark.parametrize("cand", ["a", "a b", "a b c", "a b c d"])
+def test_auto_reweigh_with_a_weights_list_is_not_applied(cand):
+    """NLTK checks `weight == (0.25, 0.25, 0.25, 0.25)`: a list never equals that tuple, so no reweighing."""
+    for weights in ((0.25,) * 4, [0.25] * 4):
+        want = real_nltk(cand, ["a b c x"], corpus=False, smoothing="method0", weights=weights, auto_reweigh=True)
+        got = explain_bleu(cand, ["a b c x"], dialect="nltk", weights=weights, auto_reweigh=True)
+        check(got, want, (cand, weights))
+        if isinstance(weights, list) and len(cand.split()) < 4:
+            assert "a list never equals" in got.combination.extra["auto_reweigh_note"]
+            assert not got.combination.extra["auto_reweighed"]
 
 
 def test_fuzz_option_combinations_never_raise_and_match_real_nltk():

@@ -84,6 +84,9 @@ class NltkDialect(BleuDialect):
         # arithmetic (alpha = 0 -> "Fraction(0, 0)", alpha = 0.0 -> "float division by zero"), so remember
         # what the caller passed before the options are coerced to floats.
         self._given = {key: options.get(key) for key in ("epsilon", "alpha", "k")}
+        # NLTK tests `weight == (0.25, 0.25, 0.25, 0.25)` before auto-reweighing: a *list* of the same numbers
+        # is never equal to that tuple, so NLTK does not reweigh it. Strings (CLI, links) mean NLTK's default tuple.
+        self._weights_list = isinstance(options.get("weights"), list)
         super().__init__(**options)
 
     def _setup(self) -> None:
@@ -181,9 +184,14 @@ class NltkDialect(BleuDialect):
 
         weight = self.weights
         reweighed = False
+        list_note = None
         if o["auto_reweigh"] and c < 4 and weight == (0.25, 0.25, 0.25, 0.25):
-            weight = (1 / c,) * c
-            reweighed = True
+            if self._weights_list:
+                list_note = ("auto_reweigh did nothing: the weights were given as a list, and NLTK compares them "
+                             "with the tuple (0.25, 0.25, 0.25, 0.25), which a list never equals")
+            else:
+                weight = (1 / c,) * c
+                reweighed = True
         terms = []
         included = []
         try:
@@ -218,6 +226,8 @@ class NltkDialect(BleuDialect):
         extra = {"return_type": "float", "auto_reweighed": reweighed}
         if reweighed:
             extra["reweighed_weights"] = [float(x) for x in weight]
+        if list_note:
+            extra["auto_reweigh_note"] = list_note
         return Combination(orders=orders, weights=[o_.weight for o_ in orders], nominal_weights=list(self.weights),
                            effective_order=sum(included), log_sum=s, log_mean=s, geo_mean=geo, score=score,
                            bleu=score, warnings=warns, extra=extra, **base)
