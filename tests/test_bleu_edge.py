@@ -99,6 +99,11 @@ def test_sacrebleu_corpus_segment_without_reference():
     with pytest.raises(TypeError):
         BLEU().corpus_score(hyps, [["a b", None]])
     assert score_bleu_corpus(hyps, refs).library_error.type == "TypeError"
+    # the library reports no number: neither does the explainer (the other segment alone would give 100)
+    for got in (score_bleu_corpus(hyps, refs), explain_bleu_corpus(hyps, refs),
+                explain_bleu_corpus(hyps, refs, full=True)):
+        assert (got.score, got.bleu) == (0.0, 0.0)
+        assert got.combination.extra["score_had_it_not_failed"] > 0
     hyps = ["a b", ""]
     want = BLEU().corpus_score(hyps, [["a b c", None]])
     got = score_bleu_corpus(hyps, [["a b c"], []])

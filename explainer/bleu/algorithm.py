@@ -220,11 +220,23 @@ def _merge_error(pre: LibraryError | None, comb_err: LibraryError | None) -> Lib
     return pre if pre is not None else comb_err
 
 
+def _combine_checked(d: BleuDialect, summed: list, ctx, n_segments: int, pre_err: LibraryError | None):
+    """``_combine``, except that when the real library fails before scoring (``pre_err``: no reference, a corpus
+    segment without one, ...) the score is the documented fallback 0.0: the statistics of the other segments
+    would otherwise combine into a number that no library reports. That number stays in
+    ``extra["score_had_it_not_failed"]`` for the curious, labelled as such."""
+    comb = _combine(d, summed, ctx, n_segments)
+    if pre_err is not None and (comb.score != 0.0 or comb.bleu != 0.0):
+        comb.extra = dict(comb.extra, score_had_it_not_failed=comb.score)
+        comb.score = comb.bleu = 0.0
+    return comb
+
+
 def score_segment(d: BleuDialect, candidate: str, references: Sequence[str]) -> BleuStats:
     candidate, references = normalize_segment_input(candidate, references)
     warns, err = d.check_inputs([candidate], [references], corpus=False)
     st = segment_stats(d, candidate, references)
-    comb = _combine(d, st, _context(d, candidate, references), 1)
+    comb = _combine_checked(d, st, _context(d, candidate, references), 1, err)
     return BleuStats.from_combination(d.name, comb, d.signature(len(references)), warns + comb.warnings,
                                       _merge_error(err, comb.library_error), d.options_dict())
 
@@ -235,7 +247,7 @@ def score_corpus(d: BleuDialect, candidates, references) -> BleuStats:
     stats = [segment_stats(d, h, rs) for h, rs in zip(candidates, references)]
     summed = sum_stats(stats) if stats else [0, 0] + [0] * (2 * d.max_order)
     ctx = _context(d, candidates[-1], references[-1]) if candidates else None
-    comb = _combine(d, summed, ctx, len(stats))
+    comb = _combine_checked(d, summed, ctx, len(stats), err)
     return BleuStats.from_combination(d.name, comb, d.signature(_nrefs(references) if references else 0),
                                       warns + comb.warnings, _merge_error(err, comb.library_error),
                                       d.options_dict(), stats)
@@ -401,7 +413,7 @@ def _segment_trace(d: BleuDialect, candidate: str, references: Sequence[str], op
     warns, err = d.check_inputs([candidate], [references], corpus=False)
     cand, refs, orders, choice, stats = build_segment_trace(d, candidate, references)
     ctx = d.last_segment_context(cand.token_texts, [r.token_texts for r in refs]) if d.needs_last_segment else None
-    comb = _combine(d, stats, ctx, 1)
+    comb = _combine_checked(d, stats, ctx, 1, err)
     return BleuTrace(dialect=d.name, implementation=d.implementation,
                      options=d.options_dict() if options is None else options, scale=d.scale,
                      tokenizer=d.tokenizer_name, candidate=cand, references=refs, ngrams=orders,
@@ -435,7 +447,7 @@ def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False
         stats = [segment_stats(d, h, rs) for h, rs in zip(candidates, references)]
     summed = sum_stats(stats) if stats else [0, 0] + [0] * (2 * d.max_order)
     ctx = _context(d, candidates[-1], references[-1]) if candidates else None
-    comb = _combine(d, summed, ctx, len(stats))
+    comb = _combine_checked(d, summed, ctx, len(stats), err)
     seg_errors = [{"segment": i, "note": "no reference"} for i, rs in enumerate(references) if not rs]
     return BleuCorpusTrace(dialect=d.name, implementation=d.implementation, options=d.options_dict(),
                            scale=d.scale, tokenizer=d.tokenizer_name, n_segments=len(candidates),
