@@ -99,10 +99,15 @@ def test_sacrebleu_corpus_segment_without_reference():
     with pytest.raises(TypeError):
         BLEU().corpus_score(hyps, [["a b", None]])
     assert score_bleu_corpus(hyps, refs).library_error.type == "TypeError"
-    # the library reports no number: neither does the explainer (the other segment alone would give 100)
-    for got in (score_bleu_corpus(hyps, refs), explain_bleu_corpus(hyps, refs),
-                explain_bleu_corpus(hyps, refs, full=True)):
-        assert (got.score, got.bleu) == (0.0, 0.0)
+    # the library reports no number, so neither does the explainer, although these statistics would combine
+    # into a non-zero one (kept in extra, labelled)
+    hyps4, refs4 = ["a b c d", "a b c d e"], [["a b c d"], []]
+    with pytest.raises(TypeError):
+        BLEU().corpus_score(hyps4, [["a b c d", None]])
+    st = score_bleu_corpus(hyps4, refs4)
+    assert (st.score, st.bleu, st.library_error.type) == (0.0, 0.0, "TypeError")
+    for got in (explain_bleu_corpus(hyps4, refs4), explain_bleu_corpus(hyps4, refs4, full=True)):
+        assert (got.score, got.bleu, got.library_error.type) == (0.0, 0.0, "TypeError")
         assert got.combination.extra["score_had_it_not_failed"] > 0
     hyps = ["a b", ""]
     want = BLEU().corpus_score(hyps, [["a b c", None]])
