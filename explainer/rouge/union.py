@@ -27,22 +27,15 @@ def union_lcs_hits(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequ
         br.update(s)
     for s in cand_sents:
         bc.update(s)
-    hits = 0
+    unions = []
     for r in ref_sents:
-        if not r:
-            continue
         union: set[int] = set()
         rset = set(r)
         for c in cand_sents:
             if c and not rset.isdisjoint(c):
                 union.update(p[0] for p in lcs(r, c).pairs)
-        for k in sorted(union):
-            t = r[k]
-            if bc[t] > 0 and br[t] > 0:
-                hits += 1
-                bc[t] -= 1
-                br[t] -= 1
-    return hits, m, n
+        unions.append(union)
+    return _budget_walk(ref_sents, unions, br, bc), m, n
 
 
 def union_lcs(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequence[str]]) -> dict:
