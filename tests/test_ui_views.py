@@ -487,3 +487,25 @@ def test_csv_download_neutralises_formula_cells():
     # the numbers are untouched: counted cells sum to the trace's matches
     for order in bt.ngrams:
         assert sum(int(r["counted (clipped)"]) for r in rows if r["order"] == str(order.n)) == order.matches
+
+
+@pytest.mark.parametrize("example_id", ["military_c1", "abandon_hope"])
+def test_ngram_display_rows_fold_reference_columns_and_keep_the_counts(example_id):
+    ex = get_example(example_id)
+    refs = list(ex.references)
+    bt = explain_bleu(ex.candidate, refs)
+    real = sacre(ex.candidate, refs)
+    full, shown = bv.ngram_rows(bt), bv.ngram_display_rows(bt)
+    assert [r["n-gram"] for r in shown] == [r["n-gram"] for r in full]
+    for n in range(1, 5):
+        assert sum(r["counted (clipped)"] for r in shown if r["order"] == n) == real.counts[n - 1]
+        assert sum(r["candidate count"] for r in shown if r["order"] == n) == real.totals[n - 1]
+    for f, s in zip(full, shown):
+        assert s["justified by"] == (", ".join(x.removeprefix("ref ") for x in f["justified by"].split(", "))
+                                     if f["justified by"] != "—" else "—")
+        if len(refs) > bv.MAX_REF_COLUMNS:
+            assert "ref 1" not in s and s["count per reference"] == " · ".join(str(f[f"ref {j + 1}"])
+                                                                             for j in range(len(refs)))
+        else:
+            assert all(s[f"ref {j + 1}"] == f[f"ref {j + 1}"] for j in range(len(refs)))
+    assert set(shown[0]) <= set(bv.NGRAM_COLUMNS) | {f"ref {j + 1}" for j in range(len(refs))}

@@ -10,7 +10,7 @@ from typing import Sequence
 
 from explainer.ui.highlight import TokenMark
 
-__all__ = ["candidate_marks", "reference_marks", "display_assignment", "ngram_rows", "order_rows", "formula_latex",
+__all__ = ["candidate_marks", "reference_marks", "display_assignment", "ngram_rows", "ngram_display_rows", "order_rows", "formula_latex",
            "ref_length_rows", "ngram_choices", "fmt", "native"]
 
 _ORDINAL = {1: "unigram", 2: "bigram", 3: "trigram", 4: "4-gram"}
@@ -214,6 +214,43 @@ def ngram_rows(trace) -> list[dict]:
             row["in no reference"] = e.cand_count if e.max_ref_count == 0 else 0
             rows.append(row)
     return rows
+
+
+# How the n-gram table is shown (the CSV keeps the full column names): short headers with the full meaning
+# in the header's tooltip and narrow numeric columns, so the whole table fits the page at 1400 px.
+NGRAM_COLUMNS = {
+    "order": ("n", "n-gram order", 44),
+    "n-gram": ("n-gram", "the candidate n-gram (tokens as the dialect scores them)", 160),
+    "candidate count": ("in cand.", "how often the candidate has it", 76),
+    "max in one ref": ("max/ref", "the most times any single reference has it: the clip limit", 74),
+    "justified by": ("justified by ref", "every reference that has it that often (reference numbers)", 124),
+    "counted (clipped)": ("counted", "min(in cand., max/ref): occurrences that count (the clipped count)", 76),
+    "clipped away": ("clipped", "occurrences beyond max/ref: clipped away", 70),
+    "in no reference": ("in no ref", "occurrences found in no reference", 76),
+    "count per reference": ("count per ref", "its count in reference 1 · 2 · 3 …", 140),
+}
+REF_COLUMN_WIDTH = 56
+MAX_REF_COLUMNS = 3   # more references: one "count per reference" column instead of one column each
+
+
+def ngram_display_rows(trace) -> list[dict]:
+    """The n-gram table as the page shows it: :func:`ngram_rows` with reference numbers only in ``justified
+    by`` (``1, 3``), and the per-reference counts folded into one ``count per reference`` column
+    (``2 · 0 · 1 …``) when there are more than MAX_REF_COLUMNS references, so it fits the page."""
+    rows = ngram_rows(trace)
+    k = len(trace.references)
+    out = []
+    for r in rows:
+        d = dict(r)
+        d["justified by"] = ", ".join(str(j + 1) for j in range(k) if f"ref {j + 1}" in r["justified by"].split(", ")) \
+            or "—"
+        if k > MAX_REF_COLUMNS:
+            counts = " · ".join(str(r[f"ref {j + 1}"]) for j in range(k))
+            items = [(key, v) for key, v in d.items() if not (key.startswith("ref ") and key[4:].isdigit())]
+            items.insert(3, ("count per reference", counts))
+            d = dict(items)
+        out.append(d)
+    return out
 
 
 def ngram_choices(trace, limit: int = 2000) -> list[str]:

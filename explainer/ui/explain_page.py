@@ -284,21 +284,19 @@ def _inputs() -> None:
     st.text_area("Candidate (the text being scored)", key="candidate", height=90, on_change=_on_text_change,
                  help="ROUGE-Lsum reads one sentence per line.")
     n = st.session_state.get("n_refs", 1)
+    # Horizontal containers: the buttons keep their natural width (ratio columns squeezed "✕" to "›" and
+    # "Add reference" to "Add …" at 1024 px), the text boxes take the rest.
     for i in range(n):
-        cols = st.columns([12, 1])
-        with cols[0]:
+        with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
             st.text_area(f"Reference {i + 1}", key=f"ref_{i}", height=80, on_change=_on_text_change)
-        with cols[1]:
             st.button("✕", key=f"rm_ref_{i}", on_click=_remove_ref, args=(i,), help=f"Remove reference {i + 1}",
-                      disabled=n <= 1)
-    c1, c2 = st.columns([2, 8])
-    with c1:
-        st.button("Add reference", icon=":material/add:", key="add_ref", on_click=_add_ref, disabled=n >= MAX_REFS)
-    with c2:
-        st.caption(f"1–{MAX_REFS} references, multi-line allowed. Limits: {MAX_INPUT_CHARS:,} characters per text, 100,000 in all for the BLEU trace; "
-                   f"highlighting shows the first {HIGHLIGHT_MAX_CHARS:,} characters; the LCS table is drawn "
-                   f"at most {charts.HEATMAP_MAX}×{charts.HEATMAP_MAX} (downsampled beyond). Your text is not "
-                   "stored on the server; it lives in this page's URL.")
+                      disabled=n <= 1, width="content")
+    st.button("Add reference", icon=":material/add:", key="add_ref", on_click=_add_ref, disabled=n >= MAX_REFS,
+              width="content")
+    st.caption(f"1–{MAX_REFS} references, multi-line allowed. Limits: {MAX_INPUT_CHARS:,} characters per text, 100,000 in all for the BLEU trace; "
+               f"highlighting shows the first {HIGHLIGHT_MAX_CHARS:,} characters; the LCS table is drawn "
+               f"at most {charts.HEATMAP_MAX}×{charts.HEATMAP_MAX} (downsampled beyond). Your text is not "
+               "stored on the server; it lives in this page's URL.")
 
 
 # ------------------------------------------------------------------------------------------ rendering
@@ -314,8 +312,20 @@ def _fmt_rouge(x: float) -> str:
     return f"{x:.5f}"
 
 
+# The five headline numbers wrap onto a second row when the page is narrow (a 1024 px projector with the
+# sidebar open leaves ~540 px), instead of five squeezed columns cutting them to "78.…"; below 1100 px the
+# numbers are also set a little smaller.
+HEADLINE_CSS = """<style>
+.st-key-xp_headline [data-testid="stMetric"]{min-width:7.6rem}
+.st-key-xp_headline [data-testid="stMetricValue"]{white-space:nowrap}
+@media (max-width:1100px){.st-key-xp_headline [data-testid="stMetricValue"]{font-size:1.8rem}}
+</style>"""
+
+
 def _headline(bt, rt, rtypes) -> None:
-    cols = st.columns(5)
+    st.html(HEADLINE_CSS)
+    row = st.container(horizontal=True, gap="medium", key="xp_headline")
+    cols = [row] * 5
     with cols[0]:
         if bt is not None and bt.library_error is not None:
             e = bt.library_error
@@ -349,6 +359,21 @@ def _findings(findings) -> None:
     for f in findings:
         body = f"**{hl.md_escape(f.title)}** — {hl.md_escape(f.text)}"
         {"error": st.error, "warning": st.warning}.get(f.level, st.info)(body, icon=icon[f.level])
+
+
+def _ngram_column_config(df) -> dict:
+    cc = st.column_config
+    out = {}
+    for col in df.columns:
+        if col in bv.NGRAM_COLUMNS:
+            label, help_, width = bv.NGRAM_COLUMNS[col]
+        elif col.startswith("ref "):
+            label, help_, width = col, f"how often reference {col[4:]} has it", bv.REF_COLUMN_WIDTH
+        else:
+            continue
+        kind = cc.TextColumn if col in ("n-gram", "justified by", "count per reference") else cc.NumberColumn
+        out[col] = kind(label, help=help_, width=width)
+    return out
 
 
 def _bleu_section(bt) -> None:
@@ -397,15 +422,16 @@ def _bleu_section(bt) -> None:
             st.markdown(hl.md_escape(f"‘{st.session_state['ngram']}’: {occ['cand_count']}× in the candidate "
                                      f"(token {', '.join(str(p + 1) for p in occ['cand_positions'])}); {where}. "
                                      f"Counted {occ['clipped']}×.")) 
-    rows = bv.ngram_rows(bt)
+    rows = bv.ngram_display_rows(bt)
     st.session_state["_ngram_texts"] = [r["n-gram"] for r in rows[:TABLE_MAX_ROWS]]
     df = pd.DataFrame(rows)
     if len(df) > TABLE_MAX_ROWS:
         st.caption(f"Showing the first {TABLE_MAX_ROWS:,} of {len(df):,} n-grams; the CSV download has all.")
         df = df.head(TABLE_MAX_ROWS)
     st.dataframe(df, hide_index=True, width="stretch", height=min(38 * (len(df) + 1), 420), key="ngram_table",
-                 on_select=_on_ngram_row, selection_mode="single-row")
-    st.caption("Click a row to outline that n-gram in the texts above (or pick it in the list).")
+                 on_select=_on_ngram_row, selection_mode="single-row", column_config=_ngram_column_config(df))
+    st.caption("Click a row to outline that n-gram in the texts above (or pick it in the list). Hover a column "
+               "header for its meaning.")
     orders = bv.order_rows(bt)
     st.plotly_chart(charts.bleu_counts_figure(orders), key="bleu_counts", config={"displaylogo": False},
                     alt="Clipped matches of candidate n-grams per order: " + "; ".join(

@@ -3,6 +3,7 @@ numbers, XSS payloads stay inert and visible, the URL follows edits, and full-pa
 to artifacts/screenshots/ (light, dark, projector size)."""
 from __future__ import annotations
 
+import time
 import urllib.parse
 
 import pytest
@@ -179,3 +180,48 @@ def test_url_special_characters_round_trip(page, open_app):
     wait_idle(page2)
     assert page2.get_by_role("textbox", name="Candidate (the text being scored)", exact=True).input_value() == cand
     assert shown_metrics(page2) == shown_metrics(page)
+
+
+# --- layout on a 1024 x 768 projector --------------------------------------------------------------------
+_CLIPPED_JS = """sel => [...document.querySelectorAll(sel)].map(el => {
+    // an element is cut off when its content is wider than its box, or its text runs outside the box
+    // (or outside the main column)
+    const main = document.querySelector('[data-testid="stMainBlockContainer"]').getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    const r = document.createRange(); r.selectNodeContents(el); const t = r.getBoundingClientRect();
+    const over = [el, ...el.querySelectorAll('*')].some(e => e.scrollWidth > e.clientWidth + 1);
+    return {text: el.innerText.trim(), over,
+            outside: t.left < box.left - 1 || t.right > box.right + 1 || box.right > main.right + 1};
+})"""
+
+
+def test_headline_and_buttons_readable_at_1024(new_page, open_app):
+    page = new_page(width=1024, height=768)
+    ex = get_example("abandon_hope")
+    open_app(page, link(ex.candidate, list(ex.references)), wait_for='[data-testid="stMetric"]')
+    assert shown_metrics(page) == real_values(ex.candidate, list(ex.references))
+    for sel in ('[data-testid="stMetricValue"]', '[data-testid="stMetricLabel"]'):
+        got = page.evaluate(_CLIPPED_JS, sel)
+        assert len(got) == 5
+        for g in got:
+            assert not g["over"] and not g["outside"], (sel, g)
+    # the value text is the whole number (no ellipsis) and at least as wide as its glyphs need
+    assert all("…" not in v for v in shown_metrics(page).values())
+    buttons = page.evaluate(_CLIPPED_JS, '[data-testid="stButton"] button')
+    assert {b["text"] for b in buttons} >= {"Add reference", "✕"} or any("Add reference" in b["text"] for b in buttons)
+    for b in buttons:
+        assert not b["over"] and not b["outside"], b
+    shot(page, "explain-1024")
+
+
+@pytest.mark.parametrize("example_id", ["military_c1", "abandon_hope"])
+def test_ngram_table_fits_at_1400(page, open_app, example_id):
+    ex = get_example(example_id)
+    open_app(page, link(ex.candidate, list(ex.references)), wait_for='[data-testid="stMetric"]')
+    grid = page.locator('.st-key-ngram_table [data-testid="stDataFrame"]')
+    grid.scroll_into_view_if_needed()
+    page.wait_for_selector(".st-key-ngram_table .dvn-scroller")
+    sw, cw = page.evaluate("() => { const e = document.querySelector('.st-key-ngram_table .dvn-scroller');"
+                           " return [e.scrollWidth, e.clientWidth]; }")
+    assert sw <= cw, f"the last columns of the n-gram table are cut off ({sw} > {cw} px)"
+
