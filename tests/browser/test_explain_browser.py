@@ -225,3 +225,146 @@ def test_ngram_table_fits_at_1400(page, open_app, example_id):
                            " return [e.scrollWidth, e.clientWidth]; }")
     assert sw <= cw, f"the last columns of the n-gram table are cut off ({sw} > {cw} px)"
 
+
+# --- chart colours in dark mode -----------------------------------------------------------------------------
+def _colour_pixels(png: bytes, rgb: tuple[int, int, int], tol: int = 28) -> int:
+    import io
+
+    from PIL import Image
+
+    im = Image.open(io.BytesIO(png)).convert("RGB")
+    pixels = im.get_flattened_data() if hasattr(im, "get_flattened_data") else im.getdata()
+    return sum(1 for p in pixels if all(abs(a - b) <= tol for a, b in zip(p, rgb)))
+
+
+def test_chart_series_colours_show_in_dark_mode(new_page, open_app):
+    from explainer.ui import charts
+
+    page = new_page(width=1400, height=1000, dark=True)
+    ex = get_example("abandon_hope")
+    open_app(page, link(ex.candidate, list(ex.references)), wait_for='[data-testid="stMetric"]')
+    hexrgb = lambda h: tuple(int(h[i:i + 2], 16) for i in (1, 3, 5))  # noqa: E731
+    counts = page.locator(".st-key-bleu_counts")
+    counts.scroll_into_view_if_needed()
+    page.wait_for_selector(".st-key-bleu_counts .js-plotly-plot")
+    time.sleep(0.8)
+    png = counts.screenshot()
+    # totals: sky-blue bars with a hatch over them; matches: orange bars
+    assert _colour_pixels(png, hexrgb(charts.SKY)) > 1500
+    assert _colour_pixels(png, hexrgb(charts.ORANGE)) > 1500
+    page.get_by_role("tab", name="ROUGE").click()
+    page.get_by_text("ROUGE step by step").first.wait_for()
+    wait_idle(page)
+    prf = page.locator(".st-key-rouge_prf")
+    prf.scroll_into_view_if_needed()
+    time.sleep(0.8)
+    png = prf.screenshot()
+    bg = page.evaluate("""() => getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor""")
+    assert sum(int(x) for x in bg[bg.index("(") + 1:bg.index(")")].split(",")[:3]) < 150, bg
+    for colour in (charts.BLUE, charts.ORANGE, charts.GREEN):
+        assert _colour_pixels(png, hexrgb(colour)) > 1500, colour
+    shot(page, "explain-dark-rouge")
+
+
+# --- user text in charts: literal, inert -------------------------------------------------------------------
+def test_chart_labels_and_hover_show_user_text_literally(page, open_app):
+    toks = ['"hello"', "it's", "<b>x</b>", "&amp;lt;", "$x$"]
+    cand = " ".join(toks)
+    open_app(page, link(cand, [cand], rouge_dialect="textbook"), wait_for='[data-testid="stMetric"]')
+    page.get_by_role("tab", name="ROUGE").click()
+    page.wait_for_selector(".st-key-lcs_heatmap .xtick text")
+    wait_idle(page)
+    ticks = page.evaluate("() => [...document.querySelectorAll('.st-key-lcs_heatmap .xtick text')].map(e => e.textContent)")
+    assert ticks[1:] == toks
+    yticks = page.evaluate("() => [...document.querySelectorAll('.st-key-lcs_heatmap .ytick text')].map(e => e.textContent)")
+    assert yticks[1:] == toks
+    labels = page.evaluate("() => [...document.querySelectorAll('.st-key-lcs_alignment .textpoint text')]"
+                           ".map(e => e.textContent)")
+    assert labels == toks + toks
+    assert page.locator(".st-key-lcs_heatmap svg b, .st-key-lcs_alignment svg b").count() == 0
+    heat = page.locator(".st-key-lcs_heatmap")
+    heat.scroll_into_view_if_needed()
+    pts = page.locator(".st-key-lcs_heatmap .scatterlayer .trace .points path")
+    for k in (0, 2):
+        bb = pts.nth(k).bounding_box()
+        page.mouse.move(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2)
+        page.wait_for_function("() => document.querySelector('.st-key-lcs_heatmap .hoverlayer .hovertext')")
+        hover = page.evaluate("() => document.querySelector('.st-key-lcs_heatmap .hoverlayer .hovertext').textContent")
+        assert hover.startswith(f"match: {toks[k]} (candidate token {k + 1}"), hover
+        page.mouse.move(0, 0)
+        time.sleep(0.3)
+
+
+def test_xss_payloads_in_charts_and_formulas_are_inert(page, open_app):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    # the textbook ROUGE dialect splits on spaces only, so the payloads reach the chart labels as typed
+    open_app(page, link(XSS_CANDIDATE, [XSS_REF], rouge_dialect="textbook", example=""),
+             wait_for='[data-testid="stMetric"]')
+    page.wait_for_selector(".katex")
+    assert page.locator(".katex-error").count() == 0
+    latex = " ".join(page.locator(".katex").all_inner_texts())
+    assert "xss" not in latex and "script" not in latex
+    page.get_by_role("tab", name="ROUGE").click()
+    page.wait_for_selector(".st-key-lcs_heatmap .xtick text")
+    wait_idle(page)
+    assert page.locator(".katex-error").count() == 0
+    ticks = page.evaluate("() => [...document.querySelectorAll('.st-key-lcs_heatmap .xtick text, "
+                          ".st-key-lcs_heatmap .ytick text')].map(e => e.textContent)")
+    labels = page.evaluate("() => [...document.querySelectorAll('.st-key-lcs_alignment .textpoint text')]"
+                           ".map(e => e.textContent)")
+    assert "<img" in ticks and "<b>bold</b>" in ticks and '<svg' in ticks, ticks
+    assert "<img" in labels and "<b>bold</b>" in labels
+    # tokens longer than the label limit are cut with an ellipsis, never turned into markup
+    assert any(t.startswith("onerror=") and t.endswith("…") for t in ticks)
+    for bad in ("b", "a", "img", "script"):
+        assert page.locator(f".st-key-lcs_heatmap svg {bad}, .st-key-lcs_alignment svg {bad}").count() == 0, bad
+    pts = page.locator(".st-key-lcs_heatmap .scatterlayer .trace .points path")
+    page.locator(".st-key-lcs_heatmap").scroll_into_view_if_needed()
+    for k in range(pts.count()):
+        bb = pts.nth(k).bounding_box()
+        page.mouse.move(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2)
+        page.wait_for_function("() => document.querySelector('.st-key-lcs_heatmap .hoverlayer .hovertext')")
+        hover = page.evaluate("() => document.querySelector('.st-key-lcs_heatmap .hoverlayer .hovertext').textContent")
+        assert hover.startswith("match: "), hover
+        page.mouse.move(0, 0)
+    assert page.locator(".hoverlayer b, .hoverlayer a, .hoverlayer img").count() == 0
+    assert page.evaluate("() => window.__xss === undefined"), "a payload ran"
+    assert dialogs == []
+    assert page.locator("img[src='x']").count() == 0 and page.locator("svg[onload]").count() == 0
+    assert page.locator("a[href^='javascript']").count() == 0
+
+
+def test_downloads_match_the_real_sacrebleu(page, open_app):
+    import csv
+    import io
+    import json
+    from collections import defaultdict
+
+    from sacrebleu.metrics import BLEU
+
+    ex = get_example("abandon_hope")
+    refs = list(ex.references)
+    open_app(page, link(ex.candidate, refs), wait_for='[data-testid="stMetric"]')
+    real = BLEU().corpus_score([ex.candidate], [[r] for r in refs])
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="Trace (JSON)").click()
+    assert dl.value.suggested_filename == "trace.json"
+    data = json.loads(open(dl.value.path(), encoding="utf-8").read())
+    assert data["bleu"]["score"] == pytest.approx(real.score, rel=1e-12)
+    assert data["bleu"]["counts"] == real.counts and data["bleu"]["totals"] == real.totals
+    from rouge_score import rouge_scorer
+
+    rs = rouge_scorer.RougeScorer(["rouge1"]).score_multi(refs, ex.candidate)["rouge1"]
+    assert data["rouge"]["scores"]["rouge1"]["fmeasure"] == pytest.approx(rs.fmeasure, rel=1e-12)
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="BLEU n-gram table (CSV)").click()
+    assert dl.value.suggested_filename == "bleu_ngrams.csv"
+    rows = list(csv.DictReader(open(dl.value.path(), encoding="utf-8", newline="")))
+    counted, total = defaultdict(int), defaultdict(int)
+    for r in rows:
+        counted[int(r["order"])] += int(r["counted (clipped)"])
+        total[int(r["order"])] += int(r["candidate count"])
+    assert [counted[n] for n in range(1, 5)] == real.counts == data["bleu"]["counts"]
+    assert [total[n] for n in range(1, 5)] == real.totals
+    assert {f"ref {j + 1}" for j in range(len(refs))} <= set(rows[0])
