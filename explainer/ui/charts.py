@@ -208,6 +208,8 @@ def lcs_heatmap_figure(table: dict, ref_tokens: Sequence[str], cand_tokens: Sequ
                                "%{customdata[2]})<extra></extra>", showlegend=True)]
     size = 30 * max(len(ri), 8) + 200
     layout = _layout(title, height=min(max(size, 380), 900), showlegend=True,
+                     # above the table: below it the legend ran into the rotated ticks and the axis title
+                     legend=dict(orientation="h", yanchor="bottom", y=1.01, xanchor="left", x=0),
                      xaxis=dict(title=dict(text="candidate prefix (tokens) →"), tickmode="array", tickvals=ci,
                                 ticktext=tick(cand_tokens, ci), tickangle=-40),
                      yaxis=dict(title=dict(text="reference prefix (tokens) ↓"), tickmode="array", tickvals=ri,

@@ -404,7 +404,7 @@ def _bleu_section(bt) -> None:
     # Step 2: n-grams
     st.markdown("#### Step 2 · Clipped n-gram counts")
     st.caption("Each candidate n-gram counts at most as often as it occurs in the single reference where it is "
-               "most frequent (the ‘max in one ref’ column); the rest is clipped away. " + bt.totals_rule)
+               "most frequent (the ‘max/ref’ column); the rest is clipped away. " + bt.totals_rule)
     choices = bv.ngram_choices(bt)
     if ngram_sel not in choices:
         if ngram_sel:

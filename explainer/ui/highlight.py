@@ -134,7 +134,8 @@ STYLE = """
 .xp-cp{font-family:monospace;font-size:.75em;border:1px solid currentColor;border-radius:.2rem;
   padding:0 .15rem;margin:0 .05rem;opacity:.9}
 .xp-legend{font-size:.9rem;line-height:2.2}
-.xp-legend .xp-tok{margin-right:.6rem}
+.xp-legend .xp-tok{margin-right:.6rem;white-space:nowrap}
+.xp-legend .xp-note{display:block;line-height:1.5;margin-top:.2rem}
 .xp-note{font-size:.85rem;opacity:.8}
 </style>
 """
@@ -194,8 +195,7 @@ def render_marked_text(text: str, marks: Iterable[TokenMark], *, max_chars: int 
     return body
 
 
-_ALSO_LEGEND = ('<span class="xp-tok xp-also">(in a reference) occurs here too, not used for the count'
-                '<sub>(n)</sub></span>')
+_ALSO_LEGEND = '<span class="xp-tok xp-also">occurs here too, not used for the count<sub>(n)</sub></span>'
 
 
 def legend_html(max_order: int = 4) -> str:
@@ -207,7 +207,7 @@ def legend_html(max_order: int = 4) -> str:
     parts.append('<span class="xp-tok xp-clip">clipped away<sub>✂</sub></span>')
     parts.append('<span class="xp-tok">no match</span>')
     parts.append('<span class="xp-tok xp-sel">selected n-gram</span>')
-    return ('<div class="xp-legend">' + "".join(parts) +
+    return ('<div class="xp-legend">' + " ".join(parts) +
             '<br><span class="xp-note">Each token shows the longest matched n-gram it belongs to '
             "(number and underline style); in a reference, a dotted box marks a counted candidate n-gram that "
             "occurs there too but was not the occurrence used for the count. Clipping removes a count, not a "
@@ -221,7 +221,7 @@ def legend_refs_html(n_refs: int) -> str:
     parts.append(_ALSO_LEGEND)
     parts.append('<span class="xp-tok xp-clip">clipped away<sub>✂</sub></span>')
     parts.append('<span class="xp-tok">no match</span>')
-    return ('<div class="xp-legend">' + "".join(parts) +
+    return ('<div class="xp-legend">' + " ".join(parts) +
             '<br><span class="xp-note">Each token shows the reference that justified the longest counted n-gram it '
             "belongs to (one valid assignment); stitched texts show their seams.</span></div>")
 
