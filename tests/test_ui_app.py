@@ -597,3 +597,24 @@ def test_lowercase_link_parameter_for_mteval_warns():
     assert "lowercase=1" in txt and "mteval" in txt and "bleu_preserve_case" in txt
     bt = explain_bleu("The cat", ["the cat"], dialect="mteval")
     assert exact_bleu(at) == bt.score
+
+
+def test_pooled_references_and_rouge_w_tables_are_shown():
+    """ROUGE-1.5.5 pools the references by default: the page shows the sums that make the headline (equal to
+    the core's pooled counts), and ROUGE-W's weighted-LCS tables."""
+    from explainer.rouge import explain_rouge
+
+    cand = "the cat sat on the mat today\nit was sunny"
+    refs = ["the cat was sitting on the mat\nsunny it was", "a cat on a mat"]
+    at = new_app({"candidate": cand, "ref": refs, "rouge_dialect": "rouge155",
+                  "rouge_types": "rouge1,rougeL,rougeW-1.2"})
+    assert not at.exception
+    assert any(m.value.startswith("##### Pooled over the references") for m in at.markdown)
+    rt = explain_rouge(cand, refs, dialect="rouge155", types=("rouge1", "rougeL", "rougeW-1.2"))
+    table = next(df.value for df in at.dataframe if "Σ hits" in df.value.columns)
+    assert list(table["Σ hits"]) == pytest.approx([rt.pooled[t]["hits"] for t in rt.types], abs=1e-9)
+    assert metrics(at)["ROUGE-1"] == f"{rt.scores['rouge1'].fmeasure:.5f}"
+    from explainer.ui import rouge_view as rv
+
+    wlcs = [c for c in at.get("plotly_chart") if "Weighted LCS: reference sentence" in c.proto.spec]
+    assert len(wlcs) == len(rv.wlcs_tables(rt, "rougeW-1.2", 0)) == 3

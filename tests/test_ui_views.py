@@ -78,7 +78,7 @@ def test_bleu_figures_carry_trace_numbers():
     bp = charts.bp_curve_figure(bt.combination.c, bt.combination.r, bt.combination.bp)
     assert bp.data[1].x == (real.sys_len,) and bp.data[1].y[0] == pytest.approx(real.bp, rel=1e-12)
     for x, y in zip(bp.data[0].x, bp.data[0].y):
-        assert y == pytest.approx(math.exp(1 - real.ref_len / x) if x < real.ref_len else 1.0)
+        assert y == pytest.approx(math.exp(1 - real.ref_len / x) if x < real.ref_len else 1.0, abs=1e-9)
 
 
 @pytest.mark.parametrize("ex", [e for e in EXAMPLES if len(e.references) <= 4], ids=lambda e: e.id)
@@ -509,3 +509,62 @@ def test_ngram_display_rows_fold_reference_columns_and_keep_the_counts(example_i
         else:
             assert all(s[f"ref {j + 1}"] == f[f"ref {j + 1}"] for j in range(len(refs)))
     assert set(shown[0]) <= set(bv.NGRAM_COLUMNS) | {f"ref {j + 1}" for j in range(len(refs))}
+
+
+def _rouge155_record(case_id: str, flags: list[str]) -> dict:
+    from tests.conftest import golden
+
+    return next(r for r in golden("rouge/rouge155.jsonl")
+                if r["level"] == "segment" and r["case_id"] == case_id and r["options"]["flags"] == flags)
+
+
+def test_pooled_rows_are_rouge155_counts_and_add_up_from_the_references():
+    """With -f A the headline is pooled: the table shows the sums ROUGE-1.5.5 prints (-t 2 counts) and they are
+    the sums of the per-reference details the page shows below it."""
+    rec = _rouge155_record("seed_abandon_multi_ref", ["-n", "4", "-w", "1.2", "-2", "4", "-U", "-f", "A"])
+    types = ("rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeSU4")
+    rt = explain_rouge(rec["candidate"], rec["references"], dialect="rouge155", types=types)
+    rows = {r["type"]: r for r in rv.pooled_rows(rt)}
+    assert set(rows) == {rv.type_label(t) for t in types}
+    for t, key in (("rouge1", "ROUGE-1"), ("rouge2", "ROUGE-2"), ("rougeL", "ROUGE-L"), ("rougeSU4", "ROUGE-SU4")):
+        row, counts = rows[rv.type_label(t)], rec["result"]["counts"][key]
+        assert (row["Σ hits"], row["Σ reference size"], row["Σ candidate size"]) == \
+            (counts["hit_count"], counts["model_count"], counts["peer_count"])
+        per = [rv.result(rt, t, k) for k in range(len(rec["references"]))]
+        assert row["Σ hits"] == sum(p.hits for p in per) and row["Σ reference size"] == sum(p.ref_total for p in per)
+        assert (row["R"], row["P"], row["F"]) == (rec["result"][key]["R"], rec["result"][key]["P"],
+                                                  rec["result"][key]["F"])
+    w = rows["ROUGE-W-1.2"]
+    assert (w["R"], w["P"], w["F"]) == tuple(rec["result"]["ROUGE-W-1.2"][x] for x in ("R", "P", "F"))
+    assert "f⁻¹" in w["how"]
+    # best-F (rouge-score) keeps one reference per type: nothing is pooled
+    assert rv.pooled_rows(explain_rouge(rec["candidate"], rec["references"], types=types)) == []
+
+
+@pytest.mark.parametrize("dialect", ["rouge-score", "rouge155"])
+def test_wlcs_rows_and_tables_explain_the_weighted_hits(dialect):
+    cand = "the cat sat on the mat today\nit was sunny"
+    refs = ["the cat was sitting on the mat\nsunny it was", "a cat on a mat"]
+    rt = explain_rouge(cand, refs, dialect=dialect, types=("rougeW-1.2",))
+    for k in range(2):
+        rows = rv.wlcs_rows(rt, "rougeW-1.2", k)
+        d = rv.detail(rt, "rougeW-1.2", k)
+        assert len(rows) == len(d["per_ref_sentence"])
+        for row, p in zip(rows, d["per_ref_sentence"]):
+            runs = [int(x) for x in row["runs k of consecutive hits"].split(", ")] if p["runs"] else []
+            # the runs and the dropped open run account for every counted position
+            assert sum(runs) + row["open run dropped at the sentence end"] == len(p["counted"])
+            assert row["Σ f(k)"] == pytest.approx(sum(r ** 1.2 for r in runs), abs=1e-9)
+        for x in rv.wlcs_tables(rt, "rougeW-1.2", k):
+            assert x["pairs"] and x["table"][-1][-1] == pytest.approx(x["wlcs"], abs=1e-9)
+    # rouge-score's per-reference hits are the sum of f(k) over the reference's sentences
+    assert rv.result(rt, "rougeW-1.2", 0).hits == pytest.approx(
+        sum(r["Σ f(k)"] for r in rv.wlcs_rows(rt, "rougeW-1.2", 0)), abs=1e-9)
+
+
+def test_lcs_marks_are_labelled_with_their_rank_not_as_unigrams():
+    rt = explain_rouge("the quick brown fox", ["the brown quick fox"], types=("rougeL",))
+    pairs = rv.detail(rt, "rougeL", 0)["pairs"]
+    marks = [m for m in rv.lcs_marks(rt, 0) if m.order]
+    assert [m.label for m in marks] == [f"L{i + 1}" for i in range(len(pairs))] == ["L1", "L2", "L3"]
+    assert all("of 3" in m.title for m in marks)

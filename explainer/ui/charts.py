@@ -171,7 +171,8 @@ def downsample_indices(idx: Sequence[int], limit: int) -> list[int]:
 
 def lcs_heatmap_figure(table: dict, ref_tokens: Sequence[str], cand_tokens: Sequence[str],
                        pairs: Sequence[Sequence[int]], *, limit: int = HEATMAP_MAX,
-                       title: str = "ROUGE-L: LCS table and backtrace") -> tuple[go.Figure, str | None]:
+                       title: str = "ROUGE-L: LCS table and backtrace", value_name: str = "LCS so far",
+                       value_format: str = "") -> tuple[go.Figure, str | None]:
     """The DP table ``c[i][j] = LCS(ref[:i], cand[:j])`` as a heatmap (rows: reference prefixes, columns:
     candidate prefixes) with the matched cells of the alignment the backtrace picks.
 
@@ -194,10 +195,11 @@ def lcs_heatmap_figure(table: dict, ref_tokens: Sequence[str], cand_tokens: Sequ
         return ["∅" if k == 0 else (label_text(tokens[k - 1]) if show_labels else str(k)) for k in idx]
 
     hover_c = [[f"cand[:{j}] × ref[:{i}]" for j in ci] for i in ri]
-    data = [dict(type="heatmap", x=ci, y=ri, z=z, colorscale=[[0, "#F4F4F4"], [1, SKY]], customdata=hover_c,
-                 colorbar=dict(title=dict(text="LCS so far")),
-                 hovertemplate="%{customdata}: LCS = %{z}<extra></extra>",
-                 texttemplate="%{z}" if len(ri) * len(ci) <= 900 else "",
+    z_text = "%{z" + (":" + value_format if value_format else "") + "}"
+    data = [dict(type="heatmap", x=ci, y=ri, z=z, zmin=0, colorscale=[[0, "#F4F4F4"], [1, SKY]], customdata=hover_c,
+                 colorbar=dict(title=dict(text=value_name)),
+                 hovertemplate="%{customdata}: " + value_name + " = " + z_text + "<extra></extra>",
+                 texttemplate=z_text if len(ri) * len(ci) <= 900 else "",
                  textfont=dict(size=13, color="#111111"), showlegend=False),
             dict(type="scatter", x=[p[1] + 1 for p in pairs], y=[p[0] + 1 for p in pairs], mode="lines+markers",
                  name="LCS alignment (matched cells the backtrace picks)",

@@ -478,6 +478,13 @@ def _rouge_section(rt, ref_count: int) -> None:
     if ref_count > 1:
         st.markdown("##### Which reference won")
         st.dataframe(pd.DataFrame(rv.winner_rows(rt)), hide_index=True, width="stretch")
+        pooled = rv.pooled_rows(rt)
+        if pooled:
+            st.markdown("##### Pooled over the references: how the headline numbers are made")
+            st.dataframe(pd.DataFrame([{k: v for k, v in r.items() if k != "rule"} for r in pooled]),
+                         hide_index=True, width="stretch")
+            st.caption(hl.md_escape(pooled[0]["rule"] + ". The details below are against one reference at a "
+                                    "time; their hits and sizes, summed over the references, give this table."))
     k = 0
     if ref_count > 1:
         if st.session_state.get("rouge_ref") is None or not 0 <= st.session_state["rouge_ref"] < ref_count:
@@ -545,7 +552,15 @@ def _rouge_section(rt, ref_count: int) -> None:
         rows = rv.lsum_rows(rt, k)
         if rows:
             st.markdown("##### ROUGE-Lsum — union LCS per reference sentence (one sentence per line)")
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+            col = st.column_config.Column
+            # explicit widths: with automatic ones the last columns ran off a 1400 px page
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config={
+                "reference sentence": col("ref sent.", width=60, help="reference sentence number"),
+                "tokens": col(width=170), "LCS with each candidate sentence": col(width=270),
+                "union of hits": col(width=150),
+                "hits counted": col("hits", width=50, help="union positions counted within the unigram budgets"),
+                "clipped by budget": col("clipped", width=90,
+                                         help="union positions not counted: their token's budget was used up")})
     for t in rt.types:
         if t.startswith("rougeW") or t.startswith("rougeS"):
             res = rv.result(rt, t, k)
@@ -563,11 +578,45 @@ def _rouge_section(rt, ref_count: int) -> None:
                     st.dataframe(pd.DataFrame([{"skip-bigram": " … ".join(g["gram"]), "candidate": g["cand_count"],
                                                 "reference": g["ref_count"], "overlap": g["overlap"]}
                                                for g in grams]).head(TABLE_MAX_ROWS), hide_index=True)
-                if d.get("per_ref_sentence") and t.startswith("rougeW"):
-                    st.dataframe(pd.DataFrame([{"reference sentence": p["ref_sentence"] + 1,
-                                                "runs of consecutive hits": ", ".join(map(str, p.get("runs", []))),
-                                                "weighted": ", ".join(f"{w:.4f}" for w in p.get("run_weights", []))}
-                                               for p in d["per_ref_sentence"]]), hide_index=True)
+                if t.startswith("rougeW"):
+                    _wlcs_details(rt, t, k, d)
+
+
+WLCS_TABLES_SHOWN = 3
+
+
+def _wlcs_details(rt, t: str, k: int, d: dict) -> None:
+    """ROUGE-W: f(k) and its inverse, the runs of consecutive hits per reference sentence, and the weighted-LCS
+    tables of the sentence pairs (the first few)."""
+    if d.get("f"):
+        st.caption(hl.md_escape(f"{d['f']}; {d.get('f_inverse', '')}"))
+    rows = rv.wlcs_rows(rt, t, k)
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        if any(r["open run dropped at the sentence end"] for r in rows):
+            st.caption("A run of consecutive hits still open at the end of a sentence is not added by the "
+                       "weighted-LCS code (rouge-score and ROUGE-1.5.5 alike), so it does not count towards the "
+                       "hits.")
+    tables = rv.wlcs_tables(rt, t, k)
+    cs, rs = rt.candidate.sentence_tokens, rt.references[k].sentence_tokens
+    for x in tables[:WLCS_TABLES_SHOWN]:
+        rtoks = rs[x["ref_sentence"]] if rs and x["ref_sentence"] < len(rs) else []
+        ctoks = cs[x["cand_sentence"]] if cs and x["cand_sentence"] < len(cs) else []
+        tab = x["table"]
+        fig, note = charts.lcs_heatmap_figure(
+            {"row_index": list(range(len(tab))), "col_index": list(range(len(tab[0]))), "values": tab,
+             "rows": len(tab) - 1, "cols": len(tab[0]) - 1}, rtoks, ctoks, x["pairs"],
+            title=f"Weighted LCS: reference sentence {x['ref_sentence'] + 1} × candidate sentence "
+                  f"{x['cand_sentence'] + 1}", value_name="weighted LCS so far", value_format=".2f")
+        st.plotly_chart(fig, key=f"wlcs_{t}_{x['ref_sentence']}_{x['cand_sentence']}",
+                        config={"displaylogo": False},
+                        alt=f"weighted LCS table, reference sentence {x['ref_sentence'] + 1} and candidate sentence "
+                            f"{x['cand_sentence'] + 1}: weighted LCS {x['wlcs']:.4f}")
+        if note:
+            st.caption(note)
+    if len(tables) > WLCS_TABLES_SHOWN:
+        st.caption(f"{len(tables) - WLCS_TABLES_SHOWN} more sentence pairs have a table; the trace (JSON "
+                   "download) holds them all.")
 
 
 def trace_json(bt, rt) -> str:

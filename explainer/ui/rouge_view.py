@@ -6,7 +6,7 @@ from typing import Any
 from explainer.ui.highlight import TokenMark
 
 __all__ = ["type_label", "prf_rows", "overlap_rows", "ngram_marks", "lcs_marks", "lcs_alignment_rows",
-           "lsum_rows", "winner_rows", "headline_types", "token_spans"]
+           "lsum_rows", "winner_rows", "pooled_rows", "wlcs_rows", "wlcs_tables", "headline_types", "token_spans"]
 
 HEADLINE = (("ROUGE-1", "rouge1"), ("ROUGE-2", "rouge2"), ("ROUGE-L", "rougeL"), ("ROUGE-Lsum", "rougeLsum"))
 
@@ -104,8 +104,9 @@ def lcs_marks(trace, k: int, t: str = "rougeL", *, side: str = "candidate") -> l
         if s.start is None:
             continue
         if i in picked:
-            title = f"token {i + 1} ‘{s.text}’: LCS token {picked[i]}"
-            marks.append(TokenMark(s.start, s.end, order=1, title=title))
+            # labelled with its rank in the LCS ("L3" = third LCS token), not "1", which reads as "1-gram"
+            title = f"token {i + 1} ‘{s.text}’: LCS token {picked[i]} of {len(picked)}"
+            marks.append(TokenMark(s.start, s.end, order=1, title=title, label=f"L{picked[i]}"))
         else:
             marks.append(TokenMark(s.start, s.end, title=f"token {i + 1} ‘{s.text}’: not in the LCS"))
     return marks
@@ -170,3 +171,51 @@ def winner_rows(trace) -> list[dict]:
 def detail(trace, t: str, k: int) -> dict[str, Any]:
     r = result(trace, t, k)
     return (r.detail or {}) if r is not None else {}
+
+
+def pooled_rows(trace) -> list[dict]:
+    """With counts pooled over the references (ROUGE-1.5.5 -f A): the sums that give the headline numbers, so
+    the per-reference details below add up to them. Empty when no type was pooled."""
+    rows = []
+    for t, pool in (trace.pooled or {}).items():
+        s = trace.scores.get(t)
+        if s is None:
+            continue
+        w = t.startswith("rougeW")
+        rows.append({"type": type_label(t), "references": pool.get("references"),
+                     "Σ hits": pool["hits"], "Σ reference size": pool["ref_total"],
+                     "Σ candidate size": pool["cand_total"],
+                     "P": s.precision, "R": s.recall, "F": s.fmeasure,
+                     "how": ("P = f⁻¹(Σ hits / Σ candidate size), R = f⁻¹(Σ hits / Σ reference size)" if w else
+                             "P = Σ hits / Σ candidate size, R = Σ hits / Σ reference size"),
+                     "rule": pool.get("rule", "")})
+    return rows
+
+
+def wlcs_rows(trace, t: str, k: int) -> list[dict]:
+    """ROUGE-W against reference k: per reference sentence, the runs of consecutive hits on the chosen path,
+    their weights f(k) and the open run the scripts drop at a sentence end (so the runs add up to the hits)."""
+    d = detail(trace, t, k)
+    rows = []
+    for n, p in enumerate(d.get("per_ref_sentence", [])):
+        runs, weights = p.get("runs", []), p.get("run_weights", [])
+        rows.append({"reference sentence": p.get("ref_sentence", n) + 1,
+                     "runs k of consecutive hits": ", ".join(map(str, runs)) or "—",
+                     "f(k)": ", ".join(f"{x:.4f}" for x in weights) or "—",
+                     "Σ f(k)": sum(weights),
+                     "open run dropped at the sentence end": p.get("dropped_open_run", 0)})
+    return rows
+
+
+def wlcs_tables(trace, t: str, k: int) -> list[dict]:
+    """The weighted-LCS tables against reference k: [{ref_sentence, cand_sentence, table, run_table, pairs,
+    wlcs}] as recorded in the trace, for the sentence pairs that share a token."""
+    d = detail(trace, t, k)
+    out = []
+    for n, p in enumerate(d.get("per_ref_sentence", [])):
+        for j, x in enumerate(p.get("lcs_per_cand_sentence", [])):
+            if x.get("table") and x.get("pairs"):   # a pair without a common token has an all-zero table
+                out.append({"ref_sentence": p.get("ref_sentence", n), "cand_sentence": x.get("cand_sentence", j),
+                            "table": x["table"], "run_table": x.get("run_table"), "pairs": x.get("pairs", []),
+                            "wlcs": x.get("wlcs")})
+    return out
