@@ -618,3 +618,23 @@ def test_pooled_references_and_rouge_w_tables_are_shown():
 
     wlcs = [c for c in at.get("plotly_chart") if "Weighted LCS: reference sentence" in c.proto.spec]
     assert len(wlcs) == len(rv.wlcs_tables(rt, "rougeW-1.2", 0)) == 3
+
+
+def test_picking_another_example_undoes_the_previous_examples_settings_only():
+    """stem_took turns stemming on; picking cat_mat afterwards must give the same numbers as cat_mat's link
+    (stemming off) — while a setting the user chose (smoothing) stays."""
+    at = new_app()
+    at.selectbox(key="bleu_opt:sacrebleu:smooth_method").set_value("floor").run()
+    at.selectbox(key="example").set_value("stem_took").run()
+    assert at.checkbox(key="rouge_opt:rouge-score:use_stemmer").value is True
+    ex = get_example("stem_took")
+    assert metrics(at)["ROUGE-1"] == f"{real_rouge_score(ex.candidate, list(ex.references), True)['rouge1'].fmeasure:.5f}"
+    at.selectbox(key="example").set_value("cat_mat").run()
+    assert not at.exception
+    assert at.checkbox(key="rouge_opt:rouge-score:use_stemmer").value is False
+    ex = get_example("cat_mat")
+    real = real_rouge_score(ex.candidate, list(ex.references), use_stemmer=False)
+    assert metrics(at)["ROUGE-1"] == f"{real['rouge1'].fmeasure:.5f}"
+    assert at.selectbox(key="bleu_opt:sacrebleu:smooth_method").value == "floor"
+    assert exact_bleu(at) == pytest.approx(real_sacrebleu(ex.candidate, list(ex.references), smooth_method="floor"),
+                                           abs=1e-9)

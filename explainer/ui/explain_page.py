@@ -19,8 +19,8 @@ from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
 from explainer.ui import charts, diagnosis, highlight as hl
 from explainer.ui import rouge_view as rv
-from explainer.ui.permalink import (MAX_REFS, ExplainState, OptionSpec, apply_settings, parse_params, to_params,
-                                   texts_fit_url)
+from explainer.ui.permalink import (MAX_REFS, ExplainState, OptionSpec, apply_settings, parse_params,
+                                   reset_settings, texts_fit_url, to_params)
 from explainer.ui.schema import (ROUGE_TYPE_CHOICES, DEFAULT_ROUGE_TYPES, bleu_schema, dialect_description,
                                  dialect_label, rouge_schema, supported_types)
 
@@ -182,6 +182,11 @@ def _on_example() -> None:
         return
     ex = get_example(ex_id)
     state, _ = _current_state()
+    prev = getattr(st.session_state.get("_last_state"), "example", "")
+    if prev and prev != ex.id and prev in {e.id for e in EXAMPLES}:
+        # undo what the previous example set (stemming on for "stem_took"), so the picker gives the same
+        # numbers as the example's link; the user's own choices stay
+        reset_settings(state, set(get_example(prev).settings) - set(ex.settings), bleu_schema(), rouge_schema())
     state.candidate, state.refs, state.example, state.ngram = ex.candidate, list(ex.references), ex.id, ""
     apply_settings(state, ex.settings, bleu_schema(), rouge_schema())  # permalink-style overrides, e.g. stem=1
     _apply_state(state)

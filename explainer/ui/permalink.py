@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 __all__ = [
     "OptionSpec", "FamilySchema", "ExplainState", "MAX_REFS", "MAX_URL_TEXT",
-    "parse_params", "to_params", "encode_value", "decode_value", "apply_settings",
+    "parse_params", "to_params", "encode_value", "decode_value", "apply_settings", "reset_settings",
 ]
 
 MAX_REFS = 10
@@ -316,6 +316,17 @@ def apply_settings(state: ExplainState, settings: Mapping[str, str], bleu: Famil
                     if w:
                         warns.append(w)
     return warns
+
+
+def reset_settings(state: ExplainState, keys: Iterable[str], bleu: FamilySchema, rouge: FamilySchema) -> None:
+    """Put the options behind the permalink parameters ``keys`` back to their defaults (on the chosen dialects):
+    what an example's ``settings`` changed is undone when another example is picked."""
+    keys = set(keys)
+    for schema, dialect, opts in ((bleu, state.bleu_dialect, state.bleu_options),
+                                  (rouge, state.rouge_dialect, state.rouge_options)):
+        for spec in schema.specs(dialect):
+            if spec.param in keys:
+                opts[spec.name] = spec.default
 
 
 def to_params(state: ExplainState, bleu: FamilySchema, rouge: FamilySchema,
