@@ -621,7 +621,9 @@ def _rescore_check(res, refs, full0, full1) -> None:
 
 def _show_optimizer_result(res, refs) -> None:
     t = res.target
-    st.markdown(f"**{TARGETS[t]}: {res.start_score:.4f} → {res.final_score:.4f}** in {res.steps} steps "
+    accepted = max(len(res.trajectory) - 1, 0)  # the trajectory holds the start and every accepted move
+    st.markdown(f"**{TARGETS[t]}: {res.start_score:.4f} → {res.final_score:.4f}** in {accepted} accepted "
+                f"move{'s' if accepted != 1 else ''} over {res.steps} search steps "
                 f"({res.evaluations} candidates scored, {res.elapsed:.2f} s, stopped: "
                 f"{hl.md_escape(res.stopped or 'running')}).")
     if res.truncated:
