@@ -453,3 +453,24 @@ def test_markdown_and_html_in_user_text_stay_inert():
     assert all("](javascript" not in w.value for w in at.warning)
     body = page_html(at)
     assert "javascript:alert" not in body
+
+
+def test_optimizer_result_after_editing_the_references_is_scored_against_its_own():
+    """Editing the references after a run keeps showing the last result: it must be shown (and re-scored by the
+    real packages) against the references the search used, with a note — not against the new ones, which made
+    the re-score report differences that were no bug."""
+    refs = ["the minister said that the government will increase the budget for schools in the next year"]
+    cand = "minister promises more money for schools next year"
+    at = new_lab({"lab": "optimizer", "candidate": cand, "ref": refs})
+    at.slider(key="lab_opt_budget").set_value(0.5).run()
+    at.button(key="lab_opt_run").click().run()
+    res = at.session_state["lab_opt_result"]
+    assert res.references == tuple(refs)
+    at.text_area(key="lab_refs_box").set_value("a completely different reference about the weather").run()
+    assert not at.exception
+    assert not any(e.value.startswith("Re-scored by") for e in at.error)
+    assert any(s.value.startswith(REAL_OK) for s in at.success)
+    assert any("references it was run with" in c.value for c in at.caption)
+    real1 = _real_all(res.final, refs)
+    head = next(m.value for m in at.markdown if m.value.startswith(f"**{TARGETS['bleu']}:"))
+    assert f"→ {real1['bleu']:.4f}**" in head

@@ -54,6 +54,7 @@ class OptimizerResult:
     source: str = ""  # the candidate as given (``start`` is its first MAX_WORDS words, whitespace-normalised)
     input_words: int = 0  # words in ``source``
     moves: tuple = ()  # the moves used, in canonical order
+    references: tuple = ()  # the (non-empty) references the search scored against
 
     @property
     def truncated(self) -> bool:
@@ -186,7 +187,7 @@ def optimize(candidate: str, references: Sequence[str], target: str = "bleu", *,
     all_words = candidate.split()
     words = all_words[:MAX_WORDS]
     res = OptimizerResult(" ".join(words), target, seed, float(budget_seconds), source=candidate,
-                          input_words=len(all_words), moves=moves)
+                          input_words=len(all_words), moves=moves, references=tuple(refs))
 
     def record(ws, move_text, step):
         v = scorer.values(" ".join(ws))

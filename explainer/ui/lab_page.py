@@ -581,13 +581,16 @@ def _optimizer() -> None:
         else:
             st.info("Press **Run optimizer** to watch a metric being gamed.")
         return
-    if res.source != cand or res.target != target or list(res.moves) != moves:
-        st.caption("(Result of the last run; the inputs, the target or the moves changed since.)")
+    if (res.source != cand or res.target != target or list(res.moves) != moves
+            or list(res.references) != [r for r in refs if r.strip()]):
+        st.caption("(Result of the last run, scored against the references it was run with; the inputs, the "
+                   "references, the target or the moves changed since.)")
     if res.stopped == "by you":
         st.warning("Stopped by you: showing the best text found so far.")
     elif res.stopped == "no applicable move":
         st.warning(NO_MOVE)
-    _show_optimizer_result(res, refs)
+    # the result is shown and re-scored against the references the search used, not the boxes' current text
+    _show_optimizer_result(res, list(res.references))
 
 
 def _rescore_check(res, refs, full0, full1) -> None:
