@@ -474,3 +474,10 @@ def test_optimizer_result_after_editing_the_references_is_scored_against_its_own
     real1 = _real_all(res.final, refs)
     head = next(m.value for m in at.markdown if m.value.startswith(f"**{TARGETS['bleu']}:"))
     assert f"→ {real1['bleu']:.4f}**" in head
+
+
+@pytest.mark.parametrize("seed", ["²", "٣", "1e3", "-1", "nan"])
+def test_optimizer_link_with_a_strange_seed_warns(seed):
+    at = new_lab({"lab": "optimizer", "seed": seed})
+    assert any("is not a whole number" in w.value for w in at.warning)
+    assert at.number_input(key="lab_opt_seed").value == 0

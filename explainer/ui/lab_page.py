@@ -99,7 +99,8 @@ def _load_optimizer_settings(qp, warns: list[str]) -> None:
     raw = qp.get("seed")
     seed = sdefault
     if raw is not None:
-        if raw.strip().isdigit() and slo <= int(raw) <= shi:
+        # ASCII digits only: str.isdigit() also accepts '²', which int() refuses (the page crashed)
+        if raw.strip().isascii() and raw.strip().isdigit() and slo <= int(raw) <= shi:
             seed = int(raw)
         else:
             warns.append(f"{hl.md_escape('seed=' + raw[:40])} is not a whole number from {slo} to {shi:,}; "
