@@ -119,7 +119,7 @@ def test_registry_and_options():
         explain_bleu("a", ["a"], dialect="bleurt")
     with pytest.raises(ValueError, match="has no option"):
         explain_bleu("a", ["a"], dialect="nltk", lowercase=True)
-    with pytest.raises(ValueError, match="not one of"):
+    with pytest.raises(ValueError, match="smooth_method must be one of exp, floor, add-k, none"):
         explain_bleu("a", ["a"], smooth_method="laplace")
 
 

@@ -30,7 +30,7 @@ def test_rouge155_numeric_options_are_bounded():
 
 
 @pytest.mark.parametrize("opts,msg", [({"alpha": 5}, "alpha must be between 0 and 1"),
-                                      ({"alpha": "nan"}, "alpha must be"),
+                                      ({"alpha": "nan"}, "alpha expects a finite number"),
                                       ({"length_limit": -3}, "length_limit must be at least 0")])
 def test_core_refuses_out_of_range(opts, msg):
     with pytest.raises(ValueError, match=msg):
@@ -63,3 +63,18 @@ def test_every_bounded_option_out_of_range_in_a_link_warns_and_falls_back():
         # the page still shows numbers for the family whose option was bad (it fell back to the default)
         shown = values[0] if fam == "bleu" else values[labels.index("ROUGE-1")]
         assert shown not in ("—", "fails"), where
+
+
+@pytest.mark.parametrize("value,ok", [("2", 2), (2.0, 2), (2.7, None), (True, None), ("x", None), ("-1", None)])
+def test_int_options_follow_one_rule_in_both_cores(value, ok):
+    """BLEU's max_ngram_order and ROUGE-1.5.5's length_limit are checked by the same rule (explainer.options):
+    ROUGE used to turn 2.7 into 2 and True into 1 where BLEU refused them."""
+    from explainer.bleu import explain_bleu
+
+    for call in (lambda: explain_bleu("a b", ["a b"], max_ngram_order=value).options["max_ngram_order"],
+                 lambda: explain_rouge("a b", ["a b"], dialect="rouge155", length_limit=value).options["length_limit"]):
+        if ok is None:
+            with pytest.raises(ValueError):
+                call()
+        else:
+            assert call() == ok

@@ -31,6 +31,7 @@ import math
 from dataclasses import dataclass, field, asdict
 from typing import Any, ClassVar, Sequence
 
+from explainer.options import coerce_value
 from explainer.text import Token, align_spans
 
 __all__ = [
@@ -72,34 +73,10 @@ class OptionSpec:
         name = self.name
         if value is None:
             return None
-        if self.type == "choice":
-            if value not in self.choices:
-                raise ValueError(f"option {name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
-            return value
-        if self.type == "bool":
-            if isinstance(value, bool):
-                return value
-            if isinstance(value, str) and value.lower() in ("true", "yes", "1", "false", "no", "0"):
-                return value.lower() in ("true", "yes", "1")
-            raise ValueError(f"option {name}: expected true or false, got {value!r}")
-        if self.type in ("float", "optional_float"):
-            try:
-                v = float(value)
-            except (TypeError, ValueError):
-                raise ValueError(f"option {name}: expected a number, got {value!r}") from None
-            if not math.isfinite(v):
-                raise ValueError(f"option {name}: expected a finite number, got {value!r}")
-            self._check_range(v)
-            return v
-        if self.type == "int":
-            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
-                raise ValueError(f"option {name}: expected an integer, got {value!r}")
-            try:
-                v = int(value)
-            except (TypeError, ValueError):
-                raise ValueError(f"option {name}: expected an integer, got {value!r}") from None
-            self._check_range(v)
-            return v
+        if self.type in ("choice", "bool", "int", "float", "optional_float"):
+            # one rule for both cores (explainer.options); optional_float is a float here (None handled above)
+            kind = "float" if self.type == "optional_float" else self.type
+            return coerce_value(name, kind, value, choices=self.choices, lo=self.min, hi=self.max)
         if self.type == "float_list":
             if isinstance(value, str):
                 value = [x for x in value.replace(",", " ").split()]
@@ -115,12 +92,6 @@ class OptionSpec:
                 raise ValueError(f"option {name}: at most {int(self.max)} numbers")
             return v
         raise AssertionError(f"unknown option type {self.type}")
-
-    def _check_range(self, v: float) -> None:
-        if self.min is not None and v < self.min:
-            raise ValueError(f"option {self.name}: must be >= {self.min:g}, got {v:g}")
-        if self.max is not None and v > self.max:
-            raise ValueError(f"option {self.name}: must be <= {self.max:g}, got {v:g}")
 
 
 # -------------------------------------------------------------------------------------- result records

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from explainer.options import coerce_value
 from explainer.rouge import lcs as lcs_mod
 from explainer.rouge.aggregate import bootstrap, mean_scores
 from explainer.rouge.ngrams import ngram_overlap, ngram_table
@@ -66,34 +67,9 @@ class Option:
 
 
 def coerce_option(o: Option, v: Any) -> Any:
-    """Check one option value against its spec; strings (CLI ``-o``, URL parameters) become the spec's type."""
-    k = o.name
-    if o.type == "bool":
-        if isinstance(v, str):
-            if v.lower() in ("1", "true", "yes", "on"):
-                return True
-            if v.lower() in ("0", "false", "no", "off"):
-                return False
-            raise ValueError(f"option {k} expects true/false, got {v!r}")
-        return bool(v)
-    if o.type == "choice":
-        if v not in o.choices:
-            raise ValueError(f"option {k} must be one of {', '.join(map(str, o.choices))}, got {v!r}")
-        return v
-    if o.type in ("int", "float"):
-        try:
-            x = int(v) if o.type == "int" else float(v)
-        except (TypeError, ValueError):
-            raise ValueError(f"option {k} expects {'an integer' if o.type == 'int' else 'a number'}, "
-                             f"got {v!r}") from None
-        if x != x or (o.min is not None and x < o.min) or (o.max is not None and x > o.max):
-            if o.min is not None and o.max is not None:
-                rng = f"between {o.min:g} and {o.max:g}"
-            else:
-                rng = f"at least {o.min:g}" if o.min is not None else f"at most {o.max:g}"
-            raise ValueError(f"option {k} must be {rng}, got {v!r}")
-        return x
-    return v
+    """Check one option value against its spec; strings (CLI ``-o``, URL parameters) become the spec's type.
+    The rule is the BLEU core's too (``explainer.options``)."""
+    return coerce_value(o.name, o.type, v, choices=o.choices, lo=o.min, hi=o.max)
 
 
 @dataclass
