@@ -481,3 +481,18 @@ def test_optimizer_link_with_a_strange_seed_warns(seed):
     at = new_lab({"lab": "optimizer", "seed": seed})
     assert any("is not a whole number" in w.value for w in at.warning)
     assert at.number_input(key="lab_opt_seed").value == 0
+
+
+def test_lab_chart_hover_text_is_literal_and_inert():
+    """The lab's charts escape user text as the Explain page's do: quotes stay quotes (html.escape turned them
+    into a visible &quot;), tags are inert, $…$ is not read as LaTeX."""
+    from explainer.attacks.optimizer import optimize
+    from explainer.ui.lab_charts import trajectory_figure
+
+    res = optimize('he said "it\'s <b>fine</b>" for $5', ["he said it is fine for 5 dollars"], "bleu",
+                   budget_seconds=0.2, seed=0)
+    hover = [h for tr in trajectory_figure(res).data for h in (tr.customdata or ()) if isinstance(h, str)] or \
+        [h for tr in trajectory_figure(res).data for h in (tr.text or ()) if isinstance(h, str)]
+    assert hover, "no hover text found"
+    start = hover[0]
+    assert '"it\'s &lt;b&gt;fine&lt;/b&gt;"' in start and "&#36;5" in start and "&quot;" not in start

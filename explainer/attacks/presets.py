@@ -107,12 +107,22 @@ class PresetResult:
             return "fooled_tie"
         return v
 
+    def shown_summary(self, metric: str) -> str:
+        """``summary`` as the page shows it: an attack's headline tie is ``fooled_tie`` (see shown_verdict)."""
+        if self.preset.kind == "attack":
+            return self.shown_verdict(self.judged[0], metric)
+        return self.summary(metric)
+
     def summary(self, metric: str) -> str:
         """The preset-level verdict for one metric: for an attack, the verdict on the main attack (the first
         judged variant); for a configuration trap, "changed" if any setting changes the number."""
         if self.preset.kind == "attack":
             return self.verdicts[self.judged[0]][metric]
         return "changed" if any(self.verdicts[i][metric] == "changed" for i in self.judged) else "unchanged"
+
+
+#: how a shown verdict reads in words (the page's badges add a symbol and a colour to these)
+VERDICT_WORDS = {"fooled_tie": "fooled (same score)"}
 
 
 def verdict(kind: str, base: float, other: float) -> str:
@@ -540,8 +550,7 @@ def markdown_table() -> str:
         r = evaluate(pid)
         nums = "; ".join(metric_label(m) + " " + " → ".join(format_metric(m, s.values[m]) for s in r.scores)
                          for m in p.headline)
-        verdicts = ", ".join(f"{metric_label(m)} "
-                             f"{'fooled (same score)' if p.kind == 'attack' and r.summary(m) == 'tie' else r.summary(m)}"
+        verdicts = ", ".join(f"{metric_label(m)} {VERDICT_WORDS.get(r.shown_summary(m), r.shown_summary(m))}"
                              for m in p.headline)
         lines.append(f"| `{pid}` | {p.catalogue} | {p.title} | {nums} | {verdicts} |")
     for cid, c in LESSON_CARDS.items():

@@ -5,7 +5,6 @@ penalty, ROUGE precision / recall / F) below. Colours are Okabe-Ito and every se
 dash and marker symbol, named in the legend and the hover text."""
 from __future__ import annotations
 
-import html
 from typing import Sequence
 
 import plotly.graph_objects as go
@@ -14,6 +13,7 @@ from plotly.subplots import make_subplots
 from explainer.attacks.optimizer import OptimizerResult, TARGETS
 from explainer.attacks.scoring import metric_label
 from explainer.attacks.sweeps import SweepResult
+from explainer.ui.charts import plotly_escape
 
 __all__ = ["sweep_figure", "trajectory_figure", "pr_crossing", "SERIES"]
 
@@ -44,7 +44,7 @@ def _add(fig, row, x, y, m, hover_text=None, width=3):
 
 def _short(t: str, limit: int = 90) -> str:
     t = t if len(t) <= limit else t[:limit - 1] + "…"
-    return html.escape(t, quote=True)
+    return plotly_escape(t)  # as the Explain page's charts: literal quotes, inert tags, no $…$ LaTeX
 
 
 def _layout(fig, title, x_title, height=620):
@@ -74,7 +74,7 @@ def sweep_figure(sw: SweepResult, metrics: Sequence[str] = tuple(SERIES)) -> go.
     if cross is not None:
         fig.add_annotation(x=cross[0], y=cross[1], xref="x2", yref="y2", text="ROUGE-1 P = R", showarrow=True,
                            arrowhead=2, ax=60, ay=55, font=dict(size=13))
-    return _layout(fig, f"Every metric against {html.escape(sw.knob_label)}", html.escape(sw.knob_label))
+    return _layout(fig, f"Every metric against {plotly_escape(sw.knob_label)}", plotly_escape(sw.knob_label))
 
 
 def pr_crossing(sw: SweepResult) -> tuple[float, float] | None:
@@ -102,7 +102,7 @@ def trajectory_figure(res: OptimizerResult) -> go.Figure:
     for m in ("bleu", "rouge1_f", "rouge2_f", "rougeL_f", "rouge1_p", "rouge1_r"):
         _add(fig, 1 if m == "bleu" else 2, steps, [e[m] for e in res.trajectory], m, hover,
              width=5 if m == res.target else 2)
-    fig = _layout(fig, f"Optimizer trajectory: maximising {html.escape(TARGETS[res.target])} (thick line)",
+    fig = _layout(fig, f"Optimizer trajectory: maximising {plotly_escape(TARGETS[res.target])} (thick line)",
                   "search step", height=600)
     span = max(steps) if steps else 1
     fig.update_xaxes(tick0=0, dtick=max(1, -(-span // 10)))  # whole steps only

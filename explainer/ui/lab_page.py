@@ -296,12 +296,12 @@ def _presets() -> None:
             with col:
                 fig = charts.bp_curve_figure(s.sys_len, s.ref_len, s.values["bleu_bp"],
                                              rule="shortest" if v.bleu.ref_length == "shortest" else "closest")
-                fig.update_layout(title=dict(text=f"Brevity penalty: {html.escape(v.label)}"))
+                fig.update_layout(title=dict(text=f"Brevity penalty: {charts.plotly_escape(v.label)}"))
                 st.plotly_chart(fig, key=f"lab_bp_{pid}_{k}")
     if p.kind == "attack":
-        fooled = [metric_label(m) + (" (same score)" if res.summary(m) == "tie" else "")
-                  for m in p.headline if res.summary(m) in ("fooled", "tie")]
-        resisted = [metric_label(m) for m in p.headline if res.summary(m) == "resisted"]
+        fooled = [metric_label(m) + (" (same score)" if res.shown_summary(m) == "fooled_tie" else "")
+                  for m in p.headline if res.shown_summary(m) in ("fooled", "fooled_tie")]
+        resisted = [metric_label(m) for m in p.headline if res.shown_summary(m) == "resisted"]
         st.markdown(" · ".join(x for x in [f"**Fooled:** {', '.join(fooled)}" if fooled else "",
                                            f"**Resisted:** {', '.join(resisted)}" if resisted else ""] if x))
         st.caption("A metric is *fooled* when it scores the worse text higher than the honest one, or exactly "
