@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from rouge_score import rouge_scorer
-from sacrebleu.metrics.bleu import BLEU
 
 from explainer.attacks.scoring import BleuOptions
 
@@ -39,12 +38,11 @@ def real_scores(candidate: str, references: Sequence[str], bleu: BleuOptions = B
     if bleu.ref_length != "closest":
         raise ValueError("the real-package check covers sacreBLEU's closest-reference rule only")
     refs = list(references)
-    metric = BLEU(tokenize=bleu.tokenize, lowercase=bleu.lowercase, smooth_method=bleu.smooth_method,
-                  smooth_value=bleu.smooth_value, effective_order=bleu.effective_order)
+    metric = bleu.metric()  # sacreBLEU's own BLEU object; refuses options of another dialect
     b = metric.sentence_score(candidate, refs) if bleu.api == "sentence" else metric.corpus_score(
         [candidate], [[r] for r in refs])
     sc = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=False)
-    r = sc.score_multi(refs, candidate) if len(refs) > 1 else sc.score(refs[0], candidate)
+    r = sc.score_multi(refs, candidate)  # best F per type; with one reference the same as score()
     out = {"bleu": float(b.score), "bleu_bp": float(b.bp)}
     for t in ("rouge1", "rouge2", "rougeL"):
         out[f"{t}_p"], out[f"{t}_r"], out[f"{t}_f"] = (float(r[t].precision), float(r[t].recall),
