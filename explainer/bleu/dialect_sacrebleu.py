@@ -15,6 +15,7 @@ from sacrebleu.metrics.bleu import BLEU, BLEUSignature, _get_tokenizer
 from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
                                      OrderResult, RefLengthChoice, closest_shorter)
 from explainer.bleu.registry import register_dialect
+from explainer.text import ENTITIES_13A
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
@@ -314,7 +315,7 @@ def changes_13a(t: str, tokenize_note: str, hyphen_note: str = "line-break hyphe
         out.append({"step": "newline", "detail": "newlines replaced by spaces"})
     t = t.replace("\n", " ")
     if "&" in t:
-        for ent, ch in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
+        for ent, ch in ENTITIES_13A:
             k = t.count(ent)
             if k:
                 out.append({"step": "unescape", "detail": f"{ent} unescaped {k} time(s)"})

@@ -555,7 +555,7 @@ def run_mteval(candidates: Sequence[str], references: Sequence[Sequence[str]], *
 from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning,  # noqa: E402
                                      OptionSpec, OrderResult, RefLengthChoice)
 from explainer.bleu.registry import register_dialect  # noqa: E402
-from explainer.text import align_spans  # noqa: E402
+from explainer.text import ENTITIES_13A, align_spans  # noqa: E402
 
 _SHORT_VERSION = "mosesdecoder@3445289"
 
@@ -636,7 +636,7 @@ class MultiBleuDialect(BleuDialect):
             if k:
                 out.append({"step": "skipped", "detail": f"'<skipped>' removed {k} time(s)"})
             t = text.replace("<skipped>", "")
-            for ent, ch in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
+            for ent, ch in ENTITIES_13A:
                 k = t.count(ent)
                 if k:
                     out.append({"step": "unescape", "detail": f"{ent} unescaped {k} time(s)"})

@@ -24,7 +24,8 @@ from typing import Sequence
 from explainer.rouge.lcs import lcs as _core_lcs
 from explainer.rouge.ngrams import ngram_counts as _core_ngram_counts
 from explainer.rouge.skipgram import skip_bigrams as _core_skip_bigrams, su_unigrams as _core_su_unigrams
-from explainer.rouge.wlcs import f_inverse as _f_inverse, f_weight as _f_weight, wlcs as _core_wlcs
+from explainer.rouge.wlcs import (WLCS_TABLE_MAX_CELLS, f_inverse as _f_inverse, f_weight as _f_weight,
+                                  wlcs as _core_wlcs)
 from explainer.rouge.rouge155_bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
 from explainer.rouge.rouge155_text import PerlText, TokenOptions, read_text
 
@@ -34,7 +35,6 @@ __all__ = [
 ]
 
 WLCS_DEATH = "Illegal division by zero at ROUGE-1.5.5.pl line 2450."
-WLCS_TABLE_MAX_CELLS = 40_000  # traces carry the weighted-LCS tables of sentence pairs up to this size (as the core)
 
 
 class PerlDeath(Exception):

@@ -32,6 +32,8 @@ __all__ = ["wlcs", "summary_wlcs", "f_weight", "f_inverse", "wlcs_scores", "wlcs
 # The weighted DP has no bit-parallel shortcut (each cell depends on the run length), so it is plain Python:
 # refuse sentence pairs above this size with a clear message instead of running for minutes.
 WLCS_MAX_CELLS = 6_000_000
+#: traces keep the weighted-LCS table of a sentence pair up to this many cells (both the core and rouge155)
+WLCS_TABLE_MAX_CELLS = 40_000
 
 
 # (2e5 tokens)^(7^2) ~ 1e260: with at most 200,000 characters per text (so at most 200,000 tokens), f(k),
@@ -173,7 +175,7 @@ def summary_wlcs(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequen
         marked = set()
         per_c = []
         for ci, c in enumerate(cand_sents):
-            res = wlcs(r, c, w, keep_table=record and len(r) * len(c) <= 40_000)
+            res = wlcs(r, c, w, keep_table=record and len(r) * len(c) <= WLCS_TABLE_MAX_CELLS)
             marked.update(p[0] for p in res["pairs"])
             if record:
                 rec = {"cand_sentence": ci, "wlcs": res["value"], "pairs": res["pairs"]}

@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from explainer.examples import EXAMPLES, get_example
+from explainer.bleu.algorithm import MAX_TRACE_CHARS
 from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
 from explainer.ui import charts, diagnosis, highlight as hl
@@ -298,7 +299,7 @@ def _inputs() -> None:
                       disabled=n <= 1, width="content")
     st.button("Add reference", icon=":material/add:", key="add_ref", on_click=_add_ref, disabled=n >= MAX_REFS,
               width="content")
-    st.caption(f"1–{MAX_REFS} references, multi-line allowed. Limits: {MAX_INPUT_CHARS:,} characters per text, 100,000 in all for the BLEU trace; "
+    st.caption(f"1–{MAX_REFS} references, multi-line allowed. Limits: {MAX_INPUT_CHARS:,} characters per text, {MAX_TRACE_CHARS:,} in all for the BLEU trace; "
                f"highlighting shows the first {HIGHLIGHT_MAX_CHARS:,} characters; the LCS table is drawn "
                f"at most {charts.HEATMAP_MAX}×{charts.HEATMAP_MAX} (downsampled beyond). Your text is not "
                "stored on the server; it lives in this page's URL.")
