@@ -111,7 +111,12 @@ def test_optimizer_stop_button_keeps_the_partial_result(page, app_url):
         raise
     wait_idle(page)
     # wait for the elements rather than count them at once: on a loaded machine the rerun may still be drawing
-    page.get_by_text("Re-scored by sacreBLEU 2.6.0 / rouge-score 0.1.2: identical").wait_for()
+    try:
+        page.get_by_text("Re-scored by sacreBLEU 2.6.0 / rouge-score 0.1.2: identical").wait_for()
+    except Exception:
+        shot(page, "lab-optimizer-stop-rescore-FAILED")
+        print("PAGE TEXT AT FAILURE:\n" + page.inner_text('[data-testid="stMain"]')[:6000])
+        raise
     assert page.get_by_text("Re-scored by sacreBLEU 2.6.0 / rouge-score 0.1.2: identical").count() == 1
     page.get_by_text("stopped: by you").wait_for()
     assert page.get_by_text("stopped: by you").count() == 1
