@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import json
 import time
-from typing import Any
+from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
@@ -20,10 +20,11 @@ from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
 from explainer.ui import charts, diagnosis, highlight as hl
 from explainer.ui import rouge_view as rv
-from explainer.ui.permalink import (MAX_REFS, ExplainState, OptionSpec, apply_settings, parse_params,
-                                   reset_settings, texts_fit_url, to_params)
-from explainer.ui.schema import (ROUGE_TYPE_CHOICES, DEFAULT_ROUGE_TYPES, bleu_schema, dialect_description,
-                                 dialect_label, rouge_schema, supported_types)
+from explainer.ui.permalink import (MAX_REFS, ExplainState, apply_settings, parse_params, reset_settings,
+                                   texts_fit_url, to_params)
+from explainer.ui.schema import ROUGE_TYPE_CHOICES, DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema, supported_types
+from explainer.ui.settings import (MetricSettings, put_settings, read_settings, render_settings_sidebar,
+                                   stored_settings)
 
 DEFAULT_EXAMPLE = "cat_mat"
 HIGHLIGHT_MAX_CHARS = 20_000     # highlight at most this much of each text
@@ -32,45 +33,6 @@ HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum")
 
 
 # --------------------------------------------------------------------------------------- state helpers
-def _bkey(dialect: str, name: str) -> str:
-    return f"bleu_opt:{dialect}:{name}"
-
-
-def _rkey(dialect: str, name: str) -> str:
-    return f"rouge_opt:{dialect}:{name}"
-
-
-_TRI = {None: "library default", True: "on", False: "off"}
-_TRI_BACK = {v: k for k, v in _TRI.items()}
-
-
-def _to_widget(spec: OptionSpec, value: Any) -> Any:
-    if spec.kind == "tristate":
-        return _TRI.get(value, "library default")
-    if spec.kind == "float_list":
-        # repr: the shortest text that reads back as the same float (f"{v:g}" would turn 1/3 into 0.333333)
-        return ", ".join(repr(float(v)) for v in (value or ()))
-    if spec.kind == "int" and value is not None:
-        return int(value)
-    if spec.kind == "float" and value is not None:
-        return float(value)
-    return value
-
-
-def _from_widget(spec: OptionSpec, raw: Any) -> tuple[Any, str | None]:
-    if spec.kind == "tristate":
-        return _TRI_BACK.get(raw, spec.default), None
-    if spec.kind == "float_list":
-        try:
-            vals = tuple(float(x) for x in str(raw).replace(",", " ").split())
-            if not vals:
-                raise ValueError
-            return vals, None
-        except ValueError:
-            return spec.default, f"{spec.label}: “{raw}” is not a list of numbers; using the default."
-    return raw, None
-
-
 def _apply_state(state: ExplainState) -> None:
     """Write a state into the widgets' session keys (before the widgets are created)."""
     ss = st.session_state
@@ -79,13 +41,7 @@ def _apply_state(state: ExplainState) -> None:
     ss["n_refs"] = len(refs)
     for i in range(MAX_REFS):
         ss[f"ref_{i}"] = refs[i] if i < len(refs) else ""
-    ss["bleu_dialect"] = state.bleu_dialect
-    for spec in bleu_schema().specs(state.bleu_dialect):
-        ss[_bkey(state.bleu_dialect, spec.name)] = _to_widget(spec, state.bleu_options.get(spec.name, spec.default))
-    ss["rouge_dialect"] = state.rouge_dialect
-    ss["rouge_types"] = list(state.rouge_types)
-    for spec in rouge_schema().specs(state.rouge_dialect):
-        ss[_rkey(state.rouge_dialect, spec.name)] = _to_widget(spec, state.rouge_options.get(spec.name, spec.default))
+    put_settings(MetricSettings.of_state(state))
     ss["example"] = state.example or ""
     ss["ngram"] = state.ngram or ""
     ss["colour"] = state.colour
@@ -115,7 +71,9 @@ def _load_from_url() -> None:
         foreign = not (set(params) & mine)  # e.g. another page's parameters after switching pages
         if not params or foreign or params == ss.get("_last_params"):
             if "_last_state" in ss and ("candidate" not in ss or foreign):
-                _apply_state(ss["_last_state"])
+                # the texts as this page last had them; the settings as any page last had them (shared)
+                last, shared = ss["_last_state"], stored_settings()
+                _apply_state(replace(last, **shared.to_state_fields()) if shared is not None else last)
             return
     default = _default_state()
     extra: list[str] = []
@@ -138,31 +96,17 @@ def _load_from_url() -> None:
     st.session_state["_loaded"] = True
 
 
-def _read_options(schema, dialect: str, key, warns: list[str]) -> dict[str, Any]:
-    """The option values of one dialect from its widgets (bad free-text input: default + a warning)."""
-    out = {}
-    for spec in schema.specs(dialect):
-        v, w = _from_widget(spec, st.session_state.get(key(dialect, spec.name), _to_widget(spec, spec.default)))
-        out[spec.name] = v
-        if w:
-            warns.append(w)
-    return out
-
-
 def _current_state() -> tuple[ExplainState, list[str]]:
     ss = st.session_state
-    warns: list[str] = []
     n = ss.get("n_refs", 1)
     refs = [ss.get(f"ref_{i}", "") for i in range(n)]
-    bd = ss.get("bleu_dialect") or bleu_schema().default_dialect
-    bopts = _read_options(bleu_schema(), bd, _bkey, warns)
-    rd = ss.get("rouge_dialect") or rouge_schema().default_dialect
-    ropts = _read_options(rouge_schema(), rd, _rkey, warns)
-    types = tuple(ss.get("rouge_types") or ())
-    state = ExplainState(candidate=ss.get("candidate", ""), refs=refs, bleu_dialect=bd, bleu_options=bopts,
-                         rouge_dialect=rd, rouge_types=types, rouge_options=ropts, example=ss.get("example") or "",
-                         ngram=ss.get("ngram") or "", colour=ss.get("colour") or "order",
-                         rouge_ref=ss.get("rouge_ref") or 0)
+    settings, warns = read_settings()
+    rouge_ref = ss.get("rouge_ref")
+    state = ExplainState(candidate=ss.get("candidate", ""), refs=refs, **settings.to_state_fields(),
+                         example=ss.get("example") or "", ngram=ss.get("ngram") or "",
+                         colour=ss.get("colour") or "order",
+                         # a widget value of another type (a stale label the browser sends back) is no reference
+                         rouge_ref=rouge_ref if type(rouge_ref) is int and 0 <= rouge_ref < n else 0)
     return state, warns
 
 
@@ -230,31 +174,9 @@ def _on_text_change() -> None:
 
 
 # --------------------------------------------------------------------------------------------- widgets
-def _option_widget(spec: OptionSpec, key: str) -> None:
-    label, help_ = spec.label or spec.name, spec.help or None
-    if key not in st.session_state:
-        st.session_state[key] = _to_widget(spec, spec.default)
-    if spec.kind == "bool":
-        st.checkbox(label, key=key, help=help_)
-    elif spec.kind == "tristate":
-        st.selectbox(label, list(_TRI.values()), key=key, help=help_)
-    elif spec.kind == "choice":
-        st.selectbox(label, list(spec.choices), key=key, help=help_)
-    elif spec.kind == "int":
-        st.number_input(label, min_value=int(spec.min) if spec.min is not None else None,
-                        max_value=int(spec.max) if spec.max is not None else None, step=1, key=key, help=help_)
-    elif spec.kind in ("float", "optional_float"):
-        st.number_input(label, min_value=float(spec.min) if spec.min is not None else None,
-                        max_value=float(spec.max) if spec.max is not None else None, step=0.1, format="%g",
-                        key=key, help=(help_ or "") + (" Empty = the library's default." if spec.kind ==
-                                                          "optional_float" else ""))
-    elif spec.kind == "float_list":
-        st.text_input(label, key=key, help=(help_ or "") + " Numbers separated by commas.")
-
-
 def _sidebar() -> None:
-    sb = st.sidebar
-    with sb:
+    """The example picker, then the shared metric settings (explainer.ui.settings)."""
+    with st.sidebar:
         st.header("Example")
         ids = [""] + [e.id for e in EXAMPLES]
         titles = {e.id: e.title for e in EXAMPLES}
@@ -264,26 +186,7 @@ def _sidebar() -> None:
                      format_func=lambda i: titles.get(i, "— your own text —"),
                      help="Worked examples of the course material and gaming presets. Loading one replaces "
                           "the texts.")
-        st.header("BLEU settings")
-        b = bleu_schema()
-        st.selectbox("BLEU dialect", list(b.dialects), key="bleu_dialect",
-                     format_func=lambda n: dialect_label("bleu", n))
-        bd = st.session_state["bleu_dialect"]
-        st.caption(dialect_description("bleu", bd))
-        for spec in b.specs(bd):
-            _option_widget(spec, _bkey(bd, spec.name))
-        st.header("ROUGE settings")
-        r = rouge_schema()
-        st.selectbox("ROUGE dialect", list(r.dialects), key="rouge_dialect",
-                     format_func=lambda n: dialect_label("rouge", n))
-        rd = st.session_state["rouge_dialect"]
-        st.caption(dialect_description("rouge", rd))
-        if "rouge_types" not in st.session_state:
-            st.session_state["rouge_types"] = list(DEFAULT_ROUGE_TYPES())
-        st.multiselect("ROUGE types", list(ROUGE_TYPE_CHOICES), key="rouge_types",
-                       help="W = weighted LCS, S = skip-bigrams (max gap 4 or unlimited *), SU = S + unigrams.")
-        for spec in r.specs(rd):
-            _option_widget(spec, _rkey(rd, spec.name))
+    render_settings_sidebar()  # its values are read back with the texts in _current_state
 
 
 def _inputs() -> None:
