@@ -374,6 +374,26 @@ def _bleu_section(bt) -> None:
         st.info(hl.md_escape(bt.combination.early_exit))
 
 
+def _reference_picker(rt, ref_count: int) -> int:
+    """Which reference the ROUGE details are shown against (0-based). The picker's labels never change with
+    the dialect: a browser sends the label it last showed back, and a label that no longer exists reaches the
+    page as a bare string instead of a reference number (rouge155 -> another dialect crashed the page)."""
+    if ref_count <= 1:
+        return 0
+    ss = st.session_state
+    k = ss.get("rouge_ref")
+    if type(k) is not int or not 0 <= k < ref_count:
+        # start with the reference ROUGE-1 kept (or the first one when counts were pooled)
+        first = rt.types[0] if rt.types else None
+        kept = rt.chosen_reference.get(first)
+        ss["rouge_ref"] = kept if type(kept) is int and 0 <= kept < ref_count else 0
+    k = st.selectbox("Show the details against reference", list(range(ref_count)), key="rouge_ref",
+                     format_func=lambda i: f"reference {i + 1}" if type(i) is int else str(i))
+    k = k if type(k) is int and 0 <= k < ref_count else 0
+    st.caption(hl.md_escape(rv.kept_note(rt, k)))
+    return k
+
+
 def _rouge_section(rt, ref_count: int) -> None:
     st.subheader(f"ROUGE step by step — {rt.dialect_label}")
     st.caption(hl.md_escape(f"Tokenizer: {rt.tokenizer}. Stemmer: {rt.stemmer or 'off'}. Several references: "
@@ -394,19 +414,7 @@ def _rouge_section(rt, ref_count: int) -> None:
                          hide_index=True, width="stretch")
             st.caption(hl.md_escape(pooled[0]["rule"] + ". The details below are against one reference at a "
                                     "time; their hits and sizes, summed over the references, give this table."))
-    k = 0
-    if ref_count > 1:
-        if st.session_state.get("rouge_ref") is None or not 0 <= st.session_state["rouge_ref"] < ref_count:
-            # start with the reference ROUGE-1 kept (or the first one when counts were pooled)
-            first = rt.types[0] if rt.types else None
-            st.session_state["rouge_ref"] = rt.chosen_reference.get(first) or 0
-        k = st.selectbox("Show the details against reference", list(range(ref_count)), key="rouge_ref",
-                         format_func=lambda i: f"reference {i + 1}" + (
-                             " (kept for " + ", ".join(rv.type_label(t) for t, c in rt.chosen_reference.items()
-                                                        if c == i) + ")"
-                             if any(c == i for c in rt.chosen_reference.values()) else ""))
-        if k is None or k >= ref_count:
-            k = 0
+    k = _reference_picker(rt, ref_count)
     ntypes = [t for t in rt.types if t.startswith("rouge") and t[5:].isdigit()]
     for t in ntypes:
         res = rv.result(rt, t, k)

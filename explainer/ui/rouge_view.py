@@ -168,6 +168,27 @@ def winner_rows(trace) -> list[dict]:
     return rows
 
 
+def kept_note(trace, k: int) -> str:
+    """What the headline does with reference k, in the words of the 'Which reference won' table ('kept',
+    'pooled')."""
+    kept, pooled, elsewhere = [], [], {}
+    for t, c in trace.chosen_reference.items():
+        if c is None:
+            pooled.append(type_label(t))
+        elif c == k:
+            kept.append(type_label(t))
+        else:
+            elsewhere.setdefault(c, []).append(type_label(t))
+    parts = []
+    if kept:
+        parts.append(f"reference {k + 1} is the one kept for {', '.join(kept)}")
+    for c, labels in sorted(elsewhere.items()):
+        parts.append(f"reference {c + 1} is kept for {', '.join(labels)}")
+    if pooled:
+        parts.append(f"{', '.join(pooled)}: pooled (all references)")
+    return "In the headline: " + "; ".join(parts) + "." if parts else ""
+
+
 def detail(trace, t: str, k: int) -> dict[str, Any]:
     r = result(trace, t, k)
     return (r.detail or {}) if r is not None else {}

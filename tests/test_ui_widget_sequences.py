@@ -1,0 +1,158 @@
+"""Random sequences of widget changes on the Explain page never raise (issue 10, defect 1).
+
+Each seed drives one reproducible sequence of what a user does — switch dialects, change options and ROUGE
+types, add and remove references, edit texts, pick examples, the ROUGE reference, an n-gram, the colouring —
+through :class:`tests.ui_driver.BrowserLikeApp`, which sends selectbox labels back as a browser does. After
+every step the page must have run without an exception and still show its headline. A failure names the seed
+and the steps, so it can be replayed with ``-k 'seed_N'``.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from explainer.examples import EXAMPLES
+from explainer.ui.permalink import MAX_REFS
+from explainer.ui.schema import ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
+from explainer.ui.settings import bleu_key, rouge_key
+from tests.ui_driver import BrowserLikeApp
+
+SEEDS = range(40)
+STEPS = 8
+TEXTS = ("the cat is on the mat", "there is a cat on the mat", "a b c", "", "   ", "The Cat.\nOn the mat!",
+         "北京是中国的首都", "the the the the", "x", "e\u0301t\u00e9 <b>&amp;</b> $x$")
+
+
+def _option_value(spec, rng: random.Random):
+    if spec.kind == "bool":
+        return rng.random() < 0.5
+    if spec.kind == "tristate":
+        return rng.choice(["library default", "on", "off"])
+    if spec.kind == "choice":
+        return rng.choice(list(spec.choices))
+    if spec.kind == "int":
+        lo = int(spec.min) if spec.min is not None else 0
+        hi = int(spec.max) if spec.max is not None else lo + 10
+        return rng.randint(lo, min(hi, lo + 12))
+    if spec.kind in ("float", "optional_float"):
+        if spec.kind == "optional_float" and rng.random() < 0.3:
+            return None
+        lo = spec.min if spec.min is not None else 0.0
+        hi = spec.max if spec.max is not None else lo + 5.0
+        return round(rng.uniform(lo, min(hi, lo + 5.0)), 3)
+    if spec.kind == "float_list":
+        return rng.choice(["0.25, 0.25, 0.25, 0.25", "1", "0.5 0.5", "abc", "", "1e308, 1"])
+    raise AssertionError(spec.kind)
+
+
+def _widget_kind(spec) -> str:
+    return {"bool": "checkbox", "tristate": "selectbox", "choice": "selectbox", "int": "number_input",
+            "float": "number_input", "optional_float": "number_input", "float_list": "text_input"}[spec.kind]
+
+
+def _step(app: BrowserLikeApp, rng: random.Random) -> str:
+    """One random user action; returns its description."""
+    at, ss = app.at, app.at.session_state
+    actions = ["bleu_dialect", "rouge_dialect", "option", "option", "types", "add", "remove", "text", "example",
+               "rouge_ref", "ngram", "colour"]
+    what = rng.choice(actions)
+    if what == "bleu_dialect":
+        d = rng.choice(bleu_schema().dialects)
+        app.select("bleu_dialect", d)
+        return f"BLEU dialect {d}"
+    if what == "rouge_dialect":
+        d = rng.choice(rouge_schema().dialects)
+        app.select("rouge_dialect", d)
+        return f"ROUGE dialect {d}"
+    if what == "option":
+        fam = rng.choice(["bleu", "rouge"])
+        schema, key = (bleu_schema(), bleu_key) if fam == "bleu" else (rouge_schema(), rouge_key)
+        dialect = ss[f"{fam}_dialect"]
+        specs = schema.specs(dialect)
+        if not specs:
+            app.run()
+            return f"rerun ({dialect} has no options)"
+        spec = rng.choice(specs)
+        value = _option_value(spec, rng)
+        kind = _widget_kind(spec)
+        if kind == "selectbox":
+            app.select(key(dialect, spec.name), value)
+        else:
+            app.set(kind, key(dialect, spec.name), value)
+        return f"{fam} option {spec.name} = {value!r}"
+    if what == "types":
+        types = rng.sample(ROUGE_TYPE_CHOICES, rng.randint(0, 4))
+        app.set("multiselect", "rouge_types", types)
+        return f"ROUGE types {types}"
+    if what == "add":
+        if at.button(key="add_ref").disabled:
+            app.run()
+            return "rerun (add disabled)"
+        app.click("add_ref")
+        return "add reference"
+    if what == "remove":
+        n = ss["n_refs"]
+        i = rng.randrange(n)
+        if at.button(key=f"rm_ref_{i}").disabled:
+            app.run()
+            return "rerun (remove disabled)"
+        app.click(f"rm_ref_{i}")
+        return f"remove reference {i + 1}"
+    if what == "text":
+        key = rng.choice(["candidate"] + [f"ref_{i}" for i in range(ss["n_refs"])])
+        text = rng.choice(TEXTS)
+        app.set("text_area", key, text)
+        return f"{key} = {text!r}"
+    if what == "example":
+        ex = rng.choice(EXAMPLES).id
+        app.select("example", ex)
+        return f"example {ex}"
+    if what == "rouge_ref":
+        boxes = [sb for sb in at.selectbox if sb.key == "rouge_ref"]
+        if not boxes:
+            app.run()
+            return "rerun (no reference picker)"
+        k = rng.choice(boxes[0].options and list(range(len(boxes[0].options))))
+        app.select("rouge_ref", k)
+        return f"ROUGE details against reference {k + 1}"
+    if what == "ngram":
+        boxes = [sb for sb in at.selectbox if sb.key == "ngram"]
+        if not boxes or len(boxes[0].options) < 2:
+            app.run()
+            return "rerun (no n-gram picker)"
+        opts = [o for o in boxes[0].options if not o.startswith("—")]
+        g = rng.choice(opts)
+        app.select("ngram", g)
+        return f"n-gram {g!r}"
+    radios = [r for r in at.radio if r.key == "colour"]
+    if not radios:
+        app.run()
+        return "rerun (no colour choice)"
+    v = rng.choice(["order", "reference"])
+    app.set("radio", "colour", v)
+    return f"colour by {v}"
+
+
+@pytest.mark.parametrize("seed", SEEDS, ids=lambda s: f"seed_{s}")
+def test_random_widget_sequence_never_raises(seed):
+    rng = random.Random(seed)
+    start = rng.choice([{}, {"candidate": "a b c", "ref": ["a b", "b c"]},
+                        {"example": rng.choice(EXAMPLES).id}])
+    app = BrowserLikeApp(start)
+    done = [f"open {start}"]
+    assert not app.exceptions, (done, app.exceptions)
+    for _ in range(STEPS):
+        done.append(_step(app, rng))
+        assert not app.exceptions, (seed, done, app.exceptions)
+        assert [m.label for m in app.at.metric][:1] == ["BLEU"] or app.at.warning or app.at.error, (seed, done)
+        assert 1 <= app.at.session_state["n_refs"] <= MAX_REFS
+
+
+def test_rouge155_then_another_dialect_with_two_references():
+    """The issue's repro: ?candidate=a+b+c&ref=a+b&ref=b+c, switch rouge155 -> rouge-score (and back)."""
+    app = BrowserLikeApp({"candidate": "a b c", "ref": ["a b", "b c"]})
+    for d in ("rouge155", "rouge-score", "rouge155", "rouge-score"):
+        app.select("rouge_dialect", d)
+        assert not app.exceptions, (d, app.exceptions)
+        assert app.at.session_state["rouge_ref"] in (0, 1)
