@@ -156,3 +156,28 @@ def test_rouge155_then_another_dialect_with_two_references():
         app.select("rouge_dialect", d)
         assert not app.exceptions, (d, app.exceptions)
         assert app.at.session_state["rouge_ref"] in (0, 1)
+
+
+# ------------------------------------------------------------------------------ crafted links (issue 10, limits)
+def test_huge_integers_in_links_warn_instead_of_crashing():
+    nines = "9" * 4301
+    app = BrowserLikeApp({"candidate": "a", "ref": "a", "rouge_ref": nines, "max_order": nines})
+    assert not app.exceptions, app.exceptions
+    text = " ".join(w.value for w in app.at.warning).replace("\\", "")  # markdown escapes
+    assert "rouge_ref=" in text and "max_order=" in text
+    lab = BrowserLikeApp({"lab": "optimizer", "seed": nines})
+    lab.at.switch_page("explainer/ui/pages/gaming_lab.py")
+    lab.at.query_params["lab"] = "optimizer"
+    lab.at.query_params["seed"] = nines
+    lab.run()
+    assert not lab.exceptions, lab.exceptions
+    assert any("seed=" in w.value.replace("\\", "") for w in lab.at.warning)
+
+
+def test_a_link_with_too_many_parameters_says_so():
+    params = {f"p{i}": "1" for i in range(1001)}
+    params.update(candidate="my own text", ref="a reference")
+    app = BrowserLikeApp(params)
+    assert not app.exceptions
+    text = " ".join(w.value for w in app.at.warning)
+    assert "1,003 parameters" in text and "default example" in text

@@ -20,7 +20,8 @@ from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
 from explainer.ui import charts, diagnosis, highlight as hl
 from explainer.ui import rouge_view as rv
-from explainer.ui.permalink import (MAX_REFS, ExplainState, apply_settings, parse_params, reset_settings,
+from explainer.ui.page_links import LINK_LIMITS_TEXT, dropped_link_warning
+from explainer.ui.permalink import (MAX_REFS, MAX_URL_TEXT, ExplainState, apply_settings, parse_params, reset_settings,
                                    texts_fit_url, to_params)
 from explainer.ui.schema import ROUGE_TYPE_CHOICES, DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema, supported_types
 from explainer.ui.settings import (MetricSettings, put_settings, read_settings, render_settings_sidebar,
@@ -77,6 +78,9 @@ def _load_from_url() -> None:
             return
     default = _default_state()
     extra: list[str] = []
+    dropped = dropped_link_warning()
+    if dropped:
+        extra.append(dropped)
     if params.get("example") and params["example"][-1] not in {e.id for e in EXAMPLES}:
         extra.append(f"“example={params['example'][-1][:40]}” is not a known example; it is ignored.")
         params = {k: v for k, v in params.items() if k != "example"}
@@ -202,10 +206,12 @@ def _inputs() -> None:
                       disabled=n <= 1, width="content")
     st.button("Add reference", icon=":material/add:", key="add_ref", on_click=_add_ref, disabled=n >= MAX_REFS,
               width="content")
-    st.caption(f"1–{MAX_REFS} references, multi-line allowed. Limits: {MAX_INPUT_CHARS:,} characters per text, {MAX_TRACE_CHARS:,} in all for the BLEU trace; "
-               f"highlighting shows the first {HIGHLIGHT_MAX_CHARS:,} characters; the LCS table is drawn "
-               f"at most {charts.HEATMAP_MAX}×{charts.HEATMAP_MAX} (downsampled beyond). Your text is not "
-               "stored on the server; it lives in this page's URL.")
+    st.caption(f"1–{MAX_REFS} references, multi-line allowed. Limits: {MAX_INPUT_CHARS:,} characters per text, "
+               f"{MAX_TRACE_CHARS:,} in all for the BLEU steps; highlighting shows the first "
+               f"{HIGHLIGHT_MAX_CHARS:,} characters; the LCS table is drawn at most "
+               f"{charts.HEATMAP_MAX}×{charts.HEATMAP_MAX} (downsampled beyond). Your text is not stored on the "
+               f"server; it lives in this page's link (texts over {MAX_URL_TEXT:,} characters in all are left out "
+               f"of it). {LINK_LIMITS_TEXT}.")
 
 
 # ------------------------------------------------------------------------------------------ rendering
@@ -574,13 +580,18 @@ def _downloads(bt, rt) -> None:
 # ------------------------------------------------------------------------------------------------ page
 def compute(state: ExplainState, refs: list[str]):
     """Both traces (or an error message per family). The only place the page calls the cores."""
-    from explainer.bleu import explain_bleu
+    from explainer.bleu import TraceTooLarge, explain_bleu
     from explainer.rouge import explain_rouge
 
     bt = rt = None
     errors: dict[str, str] = {}
     try:
         bt = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
+    except TraceTooLarge:  # the core's message names its API and CLI; say it in the page's terms
+        n = len(state.candidate) + sum(map(len, refs))
+        errors["BLEU"] = (f"these texts have {n:,} characters in all, more than the {MAX_TRACE_CHARS:,} the "
+                          "step-by-step BLEU view can show at once. Shorten the candidate or the references to "
+                          "see BLEU; ROUGE below is not affected.")
     except ValueError as e:  # ExplainerInputError, InputTooLong and option errors are ValueErrors
         errors["BLEU"] = str(e)
     types, dropped = supported_types(state.rouge_dialect, state.rouge_types)

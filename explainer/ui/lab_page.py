@@ -20,7 +20,8 @@ from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS
 from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import highlight as hl
 from explainer.ui import charts, lab_charts, lab_view as lv
-from explainer.ui.permalink import MAX_URL_TEXT
+from explainer.ui.page_links import dropped_link_warning
+from explainer.ui.permalink import MAX_URL_TEXT, bounded_int
 
 DEFAULT_PRESET = "permutation"
 DEFAULT_CAND = "the quick brown fox leaped above the lazy dog"
@@ -49,6 +50,9 @@ def _load_from_url() -> None:
         return
     qp = st.query_params
     warns = []
+    dropped = dropped_link_warning()
+    if dropped:
+        warns.append(hl.md_escape(dropped))
     section = qp.get("lab")
     pid = qp.get("preset")
     if pid is not None and section is None:
@@ -99,9 +103,10 @@ def _load_optimizer_settings(qp, warns: list[str]) -> None:
     raw = qp.get("seed")
     seed = sdefault
     if raw is not None:
-        # ASCII digits only: str.isdigit() also accepts '²', which int() refuses (the page crashed)
-        if raw.strip().isascii() and raw.strip().isdigit() and slo <= int(raw) <= shi:
-            seed = int(raw)
+        # bounded before the conversion: '²' (isdigit, but not int) and 4,301 digits (int refuses) crashed the page
+        v = bounded_int(raw, slo, shi)
+        if v is not None:
+            seed = v
         else:
             warns.append(f"{hl.md_escape('seed=' + raw[:40])} is not a whole number from {slo} to {shi:,}; "
                          f"using {sdefault}.")

@@ -25,6 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 __all__ = [
     "OptionSpec", "FamilySchema", "ExplainState", "MAX_REFS", "MAX_URL_TEXT",
     "parse_params", "to_params", "encode_value", "decode_value", "apply_settings", "reset_settings",
+    "bounded_int", "dropped_params_message",
 ]
 
 MAX_REFS = 10
@@ -159,22 +160,58 @@ def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
         return spec.default, f"“{spec.param}={shown}” is not one of {allowed}; using {default}."
     try:
         if spec.kind == "int":
-            if not re.fullmatch(r"\s*[+-]?\d+\s*", raw):
+            v: Any = bounded_int(raw)
+            if v is None:
                 raise ValueError
-            v: Any = int(raw.strip())
         else:
             v = float(raw.strip())
             if not math.isfinite(v):
                 raise ValueError
     except ValueError:
-        return spec.default, (f"“{spec.param}={shown}” is not a{'n integer' if spec.kind == 'int' else ' number'}; "
-                              f"using {default}.")
+        if spec.kind == "int" and re.fullmatch(r"\s*[+-]?[0-9]+\s*", raw):  # a whole number, far too many digits
+            v = math.inf if raw.strip()[0] != "-" else -math.inf
+        else:
+            return spec.default, (f"“{spec.param}={shown}” is not a{'n integer' if spec.kind == 'int' else ' number'}; "
+                                  f"using {default}.")
     if (spec.min is not None and v < spec.min) or (spec.max is not None and v > spec.max):
         if spec.min is not None and spec.max is not None:
             return spec.default, f"“{spec.param}={shown}” is outside {spec.min:g}–{spec.max:g}; using {default}."
         bound = f"at least {spec.min:g}" if spec.min is not None else f"at most {spec.max:g}"
         return spec.default, f"“{spec.param}={shown}” is out of range (must be {bound}); using {default}."
+    if not math.isfinite(v):
+        return spec.default, f"“{spec.param}={shown}” is out of range; using {default}."
     return v, None
+
+
+MAX_INT_DIGITS = 18  # longer digit strings are refused before int() (Python refuses > 4,300 digits with an error)
+
+
+def bounded_int(raw: str, lo: int | None = None, hi: int | None = None) -> int | None:
+    """A URL integer: optional sign and ASCII digits only (``str.isdigit`` accepts '²', which ``int`` refuses),
+    at most MAX_INT_DIGITS digits, checked before the conversion, and within [lo, hi]. None when it is not."""
+    s = raw.strip()
+    if not re.fullmatch(r"[+-]?[0-9]{1,%d}" % MAX_INT_DIGITS, s):
+        return None
+    v = int(s)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        return None
+    return v
+
+
+def dropped_params_message(raw_query: str, n_parsed: int, *, max_fields: int, max_chars: int) -> str | None:
+    """The server ignores a whole query string with more than ``max_fields`` parameters or ``max_chars``
+    characters (the page then gets none). Given the raw query string the browser sent and the number of
+    parameters the page got: a sentence for the page when they were dropped, else None."""
+    if not raw_query or n_parsed:
+        return None
+    n_fields = raw_query.count("&") + 1
+    if n_fields > max_fields:
+        return (f"This link has {n_fields:,} parameters; the server reads links with at most {max_fields:,} "
+                "parameters and ignored all of them, so the page shows its default example instead.")
+    if len(raw_query) > max_chars:
+        return (f"This link is {len(raw_query):,} characters long; the server reads links of at most "
+                f"{max_chars:,} characters and ignored it, so the page shows its default example instead.")
+    return None
 
 
 def _show(raw: str, limit: int = 40) -> str:
@@ -277,8 +314,9 @@ def parse_params(params: Mapping[str, Sequence[str] | str], bleu: FamilySchema, 
     rouge_ref = 0
     raw_rr = _first(params, "rouge_ref")
     if raw_rr is not None:
-        if re.fullmatch(r"\s*\d+\s*", raw_rr) and 1 <= int(raw_rr) <= len(refs):
-            rouge_ref = int(raw_rr) - 1
+        k = bounded_int(raw_rr, 1, len(refs))
+        if k is not None:
+            rouge_ref = k - 1
         else:
             warnings.append(f"“rouge_ref={_show(raw_rr)}” is not a reference number (1–{len(refs)}); using 1.")
     known = {"candidate", "ref", "rouge_types", "example", "ngram", "colour", "rouge_ref"} | used_b | used_r
