@@ -18,7 +18,8 @@ from explainer.examples import EXAMPLES, get_example
 from explainer.bleu.algorithm import MAX_TRACE_CHARS
 from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
-from explainer.ui import charts, diagnosis, highlight as hl
+from explainer.analysis import counterfactuals, diagnosis
+from explainer.ui import charts, highlight as hl
 from explainer.ui import rouge_view as rv
 from explainer.ui.page_links import LINK_LIMITS_TEXT, dropped_link_warning
 from explainer.ui.permalink import (MAX_REFS, MAX_URL_TEXT, ExplainState, apply_settings, parse_params, reset_settings,
@@ -608,38 +609,17 @@ def compute(state: ExplainState, refs: list[str]):
     return bt, rt, errors
 
 
-def _alternatives(bt, state: ExplainState, refs: list[str]) -> dict[str, float]:
-    """Sentence vs corpus semantics: when an order has no match, what sacreBLEU's other entry point gives
-    (computed by the core's fast path, for the diagnosis)."""
-    if bt.dialect != "sacrebleu" or "api" not in state.bleu_options:
-        return {}
-    if not any(o.matches == 0 for o in bt.combination.orders):
-        return {}
-    from explainer.bleu import score_bleu
-
-    other = "sentence_bleu" if state.bleu_options.get("api") == "corpus_bleu" else "corpus_bleu"
-    try:
-        s = score_bleu(state.candidate, refs, dialect="sacrebleu",
-                       **{**state.bleu_options, "api": other, "effective_order": None})
-    except ValueError:
-        return {}
-    label = ("sacrebleu.sentence_bleu (effective order on by default)" if other == "sentence_bleu"
-             else "BLEU().corpus_score (effective order off)")
-    return {label: s.score}
-
-
-def _stemmed_scores(rt, state: ExplainState, refs: list[str]) -> dict | None:
-    """With stemming off (in a dialect that has the option): the scores the core gives with it on, so the
-    diagnosis mentions stemming only when it would change a number."""
-    if state.rouge_options.get("use_stemmer") is not False or not rt.scores:
-        return None
-    from explainer.rouge import score_rouge
-
-    try:
-        return score_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=tuple(rt.scores),
-                           **{**state.rouge_options, "use_stemmer": True})
-    except ValueError:
-        return None
+def _diagnosis(bt, rt) -> list:
+    """The findings of both traces, with the counterfactual scores they compare with (computed only when a
+    finding can use them)."""
+    out = []
+    if bt is not None:
+        out += diagnosis.diagnose_bleu(
+            bt, alternatives=counterfactuals.bleu_other_entry_point(bt),
+            tokenizer_scores=counterfactuals.bleu_with_tokenizers(bt) if diagnosis.has_spaceless_text(bt) else None)
+    if rt is not None:
+        out += diagnosis.diagnose_rouge(rt, stemmed=counterfactuals.rouge_with_stemming(rt))
+    return out
 
 
 def render() -> None:
@@ -694,11 +674,7 @@ def render() -> None:
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
     _headline(bt, rt, state.rouge_types)
-    tok_spec = next((sp for sp in bleu_schema().specs(state.bleu_dialect) if sp.name == "tokenize"), None)
-    findings = (diagnosis.diagnose_bleu(bt, alternatives=_alternatives(bt, state, refs),
-                                        tokenizers=tok_spec.choices if tok_spec else ())
-                if bt is not None else []) + \
-               (diagnosis.diagnose_rouge(rt, stemmed=_stemmed_scores(rt, state, refs)) if rt is not None else [])
+    findings = _diagnosis(bt, rt)
     serious = any(f.level in ("error", "warning") for f in findings)
     with st.expander("Why is this score zero / low?", expanded=serious):
         if findings:
