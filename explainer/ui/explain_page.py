@@ -224,10 +224,6 @@ def _fmt_bleu(trace) -> str:
     return bv.headline(trace.score, trace.scale)
 
 
-def _fmt_rouge(x: float) -> str:
-    return f"{x:.5f}"
-
-
 # The five headline numbers wrap onto a second row when the page is narrow (a 1024 px projector with the
 # sidebar open leaves ~540 px), instead of five squeezed columns cutting them to "78.…"; below 1100 px the
 # numbers are also set a little smaller.
@@ -256,7 +252,7 @@ def _headline(bt, rt, rtypes) -> None:
         with col:
             if rt is not None and t in rt.scores:
                 s = rt.scores[t]
-                st.metric(label, _fmt_rouge(s.fmeasure),
+                st.metric(label, rv.fmt_score(s.fmeasure),
                           help=f"F-measure ({rt.dialect}, 0–1). P {s.precision!r}, R {s.recall!r}, F {s.fmeasure!r}")
             else:
                 st.metric(label, "—", help="not selected in the ROUGE types (sidebar)" if rt is not None else None)
@@ -292,53 +288,67 @@ def _ngram_column_config(df) -> dict:
     return out
 
 
+def _texts_html(texts) -> str:
+    """Marked texts (a view model's MarkedText list) as escaped HTML: a heading line, then the text."""
+    parts = []
+    for m in texts:
+        head, _, rest = m.heading.partition(" — ")
+        parts.append(f"<p><b>{hl.escape_text(head)}</b>" + (f" — {hl.escape_text(rest)}" if rest else "") + "</p>")
+        parts.append(hl.render_marked_text(m.text, m.marks, max_chars=HIGHLIGHT_MAX_CHARS, aria_label=m.aria_label))
+    return "".join(parts)
+
+
+def _latex_lines(formulas) -> None:
+    for f in formulas:
+        st.latex(f)
+
+
+def _plot(fig, key: str, alt: str) -> None:
+    st.plotly_chart(charts.readable(fig, large=st.session_state.get("large_text", False)), key=key,
+                    config={"displaylogo": False}, alt=alt)
+
+
+# ------------------------------------------------------------------------------------------------- BLEU
 def _bleu_section(bt) -> None:
-    st.subheader(f"BLEU step by step — {bt.implementation}")
-    ngram_sel = st.session_state.get("ngram")
-    # Step 1: tokens
+    ss = st.session_state
+    if ss.get("colour") not in ("order", "reference"):
+        ss["colour"] = "order"
+    view = bv.bleu_view(bt, selected=ss.get("ngram") or "", colour_by=ss["colour"])
+    st.subheader(view.title)
+    _bleu_tokens(view)
+    _bleu_ngrams(view)
+    _bleu_length(view)
+    st.markdown("#### Step 4 · The score")
+    st.latex(view.score_formula)
+    if view.score_note:
+        st.info(hl.md_escape(view.score_note))
+    if view.overflow_note:
+        st.warning(hl.md_escape(view.overflow_note))
+
+
+def _bleu_tokens(view) -> None:
     st.markdown("#### Step 1 · Tokens, highlighted in your text")
-    if st.session_state.get("colour") not in ("order", "reference"):
-        st.session_state["colour"] = "order"
-    by = st.radio("Colour matched tokens by", ["order", "reference"], key="colour", horizontal=True,
-                  format_func=lambda v: "n-gram order" if v == "order" else "the reference that justified them")
-    _html(hl.legend_html(len(bt.ngrams)) if by == "order" else hl.legend_refs_html(len(bt.references)))
-    parts = [f"<p><b>Candidate</b> — {len(bt.candidate.tokens)} tokens ({hl.escape_text(bt.tokenizer)})</p>",
-             hl.render_marked_text(bt.candidate.text, bv.candidate_marks(bt, ngram_sel, by=by),
-                                   max_chars=HIGHLIGHT_MAX_CHARS, aria_label="candidate")]
-    for k, ref in enumerate(bt.references):
-        parts.append(f"<p><b>Reference {k + 1}</b> — {len(ref.tokens)} tokens</p>")
-        parts.append(hl.render_marked_text(ref.text, bv.reference_marks(bt, k, ngram_sel, by=by),
-                                           max_chars=HIGHLIGHT_MAX_CHARS, aria_label=f"reference {k + 1}"))
-    _html("".join(parts))
+    st.radio("Colour matched tokens by", ["order", "reference"], key="colour", horizontal=True,
+             format_func=lambda v: "n-gram order" if v == "order" else "the reference that justified them")
+    _html(hl.legend_html(view.n_orders) if view.colour_by == "order" else hl.legend_refs_html(view.n_references))
+    _html(_texts_html(view.texts))
     with st.expander("Tokens exactly as the dialect scores them"):
-        rows = [{"text": "candidate", "tokens": bv.tokens_line(bt.candidate.tokens),
-                 "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in bt.candidate.changes) or "—"}]
-        for k, ref in enumerate(bt.references):
-            rows.append({"text": f"reference {k + 1}", "tokens": bv.tokens_line(ref.tokens),
-                         "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in ref.changes) or "—"})
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    # Step 2: n-grams
+        st.dataframe(pd.DataFrame(view.token_rows), hide_index=True, width="stretch")
+
+
+def _bleu_ngrams(view) -> None:
     st.markdown("#### Step 2 · Clipped n-gram counts")
-    st.caption("Each candidate n-gram counts at most as often as it occurs in the single reference where it is "
-               "most frequent (the ‘max/ref’ column); the rest is clipped away. " + bt.totals_rule)
-    choices = bv.ngram_choices(bt)
-    if ngram_sel not in choices:
-        if ngram_sel:
-            st.warning(hl.md_escape(f"The n-gram “{ngram_sel[:80]}” (from the link or an earlier choice) is not "
-                                    "among this candidate's n-grams with these settings, so nothing is outlined."),
-                       icon=":material/link:")
+    st.caption(hl.md_escape(view.ngram_caption))
+    if view.selected_unknown:
+        st.warning(hl.md_escape(f"The n-gram “{view.selected_unknown[:80]}” (from the link or an earlier choice) is "
+                                "not among this candidate's n-grams with these settings, so nothing is outlined."),
+                   icon=":material/link:")
         st.session_state["ngram"] = ""
-    st.selectbox("Where did this n-gram match? (outlined in the texts above)", [""] + choices, key="ngram",
+    st.selectbox("Where did this n-gram match? (outlined in the texts above)", [""] + view.ngram_choices, key="ngram",
                  format_func=lambda g: g if g else "— pick an n-gram —")
-    if st.session_state.get("ngram"):
-        occ = bv.ngram_occurrences(bt, st.session_state["ngram"])
-        if occ:
-            where = "; ".join(f"reference {k + 1}: {c}× at token {', '.join(str(p + 1) for p in pos) or '—'}"
-                              for k, (c, pos) in enumerate(zip(occ["ref_counts"], occ["ref_positions"])))
-            st.markdown(hl.md_escape(f"‘{st.session_state['ngram']}’: {occ['cand_count']}× in the candidate "
-                                     f"(token {', '.join(str(p + 1) for p in occ['cand_positions'])}); {where}. "
-                                     f"Counted {occ['clipped']}×.")) 
-    rows = bv.ngram_display_rows(bt)
+    if view.selected_where and st.session_state.get("ngram") == view.selected:
+        st.markdown(hl.md_escape(view.selected_where))
+    rows = view.ngram_rows
     st.session_state["_ngram_texts"] = [r["n-gram"] for r in rows[:TABLE_MAX_ROWS]]
     df = pd.DataFrame(rows)
     if len(df) > TABLE_MAX_ROWS:
@@ -347,41 +357,27 @@ def _bleu_section(bt) -> None:
     st.dataframe(df, hide_index=True, width="stretch", height=min(38 * (len(df) + 1), 420), key="ngram_table",
                  on_select=_on_ngram_row, selection_mode="single-row", column_config=_ngram_column_config(df))
     st.caption("Click a row to outline that n-gram in the texts above (or pick it in the list). Hover a column "
-               "header for its meaning.")
-    orders = bv.order_rows(bt)
-    st.plotly_chart(charts.bleu_counts_figure(orders), key="bleu_counts", config={"displaylogo": False},
-                    alt="Clipped matches of candidate n-grams per order: " + "; ".join(
-                        f"{o['n']}-grams {o['matches']:g} of {o['totals']:g}, precision "
-                        f"{bv.fmt(o['precision_raw'])} before and {bv.fmt(o['precision'])} after smoothing"
-                        for o in orders))
-    st.latex(r"\quad ".join(bv.precision_latex(o) for o in bt.combination.orders[:4]) or r"\text{—}")
-    if len(bt.combination.orders) > 4:
-        st.latex(r"\quad ".join(bv.precision_latex(o) for o in bt.combination.orders[4:]))
+               "header for its meaning; the table scrolls sideways on a narrow page.")
+    _plot(charts.bleu_counts_figure(view.orders), "bleu_counts", view.orders_alt)
+    _latex_lines(view.precision_formulas)
     with st.expander("Smoothing and zero handling, order by order"):
         st.dataframe(pd.DataFrame([{"order": o["n"], "matches": o["matches"], "totals": o["totals"],
                                     "before": o["precision_raw"], "after": o["precision"], "smoothing": o["smoothing"],
                                     "formula": o["formula"], "why": o["reason"], "in the mean": o["included"],
-                                    "weight": o["weight"]} for o in orders]), hide_index=True, width="stretch")
-    # Step 3: reference length + BP
+                                    "weight": o["weight"]} for o in view.orders]), hide_index=True, width="stretch")
+
+
+def _bleu_length(view) -> None:
     st.markdown("#### Step 3 · Reference length and brevity penalty")
-    rl = bt.ref_length
-    st.markdown(hl.md_escape(f"Candidate length c = {bt.combination.c}. Rule: {rl.rule} ({rl.tie_break}). "
-                             f"{rl.explanation}. Chosen r = {rl.r}."))
-    st.dataframe(pd.DataFrame(bv.ref_length_rows(bt)), hide_index=True)
-    st.latex(bv.bp_latex(bt))
-    st.plotly_chart(charts.bp_curve_figure(bt.combination.c, bt.combination.r, bt.combination.bp, rule=rl.rule),
-                    alt=f"Brevity penalty curve exp(1 - r/c) for r = {bt.combination.r}; this candidate: c = "
-                        f"{bt.combination.c}, BP = {bt.combination.bp:.4f}",
-                    key="bp_curve", config={"displaylogo": False})
-    st.caption(hl.md_escape(f"Branch of the BP formula taken: {bt.combination.bp_branch}. {bt.combination.bp_formula}"))
-    # Step 4: the formula
-    st.markdown("#### Step 4 · The score")
-    st.latex(bv.formula_latex(bt))
-    if bt.combination.early_exit:
-        st.info(hl.md_escape(bt.combination.early_exit))
+    st.markdown(hl.md_escape(view.ref_length_text))
+    st.dataframe(pd.DataFrame(view.ref_length_rows), hide_index=True)
+    st.latex(view.bp_formula)
+    _plot(charts.bp_curve_figure(**view.bp_curve), "bp_curve", view.bp_alt)
+    st.caption(hl.md_escape(view.bp_caption))
 
 
-def _reference_picker(rt, ref_count: int) -> int:
+# ------------------------------------------------------------------------------------------------ ROUGE
+def _reference_picker(rt, ref_count: int, default: int) -> int:
     """Which reference the ROUGE details are shown against (0-based). The picker's labels never change with
     the dialect: a browser sends the label it last showed back, and a label that no longer exists reaches the
     page as a bare string instead of a reference number (rouge155 -> another dialect crashed the page)."""
@@ -390,10 +386,7 @@ def _reference_picker(rt, ref_count: int) -> int:
     ss = st.session_state
     k = ss.get("rouge_ref")
     if type(k) is not int or not 0 <= k < ref_count:
-        # start with the reference ROUGE-1 kept (or the first one when counts were pooled)
-        first = rt.types[0] if rt.types else None
-        kept = rt.chosen_reference.get(first)
-        ss["rouge_ref"] = kept if type(kept) is int and 0 <= kept < ref_count else 0
+        ss["rouge_ref"] = default  # the reference the first type kept (the first one when counts were pooled)
     k = st.selectbox("Show the details against reference", list(range(ref_count)), key="rouge_ref",
                      format_func=lambda i: f"reference {i + 1}" if type(i) is int else str(i))
     k = k if type(k) is int and 0 <= k < ref_count else 0
@@ -402,128 +395,107 @@ def _reference_picker(rt, ref_count: int) -> int:
 
 
 def _rouge_section(rt, ref_count: int) -> None:
-    st.subheader(f"ROUGE step by step — {rt.dialect_label}")
-    st.caption(hl.md_escape(f"Tokenizer: {rt.tokenizer}. Stemmer: {rt.stemmer or 'off'}. Several references: "
-                            f"{rt.multi_ref_note}"))
-    st.plotly_chart(charts.rouge_prf_figure(rv.prf_rows(rt)), key="rouge_prf", config={"displaylogo": False},
-                    alt="ROUGE precision, recall and F-measure: " + "; ".join(
-                        f"{r['label']} P {r['precision']:.4f} R {r['recall']:.4f} F {r['fmeasure']:.4f}"
-                        for r in rv.prf_rows(rt)))
-    st.dataframe(pd.DataFrame([{"type": r["label"], "precision": r["precision"], "recall": r["recall"],
-                                "F-measure": r["fmeasure"]} for r in rv.prf_rows(rt)]), hide_index=True)
-    if ref_count > 1:
+    view = rv.rouge_view(rt)
+    st.subheader(view.title)
+    st.caption(hl.md_escape(view.caption))
+    _plot(charts.rouge_prf_figure(view.prf_rows), "rouge_prf", view.chart_alt)
+    st.dataframe(pd.DataFrame(view.table_rows), hide_index=True)
+    if view.several:
         st.markdown("##### Which reference won")
-        st.dataframe(pd.DataFrame(rv.winner_rows(rt)), hide_index=True, width="stretch")
-        pooled = rv.pooled_rows(rt)
-        if pooled:
+        st.dataframe(pd.DataFrame(view.winner_rows), hide_index=True, width="stretch")
+        if view.pooled_rows:
             st.markdown("##### Pooled over the references: how the headline numbers are made")
-            st.dataframe(pd.DataFrame([{k: v for k, v in r.items() if k != "rule"} for r in pooled]),
-                         hide_index=True, width="stretch")
-            st.caption(hl.md_escape(pooled[0]["rule"] + ". The details below are against one reference at a "
-                                    "time; their hits and sizes, summed over the references, give this table."))
-    k = _reference_picker(rt, ref_count)
-    ntypes = [t for t in rt.types if t.startswith("rouge") and t[5:].isdigit()]
-    for t in ntypes:
-        res = rv.result(rt, t, k)
-        if res is None:
-            continue
-        st.markdown(f"##### {rv.type_label(t)} — overlap {res.hits:g} of {res.ref_total:g} reference and "
-                    f"{res.cand_total:g} candidate n-grams")
-        _html("<p><b>Candidate</b></p>" +
-              hl.render_marked_text(rt.candidate.tokenized.text, rv.ngram_marks(rt, t, k),
-                                    max_chars=HIGHLIGHT_MAX_CHARS, aria_label=f"candidate {t}") +
-              f"<p><b>Reference {k + 1}</b></p>" +
-              hl.render_marked_text(rt.references[k].tokenized.text, rv.ngram_marks(rt, t, k, side="reference"),
-                                    max_chars=HIGHLIGHT_MAX_CHARS, aria_label=f"reference {k + 1} {t}"))
-        rows = rv.overlap_rows(rt, t, k)
-        if rows:
-            st.dataframe(pd.DataFrame(rows).head(TABLE_MAX_ROWS), hide_index=True, width="stretch",
-                         height=min(38 * (len(rows) + 1), 320))
-        st.latex(rf"P = \frac{{{res.hits:g}}}{{{res.cand_total:g}}} = {res.score.precision:.5f},\quad "
-                 rf"R = \frac{{{res.hits:g}}}{{{res.ref_total:g}}} = {res.score.recall:.5f},\quad "
-                 rf"F = {res.score.fmeasure:.5f}")
-    if "rougeL" in rt.types:
-        res = rv.result(rt, "rougeL", k)
-        d = rv.detail(rt, "rougeL", k)
-        if res is not None and d.get("table"):
-            st.markdown(f"##### ROUGE-L — longest common subsequence {d.get('lcs_length', res.hits):g} tokens")
-            fig, note = charts.lcs_heatmap_figure(d["table"], rt.references[k].tokenized.tokens,
-                                                  rt.candidate.tokenized.tokens, d.get("pairs", []))
-            st.plotly_chart(fig, key="lcs_heatmap", config={"displaylogo": False},
-                            alt=f"LCS dynamic-programming table; the longest common subsequence has "
-                                f"{d.get('lcs_length', res.hits):g} tokens")
-            if note:
-                st.caption(note)
-            afig, anote = charts.alignment_figure(rt.candidate.tokenized.tokens, rt.references[k].tokenized.tokens,
-                                                  d.get("pairs", []))
-            st.plotly_chart(afig, key="lcs_alignment", config={"displaylogo": False},
-                            alt="Alignment of candidate and reference tokens along the LCS")
-            if anote:
-                st.caption(anote)
-            if d.get("alternative_lcs_exists"):
-                st.caption("Another LCS of the same length exists; the backtrace picks this one "
-                           f"({d.get('tie_rule', '')}).")
-            _html("<p><b>Candidate</b> — tokens in the LCS are marked</p>" +
-                  hl.render_marked_text(rt.candidate.tokenized.text, rv.lcs_marks(rt, k),
-                                        max_chars=HIGHLIGHT_MAX_CHARS, aria_label="candidate LCS") +
-                  f"<p><b>Reference {k + 1}</b></p>" +
-                  hl.render_marked_text(rt.references[k].tokenized.text, rv.lcs_marks(rt, k, side="reference"),
-                                        max_chars=HIGHLIGHT_MAX_CHARS, aria_label="reference LCS"))
-            rows = rv.lcs_alignment_rows(rt, k)
-            if rows:
-                st.dataframe(pd.DataFrame(rows), hide_index=True, height=min(38 * (len(rows) + 1), 320))
-    if "rougeLsum" in rt.types:
-        rows = rv.lsum_rows(rt, k)
-        if rows:
-            st.markdown("##### ROUGE-Lsum — union LCS per reference sentence (one sentence per line)")
-            col = st.column_config.Column
-            # explicit widths: with automatic ones the last columns ran off a 1400 px page
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config={
-                "reference sentence": col("ref sent.", width=60, help="reference sentence number"),
-                "tokens": col(width=170), "LCS with each candidate sentence": col(width=270),
-                "union of hits": col(width=150),
-                "hits counted": col("hits", width=50, help="union positions counted within the unigram budgets"),
-                "clipped by budget": col("clipped", width=90,
-                                         help="union positions not counted: their token's budget was used up")})
-    for t in rt.types:
-        if t.startswith("rougeW") or t.startswith("rougeS"):
-            res = rv.result(rt, t, k)
-            if res is None:
-                continue
-            with st.expander(f"{rv.type_label(t)} details"):
-                st.markdown(hl.md_escape(f"hits {res.hits:g}, reference total {res.ref_total:g}, candidate total "
-                                         f"{res.cand_total:g}: P {res.score.precision:.5f}, R {res.score.recall:.5f}, "
-                                         f"F {res.score.fmeasure:.5f}"))
-                d = res.detail or {}
-                if "formula" in d:
-                    st.caption(d["formula"])
-                grams = d.get("skip_bigrams")
-                if grams:
-                    st.dataframe(pd.DataFrame([{"skip-bigram": " … ".join(g["gram"]), "candidate": g["cand_count"],
-                                                "reference": g["ref_count"], "overlap": g["overlap"]}
-                                               for g in grams]).head(TABLE_MAX_ROWS), hide_index=True)
-                if t.startswith("rougeW"):
-                    _wlcs_details(rt, t, k, d)
+            st.dataframe(pd.DataFrame(view.pooled_rows), hide_index=True, width="stretch")
+            st.caption(hl.md_escape(view.pooled_caption))
+    k = _reference_picker(rt, ref_count, view.default_reference)
+    det = rv.reference_details(rt, k)
+    for g in det.ngrams:
+        _rouge_ngram(g, det)
+    if det.lcs is not None:
+        _rouge_lcs(det.lcs, det)
+    if det.lsum is not None:
+        _rouge_lsum(det.lsum)
+    for o in det.others:
+        _rouge_other(o, rt, k)
+
+
+def _pair_html(det, cand_marks, ref_marks, what: str, cand_title: str = "Candidate") -> str:
+    return (f"<p><b>{hl.escape_text(cand_title)}</b></p>" +
+            hl.render_marked_text(det.cand_text, cand_marks, max_chars=HIGHLIGHT_MAX_CHARS,
+                                  aria_label=f"candidate {what}") +
+            f"<p><b>Reference {det.k + 1}</b></p>" +
+            hl.render_marked_text(det.ref_text, ref_marks, max_chars=HIGHLIGHT_MAX_CHARS,
+                                  aria_label=f"reference {det.k + 1} {what}"))
+
+
+def _rouge_ngram(g, det) -> None:
+    st.markdown(f"##### {hl.md_escape(g.heading)}")
+    _html(_pair_html(det, g.cand_marks, g.ref_marks, g.label))
+    if g.rows:
+        st.dataframe(pd.DataFrame(g.rows).head(TABLE_MAX_ROWS), hide_index=True, width="stretch",
+                     height=min(38 * (len(g.rows) + 1), 320))
+    _latex_lines(g.formulas)
+
+
+def _rouge_lcs(lcs, det) -> None:
+    st.markdown(f"##### {hl.md_escape(lcs.heading)}")
+    fig, note = charts.lcs_heatmap_figure(lcs.table, lcs.ref_tokens, lcs.cand_tokens, lcs.pairs)
+    _plot(fig, "lcs_heatmap", lcs.alt)
+    if note:
+        st.caption(note)
+    afig, anote = charts.alignment_figure(lcs.cand_tokens, lcs.ref_tokens, lcs.pairs)
+    _plot(afig, "lcs_alignment", "Alignment of candidate and reference tokens along the LCS")
+    if anote:
+        st.caption(anote)
+    if lcs.tie_note:
+        st.caption(hl.md_escape(lcs.tie_note))
+    _html(_pair_html(det, lcs.cand_marks, lcs.ref_marks, "LCS", "Candidate — tokens in the LCS are marked"))
+    if lcs.rows:
+        st.dataframe(pd.DataFrame(lcs.rows), hide_index=True, height=min(38 * (len(lcs.rows) + 1), 320))
+    _latex_lines(lcs.formulas)
+
+
+def _rouge_lsum(lsum) -> None:
+    st.markdown(f"##### {hl.md_escape(lsum.heading)}")
+    col = st.column_config.Column
+    st.dataframe(pd.DataFrame(lsum.rows), hide_index=True, width="stretch", column_config={
+        "reference sentence": col("ref sent.", help="reference sentence number"),
+        "tokens": col(width="medium"), "LCS with each candidate sentence": col(width="medium"),
+        "union of hits": col(width="small"),
+        "hits counted": col("hits", help="union positions counted within the unigram budgets"),
+        "clipped by budget": col("clipped", help="union positions not counted: their token's budget was used up")})
+    st.caption(hl.md_escape(lsum.union_note))
+    _latex_lines(lsum.formulas)
 
 
 WLCS_TABLES_SHOWN = 3
 
 
-def _wlcs_details(rt, t: str, k: int, d: dict) -> None:
+def _rouge_other(o, rt, k: int) -> None:
+    with st.expander(f"{o.label} details"):
+        st.markdown(hl.md_escape(o.summary))
+        if o.formula_note:
+            st.caption(hl.md_escape(o.formula_note))
+        _latex_lines(o.formulas)
+        if o.skip_rows:
+            st.dataframe(pd.DataFrame(o.skip_rows).head(TABLE_MAX_ROWS), hide_index=True)
+        if o.type.startswith("rougeW"):
+            _wlcs_details(o, rt, k)
+
+
+def _wlcs_details(o, rt, k: int) -> None:
     """ROUGE-W: f(k) and its inverse, the runs of consecutive hits per reference sentence, and the weighted-LCS
     tables of the sentence pairs (the first few)."""
-    if d.get("f"):
-        st.caption(hl.md_escape(f"{d['f']}; {d.get('f_inverse', '')}"))
-    rows = rv.wlcs_rows(rt, t, k)
-    if rows:
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-        if any(r["open run dropped at the sentence end"] for r in rows):
+    if o.wlcs_note:
+        st.caption(hl.md_escape(o.wlcs_note))
+    if o.wlcs_rows:
+        st.dataframe(pd.DataFrame(o.wlcs_rows), hide_index=True, width="stretch")
+        if any(r["open run dropped at the sentence end"] for r in o.wlcs_rows):
             st.caption("A run of consecutive hits still open at the end of a sentence is not added by the "
                        "weighted-LCS code (rouge-score and ROUGE-1.5.5 alike), so it does not count towards the "
                        "hits.")
-    tables = rv.wlcs_tables(rt, t, k)
     cs, rs = rt.candidate.sentence_tokens, rt.references[k].sentence_tokens
-    for x in tables[:WLCS_TABLES_SHOWN]:
+    for x in o.wlcs_tables[:WLCS_TABLES_SHOWN]:
         rtoks = rs[x["ref_sentence"]] if rs and x["ref_sentence"] < len(rs) else []
         ctoks = cs[x["cand_sentence"]] if cs and x["cand_sentence"] < len(cs) else []
         tab = x["table"]
@@ -532,14 +504,13 @@ def _wlcs_details(rt, t: str, k: int, d: dict) -> None:
              "rows": len(tab) - 1, "cols": len(tab[0]) - 1}, rtoks, ctoks, x["pairs"],
             title=f"Weighted LCS: reference sentence {x['ref_sentence'] + 1} × candidate sentence "
                   f"{x['cand_sentence'] + 1}", value_name="weighted LCS so far", value_format=".2f")
-        st.plotly_chart(fig, key=f"wlcs_{t}_{x['ref_sentence']}_{x['cand_sentence']}",
-                        config={"displaylogo": False},
-                        alt=f"weighted LCS table, reference sentence {x['ref_sentence'] + 1} and candidate sentence "
-                            f"{x['cand_sentence'] + 1}: weighted LCS {x['wlcs']:.4f}")
+        _plot(fig, f"wlcs_{o.type}_{x['ref_sentence']}_{x['cand_sentence']}",
+              f"weighted LCS table, reference sentence {x['ref_sentence'] + 1} and candidate sentence "
+              f"{x['cand_sentence'] + 1}: weighted LCS {x['wlcs']:.4f}")
         if note:
             st.caption(note)
-    if len(tables) > WLCS_TABLES_SHOWN:
-        st.caption(f"{len(tables) - WLCS_TABLES_SHOWN} more sentence pairs have a table; the trace (JSON "
+    if len(o.wlcs_tables) > WLCS_TABLES_SHOWN:
+        st.caption(f"{len(o.wlcs_tables) - WLCS_TABLES_SHOWN} more sentence pairs have a table; the trace (JSON "
                    "download) holds them all.")
 
 

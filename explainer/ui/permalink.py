@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 __all__ = [
@@ -400,7 +400,3 @@ def _fits(state: ExplainState) -> bool:
 
 def texts_fit_url(state: ExplainState) -> bool:
     return _fits(state)
-
-
-def with_texts(state: ExplainState, candidate: str, refs: Iterable[str]) -> ExplainState:
-    return replace(state, candidate=candidate, refs=list(refs))

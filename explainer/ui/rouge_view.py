@@ -1,11 +1,14 @@
 """ROUGE trace -> what the Explain page shows. Pure: no Streamlit. Reads a RougeTrace; computes nothing new."""
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any
 
 from explainer.ui.highlight import TokenMark
 
-__all__ = ["type_label", "prf_rows", "overlap_rows", "ngram_marks", "lcs_marks", "lcs_alignment_rows",
+__all__ = ["RougeView", "ReferenceDetails", "rouge_view", "reference_details", "prf_latex", "fmt_score",
+           "kept_note", "type_label", "prf_rows", "overlap_rows", "ngram_marks", "lcs_marks", "lcs_alignment_rows",
            "lsum_rows", "winner_rows", "pooled_rows", "wlcs_rows", "wlcs_tables", "headline_types", "token_spans"]
 
 HEADLINE = (("ROUGE-1", "rouge1"), ("ROUGE-2", "rouge2"), ("ROUGE-L", "rougeL"), ("ROUGE-Lsum", "rougeLsum"))
@@ -240,3 +243,274 @@ def wlcs_tables(trace, t: str, k: int) -> list[dict]:
                             "table": x["table"], "run_table": x.get("run_table"), "pairs": x.get("pairs", []),
                             "wlcs": x.get("wlcs")})
     return out
+
+
+# ------------------------------------------------------------------------------------------- view model
+def fmt_score(x: float) -> str:
+    """A ROUGE value as every part of the page shows it: 5 decimals (ROUGE-1.5.5 prints 5; the chart, the tables
+    and the headline round the same value the same way)."""
+    return f"{x:.5f}"
+
+
+def _tex(x: float) -> str:
+    from explainer.ui.bleu_view import tex_num
+
+    return tex_num(x, 6) if not float(x).is_integer() else str(int(x))
+
+
+def _f_latex(trace, p: float, r: float, f: float) -> str:
+    """F from P and R as the dialect computes it, with the numbers shown."""
+    ps, rs = fmt_score(p), fmt_score(r)
+    if trace.dialect == "rouge155":
+        a = float((trace.options or {}).get("alpha", 0.5))
+        if p == 0 or r == 0:
+            return rf"F = 0\quad\text{{(P or R is 0)}}"
+        value = p * r / ((1 - a) * p + a * r)
+        if math.isclose(round(value, 5), f, abs_tol=1.5e-5):
+            return (rf"F = \frac{{P\cdot R}}{{(1-\alpha)P + \alpha R}} = \frac{{{ps}\cdot {rs}}}{{{_tex(1 - a)}\cdot {ps}"
+                    rf" + {_tex(a)}\cdot {rs}}} = {fmt_score(f)}\quad\text{{(\alpha = {a:g}; P, R and F rounded "
+                    rf"to 5 decimals as ROUGE-1.5.5 prints them)}}")
+    else:
+        if p + r == 0:
+            return rf"F = 0\quad\text{{(P + R = 0)}}"
+        if math.isclose(2 * p * r / (p + r), f, rel_tol=1e-9, abs_tol=1e-12):
+            return rf"F = \frac{{2PR}}{{P + R}} = \frac{{2\cdot {ps}\cdot {rs}}}{{{ps} + {rs}}} = {fmt_score(f)}"
+    return rf"F = {fmt_score(f)}"
+
+
+def _frac_latex(sym: str, num_label: str, den_label: str, hits: float, total: float, value: float) -> str:
+    if not total:
+        return rf"{sym} = {fmt_score(value)}\quad\text{{(there are no {den_label}: 0/0 counts as 0)}}"
+    return (rf"{sym} = \frac{{\text{{{num_label}}}}}{{\text{{{den_label}}}}} = \frac{{{_tex(hits)}}}{{{_tex(total)}}}"
+            rf" = {fmt_score(value)}")
+
+
+_LABELS = {  # what hits / candidate total / reference total count, per kind of type
+    "N": ("overlap", "candidate n-grams", "reference n-grams"),
+    "L": ("LCS", "candidate tokens", "reference tokens"),
+    "Lsum": ("union LCS hits", "candidate tokens", "reference tokens"),
+    "S": ("skip-bigram hits", "candidate skip-bigrams", "reference skip-bigrams"),
+}
+
+
+def prf_latex(trace, t: str, k: int) -> list[str]:
+    """P, R (as fractions of the counts) and F (with the numbers) of type t against reference k: three LaTeX
+    lines. ROUGE-W: P = f⁻¹(weighted hits / f(candidate tokens)), R likewise over the weighted reference length."""
+    res = result(trace, t, k)
+    if res is None:
+        return []
+    s = res.score
+    from explainer.rouge.types import parse_type
+
+    kind = parse_type(t).kind
+    if kind == "W":
+        out = _wlcs_latex(res)
+        if out is None:
+            return [rf"P = {fmt_score(s.precision)},\quad R = {fmt_score(s.recall)}", _f_latex(trace, s.precision,
+                                                                                             s.recall, s.fmeasure)]
+        return out + [_f_latex(trace, s.precision, s.recall, s.fmeasure)]
+    key = "Lsum" if t == "rougeLsum" else ("S" if kind in ("S", "SU") else ("L" if kind == "L" else "N"))
+    hit, cand, ref = _LABELS[key]
+    out = []
+    if math.isclose(res.hits / res.cand_total if res.cand_total else 0.0, s.precision, abs_tol=6e-6):
+        out.append(_frac_latex("P", hit, cand, res.hits, res.cand_total, s.precision))
+    else:
+        out.append(rf"P = {fmt_score(s.precision)}")
+    if math.isclose(res.hits / res.ref_total if res.ref_total else 0.0, s.recall, abs_tol=6e-6):
+        out.append(_frac_latex("R", hit, ref, res.hits, res.ref_total, s.recall))
+    else:
+        out.append(rf"R = {fmt_score(s.recall)}")
+    return out + [_f_latex(trace, s.precision, s.recall, s.fmeasure)]
+
+
+def _wlcs_latex(res) -> list[str] | None:
+    d = res.detail or {}
+    w, hits, cand, refw = d.get("weight"), d.get("hits"), d.get("cand_tokens"), d.get("ref_weight")
+    if None in (w, hits, cand, refw) or not cand or not refw:
+        return None
+    p = (hits / cand ** w) ** (1 / w)
+    r = (hits / refw ** w) ** (1 / w)
+    if not (math.isclose(p, res.score.precision, abs_tol=6e-6) and math.isclose(r, res.score.recall, abs_tol=6e-6)):
+        return None
+    return [rf"P = f^{{-1}}\!\left(\frac{{\text{{weighted hits}}}}{{f(\text{{candidate tokens}})}}\right) = "
+            rf"\left(\frac{{{_tex(hits)}}}{{{_tex(cand)}^{{{w:g}}}}}\right)^{{1/{w:g}}} = {fmt_score(res.score.precision)}",
+            rf"R = f^{{-1}}\!\left(\frac{{\text{{weighted hits}}}}{{f(\textstyle\sum_s f(|r_s|))}}\right) = "
+            rf"\left(\frac{{{_tex(hits)}}}{{{_tex(refw)}^{{{w:g}}}}}\right)^{{1/{w:g}}} = {fmt_score(res.score.recall)}"]
+
+
+@dataclass(frozen=True)
+class NgramDetail:
+    label: str
+    heading: str
+    cand_marks: list
+    ref_marks: list
+    rows: list[dict]
+    formulas: list[str]
+
+
+@dataclass(frozen=True)
+class LcsDetail:
+    heading: str
+    table: dict
+    ref_tokens: list[str]
+    cand_tokens: list[str]
+    pairs: list
+    cand_marks: list
+    ref_marks: list
+    rows: list[dict]
+    tie_note: str
+    formulas: list[str]
+    alt: str
+
+
+@dataclass(frozen=True)
+class LsumDetail:
+    heading: str
+    rows: list[dict]
+    union_note: str
+    formulas: list[str]
+
+
+@dataclass(frozen=True)
+class OtherDetail:
+    type: str
+    label: str
+    summary: str
+    formula_note: str
+    formulas: list[str]
+    skip_rows: list[dict]
+    wlcs_note: str
+    wlcs_rows: list[dict]
+    wlcs_tables: list[dict]
+
+
+@dataclass(frozen=True)
+class ReferenceDetails:
+    """Everything the ROUGE section shows against one reference (``reference_details``)."""
+
+    k: int
+    cand_text: str
+    ref_text: str
+    ngrams: list[NgramDetail]
+    lcs: LcsDetail | None
+    lsum: LsumDetail | None
+    others: list[OtherDetail]
+
+
+@dataclass(frozen=True)
+class RougeView:
+    """The ROUGE section's summary (``rouge_view``); the per-reference parts come from ``reference_details``."""
+
+    title: str
+    caption: str
+    prf_rows: list[dict]            # for the chart (numbers) ...
+    table_rows: list[dict]          # ... and the table (the same values, as the chart labels them)
+    chart_alt: str
+    several: bool
+    winner_rows: list[dict]
+    pooled_rows: list[dict]
+    pooled_caption: str
+    default_reference: int
+
+
+def rouge_view(trace) -> RougeView:
+    prf = prf_rows(trace)
+    pooled = pooled_rows(trace)
+    first = trace.types[0] if trace.types else None
+    kept = trace.chosen_reference.get(first)
+    several = len(trace.references) > 1
+    return RougeView(
+        title=f"ROUGE step by step — {trace.dialect_label}",
+        caption=f"Tokenizer: {trace.tokenizer}. Stemmer: {trace.stemmer or 'off'}. Several references: "
+                f"{trace.multi_ref_note}",
+        prf_rows=prf,
+        table_rows=[{"type": r["label"], "precision": fmt_score(r["precision"]), "recall": fmt_score(r["recall"]),
+                     "F-measure": fmt_score(r["fmeasure"])} for r in prf],
+        chart_alt="ROUGE precision, recall and F-measure: " + "; ".join(
+            f"{r['label']} P {fmt_score(r['precision'])} R {fmt_score(r['recall'])} F {fmt_score(r['fmeasure'])}"
+            for r in prf),
+        several=several, winner_rows=winner_rows(trace) if several else [],
+        pooled_rows=[{k: v for k, v in r.items() if k != "rule"} for r in pooled] if several else [],
+        pooled_caption=(pooled[0]["rule"] + ". The details below are against one reference at a time; their hits and "
+                        "sizes, summed over the references, give this table.") if several and pooled else "",
+        default_reference=kept if type(kept) is int and 0 <= kept < len(trace.references) else 0)
+
+
+def _ngram_details(trace, k: int) -> list[NgramDetail]:
+    out = []
+    for t in trace.types:
+        if not (t.startswith("rouge") and t[5:].isdigit()):
+            continue
+        res = result(trace, t, k)
+        if res is None:
+            continue
+        out.append(NgramDetail(
+            type_label(t), f"{type_label(t)} — overlap {res.hits:g} of {res.ref_total:g} reference and "
+                           f"{res.cand_total:g} candidate n-grams",
+            ngram_marks(trace, t, k), ngram_marks(trace, t, k, side="reference"), overlap_rows(trace, t, k),
+            prf_latex(trace, t, k)))
+    return out
+
+
+def _lcs_detail(trace, k: int) -> LcsDetail | None:
+    if "rougeL" not in trace.types:
+        return None
+    res, d = result(trace, "rougeL", k), detail(trace, "rougeL", k)
+    if res is None or not d.get("table"):
+        return None
+    n = d.get("lcs_length", res.hits)
+    return LcsDetail(
+        heading=f"ROUGE-L — longest common subsequence {n:g} tokens", table=d["table"],
+        ref_tokens=list(trace.references[k].tokenized.tokens), cand_tokens=list(trace.candidate.tokenized.tokens),
+        pairs=list(d.get("pairs", [])), cand_marks=lcs_marks(trace, k), ref_marks=lcs_marks(trace, k, side="reference"),
+        rows=lcs_alignment_rows(trace, k),
+        tie_note=(f"Another LCS of the same length exists; the backtrace picks this one ({d.get('tie_rule', '')})."
+                  if d.get("alternative_lcs_exists") else ""),
+        formulas=prf_latex(trace, "rougeL", k),
+        alt=f"LCS dynamic-programming table; the longest common subsequence has {n:g} tokens")
+
+
+def _lsum_detail(trace, k: int) -> LsumDetail | None:
+    if "rougeLsum" not in trace.types:
+        return None
+    rows = lsum_rows(trace, k)
+    res = result(trace, "rougeLsum", k)
+    if not rows or res is None:
+        return None
+    hits = [r["hits counted"] for r in rows]
+    return LsumDetail(
+        heading="ROUGE-Lsum — union LCS per reference sentence (one sentence per line)", rows=rows,
+        union_note=(f"Union hits over the reference's {res.ref_total:g} tokens: "
+                    + " + ".join(f"{h:g}" for h in hits) + f" = {res.hits:g} (one term per reference sentence); "
+                    f"the candidate has {res.cand_total:g} tokens."),
+        formulas=prf_latex(trace, "rougeLsum", k))
+
+
+def _other_details(trace, k: int) -> list[OtherDetail]:
+    out = []
+    for t in trace.types:
+        if not (t.startswith("rougeW") or t.startswith("rougeS")):
+            continue
+        res = result(trace, t, k)
+        if res is None:
+            continue
+        d = res.detail or {}
+        grams = d.get("skip_bigrams") or []
+        out.append(OtherDetail(
+            type=t, label=type_label(t),
+            summary=(f"hits {res.hits:g}, reference total {res.ref_total:g}, candidate total {res.cand_total:g}: "
+                     f"P {fmt_score(res.score.precision)}, R {fmt_score(res.score.recall)}, "
+                     f"F {fmt_score(res.score.fmeasure)}"),
+            formula_note=d.get("formula", ""), formulas=prf_latex(trace, t, k),
+            skip_rows=[{"skip-bigram": " … ".join(g["gram"]), "candidate": g["cand_count"],
+                        "reference": g["ref_count"], "overlap": g["overlap"]} for g in grams],
+            wlcs_note=f"{d['f']}; {d.get('f_inverse', '')}" if d.get("f") else "",
+            wlcs_rows=wlcs_rows(trace, t, k) if t.startswith("rougeW") else [],
+            wlcs_tables=wlcs_tables(trace, t, k) if t.startswith("rougeW") else []))
+    return out
+
+
+def reference_details(trace, k: int) -> ReferenceDetails:
+    return ReferenceDetails(k=k, cand_text=trace.candidate.tokenized.text, ref_text=trace.references[k].tokenized.text,
+                            ngrams=_ngram_details(trace, k), lcs=_lcs_detail(trace, k), lsum=_lsum_detail(trace, k),
+                            others=_other_details(trace, k))
