@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["chains", "evaluate", "check_formula", "NotANumber"]
+__all__ = ["chains", "evaluate", "check_formula", "NotANumber", "strip_math"]
 
 
 class NotANumber(Exception):
@@ -25,7 +25,13 @@ _SIZES = r"\\(?:big|Big|bigg|Bigg)[lr]?|\\left|\\right"
 _NUMBER = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:\s*\\times\s*10\^\{(-?\d+)\})?")
 
 
+def strip_math(tex: str) -> str:
+    """The formula without the ``$$`` Streamlit wraps it in."""
+    return tex.strip().strip("$").strip()
+
+
 def _clean(tex: str) -> str:
+    tex = strip_math(tex)
     tex = re.sub(r"\\begin\{aligned\}|\\end\{aligned\}|&", " ", tex)
     tex = tex.replace("\\\\", " ")
     tex = re.sub(_SIZES, "", tex)

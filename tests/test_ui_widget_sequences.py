@@ -181,3 +181,13 @@ def test_a_link_with_too_many_parameters_says_so():
     assert not app.exceptions
     text = " ".join(w.value for w in app.at.warning)
     assert "1,003 parameters" in text and "default example" in text
+
+
+def test_rouge155_weighted_lcs_with_a_reference_without_tokens():
+    """ROUGE-1.5.5 dies on ROUGE-W when a reference has no tokens; with two references the pooled table crashed
+    (KeyError) instead of saying so."""
+    app = BrowserLikeApp({"candidate": "北京是中国的首都", "ref": ["北京是中国的首都", "a b"],
+                          "rouge_dialect": "rouge155", "rouge_types": "rouge1,rougeW-1.2"})
+    assert not app.exceptions, app.exceptions
+    pooled = [d for d in app.at.dataframe if "how" in d.value.columns]
+    assert pooled and any("dies" in str(x) for x in pooled[0].value["how"])

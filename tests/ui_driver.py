@@ -58,6 +58,14 @@ class BrowserLikeApp:
         self.labels[sb.id] = sb.format_func(value)
         return self.run()
 
+    def select_many(self, **values) -> "BrowserLikeApp":
+        """Several selectboxes changed before one rerun (as a page with two changed widgets gets)."""
+        for key, value in values.items():
+            sb = self.at.selectbox(key=key)
+            sb.set_value(value)
+            self.labels[sb.id] = sb.format_func(value)
+        return self.run()
+
     def set(self, kind: str, key: str, value) -> "BrowserLikeApp":
         getattr(self.at, kind)(key=key).set_value(value)
         return self.run()

@@ -205,6 +205,11 @@ def pooled_rows(trace) -> list[dict]:
         s = trace.scores.get(t)
         if s is None:
             continue
+        if "hits" not in pool:  # the script died on this type: no sums, say why
+            rows.append({"type": type_label(t), "references": len(trace.references), "Σ hits": None,
+                         "Σ reference size": None, "Σ candidate size": None, "P": None, "R": None, "F": None,
+                         "how": pool.get("died_why") or pool.get("died") or "not pooled", "rule": pool.get("rule", "")})
+            continue
         w = t.startswith("rougeW")
         rows.append({"type": type_label(t), "references": pool.get("references"),
                      "Σ hits": pool["hits"], "Σ reference size": pool["ref_total"],
@@ -415,10 +420,10 @@ class RougeView:
 
 def rouge_view(trace) -> RougeView:
     prf = prf_rows(trace)
-    pooled = pooled_rows(trace)
+    several = len(trace.references) > 1
+    pooled = pooled_rows(trace) if several else []
     first = trace.types[0] if trace.types else None
     kept = trace.chosen_reference.get(first)
-    several = len(trace.references) > 1
     return RougeView(
         title=f"ROUGE step by step — {trace.dialect_label}",
         caption=f"Tokenizer: {trace.tokenizer}. Stemmer: {trace.stemmer or 'off'}. Several references: "
@@ -431,7 +436,7 @@ def rouge_view(trace) -> RougeView:
             for r in prf),
         several=several, winner_rows=winner_rows(trace) if several else [],
         pooled_rows=[{k: v for k, v in r.items() if k != "rule"} for r in pooled] if several else [],
-        pooled_caption=(pooled[0]["rule"] + ". The details below are against one reference at a time; their hits and "
+        pooled_caption=(next((r["rule"] for r in pooled if r["rule"]), "") + ". The details below are against one reference at a time; their hits and "
                         "sizes, summed over the references, give this table.") if several and pooled else "",
         default_reference=kept if type(kept) is int and 0 <= kept < len(trace.references) else 0)
 
