@@ -1,4 +1,4 @@
-"""Gaming-lab presets: every attack and failure case of docs/gaming-attacks.md as data.
+"""Gaming-lab presets: every attack and failure case of the gaming catalogue (docs/gaming-lab.md) as data.
 
 A preset is a list of *variants* (candidate(s) + references + scoring options). Nothing numeric is stored:
 :func:`evaluate` scores every variant with the real implementations (see ``scoring.py``), computes deltas
@@ -68,7 +68,7 @@ class Variant:
 class Preset:
     id: str
     title: str
-    catalogue: str  # id in docs/gaming-attacks.md (G1, F3, C6, ...)
+    catalogue: str  # catalogue number (G1, F3, C6, ...), as the lab shows it
     kind: str  # "attack" | "config"
     variants: tuple[Variant, ...]
     headline: tuple[str, ...]  # the metrics that matter for this lesson

@@ -22,7 +22,7 @@ EPSILON = 1e-10
 class TextbookDialect(BleuDialect):
     name = "textbook"
     label = "Textbook (course chapter)"
-    implementation = "course chapter 2, bleu_score() (seeds/000)"
+    implementation = "the course chapter's own bleu_score()"
     description = ("The from-scratch BLEU of the course chapter: lowercase + whitespace tokens, closest reference "
                    "(first listed wins a tie), zero precisions floored at 1e-10, score on 0-1.")
     scale = 1.0

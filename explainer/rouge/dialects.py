@@ -380,7 +380,7 @@ class HfEvaluateDialect(Dialect):
 
 class TextbookDialect(Dialect):
     name = "textbook"
-    label = "course chapter 2 (seed 000): from-scratch ROUGE-N and ROUGE-L"
+    label = "the course chapter's from-scratch ROUGE-N and ROUGE-L"
     description = ("The chapter's own functions: text.lower().split() tokens (punctuation stays attached), "
                    "clipped n-gram matches, LCS over the whole token list, F1. Defines ROUGE-N and ROUGE-L only.")
     native_kinds = frozenset({"N", "L"})
@@ -408,7 +408,7 @@ class TextbookDialect(Dialect):
             return None
         lines = [f"rouge_n(candidate, reference, n={rt.n})" if rt.kind == "N" else "rouge_l(candidate, reference)"
                  for rt in rts]
-        return "# the chapter's own functions (seed 000)\n" + "\n".join(lines)
+        return "# the course chapter's own functions\n" + "\n".join(lines)
 
     def aggregate(self, per_type, copts):
         agg = mean_scores(per_type)

@@ -19,7 +19,7 @@ from explainer.bleu.algorithm import MAX_TRACE_CHARS
 from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
 from explainer.analysis import counterfactuals, diagnosis
-from explainer.ui import charts, highlight as hl
+from explainer.ui import charts, example_view, highlight as hl
 from explainer.ui import rouge_view as rv
 from explainer.ui.page_links import LINK_LIMITS_TEXT, dropped_link_warning
 from explainer.ui.permalink import (MAX_REFS, MAX_URL_TEXT, ExplainState, apply_settings, parse_params, reset_settings,
@@ -263,6 +263,18 @@ def _headline(bt, rt, rtypes) -> None:
         sig.append(f"ROUGE signature: {rt.signature}")
     if sig:
         st.code("\n".join(sig), language=None, wrap_lines=True)
+
+
+def _example_panel(state: ExplainState, bt, rt) -> None:
+    """The worked example's note (what to look at) and the numbers its course text prints beside the true ones."""
+    ex = next((e for e in EXAMPLES if e.id == state.example), None)
+    if ex is None or state.candidate != ex.candidate or [r for r in state.refs if r] != list(ex.references):
+        return
+    st.info(f"**{hl.md_escape(ex.title)}.** {hl.md_escape(ex.note)}", icon=":material/lightbulb:")
+    rows = example_view.claim_rows(ex, bt, rt)
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True, key="claims_table")
+        st.caption(example_view.CLAIMS_CAPTION)
 
 
 def _findings(findings) -> None:
@@ -645,6 +657,7 @@ def render() -> None:
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
     _headline(bt, rt, state.rouge_types)
+    _example_panel(state, bt, rt)
     findings = _diagnosis(bt, rt)
     serious = any(f.level in ("error", "warning") for f in findings)
     with st.expander("Why is this score zero / low?", expanded=serious):

@@ -249,7 +249,7 @@ def _lesson_card(pid: str) -> None:
 
 def _presets() -> None:
     st.selectbox("Preset", list(ENTRIES), key="lab_preset", format_func=lv.preset_label,
-                 help="Every entry of the catalogue (docs/gaming-attacks.md): attacks, failure cases and "
+                 help="Every entry of the gaming catalogue: attacks, failure cases and "
                       "configuration traps as presets; advice-only entries as lesson cards.")
     pid = st.session_state.get("lab_preset") or DEFAULT_PRESET
     if pid in LESSON_CARDS:
