@@ -191,3 +191,13 @@ def test_rouge155_weighted_lcs_with_a_reference_without_tokens():
     assert not app.exceptions, app.exceptions
     pooled = [d for d in app.at.dataframe if "how" in d.value.columns]
     assert pooled and any("dies" in str(x) for x in pooled[0].value["how"])
+
+
+def test_an_infinite_score_is_explained_on_the_page():
+    """smooth_value=1e308 with add-k: sacreBLEU itself computes infinity; the page says why instead of 'inf'."""
+    app = BrowserLikeApp({"candidate": "the cat sat on the mat", "ref": "the cat is on the mat", "smooth": "add-k",
+                          "smooth_value": "1e308"})
+    assert not app.exceptions
+    assert app.at.metric[0].value == "∞"
+    text = " ".join(w.value for w in app.at.warning).replace("\\", "")
+    assert "k = 1e+308" in text and "largest number" in text and "smaller k" in text

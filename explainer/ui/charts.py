@@ -288,18 +288,23 @@ def readable(fig: go.Figure, *, large: bool = False) -> go.Figure:
     factor = LARGE_TEXT_SCALE if large else 1.0
     d = fig.to_plotly_json()
     lay = d.setdefault("layout", {})
-    base = max(MIN_FONT, (lay.get("font") or {}).get("size", FONT["size"])) * factor
-    lay["font"] = {**(lay.get("font") or {}), "size": base}
+    lay.setdefault("font", {}).setdefault("size", FONT["size"])
+    _font_sizes(d, factor, MIN_FONT)  # every explicit size, the layout's base included, scaled once
+    base = lay["font"]["size"]
     for ax in [k for k in lay if k.startswith(("xaxis", "yaxis"))]:
-        lay[ax] = {**lay[ax], "tickfont": {**(lay[ax].get("tickfont") or {}), "size": base}}
+        tick = lay[ax].get("tickfont") or {}
+        lay[ax] = {**lay[ax], "tickfont": {**tick, "size": tick.get("size", base)}}
         if isinstance(lay[ax].get("title"), dict):
-            lay[ax]["title"] = {**lay[ax]["title"], "font": {**(lay[ax]["title"].get("font") or {}), "size": base}}
-    lay["hoverlabel"] = {**(lay.get("hoverlabel") or {}), "font": {"size": base}}
+            tf = lay[ax]["title"].get("font") or {}
+            lay[ax]["title"] = {**lay[ax]["title"], "font": {**tf, "size": tf.get("size", base)}}
+    hover = lay.get("hoverlabel") or {}
+    lay["hoverlabel"] = {**hover, "font": {**(hover.get("font") or {}), "size": (hover.get("font") or {}).get(
+        "size", base)}}
     if "uniformtext" in lay:
         lay["uniformtext"] = {**lay["uniformtext"], "minsize": max(MIN_FONT, lay["uniformtext"].get("minsize", 0))}
     legend = lay.get("legend") or {}
-    lay["legend"] = {**legend, "font": {**(legend.get("font") or {}), "size": base}}
-    _font_sizes(d, factor, MIN_FONT)
+    lay["legend"] = {**legend, "font": {**(legend.get("font") or {}), "size": (legend.get("font") or {}).get(
+        "size", base)}}
     if large and isinstance(lay.get("height"), (int, float)):
         lay["height"] = lay["height"] * factor
     return go.Figure(d)

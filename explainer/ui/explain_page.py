@@ -21,6 +21,7 @@ from explainer.ui import bleu_view as bv
 from explainer.analysis import counterfactuals, diagnosis
 from explainer.ui import charts, example_view, highlight as hl
 from explainer.ui import rouge_view as rv
+from explainer.ui.display import large_text, render_display_toggle
 from explainer.ui.page_links import LINK_LIMITS_TEXT, dropped_link_warning
 from explainer.ui.permalink import (MAX_REFS, MAX_URL_TEXT, ExplainState, apply_settings, parse_params, reset_settings,
                                    texts_fit_url, to_params)
@@ -192,6 +193,7 @@ def _sidebar() -> None:
                      help="Worked examples of the course material and gaming presets. Loading one replaces "
                           "the texts.")
     render_settings_sidebar()  # its values are read back with the texts in _current_state
+    render_display_toggle()
 
 
 def _inputs() -> None:
@@ -316,7 +318,7 @@ def _latex_lines(formulas) -> None:
 
 
 def _plot(fig, key: str, alt: str) -> None:
-    st.plotly_chart(charts.readable(fig, large=st.session_state.get("large_text", False)), key=key,
+    st.plotly_chart(charts.readable(fig, large=large_text()), key=key,
                     config={"displaylogo": False}, alt=alt)
 
 

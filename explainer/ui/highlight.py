@@ -113,7 +113,7 @@ STYLE = """
   unicode-bidi:plaintext;padding:.4rem .6rem;border:1px solid rgba(128,128,128,.35);border-radius:.4rem;
   margin-bottom:.9rem}
 .xp-tok{border-radius:.2rem;padding:0 .1rem;text-decoration-thickness:2px;text-underline-offset:.25em}
-.xp-tok sub{font-size:.62em;opacity:.85;margin-left:.05em;font-weight:600}
+.xp-tok sub{font-size:max(14px,.7em);opacity:.85;margin-left:.05em;font-weight:600}
 .xp-o1{background:rgba(86,180,233,.30);text-decoration-line:underline;text-decoration-style:solid;text-decoration-color:#56B4E9}
 .xp-o2{background:rgba(0,158,115,.30);text-decoration-line:underline;text-decoration-style:double;text-decoration-color:#009E73}
 .xp-o3{background:rgba(230,159,0,.32);text-decoration-line:underline;text-decoration-style:dashed;text-decoration-color:#E69F00}
@@ -131,12 +131,12 @@ STYLE = """
 .xp-clip{text-decoration-line:line-through;text-decoration-style:solid;text-decoration-color:#D55E00;
   outline:2px dashed #D55E00;outline-offset:-1px}
 .xp-sel{outline:3px solid #0072B2;outline-offset:1px;font-weight:700}
-.xp-cp{font-family:monospace;font-size:.75em;border:1px solid currentColor;border-radius:.2rem;
+.xp-cp{font-family:monospace;font-size:max(14px,.75em);border:1px solid currentColor;border-radius:.2rem;
   padding:0 .15rem;margin:0 .05rem;opacity:.9}
 .xp-legend{font-size:.9rem;line-height:2.2}
 .xp-legend .xp-tok{margin-right:.6rem;white-space:nowrap}
 .xp-legend .xp-note{display:block;line-height:1.5;margin-top:.2rem}
-.xp-note{font-size:.85rem;opacity:.8}
+.xp-note{font-size:max(14px,.875rem);opacity:.8}
 </style>
 """
 

@@ -20,6 +20,7 @@ from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS
 from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import highlight as hl
 from explainer.ui import charts, lab_charts, lab_view as lv
+from explainer.ui.display import large_text, render_display_toggle
 from explainer.ui.page_links import dropped_link_warning
 from explainer.ui.permalink import MAX_URL_TEXT, bounded_int
 
@@ -302,7 +303,7 @@ def _presets() -> None:
                 fig = charts.bp_curve_figure(s.sys_len, s.ref_len, s.values["bleu_bp"],
                                              rule="shortest" if v.bleu.ref_length == "shortest" else "closest")
                 fig.update_layout(title=dict(text=f"Brevity penalty: {charts.plotly_escape(v.label)}"))
-                st.plotly_chart(fig, key=f"lab_bp_{pid}_{k}")
+                st.plotly_chart(charts.readable(fig, large=large_text()), key=f"lab_bp_{pid}_{k}")
     if p.kind == "attack":
         fooled = [metric_label(m) + (" (same score)" if res.shown_summary(m) == "fooled_tie" else "")
                   for m in p.headline if res.shown_summary(m) in ("fooled", "fooled_tie")]
@@ -477,7 +478,7 @@ def _sweeps() -> None:
         return
     if sw.note:
         st.caption(hl.md_escape(sw.note))
-    st.plotly_chart(lab_charts.sweep_figure(sw), key="lab_sweep_fig")
+    st.plotly_chart(charts.readable(lab_charts.sweep_figure(sw), large=large_text()), key="lab_sweep_fig")
     df = pd.DataFrame(sw.rows())
     with st.expander("The numbers behind the chart"):
         st.dataframe(df, hide_index=True)
@@ -657,7 +658,7 @@ def _show_optimizer_result(res, refs) -> None:
                 f"neither a reference nor the start text; {u['immediate_repeats']} immediate repetition(s); "
                 f"{u['word_edits_from_start']} word edit(s) from the start ({u['words']} words). "
                 "A crude signal, not a fluency model.")
-    st.plotly_chart(lab_charts.trajectory_figure(res), key="lab_traj_fig")
+    st.plotly_chart(charts.readable(lab_charts.trajectory_figure(res), large=large_text()), key="lab_traj_fig")
     df = pd.DataFrame(res.trajectory)
     with st.expander("Every accepted step"):
         st.dataframe(df, hide_index=True)
@@ -669,6 +670,7 @@ def _show_optimizer_result(res, refs) -> None:
 def render() -> None:
     _load_from_url()
     _repair_optimizer_state()
+    render_display_toggle()
     st.title("Gaming lab: how BLEU and ROUGE are fooled")
     for w in st.session_state.get("_lab_warnings", []):
         st.warning(w)

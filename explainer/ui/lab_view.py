@@ -32,7 +32,7 @@ LAB_CSS = """
  font-size:1.05rem;line-height:1.5;white-space:pre-wrap;word-break:break-word}
 .lab-label{font-weight:600;font-size:1.02rem;margin-top:.3em}
 .lab-scroll{overflow-x:auto;max-width:100%}
-.lab-opts{font-family:monospace;font-size:.85rem;opacity:.85;overflow-wrap:anywhere}
+.lab-opts{font-family:monospace;font-size:max(14px,.875rem);opacity:.85;overflow-wrap:anywhere}
 table.lab-table{border-collapse:collapse;width:100%;font-size:1rem;margin:.4em 0 1em 0}
 table.lab-table th,table.lab-table td{border-bottom:1px solid rgba(128,128,128,.35);padding:.35em .6em;text-align:right;vertical-align:top}
 table.lab-table td.lab-counts{font-size:.9rem}
