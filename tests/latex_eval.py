@@ -33,11 +33,25 @@ def strip_math(tex: str) -> str:
 def _clean(tex: str) -> str:
     tex = strip_math(tex)
     tex = re.sub(r"\\begin\{aligned\}|\\end\{aligned\}|&", " ", tex)
-    tex = tex.replace("\\\\", " ")
+    tex = re.sub(r"\\(?:hspace|phantom|hphantom)\{[^{}]*\}|\\textstyle|\\displaystyle", " ", tex)
+    tex = _join_lines(tex)
     tex = re.sub(_SIZES, "", tex)
     tex = re.sub(r"\\[,;:! ]", " ", tex)
     tex = tex.replace("−", "-").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     return tex
+
+
+def _join_lines(tex: str) -> str:
+    """Lines of an aligned block: a line that starts with '=' continues the chain above, one that starts with
+    '+' or '-' continues the side above; any other line is a statement of its own."""
+    lines = [x.strip() for x in tex.split("\\\\")]
+    out = lines[0] if lines else ""
+    for line in lines[1:]:
+        if line.startswith(("=", "+", "-", "−")):
+            out += " " + line
+        else:
+            out += " \\quad " + line
+    return out
 
 
 def _strip_text(stmt: str) -> str:

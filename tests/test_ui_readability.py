@@ -81,7 +81,7 @@ def test_no_css_text_under_14px(css):
 
 def test_large_text_toggle_scales_the_page_and_survives_a_page_switch():
     app = BrowserLikeApp()
-    assert not any(LARGE_TEXT_CSS in h.proto.body for h in app.at.get("html"))
+    assert not any(LARGE_TEXT_CSS in h.proto.body for h in app.at.get("html"))  # off by default
     app.set("toggle", "large_text", True)
     assert any(LARGE_TEXT_CSS in h.proto.body for h in app.at.get("html"))
     app.at.switch_page("explainer/ui/pages/gaming_lab.py")

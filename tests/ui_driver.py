@@ -66,6 +66,13 @@ class BrowserLikeApp:
             self.labels[sb.id] = sb.format_func(value)
         return self.run()
 
+    def switch_page(self, path: str) -> "BrowserLikeApp":
+        """Go to another page as its navigation link does: the new page starts without the old page's link
+        parameters."""
+        self.at.query_params.clear()
+        self.at.switch_page(path)
+        return self.run()
+
     def set(self, kind: str, key: str, value) -> "BrowserLikeApp":
         getattr(self.at, kind)(key=key).set_value(value)
         return self.run()

@@ -323,6 +323,16 @@ def _term_latex(term, weighted: bool) -> str:
             else rf"\log {tex_num(term.value)}")
 
 
+def _term_value(term, weighted: bool) -> float:
+    """The number a shown term stands for (so the sum shown is the sum of the terms shown)."""
+    if term.sentinel is not None:
+        return term.sentinel
+    if term.value <= 0:
+        return -math.inf
+    lg = math.log(term.value) if math.isfinite(term.value) else math.inf
+    return term.weight * lg if weighted else lg
+
+
 def _direct_formula(trace) -> str:
     """The library returns without taking logs: the geometric mean as a product, when it gives the score."""
     comb = trace.combination
@@ -339,9 +349,21 @@ def _direct_formula(trace) -> str:
     return rf"\text{{BLEU}} = {tex_num(comb.score)}\quad\text{{(the library returns this directly; see the note)}}"
 
 
+TERMS_PER_LINE = 2  # the sum of logs is written two terms a line, so the formula fits a narrow page
+
+
+def _sum_value(x: float) -> str:
+    """The sum of logs with 4 decimals: exp() turns its absolute error into a relative one, so the next line
+    keeps 4 significant digits whatever the size of the sum (NLTK's -177.7203)."""
+    if not math.isfinite(x) or abs(x) >= 1e6:
+        return tex_num(x)
+    return f"{x:.4f}"
+
+
 def formula_latex(trace) -> str:
-    """BLEU = BP · exp(Σ w_n log p_n) with this trace's numbers substituted: the terms the library adds (smoothed,
-    floored, or its stand-in for log 0), so every line evaluates to the next and the last to the score."""
+    """BLEU = BP · exp(Σ w_n log p_n) with this trace's numbers: the terms the library adds (smoothed, floored, or
+    its stand-in for log 0), their sum, and the score, so every line evaluates to the next and the last to the
+    score. Written in short lines (two terms a line) so it fits a narrow page."""
     comb = trace.combination
     if trace.library_error is not None:
         return r"\text{BLEU: the real library fails on this input (see the note below)}"
@@ -350,17 +372,21 @@ def formula_latex(trace) -> str:
         return _direct_formula(trace)
     weighted = weighted_sum(trace)
     pre = _scale_prefix(trace)
-    if weighted:
-        line1 = rf"\text{{BLEU}} &= {pre}\mathrm{{BP}}\cdot\exp\Big(\sum_{{n}} w_n \log p_n\Big)"
-        inner = " + ".join(_term_latex(t, True) for t in terms)
-        line2 = rf"&= {pre}{tex_num(comb.bp)}\cdot\exp\big({inner}\big)"
-    else:
-        E = comb.effective_order
-        line1 = rf"\text{{BLEU}} &= {pre}\mathrm{{BP}}\cdot\exp\Big(\tfrac{{1}}{{{E}}}\sum_{{n}} \log p_n\Big)"
-        inner = " + ".join(_term_latex(t, False) for t in terms)
-        line2 = rf"&= {pre}{tex_num(comb.bp)}\cdot\exp\Big(\tfrac{{1}}{{{E}}}\big({inner}\big)\Big)"
-    line3 = rf"&= {pre}{tex_num(comb.bp)}\cdot {tex_num(geometric_mean(trace))} = {tex_num(comb.score)}"
-    out = rf"\begin{{aligned}}{line1}\\ {line2}\\ {line3}\end{{aligned}}"
+    E = comb.effective_order
+    mean = "" if weighted else rf"\tfrac{{1}}{{{E}}}"
+    sym = (r"\textstyle\sum_{n} w_n \log p_n" if weighted else r"\textstyle\sum_{n} \log p_n")
+    chunks = [" + ".join(_term_latex(t, weighted) for t in terms[i:i + TERMS_PER_LINE])
+              for i in range(0, len(terms), TERMS_PER_LINE)]
+    total = sum(_term_value(t, weighted) for t in terms)
+    lines = [rf"\text{{BLEU}} &= {pre}\mathrm{{BP}}\cdot\exp\big({mean}{sym}\big)",
+             rf"{sym} &= {chunks[0]}"]
+    lines += [rf"&\hspace{{1em}} + {c}" for c in chunks[1:]]
+    lines.append(rf"&= {_sum_value(total)}")
+    arg = _sum_value(total) if total >= 0 else f"({_sum_value(total)})"
+    times = mean + r"\cdot " if mean else ""
+    lines.append(rf"\text{{BLEU}} &= {pre}{tex_num(comb.bp)}\cdot\exp\big({times}{arg}\big)")
+    lines.append(rf"&= {pre}{tex_num(comb.bp)}\cdot {tex_num(geometric_mean(trace))} = {tex_num(comb.score)}")
+    out = r"\begin{aligned}" + r"\\ ".join(lines) + r"\end{aligned}"
     skipped = [o.n for o in comb.orders if not o.included]
     if skipped:
         out += rf"\quad\text{{(orders {', '.join(map(str, skipped))} not in the mean)}}"
@@ -377,8 +403,8 @@ def bp_latex(trace) -> str:
         return rf"c = 0 \;\Rightarrow\; \mathrm{{BP}} = {tex_num(comb.bp)}"
     if c == r:
         return rf"c = {c} = r \;\Rightarrow\; \mathrm{{BP}} = {tex_num(comb.bp)}"
-    return (rf"c = {c} < r = {r} \;\Rightarrow\; \mathrm{{BP}} = e^{{\,1 - r/c}} = e^{{\,1 - {r}/{c}}} = "
-            rf"{tex_num(comb.bp, 6)}")
+    return (rf"\begin{{aligned}}&c = {c} < r = {r} \;\Rightarrow\\ &\mathrm{{BP}} = e^{{\,1 - r/c}} = "
+            rf"e^{{\,1 - {r}/{c}}} = {tex_num(comb.bp, 6)}\end{{aligned}}")
 
 
 def precision_latex(o, trace=None) -> str:

@@ -140,7 +140,7 @@ def bp_curve_figure(c: int, r: int, bp: float, *, rule: str = "") -> go.Figure:
 
 
 def rouge_prf_figure(rows: Sequence[dict]) -> go.Figure:
-    """Grouped P / R / F bars per ROUGE type. ``rows``: dicts with ``label``, ``precision``, ``recall``,
+    """Grouped P / R / F bars per ROUGE type, each labelled with its value (5 decimals, as everywhere else). ``rows``: dicts with ``label``, ``precision``, ``recall``,
     ``fmeasure`` (native scale) and optionally ``scale`` (1 or 100)."""
     labels = [r["label"] for r in rows]
     data = []
@@ -156,7 +156,8 @@ def rouge_prf_figure(rows: Sequence[dict]) -> go.Figure:
                          hovertemplate="%{x} " + name + ": %{y:.6f}<extra></extra>"))
     top = max([r.get("scale", 1) for r in rows] + [1])
     return _fig(data, _layout("ROUGE: precision, recall and F-measure per type", height=420, barmode="group",
-                              uniformtext=dict(minsize=14, mode="hide"),
+                              # an explicit angle: with "auto", Plotly shrinks the labels below 14 px instead
+                              xaxis=dict(tickangle=0 if len(rows) <= 4 else -35),
                               yaxis=dict(title=dict(text="score"), range=[0, top * 1.35])))
 
 
@@ -253,13 +254,15 @@ def alignment_figure(cand_tokens: Sequence[str], ref_tokens: Sequence[str], pair
                              color=GREEN),
                  hovertemplate="reference token %{y}<extra></extra>")]
     rows = max(nc, nr, 1)
-    layout = _layout("ROUGE-L: the alignment (filled markers are in the LCS)", height=ALIGN_ROW_PX * rows + 40,
-                     margin=dict(l=20, r=20, t=80, b=90),
-                     annotations=[dict(text="candidate", x=0, y=-0.9, xref="x", yref="y", showarrow=False,
+    top, bottom = 80, 90  # margins: the title above, the legend below
+    area = ALIGN_ROW_PX * (rows + 1.6)  # one row per token, and the column headings
+    layout = _layout("ROUGE-L: the alignment (filled markers are in the LCS)", height=area + top + bottom - 60,
+                     margin=dict(l=20, r=20, t=top, b=bottom),
+                     annotations=[dict(text="<b>candidate</b>", x=0, y=-1.3, xref="x", yref="y", showarrow=False,
                                        xanchor="right", font=dict(size=15)),
-                                  dict(text="reference", x=1, y=-0.9, xref="x", yref="y", showarrow=False,
+                                  dict(text="<b>reference</b>", x=1, y=-1.3, xref="x", yref="y", showarrow=False,
                                        xanchor="left", font=dict(size=15))],
-                     yaxis=dict(visible=False, range=[rows - 0.5, -1.4], fixedrange=True),
+                     yaxis=dict(visible=False, range=[rows - 0.4, -1.9], fixedrange=True),
                      xaxis=dict(visible=False, range=[-1.6, 2.6], fixedrange=True))
     return _fig(data, layout), note
 

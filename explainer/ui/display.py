@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-__all__ = ["render_display_toggle", "large_text", "LARGE_TEXT_CSS", "LARGE_ROOT_PX"]
+__all__ = ["render_display_toggle", "large_text", "LARGE_TEXT_CSS", "LARGE_ROOT_PX", "PAGE_CSS"]
 
 KEY, STORE = "large_text", "_large_text"
 LARGE_ROOT_PX = 20   # the page's root font size with large text (Streamlit's own is 16 px)
@@ -17,6 +17,18 @@ LARGE_ROOT_PX = 20   # the page's root font size with large text (Streamlit's ow
 LARGE_TEXT_CSS = f"""<style>
 html{{font-size:{LARGE_ROOT_PX}px}}
 [data-testid="stSidebar"]{{min-width:22rem}}
+</style>"""
+
+
+# Nothing may be cut on a narrow page (a 1024 px projector with the sidebar open leaves ~540 px): a data grid
+# or a formula wider than the page scrolls sideways, with a scrollbar that is always drawn (the grid's own is
+# thin and transparent until hovered, so a cut-off column looked simply absent).
+PAGE_CSS = """<style>
+[data-testid="stDataFrame"] .dvn-scroller{scrollbar-width:auto;
+  scrollbar-color:rgba(128,128,128,.85) rgba(128,128,128,.18)}
+.katex-display{overflow-x:auto;overflow-y:hidden;padding:.15rem 0 .35rem 0;scrollbar-width:thin;
+  scrollbar-color:rgba(128,128,128,.85) rgba(128,128,128,.18)}
+.katex-display > .katex{max-width:100%}
 </style>"""
 
 
@@ -30,6 +42,5 @@ def render_display_toggle() -> bool:
     with st.sidebar:
         st.toggle("Large text (projector)", key=KEY, on_change=lambda: ss.__setitem__(STORE, ss[KEY]),
                   help="Larger text, formulas and charts for a projector or a big room.")
-    if ss.get(STORE):
-        st.html(LARGE_TEXT_CSS)
+    st.html(PAGE_CSS + (LARGE_TEXT_CSS if ss.get(STORE) else ""))
     return bool(ss.get(STORE))

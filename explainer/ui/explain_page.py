@@ -97,6 +97,8 @@ def _load_from_url() -> None:
     if params and "candidate" not in params and "ref" not in params and not params.get("example"):
         # a link with settings only: keep the default texts but not the default example's name
         state.example = ""
+    elif not params:
+        state.example = DEFAULT_EXAMPLE  # the page opens on a worked example: say so, with its note
     _apply_state(state)
     st.session_state["_url_warnings"] = extra + warnings
     st.session_state["_loaded"] = True
@@ -298,7 +300,8 @@ def _ngram_column_config(df) -> dict:
         else:
             continue
         kind = cc.TextColumn if col in ("n-gram", "justified by", "count per reference") else cc.NumberColumn
-        out[col] = kind(label, help=help_, width=width)
+        # the order and the n-gram stay in view while the other columns scroll sideways on a narrow page
+        out[col] = kind(label, help=help_, width=width, pinned=col in ("order", "n-gram"))
     return out
 
 
@@ -411,7 +414,7 @@ def _reference_picker(rt, ref_count: int, default: int) -> int:
 def _rouge_section(rt, ref_count: int) -> None:
     view = rv.rouge_view(rt)
     st.subheader(view.title)
-    st.caption(hl.md_escape(view.caption))
+    st.caption(hl.md_escape(view.caption + " " + view.f_note))
     _plot(charts.rouge_prf_figure(view.prf_rows), "rouge_prf", view.chart_alt)
     st.dataframe(pd.DataFrame(view.table_rows), hide_index=True)
     if view.several:
@@ -419,7 +422,9 @@ def _rouge_section(rt, ref_count: int) -> None:
         st.dataframe(pd.DataFrame(view.winner_rows), hide_index=True, width="stretch")
         if view.pooled_rows:
             st.markdown("##### Pooled over the references: how the headline numbers are made")
-            st.dataframe(pd.DataFrame(view.pooled_rows), hide_index=True, width="stretch")
+            five = st.column_config.NumberColumn(format="%.5f")  # as ROUGE-1.5.5 prints them, as everywhere else
+            st.dataframe(pd.DataFrame(view.pooled_rows), hide_index=True, width="stretch",
+                         column_config={"P": five, "R": five, "F": five})
             st.caption(hl.md_escape(view.pooled_caption))
     k = _reference_picker(rt, ref_count, view.default_reference)
     det = rv.reference_details(rt, k)
@@ -471,13 +476,7 @@ def _rouge_lcs(lcs, det) -> None:
 
 def _rouge_lsum(lsum) -> None:
     st.markdown(f"##### {hl.md_escape(lsum.heading)}")
-    col = st.column_config.Column
-    st.dataframe(pd.DataFrame(lsum.rows), hide_index=True, width="stretch", column_config={
-        "reference sentence": col("ref sent.", help="reference sentence number"),
-        "tokens": col(width="medium"), "LCS with each candidate sentence": col(width="medium"),
-        "union of hits": col(width="small"),
-        "hits counted": col("hits", help="union positions counted within the unigram budgets"),
-        "clipped by budget": col("clipped", help="union positions not counted: their token's budget was used up")})
+    _html(rv.LSUM_CSS + rv.lsum_html(lsum.rows))
     st.caption(hl.md_escape(lsum.union_note))
     _latex_lines(lsum.formulas)
 
@@ -552,15 +551,14 @@ def ngram_csv(bt) -> str:
 
 def _downloads(bt, rt) -> None:
     st.markdown("#### Downloads")
-    cols = st.columns(3)
-    # Deferred: the files are built only when a button is clicked, so a rerun does not serialise traces.
-    with cols[0]:
+    # Deferred: the files are built only when a button is clicked, so a rerun does not serialise traces. In a
+    # wrapping row the buttons keep their full labels on a narrow page (columns cut them to "BLEU n-gram table (…").
+    with st.container(horizontal=True, gap="small"):
         st.download_button("Trace (JSON)", lambda: trace_json(bt, rt), file_name="trace.json",
-                           mime="application/json", key="dl_json", on_click="ignore")
-    with cols[1]:
+                           mime="application/json", key="dl_json", on_click="ignore", width="content")
         if bt is not None:
             st.download_button("BLEU n-gram table (CSV)", lambda: ngram_csv(bt), file_name="bleu_ngrams.csv",
-                               mime="text/csv", key="dl_csv", on_click="ignore")
+                               mime="text/csv", key="dl_csv", on_click="ignore", width="content")
 
 
 # ------------------------------------------------------------------------------------------------ page

@@ -71,6 +71,7 @@ def _load_from_url() -> None:
     refs = qp.get_all("ref")
     ss["lab_cand"] = cand if cand is not None else DEFAULT_CAND
     ss["lab_refs"] = "\n".join(r.replace("\n", " ") for r in refs) if refs else DEFAULT_REFS
+    ss["_lab_link_texts"] = cand is not None or bool(refs)  # a link's own texts win over the Explain page's
     for param, store, choices, default in (("gen", "lab_gen", gen.GENERATORS, "permute"),
                                            ("knob", "lab_sweep", SWEEPS, "length"),
                                            ("target", "lab_opt_target", TARGETS, "bleu")):
@@ -169,6 +170,31 @@ def _explain_href(query: str) -> str:
     return lv.explain_href(_base_url(), query)
 
 
+def _carry_explain_texts() -> None:
+    """The texts last shown on the Explain page become the lab's candidate and references whenever they changed
+    since the lab last took them (typed there, or an example picked), so the lab attacks what the user was
+    looking at. The Explain page's untouched default example is not carried, nor texts when the lab's own link
+    stated some."""
+    from explainer.ui.explain_page import DEFAULT_EXAMPLE
+    from explainer.examples import get_example
+
+    ss = st.session_state
+    last = ss.get("_last_state")
+    if last is None:
+        return
+    refs = tuple(r.replace("\n", " ") for r in last.refs if r.strip())
+    texts = (last.candidate, refs)
+    if not last.candidate.strip() or not refs or ss.get("_lab_explain_texts") == texts:
+        return
+    ss["_lab_explain_texts"] = texts
+    default = get_example(DEFAULT_EXAMPLE)
+    if ss.pop("_lab_link_texts", False) or (last.candidate, list(last.refs)) == (default.candidate,
+                                                                                  list(default.references)):
+        return
+    ss["lab_cand"], ss["lab_refs"] = texts[0], "\n".join(refs)
+    ss["_lab_carried"] = texts
+
+
 # -------------------------------------------------------------------------------------------------- inputs
 def _persistent_select(label: str, store: str, options: list, **kw):
     """A selectbox whose choice survives section switches (same trick as the text areas)."""
@@ -205,6 +231,8 @@ def _user_inputs() -> tuple[str, list[str]] | None:
     with c2:
         refs = _refs_list(_persistent_text_area("References (one per line)", "lab_refs", height=110,
                                                 help="Each non-empty line is one reference."))
+    if st.session_state.get("_lab_carried") == (cand, tuple(refs)):
+        st.caption("The candidate and references you had on the Explain page.")
     too_long = [name for name, t in [("The candidate", cand)] + [(f"Reference {i + 1}", r) for i, r in enumerate(refs)]
                 if len(t) > MAX_LAB_CHARS]
     if too_long:
@@ -523,7 +551,7 @@ def _optimizer() -> None:
         return
     cand, refs = inp
     ss = st.session_state
-    c1, c2, c3, c4 = st.columns(4)
+    c1, c2, c3 = st.columns(3)
     with c1:
         target = _persistent_select("Maximise", "lab_opt_target", list(TARGETS), format_func=TARGETS.get)
     with c2:
@@ -534,9 +562,9 @@ def _optimizer() -> None:
         slo, shi, sdefault = OPT_SEED
         seed = _persistent_widget(st.number_input, "seed", "lab_opt_seed", "lab_opt_seed_v", sdefault, slo, shi,
                                   step=1)
-    with c4:
-        moves = _persistent_widget(st.multiselect, "moves", "lab_opt_moves", "lab_opt_moves_v", list(MOVES),
-                                   list(MOVES), normalize=lambda v: [m for m in MOVES if m in v])
+    # its own row, full width: in a quarter of the page the box showed two of the four chosen moves and "+2"
+    moves = _persistent_widget(st.multiselect, "moves", "lab_opt_moves", "lab_opt_moves_v", list(MOVES),
+                               list(MOVES), normalize=lambda v: [m for m in MOVES if m in v])
     moves = [m for m in MOVES if m in moves]  # canonical order (the optimizer uses it too)
     st.caption("Greedy hill climbing: each step tries random insert / delete / swap / replace-with-a-reference-"
                "word edits and keeps the best one if it raises the chosen metric. Scored with the stats-only fast "
@@ -669,14 +697,19 @@ def _show_optimizer_result(res, refs) -> None:
 # ------------------------------------------------------------------------------------------------- render
 def render() -> None:
     _load_from_url()
+    _carry_explain_texts()
     _repair_optimizer_state()
     render_display_toggle()
     st.title("Gaming lab: how BLEU and ROUGE are fooled")
     for w in st.session_state.get("_lab_warnings", []):
         st.warning(w)
+    ss = st.session_state
+    if ss.get("lab_section") not in lv.SECTIONS:  # back from another page: Streamlit dropped the widget's value
+        ss["lab_section"] = ss.get("_lab_section_v") or "presets"
     st.segmented_control("Section", list(lv.SECTIONS), key="lab_section", format_func=lv.SECTIONS.get,
                          required=True, label_visibility="collapsed")
-    section = st.session_state.get("lab_section") or "presets"
+    section = ss.get("lab_section") or "presets"
+    ss["_lab_section_v"] = section
     if section == "presets":
         _presets()
     elif section == "generators":

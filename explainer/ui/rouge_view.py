@@ -164,10 +164,9 @@ def winner_rows(trace) -> list[dict]:
         per = []
         for j, pr in enumerate(trace.per_reference):
             res = pr.get(t)
-            if res is not None:
-                per.append(f"ref {j + 1}: F {res.score.fmeasure:.4f}")
+            per.append(fmt_score(res.score.fmeasure) if res is not None else "—")
         rows.append({"type": type_label(t), "kept": "pooled (all references)" if k is None else f"ref {k + 1}",
-                     "F per reference": "; ".join(per), "final F": s.fmeasure})
+                     "F per reference (1 · 2 · …)": " · ".join(per), "final F": fmt_score(s.fmeasure)})
     return rows
 
 
@@ -273,8 +272,7 @@ def _f_latex(trace, p: float, r: float, f: float) -> str:
         value = p * r / ((1 - a) * p + a * r)
         if math.isclose(round(value, 5), f, abs_tol=1.5e-5):
             return (rf"F = \frac{{P\cdot R}}{{(1-\alpha)P + \alpha R}} = \frac{{{ps}\cdot {rs}}}{{{_tex(1 - a)}\cdot {ps}"
-                    rf" + {_tex(a)}\cdot {rs}}} = {fmt_score(f)}\quad\text{{(\alpha = {a:g}; P, R and F rounded "
-                    rf"to 5 decimals as ROUGE-1.5.5 prints them)}}")
+                    rf" + {_tex(a)}\cdot {rs}}} = {fmt_score(f)}")
     else:
         if p + r == 0:
             return rf"F = 0\quad\text{{(P + R = 0)}}"
@@ -337,10 +335,12 @@ def _wlcs_latex(res) -> list[str] | None:
     r = (hits / refw ** w) ** (1 / w)
     if not (math.isclose(p, res.score.precision, abs_tol=6e-6) and math.isclose(r, res.score.recall, abs_tol=6e-6)):
         return None
-    return [rf"P = f^{{-1}}\!\left(\frac{{\text{{weighted hits}}}}{{f(\text{{candidate tokens}})}}\right) = "
-            rf"\left(\frac{{{_tex(hits)}}}{{{_tex(cand)}^{{{w:g}}}}}\right)^{{1/{w:g}}} = {fmt_score(res.score.precision)}",
-            rf"R = f^{{-1}}\!\left(\frac{{\text{{weighted hits}}}}{{f(\textstyle\sum_s f(|r_s|))}}\right) = "
-            rf"\left(\frac{{{_tex(hits)}}}{{{_tex(refw)}^{{{w:g}}}}}\right)^{{1/{w:g}}} = {fmt_score(res.score.recall)}"]
+    return [rf"\begin{{aligned}}P &= f^{{-1}}\!\left(\frac{{\text{{weighted hits}}}}{{f(\text{{candidate tokens}})}}\right)"
+            rf"\\ &= \left(\frac{{{_tex(hits)}}}{{{_tex(cand)}^{{{w:g}}}}}\right)^{{1/{w:g}}} = "
+            rf"{fmt_score(res.score.precision)}\end{{aligned}}",
+            rf"\begin{{aligned}}R &= f^{{-1}}\!\left(\frac{{\text{{weighted hits}}}}{{f(\textstyle\sum_s f(|r_s|))}}\right)"
+            rf"\\ &= \left(\frac{{{_tex(hits)}}}{{{_tex(refw)}^{{{w:g}}}}}\right)^{{1/{w:g}}} = "
+            rf"{fmt_score(res.score.recall)}\end{{aligned}}"]
 
 
 @dataclass(frozen=True)
@@ -416,6 +416,7 @@ class RougeView:
     pooled_rows: list[dict]
     pooled_caption: str
     default_reference: int
+    f_note: str                     # how F is made from P and R (rounding), said once
 
 
 def rouge_view(trace) -> RougeView:
@@ -438,7 +439,11 @@ def rouge_view(trace) -> RougeView:
         pooled_rows=[{k: v for k, v in r.items() if k != "rule"} for r in pooled] if several else [],
         pooled_caption=(next((r["rule"] for r in pooled if r["rule"]), "") + ". The details below are against one reference at a time; their hits and "
                         "sizes, summed over the references, give this table.") if several and pooled else "",
-        default_reference=kept if type(kept) is int and 0 <= kept < len(trace.references) else 0)
+        default_reference=kept if type(kept) is int and 0 <= kept < len(trace.references) else 0,
+        f_note=(f"F = P·R / ((1 − α)·P + α·R) with α = {float((trace.options or {}).get('alpha', 0.5)):g}; ROUGE-1.5.5 "
+                "prints P and R rounded to 5 decimals and computes F from the rounded values."
+                if trace.dialect == "rouge155" else "F = 2·P·R / (P + R), the harmonic mean of P and R (0 when both "
+                "are 0)."))
 
 
 def _ngram_details(trace, k: int) -> list[NgramDetail]:
@@ -519,3 +524,28 @@ def reference_details(trace, k: int) -> ReferenceDetails:
     return ReferenceDetails(k=k, cand_text=trace.candidate.tokenized.text, ref_text=trace.references[k].tokenized.text,
                             ngrams=_ngram_details(trace, k), lcs=_lcs_detail(trace, k), lsum=_lsum_detail(trace, k),
                             others=_other_details(trace, k))
+
+
+LSUM_CSS = """<style>
+table.xp-lsum{border-collapse:collapse;width:100%;font-size:.95rem;margin:.3rem 0 .6rem 0}
+table.xp-lsum th,table.xp-lsum td{border-bottom:1px solid rgba(128,128,128,.35);padding:.35em .5em;text-align:left;
+  vertical-align:top;overflow-wrap:anywhere}
+table.xp-lsum th{font-weight:600;font-size:max(14px,.875rem)}
+table.xp-lsum td.num{text-align:right;white-space:nowrap}
+</style>"""
+
+_LSUM_HEAD = (("reference sentence", "ref. sentence", False), ("tokens", "its tokens", False),
+              ("LCS with each candidate sentence", "LCS with each candidate sentence", False),
+              ("union of hits", "union of hits", False), ("hits counted", "hits", True),
+              ("clipped by budget", "clipped by budget", False))
+
+
+def lsum_html(rows: list[dict]) -> str:
+    """The ROUGE-Lsum table as escaped HTML whose cells wrap, so that every column fits a narrow page (a data
+    grid cut off its key columns at 1024 px)."""
+    from explainer.ui.highlight import escape_text
+
+    head = "".join(f"<th>{escape_text(label)}</th>" for _, label, _ in _LSUM_HEAD)
+    body = "".join("<tr>" + "".join(f'<td class="{"num" if num else ""}">{escape_text(str(r.get(key, "")))}</td>'
+                                    for key, _, num in _LSUM_HEAD) + "</tr>" for r in rows)
+    return f'<table class="xp-lsum" aria-label="ROUGE-Lsum per reference sentence"><tr>{head}</tr>{body}</table>'
