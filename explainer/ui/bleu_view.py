@@ -301,7 +301,7 @@ def tex_num(x: float, digits: int = 4) -> str:
         return "0"
     if float(x).is_integer() and abs(x) < 1e15:
         return str(int(x))
-    s = f"{x:.{digits}g}"
+    s = f"{x:#.{digits}g}".rstrip(".")  # '#': 6.700, not 6.7 (the digits shown are the digits known)
     if "e" in s:
         mant, exp = s.split("e")
         return rf"{mant}\times 10^{{{int(exp)}}}"
@@ -349,7 +349,32 @@ def _direct_formula(trace) -> str:
     return rf"\text{{BLEU}} = {tex_num(comb.score)}\quad\text{{(the library returns this directly; see the note)}}"
 
 
-TERMS_PER_LINE = 2  # the sum of logs is written two terms a line, so the formula fits a narrow page
+LINE_CHARS = 30  # the sum of logs is cut into lines of about this many visible characters (a narrow page)
+
+
+def _visible_len(tex: str) -> int:
+    """Roughly how many characters a LaTeX snippet shows (commands and braces do not count)."""
+    import re
+
+    t = re.sub(r"\\times 10\^\{(-?\d+)\}", r"x10\1", tex)
+    t = re.sub(r"\\log", "log", t)
+    t = re.sub(r"\\[a-zA-Z]+|[{}\\]", "", t)
+    return len(t)
+
+
+def _lines_of_terms(parts: list[str]) -> list[str]:
+    """The terms joined with '+', cut into lines of at most LINE_CHARS visible characters (one term at least)."""
+    lines, cur, width = [], [], 0
+    for p in parts:
+        w = _visible_len(p) + 3
+        if cur and width + w > LINE_CHARS:
+            lines.append(" + ".join(cur))
+            cur, width = [], 0
+        cur.append(p)
+        width += w
+    if cur:
+        lines.append(" + ".join(cur))
+    return lines
 
 
 def _sum_value(x: float) -> str:
@@ -363,7 +388,7 @@ def _sum_value(x: float) -> str:
 def formula_latex(trace) -> str:
     """BLEU = BP · exp(Σ w_n log p_n) with this trace's numbers: the terms the library adds (smoothed, floored, or
     its stand-in for log 0), their sum, and the score, so every line evaluates to the next and the last to the
-    score. Written in short lines (two terms a line) so it fits a narrow page."""
+    score. Written in short lines (LINE_CHARS) so it fits a narrow page."""
     comb = trace.combination
     if trace.library_error is not None:
         return r"\text{BLEU: the real library fails on this input (see the note below)}"
@@ -375,8 +400,7 @@ def formula_latex(trace) -> str:
     E = comb.effective_order
     mean = "" if weighted else rf"\tfrac{{1}}{{{E}}}"
     sym = (r"\textstyle\sum_{n} w_n \log p_n" if weighted else r"\textstyle\sum_{n} \log p_n")
-    chunks = [" + ".join(_term_latex(t, weighted) for t in terms[i:i + TERMS_PER_LINE])
-              for i in range(0, len(terms), TERMS_PER_LINE)]
+    chunks = _lines_of_terms([_term_latex(t, weighted) for t in terms])
     total = sum(_term_value(t, weighted) for t in terms)
     lines = [rf"\text{{BLEU}} &= {pre}\mathrm{{BP}}\cdot\exp\big({mean}{sym}\big)",
              rf"{sym} &= {chunks[0]}"]

@@ -319,7 +319,10 @@ def _presets() -> None:
                 body += f"<div><small>{hl.escape_text(v.note)}</small></div>"
             _html(body)
             for label, query in lv.variant_links(v):
-                st.link_button(f"Open {label + ' ' if label else ''}in Explain ↗", _explain_href(query),
+                # three or four columns on a narrow page: a short label, so that it is not cut to "Open in Expl…"
+                text = f"Open {label + ' ' if label else ''}in Explain ↗" if len(p.variants) <= 2 else \
+                    f"{label + ' ' if label else ''}Explain ↗"
+                st.link_button(text, _explain_href(query),
                                help="The full step-by-step trace of this text on the Explain page (new tab).")
 
     _html(lv.comparison_html(res))

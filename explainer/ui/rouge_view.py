@@ -271,13 +271,14 @@ def _f_latex(trace, p: float, r: float, f: float) -> str:
             return rf"F = 0\quad\text{{(P or R is 0)}}"
         value = p * r / ((1 - a) * p + a * r)
         if math.isclose(round(value, 5), f, abs_tol=1.5e-5):
-            return (rf"F = \frac{{P\cdot R}}{{(1-\alpha)P + \alpha R}} = \frac{{{ps}\cdot {rs}}}{{{_tex(1 - a)}\cdot {ps}"
-                    rf" + {_tex(a)}\cdot {rs}}} = {fmt_score(f)}")
+            return (rf"\begin{{aligned}}F &= \frac{{P\cdot R}}{{(1-\alpha)P + \alpha R}}\\ &= \frac{{{ps}\cdot {rs}}}"
+                    rf"{{{_tex(1 - a)}\cdot {ps} + {_tex(a)}\cdot {rs}}} = {fmt_score(f)}\end{{aligned}}")
     else:
         if p + r == 0:
             return rf"F = 0\quad\text{{(P + R = 0)}}"
         if math.isclose(2 * p * r / (p + r), f, rel_tol=1e-9, abs_tol=1e-12):
-            return rf"F = \frac{{2PR}}{{P + R}} = \frac{{2\cdot {ps}\cdot {rs}}}{{{ps} + {rs}}} = {fmt_score(f)}"
+            return (rf"\begin{{aligned}}F &= \frac{{2PR}}{{P + R}}\\ &= \frac{{2\cdot {ps}\cdot {rs}}}{{{ps} + {rs}}} = "
+                    rf"{fmt_score(f)}\end{{aligned}}")
     return rf"F = {fmt_score(f)}"
 
 
