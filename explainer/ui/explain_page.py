@@ -605,20 +605,9 @@ def _diagnosis(bt, rt) -> list:
     return out
 
 
-def render() -> None:
-    t0 = time.perf_counter()
-    _load_from_url()
-    st.title("BLEU & ROUGE, step by step")
-    st.caption("One candidate, several references: every step of BLEU and ROUGE, computed as the real "
-               "implementations do. Pick a worked example in the sidebar or type your own text.")
-    for w in st.session_state.pop("_url_warnings", []):
-        st.warning("Link: " + hl.md_escape(w), icon=":material/link:")
-    _sidebar()
-    _inputs()
-    state, warns = _current_state()
-    for w in warns:
-        st.warning(hl.md_escape(w))
-    _sync_url(state)
+def _usable_references(state: ExplainState) -> list[str] | None:
+    """Messages about the texts (invisible characters, too long, empty); the references to score, or None when
+    there is nothing to compute. The user's text always stays in its box."""
     if not texts_fit_url(state):
         st.info("The texts are too long for a link; the link keeps only the settings.", icon=":material/link:")
     suspicious = hl.suspicious_chars([state.candidate] + state.refs)
@@ -631,7 +620,7 @@ def render() -> None:
         st.error(f"{', '.join(too_long).capitalize()} {'is' if len(too_long) == 1 else 'are'} longer than the limit of "
                  f"{MAX_INPUT_CHARS:,} characters. Shorten the text to see the explanation; your text stays in "
                  "the box.")
-        return
+        return None
     # An empty box is "no reference"; a reference of only spaces or control characters is real input (some
     # libraries fail on it, e.g. HF evaluate on a form feed), so it is scored as given.
     refs = [r for r in state.refs if r != ""]
@@ -639,11 +628,11 @@ def render() -> None:
     spaces = [i + 1 for i, r in enumerate(state.refs) if r != "" and not r.strip()]
     if not state.candidate.strip():
         st.warning("The candidate is empty. Type the text you want to score in the candidate box.")
-        return
+        return None
     if not refs:
         st.warning("There is no reference yet. Type at least one reference text (what the candidate is compared "
                    "with).")
-        return
+        return None
     if blank:
         st.caption(f"Empty reference box(es) {', '.join(map(str, blank))} are ignored.")
     if spaces and len(spaces) == len(refs):
@@ -652,12 +641,11 @@ def render() -> None:
     elif spaces:
         st.info(f"Reference(s) {', '.join(map(str, spaces))} contain only spaces or invisible characters; they are "
                 "scored as given (they have no tokens).", icon=":material/space_bar:")
-    with st.spinner("Computing BLEU and ROUGE step by step…"):
-        bt, rt, errors = compute(state, refs)
-    for fam, msg in errors.items():
-        st.error(f"{fam}: " + hl.md_escape(msg))
-    _headline(bt, rt, state.rouge_types)
-    _example_panel(state, bt, rt)
+    return refs
+
+
+def _explanation(bt, rt, n_refs: int) -> None:
+    """Below the headline: the diagnosis, then the BLEU and ROUGE steps in two tabs."""
     findings = _diagnosis(bt, rt)
     serious = any(f.level in ("error", "warning") for f in findings)
     with st.expander("Why is this score zero / low?", expanded=serious):
@@ -673,8 +661,34 @@ def render() -> None:
             st.info("BLEU could not be computed; see the message above.")
     with tab_r:
         if rt is not None:
-            _rouge_section(rt, len(refs))
+            _rouge_section(rt, n_refs)
         else:
             st.info("ROUGE could not be computed; see the message above.")
+
+
+def render() -> None:
+    t0 = time.perf_counter()
+    _load_from_url()
+    st.title("BLEU & ROUGE, step by step")
+    st.caption("One candidate, several references: every step of BLEU and ROUGE, computed as the real "
+               "implementations do. Pick a worked example in the sidebar or type your own text.")
+    for w in st.session_state.pop("_url_warnings", []):
+        st.warning("Link: " + hl.md_escape(w), icon=":material/link:")
+    _sidebar()
+    _inputs()
+    state, warns = _current_state()
+    for w in warns:
+        st.warning(hl.md_escape(w))
+    _sync_url(state)
+    refs = _usable_references(state)
+    if refs is None:
+        return
+    with st.spinner("Computing BLEU and ROUGE step by step…"):
+        bt, rt, errors = compute(state, refs)
+    for fam, msg in errors.items():
+        st.error(f"{fam}: " + hl.md_escape(msg))
+    _headline(bt, rt, state.rouge_types)
+    _example_panel(state, bt, rt)
+    _explanation(bt, rt, len(refs))
     _downloads(bt, rt)
     st.session_state["_render_seconds"] = time.perf_counter() - t0

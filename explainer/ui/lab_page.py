@@ -290,7 +290,32 @@ def _presets() -> None:
         "Configuration trap: the same text, different settings"
     st.subheader(f"{p.catalogue} · {p.title}")
     st.caption(kind)
+    _preset_variants(p)
+    _html(lv.comparison_html(res))
+    _preset_bp_charts(pid, p, res)
+    _preset_summary(p, res)
+    st.info(f"**Lesson.** {p.lesson}", icon=LESSON_ICON)
+    if p.catalogue in ("G8", "G7", "G11"):
+        st.button("G12 — optimise the metric directly: let the optimizer game ROUGE-1 F on this example",
+                  key="lab_to_opt", on_click=_to_optimizer, args=(p.variants[0].candidate,
+                                                                   list(p.variants[0].references)))
+    st.caption(f"Source: {p.citation}")
+    link = "?" + urlencode({"lab": "presets", "preset": pid})
+    st.markdown(f"Permalink to this preset: `{_base_url() or ''}{link}`")
+    st.download_button("Download this preset's numbers (JSON)", lv.preset_json(res).encode("utf-8"),
+                       file_name=f"gaming-lab-{pid}.json", mime="application/json", key="lab_dl_preset")
 
+
+def _variant_role(p, i: int, v) -> str:
+    if v.compare_only:
+        return "comparison only, no verdict"
+    if i == 0:
+        return "honest" if p.kind == "attack" else "baseline"
+    return "attack" if p.kind == "attack" else "setting"
+
+
+def _preset_variants(p) -> None:
+    """The preset's texts side by side (the shared references once, above them), each with its Explain link."""
     shared_refs = len({v.references for v in p.variants}) == 1 and not p.variants[0].is_corpus
     if shared_refs:
         refs = p.variants[0].references
@@ -299,12 +324,7 @@ def _presets() -> None:
     cols = st.columns(len(p.variants))
     for i, (col, v) in enumerate(zip(cols, p.variants)):
         with col:
-            role = "baseline" if i == 0 else ("attack" if p.kind == "attack" else "setting")
-            if p.kind == "attack" and i == 0:
-                role = "honest"
-            if v.compare_only:
-                role = "comparison only, no verdict"
-            body = f'<div class="lab-label">{hl.escape_text(v.label)} <small>({role})</small></div>'
+            body = f'<div class="lab-label">{hl.escape_text(v.label)} <small>({_variant_role(p, i, v)})</small></div>'
             if v.is_corpus:
                 body += "".join(_box(f"segment {k + 1}: {c}") for k, c in enumerate(v.candidate))
                 body += '<div class="lab-label">References</div>' + "".join(
@@ -325,16 +345,22 @@ def _presets() -> None:
                 st.link_button(text, _explain_href(query),
                                help="The full step-by-step trace of this text on the Explain page (new tab).")
 
-    _html(lv.comparison_html(res))
-    if "bleu_bp" in p.headline:
-        # The Explain page's own brevity-penalty chart, one per side: where each candidate sits on exp(1 - r/c).
-        bcols = st.columns(min(len(p.variants), 2))
-        for k, (col, v, s) in enumerate(zip(bcols, p.variants, res.scores)):
-            with col:
-                fig = charts.bp_curve_figure(s.sys_len, s.ref_len, s.values["bleu_bp"],
-                                             rule="shortest" if v.bleu.ref_length == "shortest" else "closest")
-                fig.update_layout(title=dict(text=f"Brevity penalty: {charts.plotly_escape(v.label)}"))
-                st.plotly_chart(charts.readable(fig, large=large_text()), key=f"lab_bp_{pid}_{k}")
+
+def _preset_bp_charts(pid: str, p, res) -> None:
+    """The Explain page's own brevity-penalty chart, one per side: where each candidate sits on exp(1 - r/c)."""
+    if "bleu_bp" not in p.headline:
+        return
+    bcols = st.columns(min(len(p.variants), 2))
+    for k, (col, v, s) in enumerate(zip(bcols, p.variants, res.scores)):
+        with col:
+            fig = charts.bp_curve_figure(s.sys_len, s.ref_len, s.values["bleu_bp"],
+                                         rule="shortest" if v.bleu.ref_length == "shortest" else "closest")
+            fig.update_layout(title=dict(text=f"Brevity penalty: {charts.plotly_escape(v.label)}"))
+            st.plotly_chart(charts.readable(fig, large=large_text()), key=f"lab_bp_{pid}_{k}")
+
+
+def _preset_summary(p, res) -> None:
+    """Which headline metrics were fooled / resisted (attacks), or changed / unchanged (configuration traps)."""
     if p.kind == "attack":
         fooled = [metric_label(m) + (" (same score)" if res.shown_summary(m) == "fooled_tie" else "")
                   for m in p.headline if res.shown_summary(m) in ("fooled", "fooled_tie")]
@@ -350,16 +376,6 @@ def _presets() -> None:
         same = [metric_label(m) for m in p.headline if res.summary(m) == "unchanged"]
         st.markdown(" · ".join(x for x in [f"**Changed by the setting:** {', '.join(changed)}" if changed else "",
                                            f"**Unchanged:** {', '.join(same)}" if same else ""] if x))
-    st.info(f"**Lesson.** {p.lesson}", icon=LESSON_ICON)
-    if p.catalogue in ("G8", "G7", "G11"):
-        st.button("G12 — optimise the metric directly: let the optimizer game ROUGE-1 F on this example",
-                  key="lab_to_opt", on_click=_to_optimizer, args=(p.variants[0].candidate,
-                                                                   list(p.variants[0].references)))
-    st.caption(f"Source: {p.citation}")
-    link = "?" + urlencode({"lab": "presets", "preset": pid})
-    st.markdown(f"Permalink to this preset: `{_base_url() or ''}{link}`")
-    st.download_button("Download this preset's numbers (JSON)", lv.preset_json(res).encode("utf-8"),
-                       file_name=f"gaming-lab-{pid}.json", mime="application/json", key="lab_dl_preset")
 
 
 # --------------------------------------------------------------------------------------------- generators
@@ -391,7 +407,14 @@ def _generators() -> None:
                 params[prm.name] = _param_widget(gkey, prm)
     if spec.needs != "refs" and not cand.split():
         st.warning("The candidate is empty; type one above.")
-        return
+    else:
+        _generated(gkey, spec, cand, refs, params)
+    with st.expander("Corpus attack: pad one sentence to lift the corpus brevity penalty (G3)"):
+        _corpus_padding()
+
+
+def _generated(gkey: str, spec, cand: str, refs: list[str], params: dict) -> None:
+    """The generator's output beside the user's candidate, both scored, with their Explain links."""
     try:
         out = gen.run_generator(gkey, cand, refs, **params)
         before = score(cand, refs) if cand.split() else None
@@ -407,47 +430,50 @@ def _generators() -> None:
     with c2:
         _html(f'<div class="lab-label">{hl.escape_text(spec.label)}</div>' + _box(out.text))
         st.link_button("Open in Explain ↗", _explain_href(lv.explain_query(out.text, refs)), key="lab_gen_ex1")
-    if before is not None and after is not None:
-        _html(lv.pair_table_html(GEN_METRICS, before.values, after.values, "your candidate", "generated"))
-        same = before.bleu_counts == after.bleu_counts and before.bleu_totals == after.bleu_totals
-        counts = (f"sacreBLEU matches / n-grams: {' · '.join(f'{c}/{t}' for c, t in zip(before.bleu_counts, before.bleu_totals))}"
-                  f" → {' · '.join(f'{c}/{t}' for c, t in zip(after.bleu_counts, after.bleu_totals))}")
-        if gkey == "permute" and out.changed:
-            (st.success if same else st.error)(
-                ("sacreBLEU's counts are identical: " if same else "Counts differ (this is a bug): ") + counts)
-            chunks = out.details.get("chunks", [])
-            order = out.details.get("order", [])
-            _html('<div class="lab-label">Chunks (cut at bigram mismatches) and the new order</div>' +
-                  "".join(_box(f"{i + 1}. {c}") for i, c in enumerate(chunks)) +
-                  f"<div>new order: {hl.escape_text(' → '.join(str(i + 1) for i in order))}</div>")
-        else:
-            st.caption(counts)
-    elif after is None:
-        st.caption("The generated candidate is empty.")
+    if before is None or after is None:
+        if after is None:
+            st.caption("The generated candidate is empty.")
+        return
+    _html(lv.pair_table_html(GEN_METRICS, before.values, after.values, "your candidate", "generated"))
+    same = before.bleu_counts == after.bleu_counts and before.bleu_totals == after.bleu_totals
+    counts = (f"sacreBLEU matches / n-grams: {' · '.join(f'{c}/{t}' for c, t in zip(before.bleu_counts, before.bleu_totals))}"
+              f" → {' · '.join(f'{c}/{t}' for c, t in zip(after.bleu_counts, after.bleu_totals))}")
+    if gkey == "permute" and out.changed:
+        (st.success if same else st.error)(
+            ("sacreBLEU's counts are identical: " if same else "Counts differ (this is a bug): ") + counts)
+        chunks = out.details.get("chunks", [])
+        order = out.details.get("order", [])
+        _html('<div class="lab-label">Chunks (cut at bigram mismatches) and the new order</div>' +
+              "".join(_box(f"{i + 1}. {c}") for i, c in enumerate(chunks)) +
+              f"<div>new order: {hl.escape_text(' → '.join(str(i + 1) for i in order))}</div>")
+    else:
+        st.caption(counts)
 
-    with st.expander("Corpus attack: pad one sentence to lift the corpus brevity penalty (G3)"):
-        st.caption("One candidate per line, and the reference of each line in the same order.")
-        v = get_preset("corpus-bp").variants[0]
-        st.session_state.setdefault("lab_pad_cands", "\n".join(v.candidate))
-        st.session_state.setdefault("lab_pad_refs", "\n".join(r[0] for r in v.references))
-        a, b = st.columns(2)
-        with a:
-            raw_c = _persistent_text_area("Corpus candidates", "lab_pad_cands", height=110)
-        with b:
-            raw_r = _persistent_text_area("Corpus references", "lab_pad_refs", height=110)
-        cands = [c.strip() for c in raw_c.splitlines() if c.strip()]
-        crefs = [r.strip() for r in raw_r.splitlines() if r.strip()]
-        if not cands or len(cands) != len(crefs):
-            st.warning(f"{len(cands)} candidate line(s) but {len(crefs)} reference line(s): they must match "
-                       "one to one (and not be empty).")
-        else:
-            g = gen.pad_corpus(cands, [[r] for r in crefs])
-            s0 = score_corpus(cands, [[r] for r in crefs])
-            s1 = score_corpus(g.text, [[r] for r in crefs])
-            (st.success if g.changed else st.info)(hl.md_escape(g.note))
-            _html(_box("\n".join(g.text)) + lv.pair_table_html(
-                ("bleu", "bleu_bp", "sent_bleu_mean", "rouge1_f"), s0.values, s1.values, "corpus", "padded corpus"))
-            st.caption("BLEU here is corpus BLEU (sacreBLEU corpus_score: one brevity penalty for the corpus).")
+
+def _corpus_padding() -> None:
+    """G3: pad one sentence of a corpus to lift the corpus brevity penalty."""
+    st.caption("One candidate per line, and the reference of each line in the same order.")
+    v = get_preset("corpus-bp").variants[0]
+    st.session_state.setdefault("lab_pad_cands", "\n".join(v.candidate))
+    st.session_state.setdefault("lab_pad_refs", "\n".join(r[0] for r in v.references))
+    a, b = st.columns(2)
+    with a:
+        raw_c = _persistent_text_area("Corpus candidates", "lab_pad_cands", height=110)
+    with b:
+        raw_r = _persistent_text_area("Corpus references", "lab_pad_refs", height=110)
+    cands = [c.strip() for c in raw_c.splitlines() if c.strip()]
+    crefs = [r.strip() for r in raw_r.splitlines() if r.strip()]
+    if not cands or len(cands) != len(crefs):
+        st.warning(f"{len(cands)} candidate line(s) but {len(crefs)} reference line(s): they must match "
+                   "one to one (and not be empty).")
+        return
+    g = gen.pad_corpus(cands, [[r] for r in crefs])
+    s0 = score_corpus(cands, [[r] for r in crefs])
+    s1 = score_corpus(g.text, [[r] for r in crefs])
+    (st.success if g.changed else st.info)(hl.md_escape(g.note))
+    _html(_box("\n".join(g.text)) + lv.pair_table_html(
+        ("bleu", "bleu_bp", "sent_bleu_mean", "rouge1_f"), s0.values, s1.values, "corpus", "padded corpus"))
+    st.caption("BLEU here is corpus BLEU (sacreBLEU's corpus score: one brevity penalty for the corpus).")
 
 
 # ------------------------------------------------------------------------------------------------- sweeps
@@ -554,6 +580,35 @@ def _optimizer() -> None:
         return
     cand, refs = inp
     ss = st.session_state
+    target, budget, seed, moves = _optimizer_controls(cand)
+    b1, b2 = st.columns([1, 1])
+    run = b1.button("Run optimizer", type="primary", key="lab_opt_run", disabled=not moves)
+    # Clicking Stop while a search runs makes Streamlit rerun the script, which interrupts the search;
+    # _repair_optimizer_state (start of the run) marks the result saved by the callback as stopped by you.
+    b2.button("Stop search", key="lab_opt_stop")
+    if run and moves and not _run_search(cand, refs, target, budget, seed, moves):
+        return
+    res = ss.get("lab_opt_result")
+    if res is None:
+        if ss.get("lab_opt_stopped"):
+            st.warning("Stopped before the search had started.")
+        else:
+            st.info("Press **Run optimizer** to watch a metric being gamed.")
+        return
+    if (res.source != cand or res.target != target or list(res.moves) != moves
+            or list(res.references) != [r for r in refs if r.strip()]):
+        st.caption("(Result of the last run, scored against the references it was run with; the inputs, the "
+                   "references, the target or the moves changed since.)")
+    if res.stopped == "by you":
+        st.warning("Stopped by you: showing the best text found so far.")
+    elif res.stopped == "no applicable move":
+        st.warning(NO_MOVE)
+    # the result is shown and re-scored against the references the search used, not the boxes' current text
+    _show_optimizer_result(res, list(res.references))
+
+
+def _optimizer_controls(cand: str) -> tuple[str, float, int, list[str]]:
+    """Target, time budget, seed and moves (each kept across sections and in the link)."""
     c1, c2, c3 = st.columns(3)
     with c1:
         target = _persistent_select("Maximise", "lab_opt_target", list(TARGETS), format_func=TARGETS.get)
@@ -580,55 +635,39 @@ def _optimizer() -> None:
                    f"everything it reports (start text, scores, edits) is about those {MAX_WORDS} words.")
     if not moves:
         st.warning("Choose at least one move.")
-    b1, b2 = st.columns([1, 1])
-    run = b1.button("Run optimizer", type="primary", key="lab_opt_run", disabled=not moves)
-    # Clicking Stop while a search runs makes Streamlit rerun the script, which interrupts the search;
-    # _repair_optimizer_state (start of the run) marks the result saved by the callback as stopped by you.
-    b2.button("Stop search", key="lab_opt_stop")
-    if run and moves:
-        ss["lab_opt_stopped"] = False
-        ss["lab_opt_running"] = True
-        ss.pop("lab_opt_result", None)  # the start-state callback stores the new run at once
-        bar = st.progress(0.0, text="searching…")
+    return target, budget, int(seed), moves
 
-        def cb(res):
-            ss["lab_opt_result"] = res
-            frac = min(1.0, res.elapsed / max(budget, 1e-9))
-            bar.progress(frac, text=f"step {res.steps}: {TARGETS[target]} = "
-                                    f"{res.trajectory[-1][target]:.4f} ({res.evaluations} candidates scored)")
 
-        try:
-            res = optimize(cand, refs, target, budget_seconds=float(budget), seed=int(seed), moves=moves,
-                           callback=cb)
-        except ValueError as exc:
-            ss["lab_opt_running"] = False
-            st.error(hl.md_escape(str(exc)))
-            return
-        except Exception as exc:  # noqa: BLE001 - never a traceback on the page
-            ss["lab_opt_running"] = False
-            st.error("The optimizer failed (a bug; please report it with this page's link): "
-                     + hl.md_escape(f"{type(exc).__name__}: {exc}"))
-            return
+def _run_search(cand: str, refs: list[str], target: str, budget: float, seed: int, moves: list[str]) -> bool:
+    """Run the optimizer with a progress bar; the result goes to the session (also step by step, so Stop keeps
+    the best text so far). False (with a message) when it could not run."""
+    ss = st.session_state
+    ss["lab_opt_stopped"] = False
+    ss["lab_opt_running"] = True
+    ss.pop("lab_opt_result", None)  # the start-state callback stores the new run at once
+    bar = st.progress(0.0, text="searching…")
+
+    def cb(res):
         ss["lab_opt_result"] = res
+        frac = min(1.0, res.elapsed / max(budget, 1e-9))
+        bar.progress(frac, text=f"step {res.steps}: {TARGETS[target]} = "
+                                f"{res.trajectory[-1][target]:.4f} ({res.evaluations} candidates scored)")
+
+    try:
+        res = optimize(cand, refs, target, budget_seconds=float(budget), seed=int(seed), moves=moves, callback=cb)
+    except ValueError as exc:
         ss["lab_opt_running"] = False
-        bar.progress(1.0, text=f"done: {res.stopped}")
-    res = ss.get("lab_opt_result")
-    if res is None:
-        if ss.get("lab_opt_stopped"):
-            st.warning("Stopped before the search had started.")
-        else:
-            st.info("Press **Run optimizer** to watch a metric being gamed.")
-        return
-    if (res.source != cand or res.target != target or list(res.moves) != moves
-            or list(res.references) != [r for r in refs if r.strip()]):
-        st.caption("(Result of the last run, scored against the references it was run with; the inputs, the "
-                   "references, the target or the moves changed since.)")
-    if res.stopped == "by you":
-        st.warning("Stopped by you: showing the best text found so far.")
-    elif res.stopped == "no applicable move":
-        st.warning(NO_MOVE)
-    # the result is shown and re-scored against the references the search used, not the boxes' current text
-    _show_optimizer_result(res, list(res.references))
+        st.error(hl.md_escape(str(exc)))
+        return False
+    except Exception as exc:  # noqa: BLE001 - never a traceback on the page
+        ss["lab_opt_running"] = False
+        st.error("The optimizer failed (a bug; please report it with this page's link): "
+                 + hl.md_escape(f"{type(exc).__name__}: {exc}"))
+        return False
+    ss["lab_opt_result"] = res
+    ss["lab_opt_running"] = False
+    bar.progress(1.0, text=f"done: {res.stopped}")
+    return True
 
 
 def _rescore_check(res, refs, full0, full1) -> None:

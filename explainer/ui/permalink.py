@@ -123,41 +123,49 @@ def _default_words(spec: OptionSpec) -> str:
 def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
     """(value, None) or (default, warning)."""
     shown = _show(raw)
-    default = _default_words(spec)
-    if spec.kind == "bool":
-        low = raw.strip().lower()
-        if low in _TRUE:
-            return True, None
-        if low in _FALSE:
-            return False, None
-        return spec.default, f"“{spec.param}={shown}” is not 0 or 1; using {encode_value(spec, spec.default)}."
-    if spec.kind == "tristate":
-        low = raw.strip().lower()
-        if low in _TRUE:
-            return True, None
-        if low in _FALSE:
-            return False, None
-        if low in ("", "default", "none"):
-            return None, None
-        return spec.default, f"“{spec.param}={shown}” is not 0, 1 or default; using the library default."
+    if spec.kind in ("bool", "tristate"):
+        return _decode_flag(spec, raw, shown)
     if spec.kind == "optional_float" and raw.strip().lower() in ("", "default", "none"):
         return None, None
     if spec.kind == "float_list":
-        try:
-            vals = tuple(float(x) for x in raw.replace(",", " ").split())
-            if not vals or not all(math.isfinite(v) for v in vals):
-                raise ValueError
-            if spec.max is not None and len(vals) > spec.max:
-                raise ValueError
-        except ValueError:
-            return spec.default, f"“{spec.param}={shown}” is not a list of numbers; using the default."
-        return vals, None
+        return _decode_list(spec, raw, shown)
     if spec.kind == "choice":
         for c in spec.choices:
             if raw == str(c):
                 return c, None
         allowed = ", ".join(str(c) for c in spec.choices)
-        return spec.default, f"“{spec.param}={shown}” is not one of {allowed}; using {default}."
+        return spec.default, f"“{spec.param}={shown}” is not one of {allowed}; using {_default_words(spec)}."
+    return _decode_number(spec, raw, shown)
+
+
+def _decode_flag(spec: OptionSpec, raw: str, shown: str) -> tuple[Any, str | None]:
+    low = raw.strip().lower()
+    if low in _TRUE:
+        return True, None
+    if low in _FALSE:
+        return False, None
+    if spec.kind == "tristate":
+        if low in ("", "default", "none"):
+            return None, None
+        return spec.default, f"“{spec.param}={shown}” is not 0, 1 or default; using the library default."
+    return spec.default, f"“{spec.param}={shown}” is not 0 or 1; using {encode_value(spec, spec.default)}."
+
+
+def _decode_list(spec: OptionSpec, raw: str, shown: str) -> tuple[Any, str | None]:
+    try:
+        vals = tuple(float(x) for x in raw.replace(",", " ").split())
+        if not vals or not all(math.isfinite(v) for v in vals):
+            raise ValueError
+        if spec.max is not None and len(vals) > spec.max:
+            raise ValueError
+    except ValueError:
+        return spec.default, f"“{spec.param}={shown}” is not a list of numbers; using the default."
+    return vals, None
+
+
+def _decode_number(spec: OptionSpec, raw: str, shown: str) -> tuple[Any, str | None]:
+    """An int (bounded before the conversion) or a finite float, within the spec's range."""
+    default = _default_words(spec)
     try:
         if spec.kind == "int":
             v: Any = bounded_int(raw)
@@ -272,38 +280,59 @@ def parse_params(params: Mapping[str, Sequence[str] | str], bleu: FamilySchema, 
     warnings: list[str] = []
     base = default or ExplainState()
     cand = _first(params, "candidate")
-    candidate = base.candidate if cand is None else cand
+    refs = _parse_refs(params, base, warnings)
+    bleu_dialect, bleu_options, used_b = _parse_family(params, bleu, warnings)
+    rouge_dialect, rouge_options, used_r = _parse_family(params, rouge, warnings)
+    types = _parse_types(params, rouge_type_choices, default_rouge_types, warnings)
+    colour, rouge_ref = _parse_view(params, len(refs), warnings)
+    known = {"candidate", "ref", "rouge_types", "example", "ngram", "colour", "rouge_ref"} | used_b | used_r
+    # Options of *other* dialects are not errors: a link may carry them after a dialect switch.
+    other = bleu.all_params() | rouge.all_params() | {bleu.dialect_param, rouge.dialect_param}
+    unknown = sorted(k for k in params if k not in known and k not in other)
+    if unknown:
+        warnings.append(f"Unknown link parameter(s) ignored: {', '.join(_show(u) for u in unknown)}.")
+    state = ExplainState(
+        candidate=base.candidate if cand is None else cand, refs=refs,
+        bleu_dialect=bleu_dialect, bleu_options=bleu_options,
+        rouge_dialect=rouge_dialect, rouge_types=types, rouge_options=rouge_options,
+        example=_first(params, "example") or "", ngram=_first(params, "ngram") or "", colour=colour,
+        rouge_ref=rouge_ref,
+    )
+    return state, warnings
+
+
+def _parse_refs(params, base: ExplainState, warnings: list[str]) -> list[str]:
     refs_raw = params.get("ref")
     if isinstance(refs_raw, str):
         refs_raw = [refs_raw]
     if refs_raw is None:
-        refs = list(base.refs) or [""]
-    else:
-        refs = list(refs_raw)
-        if len(refs) > MAX_REFS:
-            warnings.append(f"The link has {len(refs)} references; the page shows at most {MAX_REFS}, "
-                            f"so only the first {MAX_REFS} are used.")
-            refs = refs[:MAX_REFS]
-        if not refs:
-            refs = [""]
+        return list(base.refs) or [""]
+    refs = list(refs_raw)
+    if len(refs) > MAX_REFS:
+        warnings.append(f"The link has {len(refs)} references; the page shows at most {MAX_REFS}, "
+                        f"so only the first {MAX_REFS} are used.")
+        refs = refs[:MAX_REFS]
+    return refs or [""]
 
-    bleu_dialect, bleu_options, used_b = _parse_family(params, bleu, warnings)
-    rouge_dialect, rouge_options, used_r = _parse_family(params, rouge, warnings)
 
-    types = tuple(default_rouge_types)
+def _parse_types(params, choices: Sequence[str], default: Sequence[str], warnings: list[str]) -> tuple[str, ...]:
     raw_types = _first(params, "rouge_types")
-    if raw_types is not None:
-        asked = [t.strip() for t in raw_types.split(",") if t.strip()]
-        good = [t for t in asked if t in rouge_type_choices]
-        bad = [t for t in asked if t not in rouge_type_choices]
-        if bad:
-            warnings.append(f"Unknown ROUGE type(s) {', '.join(_show(b) for b in bad)} ignored "
-                            f"(known: {', '.join(rouge_type_choices)}).")
-        if good:
-            types = tuple(dict.fromkeys(good))
-        else:
-            warnings.append(f"“rouge_types” names no known type; using {', '.join(default_rouge_types)}.")
+    if raw_types is None:
+        return tuple(default)
+    asked = [t.strip() for t in raw_types.split(",") if t.strip()]
+    good = [t for t in asked if t in choices]
+    bad = [t for t in asked if t not in choices]
+    if bad:
+        warnings.append(f"Unknown ROUGE type(s) {', '.join(_show(b) for b in bad)} ignored "
+                        f"(known: {', '.join(choices)}).")
+    if good:
+        return tuple(dict.fromkeys(good))
+    warnings.append(f"“rouge_types” names no known type; using {', '.join(default)}.")
+    return tuple(default)
 
+
+def _parse_view(params, n_refs: int, warnings: list[str]) -> tuple[str, int]:
+    """The view parameters: ``colour`` and ``rouge_ref`` (1-based in the link, 0-based in the state)."""
     colour = "order"
     raw_colour = _first(params, "colour")
     if raw_colour is not None:
@@ -314,25 +343,12 @@ def parse_params(params: Mapping[str, Sequence[str] | str], bleu: FamilySchema, 
     rouge_ref = 0
     raw_rr = _first(params, "rouge_ref")
     if raw_rr is not None:
-        k = bounded_int(raw_rr, 1, len(refs))
+        k = bounded_int(raw_rr, 1, n_refs)
         if k is not None:
             rouge_ref = k - 1
         else:
-            warnings.append(f"“rouge_ref={_show(raw_rr)}” is not a reference number (1–{len(refs)}); using 1.")
-    known = {"candidate", "ref", "rouge_types", "example", "ngram", "colour", "rouge_ref"} | used_b | used_r
-    # Options of *other* dialects are not errors: a link may carry them after a dialect switch.
-    other = bleu.all_params() | rouge.all_params() | {bleu.dialect_param, rouge.dialect_param}
-    unknown = sorted(k for k in params if k not in known and k not in other)
-    if unknown:
-        warnings.append(f"Unknown link parameter(s) ignored: {', '.join(_show(u) for u in unknown)}.")
-    state = ExplainState(
-        candidate=candidate, refs=refs,
-        bleu_dialect=bleu_dialect, bleu_options=bleu_options,
-        rouge_dialect=rouge_dialect, rouge_types=types, rouge_options=rouge_options,
-        example=_first(params, "example") or "", ngram=_first(params, "ngram") or "", colour=colour,
-        rouge_ref=rouge_ref,
-    )
-    return state, warnings
+            warnings.append(f"“rouge_ref={_show(raw_rr)}” is not a reference number (1–{n_refs}); using 1.")
+    return colour, rouge_ref
 
 
 def apply_settings(state: ExplainState, settings: Mapping[str, str], bleu: FamilySchema, rouge: FamilySchema,
