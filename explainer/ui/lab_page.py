@@ -6,7 +6,6 @@ other sections, ``candidate`` / ``ref`` (the user's texts, when short enough for
 """
 from __future__ import annotations
 
-import html
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -15,9 +14,8 @@ import streamlit as st
 from explainer.attacks import generators as gen
 from explainer.attacks.optimizer import MAX_WORDS, MOVES, TARGETS, optimize
 from explainer.attacks.presets import ENTRIES, LESSON_CARDS, PRESETS, evaluate, get_preset
-from explainer.attacks.scoring import DEFAULT_METRICS, FastScorer, metric_label, score, score_corpus
+from explainer.attacks.scoring import DEFAULT_METRICS, metric_label, score, score_corpus
 from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS
-from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import highlight as hl
 from explainer.ui import charts, lab_charts, lab_view as lv
 from explainer.ui.display import large_text, render_display_toggle

@@ -8,7 +8,7 @@ from typing import Sequence
 from urllib.parse import urlencode
 
 from explainer.attacks.presets import EPS, LESSON_CARDS, PRESETS, PresetResult, Variant
-from explainer.attacks.scoring import BleuOptions, RougeOptions, METRICS, bleu_input, format_metric, metric_label
+from explainer.attacks.scoring import BleuOptions, RougeOptions, bleu_input, format_metric, metric_label
 from explainer.ui.highlight import escape_text
 from explainer.ui.permalink import ExplainState, to_params
 
