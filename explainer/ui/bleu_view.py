@@ -576,7 +576,8 @@ def bleu_view(trace, *, selected: str | None = None, colour_by: str = "order") -
         title=f"BLEU step by step — {trace.implementation}", colour_by=by, n_orders=len(trace.ngrams),
         n_references=len(trace.references), texts=_marked_texts(trace, sel, by), token_rows=_token_rows(trace),
         ngram_caption=("Each candidate n-gram counts at most as often as it occurs in the single reference where it "
-                       "is most frequent (the ‘max/ref’ column); the rest is clipped away. " + trace.totals_rule),
+                       "is most frequent (the ‘max/ref’ column); the rest is clipped away. "
+                       + trace.totals_rule[:1].upper() + trace.totals_rule[1:] + "."),
         ngram_choices=choices, selected=sel, selected_unknown=(selected or "") if not sel else "",
         selected_where=_selected_where(trace, sel) if sel else "", ngram_rows=ngram_display_rows(trace),
         orders=orders, orders_alt=_orders_alt(orders),

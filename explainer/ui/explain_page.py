@@ -414,7 +414,7 @@ def _reference_picker(rt, ref_count: int, default: int) -> int:
 def _rouge_section(rt, ref_count: int) -> None:
     view = rv.rouge_view(rt)
     st.subheader(view.title)
-    st.caption(hl.md_escape(view.caption + " " + view.f_note))
+    st.caption(hl.md_escape(view.caption.rstrip(".") + ". " + view.f_note))
     _plot(charts.rouge_prf_figure(view.prf_rows), "rouge_prf", view.chart_alt)
     st.dataframe(pd.DataFrame(view.table_rows), hide_index=True)
     if view.several:
