@@ -441,18 +441,35 @@ def _rouge_consequence(a, b, types) -> str:
 
 
 # ------------------------------------------------------------------------------------------ ROUGE corpus
+#: items whose scores differ that the corpus divergence examines in full (each needs two full traces)
+MAX_ITEMS_EXAMINED = 10
+
+
 def rouge_corpus_divergence(a, b, la: str, lb: str, item_traces, *, id_a: str = "", id_b: str = "") -> Divergence:
-    """Corpus: the first item whose scores differ and the first step there (``item_traces(i)`` builds the two
-    items' traces); when every item agrees, the aggregation (bootstrap median vs mean ...)."""
+    """Corpus: the earliest step among the items whose scores differ (the first ``MAX_ITEMS_EXAMINED`` of them
+    are examined with full traces, built by ``item_traces(i)``); when every item agrees, the aggregation
+    (bootstrap median, bootstrap mean, plain mean)."""
     types = [t for t in a.types if t in b.types]
-    for i, (sa, sb) in enumerate(zip(a.item_scores, b.item_scores)):
-        if all(_same(sa[t].precision, sb[t].precision) and _same(sa[t].recall, sb[t].recall)
-               and _same(sa[t].fmeasure, sb[t].fmeasure) for t in types):
-            continue
+    differing = [i for i, (sa, sb) in enumerate(zip(a.item_scores, b.item_scores))
+                 if not all(_same(sa[t].precision, sb[t].precision) and _same(sa[t].recall, sb[t].recall)
+                            and _same(sa[t].fmeasure, sb[t].fmeasure) for t in types)]
+    best = None
+    for i in differing[:MAX_ITEMS_EXAMINED]:
         xa, xb = item_traces(i)
         d = rouge_divergence(xa, xb, la, lb, id_a=id_a, id_b=id_b, segment=i)
-        d.why = f"item {i + 1}: {d.why}"
-        return d
+        if d.first_step is not None and (best is None or ROUGE_CORPUS_STEPS.index(d.first_step)
+                                         < ROUGE_CORPUS_STEPS.index(best.first_step)):
+            best = d
+        if best is not None and best.first_step == "tokens":
+            break
+    if best is not None:
+        note = ""
+        if len(differing) > 1:
+            seen = min(len(differing), MAX_ITEMS_EXAMINED)
+            note = (f" ({len(differing)} items score differently; the earliest step among the first {seen} of them "
+                    "is shown)")
+        best.why = f"item {best.segment + 1}: {best.why}{note}"
+        return best
     desc_a, desc_b = a.aggregation, b.aggregation
     for t in types:
         ma, mb = _mid(a.aggregate.get(t)), _mid(b.aggregate.get(t))
