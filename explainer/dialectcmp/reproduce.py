@@ -31,8 +31,6 @@ N_NEAREST = 5
 _LABELS = {"sacrebleu": "sacreBLEU", "nltk": "NLTK", "hf-evaluate": "HF evaluate", "multi-bleu": "multi-bleu.perl",
            "mteval": "mteval-v13a.pl", "textbook": "the textbook", "rouge-score": "rouge-score",
            "rouge155": "ROUGE-1.5.5"}
-_DIALECT_COST = {"sacrebleu": 0.0, "nltk": 0.0, "hf-evaluate": 0.0, "rouge-score": 0.0, "multi-bleu": 0.0,
-                 "mteval": 0.0, "rouge155": 0.0, "textbook": 0.0}
 _ROUGE_KINDS = {"rouge-score": ("N", "L", "Lsum"), "hf-evaluate": ("N", "L", "Lsum"), "textbook": ("N", "L"),
                 "rouge155": ("N", "L", "Lsum", "W", "S", "SU")}
 _MEASURE_WORDS = {"score": "score", "bp": "brevity penalty", "precision": "precision", "recall": "recall",
@@ -164,7 +162,7 @@ class _Collector:
         forms = [("as printed", value, 0.0)]
         forms.append(("x100", value * 100.0, 0.25) if native_scale == 1.0 else ("/100", value / 100.0, 0.25))
         cand, refs = texts or (self.candidate, self.references)
-        base_cost = sc.cost + sub_cost + _DIALECT_COST.get(sc.dialect, 0.0)
+        base_cost = sc.cost + sub_cost
         words = list(sc.words) + ([sub_words] if sub_words else [])
         for form, x, fc in forms:
             dist = claim.distance(x)
@@ -197,14 +195,20 @@ def _form_words(form: str) -> str:
     return {"x100": "×100 (reported on 0–100)", "/100": "÷100 (reported on 0–1)"}.get(form, "")
 
 
+_RANK = {"sacrebleu": 0, "nltk": 1, "hf-evaluate": 2, "rouge-score": 0, "multi-bleu": 3, "mteval": 4,
+         "rouge155": 3, "textbook": 5}
+
+
 def _order(m: Match) -> tuple:
-    return (m.cost, len(m.settings), m.distance, m.config.dialect, m.metric, m.measure, m.references)
+    return (m.cost, len(m.settings), _RANK.get(m.config.dialect, 9), m.metric, m.measure, m.references)
 
 
 def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, metric: str = "any",
-              progress: Callable[[int, int], None] | None = None) -> Reproduction:
+              progress: Callable[[int, int], None] | None = None,
+              max_matches: int | None = MAX_MATCHES) -> Reproduction:
     """Search the common configurations for ``claim`` (a string such as "BLEU = 0.576", or a parsed Claim).
-    ``progress(done, total)`` is called as configurations are scored (for a progress bar)."""
+    ``progress(done, total)`` is called as configurations are scored (for a progress bar); ``max_matches`` caps
+    the matches listed (all are counted in ``n_matches``; None lists all)."""
     t0 = time.perf_counter()
     refs = check_segment(candidate, references, limit=MAX_REPRODUCE_CHARS, per_text=MAX_REPRODUCE_TEXT_CHARS)
     cl = claim if isinstance(claim, Claim) else parse_claim(claim, metric)
@@ -234,7 +238,8 @@ def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, 
     matches = sorted(col.matches.values(), key=_order)
     truncated = sorted((m for k, m in col.truncated.items() if not _also_rounds(col, m)), key=_order)
     nearest = sorted(col.near.values(), key=lambda m: (m.distance, m.cost))[:N_NEAREST]
-    return Reproduction(cl, matches[:MAX_MATCHES], truncated[:MAX_MATCHES], nearest, len(matches), col.n,
+    cap = slice(None) if max_matches is None else slice(max_matches)
+    return Reproduction(cl, matches[cap], truncated[cap], nearest, len(matches), col.n,
                         time.perf_counter() - t0, candidate, refs)
 
 
