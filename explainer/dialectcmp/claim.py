@@ -55,9 +55,9 @@ class Claim:
 
     def truncates_to(self, x: float) -> bool:
         """``x`` cut (not rounded) to the claim's decimals is the claim."""
+        q = Decimal(1).scaleb(-self.decimals)
         try:
-            return Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-self.decimals), rounding=ROUND_DOWN) \
-                == self.value.quantize(Decimal(1).scaleb(-self.decimals))
+            return Decimal(repr(float(x))).quantize(q, rounding=ROUND_DOWN) == self.value
         except InvalidOperation:
             return False
 

@@ -155,6 +155,7 @@ class _Collector:
         self.near: dict = {}
         self.n = 0
         self.window = 1.01 * 10.0 ** -claim.decimals
+        self._stdins: dict = {}
 
     def add(self, metric: str, sc: SearchConfig, subset: tuple, sub_cost: float, sub_words: str, measure: str,
             value: float, native_scale: float, texts: tuple | None = None) -> None:
@@ -179,7 +180,7 @@ class _Collector:
                 if old is None or cost < old.cost:
                     self.near[nk] = Match(metric, sc.config, list(subset), measure, value, shown, form, "round", cost,
                                           words + ([_form_words(form)] if fc else []),
-                                          stdin_line(cand, [refs[k] for k in subset]), sc.lsum_split, dist)
+                                          self._stdin(cand, refs, subset), sc.lsum_split, dist)
                 continue
             table = self.matches if rounding == "round" else self.truncated
             old = table.get(key)
@@ -188,7 +189,14 @@ class _Collector:
             table[key] = Match(metric, sc.config, list(subset), measure, value, shown, form, rounding, cost,
                                words + ([_form_words(form)] if fc else []) + (["truncated, not rounded"]
                                                                               if rounding == "truncate" else []),
-                               stdin_line(cand, [refs[k] for k in subset]), sc.lsum_split)
+                               self._stdin(cand, refs, subset), sc.lsum_split)
+
+    def _stdin(self, cand: str, refs: list, subset: tuple) -> str:
+        key = (cand, id(refs), subset)
+        s = self._stdins.get(key)
+        if s is None:
+            s = self._stdins[key] = stdin_line(cand, [refs[k] for k in subset])
+        return s
 
 
 def _form_words(form: str) -> str:
