@@ -32,6 +32,14 @@ def test_tokens_13a_vs_whitespace():
     a, b = [c for c in d.cells if c["kind"] == "token"]
     assert a["side"] == "a" and a["text"] == "candidate" and a["indices"] == [5, 6]     # `mat` `.`
     assert b["side"] == "b" and b["indices"] == [5]                                    # `mat.`
+    assert a["all"] == [5, 6] and b["all"] == [5]
+
+
+def test_tokens_every_differing_stretch_is_a_cell():
+    d = pair("The cat sat on the mat.", ["the cat is on the mat."], "sacrebleu", "textbook")
+    a, b = [c for c in d.cells if c["kind"] == "token"]
+    assert d.why.startswith("Textbook lowercases `The` to `the` in the candidate")
+    assert a["indices"] == [0] and a["all"] == [0, 5, 6] and b["all"] == [0, 5]
 
 
 def test_tokens_lowercase():
@@ -138,7 +146,7 @@ def test_rouge_stemming():
     assert d.first_step == "stemming"
     assert "`cats` unchanged (rouge-score) vs `cat` (rouge-score (stemmer))" in d.why
     assert "NLTK PorterStemmer" in d.why and "rouge1 hits 0 vs 2" in d.why
-    assert {"kind": "token", "side": "a", "text": "candidate", "ref": None, "indices": [0, 1]} in d.cells
+    assert {"kind": "token", "side": "a", "text": "candidate", "ref": None, "indices": [0, 1], "all": [0, 1]} in d.cells
 
 
 def test_rouge_stemmers_disagree_porter_vs_wordnet_exceptions():

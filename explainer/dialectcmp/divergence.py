@@ -70,9 +70,12 @@ def _bleu_texts(trace) -> list[tuple[str, Any]]:
     return out
 
 
-def _token_cells(side: str, text_index: int, idx: range, segment: int | None) -> dict:
+def _token_cells(side: str, text_index: int, idx, segment: int | None, all_idx=None) -> dict:
+    """A token cell: ``indices`` = the first differing stretch (the one ``why`` describes), ``all`` = every token
+    of the text in some differing stretch."""
     d = {"kind": "token", "side": side, "text": "candidate" if text_index == 0 else "reference",
-         "ref": None if text_index == 0 else text_index - 1, "indices": list(idx)}
+         "ref": None if text_index == 0 else text_index - 1, "indices": list(idx),
+         "all": list(all_idx if all_idx is not None else idx)}
     if segment is not None:
         d["segment"] = segment
     return d
@@ -88,8 +91,8 @@ def _bleu_token_step(a, b, la, lb, segment=None) -> Divergence | None:
         why = describe(diff, xa.token_texts, xb.token_texts, la, lb, name)
         if n_texts > 1:
             why += f" ({n_texts} of the {len(ta)} texts are tokenized differently)"
-        cells = [_token_cells("a", k, range(diff.a_start, diff.a_end), segment),
-                 _token_cells("b", k, range(diff.b_start, diff.b_end), segment)]
+        cells = [_token_cells("a", k, range(diff.a_start, diff.a_end), segment, diff.a_all),
+                 _token_cells("b", k, range(diff.b_start, diff.b_end), segment, diff.b_all)]
         return Divergence("", "", "tokens", why, cells, segment)
     return None
 
@@ -299,8 +302,8 @@ def _rouge_divergence(a, b, la, lb, segment) -> Divergence:
             continue
         why = describe(diff, sa, sb, la, lb, name)
         why += ": " + _rouge_consequence(a, b, types)
-        cells = [_token_cells("a", k, range(diff.a_start, diff.a_end), segment),
-                 _token_cells("b", k, range(diff.b_start, diff.b_end), segment)]
+        cells = [_token_cells("a", k, range(diff.a_start, diff.a_end), segment, diff.a_all),
+                 _token_cells("b", k, range(diff.b_start, diff.b_end), segment, diff.b_all)]
         return Divergence("", "", "tokens", why, cells)
     # stemming
     for k, ((name, xa), (_, xb)) in enumerate(zip(ta, tb)):

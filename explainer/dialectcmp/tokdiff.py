@@ -1,7 +1,7 @@
 """Where two token lists of the same text differ, in words (``mat.`` vs ``mat .``, ``The`` vs ``the``)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Sequence
 
@@ -26,6 +26,8 @@ class TokenDiff:
     b_end: int
     kind: str          # "split", "case", "dropped", "added", "changed"
     n_stretches: int   # how many differing stretches the whole text has
+    a_all: list[int] = field(default_factory=list)   # every token index of a / b in some differing stretch
+    b_all: list[int] = field(default_factory=list)
 
     def a_tokens(self, a: Sequence[str]) -> list[str]:
         return list(a[self.a_start:self.a_end])
@@ -53,7 +55,9 @@ def first_token_diff(a: Sequence[str], b: Sequence[str]) -> TokenDiff | None:
         kind = "split"          # split and case both differ: the split is the striking part
     else:
         kind = "changed"
-    return TokenDiff(i1, i2, j1, j2, kind, len(ops))
+    a_all = [i for op in ops for i in range(op[1], op[2])]
+    b_all = [j for op in ops for j in range(op[3], op[4])]
+    return TokenDiff(i1, i2, j1, j2, kind, len(ops), a_all, b_all)
 
 
 def describe(diff: TokenDiff, a: Sequence[str], b: Sequence[str], la: str, lb: str, what: str) -> str:
