@@ -120,12 +120,11 @@ def _inputs() -> None:
     st.text_area("Candidate (the text being scored)", key="dl_cand", height=80)
     n = st.session_state.get("dl_nrefs", 1)
     for i in range(n):
-        c1, c2 = st.columns([20, 1], vertical_alignment="bottom")
-        with c1:
+        # a horizontal container keeps the button at its natural width (ratio columns squeeze "✕" to "›")
+        with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
             st.text_area(f"Reference {i + 1}", key=f"dl_ref_{i}", height=68)
-        with c2:
-            st.button("✕", key=f"dl_rm_{i}", on_click=_remove_ref, args=(i,), help=f"remove reference {i + 1}",
-                      disabled=n <= 1)
+            st.button("✕", key=f"dl_rm_{i}", on_click=_remove_ref, args=(i,), help=f"Remove reference {i + 1}",
+                      disabled=n <= 1, width="content")
     st.button("Add reference", icon=":material/add:", key="dl_add", on_click=_add_ref, disabled=n >= MAX_REFS,
               width="content")
     st.caption(f"1–{MAX_REFS} references, multi-line allowed. Limits: {MAX_COMPARE_CHARS:,} characters in all for "
@@ -243,23 +242,18 @@ def _reproduce(cand: str, refs: list[str]) -> None:
         return
     _VERDICT[res.verdict](hl.md_escape(res.message))
     st.caption(f"{res.n_configurations:,} configurations scored in {res.seconds:.2f} s.")
-    cfg = {"explain": st.column_config.LinkColumn("Explain", display_text="open"),
-           "value": st.column_config.NumberColumn("value (as printed)", format="%.10g"),
-           "command": None}
     if res.matches:
-        st.markdown(f"**Configurations that give {hl.md_escape(res.claim.shown)}**, simplest first"
-                    + (f" (the first {len(res.matches)} of {res.n_matches})" if res.n_matches > len(res.matches) else ""))
-        st.dataframe(pd.DataFrame(dv.match_rows(res)), hide_index=True, width="stretch", column_config=cfg)
+        st.markdown(f"**Configurations that give {hl.md_escape(res.claim.shown)}**, simplest first; “explain →” "
+                    "opens one step by step on the Explain page")
+        _html(dv.matches_html(dv.match_rows(res), total=res.n_matches))
         with st.expander("Command line for the simplest one"):
             st.code(res.matches[0].to_dict()["command"], language="bash")
     if res.truncated:
         st.markdown(f"**Only when the value is cut (not rounded) to {res.claim.decimals} decimals**")
-        st.dataframe(pd.DataFrame(dv.match_rows(res, "truncated")), hide_index=True, width="stretch",
-                     column_config=cfg)
+        _html(dv.matches_html(dv.match_rows(res, "truncated")))
     if res.verdict != "reproduced" and res.nearest:
         st.markdown("**The nearest configurations**")
-        st.dataframe(pd.DataFrame(dv.match_rows(res, "nearest")), hide_index=True, width="stretch",
-                     column_config=cfg)
+        _html(dv.matches_html(dv.match_rows(res, "nearest")))
     st.download_button("Download the search result (JSON)", json.dumps(res.to_dict(), ensure_ascii=False, indent=1),
                        file_name="reproduce.json", mime="application/json", key="dl_dl_rep",
                        icon=":material/download:")

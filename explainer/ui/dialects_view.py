@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 
 from explainer.ui.highlight import TokenMark, escape_text, render_marked_text
 
-__all__ = ["table_rows", "scores_figure", "side_html", "explain_query", "explain_link", "match_rows",
+__all__ = ["table_rows", "scores_figure", "side_html", "explain_query", "explain_link", "match_rows", "matches_html",
            "parse_page_params", "page_params", "STEP_WORDS", "STYLE", "MAX_URL_TEXT", "COMPARE_METRICS"]
 
 COMPARE_METRICS = ("bleu", "rouge")
@@ -45,6 +45,10 @@ table.dl-steps th{text-align:center}
 table.dl-steps td.dl-label{text-align:left;white-space:nowrap}
 td.dl-cell-hit{outline:3px solid #D55E00;outline-offset:-3px;background:rgba(213,94,0,.18);font-weight:700}
 .dl-why{font-size:1.02rem;line-height:1.5}
+ol.dl-matches{line-height:1.6;padding-left:1.6rem}
+ol.dl-matches li{margin-bottom:.25rem}
+.dl-unusual{font-size:.8rem;border:1px solid #E69F00;border-radius:.25rem;padding:0 .25rem;margin-left:.2rem}
+a.dl-explain{white-space:nowrap;font-weight:600}
 </style>
 """
 MAX_URL_TEXT = 6_000
@@ -311,6 +315,21 @@ def match_rows(res, which: str = "matches") -> list[dict]:
                     "references": ", ".join(str(k + 1) for k in m.references), "value": m.value,
                     "unusual": m.unusual, "command": m.to_dict()["command"]})
     return out
+
+
+def matches_html(rows: Sequence[dict], *, limit: int = 25, total: int | None = None) -> str:
+    """The reproduce results as an ordered list: the value as the claim prints it, the configuration in words,
+    and a link to its full explanation on the Explain page (same tab). Every string is escaped."""
+    items = []
+    for r in rows[:limit]:
+        flag = ' <span class="dl-unusual">unusual setting</span>' if r["unusual"] else ""
+        items.append(f'<li><b>{html.escape(r["shown"])}</b> — {escape_text(r["configuration"])}{flag} '
+                     f'<a class="dl-explain" href="{html.escape(r["explain"], quote=True)}" target="_self">'
+                     f"explain →</a> <span class=\"xp-note\">value {html.escape(repr(r['value']))}, "
+                     f"reference(s) {html.escape(r['references'])}</span></li>")
+    more = (total if total is not None else len(rows)) - min(limit, len(rows))
+    tail = f'<div class="xp-note">… and {more:,} more (download the result for all of them)</div>' if more > 0 else ""
+    return f'<ol class="dl-matches">{"".join(items)}</ol>{tail}'
 
 
 # ----------------------------------------------------------------------------------------------- URL state
