@@ -124,6 +124,7 @@ def test_builtin_claim_picker_runs_the_search(case):
     want = reproduce(ex.candidate, list(ex.references), case.claim, metric=case.metric)
     box = {"reproduced": at.success, "unreproducible": at.error}[case.expected]
     assert box and box[0].value.startswith(hl.md_escape(want.message)[:30])
+    assert any(hl.md_escape(case.note) in i.value for i in at.info)
     body = html_of(at)
     links = [html.unescape(x) for x in re.findall(r'<a class="dl-explain" href="([^"]*)"', body)]
     if case.expected == "reproduced":

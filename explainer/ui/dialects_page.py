@@ -241,6 +241,11 @@ def _reproduce(cand: str, refs: list[str]) -> None:
         st.info("The texts or the claim changed since the last search: press Search to search again.")
         return
     _VERDICT[res.verdict](hl.md_escape(res.message))
+    builtin = next((c for c in BUILTIN_CLAIMS if c.claim == claim and get_example(c.example).candidate == cand
+                    and list(get_example(c.example).references) == refs), None)
+    if builtin is not None:
+        st.info(f"Printed as {hl.md_escape(builtin.claim)} by {hl.md_escape(builtin.source)}. "
+                + hl.md_escape(builtin.note), icon=":material/menu_book:")
     st.caption(f"{res.n_configurations:,} configurations scored in {res.seconds:.2f} s.")
     if res.matches:
         st.markdown(f"**Configurations that give {hl.md_escape(res.claim.shown)}**, simplest first; “explain →” "
