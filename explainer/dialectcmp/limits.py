@@ -11,11 +11,12 @@ __all__ = ["MAX_REFS", "MAX_COMPARE_CHARS", "MAX_REPRODUCE_TEXT_CHARS", "MAX_REP
 
 #: references per candidate (the Explain page's limit too)
 MAX_REFS = 10
-#: characters (candidate + references) of one side-by-side comparison: ~17 full traces are built, the slowest
-#: being ROUGE-1.5.5's (about 1 s at this size)
+#: characters (candidate + references) of one side-by-side comparison: ~17 full traces are built; at this size
+#: the BLEU table takes ~0.1 s, the ROUGE table ~2 s (ROUGE-1.5.5's and the LCS traces; docs/dialects-compare.md)
 MAX_COMPARE_CHARS = 20_000
-#: characters of one text, and of candidate + references, for the reproduce search (about 1,000 configurations
-#: times every reference subset)
+#: characters of one text, and of candidate + references, for the reproduce search (~400 BLEU and ~30 ROUGE
+#: configurations times every reference subset and multi-reference rule): at the limits ~0.5 s with 2
+#: references of 2,000 characters, ~1.8 s with 10 references (the page shows a progress bar)
 MAX_REPRODUCE_TEXT_CHARS = 2_000
 MAX_REPRODUCE_CHARS = 8_000
 #: length of a claim string ("BLEU = 0.576")
