@@ -83,47 +83,39 @@ def compare(candidate: str, references: Sequence[str], *, metric: str = "bleu",
     """One segment: one row per configuration (default: ``bleu_row_configs`` / ``rouge_row_configs``) and the
     first divergence of each pair (default: each row against the first)."""
     refs = check_segment(candidate, references)
-    if metric == "bleu":
-        from explainer.bleu import explain_bleu
-
-        configs = list(configs) if configs is not None else bleu_row_configs([candidate] + refs)
-        rows = [bleu_row(c, explain_bleu(candidate, refs, dialect=c.dialect, **c.opts)) for c in configs]
-    elif metric == "rouge":
-        from explainer.rouge import explain_rouge
-
-        configs = list(configs) if configs is not None else rouge_row_configs(types)
-        rows = [rouge_row(c, explain_rouge(candidate, refs, dialect=c.dialect, types=list(c.types), **c.opts))
-                for c in configs]
-    else:
-        raise ValueError(f"metric must be bleu or rouge, got {metric!r}")
-    _check_ids(rows)
-    cmp = Comparison(metric, "segment", rows, [], candidate, refs)
-    _pairs(cmp, pairs)
-    return cmp
+    return _build("segment", metric, candidate, refs, [candidate] + refs, types, configs, pairs)
 
 
 def compare_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]], *, metric: str = "bleu",
                    types: Sequence[str] = DEFAULT_ROUGE_TYPES, configs: Sequence[Config] | None = None,
                    pairs: Sequence[tuple[str, str]] | None = None) -> Comparison:
     """A corpus: corpus-level rows (BLEU: summed statistics; ROUGE: each dialect's aggregation) and the first
-    divergence of each pair (ROUGE: on the first item whose scores differ, else in the aggregation)."""
+    divergence of each pair (ROUGE: the earliest step among the items whose scores differ, else the
+    aggregation)."""
     cands, refs = check_corpus(candidates, references)
+    return _build("corpus", metric, cands, refs, cands + [r for rs in refs for r in rs], types, configs, pairs)
+
+
+def _build(level: str, metric: str, cands, refs, texts, types, configs, pairs) -> Comparison:
+    """Rows from the cores' traces (``explain_bleu[_corpus]`` / ``explain_rouge[_corpus]``), then the pairs."""
+    corpus = level == "corpus"
     if metric == "bleu":
-        from explainer.bleu import explain_bleu_corpus
+        from explainer.bleu import explain_bleu, explain_bleu_corpus
 
-        texts = cands + [r for rs in refs for r in rs]
+        explain = explain_bleu_corpus if corpus else explain_bleu
         configs = list(configs) if configs is not None else bleu_row_configs(texts)
-        rows = [bleu_row(c, explain_bleu_corpus(cands, refs, dialect=c.dialect, **c.opts)) for c in configs]
+        rows = [bleu_row(c, explain(cands, refs, dialect=c.dialect, **c.opts)) for c in configs]
     elif metric == "rouge":
-        from explainer.rouge import explain_rouge_corpus
+        from explainer.rouge import explain_rouge, explain_rouge_corpus
 
+        explain = explain_rouge_corpus if corpus else explain_rouge
         configs = list(configs) if configs is not None else rouge_row_configs(types)
-        rows = [rouge_row(c, explain_rouge_corpus(cands, refs, dialect=c.dialect, types=list(c.types), **c.opts))
+        rows = [rouge_row(c, explain(cands, refs, dialect=c.dialect, types=list(c.types), **c.opts))
                 for c in configs]
     else:
         raise ValueError(f"metric must be bleu or rouge, got {metric!r}")
     _check_ids(rows)
-    cmp = Comparison(metric, "corpus", rows, [], cands, refs)
+    cmp = Comparison(metric, level, rows, [], cands, refs)
     _pairs(cmp, pairs)
     return cmp
 

@@ -236,8 +236,9 @@ def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, 
         if progress:
             progress(done, total)
     if do_rouge:
+        reng = RougeEngine(candidate, refs)
         for sc in rspace:
-            _search_rouge(col, cl, sc, subsets, (split_c, split_r) if sc.lsum_split else None)
+            _search_rouge(col, reng, cl, sc, subsets, (split_c, split_r) if sc.lsum_split else None)
             done += 1
             if progress and done % 8 == 0:
                 progress(done, total)
@@ -288,7 +289,7 @@ def _rouge_types(cl: Claim, dialect: str) -> list[str]:
     return [t for t in wanted if parse_type(t).kind in kinds]
 
 
-def _search_rouge(col, cl: Claim, sc: SearchConfig, subsets, split_texts) -> None:
+def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, split_texts) -> None:
     types = _rouge_types(cl, sc.dialect)
     if split_texts is not None:     # the sentence split changes only the summary-level types
         types = [t for t in types if t == "rougeLsum" or t.startswith("rougeW")]
@@ -299,7 +300,6 @@ def _search_rouge(col, cl: Claim, sc: SearchConfig, subsets, split_texts) -> Non
         measures = tuple(m for m in measures if m == "fmeasure")
         if not measures:
             return
-    eng = col.__dict__.setdefault("_rouge_engine", RougeEngine(col.candidate, col.references))
     prepared = eng.per_reference(sc.dialect, sc.config.opts, types, split_texts)
     rules = list(iter_rules(sc.dialect)) if len(col.references) > 1 else [next(iter(iter_rules(sc.dialect)))]
     for rule, rule_cost, rule_words in rules:
