@@ -309,7 +309,7 @@ def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, s
         for subset, sub_cost, sub_words in subsets:
             if len(subset) == 1 and rule != next(iter(iter_rules(sc.dialect)))[0]:
                 continue        # one reference: every rule gives the same numbers
-            scores = RougeEngine.combine(prepared, rule, subset)
+            scores = eng.combine(prepared, rule, subset)
             col.n += 1
             for t, s in scores.items():
                 cfg = Config.make("rouge", sc.dialect, opts, types=(t,))
