@@ -16,7 +16,7 @@ import json
 
 from explainer.cli import CliError
 
-__all__ = ["add_arguments", "run", "parse_pairs", "read_segments"]
+__all__ = ["add_arguments", "run", "parse_pairs", "read_segments", "write"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -39,7 +39,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def read_segments(path: str) -> list[tuple[int, str, list[str]]]:
-    """(line number, candidate, references) for every non-empty JSONL line (the bleu command's reader)."""
+    """(line number, candidate, references) for every non-empty JSONL line: the shared CLI reader
+    (``explainer.cli.io``) where it exists, else the bleu command's (same rules)."""
+    try:
+        from explainer.cli.io import read_segments as shared
+    except ImportError:
+        shared = None
+    if shared is not None:
+        return [tuple(s) for s in shared(path)]
     from explainer.bleu.cli import _read_lines, _segment
 
     out = []
@@ -54,6 +61,16 @@ def read_segments(path: str) -> list[tuple[int, str, list[str]]]:
             raise CliError(f"line {lineno}: invalid JSON (nested too deeply to read)") from None
         out.append((lineno,) + _segment(obj, lineno))
     return out
+
+
+def write(obj, where: str) -> None:
+    """One JSON line on stdout, encoded completely before anything is written (the shared writer where it exists,
+    else the bleu command's)."""
+    try:
+        from explainer.cli.io import write_json
+    except ImportError:
+        from explainer.bleu.cli import _write as write_json
+    write_json(obj, where)
 
 
 def parse_pairs(specs, row_ids: list[str], all_pairs: bool = False) -> list[tuple[str, str]] | None:
@@ -116,8 +133,7 @@ def _compare(args, types, cand, refs, where: str) -> dict:
 
 
 def run(args) -> int:
-    from explainer.bleu.cli import _write
-
+    _write = write
     types = _types(args)
     if args.candidate is not None:
         if args.corpus:

@@ -30,12 +30,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from explainer.bleu.cli import _write
+    from explainer.dialectcmp.cli_dialects import write
     from explainer.dialectcmp.reproduce import reproduce
 
     try:
         res = reproduce(args.candidate, args.ref, args.claim, metric=args.metric)
     except ValueError as e:
         raise CliError(str(e)) from None
-    _write(res.to_dict(), "the result")
+    write(res.to_dict(), "the result")
     return 0

@@ -98,7 +98,8 @@ class BleuEngine:
         return s
 
     def score(self, name: str, opts: dict, subset: tuple) -> BleuResult:
-        """The numbers ``score_bleu(candidate, [references[k] for k in subset], dialect=name, **opts)`` gives."""
+        """The numbers ``score_bleu(candidate, [references[k] for k in subset], dialect=name, **opts)`` gives;
+        ``error`` is set where the real library fails (it then reports no number at all)."""
         d = self.dialect(name, opts)
         N = d.max_order
         if N > self.MAX_ORDER:

@@ -267,6 +267,8 @@ def _search_bleu(col, cl: Claim, space, subsets, candidate, refs, tick) -> None:
         for subset, sub_cost, sub_words in subsets:
             res = eng.score(sc.dialect, opts, subset)
             col.n += 1
+            if res.error is not None:
+                continue        # the real library fails here: it prints no number, so it explains no claim
             scale = eng.dialect(sc.dialect, opts).scale
             for m in measures:
                 if m == "score":
@@ -312,6 +314,8 @@ def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, s
             scores = eng.combine(prepared, rule, subset)
             col.n += 1
             for t, s in scores.items():
+                if getattr(s, "died", None):
+                    continue    # ROUGE-1.5.5 dies here (-w with an empty reference): it prints nothing
                 cfg = Config.make("rouge", sc.dialect, opts, types=(t,))
                 sc2 = SearchConfig(cfg, sc.cost + rule_cost, sc.words + ((rule_words,) if rule_words else ()),
                                    lsum_split=sc.lsum_split)

@@ -132,9 +132,13 @@ def smoothing_label(dialect: str, options: dict) -> str:
 
 
 def _stats_json(trace) -> dict:
-    d = trace.stats_summary().to_dict()
-    d.pop("segment_stats", None)
-    return d
+    """The statistics exactly as ``python -m explainer bleu`` prints them (the command's own function: where the
+    real library fails, that may report them as null)."""
+    try:
+        from explainer.cli.bleu import _stats_dict
+    except ImportError:
+        from explainer.bleu.cli import _stats_dict
+    return _stats_dict(trace.stats_summary())
 
 
 def bleu_row(config: Config, trace) -> Row:

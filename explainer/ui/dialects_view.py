@@ -78,11 +78,12 @@ def table_rows(cmp) -> list[dict]:
         if cmp.metric == "bleu":
             rec = {"implementation": row.label, "score": _num(d["score"]), "scale": f"0–{_num(d['scale'])}",
                    "BLEU 0–1": _num(d["bleu"]),
-                   "matches / totals": "  ".join(f"{_num(m)}/{_num(t)}" for m, t in zip(d["counts"], d["totals"])),
+                   "matches / totals": "  ".join(f"{_num(m)}/{_num(t)}" for m, t in zip(d["counts"] or [], d["totals"] or [])),
                    "c": d["sys_len"], "r": d["ref_len"], "BP": _num(d["bp"]), "smoothing": d["smoothing"],
                    "tokenizer": d["tokenizer"]}
-            if d.get("library_error"):
-                rec["score"] += " (library error)"
+            err = d.get("library_error")
+            if err:
+                rec["score"] = f"fails: {err['type']}" if d["score"] is None else rec["score"] + " (library error)"
         else:
             rec = {"implementation": row.label}
             all_types = list(dict.fromkeys(t for r in cmp.rows for t in r.data["scores"]))
@@ -111,8 +112,10 @@ def scores_figure(cmp) -> go.Figure:
 
     rows = list(reversed(cmp.rows))
     if cmp.metric == "bleu":
-        xs = [r.data["bleu"] for r in rows]
-        texts = [f"{_num(r.data['score'])} (0–{_num(r.data['scale'])})" for r in rows]
+        # where the real library fails it reports nothing: a zero-length bar labelled with the error
+        xs = [r.data["bleu"] or 0.0 for r in rows]
+        texts = [f"{_num(r.data['score'])} (0–{_num(r.data['scale'])})" if r.data["score"] is not None
+                 else f"fails: {r.data['library_error']['type']}" for r in rows]
         title = "BLEU of every implementation, on one 0–1 axis (label: the number it reports)"
     else:
         xs = [r.data["fmeasure"] for r in rows]
