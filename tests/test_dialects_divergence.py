@@ -159,6 +159,23 @@ def test_rouge_stemmers_disagree_porter_vs_wordnet_exceptions():
     assert "`took` unchanged (rouge-score) vs `take` (ROUGE-1.5.5 -m)" in d.why
 
 
+def test_rouge_overlap_step_on_a_hand_made_trace_pair():
+    # No shipped dialect counts ROUGE-N differently once the tokens agree (pltrdy's set counting would): the step
+    # is checked on a pair of traces whose rouge2 counts were made to differ by hand.
+    import copy
+
+    from explainer.rouge.trace import TypeResult
+
+    a = explain_rouge("the cat sat on the mat", ["the cat sat on a mat"])
+    b = copy.deepcopy(a)
+    x = b.per_reference[0]["rouge2"]
+    b.per_reference[0]["rouge2"] = TypeResult(x.type, x.hits - 1, x.ref_total, x.cand_total, x.score, x.detail)
+    d = rouge_divergence(a, b, "multiset", "set")
+    assert d.first_step == "overlap"
+    assert d.why == "rouge2 against the reference: 3 hits of 5 reference / 5 candidate units (multiset) vs 2 of 5 / 5 (set)"
+    assert d.cells == [{"kind": "type", "type": "rouge2", "ref": 0, "field": "hits"}]
+
+
 def test_rouge_lsum_sentence_splitting():
     cand = "schools were closed on monday. the storm cut power to homes."
     refs = ["the storm cut power to homes. schools were closed on monday."]
