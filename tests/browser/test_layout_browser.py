@@ -24,19 +24,13 @@ LONG_REF = ("on monday the council approved plans for three new schools and repa
 
 
 @pytest.fixture(scope="module")
-def real_browser():
-    """Chromium with its scrollbars drawn (Playwright hides them in headless mode by default)."""
-    from pathlib import Path
-
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Chromium not found at {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-                              ignore_default_args=["--hide-scrollbars"])
-        yield b
-        b.close()
+def real_browser(browser):
+    """Chromium with its scrollbars drawn (Playwright hides them in headless mode by default). Launched through
+    the session's Playwright (a second sync_playwright() in the same process is refused)."""
+    b = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+                                    ignore_default_args=["--hide-scrollbars"])
+    yield b
+    b.close()
 
 
 @pytest.fixture
