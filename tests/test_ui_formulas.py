@@ -102,3 +102,29 @@ def test_rouge_l_and_lsum_show_fractions_per_reference(dialect):
         captions = " ".join(c.value for c in app.at.caption)
         lsum = rt.per_reference[k]["rougeLsum"]
         assert f"Union hits over the reference's {lsum.ref_total:g} tokens" in captions.replace("\\", "")
+
+
+def test_rouge155_chart_and_table_round_alike():
+    """The chart's bar labels and the table show the same value the same way (0.15385, not 0.1538 vs 0.1539)."""
+    app = BrowserLikeApp({"example": "abandon_hope", "rouge_dialect": "rouge155"})
+    table = next(d.value for d in app.at.dataframe if list(d.value.columns) == ["type", "precision", "recall",
+                                                                                  "F-measure"])
+    from explainer.rouge import explain_rouge
+    from explainer.ui import charts, rouge_view as rv
+
+    ex = get_example("abandon_hope")
+    rt = explain_rouge(ex.candidate, list(ex.references), dialect="rouge155")
+    fig = charts.rouge_prf_figure(rv.prf_rows(rt))
+    for trace, col in zip(fig.data, ["precision", "recall", "F-measure"]):
+        assert list(trace.text) == list(table[col]), col
+    assert all(len(v.split(".")[1]) == 5 for v in table["F-measure"])
+
+
+@pytest.mark.parametrize("dialect,word", [("rouge155", "pooled"), ("rouge-score", "kept")])
+def test_reference_picker_speaks_the_tables_words(dialect, word):
+    app = BrowserLikeApp({"example": "abandon_hope", "rouge_dialect": dialect})
+    winners = next(d.value for d in app.at.dataframe if "kept" in d.value.columns)
+    note = next(c.value for c in app.at.caption if c.value.startswith("In the headline"))
+    assert all(word in str(v) for v in winners["kept"]) or word == "kept"
+    assert word in note
+    assert [o for o in app.at.selectbox(key="rouge_ref").options] == [f"reference {i + 1}" for i in range(4)]

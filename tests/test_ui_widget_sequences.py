@@ -201,3 +201,13 @@ def test_an_infinite_score_is_explained_on_the_page():
     assert app.at.metric[0].value == "∞"
     text = " ".join(w.value for w in app.at.warning).replace("\\", "")
     assert "k = 1e+308" in text and "largest number" in text and "smaller k" in text
+
+
+def test_over_long_bleu_trace_is_said_in_the_pages_terms():
+    """A BLEU trace over the 100,000-character limit: the page's words, not the API's ('score_bleu', 'CLI')."""
+    cand = "the cat sat on the mat " * 2_400       # 55,200 characters
+    app = BrowserLikeApp({"candidate": cand, "ref": cand, "rouge_types": "rouge1"})
+    assert not app.exceptions
+    errors = " ".join(e.value for e in app.at.error).replace("\\", "")
+    assert "100,000" in errors and "Shorten" in errors
+    assert "score_bleu" not in errors and "CLI" not in errors and "--full" not in errors
