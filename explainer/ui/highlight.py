@@ -18,13 +18,9 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 __all__ = ["TokenMark", "escape_text", "escape_attr", "render_marked_text", "legend_html", "legend_refs_html", "STYLE",
-           "ORDER_COLOURS", "CLIP_COLOUR", "is_suspicious_char", "md_escape"]
+           "is_suspicious_char", "md_escape"]
 
-# Okabe–Ito: sky blue, bluish green, orange, reddish purple, then blue / yellow for orders 5-6.
-ORDER_COLOURS = {1: "#56B4E9", 2: "#009E73", 3: "#E69F00", 4: "#CC79A7", 5: "#0072B2", 6: "#F0E442"}
-CLIP_COLOUR = "#D55E00"  # vermillion
-SELECT_COLOUR = "#0072B2"
-_UNDERLINE = {1: "solid", 2: "double", 3: "dashed", 4: "dotted", 5: "solid", 6: "double"}
+# Colours (Okabe–Ito) and underline styles per n-gram order live in STYLE below.
 
 # Characters shown as a badge instead of themselves. Newline and tab stay (the text is pre-wrapped).
 _KEEP = {"\n", "\t", " "}
