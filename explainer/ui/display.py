@@ -26,9 +26,8 @@ html{{font-size:{LARGE_ROOT_PX}px}}
 PAGE_CSS = """<style>
 [data-testid="stDataFrame"] .dvn-scroller{scrollbar-width:auto;
   scrollbar-color:rgba(128,128,128,.85) rgba(128,128,128,.18)}
-.katex-display{overflow-x:auto;overflow-y:hidden;padding:.15rem 0 .35rem 0;scrollbar-width:thin;
+.katex-display{overflow-x:auto;overflow-y:hidden;padding:.15rem .4rem .35rem .4rem;scrollbar-width:thin;
   scrollbar-color:rgba(128,128,128,.85) rgba(128,128,128,.18)}
-.katex-display > .katex{max-width:100%}
 </style>"""
 
 
