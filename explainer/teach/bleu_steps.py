@@ -307,7 +307,6 @@ def _step_smoothing(b: dict) -> Step:
     if comb.get("early_exit"):
         blocks.append(Para(f"The library stops early: {comb['early_exit']}.", "note"))
     target = next((o for o in zero if o["included"]), None)
-    q = None
     if target is not None:
         q = question(f"bleu-smoothing-{target['n']}",
                      f"Order {target['n']} has {num(target['matches'])} of {num(target['totals'])} matches. What "
@@ -316,6 +315,12 @@ def _step_smoothing(b: dict) -> Step:
                                                                         for o in orders)),
                             Para(f"Smoothing: {method} ({b['implementation']}).")),
                      explanation=f"{target['reason']}: {target['formula']}.")
+    else:   # the library stops before smoothing (no match at any order): ask what the step is about
+        q = question("bleu-zero-orders", f"How many of the {len(orders)} orders have no match at all?", len(zero),
+                     kind="count", given=(Table(("order", "matches", "n-grams"), tuple(
+                         (o["n"], o["matches"], o["totals"]) for o in orders)),),
+                     explanation=f"Orders {', '.join(str(o['n']) for o in zero)} have 0 matches: {len(zero)}."
+                     + (f" {comb['early_exit']}." if comb.get("early_exit") else ""))
     return Step("bleu-smoothing", "BLEU", "Smoothing the zero precisions", tuple(blocks), say("bleu-smoothing"),
                 misconception("bleu-smoothing"), q)
 

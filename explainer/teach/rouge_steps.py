@@ -157,7 +157,8 @@ def _final_note(r: dict, t: str, res: dict) -> Para | None:
         pool = (r.get("pooled") or {}).get(t)
         how = (f" ({pool['rule']}: hits {num(pool['hits'])}, reference size {num(pool['ref_total'])}, candidate "
                f"size {num(pool['cand_total'])})") if pool else ""
-        return Para(f"The reported {LABELS.get(t, t)} is P {num(s['precision'])}, R {num(s['recall'])}, "
+        lead = "The counts of all references are pooled: the" if pool else "The"
+        return Para(f"{lead} reported {LABELS.get(t, t)} is P {num(s['precision'])}, R {num(s['recall'])}, "
                     f"F {num(s['fmeasure'])}{how}.", "note")
     return None
 
