@@ -119,13 +119,16 @@ def _step_texts(b: dict) -> Step:
     blocks.append(_token_row("Candidate", cand))
     for k, r in enumerate(b["references"]):
         blocks.append(_token_row(f"Reference {k + 1}", _toks(r)))
-    changes = []
-    for name, t in [("candidate", b["candidate"])] + [(f"reference {k + 1}", r) for k, r in enumerate(b["references"])]:
+    # what preprocessing did, once per kind of change, with the texts it applies to
+    texts = [("the candidate", b["candidate"])] + [(f"reference {k + 1}", r) for k, r in enumerate(b["references"])]
+    changes: dict[str, list[str]] = {}
+    for name, t in texts:
         for ch in t.get("changes") or []:
-            changes.append(f"{name}: {ch['step']} — {ch['detail']}")
+            changes.setdefault(f"{ch['step']} — {ch['detail']}", []).append(name)
     if changes:
-        blocks.append(Para("Preprocessing: " + "; ".join(changes[:6]) + ("; …" if len(changes) > 6 else "") + ".",
-                           "note"))
+        parts = [f"{what} ({'all texts' if len(names) == len(texts) and len(texts) > 1 else ', '.join(names)})"
+                 for what, names in list(changes.items())[:6]]
+        blocks.append(Para("Preprocessing: " + "; ".join(parts) + ("; …" if len(changes) > 6 else "") + ".", "note"))
     explanation = (f"The {b['tokenizer']} tokenizer gives {len(cand)} tokens: " + " · ".join(cand[:40]) +
                    (" · …" if len(cand) > 40 else "") + ".")
     q = question("bleu-tokens", f"How many tokens does the candidate have under the {b['tokenizer']} tokenizer?",

@@ -9,6 +9,7 @@ that forbids any request, so it opens offline and prints with one step per page.
 """
 from __future__ import annotations
 
+import base64
 import math
 import re
 from typing import Iterable, Sequence
@@ -29,22 +30,22 @@ TEACH_CSS = """
 .tc p{margin:.25rem 0 .45rem 0}
 .tc .tp-key{font-weight:700;border-left:.35rem solid #0072B2;padding-left:.6rem}
 .tc .tp-note{font-size:.92rem;opacity:.85}
-.tc .trow{margin:.25rem 0 .35rem 0}
+.tc .trow{margin:.15rem 0 .3rem 0}
 .tc .trow-h{font-weight:700;font-size:1rem}
 .tc .trow-h .trow-n{font-weight:400;opacity:.8;margin-left:.5rem}
 .tc .tks{display:flex;flex-wrap:wrap;gap:.3rem .35rem;max-height:9.5rem;overflow-y:auto;padding:.1rem}
 .tc .tk{display:inline-flex;flex-direction:column;align-items:center;border:2px solid rgba(128,128,128,.55);
-  border-radius:.35rem;padding:.05rem .45rem;min-width:1.6rem;line-height:1.25;white-space:pre}
+  border-radius:.35rem;padding:0 .45rem;min-width:1.6rem;line-height:1.2;white-space:pre}
 .tc .tk-t{font-size:1.18rem;font-weight:600}
-.tc .tk-l{font-size:.72rem;opacity:.85;min-height:.9rem}
+.tc .tk-l{font-size:.72rem;opacity:.85;min-height:.85rem;line-height:1}
 .tc .tk-match{border-color:#0072B2;background:rgba(0,114,178,.18)}
 .tc .tk-clip{border:2px dashed #D55E00;background:rgba(213,94,0,.12)}
 .tc .tk-clip .tk-t{text-decoration:line-through;text-decoration-color:#D55E00;text-decoration-thickness:3px}
 .tc .tk-lcs{border:4px double #009E73;background:rgba(0,158,115,.16)}
 .tc .tk-focus{outline:3px solid #E69F00;outline-offset:1px}
 .tc .tscroll{max-height:16.5rem;overflow:auto;margin:.3rem 0 .5rem 0}
-.tc table.tt{border-collapse:collapse;font-size:1.05rem}
-.tc table.tt th,.tc table.tt td{border:1px solid rgba(128,128,128,.55);padding:.12rem .5rem;text-align:left}
+.tc table.tt{border-collapse:collapse;font-size:1.05rem;line-height:1.3}
+.tc table.tt th,.tc table.tt td{border:1px solid rgba(128,128,128,.55);padding:.05rem .5rem;text-align:left}
 .tc table.tt th{background:rgba(128,128,128,.16);position:sticky;top:0}
 .tc table.tt td.n{text-align:right;font-variant-numeric:tabular-nums}
 .tc table.tt tr.em td{background:rgba(230,159,0,.22);font-weight:700}
@@ -56,9 +57,10 @@ TEACH_CSS = """
 .tc .tres{font-size:1.7rem;font-weight:800;margin:.3rem 0}
 .tc .tres .tres-v{border:3px solid #0072B2;border-radius:.4rem;padding:0 .5rem;margin-left:.4rem}
 .tc svg{max-width:100%;height:auto;display:block}
+.tc img.tchart{max-width:100%;height:auto;display:block;border-radius:.35rem;border:1px solid rgba(128,128,128,.35)}
 .tc svg text{font-family:"DejaVu Sans",Arial,sans-serif}
 .tc .tgrid table{border-collapse:collapse;font-size:1rem}
-.tc .tgrid td,.tc .tgrid th{border:1px solid rgba(128,128,128,.55);min-width:1.9rem;height:1.7rem;text-align:center;padding:0 .2rem}
+.tc .tgrid td,.tc .tgrid th{border:1px solid rgba(128,128,128,.55);min-width:1.9rem;height:1.5rem;text-align:center;padding:0 .2rem}
 .tc .tgrid th{background:rgba(128,128,128,.16);font-weight:600;white-space:pre}
 .tc .tgrid td.pz{opacity:.55}
 .tc .tgrid td.path{background:rgba(0,158,115,.30);font-weight:800;outline:2px solid #009E73;outline-offset:-2px}
@@ -72,6 +74,15 @@ TEACH_CSS = """
 .tc .task .thint{font-size:.9rem;opacity:.85}
 .tc .tok-yes{color:#006B4F;font-weight:800}
 .tc .tok-no{color:#B03A00;font-weight:800}
+.tc-fit{display:flex;flex-direction:column;overflow:visible}
+.tc-fit>*{flex:0 0 auto}
+.tc-fit>.tks{max-height:none}
+.tc-fit>.tscroll{max-height:none}
+.tc-fit>.tscroll-long{flex:0 1 auto;min-height:7rem}
+.tc-dense .tk-t{font-size:.98rem}
+.tc-dense .tk{padding:0 .3rem;border-width:1.5px}
+.tc-dense .tks{gap:.2rem .25rem}
+.tc-dense .tk-l{font-size:.66rem;min-height:.75rem}
 .tc .xp-cp{font-family:monospace;font-size:.75em;border:1px solid currentColor;border-radius:.2rem;padding:0 .15rem}
 """
 
@@ -119,7 +130,8 @@ def _table_html(t: Table, *, scroll: bool = True) -> str:
         body.append('<tr class="tot">' + "".join(_td(v) for v in t.total) + "</tr>")
     table = f'<table class="tt"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
     cap = f'<div class="tcap">{_e(t.caption)}</div>' if t.caption else ""
-    return (f'<div class="tscroll">{table}</div>' if scroll else table) + cap
+    long = " tscroll-long" if len(t.rows) > 5 else ""   # only a long table gives up height in a fitted step
+    return (f'<div class="tscroll{long}">{table}</div>' if scroll else table) + cap
 
 
 def _formula_html(f: Formula) -> str:
@@ -131,8 +143,9 @@ def _result_html(r: Result) -> str:
             f'<span class="tres-v">{_e(r.shown)}</span></div>')
 
 
-def block_html(b, *, upto: int | None = None) -> str:
-    """One block. ``upto`` (LCS grid only): how many inner cells are filled so far (row by row)."""
+def block_html(b, *, upto: int | None = None, img_charts: bool = False) -> str:
+    """One block. ``upto`` (LCS grid only): how many inner cells are filled so far (row by row);
+    ``img_charts``: charts as ``<img>`` (for ``st.html``), else inline ``<svg>`` (the handout)."""
     if isinstance(b, Para):
         return f'<p class="tp-{b.kind}">{_e(b.text)}</p>'
     if isinstance(b, TokenRow):
@@ -144,14 +157,14 @@ def block_html(b, *, upto: int | None = None) -> str:
     if isinstance(b, Result):
         return _result_html(b)
     if isinstance(b, Chart):
-        return svg_chart(b)
+        return svg_chart(b, as_img=img_charts)
     if isinstance(b, LcsGrid):
         return grid_html(b, upto=upto)
     raise TypeError(f"unknown block {type(b).__name__}")
 
 
-def blocks_html(blocks: Iterable, *, upto: int | None = None) -> str:
-    return "".join(block_html(b, upto=upto) for b in blocks)
+def blocks_html(blocks: Iterable, *, upto: int | None = None, img_charts: bool = False) -> str:
+    return "".join(block_html(b, upto=upto, img_charts=img_charts) for b in blocks)
 
 
 def notes_html(step: Step) -> str:
@@ -165,9 +178,23 @@ def question_html(q: Question, *, with_answer: bool = False) -> str:
             f"{ans}</div>")
 
 
-def step_html(step: Step, *, upto: int | None = None, notes: bool = False) -> str:
-    """A step's body (without its title) wrapped in the teach style."""
-    return '<div class="tc">' + blocks_html(step.blocks, upto=upto) + (notes_html(step) if notes else "") + "</div>"
+def step_html(step: Step, *, upto: int | None = None, notes: bool = False, fit: str | None = None,
+              lead: str = "", img_charts: bool = True) -> str:
+    """A step's body (without its title) wrapped in the teach style. ``fit`` (a CSS length such as
+    ``calc(100vh - 220px)``) makes the body a column of at most that height in which the tables give up space
+    and scroll inside their own box; many token boxes are drawn smaller (``DENSE_CHIPS``). ``lead``: a first
+    sentence (the LCS cell being filled)."""
+    chips = sum(len(b.chips) for b in step.blocks if isinstance(b, TokenRow))
+    cls = "tc" + (" tc-dense" if chips > DENSE_CHIPS else "")
+    body = (f'<p class="tp-key">{_e(lead)}</p>' if lead else "") + blocks_html(step.blocks, upto=upto,
+                                                                                img_charts=img_charts) + (
+        notes_html(step) if notes else "")
+    if fit:
+        return f'<div class="{cls} tc-fit" style="max-height:{_a(fit)}">{body}</div>'
+    return f'<div class="{cls}">{body}</div>'
+
+
+DENSE_CHIPS = 24   # more token boxes than this in one step: smaller boxes, so the texts fit the window
 
 
 # -------------------------------------------------------------------------------------------- LCS grid
@@ -238,7 +265,7 @@ def grid_html(g: LcsGrid, *, upto: int | None = None) -> str:
     note = f'<div class="tcap">{_e(g.note)}</div>' if g.note else ""
     legend = ('<div class="tcap">Green double-outlined cells: the alignment the backtrace picks (matched token '
               "pairs). The bottom-right cell is the LCS length.</div>")
-    return f'<div class="tgrid tscroll"><table>{head_row}{"".join(rows)}</table></div>{legend}{note}'
+    return f'<div class="tgrid tscroll tscroll-long"><table>{head_row}{"".join(rows)}</table></div>{legend}{note}'
 
 
 # ---------------------------------------------------------------------------------------------- charts
@@ -391,15 +418,26 @@ def _alignment_svg(data: dict) -> tuple[list[str], int, int]:
     return parts, W, H
 
 
-def svg_chart(ch: Chart) -> str:
+_FONTS = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
+
+
+def svg_chart(ch: Chart, *, as_img: bool = False) -> str:
     """A chart as inline SVG (static: no script, no external resource). ``role="img"`` with the chart's
-    alternative text as its accessible name."""
+    alternative text as its accessible name. ``as_img``: the same SVG as an ``<img>`` with a ``data:`` URI
+    (Streamlit's ``st.html`` removes inline ``<svg>``); it then has its own white background, since an image
+    cannot inherit the page's text colour."""
     fn = {"precision_bars": _precision_svg, "prf_bars": _prf_svg, "bp_curve": _bp_svg,
           "alignment": _alignment_svg}[ch.kind]
     parts, W, H = fn(ch.data)
+    if as_img:
+        svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" '
+               f'color="#111" font-family="{_FONTS}"><rect width="{W}" height="{H}" fill="#fff"/>{"".join(parts)}</svg>')
+        data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        return (f'<img class="tchart" src="data:image/svg+xml;base64,{data}" width="{W}" height="{H}" '
+                f'alt="{_a(ch.alt)}" title="{_a(ch.alt)}">')
     width = f' style="max-width:{W}px"'
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" '
-            f'aria-label="{_a(ch.alt)}"{width}><title>{_a(ch.alt)}</title>{"".join(parts)}</svg>')
+            f'font-family="{_FONTS}" aria-label="{_a(ch.alt)}"{width}><title>{_a(ch.alt)}</title>{"".join(parts)}</svg>')
 
 
 # --------------------------------------------------------------------------------------------- handout
