@@ -47,7 +47,7 @@ PAGE_CSS = """<style>
 .tc-title .fam{display:inline-block;font-size:1rem;border:2px solid currentColor;border-radius:.3rem;
   padding:0 .4rem;margin-right:.55rem;vertical-align:middle;letter-spacing:.04em}
 .tc-title .num{font-weight:600;opacity:.75;font-size:1.2rem;margin-left:.4rem}
-.tc-box{border:1px solid rgba(128,128,128,.55);border-radius:.35rem;padding:.25rem .55rem;margin:.15rem 0 .45rem 0;
+.tc-box{border-left:.3rem solid rgba(128,128,128,.6);background:rgba(128,128,128,.10);padding:.25rem .6rem;margin:.15rem 0 .45rem 0;
   white-space:pre-wrap;word-break:break-word;font-size:1.12rem}
 .tc-lab{font-weight:700;font-size:1rem}
 .st-key-tch_nav button p{font-size:1.05rem}
@@ -507,8 +507,8 @@ def _nav(lesson: Lesson, mode: str) -> int:
         if s.isascii() and s.isdigit() and len(s) <= MAX_PARAM_DIGITS and 1 <= int(s) <= n:
             ss["tch_step"] = int(s) - 1
         else:
-            ss.setdefault("_tch_warnings", []).append(f"“step={raw[:40]}” is not a step of this lesson (1–{n}); "
-                                                      "showing step 1.")
+            st.warning(hl.md_escape(f"Link: “step={raw[:40]}” is not a step of this lesson (1–{n}); showing "
+                                    "step 1."), icon=":material/link:")
             ss["tch_step"] = 0
     if not isinstance(ss.get("tch_step"), int) or not 0 <= ss["tch_step"] < n:
         ss["tch_step"] = min(max(0, ss.get("tch_step", 0) if isinstance(ss.get("tch_step"), int) else 0), n - 1)
@@ -524,7 +524,7 @@ def _nav(lesson: Lesson, mode: str) -> int:
             st.toggle("Speaker notes", key="tch_notes")
         else:
             right, asked = _student_score(lesson)
-            st.markdown(f"**{right} of {asked}** right")
+            st.markdown(f"**{right} right** of {asked} answered ({len(lesson.questions())} questions)")
     return ss["tch_step"]
 
 
@@ -658,8 +658,8 @@ def _practice() -> None:
     with st.container(horizontal=True, vertical_alignment="bottom", gap="small", key="tch_set_controls"):
         st.segmented_control("Level", list(LEVELS), key="tch_level", required=True,
                              format_func=str.capitalize)
-        st.number_input("Seed (the same seed gives the class the same set)", 0, MAX_SEED, key="tch_seed",
-                        step=1, width=200)
+        st.number_input("Seed", 0, MAX_SEED, key="tch_seed", step=1, width=170,
+                        help="The same seed, level and number give everyone the same exercises: share the link.")
         st.number_input("Exercises", 1, MAX_SET, key="tch_n", step=1, width=110)
         st.button("New set", icon=":material/casino:", key="tch_new_set",
                   on_click=lambda: ss.update(tch_seed=random.randrange(MAX_SEED + 1), tch_item=0))
@@ -713,7 +713,8 @@ def _numeric_item(item, answers: dict) -> None:
     _html(f'<div class="tc-title">Exercise {item.index + 1} · {_escape(item.title)}</div>' +
           _texts_html(item.candidate, item.references) +
           f'<div class="tc"><div class="task"><b>{_escape(q.prompt)}</b> <span class="thint">'
-          f"({_escape(q.hint)}; {item.family} as sacreBLEU / rouge-score compute it)</span></div></div>")
+          f"({_escape(q.hint)}; {'sacreBLEU' if item.family == 'BLEU' else 'rouge-score'} with its defaults)"
+          "</span></div></div>")
     done = answers.get(item.index)
     if done is None:
         with st.form(f"tch_set_form_{item.index}", border=False, enter_to_submit=True):
@@ -773,7 +774,7 @@ def _attack_item(item: AttackItem, answers: dict) -> None:
         return
     msg = (("Right: " if done["pick"] else "No: ") + f"output {'AB'[item.attack]} is the attack "
            f"({item.catalogue} · {item.title}). " + ("The metrics are right too." if done["metrics"] else
-                                                    "It fools: " + ", ".join(labels[m] for m in item.metrics
+                                                    "It fools: " + ", ".join(lab for m, lab in item.metrics
                                                                             if m in item.fooled) + "."))
     (st.success if done["points"] == 2 else st.warning)(hl.md_escape(msg), icon=":material/science:")
     rows = "".join(f"<tr><td>{_escape(labels[m])}</td><td class='n'>{_escape(item.values[m][0])}</td>"
