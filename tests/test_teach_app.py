@@ -153,7 +153,7 @@ def test_student_answers_right_and_wrong():
     at.text_input(key="tch_answer_3").set_value("1")
     at.button[[b.label for b in at.button].index("Check")].click().run()
     assert at.success and "Right" in at.success[0].value
-    assert any("1 right" in m.value for m in at.markdown)
+    assert any(m.value == "**1/1** right" for m in at.markdown)   # trying again replaces the wrong answer
 
 
 def test_student_invalid_answer_keeps_the_question():

@@ -173,12 +173,13 @@ def _step_prf(r: dict) -> Step | None:
         res = _res(r, t, k)
         if res is None:
             continue
-        first = first or (t, k, res)
         rows.append((LABELS[t], num(res["hits"]), num(res["cand_total"]), num(res["ref_total"]), num(res["precision"]),
                      num(res["recall"]), num(res["fmeasure"])))
-        lines.append(f"{LABELS[t]}:  P = {frac(res['hits'], res['cand_total'], res['precision'])},  "
-                     f"R = {frac(res['hits'], res['ref_total'], res['recall'])}")
-        lines.append("          " + _f_formula(r, res["precision"], res["recall"], res["fmeasure"]))
+        if first is None:   # the arithmetic of ROUGE-1 (ROUGE-2 is the same with bigrams: see the table)
+            lines.append(f"{LABELS[t]}:  P = {frac(res['hits'], res['cand_total'], res['precision'])},  "
+                         f"R = {frac(res['hits'], res['ref_total'], res['recall'])}")
+            lines.append("          " + _f_formula(r, res["precision"], res["recall"], res["fmeasure"]))
+        first = first or (t, k, res)
         chart.append({"label": LABELS[t], "p": res["precision"], "r": res["recall"], "f": res["fmeasure"]})
     if first is None:
         return None

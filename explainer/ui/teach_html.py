@@ -54,7 +54,7 @@ TEACH_CSS = """
 .tc .tcap{font-size:.88rem;opacity:.85;margin-top:.1rem}
 .tc .tf{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:1.08rem;white-space:pre-wrap;
   background:rgba(128,128,128,.12);border-radius:.35rem;padding:.35rem .6rem;margin:.35rem 0}
-.tc .tres{font-size:1.7rem;font-weight:800;margin:.3rem 0}
+.tc .tres{font-size:1.7rem;font-weight:800;margin:.3rem 1.6rem .3rem 0;display:inline-block}
 .tc .tres .tres-v{border:3px solid #0072B2;border-radius:.4rem;padding:0 .5rem;margin-left:.4rem}
 .tc svg{max-width:100%;height:auto;display:block}
 .tc img.tchart{max-width:100%;height:auto;display:block;border-radius:.35rem;border:1px solid rgba(128,128,128,.35)}
@@ -79,6 +79,7 @@ TEACH_CSS = """
 .tc-fit>.tks{max-height:none}
 .tc-fit>.tscroll{max-height:none}
 .tc-fit>.tscroll-long{flex:0 1 auto;min-height:7rem}
+.tc-fit>img.tchart{flex:0 1 auto;min-height:7.5rem;width:auto;max-width:100%;object-fit:contain;object-position:left top}
 .tc-dense .tk-t{font-size:.98rem}
 .tc-dense .tk{padding:0 .3rem;border-width:1.5px}
 .tc-dense .tks{gap:.2rem .25rem}

@@ -357,14 +357,14 @@ def _texts() -> tuple[str, list[str], str, str]:
     src = ss.get("tch_source", "example")
     if src == "example":
         ex = get_example(ss.get("tch_example") or DEFAULT_EXAMPLE)
-        return ex.candidate, list(ex.references), ex.title, f"worked example “{ex.title}”"
+        return ex.candidate, list(ex.references), ex.title, f"worked example: {ex.title}"
     if src == "preset":
         pid, v = ss["tch_preset"], ss.get("tch_variant", 0)
         p = _preset_params(pid, v)
         return (p.get("candidate", [""])[0], p.get("ref", [""]),
                 f"{PRESETS[pid].title}: {PRESETS[pid].variants[v].label}",
-                f"gaming-lab preset {PRESETS[pid].catalogue} “{PRESETS[pid].title}”, output “"
-                f"{PRESETS[pid].variants[v].label}”")
+                f"gaming-lab preset {PRESETS[pid].catalogue} · {PRESETS[pid].title} — output: "
+                f"{PRESETS[pid].variants[v].label}")
     n = ss.get("tch_nrefs", 1)
     return ss.get("tch_cand", ""), [ss.get(f"tch_ref_{i}", "") for i in range(n)], "Your own text", "your own text"
 
@@ -524,7 +524,8 @@ def _nav(lesson: Lesson, mode: str) -> int:
             st.toggle("Speaker notes", key="tch_notes")
         else:
             right, asked = _student_score(lesson)
-            st.markdown(f"**{right} right** of {asked} answered ({len(lesson.questions())} questions)")
+            st.markdown(f"**{right}/{asked}** right", help=f"{right} of your {asked} answers were right; this "
+                        f"lesson asks {len(lesson.questions())} questions.")
     return ss["tch_step"]
 
 
@@ -533,7 +534,7 @@ def _settings_lines(lesson: Lesson, state: ExplainState) -> list[tuple[str, str]
     if lesson.bleu_summary:
         out.append(("BLEU", f"{lesson.bleu_summary['implementation']} — {lesson.bleu_summary['signature']}"))
     if lesson.rouge_summary:
-        out.append(("ROUGE", f"{state.rouge_dialect} — {lesson.rouge_summary['signature']}"))
+        out.append(("ROUGE", lesson.rouge_summary["signature"]))
     return out
 
 
