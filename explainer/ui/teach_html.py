@@ -79,7 +79,8 @@ TEACH_CSS = """
 .tc-fit>.tks{max-height:none}
 .tc-fit>.tscroll{max-height:none}
 .tc-fit>.tscroll-long{flex:0 1 auto;min-height:7rem}
-.tc-fit>img.tchart{flex:0 1 auto;min-height:7.5rem;width:auto;max-width:100%;object-fit:contain;object-position:left top}
+.tc-fit>img.tchart{flex:0 1 auto;min-height:7.5rem;width:auto;max-width:100%;object-fit:contain;
+  object-position:left top;align-self:flex-start}
 .tc-dense .tk-t{font-size:.98rem}
 .tc-dense .tk{padding:0 .3rem;border-width:1.5px}
 .tc-dense .tks{gap:.2rem .25rem}
@@ -165,7 +166,20 @@ def block_html(b, *, upto: int | None = None, img_charts: bool = False) -> str:
 
 
 def blocks_html(blocks: Iterable, *, upto: int | None = None, img_charts: bool = False) -> str:
-    return "".join(block_html(b, upto=upto, img_charts=img_charts) for b in blocks)
+    """Blocks in order; consecutive results share one line."""
+    out: list[str] = []
+    results: list[str] = []
+    for b in blocks:
+        if isinstance(b, Result):
+            results.append(_result_html(b))
+            continue
+        if results:
+            out.append(f'<div class="tres-row">{"".join(results)}</div>')
+            results = []
+        out.append(block_html(b, upto=upto, img_charts=img_charts))
+    if results:
+        out.append(f'<div class="tres-row">{"".join(results)}</div>')
+    return "".join(out)
 
 
 def notes_html(step: Step) -> str:
