@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import logging
-import random
 import statistics
 import sys
 import time
@@ -30,22 +29,8 @@ from explainer.ui.teach_html import handout_html  # noqa: E402
 from explainer.ui.teach_markdown import handout_markdown  # noqa: E402
 
 N = 7
-WORDS = ("the a cat dog sat on mat rug quickly slowly red blue big small house garden ran jumped over under "
-         "near far today yesterday and but because it is was were has have , .").split()
-
-
-def texts(n_tokens: int, n_refs: int, seed: int = 0) -> tuple[str, list[str]]:
-    rng = random.Random(seed)
-    base = [rng.choice(WORDS) for _ in range(n_tokens)]
-    refs = []
-    for _ in range(n_refs):
-        r = list(base)
-        for _ in range(max(1, n_tokens // 5)):
-            r[rng.randrange(len(r))] = rng.choice(WORDS)
-        refs.append(" ".join(r))
-    cand = list(base)
-    rng.shuffle(cand[: n_tokens // 3])
-    return " ".join(cand), refs
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_ui import make_texts as texts  # noqa: E402  (the Explain page benchmark's text generator)
 
 
 def median_ms(fn, n: int = N) -> float:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import re
 from functools import lru_cache
 from typing import Any
 
@@ -20,9 +19,9 @@ from explainer.attacks.presets import PRESETS
 from explainer.examples import EXAMPLES, get_example
 from explainer.teach import check_answer
 from explainer.teach.answers import MAX_ANSWER_CHARS
-from explainer.teach.exercises import (LEVELS, MAX_SEED, MAX_SET, AttackItem, check_attack, generate_set)
+from explainer.teach.exercises import LEVELS, MAX_SEED, MAX_SET, AttackItem, check_attack, generate_set
 from explainer.teach.lesson import LESSON_TYPES, MAX_LESSON_CHARS, build_lesson
-from explainer.teach.model import Lesson, LcsGrid, num
+from explainer.teach.model import Lesson, LcsGrid
 from explainer.ui import highlight as hl
 from explainer.ui import teach_html as th
 from explainer.ui.permalink import MAX_REFS, MAX_URL_TEXT, ExplainState, OptionSpec, decode_value, encode_value, \
@@ -594,6 +593,23 @@ def _panel_style() -> str:
 
 
 # --------------------------------------------------------------------------------------------- student
+def _answer_form(q, form_key: str, input_key: str):
+    """An answer box with a Check button (Enter submits). The checked answer, or None: not submitted yet, or
+    not a number (a warning says so and the question stays)."""
+    with st.form(form_key, border=False, enter_to_submit=True):
+        with st.container(horizontal=True, vertical_alignment="bottom"):
+            st.text_input("Your answer", key=input_key, max_chars=MAX_ANSWER_CHARS, width=260,
+                          placeholder="e.g. 3, 0.25, 1/4 or 25%")
+            submitted = st.form_submit_button("Check", type="primary")
+    if not submitted:
+        return None
+    c = check_answer(q, st.session_state.get(input_key, ""))
+    if c.status == "invalid":
+        st.warning(hl.md_escape(c.message), icon=":material/edit:")
+        return None
+    return c
+
+
 def _lesson_key(lesson: Lesson) -> str:
     return str(abs(hash((lesson.candidate, tuple(lesson.references), tuple(
         (s.id, s.question.id if s.question else "", s.question.answer if s.question else 0) for s in lesson.steps)))))
@@ -621,19 +637,12 @@ def _student_step(lesson: Lesson, i: int) -> None:
     check = ans.get(i)
     if check is None and rkey not in revealed:
         _html('<div class="tc"><div class="task"><b>Predict before you see it:</b> ' + _escape(q.prompt) +
-              f' <span class="thint">({_escape(q.hint)})</span></div>' + th.blocks_html(q.given, img_charts=True) + "</div>")
-        with st.form(f"tch_form_{i}", border=False, enter_to_submit=True):
-            with st.container(horizontal=True, vertical_alignment="bottom"):
-                st.text_input("Your answer", key=f"tch_answer_{i}", max_chars=MAX_ANSWER_CHARS, width=260,
-                              placeholder="e.g. 3, 0.25, 1/4 or 25%")
-                submitted = st.form_submit_button("Check", type="primary")
-        if submitted:
-            c = check_answer(q, st.session_state.get(f"tch_answer_{i}", ""))
-            if c.status == "invalid":
-                st.warning(hl.md_escape(c.message), icon=":material/edit:")
-            else:
-                ans[i] = c
-                st.rerun()
+              f' <span class="thint">({_escape(q.hint)})</span></div>' + th.blocks_html(q.given, img_charts=True) +
+              "</div>")
+        c = _answer_form(q, f"tch_form_{i}", f"tch_answer_{i}")
+        if c is not None:
+            ans[i] = c
+            st.rerun()
         st.button("Show me the answer", key=f"tch_reveal_{i}", on_click=lambda: revealed.add(rkey),
                   type="tertiary")
         return
@@ -718,18 +727,10 @@ def _numeric_item(item, answers: dict) -> None:
           "</span></div></div>")
     done = answers.get(item.index)
     if done is None:
-        with st.form(f"tch_set_form_{item.index}", border=False, enter_to_submit=True):
-            with st.container(horizontal=True, vertical_alignment="bottom"):
-                st.text_input("Your answer", key=f"tch_set_answer_{item.index}", max_chars=MAX_ANSWER_CHARS,
-                              width=260, placeholder="e.g. 3, 0.25, 1/4 or 25%")
-                ok = st.form_submit_button("Check", type="primary")
-        if ok:
-            c = check_answer(q, st.session_state.get(f"tch_set_answer_{item.index}", ""))
-            if c.status == "invalid":
-                st.warning(hl.md_escape(c.message), icon=":material/edit:")
-            else:
-                answers[item.index] = {"points": int(c.right), "message": c.message}
-                st.rerun()
+        c = _answer_form(q, f"tch_set_form_{item.index}", f"tch_set_answer_{item.index}")
+        if c is not None:
+            answers[item.index] = {"points": int(c.right), "message": c.message}
+            st.rerun()
         return
     (st.success if done["points"] else st.error)(hl.md_escape(done["message"] + " " + q.explanation),
                                                  icon=":material/check_circle:" if done["points"] else
