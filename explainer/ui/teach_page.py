@@ -120,8 +120,14 @@ def _load_from_url() -> None:
     wrote (another link followed in the same tab); otherwise the widgets keep their values."""
     ss = st.session_state
     params = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
-    if ss.get("_tch_loaded") and (not params or params == ss.get("_tch_last_params")):
-        return
+    if ss.get("_tch_loaded"):
+        if params and params == ss.get("_tch_last_params"):
+            return
+        if not params:
+            if "tch_source" in ss:   # a rerun of this page
+                return
+            # back from another page: Streamlit dropped this page's widget values; its last link has them
+            params = ss.get("_tch_last_params") or {}
     warns: list[str] = []
     mode = _first(params, "mode") or "walk"
     if mode not in MODES:

@@ -164,3 +164,18 @@ def test_exercise_set_and_spot_the_attack(new_page, app_url):
     assert "The metrics are right too" in ok.inner_text()
     page.get_by_text("Score: 2 of").wait_for()
     page.screenshot(path=str(SCREENSHOTS / "teach-spot-the-attack.png"))   # the window: nothing scrolls
+
+
+def test_back_from_another_page_keeps_the_lesson_and_step(new_page, app_url):
+    page = new_page(width=1400, height=900)
+    teach(page, app_url, "example=abandon_hope&step=5")
+    page.get_by_role("button", name="Next").click()
+    wait_for_step(page, 6, 15)
+    page.locator('[data-testid="stExpandSidebarButton"]').first.click()
+    page.get_by_role("link", name="Explain").click()
+    page.locator("h1").filter(has_text="BLEU & ROUGE, step by step").wait_for()
+    wait_idle(page)
+    page.get_by_role("link", name="Teach").click()
+    page.wait_for_selector(".tc-title")
+    wait_for_step(page, 6, 15)
+    assert "Abandon all hope" in page.locator(".st-key-tch_head").inner_text()
