@@ -206,3 +206,29 @@ def test_user_text_is_escaped_on_the_page():
 def _texts(eid):
     ex = get_example(eid)
     return ex.candidate, list(ex.references)
+
+
+def _dialects():
+    from explainer.bleu import dialect_names
+    from explainer.rouge import dialects as rd
+
+    rd._load_plugins()
+    return [("bleu", d) for d in dialect_names()] + [("rouge", d) for d in rd.DIALECTS]
+
+
+@pytest.mark.parametrize("family,dialect", _dialects())
+def test_every_dialect_from_the_link(family, dialect):
+    from explainer.bleu import explain_bleu
+    from explainer.rouge import explain_rouge
+
+    cand, refs = _texts("abandon_hope")
+    at = new_page({"example": "abandon_hope", f"{family}_dialect": dialect, "step": "7" if family == "bleu" else "13"})
+    body = page_html(at)
+    if family == "bleu":
+        want = explain_bleu(cand, refs, dialect=dialect).score
+        m = re.search(r'data-metric="bleu" data-value="([^"]+)"', body)
+    else:
+        want = explain_rouge(cand, refs, dialect=dialect, types=("rouge1", "rouge2", "rougeL")).scores["rougeL"].fmeasure
+        m = re.search(r'data-metric="rougeL_f" data-value="([^"]+)"', body)
+    assert m and float(m.group(1)) == pytest.approx(want, abs=1e-12), (dialect, body[:300])
+    assert qp(at).get(f"{family}_dialect") == (None if dialect in ("sacrebleu", "rouge-score") else dialect)
