@@ -12,55 +12,20 @@ Two paths produce the *same* statistics:
 """
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from typing import Any, Sequence
 
 from explainer.bleu.dialects import BleuDialect, LibraryError, SegmentContext
-from explainer.bleu.trace import (BleuCorpusTrace, BleuStats, BleuTrace, OrderNgrams,
-                                  TextTrace)
+from explainer.bleu.limits import (MAX_CORPUS_TRACE_CHARS, MAX_TRACE_CHARS, TraceTooLarge, check_corpus_trace_size,
+                                   check_trace_size)
+from explainer.bleu.trace import BleuCorpusTrace, BleuStats, BleuTrace, OrderNgrams, TextTrace
 from explainer.errors import ExplainerInputError
+from explainer.gcpause import gc_paused
 from explainer.ngrams import count_all_ngrams
-from explainer.text import MAX_INPUT_CHARS, check_length
+from explainer.text import check_length
 
 __all__ = ["segment_stats", "build_segment_trace", "explain_segment", "explain_corpus", "score_segment",
            "score_corpus", "normalize_segment_input", "normalize_corpus_input", "sum_stats", "MAX_TRACE_CHARS",
            "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge", "check_trace_size", "check_corpus_trace_size"]
-
-
-# ------------------------------------------------------------------------------------------- limits
-#: Characters (candidate + all references) one segment's full trace may cover. The work and the size of a full
-#: trace grow with the number of n-gram positions it lists; at this size the slowest case measured (character
-#: tokens, max order 10, one long reference) builds and exports (to_dict) in ~3 s, the default dialect in
-#: < 0.5 s (docs/trace-schema-bleu.md "Limits"). Statistics (score_bleu) are not limited by it.
-MAX_TRACE_CHARS = 100_000
-#: Characters (all candidates + all references) of a corpus whose every segment's full trace is built at once
-#: (explain_bleu_corpus(full=True), to_dict(full=True), segments, build_all, materialise).
-MAX_CORPUS_TRACE_CHARS = 1_500_000
-
-
-class TraceTooLarge(ExplainerInputError):
-    """A full trace over more characters than MAX_TRACE_CHARS / MAX_CORPUS_TRACE_CHARS."""
-
-
-def check_trace_size(candidate: str, references: Sequence[str], where: str = "") -> None:
-    n = len(candidate) + sum(len(r) for r in references)
-    if n > MAX_TRACE_CHARS:
-        raise TraceTooLarge(
-            f"{where}a full BLEU trace of {n:,} characters (candidate + {len(references)} reference(s)) is over "
-            f"the limit of {MAX_TRACE_CHARS:,} characters in total for one segment's full trace "
-            "(explainer.bleu.MAX_TRACE_CHARS). For the statistics only use score_bleu / score_bleu_corpus "
-            f"(CLI: without --full), which take up to {MAX_INPUT_CHARS:,} characters per text.")
-
-
-def check_corpus_trace_size(n_chars: int, n_segments: int) -> None:
-    if n_chars > MAX_CORPUS_TRACE_CHARS:
-        raise TraceTooLarge(
-            f"full BLEU traces of all {n_segments:,} segments would cover {n_chars:,} characters, over the limit "
-            f"of {MAX_CORPUS_TRACE_CHARS:,} characters for a full corpus trace "
-            "(explainer.bleu.MAX_CORPUS_TRACE_CHARS). Build the segments you need with "
-            "explain_bleu_corpus(...).segment(i) (full=False), or use score_bleu_corpus for the statistics only "
-            "(CLI: without --full).")
 
 
 # ------------------------------------------------------------------------------------------- input
@@ -155,7 +120,7 @@ def streams_to_segments(streams: Sequence[Sequence[str | None]], n_candidates: i
     return [[s[i] for s in streams if s[i] is not None] for i in range(n)]
 
 
-def _nrefs(references: Sequence[Sequence[str]]) -> int | str:
+def nrefs_of(references: Sequence[Sequence[str]]) -> int | str:
     counts = {len(r) for r in references}
     return counts.pop() if len(counts) == 1 else "var"
 
@@ -208,12 +173,9 @@ def _combine(d: BleuDialect, summed: list, ctx, n_segments: int):
 
 
 def _signature(d: BleuDialect, nrefs) -> str:
-    """The dialect's signature, memoised per number of references (corpus traces ask once per segment)."""
-    cache = d.__dict__.setdefault("_signature_cache", {})
-    sig = cache.get(nrefs)
-    if sig is None:
-        sig = cache[nrefs] = d.signature(nrefs)
-    return sig
+    """The dialect's signature, kept per number of references in the dialect's own cache (a corpus trace asks
+    once per segment; a bound dialect serves many calls)."""
+    return d.cached("signature", nrefs, lambda: d.signature(nrefs))
 
 
 def _merge_error(pre: LibraryError | None, comb_err: LibraryError | None) -> LibraryError | None:
@@ -237,7 +199,7 @@ def score_segment(d: BleuDialect, candidate: str, references: Sequence[str]) -> 
     warns, err = d.check_inputs([candidate], [references], corpus=False)
     st = segment_stats(d, candidate, references)
     comb = _combine_checked(d, st, _context(d, candidate, references), 1, err)
-    return BleuStats.from_combination(d.name, comb, d.signature(len(references)), warns + comb.warnings,
+    return BleuStats.from_combination(d.name, comb, _signature(d, len(references)), warns + comb.warnings,
                                       _merge_error(err, comb.library_error), d.options_dict())
 
 
@@ -248,29 +210,12 @@ def score_corpus(d: BleuDialect, candidates, references) -> BleuStats:
     summed = sum_stats(stats) if stats else [0, 0] + [0] * (2 * d.max_order)
     ctx = _context(d, candidates[-1], references[-1]) if candidates else None
     comb = _combine_checked(d, summed, ctx, len(stats), err)
-    return BleuStats.from_combination(d.name, comb, d.signature(_nrefs(references) if references else 0),
+    return BleuStats.from_combination(d.name, comb, _signature(d, nrefs_of(references) if references else 0),
                                       warns + comb.warnings, _merge_error(err, comb.library_error),
                                       d.options_dict(), stats)
 
 
 # ---------------------------------------------------------------------------------------- full trace
-@contextmanager
-def gc_paused():
-    """Pause the cyclic garbage collector while building many small, acyclic trace objects.
-
-    Full traces allocate ~100 objects per segment that all stay alive; every few hundred allocations the
-    collector would re-traverse everything built so far, which made building 2,400 traces 4-7x slower
-    (bench/bench_bleu.py). Traces contain no reference cycles, so nothing is lost by pausing it; it is
-    re-enabled (if it was enabled) when the block ends, even on error."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def _text_trace(d: BleuDialect, text: str) -> TextTrace:
     toks = d.tokenize(text)
     starts, ends = d.align_offsets(text, toks)
@@ -452,6 +397,6 @@ def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False
     return BleuCorpusTrace(dialect=d.name, implementation=d.implementation, options=d.options_dict(),
                            scale=d.scale, tokenizer=d.tokenizer_name, n_segments=len(candidates),
                            segment_stats=stats, summed=summed, combination=comb,
-                           signature=d.signature(_nrefs(references) if references else 0),
+                           signature=_signature(d, nrefs_of(references) if references else 0),
                            warnings=warns + comb.warnings, library_error=_merge_error(err, comb.library_error),
                            segment_errors=seg_errors, _builder=builder, _segments=built, _n_chars=n_chars)

@@ -4,7 +4,7 @@ Whitespace tokens (``str.split()``) by default; per-sentence denominators max(1,
 length with ties to the shorter; ``SmoothingFunction().method0..7`` with epsilon/alpha/k; ``auto_reweigh``;
 orders whose smoothed precision is 0 are skipped (``if p_i > 0``); ``math.fsum``. Smoothing methods 4-7 see
 the corpus c but the LAST segment's hypothesis and references, as NLTK passes them.
-See ``/work/shared/docs/bleu-dialects.md`` §3.
+See docs/dialects-bleu.md.
 """
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ import nltk
 
 from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
                                      OrderResult, SegmentContext, closest_shorter)
-from explainer.bleu.registry import register_dialect
 
 METHODS = tuple(f"method{i}" for i in range(8))
 _TINY = sys.float_info.min
@@ -55,7 +54,6 @@ class _Fail(Exception):
         self.error = error
 
 
-@register_dialect
 class NltkDialect(BleuDialect):
     name = "nltk"
     label = "NLTK"

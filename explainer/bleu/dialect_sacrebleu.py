@@ -2,7 +2,7 @@
 
 Tokenizers are sacreBLEU's own classes; the signature is built by sacreBLEU's own ``BLEUSignature``.
 Reference: ``sacrebleu/metrics/bleu.py`` (compute_bleu 212-293, _preprocess_segment 295-302,
-_get_closest_ref_len 327-345) and ``/work/shared/docs/bleu-dialects.md`` §2.
+_get_closest_ref_len 327-345); docs/dialects-bleu.md.
 """
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from sacrebleu.metrics.bleu import BLEU, BLEUSignature, _get_tokenizer
 
 from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
                                      OrderResult, RefLengthChoice, closest_shorter)
-from explainer.bleu.registry import register_dialect
 from explainer.text import ENTITIES_13A
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
@@ -40,7 +39,6 @@ def _fmt(x: float) -> str:
     return f"{x:.6g}"
 
 
-@register_dialect
 class SacreBleuDialect(BleuDialect):
     name = "sacrebleu"
     label = "sacreBLEU"
