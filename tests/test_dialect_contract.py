@@ -133,3 +133,76 @@ def test_registry_mapping_and_registration():
         reg.register(type("Other", (BleuDialect,), {"name": "toy"}))
     with pytest.raises(ValueError, match="unknown BLEU dialect 'bleurt'; choose one of: nltk, toy"):
         reg.create("bleurt")
+
+
+# ----------------------------------------------------------------------------------- bound dialects (ROUGE)
+def test_rouge_dialect_binds_types_and_options_once():
+    from explainer.rouge.dialect_rouge_score import RougeScoreDialect
+
+    d = RougeScoreDialect(["rouge1", "rougeLsum"], stem="true")        # an alias and a string value
+    assert d.type_names == ["rouge1", "rougeLsum"] and d.options["use_stemmer"] is True and d.needs_sentences
+    assert d.signature() == ("rouge-score|multi_ref=best-f|split_summaries=False|tokenizer=rouge-score|"
+                             "use_stemmer=True|types=rouge1,rougeLsum")
+    with pytest.raises(TypeError):
+        d.options["use_stemmer"] = False
+    with pytest.raises(ValueError, match="invalid ROUGE type 'rouge0'"):
+        RougeScoreDialect(["rouge0"])
+    with pytest.raises(ValueError, match="the textbook dialect .* not rougeLsum"):
+        from explainer.rouge.dialect_textbook import TextbookDialect
+        TextbookDialect(["rougeLsum"])
+    with pytest.raises(ValueError, match="the rouge-score dialect has no option 'alpha'"):
+        RougeScoreDialect(alpha=0.5)
+
+
+def test_rouge_caches_are_per_instance(monkeypatch):
+    """Tokenized references are kept by the bound dialect that made them (no global cache keyed on id())."""
+    from explainer.rouge import engine, get_dialect, score_rouge
+
+    assert not hasattr(engine, "_REF_CACHE")
+    plain = get_dialect("rouge-score", ["rouge1"])
+    stemmed = get_dialect("rouge-score", ["rouge1"], use_stemmer=True)
+    assert get_dialect("rouge-score", ["rouge1"]) is plain and stemmed is not plain
+    ref = "the cats were running home"
+    assert score_rouge("cat run", [ref], types=["rouge1"])["rouge1"].recall == 0.0
+    assert score_rouge("cat run", [ref], types=["rouge1"], use_stemmer=True)["rouge1"].recall == 0.4
+    assert plain.prepare_reference(ref).tokens == ["the", "cats", "were", "running", "home"]
+    assert stemmed.prepare_reference(ref).tokens == ["the", "cat", "were", "run", "home"]
+    assert plain.prepare_reference(ref) is plain.prepare_reference(ref)                # kept, per instance
+    assert stemmed.prepare_reference(ref) is not plain.prepare_reference(ref)
+
+
+def test_a_bound_rouge_dialect_can_be_passed_instead_of_a_name():
+    from explainer.rouge import explain_rouge, get_dialect, score_rouge
+
+    d = get_dialect("rouge155", ["rouge1", "rougeL"], multi_ref="best-recall")
+    tr = explain_rouge("a b c", ["a b", "a b c d"], dialect=d)
+    assert tr.types == ["rouge1", "rougeL"] and tr.multi_ref == "best-recall"
+    assert score_rouge("a b c", ["a b", "a b c d"], dialect=d) == tr.scores
+    with pytest.raises(ValueError, match="cannot be given together with a dialect instance"):
+        score_rouge("a", ["a"], dialect=d, types=["rouge2"])
+
+
+def test_rouge_option_specs_are_the_shared_type():
+    from explainer.rouge import dialect_names, dialect_options
+    from explainer.rouge.registry import DIALECTS
+
+    for name in dialect_names():
+        assert all(isinstance(o, OptionSpec) for o in DIALECTS[name].OPTIONS)
+        segment = dialect_options(name)
+        assert all(not o.get("corpus_only") for o in segment)
+        assert {o["name"] for o in dialect_options(name, corpus=True)} >= {o["name"] for o in segment}
+        json.dumps(dialect_options(name, corpus=True))
+
+
+def test_rouge_registry_is_lazy():
+    """Naming the ROUGE dialects imports none; rouge-score's dialect does not import the ROUGE-1.5.5 port."""
+    out = _python(
+        "import sys\n"
+        "import explainer.rouge as r\n"
+        "names = r.dialect_names()\n"
+        "r.score_rouge('the cat', ['the cat'])\n"
+        "r.explain_rouge('the cat', ['the cat']).to_dict()\n"
+        "print(names, 'explainer.rouge.rouge155' in sys.modules, 'explainer.rouge.dialect_textbook' in sys.modules)\n"
+        "r.score_rouge('the cat', ['the cat'], dialect='rouge155')\n"
+        "print('explainer.rouge.rouge155.dialect' in sys.modules)\n")
+    assert out.split("\n")[:2] == ["['rouge-score', 'hf-evaluate', 'textbook', 'rouge155'] False False", "True"]

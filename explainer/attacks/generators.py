@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from explainer.attacks.scoring import BleuOptions, FastScorer, bleu_tokens
+from explainer.options import OptionSpec, bind_options
 
 __all__ = [
     "Generated", "FUNCTION_WORDS", "repeat_word", "keep_safest", "truncate", "shuffle_words",
     "permute_chunks", "mismatch_sites", "swap_noun_phrases", "insert_negation", "stuff_function_words",
-    "concatenate_references", "stitch_references", "pad_corpus", "GENERATORS", "GeneratorSpec", "Param",
+    "concatenate_references", "stitch_references", "pad_corpus", "GENERATORS", "GeneratorSpec",
 ]
 
 # English function words (closed-class: articles, prepositions, conjunctions, auxiliaries, pronouns).
@@ -600,45 +601,40 @@ def pad_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]], s
 
 
 @dataclass(frozen=True)
-class Param:
-    name: str
-    kind: str  # "int" | "float" | "text"
-    default: object
-    label: str
-    min: float | None = None
-    max: float | None = None
-
-
-@dataclass(frozen=True)
 class GeneratorSpec:
     key: str
     label: str
     fn: Callable
     needs: str  # which inputs: "cand", "cand+refs", "refs"
-    params: tuple[Param, ...] = ()
+    params: tuple[OptionSpec, ...] = ()   # the generator's parameters, with widget labels and bounds
     help: str = ""
+
+
+def _param(name: str, type_: str, default, label: str, lo: float | None = None, hi: float | None = None) -> OptionSpec:
+    """A generator parameter: the shared option spec (a ``text`` parameter takes at most 100 characters)."""
+    return OptionSpec(name, type_, default, label=label, min=lo, max=100 if type_ == "text" else hi)
 
 
 GENERATORS: dict[str, GeneratorSpec] = {g.key: g for g in [
     GeneratorSpec("repeat", "Repeat a word", repeat_word, "cand+refs",
-                  (Param("word", "text", "", "word (empty = most frequent reference word)"),
-                   Param("count", "int", 7, "how many times", 1, 200)),
+                  (_param("word", "text", "", "word (empty = most frequent reference word)"),
+                   _param("count", "int", 7, "how many times", 1, 200)),
                   "Papineni's attack; clipping caps the matches at the word's count in one reference."),
     GeneratorSpec("safest", "Keep only the safest words", keep_safest, "cand+refs", (),
                   "Drops every word no reference contains: precision 1, brevity penalty pays."),
     GeneratorSpec("truncate", "Truncate to k words", truncate, "cand",
-                  (Param("k", "int", 5, "k", 0, 500),)),
+                  (_param("k", "int", 5, "k", 0, 500),)),
     GeneratorSpec("shuffle", "Shuffle (word salad)", shuffle_words, "cand",
-                  (Param("fraction", "float", 1.0, "fraction of words shuffled", 0.0, 1.0),
-                   Param("seed", "int", 0, "seed", 0, 10_000))),
+                  (_param("fraction", "float", 1.0, "fraction of words shuffled", 0.0, 1.0),
+                   _param("seed", "int", 0, "seed", 0, 10_000))),
     GeneratorSpec("permute", "Permute chunks at bigram mismatches", permute_chunks, "cand+refs",
-                  (Param("seed", "int", 0, "seed", 0, 10_000),),
+                  (_param("seed", "int", 0, "seed", 0, 10_000),),
                   "Callison-Burch et al. 2006: sacreBLEU's counts stay identical."),
     GeneratorSpec("swap", "Swap two noun phrases", swap_noun_phrases, "cand", (),
                   "Heuristic: determiner + up to three content words; first and last are swapped."),
     GeneratorSpec("negate", "Insert a negation", insert_negation, "cand", ()),
     GeneratorSpec("stuff", "Stuff function words", stuff_function_words, "cand+refs",
-                  (Param("n", "int", 8, "function words appended", 0, 200),)),
+                  (_param("n", "int", 8, "function words appended", 0, 200),)),
     GeneratorSpec("concat", "Concatenate the references", concatenate_references, "refs", ()),
     GeneratorSpec("stitch", "Stitch fragments of the references", stitch_references, "refs", (),
                   "Greedy: fragments of as many references as keep multi-reference BLEU from falling, seams "
@@ -647,7 +643,11 @@ GENERATORS: dict[str, GeneratorSpec] = {g.key: g for g in [
 
 
 def run_generator(key: str, candidate: str, references: Sequence[str], **params) -> Generated:
+    """Run generator ``key``; the given parameters are checked against its specs (ValueError with a clear message:
+    an unknown name, a value of the wrong type or out of bounds); the others keep the function's defaults."""
     g = GENERATORS[key]
+    checked = bind_options(f"the {key} generator", g.params, params)
+    params = {k: (None if v is None else checked[k]) for k, v in params.items()}
     if g.needs == "cand":
         return g.fn(candidate, **params)
     if g.needs == "refs":

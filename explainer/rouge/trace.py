@@ -6,7 +6,7 @@ from typing import Any
 
 from explainer.rouge.scoring import Score
 
-__all__ = ["TypeResult", "TextView", "RougeTrace", "RougeCorpusTrace"]
+__all__ = ["TypeResult", "TextTrace", "RougeTrace", "RougeCorpusTrace"]
 
 
 @dataclass
@@ -29,8 +29,8 @@ class TypeResult:
 
 
 @dataclass
-class TextView:
-    """A candidate or reference as the dialect saw it."""
+class TextTrace:
+    """A candidate or reference as the dialect saw it (the trace's record of one text; schema: "TextView")."""
 
     role: str                       # "candidate" or "reference"
     index: int | None               # reference index
@@ -61,8 +61,8 @@ class RougeTrace:
     types: list[str]
     tokenizer: str
     stemmer: str | None
-    candidate: TextView
-    references: list[TextView]
+    candidate: TextTrace
+    references: list[TextTrace]
     per_reference: list[dict[str, TypeResult]]
     scores: dict[str, Score]
     chosen_reference: dict[str, int | None]
