@@ -139,9 +139,9 @@ def segment_stats(d: BleuDialect, candidate: str, references: Sequence[str]) -> 
     ref_ngrams = None
     ref_lens = []
     for ref in references:
-        rt = tok(ref)
-        cnt = count_all_ngrams(rt, N)
-        ref_lens.append(len(rt))
+        ref_toks = tok(ref)
+        cnt = count_all_ngrams(ref_toks, N)
+        ref_lens.append(len(ref_toks))
         if ref_ngrams is None:
             ref_ngrams = cnt
         else:
@@ -222,14 +222,14 @@ def _text_trace(d: BleuDialect, text: str) -> TextTrace:
     return TextTrace(text, d.preprocessed_text(text), d.preprocess_changes(text), toks, starts, ends)
 
 
-def _group_by_next(positions: Sequence[int], rt: Sequence[str], off: int, lim: int) -> dict | None:
+def _group_by_next(positions: Sequence[int], ref_toks: Sequence[str], off: int, lim: int) -> dict | None:
     """Positions p (< lim) of one prefix in a reference, grouped by the token at p + off (ascending lists)."""
     if not positions:
         return None
     out: dict = {}
     for p in positions:
         if p < lim:
-            t = rt[p + off]
+            t = ref_toks[p + off]
             lst = out.get(t)
             if lst is None:
                 out[t] = [p]
@@ -250,102 +250,122 @@ def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str
     is so visited at most twice per order, whatever the text: the work is linear in the total number of tokens
     (filtering per n-gram was quadratic when many distinct n-grams continue one frequent prefix, e.g. a
     candidate "a x1 a x2 a x3 ..." against references "a a a ...")."""
-    N = d.max_order
     cand = _text_trace(d, candidate)
     refs = [_text_trace(d, r) for r in references]
     ht = cand.token_texts
-    rts = [r.token_texts for r in refs]
-    K = len(rts)
+    refs_toks = [r.token_texts for r in refs]
     c = len(ht)
-    # order 1: token -> positions, per reference
+    ref_lens = [len(x) for x in refs_toks]
+    orders, matches = [], []
+    ids: list = []
+    ref_positions: list = []
+    for n in range(1, d.max_order + 1):
+        prev_ids, prev_rp = ids, ref_positions
+        ids, firsts, counts = _distinct_ngrams(ht, n)
+        if n == 1:
+            ref_positions = _unigram_positions(ht, firsts, refs_toks)
+        else:
+            ref_positions = _extended_positions(ht, n, firsts, prev_ids, prev_rp, refs_toks, ref_lens)
+        m = _clipped_matches(counts, ref_positions)
+        matches.append(m)
+        orders.append(OrderNgrams(n, m, c - n + 1 if c >= n else 0, d.segment_total(c, n), ht, firsts, ids,
+                                  counts, ref_positions, len(refs_toks)))
+    choice = d.choose_ref_length(c, ref_lens)
+    stats = [c, choice.r] + matches + [o.totals for o in orders]
+    return cand, refs, orders, choice, stats
+
+
+def _distinct_ngrams(ht: Sequence[str], n: int) -> tuple[list, list, list]:
+    """For the candidate's n-grams: the index of its distinct n-gram at every position (``ids``), the first
+    position of each distinct n-gram (``firsts``) and its count (``counts``), in order of first occurrence."""
+    index: dict = {}
+    ids: list = []
+    firsts: list = []
+    counts: list = []
+    for i in range(len(ht) - n + 1):
+        key = ht[i] if n == 1 else tuple(ht[i:i + n])
+        j = index.get(key)
+        if j is None:
+            j = index[key] = len(firsts)
+            firsts.append(i)
+            counts.append(1)
+        else:
+            counts[j] += 1
+        ids.append(j)
+    return ids, firsts, counts
+
+
+def _unigram_positions(ht: Sequence[str], firsts: list, refs_toks: list) -> list:
+    """Per distinct candidate token: None (in no reference) or its positions in every reference (tuples)."""
     ref_uni = []
-    for rt in rts:
+    for ref_toks in refs_toks:
         pos: dict = {}
-        for i, t in enumerate(rt):
+        for i, t in enumerate(ref_toks):
             lst = pos.get(t)
             if lst is None:
                 pos[t] = [i]
             else:
                 lst.append(i)
         ref_uni.append({t: tuple(v) for t, v in pos.items()})
-    ref_lens = [len(rt) for rt in rts]
-    kr = range(K)
-    orders = []
-    matches = []
-    prev_ids: list = []
-    prev_rp: list = []
-    for n in range(1, N + 1):
-        # distinct candidate n-grams: index per position, first position of each, count of each
-        index: dict = {}
-        ids: list = []
-        firsts: list = []
-        counts: list = []
-        for i in range(c - n + 1):
-            key = ht[i] if n == 1 else tuple(ht[i:i + n])
-            j = index.get(key)
-            if j is None:
-                j = index[key] = len(firsts)
-                firsts.append(i)
-                counts.append(1)
-            else:
-                counts[j] += 1
-            ids.append(j)
-        del index
-        # their positions in every reference; an n-gram can only occur where its (n-1)-gram prefix does
-        ref_positions: list = [None] * len(firsts)
-        m = 0
-        off = n - 1
-        seen_prefix: dict = {}   # prefix id -> None (filtered once directly) or its positions grouped by next token
-        for j, f in enumerate(firsts):
-            if n == 1:
-                tok = ht[f]
-                found = [u.get(tok, ()) for u in ref_uni]
-                if not any(found):
-                    continue
-                rp = tuple(found)
-            else:
-                pid = prev_ids[f]
-                prefix = prev_rp[pid]
-                if prefix is None:
-                    continue
-                last = ht[f + off]
-                if pid in seen_prefix:
-                    groups = seen_prefix[pid]
-                    if groups is None:
-                        groups = seen_prefix[pid] = [_group_by_next(prefix[k], rts[k], off, ref_lens[k] - off)
-                                                     for k in kr]
-                    found = [tuple(g.get(last, ())) if g else () for g in groups]
-                    if not any(found):
-                        continue
+    out: list = [None] * len(firsts)
+    for j, f in enumerate(firsts):
+        tok = ht[f]
+        found = tuple(u.get(tok, ()) for u in ref_uni)
+        if any(found):
+            out[j] = found
+    return out
+
+
+def _extended_positions(ht: Sequence[str], n: int, firsts: list, prev_ids: list, prev_rp: list, refs_toks: list,
+                        ref_lens: list) -> list:
+    """Per distinct candidate n-gram (n > 1): None or its positions in every reference, found by extending the
+    positions of its (n-1)-gram prefix (see ``build_segment_trace``)."""
+    out: list = [None] * len(firsts)
+    off = n - 1
+    kr = range(len(refs_toks))
+    seen_prefix: dict = {}   # prefix id -> None (filtered once directly) or its positions grouped by next token
+    for j, f in enumerate(firsts):
+        pid = prev_ids[f]
+        prefix = prev_rp[pid]
+        if prefix is None:
+            continue
+        last = ht[f + off]
+        if pid in seen_prefix:
+            groups = seen_prefix[pid]
+            if groups is None:
+                groups = seen_prefix[pid] = [_group_by_next(prefix[k], refs_toks[k], off, ref_lens[k] - off) for k in kr]
+            found = [tuple(g.get(last, ())) if g else () for g in groups]
+            if not any(found):
+                continue
+        else:
+            seen_prefix[pid] = None
+            found = []
+            hit = False
+            for k in kr:
+                pp = prefix[k]
+                if pp:
+                    ref_toks = refs_toks[k]
+                    lim = ref_lens[k] - off
+                    x = tuple([p for p in pp if p < lim and ref_toks[p + off] == last])
+                    if x:
+                        hit = True
+                    found.append(x)
                 else:
-                    seen_prefix[pid] = None
-                    found = []
-                    hit = False
-                    for k in kr:
-                        pp = prefix[k]
-                        if pp:
-                            rt = rts[k]
-                            lim = ref_lens[k] - off
-                            x = tuple([p for p in pp if p < lim and rt[p + off] == last])
-                            if x:
-                                hit = True
-                            found.append(x)
-                        else:
-                            found.append(())
-                    if not hit:
-                        continue
-                rp = tuple(found)
-            ref_positions[j] = rp
+                    found.append(())
+            if not hit:
+                continue
+        out[j] = tuple(found)
+    return out
+
+
+def _clipped_matches(counts: list, ref_positions: list) -> int:
+    """Sum over distinct n-grams of min(candidate count, largest count in one reference)."""
+    m = 0
+    for cc, rp in zip(counts, ref_positions):
+        if rp is not None:
             mx = max(map(len, rp))
-            cc = counts[j]
             m += cc if cc < mx else mx
-        prev_ids, prev_rp = ids, ref_positions
-        matches.append(m)
-        orders.append(OrderNgrams(n, m, c - n + 1 if c >= n else 0, d.segment_total(c, n), ht, firsts, ids,
-                                  counts, ref_positions, K))
-    choice = d.choose_ref_length(c, ref_lens)
-    stats = [c, choice.r] + matches + [o.totals for o in orders]
-    return cand, refs, orders, choice, stats
+    return m
 
 
 def explain_segment(d: BleuDialect, candidate: str, references: Sequence[str]) -> BleuTrace:

@@ -1,7 +1,7 @@
 """Bootstrap confidence intervals over the per-segment sufficient statistics.
 
 For the ``sacrebleu`` dialect this reproduces ``BLEU().corpus_score(..., n_bootstrap=N)`` exactly
-(``sacrebleu/significance.py`` ``_bootstrap_resample`` and ``Score.estimate_ci``; bleu-dialects.md §2.5): the seed
+(``sacrebleu/significance.py`` ``_bootstrap_resample`` and ``Score.estimate_ci``; docs/dialects-bleu.md): the seed
 comes from ``SACREBLEU_SEED`` (default ``"12345"``, ``"none"`` = OS entropy), ``numpy.random.default_rng(seed)``
 draws ``choice(S, size=(N, S))``, the segment statistics are converted to **float32**, every resample's rows are
 summed and combined by the dialect, and the CI half-width is half the distance between the sorted scores at

@@ -15,11 +15,6 @@ from explainer.text import Token
 __all__ = ["TextTrace", "NgramEntry", "OrderNgrams", "BleuTrace", "BleuCorpusTrace", "BleuStats"]
 
 
-def _num(x):
-    """ints stay ints; floats that are whole numbers coming from add-k stay floats (as the library has them)."""
-    return x
-
-
 class TextTrace:
     """One text (candidate or reference) as the dialect sees it.
 

@@ -8,7 +8,7 @@ every table value in O(n/64) without building the m*n table, so a 5,000 x 5,000 
 
 ``backtrack`` reproduces ``rouge_score.rouge_scorer._backtrack_norec`` exactly: on equal tokens go diagonal;
 else if ``c[i][j-1] > c[i-1][j]`` drop a candidate token, otherwise (ties included) drop a reference token.
-ROUGE-1.5.5 and the other ports make the same choice (rouge-dialects.md §5.2).
+ROUGE-1.5.5 and the other ports make the same choice (docs/dialects-rouge.md).
 """
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["LcsResult", "lcs_rows", "lcs_length", "lcs", "backtrack", "table_value", "table_form",
+__all__ = ["LcsResult", "BitRows", "lcs_length", "lcs", "backtrack", "table_form",
            "alternative_exists", "FULL_TABLE_MAX_CELLS", "SAMPLED_TABLE_MAX"]
 
 FULL_TABLE_MAX_CELLS = 160_000   # up to ~400 x 400 the trace carries the whole table
 SAMPLED_TABLE_MAX = 200          # above it: at most 200 x 200 sampled rows/columns (exact values)
-CHOSEN_MATRIX_MAX_CELLS = 4_000_000
-SMALL_PAIR_CELLS = 40_000            # alternative_exists: plain popcounts below this, NumPy row blocks above  # alternative_exists: boolean matrix of the chosen pairs up to this size
+CHOSEN_MATRIX_MAX_CELLS = 4_000_000  # alternative_exists: boolean matrix of the chosen pairs up to this size
+SMALL_PAIR_CELLS = 40_000            # alternative_exists: plain popcounts below this, NumPy row blocks above
 
 
 def _masks(can: Sequence[str]) -> dict[str, int]:
@@ -33,26 +33,11 @@ def _masks(can: Sequence[str]) -> dict[str, int]:
     return masks
 
 
-def lcs_rows(ref: Sequence[str], can: Sequence[str]) -> list[int]:
-    """Bit rows V_0..V_m (V_0 = all ones over the n candidate positions)."""
-    n = len(can)
-    full = (1 << n) - 1
-    masks = _masks(can)
-    v = full
-    rows = [v]
-    get = masks.get
-    for tok in ref:
-        u = v & get(tok, 0)
-        v = ((v + u) | (v - u)) & full
-        rows.append(v)
-    return rows
-
-
 ROWS_KEEP_ALL_MAX_BYTES = 32 * 2**20   # above this, keep every B-th row and recompute blocks on demand
 
 
 class BitRows:
-    """The bit rows V_0..V_m of ``lcs_rows``, indexable like a list.
+    """The bit rows V_0..V_m of the LCS table (V_0 = all ones over the n candidate positions), indexable like a list.
 
     Small tables keep every row. Large ones (a 35,000 x 35,000-token pair would need ~150 MB) keep only every
     B-th row (B ~ sqrt(m)) and recompute one block of B rows when it is accessed; the backtrace, the sampled
@@ -139,11 +124,6 @@ def lcs_length(ref: Sequence[str], can: Sequence[str]) -> int:
     return n - v.bit_count()
 
 
-def table_value(rows: list[int], i: int, j: int) -> int:
-    """c[i][j] = LCS(ref[:i], can[:j])."""
-    return j - (rows[i] & ((1 << j) - 1)).bit_count()
-
-
 def backtrack(rows: list[int], ref: Sequence[str], can: Sequence[str], *,
               drop_candidate_on_ties: bool = False) -> list[tuple[int, int]]:
     """rouge-score's ``_backtrack_norec`` on the bit rows; returns (ref index, cand index) pairs in order.
@@ -196,11 +176,6 @@ def lcs(ref: Sequence[str], can: Sequence[str]) -> LcsResult:
     return LcsResult(length, backtrack(rows, ref, can), rows, br._masks)
 
 
-def _row_values(v: int, n: int) -> np.ndarray:
-    """c[i][0..n] for one bit row."""
-    return _rows_values([v], n)[0]
-
-
 def _rows_values(rows: Sequence[int], n: int) -> np.ndarray:
     """c[i][0..n] for several bit rows at once: zero bits below j, counted with one cumsum."""
     nbytes = (n + 8) // 8
@@ -242,30 +217,39 @@ def alternative_exists(ref: Sequence[str], can: Sequence[str], res: LcsResult) -
     If every such pair is in the chosen alignment, the chosen alignment is the only LCS (it already has L
     pairs); otherwise an LCS through the other pair differs from it.
     """
-    L = res.length
-    if L == 0:
+    if res.length == 0:
         return False
-    m, n = len(ref), len(can)
     rev = BitRows(ref[::-1], can[::-1])           # rev[k]: LCS of the last k ref tokens with can suffixes
-    if m * n <= SMALL_PAIR_CELLS:
-        # small sentence pairs (the common case in rougeLsum): visit the matching cells with popcounts
-        masks = res.masks if res.masks is not None else _masks(can)
-        chosen_pairs = set(res.pairs)
-        rows = res.rows
-        for i in range(m):
-            mask = masks.get(ref[i], 0)
-            if not mask:
-                continue
-            row, srow = rows[i], rev[m - i - 1]
-            while mask:
-                low = mask & -mask
-                j = low.bit_length() - 1
-                mask ^= low
-                k = n - 1 - j
-                tot = (j - (row & ((1 << j) - 1)).bit_count()) + 1 + (k - (srow & ((1 << k) - 1)).bit_count())
-                if tot == L and (i, j) not in chosen_pairs:
-                    return True
-        return False
+    if len(ref) * len(can) <= SMALL_PAIR_CELLS:
+        return _other_pair_small(ref, can, res, rev)
+    return _other_pair_blocks(ref, can, res, rev)
+
+
+def _other_pair_small(ref: Sequence[str], can: Sequence[str], res: LcsResult, rev: BitRows) -> bool:
+    """Small sentence pairs (the common case in rougeLsum): visit the matching cells with popcounts."""
+    L, m, n = res.length, len(ref), len(can)
+    masks = res.masks if res.masks is not None else _masks(can)
+    chosen_pairs = set(res.pairs)
+    rows = res.rows
+    for i in range(m):
+        mask = masks.get(ref[i], 0)
+        if not mask:
+            continue
+        row, srow = rows[i], rev[m - i - 1]
+        while mask:
+            low = mask & -mask
+            j = low.bit_length() - 1
+            mask ^= low
+            k = n - 1 - j
+            tot = (j - (row & ((1 << j) - 1)).bit_count()) + 1 + (k - (srow & ((1 << k) - 1)).bit_count())
+            if tot == L and (i, j) not in chosen_pairs:
+                return True
+    return False
+
+
+def _other_pair_blocks(ref: Sequence[str], can: Sequence[str], res: LcsResult, rev: BitRows) -> bool:
+    """Large pairs: the table values of blocks of rows with NumPy, compared with the chosen pairs."""
+    L, m, n = res.length, len(ref), len(can)
     chosen = np.zeros((m, n), dtype=bool) if m * n <= CHOSEN_MATRIX_MAX_CELLS else None
     chosen_set = set(res.pairs)
     ids: dict[str, int] = {}

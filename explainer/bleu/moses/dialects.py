@@ -46,7 +46,7 @@ def _death_error(death: ScriptDeath) -> LibraryError:
 
 
 class MultiBleuDialect(BleuDialect):
-    """Moses ``multi-bleu.perl`` (and ``multi-bleu-detok.perl``): see bleu-dialects.md §1, §6."""
+    """Moses ``multi-bleu.perl`` (and ``multi-bleu-detok.perl``): see docs/dialects-moses.md."""
 
     name = "multi-bleu"
     label = "Moses multi-bleu.perl"
@@ -189,8 +189,53 @@ class MultiBleuDialect(BleuDialect):
         return warns, _not_expressible(self.script, candidates, references)
 
 
+def _mteval_order(n: int, m, t, s, smoothing: bool) -> OrderResult:
+    """One order of mteval's BLEU: its precision, the smoothing step and whether it enters the mean."""
+    lg = s.log_precisions[n - 1]
+    if smoothing:
+        prec = math.exp(lg) if t else 1.0
+        if t == 0:
+            sm, formula = "nist", "1 (log 0 added)"
+            reason = f"no candidate {n}-grams: mteval adds log 1 = 0, the mean still divides by 4"
+        elif m == 0:
+            sm, formula = "nist", s.smoothing_steps[n - 1].split(": ", 1)[1]
+            reason = "0 matches: NIST geometric smoothing 1/(2^k·t), k counting the zero-match orders so far"
+        else:
+            sm, formula, reason = "none", f"{m} / {t} = {_fmt(m / t)}", "matches > 0: plain precision"
+        inc = True
+    else:
+        prec = (m / t) if m else 0.0
+        sm = "none"
+        if m == 0:
+            formula = "0"
+            reason = ("0 matches and --no-smoothing: this order's cumulative score is 0"
+                      + (" — and because it is order ≤ 4 the BLEU score is 0" if n <= 4 else ""))
+        else:
+            formula, reason = f"{m} / {t} = {_fmt(m / t)}", "matches > 0: plain precision"
+        inc = m != 0
+    return OrderResult(n=n, matches=m, totals=t, precision_raw=(m / t) if t else None, precision=float(prec),
+                       smoothing=sm, formula=formula, reason=reason, weight=0.25 if inc else 0.0, included=inc,
+                       log_term=lg, precision_native=s.individual[n - 1])
+
+
+def _mteval_bp_words(c: int, r: int, s, smoothing: bool) -> tuple[str, str]:
+    """Which branch of mteval's length term was taken, and its formula with the numbers."""
+    if smoothing:
+        if c == 0:
+            return "c = 0", "the candidate is empty: exp_len_score = 0"
+        if c < r:
+            return "c < r", f"exp(min(0, 1 − {r}/{c})) = {_fmt(s.bp)}"
+        return "c ≥ r", f"exp(min(0, 1 − {r}/{c})) = 1"
+    if s.bp is None:
+        return "not used", ("no order has a match: the script returns 0 without computing the length term "
+                            "(shown: exp(min(0, 1 − r/c)), or 0 for an empty candidate)")
+    if c < r:
+        return "c < r", f"min(0, 1 − {r}/{c}) is added inside exp(): factor {_fmt(s.bp)}"
+    return "c ≥ r", "min(0, 1 − r/c) = 0"
+
+
 class MtevalDialect(BleuDialect):
-    """Moses ``mteval-v13a.pl -b``: see bleu-dialects.md §1, §6."""
+    """Moses ``mteval-v13a.pl -b``: see docs/dialects-moses.md."""
 
     name = "mteval"
     label = "Moses mteval-v13a.pl"
@@ -281,43 +326,15 @@ class MtevalDialect(BleuDialect):
         return mteval_ref_length(c, ref_lens, rule=self.options["brevity_penalty"])[0]
 
     def combine(self, c, r, matches, totals, ctx, *, n_segments=1) -> Combination:
+        """The script's system-level BLEU (its ``-b`` line) on the summed statistics, with its length report."""
         smoothing = self.options["smoothing"]
         s = mteval_segment_score(matches, totals, r, smoothing=smoothing, system_level=True)
-        # the -d 2 line for a one-segment run never dies: same arithmetic without the length report
-        seg = mteval_segment_score(matches, totals, r, smoothing=smoothing) if n_segments == 1 else None
-        orders = []
-        for n in range(1, MAX_ORDER + 1):
-            m, t = matches[n - 1], totals[n - 1]
-            lg = s.log_precisions[n - 1]
-            if smoothing:
-                prec = math.exp(lg) if t else 1.0
-                if t == 0:
-                    sm, formula = "nist", "1 (log 0 added)"
-                    reason = f"no candidate {n}-grams: mteval adds log 1 = 0, the mean still divides by 4"
-                elif m == 0:
-                    sm, formula = "nist", s.smoothing_steps[n - 1].split(": ", 1)[1]
-                    reason = ("0 matches: NIST geometric smoothing 1/(2^k·t), k counting the zero-match orders "
-                              "so far")
-                else:
-                    sm, formula, reason = "none", f"{m} / {t} = {_fmt(m / t)}", "matches > 0: plain precision"
-                inc = True
-            else:
-                prec = (m / t) if m else 0.0
-                sm = "none"
-                if m == 0:
-                    formula = "0"
-                    reason = ("0 matches and --no-smoothing: this order's cumulative score is 0"
-                              + (" — and because it is order ≤ 4 the BLEU score is 0" if n <= 4 else ""))
-                else:
-                    formula, reason = f"{m} / {t} = {_fmt(m / t)}", "matches > 0: plain precision"
-                inc = m != 0
-            orders.append(OrderResult(n=n, matches=m, totals=t, precision_raw=(m / t) if t else None,
-                                      precision=float(prec), smoothing=sm, formula=formula, reason=reason,
-                                      weight=0.25 if inc else 0.0, included=inc, log_term=lg,
-                                      precision_native=s.individual[n - 1]))
+        orders = [_mteval_order(n, matches[n - 1], totals[n - 1], s, smoothing) for n in range(1, MAX_ORDER + 1)]
         extra = {"command": self.command(), "individual_1to4": s.individual, "cumulative_1to4": s.cumulative,
                  "smoothing_steps": s.smoothing_steps, "bp_log": s.bp_log, "length_ratio": s.length_ratio}
-        if seg is not None:
+        if n_segments == 1:
+            # the -d 2 line for a one-segment run never dies: same arithmetic without the length report
+            seg = mteval_segment_score(matches, totals, r, smoothing=smoothing)
             extra["segment_score"] = seg.score
             extra["segment_line"] = (f'  BLEU score using 4-grams = {seg.score:.4f} for system "sys" on segment 1 '
                                      f'of document "d1" ({totals[0]} words)')
@@ -326,32 +343,16 @@ class MtevalDialect(BleuDialect):
         for x in logs:
             log_sum += x
         log_mean = log_sum / 4
-        geo = math.exp(log_mean) if logs else 0.0
-        ratio = (c / r) if r else None
-        if smoothing:
-            if c == 0:
-                branch, bpf = "c = 0", "the candidate is empty: exp_len_score = 0"
-            elif c < r:
-                branch, bpf = "c < r", f"exp(min(0, 1 − {r}/{c})) = {_fmt(s.bp)}"
-            else:
-                branch, bpf = "c ≥ r", f"exp(min(0, 1 − {r}/{c})) = 1"
-        else:
-            if s.bp is None:
-                branch = "not used"
-                bpf = ("no order has a match: the script returns 0 without computing the length term "
-                       "(shown: exp(min(0, 1 − r/c)), or 0 for an empty candidate)")
-            elif c < r:
-                branch, bpf = "c < r", f"min(0, 1 − {r}/{c}) is added inside exp(): factor {_fmt(s.bp)}"
-            else:
-                branch, bpf = "c ≥ r", "min(0, 1 − r/c) = 0"
+        branch, bpf = _mteval_bp_words(c, r, s, smoothing)
+        common = dict(orders=orders, c=c, r=r, ratio=(c / r) if r else None, bp_branch=branch, bp_formula=bpf,
+                      weights=[o.weight for o in orders], nominal_weights=[0.25] * 4, effective_order=4,
+                      log_sum=log_sum, log_mean=log_mean, geo_mean=math.exp(log_mean) if logs else 0.0, scale=1.0,
+                      extra=extra)
         if s.death is not None:
             extra["printed"] = None
-            return Combination(orders=orders, c=c, r=r, ratio=ratio, bp=float(s.bp or 0.0), bp_branch=branch,
-                               bp_formula=bpf, weights=[o.weight for o in orders], nominal_weights=[0.25] * 4,
-                               effective_order=4, log_sum=log_sum,
-                               log_mean=log_mean, geo_mean=geo, score=0.0, bleu=0.0, scale=1.0,
+            return Combination(bp=float(s.bp or 0.0), score=0.0, bleu=0.0,
                                early_exit="the script dies while printing the system-level length ratio",
-                               library_error=_death_error(s.death), extra=extra)
+                               library_error=_death_error(s.death), **common)
         extra["printed"] = mteval_printed(s.score)
         early = None
         if not smoothing and matches[3] == 0:
@@ -360,11 +361,7 @@ class MtevalDialect(BleuDialect):
             bp = float(s.bp)
         else:
             bp = math.exp(perl_min0(1 - r / c)) if c > 0 else 0.0
-        return Combination(orders=orders, c=c, r=r, ratio=ratio, bp=bp,
-                           bp_branch=branch, bp_formula=bpf, weights=[o.weight for o in orders],
-                           nominal_weights=[0.25] * 4, effective_order=4,
-                           log_sum=log_sum, log_mean=log_mean, geo_mean=geo, score=float(s.score),
-                           bleu=float(s.score), scale=1.0, early_exit=early, extra=extra)
+        return Combination(bp=bp, score=float(s.score), bleu=float(s.score), early_exit=early, **common)
 
     def command(self) -> str:
         o = self.options

@@ -265,63 +265,76 @@ def perl_min0(x: float) -> float:
 
 def mteval_segment_score(matches: Sequence[int], totals: Sequence[int], ref_len: int, *,
                          smoothing: bool = True, system_level: bool = False) -> MtevalScore:
-    """One call of mteval's BLEU function. ``system_level`` adds the ``length ratio`` report that is only
-    printed for the system score, and with it the script's deaths (r = 0 or a zero brevity penalty)."""
+    """One call of mteval's BLEU function (``bleu_score`` or, with ``smoothing=False``, ``bleu_score_nosmoothing``).
+    ``system_level`` adds the ``length ratio`` report that is only printed for the system score, and with it the
+    script's deaths (r = 0 or a zero brevity penalty)."""
     m = [int(x) for x in matches][:MAX_ORDER]
     t = [int(x) for x in totals][:MAX_ORDER]
+    if smoothing:
+        return _bleu_score_smoothed(m, t, ref_len, system_level)
+    return _bleu_score_nosmoothing(m, t, ref_len)
+
+
+def _bleu_score_smoothed(m: list[int], t: list[int], ref_len: int, system_level: bool) -> MtevalScore:
+    """``bleu_score``: NIST geometric smoothing; an order without candidate n-grams counts as precision 1."""
     c = t[0]
-    death = None
+    exp_len_score = math.exp(perl_min0(1 - ref_len / c)) if c > 0 else 0
+    death, bp_log, length_ratio = (_length_report(c, ref_len, exp_len_score) if system_level
+                                   else (None, None, None))
     logs: list[float | None] = []
     steps: list[str] = []
     individual: list[float] = []
     cumulative: list[float] = []
-    if smoothing:
-        exp_len_score = 0
-        if c > 0:
-            exp_len_score = math.exp(perl_min0(1 - ref_len / c))
-        bp_log = length_ratio = None
-        if system_level:
-            # print "length ratio: ".(c/r)." (c/r), penalty (log): ".log($exp_len_score)  [mt:854]
-            if ref_len == 0:
-                death = ScriptDeath(
-                    "mteval-v13a.pl", f"Illegal division by zero at mteval-v13a.pl line {MTEVAL_DEATH_LINE}.",
-                    "the reference length is 0: the system-level report prints the length ratio "
-                    "sys_len/ref_len, which divides by 0")
-            elif exp_len_score == 0:
-                why = ("the candidate has no tokens, so the brevity penalty is set to 0"
-                       if c == 0 else "the brevity penalty exp(1 - r/c) underflows to 0")
-                death = ScriptDeath(
-                    "mteval-v13a.pl", f"Can't take log of 0 at mteval-v13a.pl line {MTEVAL_DEATH_LINE}.",
-                    f"{why}, and the system-level report prints log(BP)")
-            else:
-                length_ratio = c / ref_len
-                bp_log = math.log(exp_len_score)
-        score = 0.0
-        smooth = 1
-        for j in range(MAX_ORDER):
-            if t[j] == 0:
-                iscore = 0
-                steps.append(f"no candidate {j + 1}-grams: the order counts as precision 1 (log 0 added)")
-            elif m[j] == 0:
-                smooth *= 2
-                iscore = math.log(1 / (smooth * t[j]))
-                steps.append(f"0 matches: precision 1/(2^{smooth.bit_length() - 1}·{t[j]}) = 1/{smooth * t[j]}")
-            else:
-                iscore = math.log(m[j] / t[j])
-                steps.append(f"{m[j]}/{t[j]}")
-            logs.append(float(iscore))
-            individual.append(math.exp(iscore))
-            score += iscore
-            cumulative.append(math.exp(score / (j + 1)) * exp_len_score)
-        return MtevalScore(True, m, t, c, ref_len, logs, steps, individual, cumulative, float(exp_len_score),
-                           bp_log, length_ratio, None if death else cumulative[3], death)
-    # --no-smoothing [bleu_score_nosmoothing]
+    score = 0.0
+    smooth = 1
+    for j in range(MAX_ORDER):
+        if t[j] == 0:
+            iscore = 0
+            steps.append(f"no candidate {j + 1}-grams: the order counts as precision 1 (log 0 added)")
+        elif m[j] == 0:
+            smooth *= 2
+            iscore = math.log(1 / (smooth * t[j]))
+            steps.append(f"0 matches: precision 1/(2^{smooth.bit_length() - 1}·{t[j]}) = 1/{smooth * t[j]}")
+        else:
+            iscore = math.log(m[j] / t[j])
+            steps.append(f"{m[j]}/{t[j]}")
+        logs.append(float(iscore))
+        individual.append(math.exp(iscore))
+        score += iscore
+        cumulative.append(math.exp(score / (j + 1)) * exp_len_score)
+    return MtevalScore(True, m, t, c, ref_len, logs, steps, individual, cumulative, float(exp_len_score),
+                       bp_log, length_ratio, None if death else cumulative[3], death)
+
+
+def _length_report(c: int, ref_len: int, exp_len_score: float) -> tuple[ScriptDeath | None, float | None,
+                                                                        float | None]:
+    """The system-level ``length ratio: (c/r), penalty (log): log(BP)`` line [mt:854]: (death, log BP, c/r)."""
+    if ref_len == 0:
+        return ScriptDeath(
+            "mteval-v13a.pl", f"Illegal division by zero at mteval-v13a.pl line {MTEVAL_DEATH_LINE}.",
+            "the reference length is 0: the system-level report prints the length ratio sys_len/ref_len, "
+            "which divides by 0"), None, None
+    if exp_len_score == 0:
+        why = ("the candidate has no tokens, so the brevity penalty is set to 0"
+               if c == 0 else "the brevity penalty exp(1 - r/c) underflows to 0")
+        return ScriptDeath(
+            "mteval-v13a.pl", f"Can't take log of 0 at mteval-v13a.pl line {MTEVAL_DEATH_LINE}.",
+            f"{why}, and the system-level report prints log(BP)"), None, None
+    return None, math.log(exp_len_score), c / ref_len
+
+
+def _bleu_score_nosmoothing(m: list[int], t: list[int], ref_len: int) -> MtevalScore:
+    """``bleu_score_nosmoothing`` (--no-smoothing): an order with 0 matches makes its cumulative score 0."""
+    logs: list[float | None] = []
+    steps: list[str] = []
+    individual: list[float] = []
+    cumulative: list[float] = []
     score = 0.0
     len_score = None
     for j in range(MAX_ORDER):
         if m[j] == 0:
             logs.append(None)
-            steps.append(f"0 matches: this order's cumulative score is 0" +
+            steps.append("0 matches: this order's cumulative score is 0" +
                          (" (no candidate n-grams)" if t[j] == 0 else ""))
             individual.append(0.0)
             cumulative.append(0.0)
@@ -334,7 +347,7 @@ def mteval_segment_score(matches: Sequence[int], totals: Sequence[int], ref_len:
             cumulative.append(math.exp(score / (j + 1) + len_score))
             individual.append(math.exp(lp))
     bp = math.exp(len_score) if len_score is not None else None
-    return MtevalScore(False, m, t, c, ref_len, logs, steps, individual, cumulative, bp,
+    return MtevalScore(False, m, t, t[0], ref_len, logs, steps, individual, cumulative, bp,
                        float(len_score) if len_score is not None else None, None, cumulative[3])
 
 

@@ -350,11 +350,11 @@ class Rouge155Dialect(RougeDialect):
                     "ref_budget": dict(Counter(ref.tokens)), "cand_budget": dict(Counter(cand.tokens)),
                     "hits_with_other_tie_rule": alt_hits, "tie_rule_changes_hits": alt_hits != row["hit"],
                     "per_ref_sentence": sents}
-        rt_, ct_ = [t for u in ref.lcs_sequences for t in u], [t for u in cand.lcs_sequences for t in u]
-        res = lcs_mod.lcs(rt_, ct_)
+        ref_toks, cand_toks = [t for u in ref.lcs_sequences for t in u], [t for u in cand.lcs_sequences for t in u]
+        res = lcs_mod.lcs(ref_toks, cand_toks)
         return {"lcs_length": res.length, "pairs": [list(p) for p in res.pairs], "ref_indices": res.ref_indices,
-                "cand_indices": res.cand_indices, "table": lcs_mod.table_form(res, len(rt_), len(ct_)),
-                "alternative_lcs_exists": lcs_mod.alternative_exists(rt_, ct_, res),
+                "cand_indices": res.cand_indices, "table": lcs_mod.table_form(res, len(ref_toks), len(cand_toks)),
+                "alternative_lcs_exists": lcs_mod.alternative_exists(ref_toks, cand_toks, res),
                 "tie_rule": "ROUGE-1.5.5 markLCS: diagonal on equal tokens; else up (drop a reference token) "
                             "when c[i-1][j] >= c[i][j-1], else left",
                 "hits_after_budgets": row["hit"]}

@@ -222,11 +222,12 @@ def _gram_table(model: Counter, peer: Counter) -> list[dict]:
 
 
 def lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], model_budget: Counter,
-                   peer_budget: Counter, weight: float | None, detail: bool) -> tuple[float, float, list]:
+                  peer_budget: Counter, weight: float | None, detail: bool) -> tuple[float, float, list]:
     """``lcs`` / ``wlcs``: per model sentence, union the marked positions over the peer sentences, then
     walk them left to right, counting a hit only while both unigram budgets are > 0 (and decrementing both).
     ROUGE-W adds f(run) for each run of consecutive counted positions; a refused position neither extends
     nor closes the current run, and a run still open at the end of the sentence is dropped (script quirk).
+    Returns (hits, the model's length or weighted length, the per-sentence records).
 
     The per-sentence records use the core trace schema (docs/trace-schema-rouge.md: ``per_ref_sentence``
     of rougeLsum / rougeW) so the UI draws them like any other dialect's."""
@@ -234,73 +235,91 @@ def lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], mod
     base = 0.0 if weight is not None else 0
     sentences = []
     for si, ms in enumerate(model_units):
-        mask = [0] * len(ms)
-        per_peer = []
-        if weight is None:
-            base += len(ms)
-        else:
-            base += _pow(len(ms), weight)
-        mset = set(ms)
-        for pj, ps in enumerate(peer_units):
-            if not ms:
-                continue
-            tables = None
-            if mset.isdisjoint(ps):  # no equal tokens: neither DP makes a diagonal move
-                pairs, wscore = [], 0.0
-                if detail and weight is not None and ps and len(ms) * len(ps) <= WLCS_TABLE_MAX_CELLS:
-                    tables = {"table": [[0.0] * (len(ps) + 1) for _ in range(len(ms) + 1)],
-                              "run_table": [[0] * (len(ps) + 1) for _ in range(len(ms) + 1)]}
-            elif weight is None:
-                pairs = lcs_mask(ms, ps)
-            elif detail and len(ms) * len(ps) <= WLCS_TABLE_MAX_CELLS:
-                pairs, wscore, tables = wlcs_inner(ms, ps, weight, keep_table=True)
-            else:
-                pairs, wscore = wlcs_inner(ms, ps, weight)
-            for a, _ in pairs:
-                mask[a] = 1
-            if detail:
-                rec = {"cand_sentence": pj, "pairs": [list(p) for p in pairs],
-                       "ref_indices": [p[0] for p in pairs], "cand_indices": [p[1] for p in pairs]}
-                if weight is None:
-                    rec["lcs_length"] = len(pairs)
-                else:
-                    rec["wlcs"] = wscore
-                    if tables:
-                        rec.update(tables)
-                per_peer.append(rec)
-        steps, runs = [], []
-        run = 0
-        for j in range(len(ms)):
-            if mask[j] != 1:
-                continue
-            t = ms[j]
-            ok = model_budget.get(t, 0) > 0 and peer_budget.get(t, 0) > 0
-            if detail:
-                steps.append({"ref_index": j, "token": t, "cand_budget_before": peer_budget.get(t, 0),
-                              "ref_budget_before": model_budget.get(t, 0), "counted": ok})
-            if ok:
-                if weight is None:
-                    hit += 1
-                else:
-                    run += 1
-                    if (j + 1 < len(ms) and mask[j + 1] == 0) or j + 1 == len(ms):
-                        hit += _pow(run, weight)
-                        runs.append(run)
-                        run = 0
-                model_budget[t] -= 1
-                peer_budget[t] -= 1
+        base += len(ms) if weight is None else _pow(len(ms), weight)
+        mask, per_peer = _mark_sentence(ms, peer_units, weight, detail)
+        hit, steps, runs, open_run = _walk_budgets(hit, ms, mask, model_budget, peer_budget, weight, detail)
         if detail:
-            counted = [x["ref_index"] for x in steps if x["counted"]]
-            entry = {"ref_sentence": si, "tokens": list(ms), "lcs_per_cand_sentence": per_peer,
-                     "union": [j for j in range(len(ms)) if mask[j]], "clipping": steps,
-                     "hits": len(counted),
-                     "clipped": [{"ref_index": x["ref_index"], "token": x["token"]} for x in steps if not x["counted"]]}
-            if weight is not None:
-                # dropped_open_run: counted positions whose run never closed (not scored); 0 when none
-                entry.update(marked=entry["union"], counted=counted, runs=runs,
-                             run_weights=[_pow(r, weight) for r in runs], dropped_open_run=run)
-            sentences.append(entry)
+            sentences.append(_sentence_record(si, ms, mask, per_peer, steps, runs, open_run, weight))
     return hit, base, sentences
+
+
+def _mark_sentence(ms: list[str], peer_units: list[list[str]], weight: float | None,
+                   detail: bool) -> tuple[list[int], list[dict]]:
+    """The model positions marked by the (weighted) LCS with each peer sentence, and the per-pair records."""
+    mask = [0] * len(ms)
+    per_peer: list[dict] = []
+    if not ms:
+        return mask, per_peer
+    mset = set(ms)
+    for pj, ps in enumerate(peer_units):
+        tables = None
+        wscore = 0.0
+        if mset.isdisjoint(ps):  # no equal tokens: neither DP makes a diagonal move
+            pairs = []
+            if detail and weight is not None and ps and len(ms) * len(ps) <= WLCS_TABLE_MAX_CELLS:
+                tables = {"table": [[0.0] * (len(ps) + 1) for _ in range(len(ms) + 1)],
+                          "run_table": [[0] * (len(ps) + 1) for _ in range(len(ms) + 1)]}
+        elif weight is None:
+            pairs = lcs_mask(ms, ps)
+        elif detail and len(ms) * len(ps) <= WLCS_TABLE_MAX_CELLS:
+            pairs, wscore, tables = wlcs_inner(ms, ps, weight, keep_table=True)
+        else:
+            pairs, wscore = wlcs_inner(ms, ps, weight)
+        for a, _ in pairs:
+            mask[a] = 1
+        if detail:
+            rec = {"cand_sentence": pj, "pairs": [list(p) for p in pairs],
+                   "ref_indices": [p[0] for p in pairs], "cand_indices": [p[1] for p in pairs]}
+            if weight is None:
+                rec["lcs_length"] = len(pairs)
+            else:
+                rec["wlcs"] = wscore
+                if tables:
+                    rec.update(tables)
+            per_peer.append(rec)
+    return mask, per_peer
+
+
+def _walk_budgets(hit: float, ms: list[str], mask: list[int], model_budget: Counter, peer_budget: Counter,
+                  weight: float | None, detail: bool) -> tuple[float, list[dict], list[int], int]:
+    """The budget walk over one model sentence's marked positions, adding to the running ``hit`` (in the script's
+    order of additions): (hits so far, steps, closed runs, open run)."""
+    steps, runs = [], []
+    run = 0
+    n = len(ms)
+    for j in range(n):
+        if mask[j] != 1:
+            continue
+        t = ms[j]
+        ok = model_budget.get(t, 0) > 0 and peer_budget.get(t, 0) > 0
+        if detail:
+            steps.append({"ref_index": j, "token": t, "cand_budget_before": peer_budget.get(t, 0),
+                          "ref_budget_before": model_budget.get(t, 0), "counted": ok})
+        if ok:
+            if weight is None:
+                hit += 1
+            else:
+                run += 1
+                if (j + 1 < n and mask[j + 1] == 0) or j + 1 == n:
+                    hit += _pow(run, weight)
+                    runs.append(run)
+                    run = 0
+            model_budget[t] -= 1
+            peer_budget[t] -= 1
+    return hit, steps, runs, run
+
+
+def _sentence_record(si: int, ms: list[str], mask: list[int], per_peer: list[dict], steps: list[dict],
+                     runs: list[int], open_run: int, weight: float | None) -> dict:
+    counted = [x["ref_index"] for x in steps if x["counted"]]
+    entry = {"ref_sentence": si, "tokens": list(ms), "lcs_per_cand_sentence": per_peer,
+             "union": [j for j in range(len(ms)) if mask[j]], "clipping": steps, "hits": len(counted),
+             "clipped": [{"ref_index": x["ref_index"], "token": x["token"]} for x in steps if not x["counted"]]}
+    if weight is not None:
+        # dropped_open_run: counted positions whose run never closed (not scored); 0 when none
+        entry.update(marked=entry["union"], counted=counted, runs=runs,
+                     run_weights=[_pow(r, weight) for r in runs], dropped_open_run=open_run)
+    return entry
 
 
 def score_lcs(name: str, peer: PerlText, models: list[PerlText], opts: Rouge155Options, detail: bool,

@@ -131,9 +131,8 @@ def parse_flags(flags: Sequence[str]) -> Rouge155Options:
     Flags that do not change numbers (-a -d -e -z -v -h) are accepted and ignored; -3 (BE) and -M are
     refused with a message."""
     kw: dict = dict(n=0, w=None, skip=None, unigrams="")
-    u_seen = ""
-    i = 0
     flags = list(flags)
+    i = 0
     while i < len(flags):
         f = flags[i]
         if not (f.startswith("-") and len(f) == 2):
@@ -146,48 +145,43 @@ def parse_flags(flags: Sequence[str]) -> Rouge155Options:
             val = flags[i + 1]
             i += 1
         i += 1
-        if c == "3":
-            raise ValueError("Basic Elements scoring (-3) is not a rouge155 dialect option; the sample-test "
-                             "runner explainer.rouge.rouge155.files.run_config(be_mode=...) implements it")
-        if c == "M":
-            raise ValueError("-M (stem the models only) is not supported")
-        if c not in _KNOWN_FLAGS:
-            raise ValueError(f"unknown ROUGE-1.5.5 flag {f}")
+        _refuse_flag(c, f)
         try:
-            if c == "n":
-                kw["n"] = int(val)
-            elif c == "x":
-                kw["rouge_l"] = False
-            elif c == "w":
-                kw["w"] = float(val)
-                kw["w_label"] = val
-            elif c == "2":
-                kw["skip"] = int(val)
-                kw["skip_label"] = val
-            elif c in ("u", "U"):  # the script: -u wins over -U
-                u_seen = "u" if (c == "u" or u_seen == "u") else "U"
-            elif c == "m":
-                kw["stem"] = True
-            elif c == "s":
-                kw["remove_stopwords"] = True
-            elif c == "l":
-                kw["length_limit"] = int(val)
-            elif c == "b":
-                kw["byte_limit"] = int(val)
-            elif c == "f":
-                kw["mode"] = val
-            elif c == "p":
-                kw["alpha"] = float(val)
-            elif c == "c":
-                kw["confidence"] = float(val)
-            elif c == "r":
-                kw["resamples"] = int(val)
-            elif c == "t":
-                t = int(val)
-                kw["counting"] = t if t in (1, 2) else 0  # the script treats any other value as 0
-            # -a -d -e -z -v -h -H do not change any number
+            _apply_flag(kw, c, val)
         except (TypeError, ValueError):
             raise ValueError(f"bad value {val!r} for flag {f}") from None
-    kw["unigrams"] = u_seen
     return Rouge155Options(**kw)
 
+
+def _refuse_flag(c: str, f: str) -> None:
+    if c == "3":
+        raise ValueError("Basic Elements scoring (-3) is not a rouge155 dialect option; the sample-test "
+                         "runner explainer.rouge.rouge155.files.run_config(be_mode=...) implements it")
+    if c == "M":
+        raise ValueError("-M (stem the models only) is not supported")
+    if c not in _KNOWN_FLAGS:
+        raise ValueError(f"unknown ROUGE-1.5.5 flag {f}")
+
+
+#: flag -> (option, how its value is read); -u/-U, -t and the flags without a value are handled in _apply_flag
+_VALUE_FLAGS = {"n": ("n", int), "w": ("w", float), "2": ("skip", int), "l": ("length_limit", int),
+                "b": ("byte_limit", int), "f": ("mode", str), "p": ("alpha", float), "c": ("confidence", float),
+                "r": ("resamples", int)}
+_SWITCHES = {"x": ("rouge_l", False), "m": ("stem", True), "s": ("remove_stopwords", True)}
+
+
+def _apply_flag(kw: dict, c: str, val: str | None) -> None:
+    """Set the option of flag ``-c`` in ``kw`` (-a -d -e -z -v -h -H do not change any number)."""
+    if c in _VALUE_FLAGS:
+        name, read = _VALUE_FLAGS[c]
+        kw[name] = read(val)
+        if c in ("w", "2"):
+            kw["w_label" if c == "w" else "skip_label"] = val   # as written, for the labels
+    elif c in _SWITCHES:
+        name, value = _SWITCHES[c]
+        kw[name] = value
+    elif c in ("u", "U"):   # the script: -u wins over -U
+        kw["unigrams"] = "u" if (c == "u" or kw["unigrams"] == "u") else "U"
+    elif c == "t":
+        t = int(val)
+        kw["counting"] = t if t in (1, 2) else 0   # the script treats any other value as 0
