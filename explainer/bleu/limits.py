@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from explainer.errors import ExplainerInputError
+from explainer.errors import TraceTooLarge
 from explainer.text import MAX_INPUT_CHARS
 
 __all__ = ["MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge", "check_trace_size",
@@ -21,10 +21,6 @@ MAX_TRACE_CHARS = 100_000
 #: Characters (all candidates + all references) of a corpus whose every segment's full trace is built at once
 #: (explain_bleu_corpus(full=True), to_dict(full=True), segments, build_all, materialise).
 MAX_CORPUS_TRACE_CHARS = 1_500_000
-
-
-class TraceTooLarge(ExplainerInputError):
-    """A full trace over more characters than MAX_TRACE_CHARS / MAX_CORPUS_TRACE_CHARS."""
 
 
 def check_trace_size(candidate: str, references: Sequence[str], where: str = "") -> None:

@@ -254,6 +254,14 @@ class RougeDialect(Dialect):
             detail = dict(skip_table(r, c, rtype.skip, su=su, su_last_token=self.su_last_token), max_gap=rtype.skip)
         return hits, rtot, ctot, detail
 
+    def limited_detail(self, rtype: RougeType, result: TypeResult, note: str) -> dict:
+        """The ``detail`` of a type whose full trace is over the trace limits: what the fast path recorded (the
+        counts are the TypeResult's) and ``limited``, the reason."""
+        detail = dict(result.detail or {}, limited=note)
+        if rtype.kind == "Lsum":
+            detail["splitter"] = self.splitter
+        return detail
+
     # ---- several references -------------------------------------------------------------------------
     def combine(self, rtype: RougeType, results: list[TypeResult]) -> tuple[Score, int | None, dict | None]:
         """(score, chosen reference index or None when pooled, pooled counts or None)."""

@@ -11,6 +11,7 @@ from typing import Any, Sequence
 from explainer.errors import ExplainerInputError
 from explainer.gcpause import gc_paused
 from explainer.rouge.dialects import MULTI_REF_POLICIES, RougeDialect
+from explainer.rouge.limits import check_corpus_trace_size, check_summary_work, limited_types
 from explainer.rouge.registry import DIALECTS, get_dialect
 from explainer.rouge.scoring import Score
 from explainer.rouge.tokenize import TokenizedText
@@ -72,9 +73,12 @@ def check_rouge_call(dialect="rouge-score", types=None, *, corpus: bool = False,
     bind_dialect(dialect, types, corpus=corpus, **options)
 
 
-def _score_all(d: RougeDialect, cand: TokenizedText, refs: list[TokenizedText], full: bool):
-    """Every type against every reference, then the references combined per type."""
-    per_ref = [{t.name: d.score_type(t, cand, ref, full=full) for t in d.types} for ref in refs]
+def _score_all(d: RougeDialect, cand: TokenizedText, refs: list[TokenizedText], full: bool,
+               limited: dict[str, str] | None = None):
+    """Every type against every reference, then the references combined per type. ``limited``: types whose full
+    trace is over the limits (``explainer.rouge.limits``), scored without their step-by-step details."""
+    limited = limited or {}
+    per_ref = [{t.name: _score_one(d, t, cand, ref, full, limited.get(t.name)) for t in d.types} for ref in refs]
     scores, chosen, pooled = {}, {}, {}
     for rtype in d.types:
         s, idx, pool = d.combine(rtype, [pr[rtype.name] for pr in per_ref])
@@ -85,12 +89,28 @@ def _score_all(d: RougeDialect, cand: TokenizedText, refs: list[TokenizedText], 
     return per_ref, scores, chosen, pooled
 
 
+def _score_one(d: RougeDialect, rtype, cand: TokenizedText, ref: TokenizedText, full: bool, limited: str | None):
+    if limited is None:
+        return d.score_type(rtype, cand, ref, full=full)
+    res = d.score_type(rtype, cand, ref, full=False)
+    res.detail = d.limited_detail(rtype, res, limited)
+    return res
+
+
+def _summary_work(d: RougeDialect, cand: TokenizedText, preps: list[TokenizedText]) -> tuple[int, int]:
+    """Refuse a summary-level type over its limit before any scoring; (sentence pairs, table cells)."""
+    if not d.needs_sentences:
+        return 0, 0
+    return check_summary_work(d.types, cand.sentence_tokens or [], [p.sentence_tokens or [] for p in preps])
+
+
 def _fast_scores(d: RougeDialect, candidate: str, refs: list[str], *, cache_refs: bool):
     cand = d.prepare(candidate, need_sents=d.needs_sentences, full=False)
     if cache_refs:
         preps = [d.prepare_reference(r) for r in refs]
     else:
         preps = [d.prepare(r, need_sents=d.needs_sentences, full=False) for r in refs]
+    _summary_work(d, cand, preps)
     return _score_all(d, cand, preps, False)
 
 
@@ -117,7 +137,8 @@ def _explain(d: RougeDialect, candidate: str, refs: list[str], notes: list[str])
     cand = d.prepare(candidate, need_sents=need, full=True, what="candidate")
     preps = [d.prepare(r, need_sents=need, full=True, what=f"reference {i + 1}" if len(refs) > 1 else "reference")
              for i, r in enumerate(refs)]
-    per_ref, scores, chosen, pooled = _score_all(d, cand, preps, True)
+    limited = limited_types(d.types, *_summary_work(d, cand, preps))
+    per_ref, scores, chosen, pooled = _score_all(d, cand, preps, True, limited)
 
     def text_trace(p: TokenizedText, role: str, idx: int | None) -> TextTrace:
         return TextTrace(role, idx, p, p.sentences, p.sentence_tokens)
@@ -129,7 +150,7 @@ def _explain(d: RougeDialect, candidate: str, refs: list[str], notes: list[str])
         references=[text_trace(p, "reference", i) for i, p in enumerate(preps)],
         per_reference=per_ref, scores=scores, chosen_reference=chosen, multi_ref=d.multi_ref,
         multi_ref_note=MULTI_REF_POLICIES.get(d.multi_ref, "") if len(refs) > 1 else "one reference",
-        pooled=pooled, reported=d.reported(scores), notes=list(notes) + _text_notes(cand, preps),
+        pooled=pooled, reported=d.reported(scores), notes=list(notes) + _text_notes(cand, preps) + list(limited.values()),
         signature=d.signature(), call=d.call_snippet(len(refs)),
     )
 
@@ -147,7 +168,9 @@ def explain_rouge_corpus(candidates: Sequence[str], references, *, dialect="roug
     """Score every item and aggregate with the dialect's corpus rule.
 
     ``references[i]`` is the list of references of ``candidates[i]`` (a plain string means one reference).
-    ``traces=True`` keeps a full RougeTrace per item. ``progress(done, total)`` is called after each item.
+    ``traces=True`` keeps a full RougeTrace per item (at most ``explainer.rouge.limits.MAX_CORPUS_TRACE_CHARS``
+    characters in all; ``trace.item(i)`` builds one item's trace on demand). ``progress(done, total)`` is called
+    after each item.
     """
     cands = list(candidates)
     refs_list = list(references)
@@ -157,6 +180,8 @@ def explain_rouge_corpus(candidates: Sequence[str], references, *, dialect="roug
         raise ExplainerInputError(f"{len(cands)} candidates but {len(refs_list)} reference entries; "
                                   "every candidate needs its references")
     d = bind_dialect(dialect, types, corpus=True, **options)
+    if traces:
+        check_corpus_trace_size(_corpus_chars(cands, refs_list), len(cands))   # before any work
     items: list[RougeTrace] = []
     item_scores: list[dict[str, Score]] = []
     chosen: list[dict] = []
@@ -171,7 +196,19 @@ def explain_rouge_corpus(candidates: Sequence[str], references, *, dialect="roug
     return RougeCorpusTrace(dialect=d.name, options=d.segment_options() | d.corpus_options(), types=d.type_names,
                             item_scores=item_scores, chosen_reference=chosen, aggregate=agg, aggregation=desc,
                             reported=reported, items=items if traces else None, notes=list(d.type_notes),
-                            signature=d.signature())
+                            signature=d.signature(),
+                            _builder=lambda i: _explain(d, cands[i], _corpus_item_refs(i, cands[i], refs_list[i]), []))
+
+
+def _corpus_chars(cands: list, refs_list: list) -> int:
+    """Characters of every candidate and reference (items that are not text count 0: they are refused later)."""
+    n = sum(len(c) for c in cands if isinstance(c, str))
+    for r in refs_list:
+        if isinstance(r, str):
+            n += len(r)
+        elif isinstance(r, (list, tuple)):
+            n += sum(len(x) for x in r if isinstance(x, str))
+    return n
 
 
 def _corpus_item_refs(i: int, c, r) -> list[str]:

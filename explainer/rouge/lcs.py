@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["LcsResult", "BitRows", "lcs_length", "lcs", "backtrack", "table_form",
+__all__ = ["LcsResult", "BitRows", "lcs_length", "lcs", "lcs_pairs", "masks_of", "backtrack", "table_form",
            "alternative_exists", "FULL_TABLE_MAX_CELLS", "SAMPLED_TABLE_MAX"]
 
 FULL_TABLE_MAX_CELLS = 160_000   # up to ~400 x 400 the trace carries the whole table
@@ -26,7 +26,7 @@ CHOSEN_MATRIX_MAX_CELLS = 4_000_000  # alternative_exists: boolean matrix of the
 SMALL_PAIR_CELLS = 40_000            # alternative_exists: plain popcounts below this, NumPy row blocks above
 
 
-def _masks(can: Sequence[str]) -> dict[str, int]:
+def masks_of(can: Sequence[str]) -> dict[str, int]:
     masks: dict[str, int] = {}
     for j, tok in enumerate(can):
         masks[tok] = masks.get(tok, 0) | (1 << j)
@@ -51,7 +51,7 @@ class BitRows:
         self._n = n = len(can)
         self._m = m = len(ref)
         self._full = (1 << n) - 1
-        self._masks = _masks(can)
+        self._masks = masks_of(can)
         row_bytes = n // 8 + 1
         self._all: list[int] | None = None
         if (m + 1) * row_bytes <= max_bytes:
@@ -115,7 +115,7 @@ def lcs_length(ref: Sequence[str], can: Sequence[str]) -> int:
         return 0
     n = len(can)
     full = (1 << n) - 1
-    masks = _masks(can)
+    masks = masks_of(can)
     v = full
     get = masks.get
     for tok in ref:
@@ -176,6 +176,25 @@ def lcs(ref: Sequence[str], can: Sequence[str]) -> LcsResult:
     return LcsResult(length, backtrack(rows, ref, can), rows, br._masks)
 
 
+def lcs_pairs(ref: Sequence[str], can: Sequence[str], masks: dict | None = None) -> list[tuple[int, int]]:
+    """``lcs(ref, can).pairs`` (the same bit rows and backtrace), without building an ``LcsResult``: short pairs
+    (summary-level types compare thousands of them) keep their few rows in a list. ``masks``: ``masks_of(can)``,
+    when the caller has it."""
+    if not ref or not can:
+        return []
+    if len(ref) * len(can) > SMALL_PAIR_CELLS:
+        return lcs(ref, can).pairs
+    full = (1 << len(can)) - 1
+    get = (masks if masks is not None else masks_of(can)).get
+    v = full
+    rows = [v]
+    for tok in ref:
+        u = v & get(tok, 0)
+        v = ((v + u) | (v - u)) & full
+        rows.append(v)
+    return backtrack(rows, ref, can)
+
+
 def _rows_values(rows: Sequence[int], n: int) -> np.ndarray:
     """c[i][0..n] for several bit rows at once: zero bits below j, counted with one cumsum."""
     nbytes = (n + 8) // 8
@@ -228,7 +247,7 @@ def alternative_exists(ref: Sequence[str], can: Sequence[str], res: LcsResult) -
 def _other_pair_small(ref: Sequence[str], can: Sequence[str], res: LcsResult, rev: BitRows) -> bool:
     """Small sentence pairs (the common case in rougeLsum): visit the matching cells with popcounts."""
     L, m, n = res.length, len(ref), len(can)
-    masks = res.masks if res.masks is not None else _masks(can)
+    masks = res.masks if res.masks is not None else masks_of(can)
     chosen_pairs = set(res.pairs)
     rows = res.rows
     for i in range(m):

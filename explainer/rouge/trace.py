@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from explainer.rouge.scoring import Score
 
@@ -114,6 +114,18 @@ class RougeCorpusTrace:
     items: list[RougeTrace] | None = None
     notes: list[str] = field(default_factory=list)
     signature: str = ""
+    _builder: Callable[[int], RougeTrace] | None = field(default=None, repr=False, compare=False)
+
+    def item(self, i: int) -> RougeTrace:
+        """The full trace of item i (0-based): the kept one with ``traces=True``, else built now (not kept)."""
+        n = len(self.item_scores)
+        if not 0 <= i < n:
+            raise IndexError(f"item {i} out of range (0..{n - 1})")
+        if self.items is not None:
+            return self.items[i]
+        if self._builder is None:
+            raise ValueError("this corpus trace cannot build item traces")
+        return self._builder(i)
 
     def to_dict(self) -> dict:
         def enc(v):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from explainer.rouge.lcs import alternative_exists, backtrack, lcs
+from explainer.rouge.lcs import alternative_exists, backtrack, lcs, lcs_pairs, masks_of
 
 __all__ = ["union_lcs", "union_lcs_hits", "tie_rule_check"]
 
@@ -22,15 +22,21 @@ def union_lcs_hits(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequ
     if not ref_sents or not cand_sents or not m or not n:
         return 0, m, n
     br, bc = _budgets(ref_sents), _budgets(cand_sents)
-    unions = []
-    for r in ref_sents:
-        union: set[int] = set()
-        rset = set(r)
-        for c in cand_sents:
-            if c and not rset.isdisjoint(c):
-                union.update(p[0] for p in lcs(r, c).pairs)
-        unions.append(union)
+    cands = [(c, masks_of(c)) for c in cand_sents if c]     # each candidate sentence's bit masks, once
+    unions = [_union_positions(r, cands) for r in ref_sents]
     return _budget_walk(ref_sents, unions, br, bc), m, n
+
+
+def _union_positions(r: Sequence[str], cands: list) -> set[int]:
+    """The reference positions rouge-score's backtrace chooses against any candidate sentence (their union)."""
+    union: set[int] = set()
+    if not r:
+        return union
+    rset = set(r)
+    for c, masks in cands:
+        if not rset.isdisjoint(masks):
+            union.update(p[0] for p in lcs_pairs(r, c, masks))
+    return union
 
 
 def union_lcs(ref_sents: Sequence[Sequence[str]], cand_sents: Sequence[Sequence[str]]) -> dict:

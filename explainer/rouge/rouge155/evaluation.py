@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from explainer.rouge.lcs import lcs as _core_lcs
+from explainer.rouge.lcs import lcs_pairs as _core_lcs_pairs
 from explainer.rouge.ngrams import ngram_counts as _core_ngram_counts
 from explainer.rouge.skipgram import skip_bigrams as _core_skip_bigrams, su_unigrams as _core_su_unigrams
 from explainer.rouge.wlcs import (WLCS_TABLE_MAX_CELLS, f_inverse as _f_inverse, f_weight as _f_weight,
@@ -74,7 +74,7 @@ def lcs_mask(model_sentence: Sequence[str], peer_sentence: Sequence[str]) -> lis
     """(model position, peer position) pairs that ``lcs_inner`` + ``markLCS`` mark for one sentence pair."""
     if not model_sentence or not peer_sentence:
         return []
-    return _core_lcs(model_sentence, peer_sentence).pairs
+    return _core_lcs_pairs(model_sentence, peer_sentence)
 
 
 def wlcs_inner(model: Sequence[str], peer: Sequence[str], weight: float, *,
