@@ -206,3 +206,16 @@ def test_rouge_registry_is_lazy():
         "r.score_rouge('the cat', ['the cat'], dialect='rouge155')\n"
         "print('explainer.rouge.rouge155.dialect' in sys.modules)\n")
     assert out.split("\n")[:2] == ["['rouge-score', 'hf-evaluate', 'textbook', 'rouge155'] False False", "True"]
+
+
+def test_importing_the_packages_is_cheap():
+    """``import explainer.rouge`` (as the CLI's parser does) loads no algorithm, NumPy or dialect; the top-level
+    package exposes the whole public API lazily."""
+    out = _python(
+        "import sys\n"
+        "import explainer, explainer.bleu, explainer.rouge\n"
+        "print('numpy' in sys.modules, 'explainer.rouge.engine' in sys.modules, 'sacrebleu' in sys.modules)\n"
+        "names = ['explain_bleu', 'explain_bleu_corpus', 'score_bleu', 'score_bleu_corpus', 'bootstrap_bleu_corpus',\n"
+        "         'explain_rouge', 'score_rouge', 'explain_rouge_corpus', 'BleuTrace', 'RougeTrace']\n"
+        "print(all(callable(getattr(explainer, n)) for n in names))\n")
+    assert out.split("\n")[:2] == ["False False False", "True"]

@@ -9,18 +9,34 @@
 
 Types: rouge1..rouge9, rougeL, rougeLsum, rougeW-<w>, rougeS<k>, rougeSU<k>, rougeS*, rougeSU*.
 Schema: docs/trace-schema-rouge.md. Dialect notes: docs/dialects-rouge.md.
-"""
-from explainer.rouge.dialects import MULTI_REF_POLICIES, RougeDialect
-from explainer.rouge.engine import explain_rouge, explain_rouge_corpus, score_rouge
-from explainer.rouge.registry import DIALECTS, dialect_names, dialect_options, get_dialect, register_dialect
-from explainer.rouge.scoring import Score
-from explainer.rouge.tokenize import TokenizedText
-from explainer.rouge.trace import RougeCorpusTrace, RougeTrace, TextTrace, TypeResult
-from explainer.rouge.types import DEFAULT_TYPES, RougeType, parse_type, parse_types
 
-__all__ = [
-    "explain_rouge", "explain_rouge_corpus", "score_rouge", "RougeTrace", "RougeCorpusTrace", "TypeResult",
-    "TextTrace", "TokenizedText", "Score", "DIALECTS", "RougeDialect", "register_dialect", "get_dialect",
-    "dialect_names", "dialect_options", "MULTI_REF_POLICIES", "DEFAULT_TYPES", "RougeType", "parse_type",
-    "parse_types",
-]
+The names are imported on first use, so that importing ``explainer.rouge.cli`` (the CLI's argument parser) or a
+single algorithm module stays cheap.
+"""
+from __future__ import annotations
+
+import importlib
+
+_LAZY = {
+    "explain_rouge": "engine", "explain_rouge_corpus": "engine", "score_rouge": "engine",
+    "RougeTrace": "trace", "RougeCorpusTrace": "trace", "TypeResult": "trace", "TextTrace": "trace",
+    "TokenizedText": "tokenize", "Score": "scoring",
+    "DIALECTS": "registry", "register_dialect": "registry", "get_dialect": "registry", "dialect_names": "registry",
+    "dialect_options": "registry", "RougeDialect": "dialects", "MULTI_REF_POLICIES": "dialects",
+    "DEFAULT_TYPES": "types", "RougeType": "types", "parse_type": "types", "parse_types": "types",
+}
+
+__all__ = list(_LAZY)
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'explainer.rouge' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"explainer.rouge.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

@@ -13,9 +13,10 @@ ROUGE-1.5.5 and the other ports make the same choice (docs/dialects-rouge.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np   # imported where a table is read (the scores never need NumPy)
 
 __all__ = ["LcsResult", "BitRows", "lcs_length", "lcs", "lcs_pairs", "masks_of", "backtrack", "table_form",
            "alternative_exists", "FULL_TABLE_MAX_CELLS", "SAMPLED_TABLE_MAX"]
@@ -197,6 +198,8 @@ def lcs_pairs(ref: Sequence[str], can: Sequence[str], masks: dict | None = None)
 
 def _rows_values(rows: Sequence[int], n: int) -> np.ndarray:
     """c[i][0..n] for several bit rows at once: zero bits below j, counted with one cumsum."""
+    import numpy as np
+
     nbytes = (n + 8) // 8
     buf = b"".join(v.to_bytes(nbytes, "little") for v in rows)
     bits = np.unpackbits(np.frombuffer(buf, dtype=np.uint8).reshape(len(rows), nbytes), axis=1,
@@ -210,6 +213,8 @@ def table_form(res: LcsResult, m: int, n: int, *, max_cells: int = FULL_TABLE_MA
                sample: int = SAMPLED_TABLE_MAX) -> dict:
     """The DP table for a trace: whole when (m+1)(n+1) <= max_cells, else exact values at <= sample x sample
     evenly spaced rows and columns (always including the first and last), for a UI to downsample further."""
+    import numpy as np
+
     if (m + 1) * (n + 1) <= max_cells:
         ri = list(range(m + 1))
         ci = list(range(n + 1))
@@ -268,6 +273,8 @@ def _other_pair_small(ref: Sequence[str], can: Sequence[str], res: LcsResult, re
 
 def _other_pair_blocks(ref: Sequence[str], can: Sequence[str], res: LcsResult, rev: BitRows) -> bool:
     """Large pairs: the table values of blocks of rows with NumPy, compared with the chosen pairs."""
+    import numpy as np
+
     L, m, n = res.length, len(ref), len(can)
     chosen = np.zeros((m, n), dtype=bool) if m * n <= CHOSEN_MATRIX_MAX_CELLS else None
     chosen_set = set(res.pairs)
