@@ -209,11 +209,9 @@ def _texts(eid):
 
 
 def _dialects():
-    from explainer.bleu import dialect_names
-    from explainer.rouge import dialects as rd
+    from explainer import bleu, rouge
 
-    rd._load_plugins()
-    return [("bleu", d) for d in dialect_names()] + [("rouge", d) for d in rd.DIALECTS]
+    return [("bleu", d) for d in bleu.dialect_names()] + [("rouge", d) for d in rouge.dialect_names()]
 
 
 @pytest.mark.parametrize("family,dialect", _dialects())
