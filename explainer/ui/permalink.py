@@ -12,15 +12,18 @@ Parameter names (the issue fixes the first ones):
   reference the ROUGE details are shown against).
 
 Parsing never raises: a bad or unknown value becomes a warning (a plain sentence for the page) and the
-default is used. The option schema comes from the cores' ``dialect_options`` through
-:class:`OptionSpec`, so adding an option to a dialect adds it to the URL without touching this module.
+default is used. The options are the cores' own :class:`explainer.options.OptionSpec` s (with a URL parameter
+name: :class:`OptionSpec` here), and a value is valid exactly when the core's ``coerce`` accepts it, so adding
+an option to a dialect adds it to the URL without touching this module.
 """
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields as dataclass_fields
 from typing import Any, Iterable, Mapping, Sequence
+
+from explainer.options import OptionSpec as CoreOptionSpec, coerce_value
 
 __all__ = [
     "OptionSpec", "FamilySchema", "ExplainState", "MAX_REFS", "MAX_URL_TEXT",
@@ -34,34 +37,23 @@ COLOUR_MODES = ("order", "reference")
 # page says so and the permalink then carries only the settings.
 MAX_URL_TEXT = 6_000
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
-
-
 @dataclass(frozen=True)
-class OptionSpec:
-    """One dialect option as the UI sees it.
+class OptionSpec(CoreOptionSpec):
+    """One dialect option as the UI sees it: the cores' :class:`explainer.options.OptionSpec` (type, default,
+    bounds, choices, help, label, and its one coercion rule, ``coerce``) plus ``param``, its query-parameter
+    name. ``kind`` (from the core) is the type, or ``tristate`` for a bool whose default is "the library's"."""
 
-    ``kind`` is ``bool``, ``tristate`` (True/False/None = "the library's default"), ``choice``, ``int``,
-    ``float``, ``optional_float`` (a number or None = default) or ``float_list``; ``param`` is its
-    query-parameter name.
-    ``min``/``max`` bound numbers. ``choices`` lists allowed values of a ``choice`` (as their values;
-    labels for the widget are in ``choice_labels``)."""
+    param: str = ""
 
-    name: str
-    kind: str
-    default: Any
-    param: str
-    label: str = ""
-    help: str = ""
-    choices: tuple = ()
-    choice_labels: tuple = ()
-    min: float | None = None
-    max: float | None = None
-
-    def __post_init__(self):
-        if self.kind not in ("bool", "tristate", "choice", "int", "float", "optional_float", "float_list"):
-            raise ValueError(f"option {self.name}: unknown kind {self.kind!r}")
+    @classmethod
+    def of(cls, core: CoreOptionSpec, param: str, *, label: str = "") -> "OptionSpec":
+        """The core's spec with its URL parameter name (and a widget label)."""
+        fields = {f.name: getattr(core, f.name) for f in dataclass_fields(CoreOptionSpec)}
+        if label:
+            fields["label"] = label
+        if core.type == "float" and isinstance(core.default, int) and not isinstance(core.default, bool):
+            fields["default"] = float(core.default)
+        return cls(**fields, param=param)
 
 
 @dataclass(frozen=True)
@@ -121,74 +113,46 @@ def _default_words(spec: OptionSpec) -> str:
 
 
 def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
-    """(value, None) or (default, warning)."""
+    """(value, None) or (default, warning). Whether a value is valid is the core's rule (``spec.coerce``, the
+    one the cores, the CLI and the widgets use); the warnings say it in the page's words."""
     shown = _show(raw)
-    if spec.kind in ("bool", "tristate"):
-        return _decode_flag(spec, raw, shown)
-    if spec.kind == "optional_float" and raw.strip().lower() in ("", "default", "none"):
-        return None, None
-    if spec.kind == "float_list":
-        return _decode_list(spec, raw, shown)
-    if spec.kind == "choice":
-        for c in spec.choices:
-            if raw == str(c):
-                return c, None
-        allowed = ", ".join(str(c) for c in spec.choices)
-        return spec.default, f"“{spec.param}={shown}” is not one of {allowed}; using {_default_words(spec)}."
-    return _decode_number(spec, raw, shown)
-
-
-def _decode_flag(spec: OptionSpec, raw: str, shown: str) -> tuple[Any, str | None]:
     low = raw.strip().lower()
-    if low in _TRUE:
-        return True, None
-    if low in _FALSE:
-        return False, None
-    if spec.kind == "tristate":
-        if low in ("", "default", "none"):
-            return None, None
-        return spec.default, f"“{spec.param}={shown}” is not 0, 1 or default; using the library default."
-    return spec.default, f"“{spec.param}={shown}” is not 0 or 1; using {encode_value(spec, spec.default)}."
-
-
-def _decode_list(spec: OptionSpec, raw: str, shown: str) -> tuple[Any, str | None]:
+    if spec.kind == "tristate" and low in ("", "default", "none"):
+        return None, None
+    if spec.kind == "optional_float" and low in ("", "default", "none"):
+        return None, None
+    if spec.kind == "choice":  # a link carries a choice as its text
+        raw = next((c for c in spec.choices or () if raw == str(c)), raw)
     try:
-        vals = tuple(float(x) for x in raw.replace(",", " ").split())
-        if not vals or not all(math.isfinite(v) for v in vals):
-            raise ValueError
-        if spec.max is not None and len(vals) > spec.max:
-            raise ValueError
+        return spec.coerce(raw.strip() if isinstance(raw, str) and spec.kind != "choice" else raw), None
     except ValueError:
-        return spec.default, f"“{spec.param}={shown}” is not a list of numbers; using the default."
-    return vals, None
+        return spec.default, _decode_warning(spec, raw, shown)
 
 
-def _decode_number(spec: OptionSpec, raw: str, shown: str) -> tuple[Any, str | None]:
-    """An int (bounded before the conversion) or a finite float, within the spec's range."""
+def _decode_warning(spec: OptionSpec, raw: str, shown: str) -> str:
     default = _default_words(spec)
-    try:
-        if spec.kind == "int":
-            v: Any = bounded_int(raw)
-            if v is None:
-                raise ValueError
-        else:
-            v = float(raw.strip())
-            if not math.isfinite(v):
-                raise ValueError
+    kind = spec.kind
+    if kind == "bool":
+        return f"“{spec.param}={shown}” is not 0 or 1; using {encode_value(spec, spec.default)}."
+    if kind == "tristate":
+        return f"“{spec.param}={shown}” is not 0, 1 or default; using the library default."
+    if kind == "float_list":
+        return f"“{spec.param}={shown}” is not a list of numbers; using the default."
+    if kind == "choice":
+        allowed = ", ".join(str(c) for c in spec.choices or ())
+        return f"“{spec.param}={shown}” is not one of {allowed}; using {default}."
+    number = "int" if kind == "int" else "float"
+    try:  # a number of the right kind, only out of range?
+        coerce_value(spec.name, number, raw.strip())
     except ValueError:
-        if spec.kind == "int" and re.fullmatch(r"\s*[+-]?[0-9]+\s*", raw):  # a whole number, far too many digits
-            v = math.inf if raw.strip()[0] != "-" else -math.inf
-        else:
-            return spec.default, (f"“{spec.param}={shown}” is not a{'n integer' if spec.kind == 'int' else ' number'}; "
-                                  f"using {default}.")
-    if (spec.min is not None and v < spec.min) or (spec.max is not None and v > spec.max):
-        if spec.min is not None and spec.max is not None:
-            return spec.default, f"“{spec.param}={shown}” is outside {spec.min:g}–{spec.max:g}; using {default}."
+        if not (kind == "int" and re.fullmatch(r"\s*[+-]?[0-9]+\s*", raw)):  # (far too many digits: out of range)
+            return f"“{spec.param}={shown}” is not a{'n integer' if kind == 'int' else ' number'}; using {default}."
+    if spec.min is not None and spec.max is not None:
+        return f"“{spec.param}={shown}” is outside {spec.min:g}–{spec.max:g}; using {default}."
+    if spec.min is not None or spec.max is not None:
         bound = f"at least {spec.min:g}" if spec.min is not None else f"at most {spec.max:g}"
-        return spec.default, f"“{spec.param}={shown}” is out of range (must be {bound}); using {default}."
-    if not math.isfinite(v):
-        return spec.default, f"“{spec.param}={shown}” is out of range; using {default}."
-    return v, None
+        return f"“{spec.param}={shown}” is out of range (must be {bound}); using {default}."
+    return f"“{spec.param}={shown}” is out of range; using {default}."
 
 
 MAX_INT_DIGITS = 18  # longer digit strings are refused before int() (Python refuses > 4,300 digits with an error)

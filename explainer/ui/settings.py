@@ -175,29 +175,19 @@ def to_widget(spec: OptionSpec, value: Any) -> Any:
 
 
 def from_widget(spec: OptionSpec, raw: Any) -> tuple[Any, str | None]:
-    """A widget's value -> (option value, warning or None). Anything a widget could hold that the option does
-    not accept (a stale value of another kind) gives the default."""
+    """A widget's value -> (option value, warning or None), by the core's rule (``spec.coerce``, the one the cores
+    and the links use). Anything a widget could hold that the option does not accept (a stale value of another
+    kind) gives the default; a bad list typed by the user also a warning."""
     if spec.kind == "tristate":
         return _TRI_BACK.get(raw, spec.default), None
-    if spec.kind == "float_list":
-        try:
-            vals = tuple(float(x) for x in str(raw).replace(",", " ").split())
-            if not vals:
-                raise ValueError
-            return vals, None
-        except ValueError:
+    if raw is None:
+        return (None if spec.kind == "optional_float" else spec.default), None
+    try:
+        return spec.coerce(str(raw) if spec.kind == "float_list" else raw), None
+    except (ValueError, TypeError):
+        if spec.kind == "float_list":
             return spec.default, f"{spec.label}: “{str(raw)[:60]}” is not a list of numbers; using the default."
-    if spec.kind == "bool":
-        return (raw if isinstance(raw, bool) else spec.default), None
-    if spec.kind == "choice":
-        return (raw if raw in spec.choices else spec.default), None
-    if spec.kind == "int":
-        return (int(raw) if isinstance(raw, (int, float)) and not isinstance(raw, bool) else spec.default), None
-    if spec.kind in ("float", "optional_float"):
-        if raw is None and spec.kind == "optional_float":
-            return None, None
-        return (float(raw) if isinstance(raw, (int, float)) and not isinstance(raw, bool) else spec.default), None
-    return raw, None
+        return spec.default, None
 
 
 def _read_family(ss, schema: FamilySchema, dialect: str, key, warns: list[str]) -> dict[str, Any]:
