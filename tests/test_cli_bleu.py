@@ -126,7 +126,7 @@ def test_jsonl_corpus_mode(capsys, monkeypatch):
 @pytest.mark.parametrize("argv,stdin,needle", [
     (["bleu", "--jsonl", "-"], b"not json\n", "line 1: invalid JSON"),
     (["bleu", "--jsonl", "-"], b'{"candidate": 3, "references": ["a"]}\n', "'candidate' must be a string"),
-    (["bleu", "--jsonl", "-"], b'{"candidate": "a"}\n', "missing 'references'"),
+    (["bleu", "--jsonl", "-"], b'{"candidate": "a"}\n', "line 1: 'references' is missing"),
     (["bleu", "--jsonl", "-"], b'{"candidate": "a", "references": [1]}\n', "list of strings"),
     (["bleu", "--jsonl", "-"], b'[1, 2]\n', "expected a JSON object"),
     (["bleu", "--jsonl", "-"], b'\xff\xfe\n', "not valid UTF-8"),
