@@ -23,7 +23,8 @@ def _key(name: str, args, kwargs) -> str:
 
 @lru_cache(maxsize=1)
 def _recordings() -> dict:
-    return {_key(r["fn"], r["args"], r["kwargs"]): r for r in load_jsonl(str(data_path("seeds/chapter_calls.jsonl.gz")))}
+    recs = load_jsonl(str(data_path("seeds/chapter_calls.jsonl.gz")))
+    return {_key(r["fn"], r["args"], r["kwargs"]): r for r in recs}
 
 
 def _exception(error: dict) -> Exception:

@@ -1,6 +1,7 @@
 """Defined behaviour for degenerate input, per dialect. The explainer never raises for what the real library
 fails on: it records ``library_error`` ("the real library fails here because ..."). Expected exception classes
-come from running sacreBLEU / NLTK here, the chapter's code's recorded outputs (tests/chapter.py) and from the golden HF records."""
+come from running sacreBLEU / NLTK here, from the chapter's code's recorded outputs (tests/chapter.py) and from
+the golden HF records."""
 from __future__ import annotations
 
 import warnings

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from explainer.examples import EXAMPLES, get_example, example_ids
+from explainer.examples import EXAMPLES, example_ids, get_example
 from tests.conftest import catalogue_text, seed_vectors
 
 

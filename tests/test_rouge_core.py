@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import math
-import re
 from collections import Counter
 
 import pytest
@@ -12,8 +10,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from explainer.errors import ExplainerInputError
-from explainer.rouge import (DIALECTS, dialect_options, explain_rouge, explain_rouge_corpus, parse_type,
-                             score_rouge)
+from explainer.rouge import DIALECTS, dialect_options, explain_rouge, explain_rouge_corpus, parse_type, score_rouge
 from explainer.rouge.lcs import lcs, lcs_length
 from explainer.rouge.union import union_lcs, union_lcs_hits
 from tests.chapter import chapter_functions

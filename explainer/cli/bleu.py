@@ -20,8 +20,16 @@ from __future__ import annotations
 
 import argparse
 
-from explainer.cli.io import (CliError, check_texts, corpus_items, int_arg, option_pairs, read_corpus,
-                              read_segments, write_json)
+from explainer.cli.io import (
+    CliError,
+    check_texts,
+    corpus_items,
+    int_arg,
+    option_pairs,
+    read_corpus,
+    read_segments,
+    write_json,
+)
 
 __all__ = ["add_arguments", "run", "build_options", "MAX_BOOTSTRAP", "MAX_BOOTSTRAP_CELLS"]
 

@@ -10,8 +10,16 @@ from __future__ import annotations
 
 import argparse
 
-from explainer.cli.io import (CliError, check_texts, corpus_items, option_pairs, read_corpus, read_segments,
-                              require_references, write_json)
+from explainer.cli.io import (
+    CliError,
+    check_texts,
+    corpus_items,
+    option_pairs,
+    read_corpus,
+    read_segments,
+    require_references,
+    write_json,
+)
 
 __all__ = ["add_arguments", "run"]
 
