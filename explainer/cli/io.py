@@ -37,7 +37,8 @@ Writing:
 
 * ``write_json(obj, where)``: one JSON line on stdout, encoded completely before anything is written (never a
   partial line). Numbers JSON cannot hold (``inf``, ``nan``: e.g. sacreBLEU's add-k with k = 1e308) are written
-  as ``null`` and named in a ``notes`` list of the object. ``where`` ("line 3", "the corpus result") names
+  as ``null`` and named in a ``notes`` list of the object (``json_notes`` if it has a ``notes`` that is not a
+  list). ``where`` ("line 3", "the corpus result") names
   the result in an encoding error.
 """
 from __future__ import annotations
@@ -293,8 +294,8 @@ def _dumps(obj) -> str:
         note = ("not a finite number in the result, written as null (JSON has no infinity or NaN): "
                 + ", ".join(found))
         if isinstance(obj, dict):
-            notes = obj.get("notes")
-            obj["notes"] = (list(notes) if isinstance(notes, list) else []) + [note]
+            key = "notes" if isinstance(obj.get("notes", []), list) else "json_notes"
+            obj[key] = list(obj.get(key) or []) + [note]
         return json.dumps(obj, ensure_ascii=False, allow_nan=False)
 
 
