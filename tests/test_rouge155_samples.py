@@ -2,7 +2,7 @@
 for byte.
 
 The commands are those of the golden README (runROUGE-test.pl plus the two verify runs). The BE runs
-(-3 HM) use rouge155_files.be_counts; everything else goes through the rouge155 engine.
+(-3 HM) use rouge155.files.be_counts; everything else goes through the rouge155 engine.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from explainer.rouge.rouge155 import parse_flags
-from explainer.rouge.rouge155_files import (
+from explainer.rouge.rouge155.files import (
     format_report, read_config_xml, read_file_list, read_units, run_config,
 )
 
@@ -84,9 +84,9 @@ def test_see_reader_keeps_the_newline_the_capture_takes(sample_in):
 
 
 def test_command_line_drop_in(monkeypatch, capsys, tmp_path, sample_in, sample_out):
-    """``python -m explainer.rouge.rouge155_files`` takes the script's flags and prints its report; paths are
+    """``python -m explainer.rouge.rouge155`` takes the script's flags and prints its report; paths are
     relative to the current directory, as for the script. Errors are one line; a Perl death exits 255."""
-    from explainer.rouge.rouge155_files import main
+    from explainer.rouge.rouge155.files import main
 
     monkeypatch.chdir(sample_in)
     assert main("-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a -m ROUGE-test.xml".split()) == 0

@@ -199,8 +199,6 @@ def test_corpus_bootstrap_matches_real_aggregator_under_seed():
 
 
 def test_dialect_registry_and_options():
-    # rouge155 registers itself when its module is imported, and a failed import is kept out of DIALECTS rather
-    # than raised: without it here, every test that loops over DIALECTS would silently skip it
     assert {"rouge-score", "hf-evaluate", "textbook", "rouge155"} <= set(DIALECTS), sorted(DIALECTS)
     names = {o["name"] for o in dialect_options("rouge-score")}
     assert {"use_stemmer", "multi_ref", "tokenizer", "split_summaries"} <= names
@@ -262,7 +260,7 @@ def test_rouge_w_open_run_at_sentence_end_is_recorded():
     per-sentence records equal those of the rouge155 engine (the script's own walk, golden-tested)."""
     import random
 
-    from explainer.rouge.rouge155 import _lcs_for_model
+    from explainer.rouge.rouge155.evaluation import lcs_for_model
     from explainer.rouge.wlcs import summary_wlcs
 
     rng = random.Random(3)
@@ -271,8 +269,8 @@ def test_rouge_w_open_run_at_sentence_end_is_recorded():
         rs = [[rng.choice("ab") for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(1, 2))]
         cs = [[rng.choice("ab") for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(1, 3))]
         d = summary_wlcs(rs, cs, 1.2, record=True)
-        _, _, perl = _lcs_for_model(rs, cs, Counter(t for s in rs for t in s), Counter(t for s in cs for t in s),
-                                    1.2, True)
+        _, _, perl = lcs_for_model(rs, cs, Counter(t for s in rs for t in s), Counter(t for s in cs for t in s),
+                                   1.2, True)
         for s, p in zip(d["per_ref_sentence"], perl):
             assert len(s["counted"]) == sum(s["runs"]) + s["dropped_open_run"], (rs, cs, s)
             assert (s["counted"], s["runs"], s["dropped_open_run"]) == (p["counted"], p["runs"],
