@@ -29,7 +29,7 @@ import pytest
 # Both this file and tests/conftest.py are imported under the bare module name "conftest" (tests/ is not a
 # package), so whichever is loaded last answers `from conftest import ...`. Re-export the shared helpers so
 # that such imports work whatever the collection order.
-from tests.conftest import GOLDEN, SHARED, golden, load_jsonl  # noqa: F401,E402
+from tests.conftest import DATA, GOLDEN, golden, load_jsonl, seed_vectors  # noqa: F401,E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("EXPLAINER_CHROMIUM", "/usr/bin/chromium")
