@@ -23,7 +23,7 @@ from explainer.errors import ExplainerInputError
 from explainer.ngrams import count_all_ngrams
 from explainer.text import MAX_INPUT_CHARS, check_length
 
-__all__ = ["segment_stats", "build_segment_trace", "explain_segment", "explain_corpus", "score_segment",
+__all__ = ["segment_stats", "prepare_references", "candidate_stats", "build_segment_trace", "explain_segment", "explain_corpus", "score_segment",
            "score_corpus", "normalize_segment_input", "normalize_corpus_input", "sum_stats", "MAX_TRACE_CHARS",
            "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge", "check_trace_size", "check_corpus_trace_size"]
 
@@ -169,6 +169,12 @@ def sum_stats(stats: Sequence[Sequence]) -> list:
 # ---------------------------------------------------------------------------------- statistics only
 def segment_stats(d: BleuDialect, candidate: str, references: Sequence[str]) -> list:
     """[c, r, m_1..m_N, t_1..t_N] for one segment (the fast path)."""
+    return candidate_stats(d, candidate, prepare_references(d, references))
+
+
+def prepare_references(d: BleuDialect, references: Sequence[str]) -> tuple:
+    """The references' half of ``segment_stats``: (per-n-gram maximum count over the references or None,
+    reference lengths). Scoring several systems against the same references prepares them once."""
     N = d.max_order
     tok = d.tokenize
     ref_ngrams = None
@@ -183,7 +189,14 @@ def segment_stats(d: BleuDialect, candidate: str, references: Sequence[str]) -> 
             for ng, k in cnt.items():
                 if k > ref_ngrams[ng]:
                     ref_ngrams[ng] = k
-    ht = tok(candidate)
+    return ref_ngrams, ref_lens
+
+
+def candidate_stats(d: BleuDialect, candidate: str, prepared: tuple) -> list:
+    """The candidate's half of ``segment_stats`` against ``prepare_references(d, references)``."""
+    ref_ngrams, ref_lens = prepared
+    N = d.max_order
+    ht = d.tokenize(candidate)
     c = len(ht)
     correct = [0] * N
     if ref_ngrams:
