@@ -1,4 +1,4 @@
-"""`python -m explainer {bleu,rouge} ...`: one sub-command per metric family.
+"""`python -m explainer {bleu,rouge,compare} ...`: one sub-command per metric family, and system comparison.
 
 Each metric package provides ``add_arguments(parser)`` and ``run(args) -> int`` in its own ``cli`` module
 (``explainer/bleu/cli.py``, ``explainer/rouge/cli.py``). This module only dispatches and turns every
@@ -13,6 +13,8 @@ import sys
 COMMANDS = {
     "bleu": ("explainer.bleu.cli", "Explain BLEU for JSONL segments or a line-aligned corpus."),
     "rouge": ("explainer.rouge.cli", "Explain ROUGE for JSONL segments or a line-aligned corpus."),
+    "compare": ("explainer.corpus.cli", "Compare systems on a test set: corpus scores, confidence intervals and "
+                                        "paired significance tests (sacreBLEU's)."),
 }
 
 

@@ -435,8 +435,13 @@ def _segment_trace(d: BleuDialect, candidate: str, references: Sequence[str], op
                      library_error=_merge_error(err, comb.library_error))
 
 
-def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False) -> BleuCorpusTrace:
+def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False,
+                   stats: Sequence[Sequence[int]] | None = None) -> BleuCorpusTrace:
+    """``stats``: the per-segment statistics when the caller has them already (``segment_stats`` of every segment,
+    e.g. several systems scored against references tokenized once); not with ``full``."""
     candidates, references = normalize_corpus_input(candidates, references)
+    if stats is not None and (full or len(stats) != len(candidates)):
+        raise ValueError("stats: one statistics row per candidate, and not together with full=True")
     warns, err = d.check_inputs(candidates, references, corpus=True)
 
     shared_options = d.options_dict()   # one dict shared by the segment traces (read-only by convention)
@@ -457,7 +462,10 @@ def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False
         stats = [built[i].stats for i in range(len(candidates))]
     else:
         built = {}
-        stats = [segment_stats(d, h, rs) for h, rs in zip(candidates, references)]
+        if stats is None:
+            stats = [segment_stats(d, h, rs) for h, rs in zip(candidates, references)]
+        else:
+            stats = [list(s) for s in stats]
     summed = sum_stats(stats) if stats else [0, 0] + [0] * (2 * d.max_order)
     ctx = _context(d, candidates[-1], references[-1]) if candidates else None
     comb = _combine_checked(d, summed, ctx, len(stats), err)

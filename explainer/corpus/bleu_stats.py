@@ -55,6 +55,8 @@ class StatsStream:
 
     def __init__(self, d: BleuDialect, n_systems: int) -> None:
         self.d = d
+        #: per system, every segment's own context (NLTK scores each segment alone with it), else None
+        self.ctxs: list[list] | None = [[] for _ in range(n_systems)] if d.needs_last_segment else None
         self.width = 2 + 2 * d.max_order
         self.n_systems = n_systems
         self._blocks: list[list[np.ndarray]] = [[] for _ in range(n_systems)]
@@ -62,9 +64,6 @@ class StatsStream:
         self._ref_first_len: list[int] = []
         self._pending_ref: list[int] = []
         self.n = 0
-        self.last_ctx: list = [None] * n_systems
-        self.last_refs: list[str] = []
-        self.last_hyps: list[str] = []
         self.ends_with_period = [0] * n_systems
         self.segments_without_reference: list[int] = []
 
@@ -74,11 +73,13 @@ class StatsStream:
         if not refs:
             self.segments_without_reference.append(self.n)
         self._pending_ref.append(prep[1][0] if prep[1] else 0)
+        ref_toks = [d.tokenize(r) for r in refs] if self.ctxs is not None else None
         for j, h in enumerate(hyps):
             self._pending[j].append(candidate_stats(d, h, prep))
             if h.endswith(" ."):
                 self.ends_with_period[j] += 1
-        self.last_hyps, self.last_refs = list(hyps), list(refs)
+            if self.ctxs is not None:
+                self.ctxs[j].append(d.last_segment_context(d.tokenize(h), ref_toks))
         self.n += 1
         if len(self._pending_ref) >= 4096:
             self._flush()
@@ -103,8 +104,6 @@ class StatsStream:
 
     def last_contexts(self) -> list:
         """The last segment's context per system (NLTK's smoothing reads it), None for other dialects."""
-        d = self.d
-        if not d.needs_last_segment or not self.last_hyps:
+        if self.ctxs is None or not self.n:
             return [None] * self.n_systems
-        rt = [d.tokenize(r) for r in self.last_refs]
-        return [d.last_segment_context(d.tokenize(h), rt) for h in self.last_hyps]
+        return [c[-1] for c in self.ctxs]
