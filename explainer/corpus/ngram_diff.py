@@ -16,7 +16,6 @@ from explainer.ngrams import count_all_ngrams
 
 __all__ = ["ngram_differences", "clipped_matches"]
 
-MAX_SEGMENT_IDS = 50    # segments listed per n-gram record
 
 
 def clipped_matches(tokens: Sequence[str], ref_ngrams, max_order: int) -> dict:
@@ -74,7 +73,7 @@ def ngram_differences(report, i: int, baseline: int = 0, *, k: int = 15, orders:
 
     def rec(delta, ng, a, b, segs):
         return {"ngram": " ".join(ng), "n": len(ng), "system": a, "baseline": b, "difference": delta,
-                "segments": segs[:MAX_SEGMENT_IDS], "n_segments": len(segs)}
+                "segments": segs, "n_segments": len(segs)}
 
     better = sorted((x for x in diffs if x[0] > 0), key=lambda x: (-x[0], -x[2], x[1]))[:k]
     worse = sorted((x for x in diffs if x[0] < 0), key=lambda x: (x[0], -x[3], x[1]))[:k]

@@ -30,12 +30,10 @@ from explainer.corpus.significance import Statistic
 from explainer.corpus.testset import TestSet
 from explainer.errors import ExplainerInputError
 
-__all__ = ["BleuSystem", "BleuReport", "bleu_report", "LENGTH_BUCKETS", "TOP_SEGMENTS"]
+__all__ = ["BleuSystem", "BleuReport", "bleu_report", "LENGTH_BUCKETS"]
 
 #: reference-length buckets (tokens of reference 1 under the dialect's tokenizer), as compare-mt's defaults
 LENGTH_BUCKETS = (10, 20, 30, 40, 50)
-#: segments listed per record where a record names its segments (the table and the CSV have all)
-TOP_SEGMENTS = 200
 
 
 def _ids(mask_or_idx) -> list[int]:
@@ -185,20 +183,20 @@ class BleuReport:
         out = []
         w = c / max(1, c.sum())
         heavy = np.argsort(-c, kind="stable")[: max(1, S // 10)]
-        out.append({"what": "weights", "segments": _ids(heavy[:TOP_SEGMENTS]),
+        out.append({"what": "weights", "segments": _ids(heavy),
                     "text": (f"The corpus score sums the n-gram counts of all {S:,} segments before dividing, so a "
                              f"long segment weighs more: the longest 10 % of the segments hold "
                              f"{100 * float(w[heavy].sum()):.0f} % of the candidate tokens. The mean of sentence "
                              "scores gives every segment the same weight.")})
         zero = (mN == 0) & (tN > 0)
         if zero.any():
-            out.append({"what": f"no {N}-gram match", "segments": _ids(zero)[:TOP_SEGMENTS], "count": int(zero.sum()),
+            out.append({"what": f"no {N}-gram match", "segments": _ids(zero), "count": int(zero.sum()),
                         "text": (f"{int(zero.sum()):,} segments match no {N}-gram: alone they score 0 (or a small "
                                  f"smoothed value), although their 1- to {N - 1}-gram matches still count in the "
                                  "corpus sums.")})
         short = tN == 0
         if short.any():
-            out.append({"what": f"shorter than {N} tokens", "segments": _ids(short)[:TOP_SEGMENTS],
+            out.append({"what": f"shorter than {N} tokens", "segments": _ids(short),
                         "count": int(short.sum()),
                         "text": (f"{int(short.sum()):,} segments have fewer than {N} tokens, so no {N}-gram at all: "
                                  "alone their score depends on the dialect's rule for an empty order, in the corpus "
@@ -206,7 +204,7 @@ class BleuReport:
         brief = (c < r)
         if brief.any():
             ratio = c.sum() / max(1, r.sum())
-            out.append({"what": "brevity", "segments": _ids(brief)[:TOP_SEGMENTS], "count": int(brief.sum()),
+            out.append({"what": "brevity", "segments": _ids(brief), "count": int(brief.sum()),
                         "text": (f"{int(brief.sum()):,} segments are shorter than their reference, so each is "
                                  f"penalised alone (BP < 1); the corpus applies one brevity penalty to the total "
                                  f"lengths (ratio {ratio:.3f}), where longer segments make up for shorter ones.")})
@@ -259,7 +257,7 @@ class BleuReport:
             idx = np.flatnonzero(mask)
             label = f"{lo}–{hi - 1}" if hi is not None else f"{lo}+"
             rec = {"bucket": label, "low": lo, "high": hi, "n_segments": int(len(idx)),
-                   "segments": _ids(idx)[:TOP_SEGMENTS], "scores": {}, "length_ratio": {}}
+                   "segments": _ids(idx), "scores": {}, "length_ratio": {}}
             for j, s in enumerate(self.systems):
                 if len(idx):
                     rec["scores"][s.name] = self.score_subset(j, idx)

@@ -124,7 +124,7 @@ class RougeReport:
             mask = (L >= lo) & (L < hi) if hi is not None else (L >= lo)
             idx = np.flatnonzero(mask)
             rec = {"bucket": f"{lo}–{hi - 1}" if hi is not None else f"{lo}+", "low": lo, "high": hi,
-                   "n_segments": int(len(idx)), "segments": [int(x) + 1 for x in idx[:200]], "scores": {}}
+                   "n_segments": int(len(idx)), "segments": [int(x) + 1 for x in idx], "scores": {}}
             for s in self.systems:
                 rec["scores"][s.name] = float(np.mean(s.item(t, measure)[idx])) if len(idx) else None
             out.append(rec)
