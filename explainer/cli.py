@@ -29,11 +29,15 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """``command``: import only that sub-command's module (the others' help texts are in COMMANDS), so that
+    `compare` does not pay for importing the ROUGE package, nor `bleu` for `compare`; None imports all."""
     parser = _Parser(prog="python -m explainer", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (modname, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
+        if command is not None and name != command:
+            continue
         try:
             mod = importlib.import_module(modname)
         except ImportError:  # metric package not available yet
@@ -44,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    chosen = next((w for w in words if not w.startswith("-")), None)
+    parser = build_parser(chosen if chosen in COMMANDS else None)
     args = parser.parse_args(argv)
     run = getattr(args, "_run", None)
     if run is None:

@@ -16,7 +16,24 @@ import numpy as np
 from explainer.bleu.algorithm import candidate_stats, prepare_references
 from explainer.bleu.dialects import BleuDialect
 
-__all__ = ["system_stats", "StatsStream"]
+__all__ = ["system_stats", "StatsStream", "clear_tokenizer_caches"]
+
+
+def clear_tokenizer_caches() -> None:
+    """Empty the lru_cache sacreBLEU puts on its tokenizers' ``__call__`` (up to 2^16 lines each). A stream of
+    100,000 distinct lines would otherwise fill them (tens of MB) although no line is seen twice; clearing them
+    per block keeps the memory of ``compare`` flat."""
+    try:
+        from sacrebleu.tokenizers.tokenizer_base import BaseTokenizer
+    except ImportError:   # pragma: no cover
+        return
+    stack = [BaseTokenizer]
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        fn = cls.__dict__.get("__call__")
+        if hasattr(fn, "cache_clear"):
+            fn.cache_clear()
 
 
 def system_stats(d: BleuDialect, systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]], *,

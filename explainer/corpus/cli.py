@@ -219,7 +219,7 @@ def _bleu_dialect(args):
 
 def _run_bleu(args, systems, settings) -> int:
     from explainer.bleu.trace import BleuStats
-    from explainer.corpus.bleu_stats import StatsStream
+    from explainer.corpus.bleu_stats import StatsStream, clear_tokenizer_caches
     from explainer.corpus.rowscore import score_rows
     from explainer.corpus.significance import Statistic
 
@@ -239,6 +239,7 @@ def _run_bleu(args, systems, settings) -> int:
         hyps_block = block[K:]
         for i, refs in enumerate(refs_block):
             stream.add([h[i] for h in hyps_block], refs)
+        clear_tokenizer_caches()     # no line is seen twice: keep memory flat
         if check_blocks:
             for hyps in hyps_block:
                 ws, err = d.check_inputs(hyps, refs_block, corpus=True)
