@@ -110,10 +110,14 @@ class StatsStream:
         self._pending_ref = []
 
     def arrays(self) -> list[np.ndarray]:
-        """Per system the (S, 2+2N) statistics as int64."""
+        """Per system the (S, 2+2N) statistics (int32: 4 bytes a number; sums of them are int64)."""
         self._flush()
-        return [np.vstack(b).astype(np.int64) if b else np.zeros((0, self.width), dtype=np.int64)
-                for b in self._blocks]
+        out = []
+        for j, b in enumerate(self._blocks):
+            a = np.vstack(b) if b else np.zeros((0, self.width), dtype=np.int32)
+            self._blocks[j] = [a]          # one block from now on: the pieces are not kept twice
+            out.append(a)
+        return out
 
     def first_reference_lengths(self) -> list[int]:
         self._flush()

@@ -32,8 +32,6 @@ def clipped_matches(tokens: Sequence[str], ref_ngrams, max_order: int) -> dict:
 
 def ngram_differences(report, i: int, baseline: int = 0, *, k: int = 15, orders: Sequence[int] | None = None) -> dict:
     """Top-k n-grams system ``i`` matches more often than the baseline (``better``) and less often (``worse``)."""
-    if report.prepared_refs is None:
-        raise ValueError("the report was built without keep_refs=True")
     d = report.d
     N = d.max_order
     keep = set(orders) if orders else set(range(1, N + 1))
@@ -43,7 +41,12 @@ def ngram_differences(report, i: int, baseline: int = 0, *, k: int = 15, orders:
     matched_b: dict = defaultdict(int)
     segs_better: dict = defaultdict(list)
     segs_worse: dict = defaultdict(list)
-    for seg, (prep, hs, hb) in enumerate(zip(report.prepared_refs, sys_lines, base_lines)):
+    prepared = report.prepared_refs
+    if prepared is None:   # the report did not keep them (the page saves the memory): tokenize the references again
+        from explainer.bleu.algorithm import prepare_references
+
+        prepared = (prepare_references(d, refs) for refs in report.testset.references)
+    for seg, (prep, hs, hb) in enumerate(zip(prepared, sys_lines, base_lines)):
         ref_ngrams = prep[0]
         if not ref_ngrams:
             continue

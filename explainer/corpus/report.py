@@ -32,8 +32,13 @@ from explainer.errors import ExplainerInputError
 
 __all__ = ["BleuSystem", "BleuReport", "bleu_report", "LENGTH_BUCKETS"]
 
-#: reference-length buckets (tokens of reference 1 under the dialect's tokenizer), as compare-mt's defaults
+#: reference-length buckets (tokens of reference 1 under the dialect's tokenizer) when there are no lengths to
+#: take quantiles of (compare-mt's defaults)
 LENGTH_BUCKETS = (10, 20, 30, 40, 50)
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k:,} {word}" + ("" if k == 1 else "s")
 
 
 def _ids(mask_or_idx) -> list[int]:
@@ -191,21 +196,21 @@ class BleuReport:
         zero = (mN == 0) & (tN > 0)
         if zero.any():
             out.append({"what": f"no {N}-gram match", "segments": _ids(zero), "count": int(zero.sum()),
-                        "text": (f"{int(zero.sum()):,} segments match no {N}-gram: alone they score 0 (or a small "
+                        "text": (f"{_n(int(zero.sum()), 'segment')} match{'es' if int(zero.sum()) == 1 else ''} no {N}-gram: alone {'it scores' if int(zero.sum()) == 1 else 'they score'} 0 (or a small "
                                  f"smoothed value), although their 1- to {N - 1}-gram matches still count in the "
                                  "corpus sums.")})
         short = tN == 0
         if short.any():
             out.append({"what": f"shorter than {N} tokens", "segments": _ids(short),
                         "count": int(short.sum()),
-                        "text": (f"{int(short.sum()):,} segments have fewer than {N} tokens, so no {N}-gram at all: "
+                        "text": (f"{_n(int(short.sum()), 'segment')} {'has' if int(short.sum()) == 1 else 'have'} fewer than {N} tokens, so no {N}-gram at all: "
                                  "alone their score depends on the dialect's rule for an empty order, in the corpus "
                                  "they only add their shorter n-grams.")})
         brief = (c < r)
         if brief.any():
             ratio = c.sum() / max(1, r.sum())
             out.append({"what": "brevity", "segments": _ids(brief), "count": int(brief.sum()),
-                        "text": (f"{int(brief.sum()):,} segments are shorter than their reference, so each is "
+                        "text": (f"{_n(int(brief.sum()), 'segment')} {'is' if int(brief.sum()) == 1 else 'are'} shorter than {'its' if int(brief.sum()) == 1 else 'their'} reference, so each is "
                                  f"penalised alone (BP < 1); the corpus applies one brevity penalty to the total "
                                  f"lengths (ratio {ratio:.3f}), where longer segments make up for shorter ones.")})
         out.append({"what": "geometric mean", "segments": [],
@@ -247,25 +252,26 @@ class BleuReport:
         return rec
 
     # ------------------------------------------------------------------------------- analyses
-    def length_buckets(self, edges: Sequence[int] = LENGTH_BUCKETS) -> list[dict]:
-        """Corpus score per system over the segments of each reference-length bucket (reference 1's tokens)."""
+    def length_buckets(self, edges: Sequence[int] | None = None) -> list[dict]:
+        """Corpus score per system over the segments of each reference-length bucket (reference 1's tokens).
+        ``edges=None``: five buckets of about equal size (quintiles of the lengths); empty buckets are left out."""
         L = np.array([x[0] if x else 0 for x in self.ref_lens])
+        if edges is None:
+            edges = quantile_edges(L)
         bounds = [0] + list(edges) + [None]
         out = []
         for lo, hi in zip(bounds[:-1], bounds[1:]):
             mask = (L >= lo) & (L < hi) if hi is not None else (L >= lo)
             idx = np.flatnonzero(mask)
+            if not len(idx):
+                continue
             label = f"{lo}–{hi - 1}" if hi is not None else f"{lo}+"
             rec = {"bucket": label, "low": lo, "high": hi, "n_segments": int(len(idx)),
                    "segments": _ids(idx), "scores": {}, "length_ratio": {}}
             for j, s in enumerate(self.systems):
-                if len(idx):
-                    rec["scores"][s.name] = self.score_subset(j, idx)
-                    tot = s.stats[idx].sum(0)
-                    rec["length_ratio"][s.name] = float(tot[0] / tot[1]) if tot[1] else None
-                else:
-                    rec["scores"][s.name] = None
-                    rec["length_ratio"][s.name] = None
+                rec["scores"][s.name] = self.score_subset(j, idx)
+                tot = s.stats[idx].sum(0)
+                rec["length_ratio"][s.name] = float(tot[0] / tot[1]) if tot[1] else None
             out.append(rec)
         return out
 
@@ -336,14 +342,22 @@ class BleuReport:
             out["length_ratio"] = ratios
             out["largest_deltas"] = [self.largest_deltas(j, baseline) for j in range(len(self.systems))
                                      if j != baseline]
-            if self.prepared_refs is not None:
-                out["ngram_differences"] = [self.ngram_differences(j, baseline) for j in range(len(self.systems))
-                                            if j != baseline]
+            out["ngram_differences"] = [self.ngram_differences(j, baseline) for j in range(len(self.systems))
+                                        if j != baseline]
         if tests:
             out["tests"] = tests
         if segments:
             out["segments"] = [self.segment_record(k, baseline) for k in range(self.n_segments)]
         return out
+
+
+def quantile_edges(lengths, k: int = 5) -> list[int]:
+    """Bucket edges at the quantiles of the lengths (k buckets of about equal size, whole tokens)."""
+    L = np.asarray(lengths)
+    if not len(L):
+        return list(LENGTH_BUCKETS)
+    qs = np.percentile(L, [100 * j / k for j in range(1, k)])
+    return sorted({int(math.ceil(q)) for q in qs if q > 0})
 
 
 def _per_segment(d: BleuDialect, stats: np.ndarray, ctxs: list | None) -> tuple[np.ndarray, np.ndarray]:

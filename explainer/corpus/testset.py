@@ -234,9 +234,9 @@ def check_names(names: Sequence[str]) -> None:
 
 def build_testset(systems: Sequence[tuple[str, Sequence[str]]], ref_streams: Sequence[tuple[str, Sequence[str]]] = (),
                   *, per_segment_refs: Sequence[Sequence[str]] | None = None,
-                  max_segments: int = MAX_SEGMENTS) -> TestSet:
+                  max_segments: int = MAX_SEGMENTS, sources: dict[str, str] | None = None) -> TestSet:
     """A checked test set from systems and reference streams (file name, lines), or per-segment references.
-    Line counts must agree; the message names both files."""
+    Line counts must agree; the message names both files (``sources``: system name -> its file name)."""
     if not systems:
         raise TestSetError("give at least one system output")
     if len(systems) > MAX_SYSTEMS:
@@ -266,6 +266,8 @@ def build_testset(systems: Sequence[tuple[str, Sequence[str]]], ref_streams: Seq
         raise TestSetError(f"{S:,} segments, over the limit of {max_segments:,}")
     for name, lines in systems:
         if len(lines) != S:
-            raise TestSetError(f"system {name} has {len(lines):,} lines but {ref_label} has {S:,}: the files "
+            src = (sources or {}).get(name)
+            what = f"system {name}" + (f" ({src})" if src and src != name else "")
+            raise TestSetError(f"{what} has {len(lines):,} lines but {ref_label} has {S:,}: the files "
                                "must be line-aligned (nothing is truncated)")
     return TestSet(refs, [(n, list(lines)) for n, lines in systems], ref_names)
