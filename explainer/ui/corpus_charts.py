@@ -91,8 +91,8 @@ def precision_by_order_figure(rows: Sequence[dict]) -> go.Figure:
         data.append(dict(type="bar", x=ns, y=r["precisions"], name=_name(r["system"]),
                          marker=dict(color=_colour(i), pattern=_pattern(i)),
                          customdata=[[c, t] for c, t in zip(r["counts"], r["totals"])],
-                         hovertemplate=_name(r["system"]) + " %{x}: %{y:.4f} = %{customdata[0]} / "
-                                                            "%{customdata[1]}<extra></extra>"))
+                         hovertemplate="%{fullData.name} %{x}: %{y:.4f} = %{customdata[0]} / "
+                                       "%{customdata[1]}<extra></extra>"))
     return _fig(data, _layout("Corpus n-gram precision by order (summed matches / summed totals)", height=380,
                               barmode="group", yaxis=dict(title=dict(text="precision (0–1)"), range=[0, 1.05])))
 
@@ -168,7 +168,7 @@ def bootstrap_figure(series: Sequence[tuple[str, np.ndarray, float, float | None
         x, y, w = _hist(vals)
         data.append(dict(type="bar", x=x, y=y, width=w, name=_name(name), opacity=0.6,
                          marker=dict(color=_colour(i), pattern=_pattern(i)),
-                         hovertemplate=_name(name) + ": %{y} resamples near %{x:.3f}<extra></extra>"))
+                         hovertemplate="%{fullData.name}: %{y} resamples near %{x:.3f}<extra></extra>"))
         shapes.append(dict(type="line", x0=observed, x1=observed, y0=0, y1=1, yref="paper",
                            line=dict(color=_colour(i), width=3, dash=DASHES[i % len(DASHES)])))
         ann.append(dict(x=observed, y=1 - 0.07 * i, yref="paper", showarrow=False, xanchor="left",
@@ -203,9 +203,12 @@ def null_distribution_figure(stats: np.ndarray, observed: float, p_value: float,
                    line=dict(color="#000000", width=3, dash="dash"))]
     ann = [dict(x=observed, y=1, yref="paper", showarrow=False, xanchor="left", yanchor="top",
                 text=f" observed |Δ| = {observed:.3f}<br> p = {p_value:.4g}", font=dict(size=14))]
-    return _fig(data, _layout(f"{_name(name)} vs {_name(baseline)}: {what}", height=380, barmode="overlay",
-                              shapes=shapes, annotations=ann,
-                              xaxis=dict(title=dict(text="|difference| in corpus score")),
+    xlabel = ("|Δ| of a resample minus the mean |Δ| (the test's statistic)" if test == "bs" else
+              "|Δ| in corpus score between the two shuffled pseudo-systems")
+    return _fig(data, _layout(f"{name} vs {baseline}: {what}", height=400, barmode="overlay",
+                              shapes=shapes, annotations=ann, margin=dict(l=60, r=30, t=70, b=110),
+                              legend=dict(orientation="h", yanchor="top", y=-0.25, xanchor="left", x=0),
+                              xaxis=dict(title=dict(text=xlabel)),
                               yaxis=dict(title=dict(text="trials"))))
 
 
@@ -218,8 +221,8 @@ def length_buckets_figure(buckets: Sequence[dict], names: Sequence[str], *, metr
         ys = [b["scores"].get(n) for b in buckets]
         data.append(dict(type="bar", x=xs, y=ys, name=_name(n), marker=dict(color=_colour(i), pattern=_pattern(i)),
                          customdata=[[b["bucket"], b["n_segments"]] for b in buckets],
-                         hovertemplate=_name(n) + ", reference length %{customdata[0]} (%{customdata[1]} "
-                                                  "segments): %{y:.3f}<extra></extra>"))
+                         hovertemplate="%{fullData.name}, reference length %{customdata[0]} (%{customdata[1]} "
+                                       "segments): %{y:.3f}<extra></extra>"))
     return _fig(data, _layout(f"{metric} by reference length (tokens of reference 1; buckets of about equal size)",
                               height=420, barmode="group", margin=dict(l=60, r=30, t=70, b=120),
                               legend=dict(orientation="h", yanchor="top", y=-0.28, xanchor="left", x=0),
@@ -240,8 +243,9 @@ def segment_scatter_figure(base: np.ndarray, other: np.ndarray, *, base_name: st
                          x=np.asarray(base)[mask].tolist(), y=np.asarray(other)[mask].tolist(),
                          customdata=ids[mask].tolist(), name=f"{label} ({int(mask.sum())})",
                          marker=dict(color=colour, symbol=sym, size=7, opacity=0.7),
-                         hovertemplate="segment %{customdata}: " + _name(base_name) + " %{x:.2f}, " + _name(name)
-                                       + " %{y:.2f}<extra></extra>"))
+                         meta=[_name(base_name), _name(name)],
+                         hovertemplate="segment %{customdata}: %{meta[0]} %{x:.2f}, %{meta[1]} %{y:.2f}"
+                                       "<extra></extra>"))
     top = float(max(np.max(base, initial=0), np.max(other, initial=0), 1e-9))
     shapes = [dict(type="line", x0=0, y0=0, x1=top, y1=top, line=dict(color="#000000", dash="dot", width=1))]
     return _fig(data, _layout(f"{metric} per segment: {name} vs {base_name} (select points to open them)",
@@ -272,7 +276,7 @@ def length_ratio_figure(rows: Sequence[dict]) -> go.Figure:
         data.append(dict(type="bar", x=labels, y=counts,
                          name=f"{_name(r['system'])} (total c/r = {ratio:.3f})" if ratio is not None else
                          _name(r["system"]), marker=dict(color=_colour(i), pattern=_pattern(i)),
-                         hovertemplate=_name(r["system"]) + ": %{y} segments with c/r in %{x}<extra></extra>"))
+                         hovertemplate="%{fullData.name}: %{y} segments with c/r in %{x}<extra></extra>"))
     return _fig(data, _layout("Length ratio c / r per segment (candidate tokens / chosen reference length)",
                               height=380, barmode="group", xaxis=dict(title=dict(text="c / r")),
                               yaxis=dict(title=dict(text="segments"))))
@@ -289,8 +293,9 @@ def ngram_diff_figure(nd: dict) -> go.Figure:
                              pattern=dict(shape=["" if x > 0 else "/" for x in xs], fillmode="overlay",
                                           fgcolor="#000000", fgopacity=0.4, size=8, solidity=0.25)),
                  customdata=[[r["system"], r["baseline"], r["n_segments"]] for r in rows],
-                 hovertemplate="%{y}: " + _name(nd["system"]) + " %{customdata[0]}×, " + _name(nd["baseline"])
-                               + " %{customdata[1]}× (in %{customdata[2]} segments)<extra></extra>")]
+                 meta=[_name(nd["system"]), _name(nd["baseline"])],
+                 hovertemplate="%{y}: %{meta[0]} %{customdata[0]}×, %{meta[1]} %{customdata[1]}× "
+                               "(in %{customdata[2]} segments)<extra></extra>")]
     return _fig(data, _layout(f"N-grams matched in the references: {nd['system']} − {nd['baseline']}",
                               height=max(300, 60 + 24 * len(rows)), showlegend=False,
                               margin=dict(l=200, r=30, t=70, b=60),

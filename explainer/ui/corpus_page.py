@@ -396,6 +396,12 @@ def _scores_section_bleu(rep, b: int) -> None:
             row["95% CI ±"] = by[s.name].ci if s.name in by else None
         row["Δ vs baseline"] = s.score - rep.systems[b].score
         rows.append(row)
+    row = st.container(horizontal=True, gap="medium", key="cp_headline")
+    for s in rep.systems:
+        with row:
+            st.metric(f"BLEU — {s.name}", f"{s.score:.4f}" if rep.scale >= 100 else f"{s.score:.6f}",
+                      delta=None if s is rep.systems[b] else f"{s.score - rep.systems[b].score:+.4f} vs baseline",
+                      help=f"corpus BLEU, exact value {s.score!r}")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                  column_config={"BLEU": st.column_config.NumberColumn(format="%.4f"),
                                 "Δ vs baseline": st.column_config.NumberColumn(format="%+.4f")})
@@ -742,6 +748,7 @@ def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> N
                "segment below. Δ = the system's sentence score minus the baseline's.")
     fmt = {c: st.column_config.NumberColumn(format="%.2f" if metric == "bleu" and rep.scale >= 100 else "%.4f")
            for c in df.columns if c.endswith("| score") or c.endswith("| Δ") or c.endswith(f"| {rouge_type}")}
+    fmt["reference 1"] = st.column_config.TextColumn("reference 1", width="medium")
     ev = st.dataframe(view, hide_index=True, width="stretch", height=360, on_select="rerun",
                       selection_mode="single-row", key="cp_table", column_config=fmt)
     sel = ev.selection.rows if ev is not None else []
@@ -755,9 +762,14 @@ def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> N
 
 @st.fragment
 def _segments_fragment(rep, metric: str, b: int, settings, rouge_type: str | None = None) -> None:
-    """The table and the segment view rerun on their own: picking a row, previous / next and the table's
-    filters redraw only this part of the page."""
+    """The table and the segment view rerun on their own: picking a row and the table's filters redraw only this
+    part of the page; previous / next and the segment number redraw only the segment view (a fragment inside)."""
     _segment_table(rep, metric, b, rouge_type)
+    _segment_view_fragment(rep, metric, settings)
+
+
+@st.fragment
+def _segment_view_fragment(rep, metric: str, settings) -> None:
     _segment_view(rep, metric, settings)
 
 

@@ -151,6 +151,17 @@ def render_settings_sidebar() -> tuple[MetricSettings, list[str]]:
     ss = st.session_state
     _restore_if_forgotten(ss)
     b, r = bleu_schema(), rouge_schema()
+    # A widget of another page with the same key is another widget to Streamlit (its id includes the page): on
+    # the first run here it would start from its own default (a number input from its minimum, e.g. max order
+    # 1). Writing the values back through the session-state API makes them the new widgets' values.
+    keys = ["bleu_dialect", "rouge_dialect", "rouge_types"]
+    if ss.get("bleu_dialect") in b.dialects:
+        keys += [_bkey(ss["bleu_dialect"], spec.name) for spec in b.specs(ss["bleu_dialect"])]
+    if ss.get("rouge_dialect") in r.dialects:
+        keys += [_rkey(ss["rouge_dialect"], spec.name) for spec in r.specs(ss["rouge_dialect"])]
+    for k in keys:
+        if k in ss:
+            ss[k] = ss[k]
     warns: list[str] = []
     with st.sidebar:
         st.header("BLEU settings")
