@@ -172,6 +172,10 @@ def test_baseline_switch_and_paired_test_equal_sacrebleu():
         assert (row["p-value"] == w.p_value) or (w.p_value is None and row["p-value"] != row["p-value"]) \
             or (w.p_value is None and row["p-value"] is None)
     assert any("Bonferroni" in m.value for m in at.markdown)
+    # the scores table shows the test's p-values and intervals too
+    table = scores_table(at).set_index("system")
+    assert table["p-value"]["small-model"] == want["BLEU"][2].p_value
+    assert table["95% CI ±"]["new-model"] == want["BLEU"][0].ci
 
 
 def test_rouge_metric_shows_the_dialects_aggregation():

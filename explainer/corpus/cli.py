@@ -218,6 +218,7 @@ def _bleu_dialect(args):
 
 
 def _run_bleu(args, systems, settings) -> int:
+    from explainer.bleu.algorithm import gc_paused
     from explainer.bleu.trace import BleuStats
     from explainer.corpus.bleu_stats import StatsStream, clear_tokenizer_caches
     from explainer.corpus.rowscore import score_rows
@@ -250,7 +251,10 @@ def _run_bleu(args, systems, settings) -> int:
                     raise CliError(f"{d.implementation} cannot score this input: {err.message}")
 
     paths = [(f"reference {p}", p) for p in args.ref] + [(f"system {n} ({p})", p) for n, p in systems]
-    S = _read_streams(paths, on_block)
+    # the statistics are built from short-lived, acyclic objects (token lists, n-gram Counters): the cyclic
+    # garbage collector has nothing to find in them and would only re-scan everything alive, again and again
+    with gc_paused():
+        S = _read_streams(paths, on_block)
     if S == 0:
         raise CliError(f"{args.ref[0]} is empty")
     arrays = stream.arrays()

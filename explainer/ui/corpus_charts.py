@@ -75,7 +75,7 @@ def corpus_scores_figure(names: Sequence[str], scores: Sequence[float], *, ci: S
                                           fillmode="overlay", fgcolor="#000000", fgopacity=0.4, size=8,
                                           solidity=0.25)),
                  error_y=err, text=[f"{s:.2f}" if scale >= 100 else f"{s:.4f}" for s in scores],
-                 textposition="outside", cliponaxis=False,
+                 textposition="inside" if err else "outside", insidetextanchor="start", cliponaxis=False,
                  hovertemplate="%{x}: %{y:.4f}<extra></extra>")]
     top = max(list(scores) + [0]) + (max([c or 0 for c in ci]) if ci else 0)
     return _fig(data, _layout(f"Corpus {metric} per system" + (" (whiskers: 95 % CI)" if err else ""),

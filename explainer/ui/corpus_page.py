@@ -583,6 +583,8 @@ def _significance_section(rep, metric: str, b: int, i: int, rouge_type: str | No
         finally:
             p.done()
         store[key] = {"result": res, "seconds": time.perf_counter() - t0, "test": test, "n": int(n)}
+        # the scores table above shows the p-values and intervals too: draw the page again with them
+        st.rerun()
     got = store.get(key)
     if got is None and len(rep.systems) == 1 and metric == "bleu":
         if st.button("Bootstrap 95 % confidence interval", key="cp_run_conf"):
@@ -1004,7 +1006,7 @@ def render() -> None:
     t0 = time.perf_counter()
     mod = _settings_module()
     settings, warns = mod.render_settings_sidebar()
-    st.title("Corpus: whole test sets, system against system")
+    st.title("Corpus: whole test sets")
     st.caption("Load a test set (system outputs and 1–4 references), see each system's corpus score worked out, "
                "why it differs from the mean of sentence scores, confidence intervals and paired significance tests "
                "as sacreBLEU computes them, where the systems differ — and open any segment step by step.")
