@@ -6,6 +6,7 @@ st.set_page_config(page_title="BLEU & ROUGE explainer", page_icon=":material/sea
 pages = [
     st.Page("explainer/ui/pages/explain.py", title="Explain", icon=":material/search:", default=True),
     st.Page("explainer/ui/pages/gaming_lab.py", title="Gaming lab", icon=":material/science:", url_path="gaming_lab"),
+    st.Page("explainer/ui/pages/dialects.py", title="Dialects", icon=":material/compare:", url_path="dialects"),
     st.Page("explainer/ui/pages/corpus.py", title="Corpus", icon=":material/table_chart:", url_path="corpus"),
 ]
 st.navigation(pages).run()
