@@ -168,7 +168,7 @@ def main() -> int:
             rows[n] = (wall, rss, size)
             print(f"{n:,} segments x 2 references x 2 systems ({size / 1e6:.1f} MB of text) through compare in one "
                   f"pass: {wall:.1f} s wall, {n / wall:,.0f} segments/s, peak memory {rss} MB")
-        (w1, m1, s1), (w2, m2, s2) = rows[a.big // 10], rows[a.big]
+        (_, m1, s1), (_, m2, s2) = rows[a.big // 10], rows[a.big]
         print(f"memory growth from {a.big // 10:,} to {a.big:,} segments: {m2 - m1} MB for {(s2 - s1) / 1e6:.1f} MB "
               f"more text ({(m2 - m1) * 1e6 / max(1, a.big - a.big // 10) / 1e3:.2f} kB per segment; the statistics "
               "are ~0.1 kB per segment for 2 systems)")

@@ -134,23 +134,30 @@ def main() -> int:
             for k in range(a.repeat):
                 seg = page.locator(".st-key-cp_seg_input input")
                 cur = int(seg.input_value())
+                nxt = f"() => document.querySelector('.st-key-cp_seg_input input').value == '{cur + 1}'"
                 _t(res, cpu, "next segment", timed(
                     page, lambda: page.get_by_role("button", name="next →").click(),
-                    lambda: page.wait_for_function(
-                        f"() => document.querySelector('.st-key-cp_seg_input input').value == '{cur + 1}'")))
+                    lambda nxt=nxt: page.wait_for_function(nxt)))
                 target = 100 + 37 * k
+
+                def jump(seg=seg, target=target):
+                    seg.fill(str(target))
+                    seg.press("Enter")
+
                 _t(res, cpu, "segment by number", timed(
-                    page, lambda: (seg.fill(str(target)), seg.press("Enter")),
-                    lambda: page.get_by_text(f"Segment {target}: sentence score").first.wait_for()))
+                    page, jump, lambda target=target: page.get_by_text(f"Segment {target}: sentence score").first
+                    .wait_for()))
                 v = views[k % 2]
                 _t(res, cpu, "analysis switch", timed(
-                    page, lambda: page.locator(".st-key-cp_differ_view").get_by_text(v, exact=True).click(),
+                    page, lambda v=v: page.locator(".st-key-cp_differ_view").get_by_text(v, exact=True).click(),
                     lambda: None))
                 name = systems[1 + k % 2][0]
-                _t(res, cpu, "baseline switch", timed(
-                    page, lambda: (page.locator(".st-key-cp_baseline").click(),
-                                   page.get_by_role("option", name=name, exact=True).click()),
-                    lambda: None))
+
+                def pick(name=name):
+                    page.locator(".st-key-cp_baseline").click()
+                    page.get_by_role("option", name=name, exact=True).click()
+
+                _t(res, cpu, "baseline switch", timed(page, pick, lambda: None))
             for k, v in res.items():
                 med = statistics.median(v)
                 print(f"{k}: median {med * 1000:.0f} ms wall of {len(v)} (min {min(v) * 1000:.0f}, max "

@@ -115,7 +115,8 @@ def test_ar_with_confidence_is_pairedtests_n_ar_confidence(tmp_path, capsys):
                               n_ar_confidence=300)()
     _assert_result_equal(got, scores["BLEU"], [n for n, _ in systems])
     assert got["signature"] == sigs["BLEU"].format()
-    assert paired_signature("nrefs:2|case:mixed", "ar", 800, "12345", 300) == "nrefs:2|bs:300|ar:800|seed:12345|case:mixed"
+    assert paired_signature("nrefs:2|case:mixed", "ar", 800, "12345", 300) == \
+        "nrefs:2|bs:300|ar:800|seed:12345|case:mixed"
 
 
 def test_segments_csv_and_report_json(tmp_path, capsys):

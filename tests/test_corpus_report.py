@@ -50,7 +50,7 @@ def test_samples_are_bundled_and_graded():
 # ------------------------------------------------------------------------- corpus scores, real libraries
 def test_sacrebleu_corpus_and_sentence_scores_equal_the_library(en, en_report):
     streams = [list(s) for s in zip(*en.references)]
-    for j, (name, lines) in enumerate(en.systems):
+    for j, (_, lines) in enumerate(en.systems):
         s = en_report.systems[j]
         want = BLEU().corpus_score(lines, streams)
         assert s.score == want.score and list(s.trace.counts) == want.counts and list(s.trace.totals) == want.totals
@@ -164,7 +164,7 @@ def test_length_buckets_partition_and_rescore(en, en_report):
             continue
         idx = [x - 1 for x in b["segments"]]
         assert len(idx) == b["n_segments"]
-        for j, (name, lines) in enumerate(en.systems):
+        for name, lines in en.systems:
             want = score_bleu_corpus([lines[i] for i in idx], [en.references[i] for i in idx]).score
             assert b["scores"][name] == want
 
@@ -193,7 +193,8 @@ def test_deltas_table_and_json(en, en_report):
     dl = en_report.largest_deltas(2, 0, k=5)
     assert dl["n_better"] + dl["n_worse"] + dl["n_equal"] == en.n_segments
     w = dl["worse"][0]
-    assert w["delta"] == en_report.systems[2].sentence[w["segment"] - 1] - en_report.systems[0].sentence[w["segment"] - 1]
+    k = w["segment"] - 1
+    assert w["delta"] == en_report.systems[2].sentence[k] - en_report.systems[0].sentence[k]
     assert w["delta"] <= min(x["delta"] for x in dl["worse"])
     cols = en_report.segment_rows()
     assert len(cols["segment"]) == en.n_segments and cols["small-model | score"][41] == 0.0

@@ -23,8 +23,8 @@ from explainer.errors import ExplainerInputError
 from explainer.ngrams import count_all_ngrams
 from explainer.text import MAX_INPUT_CHARS, check_length
 
-__all__ = ["segment_stats", "prepare_references", "candidate_stats", "build_segment_trace", "explain_segment", "explain_corpus", "score_segment",
-           "score_corpus", "normalize_segment_input", "normalize_corpus_input", "sum_stats", "MAX_TRACE_CHARS",
+__all__ = ["segment_stats", "prepare_references", "candidate_stats", "build_segment_trace", "explain_segment",
+           "explain_corpus", "score_segment", "score_corpus", "normalize_segment_input", "normalize_corpus_input", "sum_stats", "MAX_TRACE_CHARS",
            "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge", "check_trace_size", "check_corpus_trace_size"]
 
 

@@ -12,9 +12,8 @@ import math
 import sys
 from collections import Counter
 from fractions import Fraction
-from typing import Sequence
-
 from importlib.metadata import version as _dist_version
+from typing import Sequence
 
 from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
                                      OrderResult, SegmentContext, closest_shorter)

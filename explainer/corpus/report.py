@@ -30,7 +30,7 @@ from explainer.corpus.significance import Statistic
 from explainer.corpus.testset import TestSet
 from explainer.errors import ExplainerInputError
 
-__all__ = ["BleuSystem", "BleuReport", "bleu_report", "LENGTH_BUCKETS"]
+__all__ = ["BleuSystem", "BleuReport", "bleu_report", "LENGTH_BUCKETS", "largest_deltas", "quantile_edges"]
 
 #: reference-length buckets (tokens of reference 1 under the dialect's tokenizer) when there are no lengths to
 #: take quantiles of (compare-mt's defaults)
@@ -195,24 +195,29 @@ class BleuReport:
                              "scores gives every segment the same weight.")})
         zero = (mN == 0) & (tN > 0)
         if zero.any():
-            out.append({"what": f"no {N}-gram match", "segments": _ids(zero), "count": int(zero.sum()),
-                        "text": (f"{_n(int(zero.sum()), 'segment')} match{'es' if int(zero.sum()) == 1 else ''} no {N}-gram: alone {'it scores' if int(zero.sum()) == 1 else 'they score'} 0 (or a small "
-                                 f"smoothed value), although their 1- to {N - 1}-gram matches still count in the "
+            k = int(zero.sum())
+            out.append({"what": f"no {N}-gram match", "segments": _ids(zero), "count": k,
+                        "text": (f"{_n(k, 'segment')} match{'es' if k == 1 else ''} no {N}-gram: alone "
+                                 f"{'it scores' if k == 1 else 'they score'} 0 (or a small smoothed value), although "
+                                 f"{'its' if k == 1 else 'their'} 1- to {N - 1}-gram matches still count in the "
                                  "corpus sums.")})
         short = tN == 0
         if short.any():
-            out.append({"what": f"shorter than {N} tokens", "segments": _ids(short),
-                        "count": int(short.sum()),
-                        "text": (f"{_n(int(short.sum()), 'segment')} {'has' if int(short.sum()) == 1 else 'have'} fewer than {N} tokens, so no {N}-gram at all: "
-                                 "alone their score depends on the dialect's rule for an empty order, in the corpus "
-                                 "they only add their shorter n-grams.")})
+            k = int(short.sum())
+            out.append({"what": f"shorter than {N} tokens", "segments": _ids(short), "count": k,
+                        "text": (f"{_n(k, 'segment')} {'has' if k == 1 else 'have'} fewer than {N} tokens, so no "
+                                 f"{N}-gram at all: alone {'its' if k == 1 else 'their'} score depends on the "
+                                 "dialect's rule for an empty order; in the corpus they only add their shorter "
+                                 "n-grams.")})
         brief = (c < r)
         if brief.any():
+            k = int(brief.sum())
             ratio = c.sum() / max(1, r.sum())
-            out.append({"what": "brevity", "segments": _ids(brief), "count": int(brief.sum()),
-                        "text": (f"{_n(int(brief.sum()), 'segment')} {'is' if int(brief.sum()) == 1 else 'are'} shorter than {'its' if int(brief.sum()) == 1 else 'their'} reference, so each is "
-                                 f"penalised alone (BP < 1); the corpus applies one brevity penalty to the total "
-                                 f"lengths (ratio {ratio:.3f}), where longer segments make up for shorter ones.")})
+            out.append({"what": "brevity", "segments": _ids(brief), "count": k,
+                        "text": (f"{_n(k, 'segment')} {'is' if k == 1 else 'are'} shorter than "
+                                 f"{'its' if k == 1 else 'their'} reference, so each is penalised alone (BP < 1); the "
+                                 f"corpus applies one brevity penalty to the total lengths (ratio {ratio:.3f}), "
+                                 "where longer segments make up for shorter ones.")})
         out.append({"what": "geometric mean", "segments": [],
                     "text": ("Both take a geometric mean of precisions, but the corpus takes it once over summed "
                              "counts, the mean takes it per segment and then averages: the mean of geometric means "
@@ -285,19 +290,8 @@ class BleuReport:
 
     def largest_deltas(self, i: int, baseline: int = 0, k: int = 10) -> dict:
         """Segments where system i's sentence score is most above / below the baseline's."""
-        delta = self.systems[i].sentence - self.systems[baseline].sentence
-        order = np.argsort(delta, kind="stable")
-        neg = [int(x) for x in order[:k] if delta[x] < 0]
-        pos = [int(x) for x in order[::-1][:k] if delta[x] > 0]
-
-        def rec(x):
-            return {"segment": x + 1, "delta": float(delta[x]),
-                    "baseline": float(self.systems[baseline].sentence[x]), "system": float(self.systems[i].sentence[x])}
-
-        return {"system": self.systems[i].name, "baseline": self.systems[baseline].name,
-                "better": [rec(x) for x in pos], "worse": [rec(x) for x in neg],
-                "n_better": int((delta > 0).sum()), "n_worse": int((delta < 0).sum()),
-                "n_equal": int((delta == 0).sum())}
+        return largest_deltas(self.systems[i].sentence, self.systems[baseline].sentence, k,
+                              system=self.systems[i].name, baseline=self.systems[baseline].name)
 
     def length_ratio(self) -> list[dict]:
         """Per system: total c / r, and each segment's c / r (None where r is 0)."""
@@ -349,6 +343,22 @@ class BleuReport:
         if segments:
             out["segments"] = [self.segment_record(k, baseline) for k in range(self.n_segments)]
         return out
+
+
+def largest_deltas(sys_scores, base_scores, k: int = 10, **labels) -> dict:
+    """The k segments (1-based ids) where ``sys_scores`` is most above and most below ``base_scores``, and how many
+    are better, worse and equal."""
+    a, b = np.asarray(sys_scores), np.asarray(base_scores)
+    delta = a - b
+    order = np.argsort(delta, kind="stable")
+    neg = [int(x) for x in order[:k] if delta[x] < 0]
+    pos = [int(x) for x in order[::-1][:k] if delta[x] > 0]
+
+    def rec(x):
+        return {"segment": x + 1, "delta": float(delta[x]), "baseline": float(b[x]), "system": float(a[x])}
+
+    return {**labels, "better": [rec(x) for x in pos], "worse": [rec(x) for x in neg],
+            "n_better": int((delta > 0).sum()), "n_worse": int((delta < 0).sum()), "n_equal": int((delta == 0).sum())}
 
 
 def quantile_edges(lengths, k: int = 5) -> list[int]:

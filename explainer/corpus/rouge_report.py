@@ -100,19 +100,10 @@ class RougeReport:
         return cols
 
     def largest_deltas(self, i: int, t: str, baseline: int = 0, k: int = 10, measure: str = "fmeasure") -> dict:
-        a, b = self.systems[i].item(t, measure), self.systems[baseline].item(t, measure)
-        delta = a - b
-        order = np.argsort(delta, kind="stable")
-        neg = [int(x) for x in order[:k] if delta[x] < 0]
-        pos = [int(x) for x in order[::-1][:k] if delta[x] > 0]
+        from explainer.corpus.report import largest_deltas
 
-        def rec(x):
-            return {"segment": x + 1, "delta": float(delta[x]), "baseline": float(b[x]), "system": float(a[x])}
-
-        return {"system": self.systems[i].name, "baseline": self.systems[baseline].name, "type": t,
-                "better": [rec(x) for x in pos], "worse": [rec(x) for x in neg],
-                "n_better": int((delta > 0).sum()), "n_worse": int((delta < 0).sum()),
-                "n_equal": int((delta == 0).sum())}
+        return largest_deltas(self.systems[i].item(t, measure), self.systems[baseline].item(t, measure), k,
+                              system=self.systems[i].name, baseline=self.systems[baseline].name, type=t)
 
     def length_buckets(self, t: str, edges: Sequence[int] = (10, 20, 30, 40, 50), measure: str = "fmeasure"
                        ) -> list[dict]:

@@ -257,7 +257,6 @@ def paired_test(named: Sequence[tuple[str, Statistic]], *, test: str = "bs", n_s
                                   "randomization)")
     if len(named) < 2:
         raise ExplainerInputError("a paired test needs at least two systems (the first one is the baseline)")
-    names = [n for n, _ in named]
     S = named[0][1].stats.shape[0]
     if any(st.stats.shape[0] != S for _, st in named):
         raise ExplainerInputError("paired tests need the same segments for every system")

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -24,8 +23,17 @@ import streamlit as st
 
 from explainer.corpus.export import columns_csv, json_text
 from explainer.corpus.samples import SAMPLES, load_sample
-from explainer.corpus.testset import (MAX_REFERENCES, TestSet, TestSetError, build_testset, decode_lines,
-                                      parse_jsonl, parse_tsv, system_name_from_file, unique_name)
+from explainer.corpus.testset import (
+    MAX_REFERENCES,
+    TestSet,
+    TestSetError,
+    build_testset,
+    decode_lines,
+    parse_jsonl,
+    parse_tsv,
+    system_name_from_file,
+    unique_name,
+)
 from explainer.errors import ExplainerInputError
 from explainer.ui import corpus_charts as cc
 from explainer.ui import highlight as hl
@@ -45,7 +53,7 @@ CHART_CONFIG = {"displaylogo": False}
 def _settings_module():
     """The shared metric settings model when it is on this branch, else the Corpus page's stand-in (same API)."""
     try:
-        from explainer.ui import settings as mod   # the Explain page's shared settings model
+        from explainer.ui import settings as mod  # the Explain page's shared settings model
     except ImportError:
         from explainer.ui import corpus_settings as mod
     return mod
@@ -674,17 +682,7 @@ def _differ_section_bleu(rep, b: int, i: int) -> None:
         if i == b:
             st.info("Pick a system other than the baseline above.")
         else:
-            dl = rep.largest_deltas(i, b)
-            st.markdown(hl.md_escape(f"{dl['system']} is better than {dl['baseline']} on {dl['n_better']:,} segments, "
-                                     f"worse on {dl['n_worse']:,}, equal on {dl['n_equal']:,}."))
-            c1, c2 = st.columns(2)
-            for col, label, recs in ((c1, "Largest gains", dl["better"]), (c2, "Largest losses", dl["worse"])):
-                with col:
-                    st.markdown(f"**{label}**")
-                    for r in recs:
-                        st.button(f"segment {r['segment']}: {r['delta']:+.2f}  ({r['baseline']:.1f} → "
-                                  f"{r['system']:.1f})", key=f"cp_delta_{label}_{r['segment']}",
-                                  on_click=_open_segment, args=(r["segment"], rep.names[i], ""))
+            _delta_buttons(rep.largest_deltas(i, b), "cp_delta", "", 2)
             _plot(cc.delta_histogram_figure(rep.systems[i].sentence - rep.systems[b].sentence, name=rep.names[i],
                                             base_name=rep.names[b]), "cp_delta_hist")
     if tabs["Segment scores"]:
@@ -707,6 +705,20 @@ def _differ_section_bleu(rep, b: int, i: int) -> None:
             st.caption("Each point is a segment. Click one to open it, or draw a box to list several in the table.")
     if tabs["Length ratio"]:
         _plot(cc.length_ratio_figure(rep.length_ratio()), "cp_ratio")
+
+
+def _delta_buttons(dl: dict, key: str, what: str, digits: int) -> None:
+    """The segments with the largest gains and losses against the baseline, each a button that opens it."""
+    st.markdown(hl.md_escape(f"{dl['system']} is better than {dl['baseline']} on {dl['n_better']:,} segments, "
+                             f"worse on {dl['n_worse']:,}, equal on {dl['n_equal']:,}{what}."))
+    c1, c2 = st.columns(2)
+    for col, label, recs in ((c1, "Largest gains", dl["better"]), (c2, "Largest losses", dl["worse"])):
+        with col:
+            st.markdown(f"**{label}**")
+            for r in recs:
+                st.button(f"segment {r['segment']}: {r['delta']:+.{digits}f}  ({r['baseline']:.{digits}f} → "
+                          f"{r['system']:.{digits}f})", key=f"{key}_{label}_{r['segment']}",
+                          on_click=_open_segment, args=(r["segment"], dl["system"], ""))
 
 
 # ------------------------------------------------------------------------------------ table + segment view
@@ -916,7 +928,7 @@ def _charts_html() -> str:
     figs = st.session_state.get("cp_figures", {})
     parts = ["<html><head><meta charset='utf-8'><title>Corpus charts</title></head><body>"]
     first = True
-    for key, fig in figs.items():
+    for fig in figs.values():
         parts.append(fig.to_html(full_html=False, include_plotlyjs=True if first else False))
         first = False
     parts.append("</body></html>")
@@ -940,9 +952,10 @@ def _rouge_corpus_options(settings) -> dict:
                 opts[o["name"]] = st.selectbox(o["name"], o["choices"], index=o["choices"].index(o["default"]),
                                                key=key, help=o["help"])
             elif o["type"] == "int":
-                opts[o["name"]] = int(st.number_input(o["name"], value=int(o["default"]), min_value=int(o.get("min", 0)),
-                                                      max_value=int(o.get("max", 10_000)) if o.get("max") is not None
-                                                      and o.get("max") <= 10_000 else 10_000, step=1, key=key,
+                hi = o.get("max")
+                hi = int(hi) if hi is not None and hi <= 10_000 else 10_000     # the page's bound (resamples)
+                opts[o["name"]] = int(st.number_input(o["name"], value=int(o["default"]),
+                                                      min_value=int(o.get("min", 0)), max_value=hi, step=1, key=key,
                                                       help=o["help"] + " (the page allows up to 10,000)"))
             elif o["type"] == "float":
                 opts[o["name"]] = float(st.number_input(o["name"], value=float(o["default"]),
@@ -983,16 +996,7 @@ def _rouge_differ(rr, t: str, b: int, i: int) -> None:
         if i == b:
             st.info("Pick a system other than the baseline above.")
         else:
-            dl = rr.largest_deltas(i, t, b)
-            st.markdown(hl.md_escape(f"{dl['system']} is better than {dl['baseline']} on {dl['n_better']:,} segments, "
-                                     f"worse on {dl['n_worse']:,}, equal on {dl['n_equal']:,} ({t} F)."))
-            c1, c2 = st.columns(2)
-            for col, label, recs in ((c1, "Largest gains", dl["better"]), (c2, "Largest losses", dl["worse"])):
-                with col:
-                    st.markdown(f"**{label}**")
-                    for r in recs:
-                        st.button(f"segment {r['segment']}: {r['delta']:+.4f}", key=f"cp_rdelta_{label}_{r['segment']}",
-                                  on_click=_open_segment, args=(r["segment"], rr.names[i], ""))
+            _delta_buttons(rr.largest_deltas(i, t, b), "cp_rdelta", f" ({t} F)", 4)
     if view == "Segment scores":
         if i != b:
             ev = _plot(cc.segment_scatter_figure(rr.systems[b].item(t), rr.systems[i].item(t),

@@ -14,8 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from explainer.ui.permalink import ExplainState, OptionSpec, to_params
-from explainer.ui.schema import (DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, dialect_description,
-                                 dialect_label, rouge_schema)
+from explainer.ui.schema import (
+    DEFAULT_ROUGE_TYPES,
+    ROUGE_TYPE_CHOICES,
+    bleu_schema,
+    dialect_description,
+    dialect_label,
+    rouge_schema,
+)
 
 __all__ = ["MetricSettings", "render_settings_sidebar", "explain_link_params", "default_settings",
            "put_settings", "SESSION_KEY"]
