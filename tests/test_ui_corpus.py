@@ -199,3 +199,33 @@ def test_every_analysis_view_renders():
     at.segmented_control(key="cp_view_family").set_value("ROUGE").run()
     ok(at)
     assert any("ROUGE step by step" in s.value for s in at.subheader)
+
+
+def test_paste_two_systems():
+    at = new_page()
+    at.radio(key="cp_source").set_value("Paste").run()
+    at.text_area(key="cp_paste_ref_0").set_value("the cat sat on the mat\nit is raining today")
+    at.text_input(key="cp_paste_name_0").set_value("mine")
+    at.text_area(key="cp_paste_sys_0").set_value("the cat sat on a mat\nit rains today")
+    at.text_area(key="cp_paste_sys_1").set_value("a cat is on the mat\nit is raining today")
+    at.button(key="cp_load_paste").click().run()
+    df = scores_table(ok(at))
+    refs = [["the cat sat on the mat", "it is raining today"]]
+    assert list(df["system"]) == ["mine", "system B"]
+    assert df["BLEU"][0] == BLEU().corpus_score(["the cat sat on a mat", "it rains today"], refs).score
+    # a pasted system with a missing line is refused with a message, the texts stay in the boxes
+    at.text_area(key="cp_paste_sys_1").set_value("only one line").run()
+    at.button(key="cp_load_paste").click().run()
+    assert any("has 1 line but reference" in plain(e.value) for e in ok(at).error)
+    assert at.text_area(key="cp_paste_sys_1").value == "only one line"
+
+
+def test_rouge_paired_test_is_labelled_as_the_projects_own():
+    at = load_sample_page()
+    at.segmented_control(key="cp_metric").set_value("ROUGE").run()
+    at.number_input(key="cp_test_n_bs").set_value(200).run()
+    at.button(key="cp_run_test").click().run()
+    ok(at)
+    assert any("project's own extension" in plain(c.value) for c in at.caption)
+    res = next(d.value for d in at.dataframe if "p-value" in d.value.columns and "bootstrap mean" in d.value.columns)
+    assert len(res) == 3 and 0 < res["p-value"][1] <= 1

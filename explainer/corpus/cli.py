@@ -142,7 +142,7 @@ def _check_settings(args, n_systems: int) -> dict:
 def _read_streams(paths: list[tuple[str, str]], on_block) -> int:
     """Read every file line by line in lockstep, BLOCK lines at a time; ``on_block(lines_per_file)``.
     Returns the number of segments; different line counts are an error naming both files."""
-    from explainer.corpus.testset import MAX_SEGMENTS, TestSetError, iter_file_lines
+    from explainer.corpus.testset import MAX_SEGMENTS, TestSetError, _lines, iter_file_lines
 
     iters = [iter_file_lines(path, label) for label, path in paths]
     n = 0
@@ -174,7 +174,7 @@ def _read_streams(paths: list[tuple[str, str]], on_block) -> int:
                     counts.append(n + extra)
                 short = next(k for k in range(len(iters)) if ended[k])
                 long_ = next(k for k in range(len(iters)) if not ended[k])
-                raise TestSetError(f"{paths[long_][0]} has {counts[long_]:,} lines but {paths[short][0]} has "
+                raise TestSetError(f"{paths[long_][0]} has {_lines(counts[long_])} but {paths[short][0]} has "
                                    f"{counts[short]:,}: the files must be line-aligned (nothing is truncated)")
             return n
 

@@ -34,6 +34,8 @@ MAX_SEGMENTS = 1_000_000  # segments of one test set (the CLI streams them; the 
 class TestSetError(ExplainerInputError):
     """Bad test-set input; the message names the file and the line."""
 
+    __test__ = False    # not a pytest test class, whatever its name
+
 
 def _decode(data: bytes, name: str) -> str:
     try:
@@ -189,6 +191,7 @@ class TestSet:
     """``references[i]``: the references of segment i; ``systems``: (name, one output line per segment) in order,
     the first one is the baseline by default. ``ref_names``: where each reference stream came from."""
 
+    __test__ = False    # not a pytest test class, whatever its name
     references: list[list[str]]
     systems: list[tuple[str, list[str]]]
     ref_names: list[str] = field(default_factory=list)
@@ -222,6 +225,10 @@ class TestSet:
         return TestSet(self.references, [(n, lines) for n, (_, lines) in zip(names, self.systems)], self.ref_names)
 
 
+def _lines(k: int) -> str:
+    return f"{k:,} line" + ("" if k == 1 else "s")
+
+
 def check_names(names: Sequence[str]) -> None:
     seen = set()
     for n in names:
@@ -250,7 +257,7 @@ def build_testset(systems: Sequence[tuple[str, Sequence[str]]], ref_streams: Seq
         first_name, first = ref_streams[0]
         for rname, lines in ref_streams[1:]:
             if len(lines) != len(first):
-                raise TestSetError(f"reference {rname} has {len(lines):,} lines but reference {first_name} has "
+                raise TestSetError(f"reference {rname} has {_lines(len(lines))} but reference {first_name} has "
                                    f"{len(first):,}: the files must be line-aligned")
         refs = [list(x) for x in zip(*[lines for _, lines in ref_streams])]
         ref_names = [n for n, _ in ref_streams]
@@ -268,6 +275,6 @@ def build_testset(systems: Sequence[tuple[str, Sequence[str]]], ref_streams: Seq
         if len(lines) != S:
             src = (sources or {}).get(name)
             what = f"system {name}" + (f" ({src})" if src and src != name else "")
-            raise TestSetError(f"{what} has {len(lines):,} lines but {ref_label} has {S:,}: the files "
+            raise TestSetError(f"{what} has {_lines(len(lines))} but {ref_label} has {S:,}: the files "
                                "must be line-aligned (nothing is truncated)")
     return TestSet(refs, [(n, list(lines)) for n, lines in systems], ref_names)
