@@ -5,8 +5,15 @@ import json
 
 import pytest
 
-from explainer.corpus.testset import (TestSetError, build_testset, decode_lines, iter_file_lines, parse_jsonl,
-                                      parse_tsv, system_name_from_file)
+from explainer.corpus.testset import (
+    TestSetError,
+    build_testset,
+    decode_lines,
+    iter_file_lines,
+    parse_jsonl,
+    parse_tsv,
+    system_name_from_file,
+)
 from explainer.ui import corpus_page
 
 
