@@ -229,3 +229,31 @@ def test_rouge_paired_test_is_labelled_as_the_projects_own():
     assert any("project's own extension" in plain(c.value) for c in at.caption)
     res = next(d.value for d in at.dataframe if "p-value" in d.value.columns and "bootstrap mean" in d.value.columns)
     assert len(res) == 3 and 0 < res["p-value"][1] <= 1
+
+
+def test_sample_link_loads_the_sample():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["sample"] = "news-zh"
+    at.run()
+    ok(at)
+    assert at.session_state["cp_ts_label"].startswith("Chinese news")
+    assert at.session_state["bleu_opt:sacrebleu:tokenize"] == "zh"
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["sample"] = "nope"
+    at.run()
+    assert any("does not exist" in plain(i.value) for i in ok(at).info)
+
+
+def test_user_names_reach_markdown_escaped():
+    at = new_page()
+    at.radio(key="cp_source").set_value("Paste").run()
+    evil = "<img src=x onerror=alert(1)>[x](javascript:alert(1))**b**"
+    at.text_area(key="cp_paste_ref_0").set_value("a b c d\ne f g h")
+    at.text_input(key="cp_paste_name_0").set_value(evil)
+    at.text_area(key="cp_paste_sys_0").set_value("a b c d\ne f g")
+    at.button(key="cp_load_paste").click().run()
+    ok(at)
+    labels = [m.label for m in at.metric]
+    assert any(plain(lab) == f"BLEU — {evil}" and "\\<img" in lab and "\\[x\\]" in lab for lab in labels), labels
+    headers = [h.value for h in at.header]
+    assert any(plain(h).endswith(evil) and "\\*\\*b\\*\\*" in h for h in headers), headers

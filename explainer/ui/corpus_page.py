@@ -156,6 +156,8 @@ def _load_sample() -> None:
     if sid not in SAMPLES:
         return
     _set_testset(load_sample(sid), SAMPLES[sid].title)
+    st.query_params["sample"] = sid
+    ss["cp_link_done"] = sid
     # the sample's suggested settings (e.g. the zh tokenizer), on the dialect that has the option
     bleu = SAMPLES[sid].settings.get("bleu", {})
     if bleu and ss.get("bleu_dialect", "sacrebleu") == "sacrebleu":
@@ -176,6 +178,7 @@ def _load_uploads() -> None:
         ss["cp_load_error"] = str(e)
         return
     _set_testset(ts, f"{len(ts.systems)} uploaded system(s), {ts.n_refs()} reference(s)")
+    st.query_params.pop("sample", None)
 
 
 def _load_paste() -> None:
@@ -189,6 +192,22 @@ def _load_paste() -> None:
         ss["cp_load_error"] = str(e)
         return
     _set_testset(ts, "pasted text")
+    st.query_params.pop("sample", None)
+
+
+def _sample_from_link() -> None:
+    """``?sample=<id>`` (a short, shareable link) loads a bundled sample once per session; uploads cannot be in a
+    link (they are never stored on the server)."""
+    ss = st.session_state
+    sid = st.query_params.get("sample")
+    if not sid or ss.get("cp_link_done") == sid:
+        return
+    ss["cp_link_done"] = sid
+    if sid in SAMPLES:
+        ss["cp_sample"] = sid
+        _load_sample()
+    else:
+        ss["cp_notice"] = f"The link asks for the sample “{sid[:40]}”, which does not exist; pick one below."
 
 
 def _input_section() -> TestSet | None:
@@ -287,7 +306,7 @@ def _cached(kind: str, key: tuple, compute):
         return val
     val = compute()
     store[full] = val
-    while len(store) > _REPORTS_KEPT * 4:
+    while len(store) > _REPORTS_KEPT:
         store.pop(next(iter(store)))
     return val
 
@@ -407,7 +426,7 @@ def _scores_section_bleu(rep, b: int) -> None:
     row = st.container(horizontal=True, gap="medium", key="cp_headline")
     for s in rep.systems:
         with row:
-            st.metric(f"BLEU — {s.name}", f"{s.score:.4f}" if rep.scale >= 100 else f"{s.score:.6f}",
+            st.metric(hl.md_escape(f"BLEU — {s.name}"), f"{s.score:.4f}" if rep.scale >= 100 else f"{s.score:.6f}",
                       delta=None if s is rep.systems[b] else f"{s.score - rep.systems[b].score:+.4f} vs baseline",
                       help=f"corpus BLEU, exact value {s.score!r}")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
@@ -433,7 +452,7 @@ def _worked_out_section(rep, i: int) -> None:
 
     s = rep.systems[i]
     t = s.trace
-    st.header(f"Corpus BLEU worked out — {s.name}", anchor="worked-out")
+    st.header(hl.md_escape(f"Corpus BLEU worked out — {s.name}"), anchor="worked-out")
     st.caption("Every segment adds its clipped matches and its n-gram totals per order, its length c and its chosen "
                "reference length r; the corpus score is computed once from these sums.")
     orders = bv.order_rows(t)
@@ -745,7 +764,7 @@ def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> N
         keep = np.zeros(len(df), dtype=bool)
         keep[[x - 1 for x in ids if 1 <= x <= len(df)]] = True
         mask &= keep
-        c3.button(f"✕ only: {label[:40]} ({len(ids):,})", key="cp_clear_filter",
+        c3.button(hl.md_escape(f"✕ only: {label[:40]} ({len(ids):,})"), key="cp_clear_filter",
                   on_click=lambda: ss.pop("cp_filter_ids", None), help="Show all segments again")
     if cmp_name is not None and show != "all segments" and f"{cmp_name} | Δ" in df:
         dcol = df[f"{cmp_name} | Δ"].to_numpy()
@@ -854,7 +873,10 @@ def _segment_view(rep, metric: str, settings) -> None:
     refs = rep.testset.references[k]
     mod = _settings_module()
     params = mod.explain_link_params(cand, refs, settings)
-    st.markdown(f"[Open segment {seg} in the Explain page]({_explain_url(params)}) (same settings; a new tab)")
+    if "candidate" in params:
+        st.markdown(f"[Open segment {seg} in the Explain page]({_explain_url(params)}) (same settings; a new tab)")
+    else:
+        st.caption(f"Segment {seg} is too long for a link to the Explain page; its full explanation is below.")
     if metric == "bleu":
         s = rep.systems[j]
         st.caption(hl.md_escape(f"Segment {seg}: sentence score {s.sentence[k]:.4f} alone ({rep.dialect}), "
@@ -900,7 +922,8 @@ def _explain_url(params: dict) -> str:
 def _downloads(rep, metric: str, b: int, rouge_type: str | None) -> None:
     st.header("Downloads", anchor="downloads")
     ss = st.session_state
-    tests = ss.get("cp_tests", {}).get(_tests_key(rep, metric))
+    key = _tests_key(rep, metric) + ((rouge_type, "fmeasure") if metric == "rouge" else ())
+    tests = ss.get("cp_tests", {}).get(key)
     tests_dict = tests["result"].to_dict() if tests else None
     c1, c2, c3, c4 = st.columns(4)
     with c1:
@@ -1009,6 +1032,7 @@ def _rouge_differ(rr, t: str, b: int, i: int) -> None:
 def render() -> None:
     t0 = time.perf_counter()
     mod = _settings_module()
+    _sample_from_link()     # before the sidebar: a sample may suggest settings
     settings, warns = mod.render_settings_sidebar()
     st.title("Corpus: whole test sets")
     st.caption("Load a test set (system outputs and 1–4 references), see each system's corpus score worked out, "
