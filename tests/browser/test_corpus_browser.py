@@ -44,18 +44,18 @@ def test_upload_two_systems_two_references_and_open_a_segment(page, open_app, tm
     assert shown == want
     shot(page, "corpus-uploaded")
 
-    # open segment 5 of sys2 (the system looked at: the first one that is not the baseline) through the segment
-    # number, then step to the next one
-    assert "sys2" in page.locator(".st-key-cp_view_sys").inner_text()
+    # open segment 12 of sys2 (the system looked at by default: the first one that is not the baseline) through the
+    # segment number, then step to the next one; the BLEU shown must be sys2's segment 13 (sys1's output differs)
+    assert systems[0][1][12] != systems[1][1][12]
     box = page.get_by_label("Segment", exact=True)
-    box.fill("5")
+    box.fill("12")
     box.press("Enter")
     wait_idle(page)
     page.get_by_role("button", name="next →").click()
     wait_idle(page)
-    seg = page.locator("text=/^Segment 6: sentence score/").first
+    seg = page.locator("text=/^Segment 13: sentence score/").first
     seg.wait_for()
-    k = 5
+    k = 12
     want_seg = BLEU().corpus_score([systems[1][1][k]], [[r[k]] for r in refs]).score
     headline = page.locator('[data-testid="stMetric"]').filter(has=page.locator('[data-testid="stMetricLabel"]',
                                                                                  has_text=re.compile(r"^BLEU$")))
@@ -64,7 +64,7 @@ def test_upload_two_systems_two_references_and_open_a_segment(page, open_app, tm
     time.sleep(0.5)
     shot(page, "corpus-segment-view")
     # the link to the Explain page carries the segment and the settings
-    href = page.get_by_role("link", name=re.compile("Open segment 6 in the Explain page")).get_attribute("href")
+    href = page.get_by_role("link", name=re.compile("Open segment 13 in the Explain page")).get_attribute("href")
     assert "candidate=" in href and "bleu_dialect=sacrebleu" in href
 
 
