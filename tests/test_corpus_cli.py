@@ -207,7 +207,8 @@ def test_name_given_twice(small, capsys):
 
 
 @pytest.mark.parametrize("extra,needle", [
-    (["--paired-bs", "--paired-bs-n", "0"], "--paired-bs-n must be between 1 and 100,000"),
+    (["--paired-bs", "--paired-bs-n", "0"], "--paired-bs-n must be between 1 and 10,000"),
+    (["--paired-bs", "--paired-bs-n", "10001"], "--paired-bs-n must be between 1 and 10,000"),
     (["--paired-ar", "--paired-ar-n", "1000001"], "--paired-ar-n must be between"),
     (["--paired-bs-n", "10"], "--paired-bs-n needs --paired-bs"),
     (["--paired-bs", "--confidence", "--confidence-n", "10"], "would contradict"),

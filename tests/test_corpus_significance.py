@@ -191,7 +191,9 @@ def test_limits_are_checked_before_any_work():
     a = np.zeros((10, 10), dtype=np.int64)
     st = Statistic(a, lambda rows, mode: score_rows(d, rows, mode=mode), 0.0)
     with pytest.raises(ExplainerInputError, match="over the limit"):
-        paired_test([("a", st), ("b", st)], test="bs", n_samples=sig.MAX_RESAMPLES + 1)
+        paired_test([("a", st), ("b", st)], test="bs", n_samples=sig.MAX_RESAMPLES["bs"] + 1)
+    with pytest.raises(ExplainerInputError, match="trials is over the limit"):
+        paired_test([("a", st), ("b", st)], test="ar", n_samples=sig.MAX_RESAMPLES["ar"] + 1)
     big = Statistic(np.zeros((sig.MAX_TEST_CELLS // 1000 + 1, 10), dtype=np.int64), st.score_rows, 0.0)
     with pytest.raises(ExplainerInputError, match="draws, over the limit"):
         paired_test([("a", big), ("b", big)], test="bs", n_samples=1000)

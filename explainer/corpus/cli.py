@@ -127,10 +127,10 @@ def _check_settings(args, n_systems: int) -> dict:
     if paired and n_systems < 2:
         raise CliError(f"--paired-{paired} compares systems with a baseline: give at least two --system files "
                        "(the first is the baseline)")
-    for flag, v in (("--paired-bs-n", args.paired_bs_n), ("--paired-ar-n", args.paired_ar_n),
-                    ("--confidence-n", args.confidence_n)):
-        if v is not None and not 1 <= v <= MAX_RESAMPLES:
-            raise CliError(f"{flag} must be between 1 and {MAX_RESAMPLES:,}, got {v}")
+    for flag, v, kind in (("--paired-bs-n", args.paired_bs_n, "bs"), ("--paired-ar-n", args.paired_ar_n, "ar"),
+                          ("--confidence-n", args.confidence_n, "bs")):
+        if v is not None and not 1 <= v <= MAX_RESAMPLES[kind]:
+            raise CliError(f"{flag} must be between 1 and {MAX_RESAMPLES[kind]:,}, got {v}")
     n = (args.paired_bs_n or DEFAULT_BS_N) if paired == "bs" else (args.paired_ar_n or DEFAULT_AR_N)
     conf_n = (args.confidence_n or DEFAULT_BS_N) if args.confidence else None
     if paired == "bs" and args.confidence_n is not None and args.confidence_n != n:

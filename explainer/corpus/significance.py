@@ -37,17 +37,19 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from explainer.bleu.bootstrap import MAX_BOOTSTRAP, MAX_BOOTSTRAP_DRAWS
 from explainer.errors import ExplainerInputError
 
 __all__ = ["MAX_RESAMPLES", "MAX_TEST_CELLS", "DEFAULT_BS_N", "DEFAULT_AR_N", "Statistic", "SystemResult",
            "PairedResult", "Confidence", "seed_from_env", "check_test_size", "bootstrap_confidence",
            "paired_test", "estimate_ci"]
 
-#: largest number of resamples / trials of one test (sacreBLEU's defaults: 1,000 and 10,000)
-MAX_RESAMPLES = 100_000
-#: largest resamples x segments of one test: the random draws and the sums grow with it (at the limit about
-#: 10 s on this machine for one comparison); memory does not (blocks of _BLOCK_CELLS)
-MAX_TEST_CELLS = 200_000_000
+#: most bootstrap resamples (the core's bootstrap limit) and AR trials of one test (sacreBLEU's defaults: 1,000 and
+#: 10,000; AR is cheaper per trial, and its p-values resolve 1/(n+1))
+MAX_RESAMPLES = {"bs": MAX_BOOTSTRAP, "ar": 100_000}
+#: most resamples x segments of one test, the core's bootstrap limit too: the random draws and the sums grow with
+#: it (about 10 s of work at the limit); memory does not (blocks of _BLOCK_CELLS)
+MAX_TEST_CELLS = MAX_BOOTSTRAP_DRAWS
 DEFAULT_BS_N = 1000
 DEFAULT_AR_N = 10000
 _BLOCK_CELLS = 2_000_000         # random draws generated and used per block (16 MB of int64 indices)
@@ -152,12 +154,13 @@ def seed_from_env(seed: Any = None) -> tuple[str, int | None]:
         raise ExplainerInputError(f"SACREBLEU_SEED must be an integer or 'none', got {s!r}") from None
 
 
-def check_test_size(n: int, n_segments: int, what: str) -> None:
-    """The stated limits, checked before any work."""
+def check_test_size(n: int, n_segments: int, what: str, kind: str = "bs") -> None:
+    """The stated limits, checked before any work (``kind``: "bs" for bootstrap resamples, "ar" for AR trials)."""
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
         raise ExplainerInputError(f"{what}: the number of resamples must be a positive integer, got {n!r}")
-    if n > MAX_RESAMPLES:
-        raise ExplainerInputError(f"{what}: {n:,} resamples is over the limit of {MAX_RESAMPLES:,}")
+    if n > MAX_RESAMPLES[kind]:
+        raise ExplainerInputError(f"{what}: {n:,} {'resamples' if kind == 'bs' else 'trials'} is over the limit of "
+                                  f"{MAX_RESAMPLES[kind]:,}")
     if n_segments < 1:
         raise ExplainerInputError(f"{what} needs at least one segment")
     if n * n_segments > MAX_TEST_CELLS:
@@ -263,7 +266,7 @@ def paired_test(named: Sequence[tuple[str, Statistic]], *, test: str = "bs", n_s
     n = n_samples if n_samples > 0 else (DEFAULT_BS_N if test == "bs" else DEFAULT_AR_N)
     n_conf = n_ar_confidence if n_ar_confidence != 0 else DEFAULT_BS_N
     what = "paired bootstrap" if test == "bs" else "paired approximate randomization"
-    check_test_size(n, S, what)
+    check_test_size(n, S, what, test)
     if test == "ar" and n_conf > 0:
         check_test_size(n_conf, S, "the bootstrap interval of the AR test")
     seed_str, bl_seed = seed_from_env(seed)

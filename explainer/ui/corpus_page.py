@@ -23,6 +23,7 @@ import streamlit as st
 
 from explainer.corpus.export import columns_csv, json_text
 from explainer.corpus.samples import SAMPLES, load_sample
+from explainer.corpus.significance import MAX_RESAMPLES
 from explainer.corpus.testset import (
     MAX_REFERENCES,
     TestSet,
@@ -44,7 +45,7 @@ __all__ = ["render", "PAGE_MAX_SEGMENTS", "PAGE_MAX_SYSTEMS", "PAGE_MAX_BYTES", 
 PAGE_MAX_SEGMENTS = 10_000
 PAGE_MAX_SYSTEMS = 6
 PAGE_MAX_BYTES = 20_000_000          # all uploaded / pasted text together
-PAGE_MAX_RESAMPLES = {"bs": 10_000, "ar": 100_000}
+PAGE_MAX_RESAMPLES = MAX_RESAMPLES               # bootstrap 10,000 resamples, AR 100,000 trials
 PAGE_MAX_TEST_CELLS = 20_000_000     # resamples x segments of one test (sacreBLEU's AR on 2,000 segments)
 TABLE_SEARCH_MAX = 200               # characters of a table search
 CHART_CONFIG = {"displaylogo": False}
