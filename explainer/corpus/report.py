@@ -30,7 +30,8 @@ from explainer.corpus.significance import Statistic
 from explainer.corpus.testset import TestSet
 from explainer.errors import ExplainerInputError
 
-__all__ = ["BleuSystem", "BleuReport", "bleu_report", "LENGTH_BUCKETS", "largest_deltas", "quantile_edges"]
+__all__ = ["ReportBase", "BleuSystem", "BleuReport", "bleu_report", "LENGTH_BUCKETS", "largest_deltas",
+           "quantile_edges"]
 
 #: reference-length buckets (tokens of reference 1 under the dialect's tokenizer) when there are no lengths to
 #: take quantiles of (compare-mt's defaults)
@@ -62,8 +63,27 @@ class BleuSystem:
         return self.trace.score
 
 
+class ReportBase:
+    """What every corpus report answers the same way (its ``testset`` and ``systems`` hold the rest)."""
+
+    testset: TestSet
+    systems: list
+
+    @property
+    def n_segments(self) -> int:
+        return self.testset.n_segments
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.systems]
+
+    @property
+    def signature(self) -> str:
+        return self.systems[0].trace.signature
+
+
 @dataclass
-class BleuReport:
+class BleuReport(ReportBase):
     testset: TestSet
     dialect: str
     options: dict
@@ -75,20 +95,8 @@ class BleuReport:
 
     # ------------------------------------------------------------------------------------- basics
     @property
-    def n_segments(self) -> int:
-        return self.testset.n_segments
-
-    @property
-    def names(self) -> list[str]:
-        return [s.name for s in self.systems]
-
-    @property
     def scale(self) -> float:
         return self.d.scale
-
-    @property
-    def signature(self) -> str:
-        return self.systems[0].trace.signature
 
     @property
     def max_order(self) -> int:

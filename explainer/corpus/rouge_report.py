@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from explainer.corpus.report import ReportBase
 from explainer.corpus.significance import Statistic
 from explainer.corpus.testset import TestSet
 from explainer.rouge import explain_rouge_corpus
@@ -40,25 +41,13 @@ class RougeSystem:
 
 
 @dataclass
-class RougeReport:
+class RougeReport(ReportBase):
     testset: TestSet
     dialect: str
     options: dict
     types: list[str]
     systems: list[RougeSystem]
     _cache: dict = field(default_factory=dict, repr=False)
-
-    @property
-    def n_segments(self) -> int:
-        return self.testset.n_segments
-
-    @property
-    def names(self) -> list[str]:
-        return [s.name for s in self.systems]
-
-    @property
-    def signature(self) -> str:
-        return self.systems[0].trace.signature
 
     def statistic(self, i: int, t: str, measure: str = "fmeasure") -> Statistic:
         vals = self.systems[i].item(t, measure).astype(np.float64)
