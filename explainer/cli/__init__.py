@@ -1,4 +1,4 @@
-"""`python -m explainer {bleu,rouge,dialects,reproduce} ...` (console script: `explainer`).
+"""`python -m explainer {bleu,rouge,dialects,reproduce,compare} ...` (console script: `explainer`).
 
 Each sub-command is a module with ``add_arguments(parser)`` and ``run(args) -> int`` (``explainer/cli/bleu.py``,
 ``explainer/cli/rouge.py``), registered in ``COMMANDS``; its input and output go through ``explainer.cli.io``
@@ -26,6 +26,8 @@ COMMANDS = {
                  "Every BLEU or ROUGE implementation side by side, and the first step where two disagree."),
     "reproduce": ("explainer.dialectcmp.cli_reproduce",
                   "Which configurations give a claimed BLEU or ROUGE number for this candidate and references?"),
+    "compare": ("explainer.corpus.cli", "Compare systems on a test set: corpus scores, confidence intervals and "
+                                        "paired significance tests (sacreBLEU's)."),
 }
 
 

@@ -46,7 +46,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="any other dialect option, e.g. -o split_summaries=true, -o seed=42, -o use_aggregator=false")
 
 
-def _options(args) -> dict:
+def build_options(args) -> dict:
+    """The dialect options implied by the CLI flags (only the flags that were given)."""
     opts = {}
     if args.stem:
         opts["use_stemmer"] = True
@@ -62,7 +63,7 @@ def run(args) -> int:
     import explainer.rouge as rouge
     from explainer.rouge.engine import check_rouge_call
 
-    opts = _options(args)
+    opts = build_options(args)
     # dialect, types and options concern no line of the input: check them once, before reading it
     try:
         check_rouge_call(args.dialect, args.types, corpus=bool(args.corpus or args.hyp is not None), **opts)
