@@ -19,11 +19,12 @@ from explainer.bleu.algorithm import MAX_TRACE_CHARS
 from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
 from explainer.ui import charts, diagnosis, highlight as hl
+from explainer.ui import compute as shared_compute
 from explainer.ui import rouge_view as rv
 from explainer.ui.permalink import (MAX_REFS, ExplainState, OptionSpec, apply_settings, parse_params,
                                    reset_settings, texts_fit_url, to_params)
 from explainer.ui.schema import (ROUGE_TYPE_CHOICES, DEFAULT_ROUGE_TYPES, bleu_schema, dialect_description,
-                                 dialect_label, rouge_schema, supported_types)
+                                 dialect_label, rouge_schema)
 
 DEFAULT_EXAMPLE = "cat_mat"
 HIGHLIGHT_MAX_CHARS = 20_000     # highlight at most this much of each text
@@ -662,28 +663,9 @@ def _downloads(bt, rt) -> None:
 
 # ------------------------------------------------------------------------------------------------ page
 def compute(state: ExplainState, refs: list[str]):
-    """Both traces (or an error message per family). The only place the page calls the cores."""
-    from explainer.bleu import explain_bleu
-    from explainer.rouge import explain_rouge
-
-    bt = rt = None
-    errors: dict[str, str] = {}
-    try:
-        bt = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
-    except ValueError as e:  # ExplainerInputError, InputTooLong and option errors are ValueErrors
-        errors["BLEU"] = str(e)
-    types, dropped = supported_types(state.rouge_dialect, state.rouge_types)
-    if dropped:
-        errors["ROUGE types"] = (f"{', '.join(dropped)} {'is' if len(dropped) == 1 else 'are'} not defined by the "
-                                 f"{state.rouge_dialect} dialect and left out.")
-    if types:
-        try:
-            rt = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types, **state.rouge_options)
-        except ValueError as e:
-            errors["ROUGE"] = str(e)
-    else:
-        errors.setdefault("ROUGE", "No ROUGE type is selected.")
-    return bt, rt, errors
+    """Both traces (or an error message per family). The only place the page calls the cores; computed once
+    per (texts, settings) and shared by every session (explainer.ui.compute)."""
+    return shared_compute.traces(state, refs)
 
 
 def _alternatives(bt, state: ExplainState, refs: list[str]) -> dict[str, float]:
@@ -773,10 +755,15 @@ def render() -> None:
         st.error(f"{fam}: " + hl.md_escape(msg))
     _headline(bt, rt, state.rouge_types)
     tok_spec = next((sp for sp in bleu_schema().specs(state.bleu_dialect) if sp.name == "tokenize"), None)
-    findings = (diagnosis.diagnose_bleu(bt, alternatives=_alternatives(bt, state, refs),
+    # the diagnosis's extra core calls (other API, stemming on) are shared like the traces
+    alternatives = shared_compute.cached("alternatives", state, refs, lambda: _alternatives(bt, state, refs),
+                                         small=True) if bt is not None else {}
+    stemmed = shared_compute.cached("stemmed", state, refs, lambda: _stemmed_scores(rt, state, refs),
+                                    small=True) if rt is not None else None
+    findings = (diagnosis.diagnose_bleu(bt, alternatives=alternatives,
                                         tokenizers=tok_spec.choices if tok_spec else ())
                 if bt is not None else []) + \
-               (diagnosis.diagnose_rouge(rt, stemmed=_stemmed_scores(rt, state, refs)) if rt is not None else [])
+               (diagnosis.diagnose_rouge(rt, stemmed=stemmed) if rt is not None else [])
     serious = any(f.level in ("error", "warning") for f in findings)
     with st.expander("Why is this score zero / low?", expanded=serious):
         if findings:
