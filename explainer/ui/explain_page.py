@@ -20,6 +20,7 @@ from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
 from explainer.ui import charts, diagnosis, highlight as hl
 from explainer.ui import compute as shared_compute
+from explainer.ui import first_view
 from explainer.ui import rouge_view as rv
 from explainer.ui.permalink import (MAX_REFS, ExplainState, OptionSpec, apply_settings, parse_params,
                                    reset_settings, texts_fit_url, to_params)
@@ -770,6 +771,9 @@ def render() -> None:
             _findings(findings)
         else:
             st.success("Nothing unusual: every order has matches and no penalty applies.")
+    if first_view.details_later():  # a browser's first view: the headline now, the sections right after
+        st.caption("Loading the step-by-step explanation…")
+        return
     tab_b, tab_r = st.tabs(["BLEU", "ROUGE"])
     with tab_b:
         if bt is not None:
