@@ -608,6 +608,9 @@ def test_pooled_references_and_rouge_w_tables_are_shown():
     refs = ["the cat was sitting on the mat\nsunny it was", "a cat on a mat"]
     at = new_app({"candidate": cand, "ref": refs, "rouge_dialect": "rouge155",
                   "rouge_types": "rouge1,rougeL,rougeW-1.2"})
+    at.session_state["xp_tab"] = "ROUGE"  # the ROUGE tab and the ROUGE-W details, opened
+    at.session_state["xp_more_rougeW-1.2"] = True
+    at.run()
     assert not at.exception
     assert any(m.value.startswith("##### Pooled over the references") for m in at.markdown)
     rt = explain_rouge(cand, refs, dialect="rouge155", types=("rouge1", "rougeL", "rougeW-1.2"))
@@ -638,3 +641,30 @@ def test_picking_another_example_undoes_the_previous_examples_settings_only():
     assert at.selectbox(key="bleu_opt:sacrebleu:smooth_method").value == "floor"
     assert exact_bleu(at) == pytest.approx(real_sacrebleu(ex.candidate, list(ex.references), smooth_method="floor"),
                                            abs=1e-9)
+
+
+def test_closed_tab_and_expanders_send_nothing():
+    """Only the open tab's and the open expanders' content is built and sent: the ROUGE tab's charts and tables
+    appear when it is opened, an expander's table when it is expanded."""
+    cand, refs = "the cat sat on the mat\nit was sunny", ["the cat was on the mat\nit was sunny", "a cat sat"]
+    at = new_app({"candidate": cand, "ref": refs, "rouge_types": "rouge1,rougeL,rougeW-1.2"})
+    charts = lambda: [c.proto.spec for c in at.get("plotly_chart")]  # noqa: E731
+    keys = lambda: {getattr(d, "key", None) for d in at.dataframe}  # noqa: E731
+    assert "ngram_table" in keys() and len(charts()) == 2  # BLEU: counts and brevity penalty
+    assert not any("LCS" in c for c in charts())
+    assert not any(m.value.startswith("##### ROUGE-L") for m in at.markdown)
+    n_tables = len(at.dataframe)
+    at.session_state["xp_more_tokens"] = True
+    at.run()
+    assert len(at.dataframe) == n_tables + 1
+    assert any("tokens" in d.value.columns for d in at.dataframe)
+    at.session_state["xp_tab"] = "ROUGE"
+    at.run()
+    assert not at.exception
+    assert "ngram_table" not in keys() and any("LCS" in c for c in charts())
+    assert any(m.value.startswith("##### ROUGE-L") for m in at.markdown)
+    assert not any("Weighted LCS" in c for c in charts())  # ROUGE-W details: still closed
+    at.session_state["xp_more_rougeW-1.2"] = True
+    at.run()
+    assert any("Weighted LCS" in c for c in charts())
+    assert metrics(at) == metrics(new_app({"candidate": cand, "ref": refs, "rouge_types": "rouge1,rougeL,rougeW-1.2"}))

@@ -308,6 +308,15 @@ def _inputs() -> None:
 
 
 # ------------------------------------------------------------------------------------------ rendering
+TABS_KEY = "xp_tab"  # the open tab: "BLEU" or "ROUGE"
+
+
+def _lazy_expander(label: str, key: str):
+    """An expander whose content the caller builds only while it is open (``.open``; opening it reruns the
+    page): a closed expander's tables and charts are neither computed nor sent to the browser."""
+    return st.expander(label, key=key, on_change="rerun")
+
+
 def _html(body: str) -> None:
     st.html(hl.STYLE + body)
 
@@ -402,13 +411,15 @@ def _bleu_section(bt) -> None:
         parts.append(hl.render_marked_text(ref.text, bv.reference_marks(bt, k, ngram_sel, by=by),
                                            max_chars=HIGHLIGHT_MAX_CHARS, aria_label=f"reference {k + 1}"))
     _html("".join(parts))
-    with st.expander("Tokens exactly as the dialect scores them"):
-        rows = [{"text": "candidate", "tokens": bv.tokens_line(bt.candidate.tokens),
-                 "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in bt.candidate.changes) or "—"}]
-        for k, ref in enumerate(bt.references):
-            rows.append({"text": f"reference {k + 1}", "tokens": bv.tokens_line(ref.tokens),
-                         "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in ref.changes) or "—"})
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    more = _lazy_expander("Tokens exactly as the dialect scores them", "xp_more_tokens")
+    with more:
+        if more.open:
+            rows = [{"text": "candidate", "tokens": bv.tokens_line(bt.candidate.tokens),
+                     "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in bt.candidate.changes) or "—"}]
+            for k, ref in enumerate(bt.references):
+                rows.append({"text": f"reference {k + 1}", "tokens": bv.tokens_line(ref.tokens),
+                             "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in ref.changes) or "—"})
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     # Step 2: n-grams
     st.markdown("#### Step 2 · Clipped n-gram counts")
     st.caption("Each candidate n-gram counts at most as often as it occurs in the single reference where it is "
@@ -449,11 +460,14 @@ def _bleu_section(bt) -> None:
     st.latex(r"\quad ".join(bv.precision_latex(o) for o in bt.combination.orders[:4]) or r"\text{—}")
     if len(bt.combination.orders) > 4:
         st.latex(r"\quad ".join(bv.precision_latex(o) for o in bt.combination.orders[4:]))
-    with st.expander("Smoothing and zero handling, order by order"):
-        st.dataframe(pd.DataFrame([{"order": o["n"], "matches": o["matches"], "totals": o["totals"],
-                                    "before": o["precision_raw"], "after": o["precision"], "smoothing": o["smoothing"],
-                                    "formula": o["formula"], "why": o["reason"], "in the mean": o["included"],
-                                    "weight": o["weight"]} for o in orders]), hide_index=True, width="stretch")
+    more = _lazy_expander("Smoothing and zero handling, order by order", "xp_more_smoothing")
+    with more:
+        if more.open:
+            st.dataframe(pd.DataFrame([{"order": o["n"], "matches": o["matches"], "totals": o["totals"],
+                                        "before": o["precision_raw"], "after": o["precision"],
+                                        "smoothing": o["smoothing"], "formula": o["formula"], "why": o["reason"],
+                                        "in the mean": o["included"], "weight": o["weight"]} for o in orders]),
+                         hide_index=True, width="stretch")
     # Step 3: reference length + BP
     st.markdown("#### Step 3 · Reference length and brevity penalty")
     rl = bt.ref_length
@@ -574,7 +588,10 @@ def _rouge_section(rt, ref_count: int) -> None:
             res = rv.result(rt, t, k)
             if res is None:
                 continue
-            with st.expander(f"{rv.type_label(t)} details"):
+            more = _lazy_expander(f"{rv.type_label(t)} details", f"xp_more_{t}")
+            with more:
+                if not more.open:
+                    continue
                 st.markdown(hl.md_escape(f"hits {res.hits:g}, reference total {res.ref_total:g}, candidate total "
                                          f"{res.cand_total:g}: P {res.score.precision:.5f}, R {res.score.recall:.5f}, "
                                          f"F {res.score.fmeasure:.5f}"))
@@ -772,16 +789,20 @@ def render() -> None:
         else:
             st.success("Nothing unusual: every order has matches and no penalty applies.")
     if first_view.details_later():  # a browser's first view: the headline now, the sections right after
-        st.caption("Loading the step-by-step explanation…")
         return
-    tab_b, tab_r = st.tabs(["BLEU", "ROUGE"])
+    # Only the open tab's content is built and sent (switching tabs reruns the page).
+    tab_b, tab_r = st.tabs(["BLEU", "ROUGE"], key=TABS_KEY, on_change="rerun")
     with tab_b:
-        if bt is not None:
+        if not tab_b.open:
+            pass
+        elif bt is not None:
             _bleu_section(bt)
         else:
             st.info("BLEU could not be computed; see the message above.")
     with tab_r:
-        if rt is not None:
+        if not tab_r.open:
+            pass
+        elif rt is not None:
             _rouge_section(rt, len(refs))
         else:
             st.info("ROUGE could not be computed; see the message above.")

@@ -18,6 +18,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 DONE_KEY = "_first_view_done"
+PENDING_KEY = "first_view_pending"  # the placeholder's container: CSS class st-key-first_view_pending
 FALLBACK_SECONDS = 4.0
 
 # Trusted constant code (no user data reaches it). Waits until the headline numbers are in the page, lets the
@@ -40,12 +41,15 @@ _painted = st.components.v2.component("explainer_first_view_painted", js=_PAINTE
 
 
 def details_later() -> bool:
-    """True when this run should end after the top of the page: the session's first run in a browser. Asks the
-    browser to report back once the top is on screen (then the whole page runs)."""
+    """True when this run should end here, after the top of the page: the session's first run in a browser.
+    Shows a placeholder and asks the browser to report back once the top is on screen (then the whole page
+    runs)."""
     if st.session_state.get(DONE_KEY):
         return False
     if st.context.url is None:  # not a browser frontend: it would never report, so send everything now
         return False
+    with st.container(key=PENDING_KEY):
+        st.caption("Loading the step-by-step explanation…")
     _painted(key="_first_view_painted", on_painted_change=_done)
     _fallback()
     return True
