@@ -30,6 +30,8 @@ from explainer.ui.schema import (ROUGE_TYPE_CHOICES, DEFAULT_ROUGE_TYPES, bleu_s
 DEFAULT_EXAMPLE = "cat_mat"
 HIGHLIGHT_MAX_CHARS = 20_000     # highlight at most this much of each text
 TABLE_MAX_ROWS = 5_000           # n-gram table rows shown (the CSV has all)
+# Tables without row selection are lazy (lazy=True): beyond 1,000 rows Streamlit sends the rows in view and
+# fetches more on scroll, instead of the whole table (the n-gram table needs its rows for row selection).
 HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum")
 
 
@@ -366,7 +368,7 @@ def _headline(bt, rt, rtypes) -> None:
         sig.append(f"BLEU signature: {bt.signature}")
     if rt is not None:
         sig.append(f"ROUGE signature: {rt.signature}")
-    if sig:
+    if sig and not first_view.pending():  # not in a browser's first run: the code box's script is 1.5 MB
         st.code("\n".join(sig), language=None, wrap_lines=True)
 
 
@@ -536,7 +538,7 @@ def _rouge_section(rt, ref_count: int) -> None:
         rows = rv.overlap_rows(rt, t, k)
         if rows:
             st.dataframe(pd.DataFrame(rows).head(TABLE_MAX_ROWS), hide_index=True, width="stretch",
-                         height=min(38 * (len(rows) + 1), 320))
+                         height=min(38 * (len(rows) + 1), 320), lazy=True)
         st.latex(rf"P = \frac{{{res.hits:g}}}{{{res.cand_total:g}}} = {res.score.precision:.5f},\quad "
                  rf"R = \frac{{{res.hits:g}}}{{{res.ref_total:g}}} = {res.score.recall:.5f},\quad "
                  rf"F = {res.score.fmeasure:.5f}")
@@ -569,7 +571,7 @@ def _rouge_section(rt, ref_count: int) -> None:
                                         max_chars=HIGHLIGHT_MAX_CHARS, aria_label="reference LCS"))
             rows = rv.lcs_alignment_rows(rt, k)
             if rows:
-                st.dataframe(pd.DataFrame(rows), hide_index=True, height=min(38 * (len(rows) + 1), 320))
+                st.dataframe(pd.DataFrame(rows), hide_index=True, height=min(38 * (len(rows) + 1), 320), lazy=True)
     if "rougeLsum" in rt.types:
         rows = rv.lsum_rows(rt, k)
         if rows:
@@ -602,7 +604,7 @@ def _rouge_section(rt, ref_count: int) -> None:
                 if grams:
                     st.dataframe(pd.DataFrame([{"skip-bigram": " … ".join(g["gram"]), "candidate": g["cand_count"],
                                                 "reference": g["ref_count"], "overlap": g["overlap"]}
-                                               for g in grams]).head(TABLE_MAX_ROWS), hide_index=True)
+                                               for g in grams]).head(TABLE_MAX_ROWS), hide_index=True, lazy=True)
                 if t.startswith("rougeW"):
                     _wlcs_details(rt, t, k, d)
 
@@ -720,6 +722,15 @@ def _stemmed_scores(rt, state: ExplainState, refs: list[str]) -> dict | None:
         return None
 
 
+def _diagnose(bt, rt, state: ExplainState, refs: list[str]) -> list:
+    """The findings of both traces (a function of the inputs only: the page shares them like the traces)."""
+    tok_spec = next((sp for sp in bleu_schema().specs(state.bleu_dialect) if sp.name == "tokenize"), None)
+    return (diagnosis.diagnose_bleu(bt, alternatives=_alternatives(bt, state, refs),
+                                    tokenizers=tok_spec.choices if tok_spec else ())
+            if bt is not None else []) + \
+           (diagnosis.diagnose_rouge(rt, stemmed=_stemmed_scores(rt, state, refs)) if rt is not None else [])
+
+
 def render() -> None:
     t0 = time.perf_counter()
     _load_from_url()
@@ -772,16 +783,7 @@ def render() -> None:
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
     _headline(bt, rt, state.rouge_types)
-    tok_spec = next((sp for sp in bleu_schema().specs(state.bleu_dialect) if sp.name == "tokenize"), None)
-    # the diagnosis's extra core calls (other API, stemming on) are shared like the traces
-    alternatives = shared_compute.cached("alternatives", state, refs, lambda: _alternatives(bt, state, refs),
-                                         small=True) if bt is not None else {}
-    stemmed = shared_compute.cached("stemmed", state, refs, lambda: _stemmed_scores(rt, state, refs),
-                                    small=True) if rt is not None else None
-    findings = (diagnosis.diagnose_bleu(bt, alternatives=alternatives,
-                                        tokenizers=tok_spec.choices if tok_spec else ())
-                if bt is not None else []) + \
-               (diagnosis.diagnose_rouge(rt, stemmed=stemmed) if rt is not None else [])
+    findings = shared_compute.cached("findings", state, refs, lambda: _diagnose(bt, rt, state, refs), small=True)
     serious = any(f.level in ("error", "warning") for f in findings)
     with st.expander("Why is this score zero / low?", expanded=serious):
         if findings:

@@ -40,13 +40,17 @@ export default function (component) {
 _painted = st.components.v2.component("explainer_first_view_painted", js=_PAINTED_JS)
 
 
+def pending() -> bool:
+    """True during the session's first run in a browser (the run that ends after the headline). A client that
+    does not report its page URL is not a browser frontend and would never report back, so it gets everything
+    in one run."""
+    return not st.session_state.get(DONE_KEY) and st.context.url is not None
+
+
 def details_later() -> bool:
-    """True when this run should end here, after the top of the page: the session's first run in a browser.
-    Shows a placeholder and asks the browser to report back once the top is on screen (then the whole page
-    runs)."""
-    if st.session_state.get(DONE_KEY):
-        return False
-    if st.context.url is None:  # not a browser frontend: it would never report, so send everything now
+    """True when this run should end here, after the top of the page (:func:`pending`). Shows a placeholder and
+    asks the browser to report back once the top is on screen (then the whole page runs)."""
+    if not pending():
         return False
     with st.container(key=PENDING_KEY):
         st.caption("Loading the step-by-step explanation…")
