@@ -668,3 +668,36 @@ def test_closed_tab_and_expanders_send_nothing():
     at.run()
     assert any("Weighted LCS" in c for c in charts())
     assert metrics(at) == metrics(new_app({"candidate": cand, "ref": refs, "rouge_types": "rouge1,rougeL,rougeW-1.2"}))
+
+
+def test_first_view_in_a_browser_sends_the_headline_first():
+    """A browser (a client that reports its page URL) gets the headline, the texts and the diagnosis in the first
+    run, without the sidebar's settings and the step-by-step sections; once it reports the headline painted,
+    the whole page with the same numbers. A client without a URL (AppTest, scripts) gets everything at once."""
+    from explainer.ui import first_view
+
+    cand, refs = "the cat sat on the mat", ["the cat is on the mat", "a cat sat on a mat"]
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["candidate"] = cand
+    at.query_params["ref"] = refs
+    at.context = {"url": "http://localhost:8501/"}
+    at.run()
+    assert not at.exception
+    first = metrics(at)
+    want = real_rouge_score(cand, refs)
+    assert first["ROUGE-L"] == f"{want['rougeL'].fmeasure:.5f}"
+    assert first["BLEU"] == fmt_bleu(real_sacrebleu(cand, refs), 100)
+    assert at.text_area(key="candidate").value == cand
+    assert len(at.tabs) == 0 and len(at.get("plotly_chart")) == 0 and len(at.dataframe) == 0
+    assert len(at.sidebar.selectbox) == 0 and len(at.code) == 0
+    assert any("Loading the step-by-step" in c.value for c in at.caption)
+    assert len(at.get("bidi_component")) == 1  # the component that reports the paint
+    at.session_state[first_view.DONE_KEY] = True  # what its callback does
+    at.run()
+    assert not at.exception
+    assert metrics(at) == first
+    assert len(at.tabs) == 2 and len(at.get("plotly_chart")) == 2 and len(at.sidebar.selectbox) > 0
+    assert not any("Loading the step-by-step" in c.value for c in at.caption)
+    # without a URL: everything in one run
+    plain = new_app({"candidate": cand, "ref": refs})
+    assert len(plain.tabs) == 2 and metrics(plain) == first

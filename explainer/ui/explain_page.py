@@ -739,7 +739,8 @@ def render() -> None:
                "implementations do. Pick a worked example in the sidebar or type your own text.")
     for w in st.session_state.pop("_url_warnings", []):
         st.warning("Link: " + hl.md_escape(w), icon=":material/link:")
-    _sidebar()
+    if not first_view.pending():  # a browser's first run: the settings' widgets follow with the sections
+        _sidebar()
     _inputs()
     state, warns = _current_state()
     for w in warns:

@@ -105,3 +105,29 @@ def test_shared_traces_do_not_carry_settings_between_sessions(new_page, app_url)
     c.goto(url)
     assert wait_headline(c, want) == want
     assert "lowercase=0" in urllib.parse.urlsplit(c.url).query
+
+
+def test_first_view_reports_the_painted_headline_then_shows_the_page(page, app_url):
+    """The first run ends after the headline; the browser reports (through the page's component, not the backstop
+    timer) that the numbers are painted, and the whole page follows with the same numbers."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    sent: list[bytes] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(
+        payload if isinstance(payload, bytes) else payload.encode())))
+    cand, refs = "a dog ran in the park today", ["the dog ran in a park", "a dog runs in the park"]
+    want = real_values(cand, refs)
+    page.goto(app_url + "/?" + link(cand, refs))
+    assert wait_headline(page, want) == want
+    wait_idle(page)
+    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 2  # the BLEU tab's charts
+    assert page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').count() > 0
+    assert wait_headline(page, want) == want
+    reports = []
+    for raw in sent:
+        msg = BackMsg()
+        msg.ParseFromString(raw)
+        if msg.WhichOneof("type") == "rerun_script":
+            reports += [w.json_trigger_value for w in msg.rerun_script.widget_states.widgets
+                        if "_first_view_painted" in w.id and w.json_trigger_value]
+    assert reports and '"painted"' in reports[0], "the browser never reported the painted headline"
