@@ -11,5 +11,6 @@ st.set_page_config(page_title="BLEU & ROUGE explainer", page_icon=str(FAVICON), 
 pages = [
     st.Page("explainer/ui/pages/explain.py", title="Explain", icon=":material/search:", default=True),
     st.Page("explainer/ui/pages/gaming_lab.py", title="Gaming lab", icon=":material/science:", url_path="gaming_lab"),
+    st.Page("explainer/ui/pages/dialects.py", title="Dialects", icon=":material/compare:", url_path="dialects"),
 ]
 st.navigation(pages).run()

@@ -13,6 +13,10 @@ import sys
 COMMANDS = {
     "bleu": ("explainer.bleu.cli", "Explain BLEU for JSONL segments or a line-aligned corpus."),
     "rouge": ("explainer.rouge.cli", "Explain ROUGE for JSONL segments or a line-aligned corpus."),
+    "dialects": ("explainer.dialectcmp.cli_dialects",
+                 "Every BLEU or ROUGE implementation side by side, and the first step where two disagree."),
+    "reproduce": ("explainer.dialectcmp.cli_reproduce",
+                  "Which configurations give a claimed BLEU or ROUGE number for this candidate and references?"),
 }
 
 

@@ -1,0 +1,36 @@
+"""Every implementation side by side, the first step where two disagree, and "which settings give this number?".
+
+* ``compare(candidate, references, metric="bleu"|"rouge") -> Comparison``: one row per configuration (built
+  from the cores' traces) and, per pair of rows, the first divergence (``Divergence``: ``first_step`` from a
+  fixed vocabulary, ``why``, the ``cells`` to highlight); ``compare_corpus`` for a corpus.
+* ``reproduce(candidate, references, claim, metric="any") -> Reproduction``: every common configuration whose
+  value rounds (or truncates) to a claimed number, simplest first, each with the ``python -m explainer``
+  arguments that print it; the nearest ones otherwise.
+
+Pure Python, no Streamlit. CLI: ``python -m explainer dialects|reproduce`` (docs/dialects-compare.md).
+"""
+from __future__ import annotations
+
+_LAZY = {
+    "compare": ("explainer.dialectcmp.compare", "compare"),
+    "compare_corpus": ("explainer.dialectcmp.compare", "compare_corpus"),
+    "Comparison": ("explainer.dialectcmp.compare", "Comparison"),
+    "Divergence": ("explainer.dialectcmp.divergence", "Divergence"),
+    "BLEU_STEPS": ("explainer.dialectcmp.divergence", "BLEU_STEPS"),
+    "ROUGE_STEPS": ("explainer.dialectcmp.divergence", "ROUGE_STEPS"),
+    "reproduce": ("explainer.dialectcmp.reproduce", "reproduce"),
+    "Reproduction": ("explainer.dialectcmp.reproduce", "Reproduction"),
+    "parse_claim": ("explainer.dialectcmp.claim", "parse_claim"),
+    "Claim": ("explainer.dialectcmp.claim", "Claim"),
+}
+
+__all__ = list(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        mod, attr = _LAZY[name]
+        return getattr(importlib.import_module(mod), attr)
+    raise AttributeError(f"module 'explainer.dialectcmp' has no attribute {name!r}")

@@ -1,0 +1,118 @@
+"""Configurations: a dialect plus the options given to it, with the CLI argument list that computes it.
+
+A :class:`Config` is what one row of the side-by-side table, or one candidate of the reproduce search, is.
+``argv`` gives the exact ``python -m explainer bleu|rouge`` arguments (input: one JSON line on stdin) that
+print its numbers; documented flags are used where the CLI has them, ``-o KEY=VALUE`` otherwise.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+__all__ = ["Config", "bleu_argv", "rouge_argv", "stdin_line", "shell_command", "format_value"]
+
+
+@dataclass(frozen=True)
+class Config:
+    """One dialect with explicit options. ``options`` holds only what is given (the rest is the dialect's
+    default), as ``(name, value)`` pairs so that a Config can be a dict key."""
+
+    family: str                     # "bleu" or "rouge"
+    dialect: str
+    options: tuple = ()
+    id: str = ""
+    label: str = ""
+    types: tuple = ()               # ROUGE: the types computed
+    note: str = ""                  # what makes this configuration special, in words
+    extra: tuple = field(default=(), compare=False)
+
+    @classmethod
+    def make(cls, family: str, dialect: str, options: dict | None = None, **kw) -> "Config":
+        opts = tuple(sorted((options or {}).items()))
+        return cls(family, dialect, opts, **kw)
+
+    @property
+    def opts(self) -> dict:
+        return dict(self.options)
+
+    def argv(self) -> list[str]:
+        if self.family == "bleu":
+            return bleu_argv(self.dialect, self.opts)
+        return rouge_argv(self.dialect, self.opts, self.types)
+
+
+def format_value(v: Any) -> str:
+    """An option value as the CLI reads it back to the same value."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, (tuple, list)):
+        return ",".join(format_value(float(x)) for x in v)
+    return str(v)
+
+
+# option name -> the CLI flag that sets it, per dialect (explainer/bleu/cli.py `_FLAG_TO_OPTION`)
+_BLEU_FLAGS = {
+    "sacrebleu": {"tokenize": "--tokenize", "smooth_method": "--smooth", "smooth_value": "--smooth-value",
+                  "max_ngram_order": "--max-order", "api": "--api"},
+    "nltk": {"smoothing": "--smooth", "weights": "--weights"},
+    "hf-evaluate": {"max_order": "--max-order"},
+    "textbook": {"max_n": "--max-order"},
+}
+
+
+def bleu_argv(dialect: str, options: dict) -> list[str]:
+    argv = ["bleu", "--jsonl", "-", "--dialect", dialect]
+    flags = _BLEU_FLAGS.get(dialect, {})
+    for name in sorted(options):
+        v = options[name]
+        if v is None:
+            continue
+        if name in flags:
+            argv += [flags[name], format_value(v)]
+        elif name == "lowercase" and dialect in ("sacrebleu", "multi-bleu") and v is True:
+            argv.append("--lowercase")
+        elif name == "effective_order" and dialect == "sacrebleu":
+            argv.append("--effective-order" if v else "--no-effective-order")
+        elif name == "auto_reweigh" and dialect == "nltk" and v is True:
+            argv.append("--auto-reweigh")
+        elif name == "smooth" and dialect == "hf-evaluate":
+            argv += ["--smooth", "add-one" if v else "none"]
+        elif name == "smoothing" and dialect == "mteval":
+            argv += ["--smooth", "exp" if v else "none"]
+        else:
+            argv += ["-o", f"{name}={format_value(v)}"]
+    return argv
+
+
+def rouge_argv(dialect: str, options: dict, types: Sequence[str]) -> list[str]:
+    argv = ["rouge", "--jsonl", "-", "--dialect", dialect]
+    if types:
+        argv += ["--types", ",".join(types)]
+    for name in sorted(options):
+        v = options[name]
+        if v is None:
+            continue
+        if name == "use_stemmer":
+            if v:
+                argv.append("--stem")
+        elif name == "multi_ref":
+            argv += ["--multi-ref", str(v)]
+        elif name == "tokenizer":
+            argv += ["--tokenizer", str(v)]
+        else:
+            argv += ["-o", f"{name}={format_value(v)}"]
+    return argv
+
+
+def stdin_line(candidate: str, references: Sequence[str]) -> str:
+    """The JSON line the ``argv`` of a configuration reads from stdin (``--jsonl -``)."""
+    return json.dumps({"candidate": candidate, "references": list(references)}, ensure_ascii=False)
+
+
+def shell_command(argv: Sequence[str], stdin: str) -> str:
+    """A shell command that runs ``argv`` on ``stdin`` (for people who copy it into a terminal)."""
+    return f"printf '%s\\n' {shlex.quote(stdin)} | python -m explainer {shlex.join(argv)}"

@@ -1,0 +1,492 @@
+"""The first step at which two configurations diverge, named from a fixed vocabulary, with the evidence.
+
+BLEU steps, in the order the algorithm takes them: ``tokens`` (tokenizer and lowercasing), ``counts`` (clipped
+matches), ``totals`` (candidate n-grams under the dialect's rule), ``ref_length`` (closest / shortest / first
+closest), ``smoothing`` (the precision that enters the log), ``brevity_penalty``, ``combination`` (weights,
+effective order, early exits, log floors: the 0–1 score), ``scale`` (0–1 vs 0–100).
+
+ROUGE steps: ``tokens`` (before stemming), ``stemming``, ``overlap`` (ROUGE-N/S/SU counts), ``lcs`` (ROUGE-L,
+-Lsum (including how the texts are split into sentences), -W hits), ``multi_ref`` (which reference, or pooled),
+``f_measure`` (F from the same P and R), ``scale`` (rounding of the printed numbers). A corpus of ROUGE items
+adds ``aggregation`` (bootstrap median, bootstrap mean, plain mean) after every per-item step.
+
+Each result names the step, says why in one sentence with the numbers (``why``), and lists the ``cells`` to
+highlight in both traces (tokens, n-gram orders, references, the BP or the score).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from explainer.dialectcmp.tokdiff import describe, first_token_diff, quote
+
+__all__ = ["BLEU_STEPS", "ROUGE_STEPS", "ROUGE_CORPUS_STEPS", "Divergence", "bleu_divergence",
+           "rouge_divergence", "rouge_corpus_divergence"]
+
+BLEU_STEPS = ("tokens", "counts", "totals", "ref_length", "smoothing", "brevity_penalty", "combination", "scale")
+ROUGE_STEPS = ("tokens", "stemming", "overlap", "lcs", "multi_ref", "f_measure", "scale")
+ROUGE_CORPUS_STEPS = ROUGE_STEPS[:-1] + ("aggregation", "scale")
+
+REL_TOL = 1e-9      # the project's tolerance: values closer than this are "the same number"
+
+
+def _same(x, y) -> bool:
+    if x is None or y is None:
+        return x is y
+    return math.isclose(float(x), float(y), rel_tol=REL_TOL, abs_tol=1e-12)
+
+
+def _f(x) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, int) or (isinstance(x, float) and x.is_integer() and abs(x) < 1e6):
+        return str(int(x))
+    return f"{x:.4g}" if abs(x) >= 1e-3 or x == 0 else f"{x:.3g}"
+
+
+@dataclass
+class Divergence:
+    a: str
+    b: str
+    first_step: str | None
+    why: str
+    cells: list[dict] = field(default_factory=list)
+    segment: int | None = None          # corpus: 0-based segment / item where it shows
+
+    def to_dict(self) -> dict:
+        d = {"a": self.a, "b": self.b, "first_step": self.first_step, "why": self.why, "cells": self.cells}
+        if self.segment is not None:
+            d["segment"] = self.segment
+        return d
+
+
+# ================================================================================================ BLEU
+def _bleu_texts(trace) -> list[tuple[str, Any]]:
+    """(name, TextTrace) for the candidate and each reference of a segment trace."""
+    out = [("candidate", trace.candidate)]
+    n = len(trace.references)
+    out += [(f"reference {k + 1}" if n > 1 else "reference", r) for k, r in enumerate(trace.references)]
+    return out
+
+
+def _token_cells(side: str, text_index: int, idx, segment: int | None, all_idx=None) -> dict:
+    """A token cell: ``indices`` = the first differing stretch (the one ``why`` describes), ``all`` = every token
+    of the text in some differing stretch."""
+    d = {"kind": "token", "side": side, "text": "candidate" if text_index == 0 else "reference",
+         "ref": None if text_index == 0 else text_index - 1, "indices": list(idx),
+         "all": list(all_idx if all_idx is not None else idx)}
+    if segment is not None:
+        d["segment"] = segment
+    return d
+
+
+def _bleu_token_step(a, b, la, lb, segment=None) -> Divergence | None:
+    ta, tb = _bleu_texts(a), _bleu_texts(b)
+    for k, ((name, xa), (_, xb)) in enumerate(zip(ta, tb)):
+        diff = first_token_diff(xa.token_texts, xb.token_texts)
+        if diff is None:
+            continue
+        n_texts = sum(1 for (_, p), (_, q) in zip(ta, tb) if p.token_texts != q.token_texts)
+        why = describe(diff, xa.token_texts, xb.token_texts, la, lb, name)
+        if n_texts > 1:
+            why += f" ({n_texts} of the {len(ta)} texts are tokenized differently)"
+        cells = [_token_cells("a", k, range(diff.a_start, diff.a_end), segment, diff.a_all),
+                 _token_cells("b", k, range(diff.b_start, diff.b_end), segment, diff.b_all)]
+        return Divergence("", "", "tokens", why, cells, segment)
+    return None
+
+
+def _orders(trace):
+    return trace.combination.orders
+
+
+def _eff_precision(o) -> float:
+    # the textbook keeps p = 0 but takes log(max(p, 1e-10)): the value that enters the log is the floor
+    if o.smoothing.startswith("floor-"):
+        return max(o.precision, float(o.smoothing.split("-", 1)[1]))
+    return o.precision
+
+
+def _consequence(a, b) -> str:
+    """What a token difference leads to: the first order whose matches differ, else the lengths."""
+    oa, ob = _orders(a), _orders(b)
+    for x, y in zip(oa, ob):
+        if x.matches != y.matches:
+            return f"{x.n}-gram matches {_f(x.matches)} vs {_f(y.matches)}"
+    for x, y in zip(oa, ob):
+        if x.totals != y.totals:
+            return f"{x.n}-gram totals {_f(x.totals)} vs {_f(y.totals)}"
+    ca, cb = a.combination, b.combination
+    if ca.c != cb.c:
+        return f"candidate length {ca.c} vs {cb.c}"
+    if ca.r != cb.r:
+        return f"reference length {ca.r} vs {cb.r}"
+    return "the counts stay the same"
+
+
+_RULE_WORDS = {"closest": "the closest reference length (ties to the shorter)",
+               "shortest": "the shortest reference",
+               "first-closest": "the closest reference length (ties to the first listed)"}
+
+
+def _ref_rule(trace) -> str:
+    rl = getattr(trace, "ref_length", None)
+    if rl is None:
+        return ""
+    return _RULE_WORDS.get(rl.rule, rl.rule)
+
+
+def _bleu_after_tokens(a, b, la: str, lb: str, segment_stats=None) -> Divergence:
+    """Steps counts .. scale on two traces whose tokens agree (segment or corpus combinations)."""
+    ca, cb = a.combination, b.combination
+    oa, ob = ca.orders, cb.orders
+    N = min(len(oa), len(ob))
+    # counts
+    for i in range(N):
+        if not _same(oa[i].matches, ob[i].matches):
+            n = i + 1
+            return Divergence("", "", "counts",
+                              f"{n}-gram matches (clipped) {_f(oa[i].matches)} ({la}) vs {_f(ob[i].matches)} ({lb})",
+                              [{"kind": "order", "n": n, "field": "matches"}])
+    # totals
+    for i in range(N):
+        if not _same(oa[i].totals, ob[i].totals):
+            n = i + 1
+            rule = {la: getattr(a, "totals_rule", ""), lb: getattr(b, "totals_rule", "")}
+            why = (f"{n}-gram totals {_f(oa[i].totals)} ({la}) vs {_f(ob[i].totals)} ({lb}): the candidate has "
+                   f"{ca.c} token{'s' if ca.c != 1 else ''}")
+            nl = [k for k, v in rule.items() if v and "max(1" in v]
+            if nl:
+                why += f"; {nl[0]} counts at least 1 candidate {n}-gram per sentence (max(1, c − n + 1))"
+            return Divergence("", "", "totals", why, [{"kind": "order", "n": n, "field": "totals"}])
+    # reference length
+    if ca.r != cb.r:
+        ra, rb = _ref_rule(a), _ref_rule(b)
+        if ra and rb and ra != rb:
+            why = f"{la} takes {ra} (r = {ca.r}), {lb} {rb} (r = {cb.r}); c = {ca.c}"
+        else:
+            why = f"r = {ca.r} ({la}) vs r = {cb.r} ({lb}) for c = {ca.c}"
+        if segment_stats:
+            why += segment_stats
+        cells = [{"kind": "ref_length"}]
+        for side, t in (("a", a), ("b", b)):
+            rl = getattr(t, "ref_length", None)
+            if rl is not None:
+                cells.append({"kind": "reference", "side": side, "refs": list(rl.chosen)})
+        return Divergence("", "", "ref_length", why, cells)
+    # smoothing: the precision that enters the log, per order
+    for i in range(N):
+        x, y = oa[i], ob[i]
+        if not _same(_eff_precision(x), _eff_precision(y)):
+            n = i + 1
+            why = (f"{n}-gram precision ({_f(x.matches)}/{_f(x.totals)} matched): {la} uses {x.formula} "
+                   f"({x.reason}); {lb} uses {y.formula} ({y.reason})")
+            return Divergence("", "", "smoothing", why, [{"kind": "order", "n": n, "field": "precision"}])
+    # brevity penalty
+    if not _same(ca.bp, cb.bp):
+        why = f"BP {_f(ca.bp)} ({la}: {ca.bp_formula}) vs {_f(cb.bp)} ({lb}: {cb.bp_formula})"
+        for lab, c in ((la, ca), (lb, cb)):
+            if c.library_error is not None:
+                why += f"; {lab} raises {c.library_error.type}: {c.library_error.message} here"
+        return Divergence("", "", "brevity_penalty", why, [{"kind": "bp"}])
+    # combination: the 0-1 score from the same precisions and BP
+    if not _same(ca.bleu, cb.bleu):
+        why = f"0–1 score {_f(ca.bleu)} ({la}) vs {_f(cb.bleu)} ({lb}): " + _combination_why(ca, cb, la, lb)
+        return Divergence("", "", "combination", why, [{"kind": "score", "field": "bleu"}])
+    if not _same(ca.score, cb.score):
+        why = (f"the same BLEU {_f(ca.bleu)}, reported as {_f(ca.score)} by {la} (0–{_f(ca.scale)} scale) and as "
+               f"{_f(cb.score)} by {lb} (0–{_f(cb.scale)} scale)")
+        return Divergence("", "", "scale", why, [{"kind": "score", "field": "score"}])
+    return Divergence("", "", None, f"identical at every step (score {_f(ca.score)})")
+
+
+def _combination_why(ca, cb, la, lb) -> str:
+    if len(ca.orders) != len(cb.orders):
+        return f"{la} combines orders 1–{len(ca.orders)}, {lb} orders 1–{len(cb.orders)}"
+    for lab, c in ((la, ca), (lb, cb)):
+        if c.early_exit:
+            return f"{lab}: {c.early_exit}"
+    if ca.effective_order != cb.effective_order:
+        return f"{la} averages {ca.effective_order} orders, {lb} {cb.effective_order} (effective order)"
+    wa, wb = [round(w, 12) for w in ca.weights], [round(w, 12) for w in cb.weights]
+    if wa != wb:
+        return f"weights {[_f(w) for w in ca.weights]} ({la}) vs {[_f(w) for w in cb.weights]} ({lb})"
+    for lab, c in ((la, ca), (lb, cb)):
+        if c.library_error is not None:
+            return f"{lab} raises {c.library_error.type}: {c.library_error.message} (score recorded as 0)"
+    return (f"log-sum {_f(ca.log_sum)} vs {_f(cb.log_sum)}, geometric mean {_f(ca.geo_mean)} vs {_f(cb.geo_mean)}")
+
+
+def bleu_divergence(a, b, la: str, lb: str, *, id_a: str = "", id_b: str = "") -> Divergence:
+    """First divergence of two BLEU traces (``BleuTrace`` or ``BleuCorpusTrace``); ``la``/``lb`` are labels."""
+    corpus = getattr(a, "n_segments", None) is not None
+    if corpus:
+        d = _bleu_corpus_tokens(a, b, la, lb)
+        if d is None:
+            d = _bleu_after_tokens(a, b, la, lb, _corpus_r_note(a, b))
+    else:
+        d = _bleu_token_step(a, b, la, lb)
+        if d is not None:
+            d.why += ": " + _consequence(a, b)
+            if d.why.endswith("the counts stay the same"):
+                nxt = _bleu_after_tokens(a, b, la, lb)
+                d.why += (f"; the next difference is {nxt.first_step} ({nxt.why})" if nxt.first_step
+                          else " and so does the score")
+        else:
+            d = _bleu_after_tokens(a, b, la, lb)
+    d.a, d.b = id_a or la, id_b or lb
+    return d
+
+
+def _bleu_corpus_tokens(a, b, la, lb) -> Divergence | None:
+    from explainer.bleu import get_dialect
+
+    da = get_dialect(a.dialect, **a.options)
+    db = get_dialect(b.dialect, **b.options)
+    for i in range(a.n_segments):
+        sa, sb = a.segment(i), b.segment(i)
+        texts_a = [sa.candidate.text] + [r.text for r in sa.references]
+        if any(da.tokenize(t) != db.tokenize(t) for t in texts_a):
+            d = _bleu_token_step(sa, sb, la, lb, segment=i)
+            if d is not None:
+                d.why = f"segment {i + 1}: {d.why}; corpus: {_consequence(a, b)}"
+                return d
+    return None
+
+
+def _corpus_r_note(a, b) -> str:
+    segs = [i for i, (x, y) in enumerate(zip(a.segment_stats, b.segment_stats)) if x[1] != y[1]]
+    if not segs:
+        return ""
+    i = segs[0]
+    return (f"; the corpus r is the sum over segments, and {len(segs)} segment(s) differ (first: segment {i + 1}, "
+            f"r = {a.segment_stats[i][1]} vs {b.segment_stats[i][1]})")
+
+
+# =============================================================================================== ROUGE
+def _rouge_texts(trace) -> list[tuple[str, Any]]:
+    out = [("candidate", trace.candidate)]
+    n = len(trace.references)
+    out += [(f"reference {k + 1}" if n > 1 else "reference", r) for k, r in enumerate(trace.references)]
+    return out
+
+
+def _rouge_kind(t: str) -> str:
+    from explainer.rouge import parse_type
+
+    return parse_type(t).kind
+
+
+def _rounds(trace) -> int | None:
+    """Decimals the implementation rounds its printed P and R to (ROUGE-1.5.5: 5), else None."""
+    return 5 if trace.dialect == "rouge155" else None
+
+
+def rouge_divergence(a, b, la: str, lb: str, *, id_a: str = "", id_b: str = "", segment: int | None = None
+                     ) -> Divergence:
+    """First divergence of two ``RougeTrace``s over the types both computed."""
+    d = _rouge_divergence(a, b, la, lb, segment)
+    d.a, d.b, d.segment = id_a or la, id_b or lb, segment
+    return d
+
+
+def _rouge_divergence(a, b, la, lb, segment) -> Divergence:
+    types = [t for t in a.types if t in b.types]
+    ta, tb = _rouge_texts(a), _rouge_texts(b)
+    # tokens (before stemming)
+    for k, ((name, xa), (_, xb)) in enumerate(zip(ta, tb)):
+        sa, sb = list(xa.tokenized.surface), list(xb.tokenized.surface)
+        diff = first_token_diff(sa, sb)
+        if diff is None:
+            continue
+        why = describe(diff, sa, sb, la, lb, name)
+        why += ": " + _rouge_consequence(a, b, types)
+        cells = [_token_cells("a", k, range(diff.a_start, diff.a_end), segment, diff.a_all),
+                 _token_cells("b", k, range(diff.b_start, diff.b_end), segment, diff.b_all)]
+        return Divergence("", "", "tokens", why, cells)
+    # stemming
+    for k, ((name, xa), (_, xb)) in enumerate(zip(ta, tb)):
+        sa, sb = list(xa.tokenized.tokens), list(xb.tokenized.tokens)
+        if sa == sb:
+            continue
+        surf = list(xa.tokenized.surface)
+        idx = [i for i, (p, q) in enumerate(zip(sa, sb)) if p != q]
+        ex = idx[:3]
+        parts = []
+        for i in ex:
+            pa = f"{quote(surf[i])} → {quote(sa[i])}" if sa[i] != surf[i] else f"{quote(surf[i])} unchanged"
+            pb = f"{quote(sb[i])}" if sb[i] != surf[i] else "unchanged"
+            parts.append(f"{pa} ({la}) vs {pb} ({lb})")
+        stem_a, stem_b = a.stemmer, b.stemmer
+        why = (f"stemming the {name}: " + "; ".join(parts) + (f" and {len(idx) - 3} more" if len(idx) > 3 else "")
+               + f" — {la}: {stem_a or 'no stemmer'}; {lb}: {stem_b or 'no stemmer'}: "
+               + _rouge_consequence(a, b, types))
+        cells = [_token_cells(s, k, idx, segment) for s in ("a", "b")]
+        return Divergence("", "", "stemming", why, cells)
+    # overlap (ROUGE-N, S, SU) and lcs (L, Lsum, W), per reference
+    for step, kinds in (("overlap", ("N", "S", "SU")), ("lcs", ("L", "Lsum", "W"))):
+        for t in types:
+            if _rouge_kind(t) not in kinds:
+                continue
+            for k, (pa, pb) in enumerate(zip(a.per_reference, b.per_reference)):
+                x, y = pa[t], pb[t]
+                if _same(x.hits, y.hits) and _same(x.ref_total, y.ref_total) and _same(x.cand_total, y.cand_total):
+                    continue
+                ref = f"reference {k + 1}" if len(a.per_reference) > 1 else "the reference"
+                why = (f"{t} against {ref}: {_f(x.hits)} hits of {_f(x.ref_total)} reference / {_f(x.cand_total)} "
+                       f"candidate units ({la}) vs {_f(y.hits)} of {_f(y.ref_total)} / {_f(y.cand_total)} ({lb})")
+                if _rouge_kind(t) == "Lsum":
+                    na, nb = _n_sents(a, k), _n_sents(b, k)
+                    if na != nb:
+                        why += (f"; {la} splits the texts into {na[0]} candidate / {na[1]} reference sentence(s), "
+                                f"{lb} into {nb[0]} / {nb[1]}")
+                return Divergence("", "", step, why, [{"kind": "type", "type": t, "ref": k, "field": "hits"}])
+    # multi_ref: same per-reference results, another reference (or pooling)
+    if len(a.references) > 1:
+        for t in types:
+            ca, cb = a.chosen_reference.get(t), b.chosen_reference.get(t)
+            if ca == cb:
+                continue
+            sa, sb = a.scores[t], b.scores[t]
+            why = (f"{t}: {_multi_words(a, t, la)}; {_multi_words(b, t, lb)} — F {_f(sa.fmeasure)} vs "
+                   f"{_f(sb.fmeasure)}")
+            cells = [{"kind": "type", "type": t, "field": "fmeasure"}]
+            for side, c in (("a", ca), ("b", cb)):
+                if c is not None:
+                    cells.append({"kind": "reference", "side": side, "refs": [c]})
+            return Divergence("", "", "multi_ref", why, cells)
+    # f_measure, then scale (rounding), over all types
+    found_scale = None
+    for t in types:
+        step = _prf_step(a, b, t)
+        if step == "f_measure":
+            sa, sb = a.scores[t], b.scores[t]
+            why = (f"{t}: the same P {_f(sa.precision)} and R {_f(sa.recall)} give F {_f(sa.fmeasure)} ({la}: "
+                   f"{_f_rule(a)}) vs {_f(sb.fmeasure)} ({lb}: {_f_rule(b)})")
+            return Divergence("", "", "f_measure", why, [{"kind": "type", "type": t, "field": "fmeasure"}])
+        if step == "scale" and found_scale is None:
+            found_scale = t
+    if found_scale is not None:
+        t = found_scale
+        sa, sb = a.scores[t], b.scores[t]
+        r = la if _rounds(a) else lb
+        why = (f"{t}: {r} prints P, R and F rounded to 5 decimals (F from the rounded P and R): "
+               f"R {sa.recall:.10g} vs {sb.recall:.10g}, F {sa.fmeasure:.10g} vs {sb.fmeasure:.10g} "
+               f"({la} vs {lb})")
+        return Divergence("", "", "scale", why, [{"kind": "type", "type": t, "field": "recall"}])
+    return Divergence("", "", None, "identical at every step (" + ", ".join(
+        f"{t} F {_f(a.scores[t].fmeasure)}" for t in types[:4]) + ")")
+
+
+def _n_sents(trace, k: int) -> tuple[int, int]:
+    c = trace.candidate.sentence_tokens or []
+    r = trace.references[k].sentence_tokens or []
+    return sum(1 for s in c if s), sum(1 for s in r if s)
+
+
+def _multi_words(trace, t: str, label: str) -> str:
+    c = trace.chosen_reference.get(t)
+    pooled = trace.pooled.get(t)
+    if c is None and pooled:
+        return (f"{label} pools the {pooled.get('references')} references (R = {_f(pooled.get('hits'))}/"
+                f"{_f(pooled.get('ref_total'))})")
+    rule = {"best-f": "the highest F", "best-recall": "the highest recall", "pool": "pooled"}.get(
+        trace.multi_ref, trace.multi_ref)
+    return f"{label} keeps reference {(c or 0) + 1} ({rule})"
+
+
+def _f_rule(trace) -> str:
+    if trace.dialect == "rouge155":
+        return f"F = PR/((1−α)P + αR), α = {trace.options.get('alpha', 0.5):g}, from the 5-decimal P and R"
+    return "F1 = 2PR/(P + R)"
+
+
+def _prf_step(a, b, t) -> str | None:
+    """None (same P, R, F), "f_measure" (F differs beyond what rounding explains) or "scale" (rounding only)."""
+    sa, sb = a.scores[t], b.scores[t]
+    if _same(sa.precision, sb.precision) and _same(sa.recall, sb.recall) and _same(sa.fmeasure, sb.fmeasure):
+        return None
+    if _rounds(a) or _rounds(b):
+        if _round5(sa.precision) == _round5(sb.precision) and _round5(sa.recall) == _round5(sb.recall):
+            fa, fb = _harmonised_f(a, b, sa), _harmonised_f(b, a, sb)
+            return "scale" if abs(fa - fb) <= 1.5e-5 else "f_measure"
+    if _same(sa.precision, sb.precision) and _same(sa.recall, sb.recall):
+        return "f_measure"
+    return "f_measure" if abs(sa.fmeasure - sb.fmeasure) > 1e-5 else "scale"
+
+
+def _harmonised_f(t, other, s) -> float:
+    """F as the rounding implementation would print it, for a comparison across rounding."""
+    if _rounds(t):
+        return s.fmeasure
+    # the other one rounds: apply its rule (F from the 5-decimal P and R, alpha of that implementation)
+    alpha = float(other.options.get("alpha", 0.5)) if _rounds(other) else 0.5
+    p, r = _round5(s.precision), _round5(s.recall)
+    den = (1 - alpha) * p + alpha * r
+    return _round5(p * r / den) if den > 0 else 0.0
+
+
+def _round5(x: float) -> float:
+    """ROUGE-1.5.5's ``sprintf("%7.5f")`` read back as a number."""
+    return float("%.5f" % x)
+
+
+def _rouge_consequence(a, b, types) -> str:
+    for t in types:
+        for k, (pa, pb) in enumerate(zip(a.per_reference, b.per_reference)):
+            x, y = pa[t], pb[t]
+            if not (_same(x.hits, y.hits) and _same(x.ref_total, y.ref_total) and _same(x.cand_total, y.cand_total)):
+                ref = f" (reference {k + 1})" if len(a.per_reference) > 1 else ""
+                return (f"{t} hits {_f(x.hits)} vs {_f(y.hits)}, candidate units {_f(x.cand_total)} vs "
+                        f"{_f(y.cand_total)}{ref}")
+    return "the counts stay the same"
+
+
+# ------------------------------------------------------------------------------------------ ROUGE corpus
+#: items whose scores differ that the corpus divergence examines in full (each needs two full traces)
+MAX_ITEMS_EXAMINED = 10
+
+
+def rouge_corpus_divergence(a, b, la: str, lb: str, item_traces, *, id_a: str = "", id_b: str = "") -> Divergence:
+    """Corpus: the earliest step among the items whose scores differ (the first ``MAX_ITEMS_EXAMINED`` of them
+    are examined with full traces, built by ``item_traces(i)``); when every item agrees, the aggregation
+    (bootstrap median, bootstrap mean, plain mean)."""
+    types = [t for t in a.types if t in b.types]
+    differing = [i for i, (sa, sb) in enumerate(zip(a.item_scores, b.item_scores))
+                 if not all(_same(sa[t].precision, sb[t].precision) and _same(sa[t].recall, sb[t].recall)
+                            and _same(sa[t].fmeasure, sb[t].fmeasure) for t in types)]
+    best = None
+    for i in differing[:MAX_ITEMS_EXAMINED]:
+        xa, xb = item_traces(i)
+        d = rouge_divergence(xa, xb, la, lb, id_a=id_a, id_b=id_b, segment=i)
+        if d.first_step is not None and (best is None or ROUGE_CORPUS_STEPS.index(d.first_step)
+                                         < ROUGE_CORPUS_STEPS.index(best.first_step)):
+            best = d
+        if best is not None and best.first_step == "tokens":
+            break
+    if best is not None:
+        note = ""
+        if len(differing) > 1:
+            seen = min(len(differing), MAX_ITEMS_EXAMINED)
+            note = (f" ({len(differing)} items score differently; the earliest step among the first {seen} of them "
+                    "is shown)")
+        best.why = f"item {best.segment + 1}: {best.why}{note}"
+        return best
+    desc_a, desc_b = a.aggregation, b.aggregation
+    for t in types:
+        ma, mb = _mid(a.aggregate.get(t)), _mid(b.aggregate.get(t))
+        if ma is None or mb is None or _same(ma, mb):
+            continue
+        why = (f"every item scores the same, but {t} F aggregates to {_f(ma)} ({la}: {desc_a.get('method')}) vs "
+               f"{_f(mb)} ({lb}: {desc_b.get('method')})")
+        return Divergence(id_a or la, id_b or lb, "aggregation", why, [{"kind": "type", "type": t, "field": "fmeasure"}])
+    return Divergence(id_a or la, id_b or lb, None, "identical on every item and in the aggregate")
+
+
+def _mid(v):
+    if isinstance(v, dict):
+        v = v.get("mid")
+    if isinstance(v, list):
+        return sum(v) / len(v) if v else 0.0
+    return getattr(v, "fmeasure", None)

@@ -1,0 +1,84 @@
+"""Limits on what a stranger controls, checked before any work starts (one request must never stall the
+server). Figures behind them: docs/dialects-compare.md "Limits"."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from explainer.errors import ExplainerInputError
+
+__all__ = ["MAX_REFS", "MAX_COMPARE_CHARS", "MAX_REPRODUCE_TEXT_CHARS", "MAX_REPRODUCE_CHARS", "MAX_CLAIM_CHARS",
+           "MAX_CORPUS_SEGMENTS", "MAX_CORPUS_CHARS", "check_segment", "check_corpus"]
+
+#: references per candidate (the Explain page's limit too)
+MAX_REFS = 10
+#: characters (candidate + references) of one side-by-side comparison: ~17 full traces are built; at this size
+#: the BLEU table takes ~0.1 s, the ROUGE table ~2 s (ROUGE-1.5.5's and the LCS traces; docs/dialects-compare.md)
+MAX_COMPARE_CHARS = 20_000
+#: characters of one text, and of candidate + references, for the reproduce search (~400 BLEU and ~30 ROUGE
+#: configurations times every reference subset and multi-reference rule): at the limits ~0.5 s with 2
+#: references of 2,000 characters, ~1.8 s with 10 references (the page shows a progress bar)
+MAX_REPRODUCE_TEXT_CHARS = 2_000
+MAX_REPRODUCE_CHARS = 8_000
+#: length of a claim string ("BLEU = 0.576")
+MAX_CLAIM_CHARS = 200
+#: corpus comparison: segments, and characters of all candidates and references
+MAX_CORPUS_SEGMENTS = 2_000
+MAX_CORPUS_CHARS = 400_000
+
+
+def _check_texts(candidate, references, what: str) -> list[str]:
+    if not isinstance(candidate, str):
+        raise ExplainerInputError(f"{what}the candidate must be a string, got {type(candidate).__name__}")
+    if isinstance(references, str) or references is None:
+        raise ExplainerInputError(f"{what}the references must be a list of strings")
+    refs = list(references)
+    if not refs:
+        raise ExplainerInputError(f"{what}give at least one reference: the metrics compare the candidate with "
+                                  "references")
+    if len(refs) > MAX_REFS:
+        raise ExplainerInputError(f"{what}{len(refs)} references; at most {MAX_REFS} are compared")
+    for k, r in enumerate(refs):
+        if not isinstance(r, str):
+            raise ExplainerInputError(f"{what}reference {k + 1} must be a string, got {type(r).__name__}")
+    return refs
+
+
+def check_segment(candidate, references, *, limit: int = MAX_COMPARE_CHARS, per_text: int | None = None,
+                  what: str = "") -> list[str]:
+    """Validate one candidate and its references against the limits; returns the references as a list."""
+    refs = _check_texts(candidate, references, what)
+    if per_text is not None:
+        for name, t in [("the candidate", candidate)] + [(f"reference {k + 1}", r) for k, r in enumerate(refs)]:
+            if len(t) > per_text:
+                raise ExplainerInputError(f"{what}{name} has {len(t):,} characters; the limit here is "
+                                          f"{per_text:,} per text")
+    n = len(candidate) + sum(len(r) for r in refs)
+    if n > limit:
+        raise ExplainerInputError(f"{what}candidate and references have {n:,} characters together; the limit "
+                                  f"here is {limit:,}")
+    return refs
+
+
+def check_corpus(candidates: Sequence, references: Sequence) -> tuple[list[str], list[list[str]]]:
+    """Validate a corpus (one list of references per candidate) against the corpus limits."""
+    if isinstance(candidates, str) or isinstance(references, str):
+        raise ExplainerInputError("a corpus is a list of candidates and, per candidate, a list of references")
+    cands, refs = list(candidates), list(references)
+    if not cands:
+        raise ExplainerInputError("the corpus is empty: give at least one candidate")
+    if len(cands) != len(refs):
+        raise ExplainerInputError(f"{len(cands)} candidates but {len(refs)} reference lists: every candidate needs "
+                                  "its own list of references")
+    if len(cands) > MAX_CORPUS_SEGMENTS:
+        raise ExplainerInputError(f"{len(cands):,} segments; the corpus comparison takes at most "
+                                  f"{MAX_CORPUS_SEGMENTS:,}")
+    out = []
+    total = 0
+    for i, (c, rs) in enumerate(zip(cands, refs)):
+        rs = _check_texts(c, rs, f"segment {i + 1}: ")
+        total += len(c) + sum(len(r) for r in rs)
+        out.append(rs)
+    if total > MAX_CORPUS_CHARS:
+        raise ExplainerInputError(f"the corpus has {total:,} characters; the corpus comparison takes at most "
+                                  f"{MAX_CORPUS_CHARS:,}")
+    return cands, out

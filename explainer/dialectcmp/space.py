@@ -1,0 +1,222 @@
+"""The configurations people actually use, as a search space, each with a cost (simplest first) and words.
+
+BLEU: sacreBLEU (tokenizer; lowercase; exp / none / floor / add-k smoothing and value; max order 1-4;
+``corpus_bleu`` or ``sentence_bleu``), NLTK (method0-7; the weight vectors NLTK users write: BLEU-1..4
+cumulative, with or without trailing zeros, 0.33 for 1/3, and individual n-gram BLEU; auto_reweigh), HF
+evaluate (max order 1-4, smooth), multi-bleu.perl (-lc, the detok variant), mteval-v13a.pl (-c, smoothing,
+international tokenization, shortest reference), the textbook (max n 1-4).
+
+ROUGE: rouge-score (stemming, tokenizer, multi-reference rule, Lsum sentence splitting), HF evaluate (F only),
+ROUGE-1.5.5 (-m, -f A/B, -s, -p 0.2 = F-beta 2), the textbook (its ROUGE-N and ROUGE-L).
+
+A configuration's cost counts what a reader would have to be told: 0 for a library's defaults, more for each
+unusual setting. ``UNUSUAL_COST`` separates "a common configuration" from "an unusual setting".
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from explainer.dialectcmp.configs import Config
+
+__all__ = ["SearchConfig", "bleu_space", "rouge_space", "UNUSUAL_COST", "split_sentences_per_line",
+           "NLTK_WEIGHTS"]
+
+#: a match costing this much or more needs an unusual setting
+UNUSUAL_COST = 3.0
+
+_NO_SPACE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f\uac00-\ud7af]")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    config: Config
+    cost: float
+    words: tuple            # the non-default settings, in words ("lowercase", "BLEU-2", ...)
+    order: int | None = None        # BLEU: the highest order used (for a "BLEU-n" claim)
+    lsum_split: bool = False        # ROUGE: the texts are put one sentence per line first
+
+    @property
+    def dialect(self) -> str:
+        return self.config.dialect
+
+
+# ------------------------------------------------------------------------------------------------ BLEU
+_T = 1 / 3
+#: (weights, words, cost, highest order with weight) as NLTK users write them
+NLTK_WEIGHTS = (
+    ((0.25, 0.25, 0.25, 0.25), "", 0.0, 4),
+    ((1.0,), "BLEU-1 (weights=(1,))", 1.0, 1),
+    ((0.5, 0.5), "BLEU-2 (weights=(0.5, 0.5))", 1.0, 2),
+    ((_T, _T, _T), "BLEU-3 (weights=(1/3, 1/3, 1/3))", 1.0, 3),
+    ((1.0, 0.0, 0.0, 0.0), "BLEU-1 (weights=(1, 0, 0, 0))", 1.0, 1),
+    ((0.5, 0.5, 0.0, 0.0), "BLEU-2 (weights=(0.5, 0.5, 0, 0))", 1.0, 2),
+    ((0.33, 0.33, 0.33, 0.0), "BLEU-3 (weights=(0.33, 0.33, 0.33, 0))", 1.5, 3),
+    ((_T, _T, _T, 0.0), "BLEU-3 (weights=(1/3, 1/3, 1/3, 0))", 1.0, 3),
+    ((0.0, 1.0, 0.0, 0.0), "individual 2-gram BLEU (weights=(0, 1, 0, 0))", 2.0, 2),
+    ((0.0, 0.0, 1.0, 0.0), "individual 3-gram BLEU (weights=(0, 0, 1, 0))", 2.0, 3),
+    ((0.0, 0.0, 0.0, 1.0), "individual 4-gram BLEU (weights=(0, 0, 0, 1))", 2.0, 4),
+)
+_NLTK_METHODS = {"method0": 0.0, "method1": 0.5, "method2": 1.0, "method3": 1.0, "method4": 1.0, "method5": 1.0,
+                 "method6": 1.0, "method7": 1.0}
+
+
+def _order_cost(n: int, wanted: int | None) -> float:
+    if wanted is not None:
+        return 0.0 if n == wanted else 99.0
+    return 0.0 if n == 4 else 1.0
+
+
+def bleu_space(texts: Sequence[str], order: int | None = None) -> list[SearchConfig]:
+    """Every BLEU configuration searched for these texts (``order``: a claimed BLEU-n keeps only order n)."""
+    out: list[SearchConfig] = []
+    cjk = any(_NO_SPACE_SCRIPT.search(t) for t in texts)
+
+    def add(dialect, opts, cost, words, n):
+        if cost >= 99:
+            return
+        cfg = Config.make("bleu", dialect, opts)
+        out.append(SearchConfig(cfg, cost, tuple(w for w in words if w), n))
+
+    # sacreBLEU
+    toks = {"13a": 0.0, "intl": 1.0, "none": 1.0}
+    if cjk:
+        toks.update({"zh": 0.5, "char": 1.0})
+    smooth = [("exp", None, 0.0, ""), ("none", None, 0.5, "no smoothing"), ("floor", 0.1, 1.0, "floor smoothing 0.1"),
+              ("floor", 0.01, 2.0, "floor smoothing 0.01"), ("add-k", 1.0, 1.0, "add-k smoothing, k = 1"),
+              ("add-k", 0.5, 2.0, "add-k smoothing, k = 0.5")]
+    for tok, tc in toks.items():
+        for lc in (False, True):
+            for method, value, sc, sw in smooth:
+                for n in (4, 3, 2, 1):
+                    for api in ("corpus_bleu", "sentence_bleu"):
+                        opts = {}
+                        if tok != "13a":
+                            opts["tokenize"] = tok
+                        if lc:
+                            opts["lowercase"] = True
+                        if method != "exp":
+                            opts["smooth_method"] = method
+                        if value is not None:
+                            opts["smooth_value"] = value
+                        if n != 4:
+                            opts["max_ngram_order"] = n
+                        if api != "corpus_bleu":
+                            opts["api"] = api
+                        add("sacrebleu", opts, tc + 0.5 * lc + sc + _order_cost(n, order),
+                            (f"tokenize={tok}" if tok != "13a" else "", "lowercase" if lc else "", sw,
+                             f"BLEU-{n} (max_ngram_order={n})" if n != 4 else "",
+                             "sacrebleu.sentence_bleu (effective order)" if api != "corpus_bleu" else ""), n)
+    # NLTK
+    for method, mc in _NLTK_METHODS.items():
+        for weights, ww, wc, n in NLTK_WEIGHTS:
+            opts = {"smoothing": method} if method != "method0" else {}
+            if weights != (0.25, 0.25, 0.25, 0.25):
+                opts["weights"] = weights
+            add("nltk", opts, mc + wc + (_order_cost(n, order) if order else 0.0),
+                (f"SmoothingFunction().{method}" if method != "method0" else "", ww), n)
+        add("nltk", {**({"smoothing": method} if method != "method0" else {}), "auto_reweigh": True},
+            mc + 1.5 + _order_cost(4, order), (f"SmoothingFunction().{method}" if method != "method0" else "",
+                                               "auto_reweigh=True"), 4)
+    add("nltk", {"smoothing": "method1", "epsilon": 0.01}, 2.0 + _order_cost(4, order),
+        ("SmoothingFunction(epsilon=0.01).method1",), 4)
+    # HF evaluate
+    for n in (4, 3, 2, 1):
+        for smooth_on in (False, True):
+            opts = {}
+            if n != 4:
+                opts["max_order"] = n
+            if smooth_on:
+                opts["smooth"] = True
+            add("hf-evaluate", opts, 1.0 * smooth_on + _order_cost(n, order),
+                (f"max_order={n}" if n != 4 else "", "smooth=True" if smooth_on else ""), n)
+    # Moses
+    add("multi-bleu", {}, 0.5 + _order_cost(4, order), (), 4)
+    add("multi-bleu", {"lowercase": True}, 1.0 + _order_cost(4, order), ("-lc",), 4)
+    add("multi-bleu", {"script": "multi-bleu-detok.perl"}, 1.0 + _order_cost(4, order), ("multi-bleu-detok.perl",), 4)
+    for pc in (False, True):
+        for sm in (True, False):
+            for intl in (False, True):
+                for bp in ("closest", "shortest"):
+                    opts = {}
+                    if pc:
+                        opts["preserve_case"] = True
+                    if not sm:
+                        opts["smoothing"] = False
+                    if intl:
+                        opts["international_tokenization"] = True
+                    if bp != "closest":
+                        opts["brevity_penalty"] = bp
+                    add("mteval", opts, 0.5 + 0.5 * pc + 0.5 * (not sm) + 1.0 * intl + 1.0 * (bp != "closest")
+                        + _order_cost(4, order),
+                        ("-c" if pc else "", "--no-smoothing" if not sm else "",
+                         "--international-tokenization" if intl else "",
+                         "--brevity-penalty shortest" if bp != "closest" else ""), 4)
+    # the textbook
+    for n in (4, 3, 2, 1):
+        add("textbook", {"max_n": n} if n != 4 else {}, 1.0 + _order_cost(n, order),
+            (f"max_n={n}" if n != 4 else "",), n)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- ROUGE
+_SENT_END = re.compile(r"(?<=[.!?])[ \t]+(?=\S)")
+
+
+def split_sentences_per_line(text: str) -> str:
+    """One sentence per line, as summarization scripts prepare texts for ROUGE-Lsum (a line break after . ! ?
+    followed by a space; existing line breaks stay)."""
+    return _SENT_END.sub("\n", text)
+
+
+def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
+    """Every ROUGE configuration searched (the multi-reference rule is applied on top, see reproduce)."""
+    out: list[SearchConfig] = []
+    splits = (False, True) if split_changes else (False,)
+    for split in splits:
+        sc = 1.0 if split else 0.0
+        sw = "one sentence per line (for ROUGE-Lsum)" if split else ""
+        for stem in (False, True):
+            for tok in ("rouge-score", "unicode"):
+                opts = {}
+                if stem:
+                    opts["use_stemmer"] = True
+                if tok != "rouge-score":
+                    opts["tokenizer"] = tok
+                out.append(SearchConfig(Config.make("rouge", "rouge-score", opts), sc + 2.0 * (tok != "rouge-score"),
+                                        tuple(w for w in ("use_stemmer=True" if stem else "",
+                                                          "unicode tokenizer (not a library default)"
+                                                          if tok != "rouge-score" else "", sw) if w), lsum_split=split))
+            out.append(SearchConfig(Config.make("rouge", "hf-evaluate", {"use_stemmer": True} if stem else {}),
+                                    sc, tuple(w for w in ("use_stemmer=True" if stem else "", sw) if w),
+                                    lsum_split=split))
+            for stop in (False, True):
+                for alpha in (0.5, 0.2):
+                    opts = {}
+                    if stem:
+                        opts["use_stemmer"] = True
+                    if stop:
+                        opts["remove_stopwords"] = True
+                    if alpha != 0.5:
+                        opts["alpha"] = alpha
+                    out.append(SearchConfig(
+                        Config.make("rouge", "rouge155", opts), 0.5 + sc + 2.0 * stop + 2.0 * (alpha != 0.5),
+                        tuple(w for w in ("-m" if stem else "", "-s (stop words removed)" if stop else "",
+                                          "-p 0.2 (F-beta with beta = 2)" if alpha != 0.5 else "", sw) if w),
+                        lsum_split=split))
+    out.append(SearchConfig(Config.make("rouge", "textbook", {}), 1.0, ()))
+    return out
+
+
+MULTI_REF_RULES = {
+    "rouge-score": (("best-f", 0.0, ""), ("pool", 1.5, "references pooled (as ROUGE-1.5.5 -f A)"),
+                    ("best-recall", 1.5, "best-recall reference (as ROUGE-1.5.5 -f B)")),
+    "hf-evaluate": (("best-f", 0.0, ""),),
+    "rouge155": (("pool", 0.0, ""), ("best-recall", 0.5, "-f B (best-recall reference)")),
+    "textbook": (("best-f", 0.0, ""), ("pool", 1.5, "references pooled"), ("best-recall", 1.5, "best-recall reference")),
+}
+
+
+def iter_rules(dialect: str) -> Iterable[tuple[str, float, str]]:
+    return MULTI_REF_RULES[dialect]

@@ -1,0 +1,289 @@
+"""The Dialects page: every implementation side by side, where two first disagree, and "which settings give
+this number?". The work is done by ``explainer.dialectcmp`` (core) and ``explainer.ui.dialects_view`` (pure
+tables, chart, HTML); this module only lays them out and keeps the page's state in its URL."""
+from __future__ import annotations
+
+import json
+import time
+
+import pandas as pd
+import streamlit as st
+
+from explainer.dialectcmp.cases import BUILTIN_CLAIMS, get_builtin_claim
+from explainer.dialectcmp.claim import METRIC_CHOICES
+from explainer.dialectcmp.limits import (MAX_CLAIM_CHARS, MAX_COMPARE_CHARS, MAX_REFS, MAX_REPRODUCE_CHARS,
+                                         MAX_REPRODUCE_TEXT_CHARS)
+from explainer.examples import EXAMPLES, get_example
+from explainer.ui import dialects_view as dv
+from explainer.ui import highlight as hl
+
+DEFAULT_EXAMPLE = "cat_sat"
+_VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error}
+
+
+# ------------------------------------------------------------------------------------------------ state
+def _load_from_url() -> None:
+    ss = st.session_state
+    if ss.get("_dl_loaded"):
+        return
+    params = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+    state, warns = dv.parse_page_params(params)
+    ex = get_example(DEFAULT_EXAMPLE)
+    if "candidate" in state or "refs" in state:
+        ss["dl_cand"] = state.get("candidate", "")
+        refs = state.get("refs", [""])
+    else:
+        ss["dl_cand"] = ex.candidate
+        refs = list(ex.references)
+    ss["dl_nrefs"] = len(refs)
+    for i, r in enumerate(refs):
+        ss[f"dl_ref_{i}"] = r
+    ss["dl_metric"] = "ROUGE" if state.get("metric") == "rouge" else "BLEU"
+    ss["dl_claim"] = state.get("claim", "")
+    ss["dl_claim_metric"] = state.get("claim_metric", "any")
+    ss["dl_a"], ss["dl_b"] = state.get("a", ""), state.get("b", "")
+    ss["_dl_autorun"] = bool(state.get("claim"))
+    ss["_dl_warnings"] = warns
+    ss["_dl_loaded"] = True
+
+
+def _texts() -> tuple[str, list[str]]:
+    ss = st.session_state
+    n = ss.get("dl_nrefs", 1)
+    return ss.get("dl_cand", ""), [ss.get(f"dl_ref_{i}", "") for i in range(n)]
+
+
+def _sync_url(cand: str, refs: list[str]) -> None:
+    ss = st.session_state
+    want = dv.page_params(cand, refs, ss.get("dl_metric", "BLEU").lower(), ss.get("dl_claim", ""),
+                          ss.get("dl_claim_metric", "any"), ss.get("dl_a", ""), ss.get("dl_b", ""))
+    have = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+    norm = {k: (v if isinstance(v, list) else [v]) for k, v in want.items()}
+    if norm != have:
+        st.query_params.from_dict(want)
+
+
+# ------------------------------------------------------------------------------------------------ callbacks
+def _set_texts(cand: str, refs) -> None:
+    ss = st.session_state
+    ss["dl_cand"] = cand
+    ss["dl_nrefs"] = len(refs)
+    for i, r in enumerate(refs):
+        ss[f"dl_ref_{i}"] = r
+    ss["dl_a"] = ss["dl_b"] = ""
+
+
+def _on_example() -> None:
+    ex_id = st.session_state.get("dl_example")
+    if ex_id:
+        ex = get_example(ex_id)
+        _set_texts(ex.candidate, list(ex.references))
+
+
+def _on_builtin() -> None:
+    cid = st.session_state.get("dl_builtin")
+    if not cid:
+        return
+    c = get_builtin_claim(cid)
+    ex = get_example(c.example)
+    _set_texts(ex.candidate, list(ex.references))
+    st.session_state["dl_claim"] = c.claim
+    st.session_state["dl_claim_metric"] = c.metric
+    st.session_state["_dl_autorun"] = True
+
+
+def _add_ref() -> None:
+    n = st.session_state.get("dl_nrefs", 1)
+    if n < MAX_REFS:
+        st.session_state[f"dl_ref_{n}"] = ""
+        st.session_state["dl_nrefs"] = n + 1
+
+
+def _remove_ref(i: int) -> None:
+    ss = st.session_state
+    n = ss.get("dl_nrefs", 1)
+    if n <= 1:
+        ss["dl_ref_0"] = ""
+        return
+    refs = [ss.get(f"dl_ref_{k}", "") for k in range(n)]
+    del refs[i]
+    for k, r in enumerate(refs):
+        ss[f"dl_ref_{k}"] = r
+    ss.pop(f"dl_ref_{n - 1}", None)
+    ss["dl_nrefs"] = n - 1
+
+
+# ------------------------------------------------------------------------------------------------ inputs
+def _inputs() -> None:
+    st.selectbox("Load a worked example", [""] + [e.id for e in EXAMPLES], key="dl_example", on_change=_on_example,
+                 format_func=lambda i: "—" if not i else get_example(i).title)
+    st.text_area("Candidate (the text being scored)", key="dl_cand", height=80)
+    n = st.session_state.get("dl_nrefs", 1)
+    for i in range(n):
+        # a horizontal container keeps the button at its natural width (ratio columns squeeze "✕" to "›")
+        with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+            st.text_area(f"Reference {i + 1}", key=f"dl_ref_{i}", height=68)
+            st.button("✕", key=f"dl_rm_{i}", on_click=_remove_ref, args=(i,), help=f"Remove reference {i + 1}",
+                      disabled=n <= 1, width="content")
+    st.button("Add reference", icon=":material/add:", key="dl_add", on_click=_add_ref, disabled=n >= MAX_REFS,
+              width="content")
+    st.caption(f"1–{MAX_REFS} references, multi-line allowed. Limits: {MAX_COMPARE_CHARS:,} characters in all for "
+               f"the side-by-side view; {MAX_REPRODUCE_TEXT_CHARS:,} per text and {MAX_REPRODUCE_CHARS:,} in all for "
+               "the reproduce search. Your text is not stored on the server; it lives in this page's URL.")
+
+
+def _html(body: str) -> None:
+    st.html(hl.STYLE + dv.STYLE + body)
+
+
+# ------------------------------------------------------------------------------------------------ compare
+def _compare(cand: str, refs: list[str]) -> None:
+    from explainer.dialectcmp.compare import compare
+
+    ss = st.session_state
+    metric = st.radio("Metric", ["BLEU", "ROUGE"], key="dl_metric", horizontal=True)
+    types = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+    if metric == "ROUGE":
+        head = st.selectbox("Headline ROUGE type (the chart and the 'score' column)", types, key="dl_head")
+        types = (head,) + tuple(t for t in types if t != head)
+    try:
+        cmp = compare(cand, refs, metric=metric.lower(), types=types)
+    except ValueError as e:
+        st.error(hl.md_escape(str(e)))
+        return
+    st.subheader("Every implementation side by side")
+    st.caption("One row per implementation and setting people use; the last column says at which step the row "
+               "first differs from the first row. “open” shows that configuration step by step on the Explain page.")
+    df = pd.DataFrame(dv.table_rows(cmp))
+    st.dataframe(df, hide_index=True, width="stretch",
+                 column_config={"explain": st.column_config.LinkColumn("Explain", display_text="open")})
+    st.plotly_chart(dv.scores_figure(cmp), width="stretch", config={"displayModeBar": False})
+
+    st.subheader("Where do two of them first disagree?")
+    ids = [r.id for r in cmp.rows]
+    labels = {r.id: r.label for r in cmp.rows}
+    a0 = ss.get("dl_a") if ss.get("dl_a") in ids else ids[0]
+    b0 = ss.get("dl_b") if ss.get("dl_b") in ids and ss.get("dl_b") != a0 else next(i for i in ids if i != a0)
+    ss["dl_a"], ss["dl_b"] = a0, b0
+    c1, c2 = st.columns(2)
+    with c1:
+        a = st.selectbox("Row A", ids, key="dl_a", format_func=labels.get)
+    with c2:
+        b = st.selectbox("Row B", ids, key="dl_b", format_func=labels.get)
+    if a == b:
+        st.info("Pick two different rows.")
+        return
+    div = cmp.pair(a, b)
+    step = dv.STEP_WORDS.get(div.first_step, div.first_step)
+    word = f"`{div.first_step}`" if div.first_step else "none"
+    _html(f'<div class="dl-why" data-testid="dl-divergence"><b>First divergence: {hl.escape_text(step)}</b> '
+          f'<span class="xp-note">(step {hl.escape_text(word.strip("`"))})</span><br>'
+          f"{hl.escape_text(div.why)}</div>")
+    ca, cb = st.columns(2)
+    with ca:
+        _html(dv.side_html(cmp, div, "a"))
+    with cb:
+        _html(dv.side_html(cmp, div, "b"))
+    st.download_button("Download the comparison (JSON)", json.dumps(cmp.to_dict(), ensure_ascii=False, indent=1),
+                       file_name=f"dialects-{metric.lower()}.json", mime="application/json", key="dl_dl_cmp",
+                       icon=":material/download:")
+
+
+# ------------------------------------------------------------------------------------------------ reproduce
+def _reproduce(cand: str, refs: list[str]) -> None:
+    from explainer.dialectcmp.reproduce import reproduce
+
+    ss = st.session_state
+    st.subheader("Which settings give the number in this paper?")
+    st.caption("Type a number you read somewhere (“BLEU = 0.576”, “38.0”, “ROUGE-L 0.41”, “R-1 recall 0.67”). "
+               "Every common configuration is searched — each dialect, tokenizer, lowercasing, smoothing, max order "
+               "and NLTK weights, 0–1 vs 0–100, rounding vs truncation, all references / the first / each single "
+               "one, ROUGE type, P/R/F, stemming, multi-reference rule, Lsum sentence splitting.")
+    st.selectbox("Or check a number printed in course material for a worked example",
+                 [""] + [c.id for c in BUILTIN_CLAIMS], key="dl_builtin", on_change=_on_builtin,
+                 format_func=lambda i: "—" if not i else f"{get_builtin_claim(i).claim} — {get_builtin_claim(i).source}")
+    with st.form("dl_form", border=False):
+        c1, c2, c3 = st.columns([5, 2, 1], vertical_alignment="bottom")
+        with c1:
+            st.text_input("Claimed number", key="dl_claim", max_chars=MAX_CLAIM_CHARS, placeholder="BLEU = 0.576")
+        with c2:
+            st.selectbox("It is", METRIC_CHOICES, key="dl_claim_metric")
+        with c3:
+            submitted = st.form_submit_button("Search", type="primary")
+    claim = ss.get("dl_claim", "")
+    key = (cand, tuple(refs), claim, ss.get("dl_claim_metric", "any"))
+    if submitted or ss.pop("_dl_autorun", False):
+        if not claim.strip():
+            st.warning("Type the number you want to reproduce, e.g. “BLEU = 0.576”.")
+            return
+        bar = st.progress(0.0, text="Searching the configurations…")
+        last = [0.0]
+
+        def progress(done: int, total: int) -> None:
+            now = time.perf_counter()
+            if now - last[0] > 0.05 or done == total:
+                last[0] = now
+                bar.progress(min(1.0, done / max(total, 1)), text=f"Searching: {done:,} of {total:,} configurations")
+
+        try:
+            res = reproduce(cand, refs, claim, metric=ss.get("dl_claim_metric", "any"), progress=progress)
+        except ValueError as e:
+            bar.empty()
+            st.error(hl.md_escape(str(e)))
+            return
+        bar.empty()
+        ss["_dl_result"] = (key, res)
+    stored = ss.get("_dl_result")
+    if not stored:
+        return
+    skey, res = stored
+    if skey != key:
+        st.info("The texts or the claim changed since the last search: press Search to search again.")
+        return
+    _VERDICT[res.verdict](hl.md_escape(res.message))
+    builtin = next((c for c in BUILTIN_CLAIMS if c.claim == claim and get_example(c.example).candidate == cand
+                    and list(get_example(c.example).references) == refs), None)
+    if builtin is not None:
+        st.info(f"Printed as {hl.md_escape(builtin.claim)} by {hl.md_escape(builtin.source)}. "
+                + hl.md_escape(builtin.note), icon=":material/menu_book:")
+    st.caption(f"{res.n_configurations:,} configurations scored in {res.seconds:.2f} s.")
+    if res.matches:
+        st.markdown(f"**Configurations that give {hl.md_escape(res.claim.shown)}**, simplest first; “explain →” "
+                    "opens one step by step on the Explain page")
+        _html(dv.matches_html(dv.match_rows(res), total=res.n_matches))
+        with st.expander("Command line for the simplest one"):
+            st.code(res.matches[0].to_dict()["command"], language="bash")
+    if res.truncated:
+        st.markdown(f"**Only when the value is cut (not rounded) to {res.claim.decimals} decimals**")
+        _html(dv.matches_html(dv.match_rows(res, "truncated")))
+    if res.verdict != "reproduced" and res.nearest:
+        st.markdown("**The nearest configurations**")
+        _html(dv.matches_html(dv.match_rows(res, "nearest")))
+    st.download_button("Download the search result (JSON)", json.dumps(res.to_dict(), ensure_ascii=False, indent=1),
+                       file_name="reproduce.json", mime="application/json", key="dl_dl_rep",
+                       icon=":material/download:")
+
+
+# ------------------------------------------------------------------------------------------------ page
+def render() -> None:
+    _load_from_url()
+    st.title("Dialects")
+    st.caption("Why do two libraries give different numbers? Every BLEU and ROUGE implementation side by side, the "
+               "first step at which two of them disagree, and which settings reproduce a number you read somewhere.")
+    for w in st.session_state.pop("_dl_warnings", []):
+        st.warning("Link: " + hl.md_escape(w), icon=":material/link:")
+    _inputs()
+    cand, refs = _texts()
+    _sync_url(cand, refs)
+    refs = [r for r in refs if r != ""]
+    if not cand.strip():
+        st.warning("The candidate is empty. Type the text you want to score in the candidate box.")
+        return
+    if not refs:
+        st.warning("There is no reference yet. Type at least one reference text.")
+        return
+    tab_c, tab_r = st.tabs(["Side by side", "Reproduce a number"])
+    with tab_c:
+        _compare(cand, refs)
+    with tab_r:
+        _reproduce(cand, refs)

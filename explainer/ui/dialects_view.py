@@ -1,0 +1,414 @@
+"""The Dialects page's tables, chart, divergence panels and links, as pure functions (no Streamlit).
+
+* ``table_rows(cmp)``: one record per row of the side-by-side table (BLEU or ROUGE), with the first step at
+  which the row diverges from the first row and a link to the row's configuration on the Explain page;
+* ``scores_figure(cmp)``: the rows' scores on one 0–1 axis, each bar labelled with its native number;
+* ``side_html(cmp, div, side)``: one side of a divergence, escaped HTML: the text involved with the differing
+  tokens highlighted in the user's own text, the token list, and the step table with the differing cells marked;
+* ``explain_query(...)``: the Explain page's URL parameters for a configuration (``explainer.ui.permalink``);
+* ``match_rows(reproduction)``: the reproduce results as records, each with its Explain link;
+* ``parse_page_params`` / ``page_params``: this page's own URL state, bounded.
+"""
+from __future__ import annotations
+
+import html
+import urllib.parse
+from typing import Any, Mapping, Sequence
+
+import plotly.graph_objects as go
+
+from explainer.ui.highlight import TokenMark, escape_text, render_marked_text
+
+__all__ = ["table_rows", "scores_figure", "side_html", "explain_query", "explain_link", "match_rows", "matches_html",
+           "parse_page_params", "page_params", "STEP_WORDS", "STYLE", "MAX_URL_TEXT", "COMPARE_METRICS"]
+
+COMPARE_METRICS = ("bleu", "rouge")
+STEP_WORDS = {
+    "tokens": "tokens", "counts": "clipped counts", "totals": "totals (candidate n-grams)",
+    "ref_length": "reference length", "smoothing": "smoothing", "brevity_penalty": "brevity penalty",
+    "combination": "combination (weights, orders)", "scale": "scale / rounding", "stemming": "stemming",
+    "overlap": "n-gram overlap", "lcs": "LCS", "multi_ref": "several references", "f_measure": "F-measure",
+    "aggregation": "aggregation", None: "— (identical)",
+}
+STYLE = """
+<style>
+.dl-side h4{margin:.2rem 0 .4rem 0;font-size:1.05rem}
+.dl-toks{line-height:2.1;font-size:.95rem;margin:.2rem 0 .6rem 0;word-break:break-word}
+.dl-tok{border:1px solid rgba(128,128,128,.45);border-radius:.25rem;padding:.05rem .3rem;margin:0 .15rem;
+  white-space:pre-wrap}
+.dl-hit{outline:3px solid #D55E00;outline-offset:0;background:rgba(213,94,0,.18);font-weight:700}
+.dl-also{outline:2px dashed #D55E00;outline-offset:0}
+.dl-scroll{overflow-x:auto}
+table.dl-steps{border-collapse:collapse;font-size:.88rem;margin-bottom:.6rem;width:100%}
+table.dl-steps th,table.dl-steps td{border:1px solid rgba(128,128,128,.35);padding:.12rem .35rem;text-align:right}
+table.dl-steps th{text-align:center}
+table.dl-steps td.dl-label{text-align:left;white-space:nowrap}
+td.dl-cell-hit{outline:3px solid #D55E00;outline-offset:-3px;background:rgba(213,94,0,.18);font-weight:700}
+.dl-why{font-size:1.02rem;line-height:1.5}
+ol.dl-matches{line-height:1.6;padding-left:1.6rem}
+ol.dl-matches li{margin-bottom:.25rem}
+.dl-unusual{font-size:.8rem;border:1px solid #E69F00;border-radius:.25rem;padding:0 .25rem;margin-left:.2rem}
+a.dl-explain{white-space:nowrap;font-weight:600}
+</style>
+"""
+MAX_URL_TEXT = 6_000
+
+
+def _num(x, digits: int = 4) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, int) or (isinstance(x, float) and x.is_integer() and abs(x) < 1e9):
+        return str(int(x))
+    if abs(x) < 1e-4 and x != 0:
+        return f"{x:.3g}"
+    return f"{x:.{digits}f}".rstrip("0").rstrip(".")
+
+
+# ------------------------------------------------------------------------------------------------ table
+def table_rows(cmp) -> list[dict]:
+    """Records for the side-by-side table (BLEU or ROUGE), in row order."""
+    first = {d.b: d for d in cmp.pairs if d.a == cmp.rows[0].id}
+    out = []
+    for i, row in enumerate(cmp.rows):
+        d = row.data
+        step = "(reference row)" if i == 0 else STEP_WORDS.get(first[row.id].first_step, "") if row.id in first else ""
+        link = explain_link_for_row(cmp, row) if cmp.level == "segment" else None
+        if cmp.metric == "bleu":
+            rec = {"implementation": row.label, "score": _num(d["score"]), "scale": f"0–{_num(d['scale'])}",
+                   "BLEU 0–1": _num(d["bleu"]),
+                   "matches / totals": "  ".join(f"{_num(m)}/{_num(t)}" for m, t in zip(d["counts"] or [], d["totals"] or [])),
+                   "c": d["sys_len"], "r": d["ref_len"], "BP": _num(d["bp"]), "smoothing": d["smoothing"],
+                   "tokenizer": d["tokenizer"]}
+            err = d.get("library_error")
+            if err:
+                rec["score"] = f"fails: {err['type']}" if d["score"] is None else rec["score"] + " (library error)"
+        else:
+            rec = {"implementation": row.label}
+            all_types = list(dict.fromkeys(t for r in cmp.rows for t in r.data["scores"]))
+            for t in all_types:
+                s = d["scores"].get(t)
+                rec[f"{t} F"] = _num(s.get("fmeasure")) if s else "n/a"
+            h = d["scores"].get(d["type"], {})
+            rec[f"{d['type']} P / R"] = f"{_num(h.get('precision'))} / {_num(h.get('recall'))}"
+            rec["stemmer"] = "yes" if d.get("stemmer") or d.get("options", {}).get("use_stemmer") else "no"
+            rec["several refs"] = d.get("multi_ref") or ""
+        # the answer columns first: they are what a reader looks for, and stay visible on a narrow screen
+        front = {"implementation": rec.pop("implementation")}
+        for k in list(rec)[:3 if cmp.metric == "bleu" else len(all_types)]:
+            front[k] = rec.pop(k)
+        front["first difference from row 1"] = step
+        if link is not None:
+            front["explain"] = link
+        front.update(rec)
+        out.append(front)
+    return out
+
+
+def scores_figure(cmp) -> go.Figure:
+    """Horizontal bars: every row's score on the same 0–1 axis; the label is the number it reports."""
+    from explainer.ui.charts import FONT, plotly_escape
+
+    rows = list(reversed(cmp.rows))
+    if cmp.metric == "bleu":
+        # where the real library fails it reports nothing: a zero-length bar labelled with the error
+        xs = [r.data["bleu"] or 0.0 for r in rows]
+        texts = [f"{_num(r.data['score'])} (0–{_num(r.data['scale'])})" if r.data["score"] is not None
+                 else f"fails: {r.data['library_error']['type']}" for r in rows]
+        title = "BLEU of every implementation, on one 0–1 axis (label: the number it reports)"
+    else:
+        xs = [r.data["fmeasure"] for r in rows]
+        texts = [_num(x, 5) for x in xs]
+        title = f"{rows[0].data['type']} F of every implementation (label: the number it reports)"
+    labels = [plotly_escape(r.label) for r in rows]
+    colours = ["#0072B2" if r is cmp.rows[0] else "#E69F00" for r in rows]
+    data = [dict(type="bar", orientation="h", y=labels, x=xs, text=[plotly_escape(t) for t in texts],
+                 textposition="outside", cliponaxis=False, marker=dict(color=colours),
+                 hovertemplate="%{y}: %{x:.6g} on 0–1<extra></extra>")]
+    layout = dict(title=dict(text=title, font=dict(size=17)), font=FONT, height=90 + 34 * len(rows),
+                  margin=dict(l=190, r=140, t=60, b=40), xaxis=dict(range=[0, 1.05], title=dict(text="0–1")),
+                  showlegend=False)
+    return go.Figure({"data": data, "layout": layout})
+
+
+# --------------------------------------------------------------------------------------- divergence view
+def _cells(div, side: str, kind: str) -> list[dict]:
+    return [c for c in div.cells if c.get("kind") == kind and c.get("side", side) == side]
+
+
+def _text_parts(trace, metric: str, ref: int | None):
+    """(name, text, token strings, starts, ends) of the candidate (ref None) or reference ``ref``."""
+    if metric == "bleu":
+        t = trace.candidate if ref is None else trace.references[ref]
+        return t.text, list(t.token_texts), list(t.starts), list(t.ends)
+    v = trace.candidate if ref is None else trace.references[ref]
+    tt = v.tokenized
+    spans = list(tt.spans)
+    toks = list(tt.surface)
+    return tt.text, toks, [s.start for s in spans], [s.end for s in spans]
+
+
+def _token_block(trace, metric: str, ref: int | None, hits: set[int], first: set[int], name: str) -> str:
+    """The text as typed with every differing token marked (the first stretch, which the sentence above
+    describes, in bold outline), and the token list with the same marks."""
+    text, toks, starts, ends = _text_parts(trace, metric, ref)
+    marks = [TokenMark(a, b, selected=i in first, also=0 if i in first else 1,
+                       title=f"token {i + 1}: tokenized differently", label="≠")
+             for i, (a, b) in enumerate(zip(starts, ends)) if i in hits and a is not None and b is not None]
+    chips = []
+    for i, t in enumerate(toks[:400]):
+        cls = "dl-tok dl-hit" if i in first else ("dl-tok dl-also" if i in hits else "dl-tok")
+        chips.append(f'<span class="{cls}" title="token {i + 1}">{escape_text(t)}</span>')
+    more = f' <span class="xp-note">… {len(toks) - 400} more</span>' if len(toks) > 400 else ""
+    return (f"<div><b>{html.escape(name)}</b> — as typed, the differing tokens marked:</div>"
+            + render_marked_text(text, marks, max_chars=5_000, aria_label=name)
+            + f'<div class="dl-toks" aria-label="{html.escape(name)} tokens">tokens ({len(toks)}): '
+            + "".join(chips) + more + "</div>")
+
+
+def _td(value, hit: bool, label: bool = False) -> str:
+    cls = " ".join(x for x in ("dl-label" if label else "", "dl-cell-hit" if hit else "") if x)
+    attr = f' class="{cls}"' if cls else ""
+    return f"<td{attr}>{html.escape(str(value))}</td>"
+
+
+def _bleu_steps(trace, div, side: str) -> str:
+    comb = trace.combination
+    hit_orders = {(c["n"], c["field"]) for c in div.cells if c.get("kind") == "order"}
+    rows = []
+    for o in comb.orders:
+        rows.append("<tr>" + _td(f"{o.n}-gram", False, True)
+                    + _td(_num(o.matches), (o.n, "matches") in hit_orders)
+                    + _td(_num(o.totals), (o.n, "totals") in hit_orders)
+                    + _td(_num(o.precision, 6), (o.n, "precision") in hit_orders)
+                    + _td(o.smoothing, (o.n, "precision") in hit_orders) + "</tr>")
+    kinds = {c.get("kind") for c in div.cells}
+    refs = _cells(div, side, "reference")
+    ref_note = ""
+    if refs and hasattr(trace, "references"):
+        lens = [len(r.token_texts) for r in trace.references]
+        ref_note = " (reference lengths " + ", ".join(
+            (f"[{L}]" if k in refs[0]["refs"] else str(L)) for k, L in enumerate(lens)) + ")"
+    extra = ("<tr>" + _td("c, r", False, True) + _td(comb.c, False) + _td(comb.r, "ref_length" in kinds)
+             + _td(ref_note.strip(" ()") or "", "ref_length" in kinds) + _td("", False) + "</tr>"
+             + "<tr>" + _td("BP", False, True) + _td(_num(comb.bp, 6), "bp" in kinds)
+             + _td(comb.bp_branch, "bp" in kinds) + _td("", False) + _td("", False) + "</tr>"
+             + "<tr>" + _td("score", False, True) + _td(_num(comb.bleu, 6) + " (0–1)", "score" in kinds)
+             + _td(f"{_num(comb.score, 6)} (0–{_num(comb.scale)})", "score" in kinds)
+             + _td(comb.early_exit or f"effective order {comb.effective_order}", "score" in kinds) + _td("", False)
+             + "</tr>")
+    return ('<div class="dl-scroll"><table class="dl-steps"><tr><th>step</th><th>matches</th><th>totals</th>'
+            "<th>precision used</th><th>smoothing</th></tr>" + "".join(rows) + extra + "</table></div>")
+
+
+def _rouge_steps(trace, div, side: str) -> str:
+    """Per type the divergence is about (else the headline type): every reference's counts and P/R/F, and the
+    reported numbers (the kept reference, or pooled)."""
+    hit_types = {(c["type"], c.get("field"), c.get("ref")) for c in div.cells if c.get("kind") == "type"}
+    chosen_hits = {c["refs"][0] for c in _cells(div, side, "reference")}
+    n_refs = len(trace.per_reference)
+    head = "<tr><th>reference</th><th>hits</th><th>ref units</th><th>cand units</th><th>P</th><th>R</th><th>F</th></tr>"
+    shown = [t for t in trace.types if any(tt == t for tt, _, _ in hit_types)] or list(trace.types[:1])
+    out = []
+    for t in shown:
+        chosen = trace.chosen_reference.get(t)
+        rows = []
+        for k, pr in enumerate(trace.per_reference):
+            x = pr[t]
+            hit = (t, "hits", k) in hit_types
+            label = f"{k + 1}" + (" (kept)" if chosen == k and n_refs > 1 else "")
+            rows.append("<tr>" + _td(label, chosen == k and k in chosen_hits, True)
+                        + _td(_num(x.hits), hit) + _td(_num(x.ref_total), hit) + _td(_num(x.cand_total), hit)
+                        + _td(_num(x.score.precision, 5), False) + _td(_num(x.score.recall, 5), False)
+                        + _td(_num(x.score.fmeasure, 5), False) + "</tr>")
+        s = trace.scores[t]
+        fields = {f for tt, f, r in hit_types if tt == t and r is None}
+        how = "pooled" if chosen is None else (f"reported: ref {chosen + 1}" if n_refs > 1 else "reported")
+        if chosen is None:
+            how = "reported: pooled"
+        rows.append("<tr>" + _td(how, bool(fields) and div.first_step == "multi_ref", True)
+                    + _td("", False) + _td("", False) + _td("", False)
+                    + _td(_num(s.precision, 8), "precision" in fields) + _td(_num(s.recall, 8), "recall" in fields)
+                    + _td(_num(s.fmeasure, 8), "fmeasure" in fields) + "</tr>")
+        out.append(f'<div class="xp-note"><b>{html.escape(t)}</b></div><div class="dl-scroll">'
+                   f'<table class="dl-steps">{head}{"".join(rows)}</table></div>')
+    return "".join(out)
+
+
+def side_html(cmp, div, side: str) -> str:
+    """One side ("a" or "b") of a divergence: the text involved with the differing tokens highlighted, then the
+    step table with the differing cells marked. Every user string is escaped."""
+    row = cmp.row(div.a if side == "a" else div.b)
+    trace = row.trace
+    parts = [f'<div class="dl-side"><h4>{html.escape(row.label)}</h4>']
+    tok_cells = [c for c in div.cells if c.get("kind") == "token" and c.get("side") == side]
+    if cmp.level == "corpus":
+        seg = div.segment
+        if seg is not None and cmp.metric == "bleu":
+            trace = trace.segment(seg)
+            parts.append(f'<div class="xp-note">segment {seg + 1}</div>')
+        elif cmp.metric == "bleu":
+            parts.append(_bleu_steps(trace, div, side) + "</div>")
+            return "".join(parts)
+        else:
+            parts.append('<div class="xp-note">corpus: see the table above for the aggregate</div></div>')
+            return "".join(parts)
+    if tok_cells:
+        c = tok_cells[0]
+        ref = c.get("ref")
+        name = "candidate" if ref is None else (f"reference {ref + 1}" if len(trace.references) > 1 else "reference")
+        parts.append(_token_block(trace, cmp.metric, ref, set(c.get("all", c["indices"])), set(c["indices"]), name))
+    parts.append(_bleu_steps(trace, div, side) if cmp.metric == "bleu" else _rouge_steps(trace, div, side))
+    parts.append("</div>")
+    return "".join(parts)
+
+
+# -------------------------------------------------------------------------------------------------- links
+def explain_query(family: str, dialect: str, options: Mapping[str, Any], candidate: str,
+                  references: Sequence[str], types: Sequence[str] = ()) -> dict:
+    """The Explain page's URL parameters for one configuration (texts left out when too long for a URL)."""
+    from explainer.ui.permalink import ExplainState, to_params
+    from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
+
+    b, r = bleu_schema(), rouge_schema()
+    state = ExplainState(candidate=candidate, refs=list(references) or [""],
+                         bleu_dialect=b.default_dialect, bleu_options=b.defaults(b.default_dialect),
+                         rouge_dialect=r.default_dialect, rouge_types=tuple(DEFAULT_ROUGE_TYPES()),
+                         rouge_options=r.defaults(r.default_dialect))
+    if family == "bleu":
+        state.bleu_dialect = dialect
+        state.bleu_options = b.defaults(dialect)
+        known = {s.name for s in b.specs(dialect)}
+        state.bleu_options.update({k: v for k, v in options.items() if k in known})
+    else:
+        state.rouge_dialect = dialect
+        state.rouge_options = r.defaults(dialect)
+        known = {s.name for s in r.specs(dialect)}
+        state.rouge_options.update({k: v for k, v in options.items() if k in known})
+        wanted = list(types) or list(DEFAULT_ROUGE_TYPES())
+        if dialect == "textbook":
+            wanted = [t for t in wanted if t != "rougeLsum"] or ["rouge1", "rouge2", "rougeL"]
+        state.rouge_types = tuple(dict.fromkeys(wanted))
+    return to_params(state, b, r)
+
+
+def explain_link(family: str, dialect: str, options: Mapping[str, Any], candidate: str,
+                 references: Sequence[str], types: Sequence[str] = ()) -> str:
+    """A relative link to the Explain page (the app's default page) with these settings."""
+    q = explain_query(family, dialect, options, candidate, references, types)
+    return "./?" + urllib.parse.urlencode(q, doseq=True, quote_via=urllib.parse.quote)
+
+
+def explain_link_for_row(cmp, row) -> str:
+    c = row.config
+    return explain_link(c.family, c.dialect, c.opts, cmp.candidate, cmp.references, c.types)
+
+
+def match_rows(res, which: str = "matches") -> list[dict]:
+    """The reproduce results (``matches``, ``truncated`` or ``nearest``) as records with their Explain link."""
+    import json
+
+    out = []
+    for m in getattr(res, which):
+        texts = json.loads(m.stdin)
+        cfg = m.config
+        link = explain_link(cfg.family, cfg.dialect, cfg.opts, texts["candidate"], texts["references"], cfg.types)
+        out.append({"shown": m.shown, "configuration": m.description, "explain": link,
+                    "references": ", ".join(str(k + 1) for k in m.references), "value": m.value,
+                    "unusual": m.unusual, "command": m.to_dict()["command"]})
+    return out
+
+
+def matches_html(rows: Sequence[dict], *, limit: int = 25, total: int | None = None) -> str:
+    """The reproduce results as an ordered list: the value as the claim prints it, the configuration in words,
+    and a link to its full explanation on the Explain page (same tab). Every string is escaped."""
+    items = []
+    for r in rows[:limit]:
+        flag = ' <span class="dl-unusual">unusual setting</span>' if r["unusual"] else ""
+        items.append(f'<li><b>{html.escape(r["shown"])}</b> — {escape_text(r["configuration"])}{flag} '
+                     f'<a class="dl-explain" href="{html.escape(r["explain"], quote=True)}" target="_self">'
+                     f"explain →</a> <span class=\"xp-note\">value {html.escape(repr(r['value']))}, "
+                     f"reference(s) {html.escape(r['references'])}</span></li>")
+    more = (total if total is not None else len(rows)) - min(limit, len(rows))
+    tail = f'<div class="xp-note">… and {more:,} more (download the result for all of them)</div>' if more > 0 else ""
+    return f'<ol class="dl-matches">{"".join(items)}</ol>{tail}'
+
+
+# ----------------------------------------------------------------------------------------------- URL state
+def parse_page_params(params: Mapping[str, Any]) -> tuple[dict, list[str]]:
+    """This page's URL -> (state, warnings); never raises. Bounded: at most 10 references, texts up to
+    MAX_URL_TEXT characters in all, a claim up to the claim limit."""
+    from explainer.dialectcmp.claim import METRIC_CHOICES
+    from explainer.dialectcmp.limits import MAX_CLAIM_CHARS, MAX_REFS
+
+    def first(key):
+        v = params.get(key)
+        if v is None:
+            return None
+        if isinstance(v, (list, tuple)):
+            return v[-1] if v else None
+        return v
+
+    warns: list[str] = []
+    state: dict = {}
+    cand = first("candidate")
+    refs = params.get("ref")
+    if isinstance(refs, str):
+        refs = [refs]
+    if cand is not None:
+        state["candidate"] = cand
+    if refs is not None:
+        refs = list(refs)
+        if len(refs) > MAX_REFS:
+            warns.append(f"The link has {len(refs)} references; only the first {MAX_REFS} are used.")
+            refs = refs[:MAX_REFS]
+        state["refs"] = refs or [""]
+    total = len(state.get("candidate", "")) + sum(len(r) for r in state.get("refs", []))
+    if total > MAX_URL_TEXT:
+        warns.append(f"The link's texts have {total:,} characters, more than a link may carry "
+                     f"({MAX_URL_TEXT:,}); they are not loaded.")
+        state.pop("candidate", None)
+        state.pop("refs", None)
+    metric = first("metric")
+    if metric is not None:
+        if metric in COMPARE_METRICS:
+            state["metric"] = metric
+        else:
+            warns.append(f"“metric={metric[:40]}” is not bleu or rouge; using bleu.")
+    claim = first("claim")
+    if claim is not None:
+        if len(claim) <= MAX_CLAIM_CHARS:
+            state["claim"] = claim
+        else:
+            warns.append(f"The link's claim is longer than {MAX_CLAIM_CHARS} characters; it is not loaded.")
+    cm = first("claim_metric")
+    if cm is not None:
+        if cm in METRIC_CHOICES:
+            state["claim_metric"] = cm
+        else:
+            warns.append(f"“claim_metric={cm[:40]}” is not one of {', '.join(METRIC_CHOICES)}; using any.")
+    for key in ("a", "b"):
+        v = first(key)
+        if v is not None:
+            state[key] = v[:60]
+    return state, warns
+
+
+def page_params(candidate: str, refs: Sequence[str], metric: str, claim: str, claim_metric: str,
+                a: str = "", b: str = "") -> dict:
+    """This page's state -> URL parameters (texts left out when longer than MAX_URL_TEXT in all)."""
+    out: dict = {}
+    if len(candidate) + sum(len(r) for r in refs) <= MAX_URL_TEXT:
+        out["candidate"] = candidate
+        out["ref"] = list(refs)
+    out["metric"] = metric
+    if claim:
+        out["claim"] = claim
+    if claim_metric and claim_metric != "any":
+        out["claim_metric"] = claim_metric
+    if a:
+        out["a"] = a
+    if b:
+        out["b"] = b
+    return out

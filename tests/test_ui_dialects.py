@@ -1,0 +1,205 @@
+"""The Dialects page under streamlit.testing (AppTest): the side-by-side table shows the core's (and the real
+libraries') numbers, the first divergence is shown for the chosen rows, the reproduce form finds the built-in
+claims' verdicts, every "open" link puts that configuration on the Explain page, user text stays escaped, and
+bad input gives a message, never a traceback."""
+from __future__ import annotations
+
+import html
+import re
+import urllib.parse
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from explainer.dialectcmp.cases import BUILTIN_CLAIMS, get_builtin_claim
+from explainer.dialectcmp.compare import compare
+from explainer.dialectcmp.reproduce import reproduce
+from explainer.examples import get_example
+from explainer.ui import dialects_view as dv
+from explainer.ui import highlight as hl
+from explainer.ui.permalink import parse_params
+from explainer.ui.schema import DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
+from tests.conftest import ROOT
+
+PAGE = str(ROOT / "explainer" / "ui" / "pages" / "dialects.py")
+
+
+def new_page(params: dict | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    for k, v in (params or {}).items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def html_of(at) -> str:
+    return "".join(h.proto.body for h in at.get("html"))
+
+
+def link_state(link: str):
+    assert link.startswith("./?")
+    q = urllib.parse.parse_qs(link[3:], keep_blank_values=True)
+    state, warns = parse_params(q, bleu_schema(), rouge_schema(), rouge_type_choices=ROUGE_TYPE_CHOICES,
+                                default_rouge_types=DEFAULT_ROUGE_TYPES())
+    assert not warns, warns
+    return state
+
+
+def test_default_page_table_is_the_cores_and_sacrebleus():
+    from sacrebleu.metrics import BLEU
+
+    at = new_page()
+    ex = get_example("cat_sat")
+    df = at.dataframe[0].value
+    cmp = compare(ex.candidate, list(ex.references))
+    assert list(df["implementation"]) == [r.label for r in cmp.rows]
+    assert list(df["score"]) == [dv._num(r.data["score"]) for r in cmp.rows]
+    real = BLEU().corpus_score([ex.candidate], [[r] for r in ex.references]).score
+    assert df["score"][0] == dv._num(real)
+    # the first divergence shown is the default pair's: row 1 vs row 2
+    body = html_of(at)
+    d = cmp.pair(cmp.rows[0].id, cmp.rows[1].id)
+    assert f"First divergence: {dv.STEP_WORDS[d.first_step]}" in body
+    assert hl.escape_text(d.why) in body
+    assert 'class="dl-cell-hit"' in body
+
+
+def test_every_row_link_opens_that_configuration_on_the_explain_page():
+    ex = get_example("abandon_hope")
+    at = new_page({"candidate": ex.candidate, "ref": list(ex.references)})
+    df = at.dataframe[0].value
+    cmp = compare(ex.candidate, list(ex.references))
+    for row, link in zip(cmp.rows, df["explain"]):
+        st = link_state(link)
+        assert st.candidate == ex.candidate and st.refs == list(ex.references)
+        assert st.bleu_dialect == row.config.dialect
+        for k, v in row.config.opts.items():
+            assert st.bleu_options[k] == v, (row.id, k)
+
+
+def test_rouge_rows_and_a_chosen_pair():
+    ex = get_example("abandon_hope")
+    at = new_page({"candidate": ex.candidate, "ref": list(ex.references), "metric": "rouge",
+                   "a": "rouge-score", "b": "rouge155:A"})
+    assert at.radio(key="dl_metric").value == "ROUGE"
+    df = at.dataframe[0].value
+    assert list(df["implementation"])[:2] == ["rouge-score", "rouge-score (stemmer)"]
+    assert df["rouge1 F"][0] == "1" and df["rougeLsum F"][5] == "n/a"       # the textbook has no rougeLsum
+    body = html_of(at)
+    assert "First divergence: several references" in body
+    assert "pools the 4 references (R = 20/26)" in body
+    at.selectbox(key="dl_b").set_value("rouge-score:stem").run()
+    # "Leave" in references 3 and 4 is stemmed to "leav"
+    body = html_of(at)
+    assert "First divergence: stemming" in body and "`leave` unchanged (rouge-score) vs `leav`" in body
+
+
+def test_pair_selection_updates_the_url_and_the_panel():
+    at = new_page({"candidate": "The cat sat on the mat.", "ref": ["The cat is on the mat."]})
+    at.selectbox(key="dl_b").set_value("textbook").run()
+    assert at.query_params["b"] == "textbook"
+    body = html_of(at)
+    assert "First divergence: tokens" in body and "Textbook lowercases `The` to `the`" in body
+    assert 'class="dl-tok dl-hit"' in body
+
+
+def test_user_text_is_escaped():
+    payload = '<img src=x onerror=alert(1)> <script>alert(2)</script> "q" & \u202e'
+    at = new_page({"candidate": payload + " mat.", "ref": [payload + " mat"], "a": "sacrebleu", "b": "nltk:method1"})
+    body = html_of(at)
+    assert "<img src=x" not in body and "<script>alert" not in body
+    assert "&lt;img" in body and "U+202E" in body
+
+
+@pytest.mark.parametrize("case", [c for c in BUILTIN_CLAIMS if c.id in
+                                  ("lesson_cat_sat", "colab_abandon", "lesson_warfarin_r1", "chapter_military_bp")],
+                         ids=lambda c: c.id)
+def test_builtin_claim_picker_runs_the_search(case):
+    at = new_page()
+    at.selectbox(key="dl_builtin").set_value(case.id).run()
+    assert not at.exception
+    ex = get_example(case.example)
+    assert at.text_area(key="dl_cand").value == ex.candidate
+    want = reproduce(ex.candidate, list(ex.references), case.claim, metric=case.metric)
+    box = {"reproduced": at.success, "unreproducible": at.error}[case.expected]
+    assert box and box[0].value.startswith(hl.md_escape(want.message)[:30])
+    assert any(hl.md_escape(case.note) in i.value for i in at.info)
+    body = html_of(at)
+    links = [html.unescape(x) for x in re.findall(r'<a class="dl-explain" href="([^"]*)"', body)]
+    if case.expected == "reproduced":
+        for m in want.matches[:25]:
+            assert hl.escape_text(m.description) in body
+        m0, link = want.matches[0], links[0]
+        st = link_state(link)
+        fam_dialect = st.bleu_dialect if m0.metric == "bleu" else st.rouge_dialect
+        assert fam_dialect == m0.config.dialect
+        assert st.refs == [ex.references[k] for k in m0.references]
+    else:
+        assert len(links) == len(want.nearest) == 5
+        for m in want.nearest:
+            assert hl.escape_text(m.description) in body
+
+
+def test_claim_in_the_url_runs_the_search_and_shows_matches_on_the_first_visit():
+    ex = get_example("abandon_hope")
+    at = new_page({"candidate": ex.candidate, "ref": list(ex.references), "claim": "BLEU: 0.541"})
+    assert at.success and "is reproduced by" in at.success[0].value
+    assert "the first reference only" in html_of(at) and "explain →" in html_of(at)
+
+
+def test_form_search_and_bad_claims():
+    at = new_page()
+    at.text_input(key="dl_claim").set_value("38.0")
+    at.button(key="FormSubmitter:dl_form-Search").click().run()
+    assert at.success and hl.md_escape("the simplest: sacreBLEU BLEU = 38.0.") in at.success[0].value
+    at.text_input(key="dl_claim").set_value("no number here")
+    at.button(key="FormSubmitter:dl_form-Search").click().run()
+    assert not at.exception and at.error and hl.md_escape("no number in the claim") in at.error[0].value
+    at.text_input(key="dl_claim").set_value("")
+    at.button(key="FormSubmitter:dl_form-Search").click().run()
+    assert any("Type the number" in w.value for w in at.warning)
+
+
+def test_bad_input_messages_keep_the_text():
+    at = new_page({"candidate": "", "ref": ["a"]})
+    assert any("candidate is empty" in w.value for w in at.warning)
+    at = new_page({"candidate": "a", "ref": [""]})
+    assert any("no reference yet" in w.value for w in at.warning)
+    long = "word " * 4500
+    at = new_page()
+    at.text_area(key="dl_cand").set_value(long).run()
+    assert not at.exception
+    assert any("limit here is 20,000" in e.value for e in at.error)
+    assert at.text_area(key="dl_cand").value == long
+
+
+def test_bad_link_parameters_are_warnings():
+    at = new_page({"metric": "meteor", "claim_metric": "x", "ref": ["r"] * 12, "candidate": "c"})
+    warns = " ".join(w.value for w in at.warning)
+    assert "not bleu or rouge" in warns and "only the first 10" in warns and "using any" in warns
+    at = new_page({"claim": "x" * 500})
+    assert any("longer than 200" in w.value for w in at.warning)
+
+
+def test_page_params_roundtrip_and_bounds():
+    p = dv.page_params("c", ["r1", "r2"], "rouge", "BLEU 0.5", "bleu", "a", "b")
+    st, warns = dv.parse_page_params({k: (v if isinstance(v, list) else [v]) for k, v in p.items()})
+    assert not warns and st == {"candidate": "c", "refs": ["r1", "r2"], "metric": "rouge", "claim": "BLEU 0.5",
+                                "claim_metric": "bleu", "a": "a", "b": "b"}
+    p = dv.page_params("x" * 7000, ["r"], "bleu", "", "any")
+    assert "candidate" not in p and "ref" not in p
+
+
+def test_match_links_for_rouge_and_split_texts():
+    cand = "schools were closed on monday. the storm cut power to homes."
+    refs = ["the storm cut power to homes. schools were closed on monday."]
+    res = reproduce(cand, refs, "ROUGE-Lsum F 1.0", max_matches=None)
+    rows = dv.match_rows(res)
+    split = [(m, r) for m, r in zip(res.matches, rows) if m.lsum_split]
+    assert split
+    m, r = split[0]
+    st = link_state(r["explain"])
+    assert st.rouge_dialect == m.config.dialect and "rougeLsum" in st.rouge_types
+    assert "\n" in st.candidate and st.candidate.replace("\n", " ") == cand
+    assert re.match(r"printf '%s\\n' .* \| python -m explainer rouge ", r["command"])
