@@ -701,3 +701,22 @@ def test_first_view_in_a_browser_sends_the_headline_first():
     # without a URL: everything in one run
     plain = new_app({"candidate": cand, "ref": refs})
     assert len(plain.tabs) == 2 and metrics(plain) == first
+
+
+def test_link_warnings_stay_through_a_browsers_first_view():
+    """The first view of a browser has two runs; a bad link's warnings are on the page after both (and gone on
+    a later rerun, as before)."""
+    from explainer.ui import first_view
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["candidate"] = "the cat"
+    at.query_params["ref"] = ["the cat"]
+    at.query_params["bleu_dialect"] = "nope"
+    at.context = {"url": "http://localhost:8501/"}
+    at.run()
+    assert any("nope" in w.value for w in at.warning)
+    at.session_state[first_view.DONE_KEY] = True
+    at.run()
+    assert any("nope" in w.value for w in at.warning)
+    at.run()
+    assert not any("nope" in w.value for w in at.warning)

@@ -737,7 +737,8 @@ def render() -> None:
     st.title("BLEU & ROUGE, step by step")
     st.caption("One candidate, several references: every step of BLEU and ROUGE, computed as the real "
                "implementations do. Pick a worked example in the sidebar or type your own text.")
-    for w in st.session_state.pop("_url_warnings", []):
+    # A browser's first view has two runs: the link's warnings are shown in both (dropped after the second).
+    for w in first_view.once("_url_warnings"):
         st.warning("Link: " + hl.md_escape(w), icon=":material/link:")
     if not first_view.pending():  # a browser's first run: the settings' widgets follow with the sections
         _sidebar()
@@ -793,6 +794,7 @@ def render() -> None:
             st.success("Nothing unusual: every order has matches and no penalty applies.")
     if first_view.details_later():  # a browser's first view: the headline now, the sections right after
         return
+    first_view.after_first_views()  # a class opening a link at once: everyone's headline first
     # Only the open tab's content is built and sent (switching tabs reruns the page).
     tab_b, tab_r = st.tabs(["BLEU", "ROUGE"], key=TABS_KEY, on_change="rerun")
     with tab_b:

@@ -14,10 +14,15 @@ the whole page in one run, as before.
 """
 from __future__ import annotations
 
+import threading
+import time
+
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 DONE_KEY = "_first_view_done"
+YIELD_MAX_SECONDS = 1.0   # a second run waits at most this long for other sessions' first runs
+_FIRST_RUN_EXPIRES = 2.0  # a first run not seen ending (stopped by the browser) stops counting after this
 PENDING_KEY = "first_view_pending"  # the placeholder's container: CSS class st-key-first_view_pending
 FALLBACK_SECONDS = 4.0
 
@@ -40,11 +45,55 @@ export default function (component) {
 _painted = st.components.v2.component("explainer_first_view_painted", js=_PAINTED_JS)
 
 
+# Sessions in their first run now (session id -> when last seen): a class opening a link at once gets every
+# headline before anyone's step-by-step sections are built (see after_first_views).
+_first_runs: dict[str, float] = {}
+_lock = threading.Lock()
+
+
 def pending() -> bool:
     """True during the session's first run in a browser (the run that ends after the headline). A client that
     does not report its page URL is not a browser frontend and would never report back, so it gets everything
     in one run."""
-    return not st.session_state.get(DONE_KEY) and st.context.url is not None
+    if st.session_state.get(DONE_KEY) or st.context.url is None:
+        return False
+    ctx = get_script_run_ctx()
+    if ctx is not None:
+        with _lock:
+            _first_runs[ctx.session_id] = time.monotonic()
+    return True
+
+
+def after_first_views() -> None:
+    """Called before the heavy sections: while other sessions are in their first run, wait (releasing the CPU to
+    them) for at most :data:`YIELD_MAX_SECONDS`, so that thirty students opening a link at once all see their
+    numbers before the server builds anyone's tables and charts."""
+    ctx = get_script_run_ctx()
+    me = ctx.session_id if ctx is not None else None
+    deadline = time.monotonic() + YIELD_MAX_SECONDS
+    while time.monotonic() < deadline:
+        now = time.monotonic()
+        with _lock:
+            for sid, seen in list(_first_runs.items()):
+                if now - seen > _FIRST_RUN_EXPIRES:
+                    del _first_runs[sid]
+            others = any(sid != me for sid in _first_runs)
+        if not others:
+            return
+        time.sleep(0.01)
+
+
+def _first_run_ends() -> None:
+    ctx = get_script_run_ctx()
+    if ctx is not None:
+        with _lock:
+            _first_runs.pop(ctx.session_id, None)
+
+
+def once(key: str) -> list:
+    """A one-shot list in Session State (e.g. a link's warnings): taken out after the run that shows the whole
+    page, so a browser's first view shows it in both of its runs."""
+    return st.session_state.get(key, []) if pending() else st.session_state.pop(key, [])
 
 
 def details_later() -> bool:
@@ -56,6 +105,7 @@ def details_later() -> bool:
         st.caption("Loading the step-by-step explanation…")
     _painted(key="_first_view_painted", on_painted_change=_done)
     _fallback()
+    _first_run_ends()
     return True
 
 
