@@ -159,7 +159,8 @@ class Server:
 
 
 # --------------------------------------------------------------------------------- websocket client
-async def ws_view(port: int, qs: str, timeout: float = TIMEOUT_S, files: tuple[list[str], list[str]] | None = None) -> dict:
+async def ws_view(port: int, qs: str, timeout: float = TIMEOUT_S,
+                  files: tuple[list[str], list[str]] | None = None) -> dict:
     """One first view through Streamlit's websocket protocol, as the browser does it: connect, send one
     rerun_script with the link's query string (and the page URL, as a browser reports it), read the deltas.
     When the first run ends after the headline and asks to be told that the headline is on screen (the page's
