@@ -12,5 +12,6 @@ pages = [
     st.Page("explainer/ui/pages/explain.py", title="Explain", icon=":material/search:", default=True),
     st.Page("explainer/ui/pages/gaming_lab.py", title="Gaming lab", icon=":material/science:", url_path="gaming_lab"),
     st.Page("explainer/ui/pages/dialects.py", title="Dialects", icon=":material/compare:", url_path="dialects"),
+    st.Page("explainer/ui/pages/teach.py", title="Teach", icon=":material/school:", url_path="teach"),
 ]
 st.navigation(pages).run()

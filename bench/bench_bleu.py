@@ -36,16 +36,16 @@ from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International  # noq
 from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp  # noqa: E402
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh  # noqa: E402
 
-from explainer.bleu import algorithm as bleu_algorithm  # noqa: E402
+from explainer.bleu import limits as bleu_limits  # noqa: E402
 from explainer.bleu import explain_bleu_corpus, score_bleu_corpus  # noqa: E402
 
 
 def allow_full_traces(n_chars: int) -> None:
     """The default corpora (1.14 M / 1.44 M characters) are under MAX_CORPUS_TRACE_CHARS (1.5 M); a larger
     --segments / --memory-segments lifts the limit for this run, saying so, instead of failing."""
-    if n_chars > bleu_algorithm.MAX_CORPUS_TRACE_CHARS:
+    if n_chars > bleu_limits.MAX_CORPUS_TRACE_CHARS:
         print(f"(corpus of {n_chars:,} characters: MAX_CORPUS_TRACE_CHARS lifted for this benchmark run)")
-        bleu_algorithm.MAX_CORPUS_TRACE_CHARS = n_chars
+        bleu_limits.MAX_CORPUS_TRACE_CHARS = n_chars
 
 
 def make_corpus(n: int, seed: int = 7):

@@ -4,7 +4,11 @@ Public API (pure Python, no Streamlit):
 
 * ``explain_bleu(candidate, references, *, dialect="sacrebleu", **options) -> BleuTrace``
 * ``explain_bleu_corpus(candidates, references, *, dialect="sacrebleu", **options) -> BleuCorpusTrace``
+* ``score_bleu`` / ``score_bleu_corpus`` (statistics only) and ``bootstrap_bleu_corpus``
 * ``explain_rouge(candidate, references, *, dialect="rouge-score", types=..., **options) -> RougeTrace``
+* ``score_rouge`` (scores only) and ``explain_rouge_corpus``
+
+Architecture and the dialect contract: docs/architecture.md.
 
 Imports are lazy so that ``import explainer`` stays cheap.
 """
@@ -15,11 +19,17 @@ __version__ = "0.1.0"
 _LAZY = {
     "explain_bleu": ("explainer.bleu", "explain_bleu"),
     "explain_bleu_corpus": ("explainer.bleu", "explain_bleu_corpus"),
+    "score_bleu": ("explainer.bleu", "score_bleu"),
+    "score_bleu_corpus": ("explainer.bleu", "score_bleu_corpus"),
+    "bootstrap_bleu_corpus": ("explainer.bleu", "bootstrap_bleu_corpus"),
     "BleuTrace": ("explainer.bleu", "BleuTrace"),
     "BleuCorpusTrace": ("explainer.bleu", "BleuCorpusTrace"),
+    "BleuStats": ("explainer.bleu", "BleuStats"),
     "explain_rouge": ("explainer.rouge", "explain_rouge"),
     "explain_rouge_corpus": ("explainer.rouge", "explain_rouge_corpus"),
+    "score_rouge": ("explainer.rouge", "score_rouge"),
     "RougeTrace": ("explainer.rouge", "RougeTrace"),
+    "RougeCorpusTrace": ("explainer.rouge", "RougeCorpusTrace"),
 }
 
 __all__ = list(_LAZY) + ["__version__"]

@@ -7,4 +7,9 @@ class ExplainerInputError(ValueError):
     """Input the explainer cannot explain (e.g. corpus reference streams of different lengths)."""
 
 
-__all__ = ["ExplainerInputError", "InputTooLong"]
+class TraceTooLarge(ExplainerInputError):
+    """A full trace over a stated size limit (BLEU: ``explainer.bleu.limits``; ROUGE: ``explainer.rouge.limits``);
+    the message says the limit and how to get the statistics instead."""
+
+
+__all__ = ["ExplainerInputError", "InputTooLong", "TraceTooLarge"]

@@ -1,9 +1,9 @@
-"""Worked examples (from the course material in ../shared/seeds) and a few gaming presets, as plain data.
+"""Worked examples (from the course chapters and the classic papers) and a few gaming presets, as plain data.
 
 Used by the Explain page's example picker, by tests and by anyone who wants a known input. The texts are
-copied exactly from the seed vectors (``seeds/vectors/*.jsonl``, field ``candidate`` / ``references``) and
-from ``docs/gaming-attacks.md``; ``case_id`` is the id those files use, so tests can look the expected
-numbers up there instead of typing them in. ``settings`` are permalink-style overrides (query parameter
+copied exactly from the course material's test vectors and from the gaming catalogue (docs/gaming-lab.md);
+``case_id`` is the id those vectors use, so tests can look the expected numbers up there instead of typing them
+in. ``settings`` are permalink-style overrides (query parameter
 names of :mod:`explainer.ui.permalink`) that make the example show its point, e.g. ``lowercase`` for the
 Papineni example whose claimed 2/7 needs lowercasing.
 """
@@ -21,9 +21,9 @@ class Example:
     title: str
     candidate: str
     references: tuple[str, ...]
-    source: str  # where it comes from: seed claim id or gaming-attack id
+    source: str  # where it comes from, in words (and the gaming catalogue id, e.g. G1)
     note: str  # one or two sentences: what to look at
-    case_id: str | None = None  # id in seeds/vectors or golden/cases, when there is one
+    case_id: str | None = None  # id in the course material's test vectors (for tests), when there is one
     kind: str = "seed"  # "seed" (worked example) or "gaming" (attack / trap preset)
     settings: Mapping[str, str] = field(default_factory=dict)
 
@@ -41,87 +41,87 @@ _ABANDON_REFS = (
 )
 
 EXAMPLES: tuple[Example, ...] = (
-    # --- worked examples of the seed documents -------------------------------------------------------
+    # --- worked examples of the course chapters -----------------------------------------------------
     Example(
         "papineni_the", "Papineni: “the the the the the the the”",
         "the the the the the the the",
         ("The cat is on the mat.", "There is a cat on the mat."),
-        "S000-A / G1", "Clipping: 'the' counts at most as often as in one reference. The claimed 2/7 needs "
+        "Papineni et al. (2002), in the course chapter · gaming catalogue G1", "Clipping: 'the' counts at most as often as in one reference. The claimed 2/7 needs "
         "lowercasing (case-sensitive it is 1/7); toggle 'lowercase' to see both.",
         case_id="s000_the_x7"),
     Example(
         "military_c1", "Military example, candidate 1 (good)",
         "It is a guide to action which ensures that the military always obeys the commands of the party.",
-        _MILITARY_REFS, "S000-B",
+        _MILITARY_REFS, "Papineni et al. (2002), in the course chapter",
         "Three references; each n-gram is clipped by its largest count in any single reference.",
         case_id="s000_military_c1"),
     Example(
         "military_c2", "Military example, candidate 2 (poor)",
         "It is to ensure the troops forever hearing the activity guidebook that party direct.",
-        _MILITARY_REFS, "S000-B",
+        _MILITARY_REFS, "Papineni et al. (2002), in the course chapter",
         "Decent unigram precision, but it collapses at higher orders (no 3- or 4-gram matches).",
         case_id="s000_military_c2"),
     Example(
         "military_party", "“the military party” (brevity penalty)",
-        "the military party", (_MILITARY_REFS[0],), "S000-D",
+        "the military party", (_MILITARY_REFS[0],), "course chapter",
         "Three words against a 17-token reference: the brevity penalty is tiny, and the candidate has no 4-gram.",
         case_id="s000_short_military_party"),
     Example(
         "party", "Exercise 1: “party”",
-        "party", ("The military follows party commands",), "S000-I",
+        "party", ("The military follows party commands",), "course chapter, exercise 1",
         "One word: BP = exp(1 − 5/1) and no 2-, 3- or 4-grams at all. Compare with effective order on.",
         case_id="s000_exercise1_party"),
     Example(
         "abandon_hope", "“Abandon all hope” (four references)",
-        "Abandon all hope , ye who enter here", _ABANDON_REFS, "S003-A / S003-B",
+        "Abandon all hope , ye who enter here", _ABANDON_REFS, "course chapter",
         "Four references: BLEU clips against all of them; ROUGE keeps the best reference per type.",
         case_id="s003_abandon_4refs"),
     Example(
         "cat_mat", "cat/mat: “the cat is on the mat”",
-        "the cat is on the mat", ("there is a cat on the mat",), "S004-A / S004-E",
+        "the cat is on the mat", ("there is a cat on the mat",), "course chapter",
         "ROUGE-1 recall 5/7, precision 5/6; BLEU-1 ≈ 0.705 with max order 1.",
         case_id="s004_cat_is_on"),
     Example(
         "cat_sat", "cat/mat: “the cat sat on the mat”",
-        "the cat sat on the mat", ("the cat is on the mat",), "S002-A",
+        "the cat sat on the mat", ("the cat is on the mat",), "course chapter",
         "No 4-gram matches (0/3): the score depends entirely on smoothing.",
         case_id="s002_cat_sat"),
     Example(
         "google", "Google example (ROUGE)",
         "Google revealed AI search capabilities.", ("Google announced new AI features for search.",),
-        "S000-E", "ROUGE-1 recall 3/7; no shared bigram, so ROUGE-2 is 0 (the claimed 14 % does not hold).",
+        "course chapter", "ROUGE-1 recall 3/7; no shared bigram, so ROUGE-2 is 0 (the claimed 14 % does not hold).",
         case_id="s000_google"),
     Example(
         "earnings", "Earnings example (ROUGE-L)",
         "Strong earnings were announced by the company", ("The company announced strong quarterly earnings",),
-        "S000-F / S000-J", "The LCS has length 2, not 4: ROUGE-L recall is 2/6, not 0.67.",
+        "course chapter", "The LCS has length 2, not 4: ROUGE-L recall is 2/6, not 0.67.",
         case_id="s000_earnings"),
     Example(
         "quick_brown", "“The brown quick fox” (LCS = 3)",
-        "The brown quick fox", ("The quick brown fox",), "S000-G",
+        "The brown quick fox", ("The quick brown fox",), "course chapter",
         "Two LCSs of length 3 exist; the backtrace picks one of them.",
         case_id="s000_quick_brown"),
     Example(
         "union_lcs", "Union LCS (ROUGE-Lsum, two candidate sentences)",
-        "w1 w2 w6 w7 w8\nw1 w3 w8 w9 w5", ("w1 w2 w3 w4 w5",), "S001-A",
+        "w1 w2 w6 w7 w8\nw1 w3 w8 w9 w5", ("w1 w2 w3 w4 w5",), "Lin (2004), summary-level LCS",
         "One sentence per line: the union of the per-sentence LCS hits is {w1, w2, w3, w5} = 4.",
         case_id="s001_union_lcs"),
     Example(
         "warfarin", "Warfarin (ROUGE)",
-        "The patient takes Warfarin.", ("The patient is prescribed Warfarin.",), "S002-B",
+        "The patient takes Warfarin.", ("The patient is prescribed Warfarin.",), "course chapter",
         "rouge-score gives ROUGE-1 F 0.667 and ROUGE-2 F 0.286, not the claimed 0.778 / 0.5.",
         case_id="s002_warfarin"),
     Example(
         "dog_bit_man", "“The dog bit the man” (role swap)",
-        "The dog bit the man", ("The man bit the dog",), "S000-K / G5",
+        "The dog bit the man", ("The man bit the dog",), "course chapter · gaming catalogue G5",
         "Same words, opposite meaning: ROUGE-1 is perfect, ROUGE-2 and ROUGE-L are not.",
         case_id="s000_dog_bit_man"),
     Example(
         "stem_took", "Stemming: “cats taking took taken”",
-        "cats taking took taken", ("cat take take take",), "S004-C",
+        "cats taking took taken", ("cat take take take",), "course chapter",
         "Porter stemming maps cats→cat and taking→take, but leaves took and taken alone. Toggle 'stem'.",
         case_id="s004_stem_took", settings={"stem": "1"}),
-    # --- gaming presets (docs/gaming-attacks.md, "Suggested preset list") ---------------------------------
+    # --- gaming presets (the gaming catalogue, docs/gaming-lab.md) ------------------------------------------
     Example(
         "safe_short", "Gaming: safe and short",
         "the mat", ("The cat is sitting on the mat in the kitchen .",), "G2",

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, asdict
 from typing import Iterable, Sequence
 
-__all__ = ["Token", "align_spans", "make_tokens", "MAX_INPUT_CHARS", "InputTooLong", "check_length",
+__all__ = ["Token", "align_spans", "MAX_INPUT_CHARS", "InputTooLong", "check_length",
            "ENTITIES_13A"]
 
 # A documented limit on one text: above it the explainer refuses with a clear message instead of building
@@ -142,8 +142,3 @@ def align_spans(text: str, tokens: Sequence[str], *, casefold: bool = True, unes
         out.append(Token(tok, vstarts[j], vends[end_v - 1]))
         pos = end_v
     return out
-
-
-def make_tokens(text: str, tokens: Sequence[str], **kw) -> list[Token]:
-    """Alias kept for readability at call sites: tokens (strings from a real tokenizer) -> Token list."""
-    return align_spans(text, tokens, **kw)

@@ -1,7 +1,7 @@
 """ROUGE-1.5.5's own sample tests (golden/rouge155-sample-test): all 17 expected outputs, byte for byte.
 
 The commands are those of the golden README (runROUGE-test.pl plus the two verify runs). The BE runs
-(-3 HM) use rouge155_files.be_counts; everything else goes through the rouge155 engine.
+(-3 HM) use rouge155.files.be_counts; everything else goes through the rouge155 engine.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import os
 import pytest
 
 from explainer.rouge.rouge155 import parse_flags
-from explainer.rouge.rouge155_files import (
+from explainer.rouge.rouge155.files import (
     format_report, read_config_xml, read_file_list, read_units, run_config,
 )
 from tests.conftest import GOLDEN
@@ -86,9 +86,9 @@ def test_see_reader_keeps_the_newline_the_capture_takes():
 
 
 def test_command_line_drop_in(monkeypatch, capsys, tmp_path):
-    """``python -m explainer.rouge.rouge155_files`` takes the script's flags and prints its report; paths are
+    """``python -m explainer.rouge.rouge155`` takes the script's flags and prints its report; paths are
     relative to the current directory, as for the script. Errors are one line; a Perl death exits 255."""
-    from explainer.rouge.rouge155_files import main
+    from explainer.rouge.rouge155.files import main
 
     monkeypatch.chdir(TEST)
     assert main("-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a -m ROUGE-test.xml".split()) == 0

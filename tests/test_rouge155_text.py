@@ -12,9 +12,9 @@ from hypothesis import given, settings, strategies as st
 
 from explainer.rouge import explain_rouge, score_rouge
 from explainer.rouge.rouge155 import Rouge155Options, evaluate
-from explainer.rouge.rouge155_bootstrap import Drand48, bootstrap_average
-from explainer.rouge.rouge155_stem import exceptions, porter_stem, stem_token, stopwords
-from explainer.rouge.rouge155_text import TokenOptions, perl_split_ws, read_text
+from explainer.rouge.rouge155.bootstrap import Drand48, bootstrap_average
+from explainer.rouge.rouge155.stem import exceptions, porter_stem, stem_token, stopwords
+from explainer.rouge.rouge155.text import TokenOptions, perl_split_ws, read_text
 
 # rouge-dialects.md §3 table and text: ROUGE-1.5.5 -m output per word.
 PERL_M = {

@@ -270,7 +270,7 @@ def test_rouge_w_open_run_at_sentence_end_is_recorded():
     per-sentence records equal those of the rouge155 engine (the script's own walk, golden-tested)."""
     import random
 
-    from explainer.rouge.rouge155 import _lcs_for_model
+    from explainer.rouge.rouge155.evaluation import lcs_for_model
     from explainer.rouge.wlcs import summary_wlcs
 
     rng = random.Random(3)
@@ -279,8 +279,8 @@ def test_rouge_w_open_run_at_sentence_end_is_recorded():
         rs = [[rng.choice("ab") for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(1, 2))]
         cs = [[rng.choice("ab") for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(1, 3))]
         d = summary_wlcs(rs, cs, 1.2, record=True)
-        _, _, perl = _lcs_for_model(rs, cs, Counter(t for s in rs for t in s), Counter(t for s in cs for t in s),
-                                    1.2, True)
+        _, _, perl = lcs_for_model(rs, cs, Counter(t for s in rs for t in s), Counter(t for s in cs for t in s),
+                                   1.2, True)
         for s, p in zip(d["per_ref_sentence"], perl):
             assert len(s["counted"]) == sum(s["runs"]) + s["dropped_open_run"], (rs, cs, s)
             assert (s["counted"], s["runs"], s["dropped_open_run"]) == (p["counted"], p["runs"],

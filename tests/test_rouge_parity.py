@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 import re
 
 import pytest
@@ -142,14 +143,14 @@ def test_alternative_lcs_flag_matches_brute_force(monkeypatch, small_cells):
 
 def test_fast_tokens_equal_real_tokenizer():
     """The fast path joins per-line tokens; check that equals tokenizing the whole text with rouge-score."""
-    from explainer.rouge.dialects import get_dialect
+    from explainer.rouge import get_dialect
 
-    d = get_dialect("rouge-score")
     for stem in (False, True):
+        d = get_dialect("rouge-score", use_stemmer=stem, tokenizer="rouge-score")
         tok = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=stem)._tokenizer
         for cand, refs in _cases(99, 300):
             for text in [cand] + refs:
-                p = d.prepare(text, {"use_stemmer": stem, "tokenizer": "rouge-score"}, need_sents=True, full=False)
+                p = d.prepare(text, need_sents=True, full=False)
                 assert p.tokens == tok.tokenize(text)
 
 
@@ -184,10 +185,11 @@ def test_split_summaries_parity_with_rouge_score(monkeypatch, stem):
     the splitter's, located in the text."""
     import nltk
 
-    from explainer.rouge import engine
+    from explainer.rouge import DIALECTS
 
     monkeypatch.setattr(nltk, "sent_tokenize", _punkt_stub)
-    monkeypatch.setattr(engine, "_REF_CACHE", {})  # prepared references made with the stub stay in this test
+    # bound dialects cache the references they prepared: the dialects made with the stub stay in this test
+    monkeypatch.setattr(DIALECTS, "_instances", OrderedDict())
     scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem, split_summaries=True)
     rng = random.Random(2024 + stem)
     n = n_multi_sent = 0

@@ -256,7 +256,7 @@ def _dialect_traces():
     for name in sorted(DIALECTS):
         d = get_dialect(name)
         types = [t for t in _TRACE_TYPES if parse_type(t).kind in d.supported_kinds]
-        policies = [o for o in next(o for o in d.options() if o.name == "multi_ref").choices]
+        policies = [o for o in next(o for o in d.OPTIONS if o.name == "multi_ref").choices]
         for cand, refs in _TRACE_CASES:
             for policy in policies:
                 yield name, types, explain_rouge(cand, refs, dialect=name, types=types, multi_ref=policy)

@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from explainer.rouge import explain_rouge
-from explainer.rouge.dialects import Option, coerce_option
+from explainer.options import OptionSpec
 from explainer.ui.schema import bleu_schema, rouge_schema
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -38,11 +38,11 @@ def test_core_refuses_out_of_range(opts, msg):
 
 
 def test_coerce_option_bounds():
-    o = Option("x", "float", 0.5, "", min=0.0, max=1.0)
-    assert coerce_option(o, "1") == 1.0 and coerce_option(o, 0) == 0.0
+    o = OptionSpec("x", "float", 0.5, "", min=0.0, max=1.0)
+    assert o.coerce("1") == 1.0 and o.coerce(0) == 0.0
     with pytest.raises(ValueError, match="between 0 and 1"):
-        coerce_option(o, "1.5")
-    assert Option("n", "int", 0, "", min=1).to_dict()["min"] == 1
+        o.coerce("1.5")
+    assert OptionSpec("n", "int", 0, "", min=1).to_dict()["min"] == 1
 
 
 def test_every_bounded_option_out_of_range_in_a_link_warns_and_falls_back():

@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from explainer.attacks.scoring import BleuOptions, FastScorer, bleu_tokens
+from explainer.options import OptionSpec, bind_options
 
 __all__ = [
     "Generated", "FUNCTION_WORDS", "repeat_word", "keep_safest", "truncate", "shuffle_words",
     "permute_chunks", "mismatch_sites", "swap_noun_phrases", "insert_negation", "stuff_function_words",
-    "concatenate_references", "stitch_references", "pad_corpus", "GENERATORS", "GeneratorSpec", "Param",
+    "concatenate_references", "stitch_references", "pad_corpus", "GENERATORS", "GeneratorSpec",
 ]
 
 # English function words (closed-class: articles, prepositions, conjunctions, auxiliaries, pronouns).
@@ -141,6 +142,36 @@ PERMUTE_MAX_WORK = 400_000  # token operations (chain building + re-checking) pe
 PERMUTE_BUDGET_SECONDS = 2.0  # wall-clock backstop on top of the work cap (a loaded machine)
 
 
+class _Budget:
+    """A search's bounds: ``max_work`` units (deterministic for a seed) and ``seconds`` of wall clock (a backstop on
+    a loaded machine). ``capped`` becomes "work" or "time" the first time either is found exhausted, and stays."""
+
+    def __init__(self, max_work: int, seconds: float) -> None:
+        self.t0 = time.perf_counter()
+        self.max_work, self.seconds = max_work, seconds
+        self.work = 0
+        self.capped = ""
+
+    def exhausted(self) -> str:
+        if not self.capped:
+            if self.work >= self.max_work:
+                self.capped = "work"
+            elif time.perf_counter() - self.t0 >= self.seconds:
+                self.capped = "time"
+        return self.capped
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+    def note(self, what: str, tried: str = "") -> str:
+        """The sentence a result adds when the search was capped."""
+        if not self.capped:
+            return ""
+        return (f" The search was capped ({'work limit' if self.capped == 'work' else 'time limit'} reached after "
+                f"{self.elapsed:.1f} s{tried}), so this is the best {what} found, not the best of all.")
+
+
 def permute_chunks(candidate: str, references: Sequence[str], seed: int = 0, tries: int = 2000,
                    bleu: BleuOptions = BleuOptions(), max_valid: int = 200, max_work: int = PERMUTE_MAX_WORK,
                    budget_seconds: float = PERMUTE_BUDGET_SECONDS) -> Generated:
@@ -153,10 +184,9 @@ def permute_chunks(candidate: str, references: Sequence[str], seed: int = 0, tri
     Bounded: building and re-checking orders costs about one unit per token; after ``max_work`` units
     (deterministic for a seed) or ``budget_seconds`` (a backstop for a loaded machine) the search stops and
     keeps the best valid order found so far. ``details["capped"]`` then says why."""
-    t0 = time.perf_counter()
+    budget = _Budget(max_work, budget_seconds)
     toks = bleu_tokens(candidate, bleu)
-    refs_tok = [bleu_tokens(r, bleu) for r in references]
-    ref_bigrams = {(t[i], t[i + 1]) for t in refs_tok for i in range(len(t) - 1)}
+    ref_bigrams = {(t[i], t[i + 1]) for t in (bleu_tokens(r, bleu) for r in references) for i in range(len(t) - 1)}
     cuts = mismatch_sites(toks, ref_bigrams)
     bounds = [0] + cuts + [len(toks)]
     chunks = [toks[bounds[i]:bounds[i + 1]] for i in range(len(bounds) - 1)]
@@ -164,112 +194,113 @@ def permute_chunks(candidate: str, references: Sequence[str], seed: int = 0, tri
     if len(chunks) < 2:
         return Generated("permute", candidate, "No bigram-mismatch point: every adjacent pair matches a "
                          "reference, so there is nothing to permute.", False, base)
-    # sacreBLEU's own reference cache: the references are tokenised once, each order costs its own tokens only
-    metric = bleu.metric(references=[[r] for r in references])
-
-    def stats(text):
-        return metric._extract_corpus_statistics([text], None)[0]
-
-    original = stats(" ".join(toks))
-    scorer = FastScorer(references)
-    rng = random.Random(seed)
-    idx = list(range(len(chunks)))
-    n_tok = max(1, len(toks))
-    work = 0
-    capped = ""
-
-    def out_of_budget() -> str:
-        if work >= max_work:
-            return "work"
-        if time.perf_counter() - t0 >= budget_seconds:
-            return "time"
-        return ""
-
-    first = [c[0] for c in chunks]
-
-    def orders_small():
-        perms = [list(p) for p in itertools.permutations(idx)]
-        rng.shuffle(perms)
-        yield from perms
-
-    def orders_chained():
-        # Many chunks: random permutations almost always put a matching bigram at some boundary, so build
-        # orders greedily - each next chunk is drawn among those that do not form a reference bigram with
-        # the current last token (a randomised chain; a dead end abandons that attempt). A few random draws
-        # find an allowed chunk in O(1); only when they all fail is the whole remainder scanned.
-        nonlocal work
-        for _ in range(min(tries, 300)):
-            remaining = idx[:]
-            rng.shuffle(remaining)
-            order = [remaining.pop()]
-            while remaining:
-                last_tok = chunks[order[-1]][-1]
-                pick = None
-                for _ in range(8):
-                    j = rng.randrange(len(remaining))
-                    if (last_tok, first[remaining[j]]) not in ref_bigrams:
-                        pick = j
-                        break
-                if pick is None:
-                    ok = [j for j, c in enumerate(remaining) if (last_tok, first[c]) not in ref_bigrams]
-                    work += len(remaining)
-                    if not ok:
-                        break
-                    pick = rng.choice(ok)
-                c = remaining[pick]
-                remaining[pick] = remaining[-1]
-                remaining.pop()
-                order.append(c)
-            work += len(order)
-            if not remaining:
-                yield order
-            if out_of_budget():
-                return
-
-    best = None
-    checked = 0
-    tried = 0
-    for order in (orders_small() if len(chunks) <= 7 else orders_chained()):
-        capped = out_of_budget()
-        if capped or tried >= tries:
-            break
-        tried += 1
-        work += len(order)
-        if order == idx:
-            continue
-        ok = all((chunks[a][-1], chunks[b][0]) not in ref_bigrams for a, b in zip(order, order[1:]))
-        if not ok:
-            continue
-        text = " ".join(" ".join(chunks[i]) for i in order)
-        if text == " ".join(toks):
-            continue
-        checked += 1
-        if checked > max_valid:
-            break
-        work += 2 * n_tok  # sacreBLEU re-check + ROUGE-L
-        if stats(text) != original:  # e.g. a tokenizer that does not re-tokenize its own output identically
-            continue
-        rl = scorer.rouge_l_f(text)
-        key = (rl, order)
-        if best is None or key < best[0]:
-            best = (key, text, order)
-    capped = capped or out_of_budget()
-    base["capped"] = capped
-    elapsed = time.perf_counter() - t0
-    cap_note = ""
-    if capped:
-        cap_note = (f" The search was capped ({'work limit' if capped == 'work' else 'time limit'} reached after "
-                    f"{elapsed:.1f} s, {tried} order(s) tried), so this is the best order found, not the best of "
-                    "all.")
-    base["elapsed"] = elapsed
+    search = _PermuteSearch(toks, chunks, ref_bigrams, references, bleu, random.Random(seed), budget)
+    orders = search.all_orders() if len(chunks) <= 7 else search.chained_orders(tries)
+    best, checked, tried = search.best(orders, tries, max_valid)
+    base["capped"] = budget.exhausted()
+    base["elapsed"] = budget.elapsed
+    cap_note = budget.note("order", f", {tried} order(s) tried")
     if best is None:
-        how = "every reordering" if len(chunks) <= 7 and not capped else "every reordering tried"
+        how = "every reordering" if len(chunks) <= 7 and not budget.capped else "every reordering tried"
         return Generated("permute", candidate, f"{len(chunks)} chunks, but {how} puts a reference bigram at a new "
                          "boundary (BLEU would change), so none is offered." + cap_note, False, base)
-    base.update(order=best[2], stats_before=list(original), stats_after=list(stats(best[1])))
-    return Generated("permute", best[1], f"Cut at {len(cuts)} bigram-mismatch point(s) into {len(chunks)} chunks "
+    text, order = best
+    base.update(order=order, stats_before=list(search.original), stats_after=list(search.stats(text)))
+    return Generated("permute", text, f"Cut at {len(cuts)} bigram-mismatch point(s) into {len(chunks)} chunks "
                      f"and reordered them ({checked} valid orders checked); sacreBLEU's counts are identical."
                      + cap_note, True, base)
+
+
+class _PermuteSearch:
+    """Orders of the chunks of :func:`permute_chunks`, checked against sacreBLEU and ranked by ROUGE-L."""
+
+    def __init__(self, toks, chunks, ref_bigrams, references, bleu: BleuOptions, rng: random.Random,
+                 budget: _Budget) -> None:
+        self.toks, self.chunks, self.ref_bigrams, self.rng, self.budget = toks, chunks, ref_bigrams, rng, budget
+        self.idx = list(range(len(chunks)))
+        self.first = [c[0] for c in chunks]
+        # sacreBLEU's own reference cache: the references are tokenised once, each order costs its own tokens only
+        self.metric = bleu.metric(references=[[r] for r in references])
+        self.original = self.stats(" ".join(toks))
+        self.scorer = FastScorer(references)
+
+    def stats(self, text: str):
+        return self.metric._extract_corpus_statistics([text], None)[0]
+
+    def all_orders(self):
+        """Few chunks: every permutation, in a random order."""
+        perms = [list(p) for p in itertools.permutations(self.idx)]
+        self.rng.shuffle(perms)
+        yield from perms
+
+    def chained_orders(self, tries: int):
+        """Many chunks: random permutations almost always put a matching bigram at some boundary, so build
+        orders greedily - each next chunk is drawn among those that do not form a reference bigram with the
+        current last token (a randomised chain; a dead end abandons that attempt)."""
+        for _ in range(min(tries, 300)):
+            order, complete = self._chain()
+            self.budget.work += len(order)
+            if complete:
+                yield order
+            if self.budget.exhausted():
+                return
+
+    def _chain(self) -> tuple[list[int], bool]:
+        """One randomised chain. A few random draws find an allowed chunk in O(1); only when they all fail is the
+        whole remainder scanned."""
+        rng, chunks, first, ref_bigrams = self.rng, self.chunks, self.first, self.ref_bigrams
+        remaining = self.idx[:]
+        rng.shuffle(remaining)
+        order = [remaining.pop()]
+        while remaining:
+            last_tok = chunks[order[-1]][-1]
+            pick = None
+            for _ in range(8):
+                j = rng.randrange(len(remaining))
+                if (last_tok, first[remaining[j]]) not in ref_bigrams:
+                    pick = j
+                    break
+            if pick is None:
+                ok = [j for j, c in enumerate(remaining) if (last_tok, first[c]) not in ref_bigrams]
+                self.budget.work += len(remaining)
+                if not ok:
+                    return order, False
+                pick = rng.choice(ok)
+            c = remaining[pick]
+            remaining[pick] = remaining[-1]
+            remaining.pop()
+            order.append(c)
+        return order, True
+
+    def best(self, orders, tries: int, max_valid: int):
+        """((text, order) with the lowest ROUGE-L among the valid orders, or None; valid orders checked; tried)."""
+        chunks, ref_bigrams, budget = self.chunks, self.ref_bigrams, self.budget
+        original_text = " ".join(self.toks)
+        n_tok = max(1, len(self.toks))
+        best = None
+        checked = tried = 0
+        for order in orders:
+            if budget.exhausted() or tried >= tries:
+                break
+            tried += 1
+            budget.work += len(order)
+            if order == self.idx:
+                continue
+            if any((chunks[a][-1], chunks[b][0]) in ref_bigrams for a, b in zip(order, order[1:])):
+                continue
+            text = " ".join(" ".join(chunks[i]) for i in order)
+            if text == original_text:
+                continue
+            checked += 1
+            if checked > max_valid:
+                break
+            budget.work += 2 * n_tok  # sacreBLEU re-check + ROUGE-L
+            if self.stats(text) != self.original:  # e.g. a tokenizer that does not re-tokenize its own output alike
+                continue
+            key = (self.scorer.rouge_l_f(text), order)
+            if best is None or key < best[0]:
+                best = (key, text, order)
+        return (None if best is None else (best[1], best[2])), checked, tried
 
 
 _WORD_RE = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
@@ -422,146 +453,148 @@ def stitch_references(references: Sequence[str], min_share: float = 0.2, max_wor
     shuffled order. Bounded like :func:`permute_chunks`:
     ``max_work`` words scored (deterministic) or ``budget_seconds`` (backstop); ``details["capped"]`` says
     why it stopped early."""
-    t0 = time.perf_counter()
+    budget = _Budget(max_work, budget_seconds)
     refs = [r.split() for r in references if r.strip()]
     if len(refs) < 2:
         return Generated("stitch", references[0] if references else "", "Stitching needs at least two "
                          "non-empty references.", False, {"capped": "", "evaluations": 0})
-    scorer = FastScorer([" ".join(r) for r in refs])
-    occ = [{} for _ in refs]  # per reference: word -> positions
-    for k, r in enumerate(refs):
-        for i, w in enumerate(r):
-            occ[k].setdefault(w, []).append(i)
-    state = {"work": 0, "evals": 0, "capped": ""}
+    search = _StitchSearch(refs, min_share, budget)
+    # step 1: every ordered pair of references (the head of one, the tail of another)
+    per_start = max(1, evals_per_step // len(refs))
+    best = search.best_of([st for a in range(len(refs)) for st in search.extensions([(a, 0, len(refs[a]))],
+                                                                                      per_start)])
+    if best is None:
+        why = ("The search was capped before any stitch could be scored; nothing is offered." if budget.capped
+               else "The references are too short to stitch (each fragment needs 2 words and a fair share of "
+                    "the output).")
+        return Generated("stitch", " ".join(refs[0]), why, False,
+                         {"capped": budget.capped, "evaluations": search.evals})
+    frags, current = best
+    # further steps: bring in another reference while BLEU does not fall
+    while len(frags) < len(refs) and not budget.exhausted():
+        nxt = search.best_of(search.extensions(frags, evals_per_step))
+        if nxt is None or nxt[1] < current - 1e-9:
+            break
+        frags, current = nxt
+    parts = "; ".join(f"reference {k + 1} words {a + 1}–{b}" for k, a, b in frags)
+    elapsed = budget.elapsed
+    return Generated("stitch", " ".join(search.words_of(frags)),
+                     f"Stitched {len(frags)} fragments from {len(frags)} references ({parts}); {search.evals} "
+                     "stitches scored, the best multi-reference BLEU kept." + budget.note("stitch"),
+                     details={"fragments": [list(f) for f in frags], "capped": budget.capped,
+                              "evaluations": search.evals, "elapsed": elapsed})
 
-    def out_of_budget() -> bool:
-        if not state["capped"]:
-            if state["work"] >= max_work:
-                state["capped"] = "work"
-            elif time.perf_counter() - t0 >= budget_seconds:
-                state["capped"] = "time"
-        return bool(state["capped"])
 
-    def words_of(frags):
-        return [w for k, a, b in frags for w in refs[k][a:b]]
+def _thinned(cuts, seams_at, budget: int) -> list:
+    """[(cut, seams)] with about ``budget`` (cut, seam) combinations spread evenly over the whole grid (never
+    materialised: counting the seams per cut is enough to pick them; ``seams_at`` returns ranges or list slices,
+    so ``len`` is cheap)."""
+    cuts = list(cuts)
+    counts = [len(seams_at(c)) for c in cuts]
+    total = sum(counts)
+    if total <= budget:
+        return [(c, list(seams_at(c))) for c, n in zip(cuts, counts) if n]
+    cum = list(itertools.accumulate(counts))
+    picked: dict = {}
+    for j in range(max(1, budget)):
+        flat = int((j + 0.5) * total / budget)
+        k = bisect.bisect_right(cum, flat)
+        offset = flat - (cum[k - 1] if k else 0)
+        picked.setdefault(k, []).append(offset)
+    out = []
+    for k, offsets in sorted(picked.items()):
+        seams = seams_at(cuts[k])
+        out.append((cuts[k], [seams[o] for o in dict.fromkeys(offsets)]))
+    return out
 
-    def admissible(frags) -> bool:
+
+class _StitchSearch:
+    """The states of :func:`stitch_references`: lists of fragments ``(reference, start, end)``."""
+
+    def __init__(self, refs: list[list[str]], min_share: float, budget: _Budget) -> None:
+        self.refs, self.min_share, self.budget = refs, min_share, budget
+        self.scorer = FastScorer([" ".join(r) for r in refs])
+        self.occ: list[dict] = [{} for _ in refs]   # per reference: word -> positions
+        for k, r in enumerate(refs):
+            for i, w in enumerate(r):
+                self.occ[k].setdefault(w, []).append(i)
+        self.evals = 0
+
+    def words_of(self, frags) -> list[str]:
+        return [w for k, a, b in frags for w in self.refs[k][a:b]]
+
+    def admissible(self, frags) -> bool:
         n = sum(b - a for _, a, b in frags)
-        return all(b - a >= max(2, min_share * n) for _, a, b in frags)
+        return all(b - a >= max(2, self.min_share * n) for _, a, b in frags)
 
-    def thinned(cuts, seams_at, budget):
-        """[(cut, seams)] with about ``budget`` (cut, seam) combinations spread evenly over the whole grid
-        (never materialised: counting the seams per cut is enough to pick them; ``seams_at`` returns
-        ranges or list slices, so ``len`` is cheap)."""
-        cuts = list(cuts)
-        counts = [len(seams_at(c)) for c in cuts]
-        total = sum(counts)
-        if total <= budget:
-            return [(c, list(seams_at(c))) for c, n in zip(cuts, counts) if n]
-        cum = list(itertools.accumulate(counts))
-        picked: dict = {}
-        for j in range(max(1, budget)):
-            flat = int((j + 0.5) * total / budget)
-            k = bisect.bisect_right(cum, flat)
-            offset = flat - (cum[k - 1] if k else 0)
-            picked.setdefault(k, []).append(offset)
-        out = []
-        for k, offsets in sorted(picked.items()):
-            seams = seams_at(cuts[k])
-            out.append((cuts[k], [seams[o] for o in dict.fromkeys(offsets)]))
-        return out
-
-    def extensions(frags, budget):
+    def extensions(self, frags, budget: int) -> list:
         """Candidate next states, each bringing in one unused reference b: either cut the last fragment at c
         and append b's tail from q, or cut the first fragment's head (start it at q) and prepend b's head up
         to c. Where a pair has too many (cut, start) combinations only the "shared" seams are kept (the
         words on both sides of the seam are a bigram of one reference), at evenly spaced cuts."""
         used = {k for k, _, _ in frags}
-        free = [b for b in range(len(refs)) if b not in used]
-        a_last, s_last, e_last = frags[-1]
-        a_first, s_first, e_first = frags[0]
+        free = [b for b in range(len(self.refs)) if b not in used]
         per = max(1, budget // max(1, 2 * len(free)))
         out = []
         for b in free:
-            nb = len(refs[b])
-            # append: keep refs[a_last][s_last:c], add refs[b][q:]
-            cuts = range(s_last + 2, e_last + 1)
-            if len(cuts) * max(0, nb - 1) <= per:
-                def seams_at(c, nb=nb):
-                    return range(0, nb - 1)
-            else:
-                def seams_at(c, b=b, nb=nb):  # q = p + 1 after each occurrence p <= nb - 3 of the kept word
-                    ps = occ[b].get(refs[a_last][c - 1], ())
-                    return _Shifted(ps, 0, bisect.bisect_right(ps, nb - 3), 1)
-            for c, qs in thinned(cuts, seams_at, per):
-                out += [frags[:-1] + [(a_last, s_last, c), (b, q, nb)] for q in qs]
-            if len(frags) == 1:
-                continue  # the first step: appending to every reference already covers every pair
-            # prepend: add refs[b][:c], keep refs[a_first][q:e_first]
-            starts = range(s_first, e_first - 1)
-            if len(starts) * max(0, nb - 1) <= per:
-                def heads_at(q, nb=nb):
-                    return range(2, nb + 1)
-            else:
-                def heads_at(q, b=b):  # c = p + 1 after each occurrence p >= 1 of the word before the new start
-                    if q < 1:
-                        return ()
-                    ps = occ[b].get(refs[a_first][q - 1], ())
-                    return _Shifted(ps, bisect.bisect_left(ps, 1), len(ps), 1)
-            for q, cs in thinned(starts, heads_at, per):
-                out += [[(b, 0, c), (a_first, q, e_first)] + frags[1:] for c in cs]
+            out += self._appended(frags, b, per)
+            if len(frags) > 1:   # the first step: appending to every reference already covers every pair
+                out += self._prepended(frags, b, per)
         return out
 
-    def shuffled(states):
-        random.Random(len(states)).shuffle(states)  # a capped search still samples every pair
-        return states
+    def _appended(self, frags, b: int, per: int) -> list:
+        """Keep refs[a_last][s_last:c], add refs[b][q:]."""
+        refs, occ = self.refs, self.occ
+        a_last, s_last, e_last = frags[-1]
+        nb = len(refs[b])
+        cuts = range(s_last + 2, e_last + 1)
+        if len(cuts) * max(0, nb - 1) <= per:
+            def seams_at(c):
+                return range(0, nb - 1)
+        else:
+            def seams_at(c):   # q = p + 1 after each occurrence p <= nb - 3 of the kept word
+                ps = occ[b].get(refs[a_last][c - 1], ())
+                return _Shifted(ps, 0, bisect.bisect_right(ps, nb - 3), 1)
+        return [frags[:-1] + [(a_last, s_last, c), (b, q, nb)] for c, qs in _thinned(cuts, seams_at, per) for q in qs]
 
-    def best_of(states):
+    def _prepended(self, frags, b: int, per: int) -> list:
+        """Add refs[b][:c], keep refs[a_first][q:e_first]."""
+        refs, occ = self.refs, self.occ
+        a_first, s_first, e_first = frags[0]
+        nb = len(refs[b])
+        starts = range(s_first, e_first - 1)
+        if len(starts) * max(0, nb - 1) <= per:
+            def heads_at(q):
+                return range(2, nb + 1)
+        else:
+            def heads_at(q):   # c = p + 1 after each occurrence p >= 1 of the word before the new start
+                if q < 1:
+                    return ()
+                ps = occ[b].get(refs[a_first][q - 1], ())
+                return _Shifted(ps, bisect.bisect_left(ps, 1), len(ps), 1)
+        return [[(b, 0, c), (a_first, q, e_first)] + frags[1:] for q, cs in _thinned(starts, heads_at, per)
+                for c in cs]
+
+    def best_of(self, states):
+        """(fragments, BLEU) of the best admissible state, scored in a fixed shuffled order; None if none."""
+        random.Random(len(states)).shuffle(states)  # a capped search still samples every pair
         best = None
         for fr in states:
-            if out_of_budget():
+            if self.budget.exhausted():
                 break
-            if not admissible(fr):
+            if not self.admissible(fr):
                 continue
-            ws = words_of(fr)
-            if any(ws == r for r in refs):
+            ws = self.words_of(fr)
+            if any(ws == r for r in self.refs):
                 continue
-            state["work"] += len(ws)
-            state["evals"] += 1
-            sc = scorer.bleu(" ".join(ws)).score
+            self.budget.work += len(ws)
+            self.evals += 1
+            sc = self.scorer.bleu(" ".join(ws)).score
             lens = [b - a for _, a, b in fr]
             key = (sc, -(max(lens) - min(lens)), [(-k, -a) for k, a, _ in fr])
             if best is None or key > best[0]:
                 best = (key, fr, sc)
-        return best
-
-    # step 1: every ordered pair of references (the head of one, the tail of another)
-    per_start = max(1, evals_per_step // len(refs))
-    best = best_of(shuffled([st for a in range(len(refs)) for st in extensions([(a, 0, len(refs[a]))], per_start)]))
-    if best is None:
-        why = ("The search was capped before any stitch could be scored; nothing is offered." if state["capped"]
-               else "The references are too short to stitch (each fragment needs 2 words and a fair share of "
-                    "the output).")
-        return Generated("stitch", " ".join(refs[0]), why, False,
-                         {"capped": state["capped"], "evaluations": state["evals"]})
-    _, frags, current = best
-    # further steps: bring in another reference while BLEU does not fall
-    while len(frags) < len(refs) and not out_of_budget():
-        nxt = best_of(shuffled(extensions(frags, evals_per_step)))
-        if nxt is None or nxt[2] < current - 1e-9:
-            break
-        _, frags, current = nxt
-    out = words_of(frags)
-    parts = "; ".join(f"reference {k + 1} words {a + 1}–{b}" for k, a, b in frags)
-    elapsed = time.perf_counter() - t0
-    cap = ""
-    if state["capped"]:
-        cap = (f" The search was capped ({'work limit' if state['capped'] == 'work' else 'time limit'} reached "
-               f"after {elapsed:.1f} s), so this is the best stitch found, not the best of all.")
-    return Generated("stitch", " ".join(out), f"Stitched {len(frags)} fragments from {len(frags)} references ("
-                     f"{parts}); {state['evals']} stitches scored, the best multi-reference BLEU kept." + cap,
-                     details={"fragments": [list(f) for f in frags], "capped": state["capped"],
-                              "evaluations": state["evals"], "elapsed": elapsed})
+        return None if best is None else (best[1], best[2])
 
 
 def pad_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]], segment: int | None = None,
@@ -600,45 +633,40 @@ def pad_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]], s
 
 
 @dataclass(frozen=True)
-class Param:
-    name: str
-    kind: str  # "int" | "float" | "text"
-    default: object
-    label: str
-    min: float | None = None
-    max: float | None = None
-
-
-@dataclass(frozen=True)
 class GeneratorSpec:
     key: str
     label: str
     fn: Callable
     needs: str  # which inputs: "cand", "cand+refs", "refs"
-    params: tuple[Param, ...] = ()
+    params: tuple[OptionSpec, ...] = ()   # the generator's parameters, with widget labels and bounds
     help: str = ""
+
+
+def _param(name: str, type_: str, default, label: str, lo: float | None = None, hi: float | None = None) -> OptionSpec:
+    """A generator parameter: the shared option spec (a ``text`` parameter takes at most 100 characters)."""
+    return OptionSpec(name, type_, default, label=label, min=lo, max=100 if type_ == "text" else hi)
 
 
 GENERATORS: dict[str, GeneratorSpec] = {g.key: g for g in [
     GeneratorSpec("repeat", "Repeat a word", repeat_word, "cand+refs",
-                  (Param("word", "text", "", "word (empty = most frequent reference word)"),
-                   Param("count", "int", 7, "how many times", 1, 200)),
+                  (_param("word", "text", "", "word (empty = most frequent reference word)"),
+                   _param("count", "int", 7, "how many times", 1, 200)),
                   "Papineni's attack; clipping caps the matches at the word's count in one reference."),
     GeneratorSpec("safest", "Keep only the safest words", keep_safest, "cand+refs", (),
                   "Drops every word no reference contains: precision 1, brevity penalty pays."),
     GeneratorSpec("truncate", "Truncate to k words", truncate, "cand",
-                  (Param("k", "int", 5, "k", 0, 500),)),
+                  (_param("k", "int", 5, "k", 0, 500),)),
     GeneratorSpec("shuffle", "Shuffle (word salad)", shuffle_words, "cand",
-                  (Param("fraction", "float", 1.0, "fraction of words shuffled", 0.0, 1.0),
-                   Param("seed", "int", 0, "seed", 0, 10_000))),
+                  (_param("fraction", "float", 1.0, "fraction of words shuffled", 0.0, 1.0),
+                   _param("seed", "int", 0, "seed", 0, 10_000))),
     GeneratorSpec("permute", "Permute chunks at bigram mismatches", permute_chunks, "cand+refs",
-                  (Param("seed", "int", 0, "seed", 0, 10_000),),
+                  (_param("seed", "int", 0, "seed", 0, 10_000),),
                   "Callison-Burch et al. 2006: sacreBLEU's counts stay identical."),
     GeneratorSpec("swap", "Swap two noun phrases", swap_noun_phrases, "cand", (),
                   "Heuristic: determiner + up to three content words; first and last are swapped."),
     GeneratorSpec("negate", "Insert a negation", insert_negation, "cand", ()),
     GeneratorSpec("stuff", "Stuff function words", stuff_function_words, "cand+refs",
-                  (Param("n", "int", 8, "function words appended", 0, 200),)),
+                  (_param("n", "int", 8, "function words appended", 0, 200),)),
     GeneratorSpec("concat", "Concatenate the references", concatenate_references, "refs", ()),
     GeneratorSpec("stitch", "Stitch fragments of the references", stitch_references, "refs", (),
                   "Greedy: fragments of as many references as keep multi-reference BLEU from falling, seams "
@@ -647,7 +675,11 @@ GENERATORS: dict[str, GeneratorSpec] = {g.key: g for g in [
 
 
 def run_generator(key: str, candidate: str, references: Sequence[str], **params) -> Generated:
+    """Run generator ``key``; the given parameters are checked against its specs (ValueError with a clear message:
+    an unknown name, a value of the wrong type or out of bounds); the others keep the function's defaults."""
     g = GENERATORS[key]
+    checked = bind_options(f"the {key} generator", g.params, params)
+    params = {k: (None if v is None else checked[k]) for k, v in params.items()}
     if g.needs == "cand":
         return g.fn(candidate, **params)
     if g.needs == "refs":

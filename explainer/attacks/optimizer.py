@@ -172,6 +172,7 @@ def _random_move(rng: random.Random, words: list[str], vocab: list[str], moves: 
 def optimize(candidate: str, references: Sequence[str], target: str = "bleu", *, budget_seconds: float = 3.0,
              seed: int = 0, max_steps: int = 500, neighbours: int = 60, patience: int = 15,
              moves: Sequence[str] = MOVES, callback: Callable | None = None) -> OptimizerResult:
+    """Hill-climb ``candidate`` towards a higher ``target`` score against ``references`` (see the module notes)."""
     t0 = time.perf_counter()
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
@@ -181,103 +182,122 @@ def optimize(candidate: str, references: Sequence[str], target: str = "bleu", *,
     # Canonical order: the same set of moves with the same seed gives the same search.
     chosen = set(moves)
     moves = tuple(m for m in MOVES if m in chosen) or MOVES
-    scorer = FastScorer(refs)
-    vocab = sorted({w for r in refs for w in r.split()})
-    rng = random.Random(seed)
-    all_words = candidate.split()
-    words = all_words[:MAX_WORDS]
-    res = OptimizerResult(" ".join(words), target, seed, float(budget_seconds), source=candidate,
-                          input_words=len(all_words), moves=moves, references=tuple(refs))
+    return _Climb(candidate, refs, target, moves, t0, float(budget_seconds), seed, callback).run(
+        max_steps, neighbours, patience)
 
-    def record(ws, move_text, step):
-        v = scorer.values(" ".join(ws))
-        entry = {"step": step, "move": move_text, "text": " ".join(ws), **{m: v[m] for m in TRACKED},
-                 "elapsed": time.perf_counter() - t0}
-        res.trajectory.append(entry)
-        res.unreadable = unreadability(res.start.split(), ws, refs)
-        return v[target]
 
-    current = record(words, "start", 0)
-    if callback is not None:  # lets a UI show (and keep) the start state before the first step ends
-        res.elapsed = time.perf_counter() - t0
-        if callback(res) is False:
-            res.stopped = "callback"
-            res.elapsed = time.perf_counter() - t0
-            res.max_unit_seconds = res.elapsed
-            return res
-    last = time.perf_counter()
-    res.max_unit_seconds = last - t0
-    fails = 0
+class _Climb:
+    """One run of :func:`optimize`: the current words, the result being recorded, and the time budget, checked
+    before every unit of work (one neighbour evaluation, or recording an accepted move)."""
 
-    def over_budget():
-        return time.perf_counter() - t0 >= budget_seconds
+    def __init__(self, candidate: str, refs: list[str], target: str, moves: tuple, t0: float, budget: float,
+                 seed: int, callback: Callable | None) -> None:
+        self.t0, self.budget, self.target, self.moves, self.callback = t0, budget, target, moves, callback
+        self.scorer = FastScorer(refs)
+        self.refs = refs
+        self.vocab = sorted({w for r in refs for w in r.split()})
+        self.rng = random.Random(seed)
+        all_words = candidate.split()
+        self.words = all_words[:MAX_WORDS]
+        self.res = OptimizerResult(" ".join(self.words), target, seed, budget, source=candidate,
+                                   input_words=len(all_words), moves=moves, references=tuple(refs))
+        self.last = t0
 
-    def unit_done():
-        nonlocal last
+    # ---- the budget
+    def over_budget(self) -> bool:
+        return time.perf_counter() - self.t0 >= self.budget
+
+    def unit_done(self) -> None:
         now = time.perf_counter()
-        res.max_unit_seconds = max(res.max_unit_seconds, now - last)
-        last = now
+        self.res.max_unit_seconds = max(self.res.max_unit_seconds, now - self.last)
+        self.last = now
 
-    def scan(move_iter):
+    def stop(self, why: str) -> OptimizerResult:
+        self.res.stopped = why
+        self.res.elapsed = time.perf_counter() - self.t0
+        return self.res
+
+    # ---- steps
+    def record(self, move_text: str, step: int) -> float:
+        ws = self.words
+        v = self.scorer.values(" ".join(ws))
+        self.res.trajectory.append({"step": step, "move": move_text, "text": " ".join(ws),
+                                    **{m: v[m] for m in TRACKED}, "elapsed": time.perf_counter() - self.t0})
+        self.res.unreadable = unreadability(self.res.start.split(), ws, self.refs)
+        return v[self.target]
+
+    def scan(self, move_iter):
         """Score moves one unit at a time: (best (score, move, words) or None, cut short by the budget)."""
         best = None
         for mv in move_iter:  # lazy: a cut-short scan draws no further random moves
-            if over_budget():
+            if self.over_budget():
                 return best, True
-            cand_words = _apply(words, mv)
-            s = scorer.values(" ".join(cand_words))[target]
-            res.evaluations += 1
+            cand_words = _apply(self.words, mv)
+            s = self.scorer.values(" ".join(cand_words))[self.target]
+            self.res.evaluations += 1
             if best is None or s > best[0]:
                 best = (s, mv, cand_words)
-            unit_done()
+            self.unit_done()
         return best, False
 
-    while True:
-        if res.steps >= max_steps:
-            res.stopped = "max steps"
-            break
-        if over_budget():
-            res.stopped = "budget"
-            break
-        if not applicable_moves(len(words), moves):
-            res.stopped = "no applicable move"
-            break
-        best, cut = scan(_random_move(rng, words, vocab, moves) for _ in range(neighbours))
-        if cut:  # discard the partial step: keeps time-limited runs a prefix of the full run
-            res.stopped = "budget"
-            break
-        res.steps += 1
-        suffix = ""
-        if best is None or best[0] <= current + 1e-12:
-            fails += 1
-            if fails < patience:
-                best = None
-            else:
-                # Before giving up, scan the whole neighbourhood in a fixed order: either it holds an
-                # improving move (take the best) or the text is a true local optimum for these moves.
-                best, cut = scan(_all_moves(words, vocab, moves))
-                if cut:
-                    res.stopped = "budget"
-                    break
-                if best is None or best[0] <= current + 1e-12:
-                    res.stopped = "local optimum"
-                    break
-                suffix = " (full scan)"
-        if best is not None:
-            if over_budget():
-                res.stopped = "budget"
-                break
-            desc = _describe(words, best[1]) + suffix
-            words = best[2]
-            current = record(words, desc, res.steps)
-            fails = 0
-            unit_done()
-        if callback is not None:
-            res.elapsed = time.perf_counter() - t0
-            if callback(res) is False:
-                res.stopped = "callback"
-                unit_done()
-                break
-            unit_done()
-    res.elapsed = time.perf_counter() - t0
-    return res
+    def ask_callback(self) -> bool:
+        """Run the callback (if any) with the result so far; False when it asks to stop."""
+        if self.callback is None:
+            return True
+        self.res.elapsed = time.perf_counter() - self.t0
+        return self.callback(self.res) is not False
+
+    def run(self, max_steps: int, neighbours: int, patience: int) -> OptimizerResult:
+        res = self.res
+        current = self.record("start", 0)
+        if not self.ask_callback():   # lets a UI show (and keep) the start state before the first step ends
+            res.max_unit_seconds = time.perf_counter() - self.t0
+            return self.stop("callback")
+        self.last = time.perf_counter()
+        res.max_unit_seconds = self.last - self.t0
+        fails = 0
+        while True:
+            why = self.cannot_step(max_steps)
+            if why:
+                return self.stop(why)
+            best, cut = self.scan(_random_move(self.rng, self.words, self.vocab, self.moves)
+                                  for _ in range(neighbours))
+            if cut:  # discard the partial step: keeps time-limited runs a prefix of the full run
+                return self.stop("budget")
+            res.steps += 1
+            suffix = ""
+            if best is None or best[0] <= current + 1e-12:
+                fails += 1
+                if fails < patience:
+                    best = None
+                else:
+                    # Before giving up, scan the whole neighbourhood in a fixed order: either it holds an
+                    # improving move (take the best) or the text is a true local optimum for these moves.
+                    best, cut = self.scan(_all_moves(self.words, self.vocab, self.moves))
+                    if cut:
+                        return self.stop("budget")
+                    if best is None or best[0] <= current + 1e-12:
+                        return self.stop("local optimum")
+                    suffix = " (full scan)"
+            if best is not None:
+                if self.over_budget():
+                    return self.stop("budget")
+                desc = _describe(self.words, best[1]) + suffix
+                self.words = best[2]
+                current = self.record(desc, res.steps)
+                fails = 0
+                self.unit_done()
+            if self.callback is not None:
+                go_on = self.ask_callback()
+                self.unit_done()
+                if not go_on:
+                    return self.stop("callback")
+
+    def cannot_step(self, max_steps: int) -> str:
+        if self.res.steps >= max_steps:
+            return "max steps"
+        if self.over_budget():
+            return "budget"
+        if not applicable_moves(len(self.words), self.moves):
+            return "no applicable move"
+        return ""

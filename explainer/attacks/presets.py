@@ -1,4 +1,4 @@
-"""Gaming-lab presets: every attack and failure case of docs/gaming-attacks.md as data.
+"""Gaming-lab presets: every attack and failure case of the gaming catalogue as data (docs/gaming-lab.md lists them).
 
 A preset is a list of *variants* (candidate(s) + references + scoring options). Nothing numeric is stored:
 :func:`evaluate` scores every variant with the real implementations (see ``scoring.py``), computes deltas
@@ -21,12 +21,10 @@ verdict agrees, so a lesson can never contradict its own numbers.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Sequence
 
-from explainer.attacks.scoring import (BleuOptions, RougeOptions, Scores, score, score_corpus, METRICS,
-                                       DEFAULT_METRICS)
+from explainer.attacks.scoring import BleuOptions, RougeOptions, Scores, score, score_corpus, DEFAULT_METRICS
 
 __all__ = ["Variant", "Preset", "PresetResult", "PRESETS", "get_preset", "evaluate", "verdict", "EPS",
            "LessonCard", "LESSON_CARDS", "ENTRIES"]
@@ -68,7 +66,7 @@ class Variant:
 class Preset:
     id: str
     title: str
-    catalogue: str  # id in docs/gaming-attacks.md (G1, F3, C6, ...)
+    catalogue: str  # catalogue id (G1, F3, C6, ...), as docs/gaming-lab.md lists them
     kind: str  # "attack" | "config"
     variants: tuple[Variant, ...]
     headline: tuple[str, ...]  # the metrics that matter for this lesson

@@ -18,10 +18,9 @@ Two paths:
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field, asdict
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import numpy as np
 from rouge_score import rouge_scorer, scoring as rs_scoring, tokenizers as rs_tokenizers
@@ -345,17 +344,17 @@ class FastScorer:
     def rouge_l_f(self, candidate: str) -> float:
         """``values(candidate)["rougeL_f"]`` without the other metrics (score_multi's best F = the max F)."""
         pred = self._tok.tokenize(candidate)
-        return max(float(self._lcs_score(rt, pred).fmeasure) for rt in self._ref_tokens)
+        return max(float(self._lcs_score(ref_toks, pred).fmeasure) for ref_toks in self._ref_tokens)
 
     def values(self, candidate: str) -> dict[str, float]:
         b = self.bleu(candidate)
         pred = self._tok.tokenize(candidate)
         p1, p2 = rouge_scorer._create_ngrams(pred, 1), rouge_scorer._create_ngrams(pred, 2)
         per_ref = []
-        for rt, (r1, r2) in zip(self._ref_tokens, self._ref_ng):
+        for ref_toks, (r1, r2) in zip(self._ref_tokens, self._ref_ng):
             per_ref.append({"rouge1": rouge_scorer._score_ngrams(r1, p1),
                             "rouge2": rouge_scorer._score_ngrams(r2, p2),
-                            "rougeL": self._lcs_score(rt, pred)})
+                            "rougeL": self._lcs_score(ref_toks, pred)})
         out = {"bleu": float(b.score), "bleu_bp": float(b.bp)}
         for t in ("rouge1", "rouge2", "rougeL"):
             # score_multi: np.argmax over F -> first reference with the best F.

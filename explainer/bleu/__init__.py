@@ -7,28 +7,28 @@
 * ``explain_bleu`` / ``explain_bleu_corpus``: full traces (corpus: per-segment traces on demand).
 * ``score_bleu`` / ``score_bleu_corpus``: statistics only (``BleuStats``), the fast path.
 * ``bootstrap_bleu_corpus``: sacreBLEU's bootstrap mean and 95 % CI, reproduced exactly.
-* ``DIALECTS``, ``dialect_options(name)``, ``register_dialect``: the dialect registry.
+* ``DIALECTS``, ``dialect_names()``, ``dialect_options(name)``, ``get_dialect(name, **options)``,
+  ``register_dialect``: the dialect registry (a dialect's module is imported when it is first used).
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
 from explainer.bleu import algorithm as _alg
-from explainer.bleu.algorithm import (MAX_CORPUS_TRACE_CHARS, MAX_TRACE_CHARS, TraceTooLarge,
-                                      streams_to_segments)
-from explainer.bleu.bootstrap import BleuBootstrap, bootstrap_bleu_corpus
-from explainer.bleu.dialects import BleuDialect, OptionSpec
-from explainer.bleu.registry import DIALECTS, _load_builtin, dialect_names, dialect_options, get_dialect, register_dialect
+from explainer.bleu.algorithm import streams_to_segments
+from explainer.bleu.bootstrap import MAX_BOOTSTRAP, BleuBootstrap, bootstrap_bleu_corpus
+from explainer.bleu.dialects import BleuDialect
+from explainer.bleu.limits import MAX_CORPUS_TRACE_CHARS, MAX_TRACE_CHARS, TraceTooLarge
+from explainer.bleu.registry import DIALECTS, dialect_names, dialect_options, get_dialect, register_dialect
 from explainer.bleu.trace import BleuCorpusTrace, BleuStats, BleuTrace
+from explainer.options import OptionSpec
 
 __all__ = ["explain_bleu", "explain_bleu_corpus", "score_bleu", "score_bleu_corpus", "BleuTrace",
            "BleuCorpusTrace", "BleuStats", "DIALECTS", "dialect_options", "dialect_names", "register_dialect",
            "get_dialect", "BleuDialect", "OptionSpec", "streams_to_segments", "DEFAULT_DIALECT",
-           "bootstrap_bleu_corpus", "BleuBootstrap", "MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge"]
+           "bootstrap_bleu_corpus", "BleuBootstrap", "MAX_BOOTSTRAP", "MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge"]
 
 DEFAULT_DIALECT = "sacrebleu"
-
-_load_builtin()
 
 
 def explain_bleu(candidate: str, references: Sequence[str], *, dialect: str = DEFAULT_DIALECT,

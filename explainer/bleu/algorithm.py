@@ -12,55 +12,20 @@ Two paths produce the *same* statistics:
 """
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from typing import Any, Sequence
 
 from explainer.bleu.dialects import BleuDialect, LibraryError, SegmentContext
-from explainer.bleu.trace import (BleuCorpusTrace, BleuStats, BleuTrace, OrderNgrams,
-                                  TextTrace)
+from explainer.bleu.limits import (MAX_CORPUS_TRACE_CHARS, MAX_TRACE_CHARS, TraceTooLarge, check_corpus_trace_size,
+                                   check_trace_size)
+from explainer.bleu.trace import BleuCorpusTrace, BleuStats, BleuTrace, OrderNgrams, TextTrace
 from explainer.errors import ExplainerInputError
+from explainer.gcpause import gc_paused
 from explainer.ngrams import count_all_ngrams
-from explainer.text import MAX_INPUT_CHARS, check_length
+from explainer.text import check_length
 
 __all__ = ["segment_stats", "build_segment_trace", "explain_segment", "explain_corpus", "score_segment",
            "score_corpus", "normalize_segment_input", "normalize_corpus_input", "sum_stats", "MAX_TRACE_CHARS",
            "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge", "check_trace_size", "check_corpus_trace_size"]
-
-
-# ------------------------------------------------------------------------------------------- limits
-#: Characters (candidate + all references) one segment's full trace may cover. The work and the size of a full
-#: trace grow with the number of n-gram positions it lists; at this size the slowest case measured (character
-#: tokens, max order 10, one long reference) builds and exports (to_dict) in ~3 s, the default dialect in
-#: < 0.5 s (docs/trace-schema-bleu.md "Limits"). Statistics (score_bleu) are not limited by it.
-MAX_TRACE_CHARS = 100_000
-#: Characters (all candidates + all references) of a corpus whose every segment's full trace is built at once
-#: (explain_bleu_corpus(full=True), to_dict(full=True), segments, build_all, materialise).
-MAX_CORPUS_TRACE_CHARS = 1_500_000
-
-
-class TraceTooLarge(ExplainerInputError):
-    """A full trace over more characters than MAX_TRACE_CHARS / MAX_CORPUS_TRACE_CHARS."""
-
-
-def check_trace_size(candidate: str, references: Sequence[str], where: str = "") -> None:
-    n = len(candidate) + sum(len(r) for r in references)
-    if n > MAX_TRACE_CHARS:
-        raise TraceTooLarge(
-            f"{where}a full BLEU trace of {n:,} characters (candidate + {len(references)} reference(s)) is over "
-            f"the limit of {MAX_TRACE_CHARS:,} characters in total for one segment's full trace "
-            "(explainer.bleu.MAX_TRACE_CHARS). For the statistics only use score_bleu / score_bleu_corpus "
-            f"(CLI: without --full), which take up to {MAX_INPUT_CHARS:,} characters per text.")
-
-
-def check_corpus_trace_size(n_chars: int, n_segments: int) -> None:
-    if n_chars > MAX_CORPUS_TRACE_CHARS:
-        raise TraceTooLarge(
-            f"full BLEU traces of all {n_segments:,} segments would cover {n_chars:,} characters, over the limit "
-            f"of {MAX_CORPUS_TRACE_CHARS:,} characters for a full corpus trace "
-            "(explainer.bleu.MAX_CORPUS_TRACE_CHARS). Build the segments you need with "
-            "explain_bleu_corpus(...).segment(i) (full=False), or use score_bleu_corpus for the statistics only "
-            "(CLI: without --full).")
 
 
 # ------------------------------------------------------------------------------------------- input
@@ -155,7 +120,7 @@ def streams_to_segments(streams: Sequence[Sequence[str | None]], n_candidates: i
     return [[s[i] for s in streams if s[i] is not None] for i in range(n)]
 
 
-def _nrefs(references: Sequence[Sequence[str]]) -> int | str:
+def nrefs_of(references: Sequence[Sequence[str]]) -> int | str:
     counts = {len(r) for r in references}
     return counts.pop() if len(counts) == 1 else "var"
 
@@ -174,9 +139,9 @@ def segment_stats(d: BleuDialect, candidate: str, references: Sequence[str]) -> 
     ref_ngrams = None
     ref_lens = []
     for ref in references:
-        rt = tok(ref)
-        cnt = count_all_ngrams(rt, N)
-        ref_lens.append(len(rt))
+        ref_toks = tok(ref)
+        cnt = count_all_ngrams(ref_toks, N)
+        ref_lens.append(len(ref_toks))
         if ref_ngrams is None:
             ref_ngrams = cnt
         else:
@@ -208,12 +173,9 @@ def _combine(d: BleuDialect, summed: list, ctx, n_segments: int):
 
 
 def _signature(d: BleuDialect, nrefs) -> str:
-    """The dialect's signature, memoised per number of references (corpus traces ask once per segment)."""
-    cache = d.__dict__.setdefault("_signature_cache", {})
-    sig = cache.get(nrefs)
-    if sig is None:
-        sig = cache[nrefs] = d.signature(nrefs)
-    return sig
+    """The dialect's signature, kept per number of references in the dialect's own cache (a corpus trace asks
+    once per segment; a bound dialect serves many calls)."""
+    return d.cached("signature", nrefs, lambda: d.signature(nrefs))
 
 
 def _merge_error(pre: LibraryError | None, comb_err: LibraryError | None) -> LibraryError | None:
@@ -237,7 +199,7 @@ def score_segment(d: BleuDialect, candidate: str, references: Sequence[str]) -> 
     warns, err = d.check_inputs([candidate], [references], corpus=False)
     st = segment_stats(d, candidate, references)
     comb = _combine_checked(d, st, _context(d, candidate, references), 1, err)
-    return BleuStats.from_combination(d.name, comb, d.signature(len(references)), warns + comb.warnings,
+    return BleuStats.from_combination(d.name, comb, _signature(d, len(references)), warns + comb.warnings,
                                       _merge_error(err, comb.library_error), d.options_dict())
 
 
@@ -248,43 +210,26 @@ def score_corpus(d: BleuDialect, candidates, references) -> BleuStats:
     summed = sum_stats(stats) if stats else [0, 0] + [0] * (2 * d.max_order)
     ctx = _context(d, candidates[-1], references[-1]) if candidates else None
     comb = _combine_checked(d, summed, ctx, len(stats), err)
-    return BleuStats.from_combination(d.name, comb, d.signature(_nrefs(references) if references else 0),
+    return BleuStats.from_combination(d.name, comb, _signature(d, nrefs_of(references) if references else 0),
                                       warns + comb.warnings, _merge_error(err, comb.library_error),
                                       d.options_dict(), stats)
 
 
 # ---------------------------------------------------------------------------------------- full trace
-@contextmanager
-def gc_paused():
-    """Pause the cyclic garbage collector while building many small, acyclic trace objects.
-
-    Full traces allocate ~100 objects per segment that all stay alive; every few hundred allocations the
-    collector would re-traverse everything built so far, which made building 2,400 traces 4-7x slower
-    (bench/bench_bleu.py). Traces contain no reference cycles, so nothing is lost by pausing it; it is
-    re-enabled (if it was enabled) when the block ends, even on error."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def _text_trace(d: BleuDialect, text: str) -> TextTrace:
     toks = d.tokenize(text)
     starts, ends = d.align_offsets(text, toks)
     return TextTrace(text, d.preprocessed_text(text), d.preprocess_changes(text), toks, starts, ends)
 
 
-def _group_by_next(positions: Sequence[int], rt: Sequence[str], off: int, lim: int) -> dict | None:
+def _group_by_next(positions: Sequence[int], ref_toks: Sequence[str], off: int, lim: int) -> dict | None:
     """Positions p (< lim) of one prefix in a reference, grouped by the token at p + off (ascending lists)."""
     if not positions:
         return None
     out: dict = {}
     for p in positions:
         if p < lim:
-            t = rt[p + off]
+            t = ref_toks[p + off]
             lst = out.get(t)
             if lst is None:
                 out[t] = [p]
@@ -305,102 +250,122 @@ def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str
     is so visited at most twice per order, whatever the text: the work is linear in the total number of tokens
     (filtering per n-gram was quadratic when many distinct n-grams continue one frequent prefix, e.g. a
     candidate "a x1 a x2 a x3 ..." against references "a a a ...")."""
-    N = d.max_order
     cand = _text_trace(d, candidate)
     refs = [_text_trace(d, r) for r in references]
     ht = cand.token_texts
-    rts = [r.token_texts for r in refs]
-    K = len(rts)
+    refs_toks = [r.token_texts for r in refs]
     c = len(ht)
-    # order 1: token -> positions, per reference
+    ref_lens = [len(x) for x in refs_toks]
+    orders, matches = [], []
+    ids: list = []
+    ref_positions: list = []
+    for n in range(1, d.max_order + 1):
+        prev_ids, prev_rp = ids, ref_positions
+        ids, firsts, counts = _distinct_ngrams(ht, n)
+        if n == 1:
+            ref_positions = _unigram_positions(ht, firsts, refs_toks)
+        else:
+            ref_positions = _extended_positions(ht, n, firsts, prev_ids, prev_rp, refs_toks, ref_lens)
+        m = _clipped_matches(counts, ref_positions)
+        matches.append(m)
+        orders.append(OrderNgrams(n, m, c - n + 1 if c >= n else 0, d.segment_total(c, n), ht, firsts, ids,
+                                  counts, ref_positions, len(refs_toks)))
+    choice = d.choose_ref_length(c, ref_lens)
+    stats = [c, choice.r] + matches + [o.totals for o in orders]
+    return cand, refs, orders, choice, stats
+
+
+def _distinct_ngrams(ht: Sequence[str], n: int) -> tuple[list, list, list]:
+    """For the candidate's n-grams: the index of its distinct n-gram at every position (``ids``), the first
+    position of each distinct n-gram (``firsts``) and its count (``counts``), in order of first occurrence."""
+    index: dict = {}
+    ids: list = []
+    firsts: list = []
+    counts: list = []
+    for i in range(len(ht) - n + 1):
+        key = ht[i] if n == 1 else tuple(ht[i:i + n])
+        j = index.get(key)
+        if j is None:
+            j = index[key] = len(firsts)
+            firsts.append(i)
+            counts.append(1)
+        else:
+            counts[j] += 1
+        ids.append(j)
+    return ids, firsts, counts
+
+
+def _unigram_positions(ht: Sequence[str], firsts: list, refs_toks: list) -> list:
+    """Per distinct candidate token: None (in no reference) or its positions in every reference (tuples)."""
     ref_uni = []
-    for rt in rts:
+    for ref_toks in refs_toks:
         pos: dict = {}
-        for i, t in enumerate(rt):
+        for i, t in enumerate(ref_toks):
             lst = pos.get(t)
             if lst is None:
                 pos[t] = [i]
             else:
                 lst.append(i)
         ref_uni.append({t: tuple(v) for t, v in pos.items()})
-    ref_lens = [len(rt) for rt in rts]
-    kr = range(K)
-    orders = []
-    matches = []
-    prev_ids: list = []
-    prev_rp: list = []
-    for n in range(1, N + 1):
-        # distinct candidate n-grams: index per position, first position of each, count of each
-        index: dict = {}
-        ids: list = []
-        firsts: list = []
-        counts: list = []
-        for i in range(c - n + 1):
-            key = ht[i] if n == 1 else tuple(ht[i:i + n])
-            j = index.get(key)
-            if j is None:
-                j = index[key] = len(firsts)
-                firsts.append(i)
-                counts.append(1)
-            else:
-                counts[j] += 1
-            ids.append(j)
-        del index
-        # their positions in every reference; an n-gram can only occur where its (n-1)-gram prefix does
-        ref_positions: list = [None] * len(firsts)
-        m = 0
-        off = n - 1
-        seen_prefix: dict = {}   # prefix id -> None (filtered once directly) or its positions grouped by next token
-        for j, f in enumerate(firsts):
-            if n == 1:
-                tok = ht[f]
-                found = [u.get(tok, ()) for u in ref_uni]
-                if not any(found):
-                    continue
-                rp = tuple(found)
-            else:
-                pid = prev_ids[f]
-                prefix = prev_rp[pid]
-                if prefix is None:
-                    continue
-                last = ht[f + off]
-                if pid in seen_prefix:
-                    groups = seen_prefix[pid]
-                    if groups is None:
-                        groups = seen_prefix[pid] = [_group_by_next(prefix[k], rts[k], off, ref_lens[k] - off)
-                                                     for k in kr]
-                    found = [tuple(g.get(last, ())) if g else () for g in groups]
-                    if not any(found):
-                        continue
+    out: list = [None] * len(firsts)
+    for j, f in enumerate(firsts):
+        tok = ht[f]
+        found = tuple(u.get(tok, ()) for u in ref_uni)
+        if any(found):
+            out[j] = found
+    return out
+
+
+def _extended_positions(ht: Sequence[str], n: int, firsts: list, prev_ids: list, prev_rp: list, refs_toks: list,
+                        ref_lens: list) -> list:
+    """Per distinct candidate n-gram (n > 1): None or its positions in every reference, found by extending the
+    positions of its (n-1)-gram prefix (see ``build_segment_trace``)."""
+    out: list = [None] * len(firsts)
+    off = n - 1
+    kr = range(len(refs_toks))
+    seen_prefix: dict = {}   # prefix id -> None (filtered once directly) or its positions grouped by next token
+    for j, f in enumerate(firsts):
+        pid = prev_ids[f]
+        prefix = prev_rp[pid]
+        if prefix is None:
+            continue
+        last = ht[f + off]
+        if pid in seen_prefix:
+            groups = seen_prefix[pid]
+            if groups is None:
+                groups = seen_prefix[pid] = [_group_by_next(prefix[k], refs_toks[k], off, ref_lens[k] - off) for k in kr]
+            found = [tuple(g.get(last, ())) if g else () for g in groups]
+            if not any(found):
+                continue
+        else:
+            seen_prefix[pid] = None
+            found = []
+            hit = False
+            for k in kr:
+                pp = prefix[k]
+                if pp:
+                    ref_toks = refs_toks[k]
+                    lim = ref_lens[k] - off
+                    x = tuple([p for p in pp if p < lim and ref_toks[p + off] == last])
+                    if x:
+                        hit = True
+                    found.append(x)
                 else:
-                    seen_prefix[pid] = None
-                    found = []
-                    hit = False
-                    for k in kr:
-                        pp = prefix[k]
-                        if pp:
-                            rt = rts[k]
-                            lim = ref_lens[k] - off
-                            x = tuple([p for p in pp if p < lim and rt[p + off] == last])
-                            if x:
-                                hit = True
-                            found.append(x)
-                        else:
-                            found.append(())
-                    if not hit:
-                        continue
-                rp = tuple(found)
-            ref_positions[j] = rp
+                    found.append(())
+            if not hit:
+                continue
+        out[j] = tuple(found)
+    return out
+
+
+def _clipped_matches(counts: list, ref_positions: list) -> int:
+    """Sum over distinct n-grams of min(candidate count, largest count in one reference)."""
+    m = 0
+    for cc, rp in zip(counts, ref_positions):
+        if rp is not None:
             mx = max(map(len, rp))
-            cc = counts[j]
             m += cc if cc < mx else mx
-        prev_ids, prev_rp = ids, ref_positions
-        matches.append(m)
-        orders.append(OrderNgrams(n, m, c - n + 1 if c >= n else 0, d.segment_total(c, n), ht, firsts, ids,
-                                  counts, ref_positions, K))
-    choice = d.choose_ref_length(c, ref_lens)
-    stats = [c, choice.r] + matches + [o.totals for o in orders]
-    return cand, refs, orders, choice, stats
+    return m
 
 
 def explain_segment(d: BleuDialect, candidate: str, references: Sequence[str]) -> BleuTrace:
@@ -452,6 +417,6 @@ def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False
     return BleuCorpusTrace(dialect=d.name, implementation=d.implementation, options=d.options_dict(),
                            scale=d.scale, tokenizer=d.tokenizer_name, n_segments=len(candidates),
                            segment_stats=stats, summed=summed, combination=comb,
-                           signature=d.signature(_nrefs(references) if references else 0),
+                           signature=_signature(d, nrefs_of(references) if references else 0),
                            warnings=warns + comb.warnings, library_error=_merge_error(err, comb.library_error),
                            segment_errors=seg_errors, _builder=builder, _segments=built, _n_chars=n_chars)

@@ -6,7 +6,7 @@ Tokenizer: the metric's ``Tokenizer13a`` is a copy of sacreBLEU's 13a, called on
 the result, which gives the HF tokens: the only difference between the two (``"foo-\\n"`` -> HF ``foo``,
 sacreBLEU ``foo-``) comes from that missing rstrip, and every golden HF record's ``tokens`` are reproduced
 (tests/test_bleu_golden.py). Reference length: the SHORTEST reference. ``smooth``: (m+1)/(t+1) for every order,
-unigrams included. See ``/work/shared/docs/bleu-dialects.md`` §4.
+unigrams included. See docs/dialects-bleu.md.
 """
 from __future__ import annotations
 
@@ -14,10 +14,8 @@ import math
 
 from explainer.bleu.dialect_sacrebleu import changes_13a, sacrebleu_tokenizer
 from explainer.bleu.dialects import BleuDialect, Combination, LibraryError, OptionSpec, OrderResult, shortest
-from explainer.bleu.registry import register_dialect
 
 
-@register_dialect
 class HfEvaluateDialect(BleuDialect):
     name = "hf-evaluate"
     label = "Hugging Face evaluate (bleu)"

@@ -4,7 +4,7 @@ Whitespace tokens (``str.split()``) by default; per-sentence denominators max(1,
 length with ties to the shorter; ``SmoothingFunction().method0..7`` with epsilon/alpha/k; ``auto_reweigh``;
 orders whose smoothed precision is 0 are skipped (``if p_i > 0``); ``math.fsum``. Smoothing methods 4-7 see
 the corpus c but the LAST segment's hypothesis and references, as NLTK passes them.
-See ``/work/shared/docs/bleu-dialects.md`` §3.
+See docs/dialects-bleu.md.
 """
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ import nltk
 
 from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
                                      OrderResult, SegmentContext, closest_shorter)
-from explainer.bleu.registry import register_dialect
 
 METHODS = tuple(f"method{i}" for i in range(8))
 _TINY = sys.float_info.min
@@ -55,7 +54,157 @@ class _Fail(Exception):
         self.error = error
 
 
-@register_dialect
+def _brevity(c: int, r: int) -> dict:
+    """``brevity_penalty(closest_ref_len=r, hyp_len=c)`` and how it was reached (the Combination's BP fields)."""
+    if c > r:
+        bp, branch, bpf = 1, "c > r", f"c = {c} > r = {r}: BP = 1"
+    elif c == 0:
+        bp, branch, bpf = 0, "c = 0", "the candidate is empty: BP = 0"
+    else:
+        bp = math.exp(1 - r / c)
+        branch, bpf = "c ≤ r", f"exp(1 − r/c) = exp(1 − {r}/{c}) = {bp:.6g}"
+    return dict(c=c, r=r, ratio=c / r if r else None, bp=float(bp), bp_branch=branch, bp_formula=bpf, scale=1.0)
+
+
+def _fraction_error(raw) -> LibraryError | None:
+    """corpus_bleu first builds Fraction(numerator, denominator, _normalize=False) for every order. Every sentence
+    adds max(1, ·) to the denominators, so a 0 denominator means a corpus without segments."""
+    for m, t in raw:
+        if t == 0:
+            try:
+                Fraction(m, t, _normalize=False)
+            except ZeroDivisionError as e:
+                return LibraryError(
+                    "ZeroDivisionError", str(e),
+                    "the real library fails here because the corpus has no segment: corpus_bleu builds the "
+                    f"precision Fraction({m}, {t}) before anything else")
+    return None
+
+
+def _weighted_log_sum(p, weight, N: int):
+    """NLTK's ``math.fsum(w_i * math.log(p_i) for w_i, p_i in zip(weights, p_n) if p_i > 0)`` and its exp,
+    with the terms and which orders entered (OverflowError / ValueError as NLTK raises them)."""
+    terms, included = [], []
+    for i in range(N):
+        w = weight[i] if i < len(weight) else None
+        inc = w is not None and p[i] > 0
+        included.append(inc)
+        terms.append(w * math.log(p[i]) if inc else None)
+    s = math.fsum(t for t in terms if t is not None)
+    return terms, included, s, math.exp(s)
+
+
+class _Smoothing:
+    """NLTK's ``SmoothingFunction`` methods on the corpus fractions ``p`` (changed in place), each step writing
+    what it did to ``notes``. Method 7 is method 4 then method 5, as in NLTK."""
+
+    def __init__(self, raw, hyp_len: int, ctx: SegmentContext | None, eps, alpha, k, warns: list) -> None:
+        self.raw, self.hyp_len, self.ctx = raw, hyp_len, ctx
+        self.eps, self.alpha, self.k, self.warns = eps, alpha, k, warns
+        self.p: list = [Fraction(m, t, _normalize=False) for m, t in raw]
+        self.notes = [("none", f"{m} / {t} = {m / t:.6g}", "matches > 0: plain precision") for m, t in raw]
+
+    def method0(self) -> None:
+        for i, (m, t) in enumerate(self.raw):
+            if m == 0:
+                self.warns.append(LibraryWarning("UserWarning", _warn_text(i + 1)))
+                self.p[i] = _TINY
+                self.notes[i] = ("method0", "sys.float_info.min = 2.2250738585072014e-308",
+                                 "0 matches, no smoothing: NLTK substitutes the smallest float and warns; the "
+                                 "score becomes tiny but not 0")
+
+    def method1(self) -> None:
+        eps = self.eps
+        for i, (m, t) in enumerate(self.raw):
+            if m == 0:
+                self.p[i] = (m + eps) / t
+                self.notes[i] = ("method1", f"(0 + ε) / {t} = {eps:g} / {t} = {self.p[i]:.6g}",
+                                 "0 matches: method1 adds ε to the numerator")
+
+    def method2(self) -> None:
+        for i, (m, t) in enumerate(self.raw):
+            if i != 0:
+                self.p[i] = Fraction(m + 1, t + 1, _normalize=False)
+                self.notes[i] = ("method2", f"({m} + 1) / ({t} + 1) = {float(self.p[i]):.6g}",
+                                 "method2 adds 1 to numerator and denominator of every order ≥ 2, matched or not")
+
+    def method3(self) -> None:
+        inc = 1
+        for i, (m, t) in enumerate(self.raw):
+            if m == 0:
+                self.p[i] = 1 / (2 ** inc * t)
+                self.notes[i] = ("method3", f"1 / (2^{inc} · {t}) = {self.p[i]:.6g}",
+                                 f"0 matches: NIST geometric smoothing, k = {inc}")
+                inc += 1
+
+    def method4(self) -> None:
+        inc = 1
+        hyp_len, k = self.hyp_len, self.k
+        for i, pi in enumerate(self.p):
+            is_zero = (pi.numerator == 0) if isinstance(pi, Fraction) else False
+            if is_zero and hyp_len > 1:
+                try:
+                    numerator = 1 / (2 ** inc * k / math.log(hyp_len))
+                except ZeroDivisionError as e:
+                    raise _Fail(LibraryError(
+                        type(e).__name__, str(e),
+                        f"the real library fails here because method4 divides 1 by 2^{inc} · k / ln {hyp_len} "
+                        f"for the {i + 1}-grams (0 matches), and with k = {k:g} that is 0")) from None
+                self.p[i] = numerator / self.raw[i][1]
+                self.notes[i] = ("method4", f"(1 / (2^{inc} · k / ln {hyp_len})) / {self.raw[i][1]} = {self.p[i]:.6g}",
+                                 f"0 matches: method4 scales the NIST value by ln(c)/k, k = {k}")
+                inc += 1
+            elif is_zero:
+                self.notes[i] = ("method4", "0 (left unsmoothed)",
+                                 f"0 matches but the corpus c = {hyp_len} ≤ 1: method4 leaves the 0")
+
+    def method5(self) -> None:
+        if self.ctx is None or "p5" not in self.ctx.extra:
+            raise AssertionError("method5 needs the last segment")
+        n5, d5 = self.ctx.extra["p5"]
+        p = self.p
+        plus = p + [Fraction(n5, d5, _normalize=False)]
+        prev = p[0] + 1
+        for i in range(len(p)):
+            new = (prev + p[i] + plus[i + 1]) / 3
+            self.notes[i] = ("method5", f"(p'_{i} + p_{i + 1} + p_{i + 2}) / 3 = {float(new):.6g}",
+                             "method5 averages the previous smoothed, this and the next order's precision "
+                             "(next of the last order: 5-gram precision of the last segment)")
+            p[i] = new
+            prev = new
+
+    def method6(self) -> None:
+        p, alpha = self.p, self.alpha
+        if len(p) < 3:
+            raise _Fail(LibraryError("IndexError", "list index out of range",
+                                     "the real library fails here because method6 reads the 3-gram precision "
+                                     "and fewer than 3 orders are weighted"))
+        if not p[2]:   # NLTK: assert p_n[2] (truthiness: an unreduced Fraction(0, t) != 0)
+            raise _Fail(LibraryError("AssertionError",
+                                     "This smoothing method requires non-zero precision for bigrams.",
+                                     "the real library fails here because method6 asserts a non-zero 3-gram "
+                                     "precision (its message says bigrams)"))
+        last_len = self.ctx.extra.get("last_hyp_len", 0) if self.ctx else 0
+        for i in range(2, len(p)):
+            # NLTK's own test, on its unreduced Fractions: Fraction(0, 2, _normalize=False) == 0 is False
+            pi0 = 0 if p[i - 2] == 0 else p[i - 1] ** 2 / p[i - 2]
+            m = self.raw[i][0]
+            l_ = max(0, last_len - i)
+            try:
+                p[i] = (m + alpha * pi0) / (l_ + alpha)
+            except ZeroDivisionError as e:
+                raise _Fail(LibraryError(
+                    type(e).__name__, str(e),
+                    f"the real library fails here because method6 divides by ℓ + α for the {i + 1}-grams, and "
+                    f"both are 0: the last candidate has no {i + 1}-grams (ℓ = 0) and α = {alpha:g}")) from None
+            self.notes[i] = ("method6", f"({m} + α·π0) / ({l_} + α) = {float(p[i]):.6g}, π0 = p'²_{i}/p'_{i - 1}",
+                             f"method6 interpolates with the prior π0 (α = {alpha}); ℓ = {l_} is the number of "
+                             f"{i + 1}-grams of the last candidate")
+
+
+_METHOD_STEPS = {f"method{i}": (f"method{i}",) for i in range(7)} | {"method7": ("method4", "method5")}
+
+
 class NltkDialect(BleuDialect):
     name = "nltk"
     label = "NLTK"
@@ -141,96 +290,74 @@ class NltkDialect(BleuDialect):
 
     # ------------------------------------------------------------------------------- corpus_bleu tail
     def combine(self, c, r, matches, totals, ctx, *, n_segments=1) -> Combination:
-        o = self.options
+        """``corpus_bleu`` after the counting: fractions, the early 0, smoothing, weights, the weighted log-sum."""
         N = self.max_order
-        method = o["smoothing"]
-        # brevity_penalty(closest_ref_len=r, hyp_len=c)
-        if c > r:
-            bp, branch, bpf = 1, "c > r", f"c = {c} > r = {r}: BP = 1"
-        elif c == 0:
-            bp, branch, bpf = 0, "c = 0", "the candidate is empty: BP = 0"
-        else:
-            bp = math.exp(1 - r / c)
-            branch, bpf = "c ≤ r", f"exp(1 − r/c) = exp(1 − {r}/{c}) = {bp:.6g}"
-        ratio = c / r if r else None
         raw = [(matches[i], totals[i]) for i in range(N)]
-        base = dict(c=c, r=r, ratio=ratio, bp=float(bp), bp_branch=branch, bp_formula=bpf, scale=1.0)
-
-        # corpus_bleu first builds Fraction(numerator, denominator, _normalize=False) for every order. Every
-        # sentence adds max(1, ·) to the denominators, so a 0 denominator means a corpus without segments.
-        for m, t in raw:
-            if t == 0:
-                try:
-                    Fraction(m, t, _normalize=False)
-                except ZeroDivisionError as e:
-                    return self._failed(raw, base, LibraryError(
-                        "ZeroDivisionError", str(e),
-                        "the real library fails here because the corpus has no segment: corpus_bleu builds the "
-                        f"precision Fraction({m}, {t}) before anything else"))
-
+        base = _brevity(c, r)
+        err = _fraction_error(raw)
+        if err is not None:
+            return self._failed(raw, base, err)
         if matches[0] == 0:
-            orders = [OrderResult(n, m, t, m / t if t else None, 0.0, "none", "not computed",
-                                  "no unigram matches: corpus_bleu returns the integer 0 before smoothing",
-                                  0.0, False, None) for n, (m, t) in enumerate(raw, 1)]
-            return Combination(orders=orders, weights=[0.0] * N, nominal_weights=list(self.weights),
-                               effective_order=0, log_sum=None, log_mean=None,
-                               geo_mean=0.0, score=0, bleu=0.0, early_exit="no unigram match: NLTK returns 0 (int)",
-                               extra={"return_type": "int"}, **base)
-
+            return self._no_unigram_match(raw, base)
         warns: list[LibraryWarning] = []
         p, notes = self._smooth(raw, c, ctx, warns)
         if isinstance(p, LibraryError):
             return self._failed(raw, base, p)
+        weight, extra = self._weights(c)
+        try:
+            terms, included, s, geo = _weighted_log_sum(p, weight, N)
+        except (OverflowError, ValueError) as e:
+            return self._failed(raw, base, LibraryError(
+                type(e).__name__, str(e),
+                "the real library fails here because the weighted sum of log precisions cannot be computed "
+                f"in floating point ({type(e).__name__}: {e}) with these weights"))
+        orders = [self._order(i, raw[i], p[i], notes[i], weight, included[i], terms[i]) for i in range(N)]
+        return Combination(orders=orders, weights=[o_.weight for o_ in orders], nominal_weights=list(self.weights),
+                           effective_order=sum(included), log_sum=s, log_mean=s, geo_mean=geo, score=base["bp"] * geo,
+                           bleu=base["bp"] * geo, warnings=warns, extra=extra, **base)
 
+    def _no_unigram_match(self, raw, base) -> Combination:
+        N = len(raw)
+        orders = [OrderResult(n, m, t, m / t if t else None, 0.0, "none", "not computed",
+                              "no unigram matches: corpus_bleu returns the integer 0 before smoothing",
+                              0.0, False, None) for n, (m, t) in enumerate(raw, 1)]
+        return Combination(orders=orders, weights=[0.0] * N, nominal_weights=list(self.weights),
+                           effective_order=0, log_sum=None, log_mean=None,
+                           geo_mean=0.0, score=0, bleu=0.0, early_exit="no unigram match: NLTK returns 0 (int)",
+                           extra={"return_type": "int"}, **base)
+
+    def _weights(self, c: int) -> tuple[tuple, dict]:
+        """The weights NLTK sums with (``auto_reweigh``: (1/c,)*c for a short corpus) and what to report."""
         weight = self.weights
         reweighed = False
         list_note = None
-        if o["auto_reweigh"] and c < 4 and weight == (0.25, 0.25, 0.25, 0.25):
+        if self.options["auto_reweigh"] and c < 4 and weight == (0.25, 0.25, 0.25, 0.25):
             if self._weights_list:
                 list_note = ("auto_reweigh did nothing: the weights were given as a list, and NLTK compares them "
                              "with the tuple (0.25, 0.25, 0.25, 0.25), which a list never equals")
             else:
                 weight = (1 / c,) * c
                 reweighed = True
-        terms = []
-        included = []
-        try:
-            for i in range(N):
-                w = weight[i] if i < len(weight) else None
-                pi = p[i]
-                inc = w is not None and pi > 0
-                included.append(inc)
-                terms.append(w * math.log(pi) if inc else None)
-            s = math.fsum(t for t in terms if t is not None)
-            geo = math.exp(s)
-        except (OverflowError, ValueError) as e:
-            return self._failed(raw, base, LibraryError(
-                type(e).__name__, str(e),
-                "the real library fails here because the weighted sum of log precisions cannot be computed "
-                f"in floating point ({type(e).__name__}: {e}) with these weights"))
-        score = bp * geo
-        orders = []
-        for i in range(N):
-            m, t = raw[i]
-            w = weight[i] if i < len(weight) else 0.0
-            sm, formula, reason = notes[i]
-            if not included[i]:
-                if i >= len(weight):
-                    reason += f"; auto_reweigh uses only {len(weight)} order(s), zip() drops this one"
-                else:
-                    reason += "; its precision is 0, and NLTK skips orders with p ≤ 0 (as if p = 1)"
-            orders.append(OrderResult(n=i + 1, matches=m, totals=t, precision_raw=m / t if t else None,
-                                      precision=float(p[i]), smoothing=sm, formula=formula, reason=reason,
-                                      weight=float(w) if included[i] else 0.0, included=included[i],
-                                      log_term=terms[i]))
         extra = {"return_type": "float", "auto_reweighed": reweighed}
         if reweighed:
             extra["reweighed_weights"] = [float(x) for x in weight]
         if list_note:
             extra["auto_reweigh_note"] = list_note
-        return Combination(orders=orders, weights=[o_.weight for o_ in orders], nominal_weights=list(self.weights),
-                           effective_order=sum(included), log_sum=s, log_mean=s, geo_mean=geo, score=score,
-                           bleu=score, warnings=warns, extra=extra, **base)
+        return weight, extra
+
+    @staticmethod
+    def _order(i, raw_i, p_i, note, weight, included, term) -> OrderResult:
+        m, t = raw_i
+        w = weight[i] if i < len(weight) else 0.0
+        sm, formula, reason = note
+        if not included:
+            if i >= len(weight):
+                reason += f"; auto_reweigh uses only {len(weight)} order(s), zip() drops this one"
+            else:
+                reason += "; its precision is 0, and NLTK skips orders with p ≤ 0 (as if p = 1)"
+        return OrderResult(n=i + 1, matches=m, totals=t, precision_raw=m / t if t else None, precision=float(p_i),
+                           smoothing=sm, formula=formula, reason=reason, weight=float(w) if included else 0.0,
+                           included=included, log_term=term)
 
     def _failed(self, raw, base, err: LibraryError) -> Combination:
         """The combination when NLTK raises: nothing is computed, the score falls back to 0.0."""
@@ -248,118 +375,18 @@ class NltkDialect(BleuDialect):
         same message). Returns (precisions, notes) or (LibraryError, None)."""
         o = self.options
         method = o["smoothing"]
-        eps, alpha, k = o["epsilon"], o["alpha"], o["k"]
-        N = len(raw)
-        p: list = [Fraction(m, t, _normalize=False) for m, t in raw]
-        notes = [("none", f"{m} / {t} = {m / t:.6g}", "matches > 0: plain precision") for m, t in raw]
         hyp_len = c if c else (ctx.hyp_len if ctx else 0)   # NLTK: hyp_len if hyp_len else len(hypothesis)
-
-        def m0():
-            for i, (m, t) in enumerate(raw):
-                if m == 0:
-                    warns.append(LibraryWarning("UserWarning", _warn_text(i + 1)))
-                    p[i] = _TINY
-                    notes[i] = ("method0", "sys.float_info.min = 2.2250738585072014e-308",
-                                "0 matches, no smoothing: NLTK substitutes the smallest float and warns; the "
-                                "score becomes tiny but not 0")
-
-        def m1():
-            for i, (m, t) in enumerate(raw):
-                if m == 0:
-                    p[i] = (m + eps) / t
-                    notes[i] = ("method1", f"(0 + ε) / {t} = {eps:g} / {t} = {p[i]:.6g}",
-                                "0 matches: method1 adds ε to the numerator")
-
-        def m2():
-            for i, (m, t) in enumerate(raw):
-                if i != 0:
-                    p[i] = Fraction(m + 1, t + 1, _normalize=False)
-                    notes[i] = ("method2", f"({m} + 1) / ({t} + 1) = {float(p[i]):.6g}",
-                                "method2 adds 1 to numerator and denominator of every order ≥ 2, matched or not")
-
-        def m3():
-            inc = 1
-            for i, (m, t) in enumerate(raw):
-                if m == 0:
-                    p[i] = 1 / (2 ** inc * t)
-                    notes[i] = ("method3", f"1 / (2^{inc} · {t}) = {p[i]:.6g}",
-                                f"0 matches: NIST geometric smoothing, k = {inc}")
-                    inc += 1
-
-        def m4():
-            inc = 1
-            for i, pi in enumerate(p):
-                is_zero = (pi.numerator == 0) if isinstance(pi, Fraction) else False
-                if is_zero and hyp_len > 1:
-                    try:
-                        numerator = 1 / (2 ** inc * k / math.log(hyp_len))
-                    except ZeroDivisionError as e:
-                        raise _Fail(LibraryError(
-                            type(e).__name__, str(e),
-                            f"the real library fails here because method4 divides 1 by 2^{inc} · k / ln {hyp_len} "
-                            f"for the {i + 1}-grams (0 matches), and with k = {k:g} that is 0")) from None
-                    p[i] = numerator / raw[i][1]
-                    notes[i] = ("method4", f"(1 / (2^{inc} · k / ln {hyp_len})) / {raw[i][1]} = {p[i]:.6g}",
-                                f"0 matches: method4 scales the NIST value by ln(c)/k, k = {k}")
-                    inc += 1
-                elif is_zero:
-                    notes[i] = ("method4", "0 (left unsmoothed)",
-                                f"0 matches but the corpus c = {hyp_len} ≤ 1: method4 leaves the 0")
-
-        def m5():
-            if ctx is None or "p5" not in ctx.extra:
-                raise AssertionError("method5 needs the last segment")
-            n5, d5 = ctx.extra["p5"]
-            p5 = Fraction(n5, d5, _normalize=False)
-            plus = p + [p5]
-            prev = p[0] + 1
-            for i in range(N):
-                new = (prev + p[i] + plus[i + 1]) / 3
-                notes[i] = ("method5", f"(p'_{i} + p_{i + 1} + p_{i + 2}) / 3 = {float(new):.6g}",
-                            "method5 averages the previous smoothed, this and the next order's precision "
-                            "(next of the last order: 5-gram precision of the last segment)")
-                p[i] = new
-                prev = new
-
-        def m6():
-            if N < 3:
-                raise _Fail(LibraryError("IndexError", "list index out of range",
-                                         "the real library fails here because method6 reads the 3-gram precision "
-                                         "and fewer than 3 orders are weighted"))
-            if not p[2]:   # NLTK: assert p_n[2] (truthiness: an unreduced Fraction(0, t) != 0)
-                raise _Fail(LibraryError("AssertionError",
-                                         "This smoothing method requires non-zero precision for bigrams.",
-                                         "the real library fails here because method6 asserts a non-zero 3-gram "
-                                         "precision (its message says bigrams)"))
-            last_len = ctx.extra.get("last_hyp_len", 0) if ctx else 0
-            for i in range(2, N):
-                # NLTK's own test, on its unreduced Fractions: Fraction(0, 2, _normalize=False) == 0 is False
-                pi0 = 0 if p[i - 2] == 0 else p[i - 1] ** 2 / p[i - 2]
-                m = raw[i][0]
-                l_ = max(0, last_len - i)
-                try:
-                    p[i] = (m + alpha * pi0) / (l_ + alpha)
-                except ZeroDivisionError as e:
-                    raise _Fail(LibraryError(
-                        type(e).__name__, str(e),
-                        f"the real library fails here because method6 divides by ℓ + α for the {i + 1}-grams, and "
-                        f"both are 0: the last candidate has no {i + 1}-grams (ℓ = 0) and α = {alpha:g}")) from None
-                notes[i] = ("method6", f"({m} + α·π0) / ({l_} + α) = {float(p[i]):.6g}, π0 = p'²_{i}/p'_{i - 1}",
-                            f"method6 interpolates with the prior π0 (α = {alpha}); ℓ = {l_} is the number of "
-                            f"{i + 1}-grams of the last candidate")
-
-        steps = {"method0": (m0,), "method1": (m1,), "method2": (m2,), "method3": (m3,), "method4": (m4,),
-                 "method5": (m5,), "method6": (m6,), "method7": (m4, m5)}[method]
+        sm = _Smoothing(raw, hyp_len, ctx, o["epsilon"], o["alpha"], o["k"], warns)
         try:
-            for step in steps:
-                step()
+            for step in _METHOD_STEPS[method]:
+                getattr(sm, step)()
         except _Fail as f:
             return f.error, None
         except (ArithmeticError, ValueError) as e:
             return LibraryError(type(e).__name__, str(e),
                                 f"the real library fails here because {method}'s arithmetic raises "
                                 f"{type(e).__name__} ({e}) with these counts and parameters"), None
-        return p, notes
+        return sm.p, sm.notes
 
     def signature(self, nrefs) -> str:
         o = self.options

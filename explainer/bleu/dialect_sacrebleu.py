@@ -2,7 +2,7 @@
 
 Tokenizers are sacreBLEU's own classes; the signature is built by sacreBLEU's own ``BLEUSignature``.
 Reference: ``sacrebleu/metrics/bleu.py`` (compute_bleu 212-293, _preprocess_segment 295-302,
-_get_closest_ref_len 327-345) and ``/work/shared/docs/bleu-dialects.md`` §2.
+_get_closest_ref_len 327-345); docs/dialects-bleu.md.
 """
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from sacrebleu.metrics.bleu import BLEU, BLEUSignature, _get_tokenizer
 
 from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
                                      OrderResult, RefLengthChoice, closest_shorter)
-from explainer.bleu.registry import register_dialect
 from explainer.text import ENTITIES_13A
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
@@ -40,7 +39,60 @@ def _fmt(x: float) -> str:
     return f"{x:.6g}"
 
 
-@register_dialect
+def _brevity(c: int, r: int) -> dict:
+    """compute_bleu's brevity penalty and how it was reached (the Combination's BP fields)."""
+    bp = 1.0
+    if c < r:
+        if c > 0:
+            bp = math.exp(1 - r / c)
+            branch, bp_formula = "c < r", f"exp(1 − r/c) = exp(1 − {r}/{c}) = {_fmt(bp)}"
+        else:
+            bp = 0.0
+            branch, bp_formula = "c = 0", "the candidate is empty: BP = 0"
+    else:
+        branch, bp_formula = "c ≥ r", f"c = {c} ≥ r = {r}: BP = 1"
+    return dict(c=c, r=r, ratio=c / r if r else None, bp=bp, bp_branch=branch, bp_formula=bp_formula, scale=100.0)
+
+
+def _no_match(matches, totals, N: int, base: dict) -> Combination:
+    """No n-gram of any order matches: compute_bleu returns 0.0 before smoothing."""
+    orders = [OrderResult(n, matches[n - 1], totals[n - 1],
+                          (matches[n - 1] / totals[n - 1]) if totals[n - 1] else None, 0.0, "none",
+                          "score returned as 0.0 before smoothing",
+                          "no n-gram of any order matches: sacreBLEU returns 0 before smoothing, "
+                          "reporting every precision as 0", 0.0, False, None,
+                          reported_matches=matches[n - 1], reported_totals=totals[n - 1],
+                          precision_native=0.0)
+              for n in range(1, N + 1)]
+    return Combination(orders=orders, weights=[0.0] * N, nominal_weights=[1.0 / N] * N,
+                       effective_order=N, log_sum=None, log_mean=None, geo_mean=0.0, score=0.0, bleu=0.0,
+                       early_exit="no matches at any order: score 0.0 (sacreBLEU returns early)", **base)
+
+
+def _zero_match(method: str, value, total, smooth_mteval: float) -> tuple[float, tuple[str, str, str]]:
+    """The precision (in %) of an order with 0 matches under ``method``, and the note that explains it."""
+    if method == "exp":
+        k = int(math.log2(smooth_mteval))
+        p = 100.0 / (smooth_mteval * total)
+        return p, ("exp", f"100 / (2^{k} · {total}) = {_fmt(p)}%",
+                   f"0 matches: exp (NIST) smoothing gives 1/(2^k·t), k = {k} for the {_ordinal(k)} zero-match order")
+    if method == "floor":
+        p = 100.0 * value / total
+        return p, ("floor", f"100 · {value:g} / {total} = {_fmt(p)}%",
+                   f"0 matches: floor smoothing puts {value:g} in the numerator")
+    why = "0 matches and smooth_method='none'" if method == "none" else "0 unigram matches (add-k does not change unigrams)"
+    return 0.0, ("none", f"0 / {total} = 0", why + ": my_log(0) = −9999999999, so the score is 0")
+
+
+def _not_computed(n: int, included: bool) -> tuple[str, str, str]:
+    reason = (f"no candidate {n}-grams (totals = 0): the loop stops here, this and every later precision stay 0")
+    if included:
+        reason += "; without effective order the 0 enters the mean, so the score is 0"
+    else:
+        reason += "; effective order leaves it out of the mean"
+    return "none", "not computed", reason
+
+
 class SacreBleuDialect(BleuDialect):
     name = "sacrebleu"
     label = "sacreBLEU"
@@ -145,40 +197,46 @@ class SacreBleuDialect(BleuDialect):
 
     # ---- compute_bleu, step by step
     def combine(self, c, r, matches, totals, ctx, *, n_segments=1) -> Combination:
+        """``BLEU.compute_bleu``: brevity penalty, the early 0, precisions with smoothing, the mean of the logs."""
         o = self.options
         N = o["max_ngram_order"]
-        method, value, eff = o["smooth_method"], o["smooth_value"], o["effective_order"]
-        correct = list(matches)
-        total = list(totals)
-        bp = 1.0
-        if c < r:
-            if c > 0:
-                bp = math.exp(1 - r / c)
-                branch, bp_formula = "c < r", f"exp(1 − r/c) = exp(1 − {r}/{c}) = {_fmt(bp)}"
+        base = _brevity(c, r)
+        if not any(matches):
+            return _no_match(matches, totals, N, base)
+        correct, total, precisions, notes, stopped_at, eff_order = self._precisions(matches, totals, N)
+        logs = [_my_log(p) for p in precisions[:eff_order]]
+        log_sum = sum(logs)
+        log_mean = log_sum / eff_order
+        geo = math.exp(log_mean)
+        score = base["bp"] * geo
+        orders = []
+        for n in range(1, N + 1):
+            inc = n <= eff_order
+            if stopped_at is not None and n >= stopped_at:
+                sm, formula, reason = _not_computed(n, inc)
             else:
-                bp = 0.0
-                branch, bp_formula = "c = 0", "the candidate is empty: BP = 0"
-        else:
-            branch, bp_formula = "c ≥ r", f"c = {c} ≥ r = {r}: BP = 1"
-        ratio = c / r if r else None
+                sm, formula, reason = notes[n - 1]
+            tot_n = totals[n - 1]
+            orders.append(OrderResult(
+                n=n, matches=matches[n - 1], totals=tot_n,
+                precision_raw=(matches[n - 1] / tot_n) if tot_n else None,
+                precision=precisions[n - 1] / 100.0, smoothing=sm, formula=formula, reason=reason,
+                weight=(1.0 / eff_order) if inc else 0.0, included=inc,
+                log_term=logs[n - 1] if inc else None,
+                reported_matches=correct[n - 1], reported_totals=total[n - 1],
+                precision_native=precisions[n - 1]))
+        return Combination(orders=orders, weights=[o_.weight for o_ in orders], nominal_weights=[1.0 / N] * N,
+                           effective_order=eff_order,
+                           log_sum=log_sum, log_mean=log_mean, geo_mean=geo, score=score, bleu=score / 100.0,
+                           **base)
+
+    def _precisions(self, matches, totals, N):
+        """compute_bleu's loop over the orders: add-k on the counts, the stop at an order without candidate n-grams,
+        the effective order, and each precision (in %) with the smoothing applied and why."""
+        o = self.options
+        method, value, eff = o["smooth_method"], o["smooth_value"], o["effective_order"]
+        correct, total = list(matches), list(totals)
         precisions = [0.0] * N
-        base = dict(c=c, r=r, ratio=ratio, bp=bp, bp_branch=branch, bp_formula=bp_formula, scale=100.0)
-
-        if not any(correct):
-            orders = [OrderResult(n, matches[n - 1], totals[n - 1],
-                                  (matches[n - 1] / totals[n - 1]) if totals[n - 1] else None, 0.0, "none",
-                                  "score returned as 0.0 before smoothing",
-                                  "no n-gram of any order matches: compute_bleu stops early (#141), "
-                                  "reporting every precision as 0", 0.0, False, None,
-                                  reported_matches=matches[n - 1], reported_totals=totals[n - 1],
-                                  precision_native=0.0)
-                      for n in range(1, N + 1)]
-            return Combination(orders=orders, weights=[0.0] * N, nominal_weights=[1.0 / N] * N,
-                               effective_order=N, log_sum=None,
-                               log_mean=None, geo_mean=0.0, score=0.0, bleu=0.0,
-                               early_exit="no matches at any order: score 0.0 (sacreBLEU returns early)",
-                               **base)
-
         smooth_mteval = 1.0
         eff_order = N
         notes: list[tuple[str, str, str]] = [("none", "", "") for _ in range(N)]
@@ -195,21 +253,7 @@ class SacreBleuDialect(BleuDialect):
             if correct[n - 1] == 0:
                 if method == "exp":
                     smooth_mteval *= 2
-                    precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
-                    notes[n - 1] = ("exp", f"100 / (2^{int(math.log2(smooth_mteval))} · {total[n - 1]}) = "
-                                           f"{_fmt(precisions[n - 1])}%",
-                                    f"0 matches: exp (NIST) smoothing gives 1/(2^k·t), k = "
-                                    f"{int(math.log2(smooth_mteval))} for the {_ordinal(int(math.log2(smooth_mteval)))} "
-                                    "zero-match order")
-                elif method == "floor":
-                    precisions[n - 1] = 100.0 * value / total[n - 1]
-                    notes[n - 1] = ("floor", f"100 · {value:g} / {total[n - 1]} = {_fmt(precisions[n - 1])}%",
-                                    f"0 matches: floor smoothing puts {value:g} in the numerator")
-                else:
-                    why = ("0 matches and smooth_method='none'" if method == "none"
-                           else "0 unigram matches (add-k does not change unigrams)")
-                    notes[n - 1] = ("none", "0 / {} = 0".format(total[n - 1]),
-                                    why + ": my_log(0) = −9999999999, so the score is 0")
+                precisions[n - 1], notes[n - 1] = _zero_match(method, value, total[n - 1], smooth_mteval)
             else:
                 precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
                 if method == "add-k" and n > 1:
@@ -220,38 +264,7 @@ class SacreBleuDialect(BleuDialect):
                 else:
                     notes[n - 1] = ("none", f"100 · {correct[n - 1]} / {total[n - 1]} = {_fmt(precisions[n - 1])}%",
                                     "matches > 0: plain precision")
-
-        logs = [_my_log(p) for p in precisions[:eff_order]]
-        log_sum = sum(logs)
-        log_mean = log_sum / eff_order
-        geo = math.exp(log_mean)
-        score = bp * geo
-        orders = []
-        for n in range(1, N + 1):
-            inc = n <= eff_order
-            tot_n = totals[n - 1]
-            if stopped_at is not None and n >= stopped_at:
-                sm, formula = "none", "not computed"
-                reason = (f"no candidate {n}-grams (totals = 0): compute_bleu stops the loop, this and "
-                          "every later precision stay 0")
-                if inc:
-                    reason += "; without effective order the 0 enters the mean, so the score is 0"
-                else:
-                    reason += "; effective order leaves it out of the mean"
-            else:
-                sm, formula, reason = notes[n - 1]
-            orders.append(OrderResult(
-                n=n, matches=matches[n - 1], totals=tot_n,
-                precision_raw=(matches[n - 1] / tot_n) if tot_n else None,
-                precision=precisions[n - 1] / 100.0, smoothing=sm, formula=formula, reason=reason,
-                weight=(1.0 / eff_order) if inc else 0.0, included=inc,
-                log_term=logs[n - 1] if inc else None,
-                reported_matches=correct[n - 1], reported_totals=total[n - 1],
-                precision_native=precisions[n - 1]))
-        return Combination(orders=orders, weights=[o_.weight for o_ in orders], nominal_weights=[1.0 / N] * N,
-                           effective_order=eff_order,
-                           log_sum=log_sum, log_mean=log_mean, geo_mean=geo, score=score, bleu=score / 100.0,
-                           **base)
+        return correct, total, precisions, notes, stopped_at, eff_order
 
     # ---- signature and library behaviour
     def signature(self, nrefs, *, n_bootstrap: int | None = None, seed: str | None = None) -> str:

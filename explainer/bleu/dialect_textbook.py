@@ -1,4 +1,4 @@
-"""The course chapter's from-scratch BLEU (``/work/shared/seeds/000_*.txt``, "Complete BLEU Implementation").
+"""The course chapter's from-scratch BLEU (chapter 2, "Complete BLEU Implementation").
 
 ``tokenize = text.lower().split()``; modified precision = clipped/total (0 when total is 0); the closest
 reference length by ``min(ref_lens, key=lambda r: abs(r - c))`` (a tie goes to the FIRST listed reference);
@@ -9,20 +9,16 @@ the per-segment statistics as every library does.
 from __future__ import annotations
 
 import math
-from typing import Sequence
-
 from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, OptionSpec, OrderResult,
                                      closest_first)
-from explainer.bleu.registry import register_dialect
 
 EPSILON = 1e-10
 
 
-@register_dialect
 class TextbookDialect(BleuDialect):
     name = "textbook"
     label = "Textbook (course chapter)"
-    implementation = "course chapter 2, bleu_score() (seeds/000)"
+    implementation = "course chapter 2, bleu_score()"
     description = ("The from-scratch BLEU of the course chapter: lowercase + whitespace tokens, closest reference "
                    "(first listed wins a tie), zero precisions floored at 1e-10, score on 0-1.")
     scale = 1.0

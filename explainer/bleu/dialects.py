@@ -5,7 +5,7 @@ course chapter). The BLEU algorithm itself is written once (``explainer/bleu/alg
 count n-grams, clip against the per-n-gram maximum over references, choose a reference length, reduce each
 segment to sufficient statistics ``[c, r, m_1..m_N, t_1..t_N]``, sum them over a corpus, and combine the
 sums into a score. A dialect is a small policy object that decides only the points where implementations
-differ (``/work/shared/docs/bleu-dialects.md`` §0-§1):
+differ (docs/dialects-bleu.md):
 
 ==========================  =============================================================================
 hook                        decides
@@ -22,76 +22,25 @@ hook                        decides
 ``check_inputs``            errors the real library raises *before* scoring (recorded, never raised)
 ==========================  =============================================================================
 
-To add a dialect: subclass :class:`BleuDialect`, declare ``name``/``OPTIONS``, implement the hooks that
-differ from the defaults, and call :func:`explainer.bleu.registry.register_dialect`.
+A dialect is constructed with its options bound (``SacreBleuDialect(tokenize="intl")``); the options are
+validated once by the constructor (see ``explainer/dialect.py``). To add a dialect: subclass
+:class:`BleuDialect`, declare ``name``/``OPTIONS``, implement the hooks that differ from the defaults, and add
+it to the registry (``explainer/bleu/registry.py``: its module path for a built-in dialect, or
+``register_dialect(cls)``).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, asdict
-from typing import Any, ClassVar, Sequence
+from typing import ClassVar, Sequence
 
-from explainer.options import coerce_value
+from explainer.dialect import Dialect
+from explainer.options import OptionSpec
 from explainer.text import Token, align_spans
 
 __all__ = [
     "OptionSpec", "BleuDialect", "RefLengthChoice", "OrderResult", "Combination", "LibraryError",
-    "LibraryWarning", "SegmentContext", "align_tokens", "align_offsets", "closest_shorter", "closest_first", "shortest",
+    "LibraryWarning", "SegmentContext", "align_offsets", "closest_shorter", "closest_first", "shortest",
 ]
-
-
-# ----------------------------------------------------------------------------------------------- options
-@dataclass(frozen=True)
-class OptionSpec:
-    """One option of a dialect, described for a UI and for the CLI.
-
-    ``type`` is one of ``"choice"``, ``"bool"``, ``"float"``, ``"int"``, ``"float_list"``, ``"optional_float"``.
-    ``default`` is the library's default; ``None`` means "resolved by the dialect" (e.g. sacreBLEU's
-    ``effective_order`` follows ``api``; ``smooth_value`` follows ``smooth_method``). ``min``/``max`` bound a
-    number; for ``float_list`` ``max`` is the largest number of items. Values may be given as strings
-    (CLI, URL parameters): ``coerce`` converts and validates them.
-    """
-
-    name: str
-    type: str
-    default: Any
-    help: str
-    choices: tuple | None = None
-    min: float | None = None
-    max: float | None = None
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        if d["choices"] is not None:
-            d["choices"] = list(d["choices"])
-        if isinstance(d["default"], tuple):
-            d["default"] = list(d["default"])
-        return d
-
-    def coerce(self, value: Any) -> Any:
-        """Validate and normalise a user value; raises ValueError with a clear message."""
-        name = self.name
-        if value is None:
-            return None
-        if self.type in ("choice", "bool", "int", "float", "optional_float"):
-            # one rule for both cores (explainer.options); optional_float is a float here (None handled above)
-            kind = "float" if self.type == "optional_float" else self.type
-            return coerce_value(name, kind, value, choices=self.choices, lo=self.min, hi=self.max)
-        if self.type == "float_list":
-            if isinstance(value, str):
-                value = [x for x in value.replace(",", " ").split()]
-            try:
-                v = tuple(float(x) for x in value)
-            except (TypeError, ValueError):
-                raise ValueError(f"option {name}: expected a list of numbers, got {value!r}") from None
-            if not v:
-                raise ValueError(f"option {name}: needs at least one number")
-            if not all(math.isfinite(x) for x in v):
-                raise ValueError(f"option {name}: numbers must be finite")
-            if self.max is not None and len(v) > self.max:
-                raise ValueError(f"option {name}: at most {int(self.max)} numbers")
-            return v
-        raise AssertionError(f"unknown option type {self.type}")
 
 
 # -------------------------------------------------------------------------------------- result records
@@ -273,53 +222,24 @@ def align_offsets(text: str, tokens: Sequence[str], *, casefold: bool, unescape,
     return [t.start for t in spans], [t.end for t in spans]
 
 
-def align_tokens(text: str, tokens: Sequence[str], *, casefold: bool, unescape: bool) -> list[Token]:
-    """``align_offsets`` as ``Token`` objects."""
-    starts, ends = align_offsets(text, tokens, casefold=casefold, unescape=unescape)
-    return [Token(t, a, b) for t, a, b in zip(tokens, starts, ends)]
-
-
 # ---------------------------------------------------------------------------------------- the policy
-class BleuDialect:
-    """Base class of a dialect policy. Instances are bound to resolved options (``self.options``).
+class BleuDialect(Dialect):
+    """Base class of a BLEU dialect policy: constructed with its options bound (``explainer.dialect.Dialect``:
+    validated once, then read-only in ``self.options``).
 
     Subclasses set the class attributes and override the hooks where their implementation differs.
     Every hook must reproduce the real implementation exactly (same integers, floats to 1e-9).
     """
 
-    name: ClassVar[str] = ""
-    label: ClassVar[str] = ""
-    implementation: ClassVar[str] = ""      # e.g. "sacrebleu 2.6.0"
-    description: ClassVar[str] = ""
+    family: ClassVar[str] = "BLEU"
     scale: ClassVar[float] = 1.0            # native output scale: 100 (sacreBLEU, multi-bleu) or 1
-    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
     needs_last_segment: ClassVar[bool] = False
     #: what the trace shows as the per-segment totals rule
     totals_rule: ClassVar[str] = "number of candidate n-grams: max(0, c − n + 1); 0 when the candidate is shorter than n"
 
-    def __init__(self, **options: Any) -> None:
-        specs = {o.name: o for o in self.OPTIONS}
-        unknown = sorted(set(options) - set(specs))
-        if unknown:
-            raise ValueError(
-                f"dialect {self.name!r} has no option {', '.join(map(repr, unknown))}; "
-                f"its options are: {', '.join(specs) or '(none)'}")
-        resolved = {}
-        for spec in self.OPTIONS:
-            v = options.get(spec.name, spec.default)
-            # None means "the library's default, resolved by the dialect in _setup" (e.g. sacreBLEU's
-            # effective order depends on the API being reproduced).
-            resolved[spec.name] = None if v is None else spec.coerce(v)
-        self.options: dict[str, Any] = resolved
-        self._setup()
-
-    def _setup(self) -> None:
-        """Hook for subclasses: build tokenizers etc. from ``self.options``."""
-
     # ---- identity
     def describe(self) -> dict:
-        return {"name": self.name, "label": self.label, "implementation": self.implementation,
-                "description": self.description, "scale": self.scale}
+        return dict(super().describe(), scale=self.scale)
 
     def options_dict(self) -> dict:
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.options.items()}

@@ -1,74 +1,45 @@
-"""The dialect registry: name -> policy class.
+"""The BLEU dialect registry: name -> dialect class, imported on first use (see ``explainer/registry.py``).
 
-Built-in dialects register themselves when their module is imported; ``_load_builtin`` imports them.
-Other modules add dialects with :func:`register_dialect` (see ``explainer/bleu/dialects.py``).
+The built-in dialects, in the order a UI lists them, by the path of their class. Naming them imports nothing;
+``get_dialect("sacrebleu")`` imports only the sacreBLEU dialect's module (not NLTK, not the Moses ports).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from explainer.bleu.dialects import BleuDialect
+from explainer.registry import DialectRegistry
 
 __all__ = ["DIALECTS", "register_dialect", "get_dialect", "dialect_options", "dialect_names"]
 
 #: name -> BleuDialect subclass, in display order
-DIALECTS: dict[str, type[BleuDialect]] = {}
+DIALECTS = DialectRegistry("BLEU", {
+    "sacrebleu": "explainer.bleu.dialect_sacrebleu:SacreBleuDialect",
+    "nltk": "explainer.bleu.dialect_nltk:NltkDialect",
+    "hf-evaluate": "explainer.bleu.dialect_hf:HfEvaluateDialect",
+    "multi-bleu": "explainer.bleu.moses.dialects:MultiBleuDialect",
+    "mteval": "explainer.bleu.moses.dialects:MtevalDialect",
+    "textbook": "explainer.bleu.dialect_textbook:TextbookDialect",
+})
 
-
-def register_dialect(cls: type[BleuDialect], *, replace: bool = False) -> type[BleuDialect]:
-    """Register a dialect class under ``cls.name``. Usable as a class decorator."""
-    if not cls.name:
-        raise ValueError("a dialect needs a name")
-    if cls.name in DIALECTS and DIALECTS[cls.name] is not cls and not replace:
-        raise ValueError(f"dialect {cls.name!r} is already registered")
-    DIALECTS[cls.name] = cls
-    return cls
+#: add a dialect class (usable as a class decorator): ``register_dialect(MyDialect)``
+register_dialect = DIALECTS.register
 
 
 def dialect_names() -> list[str]:
-    _load_builtin()
-    return list(DIALECTS)
+    return DIALECTS.names()
 
 
 def get_dialect(name: str | BleuDialect, **options: Any) -> BleuDialect:
-    """A policy instance bound to ``options`` (validated; ValueError with a clear message otherwise)."""
+    """A dialect bound to ``options`` (validated; ValueError with a clear message otherwise). A dialect
+    instance is returned as it is (it is already bound)."""
     if isinstance(name, BleuDialect):
         if options:
             raise ValueError("options cannot be given together with a dialect instance")
         return name
-    _load_builtin()
-    cls = DIALECTS.get(name)
-    if cls is None:
-        raise ValueError(f"unknown BLEU dialect {name!r}; choose one of: {', '.join(DIALECTS)}")
-    return cls(**options)
+    return DIALECTS.create(name, **options)
 
 
 def dialect_options(name: str) -> list[dict]:
-    """The options of a dialect for a UI: name, type, choices, default, help text (and min/max)."""
-    _load_builtin()
-    cls = DIALECTS.get(name)
-    if cls is None:
-        raise ValueError(f"unknown BLEU dialect {name!r}; choose one of: {', '.join(DIALECTS)}")
-    return [o.to_dict() for o in cls.OPTIONS]
-
-
-_LOADED = False
-
-
-def _load_builtin() -> None:
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    # Built-in dialects, in the order a UI should list them. Each module calls register_dialect.
-    from explainer.bleu import dialect_sacrebleu  # noqa: F401
-    from explainer.bleu import dialect_nltk  # noqa: F401
-    from explainer.bleu import dialect_hf  # noqa: F401
-    # ---- Moses dialects (multi-bleu, mteval) register themselves here: -------------------------------
-    try:
-        from explainer.bleu import moses  # noqa: F401
-    except ImportError as e:  # not written yet; any other error inside moses.py must surface
-        if e.name != "explainer.bleu.moses":
-            raise
-    # -----------------------------------------------------------------------------------------------------
-    from explainer.bleu import dialect_textbook  # noqa: F401
+    """The options of a dialect for a UI: name, type, default, help text, choices, min/max, label, scope."""
+    return DIALECTS.options(name)

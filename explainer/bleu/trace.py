@@ -5,17 +5,14 @@ All ``to_dict()`` results contain only JSON types (dict, list, str, int, float, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 from explainer.bleu.dialects import Combination, LibraryError, LibraryWarning, RefLengthChoice
+from explainer.bleu.limits import check_corpus_trace_size
+from explainer.gcpause import gc_paused
 from explainer.text import Token
 
 __all__ = ["TextTrace", "NgramEntry", "OrderNgrams", "BleuTrace", "BleuCorpusTrace", "BleuStats"]
-
-
-def _num(x):
-    """ints stay ints; floats that are whole numbers coming from add-k stay floats (as the library has them)."""
-    return x
 
 
 class TextTrace:
@@ -322,10 +319,8 @@ class BleuCorpusTrace:
         return t
 
     def build_all(self) -> None:
-        """Build every segment's full trace now (with the garbage collector paused, see algorithm.gc_paused).
+        """Build every segment's full trace now (with the garbage collector paused, see explainer.gcpause).
         Raises ``TraceTooLarge`` above ``MAX_CORPUS_TRACE_CHARS`` (``segment(i)`` builds one segment)."""
-        from explainer.bleu.algorithm import check_corpus_trace_size, gc_paused
-
         if len(self._segments) < self.n_segments:
             check_corpus_trace_size(self._n_chars, self.n_segments)
         with gc_paused():
@@ -334,8 +329,6 @@ class BleuCorpusTrace:
 
     def materialise(self) -> None:
         """Build every segment's trace and every n-gram entry record now (GC paused), e.g. before exporting."""
-        from explainer.bleu.algorithm import check_corpus_trace_size, gc_paused
-
         if len(self._segments) < self.n_segments:
             check_corpus_trace_size(self._n_chars, self.n_segments)
         # one pause for both steps: every re-enabling of the collector is followed by a collection of all the
@@ -371,8 +364,6 @@ class BleuCorpusTrace:
             "segment_errors": self.segment_errors,
         }
         if full:
-            from explainer.bleu.algorithm import gc_paused
-
             segs = self.segments
             with gc_paused():
                 d["segments"] = [s.to_dict() for s in segs]

@@ -3,24 +3,40 @@
 * ``explain_rouge(candidate, references, *, dialect="rouge-score", types=..., **options) -> RougeTrace``
 * ``score_rouge(...) -> {type: Score}``: the same numbers without tables or alignments (fast path)
 * ``explain_rouge_corpus(candidates, references, ...) -> RougeCorpusTrace`` with the dialect's aggregation
-* ``DIALECTS``, ``register_dialect``, ``get_dialect``, ``dialect_options(name)``
+* ``DIALECTS``, ``dialect_names()``, ``dialect_options(name, corpus=...)``, ``get_dialect(name, types, **options)``,
+  ``register_dialect``: the dialect registry (a dialect's module is imported when it is first used)
 * shared algorithms for dialect authors: ``explainer.rouge.{ngrams,lcs,union,wlcs,skipgram}``
 
 Types: rouge1..rouge9, rougeL, rougeLsum, rougeW-<w>, rougeS<k>, rougeSU<k>, rougeS*, rougeSU*.
 Schema: docs/trace-schema-rouge.md. Dialect notes: docs/dialects-rouge.md.
+
+The names are imported on first use, so that importing ``explainer.rouge.cli`` (the CLI's argument parser) or a
+single algorithm module stays cheap.
 """
-from explainer.rouge.dialects import (DIALECTS, MULTI_REF_POLICIES, Dialect, Option, Prepared, dialect_options,
-                                      get_dialect, register_dialect)
-from explainer.rouge.engine import explain_rouge, explain_rouge_corpus, score_rouge
-from explainer.rouge.scoring import Score
-from explainer.rouge.trace import RougeCorpusTrace, RougeTrace, TextView, TypeResult
-from explainer.rouge.types import DEFAULT_TYPES, RougeType, parse_type, parse_types
-from explainer.rouge.dialects import _load_plugins
+from __future__ import annotations
 
-_load_plugins()  # so DIALECTS also lists dialects defined in their own modules (rouge155)
+import importlib
 
-__all__ = [
-    "explain_rouge", "explain_rouge_corpus", "score_rouge", "RougeTrace", "RougeCorpusTrace", "TypeResult",
-    "TextView", "Score", "DIALECTS", "Dialect", "Option", "Prepared", "register_dialect", "get_dialect",
-    "dialect_options", "MULTI_REF_POLICIES", "DEFAULT_TYPES", "RougeType", "parse_type", "parse_types",
-]
+_LAZY = {
+    "explain_rouge": "engine", "explain_rouge_corpus": "engine", "score_rouge": "engine",
+    "RougeTrace": "trace", "RougeCorpusTrace": "trace", "TypeResult": "trace", "TextTrace": "trace",
+    "TokenizedText": "tokenize", "Score": "scoring",
+    "DIALECTS": "registry", "register_dialect": "registry", "get_dialect": "registry", "dialect_names": "registry",
+    "dialect_options": "registry", "RougeDialect": "dialects", "MULTI_REF_POLICIES": "dialects",
+    "DEFAULT_TYPES": "types", "RougeType": "types", "parse_type": "types", "parse_types": "types",
+}
+
+__all__ = list(_LAZY)
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'explainer.rouge' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"explainer.rouge.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numpy as np
-
 from explainer.rouge.scoring import Score
 
 __all__ = ["bootstrap", "mean_scores"]
@@ -20,6 +18,8 @@ __all__ = ["bootstrap", "mean_scores"]
 def bootstrap(per_type: dict[str, Sequence[Score]], *, seed: int | None = 42, n_samples: int = 1000,
               confidence_interval: float = 0.95) -> dict[str, dict]:
     """{type: {"low": Score, "mid": Score, "high": Score}}; types are processed in the dict's order."""
+    import numpy as np
+
     rng = np.random.RandomState(seed) if seed is not None else np.random.RandomState()
     out = {}
     for t, scores in per_type.items():

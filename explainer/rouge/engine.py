@@ -1,19 +1,24 @@
-"""explain_rouge / score_rouge / explain_rouge_corpus: one code path for every dialect."""
+"""explain_rouge / score_rouge / explain_rouge_corpus: one code path for every dialect.
+
+Each call binds a dialect to its types and options (``explainer.rouge.registry.get_dialect``; identical requests
+share one bound dialect, whose cache keeps the tokenized references), prepares the texts, scores every type against
+every reference, and lets the dialect combine the references and aggregate a corpus.
+"""
 from __future__ import annotations
 
-import gc
-from typing import Sequence
+from typing import Any, Sequence
 
 from explainer.errors import ExplainerInputError
-from explainer.rouge.dialects import MULTI_REF_POLICIES, Dialect, coerce_option, get_dialect
+from explainer.gcpause import gc_paused
+from explainer.rouge.dialects import MULTI_REF_POLICIES, RougeDialect
+from explainer.rouge.limits import check_corpus_trace_size, check_summary_work, limited_types
+from explainer.rouge.registry import DIALECTS, get_dialect
 from explainer.rouge.scoring import Score
-from explainer.rouge.trace import RougeCorpusTrace, RougeTrace, TextView
-from explainer.rouge.types import parse_types
+from explainer.rouge.tokenize import TokenizedText
+from explainer.rouge.trace import RougeCorpusTrace, RougeTrace, TextTrace
 from explainer.text import check_length
 
-__all__ = ["explain_rouge", "score_rouge", "explain_rouge_corpus", "check_rouge_call"]
-
-_SENT_KINDS = {"Lsum", "W"}
+__all__ = ["explain_rouge", "score_rouge", "explain_rouge_corpus", "check_rouge_call", "bind_dialect"]
 
 
 def _norm_refs(references) -> list[str]:
@@ -30,118 +35,132 @@ def _norm_refs(references) -> list[str]:
     return refs
 
 
-def _setup(dialect, types, options, *, corpus: bool = False):
-    d = dialect if isinstance(dialect, Dialect) else get_dialect(dialect)
-    corpus_spec = {o.name: o for o in d.corpus_options()}
-    if not corpus:
-        given = [k for k, v in options.items() if k in corpus_spec and v is not None]
-        if given:
-            raise ValueError(
-                f"{'option' if len(given) == 1 else 'options'} {', '.join(given)} of the {d.name} dialect "
-                f"{'applies' if len(given) == 1 else 'apply'} only to a corpus: pass "
-                f"{'it' if len(given) == 1 else 'them'} to explain_rouge_corpus (CLI: --corpus or --hyp/--ref); "
-                "explain_rouge and score_rouge score one segment and would ignore "
-                f"{'it' if len(given) == 1 else 'them'}")
-    # corpus options from the CLI (-o seed=7) or a URL arrive as strings: coerce them like segment options
-    copts = {k: coerce_option(corpus_spec[k], v) for k, v in options.items() if k in corpus_spec and v is not None}
-    seg = {k: v for k, v in options.items() if k not in corpus_spec}
-    opts = d.resolve_options(seg)
-    rts = parse_types(d.default_types if types is None else types)
-    notes = d.check_types(rts)
-    return d, opts, rts, notes, copts
+def _check_segment(candidate, references) -> list[str]:
+    if not isinstance(candidate, str):
+        raise ExplainerInputError(f"the candidate must be a string, got {type(candidate).__name__}")
+    refs = _norm_refs(references)
+    check_length([candidate], "candidate")
+    check_length(refs, "reference")
+    return refs
+
+
+def _refuse_corpus_options(cls: type[RougeDialect], options: dict) -> None:
+    corpus_names = {o.name for o in cls.option_specs("corpus")}
+    given = [k for k, v in options.items() if k in corpus_names and v is not None]
+    if not given:
+        return
+    one = len(given) == 1
+    raise ValueError(
+        f"{'option' if one else 'options'} {', '.join(given)} of the {cls.name} dialect "
+        f"{'applies' if one else 'apply'} only to a corpus: pass {'it' if one else 'them'} to explain_rouge_corpus "
+        f"(CLI: --corpus or --hyp/--ref); explain_rouge and score_rouge score one segment and would ignore "
+        f"{'it' if one else 'them'}")
+
+
+def bind_dialect(dialect: str | RougeDialect = "rouge-score", types: Any = None, *, corpus: bool = False,
+                 **options: Any) -> RougeDialect:
+    """The bound dialect a call uses (ValueError for an unknown dialect, type or option; ``corpus=False`` also
+    refuses the options that only apply to a corpus)."""
+    if not corpus and not isinstance(dialect, RougeDialect):
+        _refuse_corpus_options(DIALECTS.dialect_class(dialect), options)
+    return get_dialect(dialect, types, **options)
 
 
 def check_rouge_call(dialect="rouge-score", types=None, *, corpus: bool = False, **options) -> None:
     """Raise the ValueError that explain_rouge / score_rouge (``corpus=False``) or explain_rouge_corpus
     (``corpus=True``) would raise for this dialect, these types and options, without any text (the CLI checks its
     flags once, before reading the input)."""
-    _setup(dialect, types, options, corpus=corpus)
+    bind_dialect(dialect, types, corpus=corpus, **options)
 
 
-def _score_all(d, opts, rts, cand, refs, full):
-    per_ref = [{rt.name: d.score_type(rt, cand, ref, opts, full=full) for rt in rts} for ref in refs]
+def _score_all(d: RougeDialect, cand: TokenizedText, refs: list[TokenizedText], full: bool,
+               limited: dict[str, str] | None = None):
+    """Every type against every reference, then the references combined per type. ``limited``: types whose full
+    trace is over the limits (``explainer.rouge.limits``), scored without their step-by-step details."""
+    limited = limited or {}
+    per_ref = [{t.name: _score_one(d, t, cand, ref, full, limited.get(t.name)) for t in d.types} for ref in refs]
     scores, chosen, pooled = {}, {}, {}
-    for rt in rts:
-        s, idx, pool = d.combine(rt, [pr[rt.name] for pr in per_ref], opts)
-        scores[rt.name] = s
-        chosen[rt.name] = idx
+    for rtype in d.types:
+        s, idx, pool = d.combine(rtype, [pr[rtype.name] for pr in per_ref])
+        scores[rtype.name] = s
+        chosen[rtype.name] = idx
         if pool is not None:
-            pooled[rt.name] = pool
+            pooled[rtype.name] = pool
     return per_ref, scores, chosen, pooled
 
 
-_REF_CACHE: dict = {}
-_REF_CACHE_MAX = 512
+def _score_one(d: RougeDialect, rtype, cand: TokenizedText, ref: TokenizedText, full: bool, limited: str | None):
+    if limited is None:
+        return d.score_type(rtype, cand, ref, full=full)
+    res = d.score_type(rtype, cand, ref, full=False)
+    res.detail = d.limited_detail(rtype, res, limited)
+    return res
 
 
-def _prepare_ref_cached(d, opts, text: str, need: bool):
-    """Fast-path references are usually scored again and again (gaming-lab optimizer, corpus sweeps): keep the
-    last few hundred tokenized references. Prepared objects are never mutated."""
-    key = (d.name, id(d), tuple(sorted(opts.items())), need, text)
-    p = _REF_CACHE.get(key)
-    if p is None:
-        p = d.prepare(text, opts, need_sents=need, full=False)
-        if len(_REF_CACHE) >= _REF_CACHE_MAX:
-            _REF_CACHE.clear()
-        _REF_CACHE[key] = p
-    return p
+def _summary_work(d: RougeDialect, cand: TokenizedText, preps: list[TokenizedText]) -> tuple[int, int]:
+    """Refuse a summary-level type over its limit before any scoring; (sentence pairs, table cells)."""
+    if not d.needs_sentences:
+        return 0, 0
+    return check_summary_work(d.types, cand.sentence_tokens or [], [p.sentence_tokens or [] for p in preps])
+
+
+def _fast_scores(d: RougeDialect, candidate: str, refs: list[str], *, cache_refs: bool):
+    cand = d.prepare(candidate, need_sents=d.needs_sentences, full=False)
+    if cache_refs:
+        preps = [d.prepare_reference(r) for r in refs]
+    else:
+        preps = [d.prepare(r, need_sents=d.needs_sentences, full=False) for r in refs]
+    _summary_work(d, cand, preps)
+    return _score_all(d, cand, preps, False)
 
 
 def score_rouge(candidate: str, references, *, dialect="rouge-score", types=None, **options) -> dict[str, Score]:
     """Scores only (same numbers as ``explain_rouge``, no tables or alignments): {type: Score}.
-    ``types=None``: the dialect's ``default_types``."""
-    if not isinstance(candidate, str):
-        raise ExplainerInputError(f"the candidate must be a string, got {type(candidate).__name__}")
-    refs = _norm_refs(references)
-    check_length([candidate], "candidate")
-    check_length(refs, "reference")
-    d, opts, rts, _, _ = _setup(dialect, types, options)
-    need = any(rt.kind in _SENT_KINDS for rt in rts)
-    cand = d.prepare(candidate, opts, need_sents=need, full=False)
-    preps = [_prepare_ref_cached(d, opts, r, need) for r in refs]
-    return _score_all(d, opts, rts, cand, preps, False)[1]
+    ``types=None``: the dialect's ``default_types``. ``dialect`` may be a bound dialect instead of a name."""
+    refs = _check_segment(candidate, references)
+    d = bind_dialect(dialect, types, **options)
+    return _fast_scores(d, candidate, refs, cache_refs=True)[1]
 
 
-def _explain(d: Dialect, opts, rts, notes, candidate, refs) -> RougeTrace:
-    need = any(rt.kind in _SENT_KINDS for rt in rts)
-    cand = d.prepare(candidate, opts, need_sents=need, full=True, what="candidate")
-    preps = [d.prepare(r, opts, need_sents=need, full=True, what=f"reference {i + 1}" if len(refs) > 1 else "reference")
-             for i, r in enumerate(refs)]
-    per_ref, scores, chosen, pooled = _score_all(d, opts, rts, cand, preps, True)
-    notes = list(notes)
-    for p in [cand] + preps:
-        if p.view.message:
-            notes.append(p.view.message)
-    if not cand.tokens and not cand.view.message:
+def _text_notes(cand: TokenizedText, preps: list[TokenizedText]) -> list[str]:
+    notes = [p.message for p in [cand] + preps if p.message]
+    if not cand.tokens and not cand.message:
         notes.append("the candidate has no tokens, so every score is 0")
     for i, p in enumerate(preps):
-        if not p.tokens and not p.view.message:
+        if not p.tokens and not p.message:
             notes.append(f"reference {i + 1} has no tokens, so every score against it is 0")
-    policy = opts.get("multi_ref", d.default_multi_ref)
-    view = lambda p, role, idx: TextView(role, idx, p.view, p.sentences, p.sent_tokens)  # noqa: E731
-    tr = RougeTrace(
-        dialect=d.name, dialect_label=d.label, options=dict(opts), types=[rt.name for rt in rts],
-        tokenizer=d.tokenizer_name(opts), stemmer=d.stemmer_name(opts),
-        candidate=view(cand, "candidate", None),
-        references=[view(p, "reference", i) for i, p in enumerate(preps)],
-        per_reference=per_ref, scores=scores, chosen_reference=chosen, multi_ref=policy,
-        multi_ref_note=MULTI_REF_POLICIES.get(policy, "") if len(refs) > 1 else "one reference",
-        pooled=pooled, reported=d.reported(scores, opts), notes=notes, signature=d.signature(opts, rts),
-        call=d.call_snippet(opts, rts, len(refs)),
+    return notes
+
+
+def _explain(d: RougeDialect, candidate: str, refs: list[str], notes: list[str]) -> RougeTrace:
+    need = d.needs_sentences
+    cand = d.prepare(candidate, need_sents=need, full=True, what="candidate")
+    preps = [d.prepare(r, need_sents=need, full=True, what=f"reference {i + 1}" if len(refs) > 1 else "reference")
+             for i, r in enumerate(refs)]
+    limited = limited_types(d.types, *_summary_work(d, cand, preps))
+    per_ref, scores, chosen, pooled = _score_all(d, cand, preps, True, limited)
+
+    def text_trace(p: TokenizedText, role: str, idx: int | None) -> TextTrace:
+        return TextTrace(role, idx, p, p.sentences, p.sentence_tokens)
+
+    return RougeTrace(
+        dialect=d.name, dialect_label=d.label, options=d.segment_options(), types=d.type_names,
+        tokenizer=d.tokenizer_name(), stemmer=d.stemmer_name(),
+        candidate=text_trace(cand, "candidate", None),
+        references=[text_trace(p, "reference", i) for i, p in enumerate(preps)],
+        per_reference=per_ref, scores=scores, chosen_reference=chosen, multi_ref=d.multi_ref,
+        multi_ref_note=MULTI_REF_POLICIES.get(d.multi_ref, "") if len(refs) > 1 else "one reference",
+        pooled=pooled, reported=d.reported(scores), notes=list(notes) + _text_notes(cand, preps) + list(limited.values()),
+        signature=d.signature(), call=d.call_snippet(len(refs)),
     )
-    return tr
 
 
 def explain_rouge(candidate: str, references, *, dialect="rouge-score", types=None, **options) -> RougeTrace:
     """Explain ROUGE for one candidate against one or more references, recording every step.
     ``types=None``: the dialect's ``default_types`` (rouge1, rouge2, rougeL, rougeLsum; textbook: no rougeLsum)."""
-    if not isinstance(candidate, str):
-        raise ExplainerInputError(f"the candidate must be a string, got {type(candidate).__name__}")
-    refs = _norm_refs(references)
-    check_length([candidate], "candidate")
-    check_length(refs, "reference")
-    d, opts, rts, notes, _ = _setup(dialect, types, options)
-    return _explain(d, opts, rts, notes, candidate, refs)
+    refs = _check_segment(candidate, references)
+    d = bind_dialect(dialect, types, **options)
+    return _explain(d, candidate, refs, d.type_notes)
 
 
 def explain_rouge_corpus(candidates: Sequence[str], references, *, dialect="rouge-score", types=None,
@@ -149,7 +168,9 @@ def explain_rouge_corpus(candidates: Sequence[str], references, *, dialect="roug
     """Score every item and aggregate with the dialect's corpus rule.
 
     ``references[i]`` is the list of references of ``candidates[i]`` (a plain string means one reference).
-    ``traces=True`` keeps a full RougeTrace per item. ``progress(done, total)`` is called after each item.
+    ``traces=True`` keeps a full RougeTrace per item (at most ``explainer.rouge.limits.MAX_CORPUS_TRACE_CHARS``
+    characters in all; ``trace.item(i)`` builds one item's trace on demand). ``progress(done, total)`` is called
+    after each item.
     """
     cands = list(candidates)
     refs_list = list(references)
@@ -158,48 +179,62 @@ def explain_rouge_corpus(candidates: Sequence[str], references, *, dialect="roug
     if len(refs_list) != len(cands):
         raise ExplainerInputError(f"{len(cands)} candidates but {len(refs_list)} reference entries; "
                                   "every candidate needs its references")
-    d, opts, rts, notes, copts = _setup(dialect, types, options, corpus=True)
-    copts = {o.name: o.default for o in d.corpus_options()} | copts
-    need = any(rt.kind in _SENT_KINDS for rt in rts)
-    items, item_scores, chosen = [], [], []
-    # Building thousands of traces allocates millions of small objects that all stay alive; the cyclic GC would
-    # re-scan them again and again (measured: 2x slower). Traces hold no cycles, so pause it for the loop.
-    gc_was_enabled = gc.isenabled()
+    d = bind_dialect(dialect, types, corpus=True, **options)
     if traces:
-        gc.disable()
-    try:
-        _corpus_items(d, opts, rts, need, cands, refs_list, traces, progress, items, item_scores, chosen)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
-    per_type = {rt.name: [s[rt.name] for s in item_scores] for rt in rts}
-    agg, desc, reported = d.aggregate(per_type, copts)
-    return RougeCorpusTrace(dialect=d.name, options=dict(opts) | copts, types=[rt.name for rt in rts],
+        check_corpus_trace_size(_corpus_chars(cands, refs_list), len(cands))   # before any work
+    items: list[RougeTrace] = []
+    item_scores: list[dict[str, Score]] = []
+    chosen: list[dict] = []
+    if traces:
+        # thousands of traces are millions of small objects that all stay alive; they hold no cycles
+        with gc_paused():
+            _corpus_items(d, cands, refs_list, True, progress, items, item_scores, chosen)
+    else:
+        _corpus_items(d, cands, refs_list, False, progress, items, item_scores, chosen)
+    per_type = {t.name: [s[t.name] for s in item_scores] for t in d.types}
+    agg, desc, reported = d.aggregate(per_type)
+    return RougeCorpusTrace(dialect=d.name, options=d.segment_options() | d.corpus_options(), types=d.type_names,
                             item_scores=item_scores, chosen_reference=chosen, aggregate=agg, aggregation=desc,
-                            reported=reported, items=items if traces else None, notes=notes,
-                            signature=d.signature(opts, rts))
+                            reported=reported, items=items if traces else None, notes=list(d.type_notes),
+                            signature=d.signature(),
+                            _builder=lambda i: _explain(d, cands[i], _corpus_item_refs(i, cands[i], refs_list[i]), []))
 
 
-def _corpus_items(d, opts, rts, need, cands, refs_list, traces, progress, items, item_scores, chosen):
+def _corpus_chars(cands: list, refs_list: list) -> int:
+    """Characters of every candidate and reference (items that are not text count 0: they are refused later)."""
+    n = sum(len(c) for c in cands if isinstance(c, str))
+    for r in refs_list:
+        if isinstance(r, str):
+            n += len(r)
+        elif isinstance(r, (list, tuple)):
+            n += sum(len(x) for x in r if isinstance(x, str))
+    return n
+
+
+def _corpus_item_refs(i: int, c, r) -> list[str]:
+    if not isinstance(c, str):
+        raise ExplainerInputError(f"candidate {i + 1} must be a string")
+    try:
+        refs = _norm_refs(r)
+    except ExplainerInputError as e:
+        raise ExplainerInputError(f"item {i + 1}: {e}") from None
+    check_length([c], f"item {i + 1}: candidate")
+    check_length(refs, f"item {i + 1}: reference")
+    return refs
+
+
+def _corpus_items(d, cands, refs_list, traces, progress, items, item_scores, chosen):
     for i, (c, r) in enumerate(zip(cands, refs_list)):
-        if not isinstance(c, str):
-            raise ExplainerInputError(f"candidate {i + 1} must be a string")
-        try:
-            refs = _norm_refs(r)
-        except ExplainerInputError as e:
-            raise ExplainerInputError(f"item {i + 1}: {e}") from None
-        check_length([c], f"item {i + 1}: candidate")
-        check_length(refs, f"item {i + 1}: reference")
+        refs = _corpus_item_refs(i, c, r)
         if traces:
-            tr = _explain(d, opts, rts, [], c, refs)
+            tr = _explain(d, c, refs, [])
             items.append(tr)
             item_scores.append(tr.scores)
             chosen.append(tr.chosen_reference)
         else:
-            cp = d.prepare(c, opts, need_sents=need, full=False)
-            pr = [d.prepare(x, opts, need_sents=need, full=False) for x in refs]
-            _, sc, ch, _ = _score_all(d, opts, rts, cp, pr, False)
+            _, sc, ch, _ = _fast_scores(d, c, refs, cache_refs=False)
             item_scores.append(sc)
             chosen.append(ch)
         if progress:
             progress(i + 1, len(cands))
+

@@ -8,51 +8,37 @@ every table value in O(n/64) without building the m*n table, so a 5,000 x 5,000 
 
 ``backtrack`` reproduces ``rouge_score.rouge_scorer._backtrack_norec`` exactly: on equal tokens go diagonal;
 else if ``c[i][j-1] > c[i-1][j]`` drop a candidate token, otherwise (ties included) drop a reference token.
-ROUGE-1.5.5 and the other ports make the same choice (rouge-dialects.md §5.2).
+ROUGE-1.5.5 and the other ports make the same choice (docs/dialects-rouge.md).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np   # imported where a table is read (the scores never need NumPy)
 
-__all__ = ["LcsResult", "lcs_rows", "lcs_length", "lcs", "backtrack", "table_value", "table_form",
+__all__ = ["LcsResult", "BitRows", "lcs_length", "lcs", "lcs_pairs", "masks_of", "backtrack", "table_form",
            "alternative_exists", "FULL_TABLE_MAX_CELLS", "SAMPLED_TABLE_MAX"]
 
 FULL_TABLE_MAX_CELLS = 160_000   # up to ~400 x 400 the trace carries the whole table
 SAMPLED_TABLE_MAX = 200          # above it: at most 200 x 200 sampled rows/columns (exact values)
-CHOSEN_MATRIX_MAX_CELLS = 4_000_000
-SMALL_PAIR_CELLS = 40_000            # alternative_exists: plain popcounts below this, NumPy row blocks above  # alternative_exists: boolean matrix of the chosen pairs up to this size
+CHOSEN_MATRIX_MAX_CELLS = 4_000_000  # alternative_exists: boolean matrix of the chosen pairs up to this size
+SMALL_PAIR_CELLS = 40_000            # alternative_exists: plain popcounts below this, NumPy row blocks above
 
 
-def _masks(can: Sequence[str]) -> dict[str, int]:
+def masks_of(can: Sequence[str]) -> dict[str, int]:
     masks: dict[str, int] = {}
     for j, tok in enumerate(can):
         masks[tok] = masks.get(tok, 0) | (1 << j)
     return masks
 
 
-def lcs_rows(ref: Sequence[str], can: Sequence[str]) -> list[int]:
-    """Bit rows V_0..V_m (V_0 = all ones over the n candidate positions)."""
-    n = len(can)
-    full = (1 << n) - 1
-    masks = _masks(can)
-    v = full
-    rows = [v]
-    get = masks.get
-    for tok in ref:
-        u = v & get(tok, 0)
-        v = ((v + u) | (v - u)) & full
-        rows.append(v)
-    return rows
-
-
 ROWS_KEEP_ALL_MAX_BYTES = 32 * 2**20   # above this, keep every B-th row and recompute blocks on demand
 
 
 class BitRows:
-    """The bit rows V_0..V_m of ``lcs_rows``, indexable like a list.
+    """The bit rows V_0..V_m of the LCS table (V_0 = all ones over the n candidate positions), indexable like a list.
 
     Small tables keep every row. Large ones (a 35,000 x 35,000-token pair would need ~150 MB) keep only every
     B-th row (B ~ sqrt(m)) and recompute one block of B rows when it is accessed; the backtrace, the sampled
@@ -66,7 +52,7 @@ class BitRows:
         self._n = n = len(can)
         self._m = m = len(ref)
         self._full = (1 << n) - 1
-        self._masks = _masks(can)
+        self._masks = masks_of(can)
         row_bytes = n // 8 + 1
         self._all: list[int] | None = None
         if (m + 1) * row_bytes <= max_bytes:
@@ -130,18 +116,13 @@ def lcs_length(ref: Sequence[str], can: Sequence[str]) -> int:
         return 0
     n = len(can)
     full = (1 << n) - 1
-    masks = _masks(can)
+    masks = masks_of(can)
     v = full
     get = masks.get
     for tok in ref:
         u = v & get(tok, 0)
         v = ((v + u) | (v - u)) & full
     return n - v.bit_count()
-
-
-def table_value(rows: list[int], i: int, j: int) -> int:
-    """c[i][j] = LCS(ref[:i], can[:j])."""
-    return j - (rows[i] & ((1 << j) - 1)).bit_count()
 
 
 def backtrack(rows: list[int], ref: Sequence[str], can: Sequence[str], *,
@@ -196,13 +177,29 @@ def lcs(ref: Sequence[str], can: Sequence[str]) -> LcsResult:
     return LcsResult(length, backtrack(rows, ref, can), rows, br._masks)
 
 
-def _row_values(v: int, n: int) -> np.ndarray:
-    """c[i][0..n] for one bit row."""
-    return _rows_values([v], n)[0]
+def lcs_pairs(ref: Sequence[str], can: Sequence[str], masks: dict | None = None) -> list[tuple[int, int]]:
+    """``lcs(ref, can).pairs`` (the same bit rows and backtrace), without building an ``LcsResult``: short pairs
+    (summary-level types compare thousands of them) keep their few rows in a list. ``masks``: ``masks_of(can)``,
+    when the caller has it."""
+    if not ref or not can:
+        return []
+    if len(ref) * len(can) > SMALL_PAIR_CELLS:
+        return lcs(ref, can).pairs
+    full = (1 << len(can)) - 1
+    get = (masks if masks is not None else masks_of(can)).get
+    v = full
+    rows = [v]
+    for tok in ref:
+        u = v & get(tok, 0)
+        v = ((v + u) | (v - u)) & full
+        rows.append(v)
+    return backtrack(rows, ref, can)
 
 
 def _rows_values(rows: Sequence[int], n: int) -> np.ndarray:
     """c[i][0..n] for several bit rows at once: zero bits below j, counted with one cumsum."""
+    import numpy as np
+
     nbytes = (n + 8) // 8
     buf = b"".join(v.to_bytes(nbytes, "little") for v in rows)
     bits = np.unpackbits(np.frombuffer(buf, dtype=np.uint8).reshape(len(rows), nbytes), axis=1,
@@ -216,6 +213,8 @@ def table_form(res: LcsResult, m: int, n: int, *, max_cells: int = FULL_TABLE_MA
                sample: int = SAMPLED_TABLE_MAX) -> dict:
     """The DP table for a trace: whole when (m+1)(n+1) <= max_cells, else exact values at <= sample x sample
     evenly spaced rows and columns (always including the first and last), for a UI to downsample further."""
+    import numpy as np
+
     if (m + 1) * (n + 1) <= max_cells:
         ri = list(range(m + 1))
         ci = list(range(n + 1))
@@ -242,30 +241,41 @@ def alternative_exists(ref: Sequence[str], can: Sequence[str], res: LcsResult) -
     If every such pair is in the chosen alignment, the chosen alignment is the only LCS (it already has L
     pairs); otherwise an LCS through the other pair differs from it.
     """
-    L = res.length
-    if L == 0:
+    if res.length == 0:
         return False
-    m, n = len(ref), len(can)
     rev = BitRows(ref[::-1], can[::-1])           # rev[k]: LCS of the last k ref tokens with can suffixes
-    if m * n <= SMALL_PAIR_CELLS:
-        # small sentence pairs (the common case in rougeLsum): visit the matching cells with popcounts
-        masks = res.masks if res.masks is not None else _masks(can)
-        chosen_pairs = set(res.pairs)
-        rows = res.rows
-        for i in range(m):
-            mask = masks.get(ref[i], 0)
-            if not mask:
-                continue
-            row, srow = rows[i], rev[m - i - 1]
-            while mask:
-                low = mask & -mask
-                j = low.bit_length() - 1
-                mask ^= low
-                k = n - 1 - j
-                tot = (j - (row & ((1 << j) - 1)).bit_count()) + 1 + (k - (srow & ((1 << k) - 1)).bit_count())
-                if tot == L and (i, j) not in chosen_pairs:
-                    return True
-        return False
+    if len(ref) * len(can) <= SMALL_PAIR_CELLS:
+        return _other_pair_small(ref, can, res, rev)
+    return _other_pair_blocks(ref, can, res, rev)
+
+
+def _other_pair_small(ref: Sequence[str], can: Sequence[str], res: LcsResult, rev: BitRows) -> bool:
+    """Small sentence pairs (the common case in rougeLsum): visit the matching cells with popcounts."""
+    L, m, n = res.length, len(ref), len(can)
+    masks = res.masks if res.masks is not None else masks_of(can)
+    chosen_pairs = set(res.pairs)
+    rows = res.rows
+    for i in range(m):
+        mask = masks.get(ref[i], 0)
+        if not mask:
+            continue
+        row, srow = rows[i], rev[m - i - 1]
+        while mask:
+            low = mask & -mask
+            j = low.bit_length() - 1
+            mask ^= low
+            k = n - 1 - j
+            tot = (j - (row & ((1 << j) - 1)).bit_count()) + 1 + (k - (srow & ((1 << k) - 1)).bit_count())
+            if tot == L and (i, j) not in chosen_pairs:
+                return True
+    return False
+
+
+def _other_pair_blocks(ref: Sequence[str], can: Sequence[str], res: LcsResult, rev: BitRows) -> bool:
+    """Large pairs: the table values of blocks of rows with NumPy, compared with the chosen pairs."""
+    import numpy as np
+
+    L, m, n = res.length, len(ref), len(can)
     chosen = np.zeros((m, n), dtype=bool) if m * n <= CHOSEN_MATRIX_MAX_CELLS else None
     chosen_set = set(res.pairs)
     ids: dict[str, int] = {}

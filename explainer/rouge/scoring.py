@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Score", "f1_rouge_score", "f_alpha", "safe_div"]
+__all__ = ["Score", "f1_rouge_score", "safe_div"]
 
 
 class Score(NamedTuple):
@@ -20,13 +20,6 @@ def f1_rouge_score(precision: float, recall: float) -> float:
     from rouge_score.scoring import fmeasure
 
     return fmeasure(precision, recall)
-
-
-def f_alpha(precision: float, recall: float, alpha: float = 0.5) -> float:
-    """ROUGE-1.5.5's F = P*R / ((1-alpha)*P + alpha*R); 0 when P or R is 0."""
-    if precision == 0 or recall == 0:
-        return 0.0
-    return precision * recall / ((1 - alpha) * precision + alpha * recall)
 
 
 def safe_div(a, b) -> float:

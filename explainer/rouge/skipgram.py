@@ -1,4 +1,4 @@
-"""ROUGE-S / ROUGE-SU skip-bigrams as ROUGE-1.5.5 defines them (rouge-dialects.md §7).
+"""ROUGE-S / ROUGE-SU skip-bigrams as ROUGE-1.5.5 defines them (docs/dialects-rouge155.md).
 
 Pairs (t_i, t_j) with i < j and j - i <= skip + 1 (skip None = unlimited, "S*"), over the whole token list.
 SU adds unigrams; ROUGE-1.5.5 counts every token **except the last** (``su_last_token=False``), a quirk that
@@ -42,13 +42,13 @@ def _clip(rc: Counter, cc: Counter) -> int:
 
 def skip_overlap(ref, cand, skip, *, su: bool, su_last_token: bool = False) -> tuple[int, int, int]:
     rb, cb = skip_bigrams(ref, skip), skip_bigrams(cand, skip)
-    hits, rt, ct = _clip(rb, cb), sum(rb.values()), sum(cb.values())
+    hits, ref_total, cand_total = _clip(rb, cb), sum(rb.values()), sum(cb.values())
     if su:
         ru, cu = su_unigrams(ref, su_last_token), su_unigrams(cand, su_last_token)
         hits += _clip(ru, cu)
-        rt += sum(ru.values())
-        ct += sum(cu.values())
-    return hits, rt, ct
+        ref_total += sum(ru.values())
+        cand_total += sum(cu.values())
+    return hits, ref_total, cand_total
 
 
 def skip_table(ref, cand, skip, *, su: bool, su_last_token: bool = False, limit: int = 5000) -> dict:

@@ -5,7 +5,7 @@
   change is a per-word memo around the real stemmer's ``stem`` (same output, called once per distinct word).
 * ``unicode``: opt-in, NOT any library's default: runs of letters/marks/digits of any script (each CJK
   ideograph or kana alone), lowercased with ``str.lower``; optional Porter stemming of ASCII words only.
-* ``whitespace-lower``: ``text.lower().split()``, the tokenizer of the course chapter (seed 000).
+* ``whitespace-lower``: ``text.lower().split()``, the tokenizer of the course chapter.
 
 A tokenizer's ``full`` result also locates every token in the original text, lists the user's words the
 tokenizer removed (rouge-score drops every non-ASCII character), and gives a loud message when that happens.
@@ -73,7 +73,9 @@ class Sentence:
 
 @dataclass
 class TokenizedText:
-    """A text as one ROUGE dialect sees it."""
+    """A text as one ROUGE dialect scores it: its tokens (and, for summary-level types, its sentences). A text
+    prepared for a trace (``located``) also has the surface tokens with their spans and the words the tokenizer
+    removed; the fast path leaves those empty."""
 
     text: str
     tokens: list[str]                      # the tokens the algorithms compare (stems when stemming is on)
@@ -83,6 +85,10 @@ class TokenizedText:
     dropped: list[dict] = field(default_factory=list)  # words of the text the tokenizer removed (or cut)
     n_words: int = 0                       # words in the text (letters/digits of any script)
     message: str | None = None             # loud note when words were removed
+    sentences: list | None = None          # Sentence list, when a summary-level type is computed
+    sentence_tokens: list | None = None    # list[list[str]]: the tokens of each sentence
+    located: bool = False                  # surface, spans, dropped, n_words and message were computed
+    extra: dict = field(default_factory=dict)   # a dialect's own reading of the text (rouge155: its PerlText)
 
     def to_dict(self) -> dict:
         toks = []
@@ -117,8 +123,8 @@ class Tokenizer:
         if len(surface) != len(tokens):  # cannot happen with the shipped tokenizers; keep the real tokens
             surface = list(tokens)
             spans = [Token(t, None, None) for t in tokens]
-        tt = TokenizedText(text, tokens, surface, spans, stemmed=stem)
-        self._find_dropped(tt, what)
+        tt = TokenizedText(text, tokens, surface, spans, stemmed=stem, located=True)
+        self.find_dropped(tt, what)
         return tt
 
     def stemmer_name(self, stem: bool) -> str | None:
@@ -129,7 +135,7 @@ class Tokenizer:
     # True when, on pure-ASCII text, every letter/digit ends up in a token (so nothing can be dropped)
     ascii_complete = True
 
-    def _find_dropped(self, tt: TokenizedText, what: str) -> None:
+    def find_dropped(self, tt: TokenizedText, what: str) -> None:
         if self.ascii_complete and tt.text.isascii():
             tt.n_words = len(_ASCII_ALNUM_RE.findall(tt.text))
             return
@@ -261,11 +267,6 @@ def get_tokenizer(name: str) -> Tokenizer:
         return TOKENIZERS[name]
     except KeyError:
         raise ValueError(f"unknown ROUGE tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}") from None
-
-
-def register_tokenizer(tok: Tokenizer) -> None:
-    get_tokenizer("rouge-score")
-    TOKENIZERS[tok.name] = tok
 
 
 def _split_newline(text: str) -> list[Sentence]:

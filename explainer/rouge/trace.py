@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from explainer.rouge.scoring import Score
 
-__all__ = ["TypeResult", "TextView", "RougeTrace", "RougeCorpusTrace"]
+__all__ = ["TypeResult", "TextTrace", "RougeTrace", "RougeCorpusTrace"]
 
 
 @dataclass
@@ -29,8 +29,8 @@ class TypeResult:
 
 
 @dataclass
-class TextView:
-    """A candidate or reference as the dialect saw it."""
+class TextTrace:
+    """A candidate or reference as the dialect saw it (the trace's record of one text; schema: "TextView")."""
 
     role: str                       # "candidate" or "reference"
     index: int | None               # reference index
@@ -61,8 +61,8 @@ class RougeTrace:
     types: list[str]
     tokenizer: str
     stemmer: str | None
-    candidate: TextView
-    references: list[TextView]
+    candidate: TextTrace
+    references: list[TextTrace]
     per_reference: list[dict[str, TypeResult]]
     scores: dict[str, Score]
     chosen_reference: dict[str, int | None]
@@ -114,6 +114,18 @@ class RougeCorpusTrace:
     items: list[RougeTrace] | None = None
     notes: list[str] = field(default_factory=list)
     signature: str = ""
+    _builder: Callable[[int], RougeTrace] | None = field(default=None, repr=False, compare=False)
+
+    def item(self, i: int) -> RougeTrace:
+        """The full trace of item i (0-based): the kept one with ``traces=True``, else built now (not kept)."""
+        n = len(self.item_scores)
+        if not 0 <= i < n:
+            raise IndexError(f"item {i} out of range (0..{n - 1})")
+        if self.items is not None:
+            return self.items[i]
+        if self._builder is None:
+            raise ValueError("this corpus trace cannot build item traces")
+        return self._builder(i)
 
     def to_dict(self) -> dict:
         def enc(v):

@@ -72,10 +72,10 @@ def parse_types(types) -> tuple[RougeType, ...]:
     out: list[RougeType] = []
     seen = set()
     for t in types:
-        rt = t if isinstance(t, RougeType) else parse_type(str(t))
-        if rt.name not in seen:
-            seen.add(rt.name)
-            out.append(rt)
+        rtype = t if isinstance(t, RougeType) else parse_type(str(t))
+        if rtype.name not in seen:
+            seen.add(rtype.name)
+            out.append(rtype)
     if not out:
         raise ValueError("no ROUGE type given")
     return tuple(out)

@@ -1,4 +1,4 @@
-"""ROUGE-W: weighted LCS as ROUGE-1.5.5 computes it (rouge-dialects.md §6), f(k) = k^w.
+"""ROUGE-W: weighted LCS as ROUGE-1.5.5 computes it (docs/dialects-rouge155.md), f(k) = k^w.
 
 DP rows are reference tokens. On equal tokens the move is always diagonal, adding f(k+1) - f(k) where k is
 the run length ending at (i-1, j-1); otherwise up (drop a reference token) when c[i-1][j] >= c[i][j-1],

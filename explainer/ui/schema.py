@@ -75,13 +75,12 @@ def bleu_schema() -> FamilySchema:
 
 @lru_cache(maxsize=1)
 def rouge_schema() -> FamilySchema:
-    from explainer.rouge import dialects as rd
+    from explainer.rouge import dialect_names, dialect_options
 
-    rd._load_plugins()
-    names = tuple(rd.DIALECTS)
+    names = tuple(dialect_names())
     default = "rouge-score" if "rouge-score" in names else names[0]
     return FamilySchema("rouge_dialect", default, names,
-                        {n: _specs(rd.dialect_options(n), _ROUGE_PARAMS, "rouge_") for n in names})
+                        {n: _specs(dialect_options(n), _ROUGE_PARAMS, "rouge_") for n in names})
 
 
 def DEFAULT_ROUGE_TYPES() -> tuple[str, ...]:  # noqa: N802 (a function so the core loads lazily)

@@ -80,24 +80,54 @@ def bootstrap_average(scores: dict[str, tuple[float, float, float]], *, n_resamp
     ``-t 1`` (mode 1: ``scores`` are per-eval (model count, peer count, hit count))."""
     if mode not in (0, 1):
         raise ValueError("bootstrap averages exist for -t 0 and -t 1 only (-t 2 prints raw counts)")
-    instances = sort_eval_keys(scores)
-    n = len(instances)
-    rows = [scores[k] for k in instances]
+    rows = [scores[k] for k in sort_eval_keys(scores)]
+    plain = _plain_mean(rows, mode, alpha)
+    samples = _resample(rows, n_resamples, mode, alpha)
+    avg = []
+    for k in range(3):
+        samples[k].sort()
+        acc = 0.0
+        for v in samples[k]:
+            acc += v
+        avg.append(perl_round5(acc / len(samples[k])) if samples[k] else 0.0)
+    delta = n_resamples * ((100 - confidence) / 2.0) / 100.0
+    ci_ua = int(n_resamples - delta - 1)
+    ci_ub = ci_ua + 1
+    ci_la = int(delta)
+    ci_lb = ci_la + 1
+    ci_r = n_resamples - delta - 1 - ci_ua
+    low, high = [], []
+    for k in range(3):
+        arr = samples[k]
+        low.append(perl_round5(_at(arr, ci_la) + (_at(arr, ci_lb) - _at(arr, ci_la)) * ci_r))
+        high.append(perl_round5(_at(arr, ci_ua) + (_at(arr, ci_ub) - _at(arr, ci_ua)) * ci_r))
+    return BootstrapResult(tuple(avg), tuple(low), tuple(high), plain, n_resamples, confidence,
+                           (ci_la, ci_lb, ci_ua, ci_ub, ci_r))
+
+
+def _plain_mean(rows: list, mode: int, alpha: float) -> tuple[float, float, float]:
+    """The values without resampling: -t 0 the mean of the items, -t 1 the pooled ratios (not printed)."""
+    n = len(rows)
     tot = [0.0, 0.0, 0.0]
     for r in rows:
         tot[0] += r[0]
         tot[1] += r[1]
         tot[2] += r[2]
     if mode == 0:
-        plain = tuple(perl_round5(t / n) if n else 0.0 for t in tot)
-    else:
-        pr = tot[2] / tot[0] if tot[0] > 0 else 0.0
-        pp = tot[2] / tot[1] if tot[1] > 0 else 0.0
-        # The pooled ratios without resampling. (The script also computes an F here with (R+P) in the
-        # numerator, a bug, but never prints it; the printed Average_F comes from the resamples.)
-        den = (1 - alpha) * pp + alpha * pr
-        pf = (pr * pp) / den if den > 0 else 0.0
-        plain = (perl_round5(pr), perl_round5(pp), perl_round5(pf))
+        return tuple(perl_round5(t / n) if n else 0.0 for t in tot)
+    pr = tot[2] / tot[0] if tot[0] > 0 else 0.0
+    pp = tot[2] / tot[1] if tot[1] > 0 else 0.0
+    # The pooled ratios without resampling. (The script also computes an F here with (R+P) in the
+    # numerator, a bug, but never prints it; the printed Average_F comes from the resamples.)
+    den = (1 - alpha) * pp + alpha * pr
+    pf = (pr * pp) / den if den > 0 else 0.0
+    return perl_round5(pr), perl_round5(pp), perl_round5(pf)
+
+
+def _resample(rows: list, n_resamples: int, mode: int, alpha: float) -> list[list[float]]:
+    """``bootstrapResampling``: resample i draws N rows with ``int(rand(N))`` after ``srand(i)``; its value is the
+    mean of the drawn values (-t 0) or R, P, F of the summed counts (-t 1). Returns the R, P, F sample lists."""
+    n = len(rows)
     rng = Drand48()
     samples: list[list[float]] = [[], [], []]
     for i in range(n_resamples):
@@ -127,26 +157,7 @@ def bootstrap_average(scores: dict[str, tuple[float, float, float]], *, n_resamp
         samples[0].append(s0)
         samples[1].append(s1)
         samples[2].append(s2)
-    avg = []
-    for k in range(3):
-        samples[k].sort()
-        acc = 0.0
-        for v in samples[k]:
-            acc += v
-        avg.append(perl_round5(acc / len(samples[k])) if samples[k] else 0.0)
-    delta = n_resamples * ((100 - confidence) / 2.0) / 100.0
-    ci_ua = int(n_resamples - delta - 1)
-    ci_ub = ci_ua + 1
-    ci_la = int(delta)
-    ci_lb = ci_la + 1
-    ci_r = n_resamples - delta - 1 - ci_ua
-    low, high = [], []
-    for k in range(3):
-        arr = samples[k]
-        low.append(perl_round5(_at(arr, ci_la) + (_at(arr, ci_lb) - _at(arr, ci_la)) * ci_r))
-        high.append(perl_round5(_at(arr, ci_ua) + (_at(arr, ci_ub) - _at(arr, ci_ua)) * ci_r))
-    return BootstrapResult(tuple(avg), tuple(low), tuple(high), plain, n_resamples, confidence,
-                           (ci_la, ci_lb, ci_ua, ci_ub, ci_r))
+    return samples
 
 
 def _at(arr: list[float], i: int) -> float:

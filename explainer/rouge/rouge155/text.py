@@ -1,6 +1,6 @@
 """ROUGE-1.5.5.pl's text handling without Perl: units, length limits, cleanup, stop words, stemming.
 
-What the script does (docs/dialects-rouge155.md, shared spec rouge-dialects.md section 2.1 and section 10):
+What the script does (docs/dialects-rouge155.md):
 
 1. Units: SPL = each line of the file that is not empty (``chomp`` removes only ``\\n``, so a ``\\r`` line
    is a unit with no tokens); SEE = each ``<a ...>[n]</a> <a href=... id=n>text`` line; ISI = ``<S>``.
@@ -14,7 +14,7 @@ What the script does (docs/dialects-rouge155.md, shared spec rouge-dialects.md s
 4. Cleanup: ``-`` -> `` - ``, every byte outside ``[A-Za-z0-9-]`` -> space, trim, squeeze, split.
 5. Per token: dropped if ``-s`` and a SMART stop word (checked on the unstemmed token); dropped unless it
    starts with ``[a-z0-9$]`` (so the lone ``-`` goes); with ``-m`` tokens longer than 3 characters are
-   stemmed (``rouge155_stem.stem_token``).
+   stemmed (``stem.stem_token``).
 
 Tokens keep their character span in the user's original string (``start``/``end``), so the UI can
 highlight them; a token cut by ``-b`` keeps its start and a shorter end.
@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from explainer.rouge.rouge155_stem import stem_token, stopwords
+from explainer.rouge.rouge155.stem import stem_token, stopwords
 
 __all__ = ["PerlToken", "PerlText", "read_text", "units_from_string", "perl_split_ws"]
 

@@ -1,6 +1,6 @@
 """ROUGE-1.5.5's inputs and printed output: SEE / SPL / ISI summary files, the XML evaluation config, the
 ``-z`` file lists, Basic Elements (``-3``) files, and the ``Average_X`` report — enough to rerun the
-script's own sample tests (golden/rouge155-sample-test) and compare byte for byte.
+script's own sample tests (``sample-test/`` of its distribution) and compare byte for byte.
 
 Files are read as bytes and decoded with ``surrogateescape``, so byte lengths (``-b``) and the byte-level
 cleanup behave as in Perl. A SEE unit keeps the line's trailing ``\\n`` when the ``</a>`` is on the next
@@ -14,12 +14,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explainer.rouge.rouge155 import (
-    CorpusResult, MetricResult, Rouge155Options, _prf, clipped_hits, corpus_from_texts, parse_flags,
-)
-from explainer.rouge.rouge155_bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
-from explainer.rouge.rouge155_stem import morph_stem
-from explainer.rouge.rouge155_text import PerlText, read_text
+from explainer.rouge.rouge155.bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
+from explainer.rouge.rouge155.evaluation import CorpusResult, MetricResult, clipped_hits, corpus_from_texts, perl_prf
+from explainer.rouge.rouge155.options import Rouge155Options, parse_flags
+from explainer.rouge.rouge155.stem import morph_stem
+from explainer.rouge.rouge155.text import PerlText, read_text
 
 __all__ = ["read_units", "EvalSpec", "read_config_xml", "read_file_list", "run_config", "format_report",
            "be_counts", "ConfigRun"]
@@ -216,7 +215,7 @@ def _be_metric(peer: Path, models: list[Path], mode: str, opts: Rouge155Options)
             total_p += pn
         elif score > best:
             best, total_hit, total_m, total_p = score, hit, mn, pn
-    r, p, f, formula = _prf(total_hit, total_m, total_p, opts.alpha)
+    r, p, f, formula = perl_prf(total_hit, total_m, total_p, opts.alpha)
     return MetricResult(f"ROUGE-BE-{mode}", "BE", r, p, f, total_m, total_p, total_hit, formula=formula)
 
 
@@ -337,7 +336,7 @@ def _perl_num(x: float) -> str:
 
 
 # ------------------------------------------------------------------------------------------- command line
-USAGE = ("usage: python -m explainer.rouge.rouge155_files [ROUGE-1.5.5 flags] <ROUGE-eval-config-file> [<systemID>]\n"
+USAGE = ("usage: python -m explainer.rouge.rouge155 [ROUGE-1.5.5 flags] <ROUGE-eval-config-file> [<systemID>]\n"
          "  e.g. -c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a ROUGE-test.xml   or   -n 4 -z SPL files.lst 26\n"
          "  Reproduces ROUGE-1.5.5.pl's printed report without Perl (data files are built in; -e is ignored).")
 

@@ -1,6 +1,6 @@
 """The ``rouge155`` dialect as a policy over the ROUGE core (``explain_rouge(..., dialect="rouge155")``).
 
-The numbers come from ``explainer.rouge.rouge155`` (ROUGE-1.5.5.pl's semantics, golden-tested); this
+The numbers come from ``explainer.rouge.rouge155.evaluation`` (ROUGE-1.5.5.pl's semantics, golden-tested); this
 module maps them onto the core's trace: ``prepare`` reads a text as the script does (SPL units, ASCII
 lower-casing, byte-level cleanup, ``-s``, ``-m``, ``-l``/``-b``), ``score_type`` scores one reference,
 ``combine`` applies ``-f A`` (pool) or ``-f B`` (best recall) with the script's own selection scores and
@@ -22,15 +22,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
+from explainer.options import OptionSpec
 from explainer.rouge import lcs as lcs_mod
-from explainer.rouge.dialects import Dialect, Option, Prepared, register_dialect
+from explainer.rouge.dialects import RougeDialect
 from explainer.rouge.ngrams import ngram_table
-from explainer.rouge.rouge155 import (
-    WLCS_DEATH, MetricResult, PerlDeath, Rouge155Options, _prf, _score_grams, _score_lcs, ngram_counts,
-    skip_bigram_counts,
-)
-from explainer.rouge.rouge155_bootstrap import bootstrap_average, sort_eval_keys
-from explainer.rouge.rouge155_text import PerlText, TokenOptions, read_text
+from explainer.rouge.rouge155.bootstrap import bootstrap_average, perl_round5, sort_eval_keys
+from explainer.rouge.rouge155.evaluation import (WLCS_DEATH, MetricResult, PerlDeath, ngram_counts, perl_prf,
+                                                 score_grams, score_lcs, skip_bigram_counts)
+from explainer.rouge.rouge155.options import Rouge155Options
+from explainer.rouge.rouge155.text import PerlText, TokenOptions, read_text
 from explainer.rouge.scoring import Score
 from explainer.rouge.skipgram import skip_table
 from explainer.rouge.tokenize import Sentence, Tokenizer, TokenizedText
@@ -40,7 +40,7 @@ from explainer.rouge.union import tie_rule_check
 from explainer.rouge.wlcs import f_inverse, f_weight, weight_note
 from explainer.text import Token
 
-__all__ = ["Rouge155Dialect", "PerlScore", "perl_label", "ROUGE155"]
+__all__ = ["Rouge155Dialect", "PerlScore", "perl_label"]
 
 POLICY_TO_F = {"pool": "A", "best-recall": "B"}
 
@@ -68,16 +68,16 @@ def _pscore(p: float, r: float, f: float, counts=(0, 0, 0), died=None, why=None)
     return s
 
 
-def perl_label(rt: RougeType) -> str:
-    if rt.kind == "N":
-        return f"ROUGE-{rt.n}"
-    if rt.kind == "Lsum":
+def perl_label(rtype: RougeType) -> str:
+    if rtype.kind == "N":
+        return f"ROUGE-{rtype.n}"
+    if rtype.kind == "Lsum":
         return "ROUGE-L"
-    if rt.kind == "L":
+    if rtype.kind == "L":
         return "ROUGE-L (texts on one line)"
-    if rt.kind == "W":
-        return f"ROUGE-W-{_wlabel(rt.weight)}"
-    return f"ROUGE-{rt.kind}{'*' if rt.skip is None else rt.skip}"
+    if rtype.kind == "W":
+        return f"ROUGE-W-{_wlabel(rtype.weight)}"
+    return f"ROUGE-{rtype.kind}{'*' if rtype.skip is None else rtype.skip}"
 
 
 def _wlabel(w: float) -> str:
@@ -85,7 +85,7 @@ def _wlabel(w: float) -> str:
 
 
 class _PerlTokenizerInfo(Tokenizer):
-    """Only for labels and for locating the words the byte-level cleanup removed (``_find_dropped``)."""
+    """Only for labels and for locating the words the byte-level cleanup removed (``find_dropped``)."""
 
     name = "ROUGE-1.5.5"
     label = ("ROUGE-1.5.5.pl (lower-case A-Z only; every byte outside A-Za-z0-9 becomes a space, so non-ASCII "
@@ -96,11 +96,13 @@ class _PerlTokenizerInfo(Tokenizer):
 
 
 _INFO = _PerlTokenizerInfo()
+#: most bootstrap resamples (-r) of a corpus: each resample draws every item once
+MAX_RESAMPLES = 10_000
 STEMMER_LABEL = ("ROUGE-1.5.5 -m: WordNet-2.0 exception list first, else ROUGE's Porter variant (modified "
                  "step 4), tokens longer than 3 characters")
 
 
-class Rouge155Dialect(Dialect):
+class Rouge155Dialect(RougeDialect):
     name = "rouge155"
     label = "ROUGE-1.5.5.pl (Chin-Yew Lin, 2005), without Perl"
     description = ("The original Perl script's semantics: its byte-level tokenizer, -m stemming (WordNet "
@@ -112,115 +114,123 @@ class Rouge155Dialect(Dialect):
     supported_kinds = native_kinds
     default_multi_ref = "pool"
     su_last_token = False
-
-    # ---- options -------------------------------------------------------------------------------
-    def options(self) -> list[Option]:
-        return [
-            Option("use_stemmer", "bool", False, "-m: " + STEMMER_LABEL),
-            Option("remove_stopwords", "bool", False,
-                   "-s: remove the SMART stop words (598-line list shipped with ROUGE-1.5.5; checked on the unstemmed token) before counting"),
-            Option("multi_ref", "choice", "pool",
+    OPTIONS = (
+        OptionSpec("use_stemmer", "bool", False, "-m: " + STEMMER_LABEL, label="stemming (-m)"),
+        OptionSpec("remove_stopwords", "bool", False,
+                   "-s: remove the SMART stop words (598-line list shipped with ROUGE-1.5.5; checked on the unstemmed "
+                   "token) before counting", label="remove stop words (-s)"),
+        OptionSpec("multi_ref", "choice", "pool",
                    "pool: -f A (the script's default): sum hits and sizes over the references; best-recall: -f B: "
                    "keep the reference with the highest recall (5-decimal recall for N/S, raw for L, "
-                   "single-weighted for W; the first wins ties)", choices=("pool", "best-recall")),
-            Option("alpha", "float", 0.5, "-p: F = P·R / ((1-α)·P + α·R); 0.5 is F1, α→1 favours precision",
-                   min=0.0, max=1.0),
-            Option("length_limit", "int", 0, "-l: use only the first N words of every text (0 = no limit)", min=0),
-            Option("byte_limit", "int", 0, "-b: use only the first N bytes of every text (0 = no limit)", min=0),
-        ]
+                   "single-weighted for W; the first wins ties)", choices=("pool", "best-recall"),
+                   label="several references (-f)"),
+        OptionSpec("alpha", "float", 0.5, "-p: F = P·R / ((1-α)·P + α·R); 0.5 is F1, α→1 favours precision",
+                   min=0.0, max=1.0, label="alpha (-p)"),
+        OptionSpec("length_limit", "int", 0, "-l: use only the first N words of every text (0 = no limit)", min=0,
+                   label="word limit (-l)"),
+        OptionSpec("byte_limit", "int", 0, "-b: use only the first N bytes of every text (0 = no limit)", min=0,
+                   label="byte limit (-b)"),
+        OptionSpec("resamples", "int", 1000, "-r: bootstrap resamples (resample i is seeded with srand(i))",
+                   scope="corpus", min=1, max=MAX_RESAMPLES),
+        OptionSpec("confidence", "float", 95.0, "-c: confidence level of the interval, in percent", scope="corpus",
+                   min=0.0, max=100.0),
+        OptionSpec("counting", "choice", "0", "-t: 0 = average the per-item scores (default); 1 = pool the "
+                   "token counts over the corpus", choices=("0", "1"), scope="corpus"),
+    )
 
-    def resolve_options(self, options: dict) -> dict:
-        out = super().resolve_options(options)
-        self.perl_options(out)  # validates (alpha range, -l with -b, ...) with the script's messages
-        return out
+    def _setup(self) -> None:
+        o = self.options
+        self.multi_ref = o["multi_ref"]
+        self.stem = bool(o["use_stemmer"])
+        self.perl_options()  # validates the combination (e.g. -l with -b) with the script's messages
+        self.token_options = TokenOptions(stem=self.stem, remove_stopwords=bool(o["remove_stopwords"]),
+                                          length_limit=int(o["length_limit"]), byte_limit=int(o["byte_limit"]))
 
-    def perl_options(self, opts: dict, rt: RougeType | None = None, mode: str | None = None) -> Rouge155Options:
-        kw = dict(n=0, w=None, skip=None, unigrams="", stem=bool(opts.get("use_stemmer")),
-                  remove_stopwords=bool(opts.get("remove_stopwords")),
-                  length_limit=int(opts.get("length_limit") or 0), byte_limit=int(opts.get("byte_limit") or 0),
-                  mode=mode or POLICY_TO_F[opts.get("multi_ref", "pool")], alpha=float(opts.get("alpha", 0.5)))
-        if rt is not None and rt.kind == "W":
-            kw["w"] = rt.weight
-        if rt is not None and rt.kind in ("S", "SU"):
-            kw["skip"] = -1 if rt.skip is None else rt.skip
-            kw["unigrams"] = "u" if rt.kind == "SU" else ""
-        if kw["length_limit"] < 0 or kw["byte_limit"] < 0:
-            raise ValueError("length_limit and byte_limit must be 0 (no limit) or positive")
+    def perl_options(self, rtype: RougeType | None = None, mode: str | None = None) -> Rouge155Options:
+        """The script's options for one type (``mode``: force -f A or B)."""
+        o = self.options
+        kw = dict(n=0, w=None, skip=None, unigrams="", stem=self.stem, remove_stopwords=bool(o["remove_stopwords"]),
+                  length_limit=int(o["length_limit"]), byte_limit=int(o["byte_limit"]),
+                  mode=mode or POLICY_TO_F[o["multi_ref"]], alpha=float(o["alpha"]))
+        if rtype is not None and rtype.kind == "W":
+            kw["w"] = rtype.weight
+        if rtype is not None and rtype.kind in ("S", "SU"):
+            kw["skip"] = -1 if rtype.skip is None else rtype.skip
+            kw["unigrams"] = "u" if rtype.kind == "SU" else ""
         return Rouge155Options(**kw)
 
-    def check_types(self, rts: Sequence[RougeType]) -> list[str]:
+    def check_types(self, types: Sequence[RougeType]) -> list[str]:
         notes = []
-        for rt in rts:
-            if rt.kind not in self.supported_kinds:
-                raise ValueError(f"the rouge155 dialect does not define {rt.name}")
-            if rt.kind == "W" and weight_note(rt.name, rt.weight):
-                notes.append(weight_note(rt.name, rt.weight))
-            if rt.kind == "L":
+        for rtype in types:
+            if rtype.kind not in self.supported_kinds:
+                raise ValueError(f"the rouge155 dialect does not define {rtype.name}")
+            if rtype.kind == "W" and weight_note(rtype.name, rtype.weight):
+                notes.append(weight_note(rtype.name, rtype.weight))
+            if rtype.kind == "L":
                 notes.append("rougeL here is ROUGE-1.5.5's ROUGE-L with every text put on one line (newlines → "
                              "spaces): one LCS over all tokens. The script's own ROUGE-L is summary level: "
                              "that is rougeLsum")
         return notes
 
-    def signature(self, opts: dict, rts: Sequence[RougeType]) -> str:
-        return "rouge155|ROUGE-1.5.5.pl " + " ".join(self.command_flags(opts, rts))
+    def signature(self) -> str:
+        return "rouge155|ROUGE-1.5.5.pl " + " ".join(self.command_flags())
 
-    def command_flags(self, opts: dict, rts: Sequence[RougeType]) -> list[str]:
+    def command_flags(self) -> list[str]:
         """Flags of an equivalent ROUGE-1.5.5.pl run (plus ``-z SPL``: one unit per line)."""
+        o, types = self.options, self.types
         flags: list[str] = []
-        ns = [rt.n for rt in rts if rt.kind == "N"]
+        ns = [t.n for t in types if t.kind == "N"]
         if ns:
             flags += ["-n", str(max(ns))]
-        ws = [rt.weight for rt in rts if rt.kind == "W"]
+        ws = [t.weight for t in types if t.kind == "W"]
         if ws:
             flags += ["-w", _wlabel(ws[0])]
-        sk = [rt for rt in rts if rt.kind in ("S", "SU")]
+        sk = [t for t in types if t.kind in ("S", "SU")]
         if sk:
             flags += ["-2", "-1" if sk[0].skip is None else str(sk[0].skip)]
-            kinds = {rt.kind for rt in sk}
+            kinds = {t.kind for t in sk}
             if kinds == {"SU"}:
                 flags.append("-u")
             elif kinds == {"S", "SU"}:
                 flags.append("-U")
-        if opts.get("use_stemmer"):
+        if self.stem:
             flags.append("-m")
-        if opts.get("remove_stopwords"):
+        if o["remove_stopwords"]:
             flags.append("-s")
-        if opts.get("length_limit"):
-            flags += ["-l", str(opts["length_limit"])]
-        if opts.get("byte_limit"):
-            flags += ["-b", str(opts["byte_limit"])]
-        flags += ["-f", POLICY_TO_F[opts.get("multi_ref", "pool")]]
-        if float(opts.get("alpha", 0.5)) != 0.5:
-            flags += ["-p", repr(float(opts["alpha"]))]
+        if o["length_limit"]:
+            flags += ["-l", str(o["length_limit"])]
+        if o["byte_limit"]:
+            flags += ["-b", str(o["byte_limit"])]
+        flags += ["-f", POLICY_TO_F[o["multi_ref"]]]
+        if float(o["alpha"]) != 0.5:
+            flags += ["-p", repr(float(o["alpha"]))]
         return flags + ["-a", "-z", "SPL"]
 
     # ---- tokens ----------------------------------------------------------------------------------
-    def tokenizer_name(self, opts: dict) -> str:
+    def tokenizer_name(self) -> str:
         return _INFO.label
 
-    def stemmer_name(self, opts: dict) -> str | None:
-        return STEMMER_LABEL if opts.get("use_stemmer") else None
+    def stemmer_name(self) -> str | None:
+        return STEMMER_LABEL if self.stem else None
 
-    def sentence_splitter(self, opts: dict) -> str:
+    @property
+    def splitter(self) -> str:
         return "newline"
 
-    def _token_options(self, opts: dict) -> TokenOptions:
-        return TokenOptions(stem=bool(opts.get("use_stemmer")), remove_stopwords=bool(opts.get("remove_stopwords")),
-                            length_limit=int(opts.get("length_limit") or 0),
-                            byte_limit=int(opts.get("byte_limit") or 0))
-
-    def prepare(self, text: str, opts: dict, *, need_sents: bool, full: bool, what: str = "text") -> Prepared:
-        to = self._token_options(opts)
-        pt = read_text(text, options=to)
+    def prepare(self, text: str, *, need_sents: bool, full: bool, what: str = "text") -> TokenizedText:
+        pt = read_text(text, options=self.token_options)
         sents = [Sentence(i, u, off, off + len(u)) for i, (u, off) in enumerate(zip(pt.units, pt.unit_offsets))]
-        view = self._view(text, pt, what, to.stem) if full else None
-        return Prepared(text, pt.tokens, pt.lcs_sequences, view, sents, extra={"perl": pt, "opts": to})
+        tt = self._located(text, pt, what) if full else TokenizedText(text, pt.tokens)
+        tt.sentences, tt.sentence_tokens = sents, pt.lcs_sequences
+        tt.extra["perl"] = pt
+        return tt
 
-    def _view(self, text: str, pt: PerlText, what: str, stem: bool) -> TokenizedText:
+    def _located(self, text: str, pt: PerlText, what: str) -> TokenizedText:
+        """The tokens with their spans, the words the script drops (stop words told apart) and the notes."""
         toks = pt.ngram_tokens
         tt = TokenizedText(text, [t.token for t in toks], [t.surface for t in toks],
-                           [Token(t.surface, t.start, t.end) for t in toks], stemmed=stem)
-        _INFO._find_dropped(tt, what)
+                           [Token(t.surface, t.start, t.end) for t in toks], stemmed=self.stem, located=True)
+        _INFO.find_dropped(tt, what)
         stop_spans = {(t.start, t.end) for t in pt.stopwords_removed}
         for d in tt.dropped:
             if (d.get("start"), d.get("end")) in stop_spans:
@@ -256,67 +266,73 @@ class Rouge155Dialect(Dialect):
         tt.message = "; ".join(msgs) if msgs else None
         return tt
 
-    def _one_line(self, p: Prepared) -> PerlText:
+    def _one_line(self, p: TokenizedText) -> PerlText:
+        """The text read with every newline a space (``rougeL``: one LCS over all tokens), kept with the text."""
         pt = p.extra.get("perl_one_line")
         if pt is None:
-            pt = p.extra["perl_one_line"] = read_text(p.text.replace("\n", " "), options=p.extra["opts"])
+            pt = p.extra["perl_one_line"] = read_text(p.text.replace("\n", " "), options=self.token_options)
         return pt
 
     # ---- scoring ---------------------------------------------------------------------------------
-    def score_type(self, rt: RougeType, cand: Prepared, ref: Prepared, opts: dict, *, full: bool) -> TypeResult:
-        po = self.perl_options(opts, rt, mode="A")
-        label = perl_label(rt)
+    def score_type(self, rtype: RougeType, cand: TokenizedText, ref: TokenizedText, *, full: bool) -> TypeResult:
+        """One type against one reference, scored by the script's own code with -f A (one reference)."""
+        label = perl_label(rtype)
         c: PerlText = cand.extra["perl"]
-        r: PerlText = ref.extra["perl"]
-        k = rt.kind
-        detail: dict = {}
         try:
-            if k == "N":
-                m = _score_grams(label, "N", *ngram_counts(c.tokens, rt.n), [ngram_counts(r.tokens, rt.n)], po, False)
-                if full:
-                    detail = {"n": rt.n, "ngrams": ngram_table(r.tokens, c.tokens, rt.n)}
-                select = m.per_reference[0]["recall_5dp"]
-            elif k in ("S", "SU"):
-                uni = k == "SU"
-                skip = -1 if rt.skip is None else rt.skip
-                m = _score_grams(label, k, *skip_bigram_counts(c.tokens, skip, uni),
-                                 [skip_bigram_counts(r.tokens, skip, uni)], po, False)
-                if full:
-                    detail = dict(skip_table(r.tokens, c.tokens, rt.skip, su=uni, su_last_token=False),
-                                  max_gap=rt.skip)
-                select = m.per_reference[0]["recall_5dp"]
-            elif k in ("L", "Lsum"):
-                cc, rr = (self._one_line(cand), self._one_line(ref)) if k == "L" else (c, r)
-                m = _score_lcs(label, cc, [rr], po, full, None)
-                select = m.per_reference[0]["score"]
-                if full:
-                    detail = self._lcs_detail(k, m, cc, rr)
-            elif k == "W":
-                m = _score_lcs(label, c, [r], po, full, rt.weight)
-                select = m.per_reference[0]["score"]
-                if full:
-                    row = m.per_reference[0]
-                    w = rt.weight
-                    detail = {"weight": w, "hits": row["hit"], "ref_weight": row["base"],
-                              "cand_tokens": len(c.tokens), "per_ref_sentence": row.get("sentences", []),
-                              "f": f"f(k) = k^{w}", "f_inverse": f"f^-1(x) = x^(1/{w})",
-                              "formula": "P = f^-1(hits / f(candidate tokens)); R = f^-1(hits / f(sum_i f(|r_i|))) "
-                                         "(ROUGE-1.5.5 weights the reference length twice)"}
-            else:  # pragma: no cover
-                raise ValueError(rt.name)
+            m, select, detail = self._score_metric(rtype, label, cand, ref, full)
         except PerlDeath as d:
             why = d.why.replace("reference 1", "this reference")
             detail = {"perl_metric": label, "died": d.message,
                       "died_why": f"the real script dies here because {why}"}
-            fc = f_weight(float(len(c.tokens)), rt.weight)
-            return TypeResult(rt.name, 0.0, 0.0, fc, _pscore(0.0, 0.0, 0.0, (0.0, fc, 0.0), d.message, why),
+            fc = f_weight(float(len(c.tokens)), rtype.weight)
+            return TypeResult(rtype.name, 0.0, 0.0, fc, _pscore(0.0, 0.0, 0.0, (0.0, fc, 0.0), d.message, why),
                               detail)
         detail["perl_metric"] = label
         detail["counts"] = {"model_count": m.model_count, "peer_count": m.peer_count, "hit_count": m.hit_count}
         detail["rounding"] = m.formula
         detail["selection_score"] = select
-        return TypeResult(rt.name, m.hit_count, m.model_count, m.peer_count,
+        return TypeResult(rtype.name, m.hit_count, m.model_count, m.peer_count,
                           _pscore(m.P, m.R, m.F, (m.model_count, m.peer_count, m.hit_count)), detail)
+
+    def _score_metric(self, rtype: RougeType, label: str, cand: TokenizedText, ref: TokenizedText,
+                      full: bool) -> tuple[MetricResult, float, dict]:
+        """(the script's metric, the -f B selection score, the trace details)."""
+        po = self.perl_options(rtype, mode="A")
+        c: PerlText = cand.extra["perl"]
+        r: PerlText = ref.extra["perl"]
+        k = rtype.kind
+        detail: dict = {}
+        if k in ("N", "S", "SU"):
+            if k == "N":
+                m = score_grams(label, "N", *ngram_counts(c.tokens, rtype.n), [ngram_counts(r.tokens, rtype.n)], po,
+                                False)
+                if full:
+                    detail = {"n": rtype.n, "ngrams": ngram_table(r.tokens, c.tokens, rtype.n)}
+            else:
+                uni = k == "SU"
+                skip = -1 if rtype.skip is None else rtype.skip
+                m = score_grams(label, k, *skip_bigram_counts(c.tokens, skip, uni),
+                                [skip_bigram_counts(r.tokens, skip, uni)], po, False)
+                if full:
+                    detail = dict(skip_table(r.tokens, c.tokens, rtype.skip, su=uni, su_last_token=False),
+                                  max_gap=rtype.skip)
+            return m, m.per_reference[0]["recall_5dp"], detail
+        if k in ("L", "Lsum"):
+            cc, rr = (self._one_line(cand), self._one_line(ref)) if k == "L" else (c, r)
+            m = score_lcs(label, cc, [rr], po, full, None)
+            return m, m.per_reference[0]["score"], (self._lcs_detail(k, m, cc, rr) if full else detail)
+        if k == "W":
+            m = score_lcs(label, c, [r], po, full, rtype.weight)
+            if full:
+                row = m.per_reference[0]
+                w = rtype.weight
+                detail = {"weight": w, "hits": row["hit"], "ref_weight": row["base"],
+                          "cand_tokens": len(c.tokens), "per_ref_sentence": row.get("sentences", []),
+                          "f": f"f(k) = k^{w}", "f_inverse": f"f^-1(x) = x^(1/{w})",
+                          "formula": "P = f^-1(hits / f(candidate tokens)); R = f^-1(hits / f(sum_i f(|r_i|))) "
+                                     "(ROUGE-1.5.5 weights the reference length twice)"}
+            return m, m.per_reference[0]["score"], detail
+        raise ValueError(rtype.name)  # pragma: no cover
 
     def _lcs_detail(self, k: str, m: MetricResult, cand: PerlText, ref: PerlText) -> dict:
         row = m.per_reference[0]
@@ -334,62 +350,63 @@ class Rouge155Dialect(Dialect):
                     "ref_budget": dict(Counter(ref.tokens)), "cand_budget": dict(Counter(cand.tokens)),
                     "hits_with_other_tie_rule": alt_hits, "tie_rule_changes_hits": alt_hits != row["hit"],
                     "per_ref_sentence": sents}
-        rt_, ct_ = [t for u in ref.lcs_sequences for t in u], [t for u in cand.lcs_sequences for t in u]
-        res = lcs_mod.lcs(rt_, ct_)
+        ref_toks, cand_toks = [t for u in ref.lcs_sequences for t in u], [t for u in cand.lcs_sequences for t in u]
+        res = lcs_mod.lcs(ref_toks, cand_toks)
         return {"lcs_length": res.length, "pairs": [list(p) for p in res.pairs], "ref_indices": res.ref_indices,
-                "cand_indices": res.cand_indices, "table": lcs_mod.table_form(res, len(rt_), len(ct_)),
-                "alternative_lcs_exists": lcs_mod.alternative_exists(rt_, ct_, res),
+                "cand_indices": res.cand_indices, "table": lcs_mod.table_form(res, len(ref_toks), len(cand_toks)),
+                "alternative_lcs_exists": lcs_mod.alternative_exists(ref_toks, cand_toks, res),
                 "tie_rule": "ROUGE-1.5.5 markLCS: diagonal on equal tokens; else up (drop a reference token) "
                             "when c[i-1][j] >= c[i][j-1], else left",
                 "hits_after_budgets": row["hit"]}
 
-    def finish(self, rt, hits, ref_total, cand_total, opts, detail=None) -> TypeResult:
-        inv = (lambda x: f_inverse(x, rt.weight)) if rt.kind == "W" else None
-        r, p, f, _ = _prf(hits, ref_total, cand_total, float(opts.get("alpha", 0.5)), inv)
-        return TypeResult(rt.name, hits, ref_total, cand_total, _pscore(p, r, f, (ref_total, cand_total, hits)), detail)
+    def finish(self, rtype, hits, ref_total, cand_total, detail=None) -> TypeResult:
+        inv = (lambda x: f_inverse(x, rtype.weight)) if rtype.kind == "W" else None
+        r, p, f, _ = perl_prf(hits, ref_total, cand_total, float(self.options["alpha"]), inv)
+        return TypeResult(rtype.name, hits, ref_total, cand_total, _pscore(p, r, f, (ref_total, cand_total, hits)),
+                          detail)
 
-    def combine(self, rt: RougeType, results: list[TypeResult], opts: dict):
+    def combine(self, rtype: RougeType, results: list[TypeResult]):
         died = next((x.score for x in results if getattr(x.score, "died", None)), None)
         if died is not None:
-            idx = next(i for i, x in enumerate(results) if getattr(x.score, "died", None))
-            why = f"reference {idx + 1} has no tokens" + (" after stop-word removal" if opts.get("remove_stopwords")
-                                                         else "")
-            return (_pscore(0.0, 0.0, 0.0, (0, 0, 0), died.died, why), (0 if len(results) == 1 else None),
-                    {"died": died.died, "died_why": f"the real script dies here because {why}: with -w it divides "
-                     "the weighted LCS hits by the reference's weighted length, 0 (exit status 255); it printed "
-                     "ROUGE-N and ROUGE-L before and nothing after"})
-        policy = opts.get("multi_ref", "pool")
-        if policy == "pool":
+            return self._died(results, died)
+        if self.multi_ref == "pool":
             hits = sum(x.hits for x in results)
             rtot = sum(x.ref_total for x in results)
             ctot = sum(x.cand_total for x in results)
-            tr = self.finish(rt, hits, rtot, ctot, opts)
+            tr = self.finish(rtype, hits, rtot, ctot)
             pool = {"hits": hits, "ref_total": rtot, "cand_total": ctot, "references": len(results),
                     "rule": "-f A: R = Σ hits / Σ model counts, P = Σ hits / Σ peer counts (the candidate is "
                             "counted once per reference)" + ("; ROUGE-W pools f(Σ_s f(|r_s|)) and f(|C|) per "
-                                                             "reference" if rt.kind == "W" else "")}
+                                                             "reference" if rtype.kind == "W" else "")}
             return tr.score, (0 if len(results) == 1 else None), (pool if len(results) > 1 else None)
         best, best_score = 0, -1.0
         for i, x in enumerate(results):
             s = (x.detail or {}).get("selection_score")
             if s is None:  # fast path: recompute the selection score from the counts
-                s = self._selection(rt, x)
+                s = self._selection(rtype, x)
             if s > best_score:
                 best, best_score = i, s
         return results[best].score, best, None
 
+    def _died(self, results: list[TypeResult], died: PerlScore):
+        idx = next(i for i, x in enumerate(results) if getattr(x.score, "died", None))
+        why = f"reference {idx + 1} has no tokens" + (" after stop-word removal" if self.options["remove_stopwords"]
+                                                     else "")
+        return (_pscore(0.0, 0.0, 0.0, (0, 0, 0), died.died, why), (0 if len(results) == 1 else None),
+                {"died": died.died, "died_why": f"the real script dies here because {why}: with -w it divides "
+                 "the weighted LCS hits by the reference's weighted length, 0 (exit status 255); it printed "
+                 "ROUGE-N and ROUGE-L before and nothing after"})
+
     @staticmethod
-    def _selection(rt: RougeType, x: TypeResult) -> float:
-        from explainer.rouge.rouge155_bootstrap import perl_round5
-
-        if rt.kind in ("N", "S", "SU"):
+    def _selection(rtype: RougeType, x: TypeResult) -> float:
+        if rtype.kind in ("N", "S", "SU"):
             return perl_round5(x.hits / x.ref_total) if x.ref_total else 0.0
-        if rt.kind in ("L", "Lsum"):
+        if rtype.kind in ("L", "Lsum"):
             return x.hits / x.ref_total if x.ref_total > 0 else 0.0
-        base = f_inverse(x.ref_total, rt.weight)  # ref_total = f(base); only used when details were not kept
-        return f_inverse(x.hits / base, rt.weight) if base else 0.0
+        base = f_inverse(x.ref_total, rtype.weight)  # ref_total = f(base); only used when details were not kept
+        return f_inverse(x.hits / base, rtype.weight) if base else 0.0
 
-    def reported(self, scores: dict, opts: dict) -> dict:
+    def reported(self, scores: dict) -> dict:
         out = {}
         w_died = next((s for t, s in scores.items() if getattr(s, "died", None)), None)
         for t, s in scores.items():
@@ -405,24 +422,10 @@ class Rouge155Dialect(Dialect):
         return out
 
     # ---- corpus ----------------------------------------------------------------------------------
-    def corpus_options(self) -> list[Option]:
-        return [
-            Option("resamples", "int", 1000, "-r: bootstrap resamples (resample i is seeded with srand(i))",
-                   corpus_only=True, min=1),
-            Option("confidence", "float", 95.0, "-c: confidence level of the interval, in percent", corpus_only=True,
-                   min=0.0, max=100.0),
-            Option("counting", "choice", "0", "-t: 0 = average the per-item scores (default); 1 = pool the "
-                   "token counts over the corpus", choices=("0", "1"), corpus_only=True),
-        ]
-
-    def aggregate(self, per_type: dict[str, list], copts: dict) -> tuple[dict, dict, dict]:
-        n_res = int(copts.get("resamples", 1000))
-        conf = float(copts.get("confidence", 95.0))
-        mode = int(copts.get("counting", "0"))
-        if n_res < 1:
-            raise ValueError("resamples must be at least 1")
-        if not 0 <= conf <= 100:
-            raise ValueError("Confidence interval should be within 0 and 100.")
+    def aggregate(self, per_type: dict[str, list]) -> tuple[dict, dict, dict]:
+        n_res = int(self.options["resamples"])
+        conf = float(self.options["confidence"])
+        mode = int(self.options["counting"])
         agg, reported = {}, {}
         died = next((s for v in per_type.values() for s in v if getattr(s, "died", None)), None)
         for t, scores in per_type.items():
@@ -462,5 +465,3 @@ class Rouge155Dialect(Dialect):
                         + ("; -t 1: each resample pools the token counts, then R = H/M, P = H/P" if mode == 1 else "")}
         return agg, desc, reported
 
-
-ROUGE155 = register_dialect(Rouge155Dialect())

@@ -93,72 +93,82 @@ def porter_stem(w: str) -> str:
     firstch = w[0]
     if firstch == "y":  # map initial y to Y so the patterns never treat it as a vowel
         w = "Y" + w[1:]
-    # Step 1a
-    m = _1A_SSES_IES.search(w)
-    if m:
-        w = w[: m.start()] + m.group(1)
-    else:
-        m = _1A_S.search(w)
-        if m:
-            w = w[: m.start()] + m.group(1)
-    # Step 1b
+    for step in (_step1a, _step1b, _step1c, _step2, _step3, _step4, _step5):
+        w = step(w)
+    if firstch == "y":  # turn initial Y back to y (Perl lcfirst)
+        w = w[:1].lower() + w[1:]
+    return w
+
+
+def _step1a(w: str) -> str:
+    """sses -> ss, ies -> i, s -> (dropped after a non-s)."""
+    m = _1A_SSES_IES.search(w) or _1A_S.search(w)
+    return w[: m.start()] + m.group(1) if m else w
+
+
+def _step1b(w: str) -> str:
+    """eed -> ee (m > 0); ed / ing dropped after a vowel, then at/bl/iz + e, undouble, or CVC + e."""
     m = _1B_EED.search(w)
     if m:
-        if _MGR0.search(w[: m.start()]):
-            w = w[:-1]
-    else:
-        m = _1B_ED_ING.search(w)
-        if m:
-            stem = w[: m.start()]
-            if _VOWEL_IN_STEM.search(stem):
-                w = stem
-                if _1B_AT_BL_IZ.search(w):
-                    w += "e"
-                elif _1B_DOUBLE.search(w):
-                    w = w[:-1]
-                elif _CVC.search(w):
-                    w += "e"
-    # Step 1c
+        return w[:-1] if _MGR0.search(w[: m.start()]) else w
+    m = _1B_ED_ING.search(w)
+    if not m or not _VOWEL_IN_STEM.search(w[: m.start()]):
+        return w
+    w = w[: m.start()]
+    if _1B_AT_BL_IZ.search(w):
+        return w + "e"
+    if _1B_DOUBLE.search(w):
+        return w[:-1]
+    if _CVC.search(w):
+        return w + "e"
+    return w
+
+
+def _step1c(w: str) -> str:
+    """y -> i after a vowel."""
     m = _Y_END.search(w)
-    if m:
-        stem = w[: m.start()]
-        if _VOWEL_IN_STEM.search(stem):
-            w = stem + "i"
-    # Step 2
+    if m and _VOWEL_IN_STEM.search(w[: m.start()]):
+        return w[: m.start()] + "i"
+    return w
+
+
+def _step2(w: str) -> str:
     m = _STEP2_RE.search(w)
-    if m:
-        stem = w[: m.start()]
-        if _MGR0.search(stem):
-            w = stem + _STEP2[m.group(1)]
-    # Step 3
+    if m and _MGR0.search(w[: m.start()]):
+        return w[: m.start()] + _STEP2[m.group(1)]
+    return w
+
+
+def _step3(w: str) -> str:
     m = _STEP3_RE.search(w)
-    if m:
-        stem = w[: m.start()]
-        if _MGR0.search(stem):
-            w = stem + _STEP3[m.group(1)]
-    # Step 4, as modified by CYL on 2004-02-14: three rules tried in sequence, each on the result of the last.
+    if m and _MGR0.search(w[: m.start()]):
+        return w[: m.start()] + _STEP3[m.group(1)]
+    return w
+
+
+def _step4(w: str) -> str:
+    """As modified by CYL on 2004-02-14: three rules tried in sequence, each on the result of the last."""
     m = _STEP4_RE.search(w)
-    if m:
-        stem = w[: m.start()]
-        if _MGR1.search(stem):
-            w = stem
+    if m and _MGR1.search(w[: m.start()]):
+        w = w[: m.start()]
     m = _MENT.search(w)
-    if m:
-        stem = w[: m.start()]
-        if _MGR1.search(stem):
-            w = stem
+    if m and _MGR1.search(w[: m.start()]):
+        w = w[: m.start()]
     m = _ENT.search(w)
     if m:
-        stem = w[: m.start()]
+        if _MGR1.search(w[: m.start()]):
+            w = w[: m.start()]
+        return w
+    m = _SION_TION.search(w)
+    if m:
+        stem = w[: m.start()] + m.group(1)
         if _MGR1.search(stem):
             w = stem
-    else:
-        m = _SION_TION.search(w)
-        if m:
-            stem = w[: m.start()] + m.group(1)
-            if _MGR1.search(stem):
-                w = stem
-    # Step 5
+    return w
+
+
+def _step5(w: str) -> str:
+    """e dropped (m > 1, or m = 1 and not CVC); ll -> l (m > 1)."""
     m = _E_END.search(w)
     if m:
         stem = w[: m.start()]
@@ -166,8 +176,6 @@ def porter_stem(w: str) -> str:
             w = stem
     if _LL_END.search(w) and _MGR1.search(w):
         w = w[:-1]
-    if firstch == "y":  # turn initial Y back to y (Perl lcfirst)
-        w = w[:1].lower() + w[1:]
     return w
 
 

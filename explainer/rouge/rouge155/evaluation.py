@@ -1,10 +1,10 @@
-"""The ``rouge155`` dialect: ROUGE-1.5.5.pl's semantics without Perl, every step recorded.
+"""ROUGE-1.5.5.pl's scoring without Perl, every step recorded.
 
 One *evaluation* is one peer (candidate) against its models (references), as the script's
 ``computeROUGEX`` sees it. ``evaluate`` returns, per metric, the printed R/P/F (5 decimals, F from the
 already rounded P and R), the ``-t 2`` counts, and the steps behind them: per-reference n-gram tables,
 union-LCS hit masks with the unigram budgets, ROUGE-W runs, skip-bigram tables, and which reference
-``-f B`` kept. ``evaluate_corpus`` adds the bootstrap ``Average`` lines (rouge155_bootstrap).
+``-f B`` kept. ``evaluate_corpus`` adds the bootstrap ``Average`` lines (``bootstrap``).
 
 Algorithms: the LCS alignment is the shared core's ``explainer.rouge.lcs.lcs`` (its backtrace makes the
 same choice as the script's ``markLCS``: diagonal on equal tokens, else up — drop a model token — unless
@@ -21,17 +21,19 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from explainer.rouge.lcs import lcs as _core_lcs
+from explainer.rouge.lcs import lcs_pairs as _core_lcs_pairs
 from explainer.rouge.ngrams import ngram_counts as _core_ngram_counts
 from explainer.rouge.skipgram import skip_bigrams as _core_skip_bigrams, su_unigrams as _core_su_unigrams
 from explainer.rouge.wlcs import (WLCS_TABLE_MAX_CELLS, f_inverse as _f_inverse, f_weight as _f_weight,
                                   wlcs as _core_wlcs)
-from explainer.rouge.rouge155_bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
-from explainer.rouge.rouge155_text import PerlText, TokenOptions, read_text
+from explainer.rouge.rouge155.bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
+from explainer.rouge.rouge155.options import Rouge155Options
+from explainer.rouge.rouge155.text import PerlText, read_text
 
 __all__ = [
-    "Rouge155Options", "parse_flags", "MetricResult", "Evaluation", "CorpusResult", "evaluate",
-    "evaluate_texts", "evaluate_corpus", "PerlDeath", "WLCS_DEATH", "wlcs_inner", "lcs_mask",
+    "MetricResult", "Evaluation", "CorpusResult", "evaluate", "evaluate_texts", "evaluate_corpus",
+    "corpus_from_texts", "PerlDeath", "WLCS_DEATH", "wlcs_inner", "lcs_mask", "ngram_counts", "skip_bigram_counts",
+    "clipped_hits", "perl_prf", "score_grams", "score_lcs", "lcs_for_model",
 ]
 
 WLCS_DEATH = "Illegal division by zero at ROUGE-1.5.5.pl line 2450."
@@ -44,189 +46,6 @@ class PerlDeath(Exception):
         super().__init__(message)
         self.message = message
         self.why = why
-
-
-# ----------------------------------------------------------------------------------------------- options
-@dataclass(frozen=True)
-class Rouge155Options:
-    """The command-line options that change numbers. Defaults = the golden files' option set
-    ``-n 4 -w 1.2 -2 4 -U -f A`` (the script's own defaults are ROUGE-L only; see ``script_defaults``)."""
-
-    n: int = 4  # -n: ROUGE-1..N (0 = none)
-    rouge_l: bool = True  # ROUGE-L unless -x
-    w: float | None = 1.2  # -w weight (None = no ROUGE-W)
-    w_label: str | None = None  # how the weight was written on the command line ("1.2"), used in the label
-    skip: int | None = 4  # -2 max gap (None = no ROUGE-S; < 0 = unlimited, label "*")
-    skip_label: str | None = None
-    unigrams: str = "U"  # "" (S only), "u" (SU only), "U" (S and SU)
-    stem: bool = False  # -m
-    remove_stopwords: bool = False  # -s
-    length_limit: int = 0  # -l
-    byte_limit: int = 0  # -b
-    mode: str = "A"  # -f A (pool the references) | B (best reference)
-    alpha: float = 0.5  # -p
-    confidence: float = 95.0  # -c
-    resamples: int = 1000  # -r
-    counting: int = 0  # -t 0 (per-unit average) | 1 (pooled tokens) | 2 (raw counts)
-
-    def __post_init__(self):
-        if self.mode not in ("A", "B"):
-            raise ValueError("-f must be A (pool the references) or B (best reference)")
-        if not 0 <= self.alpha <= 1:
-            raise ValueError("Relative importance of ROUGE recall and precision has to be between 0 and 1 "
-                             "inclusively (-p).")
-        if self.w is not None and not self.w > 0:
-            raise ValueError("ROUGE-W weight factor must greater than 0 (-w).")
-        if not 0 <= self.confidence <= 100:
-            raise ValueError("Confidence interval should be within 0 and 100 (-c).")
-        if self.length_limit and self.byte_limit:
-            raise ValueError("Please specify length limit in words or bytes but not both (-l / -b).")
-        if self.n < 0:
-            raise ValueError("-n must be a positive n-gram size")
-        if self.unigrams not in ("", "u", "U"):
-            raise ValueError("unigrams must be '', 'u' or 'U'")
-        if self.counting not in (0, 1, 2):
-            raise ValueError("-t must be 0, 1 or 2")
-        if self.resamples < 1:
-            raise ValueError("-r must be at least 1")
-
-    @classmethod
-    def script_defaults(cls) -> "Rouge155Options":
-        """What ``ROUGE-1.5.5.pl -a config`` computes with no other option: ROUGE-L only."""
-        return cls(n=0, w=None, skip=None, unigrams="")
-
-    @property
-    def token_options(self) -> TokenOptions:
-        return TokenOptions(stem=self.stem, remove_stopwords=self.remove_stopwords,
-                            length_limit=self.length_limit, byte_limit=self.byte_limit)
-
-    @property
-    def w_name(self) -> str:
-        return f"ROUGE-W-{self.w_label if self.w_label is not None else _fmt_num(self.w)}"
-
-    def skip_names(self) -> list[tuple[str, bool]]:
-        """(label, with unigrams) in the order the script prints them."""
-        if self.skip is None:
-            return []
-        d = "*" if self.skip < 0 else (self.skip_label if self.skip_label is not None else str(self.skip))
-        if self.unigrams == "u":
-            return [(f"ROUGE-SU{d}", True)]
-        if self.unigrams == "U":
-            return [(f"ROUGE-S{d}", False), (f"ROUGE-SU{d}", True)]
-        return [(f"ROUGE-S{d}", False)]
-
-    def metric_names(self) -> list[str]:
-        names = [f"ROUGE-{k}" for k in range(1, self.n + 1)]
-        if self.rouge_l:
-            names.append("ROUGE-L")
-        if self.w is not None:
-            names.append(self.w_name)
-        names.extend(n for n, _ in self.skip_names())
-        return names
-
-    def flags(self) -> list[str]:
-        """The equivalent ROUGE-1.5.5.pl flags (for the trace and the docs)."""
-        out: list[str] = []
-        if self.n:
-            out += ["-n", str(self.n)]
-        if not self.rouge_l:
-            out.append("-x")
-        if self.w is not None:
-            out += ["-w", self.w_label or _fmt_num(self.w)]
-        if self.skip is not None:
-            out += ["-2", self.skip_label or str(self.skip)]
-            if self.unigrams:
-                out.append("-" + self.unigrams)
-        if self.stem:
-            out.append("-m")
-        if self.remove_stopwords:
-            out.append("-s")
-        if self.length_limit:
-            out += ["-l", str(self.length_limit)]
-        if self.byte_limit:
-            out += ["-b", str(self.byte_limit)]
-        out += ["-f", self.mode]
-        if self.alpha != 0.5:
-            out += ["-p", _fmt_num(self.alpha)]
-        if self.counting:
-            out += ["-t", str(self.counting)]
-        return out
-
-
-def _fmt_num(x: float | None) -> str:
-    if x is None:
-        return ""
-    return str(int(x)) if float(x).is_integer() else repr(float(x))
-
-
-_FLAGS_WITH_VALUE = set("bceflnptrwz23")  # the script's getopts('ahHb:c:de:f:l:mMn:p:st:r:2:3:w:uUvxz:')
-_KNOWN_FLAGS = set("ahHbcdefmMnpstrluUvwxz23")
-
-
-def parse_flags(flags: Sequence[str]) -> Rouge155Options:
-    """Options from ROUGE-1.5.5.pl flags (``["-n", "4", "-w", "1.2", "-2", "4", "-U", "-f", "A", "-m"]``).
-    Flags that do not change numbers (-a -d -e -z -v -h) are accepted and ignored; -3 (BE) and -M are
-    refused with a message."""
-    kw: dict = dict(n=0, w=None, skip=None, unigrams="")
-    u_seen = ""
-    i = 0
-    flags = list(flags)
-    while i < len(flags):
-        f = flags[i]
-        if not (f.startswith("-") and len(f) == 2):
-            raise ValueError(f"unexpected argument {f!r}: give ROUGE-1.5.5 flags such as -n 4 -m")
-        c = f[1]
-        val = None
-        if c in _FLAGS_WITH_VALUE:
-            if i + 1 >= len(flags):
-                raise ValueError(f"flag {f} needs a value")
-            val = flags[i + 1]
-            i += 1
-        i += 1
-        if c == "3":
-            raise ValueError("Basic Elements scoring (-3) is not a rouge155 dialect option; the sample-test "
-                             "runner rouge155_files.run_config(be_mode=...) implements it")
-        if c == "M":
-            raise ValueError("-M (stem the models only) is not supported")
-        if c not in _KNOWN_FLAGS:
-            raise ValueError(f"unknown ROUGE-1.5.5 flag {f}")
-        try:
-            if c == "n":
-                kw["n"] = int(val)
-            elif c == "x":
-                kw["rouge_l"] = False
-            elif c == "w":
-                kw["w"] = float(val)
-                kw["w_label"] = val
-            elif c == "2":
-                kw["skip"] = int(val)
-                kw["skip_label"] = val
-            elif c in ("u", "U"):  # the script: -u wins over -U
-                u_seen = "u" if (c == "u" or u_seen == "u") else "U"
-            elif c == "m":
-                kw["stem"] = True
-            elif c == "s":
-                kw["remove_stopwords"] = True
-            elif c == "l":
-                kw["length_limit"] = int(val)
-            elif c == "b":
-                kw["byte_limit"] = int(val)
-            elif c == "f":
-                kw["mode"] = val
-            elif c == "p":
-                kw["alpha"] = float(val)
-            elif c == "c":
-                kw["confidence"] = float(val)
-            elif c == "r":
-                kw["resamples"] = int(val)
-            elif c == "t":
-                t = int(val)
-                kw["counting"] = t if t in (1, 2) else 0  # the script treats any other value as 0
-            # -a -d -e -z -v -h -H do not change any number
-        except (TypeError, ValueError):
-            raise ValueError(f"bad value {val!r} for flag {f}") from None
-    kw["unigrams"] = u_seen
-    return Rouge155Options(**kw)
 
 
 # ------------------------------------------------------------------------------------------- primitives
@@ -255,7 +74,7 @@ def lcs_mask(model_sentence: Sequence[str], peer_sentence: Sequence[str]) -> lis
     """(model position, peer position) pairs that ``lcs_inner`` + ``markLCS`` mark for one sentence pair."""
     if not model_sentence or not peer_sentence:
         return []
-    return _core_lcs(model_sentence, peer_sentence).pairs
+    return _core_lcs_pairs(model_sentence, peer_sentence)
 
 
 def wlcs_inner(model: Sequence[str], peer: Sequence[str], weight: float, *,
@@ -343,7 +162,7 @@ def _text_dict(t: PerlText) -> dict:
     }
 
 
-def _prf(hit: float, mcount: float, pcount: float, alpha: float, inverse=None) -> tuple[float, float, float, dict]:
+def perl_prf(hit: float, mcount: float, pcount: float, alpha: float, inverse=None) -> tuple[float, float, float, dict]:
     """The script's last step: R and P rounded with %7.5f, then F from the *rounded* P and R, rounded."""
     if mcount != 0:
         r_raw = hit / mcount
@@ -370,7 +189,7 @@ def _prf(hit: float, mcount: float, pcount: float, alpha: float, inverse=None) -
 
 
 # ------------------------------------------------------------------------------------------------ metrics
-def _score_grams(name: str, kind: str, peer_c: Counter, peer_n: int, models: list[tuple[Counter, int]],
+def score_grams(name: str, kind: str, peer_c: Counter, peer_n: int, models: list[tuple[Counter, int]],
                  opts: Rouge155Options, detail: bool) -> MetricResult:
     total_hit = total_m = total_p = 0
     best = -1.0
@@ -391,7 +210,7 @@ def _score_grams(name: str, kind: str, peer_c: Counter, peer_n: int, models: lis
             best = score
             chosen = idx
             total_hit, total_m, total_p = hit, mn, peer_n
-    r, p, f, formula = _prf(total_hit, total_m, total_p, opts.alpha)
+    r, p, f, formula = perl_prf(total_hit, total_m, total_p, opts.alpha)
     return MetricResult(name, kind, r, p, f, total_m, total_p, total_hit, per_ref, chosen,
                         "recall rounded to 5 decimals" if opts.mode == "B" else "", formula)
 
@@ -402,12 +221,13 @@ def _gram_table(model: Counter, peer: Counter) -> list[dict]:
              "overlap": min(peer.get(g, 0), model.get(g, 0))} for g in keys]
 
 
-def _lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], model_budget: Counter,
-                   peer_budget: Counter, weight: float | None, detail: bool) -> tuple[float, float, list]:
+def lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], model_budget: Counter,
+                  peer_budget: Counter, weight: float | None, detail: bool) -> tuple[float, float, list]:
     """``lcs`` / ``wlcs``: per model sentence, union the marked positions over the peer sentences, then
     walk them left to right, counting a hit only while both unigram budgets are > 0 (and decrementing both).
     ROUGE-W adds f(run) for each run of consecutive counted positions; a refused position neither extends
     nor closes the current run, and a run still open at the end of the sentence is dropped (script quirk).
+    Returns (hits, the model's length or weighted length, the per-sentence records).
 
     The per-sentence records use the core trace schema (docs/trace-schema-rouge.md: ``per_ref_sentence``
     of rougeLsum / rougeW) so the UI draws them like any other dialect's."""
@@ -415,76 +235,94 @@ def _lcs_for_model(model_units: list[list[str]], peer_units: list[list[str]], mo
     base = 0.0 if weight is not None else 0
     sentences = []
     for si, ms in enumerate(model_units):
-        mask = [0] * len(ms)
-        per_peer = []
-        if weight is None:
-            base += len(ms)
-        else:
-            base += _pow(len(ms), weight)
-        mset = set(ms)
-        for pj, ps in enumerate(peer_units):
-            if not ms:
-                continue
-            tables = None
-            if mset.isdisjoint(ps):  # no equal tokens: neither DP makes a diagonal move
-                pairs, wscore = [], 0.0
-                if detail and weight is not None and ps and len(ms) * len(ps) <= WLCS_TABLE_MAX_CELLS:
-                    tables = {"table": [[0.0] * (len(ps) + 1) for _ in range(len(ms) + 1)],
-                              "run_table": [[0] * (len(ps) + 1) for _ in range(len(ms) + 1)]}
-            elif weight is None:
-                pairs = lcs_mask(ms, ps)
-            elif detail and len(ms) * len(ps) <= WLCS_TABLE_MAX_CELLS:
-                pairs, wscore, tables = wlcs_inner(ms, ps, weight, keep_table=True)
-            else:
-                pairs, wscore = wlcs_inner(ms, ps, weight)
-            for a, _ in pairs:
-                mask[a] = 1
-            if detail:
-                rec = {"cand_sentence": pj, "pairs": [list(p) for p in pairs],
-                       "ref_indices": [p[0] for p in pairs], "cand_indices": [p[1] for p in pairs]}
-                if weight is None:
-                    rec["lcs_length"] = len(pairs)
-                else:
-                    rec["wlcs"] = wscore
-                    if tables:
-                        rec.update(tables)
-                per_peer.append(rec)
-        steps, runs = [], []
-        run = 0
-        for j in range(len(ms)):
-            if mask[j] != 1:
-                continue
-            t = ms[j]
-            ok = model_budget.get(t, 0) > 0 and peer_budget.get(t, 0) > 0
-            if detail:
-                steps.append({"ref_index": j, "token": t, "cand_budget_before": peer_budget.get(t, 0),
-                              "ref_budget_before": model_budget.get(t, 0), "counted": ok})
-            if ok:
-                if weight is None:
-                    hit += 1
-                else:
-                    run += 1
-                    if (j + 1 < len(ms) and mask[j + 1] == 0) or j + 1 == len(ms):
-                        hit += _pow(run, weight)
-                        runs.append(run)
-                        run = 0
-                model_budget[t] -= 1
-                peer_budget[t] -= 1
+        base += len(ms) if weight is None else _pow(len(ms), weight)
+        mask, per_peer = _mark_sentence(ms, peer_units, weight, detail)
+        hit, steps, runs, open_run = _walk_budgets(hit, ms, mask, model_budget, peer_budget, weight, detail)
         if detail:
-            counted = [x["ref_index"] for x in steps if x["counted"]]
-            entry = {"ref_sentence": si, "tokens": list(ms), "lcs_per_cand_sentence": per_peer,
-                     "union": [j for j in range(len(ms)) if mask[j]], "clipping": steps,
-                     "hits": len(counted),
-                     "clipped": [{"ref_index": x["ref_index"], "token": x["token"]} for x in steps if not x["counted"]]}
-            if weight is not None:
-                # dropped_open_run: counted positions whose run never closed (not scored); 0 when none
-                entry.update(marked=entry["union"], counted=counted, runs=runs,
-                             run_weights=[_pow(r, weight) for r in runs], dropped_open_run=run)
-            sentences.append(entry)
+            sentences.append(_sentence_record(si, ms, mask, per_peer, steps, runs, open_run, weight))
     return hit, base, sentences
 
 
-def _score_lcs(name: str, peer: PerlText, models: list[PerlText], opts: Rouge155Options, detail: bool,
+def _mark_sentence(ms: list[str], peer_units: list[list[str]], weight: float | None,
+                   detail: bool) -> tuple[list[int], list[dict]]:
+    """The model positions marked by the (weighted) LCS with each peer sentence, and the per-pair records."""
+    mask = [0] * len(ms)
+    per_peer: list[dict] = []
+    if not ms:
+        return mask, per_peer
+    mset = set(ms)
+    for pj, ps in enumerate(peer_units):
+        tables = None
+        wscore = 0.0
+        if mset.isdisjoint(ps):  # no equal tokens: neither DP makes a diagonal move
+            pairs = []
+            if detail and weight is not None and ps and len(ms) * len(ps) <= WLCS_TABLE_MAX_CELLS:
+                tables = {"table": [[0.0] * (len(ps) + 1) for _ in range(len(ms) + 1)],
+                          "run_table": [[0] * (len(ps) + 1) for _ in range(len(ms) + 1)]}
+        elif weight is None:
+            pairs = lcs_mask(ms, ps)
+        elif detail and len(ms) * len(ps) <= WLCS_TABLE_MAX_CELLS:
+            pairs, wscore, tables = wlcs_inner(ms, ps, weight, keep_table=True)
+        else:
+            pairs, wscore = wlcs_inner(ms, ps, weight)
+        for a, _ in pairs:
+            mask[a] = 1
+        if detail:
+            rec = {"cand_sentence": pj, "pairs": [list(p) for p in pairs],
+                   "ref_indices": [p[0] for p in pairs], "cand_indices": [p[1] for p in pairs]}
+            if weight is None:
+                rec["lcs_length"] = len(pairs)
+            else:
+                rec["wlcs"] = wscore
+                if tables:
+                    rec.update(tables)
+            per_peer.append(rec)
+    return mask, per_peer
+
+
+def _walk_budgets(hit: float, ms: list[str], mask: list[int], model_budget: Counter, peer_budget: Counter,
+                  weight: float | None, detail: bool) -> tuple[float, list[dict], list[int], int]:
+    """The budget walk over one model sentence's marked positions, adding to the running ``hit`` (in the script's
+    order of additions): (hits so far, steps, closed runs, open run)."""
+    steps, runs = [], []
+    run = 0
+    n = len(ms)
+    for j in range(n):
+        if mask[j] != 1:
+            continue
+        t = ms[j]
+        ok = model_budget.get(t, 0) > 0 and peer_budget.get(t, 0) > 0
+        if detail:
+            steps.append({"ref_index": j, "token": t, "cand_budget_before": peer_budget.get(t, 0),
+                          "ref_budget_before": model_budget.get(t, 0), "counted": ok})
+        if ok:
+            if weight is None:
+                hit += 1
+            else:
+                run += 1
+                if (j + 1 < n and mask[j + 1] == 0) or j + 1 == n:
+                    hit += _pow(run, weight)
+                    runs.append(run)
+                    run = 0
+            model_budget[t] -= 1
+            peer_budget[t] -= 1
+    return hit, steps, runs, run
+
+
+def _sentence_record(si: int, ms: list[str], mask: list[int], per_peer: list[dict], steps: list[dict],
+                     runs: list[int], open_run: int, weight: float | None) -> dict:
+    counted = [x["ref_index"] for x in steps if x["counted"]]
+    entry = {"ref_sentence": si, "tokens": list(ms), "lcs_per_cand_sentence": per_peer,
+             "union": [j for j in range(len(ms)) if mask[j]], "clipping": steps, "hits": len(counted),
+             "clipped": [{"ref_index": x["ref_index"], "token": x["token"]} for x in steps if not x["counted"]]}
+    if weight is not None:
+        # dropped_open_run: counted positions whose run never closed (not scored); 0 when none
+        entry.update(marked=entry["union"], counted=counted, runs=runs,
+                     run_weights=[_pow(r, weight) for r in runs], dropped_open_run=open_run)
+    return entry
+
+
+def score_lcs(name: str, peer: PerlText, models: list[PerlText], opts: Rouge155Options, detail: bool,
                weight: float | None) -> MetricResult:
     peer_units = peer.lcs_sequences
     peer_budget0 = Counter(peer.tokens)
@@ -498,7 +336,7 @@ def _score_lcs(name: str, peer: PerlText, models: list[PerlText], opts: Rouge155
     for idx, model in enumerate(models):
         model_budget = Counter(model.tokens)
         peer_budget = Counter(peer_budget0)
-        hit, base, sentences = _lcs_for_model(model.lcs_sequences, peer_units, model_budget, peer_budget,
+        hit, base, sentences = lcs_for_model(model.lcs_sequences, peer_units, model_budget, peer_budget,
                                               weight, detail)
         if weight is None:
             score = hit / base if base > 0 else 0.0
@@ -523,7 +361,7 @@ def _score_lcs(name: str, peer: PerlText, models: list[PerlText], opts: Rouge155
             best = score
             chosen = idx
             total_hit, total_m, total_p = hit, m_add, p_add
-    r, p, fm, formula = _prf(total_hit, total_m, total_p, opts.alpha, finv)
+    r, p, fm, formula = perl_prf(total_hit, total_m, total_p, opts.alpha, finv)
     sel = ""
     if opts.mode == "B":
         sel = "raw LCS recall" if weight is None else "single-weighted ROUGE-W recall f^-1(hits / sum f(|r_i|))"
@@ -546,13 +384,13 @@ def evaluate_texts(peer: PerlText, models: list[PerlText], opts: Rouge155Options
     mtoks = [m.tokens for m in models]
     for n in range(1, opts.n + 1):
         pc, pn = ngram_counts(ptoks, n)
-        metrics[f"ROUGE-{n}"] = _score_grams(f"ROUGE-{n}", "N", pc, pn, [ngram_counts(t, n) for t in mtoks],
+        metrics[f"ROUGE-{n}"] = score_grams(f"ROUGE-{n}", "N", pc, pn, [ngram_counts(t, n) for t in mtoks],
                                              opts, detail)
     if opts.rouge_l:
-        metrics["ROUGE-L"] = _score_lcs("ROUGE-L", peer, models, opts, detail, None)
+        metrics["ROUGE-L"] = score_lcs("ROUGE-L", peer, models, opts, detail, None)
     if opts.w is not None:
         try:
-            metrics[opts.w_name] = _score_lcs(opts.w_name, peer, models, opts, detail, opts.w)
+            metrics[opts.w_name] = score_lcs(opts.w_name, peer, models, opts, detail, opts.w)
         except PerlDeath as d:
             ev.died, ev.died_why, ev.died_metric = d.message, d.why, opts.w_name
             ev.notes.append(f"the real script dies here because {d.why}; it printed the metrics above "
@@ -560,7 +398,7 @@ def evaluate_texts(peer: PerlText, models: list[PerlText], opts: Rouge155Options
             return ev
     for name, uni in opts.skip_names():
         pc, pn = skip_bigram_counts(ptoks, opts.skip, uni)
-        metrics[name] = _score_grams(name, "SU" if uni else "S", pc, pn,
+        metrics[name] = score_grams(name, "SU" if uni else "S", pc, pn,
                                      [skip_bigram_counts(t, opts.skip, uni) for t in mtoks], opts, detail)
     _add_notes(ev)
     return ev
@@ -659,8 +497,3 @@ def corpus_from_texts(evals: list[tuple[str, PerlText, list[PerlText]]], opts: R
         averages[name] = bootstrap_average(vals, n_resamples=opts.resamples, confidence=opts.confidence,
                                            mode=opts.counting, alpha=opts.alpha)
     return CorpusResult(opts, results, averages, counts, died, died_why, died_metric)
-
-
-# Register the dialect with the ROUGE core: explainer.rouge.dialects imports this module on first use of the
-# name "rouge155" (explain_rouge(..., dialect="rouge155")).
-from explainer.rouge import rouge155_dialect as _dialect  # noqa: E402,F401

@@ -1,0 +1,119 @@
+"""The dialect contract shared by both metric families.
+
+A *dialect* reproduces one real implementation (sacreBLEU, NLTK, rouge-score, ROUGE-1.5.5, ...). Like
+sacreBLEU's ``BLEU(tokenize=..., smooth_method=...)`` and rouge-score's ``RougeScorer(types, use_stemmer)``,
+a dialect object is constructed with its options bound:
+
+* ``OPTIONS`` (class attribute) lists its :class:`~explainer.options.OptionSpec` s;
+* the constructor validates the options once (:func:`~explainer.options.bind_options`; unknown names and bad
+  values raise ValueError with a message for the user), lets the subclass derive what it needs
+  (``_setup``) and then freezes ``options`` (a read-only mapping): a bound dialect never changes, so one
+  instance can serve many calls and threads;
+* ``signature`` describes every option that changes a number;
+* :meth:`Dialect.cached` keeps per-instance caches (tokenized references, signatures), bounded in entries
+  and in size.
+
+The families add their hooks on top: :class:`explainer.bleu.dialects.BleuDialect` and
+:class:`explainer.rouge.dialects.RougeDialect`. Dialects are found by name through a
+:class:`explainer.registry.DialectRegistry`, which imports a dialect's module only when it is asked for.
+"""
+from __future__ import annotations
+
+import threading
+from types import MappingProxyType
+from typing import Any, Callable, ClassVar, Mapping
+
+from explainer.options import OptionSpec, bind_options
+
+__all__ = ["Dialect", "BoundedCache"]
+
+_MISSING = object()
+
+
+class BoundedCache:
+    """A small dict cache that empties itself when it holds more than ``max_entries`` entries or more than
+    ``max_cost`` units (e.g. characters of the cached texts). Safe to share between threads: the worst case
+    of a race is computing a value twice."""
+
+    __slots__ = ("max_entries", "max_cost", "_data", "_cost", "_lock")
+
+    def __init__(self, max_entries: int = 256, max_cost: int = 2_000_000) -> None:
+        self.max_entries = max_entries
+        self.max_cost = max_cost
+        self._data: dict = {}
+        self._cost = 0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def get_or_build(self, key: Any, build: Callable[[], Any], cost: int = 1) -> Any:
+        value = self._data.get(key, _MISSING)
+        if value is not _MISSING:
+            return value
+        value = build()
+        if cost > self.max_cost:
+            return value            # too large to keep
+        with self._lock:
+            if len(self._data) >= self.max_entries or self._cost + cost > self.max_cost:
+                self._data.clear()
+                self._cost = 0
+            self._data[key] = value
+            self._cost += cost
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+            self._cost = 0
+
+
+class Dialect:
+    """Base class of every dialect: options bound at construction, validated once, then read-only."""
+
+    #: "BLEU" or "ROUGE" (messages and the registry)
+    family: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    implementation: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: other names accepted for options (e.g. ``stem`` for ``use_stemmer``)
+    ALIASES: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, **options: Any) -> None:
+        opts = bind_options(f"the {self.name} dialect", self.option_specs(), options, aliases=self.ALIASES)
+        self._caches: dict[str, BoundedCache] = {}
+        self.options: Mapping[str, Any] = opts
+        self._setup()
+        self.options = MappingProxyType(opts)
+
+    @classmethod
+    def option_specs(cls, scope: str | None = None) -> tuple[OptionSpec, ...]:
+        """The dialect's options (``scope="segment"`` / ``"corpus"``: only those)."""
+        return tuple(o for o in cls.OPTIONS if scope is None or o.scope == scope)
+
+    @classmethod
+    def describe_options(cls, *, corpus: bool = True) -> list[dict]:
+        """The options as JSON for a UI (``corpus=False`` leaves out corpus-only options)."""
+        return [o.to_dict() for o in cls.OPTIONS if corpus or not o.corpus_only]
+
+    def _setup(self) -> None:
+        """Hook: derive tokenizers, flags etc. from ``self.options`` (still writable here) and check
+        combinations of options (raise ValueError)."""
+
+    def describe(self) -> dict:
+        return {"name": self.name, "label": self.label, "implementation": self.implementation,
+                "description": self.description}
+
+    def cached(self, table: str, key: Any, build: Callable[[], Any], *, cost: int = 1,
+               max_entries: int = 256, max_cost: int = 2_000_000) -> Any:
+        """``build()``, remembered per instance in cache ``table`` under ``key``."""
+        cache = self._caches.get(table)
+        if cache is None:
+            cache = self._caches.setdefault(table, BoundedCache(max_entries, max_cost))
+        return cache.get_or_build(key, build, cost)
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}({opts})"

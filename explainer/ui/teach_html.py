@@ -1,0 +1,527 @@
+"""Teach: a lesson's blocks as escaped HTML with static SVG charts, and the self-contained handout. Pure (no
+Streamlit).
+
+The page (explainer/ui/teach_page.py) and the handout use the same functions, so they show the same
+numbers. Every piece of text reaches markup through :func:`explainer.ui.highlight.escape_text` (element
+content: HTML-escaped, invisible / bidi characters as visible ``U+XXXX`` badges) or ``escape_attr``
+(attributes and SVG text). The handout has no script, no external resource, and a Content-Security-Policy
+that forbids any request, so it opens offline and prints with one step per page.
+"""
+from __future__ import annotations
+
+import base64
+import math
+import re
+from typing import Iterable, Sequence
+
+from explainer.teach.model import (Chart, Chip, Formula, LcsGrid, Lesson, Para, Question, Result, Step, Table,
+                                   TokenRow, num)
+from explainer.ui.highlight import escape_attr, escape_text
+
+__all__ = ["TEACH_CSS", "block_html", "blocks_html", "step_html", "notes_html", "question_html", "grid_html",
+           "cell_rule", "grid_cells", "svg_chart", "handout_html", "HANDOUT_CSS"]
+
+BLUE, ORANGE, GREEN, PURPLE, VERMILLION, SKY = "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"
+
+# Shared by the page and the handout. Large type and strong contrast for a projector at 1024x768; colour is
+# never the only signal (borders, strike-through, labels, ▶ markers carry the same meaning).
+TEACH_CSS = """
+.tc{font-size:1.22rem;line-height:1.45}
+.tc p{margin:.25rem 0 .45rem 0}
+.tc .tp-key{font-weight:700;border-left:.35rem solid #0072B2;padding-left:.6rem}
+.tc .tp-note{font-size:.92rem;opacity:.85}
+.tc .trow{margin:.15rem 0 .3rem 0}
+.tc .trow-h{font-weight:700;font-size:1rem}
+.tc .trow-h .trow-n{font-weight:400;opacity:.8;margin-left:.5rem}
+.tc .tks{display:flex;flex-wrap:wrap;gap:.3rem .35rem;max-height:9.5rem;overflow-y:auto;padding:.1rem}
+.tc .tk{display:inline-flex;flex-direction:column;align-items:center;border:2px solid rgba(128,128,128,.55);
+  border-radius:.35rem;padding:0 .45rem;min-width:1.6rem;line-height:1.2;white-space:pre}
+.tc .tk-t{font-size:1.18rem;font-weight:600}
+.tc .tk-l{font-size:.72rem;opacity:.85;min-height:.85rem;line-height:1}
+.tc .tk-match{border-color:#0072B2;background:rgba(0,114,178,.18)}
+.tc .tk-clip{border:2px dashed #D55E00;background:rgba(213,94,0,.12)}
+.tc .tk-clip .tk-t{text-decoration:line-through;text-decoration-color:#D55E00;text-decoration-thickness:3px}
+.tc .tk-lcs{border:4px double #009E73;background:rgba(0,158,115,.16)}
+.tc .tk-focus{outline:3px solid #E69F00;outline-offset:1px}
+.tc .tscroll{max-height:16.5rem;overflow:auto;margin:.3rem 0 .5rem 0}
+.tc table.tt{border-collapse:collapse;font-size:1.05rem;line-height:1.3}
+.tc table.tt th,.tc table.tt td{border:1px solid rgba(128,128,128,.55);padding:.05rem .5rem;text-align:left}
+.tc table.tt th{background:rgba(128,128,128,.16);position:sticky;top:0}
+.tc table.tt td.n{text-align:right;font-variant-numeric:tabular-nums}
+.tc table.tt tr.em td{background:rgba(230,159,0,.22);font-weight:700}
+.tc table.tt tr.em td:first-child::before{content:"▶ ";color:#B35E00}
+.tc table.tt tr.tot td{font-weight:700;border-top:3px solid currentColor}
+.tc .tcap{font-size:.88rem;opacity:.85;margin-top:.1rem}
+.tc .tf{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:1.08rem;white-space:pre-wrap;
+  background:rgba(128,128,128,.12);border-radius:.35rem;padding:.35rem .6rem;margin:.35rem 0}
+.tc .tres{font-size:1.7rem;font-weight:800;margin:.3rem 1.6rem .3rem 0;display:inline-block}
+.tc .tres .tres-v{border:3px solid #0072B2;border-radius:.4rem;padding:0 .5rem;margin-left:.4rem}
+.tc svg{max-width:100%;height:auto;display:block}
+.tc img.tchart{max-width:100%;height:auto;display:block;border-radius:.35rem;border:1px solid rgba(128,128,128,.35)}
+.tc svg text{font-family:"DejaVu Sans",Arial,sans-serif}
+.tc .tgrid table{border-collapse:collapse;font-size:1rem}
+.tc .tgrid td,.tc .tgrid th{border:1px solid rgba(128,128,128,.55);min-width:1.9rem;height:1.5rem;text-align:center;padding:0 .2rem}
+.tc .tgrid th{background:rgba(128,128,128,.16);font-weight:600;white-space:pre}
+.tc .tgrid td.pz{opacity:.55}
+.tc .tgrid td.path{background:rgba(0,158,115,.30);font-weight:800;outline:2px solid #009E73;outline-offset:-2px}
+.tc .tgrid td.cur{outline:3px solid #D55E00;outline-offset:-3px;font-weight:800}
+.tc .tgrid td.src{background:rgba(230,159,0,.28)}
+.tc .tgrid td.empty{color:transparent}
+.tc .tgrid th.hl{outline:3px solid #D55E00;outline-offset:-3px}
+.tc .tnotes{border:2px solid #CC79A7;border-radius:.4rem;padding:.35rem .7rem;margin:.4rem 0;font-size:1.02rem}
+.tc .tnotes b{color:inherit}
+.tc .task{border:2px solid #0072B2;border-radius:.4rem;padding:.35rem .7rem;margin:.4rem 0}
+.tc .task .thint{font-size:.9rem;opacity:.85}
+.tc .tok-yes{color:#006B4F;font-weight:800}
+.tc .tok-no{color:#B03A00;font-weight:800}
+.tc-fit{display:flex;flex-direction:column;overflow:visible}
+.tc-fit>*{flex:0 0 auto}
+.tc-fit>.tks{max-height:none}
+.tc-fit>.tscroll{max-height:none}
+.tc-fit>.tscroll-long{flex:0 1 auto;min-height:7rem}
+.tc-fit>img.tchart{flex:0 1 auto;min-height:7.5rem;width:auto;max-width:100%;object-fit:contain;
+  object-position:left top;align-self:flex-start}
+.tc-dense .tk-t{font-size:.98rem}
+.tc-dense .tk{padding:0 .3rem;border-width:1.5px}
+.tc-dense .tks{gap:.2rem .25rem}
+.tc-dense .tk-l{font-size:.66rem;min-height:.75rem}
+.tc .xp-cp{font-family:monospace;font-size:.75em;border:1px solid currentColor;border-radius:.2rem;padding:0 .15rem}
+"""
+
+
+def _e(s) -> str:
+    return escape_text(str(s))
+
+
+def _a(s) -> str:
+    return escape_attr(str(s))
+
+
+# ------------------------------------------------------------------------------------------------ blocks
+def _chip_html(c: Chip) -> str:
+    cls = "tk" + (f" tk-{c.kind}" if c.kind else "")
+    title = f' title="{_a(c.title)}"' if c.title else ""
+    return (f'<span class="{cls}"{title}><span class="tk-t">{_e(c.text)}</span>'
+            f'<span class="tk-l">{_e(c.label)}</span></span>')
+
+
+def _row_html(r: TokenRow) -> str:
+    chips = "".join(_chip_html(c) for c in r.chips) or '<span class="tp-note">(no tokens)</span>'
+    note = f'<span class="trow-n">{_e(r.note)}</span>' if r.note else ""
+    return f'<div class="trow"><div class="trow-h">{_e(r.label)}{note}</div><div class="tks">{chips}</div></div>'
+
+
+_NUMERIC = re.compile(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?(/\d+)?( = [-+]?\d+(\.\d+)?)?")
+
+
+def _td(v) -> str:
+    """A table cell; numbers (also numbers already formatted as text) right-aligned."""
+    text = num(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
+    cls = ' class="n"' if _NUMERIC.fullmatch(text) else ""
+    return f"<td{cls}>{_e(text)}</td>"
+
+
+def _table_html(t: Table, *, scroll: bool = True) -> str:
+    head = "".join(f"<th>{_e(c)}</th>" for c in t.columns)
+    body = []
+    em = set(t.emphasis)
+    for i, row in enumerate(t.rows):
+        cls = ' class="em"' if i in em else ""
+        body.append(f"<tr{cls}>" + "".join(_td(v) for v in row) + "</tr>")
+    if t.total is not None:
+        body.append('<tr class="tot">' + "".join(_td(v) for v in t.total) + "</tr>")
+    table = f'<table class="tt"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    cap = f'<div class="tcap">{_e(t.caption)}</div>' if t.caption else ""
+    long = " tscroll-long" if len(t.rows) > 5 else ""   # only a long table gives up height in a fitted step
+    return (f'<div class="tscroll{long}">{table}</div>' if scroll else table) + cap
+
+
+def _formula_html(f: Formula) -> str:
+    return '<div class="tf">' + "\n".join(_e(line) for line in f.lines) + "</div>"
+
+
+def _result_html(r: Result) -> str:
+    return (f'<div class="tres" data-metric="{_a(r.metric)}" data-value="{r.value!r}">{_e(r.label)} ='
+            f'<span class="tres-v">{_e(r.shown)}</span></div>')
+
+
+def block_html(b, *, upto: int | None = None, img_charts: bool = False) -> str:
+    """One block. ``upto`` (LCS grid only): how many inner cells are filled so far (row by row);
+    ``img_charts``: charts as ``<img>`` (for ``st.html``), else inline ``<svg>`` (the handout)."""
+    if isinstance(b, Para):
+        return f'<p class="tp-{b.kind}">{_e(b.text)}</p>'
+    if isinstance(b, TokenRow):
+        return _row_html(b)
+    if isinstance(b, Table):
+        return _table_html(b)
+    if isinstance(b, Formula):
+        return _formula_html(b)
+    if isinstance(b, Result):
+        return _result_html(b)
+    if isinstance(b, Chart):
+        return svg_chart(b, as_img=img_charts)
+    if isinstance(b, LcsGrid):
+        return grid_html(b, upto=upto)
+    raise TypeError(f"unknown block {type(b).__name__}")
+
+
+def blocks_html(blocks: Iterable, *, upto: int | None = None, img_charts: bool = False) -> str:
+    """Blocks in order; consecutive results share one line."""
+    out: list[str] = []
+    results: list[str] = []
+    for b in blocks:
+        if isinstance(b, Result):
+            results.append(_result_html(b))
+            continue
+        if results:
+            out.append(f'<div class="tres-row">{"".join(results)}</div>')
+            results = []
+        out.append(block_html(b, upto=upto, img_charts=img_charts))
+    if results:
+        out.append(f'<div class="tres-row">{"".join(results)}</div>')
+    return "".join(out)
+
+
+def notes_html(step: Step) -> str:
+    return (f'<div class="tnotes"><b>Say:</b> {_e(step.say)}<br><b>Common misconception:</b> '
+            f"{_e(step.misconception)}</div>")
+
+
+def question_html(q: Question, *, with_answer: bool = False) -> str:
+    ans = (f'<br><b>Answer:</b> {_e(q.shown)} — {_e(q.explanation)}' if with_answer else "")
+    return (f'<div class="task"><b>Predict first:</b> {_e(q.prompt)} <span class="thint">({_e(q.hint)})</span>'
+            f"{ans}</div>")
+
+
+def step_html(step: Step, *, upto: int | None = None, notes: bool = False, fit: str | None = None,
+              lead: str = "", img_charts: bool = True) -> str:
+    """A step's body (without its title) wrapped in the teach style. ``fit`` (a CSS length such as
+    ``calc(100vh - 220px)``) makes the body a column of at most that height in which the tables give up space
+    and scroll inside their own box; many token boxes are drawn smaller (``DENSE_CHIPS``). ``lead``: a first
+    sentence (the LCS cell being filled)."""
+    chips = sum(len(b.chips) for b in step.blocks if isinstance(b, TokenRow))
+    cls = "tc" + (" tc-dense" if chips > DENSE_CHIPS else "")
+    body = (f'<p class="tp-key">{_e(lead)}</p>' if lead else "") + blocks_html(step.blocks, upto=upto,
+                                                                                img_charts=img_charts) + (
+        notes_html(step) if notes else "")
+    if fit:
+        return f'<div class="{cls} tc-fit" style="max-height:{_a(fit)}">{body}</div>'
+    return f'<div class="{cls}">{body}</div>'
+
+
+DENSE_CHIPS = 24   # more token boxes than this in one step: smaller boxes, so the texts fit the window
+
+
+# -------------------------------------------------------------------------------------------- LCS grid
+def grid_cells(g: LcsGrid) -> int:
+    """Inner cells of a full grid (what the cell-by-cell slider runs over); 0 for a sampled grid."""
+    return (len(g.row_index) - 1) * (len(g.col_index) - 1) if g.full else 0
+
+
+def _cell_pos(g: LcsGrid, k: int) -> tuple[int, int]:
+    """The k-th inner cell (1-based, row by row) as (row, column) indices into ``values``."""
+    n = len(g.col_index) - 1
+    return (k - 1) // n + 1, (k - 1) % n + 1
+
+
+def cell_rule(g: LcsGrid, k: int) -> str:
+    """Why the k-th cell (row by row) holds its value, read off the recorded table: the compared tokens are
+    equal (diagonal + 1) or not (the larger neighbour)."""
+    if not g.full or k < 1 or k > grid_cells(g):
+        return ""
+    a, b = _cell_pos(g, k)
+    v = g.values
+    rf, cf = g.ref_forms[a - 1], g.cand_forms[b - 1]
+    rt, ct = g.ref_tokens[a - 1], g.cand_tokens[b - 1]
+    where = f"Row {a} (reference ‘{rt}’), column {b} (candidate ‘{ct}’): "
+    if rf == cf:
+        return where + f"the tokens are equal, so diagonal {v[a - 1][b - 1]} + 1 = {v[a][b]}."
+    return where + (f"the tokens differ, so the larger of above ({v[a - 1][b]}) and left ({v[a][b - 1]}) = "
+                    f"{v[a][b]}.")
+
+
+def grid_html(g: LcsGrid, *, upto: int | None = None) -> str:
+    """The LCS table: reference tokens down, candidate tokens across. With ``upto`` (full grids), only the
+    first ``upto`` inner cells are filled, the last one outlined and the cells it was computed from shaded."""
+    total = grid_cells(g)
+    k = total if upto is None or not g.full else max(0, min(upto, total))
+    cur = _cell_pos(g, k) if g.full and 0 < k < total + 1 and upto is not None else None
+    src: set[tuple[int, int]] = set()
+    if cur:
+        a, b = cur
+        src = {(a - 1, b - 1)} if g.ref_forms[a - 1] == g.cand_forms[b - 1] else {(a - 1, b), (a, b - 1)}
+    head = ['<th></th><th>∅</th>']
+    for j, ci in enumerate(g.col_index[1:], start=1):
+        tok = g.cand_tokens[ci - 1] if 0 < ci <= len(g.cand_tokens) else ""
+        hl = ' class="hl"' if cur and cur[1] == j else ""
+        head.append(f'<th{hl} title="{_a(f"candidate token {ci}")}">{_e(tok)}</th>')
+    rows = []
+    for a, ri in enumerate(g.row_index):
+        tok = "∅" if ri == 0 else (g.ref_tokens[ri - 1] if ri <= len(g.ref_tokens) else "")
+        hl = ' class="hl"' if cur and cur[0] == a and a > 0 else ""
+        cells = [f'<th>{ri}</th><th{hl} title="{_a(f"reference token {ri}")}">{_e(tok)}</th>']
+        for b, ci in enumerate(g.col_index):
+            cls = []
+            filled = a == 0 or b == 0 or not g.full or (a - 1) * (len(g.col_index) - 1) + b <= k
+            if a == 0 or b == 0:
+                cls.append("pz")
+            if (ri, ci) in g.path and filled and (upto is None or k == total):
+                cls.append("path")
+            if cur and (a, b) == cur:
+                cls.append("cur")
+            if (a, b) in src:
+                cls.append("src")
+            if not filled:
+                cls.append("empty")
+            c = f' class="{" ".join(cls)}"' if cls else ""
+            cells.append(f"<td{c}>{g.values[a][b] if filled else '·'}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    head_row = "<tr><th></th>" + "".join(head) + "</tr>"
+    note = f'<div class="tcap">{_e(g.note)}</div>' if g.note else ""
+    legend = ('<div class="tcap">Green double-outlined cells: the alignment the backtrace picks (matched token '
+              "pairs). The bottom-right cell is the LCS length.</div>")
+    return f'<div class="tgrid tscroll tscroll-long"><table>{head_row}{"".join(rows)}</table></div>{legend}{note}'
+
+
+# ---------------------------------------------------------------------------------------------- charts
+def _svg_text(x, y, s, *, size=14, anchor="middle", weight="normal", fill="currentColor", extra="") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" font-weight="{weight}" '
+            f'fill="{fill}"{extra}>{_a(s)}</text>')
+
+
+def _short(s: str, limit: int = 16) -> str:
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+_PATTERNS = (f'<defs><pattern id="hatch" width="7" height="7" patternUnits="userSpaceOnUse" '
+             f'patternTransform="rotate(45)"><rect width="7" height="7" fill="{ORANGE}"/>'
+             f'<line x1="0" y1="0" x2="0" y2="7" stroke="#000" stroke-opacity=".45" stroke-width="3"/></pattern>'
+             f'<pattern id="dots" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="8" height="8" '
+             f'fill="{GREEN}"/><circle cx="4" cy="4" r="1.8" fill="#000" fill-opacity=".45"/></pattern></defs>')
+
+
+def _axes(x0, y0, w, h, ticks=(0, .25, .5, .75, 1)) -> list[str]:
+    out = []
+    for t in ticks:
+        y = y0 + h - t * h
+        out.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + w}" y2="{y:.1f}" stroke="currentColor" '
+                   f'stroke-opacity=".2"/>')
+        out.append(_svg_text(x0 - 6, y + 5, f"{t:g}", size=13, anchor="end"))
+    out.append(f'<line x1="{x0}" y1="{y0 + h}" x2="{x0 + w}" y2="{y0 + h}" stroke="currentColor"/>')
+    return out
+
+
+def _precision_svg(data: dict) -> str:
+    orders, smoothed = data["orders"], data.get("smoothed")
+    W, H, x0, y0, h = 620, 230, 48, 26, 150
+    w = W - x0 - 12
+    group = w / max(1, len(orders))
+    bw = group * (0.34 if smoothed else 0.5)
+    parts = [_PATTERNS] + _axes(x0, y0, w, h)
+    for i, o in enumerate(orders):
+        gx = x0 + i * group + group * (0.13 if smoothed else 0.25)
+        vals = [("raw", o["raw"], BLUE)] + ([("smoothed", o["smoothed"], "url(#hatch)")] if smoothed else [])
+        for j, (_, v, fill) in enumerate(vals):
+            v = v or 0.0
+            bh = max(0.0, min(1.0, v)) * h
+            x = gx + j * (bw + 4)
+            parts.append(f'<rect x="{x:.1f}" y="{y0 + h - bh:.1f}" width="{bw:.1f}" height="{bh:.1f}" fill="{fill}" '
+                         f'stroke="#000" stroke-opacity=".5"/>')
+            parts.append(_svg_text(x + bw / 2, y0 + h - bh - 5, num(v, 3), size=13, weight="bold"))
+        label = f"p{o['n']}: {num(o['matches'])}/{num(o['totals'])}"
+        parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 20, label, size=14))
+    legend = [f'<rect x="{x0}" y="{H - 22}" width="14" height="14" fill="{BLUE}"/>',
+              _svg_text(x0 + 20, H - 10, "precision m/t" + (" before smoothing" if smoothed else ""), size=13,
+                        anchor="start")]
+    if smoothed:
+        legend += [f'<rect x="{x0 + 260}" y="{H - 22}" width="14" height="14" fill="url(#hatch)"/>',
+                   _svg_text(x0 + 280, H - 10, "after smoothing (hatched)", size=13, anchor="start")]
+    return parts + legend, W, H
+
+
+def _prf_svg(data: dict) -> tuple[list[str], int, int]:
+    rows = data["rows"]
+    W, H, x0, y0, h = 620, 230, 48, 26, 150
+    w = W - x0 - 12
+    group = w / max(1, len(rows))
+    bw = group * 0.22
+    parts = [_PATTERNS] + _axes(x0, y0, w, h)
+    spec = (("p", "precision", BLUE), ("r", "recall", "url(#hatch)"), ("f", "F-measure", "url(#dots)"))
+    for i, r in enumerate(rows):
+        gx = x0 + i * group + group * 0.14
+        for j, (key, _, fill) in enumerate(spec):
+            v = r[key] or 0.0
+            bh = max(0.0, min(1.0, v)) * h
+            x = gx + j * (bw + 4)
+            parts.append(f'<rect x="{x:.1f}" y="{y0 + h - bh:.1f}" width="{bw:.1f}" height="{bh:.1f}" fill="{fill}" '
+                         f'stroke="#000" stroke-opacity=".5"/>')
+            parts.append(_svg_text(x + bw / 2, y0 + h - bh - 5, num(v, 3), size=12, weight="bold"))
+        parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 20, r["label"], size=14, weight="bold"))
+    lx = x0
+    for _, name, fill in spec:
+        parts += [f'<rect x="{lx}" y="{H - 22}" width="14" height="14" fill="{fill}"/>',
+                  _svg_text(lx + 20, H - 10, name, size=13, anchor="start")]
+        lx += 150
+    return parts, W, H
+
+
+def _bp_svg(data: dict) -> tuple[list[str], int, int]:
+    c, r, bp = data["c"], data["r"], data["bp"]
+    W, H, x0, y0, h = 620, 230, 48, 20, 160
+    w = W - x0 - 16
+    hi = max(2 * r, c + 2, 6)
+    X = lambda x: x0 + x / hi * w  # noqa: E731
+    Y = lambda y: y0 + h - y * h  # noqa: E731
+    parts = _axes(x0, y0, w, h)
+    if r > 0:
+        pts = []
+        steps = 160
+        for i in range(1, steps + 1):
+            x = hi * i / steps
+            y = math.exp(1 - r / x) if x < r else 1.0
+            pts.append(f"{X(x):.1f},{Y(y):.1f}")
+        parts.append(f'<polyline points="{" ".join(pts)}" fill="none" stroke="{BLUE}" stroke-width="3"/>')
+        parts.append(f'<line x1="{X(r):.1f}" y1="{y0}" x2="{X(r):.1f}" y2="{y0 + h}" stroke="{GREEN}" '
+                     f'stroke-width="2" stroke-dasharray="6 4"/>')
+        parts.append(_svg_text(X(r) + 4, y0 + 12, f"r = {r}", size=13, anchor="start", fill=GREEN, weight="bold"))
+    cx, cy = X(c), Y(max(0.0, min(1.0, bp)))
+    parts.append(f'<path d="M{cx:.1f},{cy - 9:.1f} L{cx + 9:.1f},{cy:.1f} L{cx:.1f},{cy + 9:.1f} L{cx - 9:.1f},'
+                 f'{cy:.1f} Z" fill="{VERMILLION}" stroke="#000"/>')
+    anchor = "end" if cx > x0 + w * 0.6 else "start"
+    dx = -12 if anchor == "end" else 12
+    parts.append(_svg_text(cx + dx, cy + (18 if bp > 0.8 else -8), f"c = {c}, BP = {num(bp)}", size=14,
+                           anchor=anchor, weight="bold"))
+    for t in range(0, int(hi) + 1, max(1, int(hi) // 8)):
+        parts.append(_svg_text(X(t), y0 + h + 18, str(t), size=12))
+    parts.append(_svg_text(x0 + w / 2, H - 6, "candidate length c (tokens) — BP = exp(1 − r/c) when c < r, else 1",
+                           size=13))
+    return parts, W, H
+
+
+def _alignment_svg(data: dict) -> tuple[list[str], int, int]:
+    cand, ref, pairs = data["cand"], data["ref"], data["pairs"]
+
+    def layout(toks):
+        xs, x = [], 10.0
+        for t in toks:
+            wdt = 14 + 9 * len(_short(t))
+            xs.append((x, wdt))
+            x += wdt + 8
+        return xs, x
+
+    cx, cw = layout(cand)
+    rx, rw = layout(ref)
+    W = int(max(cw, rw, 300)) + 10
+    H = 150
+    on_c = {c for _, c in pairs}
+    on_r = {r for r, _ in pairs}
+    parts = []
+    for rank, (ri, ci) in enumerate(pairs):
+        if ci < len(cx) and ri < len(rx):
+            x1 = cx[ci][0] + cx[ci][1] / 2
+            x2 = rx[ri][0] + rx[ri][1] / 2
+            parts.append(f'<line x1="{x1:.1f}" y1="48" x2="{x2:.1f}" y2="102" stroke="{GREEN}" stroke-width="3"/>')
+    for toks, xs, y, on, who in ((cand, cx, 18, on_c, "candidate"), (ref, rx, 102, on_r, "reference")):
+        for i, (t, (x, wdt)) in enumerate(zip(toks, xs)):
+            fill = "rgba(0,158,115,.25)" if i in on else "none"
+            dash = "" if i in on else ' stroke-dasharray="4 3"'
+            parts.append(f'<rect x="{x:.1f}" y="{y}" width="{wdt:.1f}" height="30" rx="5" fill="{fill}" '
+                         f'stroke="currentColor" stroke-opacity=".7"{dash}/>')
+            parts.append(_svg_text(x + wdt / 2, y + 20, _short(t), size=15, weight="bold" if i in on else "normal"))
+    parts.append(_svg_text(10, 12, "candidate", size=12, anchor="start"))
+    parts.append(_svg_text(10, 146, "reference", size=12, anchor="start"))
+    return parts, W, H
+
+
+_FONTS = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
+
+
+def svg_chart(ch: Chart, *, as_img: bool = False) -> str:
+    """A chart as inline SVG (static: no script, no external resource). ``role="img"`` with the chart's
+    alternative text as its accessible name. ``as_img``: the same SVG as an ``<img>`` with a ``data:`` URI
+    (Streamlit's ``st.html`` removes inline ``<svg>``); it then has its own white background, since an image
+    cannot inherit the page's text colour."""
+    fn = {"precision_bars": _precision_svg, "prf_bars": _prf_svg, "bp_curve": _bp_svg,
+          "alignment": _alignment_svg}[ch.kind]
+    parts, W, H = fn(ch.data)
+    if as_img:
+        svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" '
+               f'color="#111" font-family="{_FONTS}"><rect width="{W}" height="{H}" fill="#fff"/>{"".join(parts)}</svg>')
+        data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        return (f'<img class="tchart" src="data:image/svg+xml;base64,{data}" width="{W}" height="{H}" '
+                f'alt="{_a(ch.alt)}" title="{_a(ch.alt)}">')
+    width = f' style="max-width:{W}px"'
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" '
+            f'font-family="{_FONTS}" aria-label="{_a(ch.alt)}"{width}><title>{_a(ch.alt)}</title>{"".join(parts)}</svg>')
+
+
+# --------------------------------------------------------------------------------------------- handout
+HANDOUT_CSS = """
+:root{color-scheme:light}
+body{font-family:"DejaVu Sans",Arial,Helvetica,sans-serif;color:#111;background:#fff;max-width:60rem;
+  margin:0 auto;padding:1.2rem 1.4rem}
+h1{font-size:1.9rem;margin:.2rem 0 .6rem 0}
+h2{font-size:1.45rem;margin:.2rem 0 .5rem 0;border-bottom:3px solid #0072B2;padding-bottom:.2rem}
+h2 .fam{display:inline-block;font-size:.9rem;border:2px solid currentColor;border-radius:.3rem;padding:0 .35rem;
+  margin-right:.5rem;vertical-align:middle}
+.meta{font-size:.95rem}
+.meta td{padding:.1rem .6rem .1rem 0;vertical-align:top}
+.text{white-space:pre-wrap;border:1px solid #999;border-radius:.3rem;padding:.3rem .5rem;margin:.2rem 0}
+nav ol{columns:2;font-size:.95rem}
+section.step{margin:1.2rem 0 1.8rem 0}
+.tc .tks{max-height:none;overflow:visible}
+.tc .tscroll{max-height:none;overflow:visible}
+.answers li{margin-bottom:.5rem}
+footer{font-size:.85rem;opacity:.85;margin-top:2rem;border-top:1px solid #999;padding-top:.5rem}
+@page{margin:1.4cm}
+@media print{
+  body{max-width:none;padding:0}
+  nav{display:none}
+  section.step,section.answers{break-before:page;page-break-before:always}
+  table,tr,.trow,.tf,svg,.tres,.tnotes,.task{break-inside:avoid;page-break-inside:avoid}
+  .tc table.tt th{position:static}
+  a{color:inherit;text-decoration:none}
+}
+"""
+
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+
+
+def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), link: str = "") -> str:
+    """The whole walkthrough as one self-contained HTML file: texts, every step's tables, formulas with
+    numbers and charts (inline SVG), speaker notes, the predict-first questions and, at the end, their
+    answers. No script and no external resource; a CSP forbids requests; print CSS puts each step on its own
+    page. ``settings``: (label, value) lines for the header (dialects, signatures); ``link``: the Teach-page
+    URL of this lesson (shown as text, not fetched)."""
+    title = lesson.title or "BLEU and ROUGE, step by step"
+    meta = [("Candidate", f'<div class="text">{_e(lesson.candidate)}</div>')]
+    for k, r in enumerate(lesson.references):
+        meta.append((f"Reference {k + 1}", f'<div class="text">{_e(r)}</div>'))
+    for label, value in settings:
+        meta.append((label, _e(value)))
+    if lesson.source:
+        meta.append(("Source", _e(lesson.source)))
+    if link:
+        meta.append(("Open in the app", f"<code>{_e(link)}</code>"))
+    meta_html = "".join(f"<tr><td><b>{_e(a)}</b></td><td>{b}</td></tr>" for a, b in meta)
+    toc = "".join(f'<li><a href="#step-{i + 1}">{_e(s.family)}: {_e(s.title)}</a></li>'
+                  for i, s in enumerate(lesson.steps))
+    sections = []
+    for i, s in enumerate(lesson.steps):
+        q = question_html(s.question) if s.question else ""
+        sections.append(f'<section class="step" id="step-{i + 1}"><h2><span class="fam">{_e(s.family)}</span>'
+                        f"Step {i + 1} · {_e(s.title)}</h2>"
+                        f'<div class="tc">{q}{blocks_html(s.blocks)}{notes_html(s)}</div></section>')
+    answers = "".join(f'<li><b>Step {i + 1} · {_e(q.prompt)}</b><br>{_e(q.shown)} — {_e(q.explanation)}</li>'
+                      for i, q in lesson.questions())
+    notes = "".join(f"<li>{_e(n)}</li>" for n in lesson.notes)
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{_e(title)}</title><style>{HANDOUT_CSS}{TEACH_CSS}</style></head><body>"
+            f"<h1>{_e(title)}</h1><table class=\"meta\">{meta_html}</table>"
+            + (f'<ul class="tp-note">{notes}</ul>' if notes else "")
+            + f'<nav><h2>Steps</h2><ol>{toc}</ol></nav>{"".join(sections)}'
+            f'<section class="answers" id="answers"><h2>Answers</h2><ol class="answers">{answers}</ol></section>'
+            "<footer>Made with the BLEU &amp; ROUGE explainer. Every number comes from the trace of the "
+            "dialects named above, which reproduce the real implementations.</footer></body></html>\n")

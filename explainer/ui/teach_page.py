@@ -1,0 +1,860 @@
+"""The Teach page: a worked example, a gaming-lab preset or the teacher's own text as a step-by-step lesson
+(walkthrough for the projector, student view with answer boxes), generated exercise sets, and the handouts.
+
+Thin over :mod:`explainer.teach` (steps, questions, exercise sets: pure) and :mod:`explainer.ui.teach_html` /
+``teach_markdown`` (escaped rendering, shared with the handouts). The whole state lives in the URL
+(``teach?example=cat_mat&step=4``; ``candidate``/``ref`` and the Explain page's dialect parameters; ``mode``,
+``notes``, ``order``; for exercise sets ``seed``, ``level``, ``n``, ``item``), parsed once per link.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+from functools import lru_cache
+from typing import Any
+
+import streamlit as st
+
+from explainer.attacks.presets import PRESETS
+from explainer.examples import EXAMPLES, get_example
+from explainer.teach import check_answer
+from explainer.teach.answers import MAX_ANSWER_CHARS
+from explainer.teach.exercises import LEVELS, MAX_SEED, MAX_SET, AttackItem, check_attack, generate_set
+from explainer.teach.lesson import LESSON_TYPES, MAX_LESSON_CHARS, build_lesson
+from explainer.teach.model import Lesson, LcsGrid
+from explainer.ui import highlight as hl
+from explainer.ui import teach_html as th
+from explainer.ui.permalink import MAX_REFS, MAX_URL_TEXT, ExplainState, OptionSpec, decode_value, encode_value, \
+    parse_params, to_params
+from explainer.ui.schema import DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, dialect_label, rouge_schema
+from explainer.ui.teach_markdown import handout_markdown
+
+DEFAULT_EXAMPLE = "cat_mat"
+MODES = {"walk": "Walkthrough", "student": "Student", "practice": "Exercise set"}
+SOURCES = {"example": "Worked example", "preset": "Gaming-lab preset", "text": "Your own text"}
+TEACH_PARAMS = {"mode", "step", "notes", "order", "seed", "level", "n", "item", "example", "preset", "variant",
+                "candidate", "ref", "cell"}
+MAX_PARAM_DIGITS = 9   # every integer in a link is bounded before int()
+# Height of what the walkthrough shows above a step's body at 1024x768 (top padding, the view / navigation rows,
+# the title) and of the LCS table's slider: the body gets the rest of the window.
+FIT_OFFSET = 262
+SLIDER_HEIGHT = 90
+
+PAGE_CSS = """<style>
+[data-testid="stMainBlockContainer"]{padding-top:3.4rem;padding-bottom:1.2rem}
+.tc-title{font-size:1.85rem;font-weight:800;line-height:1.2;margin:.1rem 0 .25rem 0}
+.tc-title .fam{display:inline-block;font-size:1rem;border:2px solid currentColor;border-radius:.3rem;
+  padding:0 .4rem;margin-right:.55rem;vertical-align:middle;letter-spacing:.04em}
+.tc-title .num{font-weight:600;opacity:.75;font-size:1.2rem;margin-left:.4rem}
+.tc-box{border-left:.3rem solid rgba(128,128,128,.6);background:rgba(128,128,128,.10);padding:.25rem .6rem;margin:.15rem 0 .45rem 0;
+  white-space:pre-wrap;word-break:break-word;font-size:1.12rem}
+.tc-lab{font-weight:700;font-size:1rem}
+.st-key-tch_nav button p{font-size:1.05rem}
+.tnotes-fixed{position:fixed;right:1rem;bottom:.8rem;width:min(52rem,calc(100vw - 6rem));max-height:42vh;
+  overflow:auto;z-index:999990;box-shadow:0 4px 18px rgba(0,0,0,.35);font-size:1.02rem;line-height:1.4}
+</style>"""
+
+
+def _html(body: str) -> None:
+    st.html(body)
+
+
+def _escape(s: str) -> str:
+    return hl.escape_text(s)
+
+
+# ------------------------------------------------------------------------------------------- presets
+def _preset_ids() -> list[str]:
+    """Gaming-lab presets whose every variant is one candidate (a corpus preset is not one lesson)."""
+    return [pid for pid, p in PRESETS.items() if not any(v.is_corpus for v in p.variants)]
+
+
+def _preset_default_variant(pid: str) -> int:
+    return 1 if len(PRESETS[pid].variants) > 1 else 0
+
+
+def _preset_params(pid: str, variant: int) -> dict[str, list[str]]:
+    """The Explain-page parameters of one preset variant (texts and settings), as the lab's own links build
+    them — so a preset's lesson shows the lab's numbers."""
+    from urllib.parse import parse_qs
+
+    from explainer.ui.lab_view import explain_query
+
+    v = PRESETS[pid].variants[variant]
+    return parse_qs(explain_query(v.candidate, list(v.references), v.bleu, v.rouge), keep_blank_values=True)
+
+
+# ------------------------------------------------------------------------------------------- URL state
+def _int_param(params, name: str, lo: int, hi: int, default: int, warns: list[str], what: str) -> int:
+    raw = _first(params, name)
+    if raw is None:
+        return default
+    s = raw.strip()
+    if s.isascii() and s.isdigit() and len(s) <= MAX_PARAM_DIGITS and lo <= int(s) <= hi:
+        return int(s)
+    warns.append(f"“{name}={raw[:40]}” is not {what} ({lo}–{hi:,}); using {default}.")
+    return default
+
+
+def _first(params, name: str) -> str | None:
+    v = params.get(name)
+    if not v:
+        return None
+    return v[-1] if isinstance(v, list) else v
+
+
+def _settings_params(params: dict) -> dict:
+    """The query parameters that are metric settings (the Explain page's names)."""
+    return {k: v for k, v in params.items() if k not in TEACH_PARAMS}
+
+
+def _parse_settings(params: dict, warns: list[str]) -> ExplainState:
+    state, w = parse_params(params, bleu_schema(), rouge_schema(), rouge_type_choices=ROUGE_TYPE_CHOICES,
+                            default_rouge_types=DEFAULT_ROUGE_TYPES())
+    warns += w
+    return state
+
+
+def _load_from_url() -> None:
+    """A link defines the page on the first run of a session and whenever it differs from what the page last
+    wrote (another link followed in the same tab); otherwise the widgets keep their values."""
+    ss = st.session_state
+    params = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+    if ss.get("_tch_loaded"):
+        if params and params == ss.get("_tch_last_params"):
+            return
+        if not params:
+            if "tch_source" in ss:   # a rerun of this page
+                return
+            # back from another page: Streamlit dropped this page's widget values; its last link has them
+            params = ss.get("_tch_last_params") or {}
+    warns: list[str] = []
+    mode = _first(params, "mode") or "walk"
+    if mode not in MODES:
+        warns.append(f"“mode={mode[:40]}” is not one of {', '.join(MODES)}; showing the walkthrough.")
+        mode = "walk"
+    ss["tch_mode"] = mode
+    settings_params = _settings_params(params)
+    source, example, preset, variant = "example", DEFAULT_EXAMPLE, None, 0
+    cand, refs = None, None
+    if "candidate" in params or "ref" in params:
+        source = "text"
+        cand = _first(params, "candidate") or ""
+        refs = list(params.get("ref") or [""])
+        if len(refs) > MAX_REFS:
+            warns.append(f"The link has {len(refs)} references; at most {MAX_REFS} are used.")
+            refs = refs[:MAX_REFS]
+    elif _first(params, "preset") is not None:
+        pid = _first(params, "preset")
+        if pid in _preset_ids():
+            source, preset = "preset", pid
+            n = len(PRESETS[pid].variants)
+            variant = _int_param(params, "variant", 1, n, _preset_default_variant(pid) + 1, warns,
+                                 "a variant number of this preset") - 1
+            merged = _preset_params(pid, variant)
+            merged.update(settings_params)   # settings stated in the link win
+            settings_params = {k: v for k, v in merged.items() if k not in ("candidate", "ref")}
+        else:
+            warns.append(f"“preset={pid[:40]}” is not a gaming-lab preset with one candidate; showing the worked "
+                         f"example “{get_example(DEFAULT_EXAMPLE).title}”.")
+    elif _first(params, "example") is not None:
+        eid = _first(params, "example")
+        if eid in {e.id for e in EXAMPLES}:
+            example = eid
+        else:
+            warns.append(f"“example={eid[:40]}” is not a known example; showing “{get_example(DEFAULT_EXAMPLE).title}”.")
+    state = _parse_settings(settings_params, warns)
+    if source == "example":
+        from explainer.ui.permalink import apply_settings
+
+        warns += apply_settings(state, get_example(example).settings, bleu_schema(), rouge_schema(),
+                                skip=set(params))
+    ss["tch_source"] = source
+    ss["tch_example"] = example
+    ss["tch_preset"] = preset or _preset_ids()[0]
+    ss["tch_variant"] = variant
+    ss["tch_cand"] = cand if cand is not None else get_example(DEFAULT_EXAMPLE).candidate
+    refs = refs if refs is not None else list(get_example(DEFAULT_EXAMPLE).references)
+    ss["tch_nrefs"] = len(refs)
+    for i in range(MAX_REFS):
+        ss[f"tch_ref_{i}"] = refs[i] if i < len(refs) else ""
+    _put_settings(state)
+    order = _int_param(params, "order", 0, 10, 0, warns, "an n-gram order")
+    ss["tch_order"] = order
+    ss["_tch_step_raw"] = _first(params, "step")
+    ss["tch_step"] = 0
+    ss["tch_notes"] = (_first(params, "notes") or "0") in ("1", "true", "yes", "on")
+    ss["tch_level"] = _first(params, "level") if _first(params, "level") in LEVELS else "easy"
+    if _first(params, "level") not in (None, *LEVELS):
+        warns.append(f"“level={_first(params, 'level')[:40]}” is not one of {', '.join(LEVELS)}; using easy.")
+    ss["tch_seed"] = _int_param(params, "seed", 0, MAX_SEED, 1, warns, "a seed")
+    ss["tch_n"] = _int_param(params, "n", 1, MAX_SET, 6, warns, "a number of exercises")
+    ss["tch_item"] = _int_param(params, "item", 1, MAX_SET + 1, 1, warns, "an exercise number") - 1
+    ss["_tch_warnings"] = warns
+    ss["_tch_loaded"] = True
+
+
+# ------------------------------------------------------------------------------------ settings widgets
+_TRI = {None: "library default", True: "on", False: "off"}
+_TRI_BACK = {v: k for k, v in _TRI.items()}
+
+
+def _okey(family: str, dialect: str, name: str) -> str:
+    return f"tch_{family}_opt:{dialect}:{name}"
+
+
+def _to_widget(spec: OptionSpec, value: Any) -> Any:
+    if spec.kind == "tristate":
+        return _TRI.get(value, "library default")
+    if spec.kind == "float_list":
+        return encode_value(spec, value or spec.default or ())
+    if spec.kind == "int" and value is not None:
+        return int(value)
+    if spec.kind == "float" and value is not None:
+        return float(value)
+    return value
+
+
+def _from_widget(spec: OptionSpec, raw: Any, warns: list[str]) -> Any:
+    if spec.kind == "tristate":
+        return _TRI_BACK.get(raw, spec.default)
+    if spec.kind == "float_list":
+        value, w = decode_value(spec, str(raw))
+        if w:
+            warns.append(f"{spec.label}: {w}")
+        return value
+    return raw
+
+
+def _put_settings(state: ExplainState) -> None:
+    ss = st.session_state
+    ss["tch_bleu_dialect"], ss["tch_rouge_dialect"] = state.bleu_dialect, state.rouge_dialect
+    for fam, schema, dialect, opts in (("bleu", bleu_schema(), state.bleu_dialect, state.bleu_options),
+                                       ("rouge", rouge_schema(), state.rouge_dialect, state.rouge_options)):
+        for spec in schema.specs(dialect):
+            ss[_okey(fam, dialect, spec.name)] = _to_widget(spec, opts.get(spec.name, spec.default))
+
+
+def _read_settings(warns: list[str]) -> ExplainState:
+    ss = st.session_state
+    b, r = bleu_schema(), rouge_schema()
+    bd = ss.get("tch_bleu_dialect") or b.default_dialect
+    rd = ss.get("tch_rouge_dialect") or r.default_dialect
+    bopts = {s.name: _from_widget(s, ss.get(_okey("bleu", bd, s.name), _to_widget(s, s.default)), warns)
+             for s in b.specs(bd)}
+    ropts = {s.name: _from_widget(s, ss.get(_okey("rouge", rd, s.name), _to_widget(s, s.default)), warns)
+             for s in r.specs(rd)}
+    return ExplainState(bleu_dialect=bd, bleu_options=bopts, rouge_dialect=rd, rouge_types=tuple(LESSON_TYPES),
+                        rouge_options=ropts)
+
+
+def _option_widget(spec: OptionSpec, key: str) -> None:
+    label, help_ = spec.label or spec.name, spec.help or None
+    if key not in st.session_state:
+        st.session_state[key] = _to_widget(spec, spec.default)
+    if spec.kind == "bool":
+        st.checkbox(label, key=key, help=help_)
+    elif spec.kind == "tristate":
+        st.selectbox(label, list(_TRI.values()), key=key, help=help_)
+    elif spec.kind == "choice":
+        st.selectbox(label, list(spec.choices), key=key, help=help_)
+    elif spec.kind == "int":
+        st.number_input(label, min_value=None if spec.min is None else int(spec.min),
+                        max_value=None if spec.max is None else int(spec.max), step=1, key=key, help=help_)
+    elif spec.kind in ("float", "optional_float"):
+        st.number_input(label, min_value=None if spec.min is None else float(spec.min),
+                        max_value=None if spec.max is None else float(spec.max), step=0.1, format="%g", key=key,
+                        help=help_)
+    elif spec.kind == "float_list":
+        st.text_input(label, key=key, help=(help_ or "") + " Numbers separated by commas.")
+
+
+# ------------------------------------------------------------------------------------------- sidebar
+def _on_example() -> None:
+    """Picking an example undoes the settings the previous example applied and applies its own."""
+    ss = st.session_state
+    warns: list[str] = []
+    state = _read_settings(warns)
+    prev = ss.get("_tch_prev_example")
+    from explainer.ui.permalink import apply_settings, reset_settings
+
+    if prev and prev != ss.get("tch_example"):
+        reset_settings(state, set(get_example(prev).settings), bleu_schema(), rouge_schema())
+    apply_settings(state, get_example(ss["tch_example"]).settings, bleu_schema(), rouge_schema())
+    _put_settings(state)
+
+
+def _on_preset() -> None:
+    ss = st.session_state
+    pid = ss.get("tch_preset")
+    if pid in PRESETS:
+        if not 0 <= ss.get("tch_variant", 0) < len(PRESETS[pid].variants) or ss.get("_tch_prev_preset") != pid:
+            ss["tch_variant"] = _preset_default_variant(pid)
+        _apply_preset_settings()
+
+
+def _apply_preset_settings() -> None:
+    ss = st.session_state
+    pid, v = ss["tch_preset"], ss.get("tch_variant", 0)
+    state = _parse_settings({k: x for k, x in _preset_params(pid, v).items() if k not in ("candidate", "ref")}, [])
+    _put_settings(state)
+
+
+def _sidebar() -> None:
+    ss = st.session_state
+    with st.sidebar:
+        st.header("Lesson")
+        st.radio("Teach from", list(SOURCES), key="tch_source", format_func=SOURCES.get, horizontal=False)
+        src = ss.get("tch_source", "example")
+        if src == "example":
+            titles = {e.id: e.title for e in EXAMPLES}
+            if ss.get("tch_example") not in titles:
+                ss["tch_example"] = DEFAULT_EXAMPLE
+            ss["_tch_prev_example"] = ss["tch_example"]
+            st.selectbox("Worked example", list(titles), key="tch_example", format_func=titles.get,
+                         on_change=_on_example)
+            st.caption(hl.md_escape(get_example(ss["tch_example"]).note))
+        elif src == "preset":
+            ids = _preset_ids()
+            if ss.get("tch_preset") not in ids:
+                ss["tch_preset"] = ids[0]
+            ss["_tch_prev_preset"] = ss["tch_preset"]
+            st.selectbox("Gaming-lab preset", ids, key="tch_preset", on_change=_on_preset,
+                         format_func=lambda p: f"{PRESETS[p].catalogue} · {PRESETS[p].title}")
+            p = PRESETS[ss["tch_preset"]]
+            if not 0 <= ss.get("tch_variant", 0) < len(p.variants):
+                ss["tch_variant"] = _preset_default_variant(p.id)
+            st.selectbox("Which output", list(range(len(p.variants))), key="tch_variant",
+                         on_change=_apply_preset_settings, format_func=lambda i: p.variants[i].label)
+            st.caption(hl.md_escape(p.lesson))
+        else:
+            st.text_area("Candidate", key="tch_cand", height=90, help="ROUGE-Lsum reads one sentence per line.")
+            n = ss.get("tch_nrefs", 1)
+            for i in range(n):
+                st.text_area(f"Reference {i + 1}", key=f"tch_ref_{i}", height=70)
+            c1, c2 = st.columns(2)
+            c1.button("Add reference", key="tch_add_ref", disabled=n >= MAX_REFS,
+                      on_click=lambda: ss.update(tch_nrefs=min(MAX_REFS, ss.get("tch_nrefs", 1) + 1)))
+            c2.button("Remove last", key="tch_rm_ref", disabled=n <= 1,
+                      on_click=lambda: ss.update(tch_nrefs=max(1, ss.get("tch_nrefs", 1) - 1)))
+            st.caption(f"At most {MAX_LESSON_CHARS:,} characters in all (longer texts: use the Explain page). "
+                       "Your text is not stored on the server; it lives in this page's URL.")
+        st.header("Metric settings")
+        b, r = bleu_schema(), rouge_schema()
+        st.selectbox("BLEU dialect", list(b.dialects), key="tch_bleu_dialect",
+                     format_func=lambda d: dialect_label("bleu", d))
+        for spec in b.specs(ss["tch_bleu_dialect"]):
+            _option_widget(spec, _okey("bleu", ss["tch_bleu_dialect"], spec.name))
+        st.selectbox("ROUGE dialect", list(r.dialects), key="tch_rouge_dialect",
+                     format_func=lambda d: dialect_label("rouge", d))
+        for spec in r.specs(ss["tch_rouge_dialect"]):
+            _option_widget(spec, _okey("rouge", ss["tch_rouge_dialect"], spec.name))
+        st.selectbox("n-gram order followed in steps 2–4", list(range(0, 11)), key="tch_order",
+                     format_func=lambda n: "automatic (where clipping matters)" if n == 0 else f"{n}-grams",
+                     help="The BLEU walkthrough follows one order through the n-gram, counting and clipping "
+                          "steps; automatic picks the lowest order where clipping removes a count.")
+
+
+# ------------------------------------------------------------------------------------------- the lesson
+def _texts() -> tuple[str, list[str], str, str]:
+    """(candidate, references, title, source description) of the chosen source."""
+    ss = st.session_state
+    src = ss.get("tch_source", "example")
+    if src == "example":
+        ex = get_example(ss.get("tch_example") or DEFAULT_EXAMPLE)
+        return ex.candidate, list(ex.references), ex.title, f"worked example: {ex.title}"
+    if src == "preset":
+        pid, v = ss["tch_preset"], ss.get("tch_variant", 0)
+        p = _preset_params(pid, v)
+        return (p.get("candidate", [""])[0], p.get("ref", [""]),
+                f"{PRESETS[pid].title}: {PRESETS[pid].variants[v].label}",
+                f"gaming-lab preset {PRESETS[pid].catalogue} · {PRESETS[pid].title} — output: "
+                f"{PRESETS[pid].variants[v].label}")
+    n = ss.get("tch_nrefs", 1)
+    return ss.get("tch_cand", ""), [ss.get(f"tch_ref_{i}", "") for i in range(n)], "Your own text", "your own text"
+
+
+def _settings_key(state: ExplainState) -> tuple:
+    return (state.bleu_dialect, tuple(sorted((k, repr(v)) for k, v in state.bleu_options.items())),
+            state.rouge_dialect, tuple(sorted((k, repr(v)) for k, v in state.rouge_options.items())))
+
+
+@lru_cache(maxsize=64)
+def _shared_lesson(source: str, cand: str, refs: tuple, skey: tuple, order: int, title: str) -> Lesson:
+    """Lessons of the worked examples and presets (no user text) are shared by every session, so a class
+    opening the same link computes it once."""
+    return _build(cand, list(refs), skey, order, title)
+
+
+def _build(cand: str, refs: list[str], skey: tuple, order: int, title: str) -> Lesson:
+    import ast
+
+    bd, bopts, rd, ropts = skey
+    return build_lesson(cand, refs, bleu_dialect=bd, bleu_options={k: ast.literal_eval(v) for k, v in bopts},
+                        rouge_dialect=rd, rouge_options={k: ast.literal_eval(v) for k, v in ropts},
+                        focus_order=order or None, title=title)
+
+
+def _lesson(cand: str, refs: list[str], state: ExplainState, title: str) -> Lesson:
+    ss = st.session_state
+    skey = _settings_key(state)
+    order = int(ss.get("tch_order") or 0)
+    if ss.get("tch_source") in ("example", "preset"):
+        return _shared_lesson(ss.get("tch_source"), cand, tuple(refs), skey, order, title)
+    key = (cand, tuple(refs), skey, order)
+    cached = ss.get("_tch_lesson")
+    if cached and cached[0] == key:
+        return cached[1]
+    lesson = _build(cand, refs, skey, order, title)
+    ss["_tch_lesson"] = (key, lesson)
+    return lesson
+
+
+def _input_problem(cand: str, refs: list[str]) -> str | None:
+    total = len(cand) + sum(len(r) for r in refs)
+    if total > MAX_LESSON_CHARS:
+        return (f"The texts have {total:,} characters together; a lesson takes at most {MAX_LESSON_CHARS:,}. "
+                "Shorten them (your text stays in the boxes), or use the Explain page for long texts.")
+    if not cand.strip():
+        return "The candidate is empty. Type the text to be scored in the sidebar."
+    if not any(r.strip() for r in refs):
+        return "There is no reference yet. Type at least one reference in the sidebar."
+    return None
+
+
+# ----------------------------------------------------------------------------------------------- URL out
+def _query(state: ExplainState, *, mode: str, step: int | None = None) -> dict:
+    """The page's own link: the source, the settings that differ from the source's defaults, and the place."""
+    ss = st.session_state
+    out: dict[str, Any] = {}
+    src = ss.get("tch_source", "example")
+    full = to_params(state, bleu_schema(), rouge_schema(), include_texts=False)
+    full.pop("rouge_types", None)
+    if src == "example":
+        out["example"] = ss.get("tch_example") or DEFAULT_EXAMPLE
+        base = ExplainState(bleu_dialect=bleu_schema().default_dialect,
+                            bleu_options=bleu_schema().defaults(bleu_schema().default_dialect),
+                            rouge_dialect=rouge_schema().default_dialect,
+                            rouge_options=rouge_schema().defaults(rouge_schema().default_dialect))
+        from explainer.ui.permalink import apply_settings
+
+        apply_settings(base, get_example(out["example"]).settings, bleu_schema(), rouge_schema())
+    elif src == "preset":
+        out["preset"] = ss["tch_preset"]
+        out["variant"] = str(ss.get("tch_variant", 0) + 1)
+        base = _parse_settings({k: v for k, v in _preset_params(ss["tch_preset"], ss.get("tch_variant", 0)).items()
+                                if k not in ("candidate", "ref")}, [])
+    else:
+        cand, refs, _, _ = _texts()
+        if len(cand) + sum(map(len, refs)) <= MAX_URL_TEXT:
+            out["candidate"], out["ref"] = cand, refs
+        base = ExplainState(bleu_dialect=bleu_schema().default_dialect,
+                            bleu_options=bleu_schema().defaults(bleu_schema().default_dialect),
+                            rouge_dialect=rouge_schema().default_dialect,
+                            rouge_options=rouge_schema().defaults(rouge_schema().default_dialect))
+    have = to_params(base, bleu_schema(), rouge_schema(), include_texts=False)
+    out.update({k: v for k, v in full.items() if have.get(k) != v})   # only what differs from the source's own
+    if mode != "walk":
+        out["mode"] = mode
+    if mode == "practice":
+        out.update(seed=str(ss.get("tch_seed", 1)), level=ss.get("tch_level", "easy"), n=str(ss.get("tch_n", 6)),
+                   item=str(ss.get("tch_item", 0) + 1))
+        for k in ("example", "preset", "variant", "candidate", "ref"):
+            out.pop(k, None)
+        return out
+    if step is not None:
+        out["step"] = str(step + 1)
+    if ss.get("tch_order"):
+        out["order"] = str(ss["tch_order"])
+    if ss.get("tch_notes") and mode == "walk":
+        out["notes"] = "1"
+    return out
+
+
+def _sync_url(want: dict) -> None:
+    norm = {k: (v if isinstance(v, list) else [v]) for k, v in want.items()}
+    have = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+    if norm != have:
+        st.query_params.from_dict(want)
+    st.session_state["_tch_last_params"] = norm
+
+
+def _base_url() -> str:
+    try:
+        return (st.context.url or "").split("?")[0]
+    except Exception:  # noqa: BLE001 - embedded contexts without a URL
+        return ""
+
+
+def _link(query: dict) -> str:
+    from urllib.parse import urlencode
+
+    return (_base_url() or "teach") + "?" + urlencode(query, doseq=True)
+
+
+# ----------------------------------------------------------------------------------------- walkthrough
+def _step_label(lesson: Lesson, i: int) -> str:
+    s = lesson.steps[i]
+    return f"{i + 1} / {len(lesson.steps)} · {s.family} · {s.title}"
+
+
+def _go(delta: int, n: int) -> None:
+    ss = st.session_state
+    ss["tch_step"] = max(0, min(n - 1, int(ss.get("tch_step", 0)) + delta))
+
+
+def _nav(lesson: Lesson, mode: str) -> int:
+    ss = st.session_state
+    n = len(lesson.steps)
+    raw = ss.pop("_tch_step_raw", None)
+    if raw is not None:
+        s = raw.strip()
+        if s.isascii() and s.isdigit() and len(s) <= MAX_PARAM_DIGITS and 1 <= int(s) <= n:
+            ss["tch_step"] = int(s) - 1
+        else:
+            st.warning(hl.md_escape(f"Link: “step={raw[:40]}” is not a step of this lesson (1–{n}); showing "
+                                    "step 1."), icon=":material/link:")
+            ss["tch_step"] = 0
+    if not isinstance(ss.get("tch_step"), int) or not 0 <= ss["tch_step"] < n:
+        ss["tch_step"] = min(max(0, ss.get("tch_step", 0) if isinstance(ss.get("tch_step"), int) else 0), n - 1)
+    i = ss["tch_step"]
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_nav"):
+        st.button("Previous", icon=":material/arrow_back:", key="tch_prev", disabled=i == 0, on_click=_go,
+                  args=(-1, n), shortcut="Left" if mode == "walk" else None, help="Previous step (← key)")
+        st.selectbox("Step", list(range(n)), key="tch_step", format_func=lambda k: _step_label(lesson, k),
+                     label_visibility="collapsed", width=380)
+        st.button("Next", icon=":material/arrow_forward:", key="tch_next", disabled=i >= n - 1, on_click=_go,
+                  args=(1, n), shortcut="Right" if mode == "walk" else None, help="Next step (→ key)")
+        if mode == "walk":
+            st.toggle("Speaker notes", key="tch_notes")
+        else:
+            right, asked = _student_score(lesson)
+            st.markdown(f"**{right}/{asked}** right", help=f"{right} of your {asked} answers were right; this "
+                        f"lesson asks {len(lesson.questions())} questions.")
+    return ss["tch_step"]
+
+
+def _settings_lines(lesson: Lesson, state: ExplainState) -> list[tuple[str, str]]:
+    out = []
+    if lesson.bleu_summary:
+        out.append(("BLEU", f"{lesson.bleu_summary['implementation']} — {lesson.bleu_summary['signature']}"))
+    if lesson.rouge_summary:
+        out.append(("ROUGE", lesson.rouge_summary["signature"]))
+    return out
+
+
+def _downloads(lesson: Lesson, state: ExplainState, cand: str, refs: list[str], source: str) -> None:
+    link = _link(_query(state, mode="walk", step=0))
+    lesson = dataclasses.replace(lesson, source=source)
+    st.download_button("Handout (HTML)", lambda: th.handout_html(lesson, settings=_settings_lines(lesson, state),
+                                                                  link=link),
+                       file_name="bleu-rouge-lesson.html", mime="text/html", key="tch_dl_html", on_click="ignore",
+                       icon=":material/description:")
+    st.download_button("Handout (Markdown)", lambda: handout_markdown(lesson, settings=_settings_lines(lesson, state),
+                                                                      link=link),
+                       file_name="bleu-rouge-lesson.md", mime="text/markdown", key="tch_dl_md", on_click="ignore",
+                       icon=":material/notes:")
+    st.caption("The HTML handout is one file: it opens offline and prints one step per page.")
+
+
+def _title(lesson: Lesson, i: int) -> None:
+    s = lesson.steps[i]
+    _html(f'<div class="tc-title"><span class="fam">{_escape(s.family)}</span>{_escape(s.title)}'
+          f'<span class="num">step {i + 1} of {len(lesson.steps)}</span></div>')
+
+
+def _step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False) -> None:
+    s = lesson.steps[i]
+    grid = next((b for b in s.blocks if isinstance(b, LcsGrid)), None)
+    upto = None
+    if grid is not None and th.grid_cells(grid):
+        total = th.grid_cells(grid)
+        key = f"tch_cells_{i}_{len(grid.ref_tokens)}x{len(grid.cand_tokens)}"
+        if key not in st.session_state or not 0 <= st.session_state[key] <= total:
+            st.session_state[key] = total
+        upto = st.slider("Cells filled, row by row", 0, total, key=key,
+                         help="Move the slider to fill the table one cell at a time.")
+    # walkthrough: the step fits the window below the page's own rows (head, navigation, title; the slider)
+    fit = f"calc(100vh - {FIT_OFFSET + (SLIDER_HEIGHT if upto is not None else 0)}px)" if fit_window else None
+    body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "")
+    _html(body)
+    if notes:
+        extra = ""
+        if s.question:
+            extra = (f'<br><b>Ask the class:</b> {_escape(s.question.prompt)} <b>Answer:</b> '
+                     f"{_escape(s.question.shown)}")
+        # a panel fixed to the bottom of the window: the step keeps its layout (no scrolling), the notes
+        # cover its lower part while the toggle is on
+        _html(f'<div class="tc"><div class="tnotes tnotes-fixed" style="{_panel_style()}" role="note" '
+              f'aria-label="speaker notes"><b>Say:</b> {_escape(s.say)}<br><b>Common misconception:</b> '
+              f"{_escape(s.misconception)}{extra}</div></div>")
+
+
+def _panel_style() -> str:
+    try:
+        dark = st.context.theme.type == "dark"
+    except Exception:  # noqa: BLE001 - no theme information (tests, embedded)
+        dark = False
+    return "background:#0e1117;color:#fafafa" if dark else "background:#fff;color:#111"
+
+
+# --------------------------------------------------------------------------------------------- student
+def _answer_form(q, form_key: str, input_key: str):
+    """An answer box with a Check button (Enter submits). The checked answer, or None: not submitted yet, or
+    not a number (a warning says so and the question stays)."""
+    with st.form(form_key, border=False, enter_to_submit=True):
+        with st.container(horizontal=True, vertical_alignment="bottom"):
+            st.text_input("Your answer", key=input_key, max_chars=MAX_ANSWER_CHARS, width=260,
+                          placeholder="e.g. 3, 0.25, 1/4 or 25%")
+            submitted = st.form_submit_button("Check", type="primary")
+    if not submitted:
+        return None
+    c = check_answer(q, st.session_state.get(input_key, ""))
+    if c.status == "invalid":
+        st.warning(hl.md_escape(c.message), icon=":material/edit:")
+        return None
+    return c
+
+
+def _lesson_key(lesson: Lesson) -> str:
+    return str(abs(hash((lesson.candidate, tuple(lesson.references), tuple(
+        (s.id, s.question.id if s.question else "", s.question.answer if s.question else 0) for s in lesson.steps)))))
+
+
+def _answers(lesson: Lesson) -> dict:
+    store = st.session_state.setdefault("_tch_answers", {})
+    return store.setdefault(_lesson_key(lesson), {})
+
+
+def _student_score(lesson: Lesson) -> tuple[int, int]:
+    ans = _answers(lesson)
+    return sum(1 for c in ans.values() if c.right), len(ans)
+
+
+def _student_step(lesson: Lesson, i: int) -> None:
+    s = lesson.steps[i]
+    q = s.question
+    if q is None:
+        _step_body(lesson, i, notes=False)
+        return
+    ans = _answers(lesson)
+    revealed = st.session_state.setdefault("_tch_revealed", set())
+    rkey = f"{_lesson_key(lesson)}:{i}"
+    check = ans.get(i)
+    if check is None and rkey not in revealed:
+        _html('<div class="tc"><div class="task"><b>Predict before you see it:</b> ' + _escape(q.prompt) +
+              f' <span class="thint">({_escape(q.hint)})</span></div>' + th.blocks_html(q.given, img_charts=True) +
+              "</div>")
+        c = _answer_form(q, f"tch_form_{i}", f"tch_answer_{i}")
+        if c is not None:
+            ans[i] = c
+            st.rerun()
+        st.button("Show me the answer", key=f"tch_reveal_{i}", on_click=lambda: revealed.add(rkey),
+                  type="tertiary")
+        return
+    if check is not None:
+        (st.success if check.right else st.error)(hl.md_escape(check.message + " " + q.explanation),
+                                                  icon=":material/check_circle:" if check.right else
+                                                  ":material/cancel:")
+    else:
+        st.info(hl.md_escape(f"The answer: {q.shown}. {q.explanation}"), icon=":material/visibility:")
+    _step_body(lesson, i, notes=False)
+
+    def again():
+        ans.pop(i, None)
+        revealed.discard(rkey)
+        st.session_state.pop(f"tch_answer_{i}", None)
+
+    st.button("Try this one again", key=f"tch_again_{i}", on_click=again, type="tertiary")
+
+
+# ------------------------------------------------------------------------------------------ practice
+def _practice() -> None:
+    ss = st.session_state
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="small", key="tch_set_controls"):
+        st.segmented_control("Level", list(LEVELS), key="tch_level", required=True,
+                             format_func=str.capitalize)
+        st.number_input("Seed", 0, MAX_SEED, key="tch_seed", step=1, width=170,
+                        help="The same seed, level and number give everyone the same exercises: share the link.")
+        st.number_input("Exercises", 1, MAX_SET, key="tch_n", step=1, width=110)
+        st.button("New set", icon=":material/casino:", key="tch_new_set",
+                  on_click=lambda: ss.update(tch_seed=random.randrange(MAX_SEED + 1), tch_item=0))
+    level, seed, n = ss.get("tch_level") or "easy", int(ss.get("tch_seed", 1)), int(ss.get("tch_n", 6))
+    ex_set = _exercise_set(seed, level, n)
+    store = ss.setdefault("_tch_set_answers", {})
+    answers = store.setdefault((seed, level, n), {})
+    if not isinstance(ss.get("tch_item"), int) or not 0 <= ss["tch_item"] <= n:
+        ss["tch_item"] = 0
+    i = ss["tch_item"]
+    got = sum(a["points"] for a in answers.values())
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_set_nav"):
+        st.button("Previous", icon=":material/arrow_back:", key="tch_item_prev", disabled=i == 0,
+                  on_click=lambda: ss.update(tch_item=max(0, ss["tch_item"] - 1)))
+        st.selectbox("Exercise", list(range(n + 1)), key="tch_item", label_visibility="collapsed", width=330,
+                     format_func=lambda k: "Your score" if k == n else
+                     f"{k + 1} / {n} · {_item_title(ex_set.items[k])}" + (" ✓" if k in answers else ""))
+        st.button("Next", icon=":material/arrow_forward:", key="tch_item_next", disabled=i >= n,
+                  on_click=lambda: ss.update(tch_item=min(n, ss["tch_item"] + 1)))
+        st.markdown(f"**Score: {got} of {ex_set.points}**")
+    if i == n:
+        _score_screen(ex_set, answers)
+    else:
+        item = ex_set.items[i]
+        if isinstance(item, AttackItem):
+            _attack_item(item, answers)
+        else:
+            _numeric_item(item, answers)
+
+
+@lru_cache(maxsize=32)
+def _exercise_set(seed: int, level: str, n: int):
+    return generate_set(seed, level, n)
+
+
+def _item_title(item) -> str:
+    return "Spot the gaming attack" if isinstance(item, AttackItem) else item.title
+
+
+def _texts_html(cand: str | None, refs) -> str:
+    out = []
+    if cand is not None:
+        out.append(f'<div class="tc-lab">Candidate</div><div class="tc-box">{_escape(cand)}</div>')
+    for k, r in enumerate(refs):
+        out.append(f'<div class="tc-lab">Reference {k + 1}</div><div class="tc-box">{_escape(r)}</div>')
+    return "".join(out)
+
+
+def _numeric_item(item, answers: dict) -> None:
+    q = item.question
+    _html(f'<div class="tc-title">Exercise {item.index + 1} · {_escape(item.title)}</div>' +
+          _texts_html(item.candidate, item.references) +
+          f'<div class="tc"><div class="task"><b>{_escape(q.prompt)}</b> <span class="thint">'
+          f"({_escape(q.hint)}; {'sacreBLEU' if item.family == 'BLEU' else 'rouge-score'} with its defaults)"
+          "</span></div></div>")
+    done = answers.get(item.index)
+    if done is None:
+        c = _answer_form(q, f"tch_set_form_{item.index}", f"tch_set_answer_{item.index}")
+        if c is not None:
+            answers[item.index] = {"points": int(c.right), "message": c.message}
+            st.rerun()
+        return
+    (st.success if done["points"] else st.error)(hl.md_escape(done["message"] + " " + q.explanation),
+                                                 icon=":material/check_circle:" if done["points"] else
+                                                 ":material/cancel:")
+    step_no = _walk_step_of(item)
+    query = {"candidate": item.candidate, "ref": list(item.references)}
+    if item.focus_order:
+        query["order"] = str(item.focus_order)
+    if step_no is not None:
+        query["step"] = str(step_no + 1)
+    st.link_button("See this pair step by step", _link(query), icon=":material/school:")
+
+
+def _walk_step_of(item) -> int | None:
+    lesson = build_lesson(item.candidate, list(item.references), focus_order=item.focus_order)
+    return next((k for k, s in enumerate(lesson.steps) if s.id == item.step_id), None)
+
+
+def _attack_item(item: AttackItem, answers: dict) -> None:
+    _html(f'<div class="tc-title">Exercise {item.index + 1} · Spot the gaming attack</div>' +
+          _texts_html(None, item.references) +
+          "".join(f'<div class="tc-lab">Output {"AB"[k]}</div><div class="tc-box">{_escape(t)}</div>'
+                  for k, t in enumerate(item.texts)))
+    done = answers.get(item.index)
+    labels = dict(item.metrics)
+    if done is None:
+        with st.form(f"tch_atk_form_{item.index}", border=False):
+            st.radio("Which output games the metrics?", [0, 1], key=f"tch_atk_pick_{item.index}", index=None,
+                     format_func=lambda k: f"Output {'AB'[k]}", horizontal=True)
+            st.pills("Which metrics does it fool (score it at least as high as the honest output)?",
+                     [m for m, _ in item.metrics], key=f"tch_atk_metrics_{item.index}", selection_mode="multi",
+                     format_func=labels.get)
+            ok = st.form_submit_button("Check", type="primary")
+        if ok:
+            pick = st.session_state.get(f"tch_atk_pick_{item.index}")
+            mets = st.session_state.get(f"tch_atk_metrics_{item.index}") or []
+            if pick is None:
+                st.warning("Pick output A or B first.", icon=":material/edit:")
+            else:
+                a, b = check_attack(item, pick, mets)
+                answers[item.index] = {"points": int(a) + int(b), "pick": a, "metrics": b}
+                st.rerun()
+        return
+    msg = (("Right: " if done["pick"] else "No: ") + f"output {'AB'[item.attack]} is the attack "
+           f"({item.catalogue} · {item.title}). " + ("The metrics are right too." if done["metrics"] else
+                                                    "It fools: " + ", ".join(lab for m, lab in item.metrics
+                                                                            if m in item.fooled) + "."))
+    (st.success if done["points"] == 2 else st.warning)(hl.md_escape(msg), icon=":material/science:")
+    rows = "".join(f"<tr><td>{_escape(labels[m])}</td><td class='n'>{_escape(item.values[m][0])}</td>"
+                   f"<td class='n'>{_escape(item.values[m][1])}</td><td>{'fooled' if m in item.fooled else 'not fooled'}"
+                   "</td></tr>" for m, _ in item.metrics)
+    _html('<div class="tc"><table class="tt"><thead><tr><th>metric</th><th>output A</th><th>output B</th>'
+          f"<th>the attack</th></tr></thead><tbody>{rows}</tbody></table>"
+          f'<p class="tp-key">{_escape(item.lesson)}</p><p class="tp-note">{_escape(item.citation)}</p></div>')
+
+
+def _score_screen(ex_set, answers: dict) -> None:
+    got = sum(a["points"] for a in answers.values())
+    _html(f'<div class="tc-title">Your score: {got} of {ex_set.points}</div>')
+    rows = []
+    for it in ex_set.items:
+        a = answers.get(it.index)
+        pts = 2 if isinstance(it, AttackItem) else 1
+        rows.append(f"<tr><td>{it.index + 1}</td><td>{_escape(_item_title(it))}</td>"
+                    f"<td class='n'>{'—' if a is None else a['points']} / {pts}</td></tr>")
+    _html('<div class="tc"><table class="tt"><thead><tr><th>#</th><th>exercise</th><th>points</th></tr></thead>'
+          f"<tbody>{''.join(rows)}</tbody></table><p class=\"tp-note\">Seed {ex_set.seed}, level {ex_set.level}: "
+          "the same link gives everyone the same exercises.</p></div>")
+
+
+# ------------------------------------------------------------------------------------------------ page
+def render() -> None:
+    # a projector needs the width: the sidebar (lesson source, settings) starts collapsed on this page
+    st.set_page_config(initial_sidebar_state="collapsed")
+    _load_from_url()
+    ss = st.session_state
+    _html(f"<style>{th.TEACH_CSS}</style>" + PAGE_CSS)
+    for w in ss.pop("_tch_warnings", []):
+        st.warning("Link: " + hl.md_escape(w), icon=":material/link:")
+    _sidebar()
+    warns: list[str] = []
+    state = _read_settings(warns)
+    for w in warns:
+        st.warning(hl.md_escape(w))
+    mode = ss.get("tch_mode") or "walk"
+    cand, refs, title, source = _texts()
+    lesson, problem = None, None
+    if mode != "practice":
+        problem = _input_problem(cand, refs)
+        if problem is None:
+            refs = [r for r in refs if r != ""]
+            with st.spinner("Computing BLEU and ROUGE step by step…"):
+                lesson = _lesson(cand, refs, state, title)
+    with st.container(horizontal=True, vertical_alignment="center", key="tch_head"):
+        st.segmented_control("View", list(MODES), key="tch_mode", format_func=MODES.get, required=True,
+                             label_visibility="collapsed")
+        if lesson is not None and lesson.steps:
+            with st.popover("Handout", icon=":material/download:"):
+                _downloads(lesson, state, cand, refs, source)
+        st.caption(hl.md_escape(f"Teaching: {title}") if mode != "practice" else
+                   "Fresh exercises: predict the number, then check it.")
+    if mode == "practice":
+        _practice()
+        _sync_url(_query(state, mode=mode))
+        return
+    if problem:
+        st.warning(hl.md_escape(problem), icon=":material/edit_note:")
+        _sync_url(_query(state, mode=mode))
+        return
+    for note in lesson.notes:
+        st.error(hl.md_escape(note))
+    if not lesson.steps:
+        _sync_url(_query(state, mode=mode))
+        return
+    i = _nav(lesson, mode)
+    _title(lesson, i)
+    if mode == "student":
+        _student_step(lesson, i)
+    else:
+        _step_body(lesson, i, notes=bool(ss.get("tch_notes")), fit_window=True)
+    _sync_url(_query(state, mode=mode, step=i))

@@ -1,0 +1,181 @@
+"""The Teach page in a real browser (Debian Chromium via Playwright) at projector size 1024x768: every step
+of a lesson fits the window (no page scrolling, nothing cut), Next / the → key walk through it and the URL
+follows, the student view checks an answer wrong and right, and the downloaded HTML handout opens with the
+network off, makes no request and shows sacreBLEU's BLEU. Screenshots go to artifacts/screenshots/."""
+from __future__ import annotations
+
+import time
+import urllib.parse
+
+import pytest
+
+from explainer.examples import get_example
+from explainer.teach import build_lesson
+from tests.browser.conftest import SCREENSHOTS, wait_idle
+
+FITS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const out = {page: main.scrollHeight - main.clientHeight, cut: [], inner: []};
+  document.querySelectorAll('.tc-fit *, .tc-title').forEach(e => {
+    const r = e.getBoundingClientRect();
+    if (r.width && (r.right > window.innerWidth + 1 || r.bottom > window.innerHeight + 1))
+      out.cut.push(e.className || e.tagName);
+  });
+  document.querySelectorAll('.tc-fit .tscroll, .tc-fit .tks').forEach(e => {
+    if (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1) out.inner.push(e.className);
+  });
+  return out;
+}"""
+
+
+def teach(page, app_url: str, query: str) -> None:
+    page.goto(f"{app_url}/teach?{query}")
+    page.wait_for_selector(".tc-title")
+    wait_idle(page)
+
+
+def step_title(page) -> str:
+    return page.locator(".tc-title").first.inner_text()
+
+
+def wait_for_step(page, k: int, n: int) -> None:
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if f"step {k} of {n}" in step_title(page):
+            wait_idle(page)
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"step {k} did not appear: {step_title(page)!r}")
+
+
+@pytest.mark.parametrize("example_id", ["cat_mat", "abandon_hope"])
+def test_every_step_fits_1024x768(new_page, app_url, example_id):
+    ex = get_example(example_id)
+    n = len(build_lesson(ex.candidate, list(ex.references)).steps)
+    page = new_page(width=1024, height=768)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    teach(page, app_url, f"example={example_id}&step=1")
+    for k in range(1, n + 1):
+        wait_for_step(page, k, n)
+        fits = page.evaluate(FITS)
+        assert fits["page"] <= 1 and not fits["cut"] and not fits["inner"], (k, step_title(page), fits)
+        assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["step"] == [str(k)]
+        if example_id == "cat_mat" and k in (1, 4, 7, 12, 13):
+            page.screenshot(path=str(SCREENSHOTS / f"teach-{example_id}-step{k}.png"))
+        if k < n:
+            if k == 2:
+                page.keyboard.press("ArrowRight")   # the → key works like Next
+            else:
+                page.get_by_role("button", name="Next").click()
+    assert page.get_by_role("button", name="Next").is_disabled()
+
+
+def test_notes_panel_does_not_make_the_page_scroll(new_page, app_url):
+    page = new_page(width=1024, height=768)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    teach(page, app_url, "example=cat_mat&step=4&notes=1")
+    assert page.get_by_role("note", name="speaker notes").is_visible()
+    assert "Common misconception" in page.get_by_role("note", name="speaker notes").inner_text()
+    assert page.evaluate(FITS)["page"] <= 1
+    page.screenshot(path=str(SCREENSHOTS / "teach-notes.png"))   # the window: nothing scrolls
+
+
+def test_student_answers_wrong_then_right(new_page, app_url):
+    page = new_page(width=1024, height=768)
+    teach(page, app_url, "example=cat_mat&step=4&mode=student")
+    assert "Predict before you see it" in page.locator(".task").first.inner_text()
+    box = page.get_by_role("textbox", name="Your answer")
+    box.fill("2")
+    box.press("Enter")
+    alert = page.locator('[data-testid="stAlertContentError"]')
+    alert.wait_for()
+    assert "the answer is 1" in alert.inner_text() and "min(2, 1) = 1" in alert.inner_text()
+    page.screenshot(path=str(SCREENSHOTS / "teach-student-wrong.png"))   # the window: nothing scrolls
+    page.get_by_role("button", name="Try this one again").click()
+    box = page.get_by_role("textbox", name="Your answer")
+    box.wait_for()
+    box.fill("1")
+    page.get_by_role("button", name="Check").click()
+    ok = page.locator('[data-testid="stAlertContentSuccess"]')
+    ok.wait_for()
+    assert "Right — 1." in ok.inner_text()   # (the icon is a ligature: its name is part of the text)
+    page.get_by_text("1/1", exact=True).wait_for()
+    page.screenshot(path=str(SCREENSHOTS / "teach-student-right.png"))   # the window: nothing scrolls
+
+
+def test_handout_opens_offline_with_sacrebleus_bleu(new_page, app_url, tmp_path, browser):
+    from sacrebleu.metrics import BLEU
+
+    ex = get_example("abandon_hope")
+    page = new_page(width=1024, height=768)
+    teach(page, app_url, "example=abandon_hope&step=1")
+    page.get_by_role("button", name="Handout").click()
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="Handout (HTML)").click()
+    path = tmp_path / "handout.html"
+    dl.value.save_as(path)
+    with page.expect_download() as dl_md:
+        page.get_by_role("button", name="Handout (Markdown)").click()
+    md = tmp_path / "handout.md"
+    dl_md.value.save_as(md)
+    real = BLEU().corpus_score([ex.candidate], [[r] for r in ex.references]).score
+    assert f"**BLEU (sacrebleu, 0–100) = {real:.4f}**" in md.read_text(encoding="utf-8")
+
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, offline=True)
+    requests: list[str] = []
+    ctx.on("request", lambda r: requests.append(r.url))
+    ctx.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:") else route.abort())
+    try:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        off = ctx.new_page()
+        off.goto(path.as_uri())
+        off.wait_for_load_state("load")
+        assert [u for u in requests if not u.startswith("file:")] == []
+        res = off.locator('[data-metric="bleu"]')
+        assert res.locator(".tres-v").inner_text() == f"{real:.4f}"
+        assert float(res.get_attribute("data-value")) == pytest.approx(real, abs=1e-9)
+        assert off.locator("section.step").count() == len(build_lesson(ex.candidate, list(ex.references)).steps)
+        assert off.locator("svg[role=img]").count() >= 3
+        off.screenshot(path=str(SCREENSHOTS / "teach-handout.png"), full_page=False)
+        pdf = tmp_path / "handout.pdf"
+        off.pdf(path=str(pdf))   # prints: one step per page
+        assert pdf.stat().st_size > 10_000
+    finally:
+        ctx.close()
+
+
+def test_exercise_set_and_spot_the_attack(new_page, app_url):
+    from explainer.teach.exercises import AttackItem, generate_set
+
+    s = generate_set(7, "easy", 6)
+    atk = next(i for i in s.items if isinstance(i, AttackItem))
+    page = new_page(width=1024, height=768)
+    teach_url = f"{app_url}/teach?mode=practice&seed=7&level=easy&n=6&item={atk.index + 1}"
+    page.goto(teach_url)
+    page.get_by_text("Spot the gaming attack").first.wait_for()
+    wait_idle(page)
+    page.get_by_text(f"Output {'AB'[atk.attack]}", exact=True).last.click()
+    labels = dict(atk.metrics)
+    for m in sorted(atk.fooled):
+        page.get_by_role("button", name=labels[m], exact=True).click()
+    page.get_by_role("button", name="Check").click()
+    ok = page.locator('[data-testid="stAlertContentSuccess"]')
+    ok.wait_for()
+    assert "The metrics are right too" in ok.inner_text()
+    page.get_by_text("Score: 2 of").wait_for()
+    page.screenshot(path=str(SCREENSHOTS / "teach-spot-the-attack.png"))   # the window: nothing scrolls
+
+
+def test_back_from_another_page_keeps_the_lesson_and_step(new_page, app_url):
+    page = new_page(width=1400, height=900)
+    teach(page, app_url, "example=abandon_hope&step=5")
+    page.get_by_role("button", name="Next").click()
+    wait_for_step(page, 6, 15)
+    page.locator('[data-testid="stExpandSidebarButton"]').first.click()
+    page.get_by_role("link", name="Explain").click()
+    page.locator("h1").filter(has_text="BLEU & ROUGE, step by step").wait_for()
+    wait_idle(page)
+    page.get_by_role("link", name="Teach").click()
+    page.wait_for_selector(".tc-title")
+    wait_for_step(page, 6, 15)
+    assert "Abandon all hope" in page.locator(".st-key-tch_head").inner_text()

@@ -1,0 +1,232 @@
+"""The Teach page under streamlit.testing (AppTest): the navigation entry, Previous / Next / the step index and
+the step in the URL, every source (worked example, gaming-lab preset, own text) and dialect parameters, the
+student view checking answers right and wrong, exercise sets with their score, and bad links and input giving
+a message, never a traceback."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from explainer.examples import get_example
+from explainer.teach import build_lesson
+from explainer.teach.exercises import AttackItem, generate_set
+from tests.conftest import ROOT
+
+PAGE = str(ROOT / "explainer" / "ui" / "pages" / "teach.py")
+APP = str(ROOT / "app.py")
+
+
+def new_page(params: dict | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    for k, v in (params or {}).items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def page_html(at) -> str:
+    return "".join(h.proto.body for h in at.get("html"))
+
+
+def title(at) -> str:
+    m = re.search(r'<div class="tc-title"><span class="fam">(\w+)</span>(.*?)<span class="num">step (\d+) of (\d+)',
+                  page_html(at))
+    assert m, page_html(at)[:500]
+    return f"{m.group(1)}|{html.unescape(m.group(2))}|{m.group(3)}/{m.group(4)}"
+
+
+def warnings(at) -> str:
+    """The page's warnings as a reader sees them (without the Markdown escapes)."""
+    return " ".join(w.value.replace("\\", "") for w in at.warning)
+
+
+def qp(at) -> dict:
+    return {k: at.query_params[k] for k in at.query_params}
+
+
+def test_navigation_entry_teach():
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.switch_page("explainer/ui/pages/teach.py")
+    at.run()
+    assert not at.exception
+    assert title(at) == "BLEU|The texts and their tokens|1/15"
+    assert qp(at)["example"] == "cat_mat" and qp(at)["step"] == "1"
+
+
+def test_next_previous_and_the_step_index_follow_the_url():
+    at = new_page({"example": "cat_mat", "step": "1"})
+    lesson = build_lesson(*_texts("cat_mat"))
+    assert title(at).endswith("|1/15")
+    at.button(key="tch_next").click().run()
+    assert title(at) == f"BLEU|{lesson.steps[1].title}|2/15" and qp(at)["step"] == "2"
+    at.button(key="tch_next").click().run()
+    at.button(key="tch_prev").click().run()
+    assert qp(at)["step"] == "2"
+    at.selectbox(key="tch_step").set_value(11).run()
+    assert title(at) == f"ROUGE|{lesson.steps[11].title}|12/15" and qp(at)["step"] == "12"
+    at.selectbox(key="tch_step").set_value(14).run()
+    assert at.button(key="tch_next").disabled and not at.button(key="tch_prev").disabled
+
+
+def test_every_step_of_every_source_renders():
+    for params in ({"example": "abandon_hope"}, {"preset": "word-salad"}, {"candidate": "a b c", "ref": ["a b"]}):
+        at = new_page(params)
+        n = int(title(at).split("/")[1])
+        for k in range(n):
+            at.selectbox(key="tch_step").set_value(k).run()
+            assert not at.exception and title(at).endswith(f"|{k + 1}/{n}")
+
+
+def test_step_parameter_and_bad_links():
+    at = new_page({"example": "cat_mat", "step": "4"})
+    assert title(at) == "BLEU|Clipping the unigram counts|4/15"
+    at = new_page({"example": "cat_mat", "step": "99"})
+    assert title(at).endswith("|1/15") and "“step=99” is not a step of this lesson (1–15)" in warnings(at)
+    at = new_page({"example": "nope", "step": "²"})
+    assert title(at).endswith("|1/15")
+    assert "example=nope" in warnings(at) and "step=²" in warnings(at)
+    at = new_page({"preset": "not-a-preset", "mode": "cinema", "seed": "9" * 5000})
+    w = warnings(at)
+    assert "preset=not-a-preset" in w and "mode=cinema" in w and "is not a seed" in w
+
+
+def test_own_text_and_dialect_parameters_as_on_the_explain_page():
+    at = new_page({"candidate": "the cat sat on the mat", "ref": ["the cat is on the mat"], "bleu_dialect": "nltk",
+                   "smooth": "method1", "step": "8"})
+    body = page_html(at)
+    want = build_lesson("the cat sat on the mat", ["the cat is on the mat"], bleu_dialect="nltk",
+                        bleu_options={"smoothing": "method1"})
+    assert f'data-value="{want.bleu_summary["score"]!r}"' in body
+    assert qp(at)["bleu_dialect"] == "nltk" and qp(at)["smooth"] == "method1"
+    assert qp(at)["candidate"] == "the cat sat on the mat"
+
+
+def test_example_settings_apply_and_url_stays_short():
+    at = new_page({"example": "stem_took", "step": "9"})
+    assert at.session_state["tch_rouge_opt:rouge-score:use_stemmer"] is True
+    assert "stem" not in qp(at)   # the example's own setting is not repeated in its link
+    assert "compared as ‘cat’" in page_html(at)
+
+
+def test_preset_source_uses_the_labs_numbers():
+    from explainer.attacks.presets import evaluate
+
+    at = new_page({"preset": "word-salad", "step": "8"})
+    res = evaluate("word-salad")
+    html = page_html(at)
+    m = re.search(r'data-metric="bleu" data-value="([^"]+)"', html)
+    assert float(m.group(1)) == pytest.approx(res.scores[1].values["bleu"], abs=1e-9)
+    assert qp(at)["preset"] == "word-salad" and qp(at)["variant"] == "2"
+
+
+def test_notes_toggle_shows_speaker_notes():
+    at = new_page({"example": "cat_mat", "step": "4"})
+    assert "Common misconception" not in page_html(at)
+    at.toggle(key="tch_notes").set_value(True).run()
+    html = page_html(at)
+    assert "Common misconception" in html and "Ask the class" in html and qp(at)["notes"] == "1"
+
+
+def test_lcs_slider_fills_the_table_cell_by_cell():
+    at = new_page({"example": "cat_mat", "step": "12"})
+    slider = at.slider[0]
+    assert slider.value == 42
+    slider.set_value(3).run()
+    html = page_html(at)
+    assert "Row 1 (reference ‘there’), column 3 (candidate ‘is’): the tokens differ" in html
+    assert html.count('class="empty"') == 42 - 3
+
+
+def test_student_answers_right_and_wrong():
+    at = new_page({"example": "cat_mat", "step": "4", "mode": "student"})
+    assert "Predict before you see it" in page_html(at)
+    assert "m_1 = Σ" not in page_html(at)   # the step's answer is hidden until answered
+    at.text_input(key="tch_answer_3").set_value("2")
+    at.button[[b.label for b in at.button].index("Check")].click().run()
+    assert at.error and "the answer is 1" in at.error[0].value
+    assert "m\\_1 \\= Σ" not in at.error[0].value and "m_1 = Σ" in page_html(at)
+    at.button(key="tch_again_3").click().run()
+    at.text_input(key="tch_answer_3").set_value("1")
+    at.button[[b.label for b in at.button].index("Check")].click().run()
+    assert at.success and "Right" in at.success[0].value
+    assert any(m.value == "**1/1** right" for m in at.markdown)   # trying again replaces the wrong answer
+
+
+def test_student_invalid_answer_keeps_the_question():
+    at = new_page({"example": "cat_mat", "step": "5", "mode": "student"})
+    at.text_input(key="tch_answer_4").set_value("five sixths")
+    at.button[[b.label for b in at.button].index("Check")].click().run()
+    assert "not a number" in warnings(at) and not at.success and not at.error
+    at.text_input(key="tch_answer_4").set_value("5/6")
+    at.button[[b.label for b in at.button].index("Check")].click().run()
+    assert at.success
+
+
+def test_exercise_set_from_the_url_and_its_score():
+    s = generate_set(7, "easy", 6)
+    at = new_page({"mode": "practice", "seed": "7", "level": "easy", "n": "6", "item": "1"})
+    first = s.items[0]
+    assert first.candidate in page_html(at)
+    at.text_input(key="tch_set_answer_0").set_value(repr(first.question.answer))
+    at.button[[b.label for b in at.button].index("Check")].click().run()
+    assert at.success and "Right" in at.success[0].value
+    atk = next(i for i in s.items if isinstance(i, AttackItem))
+    at.selectbox(key="tch_item").set_value(atk.index).run()
+    at.radio(key=f"tch_atk_pick_{atk.index}").set_value(atk.attack)
+    at.button_group(key=f"tch_atk_metrics_{atk.index}").set_value(sorted(atk.fooled))
+    at.button[[b.label for b in at.button].index("Check")].click().run()
+    assert at.success and "Right" in at.success[0].value
+    at.selectbox(key="tch_item").set_value(6).run()
+    assert "Your score: 3 of 7" in page_html(at)
+    assert qp(at)["seed"] == "7" and qp(at)["item"] == "7" and qp(at)["mode"] == "practice"
+
+
+def test_bad_input_gives_a_message():
+    at = new_page({"candidate": "", "ref": ["x"]})
+    assert "candidate is empty" in warnings(at)
+    at = new_page({"candidate": "x", "ref": [""]})
+    assert "no reference" in warnings(at)
+    at = new_page({"candidate": "x " * 6000, "ref": ["x"]})
+    assert "at most 10,000" in warnings(at)
+
+
+def test_user_text_is_escaped_on_the_page():
+    payload = '<img src=x onerror=alert(1)><script>alert(2)</script>'
+    at = new_page({"candidate": payload + " the cat", "ref": ["the cat"], "step": "1"})
+    html = page_html(at)
+    assert "<img src=x" not in html and "<script>" not in html
+    chips = re.findall(r'<span class="tk-t">([^<]*)</span>', html)
+    assert chips[:6] == ["&lt;", "img", "src", "=", "x", "onerror"]   # the tokens, shown literally
+
+
+def _texts(eid):
+    ex = get_example(eid)
+    return ex.candidate, list(ex.references)
+
+
+def _dialects():
+    from explainer import bleu, rouge
+
+    return [("bleu", d) for d in bleu.dialect_names()] + [("rouge", d) for d in rouge.dialect_names()]
+
+
+@pytest.mark.parametrize("family,dialect", _dialects())
+def test_every_dialect_from_the_link(family, dialect):
+    from explainer.bleu import explain_bleu
+    from explainer.rouge import explain_rouge
+
+    cand, refs = _texts("abandon_hope")
+    at = new_page({"example": "abandon_hope", f"{family}_dialect": dialect, "step": "7" if family == "bleu" else "13"})
+    body = page_html(at)
+    if family == "bleu":
+        want = explain_bleu(cand, refs, dialect=dialect).score
+        m = re.search(r'data-metric="bleu" data-value="([^"]+)"', body)
+    else:
+        want = explain_rouge(cand, refs, dialect=dialect, types=("rouge1", "rouge2", "rougeL")).scores["rougeL"].fmeasure
+        m = re.search(r'data-metric="rougeL_f" data-value="([^"]+)"', body)
+    assert m and float(m.group(1)) == pytest.approx(want, abs=1e-12), (dialect, body[:300])
+    assert qp(at).get(f"{family}_dialect") == (None if dialect in ("sacrebleu", "rouge-score") else dialect)
