@@ -38,8 +38,8 @@ def wait_headline(page, want: dict[str, str], timeout: float = 60.0) -> dict[str
 
 def test_no_request_leaves_the_machine(browser, app_url):
     """Every request of the Explain page (a link, the ROUGE tab, an example, an expander) and the Gaming lab goes
-    to the app's own server, and so do the Dialects page's: the Material icon font and the page icon are served
-    locally."""
+    to the app's own server, and so do the Dialects and Teach pages': the Material icon font and the page icon
+    are served locally."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     ctx.set_default_timeout(60_000)
     urls: list[str] = []
@@ -58,6 +58,8 @@ def test_no_request_leaves_the_machine(browser, app_url):
         page.goto(app_url + "/gaming_lab")
         wait_idle(page)
         page.goto(app_url + "/dialects")
+        wait_idle(page)
+        page.goto(app_url + "/teach")
         wait_idle(page)
         time.sleep(1.0)  # late requests (fonts, icons) after the last run
         assert any("127.0.0.1" in u and "/_stcore/stream" in u for u in urls), "the websocket was not seen"
