@@ -19,15 +19,19 @@ from explainer.bleu.algorithm import MAX_TRACE_CHARS
 from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
 from explainer.ui import charts, diagnosis, highlight as hl
+from explainer.ui import compute as shared_compute
+from explainer.ui import first_view
 from explainer.ui import rouge_view as rv
 from explainer.ui.permalink import (MAX_REFS, ExplainState, OptionSpec, apply_settings, parse_params,
                                    reset_settings, texts_fit_url, to_params)
 from explainer.ui.schema import (ROUGE_TYPE_CHOICES, DEFAULT_ROUGE_TYPES, bleu_schema, dialect_description,
-                                 dialect_label, rouge_schema, supported_types)
+                                 dialect_label, rouge_schema)
 
 DEFAULT_EXAMPLE = "cat_mat"
 HIGHLIGHT_MAX_CHARS = 20_000     # highlight at most this much of each text
 TABLE_MAX_ROWS = 5_000           # n-gram table rows shown (the CSV has all)
+# Tables without row selection are lazy (lazy=True): beyond 1,000 rows Streamlit sends the rows in view and
+# fetches more on scroll, instead of the whole table (the n-gram table needs its rows for row selection).
 HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum")
 
 
@@ -306,6 +310,15 @@ def _inputs() -> None:
 
 
 # ------------------------------------------------------------------------------------------ rendering
+TABS_KEY = "xp_tab"  # the open tab: "BLEU" or "ROUGE"
+
+
+def _lazy_expander(label: str, key: str):
+    """An expander whose content the caller builds only while it is open (``.open``; opening it reruns the
+    page): a closed expander's tables and charts are neither computed nor sent to the browser."""
+    return st.expander(label, key=key, on_change="rerun")
+
+
 def _html(body: str) -> None:
     st.html(hl.STYLE + body)
 
@@ -355,7 +368,7 @@ def _headline(bt, rt, rtypes) -> None:
         sig.append(f"BLEU signature: {bt.signature}")
     if rt is not None:
         sig.append(f"ROUGE signature: {rt.signature}")
-    if sig:
+    if sig and not first_view.pending():  # not in a browser's first run: the code box's script is 1.5 MB
         st.code("\n".join(sig), language=None, wrap_lines=True)
 
 
@@ -400,13 +413,15 @@ def _bleu_section(bt) -> None:
         parts.append(hl.render_marked_text(ref.text, bv.reference_marks(bt, k, ngram_sel, by=by),
                                            max_chars=HIGHLIGHT_MAX_CHARS, aria_label=f"reference {k + 1}"))
     _html("".join(parts))
-    with st.expander("Tokens exactly as the dialect scores them"):
-        rows = [{"text": "candidate", "tokens": bv.tokens_line(bt.candidate.tokens),
-                 "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in bt.candidate.changes) or "—"}]
-        for k, ref in enumerate(bt.references):
-            rows.append({"text": f"reference {k + 1}", "tokens": bv.tokens_line(ref.tokens),
-                         "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in ref.changes) or "—"})
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    more = _lazy_expander("Tokens exactly as the dialect scores them", "xp_more_tokens")
+    with more:
+        if more.open:
+            rows = [{"text": "candidate", "tokens": bv.tokens_line(bt.candidate.tokens),
+                     "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in bt.candidate.changes) or "—"}]
+            for k, ref in enumerate(bt.references):
+                rows.append({"text": f"reference {k + 1}", "tokens": bv.tokens_line(ref.tokens),
+                             "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in ref.changes) or "—"})
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     # Step 2: n-grams
     st.markdown("#### Step 2 · Clipped n-gram counts")
     st.caption("Each candidate n-gram counts at most as often as it occurs in the single reference where it is "
@@ -447,11 +462,14 @@ def _bleu_section(bt) -> None:
     st.latex(r"\quad ".join(bv.precision_latex(o) for o in bt.combination.orders[:4]) or r"\text{—}")
     if len(bt.combination.orders) > 4:
         st.latex(r"\quad ".join(bv.precision_latex(o) for o in bt.combination.orders[4:]))
-    with st.expander("Smoothing and zero handling, order by order"):
-        st.dataframe(pd.DataFrame([{"order": o["n"], "matches": o["matches"], "totals": o["totals"],
-                                    "before": o["precision_raw"], "after": o["precision"], "smoothing": o["smoothing"],
-                                    "formula": o["formula"], "why": o["reason"], "in the mean": o["included"],
-                                    "weight": o["weight"]} for o in orders]), hide_index=True, width="stretch")
+    more = _lazy_expander("Smoothing and zero handling, order by order", "xp_more_smoothing")
+    with more:
+        if more.open:
+            st.dataframe(pd.DataFrame([{"order": o["n"], "matches": o["matches"], "totals": o["totals"],
+                                        "before": o["precision_raw"], "after": o["precision"],
+                                        "smoothing": o["smoothing"], "formula": o["formula"], "why": o["reason"],
+                                        "in the mean": o["included"], "weight": o["weight"]} for o in orders]),
+                         hide_index=True, width="stretch")
     # Step 3: reference length + BP
     st.markdown("#### Step 3 · Reference length and brevity penalty")
     rl = bt.ref_length
@@ -520,7 +538,7 @@ def _rouge_section(rt, ref_count: int) -> None:
         rows = rv.overlap_rows(rt, t, k)
         if rows:
             st.dataframe(pd.DataFrame(rows).head(TABLE_MAX_ROWS), hide_index=True, width="stretch",
-                         height=min(38 * (len(rows) + 1), 320))
+                         height=min(38 * (len(rows) + 1), 320), lazy=True)
         st.latex(rf"P = \frac{{{res.hits:g}}}{{{res.cand_total:g}}} = {res.score.precision:.5f},\quad "
                  rf"R = \frac{{{res.hits:g}}}{{{res.ref_total:g}}} = {res.score.recall:.5f},\quad "
                  rf"F = {res.score.fmeasure:.5f}")
@@ -553,7 +571,7 @@ def _rouge_section(rt, ref_count: int) -> None:
                                         max_chars=HIGHLIGHT_MAX_CHARS, aria_label="reference LCS"))
             rows = rv.lcs_alignment_rows(rt, k)
             if rows:
-                st.dataframe(pd.DataFrame(rows), hide_index=True, height=min(38 * (len(rows) + 1), 320))
+                st.dataframe(pd.DataFrame(rows), hide_index=True, height=min(38 * (len(rows) + 1), 320), lazy=True)
     if "rougeLsum" in rt.types:
         rows = rv.lsum_rows(rt, k)
         if rows:
@@ -572,7 +590,10 @@ def _rouge_section(rt, ref_count: int) -> None:
             res = rv.result(rt, t, k)
             if res is None:
                 continue
-            with st.expander(f"{rv.type_label(t)} details"):
+            more = _lazy_expander(f"{rv.type_label(t)} details", f"xp_more_{t}")
+            with more:
+                if not more.open:
+                    continue
                 st.markdown(hl.md_escape(f"hits {res.hits:g}, reference total {res.ref_total:g}, candidate total "
                                          f"{res.cand_total:g}: P {res.score.precision:.5f}, R {res.score.recall:.5f}, "
                                          f"F {res.score.fmeasure:.5f}"))
@@ -583,7 +604,7 @@ def _rouge_section(rt, ref_count: int) -> None:
                 if grams:
                     st.dataframe(pd.DataFrame([{"skip-bigram": " … ".join(g["gram"]), "candidate": g["cand_count"],
                                                 "reference": g["ref_count"], "overlap": g["overlap"]}
-                                               for g in grams]).head(TABLE_MAX_ROWS), hide_index=True)
+                                               for g in grams]).head(TABLE_MAX_ROWS), hide_index=True, lazy=True)
                 if t.startswith("rougeW"):
                     _wlcs_details(rt, t, k, d)
 
@@ -662,28 +683,9 @@ def _downloads(bt, rt) -> None:
 
 # ------------------------------------------------------------------------------------------------ page
 def compute(state: ExplainState, refs: list[str]):
-    """Both traces (or an error message per family). The only place the page calls the cores."""
-    from explainer.bleu import explain_bleu
-    from explainer.rouge import explain_rouge
-
-    bt = rt = None
-    errors: dict[str, str] = {}
-    try:
-        bt = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
-    except ValueError as e:  # ExplainerInputError, InputTooLong and option errors are ValueErrors
-        errors["BLEU"] = str(e)
-    types, dropped = supported_types(state.rouge_dialect, state.rouge_types)
-    if dropped:
-        errors["ROUGE types"] = (f"{', '.join(dropped)} {'is' if len(dropped) == 1 else 'are'} not defined by the "
-                                 f"{state.rouge_dialect} dialect and left out.")
-    if types:
-        try:
-            rt = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types, **state.rouge_options)
-        except ValueError as e:
-            errors["ROUGE"] = str(e)
-    else:
-        errors.setdefault("ROUGE", "No ROUGE type is selected.")
-    return bt, rt, errors
+    """Both traces (or an error message per family). The only place the page calls the cores; computed once
+    per (texts, settings) and shared by every session (explainer.ui.compute)."""
+    return shared_compute.traces(state, refs)
 
 
 def _alternatives(bt, state: ExplainState, refs: list[str]) -> dict[str, float]:
@@ -720,15 +722,26 @@ def _stemmed_scores(rt, state: ExplainState, refs: list[str]) -> dict | None:
         return None
 
 
+def _diagnose(bt, rt, state: ExplainState, refs: list[str]) -> list:
+    """The findings of both traces (a function of the inputs only: the page shares them like the traces)."""
+    tok_spec = next((sp for sp in bleu_schema().specs(state.bleu_dialect) if sp.name == "tokenize"), None)
+    return (diagnosis.diagnose_bleu(bt, alternatives=_alternatives(bt, state, refs),
+                                    tokenizers=tok_spec.choices if tok_spec else ())
+            if bt is not None else []) + \
+           (diagnosis.diagnose_rouge(rt, stemmed=_stemmed_scores(rt, state, refs)) if rt is not None else [])
+
+
 def render() -> None:
     t0 = time.perf_counter()
     _load_from_url()
     st.title("BLEU & ROUGE, step by step")
     st.caption("One candidate, several references: every step of BLEU and ROUGE, computed as the real "
                "implementations do. Pick a worked example in the sidebar or type your own text.")
-    for w in st.session_state.pop("_url_warnings", []):
+    # A browser's first view has two runs: the link's warnings are shown in both (dropped after the second).
+    for w in first_view.once("_url_warnings"):
         st.warning("Link: " + hl.md_escape(w), icon=":material/link:")
-    _sidebar()
+    if not first_view.pending():  # a browser's first run: the settings' widgets follow with the sections
+        _sidebar()
     _inputs()
     state, warns = _current_state()
     for w in warns:
@@ -772,25 +785,29 @@ def render() -> None:
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
     _headline(bt, rt, state.rouge_types)
-    tok_spec = next((sp for sp in bleu_schema().specs(state.bleu_dialect) if sp.name == "tokenize"), None)
-    findings = (diagnosis.diagnose_bleu(bt, alternatives=_alternatives(bt, state, refs),
-                                        tokenizers=tok_spec.choices if tok_spec else ())
-                if bt is not None else []) + \
-               (diagnosis.diagnose_rouge(rt, stemmed=_stemmed_scores(rt, state, refs)) if rt is not None else [])
+    findings = shared_compute.cached("findings", state, refs, lambda: _diagnose(bt, rt, state, refs), small=True)
     serious = any(f.level in ("error", "warning") for f in findings)
     with st.expander("Why is this score zero / low?", expanded=serious):
         if findings:
             _findings(findings)
         else:
             st.success("Nothing unusual: every order has matches and no penalty applies.")
-    tab_b, tab_r = st.tabs(["BLEU", "ROUGE"])
+    if first_view.details_later():  # a browser's first view: the headline now, the sections right after
+        return
+    first_view.after_first_views()  # a class opening a link at once: everyone's headline first
+    # Only the open tab's content is built and sent (switching tabs reruns the page).
+    tab_b, tab_r = st.tabs(["BLEU", "ROUGE"], key=TABS_KEY, on_change="rerun")
     with tab_b:
-        if bt is not None:
+        if not tab_b.open:
+            pass
+        elif bt is not None:
             _bleu_section(bt)
         else:
             st.info("BLEU could not be computed; see the message above.")
     with tab_r:
-        if rt is not None:
+        if not tab_r.open:
+            pass
+        elif rt is not None:
             _rouge_section(rt, len(refs))
         else:
             st.info("ROUGE could not be computed; see the message above.")
