@@ -1,7 +1,8 @@
 """Run every benchmark in bench/ (one run each, in a fresh interpreter) and print their output.
 
 `make bench` calls this. Each bench_*.py prints its own medians and ratios against sacreBLEU / rouge-score
-measured in the same run; the latest figures are copied into docs/benchmarks.md by hand.
+measured in the same run; the latest figures are copied into docs/benchmarks.md by hand. bench_first_view.py
+starts the real server on localhost and drives Chromium and thirty websocket sessions (a few minutes).
 """
 import subprocess
 import sys

@@ -6,8 +6,6 @@ Unicode punctuation, entities, non-ASCII letters, CJK; 1-5 references of differe
 from __future__ import annotations
 
 import random
-import re
-from pathlib import Path
 
 VOCAB = ["the", "The", "THE", "cat", "sat", "on", "mat", "a", "dog", "is", "ran", "red", ",", ".", "!", "?",
          "'s", "e-mail", "2023", "3.5", "über", "Straße", "café", "ÄRGER", "—", "&amp;", "&quot;", "<skipped>",
@@ -90,21 +88,3 @@ def make_case(rng: random.Random) -> tuple[str, list[str]]:
 def make_cases(n: int, seed: int = 20261122) -> list[tuple[str, list[str]]]:
     rng = random.Random(seed)
     return [make_case(rng) for _ in range(n)]
-
-
-# ------------------------------------------------------------------------- the course chapter's own code
-SEED_000 = None
-
-
-def load_textbook_functions(seeds_dir: Path) -> dict:
-    """Execute the chapter's own ``tokenize``, ``get_ngrams``, ``modified_precision``, ``brevity_penalty`` and
-    ``bleu_score`` (cut verbatim from ``seeds/000_*.txt``) and return their namespace."""
-    path = next(seeds_dir.glob("000_*.txt"))
-    src = path.read_text(encoding="utf-8")
-    ns: dict = {}
-    exec("import math\nfrom collections import Counter\n", ns)
-    for name in ("get_ngrams", "tokenize", "modified_precision", "brevity_penalty", "bleu_score"):
-        m = re.search(rf"^def {name}\(.*?(?=^\S)", src, flags=re.S | re.M)
-        assert m, f"{name} not found in {path}"
-        exec(m.group(0), ns)
-    return ns

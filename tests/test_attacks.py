@@ -185,11 +185,12 @@ def test_configuration_traps_change_only_the_setting(pid):
 
 
 def _catalogue_section(cid: str) -> str:
-    from tests.conftest import SHARED
+    from tests.conftest import catalogue_text
 
-    doc = (SHARED / "docs" / "gaming-attacks.md").read_text(encoding="utf-8")
+    doc = catalogue_text()
     start = doc.index(f"### {cid}.")
-    end = doc.index("\n### ", start + 1)
+    end = doc.find("\n### ", start + 1)
+    end = len(doc) if end < 0 else end   # the last entry runs to the end
     return " ".join(doc[start:end].split())
 
 
@@ -223,9 +224,9 @@ def test_every_catalogue_entry_is_in_the_lab():
     import re as _re
 
     from explainer.attacks.presets import ENTRIES, LESSON_CARDS
-    from tests.conftest import SHARED
+    from tests.conftest import catalogue_text
 
-    doc = (SHARED / "docs" / "gaming-attacks.md").read_text(encoding="utf-8")
+    doc = catalogue_text()
     ids = _re.findall(r"^\| ([GFC]\d+) \|", doc, flags=_re.M)
     assert len(ids) >= 28 and len(set(ids)) == len(ids)
     have = {p.catalogue for p in PRESETS.values()} | {c.catalogue for c in LESSON_CARDS.values()}

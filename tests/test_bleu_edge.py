@@ -1,6 +1,7 @@
 """Defined behaviour for degenerate input, per dialect. The explainer never raises for what the real library
 fails on: it records ``library_error`` ("the real library fails here because ..."). Expected exception classes
-come from running sacreBLEU / NLTK / the chapter's code here, and from the golden HF records."""
+come from running sacreBLEU / NLTK here, from the chapter's code's recorded outputs (tests/chapter.py) and from
+the golden HF records."""
 from __future__ import annotations
 
 import warnings
@@ -11,8 +12,8 @@ from sacrebleu.metrics import BLEU
 
 from explainer.bleu import explain_bleu, explain_bleu_corpus, score_bleu, score_bleu_corpus
 from explainer.errors import ExplainerInputError
-from tests.bleu_cases import load_textbook_functions
-from tests.conftest import SHARED, golden
+from tests.chapter import chapter_functions
+from tests.conftest import golden
 
 INPUTS = {
     "empty_candidate": ("", ["the cat sat"]),
@@ -42,7 +43,7 @@ def _real_exc(dialect, cand, refs):
                 warnings.simplefilter("ignore")
                 nb.sentence_bleu([r.split() for r in refs], cand.split())
         elif dialect == "textbook":
-            load_textbook_functions(SHARED / "seeds")["bleu_score"](cand, refs)
+            chapter_functions()["bleu_score"](cand, refs)
     except Exception as e:  # noqa: BLE001
         return e
     return None

@@ -1,6 +1,6 @@
 """Moses dialects (multi-bleu.perl, multi-bleu-detok.perl, mteval-v13a.pl) against every golden record.
 
-The Perl scripts cannot run here; ../shared/golden/bleu/{multi_bleu,mteval}.jsonl record what they print
+The Perl scripts cannot run here; golden/bleu/{multi_bleu,mteval}.jsonl (tests/data) record what they print
 (and, from a %.17g copy, full precision). Every record is checked and counted: a record that is skipped
 or not matched fails the test. Tolerances are those of golden/README.md: printed values compared as the
 printed string, full-precision values to 1e-9, counts and lengths exact, deaths by exception class (and

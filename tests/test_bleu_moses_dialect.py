@@ -1,5 +1,5 @@
 """The `multi-bleu` and `mteval` dialects through the explainer's public API (shared algorithm + policies)
-against every golden record of ../shared/golden/bleu/{multi_bleu,mteval}.jsonl.
+against every golden record of golden/bleu/{multi_bleu,mteval}.jsonl (tests/data).
 
 Both the full-trace path (explain_bleu / explain_bleu_corpus) and the statistics path (score_bleu /
 score_bleu_corpus) are checked; every record is counted, none is skipped.
@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from conftest import SHARED, golden, load_jsonl
+from conftest import golden, seed_vectors
 from explainer.bleu import explain_bleu, explain_bleu_corpus, score_bleu, score_bleu_corpus
 
 TOL = 1e-9
@@ -117,11 +117,8 @@ def test_dialect_matches_every_golden_record(path):
 
 
 def test_seed_worked_examples():
-    """The Moses results for the worked examples of ../shared/seeds/ (vectors/bleu.jsonl, same format)."""
-    p = SHARED / "seeds" / "vectors" / "bleu.jsonl"
-    if not p.exists():
-        pytest.skip(f"seed vectors not found: {p}")
-    records = [r for r in load_jsonl(str(p)) if r["implementation"].startswith("moses_")]
+    """The Moses results for the course's worked examples (tests/data/seeds/bleu.jsonl.gz, same format)."""
+    records = [r for r in seed_vectors("bleu.jsonl") if r["implementation"].startswith("moses_")]
     failures = [(r["case_id"], r["options"], e) for r in records if (e := _check(r))]
     assert not failures, failures[:3]
     assert len(records) == 112  # 42 multi-bleu + 70 mteval

@@ -1,5 +1,5 @@
 """Generated parity for the Moses dialects against the real sacreBLEU package, where the two provably
-compute the same thing (../shared/golden/README.md, "Consistency checks"; bleu-dialects.md §1, §6).
+compute the same thing (the golden vectors' README, "Consistency checks"; tests/data/README.md).
 
 The Perl scripts cannot run here, so these checks use the configurations in which the scripts and
 sacreBLEU coincide:

@@ -5,6 +5,7 @@ option combinations (weights of any length and sign, extreme parameters) and ran
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 import warnings
@@ -151,9 +152,30 @@ def test_fuzz_option_combinations_never_raise_and_match_real_nltk():
         check(got, want, (i, opts, corpus))
 
 
-def test_fuzz_every_dialect_option_combination_never_raises():
+def _real_sacrebleu(cand, refs, opts, defaults):
+    """(score, counts, totals, error type) of the real sacreBLEU for the sacrebleu dialect's options."""
+    from sacrebleu.metrics import BLEU
+
+    o = {**defaults, **opts}
+    api = o.pop("api")
+    if o["effective_order"] is None:   # the dialect's default: off for corpus_bleu, on for sentence_bleu
+        o["effective_order"] = api == "sentence_bleu"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            bleu = BLEU(**o)
+            s = (bleu.sentence_score(cand, refs) if api == "sentence_bleu"
+                 else bleu.corpus_score([cand], [[r] for r in refs]))
+        except Exception as e:  # noqa: BLE001 - the exception is what the trace must record
+            return None, None, None, type(e).__name__
+    return s.score, list(s.counts), list(s.totals), None
+
+
+def test_fuzz_every_dialect_option_combination_matches_and_never_raises():
     """Random valid option values (choices, bounds, 0, tiny and huge numbers) for every dialect and random
-    texts: explain_bleu returns a trace (with library_error where the library fails), never an exception."""
+    texts: explain_bleu returns a trace (with library_error where the library fails), never an exception; the
+    statistics path agrees with the trace; the sacrebleu and nltk dialects give the real library's numbers (or
+    its exception). Every dialect must run most of its combinations: a loop that refuses everything fails."""
     from explainer.bleu import dialect_names, dialect_options
 
     rng = random.Random(7)
@@ -180,16 +202,50 @@ def test_fuzz_every_dialect_option_combination_never_raises():
             return _random_weights(rng)
         raise AssertionError(t)
 
+    ran, real_checked = {}, {"sacrebleu": 0, "nltk": 0}
     for dialect in dialect_names():
         specs = dialect_options(dialect)
-        for _ in range(150):
+        defaults = {o["name"]: o["default"] for o in specs}
+        ran[dialect] = 0
+        for i in range(150):
             opts = {o["name"]: value(o) for o in specs if rng.random() < 0.7}
             try:
                 explain_bleu("x", ["x"], dialect=dialect, **opts)
             except ExplainerInputError:
                 raise
-            except ValueError:
-                continue   # an invalid combination of options is refused up front with a clear ValueError
+            except ValueError as e:
+                # an invalid combination of options is refused up front, with a message, by both paths
+                assert str(e), (dialect, opts)
+                with pytest.raises(ValueError):
+                    score_bleu("x", ["x"], dialect=dialect, **opts)
+                continue
             cand, refs = text(), [text() for _ in range(rng.randint(0, 3))]
-            explain_bleu(cand, refs, dialect=dialect, **opts).to_dict()
-            score_bleu(cand, refs, dialect=dialect, **opts)
+            key = (dialect, i, opts, cand, refs)
+            tr = explain_bleu(cand, refs, dialect=dialect, **opts)
+            json.dumps(tr.to_dict())
+            st = score_bleu(cand, refs, dialect=dialect, **opts)
+            assert same_number(st.score, tr.score) or st.score == tr.score, key
+            assert (list(st.counts), list(st.totals), st.sys_len, st.ref_len) == (
+                list(tr.counts), list(tr.totals), tr.sys_len, tr.ref_len), key
+            assert (st.library_error is None) == (tr.library_error is None), key
+            if tr.library_error is not None:
+                assert (st.library_error.type, st.library_error.message) == (
+                    tr.library_error.type, tr.library_error.message), key
+            if dialect == "sacrebleu":
+                score, counts, totals, err = _real_sacrebleu(cand, refs, opts, defaults)
+                if err is not None:
+                    assert tr.library_error is not None and tr.library_error.type == err, key
+                else:
+                    assert tr.library_error is None, key
+                    assert (same_number(tr.score, score) or tr.score == score) and list(tr.counts) == counts \
+                        and list(tr.totals) == totals, (key, tr.score, score)
+                real_checked[dialect] += 1
+            elif dialect == "nltk":
+                o = {**defaults, **opts}
+                want = real_nltk(cand, refs, corpus=False, smoothing=o["smoothing"], weights=o["weights"],
+                                 auto_reweigh=o["auto_reweigh"], epsilon=o["epsilon"], alpha=o["alpha"], k=o["k"])
+                check(tr, want, key)
+                real_checked[dialect] += 1
+            ran[dialect] += 1
+    assert all(n >= 100 for n in ran.values()), ran
+    assert real_checked == {"sacrebleu": ran["sacrebleu"], "nltk": ran["nltk"]}

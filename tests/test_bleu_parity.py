@@ -19,12 +19,14 @@ from nltk.translate import bleu_score as nb
 from sacrebleu.metrics import BLEU
 
 from explainer.bleu import explain_bleu, explain_bleu_corpus, score_bleu, score_bleu_corpus
-from tests.bleu_cases import load_textbook_functions, make_cases
-from tests.conftest import SHARED
+from tests.bleu_cases import make_cases
+from tests.chapter import chapter_functions
 
 N_CASES = 2000
 CASES = make_cases(N_CASES)
 CORPORA = [CASES[i:i + 20] for i in range(0, N_CASES, 20)]
+# the textbook dialect against the chapter's own bleu_score (recorded: tests/chapter.py), max_n 4/1/2/3
+TEXTBOOK_CALLS = [(hyp, refs, (4, 1, 2, 3)[i % 4]) for i, (hyp, refs) in enumerate(CASES)]
 
 SMOOTHS = [("exp", None), ("floor", None), ("floor", 0.5), ("add-k", None), ("add-k", 0.5), ("none", None)]
 SACRE_COMBOS = list(itertools.product(["13a", "intl", "zh", "char", "none"], [False, True], SMOOTHS, [False, True],
@@ -170,15 +172,12 @@ def test_nltk_corpora():
 # ------------------------------------------------------------------------------------------ textbook
 @pytest.fixture(scope="module")
 def chapter():
-    if not (SHARED / "seeds").exists():
-        pytest.skip("seeds not available")
-    return load_textbook_functions(SHARED / "seeds")
+    return chapter_functions()
 
 
 def test_textbook_matches_the_chapters_own_code(chapter):
     errors = 0
-    for i, (hyp, refs) in enumerate(CASES):
-        max_n = (4, 1, 2, 3)[i % 4]
+    for i, (hyp, refs, max_n) in enumerate(TEXTBOOK_CALLS):
         try:
             want = chapter["bleu_score"](hyp, refs, max_n=max_n)
             err = None

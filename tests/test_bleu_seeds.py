@@ -1,8 +1,9 @@
-"""The worked examples of the course material (``seeds/``) with each dialect's true value.
+"""The worked examples of the course material with each dialect's true value.
 
-True values come from ``seeds/vectors/bleu.jsonl`` (records of the real sacrebleu / NLTK / HF evaluate runs,
-checked with the same per-record checks as the golden files), from the real packages run here, and for the
-textbook dialect from the chapter's own code (executed from ``seeds/000_*.txt``)."""
+True values come from the course examples' vectors (tests/data/seeds/bleu.jsonl.gz: records of the real
+sacrebleu / NLTK / HF evaluate runs, checked with the same per-record checks as the golden files), from the real
+packages run here, and for the textbook dialect from the chapter's own code (its recorded outputs,
+tests/chapter.py)."""
 from __future__ import annotations
 
 import math
@@ -12,23 +13,19 @@ import pytest
 from sacrebleu.metrics import BLEU
 
 from explainer.bleu import explain_bleu, score_bleu
-from tests.bleu_cases import load_textbook_functions
-from tests.conftest import SHARED, load_jsonl
+from tests.chapter import chapter_functions
+from tests.conftest import seed_vectors
 from tests.test_bleu_golden import check_hf_record, check_nltk_record, check_sacrebleu_record
-
-VECTORS = SHARED / "seeds" / "vectors" / "bleu.jsonl"
 
 
 @pytest.fixture(scope="module")
 def records():
-    if not VECTORS.exists():
-        pytest.skip(f"seed vectors not found: {VECTORS}")
-    return load_jsonl(str(VECTORS))
+    return seed_vectors("bleu.jsonl")
 
 
 @pytest.fixture(scope="module")
 def chapter():
-    return load_textbook_functions(SHARED / "seeds")
+    return chapter_functions()
 
 
 def _case(records, case_id):

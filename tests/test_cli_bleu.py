@@ -47,8 +47,10 @@ def test_jsonl_segments_match_sacrebleu(capsys, monkeypatch):
         assert obj["bleu"] == pytest.approx(ref.score / 100, abs=1e-11)
         assert obj["counts"] == ref.counts and obj["totals"] == ref.totals
         assert obj["precisions"] == pytest.approx([p / 100 for p in ref.precisions], abs=1e-11)
-        assert obj["bp"] == pytest.approx(ref.bp, abs=1e-9) and obj["sys_len"] == ref.sys_len and obj["ref_len"] == ref.ref_len
-        assert obj["signature"] == "nrefs:%d|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0" % len(seg["references"])
+        assert obj["bp"] == pytest.approx(ref.bp, abs=1e-9)
+        assert obj["sys_len"] == ref.sys_len and obj["ref_len"] == ref.ref_len
+        nrefs = len(seg["references"])
+        assert obj["signature"] == f"nrefs:{nrefs}|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
 
 
 def test_flags_reach_the_dialect(capsys, monkeypatch):
@@ -70,7 +72,8 @@ def test_sentence_bleu_api_flag(capsys, monkeypatch):
     seg = SEGS[2]
     rc, out, _ = run_cli(["bleu", "--jsonl", "-", "--api", "sentence_bleu"], _jsonl([seg]), capsys, monkeypatch)
     assert rc == 0
-    assert json.loads(out)["score"] == pytest.approx(sacrebleu.sentence_bleu(seg["candidate"], seg["references"]).score, abs=1e-9)
+    want = sacrebleu.sentence_bleu(seg["candidate"], seg["references"])
+    assert json.loads(out)["score"] == pytest.approx(want.score, abs=1e-9)
 
 
 def test_full_trace(capsys, monkeypatch):
@@ -126,7 +129,7 @@ def test_jsonl_corpus_mode(capsys, monkeypatch):
 @pytest.mark.parametrize("argv,stdin,needle", [
     (["bleu", "--jsonl", "-"], b"not json\n", "line 1: invalid JSON"),
     (["bleu", "--jsonl", "-"], b'{"candidate": 3, "references": ["a"]}\n', "'candidate' must be a string"),
-    (["bleu", "--jsonl", "-"], b'{"candidate": "a"}\n', "missing 'references'"),
+    (["bleu", "--jsonl", "-"], b'{"candidate": "a"}\n', "line 1: 'references' is missing"),
     (["bleu", "--jsonl", "-"], b'{"candidate": "a", "references": [1]}\n', "list of strings"),
     (["bleu", "--jsonl", "-"], b'[1, 2]\n', "expected a JSON object"),
     (["bleu", "--jsonl", "-"], b'\xff\xfe\n', "not valid UTF-8"),

@@ -99,7 +99,7 @@ def test_file_errors(tmp_path, capsys):
     ref = tmp_path / "ref.txt"
     ref.write_text("a\nb\n", encoding="utf-8")
     rc, _, err = _run(["--hyp", str(bad), "--ref", str(ref)], capsys)
-    assert rc == 2 and "not UTF-8" in err
+    assert rc == 2 and "line 1 is not valid UTF-8" in err
     hyp = tmp_path / "hyp.txt"
     hyp.write_text("a\n", encoding="utf-8")
     rc, _, err = _run(["--hyp", str(hyp), "--ref", str(ref)], capsys)

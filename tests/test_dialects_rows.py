@@ -112,28 +112,13 @@ def test_bleu_rows_equal_golden_vectors_and_live_libraries(bleu_golden):
 
 
 def _chapter_bleu_cases():
-    """(candidate, references, the chapter's bleu_score) triples: from the chapter's recorded calls where the
-    repository has them (tests/data), else by running the chapter's code from the course material."""
-    try:
-        from tests.conftest import data_path, load_jsonl
-    except ImportError:
-        data_path = None
-    if data_path is not None:
-        for r in load_jsonl(str(data_path("seeds/chapter_calls.jsonl.gz"))):
-            refs = r["args"][1] if r["fn"] == "bleu_score" else None
-            if refs and len(refs) <= 10 and r["kwargs"] in ({}, {"max_n": 4}) and "result" in r:
-                yield r["args"][0], refs, r["result"]["bleu"]
-        return
-    from tests.bleu_cases import load_textbook_functions
-    from tests.conftest import SHARED
+    """(candidate, references, the chapter's bleu_score) triples from the chapter's recorded calls (tests/data)."""
+    from tests.conftest import data_path, load_jsonl
 
-    if not (SHARED / "seeds").is_dir():
-        pytest.skip(f"course material not found: {SHARED / 'seeds'}")
-    chapter = load_textbook_functions(SHARED / "seeds")
-    for case in _cases(stride=9):
-        cand, refs = case["candidate"], case["references"]
-        if cand.split() and all(r.split() for r in refs):   # the chapter divides by c: its error is the core's
-            yield cand, refs, chapter["bleu_score"](cand, refs)["bleu"]
+    for r in load_jsonl(str(data_path("seeds/chapter_calls.jsonl.gz"))):
+        refs = r["args"][1] if r["fn"] == "bleu_score" else None
+        if refs and len(refs) <= 10 and r["kwargs"] in ({}, {"max_n": 4}) and "result" in r:
+            yield r["args"][0], refs, r["result"]["bleu"]
 
 
 def test_textbook_row_equals_the_chapters_code():

@@ -1,32 +1,24 @@
-"""The worked examples are the seeds' own inputs, character for character."""
+"""The worked examples are the course examples' own inputs, character for character."""
 from __future__ import annotations
-
-import json
 
 import pytest
 
-from explainer.examples import EXAMPLES, get_example, example_ids
-from tests.conftest import SHARED
-
-VECTORS = SHARED / "seeds" / "vectors"
+from explainer.examples import EXAMPLES, example_ids, get_example
+from tests.conftest import catalogue_text, seed_vectors
 
 
 def _seed_inputs() -> dict[str, tuple[str, tuple[str, ...]]]:
-    if not VECTORS.exists():
-        pytest.skip(f"seed vectors not found: {VECTORS}")
     out = {}
     for name in ("bleu.jsonl", "rouge.jsonl"):
-        for line in (VECTORS / name).read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                rec = json.loads(line)
-                out.setdefault(rec["case_id"], (rec["candidate"], tuple(rec["references"])))
+        for rec in seed_vectors(name):
+            out.setdefault(rec["case_id"], (rec["candidate"], tuple(rec["references"])))
     return out
 
 
 @pytest.mark.parametrize("ex", [e for e in EXAMPLES if e.case_id], ids=lambda e: e.id)
 def test_seed_example_is_the_seed_input(ex):
     seeds = _seed_inputs()
-    assert ex.case_id in seeds, f"{ex.case_id} not in seeds/vectors"
+    assert ex.case_id in seeds, f"{ex.case_id} not among the course vectors"
     cand, refs = seeds[ex.case_id]
     assert ex.candidate == cand
     assert ex.references == refs
@@ -55,10 +47,7 @@ def test_reference_counts_within_page_limits():
 
 
 def test_gaming_presets_are_the_catalogue_texts():
-    doc = SHARED / "docs" / "gaming-attacks.md"
-    if not doc.exists():
-        pytest.skip(f"not found: {doc}")
-    flat = " ".join(doc.read_text(encoding="utf-8").split())  # the catalogue wraps long strings
+    flat = " ".join(catalogue_text().split())  # the catalogue wraps long strings
     def quoted(text: str) -> str:
         return "`" + " ".join(text.replace("\n", "\\n").split()) + "`"
 

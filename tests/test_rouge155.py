@@ -15,7 +15,7 @@ from explainer.rouge import explain_rouge, explain_rouge_corpus, get_dialect, sc
 from explainer.rouge.rouge155 import (
     WLCS_DEATH, Rouge155Options, evaluate, evaluate_corpus, parse_flags,
 )
-from tests.conftest import SHARED, golden, load_jsonl
+from tests.conftest import golden, seed_vectors
 
 PERL_TO_TYPE = {"ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUGE-3": "rouge3", "ROUGE-4": "rouge4",
                 "ROUGE-L": "rougeLsum", "ROUGE-W-1.2": "rougeW-1.2", "ROUGE-S4": "rougeS4", "ROUGE-SU4": "rougeSU4"}
@@ -114,12 +114,9 @@ def test_every_segment_record_engine():
 
 
 def test_seed_vectors_perl_records():
-    """The course seeds' ROUGE-1.5.5 vectors (../shared/seeds/vectors/rouge.jsonl), including ROUGE-S*/SU*
+    """The course examples' ROUGE-1.5.5 vectors (tests/data/seeds/rouge.jsonl.gz), including ROUGE-S*/SU*
     (-2 -1), which the golden file does not have."""
-    path = SHARED / "seeds" / "vectors" / "rouge.jsonl"
-    if not path.exists():
-        pytest.skip(f"seed vectors not found: {path}")
-    recs = [r for r in load_jsonl(str(path)) if r["implementation"] == "rouge155"]
+    recs = [r for r in seed_vectors("rouge.jsonl") if r["implementation"] == "rouge155"]
     n_star = 0
     for rec in recs:
         _check_segment_record(rec)

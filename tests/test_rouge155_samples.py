@@ -1,11 +1,12 @@
-"""ROUGE-1.5.5's own sample tests (golden/rouge155-sample-test): all 17 expected outputs, byte for byte.
+"""ROUGE-1.5.5's own sample tests (tests/data/golden/rouge155-sample-test.tar.gz): all 17 expected outputs, byte
+for byte.
 
 The commands are those of the golden README (runROUGE-test.pl plus the two verify runs). The BE runs
 (-3 HM) use rouge155.files.be_counts; everything else goes through the rouge155 engine.
 """
 from __future__ import annotations
 
-import os
+from pathlib import Path
 
 import pytest
 
@@ -13,11 +14,6 @@ from explainer.rouge.rouge155 import parse_flags
 from explainer.rouge.rouge155.files import (
     format_report, read_config_xml, read_file_list, read_units, run_config,
 )
-from tests.conftest import GOLDEN
-
-BASE = GOLDEN / "rouge155-sample-test"
-TEST = BASE / "sample-test"
-OUT = BASE / "sample-output"
 
 _C = "-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2"
 RUNS = {
@@ -41,7 +37,7 @@ RUNS = {
 }
 
 
-def _run(flags_str: str, config: str, system_id: str | None) -> str:
+def _run(test: Path, flags_str: str, config: str, system_id: str | None) -> str:
     flags = flags_str.split()
     be_mode = None
     if "-3" in flags:  # Basic Elements: handled by the file runner, not a rouge155 dialect option
@@ -50,49 +46,51 @@ def _run(flags_str: str, config: str, system_id: str | None) -> str:
         del flags[k:k + 2]
     opts = parse_flags(flags)
     if "-z" in flags:
-        specs = read_file_list(TEST / config, flags[flags.index("-z") + 1], system_id or "X")
+        specs = read_file_list(test / config, flags[flags.index("-z") + 1], system_id or "X")
     else:
-        specs = read_config_xml(TEST / config)
+        specs = read_config_xml(test / config)
     run = run_config(specs, opts, system_id=system_id, all_peers="-a" in flags and "-z" not in flags,
                      be_mode=be_mode)
     return format_report(run, opts, confidence_label=flags[flags.index("-c") + 1] if "-c" in flags else "95")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _need_samples():
-    if not OUT.is_dir():
-        if os.environ.get("CI"):
-            raise FileNotFoundError(f"sample tests missing in CI: {OUT}")
-        pytest.skip(f"ROUGE-1.5.5 sample tests not found: {OUT}")
+@pytest.fixture(scope="module")
+def sample_in(rouge155_sample_test) -> Path:
+    return rouge155_sample_test / "sample-test"
 
 
-def test_all_seventeen_sample_outputs_are_listed():
-    assert sorted(p.name for p in OUT.iterdir()) == sorted(RUNS)
+@pytest.fixture(scope="module")
+def sample_out(rouge155_sample_test) -> Path:
+    return rouge155_sample_test / "sample-output"
+
+
+def test_all_seventeen_sample_outputs_are_listed(sample_out):
+    assert sorted(p.name for p in sample_out.iterdir()) == sorted(RUNS)
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))
-def test_sample_output_byte_for_byte(name):
+def test_sample_output_byte_for_byte(name, sample_in, sample_out):
     flags, config, sid = RUNS[name]
-    got = _run(flags, config, sid)
-    want = (OUT / name).read_bytes().decode("ascii")
+    got = _run(sample_in, flags, config, sid)
+    want = (sample_out / name).read_bytes().decode("ascii")
     assert got == want
 
 
-def test_see_reader_keeps_the_newline_the_capture_takes():
+def test_see_reader_keeps_the_newline_the_capture_takes(sample_in):
     """The SEE regex's ``([^<]+)`` takes the line break when ``</a>`` is on the next line: it counts for -b."""
-    f = next((TEST / "SL2003" / "systems").iterdir())
+    f = next((sample_in / "SL2003" / "systems").iterdir())
     units = read_units(f, "SEE")
     assert units and all(u.endswith("\n") for u in units)
 
 
-def test_command_line_drop_in(monkeypatch, capsys, tmp_path):
+def test_command_line_drop_in(monkeypatch, capsys, tmp_path, sample_in, sample_out):
     """``python -m explainer.rouge.rouge155`` takes the script's flags and prints its report; paths are
     relative to the current directory, as for the script. Errors are one line; a Perl death exits 255."""
     from explainer.rouge.rouge155.files import main
 
-    monkeypatch.chdir(TEST)
+    monkeypatch.chdir(sample_in)
     assert main("-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a -m ROUGE-test.xml".split()) == 0
-    assert capsys.readouterr().out == (OUT / "ROUGE-test-c95-2-1-U-r1000-n4-w1.2-a-m.out").read_text()
+    assert capsys.readouterr().out == (sample_out / "ROUGE-test-c95-2-1-U-r1000-n4-w1.2-a-m.out").read_text()
     assert main("-n 1 -d -z SPL DUC2002-ROUGE.in.26.spl.lst 26".split()) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[4] == "." * 45 and out[5].startswith("26 ROUGE-1 Eval 1.26 R:")

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import math
-import re
 from collections import Counter
 
 import pytest
@@ -12,21 +10,17 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from explainer.errors import ExplainerInputError
-from explainer.rouge import (DIALECTS, dialect_options, explain_rouge, explain_rouge_corpus, parse_type,
-                             score_rouge)
+from explainer.rouge import DIALECTS, dialect_options, explain_rouge, explain_rouge_corpus, parse_type, score_rouge
 from explainer.rouge.lcs import lcs, lcs_length
 from explainer.rouge.union import union_lcs, union_lcs_hits
-from tests.conftest import SHARED
+from tests.chapter import chapter_functions
+from tests.conftest import seed_vectors
 
-SEEDS = SHARED / "seeds"
 RS_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum"]
 
 
 def _seed_vectors():
-    p = SEEDS / "vectors" / "rouge.jsonl"
-    if not p.exists():
-        pytest.skip(f"seed vectors not found: {p}")
-    return [json.loads(line) for line in p.open(encoding="utf-8") if line.strip()]
+    return seed_vectors("rouge.jsonl")
 
 
 def test_seed_vectors_rouge_score_and_hf():
@@ -60,23 +54,19 @@ def test_seed_union_lcs_example_gives_4():
 
 
 def _chapter_functions():
-    """Exec the chapter's own from-scratch functions, extracted from the seed notebook text."""
-    path = next(SEEDS.glob("000_*.txt"), None)
-    if path is None:
-        pytest.skip("seed 000 not found")
-    src = path.read_text(encoding="utf-8")
-    ns = {"Counter": Counter, "math": math}
-    for name in ("get_ngrams", "tokenize", "rouge_n", "lcs_length", "rouge_l"):
-        m = re.search(rf"^def {name}\(.*?(?=^\S)", src, flags=re.S | re.M)
-        assert m, name
-        exec(m.group(0), ns)
-    return ns
+    """The chapter's own from-scratch functions (their recorded outputs, tests/chapter.py)."""
+    return chapter_functions()
+
+
+# inputs beyond the course examples on which the textbook dialect is compared with the chapter's functions
+CHAPTER_EXTRA_CASES = [("The cat, the CAT. the cat!", "the cat sat on the mat."), ("", "a b"), ("a b", ""), ("x", "x"),
+                       ("the cat sat on the mat", "the cat is on the mat")]
 
 
 def test_textbook_dialect_equals_chapter_code():
     ns = _chapter_functions()
     cases = [(r["candidate"], r["references"][0]) for r in _seed_vectors() if r["implementation"] == "rouge_score"]
-    cases += [("The cat, the CAT. the cat!", "the cat sat on the mat."), ("", "a b"), ("a b", ""), ("x", "x")]
+    cases += CHAPTER_EXTRA_CASES
     for cand, ref in cases:
         tr = explain_rouge(cand, [ref], dialect="textbook", types=["rouge1", "rouge2", "rougeL"])
         for n in (1, 2):
@@ -209,7 +199,7 @@ def test_corpus_bootstrap_matches_real_aggregator_under_seed():
 
 
 def test_dialect_registry_and_options():
-    assert {"rouge-score", "hf-evaluate", "textbook"} <= set(DIALECTS)
+    assert {"rouge-score", "hf-evaluate", "textbook", "rouge155"} <= set(DIALECTS), sorted(DIALECTS)
     names = {o["name"] for o in dialect_options("rouge-score")}
     assert {"use_stemmer", "multi_ref", "tokenizer", "split_summaries"} <= names
     assert any(o["name"] == "use_aggregator" for o in dialect_options("hf-evaluate", corpus=True))

@@ -55,8 +55,12 @@ def _step(app: BrowserLikeApp, rng: random.Random) -> str:
     """One random user action; returns its description."""
     at, ss = app.at, app.at.session_state
     actions = ["bleu_dialect", "rouge_dialect", "option", "option", "types", "add", "remove", "text", "example",
-               "rouge_ref", "ngram", "colour"]
+               "rouge_ref", "ngram", "colour", "tab"]
     what = rng.choice(actions)
+    if what == "tab":
+        tab = rng.choice(["BLEU", "ROUGE"])
+        app.open_tab(tab)
+        return f"open the {tab} tab"
     if what == "bleu_dialect":
         d = rng.choice(bleu_schema().dialects)
         app.select("bleu_dialect", d)
@@ -139,8 +143,9 @@ def test_random_widget_sequence_never_raises(seed):
     rng = random.Random(seed)
     start = rng.choice([{}, {"candidate": "a b c", "ref": ["a b", "b c"]},
                         {"example": rng.choice(EXAMPLES).id}])
-    app = BrowserLikeApp(start)
-    done = [f"open {start}"]
+    tab = rng.choice(["BLEU", "ROUGE"])
+    app = BrowserLikeApp(start, tab=tab)
+    done = [f"open {start} on the {tab} tab"]
     assert not app.exceptions, (done, app.exceptions)
     for _ in range(STEPS):
         done.append(_step(app, rng))
@@ -151,7 +156,7 @@ def test_random_widget_sequence_never_raises(seed):
 
 def test_rouge155_then_another_dialect_with_two_references():
     """The issue's repro: ?candidate=a+b+c&ref=a+b&ref=b+c, switch rouge155 -> rouge-score (and back)."""
-    app = BrowserLikeApp({"candidate": "a b c", "ref": ["a b", "b c"]})
+    app = BrowserLikeApp({"candidate": "a b c", "ref": ["a b", "b c"]}, tab="ROUGE")
     for d in ("rouge155", "rouge-score", "rouge155", "rouge-score"):
         app.select("rouge_dialect", d)
         assert not app.exceptions, (d, app.exceptions)
@@ -187,7 +192,7 @@ def test_rouge155_weighted_lcs_with_a_reference_without_tokens():
     """ROUGE-1.5.5 dies on ROUGE-W when a reference has no tokens; with two references the pooled table crashed
     (KeyError) instead of saying so."""
     app = BrowserLikeApp({"candidate": "北京是中国的首都", "ref": ["北京是中国的首都", "a b"],
-                          "rouge_dialect": "rouge155", "rouge_types": "rouge1,rougeW-1.2"})
+                          "rouge_dialect": "rouge155", "rouge_types": "rouge1,rougeW-1.2"}, tab="ROUGE")
     assert not app.exceptions, app.exceptions
     pooled = [d for d in app.at.dataframe if "how" in d.value.columns]
     assert pooled and any("dies" in str(x) for x in pooled[0].value["how"])

@@ -14,15 +14,31 @@ from streamlit.testing.v1 import AppTest
 from tests.conftest import ROOT
 
 APP = str(ROOT / "app.py")
+TABS_KEY = "xp_tab"  # explainer.ui.explain_page.TABS_KEY (imported lazily there: the page module needs Streamlit)
 
 
 class BrowserLikeApp:
-    def __init__(self, params: dict | None = None, *, timeout: float = 60):
+    def __init__(self, params: dict | None = None, *, tab: str | None = None, open_details: bool = False,
+                 timeout: float = 60):
+        """``tab``: "BLEU" or "ROUGE", the Explain page's tab to have open (only the open tab is built);
+        ``open_details``: open every "… details" expander of the ROUGE tab (built only when open)."""
         self.at = AppTest.from_file(APP, default_timeout=timeout)
         for k, v in (params or {}).items():
             self.at.query_params[k] = v
+        if tab:
+            self.at.session_state[TABS_KEY] = tab
+        if open_details:
+            from explainer.ui.schema import ROUGE_TYPE_CHOICES
+
+            for t in ROUGE_TYPE_CHOICES:
+                self.at.session_state[f"xp_more_{t}"] = True
         self.labels: dict[str, str] = {}   # selectbox id -> the label the browser holds
         self._run_first()
+
+    def open_tab(self, name: str) -> "BrowserLikeApp":
+        """Click a tab of the Explain page ("BLEU" or "ROUGE")."""
+        self.at.session_state[TABS_KEY] = name
+        return self.run()
 
     # ------------------------------------------------------------------ the browser's copy of each widget
     def _remember_labels(self) -> None:

@@ -23,8 +23,8 @@ from explainer.gcpause import gc_paused
 from explainer.ngrams import count_all_ngrams
 from explainer.text import check_length
 
-__all__ = ["segment_stats", "build_segment_trace", "explain_segment", "explain_corpus", "score_segment",
-           "score_corpus", "normalize_segment_input", "normalize_corpus_input", "sum_stats", "MAX_TRACE_CHARS",
+__all__ = ["segment_stats", "prepare_references", "candidate_stats", "build_segment_trace", "explain_segment",
+           "explain_corpus", "score_segment", "score_corpus", "normalize_segment_input", "normalize_corpus_input", "sum_stats", "MAX_TRACE_CHARS",
            "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge", "check_trace_size", "check_corpus_trace_size"]
 
 
@@ -134,6 +134,12 @@ def sum_stats(stats: Sequence[Sequence]) -> list:
 # ---------------------------------------------------------------------------------- statistics only
 def segment_stats(d: BleuDialect, candidate: str, references: Sequence[str]) -> list:
     """[c, r, m_1..m_N, t_1..t_N] for one segment (the fast path)."""
+    return candidate_stats(d, candidate, prepare_references(d, references))
+
+
+def prepare_references(d: BleuDialect, references: Sequence[str]) -> tuple:
+    """The references' half of ``segment_stats``: (per-n-gram maximum count over the references or None,
+    reference lengths). Scoring several systems against the same references prepares them once."""
     N = d.max_order
     tok = d.tokenize
     ref_ngrams = None
@@ -148,7 +154,14 @@ def segment_stats(d: BleuDialect, candidate: str, references: Sequence[str]) -> 
             for ng, k in cnt.items():
                 if k > ref_ngrams[ng]:
                     ref_ngrams[ng] = k
-    ht = tok(candidate)
+    return ref_ngrams, ref_lens
+
+
+def candidate_stats(d: BleuDialect, candidate: str, prepared: tuple) -> list:
+    """The candidate's half of ``segment_stats`` against ``prepare_references(d, references)``."""
+    ref_ngrams, ref_lens = prepared
+    N = d.max_order
+    ht = d.tokenize(candidate)
     c = len(ht)
     correct = [0] * N
     if ref_ngrams:
@@ -387,8 +400,13 @@ def _segment_trace(d: BleuDialect, candidate: str, references: Sequence[str], op
                      library_error=_merge_error(err, comb.library_error))
 
 
-def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False) -> BleuCorpusTrace:
+def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False,
+                   stats: Sequence[Sequence[int]] | None = None) -> BleuCorpusTrace:
+    """``stats``: the per-segment statistics when the caller has them already (``segment_stats`` of every segment,
+    e.g. several systems scored against references tokenized once); not with ``full``."""
     candidates, references = normalize_corpus_input(candidates, references)
+    if stats is not None and (full or len(stats) != len(candidates)):
+        raise ValueError("stats: one statistics row per candidate, and not together with full=True")
     warns, err = d.check_inputs(candidates, references, corpus=True)
 
     shared_options = d.options_dict()   # one dict shared by the segment traces (read-only by convention)
@@ -409,7 +427,10 @@ def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False
         stats = [built[i].stats for i in range(len(candidates))]
     else:
         built = {}
-        stats = [segment_stats(d, h, rs) for h, rs in zip(candidates, references)]
+        if stats is None:
+            stats = [segment_stats(d, h, rs) for h, rs in zip(candidates, references)]
+        else:
+            stats = [list(s) for s in stats]
     summed = sum_stats(stats) if stats else [0, 0] + [0] * (2 * d.max_order)
     ctx = _context(d, candidates[-1], references[-1]) if candidates else None
     comb = _combine_checked(d, summed, ctx, len(stats), err)

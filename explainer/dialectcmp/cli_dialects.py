@@ -12,9 +12,10 @@ with the row's ``argv`` on ``{"candidate", "references"}`` (stdin). Pairs: each 
 from __future__ import annotations
 
 import argparse
-import json
 
 from explainer.cli import CliError
+from explainer.cli.io import read_segments as _read_segments
+from explainer.cli.io import write_json
 
 __all__ = ["add_arguments", "run", "parse_pairs", "read_segments", "write"]
 
@@ -39,37 +40,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def read_segments(path: str) -> list[tuple[int, str, list[str]]]:
-    """(line number, candidate, references) for every non-empty JSONL line: the shared CLI reader
-    (``explainer.cli.io``) where it exists, else the bleu command's (same rules)."""
-    try:
-        from explainer.cli.io import read_segments as shared
-    except ImportError:
-        shared = None
-    if shared is not None:
-        return [tuple(s) for s in shared(path)]
-    from explainer.bleu.cli import _read_lines, _segment
-
-    out = []
-    for lineno, line in enumerate(_read_lines(path), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise CliError(f"line {lineno}: invalid JSON ({e.msg})") from None
-        except RecursionError:
-            raise CliError(f"line {lineno}: invalid JSON (nested too deeply to read)") from None
-        out.append((lineno,) + _segment(obj, lineno))
-    return out
+    """(line number, candidate, references) for every non-empty JSONL line (the shared CLI reader)."""
+    return [tuple(s) for s in _read_segments(path)]
 
 
 def write(obj, where: str) -> None:
-    """One JSON line on stdout, encoded completely before anything is written (the shared writer where it exists,
-    else the bleu command's)."""
-    try:
-        from explainer.cli.io import write_json
-    except ImportError:
-        from explainer.bleu.cli import _write as write_json
+    """One JSON line on stdout, encoded completely before anything is written (the shared CLI writer)."""
     write_json(obj, where)
 
 

@@ -54,7 +54,7 @@ def format_value(v: Any) -> str:
     return str(v)
 
 
-# option name -> the CLI flag that sets it, per dialect (explainer/bleu/cli.py `_FLAG_TO_OPTION`)
+# option name -> the CLI flag that sets it, per dialect (explainer/cli/bleu.py `_FLAG_TO_OPTION`)
 _BLEU_FLAGS = {
     "sacrebleu": {"tokenize": "--tokenize", "smooth_method": "--smooth", "smooth_value": "--smooth-value",
                   "max_ngram_order": "--max-order", "api": "--api"},

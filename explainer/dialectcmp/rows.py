@@ -134,10 +134,8 @@ def smoothing_label(dialect: str, options: dict) -> str:
 def _stats_json(trace) -> dict:
     """The statistics exactly as ``python -m explainer bleu`` prints them (the command's own function: where the
     real library fails, that may report them as null)."""
-    try:
-        from explainer.cli.bleu import _stats_dict
-    except ImportError:
-        from explainer.bleu.cli import _stats_dict
+    from explainer.cli.bleu import _stats_dict
+
     return _stats_dict(trace.stats_summary())
 
 

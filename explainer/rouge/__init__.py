@@ -10,7 +10,7 @@
 Types: rouge1..rouge9, rougeL, rougeLsum, rougeW-<w>, rougeS<k>, rougeSU<k>, rougeS*, rougeSU*.
 Schema: docs/trace-schema-rouge.md. Dialect notes: docs/dialects-rouge.md.
 
-The names are imported on first use, so that importing ``explainer.rouge.cli`` (the CLI's argument parser) or a
+The names are imported on first use, so that importing the CLI's argument parser or a
 single algorithm module stays cheap.
 """
 from __future__ import annotations

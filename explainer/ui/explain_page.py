@@ -20,18 +20,22 @@ from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
 from explainer.analysis import counterfactuals, diagnosis
 from explainer.ui import charts, example_view, highlight as hl
+from explainer.ui import compute as shared_compute
+from explainer.ui import first_view
 from explainer.ui import rouge_view as rv
 from explainer.ui.display import large_text, render_display_toggle
 from explainer.ui.page_links import LINK_LIMITS_TEXT, dropped_link_warning
 from explainer.ui.permalink import (MAX_REFS, MAX_URL_TEXT, ExplainState, apply_settings, parse_params, reset_settings,
                                    texts_fit_url, to_params)
-from explainer.ui.schema import ROUGE_TYPE_CHOICES, DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema, supported_types
+from explainer.ui.schema import ROUGE_TYPE_CHOICES, DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
 from explainer.ui.settings import (MetricSettings, put_settings, read_settings, render_settings_sidebar,
                                    stored_settings)
 
 DEFAULT_EXAMPLE = "cat_mat"
 HIGHLIGHT_MAX_CHARS = 20_000     # highlight at most this much of each text
 TABLE_MAX_ROWS = 5_000           # n-gram table rows shown (the CSV has all)
+# Tables without row selection are lazy (lazy=True): beyond 1,000 rows Streamlit sends the rows in view and
+# fetches more on scroll, instead of the whole table (the n-gram table needs its rows for row selection).
 HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum")
 
 
@@ -220,6 +224,15 @@ def _inputs() -> None:
 
 
 # ------------------------------------------------------------------------------------------ rendering
+TABS_KEY = "xp_tab"  # the open tab: "BLEU" or "ROUGE"
+
+
+def _lazy_expander(label: str, key: str):
+    """An expander whose content the caller builds only while it is open (``.open``; opening it reruns the
+    page): a closed expander's tables and charts are neither computed nor sent to the browser."""
+    return st.expander(label, key=key, on_change="rerun")
+
+
 def _html(body: str) -> None:
     st.html(hl.STYLE + body)
 
@@ -265,7 +278,7 @@ def _headline(bt, rt, rtypes) -> None:
         sig.append(f"BLEU signature: {bt.signature}")
     if rt is not None:
         sig.append(f"ROUGE signature: {rt.signature}")
-    if sig:
+    if sig and not first_view.pending():  # not in a browser's first run: the code box's script is 1.5 MB
         st.code("\n".join(sig), language=None, wrap_lines=True)
 
 
@@ -349,8 +362,10 @@ def _bleu_tokens(view) -> None:
              format_func=lambda v: "n-gram order" if v == "order" else "the reference that justified them")
     _html(hl.legend_html(view.n_orders) if view.colour_by == "order" else hl.legend_refs_html(view.n_references))
     _html(_texts_html(view.texts))
-    with st.expander("Tokens exactly as the dialect scores them"):
-        st.dataframe(pd.DataFrame(view.token_rows), hide_index=True, width="stretch")
+    more = _lazy_expander("Tokens exactly as the dialect scores them", "xp_more_tokens")
+    with more:
+        if more.open:
+            st.dataframe(pd.DataFrame(view.token_rows), hide_index=True, width="stretch")
 
 
 def _bleu_ngrams(view) -> None:
@@ -377,11 +392,14 @@ def _bleu_ngrams(view) -> None:
                "header for its meaning; the table scrolls sideways on a narrow page.")
     _plot(charts.bleu_counts_figure(view.orders), "bleu_counts", view.orders_alt)
     _latex_lines(view.precision_formulas)
-    with st.expander("Smoothing and zero handling, order by order"):
-        st.dataframe(pd.DataFrame([{"order": o["n"], "matches": o["matches"], "totals": o["totals"],
-                                    "before": o["precision_raw"], "after": o["precision"], "smoothing": o["smoothing"],
-                                    "formula": o["formula"], "why": o["reason"], "in the mean": o["included"],
-                                    "weight": o["weight"]} for o in view.orders]), hide_index=True, width="stretch")
+    more = _lazy_expander("Smoothing and zero handling, order by order", "xp_more_smoothing")
+    with more:
+        if more.open:
+            st.dataframe(pd.DataFrame([{"order": o["n"], "matches": o["matches"], "totals": o["totals"],
+                                        "before": o["precision_raw"], "after": o["precision"],
+                                        "smoothing": o["smoothing"], "formula": o["formula"], "why": o["reason"],
+                                        "in the mean": o["included"], "weight": o["weight"]} for o in view.orders]),
+                         hide_index=True, width="stretch")
 
 
 def _bleu_length(view) -> None:
@@ -448,16 +466,16 @@ def _pair_html(det, cand_marks, ref_marks, what: str, cand_title: str = "Candida
 
 
 def _rouge_ngram(g, det) -> None:
-    st.markdown(f"##### {hl.md_escape(g.heading)}")
+    st.markdown(f"##### {g.heading}")  # our own words and numbers, no user text
     _html(_pair_html(det, g.cand_marks, g.ref_marks, g.label))
     if g.rows:
         st.dataframe(pd.DataFrame(g.rows).head(TABLE_MAX_ROWS), hide_index=True, width="stretch",
-                     height=min(38 * (len(g.rows) + 1), 320))
+                     height=min(38 * (len(g.rows) + 1), 320), lazy=True)
     _latex_lines(g.formulas)
 
 
 def _rouge_lcs(lcs, det) -> None:
-    st.markdown(f"##### {hl.md_escape(lcs.heading)}")
+    st.markdown(f"##### {lcs.heading}")
     fig, note = charts.lcs_heatmap_figure(lcs.table, lcs.ref_tokens, lcs.cand_tokens, lcs.pairs)
     _plot(fig, "lcs_heatmap", lcs.alt)
     if note:
@@ -470,12 +488,12 @@ def _rouge_lcs(lcs, det) -> None:
         st.caption(hl.md_escape(lcs.tie_note))
     _html(_pair_html(det, lcs.cand_marks, lcs.ref_marks, "LCS", "Candidate — tokens in the LCS are marked"))
     if lcs.rows:
-        st.dataframe(pd.DataFrame(lcs.rows), hide_index=True, height=min(38 * (len(lcs.rows) + 1), 320))
+        st.dataframe(pd.DataFrame(lcs.rows), hide_index=True, height=min(38 * (len(lcs.rows) + 1), 320), lazy=True)
     _latex_lines(lcs.formulas)
 
 
 def _rouge_lsum(lsum) -> None:
-    st.markdown(f"##### {hl.md_escape(lsum.heading)}")
+    st.markdown(f"##### {lsum.heading}")
     _html(rv.LSUM_CSS + rv.lsum_html(lsum.rows))
     st.caption(hl.md_escape(lsum.union_note))
     _latex_lines(lsum.formulas)
@@ -485,13 +503,16 @@ WLCS_TABLES_SHOWN = 3
 
 
 def _rouge_other(o, rt, k: int) -> None:
-    with st.expander(f"{o.label} details"):
+    more = _lazy_expander(f"{o.label} details", f"xp_more_{o.type}")
+    with more:
+        if not more.open:
+            return
         st.markdown(hl.md_escape(o.summary))
         if o.formula_note:
             st.caption(hl.md_escape(o.formula_note))
         _latex_lines(o.formulas)
         if o.skip_rows:
-            st.dataframe(pd.DataFrame(o.skip_rows).head(TABLE_MAX_ROWS), hide_index=True)
+            st.dataframe(pd.DataFrame(o.skip_rows).head(TABLE_MAX_ROWS), hide_index=True, lazy=True)
         if o.type.startswith("rougeW"):
             _wlcs_details(o, rt, k)
 
@@ -563,33 +584,9 @@ def _downloads(bt, rt) -> None:
 
 # ------------------------------------------------------------------------------------------------ page
 def compute(state: ExplainState, refs: list[str]):
-    """Both traces (or an error message per family). The only place the page calls the cores."""
-    from explainer.bleu import TraceTooLarge, explain_bleu
-    from explainer.rouge import explain_rouge
-
-    bt = rt = None
-    errors: dict[str, str] = {}
-    try:
-        bt = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
-    except TraceTooLarge:  # the core's message names its API and CLI; say it in the page's terms
-        n = len(state.candidate) + sum(map(len, refs))
-        errors["BLEU"] = (f"these texts have {n:,} characters in all, more than the {MAX_TRACE_CHARS:,} the "
-                          "step-by-step BLEU view can show at once. Shorten the candidate or the references to "
-                          "see BLEU; ROUGE below is not affected.")
-    except ValueError as e:  # ExplainerInputError, InputTooLong and option errors are ValueErrors
-        errors["BLEU"] = str(e)
-    types, dropped = supported_types(state.rouge_dialect, state.rouge_types)
-    if dropped:
-        errors["ROUGE types"] = (f"{', '.join(dropped)} {'is' if len(dropped) == 1 else 'are'} not defined by the "
-                                 f"{state.rouge_dialect} dialect and left out.")
-    if types:
-        try:
-            rt = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types, **state.rouge_options)
-        except ValueError as e:
-            errors["ROUGE"] = str(e)
-    else:
-        errors.setdefault("ROUGE", "No ROUGE type is selected.")
-    return bt, rt, errors
+    """Both traces (or an error message per family). The only place the page calls the cores; computed once
+    per (texts, settings) and shared by every session (explainer.ui.compute)."""
+    return shared_compute.traces(state, refs)
 
 
 def _diagnosis(bt, rt) -> list:
@@ -644,26 +641,37 @@ def _usable_references(state: ExplainState) -> list[str] | None:
     return refs
 
 
-def _explanation(bt, rt, n_refs: int) -> None:
-    """Below the headline: the diagnosis, then the BLEU and ROUGE steps in two tabs."""
-    findings = _diagnosis(bt, rt)
+def _explanation(bt, rt, state: ExplainState, refs: list[str]) -> None:
+    """Below the headline: the diagnosis, then (after a browser's first view) the BLEU and ROUGE steps in two
+    tabs, only the open one built."""
+    # a function of the inputs only: shared across sessions like the traces
+    findings = shared_compute.cached("findings", state, refs, lambda: _diagnosis(bt, rt), small=True)
     serious = any(f.level in ("error", "warning") for f in findings)
     with st.expander("Why is this score zero / low?", expanded=serious):
         if findings:
             _findings(findings)
         else:
             st.success("Nothing unusual: every order has matches and no penalty applies.")
-    tab_b, tab_r = st.tabs(["BLEU", "ROUGE"])
+    if first_view.details_later():  # a browser's first view: the headline now, the sections right after
+        return
+    first_view.after_first_views()  # a class opening a link at once: everyone's headline first
+    # Only the open tab's content is built and sent (switching tabs reruns the page).
+    tab_b, tab_r = st.tabs(["BLEU", "ROUGE"], key=TABS_KEY, on_change="rerun")
     with tab_b:
-        if bt is not None:
+        if not tab_b.open:
+            pass
+        elif bt is not None:
             _bleu_section(bt)
         else:
             st.info("BLEU could not be computed; see the message above.")
     with tab_r:
-        if rt is not None:
-            _rouge_section(rt, n_refs)
+        if not tab_r.open:
+            pass
+        elif rt is not None:
+            _rouge_section(rt, len(refs))
         else:
             st.info("ROUGE could not be computed; see the message above.")
+    _downloads(bt, rt)
 
 
 def render() -> None:
@@ -672,9 +680,11 @@ def render() -> None:
     st.title("BLEU & ROUGE, step by step")
     st.caption("One candidate, several references: every step of BLEU and ROUGE, computed as the real "
                "implementations do. Pick a worked example in the sidebar or type your own text.")
-    for w in st.session_state.pop("_url_warnings", []):
+    # A browser's first view has two runs: the link's warnings are shown in both (dropped after the second).
+    for w in first_view.once("_url_warnings"):
         st.warning("Link: " + hl.md_escape(w), icon=":material/link:")
-    _sidebar()
+    if not first_view.pending():  # a browser's first run: the settings' widgets follow with the sections
+        _sidebar()
     _inputs()
     state, warns = _current_state()
     for w in warns:
@@ -689,6 +699,5 @@ def render() -> None:
         st.error(f"{fam}: " + hl.md_escape(msg))
     _headline(bt, rt, state.rouge_types)
     _example_panel(state, bt, rt)
-    _explanation(bt, rt, len(refs))
-    _downloads(bt, rt)
+    _explanation(bt, rt, state, refs)
     st.session_state["_render_seconds"] = time.perf_counter() - t0

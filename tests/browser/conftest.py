@@ -29,7 +29,7 @@ import pytest
 # Both this file and tests/conftest.py are imported under the bare module name "conftest" (tests/ is not a
 # package), so whichever is loaded last answers `from conftest import ...`. Re-export the shared helpers so
 # that such imports work whatever the collection order.
-from tests.conftest import GOLDEN, SHARED, golden, load_jsonl  # noqa: F401,E402
+from tests.conftest import DATA, GOLDEN, golden, load_jsonl, seed_vectors  # noqa: F401,E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("EXPLAINER_CHROMIUM", "/usr/bin/chromium")
@@ -156,7 +156,9 @@ def page(new_page):
 
 
 def wait_idle(page, timeout: float = 60.0) -> None:
-    """Wait until the app has rendered and no script run is in progress."""
+    """Wait until the app has rendered, no script run is in progress, no element is still loading its script,
+    and the Explain page's first view is complete (it shows the headline first and the sections in a second
+    run, explainer/ui/first_view.py)."""
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout * 1000)
     deadline = time.time() + timeout
     stable = 0
@@ -164,7 +166,10 @@ def wait_idle(page, timeout: float = 60.0) -> None:
         running = page.locator('[data-testid="stStatusWidget"]').count() > 0 and \
             page.locator('[data-testid="stStatusWidget"]').first.is_visible()
         has_body = page.locator('[data-testid="stMainBlockContainer"], [data-testid="block-container"]').count() > 0
-        if not running and has_body:
+        pending = page.locator(".st-key-first_view_pending").count() > 0
+        # an element whose script is still loading shows a skeleton (Streamlit's Suspense fallback)
+        loading = page.locator('[data-testid="stSkeleton"]').count() > 0
+        if not running and has_body and not pending and not loading:
             stable += 1
             if stable >= 3:
                 return

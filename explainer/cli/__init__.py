@@ -1,0 +1,97 @@
+"""`python -m explainer {bleu,rouge,dialects,reproduce,compare} ...` (console script: `explainer`).
+
+Each sub-command is a module with ``add_arguments(parser)`` and ``run(args) -> int`` (``explainer/cli/bleu.py``,
+``explainer/cli/rouge.py``), registered in ``COMMANDS``; its input and output go through ``explainer.cli.io``
+(see that module for the shared rules). This module only dispatches and turns every expected error into one
+line on stderr with a non-zero exit (never a traceback).
+
+Start-up stays fast: building the parser imports only the sub-command modules, which import nothing heavy at
+the top; the metric cores (and the libraries they use) are imported by ``run``, so ``--help`` loads none.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+from explainer.cli.io import CliError, one_line
+
+__all__ = ["main", "build_parser", "COMMANDS", "CliError"]
+
+COMMANDS = {
+    "bleu": ("explainer.cli.bleu", "Explain BLEU for JSONL segments or a line-aligned corpus."),
+    "rouge": ("explainer.cli.rouge", "Explain ROUGE for JSONL segments or a line-aligned corpus."),
+    "dialects": ("explainer.dialectcmp.cli_dialects",
+                 "Every BLEU or ROUGE implementation side by side, and the first step where two disagree."),
+    "reproduce": ("explainer.dialectcmp.cli_reproduce",
+                  "Which configurations give a claimed BLEU or ROUGE number for this candidate and references?"),
+    "compare": ("explainer.corpus.cli", "Compare systems on a test set: corpus scores, confidence intervals and "
+                                        "paired significance tests (sacreBLEU's)."),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse prints the whole usage block before a bad-flag error; print one line (and where to look)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
+
+
+def _prog() -> str:
+    """``explainer`` when run as the console script, else ``python -m explainer`` (the same program)."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "explainer" if name in ("explainer", "explainer.exe") else "python -m explainer"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=_prog(), description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, (modname, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        mod = importlib.import_module(modname)
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe: point stdout at /dev/null so that the interpreter's final flush does not print
+    'Exception ignored ... BrokenPipeError'."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    prefix = f"explainer {args.command}"
+    try:
+        from explainer.cli.io import check_stdout
+
+        check_stdout()
+        rc = int(args._run(args) or 0)
+        sys.stdout.flush()   # inside the try: a closed pipe or a full disk surfaces here, not at exit
+        return rc
+    except CliError as e:
+        print(f"{prefix}: error: {one_line(str(e))}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader went away (`| head`): not an error; must precede OSError
+        _quiet_stdout()
+        return 0
+    except MemoryError:
+        print(f"{prefix}: error: out of memory: this input needs more memory than the machine has; split it, "
+              "or drop --full (the statistics need far less)", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as e:   # the cores' ExplainerInputError / option errors, and file errors
+        print(f"{prefix}: error: {one_line(str(e))}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # a bug of ours: still one line, never a traceback, and say it is not the user's fault
+        print(f"{prefix}: internal error ({type(e).__name__}: {one_line(str(e))}); "
+              "this is a bug in the explainer, please report it with the input", file=sys.stderr)
+        return 3

@@ -1,0 +1,208 @@
+"""`python -m explainer bleu ...`
+
+Segments: ``--jsonl FILE|-``: one JSON object per line, ``{"candidate": str, "references": [str, ...]}``; writes
+one JSON object per line, in order, with ``score`` (native scale), ``bleu`` (0..1), ``counts``, ``totals``,
+``precisions`` (0..1), ``bp``, ``sys_len``, ``ref_len``, ``ratio``, ``signature``, ``warnings``,
+``library_error`` (``--full``: the whole trace; ``--corpus``: the lines as one corpus).
+Corpus: ``--hyp FILE --ref FILE [--ref FILE ...]`` (line-aligned, one ``--ref`` per reference stream) writes
+one JSON object for the corpus.
+
+Generic flags map onto each dialect's options (``--max-order`` is ``max_ngram_order`` for sacreBLEU,
+``max_order`` for HF, uniform weights for NLTK, ...); a flag the dialect does not have is an error.
+``-o KEY=VALUE`` sets any option by its name (``explainer.bleu.dialect_options(name)``).
+
+Where the real library fails on a segment (no reference, an empty candidate for HF, NLTK's method6 with
+p3 = 0, ...), the line reports it as ``library_error`` and every statistic as ``null``: the library returns no
+numbers there (``--full`` still shows the explainer's steps up to the failure). Input, output and error rules:
+``explainer.cli.io``.
+"""
+from __future__ import annotations
+
+import argparse
+
+from explainer.cli.io import (
+    CliError,
+    check_texts,
+    corpus_items,
+    int_arg,
+    option_pairs,
+    read_corpus,
+    read_segments,
+    write_json,
+)
+
+__all__ = ["add_arguments", "run", "build_options", "MAX_BOOTSTRAP"]
+
+# The core's bound on --bootstrap N (explainer.bleu.bootstrap.MAX_BOOTSTRAP; a test checks they are equal), spelled
+# out here so that parsing the flags imports no core. The bound on resamples x segments is the core's
+# check_bootstrap_size, applied once the corpus is read and before any scoring.
+MAX_BOOTSTRAP = 10_000
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--jsonl", metavar="FILE", help="JSONL segments ('-' = stdin)")
+    src.add_argument("--hyp", metavar="FILE", help="corpus: candidates, one per line")
+    p.add_argument("--ref", metavar="FILE", action="append", default=[],
+                   help="corpus: a reference stream, one per line (repeat for several references)")
+    p.add_argument("--dialect", default="sacrebleu",
+                   help="sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook")
+    p.add_argument("--tokenize", default=None, help="sacrebleu: 13a (default), intl, zh, char, none")
+    p.add_argument("--lowercase", action="store_true", default=None, help="lowercase (sacrebleu, multi-bleu -lc)")
+    p.add_argument("--smooth", default=None,
+                   help="sacrebleu: exp|floor|add-k|none; nltk: method0..method7; hf-evaluate: none|add-one "
+                        "(or false|true); mteval: exp|nist|none (or true|false)")
+    p.add_argument("--smooth-value", type=float, default=None, help="sacrebleu: value for floor / add-k")
+    p.add_argument("--max-order", type=int_arg(), default=None,
+                   help="maximum n-gram order (default 4)")
+    eff = p.add_mutually_exclusive_group()
+    eff.add_argument("--effective-order", dest="effective_order", action="store_true", default=None,
+                     help="sacrebleu: average only over orders with candidate n-grams")
+    eff.add_argument("--no-effective-order", dest="effective_order", action="store_false")
+    p.add_argument("--api", default=None, help="sacrebleu: corpus_bleu (default) or sentence_bleu")
+    p.add_argument("--weights", default=None, help="nltk: comma-separated weights, e.g. 0.25,0.25,0.25,0.25")
+    p.add_argument("--auto-reweigh", action="store_true", default=None, help="nltk: auto_reweigh=True")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="any other dialect option by name, e.g. -o epsilon=0.2, -o preserve_case=true")
+    p.add_argument("--bootstrap", type=int_arg(1, MAX_BOOTSTRAP), default=None, metavar="N",
+                   help=f"corpus modes: add a bootstrap mean and 95%% CI from N resamples, 1 to {MAX_BOOTSTRAP:,} "
+                        "(sacreBLEU's procedure; seed from SACREBLEU_SEED, default 12345)")
+    p.add_argument("--full", action="store_true", help="write the whole trace instead of the statistics")
+    p.add_argument("--corpus", action="store_true",
+                   help="with --jsonl: score the lines as one corpus (for texts containing newlines)")
+
+
+_FLAG_TO_OPTION = {
+    "tokenize": {"sacrebleu": "tokenize"},
+    "lowercase": {"sacrebleu": "lowercase", "multi-bleu": "lowercase"},
+    "smooth": {"sacrebleu": "smooth_method", "nltk": "smoothing", "hf-evaluate": "smooth", "mteval": "smoothing"},
+    "smooth_value": {"sacrebleu": "smooth_value"},
+    "max_order": {"sacrebleu": "max_ngram_order", "hf-evaluate": "max_order", "textbook": "max_n"},
+    "effective_order": {"sacrebleu": "effective_order"},
+    "api": {"sacrebleu": "api"},
+    "weights": {"nltk": "weights"},
+    "auto_reweigh": {"nltk": "auto_reweigh"},
+}
+# --smooth for the dialects whose smoothing is a bool: each accepts only its own names (HF's add-one is not
+# mteval's NIST smoothing; a shared table once turned `--dialect hf-evaluate --smooth exp` into smooth=True).
+_BOOL_SMOOTH = {
+    "hf-evaluate": {"none": "false", "add-one": "true", "false": "false", "true": "true"},
+    "mteval": {"none": "false", "exp": "true", "nist": "true", "false": "false", "true": "true"},
+}
+
+
+def build_options(args) -> dict:
+    """The dialect options implied by the CLI flags (only the flags that were given)."""
+    from explainer.bleu import dialect_names
+
+    d = args.dialect
+    if d not in dialect_names():
+        raise CliError(f"unknown dialect {d!r}; choose one of: {', '.join(dialect_names())}")
+    opts: dict = {}
+    for flag, table in _FLAG_TO_OPTION.items():
+        value = getattr(args, flag, None)
+        if value is None:
+            continue
+        if flag == "max_order" and d == "nltk":
+            if value < 1:
+                raise CliError("--max-order must be at least 1")
+            opts["weights"] = (1.0 / value,) * value
+            continue
+        if d not in table:
+            raise CliError(f"--{flag.replace('_', '-')} does not apply to the {d} dialect "
+                           f"(it applies to: {', '.join(table)})")
+        if flag == "smooth" and d in _BOOL_SMOOTH:
+            v = _BOOL_SMOOTH[d].get(str(value).lower())
+            if v is None:
+                raise CliError(f"--smooth {value!r} is not a {d} smoothing; {d} accepts: "
+                               f"{', '.join(_BOOL_SMOOTH[d])}")
+            value = v
+        opts[table[d]] = value
+    opts.update(option_pairs(args.option))
+    return opts
+
+
+_STATISTICS = ("score", "bleu", "counts", "totals", "precisions", "bp", "sys_len", "ref_len", "ratio")
+
+
+def _stats_dict(st) -> dict:
+    """The statistics of a segment or corpus; where the real library fails, it returns none: null, with a note."""
+    d = st.to_dict()
+    d.pop("segment_stats", None)
+    err = d.get("library_error")
+    if err:
+        for k in _STATISTICS:
+            if k in d:
+                d[k] = None
+        d["notes"] = list(d.get("notes") or []) + [
+            f"the real library returns no statistics for this input ({err['type']}: {err['message']}), so they "
+            "are null; --full shows the steps up to the failure"]
+    return d
+
+
+def _check_bootstrap(args, n_segments: int) -> None:
+    if args.bootstrap is not None:
+        from explainer.bleu.bootstrap import check_bootstrap_size
+
+        try:
+            check_bootstrap_size(args.bootstrap, n_segments)
+        except ValueError as e:
+            raise CliError(f"--bootstrap {args.bootstrap:,}: {e}") from None
+
+
+def run(args) -> int:
+    import explainer.bleu as bleu
+
+    if args.bootstrap is not None and args.jsonl is not None and not args.corpus:
+        raise CliError("--bootstrap needs a corpus: use --hyp/--ref files or --jsonl with --corpus")
+    opts = build_options(args)
+    try:
+        bleu.get_dialect(args.dialect, **opts)        # validate options once, before reading any input
+    except ValueError as e:
+        raise CliError(str(e)) from None
+
+    if args.jsonl is not None:
+        if args.ref:
+            raise CliError("--ref is for corpus mode (--hyp); with --jsonl put the references in each line")
+        segments = read_segments(args.jsonl)
+        check_texts(segments, full=args.full)
+        if args.corpus:
+            if not segments:
+                raise CliError(f"{args.jsonl} has no segments")
+            return _corpus([s.candidate for s in segments], [s.references for s in segments], args, opts)
+        for lineno, cand, refs in segments:
+            try:
+                if args.full:
+                    res = bleu.explain_bleu(cand, refs, dialect=args.dialect, **opts).to_dict()
+                else:
+                    res = _stats_dict(bleu.score_bleu(cand, refs, dialect=args.dialect, **opts))
+            except ValueError as e:
+                raise CliError(f"line {lineno}: {e}") from None
+            write_json(res, f"line {lineno}")
+        return 0
+
+    hyps, refs = read_corpus(args.hyp, args.ref)
+    check_texts(corpus_items(args.hyp, args.ref, hyps, refs), full=args.full)
+    return _corpus(hyps, refs, args, opts)
+
+
+def _corpus(hyps, refs, args, opts) -> int:
+    import explainer.bleu as bleu
+
+    _check_bootstrap(args, len(hyps))
+    try:
+        if args.full:
+            d = bleu.explain_bleu_corpus(hyps, refs, dialect=args.dialect, **opts).to_dict(full=True)
+        else:
+            d = _stats_dict(bleu.score_bleu_corpus(hyps, refs, dialect=args.dialect, **opts))
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    d["n_segments"] = len(hyps)
+    if args.bootstrap:
+        try:
+            d["bootstrap"] = bleu.bootstrap_bleu_corpus(hyps, refs, dialect=args.dialect,
+                                                        n_bootstrap=args.bootstrap, **opts).to_dict()
+        except ValueError as e:
+            raise CliError(str(e)) from None
+    write_json(d, "the corpus result")
+    return 0

@@ -1,0 +1,315 @@
+"""Input and output of every ``python -m explainer`` sub-command, so that all of them behave the same.
+
+A sub-command module (``explainer/cli/bleu.py``, ``rouge.py``, ...) provides ``add_arguments(parser)`` and
+``run(args) -> int`` and does its reading, checking and writing with these functions. It raises ``CliError``
+for anything the user must fix; ``explainer.cli.main`` prints it as ONE line on stderr
+(``explainer <command>: error: <message>``) and exits 2. Exit codes: 0 done, 2 bad input / usage / resources,
+3 a bug of ours (still one line), 130 interrupted. A closed pipe (``| head``) ends the run quietly with 0.
+
+Reading (nothing is ever truncated or guessed):
+
+* ``read_lines(path) -> list[str]``: the lines of a UTF-8 file (``"-"`` = stdin). A byte-order mark and CRLF
+  line ends are accepted; a final newline adds no empty line. Not UTF-8 -> ``"PATH: line N is not valid UTF-8
+  (byte 0xE9 at column 4); save it as UTF-8"``; unreadable -> ``"cannot read PATH: reason"``.
+* ``read_segments(path) -> list[Segment]``: JSON Lines, one object per non-blank line; ``Segment`` is the
+  tuple ``(lineno, candidate, references)``. Keys: ``candidate`` (or ``prediction`` / ``hypothesis``, the
+  names of Hugging Face evaluate and sacreBLEU) and ``references`` (a list of strings) or ``reference`` (one
+  string). An empty list is allowed here (BLEU records what the library does with it); a command that needs
+  references refuses with ``require_references``. Every error names the line: invalid JSON, JSON nested too
+  deeply to read, a number of more than 4,300 digits, a wrong type, a missing key.
+* ``read_corpus(hyp_path, ref_paths) -> (candidates, references)``: line-aligned files, one ``--ref`` per
+  reference stream; ``references[i]`` is the list of segment i's references. Files of different lengths
+  and an empty corpus are errors.
+* ``option_pairs(["KEY=VALUE", ...]) -> dict``: the ``-o`` flags (values stay strings; each core coerces them
+  with its option specs).
+* ``int_arg(lo, hi)``: an argparse ``type=`` for a bounded whole number, checked before conversion
+  (so ``--bootstrap 9999...9`` with 5,000 digits is a one-line refusal, not a conversion error).
+
+Checking before any output (a run either writes all its results or none):
+
+* ``check_stdout()``: refuses a closed stdout (``>&-``) before any work.
+* ``check_texts(items, full=...)``: with ``full=True`` (the trace repeats the input texts), every text must be
+  writable to stdout: a lone surrogate (``"\\ud800"`` in JSON) or a character stdout's encoding lacks is
+  refused with its line (``items`` are ``(where, candidate, references)``, e.g. ``Segment`` tuples or
+  ``corpus_items(...)``).
+
+Writing:
+
+* ``write_json(obj, where)``: one JSON line on stdout, encoded completely before anything is written (never a
+  partial line). Numbers JSON cannot hold (``inf``, ``nan``: e.g. sacreBLEU's add-k with k = 1e308) are written
+  as ``null`` and named in a ``notes`` list of the object (``json_notes`` if it has a ``notes`` that is not a
+  list). ``where`` ("line 3", "the corpus result") names
+  the result in an encoding error.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from typing import Iterable, NamedTuple
+
+__all__ = ["CliError", "Segment", "read_lines", "read_segments", "read_corpus", "corpus_items", "option_pairs",
+           "int_arg", "require_references", "check_stdout", "check_texts", "write_json", "one_line"]
+
+MAX_INT_DIGITS = 4300   # Python's int/str conversion limit (sys.get_int_max_str_digits() default)
+
+
+class CliError(Exception):
+    """An error with a message meant for the user (printed as one line, exit code 2)."""
+
+
+class Segment(NamedTuple):
+    """One JSONL segment: the line it came from, the candidate, its references."""
+
+    lineno: int
+    candidate: str
+    references: list[str]
+
+
+def one_line(message: str) -> str:
+    """A message as one line: line breaks inside it (e.g. quoting the user's text) are shown escaped."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
+# ------------------------------------------------------------------------------------------------- reading
+def _read_bytes(path: str) -> bytes:
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read()
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def _decode(data: bytes, path: str) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        name = "stdin" if path == "-" else path
+        raise CliError(f"{name}: line {line} is not valid UTF-8 (byte 0x{data[e.start]:02X} at column {col}); "
+                       "save it as UTF-8") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_lines(path: str) -> list[str]:
+    """The lines of a UTF-8 file or stdin (``"-"``), without line ends."""
+    lines = _decode(_read_bytes(path), path).split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def _parse_json_line(line: str, lineno: int):
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as e:
+        raise CliError(f"line {lineno}: invalid JSON ({e.msg}, column {e.colno})") from None
+    except RecursionError:
+        raise CliError(f"line {lineno}: invalid JSON (nested too deeply to read)") from None
+    except ValueError as e:   # int() limit: "Exceeds the limit (4300 digits) for integer string conversion"
+        if "digits" in str(e):
+            raise CliError(f"line {lineno}: invalid JSON (a number with more than {MAX_INT_DIGITS:,} digits)") \
+                from None
+        raise CliError(f"line {lineno}: invalid JSON ({e})") from None
+
+
+_CANDIDATE_KEYS = ("candidate", "prediction", "hypothesis")
+
+
+def _segment(obj, lineno: int) -> Segment:
+    if not isinstance(obj, dict):
+        raise CliError(f"line {lineno}: expected a JSON object with 'candidate' and 'references'")
+    key = next((k for k in _CANDIDATE_KEYS if k in obj), None)
+    if key is None:
+        raise CliError(f"line {lineno}: 'candidate' is missing (also accepted: 'prediction', 'hypothesis')")
+    cand = obj[key]
+    if not isinstance(cand, str):
+        raise CliError(f"line {lineno}: '{key}' must be a string")
+    if "references" in obj:
+        refs, rkey = obj["references"], "references"
+    elif "reference" in obj:
+        refs, rkey = obj["reference"], "reference"
+    else:
+        raise CliError(f"line {lineno}: 'references' is missing (a list of strings; or 'reference': one string)")
+    if isinstance(refs, str):
+        refs = [refs]
+    if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+        raise CliError(f"line {lineno}: '{rkey}' must be a list of strings (or one string)")
+    return Segment(lineno, cand, refs)
+
+
+def read_segments(path: str) -> list[Segment]:
+    """The segments of a JSONL file or stdin (``"-"``); blank lines are skipped (line numbers count them)."""
+    out = []
+    for lineno, line in enumerate(read_lines(path), 1):
+        if line.strip():
+            out.append(_segment(_parse_json_line(line, lineno), lineno))
+    return out
+
+
+def require_references(segments: Iterable[Segment], metric: str) -> None:
+    """Refuse a segment without references (for a metric whose core needs at least one)."""
+    for s in segments:
+        if not s.references:
+            raise CliError(f"line {s.lineno}: 'references' is empty; {metric} compares the candidate with at least "
+                           "one reference")
+
+
+def read_corpus(hyp_path: str, ref_paths: list[str]) -> tuple[list[str], list[list[str]]]:
+    """Line-aligned corpus files: the candidates and, per candidate, its references (one per ``--ref``)."""
+    if not ref_paths:
+        raise CliError("corpus mode needs at least one --ref FILE")
+    hyps = read_lines(hyp_path)
+    streams = [read_lines(r) for r in ref_paths]
+    for path, s in zip(ref_paths, streams):
+        if len(s) != len(hyps):
+            raise CliError(f"{hyp_path} has {len(hyps)} lines but {path} has {len(s)}: the files must be "
+                           "line-aligned (the explainer never truncates)")
+    if not hyps:
+        raise CliError(f"{hyp_path} is empty")
+    return hyps, [list(x) for x in zip(*streams)]
+
+
+def corpus_items(hyp_path: str, ref_paths: list[str], hyps: list[str], refs: list[list[str]]):
+    """``(where, candidate, references)`` per corpus line, for ``check_texts``."""
+    return ((f"{hyp_path} / {', '.join(ref_paths)} line {i + 1}", h, r) for i, (h, r) in enumerate(zip(hyps, refs)))
+
+
+def option_pairs(pairs: list[str]) -> dict:
+    """``-o KEY=VALUE`` flags as a dict (values stay strings)."""
+    opts = {}
+    for kv in pairs:
+        if "=" not in kv:
+            raise CliError(f"--option expects KEY=VALUE, got {kv!r}")
+        k, v = kv.split("=", 1)
+        opts[k.strip()] = v.strip()
+    return opts
+
+
+def int_arg(lo: int | None = None, hi: int | None = None):
+    """An argparse ``type=`` for a whole number in [lo, hi] (either bound optional), refusing long digit
+    strings before converting them (a 5,000-digit number is a one-line refusal, not a conversion error)."""
+    import argparse
+
+    def convert(text: str) -> int:
+        t = text.strip()
+        digits = t.lstrip("+-")
+        if not digits.isdigit():
+            raise argparse.ArgumentTypeError(f"invalid int value: {text[:40]!r}")
+        limit = min(len(str(hi)) if hi is not None else MAX_INT_DIGITS, MAX_INT_DIGITS)
+        too_long = len(digits.lstrip("0")) > limit
+        value = None if too_long else int(t)
+        if too_long or (hi is not None and value > hi) or (lo is not None and value < lo):
+            shown = text if len(text) <= 20 else f"{text[:12]}... ({len(digits):,} digits)"
+            if lo is not None and hi is not None:
+                bound = f"from {lo:,} to {hi:,}"
+            elif lo is not None:
+                bound = f"of at least {lo:,}"
+            elif hi is not None:
+                bound = f"of at most {hi:,}"
+            else:
+                bound = f"of at most {MAX_INT_DIGITS:,} digits"
+            raise argparse.ArgumentTypeError(f"expected a whole number {bound}, got {shown}")
+        return value
+
+    convert.__name__ = "int"
+    return convert
+
+
+# ---------------------------------------------------------------------------------------- checks up front
+def check_stdout() -> None:
+    """Refuse a closed stdout before doing any work (Python sets sys.stdout to None when fd 1 is closed)."""
+    if sys.stdout is None or getattr(sys.stdout, "closed", False):
+        raise CliError("stdout is closed (>&-), so no result could be written; redirect it to a file or to "
+                       "/dev/null instead")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _char_desc(ch: str) -> str:
+    cp = ord(ch)
+    if 0xD800 <= cp <= 0xDFFF:
+        return (f"a lone surrogate U+{cp:04X} (a JSON escape \\u{cp:04x} without its pair), which is not a "
+                "character and cannot be written as UTF-8")
+    return f"the character U+{cp:04X} ({ch!r})"
+
+
+def _stdout_encoding() -> tuple[str, str]:
+    out = sys.stdout
+    return (getattr(out, "encoding", None) or "utf-8"), (getattr(out, "errors", None) or "strict")
+
+
+def check_texts(items, *, full: bool) -> None:
+    """With ``full`` (the output repeats the texts): every text must be writable to stdout; otherwise refuse,
+    before any output, naming the line. ``items``: ``(where, candidate, references)``; ``where`` may be a line
+    number."""
+    if not full:
+        return
+    enc, errors = _stdout_encoding()
+    try:
+        "".encode(enc, errors)
+    except LookupError:
+        return   # an encoding Python does not know: the stream itself will report it
+    for where, cand, refs in items:
+        where = f"line {where}" if isinstance(where, int) else where
+        for what, t in [("'candidate'", cand)] + [(f"reference {k + 1}", r) for k, r in enumerate(refs)]:
+            m = _SURROGATE.search(t)
+            if m:
+                raise CliError(f"{where}: {what} contains {_char_desc(m.group())}; the full trace repeats the "
+                               "text (remove it, or drop --full to get the statistics only)")
+            try:
+                t.encode(enc, errors)
+            except UnicodeEncodeError as e:
+                ch = t[e.start]
+                raise CliError(f"{where}: {what} contains {_char_desc(ch)}, which stdout (encoding {enc}) cannot "
+                               "write, and the full trace repeats the text; set PYTHONIOENCODING=utf-8") from None
+
+
+# --------------------------------------------------------------------------------------------------- writing
+def _finite(obj, path: str, found: list):
+    """``obj`` with every non-finite float replaced by None; their paths and values are added to ``found``."""
+    if isinstance(obj, float):
+        if math.isfinite(obj):
+            return obj
+        found.append(f"{path} = {obj}")
+        return None
+    if isinstance(obj, dict):
+        return {k: _finite(v, f"{path}.{k}" if path else str(k), found) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v, f"{path}[{i}]", found) for i, v in enumerate(obj)]
+    return obj
+
+
+def _dumps(obj) -> str:
+    try:
+        return json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    except ValueError:   # inf or nan somewhere: JSON cannot hold them (json.dumps would write bare Infinity)
+        found: list[str] = []
+        obj = _finite(obj, "", found)
+        note = ("not a finite number in the result, written as null (JSON has no infinity or NaN): "
+                + ", ".join(found))
+        if isinstance(obj, dict):
+            key = "notes" if isinstance(obj.get("notes", []), list) else "json_notes"
+            obj[key] = list(obj.get(key) or []) + [note]
+        return json.dumps(obj, ensure_ascii=False, allow_nan=False)
+
+
+def write_json(obj, where: str) -> None:
+    """One JSON line on stdout, encoded completely before anything is written."""
+    text = _dumps(obj) + "\n"
+    enc, errors = _stdout_encoding()
+    try:
+        text.encode(enc, errors)
+    except UnicodeEncodeError as e:
+        ch = e.object[e.start:e.start + 1] if isinstance(e.object, str) else ""
+        hint = "" if _SURROGATE.match(ch) else "; set PYTHONIOENCODING=utf-8"
+        raise CliError(f"{where}: the result cannot be written to stdout (encoding {enc}): it contains "
+                       f"{_char_desc(ch) if ch else e.reason}{hint}") from None
+    except LookupError:
+        pass   # an encoding Python does not know: let the stream itself report it
+    sys.stdout.write(text)

@@ -1,0 +1,455 @@
+"""`python -m explainer compare`: corpus scores of several systems, confidence intervals and paired tests.
+
+    python -m explainer compare --ref R1.txt [--ref R2.txt ...] --system NAME=FILE [--system NAME=FILE ...]
+        [--metric bleu|rouge] [BLEU options as `bleu`: --dialect --tokenize --lowercase --smooth ...]
+        [--paired-bs [--paired-bs-n N] | --paired-ar [--paired-ar-n N]] [--confidence [--confidence-n N]]
+
+The first system is the baseline. Prints one JSON object: ``"systems"`` is a list in input order of
+``{"name", "score", "p_value", "mean", "ci"}`` (sacreBLEU's ``Result`` fields: ``p_value`` null for the baseline,
+``mean``/``ci`` null where sacreBLEU reports none), plus ``"signature"``, ``"test"`` (the test's settings) and
+``"corpus"`` (each system's counts, totals, precisions, BP, lengths). With the sacrebleu dialect every number is
+``sacrebleu.significance.PairedTest``'s (``BLEU().corpus_score(..., n_bootstrap=N)`` for ``--confidence``).
+
+* ``--confidence`` with one system is sacreBLEU's ``--confidence``; with several systems (sacreBLEU refuses) each
+  system gets its own ``corpus_score(..., n_bootstrap=N)``; with ``--paired-ar`` it is PairedTest's
+  ``n_ar_confidence=N``; with ``--paired-bs`` the intervals come from the paired resamples, as in sacreBLEU.
+* BLEU files are read line by line in one pass; only the statistics are kept (flat memory). ``--segments FILE``
+  writes the per-segment table as CSV; ``--report FILE`` the whole corpus report as JSON (that keeps the texts).
+* ROUGE (``--metric rouge``; options as `rouge`: ``--dialect --types --stem --multi-ref --tokenizer -o``): the
+  corpus numbers are the dialect's aggregation (in ``"corpus"``); ``score`` is the mean per-item F of
+  ``--rouge-type`` (default: the first type), the statistic the tests resample (the project's own extension).
+"""
+from __future__ import annotations
+
+import argparse
+
+from explainer.cli.io import CliError
+
+__all__ = ["add_arguments", "run", "parse_system", "paired_signature"]
+
+BLOCK = 1000        # segments read per block
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ref", metavar="FILE", action="append", default=[], required=True,
+                   help="a reference file, one segment per line (repeat for 2-4 references)")
+    p.add_argument("--system", metavar="NAME=FILE", action="append", default=[], required=True,
+                   help="a system output, one segment per line; NAME= may be left out (the file name is used); "
+                        "the first system is the baseline")
+    p.add_argument("--metric", choices=["bleu", "rouge"], default="bleu")
+    p.add_argument("--dialect", default=None,
+                   help="BLEU: sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook; "
+                        "ROUGE: rouge-score (default), hf-evaluate, textbook, rouge155")
+    g = p.add_argument_group("BLEU options (as `python -m explainer bleu`)")
+    g.add_argument("--tokenize", default=None, help="sacrebleu: 13a (default), intl, zh, char, none")
+    g.add_argument("--lowercase", action="store_true", default=None, help="lowercase (sacrebleu, multi-bleu -lc)")
+    g.add_argument("--smooth", default=None, help="sacrebleu: exp|floor|add-k|none; nltk: method0..method7; "
+                                                  "hf-evaluate: none|add-one; mteval: exp|nist|none")
+    g.add_argument("--smooth-value", type=float, default=None, help="sacrebleu: value for floor / add-k")
+    g.add_argument("--max-order", type=int, default=None, help="maximum n-gram order (default 4)")
+    eff = g.add_mutually_exclusive_group()
+    eff.add_argument("--effective-order", dest="effective_order", action="store_true", default=None)
+    eff.add_argument("--no-effective-order", dest="effective_order", action="store_false")
+    g.add_argument("--api", default=None, help="sacrebleu: corpus_bleu (default) or sentence_bleu")
+    g.add_argument("--weights", default=None, help="nltk: comma-separated weights")
+    g.add_argument("--auto-reweigh", action="store_true", default=None, help="nltk: auto_reweigh=True")
+    r = p.add_argument_group("ROUGE options (as `python -m explainer rouge`)")
+    r.add_argument("--types", default=None, help="comma-separated ROUGE types (default: the dialect's)")
+    r.add_argument("--stem", action="store_true", help="Porter stemming")
+    r.add_argument("--multi-ref", choices=["best-f", "pool", "best-recall"], default=None)
+    r.add_argument("--tokenizer", default=None, help="rouge-score (default) or unicode")
+    r.add_argument("--rouge-type", default=None, help="the ROUGE type of 'score' and of the tests (default: the "
+                                                      "first of --types)")
+    r.add_argument("--measure", choices=["fmeasure", "precision", "recall"], default="fmeasure",
+                   help="ROUGE: which per-item value 'score' and the tests average (default fmeasure)")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="any other dialect option by name")
+    t = p.add_argument_group("confidence and significance (sacreBLEU's; seed from SACREBLEU_SEED, default 12345)")
+    pair = t.add_mutually_exclusive_group()
+    pair.add_argument("--paired-bs", action="store_true", help="paired bootstrap resampling (Koehn 2004)")
+    pair.add_argument("--paired-ar", action="store_true",
+                      help="paired approximate randomization (Riezler & Maxwell 2005)")
+    t.add_argument("--paired-bs-n", type=int, default=None, metavar="N", help="bootstrap resamples (default 1000)")
+    t.add_argument("--paired-ar-n", type=int, default=None, metavar="N", help="AR trials (default 10000)")
+    t.add_argument("--confidence", action="store_true", help="bootstrap 95%% confidence interval")
+    t.add_argument("--confidence-n", type=int, default=None, metavar="N", help="bootstrap resamples (default 1000)")
+    o = p.add_argument_group("more output")
+    o.add_argument("--segments", metavar="FILE", default=None, help="write the per-segment table as CSV")
+    o.add_argument("--report", metavar="FILE", default=None,
+                   help="write the whole corpus report as JSON (analyses, every segment)")
+
+
+def parse_system(spec: str) -> tuple[str, str]:
+    """'NAME=FILE' -> (NAME, FILE); 'FILE' -> (file name without extension, FILE)."""
+    from explainer.corpus.testset import system_name_from_file
+
+    if "=" in spec:
+        name, path = spec.split("=", 1)
+        name = name.strip()
+        if not name:
+            raise CliError(f"--system {spec!r}: the name before '=' is empty")
+        if not path:
+            raise CliError(f"--system {spec!r}: no file after '='")
+        return name, path
+    return system_name_from_file(spec), spec
+
+
+def paired_signature(plain: str, test: str, n: int, seed: str, n_ar_confidence: int = -1) -> str:
+    """sacreBLEU's PairedTest signature from the plain one: ``bs:N`` / ``ar:N`` and ``seed:S`` after ``nrefs``
+    (``Signature.format`` order: nrefs, bs, ar, seed, ...)."""
+    parts = plain.split("|")
+    extra = []
+    if test == "bs":
+        extra.append(f"bs:{n}")
+    else:
+        if n_ar_confidence > 0:
+            extra.append(f"bs:{n_ar_confidence}")
+        extra.append(f"ar:{n}")
+    extra.append(f"seed:{seed}")
+    return "|".join(parts[:1] + extra + parts[1:])
+
+
+def _check_settings(args, n_systems: int) -> dict:
+    from explainer.corpus.significance import DEFAULT_AR_N, DEFAULT_BS_N, MAX_RESAMPLES
+    from explainer.corpus.testset import MAX_REFERENCES, MAX_SYSTEMS
+
+    if len(args.ref) > MAX_REFERENCES:
+        raise CliError(f"{len(args.ref)} --ref files, over the limit of {MAX_REFERENCES}")
+    if n_systems > MAX_SYSTEMS:
+        raise CliError(f"{n_systems} --system files, over the limit of {MAX_SYSTEMS}")
+    paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    if args.paired_bs_n is not None and not args.paired_bs:
+        raise CliError("--paired-bs-n needs --paired-bs")
+    if args.paired_ar_n is not None and not args.paired_ar:
+        raise CliError("--paired-ar-n needs --paired-ar")
+    if args.confidence_n is not None and not args.confidence:
+        raise CliError("--confidence-n needs --confidence")
+    if paired and n_systems < 2:
+        raise CliError(f"--paired-{paired} compares systems with a baseline: give at least two --system files "
+                       "(the first is the baseline)")
+    for flag, v, kind in (("--paired-bs-n", args.paired_bs_n, "bs"), ("--paired-ar-n", args.paired_ar_n, "ar"),
+                          ("--confidence-n", args.confidence_n, "bs")):
+        if v is not None and not 1 <= v <= MAX_RESAMPLES[kind]:
+            raise CliError(f"{flag} must be between 1 and {MAX_RESAMPLES[kind]:,}, got {v}")
+    n = (args.paired_bs_n or DEFAULT_BS_N) if paired == "bs" else (args.paired_ar_n or DEFAULT_AR_N)
+    conf_n = (args.confidence_n or DEFAULT_BS_N) if args.confidence else None
+    if paired == "bs" and args.confidence_n is not None and args.confidence_n != n:
+        raise CliError(f"with --paired-bs the intervals come from its {n} resamples; --confidence-n "
+                       f"{args.confidence_n} would contradict them (leave it out or use --paired-bs-n)")
+    return {"paired": paired, "n": n if paired else None, "confidence_n": conf_n}
+
+
+def _read_streams(paths: list[tuple[str, str]], on_block) -> int:
+    """Read every file line by line in lockstep, BLOCK lines at a time; ``on_block(lines_per_file)``.
+    Returns the number of segments; different line counts are an error naming both files."""
+    from explainer.corpus.testset import MAX_SEGMENTS, TestSetError, _lines, iter_file_lines
+
+    iters = [iter_file_lines(path, label) for label, path in paths]
+    n = 0
+    while True:
+        block = [[] for _ in iters]
+        ended = [False] * len(iters)
+        for _ in range(BLOCK):
+            row = []
+            for k, it in enumerate(iters):
+                try:
+                    row.append(next(it))
+                except StopIteration:
+                    ended[k] = True
+                    row.append(None)
+            if any(ended):
+                break
+            for k, x in enumerate(row):
+                block[k].append(x)
+        if block[0]:
+            n += len(block[0])
+            if n > MAX_SEGMENTS:
+                raise TestSetError(f"more than {MAX_SEGMENTS:,} segments: over the limit")
+            on_block(block)
+        if any(ended):
+            if not all(ended):
+                counts = []
+                for k, it in enumerate(iters):
+                    extra = 0 if ended[k] else 1 + sum(1 for _ in it)
+                    counts.append(n + extra)
+                short = next(k for k in range(len(iters)) if ended[k])
+                long_ = next(k for k in range(len(iters)) if not ended[k])
+                raise TestSetError(f"{paths[long_][0]} has {_lines(counts[long_])} but {paths[short][0]} has "
+                                   f"{counts[short]:,}: the files must be line-aligned (nothing is truncated)")
+            return n
+
+
+def run(args) -> int:
+    from explainer.corpus.testset import TestSetError, check_names
+    from explainer.errors import ExplainerInputError
+
+    systems = [parse_system(s) for s in args.system]
+    try:
+        check_names([n for n, _ in systems])
+    except TestSetError as e:
+        raise CliError(str(e)) from None
+    settings = _check_settings(args, len(systems))
+    try:
+        if args.metric == "rouge":
+            return _run_rouge(args, systems, settings)
+        return _run_bleu(args, systems, settings)
+    except (TestSetError, ExplainerInputError) as e:
+        raise CliError(str(e)) from None
+
+
+# ------------------------------------------------------------------------------------------------ BLEU
+def _bleu_dialect(args):
+    from explainer.bleu import get_dialect
+    from explainer.cli.bleu import build_options
+
+    if args.dialect is None:
+        args.dialect = "sacrebleu"
+    for flag in ("types", "multi_ref", "tokenizer", "rouge_type"):
+        if getattr(args, flag):
+            raise CliError(f"--{flag.replace('_', '-')} is a ROUGE option (use --metric rouge)")
+    if args.stem:
+        raise CliError("--stem is a ROUGE option (use --metric rouge)")
+    opts = build_options(args)
+    try:
+        d = get_dialect(args.dialect, **opts)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    return d, opts
+
+
+def _run_bleu(args, systems, settings) -> int:
+    from explainer.bleu.algorithm import gc_paused
+    from explainer.bleu.trace import BleuStats
+    from explainer.corpus.bleu_stats import StatsStream, clear_tokenizer_caches
+    from explainer.corpus.rowscore import score_rows
+    from explainer.corpus.significance import Statistic
+
+    d, opts = _bleu_dialect(args)
+    if (settings["paired"] or settings["confidence_n"]) and d.needs_last_segment:
+        raise CliError(f"bootstrap and paired tests are not defined for the {d.name} dialect: its corpus score "
+                       "depends on the last segment (NLTK's smoothing reads it), which resampling would change")
+    if args.report:
+        return _run_bleu_report(args, systems, settings, d, opts)
+    K = len(args.ref)
+    stream = StatsStream(d, len(systems))
+    warnings: list[str] = []
+    check_blocks = d.name != "sacrebleu"
+
+    def on_block(block):
+        refs_block = [list(x) for x in zip(*block[:K])]
+        hyps_block = block[K:]
+        for i, refs in enumerate(refs_block):
+            stream.add([h[i] for h in hyps_block], refs)
+        clear_tokenizer_caches()     # no line is seen twice: keep memory flat
+        if check_blocks:
+            for hyps in hyps_block:
+                ws, err = d.check_inputs(hyps, refs_block, corpus=True)
+                for w in ws:
+                    if w.message not in warnings:
+                        warnings.append(w.message)
+                if err is not None:
+                    raise CliError(f"{d.implementation} cannot score this input: {err.message}")
+
+    paths = [(f"reference {p}", p) for p in args.ref] + [(f"system {n} ({p})", p) for n, p in systems]
+    # the statistics are built from short-lived, acyclic objects (token lists, n-gram Counters): the cyclic
+    # garbage collector has nothing to find in them and would only re-scan everything alive, again and again
+    with gc_paused():
+        S = _read_streams(paths, on_block)
+    if S == 0:
+        raise CliError(f"{args.ref[0]} is empty")
+    arrays = stream.arrays()
+    lasts = stream.last_contexts()
+    N = d.max_order
+    corpus, statistics = [], []
+    for j, (name, _) in enumerate(systems):
+        summed = arrays[j].sum(0).tolist()
+        comb = d.combine(summed[0], summed[1], summed[2:2 + N], summed[2 + N:], lasts[j], n_segments=S)
+        st = BleuStats.from_combination(d.name, comb, d.signature(K), [], comb.library_error, d.options_dict())
+        c = st.to_dict()
+        for k in ("signature", "options", "dialect", "warnings"):
+            c.pop(k, None)
+        corpus.append(dict(name=name, **c))
+        statistics.append(Statistic(arrays[j], lambda rows, mode: score_rows(d, rows, mode=mode), comb.score))
+    if d.name == "sacrebleu" and not d.options["force"]:
+        if any(x >= 100 for x in stream.ends_with_period):
+            warnings.append("That's 100 lines that end in a tokenized period ('.')")
+    out = _tests(systems, statistics, settings, faithful=d.name == "sacrebleu", plain_sig=d.signature(K),
+                 sacre=d.name == "sacrebleu")
+    out.update({"metric": "bleu", "dialect": d.name, "options": d.options_dict(), "n_segments": S,
+                "n_references": K, "corpus": corpus, "warnings": warnings})
+    if args.segments:
+        _write_bleu_segments(args.segments, d, systems, arrays, stream.first_reference_lengths(), stream.ctxs)
+    _emit(out)
+    return 0
+
+
+def _write_bleu_segments(path, d, systems, arrays, ref_first, ctxs) -> None:
+    from explainer.corpus.report import _per_segment
+
+    N = d.max_order
+    cols: dict = {"segment": list(range(1, len(ref_first) + 1)), "ref_len": ref_first}
+    base = None
+    for j, (name, _) in enumerate(systems):
+        st = arrays[j]
+        sent, bp = _per_segment(d, st, ctxs[j] if ctxs is not None else None)
+        cols[f"{name} | len"] = st[:, 0].tolist()
+        cols[f"{name} | r"] = st[:, 1].tolist()
+        cols[f"{name} | score"] = sent.tolist()
+        if base is None:
+            base = sent
+        else:
+            cols[f"{name} | Δ"] = (sent - base).tolist()
+        cols[f"{name} | BP"] = bp.tolist()
+        cols[f"{name} | {N}-gram"] = [f"{m}/{t}" for m, t in zip(st[:, 1 + N].tolist(), st[:, 1 + 2 * N].tolist())]
+    _write_csv(path, cols)
+
+
+def _run_bleu_report(args, systems, settings, d, opts) -> int:
+    """--report: the whole report (texts kept in memory, the analyses need them)."""
+    from explainer.corpus.report import bleu_report
+
+    ts = _read_testset(args, systems)
+    rep = bleu_report(ts, dialect=d.name, **opts)
+    statistics = [rep.statistic(j) if not d.needs_last_segment else None for j in range(len(systems))]
+    K = len(args.ref)
+    out = _tests(systems, statistics, settings, faithful=d.name == "sacrebleu", plain_sig=rep.signature,
+                 sacre=d.name == "sacrebleu")
+    corpus = []
+    for s in rep.systems:
+        c = s.trace.stats_summary().to_dict()
+        for k in ("signature", "options", "dialect", "warnings", "segment_stats"):
+            c.pop(k, None)
+        corpus.append(dict(name=s.name, **c))
+    warnings = []
+    for s in rep.systems:
+        for w in s.trace.warnings:
+            if w.message not in warnings:
+                warnings.append(w.message)
+    out.update({"metric": "bleu", "dialect": d.name, "options": d.options_dict(), "n_segments": rep.n_segments,
+                "n_references": K, "corpus": corpus, "warnings": warnings})
+    if args.segments:
+        _write_csv(args.segments, rep.segment_rows())
+    _write_json(args.report, rep.to_dict(tests=out.get("test")))
+    _emit(out)
+    return 0
+
+
+# ----------------------------------------------------------------------------------------------- ROUGE
+def _read_testset(args, systems):
+    from explainer.corpus.testset import build_testset, iter_file_lines
+
+    refs = [(p, list(iter_file_lines(p, f"reference {p}"))) for p in args.ref]
+    syss = [(n, list(iter_file_lines(p, f"system {n} ({p})"))) for n, p in systems]
+    return build_testset(syss, refs)
+
+
+def _run_rouge(args, systems, settings) -> int:
+    from explainer.corpus.rouge_report import rouge_report
+    from explainer.cli.rouge import build_options as _options
+    from explainer.rouge.engine import check_rouge_call
+    from explainer.rouge.types import parse_types
+
+    if args.dialect is None:
+        args.dialect = "rouge-score"
+    for flag in ("tokenize", "smooth", "smooth_value", "max_order", "api", "weights", "auto_reweigh",
+                 "effective_order", "lowercase"):
+        if getattr(args, flag) is not None:
+            raise CliError(f"--{flag.replace('_', '-')} is a BLEU option (ROUGE takes --types --stem --multi-ref "
+                           "--tokenizer -o)")
+    opts = _options(args)
+    try:
+        check_rouge_call(args.dialect, args.types, corpus=True, **opts)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    ts = _read_testset(args, systems)
+    rep = rouge_report(ts, dialect=args.dialect, types=args.types, **opts)
+    rtype = args.rouge_type or rep.types[0]
+    if rtype not in rep.types:
+        try:
+            rtype = parse_types([rtype])[0].name
+        except ValueError as e:
+            raise CliError(str(e)) from None
+        if rtype not in rep.types:
+            raise CliError(f"--rouge-type {args.rouge_type} is not among the computed types "
+                           f"({', '.join(rep.types)}); add it to --types")
+    statistics = [rep.statistic(j, rtype, args.measure) for j in range(len(systems))]
+    out = _tests(systems, statistics, settings, faithful=False, plain_sig=rep.signature, sacre=False)
+    out["test"]["statistic"] = f"mean per-item {args.measure} of {rtype}"
+    corpus = []
+    for s in rep.systems:
+        corpus.append({"name": s.name, "aggregation": s.trace.aggregation, "reported": s.trace.reported,
+                       "mean": {t: s.mean(t, args.measure) for t in rep.types}})
+    out.update({"metric": "rouge", "dialect": args.dialect, "options": rep.systems[0].trace.options,
+                "types": rep.types, "rouge_type": rtype, "measure": args.measure, "n_segments": rep.n_segments,
+                "n_references": len(args.ref), "corpus": corpus})
+    if args.segments:
+        _write_csv(args.segments, rep.segment_rows(rtype, measure=args.measure))
+    if args.report:
+        _write_json(args.report, rep.to_dict(tests=out.get("test")))
+    _emit(out)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- tests
+def _tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, sacre: bool) -> dict:
+    from explainer.corpus.significance import bootstrap_confidence, paired_test, seed_from_env
+
+    paired, n, conf_n = settings["paired"], settings["n"], settings["confidence_n"]
+    rows = [{"name": name, "score": float(st.score), "p_value": None, "mean": None, "ci": None}
+            for (name, _), st in zip(systems, statistics)]
+    test: dict = {"type": None, "faithful": faithful}
+    sig = plain_sig
+    if paired:
+        n_conf = conf_n if (paired == "ar" and conf_n) else -1
+        res = paired_test([(name, st) for (name, _), st in zip(systems, statistics)], test=paired, n_samples=n,
+                          n_ar_confidence=n_conf, faithful=faithful)
+        rows = [r.to_dict() for r in res.systems]
+        test.update({"type": paired, "name": "paired bootstrap resampling" if paired == "bs"
+                     else "paired approximate randomization", "n_samples": n, "seed": res.seed,
+                     "n_ar_confidence": res.n_ar_confidence, "baseline": systems[0][0]})
+        if not faithful:
+            test["note"] = res.note
+        if sacre:
+            sig = paired_signature(plain_sig, paired, n, res.seed, res.n_ar_confidence)
+    elif conf_n:
+        seed_str, _ = seed_from_env()
+        for row, st in zip(rows, statistics):
+            c = bootstrap_confidence(st, conf_n, faithful=faithful)
+            row["mean"], row["ci"] = float(c.mean), float(c.ci)
+        test.update({"type": "confidence", "name": "bootstrap confidence interval (per system)",
+                     "n_samples": conf_n, "seed": seed_str})
+        if not faithful:
+            test["note"] = ("the project's own extension: sacreBLEU's bootstrap applied to this metric's "
+                            "statistics")
+        if sacre:
+            parts = plain_sig.split("|")
+            sig = "|".join(parts[:1] + [f"bs:{conf_n}", f"seed:{seed_str}"] + parts[1:])
+    return {"systems": rows, "signature": sig, "test": test}
+
+
+# ---------------------------------------------------------------------------------------------- output
+def _emit(obj) -> None:
+    from explainer.cli.io import write_json
+    from explainer.corpus.export import clean_json
+
+    write_json(clean_json(obj), "the comparison")
+
+
+def _write_csv(path: str, cols) -> None:
+    from explainer.corpus.export import write_columns_csv
+
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            write_columns_csv(fh, cols)
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _write_json(path: str, obj) -> None:
+    from explainer.corpus.export import json_text
+
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(json_text(obj))
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror or e}") from None

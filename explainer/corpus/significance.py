@@ -1,0 +1,386 @@
+"""Bootstrap confidence intervals and paired significance tests, as sacreBLEU 2.6 computes them.
+
+Reproduces ``sacrebleu/significance.py`` (and ``Metric.corpus_score(..., n_bootstrap=N)``) number for number:
+
+* the seed: ``SACREBLEU_SEED`` (default ``"12345"``; ``"none"``: entropy from the OS). ``PairedTest`` seeds every
+  comparison with ``default_rng(seed if seed else None)``: a seed of 0 leaves the comparisons unseeded (its
+  line 407) while the baseline's own interval is drawn with ``default_rng(0)``;
+* **paired bootstrap** (``_paired_bs_test``, Koehn 2004): one matrix ``rng.choice(S, size=(n, S))`` of segment
+  indices, shared by the baseline and the system; segment statistics as float32; per resample the rows are
+  summed and scored; ``p = (#{d - mean(d) > |BL - SYS|} + 1) / (n + 1)`` with ``d = |sys - bl|`` per resample;
+  the system's mean and 95 % half-width from ``estimate_ci`` (the sorted scores at ``n//40`` and
+  ``n - n//40 - 1``, NumPy's mean of the sorted array);
+* **paired approximate randomization** (``_paired_ar_test``, Riezler & Maxwell 2005): a boolean matrix
+  ``rng.integers(2, size=(n, S), dtype=bool)`` swaps each segment's statistics between the two systems;
+  ``p = (#{|A - B| > |BL - SYS|} + 1) / (n + 1)``; no interval unless ``n_ar_confidence > 0`` (then bootstrap
+  indices are drawn from the same generator after the swap matrix);
+* the baseline's interval (``_bootstrap_resample``) and ``--confidence`` (``Score.estimate_ci``: the mean is
+  ``statistics.mean`` there, NumPy's mean in ``PairedTest``).
+
+How it differs from sacreBLEU, on purpose, without changing a number: the random draws are generated and used in
+blocks of rows (NumPy's generators produce the same stream in blocks: for the swap matrix the blocks are a
+multiple of 32 booleans, see tests/test_corpus_significance.py), the resampled sums come from a matrix product of
+exact integer counts (equal to sacreBLEU's float32 sums while every sum is below 2^24, checked; otherwise its
+own float32 summation is used), the statistics of every system are resampled in one pass when the comparisons
+share their draws, and ``explainer.corpus.rowscore`` scores the rows with sacreBLEU's arithmetic. Memory stays
+bounded by the block size, not by ``n x S``.
+
+Other BLEU dialects and ROUGE get the same procedures on their own statistics: that is the project's own
+extension (``faithful`` is False), not any implementation's feature.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from explainer.bleu.bootstrap import MAX_BOOTSTRAP, MAX_BOOTSTRAP_DRAWS
+from explainer.errors import ExplainerInputError
+
+__all__ = ["MAX_RESAMPLES", "MAX_TEST_CELLS", "DEFAULT_BS_N", "DEFAULT_AR_N", "Statistic", "SystemResult",
+           "PairedResult", "Confidence", "seed_from_env", "check_test_size", "bootstrap_confidence",
+           "paired_test", "estimate_ci"]
+
+#: most bootstrap resamples (the core's bootstrap limit) and AR trials of one test (sacreBLEU's defaults: 1,000 and
+#: 10,000; AR is cheaper per trial, and its p-values resolve 1/(n+1))
+MAX_RESAMPLES = {"bs": MAX_BOOTSTRAP, "ar": 100_000}
+#: most resamples x segments of one test, the core's bootstrap limit too: the random draws and the sums grow with
+#: it (about 10 s of work at the limit); memory does not (blocks of _BLOCK_CELLS)
+MAX_TEST_CELLS = MAX_BOOTSTRAP_DRAWS
+DEFAULT_BS_N = 1000
+DEFAULT_AR_N = 10000
+_BLOCK_CELLS = 2_000_000         # random draws generated and used per block (16 MB of int64 indices)
+_F32_EXACT = 2 ** 24             # every integer below it is exact in float32
+
+
+# ------------------------------------------------------------------------------------------ the statistic
+@dataclass
+class Statistic:
+    """Per-segment statistics of one system and how a row of summed statistics becomes a score.
+
+    ``stats`` (S, k): BLEU's ``[c, r, m_1..m_N, t_1..t_N]``, or ROUGE's one value per item. ``score_rows(rows,
+    mode)`` scores summed rows (``mode`` as in ``explainer.corpus.rowscore``). ``score``: the observed corpus
+    score (what ``score_rows`` gives for the sum of all rows in mode "py"). ``resample_dtype``: float32 for
+    sacreBLEU (it converts the statistics before resampling), float64 otherwise."""
+
+    stats: np.ndarray
+    score_rows: Callable[[np.ndarray, str], Sequence[float]]
+    score: float
+    resample_dtype: Any = np.float32
+    integer: bool = True                # statistics are integers (BLEU); False for ROUGE's per-item values
+
+
+@dataclass
+class SystemResult:
+    """sacreBLEU's ``Result`` (score, p_value, mean, ci) plus what the charts show."""
+
+    name: str
+    score: float
+    p_value: float | None = None
+    mean: float | None = None
+    ci: float | None = None
+    resampled: np.ndarray | None = field(default=None, repr=False)       # this system's resampled scores
+    baseline_resampled: np.ndarray | None = field(default=None, repr=False)  # the baseline's, same draws (bs)
+    null_stats: np.ndarray | None = field(default=None, repr=False)      # bs: d - mean(d); ar: |A - B|
+    observed_diff: float | None = None                                   # |BL - SYS|
+    seeded: bool = True
+
+    def to_dict(self, *, with_samples: bool = False) -> dict:
+        d = {"name": self.name, "score": float(self.score),
+             "p_value": None if self.p_value is None else float(self.p_value),
+             "mean": None if self.mean is None else float(self.mean),
+             "ci": None if self.ci is None else float(self.ci)}
+        if with_samples:
+            for k in ("resampled", "baseline_resampled", "null_stats"):
+                v = getattr(self, k)
+                d[k] = None if v is None else [float(x) for x in v]
+            d["observed_diff"] = self.observed_diff
+        return d
+
+
+@dataclass
+class PairedResult:
+    test: str                    # "bs" or "ar"
+    n_samples: int
+    seed: str                    # as sacreBLEU records it: "12345", "none", "0"
+    n_ar_confidence: int
+    systems: list[SystemResult]  # baseline first
+    faithful: bool
+    note: str = ""
+
+    def to_dict(self, *, with_samples: bool = False) -> dict:
+        return {"test": self.test, "n_samples": self.n_samples, "seed": self.seed,
+                "n_ar_confidence": self.n_ar_confidence, "faithful": self.faithful, "note": self.note,
+                "systems": [s.to_dict(with_samples=with_samples) for s in self.systems]}
+
+
+@dataclass
+class Confidence:
+    """``corpus_score(..., n_bootstrap=N)``: mean and 95 % half-width of N resampled scores."""
+
+    score: float
+    mean: float
+    ci: float
+    low: float
+    high: float
+    n_bootstrap: int
+    seed: str
+    resampled: np.ndarray = field(repr=False)
+    faithful: bool = True
+
+    def to_dict(self, *, with_samples: bool = False) -> dict:
+        d = {"score": float(self.score), "mean": float(self.mean), "ci": float(self.ci), "low": float(self.low),
+             "high": float(self.high), "n_bootstrap": self.n_bootstrap, "seed": self.seed,
+             "faithful": self.faithful}
+        if with_samples:
+            d["resampled"] = [float(x) for x in self.resampled]
+        return d
+
+
+# --------------------------------------------------------------------------------------------- helpers
+def seed_from_env(seed: Any = None) -> tuple[str, int | None]:
+    """(the seed as sacreBLEU records it, the value given to default_rng) from ``seed`` or ``SACREBLEU_SEED``."""
+    if seed is None:
+        seed = os.environ.get("SACREBLEU_SEED", "12345")
+    s = str(seed)
+    if s.lower() == "none":
+        return "none", None
+    try:
+        return s.lower(), int(s)
+    except ValueError:
+        raise ExplainerInputError(f"SACREBLEU_SEED must be an integer or 'none', got {s!r}") from None
+
+
+def check_test_size(n: int, n_segments: int, what: str, kind: str = "bs") -> None:
+    """The stated limits, checked before any work (``kind``: "bs" for bootstrap resamples, "ar" for AR trials)."""
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
+        raise ExplainerInputError(f"{what}: the number of resamples must be a positive integer, got {n!r}")
+    if n > MAX_RESAMPLES[kind]:
+        raise ExplainerInputError(f"{what}: {n:,} {'resamples' if kind == 'bs' else 'trials'} is over the limit of "
+                                  f"{MAX_RESAMPLES[kind]:,}")
+    if n_segments < 1:
+        raise ExplainerInputError(f"{what} needs at least one segment")
+    if n * n_segments > MAX_TEST_CELLS:
+        raise ExplainerInputError(
+            f"{what}: {n:,} resamples x {n_segments:,} segments = {n * n_segments:,} draws, over the limit of "
+            f"{MAX_TEST_CELLS:,} per test; use fewer resamples (at most {MAX_TEST_CELLS // n_segments:,} for this "
+            "corpus)")
+
+
+def estimate_ci(scores: np.ndarray) -> tuple[float, float, float, float]:
+    """sacreBLEU's ``significance.estimate_ci``: (mean of the sorted scores, half-width, low, high)."""
+    s = np.sort(np.asarray(scores, dtype=np.float64))
+    n = len(s)
+    lo_i = n // 40
+    hi_i = n - lo_i - 1
+    lo, hi = s[lo_i], s[hi_i]
+    return float(s.mean()), float(0.5 * (hi - lo)), float(lo), float(hi)
+
+
+def _block_rows(n_segments: int, multiple: int = 1) -> int:
+    rows = max(1, _BLOCK_CELLS // max(1, n_segments))
+    if multiple > 1:
+        rows = max(multiple, rows - rows % multiple)
+    return rows
+
+
+def _f32_sums_exact(stats_list: Sequence[Statistic]) -> bool:
+    """Every resampled sum of every column is an integer below 2^24, so float32 sums (sacreBLEU) are exact."""
+    for st in stats_list:
+        if not st.integer:
+            return False
+        a = np.abs(st.stats)
+        if a.size and float(a.max()) * a.shape[0] >= _F32_EXACT:
+            return False
+    return True
+
+
+def _bootstrap_pass(rng: np.random.Generator, n: int, stats_list: Sequence[Statistic]) -> list[np.ndarray]:
+    """Resampled scores of every statistic under the same index matrix ``rng.choice(S, size=(n, S))``, drawn in
+    blocks of rows (the same stream as one call). Rows are summed as sacreBLEU sums them and scored in mode f32
+    (float32 statistics) or py (float64 statistics, the project's own extension)."""
+    S = stats_list[0].stats.shape[0]
+    exact = _f32_sums_exact(stats_list)
+    block = _block_rows(S)
+    out: list[list[float]] = [[] for _ in stats_list]
+    if exact:
+        big = np.hstack([st.stats.astype(np.float64) for st in stats_list])
+        widths = np.cumsum([0] + [st.stats.shape[1] for st in stats_list])
+    done = 0
+    while done < n:
+        m = min(block, n - done)
+        idx = rng.choice(S, size=(m, S), replace=True)
+        done += m
+        if exact:
+            counts = np.bincount((idx + (np.arange(m) * S)[:, None]).ravel(), minlength=m * S).reshape(m, S)
+            sums = counts.astype(np.float64) @ big
+            del counts
+            for j, st in enumerate(stats_list):
+                rows = sums[:, widths[j]:widths[j + 1]]
+                if st.resample_dtype == np.float32:
+                    out[j].extend(st.score_rows(rows.astype(np.float32), "f32"))
+                else:
+                    out[j].extend(st.score_rows(rows, "py"))
+        else:
+            for j, st in enumerate(stats_list):
+                arr = st.stats.astype(st.resample_dtype)
+                # sacreBLEU's own summation: ``stats_np[idxs]`` then ``_s.sum(0)`` per resample
+                rows = np.stack([arr[r].sum(0) for r in idx])
+                out[j].extend(st.score_rows(rows, "f32" if st.resample_dtype == np.float32 else "py"))
+        del idx
+    return [np.asarray(x, dtype=np.float64) for x in out]
+
+
+# ------------------------------------------------------------------------------------- --confidence
+def bootstrap_confidence(st: Statistic, n: int = DEFAULT_BS_N, *, seed: Any = None, faithful: bool = True
+                         ) -> Confidence:
+    """``Metric.corpus_score(..., n_bootstrap=n)``: ``_bootstrap_resample`` + ``Score.estimate_ci``."""
+    S = st.stats.shape[0]
+    check_test_size(n, S, "the bootstrap confidence interval")
+    seed_str, seed_val = seed_from_env(seed)
+    scores = _bootstrap_pass(np.random.default_rng(seed_val), n, [st])[0]
+    srt = sorted(scores.tolist())
+    lo_i = n // 40
+    lo, hi = srt[lo_i], srt[n - lo_i - 1]
+    return Confidence(score=st.score, mean=statistics.mean(srt), ci=0.5 * (hi - lo), low=lo, high=hi,
+                      n_bootstrap=n, seed=seed_str, resampled=scores, faithful=faithful)
+
+
+# ------------------------------------------------------------------------------------------ PairedTest
+def paired_test(named: Sequence[tuple[str, Statistic]], *, test: str = "bs", n_samples: int = 0,
+                n_ar_confidence: int = -1, seed: Any = None, faithful: bool = True,
+                progress: Callable[[float], None] | None = None) -> PairedResult:
+    """``PairedTest(named_systems, ..., test_type=test, n_samples=n_samples, n_ar_confidence=...)()``.
+    The first system is the baseline. ``n_samples=0``: sacreBLEU's default (bs 1,000, ar 10,000)."""
+    if test not in ("bs", "ar"):
+        raise ExplainerInputError(f"unknown paired test {test!r}: choose bs (bootstrap) or ar (approximate "
+                                  "randomization)")
+    if len(named) < 2:
+        raise ExplainerInputError("a paired test needs at least two systems (the first one is the baseline)")
+    S = named[0][1].stats.shape[0]
+    if any(st.stats.shape[0] != S for _, st in named):
+        raise ExplainerInputError("paired tests need the same segments for every system")
+    n = n_samples if n_samples > 0 else (DEFAULT_BS_N if test == "bs" else DEFAULT_AR_N)
+    n_conf = n_ar_confidence if n_ar_confidence != 0 else DEFAULT_BS_N
+    what = "paired bootstrap" if test == "bs" else "paired approximate randomization"
+    check_test_size(n, S, what, test)
+    if test == "ar" and n_conf > 0:
+        check_test_size(n_conf, S, "the bootstrap interval of the AR test")
+    seed_str, bl_seed = seed_from_env(seed)
+    cmp_seed = bl_seed if bl_seed else None          # PairedTest line 407: 0 and None leave it unseeded
+    bl_name, bl = named[0]
+    base = SystemResult(bl_name, bl.score, seeded=bl_seed is not None)
+    others = [SystemResult(nm, st.score, observed_diff=abs(bl.score - st.score), seeded=cmp_seed is not None)
+              for nm, st in named[1:]]
+    tick = progress or (lambda f: None)
+    if test == "bs":
+        _run_bs(named, n, bl_seed, cmp_seed, base, others, tick)
+    else:
+        _run_ar(named, n, n_conf, bl_seed, cmp_seed, base, others, tick)
+    tick(1.0)
+    note = ("" if faithful else "the project's own extension: sacreBLEU's procedure applied to this metric's "
+            "statistics (no implementation has this test)")
+    return PairedResult(test=test, n_samples=n, seed=seed_str, n_ar_confidence=n_conf if test == "ar" else -1,
+                        systems=[base] + others, faithful=faithful, note=note)
+
+
+def _paired_bs_finish(res: SystemResult, bl_scores: np.ndarray, sys_scores: np.ndarray) -> None:
+    res.mean, res.ci, _, _ = estimate_ci(sys_scores)
+    sample_diffs = np.abs(sys_scores - bl_scores)
+    stats = sample_diffs - sample_diffs.mean()
+    c = np.sum(stats > res.observed_diff).item()
+    res.p_value = (c + 1) / (len(stats) + 1)
+    res.resampled, res.baseline_resampled, res.null_stats = sys_scores, bl_scores, stats
+
+
+def _run_bs(named, n, bl_seed, cmp_seed, base, others, tick) -> None:
+    stats = [st for _, st in named]
+    if cmp_seed is not None:
+        # seeded: the baseline's interval and every comparison draw the same index matrix; resample all at once
+        scores = _bootstrap_pass(np.random.default_rng(bl_seed), n, stats)
+        base.mean, base.ci, _, _ = estimate_ci(scores[0])
+        base.resampled = scores[0]
+        for res, sc in zip(others, scores[1:]):
+            _paired_bs_finish(res, scores[0], sc)
+        return
+    bl_scores = _bootstrap_pass(np.random.default_rng(bl_seed), n, stats[:1])[0]
+    base.mean, base.ci, _, _ = estimate_ci(bl_scores)
+    base.resampled = bl_scores
+    for k, (res, st) in enumerate(zip(others, stats[1:])):
+        b, s = _bootstrap_pass(np.random.default_rng(cmp_seed), n, [stats[0], st])
+        _paired_bs_finish(res, b, s)
+        tick((k + 1) / len(others))
+
+
+def _ar_pass(rng, n: int, bl: Statistic, systems: Sequence[Statistic], tick, share: float
+             ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """|A - B| ingredients for every system under the same swap matrix, drawn in blocks of rows (a multiple of
+    32 booleans per block keeps NumPy's stream identical to one call)."""
+    S = bl.stats.shape[0]
+    block = _block_rows(S, multiple=32)
+    blf = bl.stats.astype(np.float64)
+    sum_bl = blf.sum(0)
+    diffs = [blf - st.stats.astype(np.float64) for st in systems]
+    sums_sys = [st.stats.astype(np.float64).sum(0) for st in systems]
+    D = np.hstack(diffs)
+    k = bl.stats.shape[1]
+    out_a: list[list[float]] = [[] for _ in systems]
+    out_b: list[list[float]] = [[] for _ in systems]
+    done = 0
+    while done < n:
+        m = min(block, n - done)
+        pos = rng.integers(2, size=(m, S), dtype=bool)
+        done += m
+        swapped = pos.astype(np.float64) @ D           # pos @ (bl - sys), exact integers for BLEU
+        del pos
+        for j, st in enumerate(systems):
+            sw = swapped[:, j * k:(j + 1) * k]
+            a = sums_sys[j] + sw                       # pos @ bl + neg @ sys
+            b = sum_bl - sw                            # neg @ bl + pos @ sys
+            if st.integer:
+                a = np.rint(a).astype(np.int64)
+                b = np.rint(b).astype(np.int64)
+            out_a[j].extend(st.score_rows(a, "i64"))
+            out_b[j].extend(st.score_rows(b, "i64"))
+        tick(share * done / n)
+    return [(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)) for a, b in zip(out_a, out_b)]
+
+
+def _ar_finish(res: SystemResult, a: np.ndarray, b: np.ndarray) -> None:
+    stats = np.abs(a - b)
+    c = np.sum(stats > res.observed_diff).item()
+    res.p_value = (c + 1) / (len(stats) + 1)
+    res.null_stats = stats
+
+
+def _run_ar(named, n, n_conf, bl_seed, cmp_seed, base, others, tick) -> None:
+    bl = named[0][1]
+    systems = [st for _, st in named[1:]]
+    if n_conf > 0:
+        bl_scores = _bootstrap_pass(np.random.default_rng(bl_seed), n_conf, [bl])[0]
+        base.mean, base.ci, _, _ = estimate_ci(bl_scores)
+        base.resampled = bl_scores
+    if cmp_seed is not None:
+        rng = np.random.default_rng(cmp_seed)
+        pairs = _ar_pass(rng, n, bl, systems, tick, 0.9)
+        for res, (a, b) in zip(others, pairs):
+            _ar_finish(res, a, b)
+        if n_conf > 0:
+            # drawn after the swap matrix, from the same generator (the same for every comparison)
+            sc = _bootstrap_pass(rng, n_conf, systems)
+            for res, s in zip(others, sc):
+                res.mean, res.ci, _, _ = estimate_ci(s)
+                res.resampled = s
+        return
+    for k, (res, st) in enumerate(zip(others, systems)):
+        rng = np.random.default_rng(None)
+        (a, b), = _ar_pass(rng, n, bl, [st], lambda f: None, 1.0)
+        _ar_finish(res, a, b)
+        if n_conf > 0:
+            s = _bootstrap_pass(rng, n_conf, [st])[0]
+            res.mean, res.ci, _, _ = estimate_ci(s)
+            res.resampled = s
+        tick((k + 1) / len(others))

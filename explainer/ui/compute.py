@@ -1,0 +1,186 @@
+"""Traces computed once per (texts, settings) and shared by every session of the server process.
+
+A class opening the teacher's link at once asks thirty times for the same traces; a student clicking through
+the settings asks again on every rerun. :class:`SharedResults` keeps recent results in memory, keyed on
+everything that determines them, and gives every session the same (read-only) objects:
+
+* **Keyed exactly.** The key holds the texts and every option value together with its type (``True``, ``1``
+  and ``1.0`` are equal in Python but are different option values to the cores) and ``repr`` of floats (so
+  ``-0.0`` is not ``0.0``).
+* **Bounded.** The cache holds at most :data:`BUDGET_CHARS` characters of input in all (least recently used
+  entries go first). A trace takes roughly 0.5–1 kB of memory per input character (measured: 845 characters
+  → 0.4 MB, 9,286 → 8 MB, 47,701 → 17 MB for BLEU + ROUGE-1/2/L/Lsum), so the cache stays below ~100 MB
+  whatever strangers type. One input larger than the budget is computed but not kept.
+* **One computation per key at a time.** Sessions asking for a key that is being computed wait for it instead
+  of computing it again (thirty sessions opening one link compute its traces once).
+* **Memory only.** Nothing is written to disk and nothing is logged: user text lives in this process's memory
+  for as long as the entry is recent, and in the visitor's URL.
+
+Not ``st.cache_data``: it pickles every result on the way in and unpickles a copy for every session on the way
+out, which for a 400-token text costs 60 % of computing the traces again (190 ms vs 320 ms measured), and it
+bounds the serialised bytes of all caches of the app together rather than this one. Not ``st.cache_resource``:
+it bounds the number of entries, not their size (0.4 MB to 20 MB and more per entry).
+
+The cached objects are shared between sessions and threads, so callers must treat them as read-only (the page
+and its views only read traces; the BLEU trace's lazily built n-gram records are idempotent).
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Hashable
+
+from explainer.ui.permalink import ExplainState
+from explainer.ui.schema import supported_types
+
+__all__ = ["BUDGET_CHARS", "SharedResults", "cached", "compute_traces", "freeze", "inputs_key", "shared", "traces"]
+
+BUDGET_CHARS = 100_000
+SMALL_RATIO = 64   # a result of a few numbers: its entry (the key's texts) costs 1/64 of a trace's
+
+
+def freeze(value: Any) -> Hashable:
+    """A hashable key for an option value that tells apart what Python's ``==`` does not (True / 1 / 1.0,
+    0.0 / -0.0) and accepts lists, tuples and dicts."""
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((str(k), freeze(v)) for k, v in value.items())))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(freeze(v) for v in value))
+    if isinstance(value, float):
+        return ("float", repr(value))
+    if value is None or isinstance(value, (str, bool, int)):
+        return (type(value).__name__, value)
+    return (type(value).__name__, repr(value))
+
+
+class _Pending:
+    """A computation in progress: other callers of the same key wait on ``done``."""
+
+    __slots__ = ("done", "value", "error")
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+
+class SharedResults:
+    """A thread-safe LRU of computed results whose total cost (characters of input) stays within a budget."""
+
+    def __init__(self, budget: int = BUDGET_CHARS) -> None:
+        self.budget = budget
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._pending: dict[Hashable, _Pending] = {}
+        self._total = 0
+        self.hits = self.misses = 0
+
+    def get(self, key: Hashable, cost: int, compute: Callable[[], Any]) -> Any:
+        """The result for ``key``: from the cache, from a computation of the same key already running in
+        another thread, or from ``compute()`` (kept when ``cost`` fits the budget). An exception of
+        ``compute`` reaches every caller waiting for it and is not cached."""
+        while True:
+            with self._lock:
+                if key in self._entries:
+                    self._entries.move_to_end(key)
+                    self.hits += 1
+                    return self._entries[key][0]
+                pending = self._pending.get(key)
+                if pending is None:
+                    pending = self._pending[key] = _Pending()
+                    self.misses += 1
+                    break
+            pending.done.wait()
+            if pending.error is None:
+                return pending.value
+            if isinstance(pending.error, Exception):
+                raise pending.error
+            # the computing thread was stopped (e.g. its session went away): compute here instead
+        try:
+            pending.value = compute()
+        except BaseException as e:
+            pending.error = e
+            raise
+        finally:
+            with self._lock:
+                del self._pending[key]
+                if pending.error is None and cost <= self.budget:
+                    self._store(key, pending.value, cost)
+            pending.done.set()
+        return pending.value
+
+    def _store(self, key: Hashable, value: Any, cost: int) -> None:
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self._total -= old[1]
+        self._entries[key] = (value, cost)
+        self._total += cost
+        while self._total > self.budget and self._entries:
+            _, (_, c) = self._entries.popitem(last=False)
+            self._total -= c
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._total = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def total_cost(self) -> int:
+        return self._total
+
+
+#: The process-wide cache the Explain page uses.
+shared = SharedResults()
+
+
+def inputs_key(state: ExplainState, refs: list[str]) -> tuple[Hashable, int]:
+    """(key, cost) of a computation over these inputs: everything that determines the traces (texts, dialects,
+    options, ROUGE types), and the input size."""
+    key = (state.candidate, tuple(refs), state.bleu_dialect, freeze(state.bleu_options), state.rouge_dialect,
+           tuple(state.rouge_types), freeze(state.rouge_options))
+    return key, len(state.candidate) + sum(len(r) for r in refs) + 1
+
+
+def cached(kind: str, state: ExplainState, refs: list[str], fn: Callable[[], Any], *, small: bool = False) -> Any:
+    """``fn()`` computed once per (kind, inputs) and shared; ``fn`` must depend on nothing but the inputs.
+    ``small``: the result is a few numbers, so the entry costs about its key (the texts), not a trace."""
+    key, cost = inputs_key(state, refs)
+    return shared.get((kind, key), cost // SMALL_RATIO + 1 if small else cost, fn)
+
+
+def traces(state: ExplainState, refs: list[str]):
+    """Both traces (or an error message per family), shared by every session."""
+    return cached("traces", state, refs, lambda: compute_traces(state, refs))
+
+
+def compute_traces(state: ExplainState, refs: list[str]):
+    """Both traces (or an error message per family), computed now."""
+    from explainer.bleu import MAX_TRACE_CHARS, TraceTooLarge, explain_bleu
+    from explainer.rouge import explain_rouge
+
+    bt = rt = None
+    errors: dict[str, str] = {}
+    try:
+        bt = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
+    except TraceTooLarge:  # the core's message names its API and CLI; say it in the page's terms
+        n = len(state.candidate) + sum(map(len, refs))
+        errors["BLEU"] = (f"these texts have {n:,} characters in all, more than the {MAX_TRACE_CHARS:,} the "
+                          "step-by-step BLEU view can show at once. Shorten the candidate or the references to "
+                          "see BLEU; ROUGE below is not affected.")
+    except ValueError as e:  # ExplainerInputError, InputTooLong and option errors are ValueErrors
+        errors["BLEU"] = str(e)
+    types, dropped = supported_types(state.rouge_dialect, state.rouge_types)
+    if dropped:
+        errors["ROUGE types"] = (f"{', '.join(dropped)} {'is' if len(dropped) == 1 else 'are'} not defined by the "
+                                 f"{state.rouge_dialect} dialect and left out.")
+    if types:
+        try:
+            rt = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types, **state.rouge_options)
+        except ValueError as e:
+            errors["ROUGE"] = str(e)
+    else:
+        errors.setdefault("ROUGE", "No ROUGE type is selected.")
+    return bt, rt, errors

@@ -1,0 +1,303 @@
+"""Plotly figures of the Corpus page. Pure functions: report data in (the dicts and arrays of
+``explainer.corpus.report`` / ``significance``), ``go.Figure`` out; no Streamlit here.
+
+Same conventions as ``explainer.ui.charts``: Okabe–Ito colours, every series also told apart by pattern, marker or
+dash, system names and n-grams (user text) through ``label_text`` / ``plotly_escape``. Points and bars carry the
+segment ids they stand for in ``customdata`` so the page can open the segments behind a click.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from explainer.ui.charts import label_text, plotly_escape
+
+__all__ = ["SYSTEM_COLOURS", "corpus_scores_figure", "precision_by_order_figure", "corpus_vs_mean_figure",
+           "influence_figure", "bootstrap_figure", "null_distribution_figure", "length_buckets_figure",
+           "segment_scatter_figure", "delta_histogram_figure", "length_ratio_figure", "ngram_diff_figure",
+           "figure_alt"]
+
+SYSTEM_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442", "#000000",
+                  "#999999", "#882255"]
+PATTERNS = ["", "/", "x", ".", "\\", "+", "-", "|", "", "/"]
+SYMBOLS = ["circle", "diamond", "square", "triangle-up", "x", "star", "cross", "hexagon", "pentagon", "bowtie"]
+DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "solid", "dash", "dot", "dashdot"]
+FONT = dict(size=15)
+
+
+def _colour(i: int) -> str:
+    return SYSTEM_COLOURS[i % len(SYSTEM_COLOURS)]
+
+
+def _pattern(i: int) -> dict:
+    p = PATTERNS[i % len(PATTERNS)]
+    if not p:
+        return dict(shape="")
+    return dict(shape=p, fillmode="overlay", fgcolor="#000000", fgopacity=0.4, size=8, solidity=0.25)
+
+
+def _name(s: str) -> str:
+    return label_text(s, limit=28)
+
+
+def _layout(title: str, height: int = 400, **extra) -> dict:
+    lay = dict(title=dict(text=plotly_escape(title), font=dict(size=17)), font=FONT, height=height,
+               margin=dict(l=60, r=30, t=70, b=90),
+               legend=dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0))
+    lay.update(extra)
+    return lay
+
+
+def _fig(data: list[dict], layout: dict) -> go.Figure:
+    return go.Figure({"data": data, "layout": layout})
+
+
+def figure_alt(fig: go.Figure) -> str:
+    """A one-line text alternative: the title and the series names."""
+    t = fig.layout.title.text or "chart"
+    names = [tr.name for tr in fig.data if tr.name]
+    return f"{t}" + (f" (series: {', '.join(names)})" if names else "")
+
+
+# ---------------------------------------------------------------------------------------------- scores
+def corpus_scores_figure(names: Sequence[str], scores: Sequence[float], *, ci: Sequence[float | None] | None = None,
+                         metric: str = "BLEU", scale: float = 100.0) -> go.Figure:
+    """One bar per system; whiskers = the 95 % half-width when an interval was computed."""
+    err = None
+    if ci is not None and any(c is not None for c in ci):
+        err = dict(type="data", array=[c if c is not None else 0 for c in ci], visible=True, thickness=2, width=8)
+    data = [dict(type="bar", x=[_name(n) for n in names], y=list(scores), name=metric,
+                 marker=dict(color=[_colour(i) for i in range(len(names))],
+                             pattern=dict(shape=[PATTERNS[i % len(PATTERNS)] for i in range(len(names))],
+                                          fillmode="overlay", fgcolor="#000000", fgopacity=0.4, size=8,
+                                          solidity=0.25)),
+                 error_y=err, text=[f"{s:.2f}" if scale >= 100 else f"{s:.4f}" for s in scores],
+                 textposition="inside" if err else "outside", insidetextanchor="start", cliponaxis=False,
+                 hovertemplate="%{x}: %{y:.4f}<extra></extra>")]
+    top = max(list(scores) + [0]) + (max([c or 0 for c in ci]) if ci else 0)
+    return _fig(data, _layout(f"Corpus {metric} per system" + (" (whiskers: 95 % CI)" if err else ""),
+                              height=380, showlegend=False,
+                              yaxis=dict(title=dict(text=f"{metric} (0–{scale:g})"), range=[0, top * 1.18 or 1])))
+
+
+def precision_by_order_figure(rows: Sequence[dict]) -> go.Figure:
+    """``rows``: per system ``{"system", "precisions" (0..1), "counts", "totals"}`` (report.precision_by_order)."""
+    data = []
+    for i, r in enumerate(rows):
+        ns = [f"{n + 1}-gram" for n in range(len(r["precisions"]))]
+        data.append(dict(type="bar", x=ns, y=r["precisions"], name=_name(r["system"]),
+                         marker=dict(color=_colour(i), pattern=_pattern(i)),
+                         customdata=[[c, t] for c, t in zip(r["counts"], r["totals"])],
+                         hovertemplate="%{fullData.name} %{x}: %{y:.4f} = %{customdata[0]} / "
+                                       "%{customdata[1]}<extra></extra>"))
+    return _fig(data, _layout("Corpus n-gram precision by order (summed matches / summed totals)", height=380,
+                              barmode="group", yaxis=dict(title=dict(text="precision (0–1)"), range=[0, 1.05])))
+
+
+def corpus_vs_mean_figure(rows: Sequence[dict], *, scale: float = 100.0) -> go.Figure:
+    """Per system: the corpus score, the mean of sentence scores and, for sacreBLEU, the means of
+    ``sentence_bleu`` and ``BLEU().sentence_score``. ``rows``: report.corpus_vs_mean dicts."""
+    series = [("corpus", "corpus score (summed statistics)", "#0072B2", ""),
+              ("mean_of_sentences", "mean of sentence scores", "#E69F00", "/"),
+              ("mean_sentence_bleu", "mean of sacrebleu.sentence_bleu", "#009E73", "x"),
+              ("mean_sentence_score", "mean of BLEU().sentence_score", "#CC79A7", ".")]
+    names = [_name(r["system"]) for r in rows]
+    data = []
+    for key, label, colour, pat in series:
+        vals = [r.get(key) for r in rows]
+        if all(v is None for v in vals):
+            continue
+        if key == "mean_sentence_score" and vals == [r.get("mean_of_sentences") for r in rows]:
+            continue     # the page's options are BLEU()'s own: the same numbers as the mean of sentence scores
+        data.append(dict(type="bar", x=names, y=vals, name=label,
+                         marker=dict(color=colour, pattern=dict(shape=pat, fillmode="overlay", fgcolor="#000000",
+                                                                fgopacity=0.4, size=8, solidity=0.25)
+                                     if pat else dict(shape="")),
+                         text=[("" if v is None else f"{v:.2f}" if scale >= 100 else f"{v:.4f}") for v in vals],
+                         textposition="outside", cliponaxis=False,
+                         hovertemplate="%{x}: %{y:.4f} (" + label + ")<extra></extra>"))
+    top = max([v for d in data for v in d["y"] if v is not None] + [0])
+    return _fig(data, _layout("Corpus score ≠ mean of sentence scores", height=400, barmode="group",
+                              yaxis=dict(title=dict(text=f"score (0–{scale:g})"), range=[0, top * 1.2 or 1])))
+
+
+def influence_figure(cvm: dict) -> go.Figure:
+    """The segments that pull the corpus score and the mean apart most (leave-one-out influence on the gap)."""
+    rows = cvm.get("pulling_apart") or []
+    ys = [f"segment {r['segment']}" for r in rows][::-1]
+    xs = [r["influence"] for r in rows][::-1]
+    data = [dict(type="bar", orientation="h", x=xs, y=ys, name="influence on (corpus − mean)",
+                 marker=dict(color=["#0072B2" if x >= 0 else "#D55E00" for x in xs],
+                             pattern=dict(shape=["" if x >= 0 else "/" for x in xs], fillmode="overlay",
+                                          fgcolor="#000000", fgopacity=0.4, size=8, solidity=0.25)),
+                 customdata=[[r["segment"], r["sentence_score"], r["length"], r["corpus_without"], r["mean_without"]]
+                             for r in rows][::-1],
+                 hovertemplate="segment %{customdata[0]}: the gap is %{x:+.4f} larger with it<br>"
+                               "its sentence score %{customdata[1]:.2f}, length %{customdata[2]}<br>"
+                               "without it: corpus %{customdata[3]:.4f}, mean %{customdata[4]:.4f}<extra></extra>")]
+    return _fig(data, _layout(f"Segments that pull corpus and mean apart most — {cvm.get('system', '')}",
+                              height=max(260, 40 + 28 * len(rows)), showlegend=False,
+                              margin=dict(l=110, r=30, t=70, b=60),
+                              xaxis=dict(title=dict(text="change of (corpus − mean) caused by the segment"),
+                                         zeroline=True)))
+
+
+# ---------------------------------------------------------------------------------------- significance
+def _hist(values: np.ndarray, nbins: int = 40) -> tuple[list[float], list[int], float]:
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if not len(v):
+        return [], [], 1.0
+    lo, hi = float(v.min()), float(v.max())
+    if hi == lo:
+        hi = lo + 1e-9
+    counts, edges = np.histogram(v, bins=nbins, range=(lo, hi))
+    centres = ((edges[:-1] + edges[1:]) / 2).tolist()
+    return centres, counts.tolist(), float(edges[1] - edges[0])
+
+
+def bootstrap_figure(series: Sequence[tuple[str, np.ndarray, float, float | None]], *, metric: str = "BLEU"
+                     ) -> go.Figure:
+    """Resampled score distributions. ``series``: (system name, resampled scores, observed score, 95 % half-width
+    or None). The observed score is a vertical line; the CI a shaded band around the bootstrap mean."""
+    data, shapes, ann = [], [], []
+    for i, (name, vals, observed, ci) in enumerate(series):
+        x, y, w = _hist(vals)
+        data.append(dict(type="bar", x=x, y=y, width=w, name=_name(name), opacity=0.6,
+                         marker=dict(color=_colour(i), pattern=_pattern(i)),
+                         hovertemplate="%{fullData.name}: %{y} resamples near %{x:.3f}<extra></extra>"))
+        shapes.append(dict(type="line", x0=observed, x1=observed, y0=0, y1=1, yref="paper",
+                           line=dict(color=_colour(i), width=3, dash=DASHES[i % len(DASHES)])))
+        ann.append(dict(x=observed, y=1 - 0.07 * i, yref="paper", showarrow=False, xanchor="left",
+                        text=f" {_name(name)}: {observed:.2f}", font=dict(size=13)))
+        if ci is not None and len(vals):
+            m = float(np.mean(vals))
+            shapes.append(dict(type="rect", x0=m - ci, x1=m + ci, y0=0, y1=0.04, yref="paper",
+                               fillcolor=_colour(i), opacity=0.5, line=dict(width=0)))
+    return _fig(data, _layout(f"Bootstrap resamples of the corpus {metric} (lines: the observed scores; "
+                              "bands: 95 % CI)", height=420, barmode="overlay", shapes=shapes, annotations=ann,
+                              xaxis=dict(title=dict(text=f"corpus {metric} of a resampled test set")),
+                              yaxis=dict(title=dict(text="resamples"))))
+
+
+def null_distribution_figure(stats: np.ndarray, observed: float, p_value: float, *, test: str, name: str,
+                             baseline: str) -> go.Figure:
+    """What the test compares the observed difference with: bs — the centred |difference| of the resamples;
+    ar — |A − B| of the shuffled pseudo-systems. Bars beyond the observed difference are the p-value's count."""
+    x, y, w = _hist(stats, nbins=50)
+    beyond = [xi > observed for xi in x]
+    what = ("centred |Δ| of paired bootstrap resamples" if test == "bs" else
+            "|Δ| when each segment's outputs are randomly swapped")
+    data = [dict(type="bar", x=[a for a, b in zip(x, beyond) if not b], y=[c for c, b in zip(y, beyond) if not b],
+                 width=w, name="as large as chance makes it", marker=dict(color="#56B4E9"),
+                 hovertemplate="%{y} trials near %{x:.3f}<extra></extra>"),
+            dict(type="bar", x=[a for a, b in zip(x, beyond) if b], y=[c for c, b in zip(y, beyond) if b],
+                 width=w, name="larger than the observed difference (counted in p)",
+                 marker=dict(color="#D55E00", pattern=dict(shape="/", fillmode="overlay", fgcolor="#000000",
+                                                           fgopacity=0.4, size=8, solidity=0.25)),
+                 hovertemplate="%{y} trials near %{x:.3f}<extra></extra>")]
+    shapes = [dict(type="line", x0=observed, x1=observed, y0=0, y1=1, yref="paper",
+                   line=dict(color="#000000", width=3, dash="dash"))]
+    ann = [dict(x=observed, y=1, yref="paper", showarrow=False, xanchor="left", yanchor="top",
+                text=f" observed |Δ| = {observed:.3f}<br> p = {p_value:.4g}", font=dict(size=14))]
+    xlabel = ("|Δ| of a resample minus the mean |Δ| (the test's statistic)" if test == "bs" else
+              "|Δ| in corpus score between the two shuffled pseudo-systems")
+    return _fig(data, _layout(f"{name} vs {baseline}: {what}", height=400, barmode="overlay",
+                              shapes=shapes, annotations=ann, margin=dict(l=60, r=30, t=70, b=110),
+                              legend=dict(orientation="h", yanchor="top", y=-0.25, xanchor="left", x=0),
+                              xaxis=dict(title=dict(text=xlabel)),
+                              yaxis=dict(title=dict(text="trials"))))
+
+
+# --------------------------------------------------------------------------------------- where they differ
+def length_buckets_figure(buckets: Sequence[dict], names: Sequence[str], *, metric: str = "BLEU") -> go.Figure:
+    """Corpus score per reference-length bucket and system; the bucket's segment count on the axis labels."""
+    xs = [f"{b['bucket']}<br>({b['n_segments']} seg.)" for b in buckets]
+    data = []
+    for i, n in enumerate(names):
+        ys = [b["scores"].get(n) for b in buckets]
+        data.append(dict(type="bar", x=xs, y=ys, name=_name(n), marker=dict(color=_colour(i), pattern=_pattern(i)),
+                         customdata=[[b["bucket"], b["n_segments"]] for b in buckets],
+                         hovertemplate="%{fullData.name}, reference length %{customdata[0]} (%{customdata[1]} "
+                                       "segments): %{y:.3f}<extra></extra>"))
+    return _fig(data, _layout(f"{metric} by reference length (tokens of reference 1; buckets of about equal size)",
+                              height=420, barmode="group", margin=dict(l=60, r=30, t=70, b=120),
+                              legend=dict(orientation="h", yanchor="top", y=-0.28, xanchor="left", x=0),
+                              yaxis=dict(title=dict(text=metric))))
+
+
+def segment_scatter_figure(base: np.ndarray, other: np.ndarray, *, base_name: str, name: str,
+                           metric: str = "sentence BLEU") -> go.Figure:
+    """Each segment's score: baseline (x) vs system (y); above the diagonal = the system is better there.
+    ``customdata`` holds the 1-based segment id (selecting points opens them)."""
+    ids = np.arange(1, len(base) + 1)
+    delta = np.asarray(other) - np.asarray(base)
+    groups = [("better", delta > 0, "#009E73", "triangle-up"), ("worse", delta < 0, "#D55E00", "triangle-down"),
+              ("equal", delta == 0, "#999999", "circle")]
+    data = []
+    for label, mask, colour, sym in groups:
+        data.append(dict(type="scattergl" if len(base) > 3000 else "scatter", mode="markers",
+                         x=np.asarray(base)[mask].tolist(), y=np.asarray(other)[mask].tolist(),
+                         customdata=ids[mask].tolist(), name=f"{label} ({int(mask.sum())})",
+                         marker=dict(color=colour, symbol=sym, size=7, opacity=0.7),
+                         meta=[_name(base_name), _name(name)],
+                         hovertemplate="segment %{customdata}: %{meta[0]} %{x:.2f}, %{meta[1]} %{y:.2f}"
+                                       "<extra></extra>"))
+    top = float(max(np.max(base, initial=0), np.max(other, initial=0), 1e-9))
+    shapes = [dict(type="line", x0=0, y0=0, x1=top, y1=top, line=dict(color="#000000", dash="dot", width=1))]
+    return _fig(data, _layout(f"{metric} per segment: {name} vs {base_name} (select points to open them)",
+                              height=460, shapes=shapes, dragmode="select",
+                              xaxis=dict(title=dict(text=plotly_escape(base_name))),
+                              yaxis=dict(title=dict(text=plotly_escape(name)))))
+
+
+def delta_histogram_figure(delta: np.ndarray, *, name: str, base_name: str) -> go.Figure:
+    x, y, w = _hist(delta, nbins=41)
+    data = [dict(type="bar", x=x, y=y, width=w, name="segments",
+                 marker=dict(color=["#009E73" if v > 0 else "#D55E00" if v < 0 else "#999999" for v in x]),
+                 hovertemplate="%{y} segments with Δ near %{x:+.2f}<extra></extra>")]
+    return _fig(data, _layout(f"Δ sentence score per segment ({name} − {base_name})", height=340,
+                              showlegend=False, xaxis=dict(title=dict(text="Δ")),
+                              yaxis=dict(title=dict(text="segments"))))
+
+
+def length_ratio_figure(rows: Sequence[dict]) -> go.Figure:
+    """Per system the distribution of segment length ratios c / r (log-spaced bins), total ratio in the legend."""
+    data = []
+    edges = [0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0, 1.05, 1.1, 1.2, 1.3, 1.5, 2.0, math.inf]
+    labels = [f"{a:g}–{b:g}" if b != math.inf else f"≥ {a:g}" for a, b in zip(edges[:-1], edges[1:])]
+    for i, r in enumerate(rows):
+        vals = [v for v in r["segment_ratio"] if v is not None]
+        counts = [sum(1 for v in vals if a <= v < b) for a, b in zip(edges[:-1], edges[1:])]
+        ratio = r["ratio"]
+        data.append(dict(type="bar", x=labels, y=counts,
+                         name=f"{_name(r['system'])} (total c/r = {ratio:.3f})" if ratio is not None else
+                         _name(r["system"]), marker=dict(color=_colour(i), pattern=_pattern(i)),
+                         hovertemplate="%{fullData.name}: %{y} segments with c/r in %{x}<extra></extra>"))
+    return _fig(data, _layout("Length ratio c / r per segment (candidate tokens / chosen reference length)",
+                              height=380, barmode="group", xaxis=dict(title=dict(text="c / r")),
+                              yaxis=dict(title=dict(text="segments"))))
+
+
+def ngram_diff_figure(nd: dict) -> go.Figure:
+    """The n-grams one system matches more often than the other (clipped matches summed over the corpus)."""
+    better, worse = nd.get("better", []), nd.get("worse", [])
+    rows = list(reversed(worse)) + list(reversed(better))
+    ys = [f"{label_text(r['ngram'], 30)}  ({r['n']})" for r in rows]
+    xs = [r["difference"] for r in rows]
+    data = [dict(type="bar", orientation="h", x=xs, y=ys, name="matched more by " + _name(nd["system"]),
+                 marker=dict(color=["#009E73" if x > 0 else "#D55E00" for x in xs],
+                             pattern=dict(shape=["" if x > 0 else "/" for x in xs], fillmode="overlay",
+                                          fgcolor="#000000", fgopacity=0.4, size=8, solidity=0.25)),
+                 customdata=[[r["system"], r["baseline"], r["n_segments"]] for r in rows],
+                 meta=[_name(nd["system"]), _name(nd["baseline"])],
+                 hovertemplate="%{y}: %{meta[0]} %{customdata[0]}×, %{meta[1]} %{customdata[1]}× "
+                               "(in %{customdata[2]} segments)<extra></extra>")]
+    return _fig(data, _layout(f"N-grams matched in the references: {nd['system']} − {nd['baseline']}",
+                              height=max(300, 60 + 24 * len(rows)), showlegend=False,
+                              margin=dict(l=200, r=30, t=70, b=60),
+                              xaxis=dict(title=dict(text="difference in clipped matches (summed over the corpus)"),
+                                         zeroline=True)))

@@ -1,0 +1,1083 @@
+"""The Corpus page: whole test sets, several systems, every segment one click from its explanation.
+
+The page computes nothing itself: ``explainer.corpus`` builds the report (corpus scores, per-segment scores, the
+analyses, the confidence intervals and paired tests) and ``explainer.ui.corpus_charts`` draws it. A segment opens
+in the Explain page's own components (``explain_page._bleu_section`` / ``_rouge_section``) with the same settings.
+
+Bounded: the page takes at most PAGE_MAX_SEGMENTS segments, PAGE_MAX_SYSTEMS systems, 1–4 references and
+PAGE_MAX_BYTES of uploads, checked before any work (the ``compare`` CLI streams larger test sets). Texts live in
+this browser session's memory only: never written to disk, never logged. Results are kept per input and settings
+(a rerun — sorting, filtering, opening a segment — recomputes nothing).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Any
+from urllib.parse import urlencode
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from explainer.corpus.export import columns_csv, json_text
+from explainer.corpus.samples import SAMPLES, load_sample
+from explainer.corpus.significance import MAX_RESAMPLES
+from explainer.corpus.testset import (
+    MAX_REFERENCES,
+    TestSet,
+    TestSetError,
+    build_testset,
+    decode_lines,
+    parse_jsonl,
+    parse_tsv,
+    system_name_from_file,
+    unique_name,
+)
+from explainer.errors import ExplainerInputError
+from explainer.ui import corpus_charts as cc
+from explainer.ui import highlight as hl
+
+__all__ = ["render", "PAGE_MAX_SEGMENTS", "PAGE_MAX_SYSTEMS", "PAGE_MAX_BYTES", "PAGE_MAX_RESAMPLES",
+           "PAGE_MAX_TEST_CELLS", "testset_from_uploads", "testset_from_paste"]
+
+PAGE_MAX_SEGMENTS = 10_000
+PAGE_MAX_SYSTEMS = 6
+PAGE_MAX_BYTES = 20_000_000          # all uploaded / pasted text together
+PAGE_MAX_RESAMPLES = MAX_RESAMPLES               # bootstrap 10,000 resamples, AR 100,000 trials
+PAGE_MAX_TEST_CELLS = 20_000_000     # resamples x segments of one test (sacreBLEU's AR on 2,000 segments)
+TABLE_SEARCH_MAX = 200               # characters of a table search
+CHART_CONFIG = {"displaylogo": False}
+
+
+def _settings_module():
+    """The shared metric settings model when it is on this branch, else the Corpus page's stand-in (same API)."""
+    try:
+        from explainer.ui import settings as mod  # the Explain page's shared settings model
+    except ImportError:
+        from explainer.ui import corpus_settings as mod
+    return mod
+
+
+# ---------------------------------------------------------------------------------------------- loading
+def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[tuple[str, bytes]]) -> TestSet:
+    """Build a test set from uploaded files (name, bytes): .txt systems and references, or .jsonl / .tsv files
+    that carry their references. Raises TestSetError with the file and line."""
+    total = sum(len(b) for _, b in system_files) + sum(len(b) for _, b in ref_files)
+    if total > PAGE_MAX_BYTES:
+        raise TestSetError(f"the files hold {total / 1e6:.1f} MB, over the page's limit of {PAGE_MAX_BYTES / 1e6:.0f} "
+                           "MB (the command line `python -m explainer compare` takes larger test sets)")
+    systems: list[tuple[str, list[str]]] = []
+    sources: dict[str, str] = {}
+    per_segment_refs: list[list[str]] | None = None
+    ref_source = None
+    streams: list[tuple[str, list[str]]] = []
+    for name, data in system_files:
+        low = name.lower()
+        if low.endswith(".jsonl"):
+            cands, refs = parse_jsonl(data, name)
+            if per_segment_refs is None:
+                per_segment_refs, ref_source = refs, name
+            elif refs != per_segment_refs:
+                k = next((i for i, (a, b) in enumerate(zip(refs, per_segment_refs)) if a != b),
+                         min(len(refs), len(per_segment_refs)))
+                raise TestSetError(f"{name}: the references of segment {k + 1} differ from those in {ref_source}; "
+                                   "every system must be scored against the same references")
+            systems.append((unique_name(system_name_from_file(name), [n for n, _ in systems]), cands))
+            sources[systems[-1][0]] = name
+        elif low.endswith(".tsv"):
+            syss, rstreams = parse_tsv(data, name)
+            for n, lines in syss:
+                systems.append((unique_name(n, [x for x, _ in systems]), lines))
+                sources[systems[-1][0]] = f"{name}, column {n}"
+            streams += [(f"{name}:{i + 1}", s) for i, s in enumerate(rstreams)]
+        else:
+            systems.append((unique_name(system_name_from_file(name), [n for n, _ in systems]),
+                            decode_lines(data, name)))
+            sources[systems[-1][0]] = name
+    for name, data in ref_files:
+        streams.append((name, decode_lines(data, name)))
+    if len(systems) > PAGE_MAX_SYSTEMS:
+        raise TestSetError(f"{len(systems)} systems, over the page's limit of {PAGE_MAX_SYSTEMS}")
+    if per_segment_refs is not None:
+        if streams:
+            raise TestSetError(f"{ref_source} carries its own references; do not upload reference files with .jsonl "
+                               "systems")
+        return build_testset(systems, per_segment_refs=per_segment_refs, max_segments=PAGE_MAX_SEGMENTS,
+                             sources=sources)
+    if not streams:
+        raise TestSetError("add at least one reference file (one segment per line, aligned with the systems)")
+    if len(streams) > MAX_REFERENCES:
+        raise TestSetError(f"{len(streams)} reference files, over the limit of {MAX_REFERENCES}")
+    return build_testset(systems, streams, max_segments=PAGE_MAX_SEGMENTS, sources=sources)
+
+
+def testset_from_paste(systems: list[tuple[str, str]], refs: list[str]) -> TestSet:
+    total = sum(len(t) for _, t in systems) + sum(len(r) for r in refs)
+    if total > PAGE_MAX_BYTES:
+        raise TestSetError(f"the pasted text holds {total:,} characters, over the page's limit")
+    sys_lines = [(n.strip() or f"system {i + 1}", decode_lines(t.encode("utf-8"), n or f"system {i + 1}"))
+                 for i, (n, t) in enumerate(systems) if t.strip()]
+    ref_lines = [(f"reference {i + 1}", decode_lines(r.encode("utf-8"), f"reference {i + 1}"))
+                 for i, r in enumerate(refs) if r.strip()]
+    if not sys_lines:
+        raise TestSetError("paste at least one system output (one segment per line)")
+    if not ref_lines:
+        raise TestSetError("paste the reference (one segment per line, aligned with the systems)")
+    return build_testset(sys_lines, ref_lines, max_segments=PAGE_MAX_SEGMENTS)
+
+
+def _testset_key(ts: TestSet) -> str:
+    h = hashlib.sha256()
+    for rs in ts.references:
+        h.update(json.dumps(rs, ensure_ascii=False).encode("utf-8"))
+    for _, lines in ts.systems:
+        h.update(b"\x00sys")
+        for ln in lines:
+            h.update(ln.encode("utf-8", "surrogatepass") + b"\n")
+    return h.hexdigest()[:24]
+
+
+def _set_testset(ts: TestSet, label: str) -> None:
+    ss = st.session_state
+    ss["cp_ts"] = ts
+    ss["cp_ts_key"] = _testset_key(ts)
+    ss["cp_ts_label"] = label
+    ss["cp_names"] = list(ts.names)
+    for i, n in enumerate(ts.names):
+        ss[f"cp_name_{i}"] = n
+    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_tests"):
+        ss.pop(k, None)
+
+
+def _load_sample() -> None:
+    ss = st.session_state
+    sid = ss.get("cp_sample")
+    if sid not in SAMPLES:
+        return
+    _set_testset(load_sample(sid), SAMPLES[sid].title)
+    st.query_params["sample"] = sid
+    ss["cp_link_done"] = sid
+    # the sample's suggested settings (e.g. the zh tokenizer), on the dialect that has the option
+    bleu = SAMPLES[sid].settings.get("bleu", {})
+    if bleu and ss.get("bleu_dialect", "sacrebleu") == "sacrebleu":
+        for k, v in bleu.items():
+            ss[f"bleu_opt:sacrebleu:{k}"] = v
+        ss["cp_notice"] = "Loaded with the sample's suggested settings: " + ", ".join(
+            f"{k} = {v}" for k, v in bleu.items()) + " (sidebar)."
+
+
+def _load_uploads() -> None:
+    ss = st.session_state
+    sys_files = ss.get("cp_up_sys") or []
+    ref_files = ss.get("cp_up_ref") or []
+    try:
+        ts = testset_from_uploads([(f.name, f.getvalue()) for f in sys_files],
+                                  [(f.name, f.getvalue()) for f in ref_files])
+    except (TestSetError, ExplainerInputError) as e:
+        ss["cp_load_error"] = str(e)
+        return
+    _set_testset(ts, f"{len(ts.systems)} uploaded system(s), {ts.n_refs()} reference(s)")
+    st.query_params.pop("sample", None)
+
+
+def _load_paste() -> None:
+    ss = st.session_state
+    n_sys = ss.get("cp_paste_n", 2)
+    systems = [(ss.get(f"cp_paste_name_{i}", f"system {i + 1}"), ss.get(f"cp_paste_sys_{i}", "")) for i in range(n_sys)]
+    refs = [ss.get(f"cp_paste_ref_{k}", "") for k in range(ss.get("cp_paste_nref", 1))]
+    try:
+        ts = testset_from_paste(systems, refs)
+    except (TestSetError, ExplainerInputError) as e:
+        ss["cp_load_error"] = str(e)
+        return
+    _set_testset(ts, "pasted text")
+    st.query_params.pop("sample", None)
+
+
+def _sample_from_link() -> None:
+    """``?sample=<id>`` (a short, shareable link) loads a bundled sample once per session; uploads cannot be in a
+    link (they are never stored on the server)."""
+    ss = st.session_state
+    sid = st.query_params.get("sample")
+    if not sid or ss.get("cp_link_done") == sid:
+        return
+    ss["cp_link_done"] = sid
+    if sid in SAMPLES:
+        ss["cp_sample"] = sid
+        _load_sample()
+    else:
+        ss["cp_notice"] = f"The link asks for the sample “{sid[:40]}”, which does not exist; pick one below."
+
+
+def _input_section() -> TestSet | None:
+    ss = st.session_state
+    loaded = ss.get("cp_ts")
+    with st.expander("Test set: upload, paste or pick a sample" + (f" — loaded: {ss.get('cp_ts_label', '')}"
+                                                                    if loaded is not None else ""),
+                     expanded=loaded is None):
+        source = st.radio("Source", ["Sample corpus", "Upload files", "Paste"], horizontal=True, key="cp_source")
+        if source == "Sample corpus":
+            ids = list(SAMPLES)
+            if ss.get("cp_sample") not in ids:
+                ss["cp_sample"] = ids[0]
+            st.selectbox("Sample", ids, key="cp_sample", format_func=lambda i: SAMPLES[i].title)
+            st.caption(hl.md_escape(SAMPLES[ss["cp_sample"]].description) + " Written for this project.")
+            st.button("Load the sample", key="cp_load_sample", on_click=_load_sample, type="primary")
+        elif source == "Upload files":
+            c1, c2 = st.columns(2)
+            with c1:
+                st.file_uploader("System outputs (one .txt per system; or .jsonl with candidate/references; or "
+                                 ".tsv with a header: ref… columns and one column per system)",
+                                 type=["txt", "jsonl", "tsv"], accept_multiple_files=True, key="cp_up_sys")
+            with c2:
+                st.file_uploader(f"References (.txt, 1–{MAX_REFERENCES} files, one segment per line)", type=["txt"],
+                                 accept_multiple_files=True, key="cp_up_ref")
+            st.button("Use these files", key="cp_load_up", on_click=_load_uploads, type="primary")
+            st.caption(f"UTF-8, one segment per line, the same number of lines in every file. Limits: "
+                       f"{PAGE_MAX_SEGMENTS:,} segments, {PAGE_MAX_SYSTEMS} systems, {MAX_REFERENCES} references, "
+                       f"{PAGE_MAX_BYTES / 1e6:.0f} MB; larger test sets: `python -m explainer compare`. "
+                       "File names become system names (editable below). Nothing is stored on the server.")
+        else:
+            n_ref = ss.setdefault("cp_paste_nref", 1)
+            for k in range(n_ref):
+                st.text_area(f"Reference {k + 1} (one segment per line)", key=f"cp_paste_ref_{k}", height=120)
+            n_sys = ss.setdefault("cp_paste_n", 2)
+            cols = st.columns(n_sys)
+            for i in range(n_sys):
+                with cols[i]:
+                    st.text_input("System name", value=f"system {chr(65 + i)}", key=f"cp_paste_name_{i}")
+                    st.text_area("Output (one segment per line)", key=f"cp_paste_sys_{i}", height=120)
+            b1, b2, b3 = st.columns(3)
+            b1.button("Add a reference", key="cp_add_ref", disabled=n_ref >= MAX_REFERENCES,
+                      on_click=lambda: ss.__setitem__("cp_paste_nref", min(MAX_REFERENCES, n_ref + 1)))
+            b2.button("Add a system", key="cp_add_sys", disabled=n_sys >= PAGE_MAX_SYSTEMS,
+                      on_click=lambda: ss.__setitem__("cp_paste_n", min(PAGE_MAX_SYSTEMS, n_sys + 1)))
+            b3.button("Use the pasted text", key="cp_load_paste", on_click=_load_paste, type="primary")
+        err = ss.pop("cp_load_error", None)
+        if err:
+            st.error(hl.md_escape(err), icon=":material/error:")
+    notice = ss.pop("cp_notice", None)
+    if notice:
+        st.info(hl.md_escape(notice), icon=":material/tune:")
+    return ss.get("cp_ts")
+
+
+def _system_names(ts: TestSet) -> TestSet:
+    ss = st.session_state
+    st.markdown("**Systems** (the first is the baseline by default; names are editable)")
+    cols = st.columns(len(ts.systems))
+    names = []
+    for i, (n, _) in enumerate(ts.systems):
+        key = f"cp_name_{i}"
+        if key not in ss:
+            ss[key] = n
+        with cols[i]:
+            names.append(st.text_input(f"System {i + 1}", key=key, max_chars=60))
+    try:
+        return ts.with_names(names)
+    except TestSetError as e:
+        st.warning(hl.md_escape(f"{e}; using the file names."))
+        return ts
+
+
+# ------------------------------------------------------------------------------------------- computing
+def _freeze(v: Any):
+    if isinstance(v, dict) or hasattr(v, "items"):
+        return tuple(sorted((str(k), _freeze(x)) for k, x in v.items()))
+    if isinstance(v, (list, tuple)):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, float):
+        return ("float", repr(v))
+    return (type(v).__name__, v)
+
+
+_REPORTS_KEPT = 3
+
+
+def _cached(kind: str, key: tuple, compute):
+    """Per-session results keyed by input and settings (the last few kept)."""
+    ss = st.session_state
+    store = ss.setdefault("cp_results", {})
+    full = (kind,) + key
+    if full in store:
+        val = store.pop(full)
+        store[full] = val
+        return val
+    val = compute()
+    store[full] = val
+    while len(store) > _REPORTS_KEPT:
+        store.pop(next(iter(store)))
+    return val
+
+
+class _Progress:
+    """A progress bar that appears only for work that lasts (over ~0.3 s), with what is being done."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.t0 = time.perf_counter()
+        self.bar = None
+
+    def __call__(self, frac: float, msg: str = "") -> None:
+        if self.bar is None and time.perf_counter() - self.t0 > 0.3:
+            self.bar = st.progress(0.0, text=self.label)
+        if self.bar is not None:
+            self.bar.progress(min(1.0, max(0.0, float(frac))), text=f"{self.label}: {msg}" if msg else self.label)
+
+    def done(self) -> None:
+        if self.bar is not None:
+            self.bar.empty()
+
+
+def _bleu_report(ts: TestSet, ts_key: str, settings):
+    from explainer.corpus.report import bleu_report
+
+    kw = settings.bleu_kwargs()
+    key = (ts_key, tuple(ts.names), _freeze(kw))
+
+    def compute():
+        p = _Progress("Scoring every system (BLEU)")
+        try:
+            dialect = kw.pop("dialect")
+            return bleu_report(ts, dialect=dialect, keep_refs=False, progress=p, **kw)
+        finally:
+            p.done()
+
+    return _cached("bleu", key, compute)
+
+
+def _rouge_types(settings) -> tuple[tuple[str, ...], list[str]]:
+    from explainer.ui.schema import supported_types
+
+    return supported_types(settings.rouge_dialect, settings.rouge_types)
+
+
+def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict):
+    from explainer.corpus.rouge_report import rouge_report
+
+    types, _ = _rouge_types(settings)
+    kw = settings.rouge_kwargs()
+    key = (ts_key, tuple(ts.names), _freeze(kw), types, _freeze(corpus_opts))
+
+    def compute():
+        p = _Progress("Scoring every system (ROUGE)")
+        try:
+            dialect = kw.pop("dialect")
+            return rouge_report(ts, dialect=dialect, types=list(types), progress=p, **kw, **corpus_opts)
+        finally:
+            p.done()
+
+    return _cached("rouge", key, compute)
+
+
+# --------------------------------------------------------------------------------------------- sections
+def _fmt(x: float | None, scale: float = 100.0) -> str:
+    if x is None:
+        return "—"
+    return f"{x:.2f}" if scale >= 100 else f"{x:.4f}"
+
+
+def _plot(fig, key: str, **kw):
+    cfg = dict(CHART_CONFIG)
+    fmt = st.session_state.get("cp_chart_format", "png")
+    cfg["toImageButtonOptions"] = {"format": fmt, "filename": key}
+    st.session_state.setdefault("cp_figures", {})[key] = fig
+    return st.plotly_chart(fig, key=key, config=cfg, **kw)
+
+
+def _open_segment(seg: int, system: str | None = None, note: str = "") -> None:
+    ss = st.session_state
+    ss["cp_seg"] = int(seg)
+    if system is not None:
+        ss["cp_system"] = system
+    ss["cp_opened_note"] = note
+
+
+def _baseline_and_system(names: list[str]) -> tuple[int, int]:
+    ss = st.session_state
+    if ss.get("cp_baseline") not in names:
+        ss["cp_baseline"] = names[0]
+    others = [n for n in names if n != ss["cp_baseline"]] or names
+    if ss.get("cp_system") not in names:
+        ss["cp_system"] = others[0]
+    c1, c2 = st.columns(2)
+    c1.selectbox("Baseline (paired tests and deltas are against it)", names, key="cp_baseline")
+    c2.selectbox("System to look at (worked-out score, differences, segment view)", names, key="cp_system")
+    return names.index(ss["cp_baseline"]), names.index(ss["cp_system"])
+
+
+def _scores_section_bleu(rep, b: int) -> None:
+    st.header("Corpus scores", anchor="corpus-scores")
+    tests = st.session_state.get("cp_tests", {}).get(_tests_key(rep, "bleu"))
+    by = {x.name: x for x in tests["result"].systems} if tests is not None else {}
+    rows = []
+    for s in rep.systems:
+        t = s.trace
+        row = {"system": s.name, "BLEU": s.score, "BP": t.bp, "ratio c/r": t.combination.ratio,
+               "sys_len": t.sys_len, "ref_len": t.ref_len}
+        for n, p in enumerate(t.precisions):
+            row[f"p{n + 1}"] = p
+        if tests is not None:
+            row["p-value"] = by[s.name].p_value if s.name in by else None
+            row["95% CI ±"] = by[s.name].ci if s.name in by else None
+        row["Δ vs baseline"] = s.score - rep.systems[b].score
+        rows.append(row)
+    row = st.container(horizontal=True, gap="medium", key="cp_headline")
+    for s in rep.systems:
+        with row:
+            st.metric(hl.md_escape(f"BLEU — {s.name}"), f"{s.score:.4f}" if rep.scale >= 100 else f"{s.score:.6f}",
+                      delta=None if s is rep.systems[b] else f"{s.score - rep.systems[b].score:+.4f} vs baseline",
+                      help=f"corpus BLEU, exact value {s.score!r}")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+                 column_config={"BLEU": st.column_config.NumberColumn(format="%.4f"),
+                                "Δ vs baseline": st.column_config.NumberColumn(format="%+.4f")})
+    ci = [by[s.name].ci if s.name in by else None for s in rep.systems] if by else None
+    _plot(cc.corpus_scores_figure(rep.names, [s.score for s in rep.systems], ci=ci, scale=rep.scale), "cp_scores")
+    st.code(f"BLEU signature: {rep.signature}", language=None, wrap_lines=True)
+    st.caption(hl.md_escape(f"{rep.d.implementation}; corpus BLEU from the summed statistics of all "
+                            f"{rep.n_segments:,} segments (not a mean of sentence scores). Scale 0–{rep.scale:g}."))
+    warns = {w.message for s in rep.systems for w in s.trace.warnings}
+    for w in sorted(warns):
+        st.warning(hl.md_escape(f"{rep.d.implementation}: {w}"), icon=":material/warning:")
+    for s in rep.systems:
+        if s.trace.library_error is not None:
+            e = s.trace.library_error
+            st.error(hl.md_escape(f"{s.name}: the real {rep.d.implementation} raises {e.type} here: {e.explanation}"))
+
+
+def _worked_out_section(rep, i: int) -> None:
+    from explainer.ui import bleu_view as bv
+    from explainer.ui import charts
+
+    s = rep.systems[i]
+    t = s.trace
+    st.header(hl.md_escape(f"Corpus BLEU worked out — {s.name}"), anchor="worked-out")
+    st.caption("Every segment adds its clipped matches and its n-gram totals per order, its length c and its chosen "
+               "reference length r; the corpus score is computed once from these sums.")
+    orders = bv.order_rows(t)
+    rows = [{"order": o["n"], "summed matches": o["matches"], "summed totals": o["totals"],
+             "precision": o["precision_raw"], "after smoothing": o["precision"], "how": o["formula"],
+             "in the mean": o["included"]} for o in orders]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    _plot(charts.bleu_counts_figure(orders), "cp_counts")
+    st.latex(r"\quad ".join(bv.precision_latex(o) for o in t.combination.orders[:4]) or r"\text{—}")
+    if len(t.combination.orders) > 4:
+        st.latex(r"\quad ".join(bv.precision_latex(o) for o in t.combination.orders[4:]))
+    st.markdown(hl.md_escape(f"Total candidate length c = {t.sys_len:,} tokens, total reference length r = "
+                             f"{t.ref_len:,} (each segment's r is the reference length its rule picks; "
+                             f"the corpus r is their sum). Ratio c/r = "
+                             f"{_fmt(t.combination.ratio, 1)}."))
+    st.latex(bv.bp_latex(t))
+    st.latex(bv.formula_latex(t))
+    if t.combination.early_exit:
+        st.info(hl.md_escape(t.combination.early_exit))
+
+
+def _corpus_vs_mean_section(rep, i: int) -> None:
+    st.header("Corpus BLEU ≠ mean of sentence BLEUs", anchor="corpus-vs-mean")
+    rows = [rep.corpus_vs_mean(j) for j in range(len(rep.systems))]
+    _plot(cc.corpus_vs_mean_figure(rows, scale=rep.scale), "cp_cvm")
+    cvm = rows[i]
+    line = (f"For {cvm['system']}: corpus {_fmt(cvm['corpus'], rep.scale)}, mean of the {cvm['n_segments']:,} "
+            f"sentence scores {_fmt(cvm['mean_of_sentences'], rep.scale)} (difference "
+            f"{cvm['gap']:+.4f}).")
+    if "mean_sentence_bleu" in cvm:
+        line += (f" sacreBLEU's two sentence-level entry points differ too: sacrebleu.sentence_bleu turns "
+                 f"effective order on (mean {_fmt(cvm['mean_sentence_bleu'], rep.scale)}), BLEU().sentence_score "
+                 f"keeps it off as BLEU() does (mean {_fmt(cvm['mean_sentence_score'], rep.scale)}); with it off, a "
+                 "short segment without a single 4-gram scores 0.")
+    st.markdown(hl.md_escape(line))
+    st.markdown("**Why they differ on this data**")
+    for r in cvm["reasons"]:
+        c1, c2 = st.columns([5, 1], vertical_alignment="center")
+        c1.markdown("- " + hl.md_escape(r["text"]))
+        if r["segments"]:
+            c2.button(f"{len(r['segments']):,} segment{'' if len(r['segments']) == 1 else 's'}",
+                      key=f"cp_reason_{r['what']}",
+                      on_click=_filter_segments, args=(r["segments"], r["what"]),
+                      help="Show these segments in the table below")
+    if cvm.get("pulling_apart"):
+        ev = _plot(cc.influence_figure(cvm), "cp_influence", on_select="rerun", selection_mode="points")
+        _maybe_open_from_chart(ev, "cp_influence", rep.names[i], horizontal=True)
+        st.caption("Leave-one-out: for each segment, how much larger the gap (corpus − mean) is with it than without "
+                   "it. Long segments with many matches raise the corpus score; short ones that score 0 alone lower "
+                   "the mean. Click a bar to open that segment.")
+
+
+def _filter_segments(ids, label: str) -> None:
+    st.session_state["cp_filter_ids"] = (label, [int(x) for x in ids])
+
+
+def _maybe_open_from_chart(ev, key: str, system: str, horizontal: bool = False) -> None:
+    try:
+        pts = ev.selection.points if ev is not None else []
+    except AttributeError:
+        pts = []
+    if not pts:
+        return
+    p = pts[0]
+    cd = p.get("customdata")
+    seg = None
+    if isinstance(cd, list) and cd:
+        seg = cd[0]
+    elif isinstance(cd, (int, float)):
+        seg = cd
+    if seg is None:
+        return
+    if st.session_state.get(f"{key}_last") != (seg, system):
+        st.session_state[f"{key}_last"] = (seg, system)
+        _open_segment(int(seg), system, f"opened from the chart: segment {int(seg)}")
+
+
+def _tests_key(rep, metric: str) -> tuple:
+    return (metric, id(rep), tuple(rep.names), st.session_state.get("cp_baseline"))
+
+
+# ---------------------------------------------------------------------------------- significance
+P_VALUE_WORDS = """
+**What the p-value says.** Suppose the two systems were equally good on test sets like this one. The p-value is
+how often chance alone — resampling the segments (paired bootstrap, Koehn 2004) or randomly swapping the two
+systems' outputs segment by segment (approximate randomization, Riezler & Maxwell 2005) — produces a difference in
+corpus score at least as large as the one observed. A small p-value (conventionally below 0.05) means such a
+difference would be rare if the systems were equally good.
+
+**What it does not say.** It is not the probability that the systems are equally good, nor that the difference
+matters to anyone: a tiny, useless difference on a large test set can be "significant". It says nothing about
+other test sets, domains or references, and a large p-value is no proof that the systems are equal (the test set
+may be too small). The tests resample *segments*; they do not account for the variance of training runs.
+
+**Many comparisons.** With several systems, each compared with the baseline at 0.05, the chance that at least one
+comparison looks significant by luck grows with their number ({k} comparisons here: up to {risk:.0%} if all
+systems were equally good). Compare the p-values with 0.05 / {k} = {bonf:.4f} (Bonferroni) or report them all.
+"""
+
+
+def _significance_section(rep, metric: str, b: int, i: int, rouge_type: str | None = None,
+                          measure: str = "fmeasure") -> None:
+    from explainer.corpus.significance import bootstrap_confidence, paired_test
+
+    ss = st.session_state
+    st.header("Confidence and significance", anchor="significance")
+    faithful = metric == "bleu" and rep.dialect == "sacrebleu"
+    if metric == "bleu":
+        st.caption("sacreBLEU 2.6's own procedures (`sacrebleu/significance.py`), number for number"
+                   + ("" if faithful else " — applied here to this dialect's statistics: the project's own "
+                                         "extension, no implementation of this dialect has them") +
+                   ". Seed from SACREBLEU_SEED (default 12345).")
+    else:
+        st.caption(hl.md_escape(f"The project's own extension: sacreBLEU's paired bootstrap / approximate "
+                                f"randomization applied to the mean per-item {measure} of {rouge_type} (no ROUGE "
+                                "implementation has paired tests; the dialect's own intervals are in the scores "
+                                "table)."))
+    if metric == "bleu" and rep.d.needs_last_segment:
+        st.info(f"Bootstrap and paired tests are not defined for the {rep.dialect} dialect: its corpus score depends "
+                "on the last segment (NLTK's smoothing reads it), which resampling would change.")
+        return
+    c1, c2, c3 = st.columns([2, 1, 1])
+    test = c1.radio("Test", ["bs", "ar"], key="cp_test", horizontal=True,
+                    format_func=lambda t: "paired bootstrap (Koehn 2004)" if t == "bs" else
+                    "approximate randomization (Riezler & Maxwell 2005)")
+    default_n = 1000 if test == "bs" else 10000
+    nkey = f"cp_test_n_{test}"
+    if nkey not in ss:
+        ss[nkey] = default_n
+    n = c2.number_input("Resamples" if test == "bs" else "Trials", min_value=1, max_value=PAGE_MAX_RESAMPLES[test],
+                        step=100, key=nkey)
+    S = rep.n_segments
+    too_big = int(n) * S > PAGE_MAX_TEST_CELLS
+    if too_big:
+        st.warning(f"{int(n):,} × {S:,} segments is over the page's limit of {PAGE_MAX_TEST_CELLS:,} draws per test; "
+                   f"use at most {PAGE_MAX_TEST_CELLS // S:,} (or the command line).")
+    run = c3.button("Run the test", key="cp_run_test", type="primary", disabled=too_big or len(rep.systems) < 2)
+    if len(rep.systems) < 2:
+        st.info("A paired test needs two systems. With one system, the bootstrap interval below is sacreBLEU's "
+                "`--confidence`.")
+    key = _tests_key(rep, metric) + ((rouge_type, measure) if metric == "rouge" else ())
+    store = ss.setdefault("cp_tests", {})
+    if run and not too_big and len(rep.systems) >= 2:
+        order = [b] + [j for j in range(len(rep.systems)) if j != b]
+        named = [(rep.systems[j].name, rep.statistic(j) if metric == "bleu" else rep.statistic(j, rouge_type, measure))
+                 for j in order]
+        p = _Progress("Paired bootstrap" if test == "bs" else "Approximate randomization")
+        t0 = time.perf_counter()
+        try:
+            res = paired_test(named, test=test, n_samples=int(n), faithful=faithful,
+                              progress=lambda f: p(f, f"{int(100 * f)} %"))
+        except ExplainerInputError as e:
+            st.error(hl.md_escape(str(e)))
+            return
+        finally:
+            p.done()
+        store[key] = {"result": res, "seconds": time.perf_counter() - t0, "test": test, "n": int(n)}
+        # the scores table above shows the p-values and intervals too: draw the page again with them
+        st.rerun()
+    got = store.get(key)
+    if got is None and len(rep.systems) == 1 and metric == "bleu":
+        if st.button("Bootstrap 95 % confidence interval", key="cp_run_conf"):
+            c = bootstrap_confidence(rep.statistic(0), 1000, faithful=faithful)
+            st.markdown(hl.md_escape(f"{rep.systems[0].name}: {c.score:.4f}, bootstrap mean {c.mean:.4f} ± "
+                                     f"{c.ci:.4f} (1,000 resamples, seed {c.seed})"))
+            _plot(cc.bootstrap_figure([(rep.systems[0].name, c.resampled, c.score, c.ci)]), "cp_conf")
+        return
+    if got is None:
+        st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
+        return
+    res = got["result"]
+    st.markdown(hl.md_escape(f"{'Paired bootstrap' if res.test == 'bs' else 'Approximate randomization'}, "
+                             f"{res.n_samples:,} {'resamples' if res.test == 'bs' else 'trials'}, seed {res.seed}, "
+                             f"baseline {res.systems[0].name} — computed in {got['seconds']:.2f} s."))
+    rows = [{"system": s.name, "score": s.score, "p-value": s.p_value,
+             "bootstrap mean": s.mean, "95% CI ±": s.ci,
+             "significant at 0.05": None if s.p_value is None else bool(s.p_value < 0.05)} for s in res.systems]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    if metric == "bleu" and faithful:
+        from explainer.corpus.cli import paired_signature
+
+        st.code("signature: " + paired_signature(rep.signature, res.test, res.n_samples, res.seed,
+                                                 res.n_ar_confidence), language=None, wrap_lines=True)
+    k = len(res.systems) - 1
+    st.markdown(P_VALUE_WORDS.format(k=k, risk=1 - 0.95 ** k, bonf=0.05 / max(k, 1)))
+    if res.test == "bs":
+        series = [(s.name, s.resampled if s.resampled is not None else np.array([]), s.score, s.ci)
+                  for s in res.systems if s.resampled is not None]
+        _plot(cc.bootstrap_figure(series, metric="BLEU" if metric == "bleu" else rouge_type), "cp_bs_dist")
+    names = [s.name for s in res.systems[1:]]
+    if names:
+        pick = st.selectbox("Null distribution of", names, key="cp_null_sys")
+        s = res.systems[1 + names.index(pick)]
+        if s.null_stats is not None:
+            _plot(cc.null_distribution_figure(s.null_stats, s.observed_diff, s.p_value, test=res.test, name=s.name,
+                                              baseline=res.systems[0].name), "cp_null")
+
+
+# ---------------------------------------------------------------------------------- where they differ
+def _differ_section_bleu(rep, b: int, i: int) -> None:
+    st.header("Where the systems differ", anchor="differ")
+    # One analysis at a time (tabs would compute and draw all of them on every rerun)
+    views = ["Length buckets", "Precision by order", "N-grams", "Largest deltas", "Segment scores", "Length ratio"]
+    if st.session_state.get("cp_differ_view") not in views:
+        st.session_state["cp_differ_view"] = views[0]
+    view = st.segmented_control("Analysis", views, key="cp_differ_view") or views[0]
+    tabs = {v: (view == v) for v in views}
+    if tabs["Length buckets"]:
+        buckets = rep.length_buckets()
+        _plot(cc.length_buckets_figure(buckets, rep.names), "cp_buckets")
+        rows = [{"reference length": bk["bucket"], "segments": bk["n_segments"],
+                 **{f"{n}": bk["scores"].get(n) for n in rep.names}} for bk in buckets]
+        ev = st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
+                          selection_mode="single-row", key="cp_bucket_table")
+        sel = ev.selection.rows if ev is not None else []
+        if sel:
+            bk = buckets[sel[0]]
+            if st.session_state.get("cp_bucket_last") != bk["bucket"]:
+                st.session_state["cp_bucket_last"] = bk["bucket"]
+                _filter_segments(bk["segments"], f"reference length {bk['bucket']}")
+        st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a row to list its "
+                   "segments in the table below.")
+    if tabs["Precision by order"]:
+        _plot(cc.precision_by_order_figure(rep.precision_by_order()), "cp_prec")
+    if tabs["N-grams"]:
+        if i == b:
+            st.info("Pick a system other than the baseline above to compare their n-grams.")
+        else:
+            with st.spinner("Counting matched n-grams…"):
+                nd = rep.ngram_differences(i, b)
+            _plot(cc.ngram_diff_figure(nd), "cp_ngrams")
+            rows = [{"n-gram": r["ngram"], "n": r["n"], rep.names[i]: r["system"], rep.names[b]: r["baseline"],
+                     "difference": r["difference"], "segments": r["n_segments"]}
+                    for r in nd["better"] + nd["worse"]]
+            ev = st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
+                              selection_mode="single-row", key="cp_ngram_table")
+            sel = ev.selection.rows if ev is not None else []
+            if sel:
+                r = (nd["better"] + nd["worse"])[sel[0]]
+                if st.session_state.get("cp_ngram_last") != (r["ngram"], nd["system"]):
+                    st.session_state["cp_ngram_last"] = (r["ngram"], nd["system"])
+                    _filter_segments(r["segments"], f"n-gram “{r['ngram']}”")
+            st.caption("Clipped matches (as BLEU counts them) summed over the corpus. Click a row to list the "
+                       "segments where the two systems match that n-gram a different number of times.")
+    if tabs["Largest deltas"]:
+        if i == b:
+            st.info("Pick a system other than the baseline above.")
+        else:
+            _delta_buttons(rep.largest_deltas(i, b), "cp_delta", "", 2)
+            _plot(cc.delta_histogram_figure(rep.systems[i].sentence - rep.systems[b].sentence, name=rep.names[i],
+                                            base_name=rep.names[b]), "cp_delta_hist")
+    if tabs["Segment scores"]:
+        if i == b:
+            st.info("Pick a system other than the baseline above.")
+        else:
+            ev = _plot(cc.segment_scatter_figure(rep.systems[b].sentence, rep.systems[i].sentence,
+                                                 base_name=rep.names[b], name=rep.names[i]),
+                       "cp_scatter", on_select="rerun", selection_mode=("points", "box", "lasso"))
+            try:
+                pts = ev.selection.points if ev is not None else []
+            except AttributeError:
+                pts = []
+            ids = sorted({int(p["customdata"]) for p in pts if p.get("customdata") is not None})
+            if len(ids) == 1:
+                _maybe_open_from_chart(ev, "cp_scatter", rep.names[i])
+            elif ids and st.session_state.get("cp_scatter_sel") != ids:
+                st.session_state["cp_scatter_sel"] = ids
+                _filter_segments(ids, "selected in the chart")
+            st.caption("Each point is a segment. Click one to open it, or draw a box to list several in the table.")
+    if tabs["Length ratio"]:
+        _plot(cc.length_ratio_figure(rep.length_ratio()), "cp_ratio")
+
+
+def _delta_buttons(dl: dict, key: str, what: str, digits: int) -> None:
+    """The segments with the largest gains and losses against the baseline, each a button that opens it."""
+    st.markdown(hl.md_escape(f"{dl['system']} is better than {dl['baseline']} on {dl['n_better']:,} segments, "
+                             f"worse on {dl['n_worse']:,}, equal on {dl['n_equal']:,}{what}."))
+    c1, c2 = st.columns(2)
+    for col, label, recs in ((c1, "Largest gains", dl["better"]), (c2, "Largest losses", dl["worse"])):
+        with col:
+            st.markdown(f"**{label}**")
+            for r in recs:
+                st.button(f"segment {r['segment']}: {r['delta']:+.{digits}f}  ({r['baseline']:.{digits}f} → "
+                          f"{r['system']:.{digits}f})", key=f"{key}_{label}_{r['segment']}",
+                          on_click=_open_segment, args=(r["segment"], dl["system"], ""))
+
+
+# ------------------------------------------------------------------------------------ table + segment view
+def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> None:
+    ss = st.session_state
+    st.header("Segments", anchor="segments")
+    ts = rep.testset
+    if metric == "bleu":
+        cols = rep.segment_rows(b)
+    else:
+        cols = rep.segment_rows(rouge_type, b)
+    df = _table_frame(cols, ts, rep.names)
+    c1, c2, c3 = st.columns([3, 2, 2])
+    query = c1.text_input("Search the texts (candidates and references)", key="cp_search", max_chars=TABLE_SEARCH_MAX)
+    others = [n for j, n in enumerate(rep.names) if j != b]
+    cmp_name = ss.get("cp_system") if ss.get("cp_system") in others else (others[0] if others else None)
+    show = c2.selectbox("Show", ["all segments", "system better", "system worse", "equal"], key="cp_show",
+                        disabled=cmp_name is None,
+                        help="Compared: the system picked above against the baseline.")
+    mask = np.ones(len(df), dtype=bool)
+    flt = ss.get("cp_filter_ids")
+    if flt:
+        label, ids = flt
+        keep = np.zeros(len(df), dtype=bool)
+        keep[[x - 1 for x in ids if 1 <= x <= len(df)]] = True
+        mask &= keep
+        c3.button(hl.md_escape(f"✕ only: {label[:40]} ({len(ids):,})"), key="cp_clear_filter",
+                  on_click=lambda: ss.pop("cp_filter_ids", None), help="Show all segments again")
+    if cmp_name is not None and show != "all segments" and f"{cmp_name} | Δ" in df:
+        dcol = df[f"{cmp_name} | Δ"].to_numpy()
+        mask &= {"system better": dcol > 0, "system worse": dcol < 0, "equal": dcol == 0}[show]
+    if query:
+        q = query.lower()
+        hit = np.zeros(len(df), dtype=bool)
+        for k in range(len(df)):
+            if any(q in r.lower() for r in ts.references[k]) or any(q in lines[k].lower() for _, lines in ts.systems):
+                hit[k] = True
+        mask &= hit
+    view = df[mask]
+    st.caption(f"{int(mask.sum()):,} of {len(df):,} segments. Click a column header to sort, a row to open the "
+               "segment below. Δ = the system's sentence score minus the baseline's.")
+    fmt = {c: st.column_config.NumberColumn(format="%.2f" if metric == "bleu" and rep.scale >= 100 else "%.4f")
+           for c in df.columns if c.endswith("| score") or c.endswith("| Δ") or c.endswith(f"| {rouge_type}")}
+    fmt["reference 1"] = st.column_config.TextColumn("reference 1", width="medium")
+    ev = st.dataframe(view, hide_index=True, width="stretch", height=360, on_select="rerun",
+                      selection_mode="single-row", key="cp_table", column_config=fmt)
+    sel = ev.selection.rows if ev is not None else []
+    if sel:
+        seg = int(view.iloc[sel[0]]["segment"])
+        if ss.get("cp_table_last") != seg:
+            ss["cp_table_last"] = seg
+            _open_segment(seg)
+    ss["cp_visible_ids"] = view["segment"].tolist()
+
+
+@st.fragment
+def _segments_fragment(rep, metric: str, b: int, settings, rouge_type: str | None = None) -> None:
+    """The table and the segment view rerun on their own: picking a row and the table's filters redraw only this
+    part of the page; previous / next and the segment number redraw only the segment view (a fragment inside)."""
+    _segment_table(rep, metric, b, rouge_type)
+    _segment_view_fragment(rep, metric, settings)
+
+
+@st.fragment
+def _segment_view_fragment(rep, metric: str, settings) -> None:
+    _segment_view(rep, metric, settings)
+
+
+PREVIEW_CHARS = 70
+
+
+def _table_frame(cols: dict, ts: TestSet, names: list[str]) -> pd.DataFrame:
+    """The table as shown: id, the first reference (shortened), its length, then per system its score first
+    (the CSV download keeps every column in the report's order)."""
+    out = {"segment": cols["segment"],
+           "reference 1": [r[0][:PREVIEW_CHARS] + ("…" if len(r[0]) > PREVIEW_CHARS else "") if r else ""
+                           for r in ts.references]}
+    for k in ("ref_len", "ref_words"):
+        if k in cols:
+            out[k] = cols[k]
+    for n in names:
+        first = [c for c in cols if c.startswith(f"{n} | ") and not c.endswith(("| len", "| r", "| words", "| BP"))
+                 and not c.endswith("-gram")]
+        rest = [c for c in cols if c.startswith(f"{n} | ") and c not in first and not c.endswith("| r")]
+        for c in first + rest:
+            out[c] = cols[c]
+    return pd.DataFrame(out)
+
+
+def _step(delta: int, S: int) -> None:
+    ss = st.session_state
+    visible = ss.get("cp_visible_ids") or list(range(1, S + 1))
+    cur = int(ss.get("cp_seg", 1))
+    if cur in visible:
+        k = visible.index(cur) + delta
+        ss["cp_seg"] = visible[max(0, min(len(visible) - 1, k))]
+    else:
+        ss["cp_seg"] = max(1, min(S, cur + delta))
+    ss["cp_seg_input"] = ss["cp_seg"]
+
+
+def _seg_input_changed() -> None:
+    st.session_state["cp_seg"] = int(st.session_state["cp_seg_input"])
+
+
+def _segment_view(rep, metric: str, settings) -> None:
+    from explainer.bleu import explain_bleu
+    from explainer.rouge import explain_rouge
+    from explainer.ui import explain_page as xp
+
+    ss = st.session_state
+    S = rep.n_segments
+    st.header("Segment view", anchor="segment-view")
+    seg = int(ss.get("cp_seg", 1))
+    seg = max(1, min(S, seg))
+    ss["cp_seg"] = seg
+    if ss.get("cp_seg_input") != seg:
+        ss["cp_seg_input"] = seg
+    names = rep.names
+    if ss.get("cp_view_sys") not in names:
+        ss["cp_view_sys"] = ss.get("cp_system") if ss.get("cp_system") in names else names[0]
+    c1, c2, c3, c4 = st.columns([1, 2, 1, 3], vertical_alignment="bottom")
+    c1.button("← previous", key="cp_prev", on_click=_step, args=(-1, S), disabled=seg <= 1)
+    c2.number_input("Segment", min_value=1, max_value=S, step=1, key="cp_seg_input", on_change=_seg_input_changed)
+    c3.button("next →", key="cp_next", on_click=_step, args=(1, S), disabled=seg >= S)
+    c4.selectbox("Candidate of", names, key="cp_view_sys")
+    note = ss.pop("cp_opened_note", "")
+    if note:
+        st.caption(hl.md_escape(note))
+    j = names.index(ss["cp_view_sys"])
+    k = seg - 1
+    cand = rep.testset.systems[j][1][k]
+    refs = rep.testset.references[k]
+    mod = _settings_module()
+    params = mod.explain_link_params(cand, refs, settings)
+    if "candidate" in params:
+        st.markdown(f"[Open segment {seg} in the Explain page]({_explain_url(params)}) (same settings; a new tab)")
+    else:
+        st.caption(f"Segment {seg} is too long for a link to the Explain page; its full explanation is below.")
+    if metric == "bleu":
+        s = rep.systems[j]
+        st.caption(hl.md_escape(f"Segment {seg}: sentence score {s.sentence[k]:.4f} alone ({rep.dialect}), "
+                                f"BP {s.bp[k]:.4f}, c = {int(s.stats[k, 0])}, r = {int(s.stats[k, 1])}; its statistics "
+                                f"{s.stats[k].tolist()} are one of the {S:,} rows summed into the corpus score."))
+    if not cand.strip():
+        st.warning(f"{names[j]}'s output for segment {seg} is empty: every score is 0 (BP = 0).")
+    bt = rt = None
+    errors = []
+    try:
+        bt = explain_bleu(cand, refs, **settings.bleu_kwargs())
+    except ValueError as e:
+        errors.append(f"BLEU: {e}")
+    types, dropped = _rouge_types(settings)
+    if types:
+        try:
+            rt = explain_rouge(cand, refs, types=list(types), **settings.rouge_kwargs())
+        except ValueError as e:
+            errors.append(f"ROUGE: {e}")
+    for e in errors:
+        st.error(hl.md_escape(e))
+    xp._headline(bt, rt, types)
+    # One family at a time: both would build every chart of the Explain view on each step (ROUGE's LCS tables
+    # alone take ~0.3 s), and previous / next should be instant.
+    if ss.get("cp_view_family") not in ("BLEU", "ROUGE"):
+        ss["cp_view_family"] = "BLEU" if metric == "bleu" else "ROUGE"
+    fam = st.segmented_control("Step by step", ["BLEU", "ROUGE"], key="cp_view_family") or "BLEU"
+    if fam == "BLEU":
+        if bt is not None:
+            xp._bleu_section(bt)
+    elif rt is not None:
+        xp._rouge_section(rt, len(refs))
+    else:
+        st.info("No ROUGE type is selected in the sidebar (or the dialect defines none of them).")
+
+
+def _explain_url(params: dict) -> str:
+    """A link to the Explain page (the app's default page) with these query parameters."""
+    return "./?" + urlencode(params, doseq=True)
+
+
+# ------------------------------------------------------------------------------------------- downloads
+def _downloads(rep, metric: str, b: int, rouge_type: str | None) -> None:
+    st.header("Downloads", anchor="downloads")
+    ss = st.session_state
+    key = _tests_key(rep, metric) + ((rouge_type, "fmeasure") if metric == "rouge" else ())
+    tests = ss.get("cp_tests", {}).get(key)
+    tests_dict = tests["result"].to_dict() if tests else None
+    c1, c2, c3, c4 = st.columns(4)
+    with c1:
+        st.download_button("Per-segment table (CSV)",
+                           lambda: columns_csv(rep.segment_rows(b) if metric == "bleu" else
+                                               rep.segment_rows(rouge_type, b)),
+                           file_name=f"corpus_segments_{metric}.csv", mime="text/csv", key="cp_dl_csv",
+                           on_click="ignore")
+    with c2:
+        st.download_button("Whole report (JSON)",
+                           lambda: json_text(rep.to_dict(baseline=b, tests=tests_dict) if metric == "bleu"
+                                             else rep.to_dict(baseline=b, tests=tests_dict)),
+                           file_name=f"corpus_report_{metric}.json", mime="application/json", key="cp_dl_json",
+                           on_click="ignore")
+    with c3:
+        st.download_button("Charts (HTML, interactive)", lambda: _charts_html(), file_name="corpus_charts.html",
+                           mime="text/html", key="cp_dl_html", on_click="ignore")
+    with c4:
+        st.selectbox("Chart image format (camera icon of each chart)", ["png", "svg"], key="cp_chart_format")
+    st.caption("Every chart's camera icon saves it as PNG or SVG (made in your browser). The HTML file holds all "
+               "charts of this page, interactive, with Plotly included (works offline).")
+
+
+def _charts_html() -> str:
+    figs = st.session_state.get("cp_figures", {})
+    parts = ["<html><head><meta charset='utf-8'><title>Corpus charts</title></head><body>"]
+    first = True
+    for fig in figs.values():
+        parts.append(fig.to_html(full_html=False, include_plotlyjs=True if first else False))
+        first = False
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------------------------------- ROUGE
+def _rouge_corpus_options(settings) -> dict:
+    from explainer.rouge import dialect_options
+
+    opts = {}
+    spec = [o for o in dialect_options(settings.rouge_dialect, corpus=True) if o.get("corpus_only")]
+    if not spec:
+        return opts
+    with st.expander("ROUGE corpus aggregation options"):
+        for o in spec:
+            key = f"cp_rouge_copt:{settings.rouge_dialect}:{o['name']}"
+            if o["type"] == "bool":
+                opts[o["name"]] = st.checkbox(o["name"], value=bool(o["default"]), key=key, help=o["help"])
+            elif o["type"] == "choice":
+                opts[o["name"]] = st.selectbox(o["name"], o["choices"], index=o["choices"].index(o["default"]),
+                                               key=key, help=o["help"])
+            elif o["type"] == "int":
+                hi = o.get("max")
+                hi = int(hi) if hi is not None and hi <= 10_000 else 10_000     # the page's bound (resamples)
+                opts[o["name"]] = int(st.number_input(o["name"], value=int(o["default"]),
+                                                      min_value=int(o.get("min", 0)), max_value=hi, step=1, key=key,
+                                                      help=o["help"] + " (the page allows up to 10,000)"))
+            elif o["type"] == "float":
+                opts[o["name"]] = float(st.number_input(o["name"], value=float(o["default"]),
+                                                        min_value=o.get("min"), max_value=o.get("max"), key=key,
+                                                        help=o["help"]))
+    return opts
+
+
+def _scores_section_rouge(rr, b: int) -> None:
+    st.header("Corpus scores", anchor="corpus-scores")
+    agg = rr.systems[0].trace.aggregation
+    st.caption(hl.md_escape(f"{rr.dialect}: {agg.get('note', agg.get('method', ''))}"))
+    rows = []
+    for r in rr.aggregate_rows():
+        row = {"system": r["system"], "type": r["type"], "mean F (per item)": r["mean_f"]}
+        for k in ("low_f", "mid_f", "high_f"):
+            if k in r:
+                row[{"low_f": "low F", "mid_f": "mid F (dialect's score)", "high_f": "high F"}[k]] = r[k]
+        rows.append(row)
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.code(f"ROUGE signature: {rr.signature}", language=None, wrap_lines=True)
+    for s in rr.systems:
+        if s.trace.notes:
+            for n in s.trace.notes:
+                st.caption(hl.md_escape(n))
+            break
+
+
+def _rouge_differ(rr, t: str, b: int, i: int) -> None:
+    st.header("Where the systems differ", anchor="differ")
+    views = ["Length buckets", "Largest deltas", "Segment scores"]
+    if st.session_state.get("cp_rdiffer_view") not in views:
+        st.session_state["cp_rdiffer_view"] = views[0]
+    view = st.segmented_control("Analysis", views, key="cp_rdiffer_view") or views[0]
+    if view == "Length buckets":
+        _plot(cc.length_buckets_figure(rr.length_buckets(t), rr.names, metric=f"mean {t} F"), "cp_rbuckets")
+    if view == "Largest deltas":
+        if i == b:
+            st.info("Pick a system other than the baseline above.")
+        else:
+            _delta_buttons(rr.largest_deltas(i, t, b), "cp_rdelta", f" ({t} F)", 4)
+    if view == "Segment scores":
+        if i != b:
+            ev = _plot(cc.segment_scatter_figure(rr.systems[b].item(t), rr.systems[i].item(t),
+                                                 base_name=rr.names[b], name=rr.names[i], metric=f"{t} F"),
+                       "cp_rscatter", on_select="rerun", selection_mode="points")
+            _maybe_open_from_chart(ev, "cp_rscatter", rr.names[i])
+
+
+# ---------------------------------------------------------------------------------------------- the page
+def render() -> None:
+    t0 = time.perf_counter()
+    mod = _settings_module()
+    _sample_from_link()     # before the sidebar: a sample may suggest settings
+    settings, warns = mod.render_settings_sidebar()
+    st.title("Corpus: whole test sets")
+    st.caption("Load a test set (system outputs and 1–4 references), see each system's corpus score worked out, "
+               "why it differs from the mean of sentence scores, confidence intervals and paired significance tests "
+               "as sacreBLEU computes them, where the systems differ — and open any segment step by step.")
+    for w in warns:
+        st.warning(hl.md_escape(w))
+    ts = _input_section()
+    if ts is None:
+        st.info("Pick a sample corpus above to see the page at work, or upload your own files.",
+                icon=":material/info:")
+        return
+    ts = _system_names(ts)
+    ss = st.session_state
+    metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric", default="BLEU") or "BLEU"
+    try:
+        if metric == "BLEU":
+            rep = _bleu_report(ts, ss["cp_ts_key"], settings)
+        else:
+            types, dropped = _rouge_types(settings)
+            if dropped:
+                st.warning(hl.md_escape(f"{', '.join(dropped)} not defined by {settings.rouge_dialect}; left out."))
+            if not types:
+                st.warning("Select at least one ROUGE type in the sidebar.")
+                return
+            copts = _rouge_corpus_options(settings)
+            rep = _rouge_report(ts, ss["cp_ts_key"], settings, copts)
+    except (ExplainerInputError, ValueError) as e:
+        st.error(hl.md_escape(str(e)), icon=":material/error:")
+        return
+    b, i = _baseline_and_system(rep.names)
+    if metric == "BLEU":
+        _scores_section_bleu(rep, b)
+        _worked_out_section(rep, i)
+        _corpus_vs_mean_section(rep, i)
+        _significance_section(rep, "bleu", b, i)
+        _differ_section_bleu(rep, b, i)
+        _segments_fragment(rep, "bleu", b, settings)
+        _downloads(rep, "bleu", b, None)
+    else:
+        t = st.selectbox("ROUGE type of the tests, deltas and table", rep.types, key="cp_rouge_type")
+        _scores_section_rouge(rep, b)
+        _significance_section(rep, "rouge", b, i, rouge_type=t)
+        _rouge_differ(rep, t, b, i)
+        _segments_fragment(rep, "rouge", b, settings, t)
+        _downloads(rep, "rouge", b, t)
+    ss["_cp_render_seconds"] = time.perf_counter() - t0

@@ -1,0 +1,259 @@
+"""The Corpus page under streamlit.testing (AppTest): the sample corpus, uploads (and bad uploads), drill-down to a
+segment's Explain view, baseline switch, paired tests, ROUGE — every number shown is sacreBLEU's / the core's."""
+from __future__ import annotations
+
+import pytest
+import sacrebleu
+from sacrebleu.metrics import BLEU
+from sacrebleu.significance import PairedTest
+from streamlit.testing.v1 import AppTest
+
+from explainer.bleu import explain_bleu
+from explainer.corpus import load_sample
+from explainer.corpus.rouge_report import rouge_report
+from tests.conftest import ROOT
+from tests.corpus_data import make_testset
+
+PAGE = str(ROOT / "explainer" / "ui" / "pages" / "corpus.py")
+
+
+def new_page() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def scores_table(at):
+    for df in at.dataframe:
+        v = df.value
+        if "BLEU" in v.columns and "system" in v.columns:
+            return v
+    raise AssertionError("no corpus scores table")
+
+
+def plain(md: str) -> str:
+    """Markdown-escaped page text as the reader sees it."""
+    import re
+
+    return re.sub(r"\\(.)", r"\1", md)
+
+
+def headers(at) -> list[str]:
+    return [h.value for h in at.header]
+
+
+def load_sample_page(sample: str = "news-en") -> AppTest:
+    at = new_page()
+    at.selectbox(key="cp_sample").set_value(sample)
+    at.button(key="cp_load_sample").click().run()
+    return ok(at)
+
+
+def test_empty_page_invites_to_load():
+    at = new_page()
+    assert any("Pick a sample corpus" in i.value for i in at.info)
+    assert not at.dataframe
+
+
+def test_sample_corpus_shows_sacrebleus_corpus_scores():
+    at = load_sample_page()
+    ts = load_sample("news-en")
+    streams = [list(s) for s in zip(*ts.references)]
+    df = scores_table(at)
+    assert list(df["system"]) == ["baseline", "new-model", "small-model"]
+    for (_, lines), got in zip(ts.systems, df["BLEU"]):
+        assert got == BLEU().corpus_score(lines, streams).score
+    assert {"Corpus scores", "Corpus BLEU ≠ mean of sentence BLEUs", "Confidence and significance",
+            "Where the systems differ", "Segments", "Segment view", "Downloads"} <= set(headers(at))
+    m = BLEU()
+    m.corpus_score(ts.systems[0][1], streams)
+    assert any(m.get_signature().format() in c.value for c in at.code)
+
+
+def test_chinese_sample_uses_the_zh_tokenizer():
+    at = load_sample_page("news-zh")
+    assert at.session_state["bleu_opt:sacrebleu:tokenize"] == "zh"
+    ts = load_sample("news-zh")
+    streams = [list(s) for s in zip(*ts.references)]
+    df = scores_table(at)
+    for (_, lines), got in zip(ts.systems, df["BLEU"]):
+        assert got == BLEU(tokenize="zh").corpus_score(lines, streams).score
+
+
+def _upload(at, systems, refs):
+    at.radio(key="cp_source").set_value("Upload files").run()
+    at.file_uploader(key="cp_up_sys").set_value([(n, b, "text/plain") for n, b in systems])
+    at.file_uploader(key="cp_up_ref").set_value([(n, b, "text/plain") for n, b in refs])
+    at.run()
+    at.button(key="cp_load_up").click().run()
+    return ok(at)
+
+
+def test_upload_two_systems_and_two_references():
+    refs, systems = make_testset(120, 2, 2, seed=6)
+    at = _upload(new_page(),
+                 [(f"out/{n}.detok.txt", ("\n".join(lines) + "\n").encode()) for n, lines in systems],
+                 [(f"ref{k}.txt", ("\n".join(r) + "\n").encode()) for k, r in enumerate(refs)])
+    df = scores_table(at)
+    assert list(df["system"]) == ["sys1.detok", "sys2.detok"]       # names from the file names
+    for (_, lines), got in zip(systems, df["BLEU"]):
+        assert got == sacrebleu.corpus_bleu(lines, refs).score
+    # names are editable
+    at.text_input(key="cp_name_1").set_value("improved").run()
+    assert list(scores_table(ok(at))["system"]) == ["sys1.detok", "improved"]
+    at.text_input(key="cp_name_1").set_value("sys1.detok").run()
+    assert any("given twice" in plain(w.value) for w in ok(at).warning)
+
+
+@pytest.mark.parametrize("bad,needle", [
+    ((b"ok\n" * 3 + "caf\xe9\n".encode("latin-1")), "not valid UTF-8: line 4"),
+    (b"a\nb\n", "has 2 lines but reference"),
+])
+def test_bad_uploads_are_one_clear_message(bad, needle):
+    refs, systems = make_testset(20, 1, 1, seed=2)
+    at = _upload(new_page(), [("good.txt", ("\n".join(systems[0][1]) + "\n").encode()), ("bad.txt", bad)],
+                 [("ref.txt", ("\n".join(refs[0]) + "\n").encode())])
+    errs = [plain(e.value) for e in at.error]
+    assert any(needle in e and "bad.txt" in e for e in errs), errs
+    assert not at.dataframe            # nothing half-loaded
+
+
+def test_drill_down_to_a_segment_and_step_through():
+    at = load_sample_page()
+    ts = load_sample("news-en")
+    at.segmented_control(key="cp_differ_view").set_value("Largest deltas").run()
+    ok(at)
+    btn = next(b for b in at.button if b.key and b.key.startswith("cp_delta_Largest losses_"))
+    seg = int(btn.key.rsplit("_", 1)[1])
+    btn.click().run()
+    ok(at)
+    assert at.session_state["cp_seg"] == seg and at.number_input(key="cp_seg_input").value == seg
+    sys_name = at.session_state["cp_view_sys"]
+    lines = ts.system(sys_name)
+    want = explain_bleu(lines[seg - 1], ts.references[seg - 1])
+    bleu = next(m for m in at.metric if m.label == "BLEU")
+    assert bleu.value == f"{want.score:.4f}"
+    at.button(key="cp_next").click().run()
+    assert ok(at).session_state["cp_seg"] == seg + 1
+    want = explain_bleu(lines[seg], ts.references[seg])
+    assert next(m for m in at.metric if m.label == "BLEU").value == f"{want.score:.4f}"
+    at.button(key="cp_prev").click().run()
+    assert ok(at).session_state["cp_seg"] == seg
+    # the Explain link carries this segment's texts and the settings
+    link = next(m.value for m in at.markdown if "Open segment" in m.value)
+    assert "candidate=" in link and "bleu_dialect=sacrebleu" in link
+
+
+def test_baseline_switch_and_paired_test_equal_sacrebleu():
+    at = load_sample_page()
+    ts = load_sample("news-en")
+    streams = [list(s) for s in zip(*ts.references)]
+    at.selectbox(key="cp_baseline").set_value("new-model").run()
+    df = scores_table(ok(at))
+    base = df.set_index("system")["BLEU"]["new-model"]
+    assert df.set_index("system")["Δ vs baseline"]["baseline"] == pytest.approx(
+        df.set_index("system")["BLEU"]["baseline"] - base, abs=1e-12)
+    at.number_input(key="cp_test_n_bs").set_value(400).run()
+    at.button(key="cp_run_test").click().run()
+    ok(at)
+    order = ["new-model", "baseline", "small-model"]
+    named = [(n, ts.system(n)) for n in order]
+    _, want = PairedTest(named, {"BLEU": BLEU(references=streams)}, None, test_type="bs", n_samples=400)()
+    res = next(d.value for d in at.dataframe if "p-value" in d.value.columns and "bootstrap mean" in d.value.columns)
+    assert list(res["system"]) == order
+    for (_, row), w in zip(res.iterrows(), want["BLEU"]):
+        assert row["score"] == w.score and row["bootstrap mean"] == w.mean and row["95% CI ±"] == w.ci
+        assert (row["p-value"] == w.p_value) or (w.p_value is None and row["p-value"] != row["p-value"]) \
+            or (w.p_value is None and row["p-value"] is None)
+    assert any("Bonferroni" in m.value for m in at.markdown)
+    # the scores table shows the test's p-values and intervals too
+    table = scores_table(at).set_index("system")
+    assert table["p-value"]["small-model"] == want["BLEU"][2].p_value
+    assert table["95% CI ±"]["new-model"] == want["BLEU"][0].ci
+
+
+def test_rouge_metric_shows_the_dialects_aggregation():
+    at = load_sample_page()
+    at.segmented_control(key="cp_metric").set_value("ROUGE").run()
+    ok(at)
+    ts = load_sample("news-en")
+    rr = rouge_report(ts, types=["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    table = next(d.value for d in at.dataframe if "mid F (dialect's score)" in d.value.columns)
+    want = {(r["system"], r["type"]): r["mid_f"] for r in rr.aggregate_rows()}
+    for _, row in table.iterrows():
+        assert row["mid F (dialect's score)"] == pytest.approx(want[(row["system"], row["type"])], abs=1e-12)
+
+
+def test_every_analysis_view_renders():
+    at = load_sample_page()
+    for view in ["Length buckets", "Precision by order", "N-grams", "Largest deltas", "Segment scores",
+                 "Length ratio"]:
+        at.segmented_control(key="cp_differ_view").set_value(view).run()
+        ok(at)
+    at.segmented_control(key="cp_view_family").set_value("ROUGE").run()
+    ok(at)
+    assert any("ROUGE step by step" in s.value for s in at.subheader)
+
+
+def test_paste_two_systems():
+    at = new_page()
+    at.radio(key="cp_source").set_value("Paste").run()
+    at.text_area(key="cp_paste_ref_0").set_value("the cat sat on the mat\nit is raining today")
+    at.text_input(key="cp_paste_name_0").set_value("mine")
+    at.text_area(key="cp_paste_sys_0").set_value("the cat sat on a mat\nit rains today")
+    at.text_area(key="cp_paste_sys_1").set_value("a cat is on the mat\nit is raining today")
+    at.button(key="cp_load_paste").click().run()
+    df = scores_table(ok(at))
+    refs = [["the cat sat on the mat", "it is raining today"]]
+    assert list(df["system"]) == ["mine", "system B"]
+    assert df["BLEU"][0] == BLEU().corpus_score(["the cat sat on a mat", "it rains today"], refs).score
+    # a pasted system with a missing line is refused with a message, the texts stay in the boxes
+    at.text_area(key="cp_paste_sys_1").set_value("only one line").run()
+    at.button(key="cp_load_paste").click().run()
+    assert any("has 1 line but reference" in plain(e.value) for e in ok(at).error)
+    assert at.text_area(key="cp_paste_sys_1").value == "only one line"
+
+
+def test_rouge_paired_test_is_labelled_as_the_projects_own():
+    at = load_sample_page()
+    at.segmented_control(key="cp_metric").set_value("ROUGE").run()
+    at.number_input(key="cp_test_n_bs").set_value(200).run()
+    at.button(key="cp_run_test").click().run()
+    ok(at)
+    assert any("project's own extension" in plain(c.value) for c in at.caption)
+    res = next(d.value for d in at.dataframe if "p-value" in d.value.columns and "bootstrap mean" in d.value.columns)
+    assert len(res) == 3 and 0 < res["p-value"][1] <= 1
+
+
+def test_sample_link_loads_the_sample():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["sample"] = "news-zh"
+    at.run()
+    ok(at)
+    assert at.session_state["cp_ts_label"].startswith("Chinese news")
+    assert at.session_state["bleu_opt:sacrebleu:tokenize"] == "zh"
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["sample"] = "nope"
+    at.run()
+    assert any("does not exist" in plain(i.value) for i in ok(at).info)
+
+
+def test_user_names_reach_markdown_escaped():
+    at = new_page()
+    at.radio(key="cp_source").set_value("Paste").run()
+    evil = "<img src=x onerror=alert(1)>[x](javascript:alert(1))**b**"
+    at.text_area(key="cp_paste_ref_0").set_value("a b c d\ne f g h")
+    at.text_input(key="cp_paste_name_0").set_value(evil)
+    at.text_area(key="cp_paste_sys_0").set_value("a b c d\ne f g")
+    at.button(key="cp_load_paste").click().run()
+    ok(at)
+    labels = [m.label for m in at.metric]
+    assert any(plain(lab) == f"BLEU — {evil}" and "\\<img" in lab and "\\[x\\]" in lab for lab in labels), labels
+    headers = [h.value for h in at.header]
+    assert any(plain(h).endswith(evil) and "\\*\\*b\\*\\*" in h for h in headers), headers
