@@ -499,6 +499,7 @@ def _repair_optimizer_state() -> None:
     ss = st.session_state
     if not ss.get("lab_opt_running"):
         return
+    lv.RunRecorder.disown(ss, "lab_opt_owner")   # an interrupted search may still be stepping: stop it
     ss["lab_opt_running"] = False
     res = ss.get("lab_opt_result")
     by_stop = bool(ss.get("lab_opt_stop"))
@@ -554,8 +555,11 @@ def _optimizer() -> None:
         ss.pop("lab_opt_result", None)  # the start-state callback stores the new run at once
         bar = st.progress(0.0, text="searching…")
 
+        recorder = lv.RunRecorder(ss, "lab_opt_result", "lab_opt_owner")
+
         def cb(res):
-            ss["lab_opt_result"] = res
+            if not recorder.keep(res):
+                return False   # a newer script run took over (Stop, or any other widget)
             frac = min(1.0, res.elapsed / max(budget, 1e-9))
             bar.progress(frac, text=f"step {res.steps}: {TARGETS[target]} = "
                                     f"{res.trajectory[-1][target]:.4f} ({res.evaluations} candidates scored)")
@@ -572,7 +576,8 @@ def _optimizer() -> None:
             st.error("The optimizer failed (a bug; please report it with this page's link): "
                      + hl.md_escape(f"{type(exc).__name__}: {exc}"))
             return
-        ss["lab_opt_result"] = res
+        if not recorder.keep(res):
+            return
         ss["lab_opt_running"] = False
         bar.progress(1.0, text=f"done: {res.stopped}")
     res = ss.get("lab_opt_result")
