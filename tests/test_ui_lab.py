@@ -496,3 +496,32 @@ def test_lab_chart_hover_text_is_literal_and_inert():
     assert hover, "no hover text found"
     start = hover[0]
     assert '"it\'s &lt;b&gt;fine&lt;/b&gt;"' in start and "&#36;5" in start and "&quot;" not in start
+
+
+def test_optimizer_result_shown_is_a_snapshot_owned_by_its_run():
+    """Fast reruns start the next script run in a new thread while the interrupted search goes on until its
+    next callback: the page must show a snapshot that the search no longer changes, and an old search that
+    lost the slot stops without storing (the browser Stop test saw 'numbers differ (a bug)' from this)."""
+    from explainer.attacks.optimizer import optimize
+    from explainer.ui.lab_view import RunRecorder
+
+    store: dict = {}
+    rec = RunRecorder(store, "result", "owner")
+    seen = []
+
+    def cb(res):
+        go_on = rec.keep(res)
+        seen.append(len(res.trajectory))
+        if len(seen) == 2:
+            RunRecorder.disown(store, "owner")   # what the next script run does first
+        return go_on
+
+    cand = "officials said the storm knocked out power for thousands of homes on friday night"
+    ref = "the storm cut power to thousands of homes on friday , officials said"
+    res = optimize(cand, [ref], "bleu", budget_seconds=5, seed=0, callback=cb)
+    kept = store["result"]
+    assert kept is not res and res.stopped == "callback"
+    assert len(seen) == 3 and seen[2] > seen[1]        # the search stepped on after the slot was taken
+    assert len(kept.trajectory) == seen[1]              # ... and the shown result did not follow it
+    assert kept.final == kept.trajectory[-1]["text"] and kept.final != res.final
+    assert not rec.keep(res) and store["result"] is kept

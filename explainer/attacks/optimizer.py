@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 from explainer.attacks.scoring import FastScorer
@@ -59,6 +59,11 @@ class OptimizerResult:
     @property
     def truncated(self) -> bool:
         return self.input_words > MAX_WORDS
+
+    def snapshot(self) -> "OptimizerResult":
+        """A copy that the running search no longer changes (the trajectory's entries are never changed after
+        they are appended, so copying the list is enough)."""
+        return replace(self, trajectory=list(self.trajectory), unreadable=dict(self.unreadable))
 
     @property
     def final(self) -> str:

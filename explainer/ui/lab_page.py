@@ -560,6 +560,7 @@ def _repair_optimizer_state() -> None:
     ss = st.session_state
     if not ss.get("lab_opt_running"):
         return
+    lv.RunRecorder.disown(ss, "lab_opt_owner")   # an interrupted search may still be stepping: stop it
     ss["lab_opt_running"] = False
     res = ss.get("lab_opt_result")
     by_stop = bool(ss.get("lab_opt_stop"))
@@ -638,15 +639,18 @@ def _optimizer_controls(cand: str) -> tuple[str, float, int, list[str]]:
 
 def _run_search(cand: str, refs: list[str], target: str, budget: float, seed: int, moves: list[str]) -> bool:
     """Run the optimizer with a progress bar; the result goes to the session (also step by step, so Stop keeps
-    the best text so far). False (with a message) when it could not run."""
+    the best text so far), as a snapshot owned by this run. False when there is nothing more to show in this run
+    (a message was shown, or a newer run took over)."""
     ss = st.session_state
     ss["lab_opt_stopped"] = False
     ss["lab_opt_running"] = True
     ss.pop("lab_opt_result", None)  # the start-state callback stores the new run at once
     bar = st.progress(0.0, text="searching…")
+    recorder = lv.RunRecorder(ss, "lab_opt_result", "lab_opt_owner")
 
     def cb(res):
-        ss["lab_opt_result"] = res
+        if not recorder.keep(res):
+            return False   # a newer script run took over (Stop, or any other widget)
         frac = min(1.0, res.elapsed / max(budget, 1e-9))
         bar.progress(frac, text=f"step {res.steps}: {TARGETS[target]} = "
                                 f"{res.trajectory[-1][target]:.4f} ({res.evaluations} candidates scored)")
@@ -662,7 +666,8 @@ def _run_search(cand: str, refs: list[str], target: str, budget: float, seed: in
         st.error("The optimizer failed (a bug; please report it with this page's link): "
                  + hl.md_escape(f"{type(exc).__name__}: {exc}"))
         return False
-    ss["lab_opt_result"] = res
+    if not recorder.keep(res):
+        return False
     ss["lab_opt_running"] = False
     bar.progress(1.0, text=f"done: {res.stopped}")
     return True

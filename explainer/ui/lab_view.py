@@ -207,3 +207,33 @@ def preset_json(res: PresetResult) -> str:
             "bleu_counts": s.bleu_counts, "bleu_totals": s.bleu_totals,
             "deltas": res.deltas[i], "verdicts": res.verdicts[i]})
     return json.dumps(out, ensure_ascii=False, indent=2)
+
+
+class RunRecorder:
+    """Keeps, in ``store[key]``, a snapshot of the optimizer run that owns ``store[owner_key]``.
+
+    Streamlit's fast reruns start the next script run in a NEW thread while the interrupted one goes on until
+    its next Streamlit call, so a search can still be stepping after the page that shows its result has begun
+    to draw. Storing the live result object let the two runs share it: the page showed a headline from one
+    step and a text from the next, and the re-score check reported differences. So the callback stores a
+    snapshot, and only while its run still owns the slot; a new script run takes the slot away
+    (``disown``), and the old search then stops at its next callback without touching the store."""
+
+    def __init__(self, store, key: str, owner_key: str) -> None:
+        self.store, self.key, self.owner_key = store, key, owner_key
+        self.token = object()
+        store[owner_key] = self.token
+
+    def owns(self) -> bool:
+        return self.store.get(self.owner_key) is self.token
+
+    def keep(self, result) -> bool:
+        """Store a snapshot of ``result``; False (= stop the search) when another run owns the slot."""
+        if not self.owns():
+            return False
+        self.store[self.key] = result.snapshot()
+        return True
+
+    @staticmethod
+    def disown(store, owner_key: str) -> None:
+        store.pop(owner_key, None)
