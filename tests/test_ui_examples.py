@@ -3,7 +3,8 @@ true values, which are the real libraries' (issue 10, defect 4)."""
 from __future__ import annotations
 
 import pytest
-from rouge_score import rouge_scorer, tokenize as rs_tokenize
+from rouge_score import rouge_scorer
+from rouge_score import tokenize as rs_tokenize
 from sacrebleu.metrics import BLEU
 
 from explainer.examples import CLAIM_METRICS, EXAMPLES

@@ -115,7 +115,8 @@ def test_rouge155_chart_and_table_round_alike():
     table = next(d.value for d in app.at.dataframe if list(d.value.columns) == ["type", "precision", "recall",
                                                                                   "F-measure"])
     from explainer.rouge import explain_rouge
-    from explainer.ui import charts, rouge_view as rv
+    from explainer.ui import charts
+    from explainer.ui import rouge_view as rv
 
     ex = get_example("abandon_hope")
     rt = explain_rouge(ex.candidate, list(ex.references), dialect="rouge155")

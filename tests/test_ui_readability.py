@@ -9,7 +9,8 @@ import pytest
 from explainer.bleu import explain_bleu
 from explainer.examples import get_example
 from explainer.rouge import explain_rouge
-from explainer.ui import bleu_view as bv, charts, highlight, lab_charts, lab_view
+from explainer.ui import bleu_view as bv
+from explainer.ui import charts, highlight, lab_charts, lab_view
 from explainer.ui import rouge_view as rv
 from explainer.ui.display import LARGE_TEXT_CSS
 from tests.ui_driver import BrowserLikeApp
@@ -27,8 +28,8 @@ def _figures():
                                                    rt.candidate.tokenized.tokens, d["pairs"])[0]
     yield "alignment", charts.alignment_figure(rt.candidate.tokenized.tokens, rt.references[0].tokenized.tokens,
                                                d["pairs"])[0]
-    from explainer.attacks.sweeps import SWEEPS
     from explainer.attacks.optimizer import optimize
+    from explainer.attacks.sweeps import SWEEPS
 
     sw = SWEEPS["length"][1]("the cat sat", ["the cat sat on the mat"], max_len=8, pad_text="the mat")
     yield "sweep", lab_charts.sweep_figure(sw)

@@ -3,12 +3,21 @@ keyword arguments the cores take, and the Explain page opened from a link the mo
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from explainer.ui.schema import ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
-from explainer.ui.settings import (MetricSettings, default_settings, explain_link_params, read_settings,
-                                   put_settings, settings_from_params, settings_to_params)
+from explainer.ui.settings import (
+    MetricSettings,
+    default_settings,
+    explain_link_params,
+    put_settings,
+    read_settings,
+    settings_from_params,
+    settings_to_params,
+)
 from tests.conftest import ROOT
 
 APP = str(ROOT / "app.py")

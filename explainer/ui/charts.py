@@ -140,7 +140,8 @@ def bp_curve_figure(c: int, r: int, bp: float, *, rule: str = "") -> go.Figure:
 
 
 def rouge_prf_figure(rows: Sequence[dict]) -> go.Figure:
-    """Grouped P / R / F bars per ROUGE type, each labelled with its value (5 decimals, as everywhere else). ``rows``: dicts with ``label``, ``precision``, ``recall``,
+    """Grouped P / R / F bars per ROUGE type, each labelled with its value (5 decimals, as everywhere else).
+    ``rows``: dicts with ``label``, ``precision``, ``recall``,
     ``fmeasure`` (native scale) and optionally ``scale`` (1 or 100)."""
     labels = [r["label"] for r in rows]
     data = []

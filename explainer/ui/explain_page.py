@@ -14,22 +14,29 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from explainer.examples import EXAMPLES, get_example
+from explainer.analysis import counterfactuals, diagnosis
 from explainer.bleu.algorithm import MAX_TRACE_CHARS
+from explainer.examples import EXAMPLES, get_example
 from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
-from explainer.analysis import counterfactuals, diagnosis
-from explainer.ui import charts, example_view, highlight as hl
+from explainer.ui import charts, example_view, first_view
 from explainer.ui import compute as shared_compute
-from explainer.ui import first_view
+from explainer.ui import highlight as hl
 from explainer.ui import rouge_view as rv
 from explainer.ui.display import large_text, render_display_toggle
 from explainer.ui.page_links import LINK_LIMITS_TEXT, dropped_link_warning
-from explainer.ui.permalink import (MAX_REFS, MAX_URL_TEXT, ExplainState, apply_settings, parse_params, reset_settings,
-                                   texts_fit_url, to_params)
-from explainer.ui.schema import ROUGE_TYPE_CHOICES, DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
-from explainer.ui.settings import (MetricSettings, put_settings, read_settings, render_settings_sidebar,
-                                   stored_settings)
+from explainer.ui.permalink import (
+    MAX_REFS,
+    MAX_URL_TEXT,
+    ExplainState,
+    apply_settings,
+    parse_params,
+    reset_settings,
+    texts_fit_url,
+    to_params,
+)
+from explainer.ui.schema import DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
+from explainer.ui.settings import MetricSettings, put_settings, read_settings, render_settings_sidebar, stored_settings
 
 DEFAULT_EXAMPLE = "cat_mat"
 HIGHLIGHT_MAX_CHARS = 20_000     # highlight at most this much of each text

@@ -16,8 +16,9 @@ from explainer.attacks.optimizer import MAX_WORDS, MOVES, TARGETS, optimize
 from explainer.attacks.presets import ENTRIES, LESSON_CARDS, PRESETS, evaluate, get_preset
 from explainer.attacks.scoring import DEFAULT_METRICS, metric_label, score, score_corpus
 from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS
+from explainer.ui import charts, lab_charts
 from explainer.ui import highlight as hl
-from explainer.ui import charts, lab_charts, lab_view as lv
+from explainer.ui import lab_view as lv
 from explainer.ui.display import large_text, render_display_toggle
 from explainer.ui.page_links import dropped_link_warning
 from explainer.ui.permalink import MAX_URL_TEXT, bounded_int
@@ -173,8 +174,8 @@ def _carry_explain_texts() -> None:
     since the lab last took them (typed there, or an example picked), so the lab attacks what the user was
     looking at. The Explain page's untouched default example is not carried, nor texts when the lab's own link
     stated some."""
-    from explainer.ui.explain_page import DEFAULT_EXAMPLE
     from explainer.examples import get_example
+    from explainer.ui.explain_page import DEFAULT_EXAMPLE
 
     ss = st.session_state
     last = ss.get("_last_state")
@@ -676,9 +677,8 @@ def _run_search(cand: str, refs: list[str], target: str, budget: float, seed: in
 def _rescore_check(res, refs, full0, full1) -> None:
     """Re-score the start (when non-empty) and the final text with the real packages and compare every
     number shown: the table (explainer path) and the headline / trajectory values (fast path)."""
-    from explainer.attacks.verify import PACKAGES, compare, real_scores
-
     from explainer.attacks.optimizer import TRACKED
+    from explainer.attacks.verify import PACKAGES, compare, real_scores
 
     def shown(full, entry):  # the table's metrics and the trajectory's (headline, chart, CSV)
         return [{m: full.values[m] for m in GEN_METRICS}, {m: entry[m] for m in TRACKED}]

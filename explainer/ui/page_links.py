@@ -15,8 +15,10 @@ HTTP_LINK_LIMIT_TEXT = "about 100 KB"
 
 def _limits() -> tuple[int, int]:
     try:  # Streamlit's own limits on the query string it passes to a page
-        from streamlit.runtime.state.query_params import (CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
-                                                          CLIENT_STATE_QUERY_STRING_MAX_LENGTH)
+        from streamlit.runtime.state.query_params import (
+            CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
+            CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
+        )
         return CLIENT_STATE_QUERY_STRING_MAX_FIELDS, CLIENT_STATE_QUERY_STRING_MAX_LENGTH
     except ImportError:  # another Streamlit version: the values of 1.67
         return 1000, 512 * 1024

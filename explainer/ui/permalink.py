@@ -18,12 +18,13 @@ an option to a dialect adds it to the URL without touching this module.
 """
 from __future__ import annotations
 
-import math
 import re
-from dataclasses import dataclass, field, fields as dataclass_fields
+from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import Any, Iterable, Mapping, Sequence
 
-from explainer.options import OptionSpec as CoreOptionSpec, coerce_value
+from explainer.options import OptionSpec as CoreOptionSpec
+from explainer.options import coerce_value
 
 __all__ = [
     "OptionSpec", "FamilySchema", "ExplainState", "MAX_REFS", "MAX_URL_TEXT",

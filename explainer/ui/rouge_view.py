@@ -162,7 +162,7 @@ def winner_rows(trace) -> list[dict]:
     for t, s in trace.scores.items():
         k = trace.chosen_reference.get(t)
         per = []
-        for j, pr in enumerate(trace.per_reference):
+        for pr in trace.per_reference:
             res = pr.get(t)
             per.append(fmt_score(res.score.fmeasure) if res is not None else "—")
         rows.append({"type": type_label(t), "kept": "pooled (all references)" if k is None else f"ref {k + 1}",
@@ -268,17 +268,17 @@ def _f_latex(trace, p: float, r: float, f: float) -> str:
     if trace.dialect == "rouge155":
         a = float((trace.options or {}).get("alpha", 0.5))
         if p == 0 or r == 0:
-            return rf"F = 0\quad\text{{(P or R is 0)}}"
+            return r"F = 0\quad\text{(P or R is 0)}"
         value = p * r / ((1 - a) * p + a * r)
         if math.isclose(round(value, 5), f, abs_tol=1.5e-5):
             return (rf"\begin{{aligned}}F &= \frac{{P\cdot R}}{{(1-\alpha)P + \alpha R}}\\ &= \frac{{{ps}\cdot {rs}}}"
                     rf"{{{_tex(1 - a)}\cdot {ps} + {_tex(a)}\cdot {rs}}} = {fmt_score(f)}\end{{aligned}}")
     else:
         if p + r == 0:
-            return rf"F = 0\quad\text{{(P + R = 0)}}"
+            return r"F = 0\quad\text{(P + R = 0)}"
         if math.isclose(2 * p * r / (p + r), f, rel_tol=1e-9, abs_tol=1e-12):
-            return (rf"\begin{{aligned}}F &= \frac{{2PR}}{{P + R}}\\ &= \frac{{2\cdot {ps}\cdot {rs}}}{{{ps} + {rs}}} = "
-                    rf"{fmt_score(f)}\end{{aligned}}")
+            return (rf"\begin{{aligned}}F &= \frac{{2PR}}{{P + R}}\\ "
+                    rf"&= \frac{{2\cdot {ps}\cdot {rs}}}{{{ps} + {rs}}} = {fmt_score(f)}\end{{aligned}}")
     return rf"F = {fmt_score(f)}"
 
 
@@ -336,10 +336,12 @@ def _wlcs_latex(res) -> list[str] | None:
     r = (hits / refw ** w) ** (1 / w)
     if not (math.isclose(p, res.score.precision, abs_tol=6e-6) and math.isclose(r, res.score.recall, abs_tol=6e-6)):
         return None
-    return [rf"\begin{{aligned}}P &= f^{{-1}}\!\left(\frac{{\text{{weighted hits}}}}{{f(\text{{candidate tokens}})}}\right)"
+    return [rf"\begin{{aligned}}P &= f^{{-1}}\!\left(\frac{{\text{{weighted hits}}}}"
+            rf"{{f(\text{{candidate tokens}})}}\right)"
             rf"\\ &= \left(\frac{{{_tex(hits)}}}{{{_tex(cand)}^{{{w:g}}}}}\right)^{{1/{w:g}}} = "
             rf"{fmt_score(res.score.precision)}\end{{aligned}}",
-            rf"\begin{{aligned}}R &= f^{{-1}}\!\left(\frac{{\text{{weighted hits}}}}{{f(\textstyle\sum_s f(|r_s|))}}\right)"
+            rf"\begin{{aligned}}R &= f^{{-1}}\!\left(\frac{{\text{{weighted hits}}}}"
+            rf"{{f(\textstyle\sum_s f(|r_s|))}}\right)"
             rf"\\ &= \left(\frac{{{_tex(hits)}}}{{{_tex(refw)}^{{{w:g}}}}}\right)^{{1/{w:g}}} = "
             rf"{fmt_score(res.score.recall)}\end{{aligned}}"]
 
@@ -438,7 +440,8 @@ def rouge_view(trace) -> RougeView:
             for r in prf),
         several=several, winner_rows=winner_rows(trace) if several else [],
         pooled_rows=[{k: v for k, v in r.items() if k != "rule"} for r in pooled] if several else [],
-        pooled_caption=(next((r["rule"] for r in pooled if r["rule"]), "") + ". The details below are against one reference at a time; their hits and "
+        pooled_caption=(next((r["rule"] for r in pooled if r["rule"]), "") + ". The details below are against one "
+                        "reference at a time; their hits and "
                         "sizes, summed over the references, give this table.") if several and pooled else "",
         default_reference=kept if type(kept) is int and 0 <= kept < len(trace.references) else 0,
         f_note=(f"F = P·R / ((1 − α)·P + α·R) with α = {float((trace.options or {}).get('alpha', 0.5)):g}; ROUGE-1.5.5 "

@@ -33,10 +33,23 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from explainer.ui.permalink import (ExplainState, FamilySchema, OptionSpec, apply_settings, parse_params,
-                                   reset_settings, to_params)
-from explainer.ui.schema import (DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, dialect_description,
-                                 dialect_label, rouge_schema)
+from explainer.ui.permalink import (
+    ExplainState,
+    FamilySchema,
+    OptionSpec,
+    apply_settings,
+    parse_params,
+    reset_settings,
+    to_params,
+)
+from explainer.ui.schema import (
+    DEFAULT_ROUGE_TYPES,
+    ROUGE_TYPE_CHOICES,
+    bleu_schema,
+    dialect_description,
+    dialect_label,
+    rouge_schema,
+)
 
 __all__ = ["MetricSettings", "default_settings", "settings_from_params", "settings_to_params",
            "explain_link_params", "apply_example_settings", "undo_example_settings", "render_settings_sidebar",

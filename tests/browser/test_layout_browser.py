@@ -76,7 +76,8 @@ CUT_JS = """() => {
       const ox = getComputedStyle(a).overflowX;
       if ((ox === 'auto' || ox === 'scroll') && a.scrollWidth > a.clientWidth + 1) {
         inScroller = true;
-        if (!scrollerOk(a)) cut.push(['scroller without a visible scrollbar', (a.className||'').toString().slice(0, 40), n.textContent.slice(0, 30)]);
+        if (!scrollerOk(a)) cut.push(['scroller without a visible scrollbar',
+                                      (a.className||'').toString().slice(0, 40), n.textContent.slice(0, 30)]);
         break;
       }
       a = a.parentElement;
@@ -85,24 +86,29 @@ CUT_JS = """() => {
   }
   // 2. data grids (drawn on a canvas): one that is wider than its box must draw its scrollbar
   document.querySelectorAll('.dvn-scroller').forEach(el => {
-    if (el.getBoundingClientRect().width && !scrollerOk(el)) cut.push(['data grid without a visible scrollbar', el.scrollWidth, el.clientWidth]);
+    if (el.getBoundingClientRect().width && !scrollerOk(el))
+      cut.push(['data grid without a visible scrollbar', el.scrollWidth, el.clientWidth]);
   });
   return cut;
 }"""
 
 # a formula that does not fit would need its scrollbar (KaTeX's own boxes overhang by a pixel or two: allowed)
-FORMULAS_JS = """() => { const main = document.querySelector('[data-testid="stMainBlockContainer"]').getBoundingClientRect();
+FORMULAS_JS = """() => {
+  const main = document.querySelector('[data-testid="stMainBlockContainer"]').getBoundingClientRect();
   return [...document.querySelectorAll('.katex-display')].filter(e => e.getBoundingClientRect().width)
-   .filter(e => e.scrollWidth > e.clientWidth + 4 || e.querySelector('.katex').getBoundingClientRect().right > main.right + 1)
+   .filter(e => e.scrollWidth > e.clientWidth + 4
+                || e.querySelector('.katex').getBoundingClientRect().right > main.right + 1)
    .map(e => e.textContent.slice(0, 60)); }"""
 
 SMALL_TEXT_JS = """() => {
   const out = [];
-  document.querySelectorAll('.js-plotly-plot text, .xp-tok sub, .xp-legend, .xp-note, [data-testid="stCaptionContainer"], .lab-table td, .lab-table th, table.xp-lsum td').forEach(e => {
+  document.querySelectorAll('.js-plotly-plot text, .xp-tok sub, .xp-legend, .xp-note, '
+      + '[data-testid="stCaptionContainer"], .lab-table td, .lab-table th, table.xp-lsum td').forEach(e => {
     if (!e.textContent.trim()) return;
     const r = e.getBoundingClientRect(); if (!r.width) return;
     const s = parseFloat(getComputedStyle(e).fontSize);
-    if (s < 13.95) out.push([e.tagName, (e.getAttribute('class')||'').toString().slice(0, 30), s, e.textContent.slice(0, 20)]);
+    if (s < 13.95)
+      out.push([e.tagName, (e.getAttribute('class')||'').toString().slice(0, 30), s, e.textContent.slice(0, 20)]);
   });
   return out;
 }"""
@@ -158,7 +164,8 @@ def test_rouge_l_alignment_labels_never_overlap(real_browser, app_url, width):
     labels = charts.first.locator("g.textpoint text")
     boxes = [b for b in (labels.nth(i).bounding_box() for i in range(labels.count())) if b]
     assert len(boxes) >= 60
-    overlaps = [(i, j) for i in range(len(boxes)) for j in range(i + 1, len(boxes)) if _boxes_overlap(boxes[i], boxes[j])]
+    overlaps = [(i, j) for i in range(len(boxes)) for j in range(i + 1, len(boxes))
+                if _boxes_overlap(boxes[i], boxes[j])]
     assert not overlaps, overlaps[:5]
     shot(page, f"layout-{width}-alignment-35-tokens")
     ctx.close()
