@@ -3,16 +3,40 @@
 Used by the Explain page's example picker, by tests and by anyone who wants a known input. The texts are
 copied exactly from the course material's test vectors and from the gaming catalogue (docs/gaming-lab.md);
 ``case_id`` is the id those vectors use, so tests can look the expected numbers up there instead of typing them
-in. ``settings`` are permalink-style overrides (query parameter
-names of :mod:`explainer.ui.permalink`) that make the example show its point, e.g. ``lowercase`` for the
-Papineni example whose claimed 2/7 needs lowercasing.
+in. ``settings`` are permalink-style overrides (query parameter names of :mod:`explainer.ui.permalink`) that make
+the example show its point, e.g. ``lowercase`` for the Papineni example whose claimed 2/7 needs lowercasing.
+``claims``: the numbers a course text prints for the example; the Explain page shows each beside what the
+implementations give with the settings on the page (several printed numbers are wrong).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Mapping
 
-__all__ = ["Example", "EXAMPLES", "get_example", "example_ids"]
+__all__ = ["Example", "Claim", "EXAMPLES", "get_example", "example_ids", "CLAIM_METRICS"]
+
+#: what a claim can be about, and how it is named on the page
+CLAIM_METRICS = {
+    "bleu": "BLEU (0–1)", "bleu_p1": "unigram precision p₁", "bleu_bp": "brevity penalty",
+    "rouge1_p": "ROUGE-1 precision", "rouge1_r": "ROUGE-1 recall", "rouge1_f": "ROUGE-1 F",
+    "rouge2_r": "ROUGE-2 recall", "rouge2_f": "ROUGE-2 F", "rougeL_r": "ROUGE-L recall", "rougeL_f": "ROUGE-L F",
+    "lcs": "LCS length (tokens)", "lsum_hits": "union LCS hits (ROUGE-Lsum)",
+}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A number a course text prints for an example: ``printed`` as the text writes it, ``value`` as a number,
+    ``tol`` how far from it a true value still agrees (half a unit of the last printed digit)."""
+
+    metric: str
+    printed: str
+    value: float
+    tol: float
+
+    def __post_init__(self):
+        if self.metric not in CLAIM_METRICS:
+            raise ValueError(f"unknown claim metric {self.metric!r}")
 
 
 @dataclass(frozen=True)
@@ -26,6 +50,7 @@ class Example:
     case_id: str | None = None  # id in the course material's test vectors (for tests), when there is one
     kind: str = "seed"  # "seed" (worked example) or "gaming" (attack / trap preset)
     settings: Mapping[str, str] = field(default_factory=dict)
+    claims: tuple[Claim, ...] = ()
 
 
 _MILITARY_REFS = (
@@ -48,7 +73,8 @@ EXAMPLES: tuple[Example, ...] = (
         ("The cat is on the mat.", "There is a cat on the mat."),
         "Papineni et al. (2002), in the course chapter · gaming catalogue G1", "Clipping: 'the' counts at most as often as in one reference. The claimed 2/7 needs "
         "lowercasing (case-sensitive it is 1/7); toggle 'lowercase' to see both.",
-        case_id="s000_the_x7"),
+        case_id="s000_the_x7",
+        claims=(Claim("bleu_p1", "2/7 = 0.29", 2 / 7, 0.005),)),
     Example(
         "military_c1", "Military example, candidate 1 (good)",
         "It is a guide to action which ensures that the military always obeys the commands of the party.",
@@ -65,7 +91,9 @@ EXAMPLES: tuple[Example, ...] = (
         "military_party", "“the military party” (brevity penalty)",
         "the military party", (_MILITARY_REFS[0],), "course chapter",
         "Three words against a 17-token reference: the brevity penalty is tiny, and the candidate has no 4-gram.",
-        case_id="s000_short_military_party"),
+        case_id="s000_short_military_party",
+        claims=(Claim("bleu_bp", "≈ 0.0131", 0.0131, 0.00005),
+                Claim("bleu_p1", "1.00", 1.0, 0.005),)),
     Example(
         "party", "Exercise 1: “party”",
         "party", ("The military follows party commands",), "course chapter, exercise 1",
@@ -75,42 +103,59 @@ EXAMPLES: tuple[Example, ...] = (
         "abandon_hope", "“Abandon all hope” (four references)",
         "Abandon all hope , ye who enter here", _ABANDON_REFS, "course chapter",
         "Four references: BLEU clips against all of them; ROUGE keeps the best reference per type.",
-        case_id="s003_abandon_4refs"),
+        case_id="s003_abandon_4refs",
+        claims=(Claim("bleu", "0.541", 0.541, 0.0005),
+                Claim("rouge1_f", "0.750", 0.75, 0.0005),
+                Claim("rouge2_f", "0.571", 0.571, 0.0005),
+                Claim("rougeL_f", "0.750", 0.75, 0.0005),)),
     Example(
         "cat_mat", "cat/mat: “the cat is on the mat”",
         "the cat is on the mat", ("there is a cat on the mat",), "course chapter",
         "ROUGE-1 recall 5/7, precision 5/6; BLEU-1 ≈ 0.705 with max order 1.",
-        case_id="s004_cat_is_on"),
+        case_id="s004_cat_is_on",
+        claims=(Claim("rouge1_r", "5/7 ≈ 0.714", 5 / 7, 0.0005),
+                Claim("rouge1_p", "5/6 ≈ 0.833", 5 / 6, 0.0005),
+                Claim("rouge1_f", "≈ 0.769", 0.769, 0.0005),)),
     Example(
         "cat_sat", "cat/mat: “the cat sat on the mat”",
         "the cat sat on the mat", ("the cat is on the mat",), "course chapter",
         "No 4-gram matches (0/3): the score depends entirely on smoothing.",
-        case_id="s002_cat_sat"),
+        case_id="s002_cat_sat",
+        claims=(Claim("bleu", "≈ 0.576", 0.576, 0.0005),)),
     Example(
         "google", "Google example (ROUGE)",
         "Google revealed AI search capabilities.", ("Google announced new AI features for search.",),
         "course chapter", "ROUGE-1 recall 3/7; no shared bigram, so ROUGE-2 is 0 (the claimed 14 % does not hold).",
-        case_id="s000_google"),
+        case_id="s000_google",
+        claims=(Claim("rouge1_r", "about 43 %", 0.43, 0.005),
+                Claim("rouge2_r", "about 14 %", 0.14, 0.005),)),
     Example(
         "earnings", "Earnings example (ROUGE-L)",
         "Strong earnings were announced by the company", ("The company announced strong quarterly earnings",),
         "course chapter", "The LCS has length 2, not 4: ROUGE-L recall is 2/6, not 0.67.",
-        case_id="s000_earnings"),
+        case_id="s000_earnings",
+        claims=(Claim("lcs", "4 words", 4, 0),
+                Claim("rougeL_r", "0.67", 0.67, 0.005),)),
     Example(
         "quick_brown", "“The brown quick fox” (LCS = 3)",
         "The brown quick fox", ("The quick brown fox",), "course chapter",
         "Two LCSs of length 3 exist; the backtrace picks one of them.",
-        case_id="s000_quick_brown"),
+        case_id="s000_quick_brown",
+        claims=(Claim("lcs", "3", 3, 0),)),
     Example(
         "union_lcs", "Union LCS (ROUGE-Lsum, two candidate sentences)",
         "w1 w2 w6 w7 w8\nw1 w3 w8 w9 w5", ("w1 w2 w3 w4 w5",), "Lin (2004), summary-level LCS",
         "One sentence per line: the union of the per-sentence LCS hits is {w1, w2, w3, w5} = 4.",
-        case_id="s001_union_lcs"),
+        case_id="s001_union_lcs",
+        claims=(Claim("lsum_hits", "4", 4, 0),)),
     Example(
         "warfarin", "Warfarin (ROUGE)",
         "The patient takes Warfarin.", ("The patient is prescribed Warfarin.",), "course chapter",
         "rouge-score gives ROUGE-1 F 0.667 and ROUGE-2 F 0.286, not the claimed 0.778 / 0.5.",
-        case_id="s002_warfarin"),
+        case_id="s002_warfarin",
+        claims=(Claim("rouge1_f", "0.778", 0.778, 0.0005),
+                Claim("rouge2_f", "0.5", 0.5, 0.05),
+                Claim("rougeL_f", "0.778", 0.778, 0.0005),)),
     Example(
         "dog_bit_man", "“The dog bit the man” (role swap)",
         "The dog bit the man", ("The man bit the dog",), "course chapter · gaming catalogue G5",

@@ -8,22 +8,22 @@ from explainer.ui.permalink import (ExplainState, FamilySchema, OptionSpec, pars
 
 BLEU = FamilySchema("bleu_dialect", "sacrebleu", ("sacrebleu", "nltk"), {
     "sacrebleu": (
-        OptionSpec("tokenize", "choice", "13a", "tokenize", choices=("13a", "intl", "none", "char")),
-        OptionSpec("lowercase", "bool", False, "lowercase"),
-        OptionSpec("smooth_method", "choice", "exp", "smooth", choices=("exp", "floor", "add-k", "none")),
-        OptionSpec("smooth_value", "optional_float", None, "smooth_value", min=0.0),
-        OptionSpec("max_ngram_order", "int", 4, "max_order", min=1, max=10),
-        OptionSpec("effective_order", "tristate", None, "effective_order"),
+        OptionSpec("tokenize", "choice", "13a", param="tokenize", choices=("13a", "intl", "none", "char")),
+        OptionSpec("lowercase", "bool", False, param="lowercase"),
+        OptionSpec("smooth_method", "choice", "exp", param="smooth", choices=("exp", "floor", "add-k", "none")),
+        OptionSpec("smooth_value", "optional_float", None, param="smooth_value", min=0.0),
+        OptionSpec("max_ngram_order", "int", 4, param="max_order", min=1, max=10),
+        OptionSpec("effective_order", "bool", None, param="effective_order"),   # a tristate
     ),
     "nltk": (
-        OptionSpec("smoothing", "choice", "method0", "smooth", choices=tuple(f"method{i}" for i in range(8))),
-        OptionSpec("weights", "float_list", (0.25, 0.25, 0.25, 0.25), "bleu_weights", max=10),
+        OptionSpec("smoothing", "choice", "method0", param="smooth", choices=tuple(f"method{i}" for i in range(8))),
+        OptionSpec("weights", "float_list", (0.25, 0.25, 0.25, 0.25), param="bleu_weights", max=10),
     ),
 })
 ROUGE = FamilySchema("rouge_dialect", "rouge-score", ("rouge-score", "rouge155"), {
-    "rouge-score": (OptionSpec("use_stemmer", "bool", False, "stem"),),
-    "rouge155": (OptionSpec("use_stemmer", "bool", False, "stem"),
-                 OptionSpec("multi_ref", "choice", "A", "rouge_multi_ref", choices=("A", "B"))),
+    "rouge-score": (OptionSpec("use_stemmer", "bool", False, param="stem"),),
+    "rouge155": (OptionSpec("use_stemmer", "bool", False, param="stem"),
+                 OptionSpec("multi_ref", "choice", "A", param="rouge_multi_ref", choices=("A", "B"))),
 })
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4", "rougeSU4")
 DEF_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")

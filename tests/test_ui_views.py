@@ -12,7 +12,8 @@ from explainer.bleu import explain_bleu
 from explainer.examples import EXAMPLES, get_example
 from explainer.rouge import explain_rouge
 from explainer.ui import bleu_view as bv
-from explainer.ui import charts, diagnosis
+from explainer.analysis import diagnosis
+from explainer.ui import charts
 from explainer.ui import rouge_view as rv
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")

@@ -306,12 +306,14 @@ class _PermuteSearch:
 _WORD_RE = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
 
 
-# A few frequent verbs, so that "the dog bit the man" / "the cat sat on" end the noun phrase at the noun.
-_VERBISH = frozenset("bit bites bite sat sits sit said says ate eats met meets held holds made makes took takes "
-                     "gave gives saw sees won wins lost loses cut cuts hit hits left leaves told tells found finds "
-                     "got gets ran runs went goes came comes".split())
-
-
+# Frequent verbs (past and third-person forms), so that "the dog bit the man" / "the plan raises spending" end the
+# noun phrase at the noun. A heuristic: the lab has no part-of-speech tagger (NLTK's needs a data download).
+_VERBISH = frozenset("""bit bites bite sat sits sit said says ate eats met meets held holds made makes took takes
+gave gives saw sees won wins lost loses cut cuts hit hits left leaves told tells found finds got gets ran runs
+went goes came comes raises raise rose rises approves approve shows show showed wants needs includes adds keeps
+leads led calls puts sets asks seems means becomes became remains helps uses plans cuts pays paid buys bought
+sells sold brings brought builds built starts opens closes faces warns claims hopes expects announces
+announced reports reported passes passed votes voted plays played moves moved lives lived works worked""".split())
 def _looks_verbal(toks: Sequence[str], j: int) -> bool:
     w = toks[j].lower()
     nxt = toks[j + 1].lower() if j + 1 < len(toks) else ""
@@ -338,21 +340,38 @@ def _noun_phrases(toks: Sequence[str]) -> list[tuple[int, int]]:
     return out
 
 
+def _sentence_spans(toks: Sequence[str]) -> list[tuple[int, int]]:
+    """[start, end) spans of the sentences (a sentence ends after . ! or ?)."""
+    out, start = [], 0
+    for i, t in enumerate(toks):
+        if t in (".", "!", "?"):
+            out.append((start, i + 1))
+            start = i + 1
+    if start < len(toks):
+        out.append((start, len(toks)))
+    return out
+
+
 def swap_noun_phrases(candidate: str) -> Generated:
-    """Swap the first and the last noun phrase ("the dog bit the man" -> "the man bit the dog").
-    Heuristic, documented: a noun phrase is a determiner plus up to three following content words."""
+    """Swap the first and the last noun phrase of one sentence ("the dog bit the man" -> "the man bit the dog").
+
+    Heuristic, documented: a noun phrase is a determiner plus up to three following content words (see
+    :func:`_noun_phrases`); only noun phrases move, within the first sentence that has two. No word changes case:
+    the determiners stay where they are and the words after them swap ('The dog bit the man' -> 'The man bit the
+    dog'), so the sentence keeps its capital and both texts have exactly the same words."""
     toks = _WORD_RE.findall(candidate)
-    nps = _noun_phrases(toks)
-    if len(nps) < 2:
-        return Generated("swap", candidate, "Fewer than two noun phrases (determiner + word) found; nothing "
-                         "to swap.", False)
+    for s0, s1 in _sentence_spans(toks):
+        nps = [(a + s0, b + s0) for a, b in _noun_phrases(toks[s0:s1])]
+        if len(nps) >= 2:
+            break
+    else:
+        return Generated("swap", candidate, "No sentence has two noun phrases (determiner + word); nothing to swap.",
+                         False)
     (a0, a1), (b0, b1) = nps[0], nps[-1]
-    first, second = toks[a0:a1], toks[b0:b1]
-    if first[0][:1].isupper() and a0 == 0:  # keep sentence case: "The dog" <-> "the man"
-        first = [first[0].lower()] + first[1:]
-        second = [second[0][:1].upper() + second[0][1:]] + second[1:]
-    out = toks[:a0] + second + toks[a1:b0] + first + toks[b1:]
-    return Generated("swap", _detok(out), f"Swapped '{' '.join(toks[a0:a1])}' and '{' '.join(toks[b0:b1])}'.")
+    a0, b0 = a0 + 1, b0 + 1  # the determiners stay in place
+    out = toks[:a0] + toks[b0:b1] + toks[a1:b0] + toks[a0:a1] + toks[b1:]
+    return Generated("swap", _detok(out), f"Swapped '{' '.join(toks[nps[0][0]:nps[0][1]])}' and "
+                                          f"'{' '.join(toks[nps[-1][0]:nps[-1][1]])}' (determiners in place, no word changes case).")
 
 
 def _detok(toks: Sequence[str]) -> str:

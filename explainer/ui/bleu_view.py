@@ -6,12 +6,15 @@ shows a number, it is a field of the trace (or a count of trace entries).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Sequence
 
+from explainer.analysis.bleu_terms import geometric_mean, log_terms, weighted_sum
 from explainer.ui.highlight import TokenMark
 
-__all__ = ["candidate_marks", "reference_marks", "display_assignment", "ngram_rows", "ngram_display_rows", "order_rows", "formula_latex",
-           "ref_length_rows", "ngram_choices", "fmt", "native"]
+__all__ = ["BleuView", "MarkedText", "bleu_view", "candidate_marks", "reference_marks", "display_assignment",
+           "ngram_rows", "ngram_display_rows", "order_rows", "formula_latex", "precision_latex", "bp_latex",
+           "ref_length_rows", "ngram_choices", "fmt", "native", "headline", "tex_num", "overflow_note"]
 
 _ORDINAL = {1: "unigram", 2: "bigram", 3: "trigram", 4: "4-gram"}
 
@@ -32,7 +35,9 @@ def fmt(x, digits: int = 4) -> str:
 
 def headline(score: float, scale: float) -> str:
     """The BLEU headline: 4 decimals on 0-100 dialects, 6 on 0-1 dialects; tiny non-zero values (NLTK's
-    1e-154 when an order has no match) in scientific notation so they are not shown as 0."""
+    1e-154 when an order has no match) in scientific notation so they are not shown as 0; an overflow as ∞."""
+    if not math.isfinite(score):
+        return "∞" if score > 0 else ("−∞" if score < 0 else "not a number")
     if score and abs(score) < (1e-4 if scale == 100 else 1e-6):
         return f"{score:.4g}"
     return f"{score:.4f}" if scale == 100 else f"{score:.6f}"
@@ -283,37 +288,130 @@ def ref_length_rows(trace) -> list[dict]:
     return out
 
 
-def _tex_num(x: float, digits: int = 4) -> str:
-    s = fmt(x, digits)
+def tex_num(x: float, digits: int = 4) -> str:
+    """A number for a formula: integers as they are, others to ``digits`` significant digits (so 0.001699, not
+    0.0017: each number in a formula carries the same relative precision), tiny and huge ones as a×10^b."""
+    if x is None:
+        return r"\text{n/a}"
+    if isinstance(x, float) and math.isnan(x):
+        return r"\text{NaN}"
+    if isinstance(x, float) and math.isinf(x):
+        return r"\infty" if x > 0 else r"-\infty"
+    if x == 0:
+        return "0"
+    if float(x).is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    s = f"{x:#.{digits}g}".rstrip(".")  # '#': 6.700, not 6.7 (the digits shown are the digits known)
     if "e" in s:
         mant, exp = s.split("e")
         return rf"{mant}\times 10^{{{int(exp)}}}"
     return s
 
 
-def formula_latex(trace) -> str:
-    """BLEU = BP · exp(Σ w_n log p_n) with this trace's numbers substituted."""
+_tex_num = tex_num
+
+
+def _scale_prefix(trace) -> str:
+    return r"100 \times " if trace.scale == 100 else ""
+
+
+def _term_latex(term, weighted: bool) -> str:
+    if term.sentinel is not None:
+        # the library adds this number instead of log 0
+        return f"({tex_num(term.sentinel)})"
+    return (rf"{tex_num(term.weight, 3)}\log {tex_num(term.value)}" if weighted
+            else rf"\log {tex_num(term.value)}")
+
+
+def _term_value(term, weighted: bool) -> float:
+    """The number a shown term stands for (so the sum shown is the sum of the terms shown)."""
+    if term.sentinel is not None:
+        return term.sentinel
+    if term.value <= 0:
+        return -math.inf
+    lg = math.log(term.value) if math.isfinite(term.value) else math.inf
+    return term.weight * lg if weighted else lg
+
+
+def _direct_formula(trace) -> str:
+    """The library returns without taking logs: the geometric mean as a product, when it gives the score."""
     comb = trace.combination
-    used = [o for o in comb.orders if o.included and o.precision > 0]
-    scale = r"100 \times " if trace.scale == 100 else ""
-    if comb.early_exit or not used:
-        return (rf"\text{{BLEU}} = {scale}\mathrm{{BP}}\cdot\exp\Big(\sum_n w_n \log p_n\Big) = "
-                rf"{_tex_num(comb.score)}\quad\text{{(the library returns this directly; see the note)}}")
-    terms = " + ".join(rf"{_tex_num(o.weight, 3)}\log {_tex_num(o.precision)}" for o in used)
+    ps = [o.precision for o in comb.orders]
+    E = len(ps)
+    scale = 100 if trace.scale == 100 else 1
+    value = scale * comb.bp * (math.prod(ps) ** (1 / E) if all(p >= 0 for p in ps) and E else math.nan)
+    note = r"\quad\text{(the library returns this without taking logs)}"
+    if E and math.isclose(value, comb.score, rel_tol=1e-9, abs_tol=1e-12):
+        pre = _scale_prefix(trace)
+        prod = r"\cdot ".join(tex_num(p) for p in ps)
+        return (rf"\text{{BLEU}} = {pre}\mathrm{{BP}}\cdot\Big(\prod_n p_n\Big)^{{1/{E}}} = "
+                rf"{pre}{tex_num(comb.bp)}\cdot\big({prod}\big)^{{1/{E}}} = {tex_num(comb.score)}" + note)
+    return rf"\text{{BLEU}} = {tex_num(comb.score)}\quad\text{{(the library returns this directly; see the note)}}"
+
+
+LINE_CHARS = 30  # the sum of logs is cut into lines of about this many visible characters (a narrow page)
+
+
+def _visible_len(tex: str) -> int:
+    """Roughly how many characters a LaTeX snippet shows (commands and braces do not count)."""
+    import re
+
+    t = re.sub(r"\\times 10\^\{(-?\d+)\}", r"x10\1", tex)
+    t = re.sub(r"\\log", "log", t)
+    t = re.sub(r"\\[a-zA-Z]+|[{}\\]", "", t)
+    return len(t)
+
+
+def _lines_of_terms(parts: list[str]) -> list[str]:
+    """The terms joined with '+', cut into lines of at most LINE_CHARS visible characters (one term at least)."""
+    lines, cur, width = [], [], 0
+    for p in parts:
+        w = _visible_len(p) + 3
+        if cur and width + w > LINE_CHARS:
+            lines.append(" + ".join(cur))
+            cur, width = [], 0
+        cur.append(p)
+        width += w
+    if cur:
+        lines.append(" + ".join(cur))
+    return lines
+
+
+def _sum_value(x: float) -> str:
+    """The sum of logs with 4 decimals: exp() turns its absolute error into a relative one, so the next line
+    keeps 4 significant digits whatever the size of the sum (NLTK's -177.7203)."""
+    if not math.isfinite(x) or abs(x) >= 1e6:
+        return tex_num(x)
+    return f"{x:.4f}"
+
+
+def formula_latex(trace) -> str:
+    """BLEU = BP · exp(Σ w_n log p_n) with this trace's numbers: the terms the library adds (smoothed, floored, or
+    its stand-in for log 0), their sum, and the score, so every line evaluates to the next and the last to the
+    score. Written in short lines (LINE_CHARS) so it fits a narrow page."""
+    comb = trace.combination
+    if trace.library_error is not None:
+        return r"\text{BLEU: the real library fails on this input (see the note below)}"
+    terms = log_terms(trace)
+    if comb.log_sum is None or not terms:
+        return _direct_formula(trace)
+    weighted = weighted_sum(trace)
+    pre = _scale_prefix(trace)
+    E = comb.effective_order
+    mean = "" if weighted else rf"\tfrac{{1}}{{{E}}}"
+    sym = (r"\textstyle\sum_{n} w_n \log p_n" if weighted else r"\textstyle\sum_{n} \log p_n")
+    chunks = _lines_of_terms([_term_latex(t, weighted) for t in terms])
+    total = sum(_term_value(t, weighted) for t in terms)
+    lines = [rf"\text{{BLEU}} &= {pre}\mathrm{{BP}}\cdot\exp\big({mean}{sym}\big)",
+             rf"{sym} &= {chunks[0]}"]
+    lines += [rf"&\hspace{{1em}} + {c}" for c in chunks[1:]]
+    lines.append(rf"&= {_sum_value(total)}")
+    arg = _sum_value(total) if total >= 0 else f"({_sum_value(total)})"
+    times = mean + r"\cdot " if mean else ""
+    lines.append(rf"\text{{BLEU}} &= {pre}{tex_num(comb.bp)}\cdot\exp\big({times}{arg}\big)")
+    lines.append(rf"&= {pre}{tex_num(comb.bp)}\cdot {tex_num(geometric_mean(trace))} = {tex_num(comb.score)}")
+    out = r"\begin{aligned}" + r"\\ ".join(lines) + r"\end{aligned}"
     skipped = [o.n for o in comb.orders if not o.included]
-    line1 = rf"\text{{BLEU}} &= {scale}\mathrm{{BP}}\cdot\exp\Big(\sum_{{n}} w_n \log p_n\Big)"
-    line2 = rf"&= {scale}{_tex_num(comb.bp)}\cdot\exp\big({terms}\big)"
-    if comb.log_mean is not None and comb.log_sum is not None and comb.effective_order and \
-            not math.isclose(comb.log_mean, comb.log_sum):
-        logs = " + ".join(rf"\log {_tex_num(o.precision)}" for o in used)
-        line2 = rf"&= {scale}{_tex_num(comb.bp)}\cdot\exp\Big(\tfrac{{1}}{{{comb.effective_order}}}\big({logs}\big)\Big)"
-    if math.isclose(comb.bp * comb.geo_mean, comb.score, rel_tol=1e-9, abs_tol=1e-12) and trace.scale != 1:
-        # the library works in percent space (sacreBLEU): its geometric mean is already on 0-100
-        line3 = rf"&= {_tex_num(comb.bp)}\cdot {_tex_num(comb.geo_mean)} = {_tex_num(comb.score)}" \
-                r"\quad\text{(mean of log-precisions in percent, as the library computes it)}"
-    else:
-        line3 = rf"&= {scale}{_tex_num(comb.bp)}\cdot {_tex_num(comb.geo_mean)} = {_tex_num(comb.score)}"
-    out = rf"\begin{{aligned}}{line1}\\ {line2}\\ {line3}\end{{aligned}}"
     if skipped:
         out += rf"\quad\text{{(orders {', '.join(map(str, skipped))} not in the mean)}}"
     return out
@@ -324,19 +422,33 @@ def bp_latex(trace) -> str:
     c, r = comb.c, comb.r
     if c > r or r == 0:
         return rf"c = {c} > r = {r} \;\Rightarrow\; \mathrm{{BP}} = 1" if c > r else \
-            rf"r = 0 \;\Rightarrow\; \mathrm{{BP}} = {_tex_num(comb.bp)}"
+            rf"r = 0 \;\Rightarrow\; \mathrm{{BP}} = {tex_num(comb.bp)}"
     if c == 0:
-        return rf"c = 0 \;\Rightarrow\; \mathrm{{BP}} = {_tex_num(comb.bp)}"
-    return (rf"c = {c} \le r = {r} \;\Rightarrow\; \mathrm{{BP}} = e^{{\,1 - r/c}} = e^{{\,1 - {r}/{c}}} = "
-            rf"{_tex_num(comb.bp, 6)}")
+        return rf"c = 0 \;\Rightarrow\; \mathrm{{BP}} = {tex_num(comb.bp)}"
+    if c == r:
+        return rf"c = {c} = r \;\Rightarrow\; \mathrm{{BP}} = {tex_num(comb.bp)}"
+    return (rf"\begin{{aligned}}&c = {c} < r = {r} \;\Rightarrow\\ &\mathrm{{BP}} = e^{{\,1 - r/c}} = "
+            rf"e^{{\,1 - {r}/{c}}} = {tex_num(comb.bp, 6)}\end{{aligned}}")
 
 
-def precision_latex(o) -> str:
+def precision_latex(o, trace=None) -> str:
+    """p_n = matches / totals, and the value that enters the log when the library changes it (smoothing, the
+    textbook's 1e-10 floor, or its stand-in for log 0). Without ``trace``: the recorded precision."""
+    term = None
+    if trace is not None:
+        term = next((t for t in log_terms(trace) if t.n == o.n), None)
     if o.precision_raw is None:
-        return rf"p_{o.n}:\ \text{{no candidate {o.n}-grams}}"
-    base = rf"p_{o.n} = \frac{{{fmt(o.matches)}}}{{{fmt(o.totals)}}} = {_tex_num(o.precision_raw)}"
-    if not math.isclose(o.precision, o.precision_raw):
-        base += rf"\;\xrightarrow{{\text{{{_tex_escape(o.smoothing)}}}}}\; {_tex_num(o.precision)}"
+        base = rf"p_{o.n}:\ \text{{no candidate {o.n}-grams}}"
+        raw = None
+    else:
+        base = rf"p_{o.n} = \frac{{{fmt(o.matches)}}}{{{fmt(o.totals)}}} = {tex_num(o.precision_raw)}"
+        raw = o.precision_raw
+    if term is not None and term.sentinel is not None:
+        return base + rf"\;\Rightarrow\;\log p_{o.n}\ \text{{taken as}}\ {tex_num(term.sentinel)}"
+    used = term.value if term is not None else (o.precision if trace is None or o.included else None)
+    if used is not None and (raw is None or not math.isclose(used, raw, rel_tol=1e-12, abs_tol=0)):
+        label = o.smoothing if o.smoothing not in ("", "none") else "used"
+        base += rf"\;\xrightarrow{{\text{{{_tex_escape(label)}}}}}\; {tex_num(used)}"
     return base
 
 
@@ -360,3 +472,121 @@ def ngram_occurrences(trace, text: str) -> dict:
 
 def tokens_line(tokens: Sequence) -> str:
     return " · ".join(t.text for t in tokens)
+
+
+# ------------------------------------------------------------------------------------------- view model
+@dataclass(frozen=True)
+class MarkedText:
+    """One text with its token marks, as the page highlights it."""
+
+    heading: str                 # plain text, e.g. "Candidate — 6 tokens (13a)"
+    text: str
+    marks: list
+    aria_label: str
+
+
+@dataclass(frozen=True)
+class BleuView:
+    """Everything the BLEU section of the Explain page shows, read off one trace (``bleu_view``)."""
+
+    title: str
+    colour_by: str                         # "order" or "reference"
+    n_orders: int
+    n_references: int
+    texts: list[MarkedText]                # candidate, then each reference
+    token_rows: list[dict]                 # tokens exactly as scored
+    ngram_caption: str
+    ngram_choices: list[str]
+    selected: str                          # the selected n-gram ("" when none or unknown)
+    selected_unknown: str                  # a selection that is not among the n-grams ("" when none)
+    selected_where: str                    # where the selected n-gram occurs, in words
+    ngram_rows: list[dict]                 # display rows (the CSV has the full rows)
+    orders: list[dict]                     # per order: counts, precisions, smoothing (chart + table)
+    orders_alt: str                        # the chart in words
+    precision_formulas: list[str]          # LaTeX, one per order
+    ref_length_text: str
+    ref_length_rows: list[dict]
+    bp_formula: str                        # LaTeX
+    bp_curve: dict                         # charts.bp_curve_figure arguments
+    bp_alt: str
+    bp_caption: str
+    score_formula: str                     # LaTeX
+    score_note: str | None                 # an early return of the library, in its words
+    overflow_note: str | None              # the score is not a finite number: why
+
+
+def overflow_note(trace) -> str | None:
+    """When the score is infinite or NaN (e.g. add-k with k = 1e308): why, in the page's words."""
+    if math.isfinite(trace.score):
+        return None
+    bad = [o for o in trace.combination.orders if not math.isfinite(o.precision)]
+    k = (trace.options or {}).get("smooth_value")
+    if bad and bad[0].smoothing == "add-k" and k is not None:
+        return (f"The smoothing value k = {k:g} is so large that the smoothed counts (matches + k) and the precisions "
+                "made from them exceed the largest number a computer's floating point can hold (about 1.8e308), so "
+                f"the library computes infinity and reports BLEU = {trace.score}. That is what it returns, not a "
+                "meaningful score: choose a smaller k (add-k's usual value is 1).")
+    return (f"The library's arithmetic runs out of floating-point range on these settings and reports BLEU = "
+            f"{trace.score}: what the library returns, not a meaningful score.")
+
+
+def _selected_where(trace, selected: str) -> str:
+    occ = ngram_occurrences(trace, selected)
+    if not occ:
+        return ""
+    where = "; ".join(f"reference {k + 1}: {c}× at token {', '.join(str(p + 1) for p in pos) or '—'}"
+                      for k, (c, pos) in enumerate(zip(occ["ref_counts"], occ["ref_positions"])))
+    return (f"‘{selected}’: {occ['cand_count']}× in the candidate (token "
+            f"{', '.join(str(p + 1) for p in occ['cand_positions'])}); {where}. Counted {occ['clipped']}×.")
+
+
+def _marked_texts(trace, selected: str, by: str) -> list[MarkedText]:
+    out = [MarkedText(f"Candidate — {len(trace.candidate.tokens)} tokens ({trace.tokenizer})", trace.candidate.text,
+                      candidate_marks(trace, selected, by=by), "candidate")]
+    for k, ref in enumerate(trace.references):
+        out.append(MarkedText(f"Reference {k + 1} — {len(ref.tokens)} tokens", ref.text,
+                              reference_marks(trace, k, selected, by=by), f"reference {k + 1}"))
+    return out
+
+
+def _token_rows(trace) -> list[dict]:
+    rows = [{"text": "candidate", "tokens": tokens_line(trace.candidate.tokens),
+             "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in trace.candidate.changes) or "—"}]
+    for k, ref in enumerate(trace.references):
+        rows.append({"text": f"reference {k + 1}", "tokens": tokens_line(ref.tokens),
+                     "preprocessing": "; ".join(f"{c['step']}: {c['detail']}" for c in ref.changes) or "—"})
+    return rows
+
+
+def _orders_alt(orders: list[dict]) -> str:
+    return "Clipped matches of candidate n-grams per order: " + "; ".join(
+        f"{o['n']}-grams {o['matches']:g} of {o['totals']:g}, precision {fmt(o['precision_raw'])} before and "
+        f"{fmt(o['precision'])} after smoothing" for o in orders)
+
+
+def bleu_view(trace, *, selected: str | None = None, colour_by: str = "order") -> BleuView:
+    """The BLEU section's view model. ``selected``: the n-gram picked in the table (outlined in the texts);
+    ``colour_by``: "order" or "reference" (what the highlight colours encode)."""
+    by = colour_by if colour_by in ("order", "reference") else "order"
+    choices = ngram_choices(trace)
+    sel = selected if selected in choices else ""
+    comb, rl = trace.combination, trace.ref_length
+    orders = order_rows(trace)
+    return BleuView(
+        title=f"BLEU step by step — {trace.implementation}", colour_by=by, n_orders=len(trace.ngrams),
+        n_references=len(trace.references), texts=_marked_texts(trace, sel, by), token_rows=_token_rows(trace),
+        ngram_caption=("Each candidate n-gram counts at most as often as it occurs in the single reference where it "
+                       "is most frequent (the ‘max/ref’ column); the rest is clipped away. "
+                       + trace.totals_rule[:1].upper() + trace.totals_rule[1:] + "."),
+        ngram_choices=choices, selected=sel, selected_unknown=(selected or "") if not sel else "",
+        selected_where=_selected_where(trace, sel) if sel else "", ngram_rows=ngram_display_rows(trace),
+        orders=orders, orders_alt=_orders_alt(orders),
+        precision_formulas=[precision_latex(o, trace) for o in comb.orders],
+        ref_length_text=(f"Candidate length c = {comb.c}. Rule: {rl.rule} ({rl.tie_break}). {rl.explanation}. "
+                         f"Chosen r = {rl.r}."),
+        ref_length_rows=ref_length_rows(trace), bp_formula=bp_latex(trace),
+        bp_curve={"c": comb.c, "r": comb.r, "bp": comb.bp, "rule": rl.rule},
+        bp_alt=(f"Brevity penalty curve exp(1 - r/c) for r = {comb.r}; this candidate: c = {comb.c}, "
+                f"BP = {comb.bp:.4f}"),
+        bp_caption=f"Branch of the BP formula taken: {comb.bp_branch}. {comb.bp_formula}",
+        score_formula=formula_latex(trace), score_note=comb.early_exit, overflow_note=overflow_note(trace))

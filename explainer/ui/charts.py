@@ -14,10 +14,10 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
-from explainer.ui.highlight import ORDER_COLOURS, CLIP_COLOUR, is_suspicious_char
+from explainer.ui.highlight import is_suspicious_char
 
 __all__ = ["bleu_counts_figure", "bp_curve_figure", "rouge_prf_figure", "lcs_heatmap_figure", "alignment_figure",
-           "label_text", "plotly_escape", "downsample_indices", "HEATMAP_MAX"]
+           "label_text", "plotly_escape", "downsample_indices", "readable", "HEATMAP_MAX", "MIN_FONT"]
 
 BLUE, ORANGE, GREEN, PURPLE, VERMILLION, SKY = "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"
 FONT = dict(size=15)
@@ -140,7 +140,8 @@ def bp_curve_figure(c: int, r: int, bp: float, *, rule: str = "") -> go.Figure:
 
 
 def rouge_prf_figure(rows: Sequence[dict]) -> go.Figure:
-    """Grouped P / R / F bars per ROUGE type. ``rows``: dicts with ``label``, ``precision``, ``recall``,
+    """Grouped P / R / F bars per ROUGE type, each labelled with its value (5 decimals, as everywhere else).
+    ``rows``: dicts with ``label``, ``precision``, ``recall``,
     ``fmeasure`` (native scale) and optionally ``scale`` (1 or 100)."""
     labels = [r["label"] for r in rows]
     data = []
@@ -151,12 +152,13 @@ def rouge_prf_figure(rows: Sequence[dict]) -> go.Figure:
         data.append(dict(type="bar", x=labels, y=vals, name=name,
                          marker=dict(color=colour, pattern=_overlay(pattern) if pattern else dict(shape="")),
                          # upright labels above each bar: side by side they would run into each other
-                         text=[("" if v is None else f"{v:.4f}") for v in vals], textposition="outside",
+                         text=[("" if v is None else f"{v:.5f}") for v in vals], textposition="outside",
                          textangle=-90, cliponaxis=False,
                          hovertemplate="%{x} " + name + ": %{y:.6f}<extra></extra>"))
     top = max([r.get("scale", 1) for r in rows] + [1])
     return _fig(data, _layout("ROUGE: precision, recall and F-measure per type", height=420, barmode="group",
-                              uniformtext=dict(minsize=11, mode="hide"),
+                              # an explicit angle: with "auto", Plotly shrinks the labels below 14 px instead
+                              xaxis=dict(tickangle=0 if len(rows) <= 4 else -35),
                               yaxis=dict(title=dict(text="score"), range=[0, top * 1.35])))
 
 
@@ -200,7 +202,7 @@ def lcs_heatmap_figure(table: dict, ref_tokens: Sequence[str], cand_tokens: Sequ
                  colorbar=dict(title=dict(text=value_name)),
                  hovertemplate="%{customdata}: " + value_name + " = " + z_text + "<extra></extra>",
                  texttemplate=z_text if len(ri) * len(ci) <= 900 else "",
-                 textfont=dict(size=13, color="#111111"), showlegend=False),
+                 textfont=dict(size=14, color="#111111"), showlegend=False),
             dict(type="scatter", x=[p[1] + 1 for p in pairs], y=[p[0] + 1 for p in pairs], mode="lines+markers",
                  name="LCS alignment (matched cells the backtrace picks)",
                  line=dict(color=VERMILLION, width=3, dash="dot"),
@@ -219,9 +221,15 @@ def lcs_heatmap_figure(table: dict, ref_tokens: Sequence[str], cand_tokens: Sequ
     return _fig(data, layout), note
 
 
+ALIGN_ROW_PX = 26  # vertical space per token in the alignment chart: labels never share a row, at any width
+
+
 def alignment_figure(cand_tokens: Sequence[str], ref_tokens: Sequence[str], pairs: Sequence[Sequence[int]],
                      *, limit: int = 40) -> tuple[go.Figure, str | None]:
-    """Candidate tokens on one line, reference tokens on another, a line between each aligned pair."""
+    """Candidate tokens in one column, reference tokens in another, a line between each aligned pair.
+
+    Drawn top to bottom (one row per token) so that the labels cannot overlap however many tokens there are
+    and however narrow the page is (side by side, they ran into each other from about 25 tokens)."""
     nc, nr = min(len(cand_tokens), limit), min(len(ref_tokens), limit)
     note = None
     if nc < len(cand_tokens) or nr < len(ref_tokens):
@@ -231,27 +239,76 @@ def alignment_figure(cand_tokens: Sequence[str], ref_tokens: Sequence[str], pair
     lx, ly = [], []
     for (ri, ci) in pairs:  # one trace for all links: None breaks the line between pairs
         if ci < nc and ri < nr:
-            lx += [ci, ri, None]
-            ly += [1, 0, None]
+            lx += [0, 1, None]
+            ly += [ci, ri, None]
     data = [dict(type="scatter", x=lx, y=ly, mode="lines", line=dict(color=VERMILLION, width=2), hoverinfo="skip",
                  name="aligned pair (LCS)"),
-            dict(type="scatter", x=list(range(nc)), y=[1] * nc, mode="markers+text", name="candidate",
-                 text=[label_text(t) for t in cand_tokens[:nc]], textposition="top center",
-                 marker=dict(symbol=["square" if j in in_c else "square-open" for j in range(nc)], size=11, color=BLUE),
-                 hovertemplate="candidate token %{x}<extra></extra>"),
-            dict(type="scatter", x=list(range(nr)), y=[0] * nr, mode="markers+text", name="reference",
-                 text=[label_text(t) for t in ref_tokens[:nr]], textposition="bottom center",
-                 marker=dict(symbol=["diamond" if i in in_r else "diamond-open" for i in range(nr)], size=11,
+            dict(type="scatter", x=[0] * nc, y=list(range(nc)), mode="markers+text", name="candidate",
+                 text=[label_text(t) for t in cand_tokens[:nc]],
+                 textposition="middle left", cliponaxis=False,
+                 marker=dict(symbol=["square" if j in in_c else "square-open" for j in range(nc)], size=12, color=BLUE),
+                 hovertemplate="candidate token %{y}<extra></extra>"),
+            dict(type="scatter", x=[1] * nr, y=list(range(nr)), mode="markers+text", name="reference",
+                 text=[label_text(t) for t in ref_tokens[:nr]],
+                 textposition="middle right", cliponaxis=False,
+                 marker=dict(symbol=["diamond" if i in in_r else "diamond-open" for i in range(nr)], size=12,
                              color=GREEN),
-                 hovertemplate="reference token %{x}<extra></extra>")]
-    layout = _layout("ROUGE-L: the alignment (filled markers are in the LCS)", height=300,
-                     yaxis=dict(visible=False, range=[-0.6, 1.6]), xaxis=dict(visible=False))
+                 hovertemplate="reference token %{y}<extra></extra>")]
+    rows = max(nc, nr, 1)
+    top, bottom = 80, 90  # margins: the title above, the legend below
+    area = ALIGN_ROW_PX * (rows + 1.6)  # one row per token, and the column headings
+    layout = _layout("ROUGE-L: the alignment (filled markers are in the LCS)", height=area + top + bottom - 60,
+                     margin=dict(l=20, r=20, t=top, b=bottom),
+                     annotations=[dict(text="<b>candidate</b>", x=0, y=-1.3, xref="x", yref="y", showarrow=False,
+                                       xanchor="right", font=dict(size=15)),
+                                  dict(text="<b>reference</b>", x=1, y=-1.3, xref="x", yref="y", showarrow=False,
+                                       xanchor="left", font=dict(size=15))],
+                     yaxis=dict(visible=False, range=[rows - 0.4, -1.9], fixedrange=True),
+                     xaxis=dict(visible=False, range=[-1.6, 2.6], fixedrange=True))
     return _fig(data, layout), note
 
 
-def order_colour(n: int) -> str:
-    return ORDER_COLOURS.get(n, "#999999")
+MIN_FONT = 14          # px: the smallest text on a chart (a projector at the back of a room)
+LARGE_TEXT_SCALE = 1.3
 
 
-def clip_colour() -> str:
-    return CLIP_COLOUR
+def _font_sizes(node, factor: float, floor: float) -> None:
+    """Scale every font ``size`` under ``node`` (a figure's JSON) by ``factor``, at least ``floor``."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k in ("font", "textfont", "tickfont", "insidetextfont", "outsidetextfont", "hoverlabel") and \
+                    isinstance(v, dict) and isinstance(v.get("size"), (int, float)):
+                v["size"] = max(floor, v["size"] * factor)
+            _font_sizes(v, factor, floor)
+    elif isinstance(node, list):
+        for v in node:
+            _font_sizes(v, factor, floor)
+
+
+def readable(fig: go.Figure, *, large: bool = False) -> go.Figure:
+    """The figure with every font at least MIN_FONT px, all scaled by LARGE_TEXT_SCALE for "large text"; the
+    axis tick labels and the hover boxes get the layout's base size explicitly (Plotly and the Streamlit theme
+    would otherwise draw them smaller)."""
+    factor = LARGE_TEXT_SCALE if large else 1.0
+    d = fig.to_plotly_json()
+    lay = d.setdefault("layout", {})
+    lay.setdefault("font", {}).setdefault("size", FONT["size"])
+    _font_sizes(d, factor, MIN_FONT)  # every explicit size, the layout's base included, scaled once
+    base = lay["font"]["size"]
+    for ax in [k for k in lay if k.startswith(("xaxis", "yaxis"))]:
+        tick = lay[ax].get("tickfont") or {}
+        lay[ax] = {**lay[ax], "tickfont": {**tick, "size": tick.get("size", base)}}
+        if isinstance(lay[ax].get("title"), dict):
+            tf = lay[ax]["title"].get("font") or {}
+            lay[ax]["title"] = {**lay[ax]["title"], "font": {**tf, "size": tf.get("size", base)}}
+    hover = lay.get("hoverlabel") or {}
+    lay["hoverlabel"] = {**hover, "font": {**(hover.get("font") or {}), "size": (hover.get("font") or {}).get(
+        "size", base)}}
+    if "uniformtext" in lay:
+        lay["uniformtext"] = {**lay["uniformtext"], "minsize": max(MIN_FONT, lay["uniformtext"].get("minsize", 0))}
+    legend = lay.get("legend") or {}
+    lay["legend"] = {**legend, "font": {**(legend.get("font") or {}), "size": (legend.get("font") or {}).get(
+        "size", base)}}
+    if large and isinstance(lay.get("height"), (int, float)):
+        lay["height"] = lay["height"] * factor
+    return go.Figure(d)

@@ -158,13 +158,18 @@ def traces(state: ExplainState, refs: list[str]):
 
 def compute_traces(state: ExplainState, refs: list[str]):
     """Both traces (or an error message per family), computed now."""
-    from explainer.bleu import explain_bleu
+    from explainer.bleu import MAX_TRACE_CHARS, TraceTooLarge, explain_bleu
     from explainer.rouge import explain_rouge
 
     bt = rt = None
     errors: dict[str, str] = {}
     try:
         bt = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
+    except TraceTooLarge:  # the core's message names its API and CLI; say it in the page's terms
+        n = len(state.candidate) + sum(map(len, refs))
+        errors["BLEU"] = (f"these texts have {n:,} characters in all, more than the {MAX_TRACE_CHARS:,} the "
+                          "step-by-step BLEU view can show at once. Shorten the candidate or the references to "
+                          "see BLEU; ROUGE below is not affected.")
     except ValueError as e:  # ExplainerInputError, InputTooLong and option errors are ValueErrors
         errors["BLEU"] = str(e)
     types, dropped = supported_types(state.rouge_dialect, state.rouge_types)

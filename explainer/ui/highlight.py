@@ -18,13 +18,9 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 __all__ = ["TokenMark", "escape_text", "escape_attr", "render_marked_text", "legend_html", "legend_refs_html", "STYLE",
-           "ORDER_COLOURS", "CLIP_COLOUR", "is_suspicious_char", "md_escape"]
+           "is_suspicious_char", "md_escape"]
 
-# Okabe–Ito: sky blue, bluish green, orange, reddish purple, then blue / yellow for orders 5-6.
-ORDER_COLOURS = {1: "#56B4E9", 2: "#009E73", 3: "#E69F00", 4: "#CC79A7", 5: "#0072B2", 6: "#F0E442"}
-CLIP_COLOUR = "#D55E00"  # vermillion
-SELECT_COLOUR = "#0072B2"
-_UNDERLINE = {1: "solid", 2: "double", 3: "dashed", 4: "dotted", 5: "solid", 6: "double"}
+# Colours (Okabe–Ito) and underline styles per n-gram order live in STYLE below.
 
 # Characters shown as a badge instead of themselves. Newline and tab stay (the text is pre-wrapped).
 _KEEP = {"\n", "\t", " "}
@@ -113,7 +109,7 @@ STYLE = """
   unicode-bidi:plaintext;padding:.4rem .6rem;border:1px solid rgba(128,128,128,.35);border-radius:.4rem;
   margin-bottom:.9rem}
 .xp-tok{border-radius:.2rem;padding:0 .1rem;text-decoration-thickness:2px;text-underline-offset:.25em}
-.xp-tok sub{font-size:.62em;opacity:.85;margin-left:.05em;font-weight:600}
+.xp-tok sub{font-size:max(14px,.7em);opacity:.85;margin-left:.05em;font-weight:600}
 .xp-o1{background:rgba(86,180,233,.30);text-decoration-line:underline;text-decoration-style:solid;text-decoration-color:#56B4E9}
 .xp-o2{background:rgba(0,158,115,.30);text-decoration-line:underline;text-decoration-style:double;text-decoration-color:#009E73}
 .xp-o3{background:rgba(230,159,0,.32);text-decoration-line:underline;text-decoration-style:dashed;text-decoration-color:#E69F00}
@@ -131,12 +127,12 @@ STYLE = """
 .xp-clip{text-decoration-line:line-through;text-decoration-style:solid;text-decoration-color:#D55E00;
   outline:2px dashed #D55E00;outline-offset:-1px}
 .xp-sel{outline:3px solid #0072B2;outline-offset:1px;font-weight:700}
-.xp-cp{font-family:monospace;font-size:.75em;border:1px solid currentColor;border-radius:.2rem;
+.xp-cp{font-family:monospace;font-size:max(14px,.75em);border:1px solid currentColor;border-radius:.2rem;
   padding:0 .15rem;margin:0 .05rem;opacity:.9}
 .xp-legend{font-size:.9rem;line-height:2.2}
 .xp-legend .xp-tok{margin-right:.6rem;white-space:nowrap}
 .xp-legend .xp-note{display:block;line-height:1.5;margin-top:.2rem}
-.xp-note{font-size:.85rem;opacity:.8}
+.xp-note{font-size:max(14px,.875rem);opacity:.8}
 </style>
 """
 

@@ -69,11 +69,11 @@ def sweep_figure(sw: SweepResult, metrics: Sequence[str] = tuple(SERIES)) -> go.
         for row in (1, 2):
             fig.add_vline(x=sw.marker, line=dict(color="#888888", dash="dot", width=2), row=row, col=1)
         fig.add_annotation(x=sw.marker, y=0.04, yref="y domain", text=" your candidate", showarrow=False,
-                           xanchor="left", yanchor="bottom", font=dict(size=13))
+                           xanchor="left", yanchor="bottom", font=dict(size=14))
     cross = pr_crossing(sw)
     if cross is not None:
         fig.add_annotation(x=cross[0], y=cross[1], xref="x2", yref="y2", text="ROUGE-1 P = R", showarrow=True,
-                           arrowhead=2, ax=60, ay=55, font=dict(size=13))
+                           arrowhead=2, ax=60, ay=55, font=dict(size=14))
     return _layout(fig, f"Every metric against {plotly_escape(sw.knob_label)}", plotly_escape(sw.knob_label))
 
 

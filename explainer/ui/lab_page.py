@@ -6,7 +6,6 @@ other sections, ``candidate`` / ``ref`` (the user's texts, when short enough for
 """
 from __future__ import annotations
 
-import html
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -15,12 +14,14 @@ import streamlit as st
 from explainer.attacks import generators as gen
 from explainer.attacks.optimizer import MAX_WORDS, MOVES, TARGETS, optimize
 from explainer.attacks.presets import ENTRIES, LESSON_CARDS, PRESETS, evaluate, get_preset
-from explainer.attacks.scoring import DEFAULT_METRICS, FastScorer, metric_label, score, score_corpus
+from explainer.attacks.scoring import DEFAULT_METRICS, metric_label, score, score_corpus
 from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS
-from explainer.text import MAX_INPUT_CHARS
+from explainer.ui import charts, lab_charts
 from explainer.ui import highlight as hl
-from explainer.ui import charts, lab_charts, lab_view as lv
-from explainer.ui.permalink import MAX_URL_TEXT
+from explainer.ui import lab_view as lv
+from explainer.ui.display import large_text, render_display_toggle
+from explainer.ui.page_links import dropped_link_warning
+from explainer.ui.permalink import MAX_URL_TEXT, bounded_int
 
 DEFAULT_PRESET = "permutation"
 DEFAULT_CAND = "the quick brown fox leaped above the lazy dog"
@@ -49,6 +50,9 @@ def _load_from_url() -> None:
         return
     qp = st.query_params
     warns = []
+    dropped = dropped_link_warning()
+    if dropped:
+        warns.append(hl.md_escape(dropped))
     section = qp.get("lab")
     pid = qp.get("preset")
     if pid is not None and section is None:
@@ -66,6 +70,7 @@ def _load_from_url() -> None:
     refs = qp.get_all("ref")
     ss["lab_cand"] = cand if cand is not None else DEFAULT_CAND
     ss["lab_refs"] = "\n".join(r.replace("\n", " ") for r in refs) if refs else DEFAULT_REFS
+    ss["_lab_link_texts"] = cand is not None or bool(refs)  # a link's own texts win over the Explain page's
     for param, store, choices, default in (("gen", "lab_gen", gen.GENERATORS, "permute"),
                                            ("knob", "lab_sweep", SWEEPS, "length"),
                                            ("target", "lab_opt_target", TARGETS, "bleu")):
@@ -99,9 +104,10 @@ def _load_optimizer_settings(qp, warns: list[str]) -> None:
     raw = qp.get("seed")
     seed = sdefault
     if raw is not None:
-        # ASCII digits only: str.isdigit() also accepts '²', which int() refuses (the page crashed)
-        if raw.strip().isascii() and raw.strip().isdigit() and slo <= int(raw) <= shi:
-            seed = int(raw)
+        # bounded before the conversion: '²' (isdigit, but not int) and 4,301 digits (int refuses) crashed the page
+        v = bounded_int(raw, slo, shi)
+        if v is not None:
+            seed = v
         else:
             warns.append(f"{hl.md_escape('seed=' + raw[:40])} is not a whole number from {slo} to {shi:,}; "
                          f"using {sdefault}.")
@@ -163,6 +169,31 @@ def _explain_href(query: str) -> str:
     return lv.explain_href(_base_url(), query)
 
 
+def _carry_explain_texts() -> None:
+    """The texts last shown on the Explain page become the lab's candidate and references whenever they changed
+    since the lab last took them (typed there, or an example picked), so the lab attacks what the user was
+    looking at. The Explain page's untouched default example is not carried, nor texts when the lab's own link
+    stated some."""
+    from explainer.examples import get_example
+    from explainer.ui.explain_page import DEFAULT_EXAMPLE
+
+    ss = st.session_state
+    last = ss.get("_last_state")
+    if last is None:
+        return
+    refs = tuple(r.replace("\n", " ") for r in last.refs if r.strip())
+    texts = (last.candidate, refs)
+    if not last.candidate.strip() or not refs or ss.get("_lab_explain_texts") == texts:
+        return
+    ss["_lab_explain_texts"] = texts
+    default = get_example(DEFAULT_EXAMPLE)
+    if ss.pop("_lab_link_texts", False) or (last.candidate, list(last.refs)) == (default.candidate,
+                                                                                  list(default.references)):
+        return
+    ss["lab_cand"], ss["lab_refs"] = texts[0], "\n".join(refs)
+    ss["_lab_carried"] = texts
+
+
 # -------------------------------------------------------------------------------------------------- inputs
 def _persistent_select(label: str, store: str, options: list, **kw):
     """A selectbox whose choice survives section switches (same trick as the text areas)."""
@@ -199,6 +230,8 @@ def _user_inputs() -> tuple[str, list[str]] | None:
     with c2:
         refs = _refs_list(_persistent_text_area("References (one per line)", "lab_refs", height=110,
                                                 help="Each non-empty line is one reference."))
+    if st.session_state.get("_lab_carried") == (cand, tuple(refs)):
+        st.caption("The candidate and references you had on the Explain page.")
     too_long = [name for name, t in [("The candidate", cand)] + [(f"Reference {i + 1}", r) for i, r in enumerate(refs)]
                 if len(t) > MAX_LAB_CHARS]
     if too_long:
@@ -244,7 +277,7 @@ def _lesson_card(pid: str) -> None:
 
 def _presets() -> None:
     st.selectbox("Preset", list(ENTRIES), key="lab_preset", format_func=lv.preset_label,
-                 help="Every entry of the catalogue (docs/gaming-attacks.md): attacks, failure cases and "
+                 help="Every entry of the gaming catalogue: attacks, failure cases and "
                       "configuration traps as presets; advice-only entries as lesson cards.")
     pid = st.session_state.get("lab_preset") or DEFAULT_PRESET
     if pid in LESSON_CARDS:
@@ -256,7 +289,32 @@ def _presets() -> None:
         "Configuration trap: the same text, different settings"
     st.subheader(f"{p.catalogue} · {p.title}")
     st.caption(kind)
+    _preset_variants(p)
+    _html(lv.comparison_html(res))
+    _preset_bp_charts(pid, p, res)
+    _preset_summary(p, res)
+    st.info(f"**Lesson.** {p.lesson}", icon=LESSON_ICON)
+    if p.catalogue in ("G8", "G7", "G11"):
+        st.button("G12 — optimise the metric directly: let the optimizer game ROUGE-1 F on this example",
+                  key="lab_to_opt", on_click=_to_optimizer, args=(p.variants[0].candidate,
+                                                                   list(p.variants[0].references)))
+    st.caption(f"Source: {p.citation}")
+    link = "?" + urlencode({"lab": "presets", "preset": pid})
+    st.markdown(f"Permalink to this preset: `{_base_url() or ''}{link}`")
+    st.download_button("Download this preset's numbers (JSON)", lv.preset_json(res).encode("utf-8"),
+                       file_name=f"gaming-lab-{pid}.json", mime="application/json", key="lab_dl_preset")
 
+
+def _variant_role(p, i: int, v) -> str:
+    if v.compare_only:
+        return "comparison only, no verdict"
+    if i == 0:
+        return "honest" if p.kind == "attack" else "baseline"
+    return "attack" if p.kind == "attack" else "setting"
+
+
+def _preset_variants(p) -> None:
+    """The preset's texts side by side (the shared references once, above them), each with its Explain link."""
     shared_refs = len({v.references for v in p.variants}) == 1 and not p.variants[0].is_corpus
     if shared_refs:
         refs = p.variants[0].references
@@ -265,12 +323,7 @@ def _presets() -> None:
     cols = st.columns(len(p.variants))
     for i, (col, v) in enumerate(zip(cols, p.variants)):
         with col:
-            role = "baseline" if i == 0 else ("attack" if p.kind == "attack" else "setting")
-            if p.kind == "attack" and i == 0:
-                role = "honest"
-            if v.compare_only:
-                role = "comparison only, no verdict"
-            body = f'<div class="lab-label">{hl.escape_text(v.label)} <small>({role})</small></div>'
+            body = f'<div class="lab-label">{hl.escape_text(v.label)} <small>({_variant_role(p, i, v)})</small></div>'
             if v.is_corpus:
                 body += "".join(_box(f"segment {k + 1}: {c}") for k, c in enumerate(v.candidate))
                 body += '<div class="lab-label">References</div>' + "".join(
@@ -285,19 +338,28 @@ def _presets() -> None:
                 body += f"<div><small>{hl.escape_text(v.note)}</small></div>"
             _html(body)
             for label, query in lv.variant_links(v):
-                st.link_button(f"Open {label + ' ' if label else ''}in Explain ↗", _explain_href(query),
+                # three or four columns on a narrow page: a short label, so that it is not cut to "Open in Expl…"
+                text = f"Open {label + ' ' if label else ''}in Explain ↗" if len(p.variants) <= 2 else \
+                    f"{label + ' ' if label else ''}Explain ↗"
+                st.link_button(text, _explain_href(query),
                                help="The full step-by-step trace of this text on the Explain page (new tab).")
 
-    _html(lv.comparison_html(res))
-    if "bleu_bp" in p.headline:
-        # The Explain page's own brevity-penalty chart, one per side: where each candidate sits on exp(1 - r/c).
-        bcols = st.columns(min(len(p.variants), 2))
-        for k, (col, v, s) in enumerate(zip(bcols, p.variants, res.scores)):
-            with col:
-                fig = charts.bp_curve_figure(s.sys_len, s.ref_len, s.values["bleu_bp"],
-                                             rule="shortest" if v.bleu.ref_length == "shortest" else "closest")
-                fig.update_layout(title=dict(text=f"Brevity penalty: {charts.plotly_escape(v.label)}"))
-                st.plotly_chart(fig, key=f"lab_bp_{pid}_{k}")
+
+def _preset_bp_charts(pid: str, p, res) -> None:
+    """The Explain page's own brevity-penalty chart, one per side: where each candidate sits on exp(1 - r/c)."""
+    if "bleu_bp" not in p.headline:
+        return
+    bcols = st.columns(min(len(p.variants), 2))
+    for k, (col, v, s) in enumerate(zip(bcols, p.variants, res.scores)):
+        with col:
+            fig = charts.bp_curve_figure(s.sys_len, s.ref_len, s.values["bleu_bp"],
+                                         rule="shortest" if v.bleu.ref_length == "shortest" else "closest")
+            fig.update_layout(title=dict(text=f"Brevity penalty: {charts.plotly_escape(v.label)}"))
+            st.plotly_chart(charts.readable(fig, large=large_text()), key=f"lab_bp_{pid}_{k}")
+
+
+def _preset_summary(p, res) -> None:
+    """Which headline metrics were fooled / resisted (attacks), or changed / unchanged (configuration traps)."""
     if p.kind == "attack":
         fooled = [metric_label(m) + (" (same score)" if res.shown_summary(m) == "fooled_tie" else "")
                   for m in p.headline if res.shown_summary(m) in ("fooled", "fooled_tie")]
@@ -313,16 +375,6 @@ def _presets() -> None:
         same = [metric_label(m) for m in p.headline if res.summary(m) == "unchanged"]
         st.markdown(" · ".join(x for x in [f"**Changed by the setting:** {', '.join(changed)}" if changed else "",
                                            f"**Unchanged:** {', '.join(same)}" if same else ""] if x))
-    st.info(f"**Lesson.** {p.lesson}", icon=LESSON_ICON)
-    if p.catalogue in ("G8", "G7", "G11"):
-        st.button("G12 — optimise the metric directly: let the optimizer game ROUGE-1 F on this example",
-                  key="lab_to_opt", on_click=_to_optimizer, args=(p.variants[0].candidate,
-                                                                   list(p.variants[0].references)))
-    st.caption(f"Source: {p.citation}")
-    link = "?" + urlencode({"lab": "presets", "preset": pid})
-    st.markdown(f"Permalink to this preset: `{_base_url() or ''}{link}`")
-    st.download_button("Download this preset's numbers (JSON)", lv.preset_json(res).encode("utf-8"),
-                       file_name=f"gaming-lab-{pid}.json", mime="application/json", key="lab_dl_preset")
 
 
 # --------------------------------------------------------------------------------------------- generators
@@ -354,7 +406,14 @@ def _generators() -> None:
                 params[prm.name] = _param_widget(gkey, prm)
     if spec.needs != "refs" and not cand.split():
         st.warning("The candidate is empty; type one above.")
-        return
+    else:
+        _generated(gkey, spec, cand, refs, params)
+    with st.expander("Corpus attack: pad one sentence to lift the corpus brevity penalty (G3)"):
+        _corpus_padding()
+
+
+def _generated(gkey: str, spec, cand: str, refs: list[str], params: dict) -> None:
+    """The generator's output beside the user's candidate, both scored, with their Explain links."""
     try:
         out = gen.run_generator(gkey, cand, refs, **params)
         before = score(cand, refs) if cand.split() else None
@@ -370,47 +429,50 @@ def _generators() -> None:
     with c2:
         _html(f'<div class="lab-label">{hl.escape_text(spec.label)}</div>' + _box(out.text))
         st.link_button("Open in Explain ↗", _explain_href(lv.explain_query(out.text, refs)), key="lab_gen_ex1")
-    if before is not None and after is not None:
-        _html(lv.pair_table_html(GEN_METRICS, before.values, after.values, "your candidate", "generated"))
-        same = before.bleu_counts == after.bleu_counts and before.bleu_totals == after.bleu_totals
-        counts = (f"sacreBLEU matches / n-grams: {' · '.join(f'{c}/{t}' for c, t in zip(before.bleu_counts, before.bleu_totals))}"
-                  f" → {' · '.join(f'{c}/{t}' for c, t in zip(after.bleu_counts, after.bleu_totals))}")
-        if gkey == "permute" and out.changed:
-            (st.success if same else st.error)(
-                ("sacreBLEU's counts are identical: " if same else "Counts differ (this is a bug): ") + counts)
-            chunks = out.details.get("chunks", [])
-            order = out.details.get("order", [])
-            _html('<div class="lab-label">Chunks (cut at bigram mismatches) and the new order</div>' +
-                  "".join(_box(f"{i + 1}. {c}") for i, c in enumerate(chunks)) +
-                  f"<div>new order: {hl.escape_text(' → '.join(str(i + 1) for i in order))}</div>")
-        else:
-            st.caption(counts)
-    elif after is None:
-        st.caption("The generated candidate is empty.")
+    if before is None or after is None:
+        if after is None:
+            st.caption("The generated candidate is empty.")
+        return
+    _html(lv.pair_table_html(GEN_METRICS, before.values, after.values, "your candidate", "generated"))
+    same = before.bleu_counts == after.bleu_counts and before.bleu_totals == after.bleu_totals
+    counts = (f"sacreBLEU matches / n-grams: {' · '.join(f'{c}/{t}' for c, t in zip(before.bleu_counts, before.bleu_totals))}"
+              f" → {' · '.join(f'{c}/{t}' for c, t in zip(after.bleu_counts, after.bleu_totals))}")
+    if gkey == "permute" and out.changed:
+        (st.success if same else st.error)(
+            ("sacreBLEU's counts are identical: " if same else "Counts differ (this is a bug): ") + counts)
+        chunks = out.details.get("chunks", [])
+        order = out.details.get("order", [])
+        _html('<div class="lab-label">Chunks (cut at bigram mismatches) and the new order</div>' +
+              "".join(_box(f"{i + 1}. {c}") for i, c in enumerate(chunks)) +
+              f"<div>new order: {hl.escape_text(' → '.join(str(i + 1) for i in order))}</div>")
+    else:
+        st.caption(counts)
 
-    with st.expander("Corpus attack: pad one sentence to lift the corpus brevity penalty (G3)"):
-        st.caption("One candidate per line, and the reference of each line in the same order.")
-        v = get_preset("corpus-bp").variants[0]
-        st.session_state.setdefault("lab_pad_cands", "\n".join(v.candidate))
-        st.session_state.setdefault("lab_pad_refs", "\n".join(r[0] for r in v.references))
-        a, b = st.columns(2)
-        with a:
-            raw_c = _persistent_text_area("Corpus candidates", "lab_pad_cands", height=110)
-        with b:
-            raw_r = _persistent_text_area("Corpus references", "lab_pad_refs", height=110)
-        cands = [c.strip() for c in raw_c.splitlines() if c.strip()]
-        crefs = [r.strip() for r in raw_r.splitlines() if r.strip()]
-        if not cands or len(cands) != len(crefs):
-            st.warning(f"{len(cands)} candidate line(s) but {len(crefs)} reference line(s): they must match "
-                       "one to one (and not be empty).")
-        else:
-            g = gen.pad_corpus(cands, [[r] for r in crefs])
-            s0 = score_corpus(cands, [[r] for r in crefs])
-            s1 = score_corpus(g.text, [[r] for r in crefs])
-            (st.success if g.changed else st.info)(hl.md_escape(g.note))
-            _html(_box("\n".join(g.text)) + lv.pair_table_html(
-                ("bleu", "bleu_bp", "sent_bleu_mean", "rouge1_f"), s0.values, s1.values, "corpus", "padded corpus"))
-            st.caption("BLEU here is corpus BLEU (sacreBLEU corpus_score: one brevity penalty for the corpus).")
+
+def _corpus_padding() -> None:
+    """G3: pad one sentence of a corpus to lift the corpus brevity penalty."""
+    st.caption("One candidate per line, and the reference of each line in the same order.")
+    v = get_preset("corpus-bp").variants[0]
+    st.session_state.setdefault("lab_pad_cands", "\n".join(v.candidate))
+    st.session_state.setdefault("lab_pad_refs", "\n".join(r[0] for r in v.references))
+    a, b = st.columns(2)
+    with a:
+        raw_c = _persistent_text_area("Corpus candidates", "lab_pad_cands", height=110)
+    with b:
+        raw_r = _persistent_text_area("Corpus references", "lab_pad_refs", height=110)
+    cands = [c.strip() for c in raw_c.splitlines() if c.strip()]
+    crefs = [r.strip() for r in raw_r.splitlines() if r.strip()]
+    if not cands or len(cands) != len(crefs):
+        st.warning(f"{len(cands)} candidate line(s) but {len(crefs)} reference line(s): they must match "
+                   "one to one (and not be empty).")
+        return
+    g = gen.pad_corpus(cands, [[r] for r in crefs])
+    s0 = score_corpus(cands, [[r] for r in crefs])
+    s1 = score_corpus(g.text, [[r] for r in crefs])
+    (st.success if g.changed else st.info)(hl.md_escape(g.note))
+    _html(_box("\n".join(g.text)) + lv.pair_table_html(
+        ("bleu", "bleu_bp", "sent_bleu_mean", "rouge1_f"), s0.values, s1.values, "corpus", "padded corpus"))
+    st.caption("BLEU here is corpus BLEU (sacreBLEU's corpus score: one brevity penalty for the corpus).")
 
 
 # ------------------------------------------------------------------------------------------------- sweeps
@@ -472,7 +534,7 @@ def _sweeps() -> None:
         return
     if sw.note:
         st.caption(hl.md_escape(sw.note))
-    st.plotly_chart(lab_charts.sweep_figure(sw), key="lab_sweep_fig")
+    st.plotly_chart(charts.readable(lab_charts.sweep_figure(sw), large=large_text()), key="lab_sweep_fig")
     df = pd.DataFrame(sw.rows())
     with st.expander("The numbers behind the chart"):
         st.dataframe(df, hide_index=True)
@@ -518,68 +580,14 @@ def _optimizer() -> None:
         return
     cand, refs = inp
     ss = st.session_state
-    c1, c2, c3, c4 = st.columns(4)
-    with c1:
-        target = _persistent_select("Maximise", "lab_opt_target", list(TARGETS), format_func=TARGETS.get)
-    with c2:
-        lo, hi, default, step = OPT_BUDGET
-        budget = _persistent_widget(st.slider, "time budget (s)", "lab_opt_budget", "lab_opt_budget_v", default,
-                                    lo, hi, step=step)
-    with c3:
-        slo, shi, sdefault = OPT_SEED
-        seed = _persistent_widget(st.number_input, "seed", "lab_opt_seed", "lab_opt_seed_v", sdefault, slo, shi,
-                                  step=1)
-    with c4:
-        moves = _persistent_widget(st.multiselect, "moves", "lab_opt_moves", "lab_opt_moves_v", list(MOVES),
-                                   list(MOVES), normalize=lambda v: [m for m in MOVES if m in v])
-    moves = [m for m in MOVES if m in moves]  # canonical order (the optimizer uses it too)
-    st.caption("Greedy hill climbing: each step tries random insert / delete / swap / replace-with-a-reference-"
-               "word edits and keeps the best one if it raises the chosen metric. Scored with the stats-only fast "
-               "path (sacreBLEU's reference cache, rouge-score's own functions); the result is re-scored by the "
-               "real sacreBLEU and rouge-score packages. Same seed and same set of moves, same search; seed, "
-               "budget and moves are in the page's link.")
-    n_words = len(cand.split())
-    if n_words > MAX_WORDS:
-        st.warning(f"Your candidate has {n_words} words; the optimizer works on the first {MAX_WORDS} only, and "
-                   f"everything it reports (start text, scores, edits) is about those {MAX_WORDS} words.")
-    if not moves:
-        st.warning("Choose at least one move.")
+    target, budget, seed, moves = _optimizer_controls(cand)
     b1, b2 = st.columns([1, 1])
     run = b1.button("Run optimizer", type="primary", key="lab_opt_run", disabled=not moves)
     # Clicking Stop while a search runs makes Streamlit rerun the script, which interrupts the search;
     # _repair_optimizer_state (start of the run) marks the result saved by the callback as stopped by you.
     b2.button("Stop search", key="lab_opt_stop")
-    if run and moves:
-        ss["lab_opt_stopped"] = False
-        ss["lab_opt_running"] = True
-        ss.pop("lab_opt_result", None)  # the start-state callback stores the new run at once
-        bar = st.progress(0.0, text="searching…")
-
-        recorder = lv.RunRecorder(ss, "lab_opt_result", "lab_opt_owner")
-
-        def cb(res):
-            if not recorder.keep(res):
-                return False   # a newer script run took over (Stop, or any other widget)
-            frac = min(1.0, res.elapsed / max(budget, 1e-9))
-            bar.progress(frac, text=f"step {res.steps}: {TARGETS[target]} = "
-                                    f"{res.trajectory[-1][target]:.4f} ({res.evaluations} candidates scored)")
-
-        try:
-            res = optimize(cand, refs, target, budget_seconds=float(budget), seed=int(seed), moves=moves,
-                           callback=cb)
-        except ValueError as exc:
-            ss["lab_opt_running"] = False
-            st.error(hl.md_escape(str(exc)))
-            return
-        except Exception as exc:  # noqa: BLE001 - never a traceback on the page
-            ss["lab_opt_running"] = False
-            st.error("The optimizer failed (a bug; please report it with this page's link): "
-                     + hl.md_escape(f"{type(exc).__name__}: {exc}"))
-            return
-        if not recorder.keep(res):
-            return
-        ss["lab_opt_running"] = False
-        bar.progress(1.0, text=f"done: {res.stopped}")
+    if run and moves and not _run_search(cand, refs, target, budget, seed, moves):
+        return
     res = ss.get("lab_opt_result")
     if res is None:
         if ss.get("lab_opt_stopped"):
@@ -599,12 +607,78 @@ def _optimizer() -> None:
     _show_optimizer_result(res, list(res.references))
 
 
+def _optimizer_controls(cand: str) -> tuple[str, float, int, list[str]]:
+    """Target, time budget, seed and moves (each kept across sections and in the link)."""
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        target = _persistent_select("Maximise", "lab_opt_target", list(TARGETS), format_func=TARGETS.get)
+    with c2:
+        lo, hi, default, step = OPT_BUDGET
+        budget = _persistent_widget(st.slider, "time budget (s)", "lab_opt_budget", "lab_opt_budget_v", default,
+                                    lo, hi, step=step)
+    with c3:
+        slo, shi, sdefault = OPT_SEED
+        seed = _persistent_widget(st.number_input, "seed", "lab_opt_seed", "lab_opt_seed_v", sdefault, slo, shi,
+                                  step=1)
+    # its own row, full width: in a quarter of the page the box showed two of the four chosen moves and "+2"
+    moves = _persistent_widget(st.multiselect, "moves", "lab_opt_moves", "lab_opt_moves_v", list(MOVES),
+                               list(MOVES), normalize=lambda v: [m for m in MOVES if m in v])
+    moves = [m for m in MOVES if m in moves]  # canonical order (the optimizer uses it too)
+    st.caption("Greedy hill climbing: each step tries random insert / delete / swap / replace-with-a-reference-"
+               "word edits and keeps the best one if it raises the chosen metric. Scored with the stats-only fast "
+               "path (sacreBLEU's reference cache, rouge-score's own functions); the result is re-scored by the "
+               "real sacreBLEU and rouge-score packages. Same seed and same set of moves, same search; seed, "
+               "budget and moves are in the page's link.")
+    n_words = len(cand.split())
+    if n_words > MAX_WORDS:
+        st.warning(f"Your candidate has {n_words} words; the optimizer works on the first {MAX_WORDS} only, and "
+                   f"everything it reports (start text, scores, edits) is about those {MAX_WORDS} words.")
+    if not moves:
+        st.warning("Choose at least one move.")
+    return target, budget, int(seed), moves
+
+
+def _run_search(cand: str, refs: list[str], target: str, budget: float, seed: int, moves: list[str]) -> bool:
+    """Run the optimizer with a progress bar; the result goes to the session (also step by step, so Stop keeps
+    the best text so far), as a snapshot owned by this run. False when there is nothing more to show in this run
+    (a message was shown, or a newer run took over)."""
+    ss = st.session_state
+    ss["lab_opt_stopped"] = False
+    ss["lab_opt_running"] = True
+    ss.pop("lab_opt_result", None)  # the start-state callback stores the new run at once
+    bar = st.progress(0.0, text="searching…")
+    recorder = lv.RunRecorder(ss, "lab_opt_result", "lab_opt_owner")
+
+    def cb(res):
+        if not recorder.keep(res):
+            return False   # a newer script run took over (Stop, or any other widget)
+        frac = min(1.0, res.elapsed / max(budget, 1e-9))
+        bar.progress(frac, text=f"step {res.steps}: {TARGETS[target]} = "
+                                f"{res.trajectory[-1][target]:.4f} ({res.evaluations} candidates scored)")
+
+    try:
+        res = optimize(cand, refs, target, budget_seconds=float(budget), seed=int(seed), moves=moves, callback=cb)
+    except ValueError as exc:
+        ss["lab_opt_running"] = False
+        st.error(hl.md_escape(str(exc)))
+        return False
+    except Exception as exc:  # noqa: BLE001 - never a traceback on the page
+        ss["lab_opt_running"] = False
+        st.error("The optimizer failed (a bug; please report it with this page's link): "
+                 + hl.md_escape(f"{type(exc).__name__}: {exc}"))
+        return False
+    if not recorder.keep(res):
+        return False
+    ss["lab_opt_running"] = False
+    bar.progress(1.0, text=f"done: {res.stopped}")
+    return True
+
+
 def _rescore_check(res, refs, full0, full1) -> None:
     """Re-score the start (when non-empty) and the final text with the real packages and compare every
     number shown: the table (explainer path) and the headline / trajectory values (fast path)."""
-    from explainer.attacks.verify import PACKAGES, compare, real_scores
-
     from explainer.attacks.optimizer import TRACKED
+    from explainer.attacks.verify import PACKAGES, compare, real_scores
 
     def shown(full, entry):  # the table's metrics and the trajectory's (headline, chart, CSV)
         return [{m: full.values[m] for m in GEN_METRICS}, {m: entry[m] for m in TRACKED}]
@@ -657,7 +731,7 @@ def _show_optimizer_result(res, refs) -> None:
                 f"neither a reference nor the start text; {u['immediate_repeats']} immediate repetition(s); "
                 f"{u['word_edits_from_start']} word edit(s) from the start ({u['words']} words). "
                 "A crude signal, not a fluency model.")
-    st.plotly_chart(lab_charts.trajectory_figure(res), key="lab_traj_fig")
+    st.plotly_chart(charts.readable(lab_charts.trajectory_figure(res), large=large_text()), key="lab_traj_fig")
     df = pd.DataFrame(res.trajectory)
     with st.expander("Every accepted step"):
         st.dataframe(df, hide_index=True)
@@ -668,13 +742,19 @@ def _show_optimizer_result(res, refs) -> None:
 # ------------------------------------------------------------------------------------------------- render
 def render() -> None:
     _load_from_url()
+    _carry_explain_texts()
     _repair_optimizer_state()
+    render_display_toggle()
     st.title("Gaming lab: how BLEU and ROUGE are fooled")
     for w in st.session_state.get("_lab_warnings", []):
         st.warning(w)
+    ss = st.session_state
+    if ss.get("lab_section") not in lv.SECTIONS:  # back from another page: Streamlit dropped the widget's value
+        ss["lab_section"] = ss.get("_lab_section_v") or "presets"
     st.segmented_control("Section", list(lv.SECTIONS), key="lab_section", format_func=lv.SECTIONS.get,
                          required=True, label_visibility="collapsed")
-    section = st.session_state.get("lab_section") or "presets"
+    section = ss.get("lab_section") or "presets"
+    ss["_lab_section_v"] = section
     if section == "presets":
         _presets()
     elif section == "generators":

@@ -8,7 +8,7 @@ from typing import Sequence
 from urllib.parse import urlencode
 
 from explainer.attacks.presets import EPS, LESSON_CARDS, PRESETS, PresetResult, Variant
-from explainer.attacks.scoring import BleuOptions, RougeOptions, METRICS, bleu_input, format_metric, metric_label
+from explainer.attacks.scoring import BleuOptions, RougeOptions, bleu_input, format_metric, metric_label
 from explainer.ui.highlight import escape_text
 from explainer.ui.permalink import ExplainState, to_params
 
@@ -31,8 +31,9 @@ LAB_CSS = """
 .lab-box{border:1px solid rgba(128,128,128,.45);border-radius:6px;padding:.55em .8em;margin:.2em 0 .6em 0;
  font-size:1.05rem;line-height:1.5;white-space:pre-wrap;word-break:break-word}
 .lab-label{font-weight:600;font-size:1.02rem;margin-top:.3em}
-.lab-scroll{overflow-x:auto;max-width:100%}
-.lab-opts{font-family:monospace;font-size:.85rem;opacity:.85;overflow-wrap:anywhere}
+.lab-scroll{overflow-x:auto;max-width:100%;scrollbar-width:auto;
+ scrollbar-color:rgba(128,128,128,.85) rgba(128,128,128,.18);padding-bottom:.2rem}
+.lab-opts{font-family:monospace;font-size:max(14px,.875rem);opacity:.85;overflow-wrap:anywhere}
 table.lab-table{border-collapse:collapse;width:100%;font-size:1rem;margin:.4em 0 1em 0}
 table.lab-table th,table.lab-table td{border-bottom:1px solid rgba(128,128,128,.35);padding:.35em .6em;text-align:right;vertical-align:top}
 table.lab-table td.lab-counts{font-size:.9rem}
@@ -41,6 +42,11 @@ table.lab-table tr.head td{font-weight:600}
 .lab-verdict{display:inline-block;white-space:nowrap;padding:.05em .45em;border-radius:4px;color:#fff;font-weight:600;font-size:.9rem}
 .lab-delta-up{color:#D55E00;font-weight:600}
 .lab-delta-down{color:#0072B2;font-weight:600}
+@media (max-width:1300px){
+ table.lab-table th,table.lab-table td{padding:.3em .35em}
+ table.lab-table th:first-child,table.lab-table td:first-child{white-space:normal}
+ .lab-verdict{white-space:normal}
+}
 </style>
 """
 

@@ -12,19 +12,24 @@ Parameter names (the issue fixes the first ones):
   reference the ROUGE details are shown against).
 
 Parsing never raises: a bad or unknown value becomes a warning (a plain sentence for the page) and the
-default is used. The option schema comes from the cores' ``dialect_options`` through
-:class:`OptionSpec`, so adding an option to a dialect adds it to the URL without touching this module.
+default is used. The options are the cores' own :class:`explainer.options.OptionSpec` s (with a URL parameter
+name: :class:`OptionSpec` here), and a value is valid exactly when the core's ``coerce`` accepts it, so adding
+an option to a dialect adds it to the URL without touching this module.
 """
 from __future__ import annotations
 
-import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import Any, Iterable, Mapping, Sequence
+
+from explainer.options import OptionSpec as CoreOptionSpec
+from explainer.options import coerce_value
 
 __all__ = [
     "OptionSpec", "FamilySchema", "ExplainState", "MAX_REFS", "MAX_URL_TEXT",
     "parse_params", "to_params", "encode_value", "decode_value", "apply_settings", "reset_settings",
+    "bounded_int", "dropped_params_message",
 ]
 
 MAX_REFS = 10
@@ -33,34 +38,23 @@ COLOUR_MODES = ("order", "reference")
 # page says so and the permalink then carries only the settings.
 MAX_URL_TEXT = 6_000
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
-
-
 @dataclass(frozen=True)
-class OptionSpec:
-    """One dialect option as the UI sees it.
+class OptionSpec(CoreOptionSpec):
+    """One dialect option as the UI sees it: the cores' :class:`explainer.options.OptionSpec` (type, default,
+    bounds, choices, help, label, and its one coercion rule, ``coerce``) plus ``param``, its query-parameter
+    name. ``kind`` (from the core) is the type, or ``tristate`` for a bool whose default is "the library's"."""
 
-    ``kind`` is ``bool``, ``tristate`` (True/False/None = "the library's default"), ``choice``, ``int``,
-    ``float``, ``optional_float`` (a number or None = default) or ``float_list``; ``param`` is its
-    query-parameter name.
-    ``min``/``max`` bound numbers. ``choices`` lists allowed values of a ``choice`` (as their values;
-    labels for the widget are in ``choice_labels``)."""
+    param: str = ""
 
-    name: str
-    kind: str
-    default: Any
-    param: str
-    label: str = ""
-    help: str = ""
-    choices: tuple = ()
-    choice_labels: tuple = ()
-    min: float | None = None
-    max: float | None = None
-
-    def __post_init__(self):
-        if self.kind not in ("bool", "tristate", "choice", "int", "float", "optional_float", "float_list"):
-            raise ValueError(f"option {self.name}: unknown kind {self.kind!r}")
+    @classmethod
+    def of(cls, core: CoreOptionSpec, param: str, *, label: str = "") -> "OptionSpec":
+        """The core's spec with its URL parameter name (and a widget label)."""
+        fields = {f.name: getattr(core, f.name) for f in dataclass_fields(CoreOptionSpec)}
+        if label:
+            fields["label"] = label
+        if core.type == "float" and isinstance(core.default, int) and not isinstance(core.default, bool):
+            fields["default"] = float(core.default)
+        return cls(**fields, param=param)
 
 
 @dataclass(frozen=True)
@@ -120,61 +114,77 @@ def _default_words(spec: OptionSpec) -> str:
 
 
 def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
-    """(value, None) or (default, warning)."""
+    """(value, None) or (default, warning). Whether a value is valid is the core's rule (``spec.coerce``, the
+    one the cores, the CLI and the widgets use); the warnings say it in the page's words."""
     shown = _show(raw)
-    default = _default_words(spec)
-    if spec.kind == "bool":
-        low = raw.strip().lower()
-        if low in _TRUE:
-            return True, None
-        if low in _FALSE:
-            return False, None
-        return spec.default, f"“{spec.param}={shown}” is not 0 or 1; using {encode_value(spec, spec.default)}."
-    if spec.kind == "tristate":
-        low = raw.strip().lower()
-        if low in _TRUE:
-            return True, None
-        if low in _FALSE:
-            return False, None
-        if low in ("", "default", "none"):
-            return None, None
-        return spec.default, f"“{spec.param}={shown}” is not 0, 1 or default; using the library default."
-    if spec.kind == "optional_float" and raw.strip().lower() in ("", "default", "none"):
+    low = raw.strip().lower()
+    if spec.kind == "tristate" and low in ("", "default", "none"):
         return None, None
-    if spec.kind == "float_list":
-        try:
-            vals = tuple(float(x) for x in raw.replace(",", " ").split())
-            if not vals or not all(math.isfinite(v) for v in vals):
-                raise ValueError
-            if spec.max is not None and len(vals) > spec.max:
-                raise ValueError
-        except ValueError:
-            return spec.default, f"“{spec.param}={shown}” is not a list of numbers; using the default."
-        return vals, None
-    if spec.kind == "choice":
-        for c in spec.choices:
-            if raw == str(c):
-                return c, None
-        allowed = ", ".join(str(c) for c in spec.choices)
-        return spec.default, f"“{spec.param}={shown}” is not one of {allowed}; using {default}."
+    if spec.kind == "optional_float" and low in ("", "default", "none"):
+        return None, None
+    if spec.kind == "choice":  # a link carries a choice as its text
+        raw = next((c for c in spec.choices or () if raw == str(c)), raw)
     try:
-        if spec.kind == "int":
-            if not re.fullmatch(r"\s*[+-]?\d+\s*", raw):
-                raise ValueError
-            v: Any = int(raw.strip())
-        else:
-            v = float(raw.strip())
-            if not math.isfinite(v):
-                raise ValueError
+        return spec.coerce(raw.strip() if isinstance(raw, str) and spec.kind != "choice" else raw), None
     except ValueError:
-        return spec.default, (f"“{spec.param}={shown}” is not a{'n integer' if spec.kind == 'int' else ' number'}; "
-                              f"using {default}.")
-    if (spec.min is not None and v < spec.min) or (spec.max is not None and v > spec.max):
-        if spec.min is not None and spec.max is not None:
-            return spec.default, f"“{spec.param}={shown}” is outside {spec.min:g}–{spec.max:g}; using {default}."
+        return spec.default, _decode_warning(spec, raw, shown)
+
+
+def _decode_warning(spec: OptionSpec, raw: str, shown: str) -> str:
+    default = _default_words(spec)
+    kind = spec.kind
+    if kind == "bool":
+        return f"“{spec.param}={shown}” is not 0 or 1; using {encode_value(spec, spec.default)}."
+    if kind == "tristate":
+        return f"“{spec.param}={shown}” is not 0, 1 or default; using the library default."
+    if kind == "float_list":
+        return f"“{spec.param}={shown}” is not a list of numbers; using the default."
+    if kind == "choice":
+        allowed = ", ".join(str(c) for c in spec.choices or ())
+        return f"“{spec.param}={shown}” is not one of {allowed}; using {default}."
+    number = "int" if kind == "int" else "float"
+    try:  # a number of the right kind, only out of range?
+        coerce_value(spec.name, number, raw.strip())
+    except ValueError:
+        if not (kind == "int" and re.fullmatch(r"\s*[+-]?[0-9]+\s*", raw)):  # (far too many digits: out of range)
+            return f"“{spec.param}={shown}” is not a{'n integer' if kind == 'int' else ' number'}; using {default}."
+    if spec.min is not None and spec.max is not None:
+        return f"“{spec.param}={shown}” is outside {spec.min:g}–{spec.max:g}; using {default}."
+    if spec.min is not None or spec.max is not None:
         bound = f"at least {spec.min:g}" if spec.min is not None else f"at most {spec.max:g}"
-        return spec.default, f"“{spec.param}={shown}” is out of range (must be {bound}); using {default}."
-    return v, None
+        return f"“{spec.param}={shown}” is out of range (must be {bound}); using {default}."
+    return f"“{spec.param}={shown}” is out of range; using {default}."
+
+
+MAX_INT_DIGITS = 18  # longer digit strings are refused before int() (Python refuses > 4,300 digits with an error)
+
+
+def bounded_int(raw: str, lo: int | None = None, hi: int | None = None) -> int | None:
+    """A URL integer: optional sign and ASCII digits only (``str.isdigit`` accepts '²', which ``int`` refuses),
+    at most MAX_INT_DIGITS digits, checked before the conversion, and within [lo, hi]. None when it is not."""
+    s = raw.strip()
+    if not re.fullmatch(r"[+-]?[0-9]{1,%d}" % MAX_INT_DIGITS, s):
+        return None
+    v = int(s)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        return None
+    return v
+
+
+def dropped_params_message(raw_query: str, n_parsed: int, *, max_fields: int, max_chars: int) -> str | None:
+    """The server ignores a whole query string with more than ``max_fields`` parameters or ``max_chars``
+    characters (the page then gets none). Given the raw query string the browser sent and the number of
+    parameters the page got: a sentence for the page when they were dropped, else None."""
+    if not raw_query or n_parsed:
+        return None
+    n_fields = raw_query.count("&") + 1
+    if n_fields > max_fields:
+        return (f"This link has {n_fields:,} parameters; the server reads links with at most {max_fields:,} "
+                "parameters and ignored all of them, so the page shows its default example instead.")
+    if len(raw_query) > max_chars:
+        return (f"This link is {len(raw_query):,} characters long; the server reads links of at most "
+                f"{max_chars:,} characters and ignored it, so the page shows its default example instead.")
+    return None
 
 
 def _show(raw: str, limit: int = 40) -> str:
@@ -235,38 +245,59 @@ def parse_params(params: Mapping[str, Sequence[str] | str], bleu: FamilySchema, 
     warnings: list[str] = []
     base = default or ExplainState()
     cand = _first(params, "candidate")
-    candidate = base.candidate if cand is None else cand
+    refs = _parse_refs(params, base, warnings)
+    bleu_dialect, bleu_options, used_b = _parse_family(params, bleu, warnings)
+    rouge_dialect, rouge_options, used_r = _parse_family(params, rouge, warnings)
+    types = _parse_types(params, rouge_type_choices, default_rouge_types, warnings)
+    colour, rouge_ref = _parse_view(params, len(refs), warnings)
+    known = {"candidate", "ref", "rouge_types", "example", "ngram", "colour", "rouge_ref"} | used_b | used_r
+    # Options of *other* dialects are not errors: a link may carry them after a dialect switch.
+    other = bleu.all_params() | rouge.all_params() | {bleu.dialect_param, rouge.dialect_param}
+    unknown = sorted(k for k in params if k not in known and k not in other)
+    if unknown:
+        warnings.append(f"Unknown link parameter(s) ignored: {', '.join(_show(u) for u in unknown)}.")
+    state = ExplainState(
+        candidate=base.candidate if cand is None else cand, refs=refs,
+        bleu_dialect=bleu_dialect, bleu_options=bleu_options,
+        rouge_dialect=rouge_dialect, rouge_types=types, rouge_options=rouge_options,
+        example=_first(params, "example") or "", ngram=_first(params, "ngram") or "", colour=colour,
+        rouge_ref=rouge_ref,
+    )
+    return state, warnings
+
+
+def _parse_refs(params, base: ExplainState, warnings: list[str]) -> list[str]:
     refs_raw = params.get("ref")
     if isinstance(refs_raw, str):
         refs_raw = [refs_raw]
     if refs_raw is None:
-        refs = list(base.refs) or [""]
-    else:
-        refs = list(refs_raw)
-        if len(refs) > MAX_REFS:
-            warnings.append(f"The link has {len(refs)} references; the page shows at most {MAX_REFS}, "
-                            f"so only the first {MAX_REFS} are used.")
-            refs = refs[:MAX_REFS]
-        if not refs:
-            refs = [""]
+        return list(base.refs) or [""]
+    refs = list(refs_raw)
+    if len(refs) > MAX_REFS:
+        warnings.append(f"The link has {len(refs)} references; the page shows at most {MAX_REFS}, "
+                        f"so only the first {MAX_REFS} are used.")
+        refs = refs[:MAX_REFS]
+    return refs or [""]
 
-    bleu_dialect, bleu_options, used_b = _parse_family(params, bleu, warnings)
-    rouge_dialect, rouge_options, used_r = _parse_family(params, rouge, warnings)
 
-    types = tuple(default_rouge_types)
+def _parse_types(params, choices: Sequence[str], default: Sequence[str], warnings: list[str]) -> tuple[str, ...]:
     raw_types = _first(params, "rouge_types")
-    if raw_types is not None:
-        asked = [t.strip() for t in raw_types.split(",") if t.strip()]
-        good = [t for t in asked if t in rouge_type_choices]
-        bad = [t for t in asked if t not in rouge_type_choices]
-        if bad:
-            warnings.append(f"Unknown ROUGE type(s) {', '.join(_show(b) for b in bad)} ignored "
-                            f"(known: {', '.join(rouge_type_choices)}).")
-        if good:
-            types = tuple(dict.fromkeys(good))
-        else:
-            warnings.append(f"“rouge_types” names no known type; using {', '.join(default_rouge_types)}.")
+    if raw_types is None:
+        return tuple(default)
+    asked = [t.strip() for t in raw_types.split(",") if t.strip()]
+    good = [t for t in asked if t in choices]
+    bad = [t for t in asked if t not in choices]
+    if bad:
+        warnings.append(f"Unknown ROUGE type(s) {', '.join(_show(b) for b in bad)} ignored "
+                        f"(known: {', '.join(choices)}).")
+    if good:
+        return tuple(dict.fromkeys(good))
+    warnings.append(f"“rouge_types” names no known type; using {', '.join(default)}.")
+    return tuple(default)
 
+
+def _parse_view(params, n_refs: int, warnings: list[str]) -> tuple[str, int]:
+    """The view parameters: ``colour`` and ``rouge_ref`` (1-based in the link, 0-based in the state)."""
     colour = "order"
     raw_colour = _first(params, "colour")
     if raw_colour is not None:
@@ -277,24 +308,12 @@ def parse_params(params: Mapping[str, Sequence[str] | str], bleu: FamilySchema, 
     rouge_ref = 0
     raw_rr = _first(params, "rouge_ref")
     if raw_rr is not None:
-        if re.fullmatch(r"\s*\d+\s*", raw_rr) and 1 <= int(raw_rr) <= len(refs):
-            rouge_ref = int(raw_rr) - 1
+        k = bounded_int(raw_rr, 1, n_refs)
+        if k is not None:
+            rouge_ref = k - 1
         else:
-            warnings.append(f"“rouge_ref={_show(raw_rr)}” is not a reference number (1–{len(refs)}); using 1.")
-    known = {"candidate", "ref", "rouge_types", "example", "ngram", "colour", "rouge_ref"} | used_b | used_r
-    # Options of *other* dialects are not errors: a link may carry them after a dialect switch.
-    other = bleu.all_params() | rouge.all_params() | {bleu.dialect_param, rouge.dialect_param}
-    unknown = sorted(k for k in params if k not in known and k not in other)
-    if unknown:
-        warnings.append(f"Unknown link parameter(s) ignored: {', '.join(_show(u) for u in unknown)}.")
-    state = ExplainState(
-        candidate=candidate, refs=refs,
-        bleu_dialect=bleu_dialect, bleu_options=bleu_options,
-        rouge_dialect=rouge_dialect, rouge_types=types, rouge_options=rouge_options,
-        example=_first(params, "example") or "", ngram=_first(params, "ngram") or "", colour=colour,
-        rouge_ref=rouge_ref,
-    )
-    return state, warnings
+            warnings.append(f"“rouge_ref={_show(raw_rr)}” is not a reference number (1–{n_refs}); using 1.")
+    return colour, rouge_ref
 
 
 def apply_settings(state: ExplainState, settings: Mapping[str, str], bleu: FamilySchema, rouge: FamilySchema,
@@ -362,7 +381,3 @@ def _fits(state: ExplainState) -> bool:
 
 def texts_fit_url(state: ExplainState) -> bool:
     return _fits(state)
-
-
-def with_texts(state: ExplainState, candidate: str, refs: Iterable[str]) -> ExplainState:
-    return replace(state, candidate=candidate, refs=list(refs))

@@ -34,53 +34,30 @@ def option_label(name: str) -> str:
     return _LABELS.get(name, name.replace("_", " "))
 
 
-def _spec(d: dict, param: str) -> OptionSpec:
-    t = d["type"]
-    default = d.get("default")
-    if t == "bool":
-        kind = "tristate" if default is None else "bool"
-    elif t in ("choice", "int", "float", "optional_float", "float_list"):
-        kind = t
-    else:  # an option type this UI does not know: offer it as free text would be unsafe; skip
-        raise KeyError(t)
-    if kind == "float_list" and isinstance(default, list):
-        default = tuple(default)
-    if kind == "float" and isinstance(default, int):
-        default = float(default)
-    return OptionSpec(name=d["name"], kind=kind, default=default, param=param, label=option_label(d["name"]),
-                      help=d.get("help", ""), choices=tuple(d.get("choices") or ()),
-                      min=d.get("min"), max=d.get("max"))
-
-
-def _specs(opts: list[dict], aliases: dict, prefix: str) -> tuple[OptionSpec, ...]:
-    out = []
-    for d in opts:
-        if d.get("corpus_only"):
-            continue
-        try:
-            out.append(_spec(d, aliases.get(d["name"], prefix + d["name"])))
-        except KeyError:
-            continue
-    return tuple(out)
+def _specs(dialect_cls, aliases: dict, prefix: str) -> tuple[OptionSpec, ...]:
+    """The dialect's segment options (the cores' specs) with their URL parameter names. Free-text options are
+    not offered (a widget for them would be unsafe)."""
+    return tuple(OptionSpec.of(o, aliases.get(o.name, prefix + o.name), label=option_label(o.name))
+                 for o in dialect_cls.option_specs(scope="segment") if o.type != "text")
 
 
 @lru_cache(maxsize=1)
 def bleu_schema() -> FamilySchema:
-    from explainer.bleu import DEFAULT_DIALECT, dialect_names, dialect_options
+    from explainer.bleu import DEFAULT_DIALECT, DIALECTS, dialect_names
 
     names = tuple(dialect_names())
     return FamilySchema("bleu_dialect", DEFAULT_DIALECT, names,
-                        {n: _specs(dialect_options(n), _BLEU_PARAMS, "bleu_") for n in names})
+                        {n: _specs(DIALECTS[n], _BLEU_PARAMS, "bleu_") for n in names})
 
 
 @lru_cache(maxsize=1)
 def rouge_schema() -> FamilySchema:
-    from explainer.rouge import dialect_names, dialect_options
+    from explainer.rouge import DIALECTS, dialect_names
 
     names = tuple(dialect_names())
     default = "rouge-score" if "rouge-score" in names else names[0]
     return FamilySchema("rouge_dialect", default, names,
-                        {n: _specs(dialect_options(n), _ROUGE_PARAMS, "rouge_") for n in names})
+                        {n: _specs(DIALECTS[n], _ROUGE_PARAMS, "rouge_") for n in names})
 
 
 def DEFAULT_ROUGE_TYPES() -> tuple[str, ...]:  # noqa: N802 (a function so the core loads lazily)

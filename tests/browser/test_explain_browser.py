@@ -120,7 +120,10 @@ def test_empty_candidate_message_in_browser(page, open_app):
     open_app(page, link("", ["the cat"]))
     page.wait_for_selector('[data-testid="stAlert"]')
     assert "candidate is empty" in page.locator('[data-testid="stAlert"]').first.inner_text()
-    assert page.get_by_role("textbox", name="Reference 1", exact=True).input_value() == "the cat"
+    from playwright.sync_api import expect
+
+    # waits for the box to be filled (under load the page can be idle a moment before the widget has its value)
+    expect(page.get_by_role("textbox", name="Reference 1", exact=True)).to_have_value("the cat", timeout=30_000)
 
 
 @pytest.mark.parametrize("dark,width,height,name", [(False, 1400, 1000, "light"), (True, 1400, 1000, "dark"),

@@ -1,0 +1,329 @@
+"""The metric settings every page shares: the BLEU dialect and its options, the ROUGE dialect, its types and
+its options. One model, one set of sidebar widgets, one URL form, so that the Explain page, the Corpus page and
+any later page show "the metric settings exactly as on the Explain page", and a link from one page to another
+carries them.
+
+API (stable; other pages build on it):
+
+* :class:`MetricSettings` — a frozen dataclass (pure, no Streamlit): ``bleu_dialect``, ``bleu_options``,
+  ``rouge_dialect``, ``rouge_types``, ``rouge_options``. ``bleu_kwargs()`` / ``rouge_kwargs()`` give the
+  keyword arguments of ``explain_bleu`` / ``explain_rouge`` (and their ``score_*`` / ``*_corpus`` siblings),
+  ``rouge_types`` left to the caller as ``types=``.
+* :func:`default_settings` — every dialect's defaults.
+* :func:`settings_from_params` ``(params) -> (settings, warnings)`` and :func:`settings_to_params`
+  ``(settings) -> {name: value}`` — the URL form (the Explain page's parameter names: ``bleu_dialect``,
+  ``tokenize``, ``smooth``, ``lowercase``, ``stem``, ``rouge_types``, …; see :mod:`explainer.ui.permalink`).
+  Parsing never raises: a bad value becomes a warning (a plain sentence for the page) and the default.
+* :func:`explain_link_params` ``(candidate, references, settings)`` — the query parameters of an Explain-page
+  link that shows this text with these settings (e.g. a corpus segment opened in the Explain view).
+* :func:`render_settings_sidebar` ``() -> (settings, warnings)`` — draws the "BLEU settings" and "ROUGE
+  settings" widgets in the sidebar and returns what they say. Widgets keep their values across reruns and
+  across pages: the last settings are kept under ``st.session_state[SESSION_KEY]`` and put back into the
+  widgets when a page is opened (Streamlit forgets the state of widgets another page did not draw).
+* :func:`put_settings` ``(settings)`` — write settings into the widgets (before they are drawn in this run;
+  e.g. from a link or an example), :func:`read_settings` ``() -> (settings, warnings)`` — the widgets' values
+  without drawing them, :func:`stored_settings` ``() -> settings | None`` — the last settings any page used.
+
+Session-state keys used by the widgets: ``bleu_dialect``, ``bleu_opt:<dialect>:<option>``, ``rouge_dialect``,
+``rouge_types``, ``rouge_opt:<dialect>:<option>`` (and ``SESSION_KEY``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
+
+from explainer.ui.permalink import (
+    ExplainState,
+    FamilySchema,
+    OptionSpec,
+    apply_settings,
+    parse_params,
+    reset_settings,
+    to_params,
+)
+from explainer.ui.schema import (
+    DEFAULT_ROUGE_TYPES,
+    ROUGE_TYPE_CHOICES,
+    bleu_schema,
+    dialect_description,
+    dialect_label,
+    rouge_schema,
+)
+
+__all__ = ["MetricSettings", "default_settings", "settings_from_params", "settings_to_params",
+           "explain_link_params", "apply_example_settings", "undo_example_settings", "render_settings_sidebar",
+           "put_settings", "read_settings", "stored_settings", "SESSION_KEY", "bleu_key", "rouge_key",
+           "settings_params", "to_widget", "from_widget"]
+
+SESSION_KEY = "metric_settings"
+
+
+@dataclass(frozen=True)
+class MetricSettings:
+    """Every choice that changes a number: dialects, their options and the ROUGE types."""
+
+    bleu_dialect: str
+    bleu_options: Mapping[str, Any] = field(default_factory=dict)
+    rouge_dialect: str = ""
+    rouge_types: tuple[str, ...] = ()
+    rouge_options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        # read-only views: a frozen dataclass whose dicts could change under it would not be a value
+        object.__setattr__(self, "bleu_options", MappingProxyType(dict(self.bleu_options)))
+        object.__setattr__(self, "rouge_options", MappingProxyType(dict(self.rouge_options)))
+        object.__setattr__(self, "rouge_types", tuple(self.rouge_types))
+
+    def __eq__(self, other):
+        if not isinstance(other, MetricSettings):
+            return NotImplemented
+        return (self.bleu_dialect, dict(self.bleu_options), self.rouge_dialect, self.rouge_types,
+                dict(self.rouge_options)) == (other.bleu_dialect, dict(other.bleu_options), other.rouge_dialect,
+                                              other.rouge_types, dict(other.rouge_options))
+
+    def __hash__(self):
+        return hash((self.bleu_dialect, self.rouge_dialect, self.rouge_types,
+                     tuple(sorted((k, repr(v)) for k, v in self.bleu_options.items())),
+                     tuple(sorted((k, repr(v)) for k, v in self.rouge_options.items()))))
+
+    def bleu_kwargs(self) -> dict[str, Any]:
+        """``explain_bleu(candidate, refs, **settings.bleu_kwargs())``."""
+        return {"dialect": self.bleu_dialect, **self.bleu_options}
+
+    def rouge_kwargs(self) -> dict[str, Any]:
+        """``explain_rouge(candidate, refs, types=..., **settings.rouge_kwargs())`` (types: see
+        :func:`explainer.ui.schema.supported_types`, which drops the types a dialect does not define)."""
+        return {"dialect": self.rouge_dialect, **self.rouge_options}
+
+    def to_state_fields(self) -> dict[str, Any]:
+        """The matching fields of :class:`explainer.ui.permalink.ExplainState`."""
+        return {"bleu_dialect": self.bleu_dialect, "bleu_options": dict(self.bleu_options),
+                "rouge_dialect": self.rouge_dialect, "rouge_types": tuple(self.rouge_types),
+                "rouge_options": dict(self.rouge_options)}
+
+    @classmethod
+    def of_state(cls, state: ExplainState) -> "MetricSettings":
+        return cls(state.bleu_dialect, state.bleu_options, state.rouge_dialect, state.rouge_types,
+                   state.rouge_options)
+
+
+# ------------------------------------------------------------------------------------------- pure functions
+def default_settings() -> MetricSettings:
+    b, r = bleu_schema(), rouge_schema()
+    return MetricSettings(b.default_dialect, b.defaults(b.default_dialect), r.default_dialect,
+                          DEFAULT_ROUGE_TYPES(), r.defaults(r.default_dialect))
+
+
+def settings_params() -> frozenset[str]:
+    """The URL parameter names the settings use (dialects, ``rouge_types``, every option of every dialect)."""
+    b, r = bleu_schema(), rouge_schema()
+    return frozenset(b.all_params() | r.all_params() | {b.dialect_param, r.dialect_param, "rouge_types"})
+
+
+def settings_from_params(params: Mapping[str, Sequence[str] | str]) -> tuple[MetricSettings, list[str]]:
+    """Query parameters (each name -> its values, or one value) -> (settings, warnings). Parameters that are
+    not settings (texts, ``example``, another page's own) are ignored without a warning."""
+    mine = settings_params()
+    state, warns = parse_params({k: v for k, v in params.items() if k in mine}, bleu_schema(), rouge_schema(),
+                                rouge_type_choices=ROUGE_TYPE_CHOICES, default_rouge_types=DEFAULT_ROUGE_TYPES())
+    return MetricSettings.of_state(state), warns
+
+
+def settings_to_params(settings: MetricSettings) -> dict[str, str]:
+    """Settings -> query parameters (every option of the chosen dialects, so a link is complete)."""
+    state = ExplainState(**settings.to_state_fields())
+    out = to_params(state, bleu_schema(), rouge_schema(), include_texts=False)
+    return {k: v for k, v in out.items() if isinstance(v, str)}
+
+
+def explain_link_params(candidate: str, references: Sequence[str], settings: MetricSettings) -> dict:
+    """Query parameters of the Explain page showing this candidate and these references with ``settings``
+    (``ref`` is a list: one repeated parameter per reference). Texts too long for a URL are left out, as the
+    Explain page's own link does (:data:`explainer.ui.permalink.MAX_URL_TEXT`)."""
+    state = ExplainState(candidate=candidate, refs=list(references), **settings.to_state_fields())
+    return to_params(state, bleu_schema(), rouge_schema())
+
+
+def apply_example_settings(settings: MetricSettings, example_settings: Mapping[str, str],
+                           *, skip: Sequence[str] = ()) -> tuple[MetricSettings, list[str]]:
+    """An example's permalink-style overrides (``{"stem": "1"}``) on the chosen dialects."""
+    state = ExplainState(**settings.to_state_fields())
+    warns = apply_settings(state, example_settings, bleu_schema(), rouge_schema(), skip=skip)
+    return MetricSettings.of_state(state), warns
+
+
+def undo_example_settings(settings: MetricSettings, params: Sequence[str]) -> MetricSettings:
+    """The options behind the parameters ``params`` back to their defaults (on the chosen dialects)."""
+    state = ExplainState(**settings.to_state_fields())
+    reset_settings(state, params, bleu_schema(), rouge_schema())
+    return MetricSettings.of_state(state)
+
+
+# ------------------------------------------------------------------------------------ widgets <-> values
+def bleu_key(dialect: str, name: str) -> str:
+    return f"bleu_opt:{dialect}:{name}"
+
+
+def rouge_key(dialect: str, name: str) -> str:
+    return f"rouge_opt:{dialect}:{name}"
+
+
+_TRI = {None: "library default", True: "on", False: "off"}
+_TRI_BACK = {v: k for k, v in _TRI.items()}
+
+
+def to_widget(spec: OptionSpec, value: Any) -> Any:
+    """An option value as its widget holds it."""
+    if spec.kind == "tristate":
+        return _TRI.get(value, "library default")
+    if spec.kind == "float_list":
+        # repr: the shortest text that reads back as the same float (f"{v:g}" would turn 1/3 into 0.333333)
+        return ", ".join(repr(float(v)) for v in (value or ()))
+    if spec.kind == "int" and value is not None:
+        return int(value)
+    if spec.kind == "float" and value is not None:
+        return float(value)
+    return value
+
+
+def from_widget(spec: OptionSpec, raw: Any) -> tuple[Any, str | None]:
+    """A widget's value -> (option value, warning or None), by the core's rule (``spec.coerce``, the one the cores
+    and the links use). Anything a widget could hold that the option does not accept (a stale value of another
+    kind) gives the default; a bad list typed by the user also a warning."""
+    if spec.kind == "tristate":
+        return _TRI_BACK.get(raw, spec.default), None
+    if raw is None:
+        return (None if spec.kind == "optional_float" else spec.default), None
+    try:
+        return spec.coerce(str(raw) if spec.kind == "float_list" else raw), None
+    except (ValueError, TypeError):
+        if spec.kind == "float_list":
+            return spec.default, f"{spec.label}: “{str(raw)[:60]}” is not a list of numbers; using the default."
+        return spec.default, None
+
+
+def _read_family(ss, schema: FamilySchema, dialect: str, key, warns: list[str]) -> dict[str, Any]:
+    out = {}
+    for spec in schema.specs(dialect):
+        v, w = from_widget(spec, ss.get(key(dialect, spec.name), to_widget(spec, spec.default)))
+        out[spec.name] = v
+        if w:
+            warns.append(w)
+    return out
+
+
+def read_settings(ss=None) -> tuple[MetricSettings, list[str]]:
+    """The settings the widgets hold (``ss``: a session-state mapping; Streamlit's by default)."""
+    if ss is None:
+        import streamlit as st
+
+        ss = st.session_state
+    b, r = bleu_schema(), rouge_schema()
+    warns: list[str] = []
+    bd = ss.get("bleu_dialect")
+    bd = bd if bd in b.dialects else b.default_dialect
+    rd = ss.get("rouge_dialect")
+    rd = rd if rd in r.dialects else r.default_dialect
+    types = tuple(t for t in (ss.get("rouge_types") or ()) if t in ROUGE_TYPE_CHOICES)
+    return MetricSettings(bd, _read_family(ss, b, bd, bleu_key, warns), rd, types,
+                          _read_family(ss, r, rd, rouge_key, warns)), warns
+
+
+def put_settings(settings: MetricSettings, ss=None) -> None:
+    """Write settings into the widgets' keys (call before the widgets are drawn in this run)."""
+    if ss is None:
+        import streamlit as st
+
+        ss = st.session_state
+    b, r = bleu_schema(), rouge_schema()
+    ss["bleu_dialect"] = settings.bleu_dialect
+    for spec in b.specs(settings.bleu_dialect):
+        ss[bleu_key(settings.bleu_dialect, spec.name)] = to_widget(spec, settings.bleu_options.get(spec.name,
+                                                                                                    spec.default))
+    ss["rouge_dialect"] = settings.rouge_dialect
+    ss["rouge_types"] = list(settings.rouge_types)
+    for spec in r.specs(settings.rouge_dialect):
+        ss[rouge_key(settings.rouge_dialect, spec.name)] = to_widget(spec, settings.rouge_options.get(spec.name,
+                                                                                                      spec.default))
+    ss[SESSION_KEY] = settings
+
+
+def stored_settings(ss=None) -> MetricSettings | None:
+    """The settings the last page run used (in this browser session), or None."""
+    if ss is None:
+        import streamlit as st
+
+        ss = st.session_state
+    s = ss.get(SESSION_KEY)
+    return s if isinstance(s, MetricSettings) else None
+
+
+# ---------------------------------------------------------------------------------------------- widgets
+def _option_widget(spec: OptionSpec, key: str) -> None:
+    import streamlit as st
+
+    label, help_ = spec.label or spec.name, spec.help or None
+    if key not in st.session_state:
+        st.session_state[key] = to_widget(spec, spec.default)
+    if spec.kind == "bool":
+        st.checkbox(label, key=key, help=help_)
+    elif spec.kind == "tristate":
+        st.selectbox(label, list(_TRI.values()), key=key, help=help_)
+    elif spec.kind == "choice":
+        st.selectbox(label, list(spec.choices), key=key, help=help_)
+    elif spec.kind == "int":
+        st.number_input(label, min_value=int(spec.min) if spec.min is not None else None,
+                        max_value=int(spec.max) if spec.max is not None else None, step=1, key=key, help=help_)
+    elif spec.kind in ("float", "optional_float"):
+        st.number_input(label, min_value=float(spec.min) if spec.min is not None else None,
+                        max_value=float(spec.max) if spec.max is not None else None, step=0.1, format="%g",
+                        key=key, help=(help_ or "") + (" Empty = the library's default." if spec.kind ==
+                                                          "optional_float" else ""))
+    elif spec.kind == "float_list":
+        st.text_input(label, key=key, help=(help_ or "") + " Numbers separated by commas.")
+
+
+def _restore_if_forgotten() -> None:
+    """After another page was shown, Streamlit has dropped the widgets' keys: put the last settings back."""
+    import streamlit as st
+
+    ss = st.session_state
+    last = stored_settings(ss)
+    if last is not None and "bleu_dialect" not in ss:
+        put_settings(last, ss)
+
+
+def render_settings_sidebar() -> tuple[MetricSettings, list[str]]:
+    """Draw the BLEU and ROUGE settings in the sidebar; return (settings, warnings about unusable input)."""
+    import streamlit as st
+
+    _restore_if_forgotten()
+    ss = st.session_state
+    b, r = bleu_schema(), rouge_schema()
+    with st.sidebar:
+        st.header("BLEU settings")
+        if ss.get("bleu_dialect") not in b.dialects:
+            ss["bleu_dialect"] = b.default_dialect
+        st.selectbox("BLEU dialect", list(b.dialects), key="bleu_dialect",
+                     format_func=lambda n: dialect_label("bleu", n))
+        bd = ss["bleu_dialect"]
+        st.caption(dialect_description("bleu", bd))
+        for spec in b.specs(bd):
+            _option_widget(spec, bleu_key(bd, spec.name))
+        st.header("ROUGE settings")
+        if ss.get("rouge_dialect") not in r.dialects:
+            ss["rouge_dialect"] = r.default_dialect
+        st.selectbox("ROUGE dialect", list(r.dialects), key="rouge_dialect",
+                     format_func=lambda n: dialect_label("rouge", n))
+        rd = ss["rouge_dialect"]
+        st.caption(dialect_description("rouge", rd))
+        if "rouge_types" not in ss:
+            ss["rouge_types"] = list(DEFAULT_ROUGE_TYPES())
+        st.multiselect("ROUGE types", list(ROUGE_TYPE_CHOICES), key="rouge_types",
+                       help="W = weighted LCS, S = skip-bigrams (max gap 4 or unlimited *), SU = S + unigrams.")
+        for spec in r.specs(rd):
+            _option_widget(spec, rouge_key(rd, spec.name))
+    settings, warns = read_settings(ss)
+    ss[SESSION_KEY] = settings
+    return settings, warns

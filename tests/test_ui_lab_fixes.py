@@ -1,0 +1,71 @@
+"""The gaming lab as people use it (issue 10, defect 8): the noun-phrase swap moves only noun phrases and changes
+no word's case, and the texts typed on the Explain page carry into the lab."""
+from __future__ import annotations
+
+from collections import Counter
+
+from sacrebleu.metrics import BLEU
+
+from explainer.attacks import generators as G
+from tests.ui_driver import BrowserLikeApp
+
+COUNCIL = "The city council approved the plan. The plan raises spending on schools."
+REF = "The city council approved the plan on Monday. It raises spending on schools."
+
+
+def test_swap_keeps_case_and_swaps_only_noun_phrases():
+    g = G.swap_noun_phrases(COUNCIL)
+    assert g.changed
+    assert g.text == "The plan approved the city council. The plan raises spending on schools."
+    # the same words, each with its own case: the swap alone changes the order, not the vocabulary
+    assert Counter(g.text.replace(".", " .").split()) == Counter(COUNCIL.replace(".", " .").split())
+    # "The plan raises spending" is a noun phrase and a verb, not a four-word noun phrase
+    toks = G._WORD_RE.findall("The plan raises spending on schools")
+    assert G._noun_phrases(toks) == [(0, 2)]
+    assert "raises" not in g.note
+
+
+def test_swap_gains_nothing_from_case_in_bleu():
+    """Unigram counts are those of the original text: any change in BLEU comes from the order alone."""
+    before = BLEU().corpus_score([COUNCIL], [[REF]])
+    after = BLEU().corpus_score([G.swap_noun_phrases(COUNCIL).text], [[REF]])
+    assert before.counts[0] == after.counts[0] and before.totals == after.totals
+
+
+def test_swap_in_the_lab_page():
+    app = BrowserLikeApp()
+    app.at.switch_page("explainer/ui/pages/gaming_lab.py")
+    app.at.query_params.update({"lab": "generators", "gen": "swap", "candidate": COUNCIL, "ref": REF})
+    app.run()
+    assert not app.exceptions, app.exceptions
+    shown = " ".join(h.proto.body for h in app.at.get("html"))
+    assert "The plan approved the city council." in shown
+
+
+def test_text_typed_on_the_explain_page_carries_into_the_lab():
+    app = BrowserLikeApp()
+    app.set("text_area", "candidate", "my own candidate text")
+    app.set("text_area", "ref_0", "my own reference text")
+    app.switch_page("explainer/ui/pages/gaming_lab.py")
+    app.at.session_state["lab_section"] = "generators"
+    app.run()
+    assert not app.exceptions, app.exceptions
+    assert app.at.text_area(key="lab_cand_box").value == "my own candidate text"
+    assert app.at.text_area(key="lab_refs_box").value == "my own reference text"
+    assert any("Explain page" in c.value for c in app.at.caption)
+    # edits made in the lab stay while the Explain page's texts do not change
+    app.set("text_area", "lab_cand_box", "edited in the lab")
+    app.switch_page("explainer/ui/pages/explain.py")
+    assert app.at.text_area(key="candidate").value == "my own candidate text"  # the Explain page kept its text
+    app.switch_page("explainer/ui/pages/gaming_lab.py")
+    assert app.at.text_area(key="lab_cand_box").value == "edited in the lab"
+
+
+def test_the_untouched_default_page_does_not_replace_the_labs_example():
+    from explainer.ui.lab_page import DEFAULT_CAND
+
+    app = BrowserLikeApp()
+    app.switch_page("explainer/ui/pages/gaming_lab.py")
+    app.at.session_state["lab_section"] = "generators"
+    app.run()
+    assert app.at.text_area(key="lab_cand_box").value == DEFAULT_CAND

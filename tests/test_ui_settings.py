@@ -1,0 +1,132 @@
+"""The shared metric-settings model (explainer.ui.settings): URL round trip for every dialect and option, the
+keyword arguments the cores take, and the Explain page opened from a link the model builds."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+from streamlit.testing.v1 import AppTest
+
+from explainer.ui.schema import ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
+from explainer.ui.settings import (
+    MetricSettings,
+    default_settings,
+    explain_link_params,
+    put_settings,
+    read_settings,
+    settings_from_params,
+    settings_to_params,
+)
+from tests.conftest import ROOT
+
+APP = str(ROOT / "app.py")
+
+
+def _value(spec, draw):
+    if spec.kind == "bool":
+        return draw(st.booleans())
+    if spec.kind == "tristate":
+        return draw(st.sampled_from([None, True, False]))
+    if spec.kind == "choice":
+        return draw(st.sampled_from(spec.choices))
+    if spec.kind == "int":
+        lo = int(spec.min) if spec.min is not None else -5
+        hi = int(spec.max) if spec.max is not None else lo + 50
+        return draw(st.integers(lo, hi))
+    if spec.kind in ("float", "optional_float"):
+        lo = spec.min if spec.min is not None else -1e6
+        hi = spec.max if spec.max is not None else 1e6
+        x = draw(st.floats(lo, hi, allow_nan=False, allow_infinity=False))
+        return None if spec.kind == "optional_float" and draw(st.booleans()) else x
+    if spec.kind == "float_list":
+        n = draw(st.integers(1, int(spec.max) if spec.max else 4))
+        return tuple(draw(st.lists(st.floats(0, 1, allow_nan=False), min_size=n, max_size=n)))
+    raise AssertionError(spec.kind)
+
+
+@st.composite
+def metric_settings(draw):
+    b, r = bleu_schema(), rouge_schema()
+    bd = draw(st.sampled_from(b.dialects))
+    rd = draw(st.sampled_from(r.dialects))
+    types = tuple(draw(st.lists(st.sampled_from(ROUGE_TYPE_CHOICES), min_size=1, max_size=4, unique=True)))
+    return MetricSettings(bd, {s.name: _value(s, draw) for s in b.specs(bd)}, rd, types,
+                          {s.name: _value(s, draw) for s in r.specs(rd)})
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(metric_settings())
+def test_url_round_trip_is_the_identity(s):
+    params = settings_to_params(s)
+    back, warns = settings_from_params({k: [v] for k, v in params.items()})
+    assert warns == []
+    assert back == s
+
+
+@hsettings(max_examples=60, deadline=None)
+@given(metric_settings())
+def test_session_round_trip_is_the_identity(s):
+    ss: dict = {}
+    put_settings(s, ss)
+    back, warns = read_settings(ss)
+    assert warns == [] and back == s
+
+
+def test_defaults_and_core_keyword_arguments():
+    from explainer.bleu import explain_bleu
+    from explainer.rouge import explain_rouge
+
+    s = default_settings()
+    assert s.bleu_dialect == bleu_schema().default_dialect and s.rouge_dialect == rouge_schema().default_dialect
+    bt = explain_bleu("the cat", ["the cat sat"], **s.bleu_kwargs())
+    rt = explain_rouge("the cat", ["the cat sat"], types=s.rouge_types, **s.rouge_kwargs())
+    assert bt.dialect == s.bleu_dialect and rt.dialect == s.rouge_dialect
+    assert set(rt.scores) == set(s.rouge_types)
+
+
+def test_settings_are_a_value():
+    s = default_settings()
+    with pytest.raises(TypeError):
+        s.bleu_options["lowercase"] = True  # read-only: a shared model nobody can change behind one's back
+    assert hash(s) == hash(default_settings()) and s == default_settings()
+
+
+def test_foreign_parameters_are_ignored_bad_values_warn():
+    s, warns = settings_from_params({"candidate": ["x"], "lab": ["presets"], "tokenize": ["<b>"]})
+    assert s.bleu_options["tokenize"] == "13a"
+    assert len(warns) == 1 and "tokenize" in warns[0]
+
+
+def test_explain_link_opens_the_explain_page_with_the_same_settings():
+    """What the Corpus page does for a segment: an Explain link from the model shows those settings."""
+    b = bleu_schema()
+    s = MetricSettings("sacrebleu", {**b.defaults("sacrebleu"), "lowercase": True, "smooth_method": "floor",
+                                     "tokenize": "char"},
+                       "rouge155", ("rouge1", "rougeL"), {**rouge_schema().defaults("rouge155"), "use_stemmer": True})
+    params = explain_link_params("The cat sat", ["the cat", "a cat sat"], s)
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown, warns = read_settings(at.session_state)
+    assert warns == [] and shown == s
+    assert at.text_area(key="candidate").value == "The cat sat"
+    assert at.selectbox(key="bleu_dialect").value == "sacrebleu"
+    assert at.checkbox(key="bleu_opt:sacrebleu:lowercase").value is True
+
+
+def test_settings_survive_another_page_and_are_shared():
+    """Settings changed on the Explain page are what the next page (and the Explain page again) gets."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.selectbox(key="bleu_dialect").set_value("nltk").run()
+    at.switch_page("explainer/ui/pages/gaming_lab.py").run()
+    assert not at.exception
+    from explainer.ui.settings import SESSION_KEY
+
+    assert at.session_state[SESSION_KEY].bleu_dialect == "nltk"
+    at.switch_page("explainer/ui/pages/explain.py").run()
+    assert not at.exception
+    assert at.selectbox(key="bleu_dialect").value == "nltk"
