@@ -1,12 +1,12 @@
 """Worked examples (from the course chapters and the classic papers) and a few gaming presets, as plain data.
 
 Used by the Explain page's example picker, by tests and by anyone who wants a known input. The texts are
-copied exactly from the course material's test vectors and from the gaming catalogue (docs/gaming-lab.md);
-``case_id`` is the id those vectors use, so tests can look the expected numbers up there instead of typing them
-in. ``settings`` are permalink-style overrides (query parameter names of :mod:`explainer.ui.permalink`) that make
-the example show its point, e.g. ``lowercase`` for the Papineni example whose claimed 2/7 needs lowercasing.
-``claims``: the numbers a course text prints for the example; the Explain page shows each beside what the
-implementations give with the settings on the page (several printed numbers are wrong).
+copied exactly from the course material's test vectors and from the gaming catalogue (docs/gaming-lab.md); the
+tests check that, with their own map from example to test vector. ``settings`` are permalink-style overrides
+(query parameter names of :mod:`explainer.ui.permalink`) that make the example show its point, e.g. ``lowercase``
+for the Papineni example whose claimed 2/7 needs lowercasing. ``claims``: the numbers a course text prints for
+the example; the Explain page shows each beside what the implementations give with the settings on the page
+(several printed numbers are wrong).
 """
 from __future__ import annotations
 
@@ -47,7 +47,6 @@ class Example:
     references: tuple[str, ...]
     source: str  # where it comes from, in words (and the gaming catalogue id, e.g. G1)
     note: str  # one or two sentences: what to look at
-    case_id: str | None = None  # id in the course material's test vectors (for tests), when there is one
     kind: str = "seed"  # "seed" (worked example) or "gaming" (attack / trap preset)
     settings: Mapping[str, str] = field(default_factory=dict)
     claims: tuple[Claim, ...] = ()
@@ -71,39 +70,34 @@ EXAMPLES: tuple[Example, ...] = (
         "papineni_the", "Papineni: “the the the the the the the”",
         "the the the the the the the",
         ("The cat is on the mat.", "There is a cat on the mat."),
-        "Papineni et al. (2002), in the course chapter · gaming catalogue G1", "Clipping: 'the' counts at most as often as in one reference. The claimed 2/7 needs "
-        "lowercasing (case-sensitive it is 1/7); toggle 'lowercase' to see both.",
-        case_id="s000_the_x7",
+        "Papineni et al. (2002), in the course chapter · gaming catalogue G1",
+        "Clipping: 'the' counts at most as often as in one reference. The claimed 2/7 needs lowercasing "
+        "(case-sensitive it is 1/7); toggle 'lowercase' to see both.",
         claims=(Claim("bleu_p1", "2/7 = 0.29", 2 / 7, 0.005),)),
     Example(
         "military_c1", "Military example, candidate 1 (good)",
         "It is a guide to action which ensures that the military always obeys the commands of the party.",
         _MILITARY_REFS, "Papineni et al. (2002), in the course chapter",
-        "Three references; each n-gram is clipped by its largest count in any single reference.",
-        case_id="s000_military_c1"),
+        "Three references; each n-gram is clipped by its largest count in any single reference."),
     Example(
         "military_c2", "Military example, candidate 2 (poor)",
         "It is to ensure the troops forever hearing the activity guidebook that party direct.",
         _MILITARY_REFS, "Papineni et al. (2002), in the course chapter",
-        "Decent unigram precision, but it collapses at higher orders (no 3- or 4-gram matches).",
-        case_id="s000_military_c2"),
+        "Decent unigram precision, but it collapses at higher orders (no 3- or 4-gram matches)."),
     Example(
         "military_party", "“the military party” (brevity penalty)",
         "the military party", (_MILITARY_REFS[0],), "course chapter",
         "Three words against a 17-token reference: the brevity penalty is tiny, and the candidate has no 4-gram.",
-        case_id="s000_short_military_party",
         claims=(Claim("bleu_bp", "≈ 0.0131", 0.0131, 0.00005),
                 Claim("bleu_p1", "1.00", 1.0, 0.005),)),
     Example(
         "party", "Exercise 1: “party”",
         "party", ("The military follows party commands",), "course chapter, exercise 1",
-        "One word: BP = exp(1 − 5/1) and no 2-, 3- or 4-grams at all. Compare with effective order on.",
-        case_id="s000_exercise1_party"),
+        "One word: BP = exp(1 − 5/1) and no 2-, 3- or 4-grams at all. Compare with effective order on."),
     Example(
         "abandon_hope", "“Abandon all hope” (four references)",
         "Abandon all hope , ye who enter here", _ABANDON_REFS, "course chapter",
         "Four references: BLEU clips against all of them; ROUGE keeps the best reference per type.",
-        case_id="s003_abandon_4refs",
         claims=(Claim("bleu", "0.541", 0.541, 0.0005),
                 Claim("rouge1_f", "0.750", 0.75, 0.0005),
                 Claim("rouge2_f", "0.571", 0.571, 0.0005),
@@ -112,7 +106,6 @@ EXAMPLES: tuple[Example, ...] = (
         "cat_mat", "cat/mat: “the cat is on the mat”",
         "the cat is on the mat", ("there is a cat on the mat",), "course chapter",
         "ROUGE-1 recall 5/7, precision 5/6; BLEU-1 ≈ 0.705 with max order 1.",
-        case_id="s004_cat_is_on",
         claims=(Claim("rouge1_r", "5/7 ≈ 0.714", 5 / 7, 0.0005),
                 Claim("rouge1_p", "5/6 ≈ 0.833", 5 / 6, 0.0005),
                 Claim("rouge1_f", "≈ 0.769", 0.769, 0.0005),)),
@@ -120,52 +113,45 @@ EXAMPLES: tuple[Example, ...] = (
         "cat_sat", "cat/mat: “the cat sat on the mat”",
         "the cat sat on the mat", ("the cat is on the mat",), "course chapter",
         "No 4-gram matches (0/3): the score depends entirely on smoothing.",
-        case_id="s002_cat_sat",
         claims=(Claim("bleu", "≈ 0.576", 0.576, 0.0005),)),
     Example(
         "google", "Google example (ROUGE)",
         "Google revealed AI search capabilities.", ("Google announced new AI features for search.",),
         "course chapter", "ROUGE-1 recall 3/7; no shared bigram, so ROUGE-2 is 0 (the claimed 14 % does not hold).",
-        case_id="s000_google",
         claims=(Claim("rouge1_r", "about 43 %", 0.43, 0.005),
                 Claim("rouge2_r", "about 14 %", 0.14, 0.005),)),
     Example(
         "earnings", "Earnings example (ROUGE-L)",
         "Strong earnings were announced by the company", ("The company announced strong quarterly earnings",),
         "course chapter", "The LCS has length 2, not 4: ROUGE-L recall is 2/6, not 0.67.",
-        case_id="s000_earnings",
         claims=(Claim("lcs", "4 words", 4, 0),
                 Claim("rougeL_r", "0.67", 0.67, 0.005),)),
     Example(
         "quick_brown", "“The brown quick fox” (LCS = 3)",
         "The brown quick fox", ("The quick brown fox",), "course chapter",
         "Two LCSs of length 3 exist; the backtrace picks one of them.",
-        case_id="s000_quick_brown",
         claims=(Claim("lcs", "3", 3, 0),)),
     Example(
         "union_lcs", "Union LCS (ROUGE-Lsum, two candidate sentences)",
         "w1 w2 w6 w7 w8\nw1 w3 w8 w9 w5", ("w1 w2 w3 w4 w5",), "Lin (2004), summary-level LCS",
         "One sentence per line: the union of the per-sentence LCS hits is {w1, w2, w3, w5} = 4.",
-        case_id="s001_union_lcs",
         claims=(Claim("lsum_hits", "4", 4, 0),)),
     Example(
         "warfarin", "Warfarin (ROUGE)",
         "The patient takes Warfarin.", ("The patient is prescribed Warfarin.",), "course chapter",
         "rouge-score gives ROUGE-1 F 0.667 and ROUGE-2 F 0.286, not the claimed 0.778 / 0.5.",
-        case_id="s002_warfarin",
         claims=(Claim("rouge1_f", "0.778", 0.778, 0.0005),
                 Claim("rouge2_f", "0.5", 0.5, 0.05),
                 Claim("rougeL_f", "0.778", 0.778, 0.0005),)),
     Example(
         "dog_bit_man", "“The dog bit the man” (role swap)",
         "The dog bit the man", ("The man bit the dog",), "course chapter · gaming catalogue G5",
-        "Same words, opposite meaning: ROUGE-1 is perfect, ROUGE-2 and ROUGE-L are not.",
-        case_id="s000_dog_bit_man"),
+        "Same words, opposite meaning: ROUGE-1 is perfect, ROUGE-2 and ROUGE-L are not."),
     Example(
         "stem_took", "Stemming: “cats taking took taken”",
         "cats taking took taken", ("cat take take take",), "course chapter",
         "Porter stemming maps cats→cat and taking→take, but leaves took and taken alone. Toggle 'stem'.",
-        case_id="s004_stem_took", settings={"stem": "1"}),
+        settings={"stem": "1"}),
     # --- gaming presets (the gaming catalogue, docs/gaming-lab.md) ------------------------------------------
     Example(
         "safe_short", "Gaming: safe and short",

@@ -5,6 +5,7 @@ import pytest
 
 from explainer.examples import EXAMPLES, example_ids, get_example
 from tests.conftest import catalogue_text, seed_vectors
+from tests.example_cases import EXAMPLE_CASES
 
 
 def _seed_inputs() -> dict[str, tuple[str, tuple[str, ...]]]:
@@ -15,22 +16,44 @@ def _seed_inputs() -> dict[str, tuple[str, tuple[str, ...]]]:
     return out
 
 
-@pytest.mark.parametrize("ex", [e for e in EXAMPLES if e.case_id], ids=lambda e: e.id)
-def test_seed_example_is_the_seed_input(ex):
+@pytest.mark.parametrize("example_id", sorted(EXAMPLE_CASES))
+def test_seed_example_is_the_seed_input(example_id):
+    ex = get_example(example_id)
+    case_id = EXAMPLE_CASES[example_id]
     seeds = _seed_inputs()
-    assert ex.case_id in seeds, f"{ex.case_id} not among the course vectors"
-    cand, refs = seeds[ex.case_id]
+    assert case_id in seeds, f"{case_id} not among the course vectors"
+    cand, refs = seeds[case_id]
     assert ex.candidate == cand
     assert ex.references == refs
 
 
+def test_every_worked_example_has_its_course_vector():
+    # every worked example (kind "seed") is checked against its course vector above
+    assert {e.id for e in EXAMPLES if e.kind == "seed"} == set(EXAMPLE_CASES)
+
+
 def test_issue_examples_are_present():
     # The issue names these worked examples; each must be pickable.
-    ids = {e.case_id for e in EXAMPLES}
+    ids = {EXAMPLE_CASES.get(e.id) for e in EXAMPLES}
     for case in ("s000_the_x7", "s000_military_c1", "s003_abandon_4refs", "s004_cat_is_on", "s000_google",
                  "s000_earnings", "s001_union_lcs"):
         assert case in ids
     assert any(e.kind == "gaming" for e in EXAMPLES)
+
+
+def test_the_product_carries_no_course_material_ids():
+    """The course material's internal ids (``s000_…``, ``S000-A``, "seed 000") stay in the tests."""
+    import re
+
+    from tests.conftest import ROOT
+
+    pattern = re.compile(r"\b[sS]\d{3}[_-]\w|\bseeds? \d{3}\b", re.IGNORECASE)
+    hits = []
+    for path in sorted((ROOT / "explainer").rglob("*.py")) + [ROOT / "app.py", ROOT / "README.md"]:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line):
+                hits.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()[:100]}")
+    assert not hits, hits
 
 
 def test_ids_unique_and_lookup():
