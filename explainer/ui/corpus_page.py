@@ -1,8 +1,11 @@
 """The Corpus page: whole test sets, several systems, every segment one click from its explanation.
 
 The page computes nothing itself: ``explainer.corpus`` builds the report (corpus scores, per-segment scores, the
-analyses, the confidence intervals and paired tests) and ``explainer.ui.corpus_charts`` draws it. A segment opens
-in the Explain page's own components (``explain_page._bleu_section`` / ``_rouge_section``) with the same settings.
+analyses, the confidence intervals and paired tests) and ``explainer.ui.corpus_charts`` draws it. The metric
+settings are the shared model of every page (``explainer.ui.settings``: the same sidebar as the Explain page, and
+what is set on one page holds on the others). A segment opens in the Explain page's own components
+(``explain_page.headline`` / ``bleu_section`` / ``rouge_section``) with the same settings and the same shared
+traces (``explainer.ui.compute``), and as a link to the Explain page that carries the settings.
 
 Bounded: the page takes at most PAGE_MAX_SEGMENTS segments, PAGE_MAX_SYSTEMS systems, 1–4 references and
 PAGE_MAX_BYTES of uploads, checked before any work (the ``compare`` CLI streams larger test sets). Texts live in
@@ -14,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -38,6 +42,7 @@ from explainer.corpus.testset import (
 from explainer.errors import ExplainerInputError
 from explainer.ui import corpus_charts as cc
 from explainer.ui import highlight as hl
+from explainer.ui import settings as metric_settings
 
 __all__ = ["render", "PAGE_MAX_SEGMENTS", "PAGE_MAX_SYSTEMS", "PAGE_MAX_BYTES", "PAGE_MAX_RESAMPLES",
            "PAGE_MAX_TEST_CELLS", "testset_from_uploads", "testset_from_paste"]
@@ -49,15 +54,6 @@ PAGE_MAX_RESAMPLES = MAX_RESAMPLES               # bootstrap 10,000 resamples, A
 PAGE_MAX_TEST_CELLS = 20_000_000     # resamples x segments of one test (sacreBLEU's AR on 2,000 segments)
 TABLE_SEARCH_MAX = 200               # characters of a table search
 CHART_CONFIG = {"displaylogo": False}
-
-
-def _settings_module():
-    """The shared metric settings model when it is on this branch, else the Corpus page's stand-in (same API)."""
-    try:
-        from explainer.ui import settings as mod  # the Explain page's shared settings model
-    except ImportError:
-        from explainer.ui import corpus_settings as mod
-    return mod
 
 
 # ---------------------------------------------------------------------------------------------- loading
@@ -161,9 +157,9 @@ def _load_sample() -> None:
     ss["cp_link_done"] = sid
     # the sample's suggested settings (e.g. the zh tokenizer), on the dialect that has the option
     bleu = SAMPLES[sid].settings.get("bleu", {})
-    if bleu and ss.get("bleu_dialect", "sacrebleu") == "sacrebleu":
-        for k, v in bleu.items():
-            ss[f"bleu_opt:sacrebleu:{k}"] = v
+    current, _ = metric_settings.current_settings()
+    if bleu and current.bleu_dialect == "sacrebleu":
+        metric_settings.put_settings(replace(current, bleu_options={**current.bleu_options, **bleu}))
         ss["cp_notice"] = "Loaded with the sample's suggested settings: " + ", ".join(
             f"{k} = {v}" for k, v in bleu.items()) + " (sidebar)."
 
@@ -845,9 +841,9 @@ def _seg_input_changed() -> None:
 
 
 def _segment_view(rep, metric: str, settings) -> None:
-    from explainer.bleu import explain_bleu
-    from explainer.rouge import explain_rouge
+    from explainer.ui import compute as shared_compute
     from explainer.ui import explain_page as xp
+    from explainer.ui.permalink import ExplainState
 
     ss = st.session_state
     S = rep.n_segments
@@ -872,8 +868,7 @@ def _segment_view(rep, metric: str, settings) -> None:
     k = seg - 1
     cand = rep.testset.systems[j][1][k]
     refs = rep.testset.references[k]
-    mod = _settings_module()
-    params = mod.explain_link_params(cand, refs, settings)
+    params = metric_settings.explain_link_params(cand, refs, settings)
     if "candidate" in params:
         st.markdown(f"[Open segment {seg} in the Explain page]({_explain_url(params)}) (same settings; a new tab)")
     else:
@@ -885,21 +880,15 @@ def _segment_view(rep, metric: str, settings) -> None:
                                 f"{s.stats[k].tolist()} are one of the {S:,} rows summed into the corpus score."))
     if not cand.strip():
         st.warning(f"{names[j]}'s output for segment {seg} is empty: every score is 0 (BP = 0).")
-    bt = rt = None
-    errors = []
-    try:
-        bt = explain_bleu(cand, refs, **settings.bleu_kwargs())
-    except ValueError as e:
-        errors.append(f"BLEU: {e}")
-    types, dropped = _rouge_types(settings)
-    if types:
-        try:
-            rt = explain_rouge(cand, refs, types=list(types), **settings.rouge_kwargs())
-        except ValueError as e:
-            errors.append(f"ROUGE: {e}")
-    for e in errors:
-        st.error(hl.md_escape(e))
-    xp._headline(bt, rt, types)
+    # the Explain page's traces for these texts and settings (computed once, shared with that page and with
+    # every session looking at the same segment)
+    types, _ = _rouge_types(settings)
+    bt, rt, errors = shared_compute.traces(ExplainState(candidate=cand, refs=list(refs),
+                                                        **settings.to_state_fields()), list(refs))
+    for fam, msg in errors.items():
+        if fam == "BLEU" or (fam == "ROUGE" and types):   # no / undefined ROUGE types: said below and above
+            st.error(hl.md_escape(f"{fam}: {msg}"))
+    xp.headline(bt, rt, types, signatures=True)
     # One family at a time: both would build every chart of the Explain view on each step (ROUGE's LCS tables
     # alone take ~0.3 s), and previous / next should be instant.
     if ss.get("cp_view_family") not in ("BLEU", "ROUGE"):
@@ -907,9 +896,9 @@ def _segment_view(rep, metric: str, settings) -> None:
     fam = st.segmented_control("Step by step", ["BLEU", "ROUGE"], key="cp_view_family") or "BLEU"
     if fam == "BLEU":
         if bt is not None:
-            xp._bleu_section(bt)
+            xp.bleu_section(bt)
     elif rt is not None:
-        xp._rouge_section(rt, len(refs))
+        xp.rouge_section(rt, len(refs))
     else:
         st.info("No ROUGE type is selected in the sidebar (or the dialect defines none of them).")
 
@@ -1032,9 +1021,8 @@ def _rouge_differ(rr, t: str, b: int, i: int) -> None:
 # ---------------------------------------------------------------------------------------------- the page
 def render() -> None:
     t0 = time.perf_counter()
-    mod = _settings_module()
     _sample_from_link()     # before the sidebar: a sample may suggest settings
-    settings, warns = mod.render_settings_sidebar()
+    settings, warns = metric_settings.render_settings_sidebar()
     st.title("Corpus: whole test sets")
     st.caption("Load a test set (system outputs and 1–4 references), see each system's corpus score worked out, "
                "why it differs from the mean of sentence scores, confidence intervals and paired significance tests "

@@ -3,6 +3,10 @@
 The page computes nothing: it calls ``explain_bleu`` / ``explain_rouge`` and shows their traces through the
 pure helpers (highlight, charts, bleu_view, rouge_view, diagnosis). User text reaches HTML only through
 ``highlight.escape_text`` / ``render_marked_text`` and markdown only through ``md_escape``.
+
+Public for the other pages (the Corpus page's segment view shows a segment with the same components):
+:func:`headline` (the five numbers and the signatures), :func:`bleu_section` and :func:`rouge_section` (every
+step of one trace).
 """
 from __future__ import annotations
 
@@ -258,7 +262,10 @@ HEADLINE_CSS = """<style>
 </style>"""
 
 
-def _headline(bt, rt, rtypes) -> None:
+def headline(bt, rt, rtypes, *, signatures: bool | None = None) -> None:
+    """The five headline numbers (BLEU and the ROUGE types' F) and the signatures, from the two traces (either
+    may be None). Shared with the Corpus page's segment view. ``signatures``: show the signatures' code box
+    (default: not in a browser's first view of the Explain page, see :mod:`explainer.ui.first_view`)."""
     st.html(HEADLINE_CSS)
     row = st.container(horizontal=True, gap="medium", key="xp_headline")
     cols = [row] * 5
@@ -285,7 +292,9 @@ def _headline(bt, rt, rtypes) -> None:
         sig.append(f"BLEU signature: {bt.signature}")
     if rt is not None:
         sig.append(f"ROUGE signature: {rt.signature}")
-    if sig and not first_view.pending():  # not in a browser's first run: the code box's script is 1.5 MB
+    if signatures is None:
+        signatures = not first_view.pending()  # not in a browser's first run: the code box's script is 1.5 MB
+    if sig and signatures:
         st.code("\n".join(sig), language=None, wrap_lines=True)
 
 
@@ -346,7 +355,10 @@ def _plot(fig, key: str, alt: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------------- BLEU
-def _bleu_section(bt) -> None:
+def bleu_section(bt) -> None:
+    """Every step of one BLEU trace (tokens, clipped counts, length and brevity penalty, the score). Shared with
+    the Corpus page's segment view; the n-gram picker and the colouring keep their state under the Explain
+    page's keys (``ngram``, ``colour``)."""
     ss = st.session_state
     if ss.get("colour") not in ("order", "reference"):
         ss["colour"] = "order"
@@ -436,7 +448,9 @@ def _reference_picker(rt, ref_count: int, default: int) -> int:
     return k
 
 
-def _rouge_section(rt, ref_count: int) -> None:
+def rouge_section(rt, ref_count: int) -> None:
+    """Every step of one ROUGE trace against ``ref_count`` references (per type, the chosen reference's
+    details). Shared with the Corpus page's segment view."""
     view = rv.rouge_view(rt)
     st.subheader(view.title)
     st.caption(hl.md_escape(view.caption.rstrip(".") + ". " + view.f_note))
@@ -668,14 +682,14 @@ def _explanation(bt, rt, state: ExplainState, refs: list[str]) -> None:
         if not tab_b.open:
             pass
         elif bt is not None:
-            _bleu_section(bt)
+            bleu_section(bt)
         else:
             st.info("BLEU could not be computed; see the message above.")
     with tab_r:
         if not tab_r.open:
             pass
         elif rt is not None:
-            _rouge_section(rt, len(refs))
+            rouge_section(rt, len(refs))
         else:
             st.info("ROUGE could not be computed; see the message above.")
     _downloads(bt, rt)
@@ -704,7 +718,7 @@ def render() -> None:
         bt, rt, errors = compute(state, refs)
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
-    _headline(bt, rt, state.rouge_types)
+    headline(bt, rt, state.rouge_types)
     _example_panel(state, bt, rt)
     _explanation(bt, rt, state, refs)
     st.session_state["_render_seconds"] = time.perf_counter() - t0

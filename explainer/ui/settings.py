@@ -19,10 +19,14 @@ API (stable; other pages build on it):
 * :func:`render_settings_sidebar` ``() -> (settings, warnings)`` — draws the "BLEU settings" and "ROUGE
   settings" widgets in the sidebar and returns what they say. Widgets keep their values across reruns and
   across pages: the last settings are kept under ``st.session_state[SESSION_KEY]`` and put back into the
-  widgets when a page is opened (Streamlit forgets the state of widgets another page did not draw).
+  widgets when a page is opened. (Streamlit forgets the state of widgets another page did not draw, and a
+  widget drawn on another page is another widget — its id includes the page — that would start from its
+  default: so whenever the page that draws the widgets changes, they are set from the stored settings.)
 * :func:`put_settings` ``(settings)`` — write settings into the widgets (before they are drawn in this run;
   e.g. from a link or an example), :func:`read_settings` ``() -> (settings, warnings)`` — the widgets' values
-  without drawing them, :func:`stored_settings` ``() -> settings | None`` — the last settings any page used.
+  without drawing them, :func:`stored_settings` ``() -> settings | None`` — the last settings any page used,
+  :func:`current_settings` ``() -> (settings, warnings)`` — the settings in force before this run draws the
+  widgets (the widgets' values; after another page, the last stored settings; else the defaults).
 
 Session-state keys used by the widgets: ``bleu_dialect``, ``bleu_opt:<dialect>:<option>``, ``rouge_dialect``,
 ``rouge_types``, ``rouge_opt:<dialect>:<option>`` (and ``SESSION_KEY``).
@@ -53,10 +57,11 @@ from explainer.ui.schema import (
 
 __all__ = ["MetricSettings", "default_settings", "settings_from_params", "settings_to_params",
            "explain_link_params", "apply_example_settings", "undo_example_settings", "render_settings_sidebar",
-           "put_settings", "read_settings", "stored_settings", "SESSION_KEY", "bleu_key", "rouge_key",
-           "settings_params", "to_widget", "from_widget"]
+           "put_settings", "read_settings", "stored_settings", "current_settings", "SESSION_KEY", "bleu_key",
+           "rouge_key", "settings_params", "to_widget", "from_widget"]
 
 SESSION_KEY = "metric_settings"
+PAGE_KEY = "_metric_settings_page"   # the page that last drew the widgets
 
 
 @dataclass(frozen=True)
@@ -259,6 +264,34 @@ def stored_settings(ss=None) -> MetricSettings | None:
     return s if isinstance(s, MetricSettings) else None
 
 
+def _page() -> str | None:
+    """The page being run (its script hash), or None outside a Streamlit run."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return getattr(ctx, "page_script_hash", None) if ctx is not None else None
+
+
+def _widgets_stale(ss) -> bool:
+    """True when the widgets' keys do not hold the settings in force: Streamlit dropped them (another page did not
+    draw them), or another page drew them last (this page's widgets are new widgets)."""
+    return "bleu_dialect" not in ss or ss.get(PAGE_KEY, _page()) != _page()
+
+
+def current_settings(ss=None) -> tuple[MetricSettings, list[str]]:
+    """The settings in force before this run draws the widgets (e.g. in a callback, or a page that applies a
+    link's or a sample's settings on top of the current ones): what this page's widgets hold, or, after another
+    page, the last settings any page used."""
+    if ss is None:
+        import streamlit as st
+
+        ss = st.session_state
+    last = stored_settings(ss)
+    if last is not None and _widgets_stale(ss):
+        return last, []
+    return read_settings(ss)
+
+
 # ---------------------------------------------------------------------------------------------- widgets
 def _option_widget(spec: OptionSpec, key: str) -> None:
     import streamlit as st
@@ -285,13 +318,14 @@ def _option_widget(spec: OptionSpec, key: str) -> None:
 
 
 def _restore_if_forgotten() -> None:
-    """After another page was shown, Streamlit has dropped the widgets' keys: put the last settings back."""
+    """After another page was shown (see :func:`_widgets_stale`): put the last settings into the widgets."""
     import streamlit as st
 
     ss = st.session_state
     last = stored_settings(ss)
-    if last is not None and "bleu_dialect" not in ss:
+    if last is not None and _widgets_stale(ss):
         put_settings(last, ss)
+    ss[PAGE_KEY] = _page()
 
 
 def render_settings_sidebar() -> tuple[MetricSettings, list[str]]:
