@@ -107,7 +107,7 @@ def test_own_text_and_dialect_parameters_as_on_the_explain_page():
 
 def test_example_settings_apply_and_url_stays_short():
     at = new_page({"example": "stem_took", "step": "9"})
-    assert at.session_state["tch_rouge_opt:rouge-score:use_stemmer"] is True
+    assert at.session_state["rouge_opt:rouge-score:use_stemmer"] is True
     assert "stem" not in qp(at)   # the example's own setting is not repeated in its link
     assert "compared as ‘cat’" in page_html(at)
 

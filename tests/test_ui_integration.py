@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from sacrebleu.metrics import BLEU
 from streamlit.testing.v1 import AppTest
 
@@ -89,3 +90,94 @@ def test_settings_changed_on_corpus_hold_on_explain():
     assert at.selectbox(key="rouge_dialect").value == "rouge155"
     bleu = next(m for m in at.metric if m.label == "BLEU")
     assert "nltk" in bleu.help
+
+
+# ------------------------------------------------------------------------------------------------- Teach
+def page_html(at: AppTest) -> str:
+    return "".join(h.proto.body for h in at.get("html"))
+
+
+def teach_bleu(at: AppTest) -> float:
+    """The BLEU value the Teach page's BLEU score step shows (from its data attribute)."""
+    for k in range(len(at.selectbox(key="tch_step").options)):
+        at.selectbox(key="tch_step").set_value(k).run()
+        m = re.search(r'data-metric="bleu" data-value="([^"]+)"', page_html(ok(at)))
+        if m:
+            return float(m.group(1))
+    raise AssertionError("no step shows the BLEU score")
+
+
+def test_teach_draws_the_shared_widgets_and_takes_the_explain_pages_settings():
+    from explainer.bleu import explain_bleu
+    from explainer.examples import get_example
+
+    at = app()
+    at.selectbox(key="bleu_dialect").set_value("nltk").run()
+    at.selectbox(key="bleu_opt:nltk:smoothing").set_value("method1").run()
+    go(ok(at), TEACH)
+    # the same widgets (keys) as the Explain page, showing the Explain page's choice; no copies of them
+    assert at.selectbox(key="bleu_dialect").value == "nltk"
+    assert at.selectbox(key="bleu_opt:nltk:smoothing").value == "method1"
+    assert not any((w.key or "").startswith("tch_bleu") or (w.key or "").startswith("tch_rouge")
+                   for w in [*at.selectbox, *at.checkbox])
+    assert not [m for m in at.multiselect if m.key == "rouge_types"]   # a lesson's ROUGE types are fixed
+    ex = get_example("cat_mat")
+    want = explain_bleu(ex.candidate, list(ex.references), dialect="nltk", smoothing="method1").score
+    assert teach_bleu(at) == pytest.approx(want, abs=1e-12)
+    assert at.query_params["bleu_dialect"] == "nltk" and at.query_params["smooth"] == "method1"
+
+
+def test_settings_changed_on_teach_hold_on_explain_and_the_types_survive():
+    at = app()
+    at.multiselect(key="rouge_types").set_value(["rouge1", "rougeL"]).run()
+    go(ok(at), TEACH)
+    at.selectbox(key="tch_example").set_value("stem_took").run()   # the example switches stemming on
+    assert ok(at).checkbox(key="rouge_opt:rouge-score:use_stemmer").value is True
+    at.checkbox(key="bleu_opt:sacrebleu:lowercase").check().run()
+    go(ok(at), EXPLAIN)
+    assert at.checkbox(key="rouge_opt:rouge-score:use_stemmer").value is True
+    assert at.checkbox(key="bleu_opt:sacrebleu:lowercase").value is True
+    assert at.multiselect(key="rouge_types").value == ["rouge1", "rougeL"]   # not reset by the Teach page
+    # and back on Teach (its own state from its last link, the settings as the Explain page left them)
+    at.checkbox(key="bleu_opt:sacrebleu:lowercase").uncheck().run()
+    go(ok(at), TEACH)
+    assert at.selectbox(key="tch_example").value == "stem_took"
+    assert at.checkbox(key="bleu_opt:sacrebleu:lowercase").value is False
+    assert at.checkbox(key="rouge_opt:rouge-score:use_stemmer").value is True
+
+
+def test_a_teach_link_defines_its_settings_and_they_carry_to_explain():
+    at = app()
+    at.query_params.clear()
+    for k, v in {"example": "abandon_hope", "rouge_dialect": "rouge155", "stem": "1", "step": "2"}.items():
+        at.query_params[k] = v
+    at.switch_page(TEACH)
+    at.run()
+    assert ok(at).selectbox(key="rouge_dialect").value == "rouge155"
+    go(at, EXPLAIN)
+    assert at.selectbox(key="rouge_dialect").value == "rouge155"
+    assert at.checkbox(key="rouge_opt:rouge155:use_stemmer").value is True
+
+
+def test_thirty_sessions_on_one_teach_link_compute_the_lesson_once(monkeypatch):
+    from explainer.ui import compute as C
+    from explainer.ui import teach_page
+
+    calls = []
+    real = teach_page.build_lesson
+    monkeypatch.setattr(teach_page, "build_lesson", lambda *a, **k: calls.append(a) or real(*a, **k))
+    C.shared.clear()
+    link = {"candidate": "a cat sat on the mat today", "ref": ["the cat sat on the mat"], "smooth": "floor",
+            "step": "3"}
+    pages = []
+    for _ in range(3):
+        at = AppTest.from_file(str(ROOT / "explainer" / "ui" / "pages" / "teach.py"), default_timeout=60)
+        for k, v in link.items():
+            at.query_params[k] = v
+        at.run()
+        pages.append(ok(at))
+    assert len(calls) == 1
+    assert len({page_html(p) for p in pages}) == 1
+    # other settings are another lesson
+    pages[0].selectbox(key="bleu_opt:sacrebleu:smooth_method").set_value("exp").run()
+    assert len(calls) == 2

@@ -16,8 +16,10 @@ API (stable; other pages build on it):
   Parsing never raises: a bad value becomes a warning (a plain sentence for the page) and the default.
 * :func:`explain_link_params` ``(candidate, references, settings)`` — the query parameters of an Explain-page
   link that shows this text with these settings (e.g. a corpus segment opened in the Explain view).
-* :func:`render_settings_sidebar` ``() -> (settings, warnings)`` — draws the "BLEU settings" and "ROUGE
-  settings" widgets in the sidebar and returns what they say. Widgets keep their values across reruns and
+* :func:`render_settings_sidebar` ``(*, rouge_types=True) -> (settings, warnings)`` — draws the "BLEU settings"
+  and "ROUGE settings" widgets in the sidebar and returns what they say (``rouge_types=False``: a page whose
+  ROUGE types are fixed, e.g. the Teach page's lesson, draws no types picker; the types stay as the other pages
+  have them). Widgets keep their values across reruns and
   across pages: the last settings are kept under ``st.session_state[SESSION_KEY]`` and put back into the
   widgets when a page is opened. (Streamlit forgets the state of widgets another page did not draw, and a
   widget drawn on another page is another widget — its id includes the page — that would start from its
@@ -328,12 +330,14 @@ def _restore_if_forgotten() -> None:
     ss[PAGE_KEY] = _page()
 
 
-def render_settings_sidebar() -> tuple[MetricSettings, list[str]]:
-    """Draw the BLEU and ROUGE settings in the sidebar; return (settings, warnings about unusable input)."""
+def render_settings_sidebar(*, rouge_types: bool = True) -> tuple[MetricSettings, list[str]]:
+    """Draw the BLEU and ROUGE settings in the sidebar; return (settings, warnings about unusable input).
+    ``rouge_types=False``: no ROUGE types picker; the settings keep the types the other pages last used."""
     import streamlit as st
 
     _restore_if_forgotten()
     ss = st.session_state
+    kept_types = tuple(ss.get("rouge_types") or ())
     b, r = bleu_schema(), rouge_schema()
     with st.sidebar:
         st.header("BLEU settings")
@@ -352,12 +356,18 @@ def render_settings_sidebar() -> tuple[MetricSettings, list[str]]:
                      format_func=lambda n: dialect_label("rouge", n))
         rd = ss["rouge_dialect"]
         st.caption(dialect_description("rouge", rd))
-        if "rouge_types" not in ss:
-            ss["rouge_types"] = list(DEFAULT_ROUGE_TYPES())
-        st.multiselect("ROUGE types", list(ROUGE_TYPE_CHOICES), key="rouge_types",
-                       help="W = weighted LCS, S = skip-bigrams (max gap 4 or unlimited *), SU = S + unigrams.")
+        if rouge_types:
+            if "rouge_types" not in ss:
+                ss["rouge_types"] = list(DEFAULT_ROUGE_TYPES())
+            st.multiselect("ROUGE types", list(ROUGE_TYPE_CHOICES), key="rouge_types",
+                           help="W = weighted LCS, S = skip-bigrams (max gap 4 or unlimited *), SU = S + unigrams.")
         for spec in r.specs(rd):
             _option_widget(spec, rouge_key(rd, spec.name))
     settings, warns = read_settings(ss)
+    if not rouge_types:
+        # not a widget on this page: Streamlit keeps the value as plain session state
+        ss["rouge_types"] = list(kept_types if "rouge_types" in ss or kept_types else DEFAULT_ROUGE_TYPES())
+        settings = MetricSettings(settings.bleu_dialect, settings.bleu_options, settings.rouge_dialect,
+                                  tuple(ss["rouge_types"]), settings.rouge_options)
     ss[SESSION_KEY] = settings
     return settings, warns

@@ -4,7 +4,11 @@
 Thin over :mod:`explainer.teach` (steps, questions, exercise sets: pure) and :mod:`explainer.ui.teach_html` /
 ``teach_markdown`` (escaped rendering, shared with the handouts). The whole state lives in the URL
 (``teach?example=cat_mat&step=4``; ``candidate``/``ref`` and the Explain page's dialect parameters; ``mode``,
-``notes``, ``order``; for exercise sets ``seed``, ``level``, ``n``, ``item``), parsed once per link.
+``notes``, ``order``; for exercise sets ``seed``, ``level``, ``n``, ``item``), parsed once per link. The metric
+settings are the shared model of every page (:mod:`explainer.ui.settings`: the same sidebar widgets as the
+Explain and Corpus pages; what is set on one page holds here, and the other way round); the lesson's ROUGE
+types are fixed (:data:`explainer.teach.lesson.LESSON_TYPES`). Lessons are computed once per texts and settings
+and shared by every session (:mod:`explainer.ui.compute`): a class opening the teacher's link computes it once.
 """
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import dataclasses
 import random
 from functools import lru_cache
 from typing import Any
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -21,12 +26,13 @@ from explainer.teach import check_answer
 from explainer.teach.answers import MAX_ANSWER_CHARS
 from explainer.teach.exercises import LEVELS, MAX_SEED, MAX_SET, AttackItem, check_attack, generate_set
 from explainer.teach.lesson import LESSON_TYPES, MAX_LESSON_CHARS, build_lesson
-from explainer.teach.model import Lesson, LcsGrid
+from explainer.teach.model import LcsGrid, Lesson
+from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
+from explainer.ui import settings as ms
 from explainer.ui import teach_html as th
-from explainer.ui.permalink import MAX_REFS, MAX_URL_TEXT, ExplainState, OptionSpec, decode_value, encode_value, \
-    parse_params, to_params
-from explainer.ui.schema import DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, dialect_label, rouge_schema
+from explainer.ui.permalink import MAX_REFS, MAX_URL_TEXT, ExplainState
+from explainer.ui.settings import MetricSettings
 from explainer.ui.teach_markdown import handout_markdown
 
 DEFAULT_EXAMPLE = "cat_mat"
@@ -46,8 +52,8 @@ PAGE_CSS = """<style>
 .tc-title .fam{display:inline-block;font-size:1rem;border:2px solid currentColor;border-radius:.3rem;
   padding:0 .4rem;margin-right:.55rem;vertical-align:middle;letter-spacing:.04em}
 .tc-title .num{font-weight:600;opacity:.75;font-size:1.2rem;margin-left:.4rem}
-.tc-box{border-left:.3rem solid rgba(128,128,128,.6);background:rgba(128,128,128,.10);padding:.25rem .6rem;margin:.15rem 0 .45rem 0;
-  white-space:pre-wrap;word-break:break-word;font-size:1.12rem}
+.tc-box{border-left:.3rem solid rgba(128,128,128,.6);background:rgba(128,128,128,.10);padding:.25rem .6rem;
+  margin:.15rem 0 .45rem 0;white-space:pre-wrap;word-break:break-word;font-size:1.12rem}
 .tc-lab{font-weight:700;font-size:1rem}
 .st-key-tch_nav button p{font-size:1.05rem}
 .tnotes-fixed{position:fixed;right:1rem;bottom:.8rem;width:min(52rem,calc(100vw - 6rem));max-height:42vh;
@@ -103,16 +109,37 @@ def _first(params, name: str) -> str | None:
     return v[-1] if isinstance(v, list) else v
 
 
+# the Explain page's own view parameters: a link made there and edited to ``teach`` may carry them
+_EXPLAIN_VIEW_PARAMS = {"ngram", "colour", "rouge_ref"}
+
+
 def _settings_params(params: dict) -> dict:
     """The query parameters that are metric settings (the Explain page's names)."""
     return {k: v for k, v in params.items() if k not in TEACH_PARAMS}
 
 
-def _parse_settings(params: dict, warns: list[str]) -> ExplainState:
-    state, w = parse_params(params, bleu_schema(), rouge_schema(), rouge_type_choices=ROUGE_TYPE_CHOICES,
-                            default_rouge_types=DEFAULT_ROUGE_TYPES())
+def _parse_settings(params: dict, warns: list[str]) -> MetricSettings:
+    """Metric settings from a link's parameters (absent: the defaults); a warning per bad value and one for
+    parameters neither this page nor the settings know."""
+    settings, w = ms.settings_from_params(params)
     warns += w
-    return state
+    unknown = sorted(k for k in params if k not in TEACH_PARAMS and k not in ms.settings_params()
+                     and k not in _EXPLAIN_VIEW_PARAMS)
+    if unknown:
+        warns.append(f"Unknown link parameter(s) ignored: {', '.join(u[:40] for u in unknown)}.")
+    return settings
+
+
+def _source_defaults(source: str, example: str, preset: str | None, variant: int) -> MetricSettings:
+    """The settings a source brings when the link states none: the defaults with a worked example's own
+    settings (e.g. stemming), or the gaming-lab preset's settings."""
+    if source == "preset" and preset in PRESETS:
+        return _parse_settings({k: v for k, v in _preset_params(preset, variant).items()
+                                if k not in ("candidate", "ref")}, [])
+    base = ms.default_settings()
+    if source == "example":
+        base, _ = ms.apply_example_settings(base, get_example(example).settings)
+    return base
 
 
 def _load_from_url() -> None:
@@ -120,13 +147,16 @@ def _load_from_url() -> None:
     wrote (another link followed in the same tab); otherwise the widgets keep their values."""
     ss = st.session_state
     params = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+    # the navigation entry (no link): the metric settings are the ones the other pages use, if any
+    keep_settings = not params
     if ss.get("_tch_loaded"):
         if params and params == ss.get("_tch_last_params"):
             return
         if not params:
             if "tch_source" in ss:   # a rerun of this page
                 return
-            # back from another page: Streamlit dropped this page's widget values; its last link has them
+            # back from another page: Streamlit dropped this page's widget values; its last link has them (the
+            # metric settings stay as the other pages left them)
             params = ss.get("_tch_last_params") or {}
     warns: list[str] = []
     mode = _first(params, "mode") or "walk"
@@ -162,13 +192,18 @@ def _load_from_url() -> None:
         if eid in {e.id for e in EXAMPLES}:
             example = eid
         else:
-            warns.append(f"“example={eid[:40]}” is not a known example; showing “{get_example(DEFAULT_EXAMPLE).title}”.")
-    state = _parse_settings(settings_params, warns)
+            warns.append(f"“example={eid[:40]}” is not a known example; showing "
+                         f"“{get_example(DEFAULT_EXAMPLE).title}”.")
+    settings = _parse_settings(settings_params, warns)
     if source == "example":
-        from explainer.ui.permalink import apply_settings
-
-        warns += apply_settings(state, get_example(example).settings, bleu_schema(), rouge_schema(),
-                                skip=set(params))
+        settings, w = ms.apply_example_settings(settings, get_example(example).settings, skip=set(params))
+        warns += w
+    shared = ms.stored_settings()
+    if keep_settings and shared is not None:
+        settings = shared
+    elif shared is not None and "rouge_types" not in params:
+        # not a setting of this page (a lesson shows its fixed types): the other pages keep theirs
+        settings = dataclasses.replace(settings, rouge_types=shared.rouge_types)
     ss["tch_source"] = source
     ss["tch_example"] = example
     ss["tch_preset"] = preset or _preset_ids()[0]
@@ -178,7 +213,7 @@ def _load_from_url() -> None:
     ss["tch_nrefs"] = len(refs)
     for i in range(MAX_REFS):
         ss[f"tch_ref_{i}"] = refs[i] if i < len(refs) else ""
-    _put_settings(state)
+    ms.put_settings(settings)
     order = _int_param(params, "order", 0, 10, 0, warns, "an n-gram order")
     ss["tch_order"] = order
     ss["_tch_step_raw"] = _first(params, "step")
@@ -194,94 +229,18 @@ def _load_from_url() -> None:
     ss["_tch_loaded"] = True
 
 
-# ------------------------------------------------------------------------------------ settings widgets
-_TRI = {None: "library default", True: "on", False: "off"}
-_TRI_BACK = {v: k for k, v in _TRI.items()}
-
-
-def _okey(family: str, dialect: str, name: str) -> str:
-    return f"tch_{family}_opt:{dialect}:{name}"
-
-
-def _to_widget(spec: OptionSpec, value: Any) -> Any:
-    if spec.kind == "tristate":
-        return _TRI.get(value, "library default")
-    if spec.kind == "float_list":
-        return encode_value(spec, value or spec.default or ())
-    if spec.kind == "int" and value is not None:
-        return int(value)
-    if spec.kind == "float" and value is not None:
-        return float(value)
-    return value
-
-
-def _from_widget(spec: OptionSpec, raw: Any, warns: list[str]) -> Any:
-    if spec.kind == "tristate":
-        return _TRI_BACK.get(raw, spec.default)
-    if spec.kind == "float_list":
-        value, w = decode_value(spec, str(raw))
-        if w:
-            warns.append(f"{spec.label}: {w}")
-        return value
-    return raw
-
-
-def _put_settings(state: ExplainState) -> None:
-    ss = st.session_state
-    ss["tch_bleu_dialect"], ss["tch_rouge_dialect"] = state.bleu_dialect, state.rouge_dialect
-    for fam, schema, dialect, opts in (("bleu", bleu_schema(), state.bleu_dialect, state.bleu_options),
-                                       ("rouge", rouge_schema(), state.rouge_dialect, state.rouge_options)):
-        for spec in schema.specs(dialect):
-            ss[_okey(fam, dialect, spec.name)] = _to_widget(spec, opts.get(spec.name, spec.default))
-
-
-def _read_settings(warns: list[str]) -> ExplainState:
-    ss = st.session_state
-    b, r = bleu_schema(), rouge_schema()
-    bd = ss.get("tch_bleu_dialect") or b.default_dialect
-    rd = ss.get("tch_rouge_dialect") or r.default_dialect
-    bopts = {s.name: _from_widget(s, ss.get(_okey("bleu", bd, s.name), _to_widget(s, s.default)), warns)
-             for s in b.specs(bd)}
-    ropts = {s.name: _from_widget(s, ss.get(_okey("rouge", rd, s.name), _to_widget(s, s.default)), warns)
-             for s in r.specs(rd)}
-    return ExplainState(bleu_dialect=bd, bleu_options=bopts, rouge_dialect=rd, rouge_types=tuple(LESSON_TYPES),
-                        rouge_options=ropts)
-
-
-def _option_widget(spec: OptionSpec, key: str) -> None:
-    label, help_ = spec.label or spec.name, spec.help or None
-    if key not in st.session_state:
-        st.session_state[key] = _to_widget(spec, spec.default)
-    if spec.kind == "bool":
-        st.checkbox(label, key=key, help=help_)
-    elif spec.kind == "tristate":
-        st.selectbox(label, list(_TRI.values()), key=key, help=help_)
-    elif spec.kind == "choice":
-        st.selectbox(label, list(spec.choices), key=key, help=help_)
-    elif spec.kind == "int":
-        st.number_input(label, min_value=None if spec.min is None else int(spec.min),
-                        max_value=None if spec.max is None else int(spec.max), step=1, key=key, help=help_)
-    elif spec.kind in ("float", "optional_float"):
-        st.number_input(label, min_value=None if spec.min is None else float(spec.min),
-                        max_value=None if spec.max is None else float(spec.max), step=0.1, format="%g", key=key,
-                        help=help_)
-    elif spec.kind == "float_list":
-        st.text_input(label, key=key, help=(help_ or "") + " Numbers separated by commas.")
-
-
 # ------------------------------------------------------------------------------------------- sidebar
 def _on_example() -> None:
-    """Picking an example undoes the settings the previous example applied and applies its own."""
+    """Picking an example undoes the settings the previous example applied and applies its own (the shared
+    settings: the Explain page's example picker does the same)."""
     ss = st.session_state
-    warns: list[str] = []
-    state = _read_settings(warns)
+    settings, _ = ms.current_settings()
     prev = ss.get("_tch_prev_example")
-    from explainer.ui.permalink import apply_settings, reset_settings
-
-    if prev and prev != ss.get("tch_example"):
-        reset_settings(state, set(get_example(prev).settings), bleu_schema(), rouge_schema())
-    apply_settings(state, get_example(ss["tch_example"]).settings, bleu_schema(), rouge_schema())
-    _put_settings(state)
+    ex = get_example(ss["tch_example"])
+    if prev and prev != ex.id:
+        settings = ms.undo_example_settings(settings, sorted(set(get_example(prev).settings) - set(ex.settings)))
+    settings, _ = ms.apply_example_settings(settings, ex.settings)
+    ms.put_settings(settings)
 
 
 def _on_preset() -> None:
@@ -294,13 +253,16 @@ def _on_preset() -> None:
 
 
 def _apply_preset_settings() -> None:
+    """A preset's lesson shows the lab's numbers: its dialects and options become the shared settings (the
+    ROUGE types stay as the other pages have them)."""
     ss = st.session_state
-    pid, v = ss["tch_preset"], ss.get("tch_variant", 0)
-    state = _parse_settings({k: x for k, x in _preset_params(pid, v).items() if k not in ("candidate", "ref")}, [])
-    _put_settings(state)
+    current, _ = ms.current_settings()
+    preset = _source_defaults("preset", DEFAULT_EXAMPLE, ss["tch_preset"], ss.get("tch_variant", 0))
+    ms.put_settings(dataclasses.replace(preset, rouge_types=current.rouge_types))
 
 
-def _sidebar() -> None:
+def _sidebar() -> tuple[MetricSettings, list[str]]:
+    """The lesson's source and the n-gram order followed, then the shared metric settings; returns those."""
     ss = st.session_state
     with st.sidebar:
         st.header("Lesson")
@@ -339,20 +301,11 @@ def _sidebar() -> None:
                       on_click=lambda: ss.update(tch_nrefs=max(1, ss.get("tch_nrefs", 1) - 1)))
             st.caption(f"At most {MAX_LESSON_CHARS:,} characters in all (longer texts: use the Explain page). "
                        "Your text is not stored on the server; it lives in this page's URL.")
-        st.header("Metric settings")
-        b, r = bleu_schema(), rouge_schema()
-        st.selectbox("BLEU dialect", list(b.dialects), key="tch_bleu_dialect",
-                     format_func=lambda d: dialect_label("bleu", d))
-        for spec in b.specs(ss["tch_bleu_dialect"]):
-            _option_widget(spec, _okey("bleu", ss["tch_bleu_dialect"], spec.name))
-        st.selectbox("ROUGE dialect", list(r.dialects), key="tch_rouge_dialect",
-                     format_func=lambda d: dialect_label("rouge", d))
-        for spec in r.specs(ss["tch_rouge_dialect"]):
-            _option_widget(spec, _okey("rouge", ss["tch_rouge_dialect"], spec.name))
         st.selectbox("n-gram order followed in steps 2–4", list(range(0, 11)), key="tch_order",
                      format_func=lambda n: "automatic (where clipping matters)" if n == 0 else f"{n}-grams",
                      help="The BLEU walkthrough follows one order through the n-gram, counting and clipping "
                           "steps; automatic picks the lowest order where clipping removes a count.")
+    return ms.render_settings_sidebar(rouge_types=False)
 
 
 # ------------------------------------------------------------------------------------------- the lesson
@@ -374,40 +327,23 @@ def _texts() -> tuple[str, list[str], str, str]:
     return ss.get("tch_cand", ""), [ss.get(f"tch_ref_{i}", "") for i in range(n)], "Your own text", "your own text"
 
 
-def _settings_key(state: ExplainState) -> tuple:
-    return (state.bleu_dialect, tuple(sorted((k, repr(v)) for k, v in state.bleu_options.items())),
-            state.rouge_dialect, tuple(sorted((k, repr(v)) for k, v in state.rouge_options.items())))
+def shared_lesson(cand: str, refs: list[str], settings: MetricSettings, *, order: int = 0,
+                  title: str = "") -> Lesson:
+    """The lesson of these texts with these settings (ROUGE types: the lesson's own), computed once and shared
+    by every session (:func:`explainer.ui.compute.cached`: in memory, bounded by the texts' size, one
+    computation per key at a time — a class opening the teacher's link waits for one computation)."""
+    settings = dataclasses.replace(settings, rouge_types=LESSON_TYPES)
+    state = ExplainState(candidate=cand, refs=list(refs), **settings.to_state_fields())
+    # the focus order and the title are part of the lesson (the title: the source's name)
+    kind = f"teach_lesson:{order}:{title}"
+    return shared_compute.cached(kind, state, list(refs), lambda: build_lesson(
+        cand, list(refs), bleu_dialect=settings.bleu_dialect, bleu_options=dict(settings.bleu_options),
+        rouge_dialect=settings.rouge_dialect, rouge_options=dict(settings.rouge_options),
+        focus_order=order or None, title=title))
 
 
-@lru_cache(maxsize=64)
-def _shared_lesson(source: str, cand: str, refs: tuple, skey: tuple, order: int, title: str) -> Lesson:
-    """Lessons of the worked examples and presets (no user text) are shared by every session, so a class
-    opening the same link computes it once."""
-    return _build(cand, list(refs), skey, order, title)
-
-
-def _build(cand: str, refs: list[str], skey: tuple, order: int, title: str) -> Lesson:
-    import ast
-
-    bd, bopts, rd, ropts = skey
-    return build_lesson(cand, refs, bleu_dialect=bd, bleu_options={k: ast.literal_eval(v) for k, v in bopts},
-                        rouge_dialect=rd, rouge_options={k: ast.literal_eval(v) for k, v in ropts},
-                        focus_order=order or None, title=title)
-
-
-def _lesson(cand: str, refs: list[str], state: ExplainState, title: str) -> Lesson:
-    ss = st.session_state
-    skey = _settings_key(state)
-    order = int(ss.get("tch_order") or 0)
-    if ss.get("tch_source") in ("example", "preset"):
-        return _shared_lesson(ss.get("tch_source"), cand, tuple(refs), skey, order, title)
-    key = (cand, tuple(refs), skey, order)
-    cached = ss.get("_tch_lesson")
-    if cached and cached[0] == key:
-        return cached[1]
-    lesson = _build(cand, refs, skey, order, title)
-    ss["_tch_lesson"] = (key, lesson)
-    return lesson
+def _lesson(cand: str, refs: list[str], settings: MetricSettings, title: str) -> Lesson:
+    return shared_lesson(cand, refs, settings, order=int(st.session_state.get("tch_order") or 0), title=title)
 
 
 def _input_problem(cand: str, refs: list[str]) -> str | None:
@@ -423,36 +359,24 @@ def _input_problem(cand: str, refs: list[str]) -> str | None:
 
 
 # ----------------------------------------------------------------------------------------------- URL out
-def _query(state: ExplainState, *, mode: str, step: int | None = None) -> dict:
+def _query(settings: MetricSettings, *, mode: str, step: int | None = None) -> dict:
     """The page's own link: the source, the settings that differ from the source's defaults, and the place."""
     ss = st.session_state
     out: dict[str, Any] = {}
     src = ss.get("tch_source", "example")
-    full = to_params(state, bleu_schema(), rouge_schema(), include_texts=False)
-    full.pop("rouge_types", None)
+    full = ms.settings_to_params(settings)
+    full.pop("rouge_types", None)   # not a setting of a lesson
     if src == "example":
         out["example"] = ss.get("tch_example") or DEFAULT_EXAMPLE
-        base = ExplainState(bleu_dialect=bleu_schema().default_dialect,
-                            bleu_options=bleu_schema().defaults(bleu_schema().default_dialect),
-                            rouge_dialect=rouge_schema().default_dialect,
-                            rouge_options=rouge_schema().defaults(rouge_schema().default_dialect))
-        from explainer.ui.permalink import apply_settings
-
-        apply_settings(base, get_example(out["example"]).settings, bleu_schema(), rouge_schema())
     elif src == "preset":
         out["preset"] = ss["tch_preset"]
         out["variant"] = str(ss.get("tch_variant", 0) + 1)
-        base = _parse_settings({k: v for k, v in _preset_params(ss["tch_preset"], ss.get("tch_variant", 0)).items()
-                                if k not in ("candidate", "ref")}, [])
     else:
         cand, refs, _, _ = _texts()
         if len(cand) + sum(map(len, refs)) <= MAX_URL_TEXT:
             out["candidate"], out["ref"] = cand, refs
-        base = ExplainState(bleu_dialect=bleu_schema().default_dialect,
-                            bleu_options=bleu_schema().defaults(bleu_schema().default_dialect),
-                            rouge_dialect=rouge_schema().default_dialect,
-                            rouge_options=rouge_schema().defaults(rouge_schema().default_dialect))
-    have = to_params(base, bleu_schema(), rouge_schema(), include_texts=False)
+    have = ms.settings_to_params(_source_defaults(src, out.get("example", DEFAULT_EXAMPLE), ss.get("tch_preset"),
+                                                  ss.get("tch_variant", 0)))
     out.update({k: v for k, v in full.items() if have.get(k) != v})   # only what differs from the source's own
     if mode != "walk":
         out["mode"] = mode
@@ -487,8 +411,6 @@ def _base_url() -> str:
 
 
 def _link(query: dict) -> str:
-    from urllib.parse import urlencode
-
     return (_base_url() or "teach") + "?" + urlencode(query, doseq=True)
 
 
@@ -534,7 +456,7 @@ def _nav(lesson: Lesson, mode: str) -> int:
     return ss["tch_step"]
 
 
-def _settings_lines(lesson: Lesson, state: ExplainState) -> list[tuple[str, str]]:
+def _settings_lines(lesson: Lesson) -> list[tuple[str, str]]:
     out = []
     if lesson.bleu_summary:
         out.append(("BLEU", f"{lesson.bleu_summary['implementation']} — {lesson.bleu_summary['signature']}"))
@@ -543,14 +465,13 @@ def _settings_lines(lesson: Lesson, state: ExplainState) -> list[tuple[str, str]
     return out
 
 
-def _downloads(lesson: Lesson, state: ExplainState, cand: str, refs: list[str], source: str) -> None:
-    link = _link(_query(state, mode="walk", step=0))
+def _downloads(lesson: Lesson, settings: MetricSettings, source: str) -> None:
+    link = _link(_query(settings, mode="walk", step=0))
     lesson = dataclasses.replace(lesson, source=source)
-    st.download_button("Handout (HTML)", lambda: th.handout_html(lesson, settings=_settings_lines(lesson, state),
-                                                                  link=link),
+    st.download_button("Handout (HTML)", lambda: th.handout_html(lesson, settings=_settings_lines(lesson), link=link),
                        file_name="bleu-rouge-lesson.html", mime="text/html", key="tch_dl_html", on_click="ignore",
                        icon=":material/description:")
-    st.download_button("Handout (Markdown)", lambda: handout_markdown(lesson, settings=_settings_lines(lesson, state),
+    st.download_button("Handout (Markdown)", lambda: handout_markdown(lesson, settings=_settings_lines(lesson),
                                                                       link=link),
                        file_name="bleu-rouge-lesson.md", mime="text/markdown", key="tch_dl_md", on_click="ignore",
                        icon=":material/notes:")
@@ -751,7 +672,9 @@ def _numeric_item(item, answers: dict) -> None:
 
 
 def _walk_step_of(item) -> int | None:
-    lesson = build_lesson(item.candidate, list(item.references), focus_order=item.focus_order)
+    # the lesson the exercise's "step by step" link opens (default settings), shared like every lesson
+    lesson = shared_lesson(item.candidate, list(item.references), ms.default_settings(),
+                           order=item.focus_order or 0, title="Your own text")
     return next((k for k, s in enumerate(lesson.steps) if s.id == item.step_id), None)
 
 
@@ -786,8 +709,8 @@ def _attack_item(item: AttackItem, answers: dict) -> None:
                                                                             if m in item.fooled) + "."))
     (st.success if done["points"] == 2 else st.warning)(hl.md_escape(msg), icon=":material/science:")
     rows = "".join(f"<tr><td>{_escape(labels[m])}</td><td class='n'>{_escape(item.values[m][0])}</td>"
-                   f"<td class='n'>{_escape(item.values[m][1])}</td><td>{'fooled' if m in item.fooled else 'not fooled'}"
-                   "</td></tr>" for m, _ in item.metrics)
+                   f"<td class='n'>{_escape(item.values[m][1])}</td>"
+                   f"<td>{'fooled' if m in item.fooled else 'not fooled'}</td></tr>" for m, _ in item.metrics)
     _html('<div class="tc"><table class="tt"><thead><tr><th>metric</th><th>output A</th><th>output B</th>'
           f"<th>the attack</th></tr></thead><tbody>{rows}</tbody></table>"
           f'<p class="tp-key">{_escape(item.lesson)}</p><p class="tp-note">{_escape(item.citation)}</p></div>')
@@ -816,9 +739,7 @@ def render() -> None:
     _html(f"<style>{th.TEACH_CSS}</style>" + PAGE_CSS)
     for w in ss.pop("_tch_warnings", []):
         st.warning("Link: " + hl.md_escape(w), icon=":material/link:")
-    _sidebar()
-    warns: list[str] = []
-    state = _read_settings(warns)
+    settings, warns = _sidebar()
     for w in warns:
         st.warning(hl.md_escape(w))
     mode = ss.get("tch_mode") or "walk"
@@ -829,27 +750,27 @@ def render() -> None:
         if problem is None:
             refs = [r for r in refs if r != ""]
             with st.spinner("Computing BLEU and ROUGE step by step…"):
-                lesson = _lesson(cand, refs, state, title)
+                lesson = _lesson(cand, refs, settings, title)
     with st.container(horizontal=True, vertical_alignment="center", key="tch_head"):
         st.segmented_control("View", list(MODES), key="tch_mode", format_func=MODES.get, required=True,
                              label_visibility="collapsed")
         if lesson is not None and lesson.steps:
             with st.popover("Handout", icon=":material/download:"):
-                _downloads(lesson, state, cand, refs, source)
+                _downloads(lesson, settings, source)
         st.caption(hl.md_escape(f"Teaching: {title}") if mode != "practice" else
                    "Fresh exercises: predict the number, then check it.")
     if mode == "practice":
         _practice()
-        _sync_url(_query(state, mode=mode))
+        _sync_url(_query(settings, mode=mode))
         return
     if problem:
         st.warning(hl.md_escape(problem), icon=":material/edit_note:")
-        _sync_url(_query(state, mode=mode))
+        _sync_url(_query(settings, mode=mode))
         return
     for note in lesson.notes:
         st.error(hl.md_escape(note))
     if not lesson.steps:
-        _sync_url(_query(state, mode=mode))
+        _sync_url(_query(settings, mode=mode))
         return
     i = _nav(lesson, mode)
     _title(lesson, i)
@@ -857,4 +778,4 @@ def render() -> None:
         _student_step(lesson, i)
     else:
         _step_body(lesson, i, notes=bool(ss.get("tch_notes")), fit_window=True)
-    _sync_url(_query(state, mode=mode, step=i))
+    _sync_url(_query(settings, mode=mode, step=i))
