@@ -226,7 +226,8 @@ def test_every_dialect_from_the_link(family, dialect):
         want = explain_bleu(cand, refs, dialect=dialect).score
         m = re.search(r'data-metric="bleu" data-value="([^"]+)"', body)
     else:
-        want = explain_rouge(cand, refs, dialect=dialect, types=("rouge1", "rouge2", "rougeL")).scores["rougeL"].fmeasure
+        want = explain_rouge(cand, refs, dialect=dialect,
+                             types=("rouge1", "rouge2", "rougeL")).scores["rougeL"].fmeasure
         m = re.search(r'data-metric="rougeL_f" data-value="([^"]+)"', body)
     assert m and float(m.group(1)) == pytest.approx(want, abs=1e-12), (dialect, body[:300])
     assert qp(at).get(f"{family}_dialect") == (None if dialect in ("sacrebleu", "rouge-score") else dialect)
