@@ -10,14 +10,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from explainer.dialectcmp.configs import Config
-from explainer.dialectcmp.divergence import (Divergence, bleu_divergence, rouge_corpus_divergence,
-                                             rouge_divergence)
+from explainer.dialectcmp.divergence import Divergence, bleu_divergence, rouge_corpus_divergence, rouge_divergence
 from explainer.dialectcmp.limits import check_corpus, check_segment
-from explainer.dialectcmp.rows import (DEFAULT_ROUGE_TYPES, Row, bleu_row, bleu_row_configs, rouge_row,
-                                       rouge_row_configs)
+from explainer.dialectcmp.rows import DEFAULT_ROUGE_TYPES, Row, bleu_row, bleu_row_configs, rouge_row, rouge_row_configs
 
 __all__ = ["Comparison", "compare", "compare_corpus", "divergence", "default_pairs"]
 
@@ -72,8 +70,14 @@ def divergence(cmp: Comparison, a: str, b: str) -> Divergence:
     return rouge_divergence(ra.trace, rb.trace, ra.label, rb.label, id_a=a, id_b=b)
 
 
-def _pairs(cmp: Comparison, pairs) -> None:
+Progress = Callable[[int, int, str], None]   # (steps done, steps in all, what is being done)
+
+
+def _pairs(cmp: Comparison, pairs, progress: Progress | None = None, done: int = 0, total: int = 0) -> None:
     for a, b in (default_pairs(cmp.rows) if pairs is None else pairs):
+        if progress is not None:
+            progress(done, total, f"first divergence: {cmp.row(a).label} vs {cmp.row(b).label}")
+            done += 1
         cmp.pair(a, b)
 
 
@@ -88,15 +92,18 @@ def compare(candidate: str, references: Sequence[str], *, metric: str = "bleu",
 
 def compare_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]], *, metric: str = "bleu",
                    types: Sequence[str] = DEFAULT_ROUGE_TYPES, configs: Sequence[Config] | None = None,
-                   pairs: Sequence[tuple[str, str]] | None = None) -> Comparison:
+                   pairs: Sequence[tuple[str, str]] | None = None, progress: Progress | None = None) -> Comparison:
     """A corpus: corpus-level rows (BLEU: summed statistics; ROUGE: each dialect's aggregation) and the first
     divergence of each pair (ROUGE: the earliest step among the items whose scores differ, else the
-    aggregation)."""
+    aggregation). ``progress(done, total, what)`` is called before each row and each pair (a page's progress
+    bar)."""
     cands, refs = check_corpus(candidates, references)
-    return _build("corpus", metric, cands, refs, cands + [r for rs in refs for r in rs], types, configs, pairs)
+    return _build("corpus", metric, cands, refs, cands + [r for rs in refs for r in rs], types, configs, pairs,
+                  progress)
 
 
-def _build(level: str, metric: str, cands, refs, texts, types, configs, pairs) -> Comparison:
+def _build(level: str, metric: str, cands, refs, texts, types, configs, pairs,
+           progress: Progress | None = None) -> Comparison:
     """Rows from the cores' traces (``explain_bleu[_corpus]`` / ``explain_rouge[_corpus]``), then the pairs."""
     corpus = level == "corpus"
     if metric == "bleu":
@@ -104,19 +111,31 @@ def _build(level: str, metric: str, cands, refs, texts, types, configs, pairs) -
 
         explain = explain_bleu_corpus if corpus else explain_bleu
         configs = list(configs) if configs is not None else bleu_row_configs(texts)
-        rows = [bleu_row(c, explain(cands, refs, dialect=c.dialect, **c.opts)) for c in configs]
+
+        def make(c):
+            return bleu_row(c, explain(cands, refs, dialect=c.dialect, **c.opts))
     elif metric == "rouge":
         from explainer.rouge import explain_rouge, explain_rouge_corpus
 
         explain = explain_rouge_corpus if corpus else explain_rouge
         configs = list(configs) if configs is not None else rouge_row_configs(types)
-        rows = [rouge_row(c, explain(cands, refs, dialect=c.dialect, types=list(c.types), **c.opts))
-                for c in configs]
+
+        def make(c):
+            return rouge_row(c, explain(cands, refs, dialect=c.dialect, types=list(c.types), **c.opts))
     else:
         raise ValueError(f"metric must be bleu or rouge, got {metric!r}")
+    n_pairs = len(configs) - 1 if pairs is None else len(pairs)
+    total = len(configs) + n_pairs
+    rows = []
+    for k, c in enumerate(configs):
+        if progress is not None:
+            progress(k, total, c.label)
+        rows.append(make(c))
     _check_ids(rows)
     cmp = Comparison(metric, level, rows, [], cands, refs)
-    _pairs(cmp, pairs)
+    _pairs(cmp, pairs, progress, len(configs), total)
+    if progress is not None:
+        progress(total, total, "done")
     return cmp
 
 

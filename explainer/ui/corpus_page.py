@@ -41,6 +41,7 @@ from explainer.corpus.testset import (
 )
 from explainer.errors import ExplainerInputError
 from explainer.ui import corpus_charts as cc
+from explainer.ui import corpus_dialects
 from explainer.ui import highlight as hl
 from explainer.ui import settings as metric_settings
 
@@ -1059,6 +1060,7 @@ def render() -> None:
         _corpus_vs_mean_section(rep, i)
         _significance_section(rep, "bleu", b, i)
         _differ_section_bleu(rep, b, i)
+        corpus_dialects.render(rep, "bleu", i, ss["cp_ts_key"], plot=_plot, open_segment=_open_segment)
         _segments_fragment(rep, "bleu", b, settings)
         _downloads(rep, "bleu", b, None)
     else:
@@ -1066,6 +1068,8 @@ def render() -> None:
         _scores_section_rouge(rep, b)
         _significance_section(rep, "rouge", b, i, rouge_type=t)
         _rouge_differ(rep, t, b, i)
+        corpus_dialects.render(rep, "rouge", i, ss["cp_ts_key"], rouge_type=t, plot=_plot,
+                               open_segment=_open_segment)
         _segments_fragment(rep, "rouge", b, settings, t)
         _downloads(rep, "rouge", b, t)
     ss["_cp_render_seconds"] = time.perf_counter() - t0
