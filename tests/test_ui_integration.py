@@ -181,3 +181,56 @@ def test_thirty_sessions_on_one_teach_link_compute_the_lesson_once(monkeypatch):
     # other settings are another lesson
     pages[0].selectbox(key="bleu_opt:sacrebleu:smooth_method").set_value("exp").run()
     assert len(calls) == 2
+
+
+# ---------------------------------------------------------------------------------------------- Dialects
+def test_dialects_links_keep_the_users_other_settings():
+    from explainer.examples import get_example
+
+    at = app()
+    at.selectbox(key="rouge_dialect").set_value("rouge155").run()
+    at.checkbox(key="rouge_opt:rouge155:use_stemmer").check().run()
+    go(ok(at), DIALECTS)
+    df = at.dataframe[0].value
+    ex = get_example("cat_sat")
+    for label, link in zip(df["implementation"], df["explain"]):
+        params = link_params(link)
+        s, warns = settings_from_params(params)
+        assert warns == [] and params["candidate"] == [ex.candidate]
+        assert s.rouge_dialect == "rouge155" and s.rouge_options["use_stemmer"] is True, label   # the user's
+    nltk = link_params(df["explain"][list(df["implementation"]).index("NLTK method1")])
+    assert nltk["bleu_dialect"] == ["nltk"] and nltk["smooth"] == ["method1"]            # the row's own
+    # the row's link opened: the Explain page shows that configuration and the user's ROUGE settings
+    fresh = app({k: v if len(v) > 1 else v[0] for k, v in nltk.items()})
+    got, _ = read_settings(fresh.session_state)
+    assert got.bleu_dialect == "nltk" and got.rouge_dialect == "rouge155"
+
+
+def test_thirty_sessions_on_one_dialects_link_compute_once(monkeypatch):
+    from explainer.dialectcmp import compare as compare_mod
+    from explainer.dialectcmp import reproduce as reproduce_mod
+    from explainer.ui import compute as C
+
+    counts = {"compare": 0, "reproduce": 0}
+    real_compare, real_reproduce = compare_mod.compare, reproduce_mod.reproduce
+
+    def counting(name, real):
+        def f(*a, **k):
+            counts[name] += 1
+            return real(*a, **k)
+        return f
+
+    monkeypatch.setattr(compare_mod, "compare", counting("compare", real_compare))
+    monkeypatch.setattr(reproduce_mod, "reproduce", counting("reproduce", real_reproduce))
+    C.shared.clear()
+    link = {"candidate": "the cat sat on the mat today", "ref": ["the cat sat on the mat"], "claim": "BLEU = 0.7"}
+    pages = []
+    for _ in range(3):
+        at = AppTest.from_file(str(ROOT / "explainer" / "ui" / "pages" / "dialects.py"), default_timeout=90)
+        for k, v in link.items():
+            at.query_params[k] = v
+        at.run()
+        pages.append(ok(at))
+    assert counts == {"compare": 1, "reproduce": 1}
+    assert len({str(p.dataframe[0].value.to_dict()) for p in pages}) == 1
+    assert len({page_html(p) for p in pages}) == 1

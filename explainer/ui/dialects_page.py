@@ -1,6 +1,11 @@
 """The Dialects page: every implementation side by side, where two first disagree, and "which settings give
 this number?". The work is done by ``explainer.dialectcmp`` (core) and ``explainer.ui.dialects_view`` (pure
-tables, chart, HTML); this module only lays them out and keeps the page's state in its URL."""
+tables, chart, HTML); this module only lays them out and keeps the page's state in its URL.
+
+The comparisons, divergences and searches are functions of the texts (and the claim) only: computed once and
+shared by every session (``explainer.ui.compute.cached``), so a class opening the same link computes them once.
+The links to the Explain page are the shared settings model's (``explainer.ui.settings``): a row's configuration
+on top of the metric settings the user has on the other pages."""
 from __future__ import annotations
 
 import json
@@ -11,11 +16,19 @@ import streamlit as st
 
 from explainer.dialectcmp.cases import BUILTIN_CLAIMS, get_builtin_claim
 from explainer.dialectcmp.claim import METRIC_CHOICES
-from explainer.dialectcmp.limits import (MAX_CLAIM_CHARS, MAX_COMPARE_CHARS, MAX_REFS, MAX_REPRODUCE_CHARS,
-                                         MAX_REPRODUCE_TEXT_CHARS)
+from explainer.dialectcmp.limits import (
+    MAX_CLAIM_CHARS,
+    MAX_COMPARE_CHARS,
+    MAX_REFS,
+    MAX_REPRODUCE_CHARS,
+    MAX_REPRODUCE_TEXT_CHARS,
+)
 from explainer.examples import EXAMPLES, get_example
+from explainer.ui import compute as shared_compute
 from explainer.ui import dialects_view as dv
 from explainer.ui import highlight as hl
+from explainer.ui import settings as ms
+from explainer.ui.permalink import ExplainState
 
 DEFAULT_EXAMPLE = "cat_sat"
 _VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error}
@@ -136,10 +149,41 @@ def _html(body: str) -> None:
     st.html(hl.STYLE + dv.STYLE + body)
 
 
-# ------------------------------------------------------------------------------------------------ compare
-def _compare(cand: str, refs: list[str]) -> None:
+# ------------------------------------------------------------------------------------------------ shared work
+def _shared(kind: str, cand: str, refs: list[str], fn, *, small: bool = False):
+    """``fn()`` computed once per (kind, texts) for every session (the page's settings do not enter: every
+    implementation is compared with its own). The results are shared: read them, never change them."""
+    state = ExplainState(candidate=cand, refs=list(refs), **ms.default_settings().to_state_fields())
+    return shared_compute.cached(kind, state, list(refs), fn, small=small)
+
+
+def comparison(cand: str, refs: list[str], metric: str, types: tuple[str, ...]):
+    """The side-by-side rows and the default pairs (each row against the first)."""
     from explainer.dialectcmp.compare import compare
 
+    return _shared(f"dialects:{metric}:{','.join(types)}", cand, refs,
+                   lambda: compare(cand, refs, metric=metric, types=types))
+
+
+def pair(cmp, cand: str, refs: list[str], types: tuple[str, ...], a: str, b: str):
+    """The first divergence of rows ``a`` and ``b`` (a default pair's from the comparison; others computed once
+    and shared, without changing the shared comparison)."""
+    from explainer.dialectcmp.compare import divergence
+
+    for d in cmp.pairs:
+        if d.a == a and d.b == b:
+            return d
+    return _shared(f"dialects_pair:{cmp.metric}:{','.join(types)}:{a}:{b}", cand, refs,
+                   lambda: divergence(cmp, a, b), small=True)
+
+
+def _link_base() -> ms.MetricSettings:
+    """The settings the Explain links keep for what a row does not set: the user's, from the other pages."""
+    return ms.stored_settings() or ms.default_settings()
+
+
+# ------------------------------------------------------------------------------------------------ compare
+def _compare(cand: str, refs: list[str]) -> None:
     ss = st.session_state
     metric = st.radio("Metric", ["BLEU", "ROUGE"], key="dl_metric", horizontal=True)
     types = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -147,14 +191,14 @@ def _compare(cand: str, refs: list[str]) -> None:
         head = st.selectbox("Headline ROUGE type (the chart and the 'score' column)", types, key="dl_head")
         types = (head,) + tuple(t for t in types if t != head)
     try:
-        cmp = compare(cand, refs, metric=metric.lower(), types=types)
+        cmp = comparison(cand, refs, metric.lower(), types)
     except ValueError as e:
         st.error(hl.md_escape(str(e)))
         return
     st.subheader("Every implementation side by side")
     st.caption("One row per implementation and setting people use; the last column says at which step the row "
                "first differs from the first row. “open” shows that configuration step by step on the Explain page.")
-    df = pd.DataFrame(dv.table_rows(cmp))
+    df = pd.DataFrame(dv.table_rows(cmp, base=_link_base()))
     st.dataframe(df, hide_index=True, width="stretch",
                  column_config={"explain": st.column_config.LinkColumn("Explain", display_text="open")})
     st.plotly_chart(dv.scores_figure(cmp), width="stretch", config={"displayModeBar": False})
@@ -173,7 +217,7 @@ def _compare(cand: str, refs: list[str]) -> None:
     if a == b:
         st.info("Pick two different rows.")
         return
-    div = cmp.pair(a, b)
+    div = pair(cmp, cand, refs, types, a, b)
     step = dv.STEP_WORDS.get(div.first_step, div.first_step)
     word = f"`{div.first_step}`" if div.first_step else "none"
     _html(f'<div class="dl-why" data-testid="dl-divergence"><b>First divergence: {hl.escape_text(step)}</b> '
@@ -201,7 +245,8 @@ def _reproduce(cand: str, refs: list[str]) -> None:
                "one, ROUGE type, P/R/F, stemming, multi-reference rule, Lsum sentence splitting.")
     st.selectbox("Or check a number printed in course material for a worked example",
                  [""] + [c.id for c in BUILTIN_CLAIMS], key="dl_builtin", on_change=_on_builtin,
-                 format_func=lambda i: "—" if not i else f"{get_builtin_claim(i).claim} — {get_builtin_claim(i).source}")
+                 format_func=lambda i: "—" if not i else
+                 f"{get_builtin_claim(i).claim} — {get_builtin_claim(i).source}")
     with st.form("dl_form", border=False):
         c1, c2, c3 = st.columns([5, 2, 1], vertical_alignment="bottom")
         with c1:
@@ -225,8 +270,11 @@ def _reproduce(cand: str, refs: list[str]) -> None:
                 last[0] = now
                 bar.progress(min(1.0, done / max(total, 1)), text=f"Searching: {done:,} of {total:,} configurations")
 
+        claim_metric = ss.get("dl_claim_metric", "any")
         try:
-            res = reproduce(cand, refs, claim, metric=ss.get("dl_claim_metric", "any"), progress=progress)
+            # a class opening a link with a claim searches once; the others wait for that search
+            res = _shared(f"reproduce:{claim_metric}:{claim}", cand, refs,
+                          lambda: reproduce(cand, refs, claim, metric=claim_metric, progress=progress))
         except ValueError as e:
             bar.empty()
             st.error(hl.md_escape(str(e)))
@@ -250,15 +298,15 @@ def _reproduce(cand: str, refs: list[str]) -> None:
     if res.matches:
         st.markdown(f"**Configurations that give {hl.md_escape(res.claim.shown)}**, simplest first; “explain →” "
                     "opens one step by step on the Explain page")
-        _html(dv.matches_html(dv.match_rows(res), total=res.n_matches))
+        _html(dv.matches_html(dv.match_rows(res, base=_link_base()), total=res.n_matches))
         with st.expander("Command line for the simplest one"):
             st.code(res.matches[0].to_dict()["command"], language="bash")
     if res.truncated:
         st.markdown(f"**Only when the value is cut (not rounded) to {res.claim.decimals} decimals**")
-        _html(dv.matches_html(dv.match_rows(res, "truncated")))
+        _html(dv.matches_html(dv.match_rows(res, "truncated", base=_link_base())))
     if res.verdict != "reproduced" and res.nearest:
         st.markdown("**The nearest configurations**")
-        _html(dv.matches_html(dv.match_rows(res, "nearest")))
+        _html(dv.matches_html(dv.match_rows(res, "nearest", base=_link_base())))
     st.download_button("Download the search result (JSON)", json.dumps(res.to_dict(), ensure_ascii=False, indent=1),
                        file_name="reproduce.json", mime="application/json", key="dl_dl_rep",
                        icon=":material/download:")

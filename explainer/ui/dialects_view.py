@@ -5,7 +5,8 @@
 * ``scores_figure(cmp)``: the rows' scores on one 0–1 axis, each bar labelled with its native number;
 * ``side_html(cmp, div, side)``: one side of a divergence, escaped HTML: the text involved with the differing
   tokens highlighted in the user's own text, the token list, and the step table with the differing cells marked;
-* ``explain_query(...)``: the Explain page's URL parameters for a configuration (``explainer.ui.permalink``);
+* ``explain_query(...)``: the Explain page's URL parameters for a configuration, made by the shared settings
+  model (``explainer.ui.settings.explain_link_params``) on top of the settings the user has (``base``);
 * ``match_rows(reproduction)``: the reproduce results as records, each with its Explain link;
 * ``parse_page_params`` / ``page_params``: this page's own URL state, bounded.
 """
@@ -67,18 +68,20 @@ def _num(x, digits: int = 4) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ table
-def table_rows(cmp) -> list[dict]:
-    """Records for the side-by-side table (BLEU or ROUGE), in row order."""
+def table_rows(cmp, *, base=None) -> list[dict]:
+    """Records for the side-by-side table (BLEU or ROUGE), in row order. ``base``: the metric settings the row
+    links keep for what the row does not set (see :func:`explain_query`)."""
     first = {d.b: d for d in cmp.pairs if d.a == cmp.rows[0].id}
     out = []
     for i, row in enumerate(cmp.rows):
         d = row.data
         step = "(reference row)" if i == 0 else STEP_WORDS.get(first[row.id].first_step, "") if row.id in first else ""
-        link = explain_link_for_row(cmp, row) if cmp.level == "segment" else None
+        link = explain_link_for_row(cmp, row, base=base) if cmp.level == "segment" else None
         if cmp.metric == "bleu":
             rec = {"implementation": row.label, "score": _num(d["score"]), "scale": f"0–{_num(d['scale'])}",
                    "BLEU 0–1": _num(d["bleu"]),
-                   "matches / totals": "  ".join(f"{_num(m)}/{_num(t)}" for m, t in zip(d["counts"] or [], d["totals"] or [])),
+                   "matches / totals": "  ".join(f"{_num(m)}/{_num(t)}"
+                                                 for m, t in zip(d["counts"] or [], d["totals"] or [])),
                    "c": d["sys_len"], "r": d["ref_len"], "BP": _num(d["bp"]), "smoothing": d["smoothing"],
                    "tokenizer": d["tokenizer"]}
             err = d.get("library_error")
@@ -266,54 +269,56 @@ def side_html(cmp, div, side: str) -> str:
 
 # -------------------------------------------------------------------------------------------------- links
 def explain_query(family: str, dialect: str, options: Mapping[str, Any], candidate: str,
-                  references: Sequence[str], types: Sequence[str] = ()) -> dict:
-    """The Explain page's URL parameters for one configuration (texts left out when too long for a URL)."""
-    from explainer.ui.permalink import ExplainState, to_params
-    from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
+                  references: Sequence[str], types: Sequence[str] = (), *, base=None) -> dict:
+    """The Explain page's URL parameters for one configuration (texts left out when too long for a URL): the
+    shared settings model's Explain link (:func:`explainer.ui.settings.explain_link_params`) for ``base`` (a
+    :class:`~explainer.ui.settings.MetricSettings`, default: every dialect's defaults) with this family's dialect
+    and options (and, for ROUGE, its types) in place — the other family's settings stay as in ``base``."""
+    from dataclasses import replace
 
-    b, r = bleu_schema(), rouge_schema()
-    state = ExplainState(candidate=candidate, refs=list(references) or [""],
-                         bleu_dialect=b.default_dialect, bleu_options=b.defaults(b.default_dialect),
-                         rouge_dialect=r.default_dialect, rouge_types=tuple(DEFAULT_ROUGE_TYPES()),
-                         rouge_options=r.defaults(r.default_dialect))
+    from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
+    from explainer.ui.settings import default_settings, explain_link_params
+
+    settings = base if base is not None else default_settings()
     if family == "bleu":
-        state.bleu_dialect = dialect
-        state.bleu_options = b.defaults(dialect)
+        b = bleu_schema()
         known = {s.name for s in b.specs(dialect)}
-        state.bleu_options.update({k: v for k, v in options.items() if k in known})
+        settings = replace(settings, bleu_dialect=dialect,
+                           bleu_options={**b.defaults(dialect), **{k: v for k, v in options.items() if k in known}})
     else:
-        state.rouge_dialect = dialect
-        state.rouge_options = r.defaults(dialect)
+        r = rouge_schema()
         known = {s.name for s in r.specs(dialect)}
-        state.rouge_options.update({k: v for k, v in options.items() if k in known})
         wanted = list(types) or list(DEFAULT_ROUGE_TYPES())
         if dialect == "textbook":
             wanted = [t for t in wanted if t != "rougeLsum"] or ["rouge1", "rouge2", "rougeL"]
-        state.rouge_types = tuple(dict.fromkeys(wanted))
-    return to_params(state, b, r)
+        settings = replace(settings, rouge_dialect=dialect, rouge_types=tuple(dict.fromkeys(wanted)),
+                           rouge_options={**r.defaults(dialect), **{k: v for k, v in options.items() if k in known}})
+    return explain_link_params(candidate, list(references) or [""], settings)
 
 
 def explain_link(family: str, dialect: str, options: Mapping[str, Any], candidate: str,
-                 references: Sequence[str], types: Sequence[str] = ()) -> str:
+                 references: Sequence[str], types: Sequence[str] = (), *, base=None) -> str:
     """A relative link to the Explain page (the app's default page) with these settings."""
-    q = explain_query(family, dialect, options, candidate, references, types)
+    q = explain_query(family, dialect, options, candidate, references, types, base=base)
     return "./?" + urllib.parse.urlencode(q, doseq=True, quote_via=urllib.parse.quote)
 
 
-def explain_link_for_row(cmp, row) -> str:
+def explain_link_for_row(cmp, row, *, base=None) -> str:
     c = row.config
-    return explain_link(c.family, c.dialect, c.opts, cmp.candidate, cmp.references, c.types)
+    return explain_link(c.family, c.dialect, c.opts, cmp.candidate, cmp.references, c.types, base=base)
 
 
-def match_rows(res, which: str = "matches") -> list[dict]:
-    """The reproduce results (``matches``, ``truncated`` or ``nearest``) as records with their Explain link."""
+def match_rows(res, which: str = "matches", *, base=None) -> list[dict]:
+    """The reproduce results (``matches``, ``truncated`` or ``nearest``) as records with their Explain link
+    (``base``: as for :func:`explain_query`)."""
     import json
 
     out = []
     for m in getattr(res, which):
         texts = json.loads(m.stdin)
         cfg = m.config
-        link = explain_link(cfg.family, cfg.dialect, cfg.opts, texts["candidate"], texts["references"], cfg.types)
+        link = explain_link(cfg.family, cfg.dialect, cfg.opts, texts["candidate"], texts["references"], cfg.types,
+                            base=base)
         out.append({"shown": m.shown, "configuration": m.description, "explain": link,
                     "references": ", ".join(str(k + 1) for k in m.references), "value": m.value,
                     "unusual": m.unusual, "command": m.to_dict()["command"]})
