@@ -36,8 +36,8 @@ from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International  # noq
 from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp  # noqa: E402
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh  # noqa: E402
 
-from explainer.bleu import limits as bleu_limits  # noqa: E402
 from explainer.bleu import explain_bleu_corpus, score_bleu_corpus  # noqa: E402
+from explainer.bleu import limits as bleu_limits  # noqa: E402
 
 
 def allow_full_traces(n_chars: int) -> None:

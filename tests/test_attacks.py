@@ -2,19 +2,16 @@
 never typed in), the lessons' verdicts, generator invariants, sweeps and the scoring fast path."""
 from __future__ import annotations
 
-import math
-import random
-
 import pytest
 import sacrebleu
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rouge_score import rouge_scorer
-from sacrebleu.metrics.bleu import BLEU
-from sacrebleu.metrics.bleu import _get_tokenizer
+from sacrebleu.metrics.bleu import BLEU, _get_tokenizer
 
 from explainer.attacks import generators as G
 from explainer.attacks.presets import PRESETS, evaluate, get_preset
-from explainer.attacks.scoring import FastScorer, score, score_corpus, BleuOptions
+from explainer.attacks.scoring import BleuOptions, FastScorer, score
 from explainer.attacks.sweeps import sweep_length, sweep_references, sweep_shuffle, sweep_stuffing
 from tests.conftest import golden
 

@@ -8,8 +8,7 @@ from collections import Counter
 
 import pytest
 
-from explainer.bleu import (bootstrap_bleu_corpus, explain_bleu, explain_bleu_corpus, score_bleu,
-                            score_bleu_corpus)
+from explainer.bleu import bootstrap_bleu_corpus, explain_bleu, explain_bleu_corpus, score_bleu, score_bleu_corpus
 from tests.conftest import golden
 
 TOL = 1e-9

@@ -7,8 +7,14 @@ from collections import Counter
 
 import pytest
 
-from explainer.bleu import (DIALECTS, explain_bleu, explain_bleu_corpus, score_bleu, score_bleu_corpus,
-                            streams_to_segments)
+from explainer.bleu import (
+    DIALECTS,
+    explain_bleu,
+    explain_bleu_corpus,
+    score_bleu,
+    score_bleu_corpus,
+    streams_to_segments,
+)
 from explainer.errors import ExplainerInputError
 from tests.bleu_cases import make_cases
 
@@ -142,7 +148,7 @@ def test_input_errors_are_clear():
     with pytest.raises(ExplainerInputError, match="different lengths"):
         streams_to_segments([["a", "b"], ["a"]])
     assert streams_to_segments([["a", "b"], ["x", None]]) == [["a", "x"], ["b"]]
-    from explainer.text import InputTooLong, MAX_INPUT_CHARS
+    from explainer.text import MAX_INPUT_CHARS, InputTooLong
     with pytest.raises(InputTooLong, match="limit"):
         score_bleu("a " * MAX_INPUT_CHARS, ["a"])
 

@@ -13,7 +13,11 @@ import pytest
 from explainer.errors import ExplainerInputError
 from explainer.rouge import explain_rouge, explain_rouge_corpus, get_dialect, score_rouge
 from explainer.rouge.rouge155 import (
-    WLCS_DEATH, Rouge155Options, evaluate, evaluate_corpus, parse_flags,
+    WLCS_DEATH,
+    Rouge155Options,
+    evaluate,
+    evaluate_corpus,
+    parse_flags,
 )
 from tests.conftest import golden, seed_vectors
 

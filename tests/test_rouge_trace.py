@@ -402,4 +402,4 @@ def test_every_dialect_corpus_trace_has_the_documented_keys():
             if "mid" in json.dumps(d["aggregate"]):
                 kind = "mean" if name == "rouge155" else "median"
                 assert kind.upper() in d["aggregation"]["note"]
-                assert f"rouge155: the **mean**" in corpus_doc and "**median**" in corpus_doc
+                assert "rouge155: the **mean**" in corpus_doc and "**median**" in corpus_doc

@@ -3,6 +3,8 @@ every dialect switch showing the core's numbers — and, where the real library 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 from streamlit.testing.v1 import AppTest
 
 from explainer.bleu import dialect_names, explain_bleu
@@ -451,8 +453,6 @@ def test_numeric_and_list_options():
     assert metrics(at)["BLEU"] == fmt_bleu(real, 1) and "e-" in metrics(at)["BLEU"]  # NLTK's tiny "zero"
     assert at.text_input(key="bleu_opt:nltk:weights").value == "a lot"  # the user's input stays
 
-
-from hypothesis import given, settings, strategies as hst  # noqa: E402
 
 _ODD = hst.text(alphabet=hst.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=30)
 

@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from explainer.attacks.scoring import BleuOptions, RougeOptions, Scores, score, score_corpus, DEFAULT_METRICS
+from explainer.attacks.scoring import DEFAULT_METRICS, BleuOptions, RougeOptions, Scores, score, score_corpus
 
 __all__ = ["Variant", "Preset", "PresetResult", "PRESETS", "get_preset", "evaluate", "verdict", "EPS",
            "LessonCard", "LESSON_CARDS", "ENTRIES"]

@@ -15,8 +15,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from explainer.bleu.dialects import BleuDialect, LibraryError, SegmentContext
-from explainer.bleu.limits import (MAX_CORPUS_TRACE_CHARS, MAX_TRACE_CHARS, TraceTooLarge, check_corpus_trace_size,
-                                   check_trace_size)
+from explainer.bleu.limits import (
+    MAX_CORPUS_TRACE_CHARS,
+    MAX_TRACE_CHARS,
+    TraceTooLarge,
+    check_corpus_trace_size,
+    check_trace_size,
+)
 from explainer.bleu.trace import BleuCorpusTrace, BleuStats, BleuTrace, OrderNgrams, TextTrace
 from explainer.errors import ExplainerInputError
 from explainer.gcpause import gc_paused

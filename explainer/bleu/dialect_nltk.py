@@ -15,8 +15,16 @@ from fractions import Fraction
 from importlib.metadata import version as _dist_version
 from typing import Sequence
 
-from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
-                                     OrderResult, SegmentContext, closest_shorter)
+from explainer.bleu.dialects import (
+    BleuDialect,
+    Combination,
+    LibraryError,
+    LibraryWarning,
+    OptionSpec,
+    OrderResult,
+    SegmentContext,
+    closest_shorter,
+)
 
 # The installed NLTK's version without importing NLTK itself (importing it takes ~0.5 s, and this module only needs
 # the version to name the implementation and build the signature).

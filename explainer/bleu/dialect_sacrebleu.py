@@ -12,8 +12,16 @@ from typing import Sequence
 import sacrebleu
 from sacrebleu.metrics.bleu import BLEU, BLEUSignature, _get_tokenizer
 
-from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
-                                     OrderResult, RefLengthChoice, closest_shorter)
+from explainer.bleu.dialects import (
+    BleuDialect,
+    Combination,
+    LibraryError,
+    LibraryWarning,
+    OptionSpec,
+    OrderResult,
+    RefLengthChoice,
+    closest_shorter,
+)
 from explainer.text import ENTITIES_13A
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")

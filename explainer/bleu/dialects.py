@@ -30,7 +30,7 @@ it to the registry (``explainer/bleu/registry.py``: its module path for a built-
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, asdict
+from dataclasses import asdict, dataclass, field
 from typing import ClassVar, Sequence
 
 from explainer.dialect import Dialect

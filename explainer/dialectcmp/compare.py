@@ -13,11 +13,9 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from explainer.dialectcmp.configs import Config
-from explainer.dialectcmp.divergence import (Divergence, bleu_divergence, rouge_corpus_divergence,
-                                             rouge_divergence)
+from explainer.dialectcmp.divergence import Divergence, bleu_divergence, rouge_corpus_divergence, rouge_divergence
 from explainer.dialectcmp.limits import check_corpus, check_segment
-from explainer.dialectcmp.rows import (DEFAULT_ROUGE_TYPES, Row, bleu_row, bleu_row_configs, rouge_row,
-                                       rouge_row_configs)
+from explainer.dialectcmp.rows import DEFAULT_ROUGE_TYPES, Row, bleu_row, bleu_row_configs, rouge_row, rouge_row_configs
 
 __all__ = ["Comparison", "compare", "compare_corpus", "divergence", "default_pairs"]
 

@@ -5,8 +5,13 @@ See docs/dialects-rouge.md."""
 from __future__ import annotations
 
 from explainer.options import OptionSpec
-from explainer.rouge.dialects import (RougeDialect, bootstrap_corpus_options, multi_ref_option, stemmer_option,
-                                      tokenizer_option)
+from explainer.rouge.dialects import (
+    RougeDialect,
+    bootstrap_corpus_options,
+    multi_ref_option,
+    stemmer_option,
+    tokenizer_option,
+)
 
 __all__ = ["RougeScoreDialect"]
 

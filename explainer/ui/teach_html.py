@@ -14,8 +14,20 @@ import math
 import re
 from typing import Iterable, Sequence
 
-from explainer.teach.model import (Chart, Chip, Formula, LcsGrid, Lesson, Para, Question, Result, Step, Table,
-                                   TokenRow, num)
+from explainer.teach.model import (
+    Chart,
+    Chip,
+    Formula,
+    LcsGrid,
+    Lesson,
+    Para,
+    Question,
+    Result,
+    Step,
+    Table,
+    TokenRow,
+    num,
+)
 from explainer.ui.highlight import escape_attr, escape_text
 
 __all__ = ["TEACH_CSS", "block_html", "blocks_html", "step_html", "notes_html", "question_html", "grid_html",

@@ -340,7 +340,6 @@ def test_xss_payloads_in_charts_and_formulas_are_inert(page, open_app):
 
 def test_downloads_match_the_real_sacrebleu(page, open_app):
     import csv
-    import io
     import json
     from collections import defaultdict
 
