@@ -282,3 +282,12 @@ def test_materialised_entries_equal_the_segment_traces_entries():
         alone = explain_bleu(h, rs)
         for a, b in zip(ct.segment(i).ngrams, alone.ngrams):
             assert a.entries == b.entries and [e.to_dict() for e in a.entries] == [e.to_dict() for e in b.entries]
+
+
+def test_materialise_builds_every_entry_record_before_it_returns():
+    """materialise() builds the records inside its one GC pause; without it they are built on first access."""
+    ct = explain_bleu_corpus(["the cat sat on the mat", "a b c"], [["the cat is on the mat", "x"], ["a b", "c"]])
+    orders = [o for i in range(ct.n_segments) for o in ct.segment(i).ngrams]
+    assert orders and all(o._entries is None for o in orders)   # lazy until asked
+    ct.materialise()
+    assert all(o._entries is not None for o in orders)
