@@ -91,6 +91,21 @@ def _occurrence_row(label: str, view: dict, status: dict, n: int) -> TokenRow:
     return TokenRow(label, tuple(chips), f"{hits} of {max(0, len(toks) - n + 1)} overlap")
 
 
+def _text_notes(r: dict) -> list[str]:
+    """The trace's notes, each once; a tokenizer's message about one text (also among the notes) says which."""
+    rest = list(r.get("notes") or [])
+    labelled = []
+    views = [("Candidate", r["candidate"])] + [(f"Reference {i + 1}", v) for i, v in enumerate(r["references"])]
+    for side, view in views:
+        message = view.get("message")
+        if message:
+            names_it = f"this {side.lower()} " in message   # "all 3 words of this reference 2 (...) were removed"
+            labelled.append(message if names_it else f"{side}: {message}")
+            if message in rest:
+                rest.remove(message)
+    return labelled + rest
+
+
 def _step_ngram(r: dict, t: str) -> Step | None:
     k = _ref_for(r, t)
     res = _res(r, t, k)
@@ -120,12 +135,8 @@ def _step_ngram(r: dict, t: str) -> Step | None:
                Table((gram, "candidate", f"ref {k + 1}", "overlap = min"), rows,
                      tuple(i for i, g in enumerate(res["detail"]["ngrams"][:MAX_ROWS]) if g["overlap"]),
                      total=("hits", res["cand_total"], res["ref_total"], res["hits"]))]
-    for note in r.get("notes") or []:
-        if n == 1:
-            blocks.append(Para(note, "note"))
-    for side, view in (("candidate", r["candidate"]), (f"reference {k + 1}", ref)):
-        if n == 1 and view.get("message"):
-            blocks.append(Para(view["message"], "note"))
+    if n == 1:
+        blocks += [Para(note, "note") for note in _text_notes(r)]
     shared = [" ".join(g["ngram"]) for g in res["detail"]["ngrams"] if g["overlap"]]
     q = question(f"rouge{n}-hits", f"How many {gram} hits (overlapping {gram}s) do the candidate and reference "
                                    f"{k + 1} share?", res["hits"], kind="count",
@@ -406,7 +417,7 @@ def _step_refs(r: dict) -> Step | None:
         if t not in LABELS:
             continue
         per = []
-        for j, pr in enumerate(r["per_reference"]):
+        for pr in r["per_reference"]:
             x = pr.get(t)
             per.append(num(x["fmeasure"]) if x else "—")
         kept = r["chosen_reference"].get(t)
