@@ -353,7 +353,7 @@ def test_ui_helpers_run_on_every_dialect_trace():
     rows = rv.lsum_rows(tr, 0)
     assert [r["clipped by budget"] for r in rows] == ["—", "the, cat"]
     n = 0
-    for name, types, tr in _dialect_traces():
+    for _name, types, tr in _dialect_traces():
         assert [r["type"] for r in rv.prf_rows(tr)] == types
         assert len(rv.winner_rows(tr)) == len(types)
         assert rv.headline_types()

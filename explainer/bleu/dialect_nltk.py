@@ -116,7 +116,7 @@ class _Smoothing:
         self.notes = [("none", f"{m} / {t} = {m / t:.6g}", "matches > 0: plain precision") for m, t in raw]
 
     def method0(self) -> None:
-        for i, (m, t) in enumerate(self.raw):
+        for i, (m, _t) in enumerate(self.raw):
             if m == 0:
                 self.warns.append(LibraryWarning("UserWarning", _warn_text(i + 1)))
                 self.p[i] = _TINY

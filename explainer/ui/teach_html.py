@@ -428,12 +428,12 @@ def _alignment_svg(data: dict) -> tuple[list[str], int, int]:
     on_c = {c for _, c in pairs}
     on_r = {r for r, _ in pairs}
     parts = []
-    for rank, (ri, ci) in enumerate(pairs):
+    for ri, ci in pairs:
         if ci < len(cx) and ri < len(rx):
             x1 = cx[ci][0] + cx[ci][1] / 2
             x2 = rx[ri][0] + rx[ri][1] / 2
             parts.append(f'<line x1="{x1:.1f}" y1="48" x2="{x2:.1f}" y2="102" stroke="{GREEN}" stroke-width="3"/>')
-    for toks, xs, y, on, who in ((cand, cx, 18, on_c, "candidate"), (ref, rx, 102, on_r, "reference")):
+    for toks, xs, y, on in ((cand, cx, 18, on_c), (ref, rx, 102, on_r)):
         for i, (t, (x, wdt)) in enumerate(zip(toks, xs)):
             fill = "rgba(0,158,115,.25)" if i in on else "none"
             dash = "" if i in on else ' stroke-dasharray="4 3"'
