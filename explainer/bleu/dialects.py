@@ -235,7 +235,8 @@ class BleuDialect(Dialect):
     scale: ClassVar[float] = 1.0            # native output scale: 100 (sacreBLEU, multi-bleu) or 1
     needs_last_segment: ClassVar[bool] = False
     #: what the trace shows as the per-segment totals rule
-    totals_rule: ClassVar[str] = "number of candidate n-grams: max(0, c − n + 1); 0 when the candidate is shorter than n"
+    totals_rule: ClassVar[str] = ("number of candidate n-grams: max(0, c − n + 1); 0 when the candidate is shorter "
+                                  "than n")
 
     # ---- identity
     def describe(self) -> dict:

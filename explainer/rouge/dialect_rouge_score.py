@@ -24,7 +24,8 @@ class RougeScoreDialect(RougeDialect):
                    "score_multi keeps the best F per type.")
     OPTIONS = (stemmer_option(), multi_ref_option(), tokenizer_option(),
                OptionSpec("split_summaries", "bool", False,
-                          "rougeLsum: split sentences with nltk.sent_tokenize instead of newlines (needs NLTK punkt_tab)",
+                          "rougeLsum: split sentences with nltk.sent_tokenize instead of newlines "
+                          "(needs NLTK punkt_tab)",
                           label="split sentences with NLTK (not newlines)"),
                *bootstrap_corpus_options())
 

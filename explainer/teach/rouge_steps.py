@@ -266,6 +266,15 @@ def _step_lcs_table(r: dict) -> Step | None:
                 misconception("rouge-lcs-table"), q)
 
 
+def _lcs_row(label: str, view: dict, rank: dict[int, int], n_pairs: int) -> TokenRow:
+    """A text's tokens, those on the LCS labelled with their rank in it ("L3" = third LCS token)."""
+    n = len(view["tokens"])
+    chips = tuple(_chip(view, i, "lcs" if i in rank else "", f"L{rank[i]}" if i in rank else "",
+                        f"token {i + 1}" + (f": LCS token {rank[i]}" if i in rank else ": not on the LCS"))
+                  for i in range(n))
+    return TokenRow(label, chips, f"{n_pairs} of {n} on the LCS")
+
+
 def _step_alignment(r: dict) -> Step | None:
     k = _ref_for(r, "rougeL")
     res = _res(r, "rougeL", k)
@@ -276,16 +285,8 @@ def _step_alignment(r: dict) -> Step | None:
     pairs = d["pairs"]
     cand_rank = {c: i + 1 for i, (_, c) in enumerate(pairs)}
     ref_rank = {ri: i + 1 for i, (ri, _) in enumerate(pairs)}
-    crow = TokenRow("Candidate", tuple(_chip(cand, i, "lcs" if i in cand_rank else "",
-                                             f"L{cand_rank[i]}" if i in cand_rank else "",
-                                             f"token {i + 1}" + (f": LCS token {cand_rank[i]}" if i in cand_rank
-                                                                 else ": not on the LCS"))
-                                       for i in range(len(cand["tokens"]))), f"{len(pairs)} of {len(cand['tokens'])} on the LCS")
-    rrow = TokenRow(f"Reference {k + 1}", tuple(_chip(ref, i, "lcs" if i in ref_rank else "",
-                                                      f"L{ref_rank[i]}" if i in ref_rank else "",
-                                                      f"token {i + 1}" + (f": LCS token {ref_rank[i]}" if i in ref_rank
-                                                                          else ": not on the LCS"))
-                                                for i in range(len(ref["tokens"]))), f"{len(pairs)} of {len(ref['tokens'])} on the LCS")
+    crow = _lcs_row("Candidate", cand, cand_rank, len(pairs))
+    rrow = _lcs_row(f"Reference {k + 1}", ref, ref_rank, len(pairs))
     blocks: list[Any] = [
         Para("Walking back from the bottom-right cell gives the tokens of one longest common subsequence: the "
              "same tokens, in the same order, gaps allowed."),
@@ -374,7 +375,8 @@ def _step_lsum(r: dict) -> Step | None:
         marks[ps["ref_sentence"]] = {i: ("match", "✓") if i in counted else ("clip", "✂") for i in ps.get("union", [])
                                      if i in counted or i in clipped}
         per = "; ".join(f"cand. sentence {x['cand_sentence'] + 1}: " +
-                        (" ".join(toks[i] for i in x["ref_indices"]) or "—") for x in ps.get("lcs_per_cand_sentence", []))
+                        (" ".join(toks[i] for i in x["ref_indices"]) or "—")
+                        for x in ps.get("lcs_per_cand_sentence", []))
         rows.append((ps["ref_sentence"] + 1, per, " ".join(toks[i] for i in ps.get("union", [])) or "—",
                      ps.get("hits", 0)))
     blocks: list[Any] = [Para("ROUGE-Lsum: for each reference sentence, the union of its LCS matches with every "
@@ -427,8 +429,9 @@ def _step_refs(r: dict) -> Step | None:
     blocks: list[Any] = [Para(r["multi_ref_note"], "key"), Table(cols, tuple(rows))]
     for t, pool in (r.get("pooled") or {}).items():
         if t in LABELS:
-            blocks.append(Para(f"{LABELS[t]} pooled: hits {num(pool['hits'])}, reference size {num(pool['ref_total'])}, "
-                               f"candidate size {num(pool['cand_total'])} — {pool.get('rule', '')}", "note"))
+            blocks.append(Para(f"{LABELS[t]} pooled: hits {num(pool['hits'])}, "
+                               f"reference size {num(pool['ref_total'])}, candidate size {num(pool['cand_total'])} "
+                               f"— {pool.get('rule', '')}", "note"))
     q = None
     kept = r["chosen_reference"].get("rougeL")
     if isinstance(kept, int):

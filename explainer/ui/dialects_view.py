@@ -78,7 +78,8 @@ def table_rows(cmp) -> list[dict]:
         if cmp.metric == "bleu":
             rec = {"implementation": row.label, "score": _num(d["score"]), "scale": f"0–{_num(d['scale'])}",
                    "BLEU 0–1": _num(d["bleu"]),
-                   "matches / totals": "  ".join(f"{_num(m)}/{_num(t)}" for m, t in zip(d["counts"] or [], d["totals"] or [])),
+                   "matches / totals": "  ".join(f"{_num(m)}/{_num(t)}"
+                                                 for m, t in zip(d["counts"] or [], d["totals"] or [])),
                    "c": d["sys_len"], "r": d["ref_len"], "BP": _num(d["bp"]), "smoothing": d["smoothing"],
                    "tokenizer": d["tokenizer"]}
             err = d.get("library_error")
