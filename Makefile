@@ -26,15 +26,15 @@ test-venv: $(VENV)/.stamp-test
 run: $(VENV)/.stamp-run
 	$(BIN)/streamlit run app.py --server.port $(PORT) --server.address localhost --browser.gatherUsageStats false
 
-# `make test` lints the files that are already clean (ruff, rules in pyproject.toml), then runs the suite.
-# `make lint-all` lints the whole tree; LINT_PATHS becomes "." once the tree is clean.
-LINT_PATHS ?= explainer/cli scripts bench/bench_cli.py bench/run_all.py tests/conftest.py tests/chapter.py \
-	tests/bleu_cases.py tests/test_cli_io.py tests/test_cli_bleu.py tests/test_cli_rouge.py tests/test_packaging.py \
-	tests/test_examples.py tests/test_bleu_edge.py tests/test_bleu_seeds.py tests/test_bleu_parity.py \
-	tests/test_bleu_nltk_params.py tests/browser/conftest.py
+# `make test` (and `make lint`) lint the whole tree with ruff (rules in pyproject.toml), then run the suite.
+LINT_PATHS ?= .
+# Files another track was editing when the tree was cleaned (9 findings left: I001, E501, F401); they are
+# linted once that work is merged and fixed. Empty this list then; `make lint-all` checks them already.
+LINT_PENDING ?= explainer/ui/teach_page.py explainer/ui/dialects_page.py explainer/examples.py tests/test_teach_app.py \
+	tests/test_ui_dialects.py
 
 lint: $(VENV)/.stamp-test
-	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff check $(addprefix --extend-exclude ,$(LINT_PENDING)) $(LINT_PATHS)
 
 lint-all: $(VENV)/.stamp-test
 	$(BIN)/ruff check .

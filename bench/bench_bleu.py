@@ -11,8 +11,8 @@
 
 Corpus: 2,400 synthetic segments x 2 references, 8-40 tokens, words from a 3,000-word vocabulary with
 punctuation, references are perturbations of the candidate (so n-grams of every order match). sacreBLEU's
-tokenizer caches (every lru_cache on a tokenizer's ``__call__``) are cleared before every timed repetition of either side, so
-neither side is timed on a warm cache.
+tokenizer caches (every lru_cache on a tokenizer's ``__call__``) are cleared before every timed repetition of
+either side, so neither side is timed on a warm cache.
 
 Usage: ``python bench/bench_bleu.py [--segments N] [--repeat R]``
 """
@@ -36,8 +36,8 @@ from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International  # noq
 from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp  # noqa: E402
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh  # noqa: E402
 
-from explainer.bleu import limits as bleu_limits  # noqa: E402
 from explainer.bleu import explain_bleu_corpus, score_bleu_corpus  # noqa: E402
+from explainer.bleu import limits as bleu_limits  # noqa: E402
 
 
 def allow_full_traces(n_chars: int) -> None:

@@ -14,6 +14,7 @@ import statistics
 import sys
 import time
 import warnings
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -106,18 +107,18 @@ def main():
     worst = 0.0
     for name, cand, refs in cases:
         res = reproduce(cand, refs, "0.5")
-        t_ours = median_time(lambda: reproduce(cand, refs, "0.5"))
-        t_scratch = median_time(lambda: from_scratch(cand, refs), repeat=1)
-        t_sb_ours = median_time(lambda: ours_sacrebleu_part(cand, refs))
-        t_sb = median_time(lambda: sacrebleu_part(cand, refs), repeat=3)
+        t_ours = median_time(partial(reproduce, cand, refs, "0.5"))
+        t_scratch = median_time(partial(from_scratch, cand, refs), repeat=1)
+        t_sb_ours = median_time(partial(ours_sacrebleu_part, cand, refs))
+        t_sb = median_time(partial(sacrebleu_part, cand, refs), repeat=3)
         worst = max(worst, t_ours)
         print(f"  {name:32s} {len(refs):4d} {res.n_configurations:8,d} {t_ours:7.3f}s {t_scratch:7.3f}s "
               f"{t_ours / t_scratch:6.2f}   {t_sb_ours:19.3f}s {t_sb:8.3f}s {t_sb_ours / t_sb:6.2f}")
     print(f"  slowest pair: {worst:.3f} s (target < 1 s)")
     print("dialects (side by side: every row's full trace + first divergences), median:")
     for name, cand, refs in cases:
-        tb = median_time(lambda: compare(cand, refs, metric="bleu"), repeat=3)
-        tr = median_time(lambda: compare(cand, refs, metric="rouge"), repeat=3)
+        tb = median_time(partial(compare, cand, refs, metric="bleu"), repeat=3)
+        tr = median_time(partial(compare, cand, refs, metric="rouge"), repeat=3)
         print(f"  {name:32s} BLEU {tb:6.3f} s   ROUGE {tr:6.3f} s")
 
 

@@ -345,7 +345,7 @@ def browser_views(server: Server, links: list[tuple[str, str, list[str]]], repea
                 pg.goto(server.url + "/?" + query(*links[0][1:]))
                 pg.wait_for_function("window.__headline", timeout=TIMEOUT_S * 1000, polling=50)
                 ctx.close()
-            for rep in range(repeats):
+            for _ in range(repeats):
                 for name, cand, refs in links:
                     want = expected_headline(cand, refs)
                     ctx = b.new_context(viewport={"width": 1400, "height": 1000})

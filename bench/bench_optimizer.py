@@ -40,7 +40,7 @@ def main():
     t_fast = per_call(fast.values)
     t_pkg = per_call(lambda c: (sacrebleu.sentence_bleu(c, REFS), rs.score_multi(REFS, c)))
     t_full = per_call(lambda c: score(c, REFS), n=100)
-    print(f"one neighbour, all metrics (median per call):")
+    print("one neighbour, all metrics (median per call):")
     print(f"  fast path (FastScorer)              {t_fast * 1e6:8.1f} µs")
     print(f"  sacrebleu.sentence_bleu + rouge-score {t_pkg * 1e6:6.1f} µs   ratio fast/packages = {t_fast / t_pkg:.2f}")
     print(f"  explainer full path (scoring.score) {t_full * 1e6:8.1f} µs   ratio fast/full = {t_fast / t_full:.2f}")

@@ -15,6 +15,7 @@ import logging
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,11 +65,11 @@ def main() -> None:
     build_lesson(*cases[0][1:])
     print("lesson build (both traces + steps), median of", N)
     for name, cand, refs in cases:
-        lesson_ms = median_ms(lambda: build_lesson(cand, refs))
-        real_ms = median_ms(lambda: real_scores(cand, refs))
+        lesson_ms = median_ms(partial(build_lesson, cand, refs))
+        real_ms = median_ms(partial(real_scores, cand, refs))
         lesson = build_lesson(cand, refs)
-        html_ms = median_ms(lambda: handout_html(lesson))
-        md_ms = median_ms(lambda: handout_markdown(lesson))
+        html_ms = median_ms(partial(handout_html, lesson))
+        md_ms = median_ms(partial(handout_markdown, lesson))
         html_kb = len(handout_html(lesson).encode()) / 1024
         print(f"  {name}: lesson {lesson_ms:.1f} ms vs sacreBLEU+rouge-score scores {real_ms:.1f} ms "
               f"(ratio {lesson_ms / real_ms:.1f}x); handout HTML {html_ms:.1f} ms ({html_kb:.0f} KB), "

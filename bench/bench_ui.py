@@ -56,13 +56,13 @@ def app_with(cand: str, refs: list[str]) -> AppTest:
 
 def bench(cand: str, refs: list[str], n: int = N) -> dict:
     firsts, reruns, renders = [], [], []
-    for i in range(3):
+    for _ in range(3):
         at = app_with(cand, refs)
         t = time.perf_counter()
         at.run()
         firsts.append(time.perf_counter() - t)
         assert not at.exception, [e.value for e in at.exception]
-    for i in range(n):
+    for _ in range(n):
         t = time.perf_counter()
         at.run()
         reruns.append(time.perf_counter() - t)

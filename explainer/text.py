@@ -8,7 +8,7 @@ to the original string so the UI can highlight the user's own text; it never cha
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, asdict
+from dataclasses import asdict, dataclass
 from typing import Iterable, Sequence
 
 __all__ = ["Token", "align_spans", "MAX_INPUT_CHARS", "InputTooLong", "check_length",

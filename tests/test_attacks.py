@@ -2,19 +2,16 @@
 never typed in), the lessons' verdicts, generator invariants, sweeps and the scoring fast path."""
 from __future__ import annotations
 
-import math
-import random
-
 import pytest
 import sacrebleu
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rouge_score import rouge_scorer
-from sacrebleu.metrics.bleu import BLEU
-from sacrebleu.metrics.bleu import _get_tokenizer
+from sacrebleu.metrics.bleu import BLEU, _get_tokenizer
 
 from explainer.attacks import generators as G
 from explainer.attacks.presets import PRESETS, evaluate, get_preset
-from explainer.attacks.scoring import FastScorer, score, score_corpus, BleuOptions
+from explainer.attacks.scoring import BleuOptions, FastScorer, score
 from explainer.attacks.sweeps import sweep_length, sweep_references, sweep_shuffle, sweep_stuffing
 from tests.conftest import golden
 
@@ -57,7 +54,8 @@ def test_preset_numbers_match_real_packages(pid, i):
         nref = max(len(r) for r in refs)
         streams = [[r[k] if k < len(r) else None for r in refs] for k in range(nref)]
         o = v.bleu
-        ref = BLEU(tokenize=o.tokenize, lowercase=o.lowercase, smooth_method=o.smooth_method).corpus_score(cands, streams)
+        ref = BLEU(tokenize=o.tokenize, lowercase=o.lowercase,
+                   smooth_method=o.smooth_method).corpus_score(cands, streams)
         sent = [sacrebleu.sentence_bleu(c, r, tokenize=o.tokenize, lowercase=o.lowercase).score
                 for c, r in zip(cands, refs)]
         expected_bleu = sum(sent) / len(sent) if v.aggregate == "sentence_mean" else ref.score
@@ -74,7 +72,8 @@ def test_preset_numbers_match_real_packages(pid, i):
     if v.bleu.dialect == "nltk":
         _check_nltk_variant(v, got)
     else:
-        ref = _shortest_rule(v.candidate, refs) if v.bleu.ref_length == "shortest" else _ref_bleu(v.candidate, refs, v.bleu)
+        ref = (_shortest_rule(v.candidate, refs) if v.bleu.ref_length == "shortest"
+               else _ref_bleu(v.candidate, refs, v.bleu))
         assert got["bleu"] == pytest.approx(ref.score, abs=TOL)
         assert got["bleu_bp"] == pytest.approx(ref.bp, abs=TOL)
         assert got.bleu_counts == list(ref.counts) and got.bleu_totals == list(ref.totals)
@@ -349,7 +348,8 @@ def test_permutation_keeps_sacrebleu_counts_on_catalogue_example():
     g = G.permute_chunks("the quick brown fox leaped above the lazy dog", ref)
     assert g.changed and g.text != "the quick brown fox leaped above the lazy dog"
     assert _stats(g.text, ref) == _stats("the quick brown fox leaped above the lazy dog", ref)
-    assert _ref_rouge(g.text, ref)["rougeL"].fmeasure < _ref_rouge("the quick brown fox leaped above the lazy dog", ref)["rougeL"].fmeasure
+    honest = _ref_rouge("the quick brown fox leaped above the lazy dog", ref)
+    assert _ref_rouge(g.text, ref)["rougeL"].fmeasure < honest["rougeL"].fmeasure
 
 
 @settings(max_examples=150)
@@ -492,12 +492,14 @@ def test_stuffing_adds_clipped_matches_first():
 
 def test_text_generators_examples_and_determinism():
     assert G.swap_noun_phrases("The dog bit the man.").text == "The man bit the dog."
-    assert G.insert_negation("the new drug is safe for young children").text == "the new drug is not safe for young children"
+    assert (G.insert_negation("the new drug is safe for young children").text
+            == "the new drug is not safe for young children")
     assert G.insert_negation("Birds fly south.").text.startswith("It is not true that")
     assert G.truncate("a b c d e f", 3).text == "a b c"
     a = G.shuffle_words("one two three four five six seven", 1.0, seed=3)
     b = G.shuffle_words("one two three four five six seven", 1.0, seed=3)
-    assert a.text == b.text and a.changed and sorted(a.text.split()) == sorted("one two three four five six seven".split())
+    assert a.text == b.text and a.changed
+    assert sorted(a.text.split()) == sorted("one two three four five six seven".split())
     assert not G.swap_noun_phrases("hello world").changed
 
 
@@ -518,7 +520,8 @@ def test_fast_scorer_equals_real_packages(cand, refs):
 
 
 def test_length_sweep_truncates_and_pads():
-    cand, refs = "a fire destroyed a port warehouse on sunday", ["a fire destroyed a warehouse in the port on sunday night"]
+    cand = "a fire destroyed a port warehouse on sunday"
+    refs = ["a fire destroyed a warehouse in the port on sunday night"]
     sw = sweep_length(cand, refs)
     i = sw.x.index(len(cand.split()))
     assert sw.texts[i] == cand
@@ -538,13 +541,15 @@ def test_other_sweeps():
     refs = [cand, "two men were arrested by police after a bank robbery on friday"]
     sh = sweep_shuffle(cand, refs, steps=4, trials=3)
     assert sh.x == [0, 0.25, 0.5, 0.75, 1.0]
-    assert sh.values["rouge1_f"][0] == pytest.approx(1.0, abs=1e-9) and sh.values["rouge1_f"][-1] == pytest.approx(1.0, abs=1e-9)
+    assert sh.values["rouge1_f"][0] == pytest.approx(1.0, abs=1e-9)
+    assert sh.values["rouge1_f"][-1] == pytest.approx(1.0, abs=1e-9)
     assert sh.values["rouge2_f"][-1] < sh.values["rouge2_f"][0]
     stf = sweep_stuffing("men arrested after robbery", refs, 5)
     assert stf.x == list(range(6)) and stf.texts[0] == "men arrested after robbery"
     nr = sweep_references("two men were arrested after a robbery", refs)
     assert nr.x == [1, 2]
-    assert nr.values["bleu"][1] == pytest.approx(sacrebleu.sentence_bleu("two men were arrested after a robbery", refs).score, abs=TOL)
+    real = sacrebleu.sentence_bleu("two men were arrested after a robbery", refs).score
+    assert nr.values["bleu"][1] == pytest.approx(real, abs=TOL)
     with pytest.raises(ValueError):
         sweep_length("", refs)
     with pytest.raises(ValueError):
@@ -593,4 +598,5 @@ def test_generators_never_crash_on_odd_unicode(cand, refs, seed):
         good_refs = [r for r in refs if r.strip()]
         if g.text.strip() and good_refs:
             s = score(g.text, good_refs)
-            assert 0 <= s["bleu"] <= 100 + 1e-9 and 0 <= s["rouge1_f"] <= 1  # sacreBLEU gives 100.00000000000004 for "0" vs "0"
+            # sacreBLEU gives 100.00000000000004 for "0" vs "0"
+            assert 0 <= s["bleu"] <= 100 + 1e-9 and 0 <= s["rouge1_f"] <= 1

@@ -8,8 +8,7 @@ from collections import Counter
 
 import pytest
 
-from explainer.bleu import (bootstrap_bleu_corpus, explain_bleu, explain_bleu_corpus, score_bleu,
-                            score_bleu_corpus)
+from explainer.bleu import bootstrap_bleu_corpus, explain_bleu, explain_bleu_corpus, score_bleu, score_bleu_corpus
 from tests.conftest import golden
 
 TOL = 1e-9
@@ -97,7 +96,7 @@ def check_sacrebleu_record(rec, checked: Counter) -> None:
             assert tr.candidate.preprocessed == tok["candidates"][0], key
             assert [r.preprocessed for r in tr.references] == [s[0] for s in tok["references"]], key
         else:
-            for i, c in enumerate(rec["candidates"]):
+            for i in range(len(rec["candidates"])):
                 seg_tr = tr.segment(i)
                 assert seg_tr.candidate.preprocessed == tok["candidates"][i], key
                 want = [s[i] for s in tok["references"] if s[i] is not None]

@@ -12,8 +12,17 @@ import time
 import pytest
 from sacrebleu.metrics import BLEU
 
-from explainer.bleu import (MAX_BOOTSTRAP, MAX_CORPUS_TRACE_CHARS, MAX_TRACE_CHARS, TraceTooLarge,
-                            bootstrap_bleu_corpus, explain_bleu, explain_bleu_corpus, score_bleu, score_bleu_corpus)
+from explainer.bleu import (
+    MAX_BOOTSTRAP,
+    MAX_CORPUS_TRACE_CHARS,
+    MAX_TRACE_CHARS,
+    TraceTooLarge,
+    bootstrap_bleu_corpus,
+    explain_bleu,
+    explain_bleu_corpus,
+    score_bleu,
+    score_bleu_corpus,
+)
 from explainer.cli import main
 from explainer.errors import ExplainerInputError
 from explainer.text import MAX_INPUT_CHARS

@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import golden
 from explainer.bleu import moses as M
@@ -273,8 +275,6 @@ def test_detok_references_go_through_strict_utf8():
 
 
 # ------------------------------------------------------------------------------------------ properties
-from hypothesis import given, strategies as st  # noqa: E402
-
 _texts = st.lists(st.sampled_from(list("aAbZ09 .,-'\"&<>;\t\n\u00a0\u2028\x1cÄßΣ€") + ["&amp;", "<skipped>"]),
                   max_size=30).map("".join)
 

@@ -83,7 +83,8 @@ def _check(rec) -> list:
     else:
         if not _close(tr.score, fp["score"]):
             errs.append(("score", tr.score, fp["score"]))
-        if not all(_close(a, b) for a, b in zip(extra["individual_1to4"], fp["individual_precisions_1to4"], strict=True)):
+        if not all(_close(a, b)
+                   for a, b in zip(extra["individual_1to4"], fp["individual_precisions_1to4"], strict=True)):
             errs.append(("individual", extra["individual_1to4"], fp["individual_precisions_1to4"]))
         if not all(_close(a, b) for a, b in zip(extra["cumulative_1to4"], fp["cumulative_bleu_1to4"], strict=True)):
             errs.append(("cumulative", extra["cumulative_1to4"], fp["cumulative_bleu_1to4"]))

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import math
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from explainer.bleu import explain_bleu, explain_bleu_corpus, score_bleu
 

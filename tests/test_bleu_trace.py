@@ -7,8 +7,14 @@ from collections import Counter
 
 import pytest
 
-from explainer.bleu import (DIALECTS, explain_bleu, explain_bleu_corpus, score_bleu, score_bleu_corpus,
-                            streams_to_segments)
+from explainer.bleu import (
+    DIALECTS,
+    explain_bleu,
+    explain_bleu_corpus,
+    score_bleu,
+    score_bleu_corpus,
+    streams_to_segments,
+)
 from explainer.errors import ExplainerInputError
 from tests.bleu_cases import make_cases
 
@@ -142,7 +148,7 @@ def test_input_errors_are_clear():
     with pytest.raises(ExplainerInputError, match="different lengths"):
         streams_to_segments([["a", "b"], ["a"]])
     assert streams_to_segments([["a", "b"], ["x", None]]) == [["a", "x"], ["b"]]
-    from explainer.text import InputTooLong, MAX_INPUT_CHARS
+    from explainer.text import MAX_INPUT_CHARS, InputTooLong
     with pytest.raises(InputTooLong, match="limit"):
         score_bleu("a " * MAX_INPUT_CHARS, ["a"])
 
@@ -276,3 +282,12 @@ def test_materialised_entries_equal_the_segment_traces_entries():
         alone = explain_bleu(h, rs)
         for a, b in zip(ct.segment(i).ngrams, alone.ngrams):
             assert a.entries == b.entries and [e.to_dict() for e in a.entries] == [e.to_dict() for e in b.entries]
+
+
+def test_materialise_builds_every_entry_record_before_it_returns():
+    """materialise() builds the records inside its one GC pause; without it they are built on first access."""
+    ct = explain_bleu_corpus(["the cat sat on the mat", "a b c"], [["the cat is on the mat", "x"], ["a b", "c"]])
+    orders = [o for i in range(ct.n_segments) for o in ct.segment(i).ngrams]
+    assert orders and all(o._entries is None for o in orders)   # lazy until asked
+    ct.materialise()
+    assert all(o._entries is not None for o in orders)

@@ -95,7 +95,8 @@ def test_dialects_jsonl_bad_line(capsys, monkeypatch):
 
 def test_reproduce_contract(capsys):
     rc, out, err = run(["reproduce", "--candidate", "Abandon all hope , ye who enter here",
-                        "--ref", "All hope abandon , ye who enter here", "--ref", "All hope abandon , ye who enter in !",
+                        "--ref", "All hope abandon , ye who enter here",
+                        "--ref", "All hope abandon , ye who enter in !",
                         "--ref", "Leave every hope, ye that enter", "--ref", "Leave all hope , ye that enter",
                         "--claim", "BLEU: 0.541"], capsys)
     assert rc == 0 and err == ""

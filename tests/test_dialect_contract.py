@@ -111,7 +111,8 @@ def test_bleu_registry_is_lazy():
         "print(names, loaded)\n"
         "b.score_bleu('the cat', ['the cat'], dialect='sacrebleu')\n"
         "b.explain_bleu('the cat', ['the cat'], dialect='sacrebleu').to_dict()\n"
-        "print('nltk' in sys.modules, 'explainer.bleu.moses' in sys.modules, 'explainer.bleu.dialect_nltk' in sys.modules)\n")
+        "print('nltk' in sys.modules, 'explainer.bleu.moses' in sys.modules, "
+        "'explainer.bleu.dialect_nltk' in sys.modules)\n")
     first, second = out.strip().splitlines()
     assert first == "['sacrebleu', 'nltk', 'hf-evaluate', 'multi-bleu', 'mteval', 'textbook'] []"
     assert second == "False False False"

@@ -172,7 +172,8 @@ def test_rouge_overlap_step_on_a_hand_made_trace_pair():
     b.per_reference[0]["rouge2"] = TypeResult(x.type, x.hits - 1, x.ref_total, x.cand_total, x.score, x.detail)
     d = rouge_divergence(a, b, "multiset", "set")
     assert d.first_step == "overlap"
-    assert d.why == "rouge2 against the reference: 3 hits of 5 reference / 5 candidate units (multiset) vs 2 of 5 / 5 (set)"
+    assert d.why == ("rouge2 against the reference: 3 hits of 5 reference / 5 candidate units (multiset) vs "
+                     "2 of 5 / 5 (set)")
     assert d.cells == [{"kind": "type", "type": "rouge2", "ref": 0, "field": "hits"}]
 
 

@@ -45,8 +45,10 @@ def bleu_golden():
         "sacrebleu": _index([r for r in golden("bleu/sacrebleu.jsonl") if r["api"] == "BLEU(**options).corpus_score"]),
         "nltk": _index(golden("bleu/nltk.jsonl"), key=lambda r: r["options"]["smoothing_function"]
                        if r["options"]["weights"] == [0.25] * 4 and not r["options"]["auto_reweigh"] else None),
-        "hf": _index(golden("bleu/hf_evaluate.jsonl"), key=lambda r: (r["options"]["max_order"], r["options"]["smooth"])),
-        "mb": _index(golden("bleu/multi_bleu.jsonl"), key=lambda r: (r["options"]["script"], tuple(r["options"]["flags"]))),
+        "hf": _index(golden("bleu/hf_evaluate.jsonl"),
+                     key=lambda r: (r["options"]["max_order"], r["options"]["smooth"])),
+        "mb": _index(golden("bleu/multi_bleu.jsonl"),
+                     key=lambda r: (r["options"]["script"], tuple(r["options"]["flags"]))),
         "mt": _index(golden("bleu/mteval.jsonl"), key=lambda r: tuple(r["options"]["flags"])),
     }
 
@@ -189,7 +191,8 @@ def _run_cli(argv, stdin: str, capsys, monkeypatch) -> dict:
 CLI_CASES = [
     ("The cat sat on the mat.", ["The cat is on the mat.", "There is a cat on the mat."]),
     ("北京是中国的首都。", ["北京是中国首都。"]),
-    ("the military party", ["It is a guide to action that ensures that the military will forever heed Party commands."]),
+    ("the military party",
+     ["It is a guide to action that ensures that the military will forever heed Party commands."]),
     ("w1 w2 w6 w7 w8\nw1 w3 w8 w9 w5", ["w1 w2 w3 w4 w5"]),
     ("", ["a b c"]),
 ]

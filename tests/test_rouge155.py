@@ -13,7 +13,11 @@ import pytest
 from explainer.errors import ExplainerInputError
 from explainer.rouge import explain_rouge, explain_rouge_corpus, get_dialect, score_rouge
 from explainer.rouge.rouge155 import (
-    WLCS_DEATH, Rouge155Options, evaluate, evaluate_corpus, parse_flags,
+    WLCS_DEATH,
+    Rouge155Options,
+    evaluate,
+    evaluate_corpus,
+    parse_flags,
 )
 from tests.conftest import golden, seed_vectors
 
@@ -175,7 +179,7 @@ def test_full_traces_match_golden_and_record_the_steps():
             sc = d["scores"][PERL_TO_TYPE[name]]
             _same_printed(sc["recall"], want["R"], what + " " + name)
             _same_printed(sc["fmeasure"], want["F"], what + " " + name)
-        for k, pr in enumerate(tr.per_reference):
+        for pr in tr.per_reference:
             r1 = pr["rouge1"]
             assert r1.hits == sum(row["overlap"] for row in r1.detail["ngrams"])
             ls = pr["rougeLsum"]

@@ -12,7 +12,11 @@ import pytest
 
 from explainer.rouge.rouge155 import parse_flags
 from explainer.rouge.rouge155.files import (
-    format_report, read_config_xml, read_file_list, read_units, run_config,
+    format_report,
+    read_config_xml,
+    read_file_list,
+    read_units,
+    run_config,
 )
 
 _C = "-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2"

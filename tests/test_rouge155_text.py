@@ -8,7 +8,8 @@ by NLTK itself, to show why no NLTK mode can stand in for the script's stemmer.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from explainer.rouge import explain_rouge, score_rouge
 from explainer.rouge.rouge155 import Rouge155Options, evaluate

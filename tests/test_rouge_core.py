@@ -165,7 +165,8 @@ def test_multi_ref_policies():
     # pooled ROUGE-1 from the per-reference counts
     pr = [p["rouge1"] for p in pool.per_reference]
     assert pool.chosen_reference["rouge1"] is None
-    assert pool.scores["rouge1"].recall == pytest.approx(sum(x.hits for x in pr) / sum(x.ref_total for x in pr), abs=1e-9)
+    assert pool.scores["rouge1"].recall == pytest.approx(sum(x.hits for x in pr) / sum(x.ref_total for x in pr),
+                                                         abs=1e-9)
     assert pool.scores["rouge1"].precision == pytest.approx(sum(x.hits for x in pr) / (2 * pr[0].cand_total), abs=1e-9)
 
 

@@ -45,7 +45,8 @@ def test_rouge_score_golden_all_records():
                 _check_scores(d["per_reference"][k], pr, f"{what} ref {k}")
             assert d["chosen_reference"] == res["chosen_reference_index"], what
         if "tokens" in res:
-            assert [t["stem"] if stem else t["text"] for t in d["candidate"]["tokens"]] == res["tokens"]["candidate"], what
+            cand_forms = [t["stem"] if stem else t["text"] for t in d["candidate"]["tokens"]]
+            assert cand_forms == res["tokens"]["candidate"], what
             for k, rt in enumerate(res["tokens"]["references"]):
                 assert [t["stem"] if stem else t["text"] for t in d["references"][k]["tokens"]] == rt, what
         if "rougeL_lcs_ref_indices" in res:
@@ -66,7 +67,8 @@ def test_rouge_score_golden_all_records():
                 assert len(got) == len(per_sent), what
                 for g, w in zip(got, per_sent):
                     assert g["tokens"] == w["ref_sentence_tokens"], what
-                    assert [c["ref_indices"] for c in g["lcs_per_cand_sentence"]] == w["lcs_ref_indices_per_candidate_sentence"], what
+                    assert ([c["ref_indices"] for c in g["lcs_per_cand_sentence"]]
+                            == w["lcs_ref_indices_per_candidate_sentence"]), what
                     assert g["union"] == w["union"], what
                     n_union += 1
         n_checked += 1
@@ -133,8 +135,9 @@ def test_shared_algorithms_match_rouge155_counts_on_ascii_cases():
             hits = sum(p[ours].hits for p in tr.per_reference)
             assert math.isclose(hits, c[theirs]["hit_count"], rel_tol=1e-12, abs_tol=1e-12), (r["case_id"], ours)
             if ours in ("rougeS4", "rougeSU4", "rougeLsum"):
-                assert sum(p[ours].ref_total for p in tr.per_reference) == c[theirs]["model_count"], (r["case_id"], ours)
-                assert sum(p[ours].cand_total for p in tr.per_reference) == c[theirs]["peer_count"], (r["case_id"], ours)
+                where = (r["case_id"], ours)
+                assert sum(p[ours].ref_total for p in tr.per_reference) == c[theirs]["model_count"], where
+                assert sum(p[ours].cand_total for p in tr.per_reference) == c[theirs]["peer_count"], where
         n += 1
     assert n == 343
 

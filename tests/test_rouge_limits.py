@@ -18,8 +18,7 @@ import pytest
 from rouge_score import rouge_scorer
 
 from explainer.errors import ExplainerInputError, TraceTooLarge
-from explainer.rouge import explain_rouge, explain_rouge_corpus, score_rouge
-from explainer.rouge import limits
+from explainer.rouge import explain_rouge, explain_rouge_corpus, limits, score_rouge
 
 _rng = random.Random(11)
 _VOCAB = [f"w{i}" for i in range(400)]

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import random
-from collections import OrderedDict
 import re
+from collections import OrderedDict
 
 import pytest
 from rouge_score import rouge_scorer

@@ -75,7 +75,8 @@ def test_sampled_table_values_are_exact():
 
 def test_alternative_flag_both_code_paths(monkeypatch):
     rng = random.Random(5)
-    cases = [([rng.choice("abc") for _ in range(rng.randint(1, 40))], [rng.choice("abc") for _ in range(rng.randint(1, 40))])
+    cases = [([rng.choice("abc") for _ in range(rng.randint(1, 40))],
+              [rng.choice("abc") for _ in range(rng.randint(1, 40))])
              for _ in range(150)]
     want = [lcs_mod.alternative_exists(a, b, lcs_mod.lcs(a, b)) for a, b in cases]
     monkeypatch.setattr(lcs_mod, "SMALL_PAIR_CELLS", 0)
@@ -353,7 +354,7 @@ def test_ui_helpers_run_on_every_dialect_trace():
     rows = rv.lsum_rows(tr, 0)
     assert [r["clipped by budget"] for r in rows] == ["—", "the, cat"]
     n = 0
-    for name, types, tr in _dialect_traces():
+    for _name, types, tr in _dialect_traces():
         assert [r["type"] for r in rv.prf_rows(tr)] == types
         assert len(rv.winner_rows(tr)) == len(types)
         assert rv.headline_types()
@@ -375,7 +376,8 @@ def test_ui_helpers_run_on_every_dialect_trace():
                 det = tr.per_reference[k]["rougeLsum"].detail
                 assert sum(r["hits counted"] for r in rows) == det["hits"]
                 assert [r["clipped by budget"] for r in rows] == [
-                    ", ".join(s["tokens"][c["ref_index"]] for c in s["clipped"]) or "—" for s in det["per_ref_sentence"]]
+                    ", ".join(s["tokens"][c["ref_index"]] for c in s["clipped"]) or "—"
+                    for s in det["per_ref_sentence"]]
             rv.token_spans(tr.references[k])
         n += 1
     assert n >= 4 * 6
@@ -402,4 +404,4 @@ def test_every_dialect_corpus_trace_has_the_documented_keys():
             if "mid" in json.dumps(d["aggregate"]):
                 kind = "mean" if name == "rouge155" else "median"
                 assert kind.upper() in d["aggregation"]["note"]
-                assert f"rouge155: the **mean**" in corpus_doc and "**median**" in corpus_doc
+                assert "rouge155: the **mean**" in corpus_doc and "**median**" in corpus_doc

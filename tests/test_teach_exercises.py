@@ -8,8 +8,18 @@ import pytest
 
 from explainer.attacks.presets import evaluate
 from explainer.teach import check_answer
-from explainer.teach.exercises import (KINDS, LEVELS, MAX_SEED, MAX_SET, AttackItem, Exercise, attack_preset_ids,
-                                       check_attack, generate_set, make_pair)
+from explainer.teach.exercises import (
+    KINDS,
+    LEVELS,
+    MAX_SEED,
+    MAX_SET,
+    AttackItem,
+    Exercise,
+    attack_preset_ids,
+    check_attack,
+    generate_set,
+    make_pair,
+)
 
 
 def test_same_seed_same_set_other_seed_other_set():

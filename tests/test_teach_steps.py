@@ -180,6 +180,26 @@ def test_stemming_shows_the_compared_form():
     assert row.chips[0] == Chip("cats", "match", "cat", "‘cat’: overlaps (compared as ‘cat’)")
 
 
+def test_rouge1_step_says_once_which_text_each_tokenizer_message_is_about():
+    """The trace's notes already carry every text's tokenizer message; the step used to add the candidate's and
+    the kept reference's again, and no note said which text had lost characters."""
+    from explainer.teach.model import Para
+
+    cand, refs = "the café is open", ["the cafe is open", "a naïve café"]
+    rt = explain_rouge(cand, refs, types=LESSON_TYPES)
+    c_msg, r2_msg = rt.candidate.tokenized.message, rt.references[1].tokenized.message
+    assert c_msg and r2_msg and rt.references[0].tokenized.message is None
+    assert c_msg in rt.notes and r2_msg in rt.notes
+    notes = [b.text for b in step(build_lesson(cand, refs), "rouge-1").blocks if isinstance(b, Para)
+             and b.kind == "note"]
+    assert notes == [f"Candidate: {c_msg}", f"Reference 2: {r2_msg}"]
+    # a message that names its text already is not labelled twice
+    rt = explain_rouge("the cat", ["日本語", "the"], types=LESSON_TYPES)
+    notes = [b.text for b in step(build_lesson("the cat", ["日本語", "the"]), "rouge-1").blocks
+             if isinstance(b, Para) and b.kind == "note"]
+    assert notes == [rt.references[0].tokenized.message] and "this reference 1 " in notes[0]
+
+
 def test_pooled_rouge155_reports_the_pooled_score():
     L = build_lesson("a b c", ["a b", "c d"], rouge_dialect="rouge155", rouge_options={"multi_ref": "pool"})
     r = explain_rouge("a b c", ["a b", "c d"], dialect="rouge155", types=LESSON_TYPES, multi_ref="pool")

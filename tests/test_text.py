@@ -1,5 +1,6 @@
-from explainer.text import align_spans, check_length, InputTooLong
 import pytest
+
+from explainer.text import InputTooLong, align_spans, check_length
 
 
 def test_spans_point_into_original_text():

@@ -6,10 +6,18 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from explainer.ui.highlight import (TokenMark, escape_text, escape_attr, render_marked_text, legend_html,
-                                    md_escape, suspicious_chars)
+from explainer.ui.highlight import (
+    TokenMark,
+    escape_attr,
+    escape_text,
+    legend_html,
+    md_escape,
+    render_marked_text,
+    suspicious_chars,
+)
 
 PAYLOADS = [
     "<img src=x onerror=alert(1)>",

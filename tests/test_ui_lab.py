@@ -52,7 +52,8 @@ def test_preset_permalink_shows_real_package_numbers(pid):
         if v.bleu.dialect == "nltk":
             real_bleu = 100 * _nltk_real(v)[0]  # NLTK's 0-1 score, shown x100
         else:
-            real = _shortest_rule(v.candidate, refs) if v.bleu.ref_length == "shortest" else _ref_bleu(v.candidate, refs, v.bleu)
+            real = (_shortest_rule(v.candidate, refs) if v.bleu.ref_length == "shortest"
+                    else _ref_bleu(v.candidate, refs, v.bleu))
             real_bleu = real.score
         assert cell(body, "bleu", i) == format_metric("bleu", real_bleu)
         if v.rouge.tokenizer == "rouge-score" and v.rouge.dialect == "rouge-score":
@@ -279,7 +280,8 @@ def test_optimizer_settings_are_in_the_permalink_and_restored():
     assert at.number_input(key="lab_opt_seed").value == 42
     assert at.slider(key="lab_opt_budget").value == 2.5
     assert at.multiselect(key="lab_opt_moves").value == ["delete", "swap"]
-    assert (at.query_params["seed"], at.query_params["budget"], at.query_params["moves"]) == ("42", "2.5", "delete,swap")
+    params = at.query_params
+    assert (params["seed"], params["budget"], params["moves"]) == ("42", "2.5", "delete,swap")
     at.number_input(key="lab_opt_seed").set_value(7).run()
     at.multiselect(key="lab_opt_moves").set_value(["replace", "insert"]).run()
     assert at.query_params["seed"] == "7" and at.query_params["moves"] == "insert,replace"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from explainer.rouge import explain_rouge
 from explainer.options import OptionSpec
+from explainer.rouge import explain_rouge
 from explainer.ui.schema import bleu_schema, rouge_schema
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")

@@ -1,10 +1,18 @@
 """Permalink encoding: state -> query params -> state is the identity; bad values warn and fall back."""
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from explainer.ui.permalink import (ExplainState, FamilySchema, OptionSpec, parse_params, to_params, MAX_REFS,
-                                    MAX_URL_TEXT)
+from explainer.ui.permalink import (
+    MAX_REFS,
+    MAX_URL_TEXT,
+    ExplainState,
+    FamilySchema,
+    OptionSpec,
+    parse_params,
+    to_params,
+)
 
 BLEU = FamilySchema("bleu_dialect", "sacrebleu", ("sacrebleu", "nltk"), {
     "sacrebleu": (

@@ -8,11 +8,11 @@ import pytest
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU
 
+from explainer.analysis import diagnosis
 from explainer.bleu import explain_bleu
 from explainer.examples import EXAMPLES, get_example
 from explainer.rouge import explain_rouge
 from explainer.ui import bleu_view as bv
-from explainer.analysis import diagnosis
 from explainer.ui import charts
 from explainer.ui import rouge_view as rv
 

@@ -370,8 +370,9 @@ def swap_noun_phrases(candidate: str) -> Generated:
     (a0, a1), (b0, b1) = nps[0], nps[-1]
     a0, b0 = a0 + 1, b0 + 1  # the determiners stay in place
     out = toks[:a0] + toks[b0:b1] + toks[a1:b0] + toks[a0:a1] + toks[b1:]
-    return Generated("swap", _detok(out), f"Swapped '{' '.join(toks[nps[0][0]:nps[0][1]])}' and "
-                                          f"'{' '.join(toks[nps[-1][0]:nps[-1][1]])}' (determiners in place, no word changes case).")
+    first, last = " ".join(toks[nps[0][0]:nps[0][1]]), " ".join(toks[nps[-1][0]:nps[-1][1]])
+    return Generated("swap", _detok(out), f"Swapped '{first}' and '{last}' (determiners in place, no word changes "
+                                          "case).")
 
 
 def _detok(toks: Sequence[str]) -> str:

@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from explainer.attacks.scoring import BleuOptions, RougeOptions, Scores, score, score_corpus, DEFAULT_METRICS
+from explainer.attacks.scoring import DEFAULT_METRICS, BleuOptions, RougeOptions, Scores, score, score_corpus
 
 __all__ = ["Variant", "Preset", "PresetResult", "PRESETS", "get_preset", "evaluate", "verdict", "EPS",
            "LessonCard", "LESSON_CARDS", "ENTRIES"]
@@ -186,7 +186,8 @@ _P = [
            PAPINENI + " §2.1 (modified n-gram precision)",
            metrics=DEFAULT_METRICS + ("unclipped_p1",)),
     Preset("brevity", "Safe and short", "G2", "attack",
-           (_v("Honest", "The cat is sitting on a mat in the kitchen .", "The cat is sitting on the mat in the kitchen ."),
+           (_v("Honest", "The cat is sitting on a mat in the kitchen .",
+               "The cat is sitting on the mat in the kitchen ."),
             _v("Only safe words", "the mat", "The cat is sitting on the mat in the kitchen .")),
            ("rouge1_p", "bleu_bp", "bleu", "rouge1_r"),
            {"rouge1_p": "fooled", "bleu_bp": "resisted", "bleu": "resisted", "rouge1_r": "resisted"},
@@ -264,7 +265,8 @@ _P = [
            "Sun, Shapira, Dagan & Nenkova 2019, How to Compare Summarizers without Target Length? "
            "(NeuralGen) — https://aclanthology.org/W19-2303/"),
     Preset("stitched-refs", "Frankenstein (stitched references)", "G10", "attack",
-           (_v("Honest translation", "the president met the british prime minister in paris on tuesday to talk about trade", R_G10),
+           (_v("Honest translation",
+               "the president met the british prime minister in paris on tuesday to talk about trade", R_G10),
             _v("Ref 1 head + ref 2 tail",
                "the president met the prime minister in paris on tuesday the french leader held talks with "
                "britain's premier about commerce", R_G10),
@@ -313,7 +315,8 @@ _P = [
     Preset("clause-reorder", "Clause reordering", "F3", "attack",
            (_v("Valid reordering", "several major roads were closed and the storm cut power to thousands of homes",
                "the storm cut power to thousands of homes and closed several major roads"),
-            _v("Reference order, wrong verb", "the storm cut power to thousands of homes and opened several major roads",
+            _v("Reference order, wrong verb",
+               "the storm cut power to thousands of homes and opened several major roads",
                "the storm cut power to thousands of homes and closed several major roads")),
            ("rouge1_f", "rougeL_f", "bleu"),
            {"rouge1_f": "resisted", "rougeL_f": "fooled", "bleu": "fooled"},

@@ -18,12 +18,14 @@ Two paths:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, asdict
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
-from rouge_score import rouge_scorer, scoring as rs_scoring, tokenizers as rs_tokenizers
+from rouge_score import rouge_scorer
+from rouge_score import scoring as rs_scoring
+from rouge_score import tokenizers as rs_tokenizers
 from sacrebleu.metrics.bleu import BLEU
 
 from explainer.rouge.lcs import lcs_length

@@ -26,7 +26,8 @@ from explainer.options import OptionSpec
 __all__ = ["explain_bleu", "explain_bleu_corpus", "score_bleu", "score_bleu_corpus", "BleuTrace",
            "BleuCorpusTrace", "BleuStats", "DIALECTS", "dialect_options", "dialect_names", "register_dialect",
            "get_dialect", "BleuDialect", "OptionSpec", "streams_to_segments", "DEFAULT_DIALECT",
-           "bootstrap_bleu_corpus", "BleuBootstrap", "MAX_BOOTSTRAP", "MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge"]
+           "bootstrap_bleu_corpus", "BleuBootstrap", "MAX_BOOTSTRAP", "MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS",
+           "TraceTooLarge"]
 
 DEFAULT_DIALECT = "sacrebleu"
 

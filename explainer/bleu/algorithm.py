@@ -15,8 +15,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from explainer.bleu.dialects import BleuDialect, LibraryError, SegmentContext
-from explainer.bleu.limits import (MAX_CORPUS_TRACE_CHARS, MAX_TRACE_CHARS, TraceTooLarge, check_corpus_trace_size,
-                                   check_trace_size)
+from explainer.bleu.limits import (
+    MAX_CORPUS_TRACE_CHARS,
+    MAX_TRACE_CHARS,
+    TraceTooLarge,
+    check_corpus_trace_size,
+    check_trace_size,
+)
 from explainer.bleu.trace import BleuCorpusTrace, BleuStats, BleuTrace, OrderNgrams, TextTrace
 from explainer.errors import ExplainerInputError
 from explainer.gcpause import gc_paused
@@ -24,8 +29,9 @@ from explainer.ngrams import count_all_ngrams
 from explainer.text import check_length
 
 __all__ = ["segment_stats", "prepare_references", "candidate_stats", "build_segment_trace", "explain_segment",
-           "explain_corpus", "score_segment", "score_corpus", "normalize_segment_input", "normalize_corpus_input", "sum_stats", "MAX_TRACE_CHARS",
-           "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge", "check_trace_size", "check_corpus_trace_size"]
+           "explain_corpus", "score_segment", "score_corpus", "normalize_segment_input", "normalize_corpus_input",
+           "sum_stats", "MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS", "TraceTooLarge", "check_trace_size",
+           "check_corpus_trace_size"]
 
 
 # ------------------------------------------------------------------------------------------- input
@@ -346,7 +352,8 @@ def _extended_positions(ht: Sequence[str], n: int, firsts: list, prev_ids: list,
         if pid in seen_prefix:
             groups = seen_prefix[pid]
             if groups is None:
-                groups = seen_prefix[pid] = [_group_by_next(prefix[k], refs_toks[k], off, ref_lens[k] - off) for k in kr]
+                groups = seen_prefix[pid] = [_group_by_next(prefix[k], refs_toks[k], off, ref_lens[k] - off)
+                                             for k in kr]
             found = [tuple(g.get(last, ())) if g else () for g in groups]
             if not any(found):
                 continue

@@ -22,7 +22,7 @@ import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from explainer.bleu.algorithm import nrefs_of, normalize_corpus_input, score_corpus
+from explainer.bleu.algorithm import normalize_corpus_input, nrefs_of, score_corpus
 from explainer.bleu.registry import get_dialect
 from explainer.errors import ExplainerInputError
 

@@ -87,7 +87,8 @@ class HfEvaluateDialect(BleuDialect):
             bp = 0.0
             branch = "division by zero"
             bpf = "ratio = c/r, BP = exp(1 − 1/ratio): undefined"
-            what = "the reference length (the shortest reference) is 0" if r == 0 else "the candidate is empty (ratio 0)"
+            what = ("the reference length (the shortest reference) is 0" if r == 0
+                    else "the candidate is empty (ratio 0)")
             # ratio = float(translation_length) / reference_length, then 1. / ratio: a float division either way
             err = LibraryError("ZeroDivisionError", "float division by zero",
                                f"the real library fails here because {what}: compute_bleu divides by it")

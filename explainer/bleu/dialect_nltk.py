@@ -15,8 +15,16 @@ from fractions import Fraction
 from importlib.metadata import version as _dist_version
 from typing import Sequence
 
-from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
-                                     OrderResult, SegmentContext, closest_shorter)
+from explainer.bleu.dialects import (
+    BleuDialect,
+    Combination,
+    LibraryError,
+    LibraryWarning,
+    OptionSpec,
+    OrderResult,
+    SegmentContext,
+    closest_shorter,
+)
 
 # The installed NLTK's version without importing NLTK itself (importing it takes ~0.5 s, and this module only needs
 # the version to name the implementation and build the signature).
@@ -108,7 +116,7 @@ class _Smoothing:
         self.notes = [("none", f"{m} / {t} = {m / t:.6g}", "matches > 0: plain precision") for m, t in raw]
 
     def method0(self) -> None:
-        for i, (m, t) in enumerate(self.raw):
+        for i, (m, _t) in enumerate(self.raw):
             if m == 0:
                 self.warns.append(LibraryWarning("UserWarning", _warn_text(i + 1)))
                 self.p[i] = _TINY

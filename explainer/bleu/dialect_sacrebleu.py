@@ -12,8 +12,16 @@ from typing import Sequence
 import sacrebleu
 from sacrebleu.metrics.bleu import BLEU, BLEUSignature, _get_tokenizer
 
-from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
-                                     OrderResult, RefLengthChoice, closest_shorter)
+from explainer.bleu.dialects import (
+    BleuDialect,
+    Combination,
+    LibraryError,
+    LibraryWarning,
+    OptionSpec,
+    OrderResult,
+    RefLengthChoice,
+    closest_shorter,
+)
 from explainer.text import ENTITIES_13A
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
@@ -80,7 +88,8 @@ def _zero_match(method: str, value, total, smooth_mteval: float) -> tuple[float,
         p = 100.0 * value / total
         return p, ("floor", f"100 · {value:g} / {total} = {_fmt(p)}%",
                    f"0 matches: floor smoothing puts {value:g} in the numerator")
-    why = "0 matches and smooth_method='none'" if method == "none" else "0 unigram matches (add-k does not change unigrams)"
+    why = ("0 matches and smooth_method='none'" if method == "none"
+           else "0 unigram matches (add-k does not change unigrams)")
     return 0.0, ("none", f"0 / {total} = 0", why + ": my_log(0) = −9999999999, so the score is 0")
 
 

@@ -9,8 +9,8 @@ the per-segment statistics as every library does.
 from __future__ import annotations
 
 import math
-from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, OptionSpec, OrderResult,
-                                     closest_first)
+
+from explainer.bleu.dialects import BleuDialect, Combination, LibraryError, OptionSpec, OrderResult, closest_first
 
 EPSILON = 1e-10
 

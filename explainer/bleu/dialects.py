@@ -30,7 +30,7 @@ it to the registry (``explainer/bleu/registry.py``: its module path for a built-
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, asdict
+from dataclasses import asdict, dataclass, field
 from typing import ClassVar, Sequence
 
 from explainer.dialect import Dialect
@@ -235,7 +235,8 @@ class BleuDialect(Dialect):
     scale: ClassVar[float] = 1.0            # native output scale: 100 (sacreBLEU, multi-bleu) or 1
     needs_last_segment: ClassVar[bool] = False
     #: what the trace shows as the per-segment totals rule
-    totals_rule: ClassVar[str] = "number of candidate n-grams: max(0, c − n + 1); 0 when the candidate is shorter than n"
+    totals_rule: ClassVar[str] = ("number of candidate n-grams: max(0, c − n + 1); 0 when the candidate is shorter "
+                                  "than n")
 
     # ---- identity
     def describe(self) -> dict:

@@ -118,6 +118,10 @@ class OrderNgrams:
             self._entries = self._build_entries()
         return self._entries
 
+    def materialise(self) -> list[NgramEntry]:
+        """Build the entry records now if they are not built yet (``entries`` does so on first access)."""
+        return self.entries
+
     def _build_entries(self) -> list[NgramEntry]:
         # ~2 µs per entry, nearly all of it allocating the record and its small lists/dict; the common cases
         # (an n-gram seen once, one reference, one clipped match) skip the general loops (bench/bench_bleu.py)
@@ -336,7 +340,7 @@ class BleuCorpusTrace:
         with gc_paused():
             for i in range(self.n_segments):
                 for order in self.segment(i).ngrams:
-                    order.entries
+                    order.materialise()
 
     @property
     def segments(self) -> list[BleuTrace]:

@@ -344,8 +344,8 @@ def _read_testset(args, systems):
 
 
 def _run_rouge(args, systems, settings) -> int:
-    from explainer.corpus.rouge_report import rouge_report
     from explainer.cli.rouge import build_options as _options
+    from explainer.corpus.rouge_report import rouge_report
     from explainer.rouge.engine import check_rouge_call
     from explainer.rouge.types import parse_types
 

@@ -480,7 +480,8 @@ def rouge_corpus_divergence(a, b, la: str, lb: str, item_traces, *, id_a: str = 
             continue
         why = (f"every item scores the same, but {t} F aggregates to {_f(ma)} ({la}: {desc_a.get('method')}) vs "
                f"{_f(mb)} ({lb}: {desc_b.get('method')})")
-        return Divergence(id_a or la, id_b or lb, "aggregation", why, [{"kind": "type", "type": t, "field": "fmeasure"}])
+        return Divergence(id_a or la, id_b or lb, "aggregation", why,
+                          [{"kind": "type", "type": t, "field": "fmeasure"}])
     return Divergence(id_a or la, id_b or lb, None, "identical on every item and in the aggregate")
 
 

@@ -20,8 +20,14 @@ from explainer.dialectcmp.claim import ROUGE_TYPES_SEARCHED, Claim, parse_claim
 from explainer.dialectcmp.configs import Config, shell_command, stdin_line
 from explainer.dialectcmp.engines import BleuEngine, RougeEngine
 from explainer.dialectcmp.limits import MAX_REPRODUCE_CHARS, MAX_REPRODUCE_TEXT_CHARS, check_segment
-from explainer.dialectcmp.space import (UNUSUAL_COST, SearchConfig, bleu_space, iter_rules, rouge_space,
-                                        split_sentences_per_line)
+from explainer.dialectcmp.space import (
+    UNUSUAL_COST,
+    SearchConfig,
+    bleu_space,
+    iter_rules,
+    rouge_space,
+    split_sentences_per_line,
+)
 
 __all__ = ["reproduce", "Reproduction", "Match", "reference_subsets", "MAX_MATCHES", "N_NEAREST"]
 

@@ -214,7 +214,8 @@ MULTI_REF_RULES = {
                     ("best-recall", 1.5, "best-recall reference (as ROUGE-1.5.5 -f B)")),
     "hf-evaluate": (("best-f", 0.0, ""),),
     "rouge155": (("pool", 0.0, ""), ("best-recall", 0.5, "-f B (best-recall reference)")),
-    "textbook": (("best-f", 0.0, ""), ("pool", 1.5, "references pooled"), ("best-recall", 1.5, "best-recall reference")),
+    "textbook": (("best-f", 0.0, ""), ("pool", 1.5, "references pooled"),
+                 ("best-recall", 1.5, "best-recall reference")),
 }
 
 

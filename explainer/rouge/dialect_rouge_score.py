@@ -5,8 +5,13 @@ See docs/dialects-rouge.md."""
 from __future__ import annotations
 
 from explainer.options import OptionSpec
-from explainer.rouge.dialects import (RougeDialect, bootstrap_corpus_options, multi_ref_option, stemmer_option,
-                                      tokenizer_option)
+from explainer.rouge.dialects import (
+    RougeDialect,
+    bootstrap_corpus_options,
+    multi_ref_option,
+    stemmer_option,
+    tokenizer_option,
+)
 
 __all__ = ["RougeScoreDialect"]
 
@@ -19,7 +24,8 @@ class RougeScoreDialect(RougeDialect):
                    "score_multi keeps the best F per type.")
     OPTIONS = (stemmer_option(), multi_ref_option(), tokenizer_option(),
                OptionSpec("split_summaries", "bool", False,
-                          "rougeLsum: split sentences with nltk.sent_tokenize instead of newlines (needs NLTK punkt_tab)",
+                          "rougeLsum: split sentences with nltk.sent_tokenize instead of newlines "
+                          "(needs NLTK punkt_tab)",
                           label="split sentences with NLTK (not newlines)"),
                *bootstrap_corpus_options())
 

@@ -150,7 +150,8 @@ def _explain(d: RougeDialect, candidate: str, refs: list[str], notes: list[str])
         references=[text_trace(p, "reference", i) for i, p in enumerate(preps)],
         per_reference=per_ref, scores=scores, chosen_reference=chosen, multi_ref=d.multi_ref,
         multi_ref_note=MULTI_REF_POLICIES.get(d.multi_ref, "") if len(refs) > 1 else "one reference",
-        pooled=pooled, reported=d.reported(scores), notes=list(notes) + _text_notes(cand, preps) + list(limited.values()),
+        pooled=pooled, reported=d.reported(scores),
+        notes=list(notes) + _text_notes(cand, preps) + list(limited.values()),
         signature=d.signature(), call=d.call_snippet(len(refs)),
     )
 

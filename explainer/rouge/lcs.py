@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
-    import numpy as np   # imported where a table is read (the scores never need NumPy)
+    import numpy as np  # imported where a table is read (the scores never need NumPy)
 
 __all__ = ["LcsResult", "BitRows", "lcs_length", "lcs", "lcs_pairs", "masks_of", "backtrack", "table_form",
            "alternative_exists", "FULL_TABLE_MAX_CELLS", "SAMPLED_TABLE_MAX"]

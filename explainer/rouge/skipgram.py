@@ -22,8 +22,8 @@ def skip_bigrams(tokens: Sequence[str], skip: int | None) -> Counter:
     total = n * (n - 1) // 2 if skip is None else sum(min(skip + 1, n - 1 - i) for i in range(n))
     if total > SKIP_BIGRAMS_MAX:
         raise ExplainerInputError(
-            f"ROUGE-S{'*' if skip is None else skip} on {n:,} tokens means {total:,} skip-bigrams; the explainer's limit "
-            f"is {SKIP_BIGRAMS_MAX:,}. Use a maximum gap (e.g. rougeS4) or a shorter text.")
+            f"ROUGE-S{'*' if skip is None else skip} on {n:,} tokens means {total:,} skip-bigrams; the explainer's "
+            f"limit is {SKIP_BIGRAMS_MAX:,}. Use a maximum gap (e.g. rougeS4) or a shorter text.")
     for i in range(n):
         hi = n if skip is None else min(n, i + skip + 2)
         a = tokens[i]
@@ -61,7 +61,8 @@ def skip_table(ref, cand, skip, *, su: bool, su_last_token: bool = False, limit:
     if su:
         ru, cu = su_unigrams(ref, su_last_token), su_unigrams(cand, su_last_token)
         out["unigrams"] = [{"gram": list(g), "cand_count": cu.get(g, 0), "ref_count": ru.get(g, 0),
-                            "overlap": min(cu.get(g, 0), ru.get(g, 0))} for g in list(cu) + [g for g in ru if g not in cu]]
+                            "overlap": min(cu.get(g, 0), ru.get(g, 0))}
+                           for g in list(cu) + [g for g in ru if g not in cu]]
         out["unigram_hits"] = _clip(ru, cu)
         out["ref_unigrams"] = sum(ru.values())
         out["cand_unigrams"] = sum(cu.values())

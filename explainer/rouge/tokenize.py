@@ -169,7 +169,8 @@ class Tokenizer:
             parts = []
             if removed:
                 ex = ", ".join(d["text"] for d in removed[:5])
-                parts.append(f"{len(removed)} of {len(words)} words were removed ({ex}{', …' if len(removed) > 5 else ''})")
+                more = ", …" if len(removed) > 5 else ""
+                parts.append(f"{len(removed)} of {len(words)} words were removed ({ex}{more})")
             if cut:
                 ex = ", ".join(f"{d['text']} → {' '.join(d['kept'])}" for d in cut[:5])
                 parts.append(f"{len(cut)} words lost characters ({ex}{', …' if len(cut) > 5 else ''})")

@@ -100,8 +100,9 @@ def wlcs(ref: Sequence[str], can: Sequence[str], w: float, *, keep_table: bool =
     m, n = len(ref), len(can)
     if m * n > WLCS_MAX_CELLS:
         raise ExplainerInputError(
-            f"ROUGE-W needs a {m:,} x {n:,} weighted-LCS table for one sentence pair ({m * n:,} cells); the explainer's "
-            f"limit is {WLCS_MAX_CELLS:,}. Split the text into sentences (one per line) or leave ROUGE-W out.")
+            f"ROUGE-W needs a {m:,} x {n:,} weighted-LCS table for one sentence pair ({m * n:,} cells); the "
+            f"explainer's limit is {WLCS_MAX_CELLS:,}. Split the text into sentences (one per line) or leave "
+            "ROUGE-W out.")
     try:
         return _wlcs(ref, can, w, keep_table)
     except OverflowError:

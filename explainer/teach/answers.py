@@ -45,7 +45,8 @@ def hint_for(kind: str, tolerance: float, scale: float = 1.0) -> str:
     if kind == "score":
         rng = "0–100" if scale == 100 else "0–1"
         return f"on the {rng} scale; right within ±{tolerance:g}"
-    return f"between 0 and 1 — a fraction such as 5/7 or a percentage such as 71.4% is fine; right within ±{tolerance:g}"
+    return (f"between 0 and 1 — a fraction such as 5/7 or a percentage such as 71.4% is fine; right within "
+            f"±{tolerance:g}")
 
 
 def parse_number(raw: str, *, percent_of_one: bool = True) -> tuple[float | None, str | None]:

@@ -88,7 +88,8 @@ def _occurrence_chips(b: dict, order: dict) -> tuple[Chip, ...]:
         g = " ".join(toks[p:p + n])
         if p in counted:
             k = counted[p]
-            chips.append(Chip(g, "match", f"R{k + 1}", f"{_q(g)} at token {p + 1}: counted, justified by reference {k + 1}"))
+            chips.append(Chip(g, "match", f"R{k + 1}",
+                              f"{_q(g)} at token {p + 1}: counted, justified by reference {k + 1}"))
         elif e["max_ref_count"] > 0:
             chips.append(Chip(g, "clip", "✂", f"{_q(g)} at token {p + 1}: occurrence {i + 1} of {e['cand_count']}, "
                                               f"beyond its {e['max_ref_count']} in one reference: clipped away"))
@@ -295,8 +296,9 @@ def _step_smoothing(b: dict) -> Step:
     zero = [o for o in orders if o["matches"] == 0]
     method = b["options"].get("smooth_method") or b["options"].get("smoothing") or (
         "smooth" if b["options"].get("smooth") else "none")
-    rows = tuple((o["n"], frac(o["matches"], o["totals"]), "—" if o["precision_raw"] is None else num(o["precision_raw"]),
-                  num(o["precision"]), "yes" if o["included"] else "no", o["formula"]) for o in orders)
+    rows = tuple((o["n"], frac(o["matches"], o["totals"]),
+                  "—" if o["precision_raw"] is None else num(o["precision_raw"]), num(o["precision"]),
+                  "yes" if o["included"] else "no", o["formula"]) for o in orders)
     blocks: list[Any] = [
         Para(f"Order{'s' if len(zero) > 1 else ''} {', '.join(str(o['n']) for o in zero)} "
              f"{'have' if len(zero) > 1 else 'has'} no match, so log p_n would be log 0 and the geometric mean 0. "
@@ -368,7 +370,8 @@ def _step_score(b: dict) -> Step:
     lines = []
     if comb.get("log_sum") is not None:
         if comb.get("log_mean") is not None and abs(comb["log_mean"] - comb["log_sum"]) > 1e-12:
-            lines.append(f"mean of the logs = {num(comb['log_sum'])} / {comb['effective_order']} = {num(comb['log_mean'])}")
+            lines.append(f"mean of the logs = {num(comb['log_sum'])} / {comb['effective_order']} = "
+                         f"{num(comb['log_mean'])}")
         else:
             lines.append(f"Σ w_n · log p_n = {num(comb['log_sum'])}")
         lines.append(f"geometric mean = exp({num(comb['log_mean'])}) = {num(comb['geo_mean'])}"

@@ -91,6 +91,21 @@ def _occurrence_row(label: str, view: dict, status: dict, n: int) -> TokenRow:
     return TokenRow(label, tuple(chips), f"{hits} of {max(0, len(toks) - n + 1)} overlap")
 
 
+def _text_notes(r: dict) -> list[str]:
+    """The trace's notes, each once; a tokenizer's message about one text (also among the notes) says which."""
+    rest = list(r.get("notes") or [])
+    labelled = []
+    views = [("Candidate", r["candidate"])] + [(f"Reference {i + 1}", v) for i, v in enumerate(r["references"])]
+    for side, view in views:
+        message = view.get("message")
+        if message:
+            names_it = f"this {side.lower()} " in message   # "all 3 words of this reference 2 (...) were removed"
+            labelled.append(message if names_it else f"{side}: {message}")
+            if message in rest:
+                rest.remove(message)
+    return labelled + rest
+
+
 def _step_ngram(r: dict, t: str) -> Step | None:
     k = _ref_for(r, t)
     res = _res(r, t, k)
@@ -120,12 +135,8 @@ def _step_ngram(r: dict, t: str) -> Step | None:
                Table((gram, "candidate", f"ref {k + 1}", "overlap = min"), rows,
                      tuple(i for i, g in enumerate(res["detail"]["ngrams"][:MAX_ROWS]) if g["overlap"]),
                      total=("hits", res["cand_total"], res["ref_total"], res["hits"]))]
-    for note in r.get("notes") or []:
-        if n == 1:
-            blocks.append(Para(note, "note"))
-    for side, view in (("candidate", r["candidate"]), (f"reference {k + 1}", ref)):
-        if n == 1 and view.get("message"):
-            blocks.append(Para(view["message"], "note"))
+    if n == 1:
+        blocks += [Para(note, "note") for note in _text_notes(r)]
     shared = [" ".join(g["ngram"]) for g in res["detail"]["ngrams"] if g["overlap"]]
     q = question(f"rouge{n}-hits", f"How many {gram} hits (overlapping {gram}s) do the candidate and reference "
                                    f"{k + 1} share?", res["hits"], kind="count",
@@ -255,6 +266,15 @@ def _step_lcs_table(r: dict) -> Step | None:
                 misconception("rouge-lcs-table"), q)
 
 
+def _lcs_row(label: str, view: dict, rank: dict[int, int], n_pairs: int) -> TokenRow:
+    """A text's tokens, those on the LCS labelled with their rank in it ("L3" = third LCS token)."""
+    n = len(view["tokens"])
+    chips = tuple(_chip(view, i, "lcs" if i in rank else "", f"L{rank[i]}" if i in rank else "",
+                        f"token {i + 1}" + (f": LCS token {rank[i]}" if i in rank else ": not on the LCS"))
+                  for i in range(n))
+    return TokenRow(label, chips, f"{n_pairs} of {n} on the LCS")
+
+
 def _step_alignment(r: dict) -> Step | None:
     k = _ref_for(r, "rougeL")
     res = _res(r, "rougeL", k)
@@ -265,16 +285,8 @@ def _step_alignment(r: dict) -> Step | None:
     pairs = d["pairs"]
     cand_rank = {c: i + 1 for i, (_, c) in enumerate(pairs)}
     ref_rank = {ri: i + 1 for i, (ri, _) in enumerate(pairs)}
-    crow = TokenRow("Candidate", tuple(_chip(cand, i, "lcs" if i in cand_rank else "",
-                                             f"L{cand_rank[i]}" if i in cand_rank else "",
-                                             f"token {i + 1}" + (f": LCS token {cand_rank[i]}" if i in cand_rank
-                                                                 else ": not on the LCS"))
-                                       for i in range(len(cand["tokens"]))), f"{len(pairs)} of {len(cand['tokens'])} on the LCS")
-    rrow = TokenRow(f"Reference {k + 1}", tuple(_chip(ref, i, "lcs" if i in ref_rank else "",
-                                                      f"L{ref_rank[i]}" if i in ref_rank else "",
-                                                      f"token {i + 1}" + (f": LCS token {ref_rank[i]}" if i in ref_rank
-                                                                          else ": not on the LCS"))
-                                                for i in range(len(ref["tokens"]))), f"{len(pairs)} of {len(ref['tokens'])} on the LCS")
+    crow = _lcs_row("Candidate", cand, cand_rank, len(pairs))
+    rrow = _lcs_row(f"Reference {k + 1}", ref, ref_rank, len(pairs))
     blocks: list[Any] = [
         Para("Walking back from the bottom-right cell gives the tokens of one longest common subsequence: the "
              "same tokens, in the same order, gaps allowed."),
@@ -363,7 +375,8 @@ def _step_lsum(r: dict) -> Step | None:
         marks[ps["ref_sentence"]] = {i: ("match", "✓") if i in counted else ("clip", "✂") for i in ps.get("union", [])
                                      if i in counted or i in clipped}
         per = "; ".join(f"cand. sentence {x['cand_sentence'] + 1}: " +
-                        (" ".join(toks[i] for i in x["ref_indices"]) or "—") for x in ps.get("lcs_per_cand_sentence", []))
+                        (" ".join(toks[i] for i in x["ref_indices"]) or "—")
+                        for x in ps.get("lcs_per_cand_sentence", []))
         rows.append((ps["ref_sentence"] + 1, per, " ".join(toks[i] for i in ps.get("union", [])) or "—",
                      ps.get("hits", 0)))
     blocks: list[Any] = [Para("ROUGE-Lsum: for each reference sentence, the union of its LCS matches with every "
@@ -406,7 +419,7 @@ def _step_refs(r: dict) -> Step | None:
         if t not in LABELS:
             continue
         per = []
-        for j, pr in enumerate(r["per_reference"]):
+        for pr in r["per_reference"]:
             x = pr.get(t)
             per.append(num(x["fmeasure"]) if x else "—")
         kept = r["chosen_reference"].get(t)
@@ -416,8 +429,9 @@ def _step_refs(r: dict) -> Step | None:
     blocks: list[Any] = [Para(r["multi_ref_note"], "key"), Table(cols, tuple(rows))]
     for t, pool in (r.get("pooled") or {}).items():
         if t in LABELS:
-            blocks.append(Para(f"{LABELS[t]} pooled: hits {num(pool['hits'])}, reference size {num(pool['ref_total'])}, "
-                               f"candidate size {num(pool['cand_total'])} — {pool.get('rule', '')}", "note"))
+            blocks.append(Para(f"{LABELS[t]} pooled: hits {num(pool['hits'])}, "
+                               f"reference size {num(pool['ref_total'])}, candidate size {num(pool['cand_total'])} "
+                               f"— {pool.get('rule', '')}", "note"))
     q = None
     kept = r["chosen_reference"].get("rougeL")
     if isinstance(kept, int):

@@ -76,22 +76,13 @@ def _display_assignment(trace) -> list[list[list[dict]]]:
         order = orders[idx]
         n = order.n
         longer = sorted((m for m in prefix if m > n), reverse=True)
-
-        def inside(p: int) -> int:
-            """Length of the longest counted match (shown so far) that contains the occurrence at p."""
-            for m in longer:
-                pre = prefix[m]
-                lo, hi = max(0, p + n - m), min(p, L)
-                if hi >= lo and pre[hi + 1] - pre[lo] > 0:
-                    return m
-            return 0
-
         per_entry = []
         starts = [0] * (L + 1)
         for e in order.entries:
             a = list(e.assignment)
             if a and e.clipped < e.cand_count and longer:
-                ranked = sorted(range(len(e.cand_positions)), key=lambda j: (-inside(e.cand_positions[j]), j))
+                depth = [_inside(p, n, longer, prefix, L) for p in e.cand_positions]
+                ranked = sorted(range(len(depth)), key=lambda j: (-depth[j], j))
                 chosen = sorted(e.cand_positions[j] for j in ranked[:len(a)])
                 a = [{"cand_pos": p, "ref": x["ref"], "ref_pos": x["ref_pos"]} for p, x in zip(chosen, a)]
             per_entry.append(a)
@@ -103,6 +94,17 @@ def _display_assignment(trace) -> list[list[list[dict]]]:
         prefix[n] = starts
         out[idx] = per_entry
     return out
+
+
+def _inside(p: int, n: int, longer: list[int], prefix: dict[int, list[int]], L: int) -> int:
+    """Length of the longest counted match (of the ``longer`` orders shown so far) that contains the n-gram
+    occurrence at p."""
+    for m in longer:
+        pre = prefix[m]
+        lo, hi = max(0, p + n - m), min(p, L)
+        if hi >= lo and pre[hi + 1] - pre[lo] > 0:
+            return m
+    return 0
 
 
 _CLIP_NOTE = ("clipping removes a count, not a particular occurrence; this view counts the occurrences inside "

@@ -76,7 +76,8 @@ def bleu_counts_figure(orders: Sequence[dict], *, scale_label: str = "0–1") ->
              marker=dict(color=ORANGE), text=[_num(o["matches"]) for o in orders], textposition="outside",
              hovertemplate="%{x}: %{y} clipped matches<extra></extra>", xaxis="x", yaxis="y"),
         dict(type="scatter", x=ns, y=raw, name="precision before smoothing", mode="lines+markers+text",
-             line=dict(color=BLUE, dash="dash", width=3), marker=dict(symbol="circle-open", size=14, line=dict(width=3)),
+             line=dict(color=BLUE, dash="dash", width=3),
+             marker=dict(symbol="circle-open", size=14, line=dict(width=3)),
              text=["n/a" if p is None else f"{p:.3f}" for p in raw], textposition="bottom center", cliponaxis=False,
              hovertemplate="%{x}: %{y:.4f} before smoothing<extra></extra>", xaxis="x2", yaxis="y2"),
         dict(type="scatter", x=ns, y=sm, name="after smoothing (used)", mode="lines+markers+text",
@@ -130,7 +131,8 @@ def bp_curve_figure(c: int, r: int, bp: float, *, rule: str = "") -> go.Figure:
                  hovertemplate="c = %{x}: BP = %{y:.6f}<extra></extra>")]
     shapes, ann = [], []
     if r > 0:
-        shapes.append(dict(type="line", x0=r, x1=r, y0=0, y1=1, yref="paper", line=dict(color=GREEN, dash="dash", width=2)))
+        shapes.append(dict(type="line", x0=r, x1=r, y0=0, y1=1, yref="paper",
+                           line=dict(color=GREEN, dash="dash", width=2)))
         ann.append(dict(x=r, y=1, yref="paper", text=f"r = {r}" + (f" ({rule})" if rule else ""), showarrow=False,
                         xanchor="right", yanchor="bottom"))
     layout = _layout("BLEU step 3: brevity penalty", height=380, shapes=shapes, annotations=ann,

@@ -10,7 +10,7 @@ from typing import Sequence
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from explainer.attacks.optimizer import OptimizerResult, TARGETS
+from explainer.attacks.optimizer import TARGETS, OptimizerResult
 from explainer.attacks.scoring import metric_label
 from explainer.attacks.sweeps import SweepResult
 from explainer.ui.charts import plotly_escape

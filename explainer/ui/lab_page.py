@@ -435,8 +435,9 @@ def _generated(gkey: str, spec, cand: str, refs: list[str], params: dict) -> Non
         return
     _html(lv.pair_table_html(GEN_METRICS, before.values, after.values, "your candidate", "generated"))
     same = before.bleu_counts == after.bleu_counts and before.bleu_totals == after.bleu_totals
-    counts = (f"sacreBLEU matches / n-grams: {' · '.join(f'{c}/{t}' for c, t in zip(before.bleu_counts, before.bleu_totals))}"
-              f" → {' · '.join(f'{c}/{t}' for c, t in zip(after.bleu_counts, after.bleu_totals))}")
+    counts_before = " · ".join(f"{c}/{t}" for c, t in zip(before.bleu_counts, before.bleu_totals))
+    counts_after = " · ".join(f"{c}/{t}" for c, t in zip(after.bleu_counts, after.bleu_totals))
+    counts = f"sacreBLEU matches / n-grams: {counts_before} → {counts_after}"
     if gkey == "permute" and out.changed:
         (st.success if same else st.error)(
             ("sacreBLEU's counts are identical: " if same else "Counts differ (this is a bug): ") + counts)

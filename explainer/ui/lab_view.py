@@ -15,7 +15,8 @@ from explainer.ui.permalink import ExplainState, to_params
 __all__ = ["explain_query", "explain_href", "variant_links", "comparison_html", "verdict_badge", "delta_text",
            "pair_table_html", "preset_json", "LAB_CSS", "SECTIONS", "preset_label"]
 
-SECTIONS = {"presets": "Presets", "generators": "Attack generators", "sweeps": "Sweeps", "optimizer": "Metric optimizer"}
+SECTIONS = {"presets": "Presets", "generators": "Attack generators", "sweeps": "Sweeps",
+            "optimizer": "Metric optimizer"}
 
 VERDICT_STYLE = {  # colour-blind safe (Okabe-Ito) + a symbol and the word itself
     "fooled": ("#D55E00", "✗ fooled"),
@@ -35,11 +36,13 @@ LAB_CSS = """
  scrollbar-color:rgba(128,128,128,.85) rgba(128,128,128,.18);padding-bottom:.2rem}
 .lab-opts{font-family:monospace;font-size:max(14px,.875rem);opacity:.85;overflow-wrap:anywhere}
 table.lab-table{border-collapse:collapse;width:100%;font-size:1rem;margin:.4em 0 1em 0}
-table.lab-table th,table.lab-table td{border-bottom:1px solid rgba(128,128,128,.35);padding:.35em .6em;text-align:right;vertical-align:top}
+table.lab-table th,table.lab-table td{border-bottom:1px solid rgba(128,128,128,.35);padding:.35em .6em;
+ text-align:right;vertical-align:top}
 table.lab-table td.lab-counts{font-size:.9rem}
 table.lab-table th:first-child,table.lab-table td:first-child{text-align:left;white-space:nowrap}
 table.lab-table tr.head td{font-weight:600}
-.lab-verdict{display:inline-block;white-space:nowrap;padding:.05em .45em;border-radius:4px;color:#fff;font-weight:600;font-size:.9rem}
+.lab-verdict{display:inline-block;white-space:nowrap;padding:.05em .45em;border-radius:4px;color:#fff;
+ font-weight:600;font-size:.9rem}
 .lab-delta-up{color:#D55E00;font-weight:600}
 .lab-delta-down{color:#0072B2;font-weight:600}
 @media (max-width:1300px){
@@ -165,7 +168,8 @@ def comparison_html(res: PresetResult) -> str:
         for i, s in enumerate(res.scores):
             cells.append(f'<td data-metric="{html.escape(m)}" data-variant="{i}">{format_metric(m, s.values[m])}</td>')
             if i > 0:
-                cells.append(f'<td data-delta="{html.escape(m)}" data-variant="{i}">{_delta_html(m, res.deltas[i][m])}</td>')
+                cells.append(f'<td data-delta="{html.escape(m)}" data-variant="{i}">'
+                             f'{_delta_html(m, res.deltas[i][m])}</td>')
                 if i in judged:
                     cells.append(f'<td data-verdict="{html.escape(m)}" data-variant="{i}">'
                                  f'{verdict_badge(res.shown_verdict(i, m))}</td>')

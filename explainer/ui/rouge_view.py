@@ -136,24 +136,25 @@ def lsum_rows(trace, k: int, t: str = "rougeLsum") -> list[dict]:
     rows = []
     for n, ps in enumerate(r.detail["per_ref_sentence"]):
         toks = ps.get("tokens", [])
-
-        def tok(i) -> str:
-            return toks[i] if isinstance(i, int) and 0 <= i < len(toks) else str(i)
-
         per = "; ".join(f"cand sent {x.get('cand_sentence', j) + 1}: "
                         f"{x.get('lcs_length', len(x.get('ref_indices', [])))} "
-                        f"[{', '.join(tok(i) for i in x.get('ref_indices', []))}]"
+                        f"[{', '.join(_token_at(toks, i) for i in x.get('ref_indices', []))}]"
                         for j, x in enumerate(ps.get("lcs_per_cand_sentence", [])))
         union = ps.get("union", [])
         # clipped: [{ref_index, token}] (docs/trace-schema-rouge.md); a bare position is read as the index
-        clipped = [str(c.get("token", c.get("ref_index", "?"))) if isinstance(c, dict) else tok(c)
+        clipped = [str(c.get("token", c.get("ref_index", "?"))) if isinstance(c, dict) else _token_at(toks, c)
                    for c in ps.get("clipped", [])]
         rows.append({"reference sentence": ps.get("ref_sentence", n) + 1, "tokens": " ".join(toks),
                      "LCS with each candidate sentence": per,
-                     "union of hits": ", ".join(tok(i) for i in union),
+                     "union of hits": ", ".join(_token_at(toks, i) for i in union),
                      "hits counted": ps.get("hits", len(union)),
                      "clipped by budget": ", ".join(clipped) or "—"})
     return rows
+
+
+def _token_at(toks: list[str], i) -> str:
+    """The token at position i of a reference sentence; anything that is not a position there, as text."""
+    return toks[i] if isinstance(i, int) and 0 <= i < len(toks) else str(i)
 
 
 def winner_rows(trace) -> list[dict]:

@@ -14,8 +14,20 @@ import math
 import re
 from typing import Iterable, Sequence
 
-from explainer.teach.model import (Chart, Chip, Formula, LcsGrid, Lesson, Para, Question, Result, Step, Table,
-                                   TokenRow, num)
+from explainer.teach.model import (
+    Chart,
+    Chip,
+    Formula,
+    LcsGrid,
+    Lesson,
+    Para,
+    Question,
+    Result,
+    Step,
+    Table,
+    TokenRow,
+    num,
+)
 from explainer.ui.highlight import escape_attr, escape_text
 
 __all__ = ["TEACH_CSS", "block_html", "blocks_html", "step_html", "notes_html", "question_html", "grid_html",
@@ -60,7 +72,8 @@ TEACH_CSS = """
 .tc img.tchart{max-width:100%;height:auto;display:block;border-radius:.35rem;border:1px solid rgba(128,128,128,.35)}
 .tc svg text{font-family:"DejaVu Sans",Arial,sans-serif}
 .tc .tgrid table{border-collapse:collapse;font-size:1rem}
-.tc .tgrid td,.tc .tgrid th{border:1px solid rgba(128,128,128,.55);min-width:1.9rem;height:1.5rem;text-align:center;padding:0 .2rem}
+.tc .tgrid td,.tc .tgrid th{border:1px solid rgba(128,128,128,.55);min-width:1.9rem;height:1.5rem;text-align:center;
+  padding:0 .2rem}
 .tc .tgrid th{background:rgba(128,128,128,.16);font-weight:600;white-space:pre}
 .tc .tgrid td.pz{opacity:.55}
 .tc .tgrid td.path{background:rgba(0,158,115,.30);font-weight:800;outline:2px solid #009E73;outline-offset:-2px}
@@ -416,12 +429,12 @@ def _alignment_svg(data: dict) -> tuple[list[str], int, int]:
     on_c = {c for _, c in pairs}
     on_r = {r for r, _ in pairs}
     parts = []
-    for rank, (ri, ci) in enumerate(pairs):
+    for ri, ci in pairs:
         if ci < len(cx) and ri < len(rx):
             x1 = cx[ci][0] + cx[ci][1] / 2
             x2 = rx[ri][0] + rx[ri][1] / 2
             parts.append(f'<line x1="{x1:.1f}" y1="48" x2="{x2:.1f}" y2="102" stroke="{GREEN}" stroke-width="3"/>')
-    for toks, xs, y, on, who in ((cand, cx, 18, on_c, "candidate"), (ref, rx, 102, on_r, "reference")):
+    for toks, xs, y, on in ((cand, cx, 18, on_c), (ref, rx, 102, on_r)):
         for i, (t, (x, wdt)) in enumerate(zip(toks, xs)):
             fill = "rgba(0,158,115,.25)" if i in on else "none"
             dash = "" if i in on else ' stroke-dasharray="4 3"'
@@ -446,13 +459,15 @@ def svg_chart(ch: Chart, *, as_img: bool = False) -> str:
     parts, W, H = fn(ch.data)
     if as_img:
         svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" '
-               f'color="#111" font-family="{_FONTS}"><rect width="{W}" height="{H}" fill="#fff"/>{"".join(parts)}</svg>')
+               f'color="#111" font-family="{_FONTS}"><rect width="{W}" height="{H}" fill="#fff"/>'
+               f'{"".join(parts)}</svg>')
         data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
         return (f'<img class="tchart" src="data:image/svg+xml;base64,{data}" width="{W}" height="{H}" '
                 f'alt="{_a(ch.alt)}" title="{_a(ch.alt)}">')
     width = f' style="max-width:{W}px"'
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" '
-            f'font-family="{_FONTS}" aria-label="{_a(ch.alt)}"{width}><title>{_a(ch.alt)}</title>{"".join(parts)}</svg>')
+            f'font-family="{_FONTS}" aria-label="{_a(ch.alt)}"{width}><title>{_a(ch.alt)}</title>'
+            f'{"".join(parts)}</svg>')
 
 
 # --------------------------------------------------------------------------------------------- handout

@@ -53,7 +53,8 @@ def test_permalink_shows_real_library_values(page, open_app, example_id):
     got = shown_metrics(page)
     assert got == real_values(ex.candidate, refs)
     # the texts are restored into the boxes
-    assert page.get_by_role("textbox", name="Candidate (the text being scored)", exact=True).input_value() == ex.candidate
+    candidate_box = page.get_by_role("textbox", name="Candidate (the text being scored)", exact=True)
+    assert candidate_box.input_value() == ex.candidate
     assert page.get_by_role("textbox", name=f"Reference {len(refs)}", exact=True).input_value() == refs[-1]
     shot(page, f"explain-{example_id}")
 
@@ -104,7 +105,8 @@ def test_editing_updates_scores_and_url(page, open_app):
     page2.goto(url)
     page2.wait_for_selector('[data-testid="stMetric"]')
     wait_idle(page2)
-    assert page2.get_by_role("textbox", name="Candidate (the text being scored)", exact=True).input_value() == "the cat sat on the mat"
+    candidate_box = page2.get_by_role("textbox", name="Candidate (the text being scored)", exact=True)
+    assert candidate_box.input_value() == "the cat sat on the mat"
     assert shown_metrics(page2) == shown_metrics(page)
 
 
@@ -277,9 +279,11 @@ def test_chart_labels_and_hover_show_user_text_literally(page, open_app):
     page.get_by_role("tab", name="ROUGE").click()
     page.wait_for_selector(".st-key-lcs_heatmap .xtick text")
     wait_idle(page)
-    ticks = page.evaluate("() => [...document.querySelectorAll('.st-key-lcs_heatmap .xtick text')].map(e => e.textContent)")
+    ticks = page.evaluate("() => [...document.querySelectorAll('.st-key-lcs_heatmap .xtick text')]"
+                          ".map(e => e.textContent)")
     assert ticks[1:] == toks
-    yticks = page.evaluate("() => [...document.querySelectorAll('.st-key-lcs_heatmap .ytick text')].map(e => e.textContent)")
+    yticks = page.evaluate("() => [...document.querySelectorAll('.st-key-lcs_heatmap .ytick text')]"
+                           ".map(e => e.textContent)")
     assert yticks[1:] == toks
     labels = page.evaluate("() => [...document.querySelectorAll('.st-key-lcs_alignment .textpoint text')]"
                            ".map(e => e.textContent)")
@@ -340,7 +344,6 @@ def test_xss_payloads_in_charts_and_formulas_are_inert(page, open_app):
 
 def test_downloads_match_the_real_sacrebleu(page, open_app):
     import csv
-    import io
     import json
     from collections import defaultdict
 

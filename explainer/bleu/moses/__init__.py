@@ -13,13 +13,33 @@ What is specific to the scripts lives here; n-gram counting and clipping are the
 * ``dialects``: the ``multi-bleu`` and ``mteval`` dialect policies;
 * ``runs``: whole runs of a script on a corpus, as the script reports them.
 """
-from explainer.bleu.moses.scripts import (MAX_ORDER, MOSES_VERSION, MtevalScore, MultiBleuScore, NotExpressible,
-                                          ScriptDeath, check_expressible, mteval_printed, mteval_ref_length,
-                                          mteval_score, mteval_segment_score, multibleu_ref_length, multibleu_score)
-from explainer.bleu.moses.text import (PERL_UNI_WS, ascii_lower, detok_tokenize, mteval_tokenize, multibleu_tokenize,
-                                       perl_lc, sgml_escape, strict_utf8_read)
 from explainer.bleu.moses.dialects import MtevalDialect, MultiBleuDialect
 from explainer.bleu.moses.runs import run_mteval, run_multibleu
+from explainer.bleu.moses.scripts import (
+    MAX_ORDER,
+    MOSES_VERSION,
+    MtevalScore,
+    MultiBleuScore,
+    NotExpressible,
+    ScriptDeath,
+    check_expressible,
+    mteval_printed,
+    mteval_ref_length,
+    mteval_score,
+    mteval_segment_score,
+    multibleu_ref_length,
+    multibleu_score,
+)
+from explainer.bleu.moses.text import (
+    PERL_UNI_WS,
+    ascii_lower,
+    detok_tokenize,
+    mteval_tokenize,
+    multibleu_tokenize,
+    perl_lc,
+    sgml_escape,
+    strict_utf8_read,
+)
 
 __all__ = [
     "MOSES_VERSION", "MAX_ORDER", "ScriptDeath", "NotExpressible", "PERL_UNI_WS",

@@ -7,13 +7,38 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from explainer.bleu.dialects import (BleuDialect, Combination, LibraryError, LibraryWarning, OptionSpec,
-                                     OrderResult, RefLengthChoice)
-from explainer.bleu.moses.scripts import (MAX_ORDER, MOSES_VERSION, SHORT_VERSION, NotExpressible, ScriptDeath,
-                                          check_expressible, mteval_printed, mteval_ref_length, mteval_segment_score,
-                                          multibleu_ref_length, multibleu_score, perl_min0)
-from explainer.bleu.moses.text import (PERL_UNI_WS, ascii_lower, detok_tokenize, is_noncharacter,
-                                       multibleu_tokenize, mteval_tokenize, perl_lc)
+from explainer.bleu.dialects import (
+    BleuDialect,
+    Combination,
+    LibraryError,
+    LibraryWarning,
+    OptionSpec,
+    OrderResult,
+    RefLengthChoice,
+)
+from explainer.bleu.moses.scripts import (
+    MAX_ORDER,
+    MOSES_VERSION,
+    SHORT_VERSION,
+    NotExpressible,
+    ScriptDeath,
+    check_expressible,
+    mteval_printed,
+    mteval_ref_length,
+    mteval_segment_score,
+    multibleu_ref_length,
+    multibleu_score,
+    perl_min0,
+)
+from explainer.bleu.moses.text import (
+    PERL_UNI_WS,
+    ascii_lower,
+    detok_tokenize,
+    is_noncharacter,
+    mteval_tokenize,
+    multibleu_tokenize,
+    perl_lc,
+)
 from explainer.text import ENTITIES_13A, align_spans
 
 __all__ = ["MultiBleuDialect", "MtevalDialect"]

@@ -13,8 +13,16 @@
                     the script, ``python -m explainer.rouge.rouge155 [flags] config [systemID]``
 ==================  ==========================================================================================
 """
-from explainer.rouge.rouge155.evaluation import (WLCS_DEATH, CorpusResult, Evaluation, MetricResult, PerlDeath,
-                                                 evaluate, evaluate_corpus, evaluate_texts)
+from explainer.rouge.rouge155.evaluation import (
+    WLCS_DEATH,
+    CorpusResult,
+    Evaluation,
+    MetricResult,
+    PerlDeath,
+    evaluate,
+    evaluate_corpus,
+    evaluate_texts,
+)
 from explainer.rouge.rouge155.options import Rouge155Options, parse_flags
 
 __all__ = ["Rouge155Options", "parse_flags", "evaluate", "evaluate_texts", "evaluate_corpus", "Evaluation",

@@ -27,13 +27,21 @@ from explainer.rouge import lcs as lcs_mod
 from explainer.rouge.dialects import RougeDialect
 from explainer.rouge.ngrams import ngram_table
 from explainer.rouge.rouge155.bootstrap import bootstrap_average, perl_round5, sort_eval_keys
-from explainer.rouge.rouge155.evaluation import (WLCS_DEATH, MetricResult, PerlDeath, ngram_counts, perl_prf,
-                                                 score_grams, score_lcs, skip_bigram_counts)
+from explainer.rouge.rouge155.evaluation import (
+    WLCS_DEATH,
+    MetricResult,
+    PerlDeath,
+    ngram_counts,
+    perl_prf,
+    score_grams,
+    score_lcs,
+    skip_bigram_counts,
+)
 from explainer.rouge.rouge155.options import Rouge155Options
 from explainer.rouge.rouge155.text import PerlText, TokenOptions, read_text
 from explainer.rouge.scoring import Score
 from explainer.rouge.skipgram import skip_table
-from explainer.rouge.tokenize import Sentence, Tokenizer, TokenizedText
+from explainer.rouge.tokenize import Sentence, TokenizedText, Tokenizer
 from explainer.rouge.trace import TypeResult
 from explainer.rouge.types import RougeType
 from explainer.rouge.union import tie_rule_check

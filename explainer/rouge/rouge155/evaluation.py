@@ -23,12 +23,15 @@ from typing import Sequence
 
 from explainer.rouge.lcs import lcs_pairs as _core_lcs_pairs
 from explainer.rouge.ngrams import ngram_counts as _core_ngram_counts
-from explainer.rouge.skipgram import skip_bigrams as _core_skip_bigrams, su_unigrams as _core_su_unigrams
-from explainer.rouge.wlcs import (WLCS_TABLE_MAX_CELLS, f_inverse as _f_inverse, f_weight as _f_weight,
-                                  wlcs as _core_wlcs)
 from explainer.rouge.rouge155.bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
 from explainer.rouge.rouge155.options import Rouge155Options
 from explainer.rouge.rouge155.text import PerlText, read_text
+from explainer.rouge.skipgram import skip_bigrams as _core_skip_bigrams
+from explainer.rouge.skipgram import su_unigrams as _core_su_unigrams
+from explainer.rouge.wlcs import WLCS_TABLE_MAX_CELLS
+from explainer.rouge.wlcs import f_inverse as _f_inverse
+from explainer.rouge.wlcs import f_weight as _f_weight
+from explainer.rouge.wlcs import wlcs as _core_wlcs
 
 __all__ = [
     "MetricResult", "Evaluation", "CorpusResult", "evaluate", "evaluate_texts", "evaluate_corpus",
