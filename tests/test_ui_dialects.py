@@ -11,7 +11,7 @@ import urllib.parse
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from explainer.dialectcmp.cases import BUILTIN_CLAIMS, get_builtin_claim
+from explainer.dialectcmp.cases import BUILTIN_CLAIMS
 from explainer.dialectcmp.compare import compare
 from explainer.dialectcmp.reproduce import reproduce
 from explainer.examples import get_example
