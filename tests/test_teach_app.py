@@ -149,6 +149,9 @@ def test_student_answers_right_and_wrong():
     at.button[[b.label for b in at.button].index("Check")].click().run()
     assert at.error and "the answer is 1" in at.error[0].value
     assert "m\\_1 \\= Σ" not in at.error[0].value and "m_1 = Σ" in page_html(at)
+    # the answer marks the tokens it names: both ‘the’ of the candidate, the one ‘the’ of the reference
+    marked = page_html(at).split('class="tc tc-marked"', 1)[1].split("</div></div></div>", 1)[0]
+    assert re.findall(r'class="tk tk-focus"[^>]*><span class="tk-t">([^<]*)<', marked) == ["the", "the", "the"]
     at.button(key="tch_again_3").click().run()
     at.text_input(key="tch_answer_3").set_value("1")
     at.button[[b.label for b in at.button].index("Check")].click().run()

@@ -109,7 +109,9 @@ class Question:
 
     ``answer`` is a trace value; an answer within ``tolerance`` (absolute) of it is right. ``given`` are the
     blocks the student sees while answering (the step itself would give the answer away). ``explanation``
-    works the answer out from the trace, naming the tokens involved."""
+    works the answer out from the trace, naming the tokens involved; ``marked`` are token rows shown with the
+    answer in which those tokens are marked (``focus`` chips). They are not among ``given``: marked before the
+    answer, they would give it away (count the marks)."""
 
     id: str
     prompt: str
@@ -121,6 +123,7 @@ class Question:
     kind: str = "ratio"                # "count" (whole number), "ratio" (0..1), "score" (the metric's scale)
     shown: str = ""                    # the answer as the step shows it (e.g. "5/6 = 0.8333")
     scale: float = 1.0                 # "score": 100 for sacreBLEU's 0-100, 1 for 0-1 dialects
+    marked: tuple = ()                 # token rows with the answer's tokens as "focus" chips
 
 
 @dataclass(frozen=True)

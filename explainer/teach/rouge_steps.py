@@ -41,6 +41,17 @@ def _plain_row(label: str, view: dict) -> TokenRow:
     return TokenRow(label, tuple(_chip(view, i) for i in range(n)), f"{n} tokens")
 
 
+def _marked_row(label: str, view: dict, focus: set[int], what: str) -> TokenRow:
+    """A text's tokens with those an answer talks about marked (``focus`` chips): shown with the answer."""
+    n = len(view["tokens"])
+    return TokenRow(label, tuple(_chip(view, i, "focus" if i in focus else "") for i in range(n)),
+                    f"{len(focus & set(range(n)))} of {n} tokens marked: {what}")
+
+
+def _covered(starts, n: int) -> set[int]:
+    return {p + i for p in starts for i in range(n)}
+
+
 def _ref_for(r: dict, t: str) -> int:
     k = r["chosen_reference"].get(t)
     return k if isinstance(k, int) and 0 <= k < len(r["references"]) else 0
@@ -142,6 +153,10 @@ def _step_ngram(r: dict, t: str) -> Step | None:
                                    f"{k + 1} share?", res["hits"], kind="count",
                  given=(_plain_row("Candidate", r["candidate"]), _plain_row(f"Reference {k + 1}", ref)) +
                        ((Para(f"Tokens are compared after stemming ({r['stemmer']})."),) if r.get("stemmer") else ()),
+                 marked=(_marked_row("Candidate", r["candidate"], _covered(
+                     [p for p, (kind, _) in cs.items() if kind == "match"], n), f"the overlapping {gram}s"),
+                         _marked_row(f"Reference {k + 1}", ref, _covered(
+                             [p for p, (kind, _) in rs.items() if kind == "match"], n), f"the overlapping {gram}s")),
                  explanation=(f"Shared {gram}s, each counted min(candidate count, reference count) times: " +
                               (", ".join(f"‘{s}’" for s in shared[:20]) + (", …" if len(shared) > 20 else "")
                                if shared else "none") + f" — {num(res['hits'])} in all."))
@@ -259,6 +274,9 @@ def _step_lcs_table(r: dict) -> Step | None:
     q = question("rougeL-lcs", f"How long is the longest common subsequence of the candidate and reference {k + 1} "
                                "(in tokens)?", d["lcs_length"], kind="count",
                  given=(_plain_row("Candidate", r["candidate"]), _plain_row(f"Reference {k + 1}", r["references"][k])),
+                 marked=(_marked_row("Candidate", r["candidate"], {c for _, c in d.get("pairs", [])}, "one LCS"),
+                         _marked_row(f"Reference {k + 1}", r["references"][k], {ri for ri, _ in d.get("pairs", [])},
+                                     "one LCS")),
                  explanation=f"The bottom-right cell of the table: {num(d['lcs_length'])}. One LCS: " +
                              " ".join(f"‘{_surface(r['candidate'])[c]}’" for _, c in d.get("pairs", [])[:30]) + ".")
     return Step("rouge-lcs-table", "ROUGE", "ROUGE-L: the LCS table, cell by cell", tuple(blocks),
@@ -303,6 +321,8 @@ def _step_alignment(r: dict) -> Step | None:
                  missing, kind="count",
                  given=(_plain_row("Candidate", cand), _plain_row(f"Reference {k + 1}", ref),
                         Para(f"The LCS has {num(d['lcs_length'])} tokens.")),
+                 marked=(_marked_row("Candidate", cand, set(range(len(cand["tokens"]))) - set(cand_rank),
+                                     "not on the LCS"),),
                  explanation=f"{len(cand['tokens'])} candidate tokens, {len(pairs)} of them on the LCS: "
                              f"{missing} left out" + (": " + ", ".join(unaligned[:20]) if unaligned else "") + ".")
     return Step("rouge-alignment", "ROUGE", "ROUGE-L: the alignment", tuple(blocks), say("rouge-alignment"),
@@ -404,6 +424,9 @@ def _step_lsum(r: dict) -> Step | None:
     q = question("rougeLsum-hits", f"How many union LCS hits does ROUGE-Lsum count against reference {k + 1}?",
                  res["hits"], kind="count",
                  given=tuple(_sentence_rows(r["candidate"], "Candidate") + _sentence_rows(ref, f"Reference {k + 1}")),
+                 marked=tuple(_sentence_rows(ref, f"Reference {k + 1}", {
+                     ps["ref_sentence"]: {i: ("focus", "") for i in ps.get("union", [])}
+                     for ps in d.get("per_ref_sentence", [])})),
                  explanation="Per reference sentence, the union of its LCS tokens with every candidate sentence: " +
                              "; ".join(f"sentence {x[0]}: {x[2]} ({x[3]})" for x in rows[:8]) +
                              f" — {num(res['hits'])} hits.")

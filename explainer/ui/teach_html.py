@@ -54,7 +54,8 @@ TEACH_CSS = """
 .tc .tk-clip{border:2px dashed #D55E00;background:rgba(213,94,0,.12)}
 .tc .tk-clip .tk-t{text-decoration:line-through;text-decoration-color:#D55E00;text-decoration-thickness:3px}
 .tc .tk-lcs{border:4px double #009E73;background:rgba(0,158,115,.16)}
-.tc .tk-focus{outline:3px solid #E69F00;outline-offset:1px}
+.tc .tk-focus{border:3px solid #E69F00;background:rgba(230,159,0,.22)}
+.tc .tk-focus .tk-t{text-decoration:underline;text-decoration-thickness:3px;text-underline-offset:3px}
 .tc .tscroll{max-height:16.5rem;overflow:auto;margin:.3rem 0 .5rem 0}
 .tc table.tt{border-collapse:collapse;font-size:1.05rem;line-height:1.3}
 .tc table.tt th,.tc table.tt td{border:1px solid rgba(128,128,128,.55);padding:.05rem .5rem;text-align:left}
@@ -527,7 +528,8 @@ def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), li
         sections.append(f'<section class="step" id="step-{i + 1}"><h2><span class="fam">{_e(s.family)}</span>'
                         f"Step {i + 1} · {_e(s.title)}</h2>"
                         f'<div class="tc">{q}{blocks_html(s.blocks)}{notes_html(s)}</div></section>')
-    answers = "".join(f'<li><b>Step {i + 1} · {_e(q.prompt)}</b><br>{_e(q.shown)} — {_e(q.explanation)}</li>'
+    answers = "".join(f'<li><b>Step {i + 1} · {_e(q.prompt)}</b><br>{_e(q.shown)} — {_e(q.explanation)}'
+                      + (f'<div class="tc">{blocks_html(q.marked)}</div>' if q.marked else "") + "</li>"
                       for i, q in lesson.questions())
     notes = "".join(f"<li>{_e(n)}</li>" for n in lesson.notes)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -54,6 +54,8 @@ def _row(r: TokenRow) -> str:
             t = f"**{t}**"
         elif c.kind == "clip":
             t = f"~~{t}~~ ✂"
+        elif c.kind == "focus":   # a token an answer talks about (highlight syntax of Marp, Obsidian, …)
+            t = f"=={t}=="
         if c.label and c.kind != "clip":
             t += f" ({md_text(c.label)})"
         return t
@@ -140,4 +142,5 @@ def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = ()
         out += ["---", "", "## Answers", ""]
         for i, q in qs:
             out += [f"- **Step {i + 1} · {md_text(q.prompt)}** {md_text(q.shown)} — {md_text(q.explanation)}", ""]
+            out += [f"  {_row(r)}" for r in q.marked] + ([""] if q.marked else [])
     return "\n".join(out).rstrip() + "\n"

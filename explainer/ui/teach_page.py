@@ -579,6 +579,8 @@ def _student_step(lesson: Lesson, i: int) -> None:
                                                   ":material/cancel:")
     else:
         st.info(hl.md_escape(f"The answer: {q.shown}. {q.explanation}"), icon=":material/visibility:")
+    if q.marked:   # the tokens the answer talks about, marked
+        _html('<div class="tc tc-marked">' + th.blocks_html(q.marked) + "</div>")
     _step_body(lesson, i, notes=False)
 
     def again():
