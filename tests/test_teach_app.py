@@ -234,3 +234,23 @@ def test_every_dialect_from_the_link(family, dialect):
         m = re.search(r'data-metric="rougeL_f" data-value="([^"]+)"', body)
     assert m and float(m.group(1)) == pytest.approx(want, abs=1e-12), (dialect, body[:300])
     assert qp(at).get(f"{family}_dialect") == (None if dialect in ("sacrebleu", "rouge-score") else dialect)
+
+
+def test_a_worked_examples_printed_numbers_at_their_step():
+    """medication: the course material says BLEU = 0; sacreBLEU (its recorded score) gives more, said at the
+    final-score step — in the walkthrough, in the student view once answered, not for the same texts typed in."""
+    from tests.test_teach_claims import _seed
+
+    ex = get_example("medication")
+    lesson = build_lesson(ex.candidate, list(ex.references))
+    k = lesson.step_ids().index("bleu-score") + 1
+    recorded = _seed("s002_medication", "sacrebleu", {})["score"]
+    at = new_page({"example": "medication", "step": str(k)})
+    body = page_html(at)
+    m = re.search(r'<div class="tclaim-l" data-metric="bleu" data-agrees="no" data-value="([^"]+)">(.*?)</div>', body)
+    assert m and float(m.group(1)) == pytest.approx(recorded / 100, abs=1e-12)
+    text = html.unescape(re.sub(r"<[^>]+>", "", m.group(2)))
+    assert text.startswith("✗The course material says BLEU (0–1) = 0") and f"{recorded:.4f}" in text
+    assert 'class="tclaim ' not in page_html(new_page({"example": "medication", "step": str(k - 1)}))
+    own = new_page({"candidate": ex.candidate, "ref": list(ex.references), "step": str(k)})
+    assert 'class="tclaim ' not in page_html(own)

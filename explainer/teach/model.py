@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-__all__ = ["Chip", "TokenRow", "Table", "Formula", "Chart", "LcsGrid", "Para", "Result", "Block", "Question", "Step",
-           "Lesson", "num", "frac", "pct"]
+__all__ = ["Chip", "TokenRow", "Table", "Formula", "Chart", "LcsGrid", "Para", "Result", "ClaimCheck", "Block",
+           "Question", "Step", "Lesson", "num", "frac", "pct"]
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,47 @@ class Result:
     metric: str
 
 
-Block = Union[Para, TokenRow, Table, Formula, Chart, LcsGrid, Result]
+@dataclass(frozen=True)
+class ClaimCheck:
+    """A number the course material prints for a worked example, beside what the lesson's implementation gives
+    for it (read from the trace by :func:`explainer.examples.claim_value`). ``what``: the quantity in words;
+    ``printed``: as the material prints it; ``shown``: the true value as text ("" when the lesson does not compute
+    it); ``implementation``: which implementation gives it; ``agrees``: None when not computed."""
+
+    metric: str
+    what: str
+    printed: str
+    value: float | None
+    shown: str
+    implementation: str
+    agrees: bool | None
+
+    @property
+    def verdict(self) -> str:
+        if self.agrees is None:
+            return "not computed with these settings"
+        return "holds with these settings" if self.agrees else "wrong with these settings"
+
+    @property
+    def mark(self) -> str:
+        return {None: "?", True: "✓", False: "✗"}[self.agrees]
+
+    @property
+    def short(self) -> str:
+        """The verdict in a word or two (a table cell)."""
+        return f"{self.mark} " + {None: "not computed", True: "holds", False: "wrong"}[self.agrees]
+
+    @property
+    def sentence(self) -> str:
+        """The comparison in one sentence (the page, both handouts)."""
+        said = self.printed if self.printed[:1] in "≈<>≤≥" or self.printed[:1].isalpha() else f"= {self.printed}"
+        head = f"The course material says {self.what} {said}"
+        if self.agrees is None:
+            return f"{head} — {self.verdict}."
+        return f"{head}; {self.implementation} gives {self.shown} — {self.verdict}."
+
+
+Block = Union[Para, TokenRow, Table, Formula, Chart, LcsGrid, Result, ClaimCheck]
 
 
 @dataclass(frozen=True)
@@ -149,6 +189,7 @@ class Lesson:
     rouge_summary: dict = field(default_factory=dict)   # {type: {precision, recall, fmeasure}}, signature
     notes: list[str] = field(default_factory=list)      # problems met while building (a family that failed)
     source: str = ""                                    # what the lesson was made from (example title …)
+    claims: list = field(default_factory=list)          # ClaimCheck: the worked example's printed numbers
 
     def step_ids(self) -> list[str]:
         return [s.id for s in self.steps]

@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 from explainer.teach.model import (
     Chart,
     Chip,
+    ClaimCheck,
     Formula,
     LcsGrid,
     Lesson,
@@ -31,7 +32,7 @@ from explainer.teach.model import (
 from explainer.ui.highlight import escape_attr, escape_text
 
 __all__ = ["TEACH_CSS", "block_html", "blocks_html", "step_html", "notes_html", "question_html", "grid_html",
-           "cell_rule", "grid_cells", "svg_chart", "handout_html", "HANDOUT_CSS"]
+           "cell_rule", "grid_cells", "svg_chart", "handout_html", "HANDOUT_CSS", "claims_table_html"]
 
 BLUE, ORANGE, GREEN, PURPLE, VERMILLION, SKY = "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"
 
@@ -86,6 +87,12 @@ TEACH_CSS = """
 .tc .tnotes b{color:inherit}
 .tc .task{border:2px solid #0072B2;border-radius:.4rem;padding:.35rem .7rem;margin:.4rem 0}
 .tc .task .thint{font-size:.9rem;opacity:.85}
+.tc .tclaim{border:3px solid #D55E00;border-radius:.4rem;padding:.15rem .6rem;margin:.3rem 0;font-weight:600;
+  background:rgba(213,94,0,.08);font-size:.92em;line-height:1.3}
+.tc .tclaim-l{padding:.05rem 0}
+.tc .tclaim-yes{border-color:#009E73;background:rgba(0,158,115,.08)}
+.tc .tclaim-na{border-style:dashed;border-color:rgba(128,128,128,.8);background:none}
+.tc .tclaim-mark{font-weight:800;font-size:1.15em;margin-right:.2em}
 .tc .tok-yes{color:#006B4F;font-weight:800}
 .tc .tok-no{color:#B03A00;font-weight:800}
 .tc-fit{display:flex;flex-direction:column;overflow:visible}
@@ -159,6 +166,34 @@ def _result_html(r: Result) -> str:
             f'<span class="tres-v">{_e(r.shown)}</span></div>')
 
 
+def _claims_html(claims: Sequence[ClaimCheck]) -> str:
+    """The course material's printed numbers of one step beside the trace's, one line each, in one box: ✓ / ✗
+    and the border colour (any wrong number: orange) say the same."""
+    lines = []
+    for c in claims:
+        agrees = {True: "yes", False: "no", None: "unknown"}[c.agrees]
+        lines.append(f'<div class="tclaim-l" data-metric="{_a(c.metric)}" data-agrees="{agrees}" '
+                     f'data-value="{"" if c.value is None else repr(c.value)}"><span class="tclaim-mark">'
+                     f"{_e(c.mark)}</span>{_e(c.sentence)}</div>")
+    cls = ("tclaim-no" if any(c.agrees is False for c in claims) else
+           "tclaim-yes" if all(c.agrees for c in claims) else "tclaim-na")
+    return (f'<div class="tclaim {cls}" role="note" aria-label="the course material’s numbers">'
+            f'{"".join(lines)}</div>')
+
+
+def claims_table_html(claims) -> str:
+    """The worked example's printed numbers, one row each, for the handout's first page."""
+    if not claims:
+        return ""
+    rows = "".join(f"<tr><td>{_e(c.what)}</td><td>{_e(c.printed)}</td><td>{_e(c.implementation or '—')}</td>"
+                   f"<td>{_e(c.shown or 'not computed')}</td><td>{_e(c.short)}</td></tr>" for c in claims)
+    return ('<div class="tc tclaims"><table class="tt"><thead><tr><th>number</th><th>the course material '
+            "prints</th><th>implementation</th><th>it gives</th><th>verdict</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table><div class=\"tcap\">With the settings above; in the app, switch the "
+            "dialect or an option to see under which one a printed number holds. Each comparison is repeated at "
+            "the step where the number appears.</div></div>")
+
+
 def block_html(b, *, upto: int | None = None, img_charts: bool = False) -> str:
     """One block. ``upto`` (LCS grid only): how many inner cells are filled so far (row by row);
     ``img_charts``: charts as ``<img>`` (for ``st.html``), else inline ``<svg>`` (the handout)."""
@@ -176,23 +211,39 @@ def block_html(b, *, upto: int | None = None, img_charts: bool = False) -> str:
         return svg_chart(b, as_img=img_charts)
     if isinstance(b, LcsGrid):
         return grid_html(b, upto=upto)
+    if isinstance(b, ClaimCheck):
+        return _claims_html([b])
     raise TypeError(f"unknown block {type(b).__name__}")
 
 
 def blocks_html(blocks: Iterable, *, upto: int | None = None, img_charts: bool = False) -> str:
-    """Blocks in order; consecutive results share one line."""
+    """Blocks in order; consecutive results share one line, consecutive claim comparisons one box."""
     out: list[str] = []
     results: list[str] = []
-    for b in blocks:
-        if isinstance(b, Result):
-            results.append(_result_html(b))
-            continue
+    claims: list[ClaimCheck] = []
+
+    def flush():
         if results:
             out.append(f'<div class="tres-row">{"".join(results)}</div>')
-            results = []
+            results.clear()
+        if claims:
+            out.append(_claims_html(claims))
+            claims.clear()
+
+    for b in blocks:
+        if isinstance(b, Result):
+            if claims:
+                flush()
+            results.append(_result_html(b))
+            continue
+        if isinstance(b, ClaimCheck):
+            if results:
+                flush()
+            claims.append(b)
+            continue
+        flush()
         out.append(block_html(b, upto=upto, img_charts=img_charts))
-    if results:
-        out.append(f'<div class="tres-row">{"".join(results)}</div>')
+    flush()
     return "".join(out)
 
 
@@ -520,6 +571,8 @@ def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), li
     if link:
         meta.append(("Open in the app", f"<code>{_e(link)}</code>"))
     meta_html = "".join(f"<tr><td><b>{_e(a)}</b></td><td>{b}</td></tr>" for a, b in meta)
+    claims = (f'<section class="claims" id="claims"><h2>The course material’s numbers</h2>'
+              f"{claims_table_html(lesson.claims)}</section>" if lesson.claims else "")
     toc = "".join(f'<li><a href="#step-{i + 1}">{_e(s.family)}: {_e(s.title)}</a></li>'
                   for i, s in enumerate(lesson.steps))
     sections = []
@@ -537,7 +590,7 @@ def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), li
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{_e(title)}</title><style>{HANDOUT_CSS}{TEACH_CSS}</style></head><body>"
             f"<h1>{_e(title)}</h1><table class=\"meta\">{meta_html}</table>"
-            + (f'<ul class="tp-note">{notes}</ul>' if notes else "")
+            + (f'<ul class="tp-note">{notes}</ul>' if notes else "") + claims
             + f'<nav><h2>Steps</h2><ol>{toc}</ol></nav>{"".join(sections)}'
             f'<section class="answers" id="answers"><h2>Answers</h2><ol class="answers">{answers}</ol></section>'
             "<footer>Made with the BLEU &amp; ROUGE explainer. Every number comes from the trace of the "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from explainer.teach.model import Chart, Formula, LcsGrid, Lesson, Para, Result, Table, TokenRow, num
+from explainer.teach.model import Chart, ClaimCheck, Formula, LcsGrid, Lesson, Para, Result, Table, TokenRow, num
 from explainer.ui.highlight import is_suspicious_char
 
 __all__ = ["md_text", "handout_markdown", "block_markdown"]
@@ -113,6 +113,8 @@ def block_markdown(b) -> str:
         return f"*Chart: {md_text(b.alt)}*"
     if isinstance(b, LcsGrid):
         return _grid(b)
+    if isinstance(b, ClaimCheck):
+        return f"> **{md_text(b.mark)}** {md_text(b.sentence)}"
     raise TypeError(f"unknown block {type(b).__name__}")
 
 
@@ -130,6 +132,14 @@ def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = ()
                 else f"**Open in the app:** {md_text(link)}", ""]
     for n in lesson.notes:
         out += [f"*{md_text(n)}*", ""]
+    if lesson.claims:
+        out += ["## The course material’s numbers", "",
+                "| number | the course material prints | implementation | it gives | verdict |",
+                "| --- | --- | --- | --- | --- |"]
+        out += [f"| {md_text(c.what)} | {md_text(c.printed)} | {md_text(c.implementation or '—')} | "
+                f"{md_text(c.shown or 'not computed')} | {md_text(c.short)} |" for c in lesson.claims]
+        out += ["", "*With the settings above; in the app, switch the dialect or an option to see under which one a "
+                "printed number holds. Each comparison is repeated at the step where the number appears.*", ""]
     for i, s in enumerate(lesson.steps):
         out += ["---", "", f"## Step {i + 1} · {s.family} · {md_text(s.title)}", ""]
         if s.question:

@@ -328,22 +328,28 @@ def _texts() -> tuple[str, list[str], str, str]:
 
 
 def shared_lesson(cand: str, refs: list[str], settings: MetricSettings, *, order: int = 0,
-                  title: str = "") -> Lesson:
+                  title: str = "", claims: tuple = ()) -> Lesson:
     """The lesson of these texts with these settings (ROUGE types: the lesson's own), computed once and shared
     by every session (:func:`explainer.ui.compute.cached`: in memory, bounded by the texts' size, one
-    computation per key at a time — a class opening the teacher's link waits for one computation)."""
+    computation per key at a time — a class opening the teacher's link waits for one computation). ``claims``:
+    a worked example's printed numbers, compared in the lesson."""
     settings = dataclasses.replace(settings, rouge_types=LESSON_TYPES)
     state = ExplainState(candidate=cand, refs=list(refs), **settings.to_state_fields())
-    # the focus order and the title are part of the lesson (the title: the source's name)
-    kind = f"teach_lesson:{order}:{title}"
+    # the focus order, the title (the source's name) and the compared claims are part of the lesson
+    kind = f"teach_lesson:{order}:{title}:{hash(tuple(claims))}"
     return shared_compute.cached(kind, state, list(refs), lambda: build_lesson(
         cand, list(refs), bleu_dialect=settings.bleu_dialect, bleu_options=dict(settings.bleu_options),
         rouge_dialect=settings.rouge_dialect, rouge_options=dict(settings.rouge_options),
-        focus_order=order or None, title=title))
+        focus_order=order or None, title=title, claims=tuple(claims)))
 
 
 def _lesson(cand: str, refs: list[str], settings: MetricSettings, title: str) -> Lesson:
-    return shared_lesson(cand, refs, settings, order=int(st.session_state.get("tch_order") or 0), title=title)
+    ss = st.session_state
+    # a worked example's printed numbers are compared at their steps
+    claims = ()
+    if ss.get("tch_source", "example") == "example":
+        claims = get_example(ss.get("tch_example") or DEFAULT_EXAMPLE).claims
+    return shared_lesson(cand, refs, settings, order=int(ss.get("tch_order") or 0), title=title, claims=claims)
 
 
 def _input_problem(cand: str, refs: list[str]) -> str | None:
