@@ -254,3 +254,28 @@ def test_a_worked_examples_printed_numbers_at_their_step():
     assert 'class="tclaim ' not in page_html(new_page({"example": "medication", "step": str(k - 1)}))
     own = new_page({"candidate": ex.candidate, "ref": list(ex.references), "step": str(k)})
     assert 'class="tclaim ' not in page_html(own)
+
+
+def test_order_above_the_settings_maximum_is_refused():
+    from explainer.bleu import explain_bleu
+
+    ex = get_example("cat_mat")
+    N = len(explain_bleu(ex.candidate, list(ex.references)).to_dict()["ngrams"])   # sacreBLEU's default order
+    at = new_page({"example": "cat_mat", "order": str(N + 5), "step": "3"})
+    w = warnings(at)
+    assert f"“order={N + 5}” is not an n-gram order of these BLEU settings" in w and f"(0–{N})" in w
+    assert at.session_state["tch_order"] == 0 and "order" not in qp(at)
+    assert len(at.selectbox(key="tch_order").options) == N + 1
+    # with max order 2 in the link, order 3 is refused too; order 2 is followed
+    at = new_page({"example": "cat_mat", "max_order": "2", "order": "3"})
+    assert "(0–2)" in warnings(at) and at.session_state["tch_order"] == 0
+    at = new_page({"example": "cat_mat", "max_order": "2", "order": "2", "step": "2"})
+    n = len(build_lesson(ex.candidate, list(ex.references), bleu_options={"max_ngram_order": 2}).steps)
+    assert not warnings(at) and title(at) == f"BLEU|The candidate's bigrams (2-grams)|2/{n}"
+    # the sidebar: the order followed, then a setting lowers the maximum order under it
+    at = new_page({"example": "cat_mat", "order": "4", "step": "2"})
+    assert "4-grams" in title(at)
+    at.number_input(key="bleu_opt:sacrebleu:max_ngram_order").set_value(3).run()
+    assert "The n-gram order followed (4) is above the maximum order of these BLEU settings (3)" in warnings(at)
+    assert at.session_state["tch_order"] == 0 and len(at.selectbox(key="tch_order").options) == 4
+    assert "order" not in qp(at)

@@ -214,7 +214,7 @@ def _load_from_url() -> None:
     for i in range(MAX_REFS):
         ss[f"tch_ref_{i}"] = refs[i] if i < len(refs) else ""
     ms.put_settings(settings)
-    order = _int_param(params, "order", 0, 10, 0, warns, "an n-gram order")
+    order = _int_param(params, "order", 0, max_order(settings), 0, warns, ORDER_WHAT)
     ss["tch_order"] = order
     ss["_tch_step_raw"] = _first(params, "step")
     ss["tch_step"] = 0
@@ -227,6 +227,35 @@ def _load_from_url() -> None:
     ss["tch_item"] = _int_param(params, "item", 1, MAX_SET + 1, 1, warns, "an exercise number") - 1
     ss["_tch_warnings"] = warns
     ss["_tch_loaded"] = True
+
+
+# ------------------------------------------------------------------------------------------- n-gram order
+MAX_ORDER = 10   # the largest maximum order a BLEU dialect takes
+ORDER_WHAT = "an n-gram order of these BLEU settings (0 = automatic, up to their maximum order)"
+
+
+def max_order(settings: MetricSettings) -> int:
+    """The maximum n-gram order of the BLEU settings (the dialect's own rule: sacreBLEU's max_ngram_order,
+    NLTK's number of weights …); invalid settings (the lesson says why): the largest any dialect takes."""
+    from explainer.bleu.registry import get_dialect
+
+    try:
+        return min(MAX_ORDER, get_dialect(settings.bleu_dialect, **dict(settings.bleu_options)).max_order)
+    except (ValueError, TypeError, KeyError):
+        return MAX_ORDER
+
+
+def _bound_order(n: int, warns: list[str]) -> None:
+    """The order followed stays within the settings' maximum order (a setting changed under it): the
+    automatic order otherwise, with a warning."""
+    ss = st.session_state
+    order = ss.get("tch_order")
+    if isinstance(order, int) and 0 <= order <= n:
+        return
+    if isinstance(order, int) and order > n:
+        warns.append(f"The n-gram order followed ({order}) is above the maximum order of these BLEU settings "
+                     f"({n}); following the automatic order.")
+    ss["tch_order"] = 0
 
 
 # ------------------------------------------------------------------------------------------- sidebar
@@ -301,11 +330,16 @@ def _sidebar() -> tuple[MetricSettings, list[str]]:
                       on_click=lambda: ss.update(tch_nrefs=max(1, ss.get("tch_nrefs", 1) - 1)))
             st.caption(f"At most {MAX_LESSON_CHARS:,} characters in all (longer texts: use the Explain page). "
                        "Your text is not stored on the server; it lives in this page's URL.")
-        st.selectbox("n-gram order followed in steps 2–4", list(range(0, 11)), key="tch_order",
+        n_max = max_order(ms.current_settings(ss)[0])
+        order_warns: list[str] = []
+        _bound_order(n_max, order_warns)
+        st.selectbox("n-gram order followed in steps 2–4", list(range(0, n_max + 1)), key="tch_order",
                      format_func=lambda n: "automatic (where clipping matters)" if n == 0 else f"{n}-grams",
                      help="The BLEU walkthrough follows one order through the n-gram, counting and clipping "
-                          "steps; automatic picks the lowest order where clipping removes a count.")
-    return ms.render_settings_sidebar(rouge_types=False)
+                          f"steps; automatic picks the lowest order where clipping removes a count. These BLEU "
+                          f"settings count up to {n_max}-grams.")
+    settings, warns = ms.render_settings_sidebar(rouge_types=False)
+    return settings, order_warns + warns
 
 
 # ------------------------------------------------------------------------------------------- the lesson
