@@ -279,3 +279,51 @@ def test_order_above_the_settings_maximum_is_refused():
     assert "The n-gram order followed (4) is above the maximum order of these BLEU settings (3)" in warnings(at)
     assert at.session_state["tch_order"] == 0 and len(at.selectbox(key="tch_order").options) == 4
     assert "order" not in qp(at)
+
+
+def test_own_text_too_long_for_a_link_says_so_and_stays_in_the_tab():
+    from explainer.ui.permalink import MAX_URL_TEXT
+
+    cand = "a " * (MAX_URL_TEXT // 2)   # with the reference: one character over what a link carries
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.switch_page("explainer/ui/pages/teach.py")
+    for k, v in {"candidate": cand, "ref": ["a"], "step": "2"}.items():
+        at.query_params[k] = v
+    at.run()
+    w = warnings(at)
+    assert f"{MAX_URL_TEXT + 1:,} characters together, more than a link carries ({MAX_URL_TEXT:,})" in w
+    assert "this lesson has no link" in w
+    # the URL does not pretend to be this lesson's link, and does not become another lesson's
+    assert "candidate" not in qp(at) and qp(at)["text"] == "not-in-link" and qp(at)["step"] == "2"
+    at.button(key="tch_next").click().run()
+    assert at.session_state["tch_cand"] == cand and at.session_state["tch_source"] == "text"
+    assert qp(at)["step"] == "3" and "Teaching: Your own text" in " ".join(c.value.replace("\\", "")
+                                                                        for c in at.caption)
+    # to another page and back (navigation drops the query and this page's widget values): the tab has the texts
+    at.switch_page("explainer/ui/pages/explain.py")
+    at.query_params.clear()
+    at.run()
+    at.query_params.clear()
+    at.switch_page("explainer/ui/pages/teach.py")
+    at.run()
+    assert at.session_state["tch_cand"] == cand and at.session_state["tch_source"] == "text"
+    assert title(at).endswith("|3/15") and qp(at)["text"] == "not-in-link"
+    # the link opened elsewhere (a new session): a message, the own-text source, not another lesson
+    fresh = new_page({"text": "not-in-link", "step": "3"})
+    assert "longer than a link carries" in warnings(fresh) and fresh.session_state["tch_source"] == "text"
+    assert fresh.session_state["tch_cand"] == "" and "candidate is empty" in warnings(fresh)
+    # shortened again: the texts are back in the link
+    at.text_area(key="tch_cand").set_value("the cat sat").run()
+    assert qp(at)["candidate"] == "the cat sat" and "text" not in qp(at)
+
+
+def test_handouts_say_why_a_lesson_has_no_link():
+    from explainer.ui.teach_html import handout_html
+    from explainer.ui.teach_markdown import handout_markdown
+
+    lesson = build_lesson("a b c", ["a b"])
+    note = "the texts have 7,001 characters together, more than a link carries (6,000)"
+    html = handout_html(lesson, link="", link_note=note)
+    assert f"No link: {note}" in html and "teach?" not in html
+    md = handout_markdown(lesson, link="", link_note=note)
+    assert f"**Open in the app:** no link — {note}" in md and "teach?" not in md

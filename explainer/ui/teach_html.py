@@ -554,12 +554,13 @@ footer{font-size:.85rem;opacity:.85;margin-top:2rem;border-top:1px solid #999;pa
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 
-def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), link: str = "") -> str:
+def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), link: str = "",
+                 link_note: str = "") -> str:
     """The whole walkthrough as one self-contained HTML file: texts, every step's tables, formulas with
     numbers and charts (inline SVG), speaker notes, the predict-first questions and, at the end, their
     answers. No script and no external resource; a CSP forbids requests; print CSS puts each step on its own
     page. ``settings``: (label, value) lines for the header (dialects, signatures); ``link``: the Teach-page
-    URL of this lesson (shown as text, not fetched)."""
+    URL of this lesson (shown as text, not fetched); ``link_note``: why there is none (said in its place)."""
     title = lesson.title or "BLEU and ROUGE, step by step"
     meta = [("Candidate", f'<div class="text">{_e(lesson.candidate)}</div>')]
     for k, r in enumerate(lesson.references):
@@ -569,7 +570,9 @@ def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), li
     if lesson.source:
         meta.append(("Source", _e(lesson.source)))
     if link:
-        meta.append(("Open in the app", f"<code>{_e(link)}</code>"))
+        meta.append(("Open in the app", f'<code class="link">{_e(link)}</code>'))
+    elif link_note:
+        meta.append(("Open in the app", f"No link: {_e(link_note)}"))
     meta_html = "".join(f"<tr><td><b>{_e(a)}</b></td><td>{b}</td></tr>" for a, b in meta)
     claims = (f'<section class="claims" id="claims"><h2>The course material’s numbers</h2>'
               f"{claims_table_html(lesson.claims)}</section>" if lesson.claims else "")

@@ -118,7 +118,9 @@ def block_markdown(b) -> str:
     raise TypeError(f"unknown block {type(b).__name__}")
 
 
-def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), link: str = "") -> str:
+def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), link: str = "",
+                     link_note: str = "") -> str:
+    """The walkthrough as Markdown; ``link``: the Teach-page URL of the lesson, ``link_note``: why there is none."""
     title = lesson.title or "BLEU and ROUGE, step by step"
     out = [f"# {md_text(title)}", "", f"**Candidate:** {md_text(lesson.candidate)}", ""]
     for k, r in enumerate(lesson.references):
@@ -130,6 +132,8 @@ def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = ()
     if link:
         out += [f"**Open in the app:** <{link}>" if "<" not in link and ">" not in link and " " not in link
                 else f"**Open in the app:** {md_text(link)}", ""]
+    elif link_note:
+        out += [f"**Open in the app:** no link — {md_text(link_note)}", ""]
     for n in lesson.notes:
         out += [f"*{md_text(n)}*", ""]
     if lesson.claims:

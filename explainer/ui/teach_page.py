@@ -39,7 +39,11 @@ DEFAULT_EXAMPLE = "cat_mat"
 MODES = {"walk": "Walkthrough", "student": "Student", "practice": "Exercise set"}
 SOURCES = {"example": "Worked example", "preset": "Gaming-lab preset", "text": "Your own text"}
 TEACH_PARAMS = {"mode", "step", "notes", "order", "seed", "level", "n", "item", "example", "preset", "variant",
-                "candidate", "ref", "cell"}
+                "candidate", "ref", "cell", "text"}
+# The link of an own-text lesson whose texts are longer than a link carries (MAX_URL_TEXT) has ``text=NOT_IN_LINK``
+# instead of the texts: this tab keeps them (session state, never the server's disk); a reload or another browser
+# gets a message, not another lesson.
+NOT_IN_LINK = "not-in-link"
 MAX_PARAM_DIGITS = 9   # every integer in a link is bounded before int()
 # Height of what the walkthrough shows above a step's body at 1024x768 (top padding, the view / navigation rows,
 # the title) and of the LCS table's slider: the body gets the rest of the window.
@@ -174,6 +178,13 @@ def _load_from_url() -> None:
         if len(refs) > MAX_REFS:
             warns.append(f"The link has {len(refs)} references; at most {MAX_REFS} are used.")
             refs = refs[:MAX_REFS]
+    elif _first(params, "text") is not None:   # own texts too long for a link: only the tab that made it has them
+        source = "text"
+        cand, refs = ss.get("_tch_long_texts") or ("", [""])
+        if "_tch_long_texts" not in ss:
+            warns.append(f"This link was made for a lesson of your own texts longer than a link carries "
+                         f"({MAX_URL_TEXT:,} characters in all), so the texts are not in it (nor stored anywhere). "
+                         "Paste them again in the sidebar (“Your own text”).")
     elif _first(params, "preset") is not None:
         pid = _first(params, "preset")
         if pid in _preset_ids():
@@ -329,7 +340,8 @@ def _sidebar() -> tuple[MetricSettings, list[str]]:
             c2.button("Remove last", key="tch_rm_ref", disabled=n <= 1,
                       on_click=lambda: ss.update(tch_nrefs=max(1, ss.get("tch_nrefs", 1) - 1)))
             st.caption(f"At most {MAX_LESSON_CHARS:,} characters in all (longer texts: use the Explain page). "
-                       "Your text is not stored on the server; it lives in this page's URL.")
+                       "Your text is not stored on the server; it lives in this page's URL (texts over "
+                       f"{MAX_URL_TEXT:,} characters in all: only in this tab).")
         n_max = max_order(ms.current_settings(ss)[0])
         order_warns: list[str] = []
         _bound_order(n_max, order_warns)
@@ -413,8 +425,12 @@ def _query(settings: MetricSettings, *, mode: str, step: int | None = None) -> d
         out["variant"] = str(ss.get("tch_variant", 0) + 1)
     else:
         cand, refs, _, _ = _texts()
-        if len(cand) + sum(map(len, refs)) <= MAX_URL_TEXT:
+        if _link_chars(cand, refs) is None:
             out["candidate"], out["ref"] = cand, refs
+            ss.pop("_tch_long_texts", None)
+        else:   # the link cannot carry them: this tab keeps them, the link says so
+            out["text"] = NOT_IN_LINK
+            ss["_tch_long_texts"] = (cand, list(refs))
     have = ms.settings_to_params(_source_defaults(src, out.get("example", DEFAULT_EXAMPLE), ss.get("tch_preset"),
                                                   ss.get("tch_variant", 0)))
     out.update({k: v for k, v in full.items() if have.get(k) != v})   # only what differs from the source's own
@@ -433,6 +449,24 @@ def _query(settings: MetricSettings, *, mode: str, step: int | None = None) -> d
     if ss.get("tch_notes") and mode == "walk":
         out["notes"] = "1"
     return out
+
+
+def _link_chars(cand: str, refs: list[str]) -> int | None:
+    """The texts' length when it is over what a link carries (MAX_URL_TEXT), else None."""
+    total = len(cand) + sum(map(len, refs))
+    return total if total > MAX_URL_TEXT else None
+
+
+def _no_link_warning(total: int) -> str:
+    return (f"The texts have {total:,} characters together, more than a link carries ({MAX_URL_TEXT:,}), so this "
+            "lesson has no link: the page's URL leaves them out, and reloading or sharing it will not bring them "
+            "back. They stay in this tab.")
+
+
+def _no_link_note(total: int) -> str:
+    """What the handouts say instead of a link."""
+    return (f"the texts have {total:,} characters together, more than a link carries ({MAX_URL_TEXT:,}); paste "
+            "them as your own text on the Teach page.")
 
 
 def _sync_url(want: dict) -> None:
@@ -505,17 +539,22 @@ def _settings_lines(lesson: Lesson) -> list[tuple[str, str]]:
     return out
 
 
-def _downloads(lesson: Lesson, settings: MetricSettings, source: str) -> None:
-    link = _link(_query(settings, mode="walk", step=0))
+def _downloads(lesson: Lesson, settings: MetricSettings, source: str, no_link: int | None = None) -> None:
+    """The handouts; ``no_link``: the texts' length when the lesson has no link (the handouts say why instead of
+    giving a link to another lesson)."""
+    link = "" if no_link else _link(_query(settings, mode="walk", step=0))
+    note = _no_link_note(no_link) if no_link else ""
     lesson = dataclasses.replace(lesson, source=source)
-    st.download_button("Handout (HTML)", lambda: th.handout_html(lesson, settings=_settings_lines(lesson), link=link),
+    st.download_button("Handout (HTML)", lambda: th.handout_html(lesson, settings=_settings_lines(lesson), link=link,
+                                                                 link_note=note),
                        file_name="bleu-rouge-lesson.html", mime="text/html", key="tch_dl_html", on_click="ignore",
                        icon=":material/description:")
     st.download_button("Handout (Markdown)", lambda: handout_markdown(lesson, settings=_settings_lines(lesson),
-                                                                      link=link),
+                                                                      link=link, link_note=note),
                        file_name="bleu-rouge-lesson.md", mime="text/markdown", key="tch_dl_md", on_click="ignore",
                        icon=":material/notes:")
-    st.caption("The HTML handout is one file: it opens offline and prints one step per page.")
+    st.caption("The HTML handout is one file: it opens offline and prints one step per page."
+               + (" It has no link to this lesson: the texts are too long for one." if no_link else ""))
 
 
 def _title(lesson: Lesson, i: int) -> None:
@@ -793,12 +832,16 @@ def render() -> None:
             refs = [r for r in refs if r != ""]
             with st.spinner("Computing BLEU and ROUGE step by step…"):
                 lesson = _lesson(cand, refs, settings, title)
+    # own texts over what a link carries: no link (said here and in the handouts)
+    no_link = _link_chars(cand, refs) if mode != "practice" and ss.get("tch_source") == "text" else None
+    if no_link:
+        st.warning(hl.md_escape(_no_link_warning(no_link)), icon=":material/link_off:")
     with st.container(horizontal=True, vertical_alignment="center", key="tch_head"):
         st.segmented_control("View", list(MODES), key="tch_mode", format_func=MODES.get, required=True,
                              label_visibility="collapsed")
         if lesson is not None and lesson.steps:
             with st.popover("Handout", icon=":material/download:"):
-                _downloads(lesson, settings, source)
+                _downloads(lesson, settings, source, no_link)
         st.caption(hl.md_escape(f"Teaching: {title}") if mode != "practice" else
                    "Fresh exercises: predict the number, then check it.")
     if mode == "practice":
