@@ -305,6 +305,9 @@ def cell_rule(g: LcsGrid, k: int) -> str:
                     f"{v[a][b]}.")
 
 
+GRID_TOKEN = 10   # a token longer than this is cut (…) in the LCS table's headers (whole in their tooltip)
+
+
 def grid_html(g: LcsGrid, *, upto: int | None = None) -> str:
     """The LCS table: reference tokens down, candidate tokens across. With ``upto`` (full grids), only the
     first ``upto`` inner cells are filled, the last one outlined and the cells it was computed from shaded."""
@@ -319,12 +322,13 @@ def grid_html(g: LcsGrid, *, upto: int | None = None) -> str:
     for j, ci in enumerate(g.col_index[1:], start=1):
         tok = g.cand_tokens[ci - 1] if 0 < ci <= len(g.cand_tokens) else ""
         hl = ' class="hl"' if cur and cur[1] == j else ""
-        head.append(f'<th{hl} title="{_a(f"candidate token {ci}")}">{_e(tok)}</th>')
+        head.append(f'<th{hl} title="{_a(f"candidate token {ci}: {tok}")}">{_e(_short(tok, GRID_TOKEN))}</th>')
     rows = []
     for a, ri in enumerate(g.row_index):
         tok = "∅" if ri == 0 else (g.ref_tokens[ri - 1] if ri <= len(g.ref_tokens) else "")
         hl = ' class="hl"' if cur and cur[0] == a and a > 0 else ""
-        cells = [f'<th>{ri}</th><th{hl} title="{_a(f"reference token {ri}")}">{_e(tok)}</th>']
+        cells = [f'<th>{ri}</th><th{hl} title="{_a(f"reference token {ri}: {tok}")}">{_e(_short(tok, GRID_TOKEN))}'
+                 "</th>"]
         for b, ci in enumerate(g.col_index):
             cls = []
             filled = a == 0 or b == 0 or not g.full or (a - 1) * (len(g.col_index) - 1) + b <= k
@@ -516,7 +520,7 @@ def svg_chart(ch: Chart, *, as_img: bool = False) -> str:
         data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
         return (f'<img class="tchart" src="data:image/svg+xml;base64,{data}" width="{W}" height="{H}" '
                 f'alt="{_a(ch.alt)}" title="{_a(ch.alt)}">')
-    width = f' style="max-width:{W}px"'
+    width = f' style="max-width:min(100%,{W}px)"'
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" '
             f'font-family="{_FONTS}" aria-label="{_a(ch.alt)}"{width}><title>{_a(ch.alt)}</title>'
             f'{"".join(parts)}</svg>')
@@ -531,9 +535,23 @@ h1{font-size:1.9rem;margin:.2rem 0 .6rem 0}
 h2{font-size:1.45rem;margin:.2rem 0 .5rem 0;border-bottom:3px solid #0072B2;padding-bottom:.2rem}
 h2 .fam{display:inline-block;font-size:.9rem;border:2px solid currentColor;border-radius:.3rem;padding:0 .35rem;
   margin-right:.5rem;vertical-align:middle}
-.meta{font-size:.95rem}
+.meta{font-size:.95rem;width:100%}
 .meta td{padding:.1rem .6rem .1rem 0;vertical-align:top}
+.meta td:first-child{width:9.5rem}
 .text{white-space:pre-wrap;border:1px solid #999;border-radius:.3rem;padding:.3rem .5rem;margin:.2rem 0}
+/* long unbroken strings (a link, a token, a text without spaces) break anywhere rather than run off the page */
+h1,h2,.meta td,.text,code.link,.answers li,.tc p,.tc table.tt td,.tc table.tt th,.tc .tf,.tc .tclaim,.tc .task,
+.tc .tnotes,.tc .tcap,.tc .trow-h{overflow-wrap:anywhere}
+code.link{word-break:break-all}
+.tc .tk{max-width:100%;white-space:pre-wrap;overflow-wrap:anywhere}
+.tc .tk-t{min-width:0;max-width:100%}
+.tc table.tt{max-width:100%}
+/* the LCS table fits the page: smaller cells, the candidate's tokens written downwards above their columns */
+.tc .tgrid table{font-size:.72em}
+.tc .tgrid td,.tc .tgrid th{min-width:1.2em;height:1.35em;padding:0 .08em}
+.tc .tgrid th{white-space:pre;overflow-wrap:normal}
+.tc .tgrid tr:first-child th{writing-mode:vertical-rl;text-align:left;vertical-align:bottom;padding:.2em 0;height:auto}
+@media (max-width:760px){.tc .tgrid table{font-size:.62em}}
 nav ol{columns:2;font-size:.95rem}
 section.step{margin:1.2rem 0 1.8rem 0}
 .tc .tks{max-height:none;overflow:visible}
@@ -591,7 +609,7 @@ def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), li
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{_e(title)}</title><style>{HANDOUT_CSS}{TEACH_CSS}</style></head><body>"
+            f"<title>{_e(title)}</title><style>{TEACH_CSS}{HANDOUT_CSS}</style></head><body>"
             f"<h1>{_e(title)}</h1><table class=\"meta\">{meta_html}</table>"
             + (f'<ul class="tp-note">{notes}</ul>' if notes else "") + claims
             + f'<nav><h2>Steps</h2><ol>{toc}</ol></nav>{"".join(sections)}'

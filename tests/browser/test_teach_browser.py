@@ -179,3 +179,39 @@ def test_back_from_another_page_keeps_the_lesson_and_step(new_page, app_url):
     page.wait_for_selector(".tc-title")
     wait_for_step(page, 6, 15)
     assert "Abandon all hope" in page.locator(".st-key-tch_head").inner_text()
+
+
+OVERFLOW = """() => { const b = document.body, cs = getComputedStyle(b);
+  const W = b.getBoundingClientRect().right - parseFloat(cs.paddingRight); const out = [];
+  document.querySelectorAll('body *').forEach(e => { const r = e.getBoundingClientRect();
+    if (r.width && r.right > W + 1) out.push(e.tagName + '.' + (e.className.baseVal ?? e.className)); });
+  return {scroll: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          over: [...new Set(out)].slice(0, 10)}; }"""
+
+
+@pytest.mark.parametrize("media,width", [("screen", 1024), ("screen", 700), ("print", 688)])
+def test_handout_long_strings_stay_on_the_page(browser, tmp_path, media, width):
+    """Long unbroken strings (the "Open in the app" link, a text without spaces, a long token) and a wide LCS
+    table break or shrink to the page on screen and in print (A4 less the margins: 688 px)."""
+    from explainer.ui.teach_html import handout_html
+
+    ex = get_example("frankenstein")   # the widest LCS table (21 x 13)
+    cand, refs = "x" * 400 + " " + ex.candidate, [("y" * 300) + " " + ex.references[0]]
+    lesson = build_lesson(cand, refs)
+    link = "http://localhost:8501/teach?" + urllib.parse.urlencode({"candidate": cand, "ref": refs}, doseq=True)
+    path = tmp_path / "handout.html"
+    path.write_text(handout_html(lesson, link=link), encoding="utf-8")
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = ctx.new_page()
+        page.emulate_media(media=media)
+        page.goto(path.as_uri())
+        page.wait_for_load_state("load")
+        res = page.evaluate(OVERFLOW)
+        assert res == {"scroll": 0, "over": []}, res
+        if width == 700:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "teach-handout-long-strings.png"))
+            page.locator(".tgrid").first.screenshot(path=str(SCREENSHOTS / "teach-handout-lcs-table.png"))
+    finally:
+        ctx.close()
