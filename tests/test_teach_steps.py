@@ -105,7 +105,7 @@ def test_papineni_clipping_points_at_the_repeated_word():
     row = next(b for b in s.blocks if isinstance(b, TokenRow))
     assert [c.kind for c in row.chips] == ["match"] + ["clip"] * 6
     table = next(b for b in s.blocks if isinstance(b, Table))
-    assert table.rows == (("the", 7, 1, "ref 1, ref 2", 1),) and table.total[-1] == 1
+    assert table.rows == (("the", 7, 1, "refs 1, 2", 1),) and table.total[-1] == 1
     # with lowercasing the paper's 2/7
     low = build_lesson(ex.candidate, list(ex.references), bleu_options={"lowercase": True})
     assert step(low, "bleu-clipping").question.answer == 2

@@ -108,6 +108,18 @@ def _occurrence_chips(b: dict, order: dict) -> tuple[Chip, ...]:
     return tuple(chips)
 
 
+def _refs(ks) -> str:
+    """References by number, compactly: "ref 2", "refs 1–4", "refs 1, 3"; "—" for none."""
+    ns = [k + 1 for k in ks]
+    if not ns:
+        return "—"
+    if len(ns) == 1:
+        return f"ref {ns[0]}"
+    if len(ns) > 2 and ns == list(range(ns[0], ns[-1] + 1)):
+        return f"refs {ns[0]}–{ns[-1]}"
+    return "refs " + ", ".join(map(str, ns))
+
+
 def _counting_table(b: dict, order: dict, emphasis=()) -> Table:
     K = len(b["references"])
     entries = order["entries"][:MAX_ROWS]
@@ -223,7 +235,7 @@ def _step_clipping(b: dict, order: dict) -> Step:
     entries = order["entries"][:MAX_ROWS]
     rows = []
     for e in entries:
-        just = ", ".join(f"ref {k + 1}" for k in e["max_refs"]) or "—"
+        just = _refs(e["max_refs"])
         rows.append((e["text"], e["cand_count"], e["max_ref_count"], just, e["clipped"]))
     bites = [i for i, e in enumerate(entries) if e["cand_count"] > e["clipped"]]
     blocks: list[Any] = [

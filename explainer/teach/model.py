@@ -131,10 +131,14 @@ class ClaimCheck:
         return f"{self.mark} " + {None: "not computed", True: "holds", False: "wrong"}[self.agrees]
 
     @property
+    def said(self) -> str:
+        """The printed number after the quantity's name: "= 0.541", "≈ 0.0131", "about 43 %"."""
+        return self.printed if self.printed[:1] in "≈<>≤≥" or self.printed[:1].isalpha() else f"= {self.printed}"
+
+    @property
     def sentence(self) -> str:
         """The comparison in one sentence (the page, both handouts)."""
-        said = self.printed if self.printed[:1] in "≈<>≤≥" or self.printed[:1].isalpha() else f"= {self.printed}"
-        head = f"The course material says {self.what} {said}"
+        head = f"The course material says {self.what} {self.said}"
         if self.agrees is None:
             return f"{head} — {self.verdict}."
         return f"{head}; {self.implementation} gives {self.shown} — {self.verdict}."

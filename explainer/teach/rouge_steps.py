@@ -204,7 +204,7 @@ def _step_prf(r: dict) -> Step | None:
         if first is None:   # the arithmetic of ROUGE-1 (ROUGE-2 is the same with bigrams: see the table)
             lines.append(f"{LABELS[t]}:  P = {frac(res['hits'], res['cand_total'], res['precision'])},  "
                          f"R = {frac(res['hits'], res['ref_total'], res['recall'])}")
-            lines.append("          " + _f_formula(r, res["precision"], res["recall"], res["fmeasure"]))
+            lines.append(_f_formula(r, res["precision"], res["recall"], res["fmeasure"]))
         first = first or (t, k, res)
         chart.append({"label": LABELS[t], "p": res["precision"], "r": res["recall"], "f": res["fmeasure"]})
     if first is None:
@@ -400,18 +400,20 @@ def _step_lsum(r: dict) -> Step | None:
         rows.append((ps["ref_sentence"] + 1, per, " ".join(toks[i] for i in ps.get("union", [])) or "—",
                      ps.get("hits", 0)))
     blocks: list[Any] = [Para("ROUGE-Lsum: for each reference sentence, the union of its LCS matches with every "
-                              "candidate sentence (one sentence per line); each token counts at most as often as "
-                              "it occurs in either text.", "key")]
+                              "candidate sentence (one sentence per line).", "key")]
     blocks += _sentence_rows(r["candidate"], "Candidate")
     blocks += _sentence_rows(ref, f"Reference {k + 1}", marks)
-    if rows:
+    nc, nr = len(r["candidate"].get("sentences") or []), len(ref.get("sentences") or [])
+    one_line = nc <= 1 and nr <= 1
+    if rows and not one_line:   # one line each: the table would repeat the marked reference row
         blocks.append(Table(("ref. sentence", "LCS with each candidate sentence", "union", "hits"), tuple(rows),
+                            caption="Each token of the union counts at most as often as it occurs in either text.",
                             total=("total", "", "", d.get("hits", res["hits"]))))
     if d.get("note"):
         blocks.append(Para(d["note"], "note"))
-    nc, nr = len(r["candidate"].get("sentences") or []), len(ref.get("sentences") or [])
-    if nc <= 1 and nr <= 1:
-        blocks.append(Para("Both texts are one line, so ROUGE-Lsum is ROUGE-L here. Put one sentence per line to "
+    if one_line:
+        blocks.append(Para(f"Both texts are one line, so ROUGE-Lsum is ROUGE-L here: the union is the LCS, "
+                           f"{num(d.get('hits', res['hits']))} hits (marked ✓ above). Put one sentence per line to "
                            "see the difference.", "note"))
     blocks.append(Formula((f"P = {frac(res['hits'], res['cand_total'], res['precision'])},  R = "
                            f"{frac(res['hits'], res['ref_total'], res['recall'])},  "

@@ -45,23 +45,30 @@ TEACH_PARAMS = {"mode", "step", "notes", "order", "seed", "level", "n", "item", 
 # gets a message, not another lesson.
 NOT_IN_LINK = "not-in-link"
 MAX_PARAM_DIGITS = 9   # every integer in a link is bounded before int()
-# Height of what the walkthrough shows above a step's body at 1024x768 (top padding, the view / navigation rows,
-# the title) and of the LCS table's slider: the body gets the rest of the window.
-FIT_OFFSET = 262
+# Height of what the walkthrough shows above a step's body (top padding, the view / navigation rows: Streamlit's
+# widgets, in px) and of the step's title (in the lesson's base size --tcb, which grows with the window), and of
+# the LCS table's slider: the body gets the rest of the window.
+FIT_OFFSET = 218
+FIT_TITLE = 2.11
 SLIDER_HEIGHT = 90
 
 PAGE_CSS = """<style>
+:root{--tcb:max(1.22rem,2.7vmin)}
 [data-testid="stMainBlockContainer"]{padding-top:3.4rem;padding-bottom:1.2rem}
-.tc-title{font-size:1.85rem;font-weight:800;line-height:1.2;margin:.1rem 0 .25rem 0}
-.tc-title .fam{display:inline-block;font-size:1rem;border:2px solid currentColor;border-radius:.3rem;
-  padding:0 .4rem;margin-right:.55rem;vertical-align:middle;letter-spacing:.04em}
-.tc-title .num{font-weight:600;opacity:.75;font-size:1.2rem;margin-left:.4rem}
-.tc-box{border-left:.3rem solid rgba(128,128,128,.6);background:rgba(128,128,128,.10);padding:.25rem .6rem;
-  margin:.15rem 0 .45rem 0;white-space:pre-wrap;word-break:break-word;font-size:1.12rem}
-.tc-lab{font-weight:700;font-size:1rem}
+.tc{font-size:var(--tcb)}
+.tc-title{font-size:calc(var(--tcb) * 1.52);font-weight:800;line-height:1.2;margin:.05em 0 .14em 0}
+.tc-title .fam{display:inline-block;font-size:.54em;border:2px solid currentColor;border-radius:.3em;
+  padding:0 .4em;margin-right:.55em;vertical-align:middle;letter-spacing:.04em}
+.tc-title .num{font-weight:600;opacity:.75;font-size:.65em;margin-left:.4em}
+.tc-box{border-left:.27em solid rgba(128,128,128,.6);background:rgba(128,128,128,.10);padding:.22em .54em;
+  margin:.13em 0 .4em 0;white-space:pre-wrap;word-break:break-word;font-size:calc(var(--tcb) * .92)}
+.tc-lab{font-weight:700;font-size:calc(var(--tcb) * .82)}
 .st-key-tch_nav button p{font-size:1.05rem}
-.tnotes-fixed{position:fixed;right:1rem;bottom:.8rem;width:min(52rem,calc(100vw - 6rem));max-height:42vh;
-  overflow:auto;z-index:999990;box-shadow:0 4px 18px rgba(0,0,0,.35);font-size:1.02rem;line-height:1.4}
+.st-key-tch_head>.stElementContainer:has([data-testid="stCaptionContainer"]){flex:1 1 0 !important;min-width:8rem}
+.st-key-tch_head [data-testid="stCaptionContainer"] p{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.tnotes-fixed{position:fixed;right:1rem;bottom:.8rem;width:min(52em,calc(100vw - 6rem));max-height:42vh;
+  overflow:auto;z-index:999990;box-shadow:0 4px 18px rgba(0,0,0,.35);font-size:calc(var(--tcb) * .84);
+  line-height:1.4}
 </style>"""
 
 
@@ -575,7 +582,8 @@ def _step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False)
         upto = st.slider("Cells filled, row by row", 0, total, key=key,
                          help="Move the slider to fill the table one cell at a time.")
     # walkthrough: the step fits the window below the page's own rows (head, navigation, title; the slider)
-    fit = f"calc(100vh - {FIT_OFFSET + (SLIDER_HEIGHT if upto is not None else 0)}px)" if fit_window else None
+    fit = (f"calc(100vh - {FIT_OFFSET + (SLIDER_HEIGHT if upto is not None else 0)}px - {FIT_TITLE} * var(--tcb))"
+           if fit_window else None)
     body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "")
     _html(body)
     if notes:
