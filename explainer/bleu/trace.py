@@ -33,13 +33,6 @@ class TextTrace:
         self.ends = ends
         self._tokens = None
 
-    @classmethod
-    def from_tokens(cls, text: str, preprocessed: str, changes: list[dict], tokens: list[Token]) -> "TextTrace":
-        tt = cls(text, preprocessed, changes, [t.text for t in tokens], [t.start for t in tokens],
-                 [t.end for t in tokens])
-        tt._tokens = list(tokens)
-        return tt
-
     @property
     def tokens(self) -> list[Token]:
         if self._tokens is None:

@@ -44,10 +44,6 @@ def token_spans(view) -> list:
     return view.tokenized.spans
 
 
-def _tok_texts(view) -> list[str]:
-    return list(view.tokenized.tokens)
-
-
 def overlap_rows(trace, t: str, k: int) -> list[dict]:
     """ROUGE-N overlap table for type t against reference k (one row per distinct n-gram of either side)."""
     r = result(trace, t, k)
