@@ -233,8 +233,8 @@ def test_properties(cw, rws):
             assert 0.0 <= v <= 1.0 + 1e-12
     ct = tr.candidate.tokenized.tokens
     for k, pr in enumerate(tr.per_reference):
-        rt = tr.references[k].tokenized.tokens
-        assert pr["rougeL"].hits <= min(len(ct), len(rt))
+        ref_toks = tr.references[k].tokenized.tokens
+        assert pr["rougeL"].hits <= min(len(ct), len(ref_toks))
         u = pr["rougeLsum"]
         assert u.hits <= u.ref_total and u.hits <= u.cand_total
     fast = score_rouge(cand, refs, types=["rouge1", "rouge2", "rougeL", "rougeLsum"])
