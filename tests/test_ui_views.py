@@ -570,3 +570,51 @@ def test_lcs_marks_are_labelled_with_their_rank_not_as_unigrams():
     marks = [m for m in rv.lcs_marks(rouge_trace, 0) if m.order]
     assert [m.label for m in marks] == [f"L{i + 1}" for i in range(len(pairs))] == ["L1", "L2", "L3"]
     assert all("of 3" in m.title for m in marks)
+
+
+def test_bleu_view_holds_the_ngram_table_and_smoothing_rows_the_page_shows():
+    """The page only renders: the table's rows, columns and cut-off note, the unknown-selection message and the
+    smoothing table come from the view model."""
+    ex = get_example("cat_mat")
+    bleu_trace = explain_bleu(ex.candidate, list(ex.references))
+    view = bv.bleu_view(bleu_trace, selected="no such n-gram")
+    full = bv.ngram_display_rows(bleu_trace)
+    assert view.ngram_table.rows == full and view.ngram_table.total == len(full) and view.ngram_table.note == ""
+    assert view.ngram_table.ngram_texts == [r["n-gram"] for r in full]
+    names = [c.name for c in view.ngram_table.columns]
+    assert names == [k for k in full[0] if k in bv.NGRAM_COLUMNS or k.startswith("ref ")]
+    assert {c.name for c in view.ngram_table.columns if c.pinned} == {"order", "n-gram"}
+    assert [c.name for c in view.ngram_table.columns if c.text] == ["n-gram", "justified by"]
+    assert view.selected_unknown == "no such n-gram" and "“no such n-gram”" in view.selected_unknown_note
+    assert bv.bleu_view(bleu_trace).selected_unknown_note == ""
+    cut = bv.ngram_table(bleu_trace, max_rows=3)
+    assert cut.rows == full[:3] and cut.total == len(full)
+    assert cut.note == f"Showing the first 3 of {len(full):,} n-grams; the CSV download has all."
+    assert [r["order"] for r in view.smoothing_rows] == [o.n for o in bleu_trace.combination.orders]
+    assert [(r["before"], r["after"]) for r in view.smoothing_rows] == [
+        (o.precision_raw, o.precision) for o in bleu_trace.combination.orders]
+
+
+def test_rouge_w_details_hold_the_heatmaps_the_page_draws():
+    cand = "the cat sat on the mat\nthe dog sat on the rug"
+    refs = ["the cat sat on the mat\nthe dog sat on the rug\nthe cat and the dog sat"]
+    rouge_trace = explain_rouge(cand, refs, types=("rougeW-1.2",))
+    tables = rv.wlcs_tables(rouge_trace, "rougeW-1.2", 0)
+    assert len(tables) > rv.WLCS_TABLES_SHOWN   # 3 reference × 2 candidate sentences share tokens
+    (other,) = rv.reference_details(rouge_trace, 0).others
+    assert len(other.wlcs_heatmaps) == rv.WLCS_TABLES_SHOWN
+    assert other.wlcs_more_note.startswith(f"{len(tables) - rv.WLCS_TABLES_SHOWN} more sentence pairs")
+    cand_sents, ref_sents = rouge_trace.candidate.sentence_tokens, rouge_trace.references[0].sentence_tokens
+    for h, x in zip(other.wlcs_heatmaps, tables):
+        assert h.table["values"] == x["table"] and h.pairs == x["pairs"]
+        assert h.ref_tokens == ref_sents[x["ref_sentence"]] and h.cand_tokens == cand_sents[x["cand_sentence"]]
+        assert (h.table["rows"], h.table["cols"]) == (len(h.ref_tokens), len(h.cand_tokens))
+        assert f"{x['wlcs']:.4f}" in h.alt
+        fig, _ = charts.lcs_heatmap_figure(h.table, h.ref_tokens, h.cand_tokens, h.pairs, title=h.title)
+        assert fig.layout.title.text.startswith("Weighted LCS")
+    assert len({h.key for h in other.wlcs_heatmaps}) == len(other.wlcs_heatmaps)
+    assert other.wlcs_rows == rv.wlcs_rows(rouge_trace, "rougeW-1.2", 0)
+    assert bool(other.wlcs_open_run_note) == any(r["open run dropped at the sentence end"] for r in other.wlcs_rows)
+    # a type that is not ROUGE-W has none of it
+    skip = rv.reference_details(explain_rouge(cand, refs, types=("rougeSU4",)), 0).others[0]
+    assert (skip.wlcs_note, skip.wlcs_rows, skip.wlcs_heatmaps, skip.wlcs_more_note) == ("", [], [], "")

@@ -44,7 +44,7 @@ from explainer.ui.settings import MetricSettings, put_settings, read_settings, r
 
 DEFAULT_EXAMPLE = "cat_mat"
 HIGHLIGHT_MAX_CHARS = 20_000     # highlight at most this much of each text
-TABLE_MAX_ROWS = 5_000           # n-gram table rows shown (the CSV has all)
+TABLE_MAX_ROWS = bv.NGRAM_TABLE_MAX_ROWS   # rows of a ROUGE table shown (the n-gram table: its view model)
 # Tables without row selection are lazy (lazy=True): beyond 1,000 rows Streamlit sends the rows in view and
 # fetches more on scroll, instead of the whole table (the n-gram table needs its rows for row selection).
 HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum")
@@ -321,20 +321,11 @@ def _findings(findings) -> None:
         {"error": st.error, "warning": st.warning}.get(f.level, st.info)(body, icon=icon[f.level])
 
 
-def _ngram_column_config(df) -> dict:
+def _column_config(columns) -> dict:
+    """A view model's TableColumn list as Streamlit column settings."""
     cc = st.column_config
-    out = {}
-    for col in df.columns:
-        if col in bv.NGRAM_COLUMNS:
-            label, help_, width = bv.NGRAM_COLUMNS[col]
-        elif col.startswith("ref "):
-            label, help_, width = col, f"how often reference {col[4:]} has it", bv.REF_COLUMN_WIDTH
-        else:
-            continue
-        kind = cc.TextColumn if col in ("n-gram", "justified by", "count per reference") else cc.NumberColumn
-        # the order and the n-gram stay in view while the other columns scroll sideways on a narrow page
-        out[col] = kind(label, help=help_, width=width, pinned=col in ("order", "n-gram"))
-    return out
+    return {c.name: (cc.TextColumn if c.text else cc.NumberColumn)(c.label, help=c.help, width=c.width,
+                                                                    pinned=c.pinned) for c in columns}
 
 
 def _texts_html(texts) -> str:
@@ -394,22 +385,19 @@ def _bleu_ngrams(view) -> None:
     st.markdown("#### Step 2 · Clipped n-gram counts")
     st.caption(hl.md_escape(view.ngram_caption))
     if view.selected_unknown:
-        st.warning(hl.md_escape(f"The n-gram “{view.selected_unknown[:80]}” (from the link or an earlier choice) is "
-                                "not among this candidate's n-grams with these settings, so nothing is outlined."),
-                   icon=":material/link:")
+        st.warning(hl.md_escape(view.selected_unknown_note), icon=":material/link:")
         st.session_state["ngram"] = ""
     st.selectbox("Where did this n-gram match? (outlined in the texts above)", [""] + view.ngram_choices, key="ngram",
                  format_func=lambda g: g if g else "— pick an n-gram —")
     if view.selected_where and st.session_state.get("ngram") == view.selected:
         st.markdown(hl.md_escape(view.selected_where))
-    rows = view.ngram_rows
-    st.session_state["_ngram_texts"] = [r["n-gram"] for r in rows[:TABLE_MAX_ROWS]]
-    df = pd.DataFrame(rows)
-    if len(df) > TABLE_MAX_ROWS:
-        st.caption(f"Showing the first {TABLE_MAX_ROWS:,} of {len(df):,} n-grams; the CSV download has all.")
-        df = df.head(TABLE_MAX_ROWS)
-    st.dataframe(df, hide_index=True, width="stretch", height=min(38 * (len(df) + 1), 420), key="ngram_table",
-                 on_select=_on_ngram_row, selection_mode="single-row", column_config=_ngram_column_config(df))
+    table = view.ngram_table
+    st.session_state["_ngram_texts"] = table.ngram_texts
+    if table.note:
+        st.caption(table.note)
+    st.dataframe(pd.DataFrame(table.rows), hide_index=True, width="stretch",
+                 height=min(38 * (len(table.rows) + 1), 420), key="ngram_table", on_select=_on_ngram_row,
+                 selection_mode="single-row", column_config=_column_config(table.columns))
     st.caption("Click a row to outline that n-gram in the texts above (or pick it in the list). Hover a column "
                "header for its meaning; the table scrolls sideways on a narrow page.")
     _plot(charts.bleu_counts_figure(view.orders), "bleu_counts", view.orders_alt)
@@ -417,11 +405,7 @@ def _bleu_ngrams(view) -> None:
     more = _lazy_expander("Smoothing and zero handling, order by order", "xp_more_smoothing")
     with more:
         if more.open:
-            st.dataframe(pd.DataFrame([{"order": o["n"], "matches": o["matches"], "totals": o["totals"],
-                                        "before": o["precision_raw"], "after": o["precision"],
-                                        "smoothing": o["smoothing"], "formula": o["formula"], "why": o["reason"],
-                                        "in the mean": o["included"], "weight": o["weight"]} for o in view.orders]),
-                         hide_index=True, width="stretch")
+            st.dataframe(pd.DataFrame(view.smoothing_rows), hide_index=True, width="stretch")
 
 
 def _bleu_length(view) -> None:
@@ -477,7 +461,7 @@ def rouge_section(rouge_trace, ref_count: int) -> None:
     if det.lsum is not None:
         _rouge_lsum(det.lsum)
     for o in det.others:
-        _rouge_other(o, rouge_trace, k)
+        _rouge_other(o)
 
 
 def _pair_html(det, cand_marks, ref_marks, what: str, cand_title: str = "Candidate") -> str:
@@ -523,10 +507,7 @@ def _rouge_lsum(lsum) -> None:
     _latex_lines(lsum.formulas)
 
 
-WLCS_TABLES_SHOWN = 3
-
-
-def _rouge_other(o, rouge_trace, k: int) -> None:
+def _rouge_other(o) -> None:
     more = _lazy_expander(f"{o.label} details", f"xp_more_{o.type}")
     with more:
         if not more.open:
@@ -537,39 +518,26 @@ def _rouge_other(o, rouge_trace, k: int) -> None:
         _latex_lines(o.formulas)
         if o.skip_rows:
             st.dataframe(pd.DataFrame(o.skip_rows).head(TABLE_MAX_ROWS), hide_index=True, lazy=True)
-        if o.type.startswith("rougeW"):
-            _wlcs_details(o, rouge_trace, k)
+        _wlcs_details(o)
 
 
-def _wlcs_details(o, rouge_trace, k: int) -> None:
+def _wlcs_details(o) -> None:
     """ROUGE-W: f(k) and its inverse, the runs of consecutive hits per reference sentence, and the weighted-LCS
     tables of the sentence pairs (the first few)."""
     if o.wlcs_note:
         st.caption(hl.md_escape(o.wlcs_note))
     if o.wlcs_rows:
         st.dataframe(pd.DataFrame(o.wlcs_rows), hide_index=True, width="stretch")
-        if any(r["open run dropped at the sentence end"] for r in o.wlcs_rows):
-            st.caption("A run of consecutive hits still open at the end of a sentence is not added by the "
-                       "weighted-LCS code (rouge-score and ROUGE-1.5.5 alike), so it does not count towards the "
-                       "hits.")
-    cs, rs = rouge_trace.candidate.sentence_tokens, rouge_trace.references[k].sentence_tokens
-    for x in o.wlcs_tables[:WLCS_TABLES_SHOWN]:
-        rtoks = rs[x["ref_sentence"]] if rs and x["ref_sentence"] < len(rs) else []
-        ctoks = cs[x["cand_sentence"]] if cs and x["cand_sentence"] < len(cs) else []
-        tab = x["table"]
-        fig, note = charts.lcs_heatmap_figure(
-            {"row_index": list(range(len(tab))), "col_index": list(range(len(tab[0]))), "values": tab,
-             "rows": len(tab) - 1, "cols": len(tab[0]) - 1}, rtoks, ctoks, x["pairs"],
-            title=f"Weighted LCS: reference sentence {x['ref_sentence'] + 1} × candidate sentence "
-                  f"{x['cand_sentence'] + 1}", value_name="weighted LCS so far", value_format=".2f")
-        _plot(fig, f"wlcs_{o.type}_{x['ref_sentence']}_{x['cand_sentence']}",
-              f"weighted LCS table, reference sentence {x['ref_sentence'] + 1} and candidate sentence "
-              f"{x['cand_sentence'] + 1}: weighted LCS {x['wlcs']:.4f}")
+    if o.wlcs_open_run_note:
+        st.caption(o.wlcs_open_run_note)
+    for h in o.wlcs_heatmaps:
+        fig, note = charts.lcs_heatmap_figure(h.table, h.ref_tokens, h.cand_tokens, h.pairs, title=h.title,
+                                              value_name="weighted LCS so far", value_format=".2f")
+        _plot(fig, h.key, h.alt)
         if note:
             st.caption(note)
-    if len(o.wlcs_tables) > WLCS_TABLES_SHOWN:
-        st.caption(f"{len(o.wlcs_tables) - WLCS_TABLES_SHOWN} more sentence pairs have a table; the trace (JSON "
-                   "download) holds them all.")
+    if o.wlcs_more_note:
+        st.caption(o.wlcs_more_note)
 
 
 def trace_json(bleu_trace, rouge_trace) -> str:
