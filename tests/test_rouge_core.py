@@ -288,7 +288,7 @@ def test_rouge_w_open_run_at_sentence_end_is_recorded():
 @pytest.mark.parametrize("dialect", ["rouge-score", "hf-evaluate", "rouge155"])
 def test_rouge_w_weights_below_one_are_computed_with_a_loud_note(dialect):
     """ROUGE-1.5.5 accepts any -w > 0 (it dies only for w <= 0), so a weight below 1 is computed — with a note,
-    because the numbers can exceed 1: a text of n tokens against itself gets R = n^(1-w) (rouge-dialects.md §6).
+    because the numbers can exceed 1: a text of n tokens against itself gets R = n^(1-w).
     The core dialects equal the rouge155 engine (the script's rules, golden-tested) on this ASCII text."""
     from explainer.rouge.rouge155 import evaluate, parse_flags
 

@@ -1,4 +1,4 @@
-"""A worked example on the Explain page: what to look at, and the numbers its course text prints beside what the
+"""A worked example on the Explain page: what to look at, and the numbers the textbook prints beside what the
 implementations give with the page's settings. Pure: no Streamlit; reads the example and the traces."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from explainer.examples import CLAIM_METRICS, Example
 
 __all__ = ["claim_value", "claim_rows", "CLAIMS_CAPTION"]
 
-CLAIMS_CAPTION = ("What the course text prints for this example, beside what the implementations give with the "
+CLAIMS_CAPTION = ("What the textbook prints for this example, beside what the implementations give with the "
                   "settings on this page (switch the dialect or an option to see under which one a number holds).")
 
 
@@ -55,6 +55,6 @@ def claim_rows(example: Example, bleu_trace, rouge_trace) -> list[dict]:
     for c in example.claims:
         v = claim_value(c.metric, bleu_trace, rouge_trace)
         agrees = "—" if v is None else ("yes" if math.isclose(v, c.value, abs_tol=c.tol + 1e-12) else "no")
-        rows.append({"number": CLAIM_METRICS[c.metric], "the course text prints": c.printed,
+        rows.append({"number": CLAIM_METRICS[c.metric], "the textbook prints": c.printed,
                      "these settings give": "not computed" if v is None else _fmt(c.metric, v), "agrees": agrees})
     return rows

@@ -207,7 +207,7 @@ def _sidebar() -> None:
             st.session_state["example"] = ""
         st.selectbox("Load a worked example", ids, key="example", on_change=_on_example,
                      format_func=lambda i: titles.get(i, "— your own text —"),
-                     help="Worked examples of the course material and gaming presets. Loading one replaces "
+                     help="Worked examples of the textbook and gaming presets. Loading one replaces "
                           "the texts.")
     render_settings_sidebar()  # its values are read back with the texts in _current_state
     render_display_toggle()
@@ -302,7 +302,7 @@ def headline(bleu_trace, rouge_trace, rtypes, *, signatures: bool | None = None)
 
 
 def _example_panel(state: ExplainState, bleu_trace, rouge_trace) -> None:
-    """The worked example's note (what to look at) and the numbers its course text prints beside the true ones."""
+    """The worked example's note (what to look at) and the numbers the textbook prints beside the true ones."""
     ex = next((e for e in EXAMPLES if e.id == state.example), None)
     if ex is None or state.candidate != ex.candidate or [r for r in state.refs if r] != list(ex.references):
         return
