@@ -105,10 +105,6 @@ class BleuReport(ReportBase):
     def index(self, name: str) -> int:
         return self.names.index(name)
 
-    def faithful_tests(self) -> bool:
-        """The CI and paired tests are sacreBLEU's own procedure only for the sacrebleu dialect."""
-        return self.dialect == "sacrebleu"
-
     def statistic(self, i: int) -> Statistic:
         d = self.d
         if d.needs_last_segment:

@@ -1,4 +1,4 @@
-"""Built-in claims: numbers printed in course material and tutorials for the worked examples
+"""Built-in claims: numbers printed in textbooks and tutorials for the worked examples
 (``explainer.examples``), some right, some wrong. The reproduce view offers them as ready-made questions; the
 tests check the verdicts below against the search."""
 from __future__ import annotations

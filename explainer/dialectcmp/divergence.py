@@ -63,7 +63,7 @@ class Divergence:
 
 # ================================================================================================ BLEU
 def _bleu_texts(trace) -> list[tuple[str, Any]]:
-    """(name, TextTrace) for the candidate and each reference of a segment trace."""
+    """(name, BleuText) for the candidate and each reference of a segment trace."""
     out = [("candidate", trace.candidate)]
     n = len(trace.references)
     out += [(f"reference {k + 1}" if n > 1 else "reference", r) for k, r in enumerate(trace.references)]

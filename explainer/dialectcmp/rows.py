@@ -79,7 +79,7 @@ def bleu_row_configs(texts: Sequence[str]) -> list[Config]:
         Config.make("bleu", "mteval", {}, id="mteval", label="mteval-v13a.pl",
                     note="Moses mteval-v13a.pl: 13a, ASCII lowercasing, NIST smoothing"),
         Config.make("bleu", "textbook", {}, id="textbook", label="Textbook",
-                    note="the course chapter's bleu_score: lowercase + whitespace, 1e-10 floor"),
+                    note="the textbook's bleu_score: lowercase + whitespace, 1e-10 floor"),
     ]
     return rows
 
@@ -104,7 +104,7 @@ def rouge_row_configs(types: Sequence[str] = DEFAULT_ROUGE_TYPES) -> list[Config
     ]
     if tb_types:
         rows.append(Config.make("rouge", "textbook", {}, id="textbook", label="Textbook", types=tb_types,
-                                note="the course chapter's rouge_n / rouge_l: lowercase + whitespace"))
+                                note="the textbook's rouge_n / rouge_l: lowercase + whitespace"))
     return rows
 
 

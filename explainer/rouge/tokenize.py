@@ -5,7 +5,7 @@
   change is a per-word memo around the real stemmer's ``stem`` (same output, called once per distinct word).
 * ``unicode``: opt-in, NOT any library's default: runs of letters/marks/digits of any script (each CJK
   ideograph or kana alone), lowercased with ``str.lower``; optional Porter stemming of ASCII words only.
-* ``whitespace-lower``: ``text.lower().split()``, the tokenizer of the course chapter.
+* ``whitespace-lower``: ``text.lower().split()``, the tokenizer of the textbook's from-scratch code.
 
 A tokenizer's ``full`` result also locates every token in the original text, lists the user's words the
 tokenizer removed (rouge-score drops every non-ASCII character), and gives a loud message when that happens.
@@ -242,7 +242,7 @@ class UnicodeTokenizer(Tokenizer):
 
 class WhitespaceLowerTokenizer(Tokenizer):
     name = "whitespace-lower"
-    label = "text.lower().split() (course chapter; punctuation stays attached)"
+    label = "text.lower().split() (the textbook's; punctuation stays attached)"
     drops_what = "splits on whitespace only"
 
     def fast(self, text: str, stem: bool) -> list[str]:

@@ -161,10 +161,10 @@ def compute_traces(state: ExplainState, refs: list[str]):
     from explainer.bleu import MAX_TRACE_CHARS, TraceTooLarge, explain_bleu
     from explainer.rouge import explain_rouge
 
-    bt = rt = None
+    bleu_trace = rouge_trace = None
     errors: dict[str, str] = {}
     try:
-        bt = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
+        bleu_trace = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
     except TraceTooLarge:  # the core's message names its API and CLI; say it in the page's terms
         n = len(state.candidate) + sum(map(len, refs))
         errors["BLEU"] = (f"these texts have {n:,} characters in all, more than the {MAX_TRACE_CHARS:,} the "
@@ -178,9 +178,10 @@ def compute_traces(state: ExplainState, refs: list[str]):
                                  f"{state.rouge_dialect} dialect and left out.")
     if types:
         try:
-            rt = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types, **state.rouge_options)
+            rouge_trace = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types,
+                                        **state.rouge_options)
         except ValueError as e:
             errors["ROUGE"] = str(e)
     else:
         errors.setdefault("ROUGE", "No ROUGE type is selected.")
-    return bt, rt, errors
+    return bleu_trace, rouge_trace, errors

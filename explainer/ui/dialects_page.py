@@ -243,7 +243,7 @@ def _reproduce(cand: str, refs: list[str]) -> None:
                "Every common configuration is searched — each dialect, tokenizer, lowercasing, smoothing, max order "
                "and NLTK weights, 0–1 vs 0–100, rounding vs truncation, all references / the first / each single "
                "one, ROUGE type, P/R/F, stemming, multi-reference rule, Lsum sentence splitting.")
-    st.selectbox("Or check a number printed in course material for a worked example",
+    st.selectbox("Or check a number printed in a textbook for a worked example",
                  [""] + [c.id for c in BUILTIN_CLAIMS], key="dl_builtin", on_change=_on_builtin,
                  format_func=lambda i: "—" if not i else
                  f"{get_builtin_claim(i).claim} — {get_builtin_claim(i).source}")
