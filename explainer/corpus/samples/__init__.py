@@ -11,7 +11,7 @@ from pathlib import Path
 
 from explainer.corpus.testset import TestSet, build_testset, decode_lines
 
-__all__ = ["Sample", "SAMPLES", "sample_ids", "load_sample"]
+__all__ = ["Sample", "SAMPLES", "load_sample"]
 
 HERE = Path(__file__).resolve().parent
 
@@ -38,10 +38,6 @@ def _load_meta() -> dict[str, Sample]:
 
 
 SAMPLES: dict[str, Sample] = _load_meta()
-
-
-def sample_ids() -> list[str]:
-    return list(SAMPLES)
 
 
 @lru_cache(maxsize=8)
