@@ -17,7 +17,8 @@ mode     where sacreBLEU uses it                      arithmetic of the precisio
 ``sacrebleu_scores`` computes the precisions of all rows with NumPy in the same dtype (IEEE multiply and divide
 are exactly rounded, so a vectorised float32 division equals the scalar one), and the logs, their sum, the
 exponential and the brevity penalty with Python's ``math`` in the order ``compute_bleu`` uses, so every score
-is the very float sacreBLEU returns (tests/test_corpus_rowscore.py compares them for every mode and smoothing).
+is the very float sacreBLEU returns (``test_row_scores_are_compute_bleu_bit_for_bit`` in
+tests/test_corpus_significance.py compares them for every mode and smoothing).
 
 ``dialect_scores`` is the general path for every other dialect: its own ``combine`` per row.
 """
