@@ -12,7 +12,7 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 from explainer.cli import main
-from explainer.corpus.cli import paired_signature
+from explainer.corpus.significance import paired_signature
 from explainer.rouge import explain_rouge_corpus
 from tests.conftest import ROOT
 from tests.corpus_data import make_testset, write_files

@@ -164,7 +164,8 @@ def test_baseline_switch_and_paired_test_equal_sacrebleu():
     ok(at)
     order = ["new-model", "baseline", "small-model"]
     named = [(n, ts.system(n)) for n in order]
-    _, want = PairedTest(named, {"BLEU": BLEU(references=streams)}, None, test_type="bs", n_samples=400)()
+    sigs, want = PairedTest(named, {"BLEU": BLEU(references=streams)}, None, test_type="bs", n_samples=400)()
+    assert any(f"signature: {sigs['BLEU'].format()}" in c.value for c in at.code)   # PairedTest's own signature
     res = next(d.value for d in at.dataframe if "p-value" in d.value.columns and "bootstrap mean" in d.value.columns)
     assert list(res["system"]) == order
     for (_, row), w in zip(res.iterrows(), want["BLEU"]):

@@ -25,7 +25,7 @@ import argparse
 
 from explainer.cli.io import CliError
 
-__all__ = ["add_arguments", "run", "parse_system", "paired_signature"]
+__all__ = ["add_arguments", "run", "parse_system"]
 
 BLOCK = 1000        # segments read per block
 
@@ -92,21 +92,6 @@ def parse_system(spec: str) -> tuple[str, str]:
             raise CliError(f"--system {spec!r}: no file after '='")
         return name, path
     return system_name_from_file(spec), spec
-
-
-def paired_signature(plain: str, test: str, n: int, seed: str, n_ar_confidence: int = -1) -> str:
-    """sacreBLEU's PairedTest signature from the plain one: ``bs:N`` / ``ar:N`` and ``seed:S`` after ``nrefs``
-    (``Signature.format`` order: nrefs, bs, ar, seed, ...)."""
-    parts = plain.split("|")
-    extra = []
-    if test == "bs":
-        extra.append(f"bs:{n}")
-    else:
-        if n_ar_confidence > 0:
-            extra.append(f"bs:{n_ar_confidence}")
-        extra.append(f"ar:{n}")
-    extra.append(f"seed:{seed}")
-    return "|".join(parts[:1] + extra + parts[1:])
 
 
 def _check_settings(args, n_systems: int) -> dict:
@@ -392,7 +377,13 @@ def _run_rouge(args, systems, settings) -> int:
 
 # ---------------------------------------------------------------------------------------------- tests
 def _tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, sacre: bool) -> dict:
-    from explainer.corpus.significance import bootstrap_confidence, paired_test, seed_from_env
+    from explainer.corpus.significance import (
+        bootstrap_confidence,
+        confidence_signature,
+        paired_signature,
+        paired_test,
+        seed_from_env,
+    )
 
     paired, n, conf_n = settings["paired"], settings["n"], settings["confidence_n"]
     rows = [{"name": name, "score": float(st.score), "p_value": None, "mean": None, "ci": None}
@@ -422,8 +413,7 @@ def _tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, sac
             test["note"] = ("the project's own extension: sacreBLEU's bootstrap applied to this metric's "
                             "statistics")
         if sacre:
-            parts = plain_sig.split("|")
-            sig = "|".join(parts[:1] + [f"bs:{conf_n}", f"seed:{seed_str}"] + parts[1:])
+            sig = confidence_signature(plain_sig, conf_n, seed_str)
     return {"systems": rows, "signature": sig, "test": test}
 
 

@@ -630,7 +630,7 @@ def _significance_section(rep, metric: str, b: int, i: int, rouge_type: str | No
              "significant at 0.05": None if s.p_value is None else bool(s.p_value < 0.05)} for s in res.systems]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if metric == "bleu" and faithful:
-        from explainer.corpus.cli import paired_signature
+        from explainer.corpus.significance import paired_signature
 
         st.code("signature: " + paired_signature(rep.signature, res.test, res.n_samples, res.seed,
                                                  res.n_ar_confidence), language=None, wrap_lines=True)
