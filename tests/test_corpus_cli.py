@@ -130,9 +130,12 @@ def test_segments_csv_and_report_json(tmp_path, capsys):
     m = BLEU()
     for k in (0, 7, 50):
         assert float(rows[k]["sys2 | score"]) == m.sentence_score(systems[1][1][k], [r[k] for r in refs]).score
+    csv_report = tmp_path / "seg-report.csv"
     rc, out2, err = run(_args(ref_paths, sys_paths) + ["--report", str(rep_path), "--paired-bs",
-                                                       "--paired-bs-n", "200"], capsys)
+                                                       "--paired-bs-n", "200", "--segments", str(csv_report)], capsys)
     assert rc == 0, err
+    # the streamed statistics and the whole report (the page's download) write the same table
+    assert csv_report.read_bytes() == csv_path.read_bytes()
     rep = json.loads(rep_path.read_text(encoding="utf-8"))
     assert rep["kind"] == "bleu-corpus-report" and len(rep["segments"]) == 120
     assert rep["tests"]["type"] == "bs" and rep["systems"][1]["score"] == json.loads(out2)["systems"][1]["score"]

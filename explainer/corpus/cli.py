@@ -269,24 +269,13 @@ def _run_bleu(args, systems, settings) -> int:
 
 
 def _write_bleu_segments(path, d, systems, arrays, ref_first, ctxs) -> None:
-    from explainer.corpus.report import _per_segment
+    from explainer.corpus.report import segment_columns, segment_scores
 
-    N = d.max_order
-    cols: dict = {"segment": list(range(1, len(ref_first) + 1)), "ref_len": ref_first}
-    base = None
+    rows = []
     for j, (name, _) in enumerate(systems):
-        st = arrays[j]
-        sent, bp = _per_segment(d, st, ctxs[j] if ctxs is not None else None)
-        cols[f"{name} | len"] = st[:, 0].tolist()
-        cols[f"{name} | r"] = st[:, 1].tolist()
-        cols[f"{name} | score"] = sent.tolist()
-        if base is None:
-            base = sent
-        else:
-            cols[f"{name} | Δ"] = (sent - base).tolist()
-        cols[f"{name} | BP"] = bp.tolist()
-        cols[f"{name} | {N}-gram"] = [f"{m}/{t}" for m, t in zip(st[:, 1 + N].tolist(), st[:, 1 + 2 * N].tolist())]
-    _write_csv(path, cols)
+        sent, bp = segment_scores(d, arrays[j], ctxs[j] if ctxs is not None else None)
+        rows.append((name, arrays[j], sent, bp))
+    _write_csv(path, segment_columns(rows, ref_first, d.max_order))
 
 
 def _run_bleu_report(args, systems, settings, d, opts) -> int:
