@@ -112,8 +112,10 @@ def test_upload_two_systems_and_two_references():
 
 
 @pytest.mark.parametrize("bad,needle", [
-    ((b"ok\n" * 3 + "caf\xe9\n".encode("latin-1")), "not valid UTF-8: line 4"),
-    (b"a\nb\n", "has 2 lines but reference"),
+    ((b"ok\n" * 3 + "caf\xe9\n".encode("latin-1")),
+     "bad.txt: line 4 is not valid UTF-8 (byte 0xE9 at column 4); save it as UTF-8"),     # the command line's words
+    (b"a\nb\n", "system bad (bad.txt) has 2 lines but reference ref.txt has 20: the files must be line-aligned (the "
+                "explainer never truncates)"),
 ])
 def test_bad_uploads_are_one_clear_message(bad, needle):
     refs, systems = make_testset(20, 1, 1, seed=2)

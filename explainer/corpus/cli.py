@@ -124,44 +124,24 @@ def _check_settings(args, n_systems: int) -> dict:
     return {"paired": paired, "n": n if paired else None, "confidence_n": conf_n}
 
 
-def _read_streams(paths: list[tuple[str, str]], on_block) -> int:
-    """Read every file line by line in lockstep, BLOCK lines at a time; ``on_block(lines_per_file)``.
-    Returns the number of segments; different line counts are an error naming both files."""
-    from explainer.corpus.testset import MAX_SEGMENTS, TestSetError, _lines, iter_file_lines
+def _read_blocks(args, systems, on_block) -> int:
+    """Read the --ref and --system files in lockstep, BLOCK lines at a time (``explainer.cli.io.aligned_blocks``:
+    every command's rules and messages; the files are measured against the first system, as ``bleu --hyp``
+    against its --ref files); ``on_block(lines per file)``, references first. Returns the number of segments."""
+    from explainer.cli.io import aligned_blocks
+    from explainer.corpus.testset import MAX_SEGMENTS, TestSetError, check_segment_lengths
+    from explainer.inputs import shown_name
 
-    iters = [iter_file_lines(path, label) for label, path in paths]
+    paths = list(args.ref) + [p for _, p in systems]
     n = 0
-    while True:
-        block = [[] for _ in iters]
-        ended = [False] * len(iters)
-        for _ in range(BLOCK):
-            row = []
-            for k, it in enumerate(iters):
-                try:
-                    row.append(next(it))
-                except StopIteration:
-                    ended[k] = True
-                    row.append(None)
-            if any(ended):
-                break
-            for k, x in enumerate(row):
-                block[k].append(x)
-        if block[0]:
-            n += len(block[0])
-            if n > MAX_SEGMENTS:
-                raise TestSetError(f"more than {MAX_SEGMENTS:,} segments: over the limit")
-            on_block(block)
-        if any(ended):
-            if not all(ended):
-                counts = []
-                for k, it in enumerate(iters):
-                    extra = 0 if ended[k] else 1 + sum(1 for _ in it)
-                    counts.append(n + extra)
-                short = next(k for k in range(len(iters)) if ended[k])
-                long_ = next(k for k in range(len(iters)) if not ended[k])
-                raise TestSetError(f"{paths[long_][0]} has {_lines(counts[long_])} but {paths[short][0]} has "
-                                   f"{counts[short]:,}: the files must be line-aligned (nothing is truncated)")
-            return n
+    for block in aligned_blocks(paths, first=len(args.ref), block=BLOCK):
+        for path, lines in zip(paths, block):
+            check_segment_lengths(lines, shown_name(path), n + 1)
+        n += len(block[0])
+        if n > MAX_SEGMENTS:
+            raise TestSetError(f"more than {MAX_SEGMENTS:,} segments: over the limit")
+        on_block(block)
+    return n
 
 
 def run(args) -> int:
@@ -235,13 +215,10 @@ def _run_bleu(args, systems, settings) -> int:
                 if err is not None:
                     raise CliError(f"{d.implementation} cannot score this input: {err.message}")
 
-    paths = [(f"reference {p}", p) for p in args.ref] + [(f"system {n} ({p})", p) for n, p in systems]
     # the statistics are built from short-lived, acyclic objects (token lists, n-gram Counters): the cyclic
     # garbage collector has nothing to find in them and would only re-scan everything alive, again and again
     with gc_paused():
-        S = _read_streams(paths, on_block)
-    if S == 0:
-        raise CliError(f"{args.ref[0]} is empty")
+        S = _read_blocks(args, systems, on_block)
     arrays = stream.arrays()
     lasts = stream.last_contexts()
     N = d.max_order
@@ -310,11 +287,19 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
 
 # ----------------------------------------------------------------------------------------------- ROUGE
 def _read_testset(args, systems):
-    from explainer.corpus.testset import build_testset, iter_file_lines
+    """The whole test set in memory (ROUGE and --report need the texts), read as the BLEU statistics are."""
+    from explainer.corpus.testset import build_testset
 
-    refs = [(p, list(iter_file_lines(p, f"reference {p}"))) for p in args.ref]
-    syss = [(n, list(iter_file_lines(p, f"system {n} ({p})"))) for n, p in systems]
-    return build_testset(syss, refs)
+    K = len(args.ref)
+    streams: list[list[str]] = [[] for _ in range(K + len(systems))]
+
+    def keep(block):
+        for lines, more in zip(streams, block):
+            lines.extend(more)
+
+    _read_blocks(args, systems, keep)
+    return build_testset([(name, streams[K + j]) for j, (name, _) in enumerate(systems)],
+                         [(path, streams[k]) for k, path in enumerate(args.ref)])
 
 
 def _run_rouge(args, systems, settings) -> int:

@@ -33,9 +33,9 @@ from explainer.corpus.testset import (
     TestSet,
     TestSetError,
     build_testset,
-    decode_lines,
     parse_jsonl,
     parse_tsv,
+    segment_lines,
     system_name_from_file,
     unique_name,
 )
@@ -91,10 +91,10 @@ def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[
             streams += [(f"{name}:{i + 1}", s) for i, s in enumerate(rstreams)]
         else:
             systems.append((unique_name(system_name_from_file(name), [n for n, _ in systems]),
-                            decode_lines(data, name)))
+                            segment_lines(data, name)))
             sources[systems[-1][0]] = name
     for name, data in ref_files:
-        streams.append((name, decode_lines(data, name)))
+        streams.append((name, segment_lines(data, name)))
     if len(systems) > PAGE_MAX_SYSTEMS:
         raise TestSetError(f"{len(systems)} systems, over the page's limit of {PAGE_MAX_SYSTEMS}")
     if per_segment_refs is not None:
@@ -114,9 +114,9 @@ def testset_from_paste(systems: list[tuple[str, str]], refs: list[str]) -> TestS
     total = sum(len(t) for _, t in systems) + sum(len(r) for r in refs)
     if total > PAGE_MAX_BYTES:
         raise TestSetError(f"the pasted text holds {total:,} characters, over the page's limit")
-    sys_lines = [(n.strip() or f"system {i + 1}", decode_lines(t.encode("utf-8"), n or f"system {i + 1}"))
+    sys_lines = [(n.strip() or f"system {i + 1}", segment_lines(t.encode("utf-8"), n or f"system {i + 1}"))
                  for i, (n, t) in enumerate(systems) if t.strip()]
-    ref_lines = [(f"reference {i + 1}", decode_lines(r.encode("utf-8"), f"reference {i + 1}"))
+    ref_lines = [(f"reference {i + 1}", segment_lines(r.encode("utf-8"), f"reference {i + 1}"))
                  for i, r in enumerate(refs) if r.strip()]
     if not sys_lines:
         raise TestSetError("paste at least one system output (one segment per line)")

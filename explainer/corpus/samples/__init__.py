@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from explainer.corpus.testset import TestSet, build_testset, decode_lines
+from explainer.corpus.testset import TestSet, build_testset, segment_lines
 
 __all__ = ["Sample", "SAMPLES", "load_sample"]
 
@@ -46,6 +46,6 @@ def load_sample(sample_id: str) -> TestSet:
     if s is None:
         raise KeyError(f"unknown sample corpus {sample_id!r}; choose one of: {', '.join(SAMPLES)}")
     d = HERE / sample_id
-    refs = [(f, decode_lines((d / f).read_bytes(), f)) for f in s.references]
-    systems = [(Path(f).stem, decode_lines((d / f).read_bytes(), f)) for f in s.systems]
+    refs = [(f, segment_lines((d / f).read_bytes(), f)) for f in s.references]
+    systems = [(Path(f).stem, segment_lines((d / f).read_bytes(), f)) for f in s.systems]
     return build_testset(systems, refs)
