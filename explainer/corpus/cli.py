@@ -184,10 +184,7 @@ def _bleu_dialect(args):
 
 def _run_bleu(args, systems, settings) -> int:
     from explainer.bleu.algorithm import gc_paused
-    from explainer.bleu.trace import BleuStats
-    from explainer.corpus.bleu_stats import StatsStream, clear_tokenizer_caches
-    from explainer.corpus.rowscore import score_rows
-    from explainer.corpus.significance import Statistic
+    from explainer.corpus.bleu_stats import StatsStream
 
     d, opts = _bleu_dialect(args)
     if (settings["paired"] or settings["confidence_n"]) and d.needs_last_segment:
@@ -198,40 +195,12 @@ def _run_bleu(args, systems, settings) -> int:
     K = len(args.ref)
     stream = StatsStream(d, len(systems))
     warnings: list[str] = []
-    check_blocks = d.name != "sacrebleu"
-
-    def on_block(block):
-        refs_block = [list(x) for x in zip(*block[:K])]
-        hyps_block = block[K:]
-        for i, refs in enumerate(refs_block):
-            stream.add([h[i] for h in hyps_block], refs)
-        clear_tokenizer_caches()     # no line is seen twice: keep memory flat
-        if check_blocks:
-            for hyps in hyps_block:
-                ws, err = d.check_inputs(hyps, refs_block, corpus=True)
-                for w in ws:
-                    if w.message not in warnings:
-                        warnings.append(w.message)
-                if err is not None:
-                    raise CliError(f"{d.implementation} cannot score this input: {err.message}")
-
     # the statistics are built from short-lived, acyclic objects (token lists, n-gram Counters): the cyclic
     # garbage collector has nothing to find in them and would only re-scan everything alive, again and again
     with gc_paused():
-        S = _read_blocks(args, systems, on_block)
+        S = _read_blocks(args, systems, _statistics_of_blocks(d, K, stream, warnings))
     arrays = stream.arrays()
-    lasts = stream.last_contexts()
-    N = d.max_order
-    corpus, statistics = [], []
-    for j, (name, _) in enumerate(systems):
-        summed = arrays[j].sum(0).tolist()
-        comb = d.combine(summed[0], summed[1], summed[2:2 + N], summed[2 + N:], lasts[j], n_segments=S)
-        st = BleuStats.from_combination(d.name, comb, d.signature(K), [], comb.library_error, d.options_dict())
-        c = st.to_dict()
-        for k in ("signature", "options", "dialect", "warnings"):
-            c.pop(k, None)
-        corpus.append(dict(name=name, **c))
-        statistics.append(Statistic(arrays[j], lambda rows, mode: score_rows(d, rows, mode=mode), comb.score))
+    corpus, statistics = _bleu_corpus(d, systems, arrays, stream.last_contexts(), S, K)
     if d.name == "sacrebleu" and not d.options["force"]:
         if any(x >= 100 for x in stream.ends_with_period):
             warnings.append("That's 100 lines that end in a tokenized period ('.')")
@@ -243,6 +212,52 @@ def _run_bleu(args, systems, settings) -> int:
         _write_bleu_segments(args.segments, d, systems, arrays, stream.first_reference_lengths(), stream.ctxs)
     _emit(out)
     return 0
+
+
+def _statistics_of_blocks(d, K: int, stream, warnings: list[str]):
+    """The handler of each block of lines (K reference files, then the systems): their statistics go into
+    ``stream``; a dialect other than sacreBLEU checks its input as the real library would (warnings collected,
+    an input it cannot score refused)."""
+    from explainer.corpus.bleu_stats import clear_tokenizer_caches
+
+    def on_block(block):
+        refs_block = [list(x) for x in zip(*block[:K])]
+        hyps_block = block[K:]
+        for i, refs in enumerate(refs_block):
+            stream.add([h[i] for h in hyps_block], refs)
+        clear_tokenizer_caches()     # no line is seen twice: keep memory flat
+        if d.name == "sacrebleu":
+            return
+        for hyps in hyps_block:
+            ws, err = d.check_inputs(hyps, refs_block, corpus=True)
+            for w in ws:
+                if w.message not in warnings:
+                    warnings.append(w.message)
+            if err is not None:
+                raise CliError(f"{d.implementation} cannot score this input: {err.message}")
+
+    return on_block
+
+
+def _bleu_corpus(d, systems, arrays, lasts, S: int, K: int) -> tuple[list[dict], list]:
+    """Per system: the corpus statistics from the summed rows (as the dialect combines them) and the
+    ``Statistic`` the tests resample."""
+    from explainer.bleu.trace import BleuStats
+    from explainer.corpus.rowscore import score_rows
+    from explainer.corpus.significance import Statistic
+
+    N = d.max_order
+    corpus, statistics = [], []
+    for j, (name, _) in enumerate(systems):
+        summed = arrays[j].sum(0).tolist()
+        comb = d.combine(summed[0], summed[1], summed[2:2 + N], summed[2 + N:], lasts[j], n_segments=S)
+        st = BleuStats.from_combination(d.name, comb, d.signature(K), [], comb.library_error, d.options_dict())
+        c = st.to_dict()
+        for k in ("signature", "options", "dialect", "warnings"):
+            c.pop(k, None)
+        corpus.append(dict(name=name, **c))
+        statistics.append(Statistic(arrays[j], lambda rows, mode: score_rows(d, rows, mode=mode), comb.score))
+    return corpus, statistics
 
 
 def _write_bleu_segments(path, d, systems, arrays, ref_first, ctxs) -> None:
@@ -303,7 +318,7 @@ def _read_testset(args, systems):
 
 
 def _run_rouge(args, systems, settings) -> int:
-    from explainer.cli.rouge import build_options as _options
+    from explainer.cli.rouge import build_options as rouge_options
     from explainer.corpus.rouge_report import rouge_report
     from explainer.rouge.engine import check_rouge_call
     from explainer.rouge.types import parse_types
@@ -315,7 +330,7 @@ def _run_rouge(args, systems, settings) -> int:
         if getattr(args, flag) is not None:
             raise CliError(f"--{flag.replace('_', '-')} is a BLEU option (ROUGE takes --types --stem --multi-ref "
                            "--tokenizer -o)")
-    opts = _options(args)
+    opts = rouge_options(args)
     try:
         check_rouge_call(args.dialect, args.types, corpus=True, **opts)
     except ValueError as e:
