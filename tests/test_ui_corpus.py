@@ -247,15 +247,20 @@ def test_sample_link_loads_the_sample():
     assert any("does not exist" in plain(i.value) for i in ok(at).info)
 
 
-def test_user_names_reach_markdown_escaped():
+def _paste_one_system(name: str, output: str):
+    """The page with one pasted system ``name`` (its ``output``) against a two-segment reference."""
     at = new_page()
     at.radio(key="cp_source").set_value("Paste").run()
-    evil = "<img src=x onerror=alert(1)>[x](javascript:alert(1))**b**"
     at.text_area(key="cp_paste_ref_0").set_value("a b c d\ne f g h")
-    at.text_input(key="cp_paste_name_0").set_value(evil)
-    at.text_area(key="cp_paste_sys_0").set_value("a b c d\ne f g")
+    at.text_input(key="cp_paste_name_0").set_value(name)
+    at.text_area(key="cp_paste_sys_0").set_value(output)
     at.button(key="cp_load_paste").click().run()
-    ok(at)
+    return ok(at)
+
+
+def test_user_names_reach_markdown_escaped():
+    evil = "<img src=x onerror=alert(1)>[x](javascript:alert(1))**b**"
+    at = _paste_one_system(evil, "a b c d\ne f g")
     labels = [m.label for m in at.metric]
     assert any(plain(lab) == f"BLEU — {evil}" and "\\<img" in lab and "\\[x\\]" in lab for lab in labels), labels
     headers = [h.value for h in at.header]
@@ -265,14 +270,8 @@ def test_user_names_reach_markdown_escaped():
 def test_empty_output_warning_escapes_the_system_name():
     """The segment view's "NAME's output for segment k is empty" warning put the user's system name into Markdown
     unescaped."""
-    at = new_page()
-    at.radio(key="cp_source").set_value("Paste").run()
     evil = "[x](javascript:alert(1))**b**"
-    at.text_area(key="cp_paste_ref_0").set_value("a b c d\ne f g h")
-    at.text_input(key="cp_paste_name_0").set_value(evil)
-    at.text_area(key="cp_paste_sys_0").set_value("\ne f g")
-    at.button(key="cp_load_paste").click().run()
-    ok(at)
+    at = _paste_one_system(evil, "\ne f g")
     warns = [w.value for w in at.warning if "is empty" in w.value]
     assert warns and all(plain(w).startswith(f"{evil}'s output for segment 1 is empty") for w in warns), warns
     assert all("\\[x\\]" in w and "\\*\\*b\\*\\*" in w for w in warns), warns
