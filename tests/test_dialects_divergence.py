@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from explainer.bleu import explain_bleu
-from explainer.dialectcmp.compare import compare, compare_corpus
+from explainer.dialectcmp.comparison import compare, compare_corpus
 from explainer.dialectcmp.configs import Config
 from explainer.dialectcmp.divergence import BLEU_STEPS, ROUGE_STEPS, bleu_divergence, rouge_divergence
 from explainer.dialectcmp.space import split_sentences_per_line

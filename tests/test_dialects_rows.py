@@ -14,7 +14,7 @@ from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU
 
 from explainer.cli import main
-from explainer.dialectcmp.compare import compare
+from explainer.dialectcmp.comparison import compare
 from tests.conftest import golden
 
 TOL = 1e-9

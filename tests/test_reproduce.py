@@ -18,7 +18,7 @@ from sacrebleu.metrics import BLEU
 from explainer.cli import main
 from explainer.dialectcmp.cases import BUILTIN_CLAIMS
 from explainer.dialectcmp.claim import parse_claim
-from explainer.dialectcmp.reproduce import reference_subsets, reproduce
+from explainer.dialectcmp.reproduction import reference_subsets, reproduce
 from explainer.dialectcmp.space import NLTK_WEIGHTS, split_sentences_per_line
 from explainer.errors import ExplainerInputError
 from explainer.examples import get_example

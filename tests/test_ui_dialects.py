@@ -12,8 +12,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from explainer.dialectcmp.cases import BUILTIN_CLAIMS
-from explainer.dialectcmp.compare import compare
-from explainer.dialectcmp.reproduce import reproduce
+from explainer.dialectcmp.comparison import compare
+from explainer.dialectcmp.reproduction import reproduce
 from explainer.examples import get_example
 from explainer.ui import dialects_view as dv
 from explainer.ui import highlight as hl

@@ -159,7 +159,7 @@ def _shared(kind: str, cand: str, refs: list[str], fn, *, small: bool = False):
 
 def comparison(cand: str, refs: list[str], metric: str, types: tuple[str, ...]):
     """The side-by-side rows and the default pairs (each row against the first)."""
-    from explainer.dialectcmp.compare import compare
+    from explainer.dialectcmp.comparison import compare
 
     return _shared(f"dialects:{metric}:{','.join(types)}", cand, refs,
                    lambda: compare(cand, refs, metric=metric, types=types))
@@ -168,7 +168,7 @@ def comparison(cand: str, refs: list[str], metric: str, types: tuple[str, ...]):
 def pair(cmp, cand: str, refs: list[str], types: tuple[str, ...], a: str, b: str):
     """The first divergence of rows ``a`` and ``b`` (a default pair's from the comparison; others computed once
     and shared, without changing the shared comparison)."""
-    from explainer.dialectcmp.compare import divergence
+    from explainer.dialectcmp.comparison import divergence
 
     for d in cmp.pairs:
         if d.a == a and d.b == b:
@@ -235,7 +235,7 @@ def _compare(cand: str, refs: list[str]) -> None:
 
 # ------------------------------------------------------------------------------------------------ reproduce
 def _reproduce(cand: str, refs: list[str]) -> None:
-    from explainer.dialectcmp.reproduce import reproduce
+    from explainer.dialectcmp.reproduction import reproduce
 
     ss = st.session_state
     st.subheader("Which settings give the number in this paper?")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import urllib.parse
 
-from explainer.dialectcmp.reproduce import reproduce
+from explainer.dialectcmp.reproduction import reproduce
 from explainer.examples import get_example
 from explainer.ui.bleu_view import headline
 from tests.browser.conftest import shot, wait_idle
