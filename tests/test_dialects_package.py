@@ -2,6 +2,7 @@
 submodule of the same name), and the core (everything but the two CLI modules) does not import the CLI."""
 from __future__ import annotations
 
+import ast
 import pkgutil
 import subprocess
 import sys
@@ -34,3 +35,79 @@ def test_public_names_are_the_functions_even_after_every_submodule_is_imported()
 def test_no_public_name_is_also_a_submodule_name():
     subs = {m.name for m in pkgutil.iter_modules(pkg.__path__)}
     assert not subs & set(pkg.__all__), subs & set(pkg.__all__)
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+    return out
+
+
+def test_the_core_does_not_import_the_cli():
+    bad = {}
+    for path in sorted(PKG_DIR.glob("*.py")):
+        if path.stem in CLI_MODULES:
+            continue
+        cli = sorted(m for m in _imports(path) if m == "explainer.cli" or m.startswith("explainer.cli.")
+                     or m.startswith("explainer.dialectcmp.cli_"))
+        if cli:
+            bad[path.name] = cli
+    assert not bad, bad
+
+
+# ------------------------------------------------------------------------------------------ one flag table
+_SAMPLES = {"tokenize": "intl", "lowercase": True, "smooth_method": "floor", "smoothing": "method3",
+            "smooth": True, "smooth_value": 0.25, "max_ngram_order": 2, "max_order": 3, "max_n": 2,
+            "effective_order": False, "api": "sentence_bleu", "weights": (0.5, 0.5), "auto_reweigh": True}
+
+
+def _cli_options(argv: list[str]) -> dict:
+    from explainer.cli import build_parser
+    from explainer.cli.bleu import build_options
+
+    return build_options(build_parser().parse_args(argv))
+
+
+def test_one_flag_table_read_both_ways():
+    """Every (flag, dialect, option) of the core's table: the comparison writes the flag, and the command line
+    reads it back to the same option value (mteval's smoothing both ways, lowercase off as -o)."""
+    from explainer.bleu import get_dialect
+    from explainer.bleu.flags import FLAG_TO_OPTION
+    from explainer.dialectcmp.configs import bleu_argv
+
+    n = 0
+    for flag, table in FLAG_TO_OPTION.items():
+        for dialect, option in table.items():
+            values = [True if (dialect, option) == ("mteval", "smoothing") else _SAMPLES[option]]
+            if isinstance(values[0], bool):
+                values.append(not values[0])
+            for v in values:
+                argv = bleu_argv(dialect, {option: v})
+                want = get_dialect(dialect, **{option: v}).options
+                assert get_dialect(dialect, **_cli_options(argv)).options == want, (dialect, option, v, argv)
+                if option not in ("lowercase", "auto_reweigh") or v:
+                    assert "--" + flag.replace("_", "-") in argv or (flag == "effective_order" and not v), argv
+                n += 1
+    assert n >= 20
+
+
+def test_the_cli_and_the_comparison_have_no_copies_of_the_table():
+    import explainer.cli.bleu as cli_bleu
+    import explainer.dialectcmp.configs as configs
+
+    assert not hasattr(cli_bleu, "_FLAG_TO_OPTION") and not hasattr(cli_bleu, "_BOOL_SMOOTH")
+    assert not hasattr(configs, "_BLEU_FLAGS")
+    src = (PKG_DIR / "configs.py").read_text(encoding="utf-8")
+    assert "--smooth-value" not in src and "--max-order" not in src    # the flags are the core table's
+
+
+def test_a_new_flag_in_the_core_table_is_used_by_the_comparison(monkeypatch):
+    from explainer.bleu import flags
+    from explainer.dialectcmp.configs import bleu_argv
+
+    assert bleu_argv("nltk", {"epsilon": 0.2})[-2:] == ["-o", "epsilon=0.2"]
+    monkeypatch.setitem(flags.FLAG_TO_OPTION, "epsilon", {"nltk": "epsilon"})
+    assert bleu_argv("nltk", {"epsilon": 0.2})[-2:] == ["--epsilon", "0.2"]

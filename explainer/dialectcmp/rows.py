@@ -131,18 +131,13 @@ def smoothing_label(dialect: str, options: dict) -> str:
     return "none"
 
 
-def _stats_json(trace) -> dict:
-    """The statistics exactly as ``python -m explainer bleu`` prints them (the command's own function: where the
-    real library fails, that may report them as null)."""
-    from explainer.cli.bleu import _stats_dict
-
-    return _stats_dict(trace.stats_summary())
-
-
 def bleu_row(config: Config, trace) -> Row:
     """A BLEU row: the statistics the CLI prints for this configuration, plus what the table shows."""
     data = {"id": config.id, "label": config.label, "dialect": config.dialect, "given": config.opts}
-    data.update(_stats_json(trace))
+    from explainer.bleu.report import stats_dict
+
+    # the statistics exactly as ``python -m explainer bleu`` prints them (null where the real library fails)
+    data.update(stats_dict(trace.stats_summary()))
     data.update(scale=trace.scale, tokenizer=trace.tokenizer, smoothing=smoothing_label(config.dialect, trace.options),
                 argv=config.argv())
     if getattr(trace, "n_segments", None) is not None:
