@@ -111,3 +111,35 @@ def test_a_new_flag_in_the_core_table_is_used_by_the_comparison(monkeypatch):
     assert bleu_argv("nltk", {"epsilon": 0.2})[-2:] == ["-o", "epsilon=0.2"]
     monkeypatch.setitem(flags.FLAG_TO_OPTION, "epsilon", {"nltk": "epsilon"})
     assert bleu_argv("nltk", {"epsilon": 0.2})[-2:] == ["--epsilon", "0.2"]
+
+
+# ------------------------------------------------------------------------------------------ one ROUGE contract
+def test_rouge_engine_drives_the_bound_dialects_only():
+    """The search's ROUGE engine gives score_rouge's numbers for every multi-reference rule and subset, through
+    the bound-dialect contract alone (the old 'options at every hook' branch called a resolve_options that no
+    dialect has: it was unreachable, and is gone)."""
+    import inspect
+
+    from explainer.dialectcmp import engines
+    from explainer.rouge import score_rouge
+
+    src = inspect.getsource(engines.RougeEngine)
+    assert "resolve_options" not in src and "ImportError" not in src
+    cand = "The cat sat on the mat.\nIt purred."
+    refs = ["the cat is on the mat", "a cat sat on a mat\nit slept", "cats sit"]
+    eng = engines.RougeEngine(cand, refs)
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    for dialect, opts in (("rouge-score", {}), ("rouge-score", {"use_stemmer": True}), ("rouge155", {}),
+                          ("textbook", {})):
+        tys = types[:3] if dialect == "textbook" else types
+        prepared = eng.per_reference(dialect, opts, tys)
+        rules = ("pool", "best-recall") if dialect == "rouge155" else ("best-f", "pool", "best-recall")
+        for rule in rules:
+            for subset in ((0, 1, 2), (1,), (0, 2)):
+                got = eng.combine(prepared, rule, subset)
+                want = score_rouge(cand, [refs[k] for k in subset], dialect=dialect, types=tys,
+                                   **dict(opts, multi_ref=rule))
+                for t in tys:
+                    w = want.scores[t] if hasattr(want, "scores") else want[t]
+                    for m in ("precision", "recall", "fmeasure"):
+                        assert getattr(got[t], m) == getattr(w, m), (dialect, opts, rule, subset, t, m)
