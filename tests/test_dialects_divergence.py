@@ -283,3 +283,62 @@ def test_bounds_are_checked_before_work():
         compare("a", [])
     with pytest.raises(ExplainerInputError, match="must be a string"):
         compare("a", [None])
+
+
+# ------------------------------------------------------------------------------------ library failures
+@pytest.mark.parametrize("b,evidence", [
+    ("hf-evaluate", "HF evaluate fails: ZeroDivisionError: float division by zero"),
+    ("multi-bleu", "multi-bleu.perl fails: PerlDie: Illegal division by zero at multi-bleu.perl line 154"),
+])
+def test_a_library_that_fails_differs_and_the_failure_is_the_evidence(b, evidence):
+    # empty candidate: every number the explainer computes agrees with sacreBLEU's, but the real library raises
+    d = pair("", ["a b c"], "sacrebleu", b)
+    assert d.first_step == "brevity_penalty", d.why
+    assert evidence in d.why and d.why.endswith("it reports no score")
+    assert {"kind": "error", "side": "b"} in d.cells and {"kind": "bp"} in d.cells
+    # and the other way round
+    d = pair("", ["a b c"], b, "sacrebleu")
+    assert d.first_step == "brevity_penalty" and evidence in d.why and {"kind": "error", "side": "a"} in d.cells
+
+
+def test_a_failure_after_an_earlier_difference_is_added_to_the_evidence():
+    d = pair("", ["a b c"], "sacrebleu", "mteval")
+    assert d.first_step == "smoothing"
+    assert "; and mteval-v13a.pl fails: PerlDie: Can't take log of 0" in d.why
+    assert {"kind": "error", "side": "b"} in d.cells
+
+
+def test_two_libraries_failing_differently_differ_and_the_same_way_are_identical():
+    cfgs = [Config.make("bleu", "hf-evaluate", {}, id="hf", label="HF"),
+            Config.make("bleu", "multi-bleu", {}, id="mb", label="multi-bleu"),
+            Config.make("bleu", "hf-evaluate", {"max_order": 2}, id="hf2", label="HF max_order 2")]
+    d = pair("", ["a b c"], "hf", "mb", configs=cfgs)
+    assert d.first_step is not None and "HF fails: ZeroDivisionError" in d.why and "multi-bleu fails: PerlDie" in d.why
+    assert d.why.endswith("neither reports a score")
+    assert d.first_step == "brevity_penalty"
+    d = pair("", ["a b c"], "hf", "hf2", configs=cfgs)
+    assert d.first_step is None
+    assert d.why == "identical: both fail the same way (ZeroDivisionError: float division by zero) and report no score"
+
+
+def test_rouge155_dying_on_rouge_w_differs():
+    cfgs = [Config.make("rouge", "rouge-score", {}, id="rs", label="rouge-score", types=("rougeW-1.2",)),
+            Config.make("rouge", "textbook", {}, id="tb", label="textbook-like", types=("rouge1",)),
+            Config.make("rouge", "rouge155", {}, id="perl", label="ROUGE-1.5.5", types=("rougeW-1.2",))]
+    d = pair("a b c", ["a b", ""], "rs", "perl", metric="rouge", configs=cfgs)
+    assert d.first_step in ("lcs", "multi_ref"), d.why
+    assert "ROUGE-1.5.5 fails on rougeW-1.2: PerlDie: Illegal division by zero" in d.why
+    assert {"kind": "error", "side": "b", "type": "rougeW-1.2"} in d.cells
+
+
+# ------------------------------------------------------------------------------------ F weighting
+def test_f_weighting_alpha_is_named_not_called_rounding():
+    cfgs = [Config.make("rouge", "rouge-score", {}, id="rs", label="rouge-score", types=("rouge1",)),
+            Config.make("rouge", "rouge155", {"alpha": 0.2}, id="p2", label="ROUGE-1.5.5 -p 0.2", types=("rouge1",))]
+    d = pair("the cat sat on the mat", ["the cat is on the mat today"], "rs", "p2", metric="rouge", configs=cfgs)
+    assert d.first_step == "f_measure", d.why
+    assert "F weighting (alpha) 0.5 (rouge-score) vs 0.2 (ROUGE-1.5.5 -p 0.2)" in d.why
+    assert "F 0.7692 vs 0.7353" in d.why
+    # the same alpha on both sides, one rounding: that is rounding
+    d = pair("the cat sat on the mat", ["the cat is on the mat today"], "rouge-score", "rouge155:B", metric="rouge")
+    assert d.first_step == "scale"

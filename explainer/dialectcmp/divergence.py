@@ -235,7 +235,72 @@ def bleu_divergence(a, b, la: str, lb: str, *, id_a: str = "", id_b: str = "") -
                           else " and so does the score")
         else:
             d = _bleu_after_tokens(a, b, la, lb)
+    d = _with_failures(d, _bleu_failures(a, b, la, lb), _bleu_failure_step)
     d.a, d.b = id_a or la, id_b or lb
+    return d
+
+
+# ------------------------------------------------------------------------------------ library failures
+@dataclass
+class _Failure:
+    side: str           # "a" or "b"
+    label: str
+    type: str
+    message: str
+    explanation: str
+    trace: Any = None
+    what: str = ""      # ROUGE: the type that fails
+
+    @property
+    def words(self) -> str:
+        what = f" on {self.what}" if self.what else ""
+        s = f"{self.label} fails{what}: {self.type}: {self.message}"
+        if self.explanation:
+            s += f" ({self.explanation})"
+        return s
+
+
+def _bleu_failures(a, b, la, lb) -> list[_Failure]:
+    out = []
+    for side, t, lab in (("a", a, la), ("b", b, lb)):
+        err = t.library_error or getattr(t.combination, "library_error", None)
+        if err is not None:
+            out.append(_Failure(side, lab, err.type, err.message, err.explanation, t))
+    return out
+
+
+def _bleu_failure_step(f: _Failure) -> tuple[str, list[dict]]:
+    """The step a BLEU failure belongs to when every number before it agrees: the brevity penalty when a length
+    is 0 (exp(1 − r/c) and c/r are where the libraries divide by zero), else the combination."""
+    c = f.trace.combination
+    if c.c == 0 or c.r == 0:
+        return "brevity_penalty", [{"kind": "bp"}]
+    return "combination", [{"kind": "score", "field": "bleu"}]
+
+
+def _with_failures(d: Divergence, failures: list[_Failure], step_of) -> Divergence:
+    """A real library that fails reports no number: that is a difference, whatever the steps before it say.
+    The failure is the evidence: appended to ``why`` when an earlier step already differs, else it is the
+    divergence (``step_of(failure)`` -> its step and the cells to highlight). Two sides failing the same way
+    are the same."""
+    if not failures:
+        return d
+    f0 = failures[0]
+    if len(failures) == 2 and (f0.type, f0.message, f0.what) == (failures[1].type, failures[1].message,
+                                                                 failures[1].what):
+        same = f"both fail the same way ({f0.type}: {f0.message}) and report no score"
+        d.why = f"identical: {same}" if d.first_step is None else f"{d.why}; {same}"
+        return d
+    cells = [{"kind": "error", "side": f.side, **({"type": f.what} if f.what else {})} for f in failures]
+    tail = " — it reports no score" if len(failures) == 1 else " — neither reports a score"
+    if d.first_step is None or d.first_step == "scale":
+        step, step_cells = step_of(f0)
+        why = "; ".join(f.words for f in failures) + tail
+        return Divergence(d.a, d.b, step, why, cells + step_cells, d.segment)
+    missing = [f for f in failures if f.message not in d.why]
+    if missing:
+        d.why += "; and " + "; ".join(f.words for f in missing) + tail
+    d.cells += cells
     return d
 
 
@@ -287,8 +352,26 @@ def rouge_divergence(a, b, la: str, lb: str, *, id_a: str = "", id_b: str = "", 
                      ) -> Divergence:
     """First divergence of two ``RougeTrace``s over the types both computed."""
     d = _rouge_divergence(a, b, la, lb, segment)
+    d = _with_failures(d, _rouge_failures(a, b, la, lb), _rouge_failure_step)
     d.a, d.b, d.segment = id_a or la, id_b or lb, segment
     return d
+
+
+def _rouge_failures(a, b, la, lb) -> list[_Failure]:
+    """ROUGE-1.5.5 dies on some inputs (-w with an empty reference): the first type each side dies on."""
+    types = [t for t in a.types if t in b.types]
+    out = []
+    for side, tr, lab in (("a", a, la), ("b", b, lb)):
+        t = next((t for t in types if getattr(tr.scores[t], "died", None)), None)
+        if t is not None:
+            s = tr.scores[t]
+            out.append(_Failure(side, lab, "PerlDie", s.died, s.died_why or "", tr, t))
+    return out
+
+
+def _rouge_failure_step(f: _Failure) -> tuple[str, list[dict]]:
+    step = "lcs" if _rouge_kind(f.what) in ("L", "Lsum", "W") else "overlap"
+    return step, [{"kind": "type", "type": f.what, "field": "fmeasure"}]
 
 
 def _rouge_divergence(a, b, la, lb, segment) -> Divergence:
@@ -362,8 +445,13 @@ def _rouge_divergence(a, b, la, lb, segment) -> Divergence:
         step = _prf_step(a, b, t)
         if step == "f_measure":
             sa, sb = a.scores[t], b.scores[t]
-            why = (f"{t}: the same P {_f(sa.precision)} and R {_f(sa.recall)} give F {_f(sa.fmeasure)} ({la}: "
-                   f"{_f_rule(a)}) vs {_f(sb.fmeasure)} ({lb}: {_f_rule(b)})")
+            if _alpha(a) != _alpha(b):
+                why = (f"{t}: the F weighting (alpha) {_alpha(a):g} ({la}) vs {_alpha(b):g} ({lb}): the same "
+                       f"P {_f(sa.precision)} and R {_f(sa.recall)} give F {_f(sa.fmeasure)} vs {_f(sb.fmeasure)} "
+                       f"({la}: {_f_rule(a)}; {lb}: {_f_rule(b)})")
+            else:
+                why = (f"{t}: the same P {_f(sa.precision)} and R {_f(sa.recall)} give F {_f(sa.fmeasure)} ({la}: "
+                       f"{_f_rule(a)}) vs {_f(sb.fmeasure)} ({lb}: {_f_rule(b)})")
             return Divergence("", "", "f_measure", why, [{"kind": "type", "type": t, "field": "fmeasure"}])
         if step == "scale" and found_scale is None:
             found_scale = t
@@ -402,11 +490,19 @@ def _f_rule(trace) -> str:
     return "F1 = 2PR/(P + R)"
 
 
+def _alpha(trace) -> float:
+    """The F weighting: F = PR/((1−α)P + αR); α = 0.5 is F1 (ROUGE-1.5.5 -p sets it)."""
+    return float(trace.options.get("alpha", 0.5)) if trace.dialect == "rouge155" else 0.5
+
+
 def _prf_step(a, b, t) -> str | None:
-    """None (same P, R, F), "f_measure" (F differs beyond what rounding explains) or "scale" (rounding only)."""
+    """None (same P, R, F), "f_measure" (F differs beyond what rounding explains: another formula or another
+    weighting alpha) or "scale" (rounding only)."""
     sa, sb = a.scores[t], b.scores[t]
     if _same(sa.precision, sb.precision) and _same(sa.recall, sb.recall) and _same(sa.fmeasure, sb.fmeasure):
         return None
+    if _alpha(a) != _alpha(b) and not _same(sa.fmeasure, sb.fmeasure):
+        return "f_measure"
     if _rounds(a) or _rounds(b):
         if _round5(sa.precision) == _round5(sb.precision) and _round5(sa.recall) == _round5(sb.recall):
             fa, fb = _harmonised_f(a, b, sa), _harmonised_f(b, a, sb)
