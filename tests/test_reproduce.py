@@ -216,6 +216,48 @@ def test_claim_parsing():
     assert c.truncates_to(0.5769) and not c.truncates_to(0.5771)
 
 
+def test_scientific_notation_is_read_with_its_significant_digits():
+    c = parse_claim("NLTK BLEU 7.26e-78")
+    assert (c.family, c.significant, c.shown, c.precision_words) == ("bleu", 3, "7.26e-78", "3 significant digits")
+    assert c.value == __import__("decimal").Decimal("7.26e-78") and c.decimals == 80
+    assert c.rounds_to(7.262123179505913e-78) and not c.rounds_to(7.27e-78) and not c.rounds_to(7.26e-77)
+    assert c.truncates_to(7.2699e-78) and not c.truncates_to(7.2599e-78) and not c.truncates_to(0.0)
+    c = parse_claim("1e-3")
+    assert (float(c.value), c.significant, c.shown) == (0.001, 1, "1e-03")
+    assert c.rounds_to(0.00104) and not c.rounds_to(0.0016)
+    c = parse_claim("BLEU = 2.5E-1")
+    assert (float(c.value), c.significant) == (0.25, 2)
+    assert parse_claim("BLEU = 0.576.").shown == "0.576"     # the sentence's full stop
+
+
+@pytest.mark.parametrize("text,msg", [
+    ("0x10", "'0x10' is a hexadecimal number"),
+    ("BLEU 0x1A", "'0x1a' is a hexadecimal number"),
+    ("1e5", "1e5 cannot be a BLEU or ROUGE value"),
+    ("BLEU 1.2.3", "'1.2.3' is not a decimal number"),
+    ("1e-400", "smaller than any number"),
+    ("1.2345678901234e-5", "14 significant digits"),
+])
+def test_odd_numbers_are_refused_with_a_clear_message(text, msg):
+    with pytest.raises(ExplainerInputError, match=__import__("re").escape(msg)):
+        parse_claim(text)
+
+
+def test_a_claim_in_scientific_notation_is_reproduced_by_nltk_method0():
+    # NLTK's sentence_bleu without smoothing on the lesson's pair, as it prints it (7.262123179505913e-78)
+    e = get_example("cat_sat")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        real = sentence_bleu([r.split() for r in e.references], e.candidate.split())
+    claim = f"BLEU = {real:.2e}"
+    assert claim == "BLEU = 7.26e-78"
+    res = reproduce(e.candidate, list(e.references), claim, max_matches=None)
+    assert res.verdict == "reproduced", res.message
+    first = res.matches[0]
+    assert first.config.dialect == "nltk" and first.config.opts == {} and first.shown == "7.26e-78"
+    assert math.isclose(first.value, real, rel_tol=1e-9)
+
+
 @pytest.mark.parametrize("text,metric,msg", [
     ("", "any", "empty"), ("BLEU", "any", "no number"), ("1 2", "any", "several numbers"),
     ("BLEU 250", "any", "cannot be a BLEU or ROUGE value"), ("x" * 300, "any", "at most 200"),

@@ -302,7 +302,7 @@ def _reproduce(cand: str, refs: list[str]) -> None:
         with st.expander("Command line for the simplest one"):
             st.code(res.matches[0].to_dict()["command"], language="bash")
     if res.truncated:
-        st.markdown(f"**Only when the value is cut (not rounded) to {res.claim.decimals} decimals**")
+        st.markdown(f"**Only when the value is cut (not rounded) to {res.claim.precision_words}**")
         _html(dv.matches_html(dv.match_rows(res, "truncated", base=_link_base())))
     if res.verdict != "reproduced" and res.nearest:
         st.markdown("**The nearest configurations**")
