@@ -136,7 +136,7 @@ def _check_against_cli(res, capsys, monkeypatch, limit: int = 40) -> int:
         assert stdin["candidate"] == split(res.candidate)
         x = {"as printed": m.value, "x100": m.value * 100, "/100": m.value / 100}[m.form]
         if m in res.matches:
-            assert f"{x:.{claim.decimals}f}" == claim.shown, (m.description, x)
+            assert claim.format(x) == claim.shown, (m.description, x)
         elif m in res.truncated:
             assert claim.truncates_to(x) and not claim.rounds_to(x)
         n += 1
@@ -179,8 +179,34 @@ def test_builtin_claims(case):
     if case.expected == "unreproducible":
         assert not res.matches and not res.truncated and res.nearest
         assert "cannot be reproduced" in res.message
+    elif case.expected == "unusual":
+        assert res.matches and all(m.unusual for m in res.matches) and "only an unusual setting" in res.message
     else:
         assert res.matches and not res.matches[0].unusual
+
+
+@pytest.mark.parametrize("claim,metric", [("ROUGE-1 0.750", "rouge1"), ("ROUGE-2 0.571", "rouge2"),
+                                          ("ROUGE-L 0.750", "rougeL")])
+def test_the_colab_rouge_numbers_need_case_keeping_whitespace_tokens_against_reference_1(claim, metric):
+    from explainer.rouge import explain_rouge
+
+    e = get_example("abandon_hope")
+    res = reproduce(e.candidate, list(e.references), claim, metric=metric, max_matches=None)
+    first = res.matches[0]
+    assert res.verdict == "unusual" and first.config.dialect == "rouge-score"
+    assert first.config.opts == {"tokenizer": "whitespace"} and first.measure == "fmeasure"
+    assert "whitespace tokens keeping case and punctuation" in first.description
+    assert first.argv[-2:] == ["--tokenizer", "whitespace"]
+    # all four references under best F: the F comes from reference 1; reference 1 alone gives the same number
+    tr = explain_rouge(e.candidate, list(e.references), tokenizer="whitespace", types=[metric])
+    assert tr.chosen_reference[metric] == 0
+    assert any(m.references == [0] and m.config.opts == {"tokenizer": "whitespace"} for m in res.matches)
+    # the simplest explanations (F, P and R: equal here) are the case-keeping tokens; the other matches are
+    # coincidences of other unusual settings (ROUGE-1.5.5 -s on a single other reference), listed after them
+    assert [(m.config.opts, m.measure) for m in res.matches[:3]] == [
+        ({"tokenizer": "whitespace"}, "fmeasure"), ({"tokenizer": "whitespace"}, "precision"),
+        ({"tokenizer": "whitespace"}, "recall")]
+    assert all(m.cost >= first.cost for m in res.matches)
 
 
 def test_the_first_reference_alone_explains_the_colab_number():

@@ -6,7 +6,8 @@ cumulative, with or without trailing zeros, 0.33 for 1/3, and individual n-gram 
 evaluate (max order 1-4, smooth), multi-bleu.perl (-lc, the detok variant), mteval-v13a.pl (-c, smoothing,
 international tokenization, shortest reference), the textbook (max n 1-4).
 
-ROUGE: rouge-score (stemming, tokenizer, multi-reference rule, Lsum sentence splitting), HF evaluate (F only),
+ROUGE: rouge-score (stemming, tokenizer: its own, the opt-in unicode one, and text.split() keeping case and
+punctuation as hand-written code does; multi-reference rule, Lsum sentence splitting), HF evaluate (F only),
 ROUGE-1.5.5 (-m, -f A/B, -s, -p 0.2 = F-beta 2), the textbook (its ROUGE-N and ROUGE-L).
 
 A configuration's cost counts what a reader would have to be told: 0 for a library's defaults, more for each
@@ -170,6 +171,15 @@ def split_sentences_per_line(text: str) -> str:
     return _SENT_END.sub("\n", text)
 
 
+#: rouge-score's tokenizer and the opt-in ones: (name, cost, words)
+_ROUGE_TOKENIZERS = (
+    ("rouge-score", 0.0, ""),
+    ("unicode", 2.0, "unicode tokenizer (not a library default)"),
+    ("whitespace", UNUSUAL_COST, "whitespace tokens keeping case and punctuation (text.split() as the tokenizer; "
+                                 "not a library default)"),
+)
+
+
 def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
     """Every ROUGE configuration searched (the multi-reference rule is applied on top, see reproduce)."""
     out: list[SearchConfig] = []
@@ -178,16 +188,17 @@ def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
         sc = 1.0 if split else 0.0
         sw = "one sentence per line (for ROUGE-Lsum)" if split else ""
         for stem in (False, True):
-            for tok in ("rouge-score", "unicode"):
+            for tok, tc, tw in _ROUGE_TOKENIZERS:
+                if stem and tok == "whitespace":
+                    continue    # hand-written split() code does not stem
                 opts = {}
                 if stem:
                     opts["use_stemmer"] = True
                 if tok != "rouge-score":
                     opts["tokenizer"] = tok
-                out.append(SearchConfig(Config.make("rouge", "rouge-score", opts), sc + 2.0 * (tok != "rouge-score"),
-                                        tuple(w for w in ("use_stemmer=True" if stem else "",
-                                                          "unicode tokenizer (not a library default)"
-                                                          if tok != "rouge-score" else "", sw) if w), lsum_split=split))
+                out.append(SearchConfig(Config.make("rouge", "rouge-score", opts), sc + tc,
+                                        tuple(w for w in ("use_stemmer=True" if stem else "", tw, sw) if w),
+                                        lsum_split=split))
             out.append(SearchConfig(Config.make("rouge", "hf-evaluate", {"use_stemmer": True} if stem else {}),
                                     sc, tuple(w for w in ("use_stemmer=True" if stem else "", sw) if w),
                                     lsum_split=split))
@@ -201,7 +212,7 @@ def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
                     if alpha != 0.5:
                         opts["alpha"] = alpha
                     out.append(SearchConfig(
-                        Config.make("rouge", "rouge155", opts), 0.5 + sc + 2.0 * stop + 2.0 * (alpha != 0.5),
+                        Config.make("rouge", "rouge155", opts), 0.5 + sc + 2.5 * stop + 2.0 * (alpha != 0.5),
                         tuple(w for w in ("-m" if stem else "", "-s (stop words removed)" if stop else "",
                                           "-p 0.2 (F-beta with beta = 2)" if alpha != 0.5 else "", sw) if w),
                         lsum_split=split))
