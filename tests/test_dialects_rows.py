@@ -224,3 +224,44 @@ def test_relevant_tokenizers():
     assert "sacrebleu:zh" in ids and "sacrebleu:char" in ids
     ids = [r.id for r in compare("the cat sat", ["the cat sat"]).rows]
     assert ids == ["sacrebleu", "nltk:method0", "nltk:method1", "hf-evaluate", "multi-bleu", "mteval", "textbook"]
+
+
+def test_rouge_rows_carry_the_counts_and_lengths_each_score_comes_from():
+    """Per type, the row says what the reported P, R and F are computed from (the kept reference's overlap, the
+    candidate and reference totals, or the pooled sums) and how many tokens each text has: checked against
+    rouge-score's own tokenizer and scores."""
+    from rouge_score import tokenize as rs_tokenize
+
+    cand = "The cat sat on the mat, purring."
+    refs = ["the cat is on the mat", "A cat sat on a mat and purred loudly."]
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    rows = {r.id: r.data for r in compare(cand, refs, metric="rouge", types=types).rows}
+    live = rouge_scorer.RougeScorer(types).score_multi(refs, cand)
+    row = rows["rouge-score"]
+    c_len = len(rs_tokenize.tokenize(cand, None))
+    assert row["cand_len"] == c_len and row["ref_lens"] == [len(rs_tokenize.tokenize(r, None)) for r in refs]
+    for t in types:
+        k = row["counts"][t]
+        ref = row["chosen_reference"][t]
+        assert k["reference"] == ref
+        close(k["hits"] / k["cand_total"], live[t].precision, t)
+        close(k["hits"] / k["ref_total"], live[t].recall, t)
+        n = 2 if t == "rouge2" else 1
+        assert k["cand_total"] == c_len - n + 1 and k["ref_total"] == row["ref_lens"][ref] - n + 1
+    pooled = rows["rouge155:A"]["counts"]["rouge1"]
+    assert pooled["reference"] == "pooled" and pooled["cand_total"] == 2 * rows["rouge155:A"]["cand_len"]
+    close(round(pooled["hits"] / pooled["ref_total"], 5), rows["rouge155:A"]["scores"]["rouge1"]["recall"])
+
+
+def test_rouge_table_shows_counts_and_lengths_per_type():
+    from explainer.ui.dialects_view import table_rows
+
+    cmp = compare("The cat sat on the mat", ["the cat is on the mat"], metric="rouge",
+                  types=("rouge1", "rouge2", "rougeL", "rougeLsum"))
+    recs = {r["implementation"]: r for r in table_rows(cmp)}
+    rs = recs["rouge-score"]
+    assert rs["rouge1 hits / cand / ref"] == "5 / 6 / 6" and rs["rouge2 hits / cand / ref"] == "3 / 5 / 5"
+    assert rs["rougeL hits / cand / ref"] == "5 / 6 / 6"
+    assert rs["tokens: candidate / references"] == "6 / 6"
+    tb = recs["Textbook"]
+    assert tb["rouge1 hits / cand / ref"] == "5 / 6 / 6" and tb["rougeLsum hits / cand / ref"] == "n/a"

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from explainer.dialectcmp.configs import Config
 
-__all__ = ["bleu_row_configs", "rouge_row_configs", "bleu_row", "rouge_row", "DEFAULT_ROUGE_TYPES",
+__all__ = ["bleu_row_configs", "rouge_row_configs", "bleu_row", "rouge_row", "rouge_counts", "DEFAULT_ROUGE_TYPES",
            "relevant_tokenizers", "smoothing_label", "Row"]
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -157,7 +157,9 @@ def rouge_row(config: Config, trace, headline: str | None = None) -> Row:
     if hasattr(trace, "scores"):       # one segment
         scores = {t: s.to_dict() for t, s in trace.scores.items()}
         data.update(scores=scores, tokenizer=trace.tokenizer, stemmer=trace.stemmer, multi_ref=trace.multi_ref,
-                    chosen_reference=trace.chosen_reference, notes=list(trace.notes), signature=trace.signature)
+                    chosen_reference=trace.chosen_reference, notes=list(trace.notes), signature=trace.signature,
+                    counts=rouge_counts(trace), cand_len=len(trace.candidate.tokenized.tokens),
+                    ref_lens=[len(r.tokenized.tokens) for r in trace.references])
     else:                               # a corpus: the aggregate's mid (bootstrap) or the mean
         scores = {}
         for t, a in trace.aggregate.items():
@@ -173,3 +175,21 @@ def rouge_row(config: Config, trace, headline: str | None = None) -> Row:
     data.update(score=h.get("fmeasure", 0.0), fmeasure=h.get("fmeasure", 0.0), precision=h.get("precision"),
                 recall=h.get("recall"), scale=1.0, argv=config.argv())
     return Row(config, trace, data)
+
+
+def rouge_counts(trace) -> dict:
+    """Per type, what the reported P, R and F are computed from: ``hits`` (overlap / LCS hits), ``cand_total``
+    and ``ref_total`` of the kept reference (``reference``: its 0-based index), or their sums over the
+    references (``reference``: "pooled"; the candidate counted once per reference)."""
+    out = {}
+    for t in trace.types:
+        k = trace.chosen_reference.get(t)
+        pooled = trace.pooled.get(t)
+        if k is None and pooled:
+            out[t] = {"hits": pooled["hits"], "cand_total": pooled["cand_total"], "ref_total": pooled["ref_total"],
+                      "reference": "pooled"}
+        else:
+            k = k or 0
+            x = trace.per_reference[k][t]
+            out[t] = {"hits": x.hits, "cand_total": x.cand_total, "ref_total": x.ref_total, "reference": k}
+    return out

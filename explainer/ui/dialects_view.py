@@ -88,15 +88,8 @@ def table_rows(cmp, *, base=None) -> list[dict]:
             if err:
                 rec["score"] = f"fails: {err['type']}" if d["score"] is None else rec["score"] + " (library error)"
         else:
-            rec = {"implementation": row.label}
             all_types = list(dict.fromkeys(t for r in cmp.rows for t in r.data["scores"]))
-            for t in all_types:
-                s = d["scores"].get(t)
-                rec[f"{t} F"] = _num(s.get("fmeasure")) if s else "n/a"
-            h = d["scores"].get(d["type"], {})
-            rec[f"{d['type']} P / R"] = f"{_num(h.get('precision'))} / {_num(h.get('recall'))}"
-            rec["stemmer"] = "yes" if d.get("stemmer") or d.get("options", {}).get("use_stemmer") else "no"
-            rec["several refs"] = d.get("multi_ref") or ""
+            rec = _rouge_record(row, all_types)
         # the answer columns first: they are what a reader looks for, and stay visible on a narrow screen
         front = {"implementation": rec.pop("implementation")}
         for k in list(rec)[:3 if cmp.metric == "bleu" else len(all_types)]:
@@ -107,6 +100,40 @@ def table_rows(cmp, *, base=None) -> list[dict]:
         front.update(rec)
         out.append(front)
     return out
+
+
+def _rouge_count_text(k: dict | None, n_refs: int) -> str:
+    """``hits / candidate total / reference total`` of the reported score, and where they come from."""
+    if k is None:
+        return "n/a"
+    text = f"{_num(k['hits'])} / {_num(k['cand_total'])} / {_num(k['ref_total'])}"
+    if k["reference"] == "pooled":
+        return text + " (pooled)"
+    return text + (f" (ref {k['reference'] + 1})" if n_refs > 1 else "")
+
+
+def _rouge_record(row, all_types: list[str]) -> dict:
+    """A ROUGE row of the table: F per type, then what each F comes from (hits, candidate and reference totals
+    of the reported reference or the pooled sums) and the texts' token counts, so that a reader sees why two
+    implementations differ."""
+    d = row.data
+    rec = {"implementation": row.label}
+    for t in all_types:
+        s = d["scores"].get(t)
+        rec[f"{t} F"] = ("dies" if s.get("died") else _num(s.get("fmeasure"))) if s else "n/a"
+    h = d["scores"].get(d["type"], {})
+    rec[f"{d['type']} P / R"] = f"{_num(h.get('precision'))} / {_num(h.get('recall'))}"
+    counts = d.get("counts")
+    if counts is not None:          # one segment (a corpus row has the aggregate only)
+        n_refs = len(d["ref_lens"])
+        for t in all_types:
+            rec[f"{t} hits / cand / ref"] = _rouge_count_text(counts.get(t), n_refs)
+        rec["tokens: candidate / references"] = f"{d['cand_len']} / " + ", ".join(map(str, d["ref_lens"]))
+    rec["stemmer"] = "yes" if d.get("stemmer") or d.get("options", {}).get("use_stemmer") else "no"
+    rec["several refs"] = d.get("multi_ref") or ""
+    if d.get("tokenizer"):
+        rec["tokenizer"] = d["tokenizer"]
+    return rec
 
 
 def scores_figure(cmp) -> go.Figure:
