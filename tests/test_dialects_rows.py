@@ -265,3 +265,44 @@ def test_rouge_table_shows_counts_and_lengths_per_type():
     assert rs["tokens: candidate / references"] == "6 / 6"
     tb = recs["Textbook"]
     assert tb["rouge1 hits / cand / ref"] == "5 / 6 / 6" and tb["rougeLsum hits / cand / ref"] == "n/a"
+
+
+def test_multi_bleu_with_no_reference_tokens_reports_what_the_script_prints():
+    """ref_len = 0: multi-bleu.perl prints the literal 'BLEU = 0, 0/0/0/0 (BP=0, ratio=0, hyp_len=0, ref_len=0)'
+    and exits 1, whatever the candidate: every golden record of that kind (each script and -lc), the row and the
+    statistics equal what it printed, hyp_len = 0 included."""
+    from explainer.bleu import score_bleu
+    from explainer.bleu.report import stats_dict
+
+    recs = [r for r in golden("bleu/multi_bleu.jsonl") if r["level"] == "segment" and r["status"] == "ok"
+            and r["result"]["returncode"] == 1]
+    assert len({r["case_id"] for r in recs}) >= 12 and len(recs) >= 36
+    with_tokens = 0
+    for r in recs:
+        res = r["result"]
+        opts = {}
+        if r["options"]["script"] != "multi-bleu.perl":
+            opts["script"] = r["options"]["script"]
+        if "-lc" in r["options"]["flags"]:
+            opts["lowercase"] = True
+        st = stats_dict(score_bleu(r["candidate"], r["references"], dialect="multi-bleu", **opts))
+        rows = [x.data for x in compare(r["candidate"], r["references"], metric="bleu").rows
+                if x.id == "multi-bleu"] if not opts else []
+        for got in [st] + rows:
+            assert got["sys_len"] == res["hyp_len"] == 0 and got["ref_len"] == res["ref_len"] == 0, r["case_id"]
+            assert got["ratio"] == res["ratio"] and got["bp"] == res["bp"] and got["score"] == res["score"]
+            assert [100 * p for p in got["precisions"]] == res["full_precision"]["precisions"], r["case_id"]
+            assert got["counts"] == res["matches"] and got["totals"] == res["totals"], r["case_id"]
+        with_tokens += res["totals"][0] > 0
+    assert with_tokens >= 21      # the 7 cases whose candidate has tokens (x 3 flag sets): hyp_len printed 0
+
+
+def test_rouge_table_says_where_rouge155_dies():
+    from explainer.ui.dialects_view import table_rows
+
+    cmp = compare("a b c", ["a b", ""], metric="rouge", types=("rougeW-1.2", "rouge1"))
+    recs = {r["implementation"]: r for r in table_rows(cmp)}
+    perl = recs["ROUGE-1.5.5 -f A"]
+    assert perl["rougeW-1.2 F"] == "dies" and perl["rougeW-1.2 hits / cand / ref"] == "dies"
+    assert cmp.row("rouge155:A").data["counts"]["rougeW-1.2"]["died"].startswith("Illegal division by zero")
+    assert recs["rouge-score"]["rougeW-1.2 F"] == "0"

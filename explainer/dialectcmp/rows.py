@@ -180,9 +180,14 @@ def rouge_row(config: Config, trace, headline: str | None = None) -> Row:
 def rouge_counts(trace) -> dict:
     """Per type, what the reported P, R and F are computed from: ``hits`` (overlap / LCS hits), ``cand_total``
     and ``ref_total`` of the kept reference (``reference``: its 0-based index), or their sums over the
-    references (``reference``: "pooled"; the candidate counted once per reference)."""
+    references (``reference``: "pooled"; the candidate counted once per reference); ``{"died": ...}`` where
+    ROUGE-1.5.5 dies (it prints nothing)."""
     out = {}
     for t in trace.types:
+        died = getattr(trace.scores[t], "died", None)
+        if died:
+            out[t] = {"died": died}
+            continue
         k = trace.chosen_reference.get(t)
         pooled = trace.pooled.get(t)
         if k is None and pooled:

@@ -106,6 +106,8 @@ def _rouge_count_text(k: dict | None, n_refs: int) -> str:
     """``hits / candidate total / reference total`` of the reported score, and where they come from."""
     if k is None:
         return "n/a"
+    if "died" in k:
+        return "dies"
     text = f"{_num(k['hits'])} / {_num(k['cand_total'])} / {_num(k['ref_total'])}"
     if k["reference"] == "pooled":
         return text + " (pooled)"
