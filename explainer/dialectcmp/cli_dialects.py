@@ -121,9 +121,11 @@ def run(args) -> int:
     if args.ref:
         raise CliError("--ref is for --candidate; with --jsonl put the references in each line")
     segments = read_segments(args.jsonl)
+    if not segments:
+        where = "standard input" if args.jsonl == "-" else args.jsonl
+        raise CliError(f"{where} has no segments: give one JSON object per line, "
+                       '{"candidate": "...", "references": ["..."]}')
     if args.corpus:
-        if not segments:
-            raise CliError(f"{args.jsonl} has no segments")
         from explainer.dialectcmp.comparison import compare_corpus, default_pairs
 
         try:
