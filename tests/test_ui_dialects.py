@@ -204,3 +204,19 @@ def test_match_links_for_rouge_and_split_texts():
     assert st.rouge_dialect == m.config.dialect and "rougeLsum" in st.rouge_types
     assert "\n" in st.candidate and st.candidate.replace("\n", " ") == cand
     assert re.match(r"printf '%s\\n' .* \| python -m explainer rouge ", r["command"])
+
+
+def test_empty_reference_boxes_are_named_when_left_out():
+    at = new_page({"candidate": "the cat sat on the mat", "ref": ["", "the cat is on the mat", "", "a cat sat"]})
+    notes = " ".join(c.value for c in at.caption)
+    assert ("Reference boxes 1 and 3 are empty and left out: below, reference 1 is your reference 2 and "
+            "reference 2 is your reference 4.") in notes, notes
+    # the comparison is over the two texts, in the user's order
+    cmp = compare("the cat sat on the mat", ["the cat is on the mat", "a cat sat"])
+    assert at.dataframe[0].value["score"].tolist() == [r["score"] for r in dv.table_rows(cmp)]
+    # only trailing boxes empty: nothing is renumbered
+    at = new_page({"candidate": "the cat sat on the mat", "ref": ["the cat is on the mat", ""]})
+    notes = " ".join(c.value for c in at.caption)
+    assert "Reference box 2 is empty and left out." in notes and "below, reference" not in notes
+    at = new_page({"candidate": "the cat sat on the mat", "ref": ["the cat is on the mat"]})
+    assert "left out" not in " ".join(c.value for c in at.caption)

@@ -323,7 +323,10 @@ def render() -> None:
     _inputs()
     cand, refs = _texts()
     _sync_url(cand, refs)
+    note = dv.dropped_references_note(refs)
     refs = [r for r in refs if r != ""]
+    if note and refs:
+        st.caption(note)        # our words and box numbers only: nothing to escape
     if not cand.strip():
         st.warning("The candidate is empty. Type the text you want to score in the candidate box.")
         return

@@ -21,7 +21,8 @@ import plotly.graph_objects as go
 from explainer.ui.highlight import TokenMark, escape_text, render_marked_text
 
 __all__ = ["table_rows", "scores_figure", "side_html", "explain_query", "explain_link", "match_rows", "matches_html",
-           "parse_page_params", "page_params", "STEP_WORDS", "STYLE", "MAX_URL_TEXT", "COMPARE_METRICS"]
+           "parse_page_params", "page_params", "dropped_references_note", "STEP_WORDS", "STYLE", "MAX_URL_TEXT",
+           "COMPARE_METRICS"]
 
 COMPARE_METRICS = ("bleu", "rouge")
 STEP_WORDS = {
@@ -367,6 +368,28 @@ def matches_html(rows: Sequence[dict], *, limit: int = 25, total: int | None = N
     more = (total if total is not None else len(rows)) - min(limit, len(rows))
     tail = f'<div class="xp-note">… and {more:,} more (download the result for all of them)</div>' if more > 0 else ""
     return f'<ol class="dl-matches">{"".join(items)}</ol>{tail}'
+
+
+# ------------------------------------------------------------------------------------------------ inputs
+def _and(items: Sequence[str]) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def dropped_references_note(refs: Sequence[str]) -> str:
+    """What leaving out the empty reference boxes does to the numbering ("" when no box is empty): the boxes
+    left out, and, when a later box moves up, which of the user's references each reference below is."""
+    empty = [i for i, r in enumerate(refs) if r == ""]
+    kept = [i for i, r in enumerate(refs) if r != ""]
+    if not empty:
+        return ""
+    boxes = _and([str(i + 1) for i in empty])
+    s = (f"Reference box {boxes} is empty and left out." if len(empty) == 1
+         else f"Reference boxes {boxes} are empty and left out.")
+    moved = [(k, i) for k, i in enumerate(kept) if k != i]
+    if moved:
+        s = s[:-1] + ": below, " + _and([f"reference {k + 1} is your reference {i + 1}" for k, i in moved]) + "."
+    return s
 
 
 # ----------------------------------------------------------------------------------------------- URL state
