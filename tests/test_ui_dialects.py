@@ -220,3 +220,21 @@ def test_empty_reference_boxes_are_named_when_left_out():
     assert "Reference box 2 is empty and left out." in notes and "below, reference" not in notes
     at = new_page({"candidate": "the cat sat on the mat", "ref": ["the cat is on the mat"]})
     assert "left out" not in " ".join(c.value for c in at.caption)
+
+
+def test_picking_a_builtin_claim_keeps_the_reproduce_tab():
+    at = new_page()
+    assert at.session_state["dl_tab"] == "Side by side"
+    at.session_state["dl_tab"] = "Reproduce a number"       # the user is on the Reproduce tab
+    at.run()
+    at.selectbox(key="dl_builtin").set_value("colab_abandon_r2").run()    # 4 references: the page grows above
+    assert not at.exception
+    assert at.session_state["dl_tab"] == "Reproduce a number"
+    # a link with a claim opens on its answer
+    ex = get_example("cat_sat")
+    at = new_page({"candidate": ex.candidate, "ref": list(ex.references), "claim": "38.0"})
+    assert at.session_state["dl_tab"] == "Reproduce a number"
+    # an example picked on the Side-by-side tab stays there
+    at = new_page()
+    at.selectbox(key="dl_example").set_value("abandon_hope").run()
+    assert at.session_state["dl_tab"] == "Side by side"

@@ -175,8 +175,8 @@ def split_sentences_per_line(text: str) -> str:
 _ROUGE_TOKENIZERS = (
     ("rouge-score", 0.0, ""),
     ("unicode", 2.0, "unicode tokenizer (not a library default)"),
-    ("whitespace", UNUSUAL_COST, "whitespace tokens keeping case and punctuation (text.split() as the tokenizer; "
-                                 "not a library default)"),
+    ("whitespace", UNUSUAL_COST, "whitespace tokens keeping case and punctuation (text.split(); not a library "
+                                 "default)"),
 )
 
 

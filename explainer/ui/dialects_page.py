@@ -31,6 +31,7 @@ from explainer.ui import settings as ms
 from explainer.ui.permalink import ExplainState
 
 DEFAULT_EXAMPLE = "cat_sat"
+TABS = ("Side by side", "Reproduce a number")
 _VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error}
 
 
@@ -56,6 +57,8 @@ def _load_from_url() -> None:
     ss["dl_claim_metric"] = state.get("claim_metric", "any")
     ss["dl_a"], ss["dl_b"] = state.get("a", ""), state.get("b", "")
     ss["_dl_autorun"] = bool(state.get("claim"))
+    if state.get("claim"):
+        ss["dl_tab"] = TABS[1]                  # a link with a claim opens on its answer
     ss["_dl_warnings"] = warns
     ss["_dl_loaded"] = True
 
@@ -103,6 +106,7 @@ def _on_builtin() -> None:
     st.session_state["dl_claim"] = c.claim
     st.session_state["dl_claim_metric"] = c.metric
     st.session_state["_dl_autorun"] = True
+    st.session_state["dl_tab"] = TABS[1]        # the answer is on the Reproduce tab: stay there
 
 
 def _add_ref() -> None:
@@ -333,7 +337,9 @@ def render() -> None:
     if not refs:
         st.warning("There is no reference yet. Type at least one reference text.")
         return
-    tab_c, tab_r = st.tabs(["Side by side", "Reproduce a number"])
+    # the tabs keep their state (key): a rerun that changes what is above them (an example or a built-in claim
+    # with another number of references) must not send the user back to the first tab
+    tab_c, tab_r = st.tabs(list(TABS), key="dl_tab", on_change="rerun")
     with tab_c:
         _compare(cand, refs)
     with tab_r:

@@ -88,3 +88,22 @@ def test_unreproducible_claim(page, app_url):
     assert "cannot be reproduced by any of the" in alert
     assert page.locator("ol.dl-matches li").count() == 5            # the nearest ones
     shot(page, "dialects-unreproducible")
+
+
+def test_picking_a_builtin_claim_stays_on_the_reproduce_tab(page, app_url):
+    ex = get_example("cat_sat")
+    page.goto(dialects_url(app_url, ex.candidate, list(ex.references)))
+    wait_idle(page)
+    tab = page.get_by_role("tab", name="Reproduce a number")
+    tab.click()
+    wait_idle(page)
+    assert tab.get_attribute("aria-selected") == "true"
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Or check a number printed").click()
+    page.get_by_role("option").filter(has_text="ROUGE-2 0.571").click()   # four references: the page grows
+    wait_idle(page)
+    page.wait_for_selector("ol.dl-matches")
+    assert page.get_by_role("tab", name="Reproduce a number").get_attribute("aria-selected") == "true"
+    assert page.get_by_role("tab", name="Side by side").get_attribute("aria-selected") == "false"
+    assert "only an unusual setting" in page.locator('[data-testid="stAlert"]').first.inner_text()
+    assert "whitespace tokens keeping case" in page.locator("ol.dl-matches li").first.inner_text()
+    shot(page, "dialects-builtin-claim-stays-on-reproduce")
