@@ -29,17 +29,38 @@ def test_tokens_13a_vs_whitespace():
     assert d.first_step == "tokens"
     assert "splits `mat.` into `mat .`" in d.why and "NLTK method1 keeps `mat.`" in d.why
     assert "1-gram matches 6 vs 5" in d.why
-    a, b = [c for c in d.cells if c["kind"] == "token"]
+    a, b = [c for c in d.cells if c["kind"] == "token" and c["text"] == "candidate"]
     assert a["side"] == "a" and a["text"] == "candidate" and a["indices"] == [5, 6]     # `mat` `.`
     assert b["side"] == "b" and b["indices"] == [5]                                    # `mat.`
     assert a["all"] == [5, 6] and b["all"] == [5]
+    # the reference is tokenized differently too: said, and marked
+    assert "(all 2 texts (candidate and reference) are tokenized differently; each is marked)" in d.why
+    ra, rb = [c for c in d.cells if c["kind"] == "token" and c["text"] == "reference"]
+    assert (ra["side"], ra["ref"], ra["indices"], rb["indices"]) == ("a", 0, [5, 6], [5])
 
 
-def test_tokens_every_differing_stretch_is_a_cell():
+def test_tokens_the_evidence_names_the_split_not_only_the_case():
+    # the lowercasing comes first in the text, but the split of `mat.` is what moves the counts: both are named,
+    # the split first; every differing stretch of the text is a cell
     d = pair("The cat sat on the mat.", ["the cat is on the mat."], "sacrebleu", "textbook")
-    a, b = [c for c in d.cells if c["kind"] == "token"]
-    assert d.why.startswith("Textbook lowercases `The` to `the` in the candidate")
-    assert a["indices"] == [0] and a["all"] == [0, 5, 6] and b["all"] == [0, 5]
+    a, b = [c for c in d.cells if c["kind"] == "token" and c["text"] == "candidate"]
+    assert d.why.startswith("sacreBLEU (13a) splits `mat.` into `mat .` in the candidate; Textbook keeps `mat.`; "
+                            "also Textbook lowercases `The` to `the`; sacreBLEU (13a) keeps the case")
+    assert d.why.endswith(": 3-gram matches 2 vs 1")
+    assert a["indices"] == [5, 6] and b["indices"] == [5] and a["all"] == [0, 5, 6] and b["all"] == [0, 5]
+
+
+def test_tokens_every_differing_text_is_named_and_marked():
+    refs = ["The cat is on the mat.", "There is a cat on the mat.", "a cat"]
+    d = pair("The cat sat on the mat.", refs, "sacrebleu", "nltk:method1")
+    assert "(3 of the 4 texts (candidate, reference 1 and reference 2) are tokenized differently" in d.why
+    texts = {(c["side"], c["ref"]) for c in d.cells if c["kind"] == "token"}
+    assert texts == {(s, r) for s in "ab" for r in (None, 0, 1)}
+    d = pair("the cat", ["the cat"], "rouge-score", "textbook", metric="rouge")
+    assert d.first_step is None
+    d = pair("The cat sat.", ["the cat, sat", "a cat sat."], "rouge-score", "textbook", metric="rouge")
+    assert "(all 3 texts (candidate, reference 1 and reference 2) are tokenized differently" in d.why
+    assert len([c for c in d.cells if c["kind"] == "token"]) == 6
 
 
 def test_tokens_lowercase():

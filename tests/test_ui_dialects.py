@@ -238,3 +238,64 @@ def test_picking_a_builtin_claim_keeps_the_reproduce_tab():
     at = new_page()
     at.selectbox(key="dl_example").set_value("abandon_hope").run()
     assert at.session_state["dl_tab"] == "Side by side"
+
+
+# ------------------------------------------------------------------------------------------ divergence panels
+def _sides(cand, refs, a, b, metric="bleu", **kw):
+    cmp = compare(cand, refs, metric=metric, pairs=[], **kw)
+    div = cmp.pair(a, b)
+    return div, dv.side_html(cmp, div, "a"), dv.side_html(cmp, div, "b")
+
+
+def _chips(side_html: str) -> list[list[str]]:
+    """The compared tokens of each text block, as shown (a stem: 'word → stem')."""
+    out = []
+    for block in re.findall(r'<div class="dl-toks"[^>]*>(.*?)</div>', side_html):
+        toks = re.findall(r'<span class="dl-tok[^"]*"[^>]*>(.*?)</span>(?=<span class="dl-tok|$| <span)', block)
+        out.append([html.unescape(re.sub(r"<[^>]+>", "", t)) for t in toks])
+    return out
+
+
+def test_the_stemmer_side_shows_the_stems_it_compared():
+    div, a, b = _sides("cats taking took taken", ["cat take take take"], "rouge-score", "rouge-score:stem", "rouge")
+    assert div.first_step == "stemming"
+    assert _chips(a)[0] == ["cats", "taking", "took", "taken"]
+    assert _chips(b)[0] == ["cats → cat", "taking → take", "took", "taken"]
+    assert "tokens compared (4)" in b
+
+
+def test_no_inline_label_covers_a_neighbouring_token():
+    # `mat` and `.` are adjacent in the text: the marks carry no inline "≠" label, which covered the `.`
+    div, a, _ = _sides("the cat sat on the mat.", ["the cat is on the mat."], "sacrebleu", "nltk:method1")
+    assert "≠" not in a and "<sub>" not in a
+    assert re.search(r'>mat</span><span[^>]*>\.</span>', a)
+
+
+def test_every_text_tokenized_differently_is_shown_on_both_sides():
+    refs = ["The cat is on the mat.", "There is a cat on the mat.", "a cat"]
+    div, a, b = _sides("The cat sat on the mat.", refs, "sacrebleu", "nltk:method1")
+    for side in (a, b):
+        names = re.findall(r"<div><b>([^<]+)</b> — as typed", side)
+        assert names == ["candidate", "reference 1", "reference 2"], names
+    many = ["a cat sat on the mat."] * 6
+    cmp = compare("the cat sat on the mat.", many, pairs=[])
+    div = cmp.pair("sacrebleu", "nltk:method1")
+    side = dv.side_html(cmp, div, "a")
+    assert len(re.findall(r"— as typed", side)) == dv.MAX_TOKEN_TEXTS
+    assert "… and 3 more text(s) tokenized differently" in side
+
+
+def test_a_failing_library_is_shown_in_its_panel():
+    div, a, b = _sides("", ["a b c"], "sacrebleu", "hf-evaluate")
+    assert div.first_step == "brevity_penalty"
+    assert "The real library fails here" not in a
+    assert "The real library fails here</b>: ZeroDivisionError: float division by zero" in b
+
+
+def test_rouge_step_table_has_five_columns_with_the_counts():
+    ex = get_example("abandon_hope")
+    div, a, _ = _sides(ex.candidate, list(ex.references), "rouge-score", "rouge155:A", "rouge")
+    assert div.first_step == "multi_ref"
+    head = re.findall(r"<th[^>]*>(.*?)</th>", a)
+    assert head[:5] == ["reference", "hits / cand / ref", "P", "R", "F"]
+    assert ">7 / 7 / 7</td>" in a          # rouge1 against reference 1 (rouge-score's tokens)

@@ -81,20 +81,35 @@ def _token_cells(side: str, text_index: int, idx, segment: int | None, all_idx=N
     return d
 
 
-def _bleu_token_step(a, b, la, lb, segment=None) -> Divergence | None:
-    ta, tb = _bleu_texts(a), _bleu_texts(b)
+def _texts_words(names: list[str], n: int) -> str:
+    listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    return f"all {n} texts ({listed})" if len(names) == n else f"{len(names)} of the {n} texts ({listed})"
+
+
+def _token_step(ta, tb, tokens_of, la: str, lb: str, segment: int | None = None) -> Divergence | None:
+    """The tokens step over every text of a segment: the sentence describes the first text whose tokens differ
+    and says which other texts differ too; every differing text gets its token cells (the view marks each)."""
+    diffs = []
     for k, ((name, xa), (_, xb)) in enumerate(zip(ta, tb)):
-        diff = first_token_diff(xa.token_texts, xb.token_texts)
-        if diff is None:
-            continue
-        n_texts = sum(1 for (_, p), (_, q) in zip(ta, tb) if p.token_texts != q.token_texts)
-        why = describe(diff, xa.token_texts, xb.token_texts, la, lb, name)
-        if n_texts > 1:
-            why += f" ({n_texts} of the {len(ta)} texts are tokenized differently)"
-        cells = [_token_cells("a", k, range(diff.a_start, diff.a_end), segment, diff.a_all),
-                 _token_cells("b", k, range(diff.b_start, diff.b_end), segment, diff.b_all)]
-        return Divergence("", "", "tokens", why, cells, segment)
-    return None
+        sa, sb = tokens_of(xa), tokens_of(xb)
+        diff = first_token_diff(sa, sb)
+        if diff is not None:
+            diffs.append((k, name, sa, sb, diff))
+    if not diffs:
+        return None
+    _, name, sa, sb, diff = diffs[0]
+    why = describe(diff, sa, sb, la, lb, name)
+    if len(diffs) > 1:
+        why += f" ({_texts_words([x[1] for x in diffs], len(ta))} are tokenized differently; each is marked)"
+    cells = []
+    for k, _, _, _, d in diffs:
+        cells += [_token_cells("a", k, range(d.a_start, d.a_end), segment, d.a_all),
+                  _token_cells("b", k, range(d.b_start, d.b_end), segment, d.b_all)]
+    return Divergence("", "", "tokens", why, cells, segment)
+
+
+def _bleu_token_step(a, b, la, lb, segment=None) -> Divergence | None:
+    return _token_step(_bleu_texts(a), _bleu_texts(b), lambda x: list(x.token_texts), la, lb, segment)
 
 
 def _orders(trace):
@@ -375,39 +390,68 @@ def _rouge_failure_step(f: _Failure) -> tuple[str, list[dict]]:
 
 
 def _rouge_divergence(a, b, la, lb, segment) -> Divergence:
+    """The ROUGE steps in order: tokens (before stemming), stemming, overlap / lcs, multi_ref, f_measure, scale.
+    When the tokens differ but no count does, the sentence goes on with the next step that differs."""
     types = [t for t in a.types if t in b.types]
-    ta, tb = _rouge_texts(a), _rouge_texts(b)
-    # tokens (before stemming)
-    for k, ((name, xa), (_, xb)) in enumerate(zip(ta, tb)):
-        sa, sb = list(xa.tokenized.surface), list(xb.tokenized.surface)
-        diff = first_token_diff(sa, sb)
-        if diff is None:
-            continue
-        why = describe(diff, sa, sb, la, lb, name)
-        why += ": " + _rouge_consequence(a, b, types)
-        cells = [_token_cells("a", k, range(diff.a_start, diff.a_end), segment, diff.a_all),
-                 _token_cells("b", k, range(diff.b_start, diff.b_end), segment, diff.b_all)]
-        return Divergence("", "", "tokens", why, cells)
-    # stemming
-    for k, ((name, xa), (_, xb)) in enumerate(zip(ta, tb)):
+    d = _rouge_token_step(a, b, la, lb, types)
+    if d is None:
+        return _rouge_after_tokens(a, b, la, lb, types, segment)
+    if d.why.endswith("the counts stay the same"):
+        nxt = _rouge_after_tokens(a, b, la, lb, types, segment, stemming=False)
+        d.why += f"; the next difference is {nxt.first_step} ({nxt.why})" if nxt.first_step else " and so do the scores"
+    return d
+
+
+def _rouge_after_tokens(a, b, la, lb, types, segment, *, stemming: bool = True) -> Divergence:
+    steps = ((_rouge_stem_step,) if stemming else ()) + (_rouge_count_step, _rouge_multi_ref_step, _rouge_prf_step)
+    for step in steps:
+        d = step(a, b, la, lb, types, segment)
+        if d is not None:
+            return d
+    return Divergence("", "", None, "identical at every step (" + ", ".join(
+        f"{t} F {_f(a.scores[t].fmeasure)}" for t in types[:4]) + ")")
+
+
+def _rouge_token_step(a, b, la, lb, types) -> Divergence | None:
+    """The tokens before stemming (the tokenizer: case, punctuation, characters dropped)."""
+    d = _token_step(_rouge_texts(a), _rouge_texts(b), lambda x: list(x.tokenized.surface), la, lb)
+    if d is not None:
+        d.why += ": " + _rouge_consequence(a, b, types)
+    return d
+
+
+def _stem_words(surf, sa, sb, idx, la, lb) -> str:
+    """The first three stemmed tokens, what each side compares."""
+    parts = []
+    for i in idx[:3]:
+        pa = f"{quote(surf[i])} → {quote(sa[i])}" if sa[i] != surf[i] else f"{quote(surf[i])} unchanged"
+        pb = f"{quote(sb[i])}" if sb[i] != surf[i] else "unchanged"
+        parts.append(f"{pa} ({la}) vs {pb} ({lb})")
+    return "; ".join(parts) + (f" and {len(idx) - 3} more" if len(idx) > 3 else "")
+
+
+def _rouge_stem_step(a, b, la, lb, types, segment) -> Divergence | None:
+    """The same tokens stemmed differently (or only on one side): every text where that happens is marked."""
+    found = []
+    for k, ((name, xa), (_, xb)) in enumerate(zip(_rouge_texts(a), _rouge_texts(b))):
         sa, sb = list(xa.tokenized.tokens), list(xb.tokenized.tokens)
-        if sa == sb:
-            continue
-        surf = list(xa.tokenized.surface)
-        idx = [i for i, (p, q) in enumerate(zip(sa, sb)) if p != q]
-        ex = idx[:3]
-        parts = []
-        for i in ex:
-            pa = f"{quote(surf[i])} → {quote(sa[i])}" if sa[i] != surf[i] else f"{quote(surf[i])} unchanged"
-            pb = f"{quote(sb[i])}" if sb[i] != surf[i] else "unchanged"
-            parts.append(f"{pa} ({la}) vs {pb} ({lb})")
-        stem_a, stem_b = a.stemmer, b.stemmer
-        why = (f"stemming the {name}: " + "; ".join(parts) + (f" and {len(idx) - 3} more" if len(idx) > 3 else "")
-               + f" — {la}: {stem_a or 'no stemmer'}; {lb}: {stem_b or 'no stemmer'}: "
-               + _rouge_consequence(a, b, types))
-        cells = [_token_cells(s, k, idx, segment) for s in ("a", "b")]
-        return Divergence("", "", "stemming", why, cells)
-    # overlap (ROUGE-N, S, SU) and lcs (L, Lsum, W), per reference
+        if sa != sb:
+            found.append((k, name, list(xa.tokenized.surface), sa, sb,
+                          [i for i, (p, q) in enumerate(zip(sa, sb)) if p != q]))
+    if not found:
+        return None
+    _, name, surf, sa, sb, idx = found[0]
+    why = f"stemming the {name}: " + _stem_words(surf, sa, sb, idx, la, lb)
+    if len(found) > 1:
+        why += f" ({_texts_words([x[1] for x in found], len(a.references) + 1)} are stemmed differently)"
+    why += (f" — {la}: {a.stemmer or 'no stemmer'}; {lb}: {b.stemmer or 'no stemmer'}: "
+            + _rouge_consequence(a, b, types))
+    cells = [_token_cells(s, k, ix, segment) for k, *_, ix in found for s in ("a", "b")]
+    return Divergence("", "", "stemming", why, cells)
+
+
+def _rouge_count_step(a, b, la, lb, types, segment) -> Divergence | None:
+    """overlap (ROUGE-N, S, SU) and lcs (L, Lsum, W): the counts against each reference."""
     for step, kinds in (("overlap", ("N", "S", "SU")), ("lcs", ("L", "Lsum", "W"))):
         for t in types:
             if _rouge_kind(t) not in kinds:
@@ -425,46 +469,55 @@ def _rouge_divergence(a, b, la, lb, segment) -> Divergence:
                         why += (f"; {la} splits the texts into {na[0]} candidate / {na[1]} reference sentence(s), "
                                 f"{lb} into {nb[0]} / {nb[1]}")
                 return Divergence("", "", step, why, [{"kind": "type", "type": t, "ref": k, "field": "hits"}])
-    # multi_ref: same per-reference results, another reference (or pooling)
-    if len(a.references) > 1:
-        for t in types:
-            ca, cb = a.chosen_reference.get(t), b.chosen_reference.get(t)
-            if ca == cb:
-                continue
-            sa, sb = a.scores[t], b.scores[t]
-            why = (f"{t}: {_multi_words(a, t, la)}; {_multi_words(b, t, lb)} — F {_f(sa.fmeasure)} vs "
-                   f"{_f(sb.fmeasure)}")
-            cells = [{"kind": "type", "type": t, "field": "fmeasure"}]
-            for side, c in (("a", ca), ("b", cb)):
-                if c is not None:
-                    cells.append({"kind": "reference", "side": side, "refs": [c]})
-            return Divergence("", "", "multi_ref", why, cells)
-    # f_measure, then scale (rounding), over all types
+    return None
+
+
+def _rouge_multi_ref_step(a, b, la, lb, types, segment) -> Divergence | None:
+    """The same per-reference results, another reference kept (or the references pooled)."""
+    if len(a.references) < 2:
+        return None
+    for t in types:
+        ca, cb = a.chosen_reference.get(t), b.chosen_reference.get(t)
+        if ca == cb:
+            continue
+        sa, sb = a.scores[t], b.scores[t]
+        why = f"{t}: {_multi_words(a, t, la)}; {_multi_words(b, t, lb)} — F {_f(sa.fmeasure)} vs {_f(sb.fmeasure)}"
+        cells = [{"kind": "type", "type": t, "field": "fmeasure"}]
+        for side, c in (("a", ca), ("b", cb)):
+            if c is not None:
+                cells.append({"kind": "reference", "side": side, "refs": [c]})
+        return Divergence("", "", "multi_ref", why, cells)
+    return None
+
+
+def _rouge_prf_step(a, b, la, lb, types, segment) -> Divergence | None:
+    """f_measure (another F from the same P and R: formula or weighting), then scale (rounding), over all types."""
     found_scale = None
     for t in types:
         step = _prf_step(a, b, t)
         if step == "f_measure":
-            sa, sb = a.scores[t], b.scores[t]
-            if _alpha(a) != _alpha(b):
-                why = (f"{t}: the F weighting (alpha) {_alpha(a):g} ({la}) vs {_alpha(b):g} ({lb}): the same "
-                       f"P {_f(sa.precision)} and R {_f(sa.recall)} give F {_f(sa.fmeasure)} vs {_f(sb.fmeasure)} "
-                       f"({la}: {_f_rule(a)}; {lb}: {_f_rule(b)})")
-            else:
-                why = (f"{t}: the same P {_f(sa.precision)} and R {_f(sa.recall)} give F {_f(sa.fmeasure)} ({la}: "
-                       f"{_f_rule(a)}) vs {_f(sb.fmeasure)} ({lb}: {_f_rule(b)})")
-            return Divergence("", "", "f_measure", why, [{"kind": "type", "type": t, "field": "fmeasure"}])
+            return Divergence("", "", "f_measure", _f_measure_words(a, b, la, lb, t),
+                              [{"kind": "type", "type": t, "field": "fmeasure"}])
         if step == "scale" and found_scale is None:
             found_scale = t
-    if found_scale is not None:
-        t = found_scale
-        sa, sb = a.scores[t], b.scores[t]
-        r = la if _rounds(a) else lb
-        why = (f"{t}: {r} prints P, R and F rounded to 5 decimals (F from the rounded P and R): "
-               f"R {sa.recall:.10g} vs {sb.recall:.10g}, F {sa.fmeasure:.10g} vs {sb.fmeasure:.10g} "
-               f"({la} vs {lb})")
-        return Divergence("", "", "scale", why, [{"kind": "type", "type": t, "field": "recall"}])
-    return Divergence("", "", None, "identical at every step (" + ", ".join(
-        f"{t} F {_f(a.scores[t].fmeasure)}" for t in types[:4]) + ")")
+    if found_scale is None:
+        return None
+    t = found_scale
+    sa, sb = a.scores[t], b.scores[t]
+    r = la if _rounds(a) else lb
+    why = (f"{t}: {r} prints P, R and F rounded to 5 decimals (F from the rounded P and R): "
+           f"R {sa.recall:.10g} vs {sb.recall:.10g}, F {sa.fmeasure:.10g} vs {sb.fmeasure:.10g} ({la} vs {lb})")
+    return Divergence("", "", "scale", why, [{"kind": "type", "type": t, "field": "recall"}])
+
+
+def _f_measure_words(a, b, la, lb, t) -> str:
+    sa, sb = a.scores[t], b.scores[t]
+    if _alpha(a) != _alpha(b):
+        return (f"{t}: the F weighting (alpha) {_alpha(a):g} ({la}) vs {_alpha(b):g} ({lb}): the same "
+                f"P {_f(sa.precision)} and R {_f(sa.recall)} give F {_f(sa.fmeasure)} vs {_f(sb.fmeasure)} "
+                f"({la}: {_f_rule(a)}; {lb}: {_f_rule(b)})")
+    return (f"{t}: the same P {_f(sa.precision)} and R {_f(sa.recall)} give F {_f(sa.fmeasure)} ({la}: "
+            f"{_f_rule(a)}) vs {_f(sb.fmeasure)} ({lb}: {_f_rule(b)})")
 
 
 def _n_sents(trace, k: int) -> tuple[int, int]:

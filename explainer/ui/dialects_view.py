@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from explainer.ui.highlight import TokenMark, escape_text, render_marked_text
+from explainer.ui.highlight import TokenMark, escape_attr, escape_text, render_marked_text
 
 __all__ = ["table_rows", "scores_figure", "side_html", "explain_query", "explain_link", "match_rows", "matches_html",
            "parse_page_params", "page_params", "dropped_references_note", "STEP_WORDS", "STYLE", "MAX_URL_TEXT",
@@ -41,6 +41,9 @@ STYLE = """
 .dl-hit{outline:3px solid #D55E00;outline-offset:0;background:rgba(213,94,0,.18);font-weight:700}
 .dl-also{outline:2px dashed #D55E00;outline-offset:0}
 .dl-scroll{overflow-x:auto}
+.dl-from{opacity:.7;font-weight:400}
+.dl-side .xp-tok{margin:0 .1rem}
+.dl-error{border-left:4px solid #D55E00;padding:.2rem .5rem;margin:.3rem 0 .6rem 0}
 table.dl-steps{border-collapse:collapse;font-size:.88rem;margin-bottom:.6rem;width:100%}
 table.dl-steps th,table.dl-steps td{border:1px solid rgba(128,128,128,.35);padding:.12rem .35rem;text-align:right}
 table.dl-steps th{text-align:center}
@@ -171,32 +174,47 @@ def _cells(div, side: str, kind: str) -> list[dict]:
 
 
 def _text_parts(trace, metric: str, ref: int | None):
-    """(name, text, token strings, starts, ends) of the candidate (ref None) or reference ``ref``."""
+    """(text, the tokens the dialect compared, the same tokens as located in the text, starts, ends) of the
+    candidate (ref None) or reference ``ref``: for ROUGE with stemming the compared tokens are the stems."""
     if metric == "bleu":
         t = trace.candidate if ref is None else trace.references[ref]
-        return t.text, list(t.token_texts), list(t.starts), list(t.ends)
+        toks = list(t.token_texts)
+        return t.text, toks, toks, list(t.starts), list(t.ends)
     v = trace.candidate if ref is None else trace.references[ref]
     tt = v.tokenized
     spans = list(tt.spans)
-    toks = list(tt.surface)
-    return tt.text, toks, [s.start for s in spans], [s.end for s in spans]
+    return tt.text, list(tt.tokens), list(tt.surface), [s.start for s in spans], [s.end for s in spans]
+
+
+MAX_TOKEN_CHIPS = 400
+
+
+def _chip(i: int, token: str, surface: str, cls: str) -> str:
+    if token == surface:
+        return f'<span class="{cls}" title="token {i + 1}">{escape_text(token)}</span>'
+    # stemmed (or otherwise changed) before the comparison: the word as found, then what was compared
+    title = escape_attr(f"token {i + 1}: {surface!r} compared as {token!r}")
+    return (f'<span class="{cls}" title="{title}"><span class="dl-from">{escape_text(surface)} → </span>'
+            f"{escape_text(token)}</span>")
 
 
 def _token_block(trace, metric: str, ref: int | None, hits: set[int], first: set[int], name: str) -> str:
-    """The text as typed with every differing token marked (the first stretch, which the sentence above
-    describes, in bold outline), and the token list with the same marks."""
-    text, toks, starts, ends = _text_parts(trace, metric, ref)
+    """The text as typed with every differing token marked (the stretch the sentence above describes in bold
+    outline, the others dashed; no inline label, which would cover a neighbouring token such as the `.` of
+    `mat .`), and the tokens the dialect compared, marked the same way (a stem shows the word it came from)."""
+    text, toks, surface, starts, ends = _text_parts(trace, metric, ref)
     marks = [TokenMark(a, b, selected=i in first, also=0 if i in first else 1,
-                       title=f"token {i + 1}: tokenized differently", label="≠")
+                       title=f"token {i + 1}: tokenized differently", label="")
              for i, (a, b) in enumerate(zip(starts, ends)) if i in hits and a is not None and b is not None]
     chips = []
-    for i, t in enumerate(toks[:400]):
+    for i, (t, sf) in enumerate(zip(toks[:MAX_TOKEN_CHIPS], surface)):
         cls = "dl-tok dl-hit" if i in first else ("dl-tok dl-also" if i in hits else "dl-tok")
-        chips.append(f'<span class="{cls}" title="token {i + 1}">{escape_text(t)}</span>')
-    more = f' <span class="xp-note">… {len(toks) - 400} more</span>' if len(toks) > 400 else ""
+        chips.append(_chip(i, t, sf, cls))
+    more = (f' <span class="xp-note">… {len(toks) - MAX_TOKEN_CHIPS} more</span>'
+            if len(toks) > MAX_TOKEN_CHIPS else "")
     return (f"<div><b>{html.escape(name)}</b> — as typed, the differing tokens marked:</div>"
             + render_marked_text(text, marks, max_chars=5_000, aria_label=name)
-            + f'<div class="dl-toks" aria-label="{html.escape(name)} tokens">tokens ({len(toks)}): '
+            + f'<div class="dl-toks" aria-label="{html.escape(name)} tokens">tokens compared ({len(toks)}): '
             + "".join(chips) + more + "</div>")
 
 
@@ -236,12 +254,14 @@ def _bleu_steps(trace, div, side: str) -> str:
 
 
 def _rouge_steps(trace, div, side: str) -> str:
-    """Per type the divergence is about (else the headline type): every reference's counts and P/R/F, and the
-    reported numbers (the kept reference, or pooled)."""
+    """Per type the divergence is about (else the headline type): every reference's counts (hits / candidate
+    units / reference units) and P/R/F, and the reported numbers (the kept reference, or pooled). Five columns,
+    so that it fits half of a laptop screen."""
     hit_types = {(c["type"], c.get("field"), c.get("ref")) for c in div.cells if c.get("kind") == "type"}
     chosen_hits = {c["refs"][0] for c in _cells(div, side, "reference")}
     n_refs = len(trace.per_reference)
-    head = "<tr><th>reference</th><th>hits</th><th>ref units</th><th>cand units</th><th>P</th><th>R</th><th>F</th></tr>"
+    head = ("<tr><th>reference</th><th title=\"hits / candidate units / reference units\">hits / cand / ref</th>"
+            "<th>P</th><th>R</th><th>F</th></tr>")
     shown = [t for t in trace.types if any(tt == t for tt, _, _ in hit_types)] or list(trace.types[:1])
     out = []
     for t in shown:
@@ -249,24 +269,39 @@ def _rouge_steps(trace, div, side: str) -> str:
         rows = []
         for k, pr in enumerate(trace.per_reference):
             x = pr[t]
-            hit = (t, "hits", k) in hit_types
             label = f"{k + 1}" + (" (kept)" if chosen == k and n_refs > 1 else "")
+            counts = f"{_num(x.hits)} / {_num(x.cand_total)} / {_num(x.ref_total)}"
             rows.append("<tr>" + _td(label, chosen == k and k in chosen_hits, True)
-                        + _td(_num(x.hits), hit) + _td(_num(x.ref_total), hit) + _td(_num(x.cand_total), hit)
+                        + _td(counts, (t, "hits", k) in hit_types)
                         + _td(_num(x.score.precision, 5), False) + _td(_num(x.score.recall, 5), False)
                         + _td(_num(x.score.fmeasure, 5), False) + "</tr>")
         s = trace.scores[t]
         fields = {f for tt, f, r in hit_types if tt == t and r is None}
-        how = "pooled" if chosen is None else (f"reported: ref {chosen + 1}" if n_refs > 1 else "reported")
-        if chosen is None:
-            how = "reported: pooled"
+        pooled = trace.pooled.get(t) if chosen is None else None
+        how = "reported: pooled" if chosen is None else (f"reported: ref {chosen + 1}" if n_refs > 1 else "reported")
+        counts = (f"{_num(pooled['hits'])} / {_num(pooled['cand_total'])} / {_num(pooled['ref_total'])}"
+                  if pooled and "hits" in pooled else "")
         rows.append("<tr>" + _td(how, bool(fields) and div.first_step == "multi_ref", True)
-                    + _td("", False) + _td("", False) + _td("", False)
+                    + _td(counts, False)
                     + _td(_num(s.precision, 8), "precision" in fields) + _td(_num(s.recall, 8), "recall" in fields)
                     + _td(_num(s.fmeasure, 8), "fmeasure" in fields) + "</tr>")
+        died = getattr(s, "died", None)
+        note = f'<div class="xp-note">ROUGE-1.5.5 dies here: {html.escape(died)}</div>' if died else ""
         out.append(f'<div class="xp-note"><b>{html.escape(t)}</b></div><div class="dl-scroll">'
-                   f'<table class="dl-steps">{head}{"".join(rows)}</table></div>')
+                   f'<table class="dl-steps">{head}{"".join(rows)}</table></div>{note}')
     return "".join(out)
+
+
+MAX_TOKEN_TEXTS = 4
+
+
+def _failure_text(trace, cell: dict) -> str:
+    """The failure of the real library on this side, escaped (BLEU: its exception; ROUGE-1.5.5: its death)."""
+    if cell.get("type"):
+        s = trace.scores[cell["type"]]
+        return html.escape(f"{cell['type']}: PerlDie: {getattr(s, 'died', '')}")
+    err = trace.library_error or trace.combination.library_error
+    return html.escape(f"{err.type}: {err.message}") if err else ""
 
 
 def side_html(cmp, div, side: str) -> str:
@@ -287,11 +322,17 @@ def side_html(cmp, div, side: str) -> str:
         else:
             parts.append('<div class="xp-note">corpus: see the table above for the aggregate</div></div>')
             return "".join(parts)
-    if tok_cells:
-        c = tok_cells[0]
+    for c in tok_cells[:MAX_TOKEN_TEXTS]:           # every text tokenized differently, candidate first
         ref = c.get("ref")
         name = "candidate" if ref is None else (f"reference {ref + 1}" if len(trace.references) > 1 else "reference")
         parts.append(_token_block(trace, cmp.metric, ref, set(c.get("all", c["indices"])), set(c["indices"]), name))
+    if len(tok_cells) > MAX_TOKEN_TEXTS:
+        parts.append(f'<div class="xp-note">… and {len(tok_cells) - MAX_TOKEN_TEXTS} more text(s) tokenized '
+                     "differently (download the comparison for every cell)</div>")
+    err = _cells(div, side, "error")
+    if err:
+        parts.append(f'<div class="dl-error"><b>The real library fails here</b>: {_failure_text(trace, err[0])}'
+                     "</div>")
     parts.append(_bleu_steps(trace, div, side) if cmp.metric == "bleu" else _rouge_steps(trace, div, side))
     parts.append("</div>")
     return "".join(parts)
