@@ -143,3 +143,18 @@ def test_rouge_engine_drives_the_bound_dialects_only():
                     w = want.scores[t] if hasattr(want, "scores") else want[t]
                     for m in ("precision", "recall", "fmeasure"):
                         assert getattr(got[t], m) == getattr(w, m), (dialect, opts, rule, subset, t, m)
+
+
+def test_functions_a_reader_can_hold_in_their_head():
+    """No function of the dialect comparison (core and page) is over 60 lines: longer ones are split into named
+    steps."""
+    files = sorted(PKG_DIR.glob("*.py")) + [ROOT / "explainer" / "ui" / "dialects_page.py",
+                                            ROOT / "explainer" / "ui" / "dialects_view.py"]
+    long = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                n = node.end_lineno - node.lineno + 1
+                if n > 60:
+                    long.append(f"{path.name}:{node.name} ({n} lines)")
+    assert not long, long

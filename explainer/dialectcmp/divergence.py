@@ -154,58 +154,87 @@ def _ref_rule(trace) -> str:
 
 def _bleu_after_tokens(a, b, la: str, lb: str, segment_stats=None) -> Divergence:
     """Steps counts .. scale on two traces whose tokens agree (segment or corpus combinations)."""
-    ca, cb = a.combination, b.combination
-    oa, ob = ca.orders, cb.orders
-    N = min(len(oa), len(ob))
-    # counts
-    for i in range(N):
-        if not _same(oa[i].matches, ob[i].matches):
-            n = i + 1
+    for step in (_bleu_counts_step, _bleu_totals_step, _bleu_ref_length_step, _bleu_smoothing_step,
+                 _bleu_bp_step, _bleu_score_step):
+        d = step(a, b, la, lb, segment_stats)
+        if d is not None:
+            return d
+    return Divergence("", "", None, f"identical at every step (score {_f(a.combination.score)})")
+
+
+def _pairs_of_orders(a, b):
+    oa, ob = a.combination.orders, b.combination.orders
+    return list(zip(oa, ob))
+
+
+def _bleu_counts_step(a, b, la, lb, _stats) -> Divergence | None:
+    for x, y in _pairs_of_orders(a, b):
+        if not _same(x.matches, y.matches):
             return Divergence("", "", "counts",
-                              f"{n}-gram matches (clipped) {_f(oa[i].matches)} ({la}) vs {_f(ob[i].matches)} ({lb})",
-                              [{"kind": "order", "n": n, "field": "matches"}])
-    # totals
-    for i in range(N):
-        if not _same(oa[i].totals, ob[i].totals):
-            n = i + 1
-            rule = {la: getattr(a, "totals_rule", ""), lb: getattr(b, "totals_rule", "")}
-            why = (f"{n}-gram totals {_f(oa[i].totals)} ({la}) vs {_f(ob[i].totals)} ({lb}): the candidate has "
-                   f"{ca.c} token{'s' if ca.c != 1 else ''}")
-            nl = [k for k, v in rule.items() if v and "max(1" in v]
-            if nl:
-                why += f"; {nl[0]} counts at least 1 candidate {n}-gram per sentence (max(1, c − n + 1))"
-            return Divergence("", "", "totals", why, [{"kind": "order", "n": n, "field": "totals"}])
-    # reference length
-    if ca.r != cb.r:
-        ra, rb = _ref_rule(a), _ref_rule(b)
-        if ra and rb and ra != rb:
-            why = f"{la} takes {ra} (r = {ca.r}), {lb} {rb} (r = {cb.r}); c = {ca.c}"
-        else:
-            why = f"r = {ca.r} ({la}) vs r = {cb.r} ({lb}) for c = {ca.c}"
-        if segment_stats:
-            why += segment_stats
-        cells = [{"kind": "ref_length"}]
-        for side, t in (("a", a), ("b", b)):
-            rl = getattr(t, "ref_length", None)
-            if rl is not None:
-                cells.append({"kind": "reference", "side": side, "refs": list(rl.chosen)})
-        return Divergence("", "", "ref_length", why, cells)
-    # smoothing: the precision that enters the log, per order
-    for i in range(N):
-        x, y = oa[i], ob[i]
+                              f"{x.n}-gram matches (clipped) {_f(x.matches)} ({la}) vs {_f(y.matches)} ({lb})",
+                              [{"kind": "order", "n": x.n, "field": "matches"}])
+    return None
+
+
+def _bleu_totals_step(a, b, la, lb, _stats) -> Divergence | None:
+    c = a.combination.c
+    for x, y in _pairs_of_orders(a, b):
+        if _same(x.totals, y.totals):
+            continue
+        n = x.n
+        why = (f"{n}-gram totals {_f(x.totals)} ({la}) vs {_f(y.totals)} ({lb}): the candidate has "
+               f"{c} token{'s' if c != 1 else ''}")
+        rule = {la: getattr(a, "totals_rule", ""), lb: getattr(b, "totals_rule", "")}
+        nl = [k for k, v in rule.items() if v and "max(1" in v]
+        if nl:
+            why += f"; {nl[0]} counts at least 1 candidate {n}-gram per sentence (max(1, c − n + 1))"
+        return Divergence("", "", "totals", why, [{"kind": "order", "n": n, "field": "totals"}])
+    return None
+
+
+def _bleu_ref_length_step(a, b, la, lb, segment_stats) -> Divergence | None:
+    ca, cb = a.combination, b.combination
+    if ca.r == cb.r:
+        return None
+    ra, rb = _ref_rule(a), _ref_rule(b)
+    if ra and rb and ra != rb:
+        why = f"{la} takes {ra} (r = {ca.r}), {lb} {rb} (r = {cb.r}); c = {ca.c}"
+    else:
+        why = f"r = {ca.r} ({la}) vs r = {cb.r} ({lb}) for c = {ca.c}"
+    if segment_stats:
+        why += segment_stats
+    cells = [{"kind": "ref_length"}]
+    for side, t in (("a", a), ("b", b)):
+        rl = getattr(t, "ref_length", None)
+        if rl is not None:
+            cells.append({"kind": "reference", "side": side, "refs": list(rl.chosen)})
+    return Divergence("", "", "ref_length", why, cells)
+
+
+def _bleu_smoothing_step(a, b, la, lb, _stats) -> Divergence | None:
+    """The precision that enters the log, per order."""
+    for x, y in _pairs_of_orders(a, b):
         if not _same(_eff_precision(x), _eff_precision(y)):
-            n = i + 1
-            why = (f"{n}-gram precision ({_f(x.matches)}/{_f(x.totals)} matched): {la} uses {x.formula} "
+            why = (f"{x.n}-gram precision ({_f(x.matches)}/{_f(x.totals)} matched): {la} uses {x.formula} "
                    f"({x.reason}); {lb} uses {y.formula} ({y.reason})")
-            return Divergence("", "", "smoothing", why, [{"kind": "order", "n": n, "field": "precision"}])
-    # brevity penalty
-    if not _same(ca.bp, cb.bp):
-        why = f"BP {_f(ca.bp)} ({la}: {ca.bp_formula}) vs {_f(cb.bp)} ({lb}: {cb.bp_formula})"
-        for lab, c in ((la, ca), (lb, cb)):
-            if c.library_error is not None:
-                why += f"; {lab} raises {c.library_error.type}: {c.library_error.message} here"
-        return Divergence("", "", "brevity_penalty", why, [{"kind": "bp"}])
-    # combination: the 0-1 score from the same precisions and BP
+            return Divergence("", "", "smoothing", why, [{"kind": "order", "n": x.n, "field": "precision"}])
+    return None
+
+
+def _bleu_bp_step(a, b, la, lb, _stats) -> Divergence | None:
+    ca, cb = a.combination, b.combination
+    if _same(ca.bp, cb.bp):
+        return None
+    why = f"BP {_f(ca.bp)} ({la}: {ca.bp_formula}) vs {_f(cb.bp)} ({lb}: {cb.bp_formula})"
+    for lab, c in ((la, ca), (lb, cb)):
+        if c.library_error is not None:
+            why += f"; {lab} raises {c.library_error.type}: {c.library_error.message} here"
+    return Divergence("", "", "brevity_penalty", why, [{"kind": "bp"}])
+
+
+def _bleu_score_step(a, b, la, lb, _stats) -> Divergence | None:
+    """combination (the 0-1 score from the same precisions and BP), then scale (0-1 vs 0-100)."""
+    ca, cb = a.combination, b.combination
     if not _same(ca.bleu, cb.bleu):
         why = f"0–1 score {_f(ca.bleu)} ({la}) vs {_f(cb.bleu)} ({lb}): " + _combination_why(ca, cb, la, lb)
         return Divergence("", "", "combination", why, [{"kind": "score", "field": "bleu"}])
@@ -213,7 +242,7 @@ def _bleu_after_tokens(a, b, la: str, lb: str, segment_stats=None) -> Divergence
         why = (f"the same BLEU {_f(ca.bleu)}, reported as {_f(ca.score)} by {la} (0–{_f(ca.scale)} scale) and as "
                f"{_f(cb.score)} by {lb} (0–{_f(cb.scale)} scale)")
         return Divergence("", "", "scale", why, [{"kind": "score", "field": "score"}])
-    return Divergence("", "", None, f"identical at every step (score {_f(ca.score)})")
+    return None
 
 
 def _combination_why(ca, cb, la, lb) -> str:

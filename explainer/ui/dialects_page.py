@@ -239,14 +239,36 @@ def _compare(cand: str, refs: list[str]) -> None:
 
 # ------------------------------------------------------------------------------------------------ reproduce
 def _reproduce(cand: str, refs: list[str]) -> None:
-    from explainer.dialectcmp.reproduction import reproduce
-
+    """The Reproduce tab: the claim form, the search (when asked, or on a link / built-in claim), the result."""
     ss = st.session_state
+    submitted = _claim_form()
+    claim = ss.get("dl_claim", "")
+    key = (cand, tuple(refs), claim, ss.get("dl_claim_metric", "any"))
+    if submitted or ss.pop("_dl_autorun", False):
+        if not claim.strip():
+            st.warning("Type the number you want to reproduce, e.g. “BLEU = 0.576”.")
+            return
+        res = _search(cand, refs, claim, ss.get("dl_claim_metric", "any"))
+        if res is None:
+            return
+        ss["_dl_result"] = (key, res)
+    stored = ss.get("_dl_result")
+    if not stored:
+        return
+    skey, res = stored
+    if skey != key:
+        st.info("The texts or the claim changed since the last search: press Search to search again.")
+        return
+    _show_search(res, cand, refs, claim)
+
+
+def _claim_form() -> bool:
+    """The claim, typed or picked from the built-in ones; True when the form was submitted."""
     st.subheader("Which settings give the number in this paper?")
-    st.caption("Type a number you read somewhere (“BLEU = 0.576”, “38.0”, “ROUGE-L 0.41”, “R-1 recall 0.67”). "
-               "Every common configuration is searched — each dialect, tokenizer, lowercasing, smoothing, max order "
-               "and NLTK weights, 0–1 vs 0–100, rounding vs truncation, all references / the first / each single "
-               "one, ROUGE type, P/R/F, stemming, multi-reference rule, Lsum sentence splitting.")
+    st.caption("Type a number you read somewhere (“BLEU = 0.576”, “38.0”, “ROUGE-L 0.41”, “R-1 recall 0.67”, "
+               "“7.26e-78”). Every common configuration is searched — each dialect, tokenizer, lowercasing, "
+               "smoothing, max order and NLTK weights, 0–1 vs 0–100, rounding vs truncation, all references / the "
+               "first / each single one, ROUGE type, P/R/F, stemming, multi-reference rule, Lsum sentence splitting.")
     st.selectbox("Or check a number printed in course material for a worked example",
                  [""] + [c.id for c in BUILTIN_CLAIMS], key="dl_builtin", on_change=_on_builtin,
                  format_func=lambda i: "—" if not i else
@@ -258,40 +280,35 @@ def _reproduce(cand: str, refs: list[str]) -> None:
         with c2:
             st.selectbox("It is", METRIC_CHOICES, key="dl_claim_metric")
         with c3:
-            submitted = st.form_submit_button("Search", type="primary")
-    claim = ss.get("dl_claim", "")
-    key = (cand, tuple(refs), claim, ss.get("dl_claim_metric", "any"))
-    if submitted or ss.pop("_dl_autorun", False):
-        if not claim.strip():
-            st.warning("Type the number you want to reproduce, e.g. “BLEU = 0.576”.")
-            return
-        bar = st.progress(0.0, text="Searching the configurations…")
-        last = [0.0]
+            return st.form_submit_button("Search", type="primary")
 
-        def progress(done: int, total: int) -> None:
-            now = time.perf_counter()
-            if now - last[0] > 0.05 or done == total:
-                last[0] = now
-                bar.progress(min(1.0, done / max(total, 1)), text=f"Searching: {done:,} of {total:,} configurations")
 
-        claim_metric = ss.get("dl_claim_metric", "any")
-        try:
-            # a class opening a link with a claim searches once; the others wait for that search
-            res = _shared(f"reproduce:{claim_metric}:{claim}", cand, refs,
-                          lambda: reproduce(cand, refs, claim, metric=claim_metric, progress=progress))
-        except ValueError as e:
-            bar.empty()
-            st.error(hl.md_escape(str(e)))
-            return
-        bar.empty()
-        ss["_dl_result"] = (key, res)
-    stored = ss.get("_dl_result")
-    if not stored:
-        return
-    skey, res = stored
-    if skey != key:
-        st.info("The texts or the claim changed since the last search: press Search to search again.")
-        return
+def _search(cand: str, refs: list[str], claim: str, claim_metric: str):
+    """The search with a progress bar, computed once for every session (None after a message on bad input)."""
+    from explainer.dialectcmp.reproduction import reproduce
+
+    bar = st.progress(0.0, text="Searching the configurations…")
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] > 0.05 or done == total:
+            last[0] = now
+            bar.progress(min(1.0, done / max(total, 1)), text=f"Searching: {done:,} of {total:,} configurations")
+
+    try:
+        # a class opening a link with a claim searches once; the others wait for that search
+        res = _shared(f"reproduce:{claim_metric}:{claim}", cand, refs,
+                      lambda: reproduce(cand, refs, claim, metric=claim_metric, progress=progress))
+    except ValueError as e:
+        st.error(hl.md_escape(str(e)))
+        res = None
+    bar.empty()
+    return res
+
+
+def _show_search(res, cand: str, refs: list[str], claim: str) -> None:
+    """The verdict, the built-in claim's note, the matches (or the nearest ones), the command, the download."""
     _VERDICT[res.verdict](hl.md_escape(res.message))
     builtin = next((c for c in BUILTIN_CLAIMS if c.claim == claim and get_example(c.example).candidate == cand
                     and list(get_example(c.example).references) == refs), None)
