@@ -306,3 +306,7 @@ def test_rouge_table_says_where_rouge155_dies():
     assert perl["rougeW-1.2 F"] == "dies" and perl["rougeW-1.2 hits / cand / ref"] == "dies"
     assert cmp.row("rouge155:A").data["counts"]["rougeW-1.2"]["died"].startswith("Illegal division by zero")
     assert recs["rouge-score"]["rougeW-1.2 F"] == "0.7551"      # rouge-score keeps reference 1 (best F)
+    from explainer.ui.dialects_view import scores_figure
+
+    labels = dict(zip(scores_figure(cmp).data[0].y, scores_figure(cmp).data[0].text))
+    assert labels["ROUGE-1.5.5 -f A"] == "dies" and labels["rouge-score"] == "0.7551"

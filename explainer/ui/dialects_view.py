@@ -155,7 +155,9 @@ def scores_figure(cmp) -> go.Figure:
         title = "BLEU of every implementation, on one 0–1 axis (label: the number it reports)"
     else:
         xs = [r.data["fmeasure"] for r in rows]
-        texts = [_num(x, 5) for x in xs]
+        # ROUGE-1.5.5 prints nothing where it dies: a zero-length bar labelled so
+        texts = ["dies" if r.data["scores"].get(r.data["type"], {}).get("died") else _num(x, 5)
+                 for r, x in zip(rows, xs)]
         title = f"{rows[0].data['type']} F of every implementation (label: the number it reports)"
     labels = [plotly_escape(r.label) for r in rows]
     colours = ["#0072B2" if r is cmp.rows[0] else "#E69F00" for r in rows]
