@@ -131,6 +131,16 @@ def test_notes_toggle_shows_speaker_notes():
     assert "Common misconception" in html and "Ask the class" in html and qp(at)["notes"] == "1"
 
 
+def test_notes_parameter_takes_on_off_words_and_says_when_it_cannot():
+    at = new_page({"example": "cat_mat", "step": "4", "notes": "maybe"})
+    assert "“notes=maybe” is not on or off" in warnings(at)
+    assert at.session_state["tch_notes"] is False and "Common misconception" not in page_html(at)
+    for word, on in (("TRUE", True), ("yes", True), ("1", True), ("off", False), ("0", False)):
+        at = new_page({"example": "cat_mat", "step": "4", "notes": word})
+        assert not warnings(at) and at.session_state["tch_notes"] is on, word
+        assert ("Common misconception" in page_html(at)) is on, word
+
+
 def test_lcs_slider_fills_the_table_cell_by_cell():
     at = new_page({"example": "cat_mat", "step": "12"})
     slider = at.slider[0]

@@ -162,10 +162,10 @@ def compute_traces(state: ExplainState, refs: list[str]):
     from explainer.rouge import explain_rouge
     from explainer.rouge.limits import SummaryWorkTooLarge
 
-    bt = rt = None
+    bleu_trace = rouge_trace = None
     errors: dict[str, str] = {}
     try:
-        bt = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
+        bleu_trace = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
     except TraceTooLarge:  # the core's message names its API and CLI; say it in the page's terms
         n = len(state.candidate) + sum(map(len, refs))
         errors["BLEU"] = (f"these texts have {n:,} characters in all, more than the {MAX_TRACE_CHARS:,} the "
@@ -179,7 +179,8 @@ def compute_traces(state: ExplainState, refs: list[str]):
                                  f"{state.rouge_dialect} dialect and left out.")
     if types:
         try:
-            rt = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types, **state.rouge_options)
+            rouge_trace = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types,
+                                        **state.rouge_options)
         except SummaryWorkTooLarge as e:  # refused before any work: show the other types, say why these are not
             rest = tuple(t for t in types if t not in e.types)
             why = "; ".join(e.reasons.values())
@@ -189,8 +190,8 @@ def compute_traces(state: ExplainState, refs: list[str]):
             errors["ROUGE types"] = (errors["ROUGE types"] + " " + note) if "ROUGE types" in errors else note
             if rest:
                 try:
-                    rt = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=rest,
-                                       **state.rouge_options)
+                    rouge_trace = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=rest,
+                                                **state.rouge_options)
                 except ValueError as e2:
                     errors["ROUGE"] = str(e2)
             else:
@@ -199,4 +200,4 @@ def compute_traces(state: ExplainState, refs: list[str]):
             errors["ROUGE"] = str(e)
     else:
         errors.setdefault("ROUGE", "No ROUGE type is selected.")
-    return bt, rt, errors
+    return bleu_trace, rouge_trace, errors

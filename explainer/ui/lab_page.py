@@ -353,9 +353,14 @@ def _preset_bp_charts(pid: str, p, res) -> None:
     for k, (col, v, s) in enumerate(zip(bcols, p.variants, res.scores)):
         with col:
             fig = charts.bp_curve_figure(s.sys_len, s.ref_len, s.values["bleu_bp"],
-                                         rule="shortest" if v.bleu.ref_length == "shortest" else "closest")
+                                         rule=_ref_length_rule(v.bleu))
             fig.update_layout(title=dict(text=f"Brevity penalty: {charts.plotly_escape(v.label)}"))
             st.plotly_chart(charts.readable(fig, large=large_text()), key=f"lab_bp_{pid}_{k}")
+
+
+def _ref_length_rule(bleu) -> str:
+    """The dialect's own reference-length rule ("closest", "shortest", ...) for the brevity-penalty chart."""
+    return bleu.dialect_object().choose_ref_length(1, [1]).rule
 
 
 def _preset_summary(p, res) -> None:

@@ -245,8 +245,8 @@ def cell_rule(g: LcsGrid, k: int) -> str:
     a, b = _cell_pos(g, k)
     v = g.values
     rf, cf = g.ref_forms[a - 1], g.cand_forms[b - 1]
-    rt, ct = g.ref_tokens[a - 1], g.cand_tokens[b - 1]
-    where = f"Row {a} (reference ‘{rt}’), column {b} (candidate ‘{ct}’): "
+    ref_tok, cand_tok = g.ref_tokens[a - 1], g.cand_tokens[b - 1]
+    where = f"Row {a} (reference ‘{ref_tok}’), column {b} (candidate ‘{cand_tok}’): "
     if rf == cf:
         return where + f"the tokens are equal, so diagonal {v[a - 1][b - 1]} + 1 = {v[a][b]}."
     return where + (f"the tokens differ, so the larger of above ({v[a - 1][b]}) and left ({v[a][b - 1]}) = "
