@@ -70,8 +70,8 @@ def make_texts(n_tokens: int, n_refs: int, seed: int) -> tuple[str, list[str]]:
 
 
 def real_links(limit: int | None = None) -> list[tuple[str, str, list[str]]]:
-    """(name, candidate, references) of the worked examples (real sentences from the literature and the
-    course material), scored with the default settings."""
+    """(name, candidate, references) of the worked examples (real sentences from the literature and a
+    textbook), scored with the default settings."""
     from explainer.examples import EXAMPLES
 
     out = [(e.id, e.candidate, list(e.references)) for e in EXAMPLES]

@@ -1,10 +1,10 @@
-"""Worked examples (from the course chapters and the classic papers) and a few gaming presets, as plain data.
+"""Worked examples (from the textbook and the classic papers) and a few gaming presets, as plain data.
 
 Used by the Explain page's example picker, by tests and by anyone who wants a known input. The texts are
-copied exactly from the course material's test vectors and from the gaming catalogue (docs/gaming-lab.md); the
+copied exactly from the textbook's test vectors and from the gaming catalogue (docs/gaming-lab.md); the
 tests check that, with their own map from example to test vector. ``settings`` are permalink-style overrides
 (query parameter names of :mod:`explainer.ui.permalink`) that make the example show its point, e.g. ``lowercase``
-for the Papineni example whose claimed 2/7 needs lowercasing. ``claims``: the numbers a course text prints for
+for the Papineni example whose claimed 2/7 needs lowercasing. ``claims``: the numbers the textbook prints for
 the example; the Explain page and the Teach page show each beside what the implementations give with the settings
 on the page (several printed numbers are wrong), read from the traces by :func:`claim_value`.
 """
@@ -29,7 +29,7 @@ CLAIM_METRICS = {
 
 @dataclass(frozen=True)
 class Claim:
-    """A number a course text prints for an example: ``printed`` as the text writes it, ``value`` as a number,
+    """A number the textbook prints for an example: ``printed`` as the text writes it, ``value`` as a number,
     ``tol`` how far from it a true value still agrees (half a unit of the last printed digit). ``relation``
     ``"="``: the text says the number is ``value``; ``"<"``: it says the number stays below ``value`` (e.g. "a
     score of 1 is unattainable"), which a true value agrees with when it is below ``value − tol``."""
@@ -127,39 +127,39 @@ _ABANDON_REFS = (
 )
 
 EXAMPLES: tuple[Example, ...] = (
-    # --- worked examples of the course chapters -----------------------------------------------------
+    # --- worked examples of the textbook -------------------------------------------------------------
     Example(
         "papineni_the", "Papineni: “the the the the the the the”",
         "the the the the the the the",
         ("The cat is on the mat.", "There is a cat on the mat."),
-        "Papineni et al. (2002), in the course chapter · gaming catalogue G1",
+        "Papineni et al. (2002), in the textbook · gaming catalogue G1",
         "Clipping: 'the' counts at most as often as in one reference. The claimed 2/7 needs lowercasing "
         "(case-sensitive it is 1/7); toggle 'lowercase' to see both.",
         claims=(Claim("bleu_p1", "2/7 = 0.29", 2 / 7, 0.005),)),
     Example(
         "military_c1", "Military example, candidate 1 (good)",
         "It is a guide to action which ensures that the military always obeys the commands of the party.",
-        _MILITARY_REFS, "Papineni et al. (2002), in the course chapter",
+        _MILITARY_REFS, "Papineni et al. (2002), in the textbook",
         "Three references; each n-gram is clipped by its largest count in any single reference."),
     Example(
         "military_c2", "Military example, candidate 2 (poor)",
         "It is to ensure the troops forever hearing the activity guidebook that party direct.",
-        _MILITARY_REFS, "Papineni et al. (2002), in the course chapter",
+        _MILITARY_REFS, "Papineni et al. (2002), in the textbook",
         "Decent unigram precision, but it collapses at higher orders (no 3- or 4-gram matches)."),
     Example(
         "military_party", "“the military party” (brevity penalty)",
-        "the military party", (_MILITARY_REFS[0],), "course chapter",
+        "the military party", (_MILITARY_REFS[0],), "textbook",
         "Three words against a 17-token reference: the brevity penalty is tiny, and the candidate has no 4-gram.",
         claims=(Claim("bleu_bp", "≈ 0.0131", 0.0131, 0.00005),
                 Claim("bleu_p1", "1.00", 1.0, 0.005),
                 Claim("bleu", "0.0131 (“adjusted score”)", 0.0131, 0.00005),)),
     Example(
         "party", "Exercise 1: “party”",
-        "party", ("The military follows party commands",), "course chapter, exercise 1",
+        "party", ("The military follows party commands",), "textbook, exercise 1",
         "One word: BP = exp(1 − 5/1) and no 2-, 3- or 4-grams at all. Compare with effective order on."),
     Example(
         "abandon_hope", "“Abandon all hope” (four references)",
-        "Abandon all hope , ye who enter here", _ABANDON_REFS, "course chapter",
+        "Abandon all hope , ye who enter here", _ABANDON_REFS, "textbook",
         "Four references: BLEU clips against all of them; ROUGE keeps the best reference per type.",
         claims=(Claim("bleu", "0.541", 0.541, 0.0005),
                 Claim("rouge1_f", "0.750", 0.75, 0.0005),
@@ -167,31 +167,31 @@ EXAMPLES: tuple[Example, ...] = (
                 Claim("rougeL_f", "0.750", 0.75, 0.0005),)),
     Example(
         "cat_mat", "cat/mat: “the cat is on the mat”",
-        "the cat is on the mat", ("there is a cat on the mat",), "course chapter",
+        "the cat is on the mat", ("there is a cat on the mat",), "textbook",
         "ROUGE-1 recall 5/7, precision 5/6; BLEU-1 ≈ 0.705 with max order 1.",
         claims=(Claim("rouge1_r", "5/7 ≈ 0.714", 5 / 7, 0.0005),
                 Claim("rouge1_p", "5/6 ≈ 0.833", 5 / 6, 0.0005),
                 Claim("rouge1_f", "≈ 0.769", 0.769, 0.0005),)),
     Example(
         "cat_sat", "cat/mat: “the cat sat on the mat”",
-        "the cat sat on the mat", ("the cat is on the mat",), "course chapter",
+        "the cat sat on the mat", ("the cat is on the mat",), "textbook",
         "No 4-gram matches (0/3): the score depends entirely on smoothing.",
         claims=(Claim("bleu", "≈ 0.576", 0.576, 0.0005),)),
     Example(
         "google", "Google example (ROUGE)",
         "Google revealed AI search capabilities.", ("Google announced new AI features for search.",),
-        "course chapter", "ROUGE-1 recall 3/7; no shared bigram, so ROUGE-2 is 0 (the claimed 14 % does not hold).",
+        "textbook", "ROUGE-1 recall 3/7; no shared bigram, so ROUGE-2 is 0 (the claimed 14 % does not hold).",
         claims=(Claim("rouge1_r", "about 43 %", 0.43, 0.005),
                 Claim("rouge2_r", "about 14 %", 0.14, 0.005),)),
     Example(
         "earnings", "Earnings example (ROUGE-L)",
         "Strong earnings were announced by the company", ("The company announced strong quarterly earnings",),
-        "course chapter", "The LCS has length 2, not 4: ROUGE-L recall is 2/6, not 0.67.",
+        "textbook", "The LCS has length 2, not 4: ROUGE-L recall is 2/6, not 0.67.",
         claims=(Claim("lcs", "4 words", 4, 0),
                 Claim("rougeL_r", "0.67", 0.67, 0.005),)),
     Example(
         "quick_brown", "“The brown quick fox” (LCS = 3)",
-        "The brown quick fox", ("The quick brown fox",), "course chapter",
+        "The brown quick fox", ("The quick brown fox",), "textbook",
         "Two LCSs of length 3 exist; the backtrace picks one of them.",
         claims=(Claim("lcs", "3", 3, 0),)),
     Example(
@@ -201,53 +201,53 @@ EXAMPLES: tuple[Example, ...] = (
         claims=(Claim("lsum_hits", "4", 4, 0),)),
     Example(
         "warfarin", "Warfarin (ROUGE)",
-        "The patient takes Warfarin.", ("The patient is prescribed Warfarin.",), "course chapter",
+        "The patient takes Warfarin.", ("The patient is prescribed Warfarin.",), "textbook",
         "rouge-score gives ROUGE-1 F 0.667 and ROUGE-2 F 0.286, not the claimed 0.778 / 0.5.",
         claims=(Claim("rouge1_f", "0.778", 0.778, 0.0005),
                 Claim("rouge2_f", "0.5", 0.5, 0.05),
                 Claim("rougeL_f", "0.778", 0.778, 0.0005),)),
     Example(
         "medication", "“The medication reduces clotting.” (no shared word)",
-        "The medication reduces clotting.", ("Warfarin prevents blood clots.",), "course lesson",
+        "The medication reduces clotting.", ("Warfarin prevents blood clots.",), "textbook",
         "No word is shared, but the 13a tokenizer splits off the full stop, which both texts end with: one shared "
         "unigram. Unsmoothed BLEU is 0; smoothed BLEU (sacreBLEU's default) is not. Switch smoothing to none.",
         claims=(Claim("bleu", "0 (“no shared n-grams”)", 0.0, 0.0),)),
     Example(
         "feline", "“The feline rested on the rug” (synonyms)",
-        "The feline rested on the rug", ("The cat sat on the mat",), "course lesson",
+        "The feline rested on the rug", ("The cat sat on the mat",), "textbook",
         "Synonyms do not match: only ‘The’, ‘on’, ‘the’ and the bigram ‘on the’ are shared. With no 3- or 4-gram "
         "match, unsmoothed BLEU-4 is 0, but smoothed BLEU is not.",
         claims=(Claim("bleu", "0.0 (“BLEU-4”)", 0.0, 0.05),)),
     Example(
         "identical", "Identical texts: “the cat sat on the mat”",
-        "the cat sat on the mat", ("the cat sat on the mat",), "course blog post",
+        "the cat sat on the mat", ("the cat sat on the mat",), "textbook",
         "A candidate equal to its reference gets the maximum: BLEU 1 (100 on sacreBLEU's scale) is attainable "
         "once the text has a 4-gram.",
         claims=(Claim("bleu", "below 1 (“a score of 1 is unattainable”)", 1.0, 1e-9, "<"),)),
     Example(
         "dup_cat", "Duplicates: “cat cat cat” against “cat cat”",
-        "cat cat cat", ("cat cat",), "course study notes",
+        "cat cat cat", ("cat cat",), "textbook",
         "The overlap is min(3, 2) = 2: the third ‘cat’ adds nothing to the overlap but lowers precision.",
         claims=(Claim("rouge1_hits", "min(3, 2) = 2", 2, 0),)),
     Example(
         "mix_and_match", "Mix and match: “the the cat” against two references",
-        "the the cat", ("the cat", "the the dog"), "course study notes",
+        "the the cat", ("the cat", "the the dog"), "textbook",
         "BLEU clips each word by the reference where it is most frequent (‘the’ twice from the second, ‘cat’ "
         "from the first): unigram precision 1. ROUGE keeps one best reference per type.",
         claims=(Claim("bleu_p1", "1.0", 1.0, 0.05),
                 Claim("rouge1_p", "0.667 (best pairwise)", 0.667, 0.0005),)),
     Example(
         "cat_sat_there", "“the cat sat on the mat” against “there is a cat on the mat”",
-        "the cat sat on the mat", ("there is a cat on the mat",), "course study notes",
-        "The study notes run ROUGE on this pair without printing the numbers: ROUGE-1, ROUGE-2 and ROUGE-L side "
+        "the cat sat on the mat", ("there is a cat on the mat",), "textbook",
+        "The textbook runs ROUGE on this pair without printing the numbers: ROUGE-1, ROUGE-2 and ROUGE-L side "
         "by side (stemming changes nothing here)."),
     Example(
         "dog_bit_man", "“The dog bit the man” (role swap)",
-        "The dog bit the man", ("The man bit the dog",), "course chapter · gaming catalogue G5",
+        "The dog bit the man", ("The man bit the dog",), "textbook · gaming catalogue G5",
         "Same words, opposite meaning: ROUGE-1 is perfect, ROUGE-2 and ROUGE-L are not."),
     Example(
         "stem_took", "Stemming: “cats taking took taken”",
-        "cats taking took taken", ("cat take take take",), "course chapter",
+        "cats taking took taken", ("cat take take take",), "textbook",
         "Porter stemming maps cats→cat and taking→take, but leaves took and taken alone. Toggle 'stem'.",
         settings={"stem": "1"}),
     # --- gaming presets (the gaming catalogue, docs/gaming-lab.md) ------------------------------------------

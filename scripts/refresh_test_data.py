@@ -1,9 +1,10 @@
 """Regenerate tests/data/ from the shared course material (the only place the tests' figures come from).
 
-The test suite reads nothing outside the repository: the golden vectors recorded from the real implementations,
-the course examples' vectors and claims, the ROUGE-1.5.5 sample test, the course chapter's functions' recorded
-outputs and the gaming catalogue's tables live in tests/data/ (provenance: tests/data/README.md). This script
-copies them there from a checkout of the shared material, trimmed to what the tests read:
+The test suite reads nothing outside the repository: the golden vectors recorded from the real implementations
+(and, in corpus_golden_bleu.jsonl, their corpus-level BLEU records as recorded), the course examples' vectors and
+claims, the ROUGE-1.5.5 sample test, the course chapter's functions' recorded outputs and the gaming catalogue's
+tables live in tests/data/ (provenance: tests/data/README.md). This script copies them there from a checkout of
+the shared material, trimmed to what the tests read:
 
     .venv/bin/python scripts/refresh_test_data.py [--shared DIR] [--check]
 
@@ -32,6 +33,9 @@ DATA = ROOT / "tests" / "data"
 GOLDEN_FILES = ["bleu/sacrebleu.jsonl", "bleu/nltk.jsonl", "bleu/hf_evaluate.jsonl", "bleu/multi_bleu.jsonl",
                 "bleu/mteval.jsonl", "rouge/rouge_score.jsonl", "rouge/hf_evaluate.jsonl", "rouge/rouge155.jsonl"]
 SEED_VECTORS = ["bleu.jsonl", "rouge.jsonl"]
+# corpus_golden_bleu.jsonl (tests/test_corpus_report.py): the corpus-level records of the BLEU implementations that
+# cannot run here, in this order, each line verbatim (untrimmed: the test reads the records as they were recorded)
+CORPUS_GOLDEN_BLEU = ["bleu/hf_evaluate.jsonl", "bleu/multi_bleu.jsonl", "bleu/mteval.jsonl"]
 # catalogue entries whose text the tests read, besides the quick-reference table (always kept): those quoting the
 # texts of the gaming examples (tests/test_examples.py) and C7, C10 (tests/test_attacks.py)
 CATALOGUE_SECTIONS = ("G2", "G4", "G6", "G7", "G8", "G9", "G10", "C1", "C3", "C6", "C7", "C8", "C10")
@@ -60,6 +64,16 @@ def _jsonl_gz(records) -> bytes:
 def _read_jsonl(path: Path) -> list[dict]:
     with path.open(encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+def _corpus_records(golden: Path, files: list[str]) -> bytes:
+    """The lines of ``files`` whose record is corpus-level (``"level": "corpus"``), byte for byte, in order."""
+    out = []
+    for rel in files:
+        for line in (golden / rel).read_text(encoding="utf-8").splitlines():
+            if line.strip() and json.loads(line)["level"] == "corpus":
+                out.append(line + "\n")
+    return "".join(out).encode("utf-8")
 
 
 def _tar_gz(base: Path, top: str) -> bytes:
@@ -170,6 +184,15 @@ def _catalogue(doc: str) -> str:
 
 
 # -------------------------------------------------------------------------------------------------- driver
+def produced_files() -> list[str]:
+    """Every file ``build`` writes under tests/data (what ``--check`` expects there, besides README.md)."""
+    return sorted([f"golden/{rel}.gz" for rel in GOLDEN_FILES]
+                  + ["golden/cases/rouge_sample_cases.jsonl.gz", "golden/rouge155-sample-test.tar.gz",
+                     "corpus_golden_bleu.jsonl"]
+                  + [f"seeds/{name}.gz" for name in SEED_VECTORS]
+                  + ["seeds/claims.md", "seeds/chapter_calls.jsonl.gz", "catalogue/gaming-attacks.md"])
+
+
 def build(shared: Path) -> dict[str, bytes]:
     golden, seeds = shared / "golden", shared / "seeds"
     out: dict[str, bytes] = {}
@@ -178,6 +201,7 @@ def build(shared: Path) -> dict[str, bytes]:
     ids = [{"id": r["id"]} for r in _read_jsonl(golden / "cases" / "rouge_sample_cases.jsonl")]
     out["golden/cases/rouge_sample_cases.jsonl.gz"] = _jsonl_gz(ids)
     out["golden/rouge155-sample-test.tar.gz"] = _tar_gz(golden / "rouge155-sample-test", ".")
+    out["corpus_golden_bleu.jsonl"] = _corpus_records(golden, CORPUS_GOLDEN_BLEU)
     seed_records = {name: _read_jsonl(seeds / "vectors" / name) for name in SEED_VECTORS}
     for name, recs in seed_records.items():
         out[f"seeds/{name}.gz"] = _jsonl_gz(_trim(r) for r in recs)
@@ -185,6 +209,7 @@ def build(shared: Path) -> dict[str, bytes]:
     out["seeds/chapter_calls.jsonl.gz"] = _jsonl_gz(_record_chapter(seeds, seed_records))
     doc = (shared / "docs" / "gaming-attacks.md").read_text(encoding="utf-8")
     out["catalogue/gaming-attacks.md"] = _catalogue(doc).encode("utf-8")
+    assert sorted(out) == produced_files(), "produced_files() must list what build() writes"
     return out
 
 

@@ -11,7 +11,7 @@ from sacrebleu.metrics.bleu import BLEU, _get_tokenizer
 
 from explainer.attacks import generators as G
 from explainer.attacks.presets import PRESETS, evaluate, get_preset
-from explainer.attacks.scoring import BleuOptions, FastScorer, score
+from explainer.attacks.scoring import BleuConfig, FastScorer, score
 from explainer.attacks.sweeps import sweep_length, sweep_references, sweep_shuffle, sweep_stuffing
 from tests.conftest import golden
 
@@ -19,13 +19,13 @@ TOL = 1e-9
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 
-def _ref_bleu(cand, refs, o: BleuOptions):
-    """sacreBLEU itself, for the variant's options."""
-    if o.api == "sentence":
-        return sacrebleu.sentence_bleu(cand, list(refs), smooth_method=o.smooth_method, smooth_value=o.smooth_value,
-                                       lowercase=o.lowercase, tokenize=o.tokenize)
-    return BLEU(tokenize=o.tokenize, lowercase=o.lowercase, smooth_method=o.smooth_method,
-                smooth_value=o.smooth_value).corpus_score([cand], [[r] for r in refs])
+def _ref_bleu(cand, refs, o: BleuConfig):
+    """sacreBLEU itself, for the variant's options (given in the sacrebleu dialect's vocabulary)."""
+    assert o.dialect == "sacrebleu"
+    kw = {k: v for k, v in o.given.items() if k in ("tokenize", "lowercase", "smooth_method", "smooth_value")}
+    if o.given.get("api") == "sentence_bleu":
+        return sacrebleu.sentence_bleu(cand, list(refs), **kw)
+    return BLEU(**kw).corpus_score([cand], [[r] for r in refs])
 
 
 def _shortest_rule(cand, refs):
@@ -53,11 +53,10 @@ def test_preset_numbers_match_real_packages(pid, i):
         cands, refs = list(v.candidate), [list(r) for r in v.references]
         nref = max(len(r) for r in refs)
         streams = [[r[k] if k < len(r) else None for r in refs] for k in range(nref)]
-        o = v.bleu
-        ref = BLEU(tokenize=o.tokenize, lowercase=o.lowercase,
-                   smooth_method=o.smooth_method).corpus_score(cands, streams)
-        sent = [sacrebleu.sentence_bleu(c, r, tokenize=o.tokenize, lowercase=o.lowercase).score
-                for c, r in zip(cands, refs)]
+        assert v.bleu.dialect == "sacrebleu" and "api" not in v.bleu.given   # corpus_bleu, the dialect's default
+        kw = {k: x for k, x in v.bleu.given.items() if k in ("tokenize", "lowercase", "smooth_method")}
+        ref = BLEU(**kw).corpus_score(cands, streams)
+        sent = [sacrebleu.sentence_bleu(c, r, **kw).score for c, r in zip(cands, refs)]
         expected_bleu = sum(sent) / len(sent) if v.aggregate == "sentence_mean" else ref.score
         assert got["bleu"] == pytest.approx(expected_bleu, abs=TOL)
         assert got["sent_bleu_mean"] == pytest.approx(sum(sent) / len(sent), abs=TOL)
@@ -72,15 +71,16 @@ def test_preset_numbers_match_real_packages(pid, i):
     if v.bleu.dialect == "nltk":
         _check_nltk_variant(v, got)
     else:
-        ref = (_shortest_rule(v.candidate, refs) if v.bleu.ref_length == "shortest"
+        ref = (_shortest_rule(v.candidate, refs) if v.bleu.dialect == "hf-evaluate"
                else _ref_bleu(v.candidate, refs, v.bleu))
         assert got["bleu"] == pytest.approx(ref.score, abs=TOL)
         assert got["bleu_bp"] == pytest.approx(ref.bp, abs=TOL)
         assert got.bleu_counts == list(ref.counts) and got.bleu_totals == list(ref.totals)
     if v.rouge.dialect == "rouge155":  # ROUGE-1.5.5.pl cannot run here: see test_c9_* (golden-tested dialect)
         _check_rouge155_variant(v, got)
-    elif v.rouge.tokenizer == "rouge-score":  # the "unicode" tokenizer is the explainer's opt-in fix, no library's
-        rr = _ref_rouge(v.candidate, refs, v.rouge.use_stemmer)
+    elif v.rouge.get("tokenizer") == "rouge-score":  # "unicode" is the explainer's opt-in fix, no library's
+        assert v.rouge.dialect == "rouge-score"
+        rr = _ref_rouge(v.candidate, refs, v.rouge.get("use_stemmer"))
         for t in TYPES:
             assert got[f"{t}_p"] == pytest.approx(rr[t].precision, abs=TOL)
             assert got[f"{t}_r"] == pytest.approx(rr[t].recall, abs=TOL)
@@ -88,8 +88,10 @@ def test_preset_numbers_match_real_packages(pid, i):
     if v.bleu.dialect == "nltk":
         return
     # the "plain precision" of G1: sacreBLEU's own tokens, repeats counted, no clipping
-    tok = _get_tokenizer(v.bleu.tokenize)()
-    low = (lambda x: x.lower()) if v.bleu.lowercase else (lambda x: x)
+    # (Hugging Face evaluate's bleu tokenizes with its copy of sacreBLEU's 13a, case kept)
+    sacre = v.bleu.dialect == "sacrebleu"
+    tok = _get_tokenizer(v.bleu.get("tokenize") if sacre else "13a")()
+    low = (lambda x: x.lower()) if sacre and v.bleu.get("lowercase") else (lambda x: x)
     hyp = tok(low(v.candidate)).split()
     vocab = {t for r in refs for t in tok(low(r)).split()}
     assert got["unclipped_p1"] == pytest.approx(sum(t in vocab for t in hyp) / len(hyp), abs=TOL)
@@ -104,7 +106,7 @@ def _nltk_real(v):
         hyp, rs = v.candidate, refs  # NLTK iterates the strings: characters
     else:
         hyp, rs = v.candidate.split(), [r.split() for r in refs]
-    score = nb.sentence_bleu(rs, hyp, weights=list(v.bleu.weights))
+    score = nb.sentence_bleu(rs, hyp, weights=list(v.bleu.get("weights")))
     p1 = nb.modified_precision(rs, hyp, 1)
     bp = nb.brevity_penalty(nb.closest_ref_length(rs, len(hyp)), len(hyp))
     return score, p1, bp, hyp, rs
@@ -124,7 +126,7 @@ def _check_rouge155_variant(v, got):
     from explainer.rouge import score_rouge
 
     ref = score_rouge(v.candidate, list(v.references), dialect="rouge155", types=TYPES,
-                      use_stemmer=v.rouge.use_stemmer, multi_ref=v.rouge.multi_ref)
+                      use_stemmer=v.rouge.get("use_stemmer"), multi_ref=v.rouge.get("multi_ref"))
     for t in TYPES:
         assert (got[f"{t}_p"], got[f"{t}_r"], got[f"{t}_f"]) == pytest.approx(
             (ref[t].precision, ref[t].recall, ref[t].fmeasure), abs=TOL)
@@ -316,9 +318,9 @@ def test_nltk_character_view_is_one_token_per_character():
         assert len(set(toks)) == len(set(text))
 
 
-def test_shortest_rule_is_hf_evaluate_bleu_on_golden_records():
-    """The shortest-reference rule used by the C6 preset reproduces Hugging Face evaluate's bleu on every
-    golden default-option segment record (evaluate cannot run here)."""
+def test_hf_evaluate_config_is_hf_evaluate_bleu_on_golden_records():
+    """The hf-evaluate dialect used by the C6 preset (shortest reference) reproduces Hugging Face evaluate's bleu
+    on every golden default-option segment record (evaluate cannot run here)."""
     n = 0
     for rec in golden("bleu/hf_evaluate.jsonl"):
         o = rec["options"]
@@ -326,7 +328,7 @@ def test_shortest_rule_is_hf_evaluate_bleu_on_golden_records():
             continue
         if not rec["references"] or not rec["candidate"]:
             continue
-        got = score(rec["candidate"], rec["references"], BleuOptions(ref_length="shortest", api="corpus"))
+        got = score(rec["candidate"], rec["references"], BleuConfig("hf-evaluate"))
         assert got["bleu"] / 100 == pytest.approx(rec["result"]["bleu"], abs=TOL), rec["case_id"]
         n += 1
     assert n >= 100

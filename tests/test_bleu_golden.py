@@ -1,4 +1,4 @@
-"""Every golden record of sacrebleu / nltk / hf_evaluate that a dialect covers (golden/README.md tolerances:
+"""Every golden record of sacrebleu / nltk / hf_evaluate that a dialect covers (tolerances:
 counts, lengths and tokens exact; floats 1e-9 on the native scale). Counts of checked records are asserted,
 so a silently skipped or truncated golden file fails."""
 from __future__ import annotations

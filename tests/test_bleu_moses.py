@@ -1,8 +1,8 @@
 """Moses dialects (multi-bleu.perl, multi-bleu-detok.perl, mteval-v13a.pl) against every golden record.
 
-The Perl scripts cannot run here; golden/bleu/{multi_bleu,mteval}.jsonl (tests/data) record what they print
+The Perl scripts cannot run here; tests/data/golden/bleu/{multi_bleu,mteval}.jsonl.gz record what they print
 (and, from a %.17g copy, full precision). Every record is checked and counted: a record that is skipped
-or not matched fails the test. Tolerances are those of golden/README.md: printed values compared as the
+or not matched fails the test. Tolerances: printed values compared as the
 printed string, full-precision values to 1e-9, counts and lengths exact, deaths by exception class (and
 here also by the full message).
 """
@@ -19,7 +19,7 @@ from explainer.bleu import moses as M
 
 TOL = 1e-9
 
-# golden/README.md "Record counts": segment ok + segment error + corpus
+# the records of each golden file: segment ok + segment error + corpus
 EXPECTED_RECORDS = {"bleu/multi_bleu.jsonl": 1188 + 81 + 18, "bleu/mteval.jsonl": 1998 + 117 + 30}
 
 
@@ -176,7 +176,7 @@ def test_perl_lc_has_no_final_sigma_rule():
 
 
 def test_mteval_lowercases_after_entities_and_skipped():
-    # tr/[A-Z]/[a-z]/ runs after <skipped> removal and entity decoding (bleu-dialects.md B10)
+    # tr/[A-Z]/[a-z]/ runs after <skipped> removal and entity decoding
     assert M.mteval_tokenize("Hello <SKIPPED> world &QUOT;x&QUOT;") == \
         ["hello", "<", "skipped", ">", "world", "&", "quot", ";", "x", "&", "quot", ";"]
     # ASCII only: Ä stays

@@ -142,9 +142,9 @@ def _check_nltk(got, v, err, msgs, key):
 def test_nltk_segments_every_option_combination():
     assert len(NLTK_COMBOS) == 64
     for i, (hyp, refs) in enumerate(CASES):
-        ht, rt = hyp.split(), [r.split() for r in refs]
+        ht, ref_toks = hyp.split(), [r.split() for r in refs]
         for mi, ar, w in ((0, False, WEIGHTS[0]), NLTK_COMBOS[i % len(NLTK_COMBOS)]):
-            v, err, msgs = _nltk_ref(rt, ht, mi, ar, w)
+            v, err, msgs = _nltk_ref(ref_toks, ht, mi, ar, w)
             opts = dict(smoothing=f"method{mi}", auto_reweigh=ar, weights=w)
             key = (i, hyp, refs, mi, ar, w)
             _check_nltk(score_bleu(hyp, refs, dialect="nltk", **opts), v, err, msgs, key)
@@ -153,7 +153,7 @@ def test_nltk_segments_every_option_combination():
                 _check_nltk(tr, v, err, msgs, key)
                 if err is None:
                     for o in tr.combination.orders:
-                        p = nb.modified_precision(rt, ht, o.n)
+                        p = nb.modified_precision(ref_toks, ht, o.n)
                         assert (o.matches, o.totals) == (p.numerator, p.denominator), key
 
 
@@ -161,9 +161,9 @@ def test_nltk_corpora():
     for i, corpus in enumerate(CORPORA):
         hyps = [h for h, _ in corpus]
         refs = [r for _, r in corpus]
-        ht, rt = [h.split() for h in hyps], [[r.split() for r in rs] for rs in refs]
+        ht, ref_toks = [h.split() for h in hyps], [[r.split() for r in rs] for rs in refs]
         for mi, ar, w in ((0, False, WEIGHTS[0]), NLTK_COMBOS[(5 * i) % len(NLTK_COMBOS)]):
-            v, err, msgs = _nltk_ref(rt, ht, mi, ar, w, corpus=True)
+            v, err, msgs = _nltk_ref(ref_toks, ht, mi, ar, w, corpus=True)
             opts = dict(smoothing=f"method{mi}", auto_reweigh=ar, weights=w)
             _check_nltk(score_bleu_corpus(hyps, refs, dialect="nltk", **opts), v, err, msgs, (i, mi, ar, w))
             _check_nltk(explain_bleu_corpus(hyps, refs, dialect="nltk", **opts), v, err, msgs, (i, mi, ar, w))
@@ -206,13 +206,13 @@ def test_nltk_smoothing_parameters_and_long_weights():
     for i, (hyp, refs) in enumerate(CASES[:400]):
         p = params[i % 2]
         w = weights[i % len(weights)]
-        ht, rt = hyp.split(), [r.split() for r in refs]
+        ht, ref_toks = hyp.split(), [r.split() for r in refs]
         for mi in (1, 4, 5, 6, 7):
             fn = getattr(nb.SmoothingFunction(**p), f"method{mi}")
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 try:
-                    v, err = nb.sentence_bleu(rt, ht, weights=w, smoothing_function=fn), None
+                    v, err = nb.sentence_bleu(ref_toks, ht, weights=w, smoothing_function=fn), None
                 except Exception as e:  # noqa: BLE001
                     v, err = None, type(e).__name__
             got = score_bleu(hyp, refs, dialect="nltk", smoothing=f"method{mi}", weights=w, **p)

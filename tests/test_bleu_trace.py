@@ -33,13 +33,13 @@ def test_ngram_tables_brute_force(dialect, opts):
     for hyp, refs in CASES:
         tr = explain_bleu(hyp, refs, dialect=dialect, **opts)
         ht = tr.candidate.token_texts
-        rts = [r.token_texts for r in tr.references]
+        refs_toks = [r.token_texts for r in tr.references]
         assert len(tr.ngrams) == tr.combination.orders[-1].n
         for order in tr.ngrams:
             n = order.n
             cand = _ngrams(ht, n)
             cc = Counter(cand)
-            rcs = [Counter(_ngrams(rt, n)) for rt in rts]
+            rcs = [Counter(_ngrams(ref_toks, n)) for ref_toks in refs_toks]
             # every distinct candidate n-gram once, in order of first occurrence
             assert [e.ngram for e in order.entries] == list(dict.fromkeys(cand))
             m = 0
@@ -48,8 +48,8 @@ def test_ngram_tables_brute_force(dialect, opts):
                 assert e.cand_count == cc[g]
                 assert list(e.cand_positions) == [i for i, x in enumerate(cand) if x == g]
                 assert list(e.ref_counts) == [rc[g] for rc in rcs]
-                for k, rt in enumerate(rts):
-                    assert list(e.ref_positions[k]) == [i for i, x in enumerate(_ngrams(rt, n)) if x == g]
+                for k, ref_toks in enumerate(refs_toks):
+                    assert list(e.ref_positions[k]) == [i for i, x in enumerate(_ngrams(ref_toks, n)) if x == g]
                 mx = max([rc[g] for rc in rcs], default=0)
                 assert e.max_ref_count == mx
                 assert e.max_refs == ([k for k, rc in enumerate(rcs) if rc[g] == mx] if mx else [])
@@ -60,7 +60,7 @@ def test_ngram_tables_brute_force(dialect, opts):
                 assert len({(a["ref"], a["ref_pos"]) for a in e.assignment}) == e.clipped
                 for a in e.assignment:
                     assert tuple(ht[a["cand_pos"]:a["cand_pos"] + n]) == g
-                    assert tuple(rts[a["ref"]][a["ref_pos"]:a["ref_pos"] + n]) == g
+                    assert tuple(refs_toks[a["ref"]][a["ref_pos"]:a["ref_pos"] + n]) == g
                 m += e.clipped
             assert order.matches == m
             assert order.candidate_ngrams == len(cand)

@@ -1,7 +1,7 @@
-"""The rules every `python -m explainer` sub-command shares (explainer/cli/io.py): reading, key names, encodings,
-one-line errors, a closed stdout or pipe, and the limits checked before any work. Each case is run for both
-`bleu` and `rouge`; most of them were an 'internal error ... this is a bug' (exit 3) or differed between the
-two commands before."""
+"""The rules every `python -m explainer` sub-command shares (explainer/cli/io.py over explainer/inputs.py):
+reading, key names, encodings, one-line errors, a closed stdout or pipe, and the limits checked before any work.
+Each case is run for `bleu` and `rouge`, and the line-aligned file cases for `compare` too; most of them were an
+'internal error ... this is a bug' (exit 3) or differed between the commands before."""
 from __future__ import annotations
 
 import io
@@ -17,6 +17,7 @@ from explainer.cli import main
 from tests.conftest import ROOT
 
 COMMANDS = ["bleu", "rouge"]
+FILE_COMMANDS = ["bleu", "rouge", "compare"]      # the commands that read line-aligned files
 SEG = {"candidate": "the cat sat on the mat", "references": ["the cat is on the mat"]}
 
 
@@ -44,6 +45,14 @@ def _one_line_error(rc, out, err, needle):
     assert not out, out[:200]
     assert needle in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err and "internal error" not in err, err
+
+
+def _files(command, hyp, *refs) -> list[str]:
+    """The arguments that give a command one candidate (system) file and its reference files."""
+    refs_args = [a for r in refs for a in ("--ref", str(r))]
+    if command == "compare":
+        return ["compare", *refs_args, "--system", str(hyp)]
+    return [command, "--hyp", str(hyp), *refs_args]
 
 
 def _subprocess(args, stdin: bytes = b"", **kw):
@@ -77,11 +86,24 @@ def test_not_utf8_names_the_file_line_and_byte(command, tmp_path, capsys, monkey
     f.write_bytes(_jsonl(SEG) + '{"candidate": "café", "references": ["a"]}\n'.encode("latin-1"))
     _one_line_error(*run_cli([command, "--jsonl", str(f)], b"", capsys, monkeypatch),
                     f"{f}: line 2 is not valid UTF-8 (byte 0xE9 at column 19)")
+
+
+@pytest.mark.parametrize("command", FILE_COMMANDS)
+def test_not_utf8_corpus_file_is_the_same_message_for_every_command(command, tmp_path, capsys, monkeypatch):
+    """compare said "reference R is not valid UTF-8: line 2, byte 1 (b'\\xff'); save it as UTF-8"."""
     hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
     hyp.write_bytes(b"a b\nc d\n")
     ref.write_bytes(b"a b\n\xff\n")
-    _one_line_error(*run_cli([command, "--hyp", str(hyp), "--ref", str(ref)], b"", capsys, monkeypatch),
-                    f"{ref}: line 2 is not valid UTF-8 (byte 0xFF at column 1)")
+    rc, out, err = run_cli(_files(command, hyp, ref), b"", capsys, monkeypatch)
+    _one_line_error(rc, out, err, f"{ref}: line 2 is not valid UTF-8 (byte 0xFF at column 1)")
+    assert err == f"explainer {command}: error: {ref}: line 2 is not valid UTF-8 (byte 0xFF at column 1); save it " \
+                  "as UTF-8\n"
+    ref.write_bytes(b"a b\nc d\n")
+    hyp.write_bytes(b"a b\nc \xe9\n")     # a candidate (system) file too, also when it is read from stdin
+    rc, out, err = run_cli(_files(command, hyp, ref), b"", capsys, monkeypatch)
+    _one_line_error(rc, out, err, f"{hyp}: line 2 is not valid UTF-8 (byte 0xE9 at column 3); save it as UTF-8")
+    rc, out, err = run_cli(_files(command, "-", ref), hyp.read_bytes(), capsys, monkeypatch)
+    _one_line_error(rc, out, err, "stdin: line 2 is not valid UTF-8 (byte 0xE9 at column 3); save it as UTF-8")
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -100,16 +122,40 @@ def test_key_names_are_the_same_for_every_command(command, capsys, monkeypatch):
                     "line 1: 'references' is missing")
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("command", FILE_COMMANDS)
 def test_corpus_files_of_different_lengths_and_empty_corpus(command, tmp_path, capsys, monkeypatch):
-    hyp, ref, empty = tmp_path / "h.txt", tmp_path / "r.txt", tmp_path / "e.txt"
+    """compare said "system h (h.txt) has 2 lines but reference r.txt has 1: ... (nothing is truncated)" and named
+    the reference file for an empty corpus; bleu and rouge said "has 1 lines"."""
+    hyp, ref, ref2, empty = tmp_path / "h.txt", tmp_path / "r.txt", tmp_path / "r2.txt", tmp_path / "e.txt"
     hyp.write_text("a\nb\n", encoding="utf-8")
     ref.write_text("a\n", encoding="utf-8")
+    ref2.write_text("a\nb\nc\n", encoding="utf-8")
     empty.write_text("", encoding="utf-8")
-    _one_line_error(*run_cli([command, "--hyp", str(hyp), "--ref", str(ref)], b"", capsys, monkeypatch),
-                    f"{hyp} has 2 lines but {ref} has 1: the files must be line-aligned")
-    _one_line_error(*run_cli([command, "--hyp", str(empty), "--ref", str(empty)], b"", capsys, monkeypatch),
-                    f"{empty} is empty")
+    for refs, want in [((ref,), f"{hyp} has 2 lines but {ref} has 1"), ((ref2,), f"{hyp} has 2 lines but {ref2} has 3"),
+                       ((hyp, ref), f"{hyp} has 2 lines but {ref} has 1")]:
+        rc, out, err = run_cli(_files(command, hyp, *refs), b"", capsys, monkeypatch)
+        assert err == f"explainer {command}: error: {want}: the files must be line-aligned (the explainer never " \
+                      "truncates)\n", err
+        assert rc == 2 and not out
+    rc, out, err = run_cli(_files(command, empty, ref), b"", capsys, monkeypatch)
+    assert err == f"explainer {command}: error: {empty} has 0 lines but {ref} has 1: the files must be " \
+                  "line-aligned (the explainer never truncates)\n", err
+    rc, out, err = run_cli(_files(command, empty, empty), b"", capsys, monkeypatch)
+    assert (rc, out, err) == (2, "", f"explainer {command}: error: {empty} is empty\n")
+
+
+@pytest.mark.parametrize("command", FILE_COMMANDS)
+def test_a_missing_file_and_stdin_twice(command, tmp_path, capsys, monkeypatch):
+    """compare said "cannot read reference PATH"; stdin given as two files made bleu and rouge report lines that
+    were not the user's (the second read got nothing) and compare read its lines alternately into the two."""
+    hyp = tmp_path / "h.txt"
+    hyp.write_text("a\nb\n", encoding="utf-8")
+    rc, out, err = run_cli(_files(command, hyp, tmp_path / "nope.txt"), b"", capsys, monkeypatch)
+    missing = tmp_path / "nope.txt"
+    assert (rc, out, err) == (2, "", f"explainer {command}: error: cannot read {missing}: No such file or directory\n")
+    rc, out, err = run_cli(_files(command, "-", "-"), b"a\nb\n", capsys, monkeypatch)
+    assert (rc, out, err) == (2, "", f"explainer {command}: error: stdin ('-') is given for more than one file; at "
+                                     "most one file can be read from stdin\n")
 
 
 # ----------------------------------------------------------------------------------- writing and encodings
@@ -156,6 +202,27 @@ def test_a_reader_that_goes_away_ends_the_run_quietly(command):
     p.stdout.close()
     err = p.stderr.read()
     assert p.wait(timeout=120) == 0 and json.loads(first) and err == b"", err
+
+
+@pytest.mark.parametrize("command", FILE_COMMANDS)
+def test_closed_stdout_and_a_reader_gone_before_the_output_with_files(command, tmp_path):
+    """The same for every command reading line-aligned files: a closed stdout is refused before any work, a
+    reader that is gone before the output comes (`| true`) ends the run quietly."""
+    hyp = tmp_path / "h.txt"
+    hyp.write_text("the cat sat on the mat\n" * 50, encoding="utf-8")
+    argv = [sys.executable, "-m", "explainer", *_files(command, hyp, hyp)]
+    p = subprocess.run(argv, stdout=None, stderr=subprocess.PIPE, cwd=ROOT, timeout=120,
+                       preexec_fn=lambda: os.close(1))
+    assert p.returncode == 2 and p.stderr.decode().strip() == (
+        f"explainer {command}: error: stdout is closed (>&-), so no result could be written; redirect it to a "
+        "file or to /dev/null instead")
+    r, w = os.pipe()
+    os.close(r)                                # the reader is gone before the command starts
+    try:
+        p = subprocess.run(argv, stdout=w, stderr=subprocess.PIPE, cwd=ROOT, timeout=120)
+    finally:
+        os.close(w)
+    assert (p.returncode, p.stderr) == (0, b"")
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -103,7 +103,7 @@ def test_file_errors(tmp_path, capsys):
     hyp = tmp_path / "hyp.txt"
     hyp.write_text("a\n", encoding="utf-8")
     rc, _, err = _run(["--hyp", str(hyp), "--ref", str(ref)], capsys)
-    assert rc == 2 and "has 1 lines but" in err
+    assert rc == 2 and "has 1 line but" in err
     rc, _, err = _run(["--hyp", str(hyp)], capsys)
     assert rc == 2 and "--ref" in err
 

@@ -1,47 +1,75 @@
-"""Test-set input: plain text, .jsonl and .tsv, and every bad input as one message naming the file and the line."""
+"""Test-set input: plain text, .jsonl and .tsv, and every bad input as one message naming the file and the line.
+Files are read by ``explainer.inputs``, the reader of every entry point (the command line too)."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
+from explainer import inputs
 from explainer.corpus.testset import (
     TestSetError,
     build_testset,
-    decode_lines,
-    iter_file_lines,
     parse_jsonl,
     parse_tsv,
+    segment_lines,
     system_name_from_file,
 )
 from explainer.ui import corpus_page
 
-
-def test_lines_bom_crlf_and_final_newline():
-    assert decode_lines("\ufeffa\r\nb\r\n\r\n".encode(), "f.txt") == ["a", "b", ""]
-    assert decode_lines(b"a\nb", "f.txt") == ["a", "b"]
-    assert decode_lines(b"", "f.txt") == []
+CASES = [("\ufeffa\r\nb\r\n\r\n".encode(), ["a", "b", ""]), (b"a\nb", ["a", "b"]), (b"", []),
+         (b"\n", [""]), (b"a\rb\r\n", ["a\rb"])]
 
 
-def test_utf8_error_names_file_line_and_byte(tmp_path):
-    data = b"ok\nfine\nca\xe9f\n"
-    with pytest.raises(TestSetError, match=r"x\.txt is not valid UTF-8: line 3, byte 3 \(b'\\xe9'\)"):
-        decode_lines(data, "x.txt")
+@pytest.mark.parametrize("data,lines", CASES)
+def test_lines_bom_crlf_and_final_newline_read_whole_or_streamed(data, lines, tmp_path):
+    p = tmp_path / "f.txt"
+    p.write_bytes(data)
+    assert segment_lines(data, "f.txt") == lines
+    assert inputs.read_lines(str(p)) == lines
+    assert list(inputs.iter_lines(str(p))) == lines
+
+
+@pytest.mark.parametrize("data,where", [(b"ok\nfine\nca\xe9f\n", "line 3 is not valid UTF-8 (byte 0xE9 at column 3)"),
+                                        (b"\xef\xbb\xbfa\xffb\n", "line 1 is not valid UTF-8 (byte 0xFF at column 5)"),
+                                        (b"a\n\x80", "line 2 is not valid UTF-8 (byte 0x80 at column 1)")])
+def test_utf8_error_is_the_same_message_whole_or_streamed(data, where, tmp_path):
+    """The page and the corpus core said "x.txt is not valid UTF-8: line 3, byte 3 (b'\\xe9')", bleu and rouge
+    "x.txt: line 3 is not valid UTF-8 (byte 0xE9 at column 3)": one message now, however the file is read."""
     p = tmp_path / "y.txt"
     p.write_bytes(data)
-    with pytest.raises(TestSetError, match=r"y is not valid UTF-8: line 3, byte 3"):
-        list(iter_file_lines(str(p), "y"))
+    want = f"{p}: {where}; save it as UTF-8"
+    with pytest.raises(TestSetError) as e:
+        segment_lines(data, str(p))
+    assert str(e.value) == want
+    for read in (inputs.read_lines, lambda path: list(inputs.iter_lines(path))):
+        with pytest.raises(inputs.InputFileError) as e:
+            read(str(p))
+        assert str(e.value) == want
+
+
+def test_jsonl_keys_are_the_command_lines():
+    """parse_jsonl knew only 'candidate'; the command line also takes 'prediction' and 'hypothesis' (the names of
+    Hugging Face evaluate and sacreBLEU): one key vocabulary for every reader."""
+    want = (["a b", "c"], [["a b", "a c"], ["x"]])
+    for key in inputs.CANDIDATE_KEYS:
+        text = "\n".join(json.dumps(o) for o in [{key: "a b", "references": ["a b", "a c"]},
+                                                 {key: "c", "reference": "x"}])
+        assert parse_jsonl(text.encode(), "s.jsonl") == want, key
+        assert [tuple(s)[1:] for s in inputs.parse_segments(text.splitlines())] == list(zip(*want)), key
 
 
 def test_jsonl_and_its_errors():
     good = "\n".join(json.dumps(o) for o in [{"candidate": "a b", "references": ["a b", "a c"]},
                                             {"candidate": "", "reference": "x"}]) + "\n"
     assert parse_jsonl(good.encode(), "s.jsonl") == (["a b", ""], [["a b", "a c"], ["x"]])
-    for text, needle in [('{"candidate": 1, "references": ["a"]}', "line 1: 'candidate' must be a string"),
-                         ('{"candidate": "a"}', "line 1: 'references' must be a non-empty list"),
-                         ('{"candidate": "a", "references": []}', "line 1: 'references' must be a non-empty list"),
+    for text, needle in [('{"candidate": 1, "references": ["a"]}', "s.jsonl, line 1: 'candidate' must be a string"),
+                         ('{"candidate": "a"}', "s.jsonl, line 1: 'references' is missing"),
+                         ('{"candidate": "a", "references": []}', "s.jsonl, line 1: 'references' is empty"),
+                         ('{"text": "a", "references": ["a"]}', "line 1: 'candidate' is missing \\(also accepted: "
+                                                                "'prediction', 'hypothesis'\\)"),
                          ('{"candidate": "a", "references": ["a"]}\n{oops', "line 2: invalid JSON"),
-                         ('[1, 2]', "line 1: expected an object"),
+                         ('[1, 2]', "line 1: expected a JSON object"),
                          ('{"candidate": "a", "references": ["1", "2", "3", "4", "5"]}', "5 references, over")]:
         with pytest.raises(TestSetError, match=needle):
             parse_jsonl(text.encode(), "s.jsonl")

@@ -324,7 +324,7 @@ def test_signature_gives_the_equivalent_command():
 
 
 def test_seed_abandon_pooled_vs_best_recall():
-    """rouge-dialects.md §13.5 (printed by ROUGE-1.5.5): pooled F 0.43479 (from rounded P/R) vs 0.43478 exact."""
+    """Printed by ROUGE-1.5.5: pooled F 0.43479 (from rounded P/R) vs 0.43478 exact."""
     recs = {(r["case_id"], tuple(r["options"]["flags"])): r for r in _segment_records()}
     rec = recs[("seed_abandon_multi_ref", ("-n", "4", "-w", "1.2", "-2", "4", "-U", "-f", "A"))]
     s = score_rouge(rec["candidate"], rec["references"], dialect="rouge155", types=["rouge2"])["rouge2"]

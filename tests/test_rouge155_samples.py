@@ -1,7 +1,7 @@
 """ROUGE-1.5.5's own sample tests (tests/data/golden/rouge155-sample-test.tar.gz): all 17 expected outputs, byte
 for byte.
 
-The commands are those of the golden README (runROUGE-test.pl plus the two verify runs). The BE runs
+The commands are those of ROUGE-1.5.5's own runROUGE-test.pl plus the two verify runs. The BE runs
 (-3 HM) use rouge155.files.be_counts; everything else goes through the rouge155 engine.
 """
 from __future__ import annotations

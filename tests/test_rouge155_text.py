@@ -1,7 +1,7 @@
 """rouge155 pieces: the -m stemmer (exception list + ROUGE's Porter variant), the byte-level tokenizer with
 spans, -s, -l/-b (including the script's -b bug), Perl's drand48, and properties against the real rouge-score.
 
-Expected stems are those printed by ROUGE-1.5.5 -m as measured in docs rouge-dialects.md §3 (its table) and
+Expected stems are those ROUGE-1.5.5 -m prints (measured with the script) and
 are checked indirectly on every -m golden record (tests/test_rouge155.py); the NLTK outputs are computed here
 by NLTK itself, to show why no NLTK mode can stand in for the script's stemmer.
 """
@@ -17,7 +17,7 @@ from explainer.rouge.rouge155.bootstrap import Drand48, bootstrap_average
 from explainer.rouge.rouge155.stem import exceptions, porter_stem, stem_token, stopwords
 from explainer.rouge.rouge155.text import TokenOptions, perl_split_ws, read_text
 
-# rouge-dialects.md §3 table and text: ROUGE-1.5.5 -m output per word.
+# ROUGE-1.5.5 -m output per word (measured with the script).
 PERL_M = {
     "they": "thei", "news": "new", "away": "awai", "said": "say", "were": "be", "children": "child",
     "better": "well", "best": "well", "professional": "profess", "agreement": "agreem", "dying": "die",
@@ -84,13 +84,13 @@ def test_perl_split_keeps_a_leading_empty_field():
 
 
 def test_word_limit_applies_to_the_references_too():
-    """rouge-dialects.md §10 (measured with ROUGE-1.5.5): ``a b c`` vs ``x y a b c`` with -l 2 scores 0."""
+    """Measured with ROUGE-1.5.5: ``a b c`` vs ``x y a b c`` with -l 2 scores 0."""
     ev = evaluate("a b c", ["x y a b c"], Rouge155Options(n=1, length_limit=2))
     assert (ev.metrics["ROUGE-1"].R, ev.metrics["ROUGE-L"].R) == (0.0, 0.0)
 
 
 def test_byte_limit_bug_in_the_lcs_units():
-    """rouge-dialects.md §10: three 9-byte lines vs the same lines with -b 12 print ROUGE-1 = 1.0 but
+    """Measured with ROUGE-1.5.5: three 9-byte lines vs the same lines with -b 12 print ROUGE-1 = 1.0 but
     ROUGE-L R = 0.33333, P = 0.66667 (readText_LCS never advances its byte counter)."""
     text = "aaaa bbbb\ncccc dddd\neeee ffff"
     ev = evaluate(text, [text], Rouge155Options(n=1, byte_limit=12))

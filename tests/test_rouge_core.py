@@ -233,8 +233,8 @@ def test_properties(cw, rws):
             assert 0.0 <= v <= 1.0 + 1e-12
     ct = tr.candidate.tokenized.tokens
     for k, pr in enumerate(tr.per_reference):
-        rt = tr.references[k].tokenized.tokens
-        assert pr["rougeL"].hits <= min(len(ct), len(rt))
+        ref_toks = tr.references[k].tokenized.tokens
+        assert pr["rougeL"].hits <= min(len(ct), len(ref_toks))
         u = pr["rougeLsum"]
         assert u.hits <= u.ref_total and u.hits <= u.cand_total
     fast = score_rouge(cand, refs, types=["rouge1", "rouge2", "rougeL", "rougeLsum"])
@@ -288,7 +288,7 @@ def test_rouge_w_open_run_at_sentence_end_is_recorded():
 @pytest.mark.parametrize("dialect", ["rouge-score", "hf-evaluate", "rouge155"])
 def test_rouge_w_weights_below_one_are_computed_with_a_loud_note(dialect):
     """ROUGE-1.5.5 accepts any -w > 0 (it dies only for w <= 0), so a weight below 1 is computed — with a note,
-    because the numbers can exceed 1: a text of n tokens against itself gets R = n^(1-w) (rouge-dialects.md §6).
+    because the numbers can exceed 1: a text of n tokens against itself gets R = n^(1-w).
     The core dialects equal the rouge155 engine (the script's rules, golden-tested) on this ASCII text."""
     from explainer.rouge.rouge155 import evaluate, parse_flags
 

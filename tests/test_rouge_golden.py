@@ -47,8 +47,8 @@ def test_rouge_score_golden_all_records():
         if "tokens" in res:
             cand_forms = [t["stem"] if stem else t["text"] for t in d["candidate"]["tokens"]]
             assert cand_forms == res["tokens"]["candidate"], what
-            for k, rt in enumerate(res["tokens"]["references"]):
-                assert [t["stem"] if stem else t["text"] for t in d["references"][k]["tokens"]] == rt, what
+            for k, ref_toks in enumerate(res["tokens"]["references"]):
+                assert [t["stem"] if stem else t["text"] for t in d["references"][k]["tokens"]] == ref_toks, what
         if "rougeL_lcs_ref_indices" in res:
             for k, idx in enumerate(res["rougeL_lcs_ref_indices"]):
                 assert d["per_reference"][k]["rougeL"]["detail"]["ref_indices"] == idx, what

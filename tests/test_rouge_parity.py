@@ -80,8 +80,8 @@ def test_parity_with_rouge_score_generated(stem):
             tok = scorer._tokenizer
             ct = tok.tokenize(cand)
             for k, r in enumerate(refs):
-                rt = tok.tokenize(r)
-                want_idx = _backtrack_norec(_lcs_table(rt, ct), rt, ct) if rt and ct else []
+                ref_toks = tok.tokenize(r)
+                want_idx = _backtrack_norec(_lcs_table(ref_toks, ct), ref_toks, ct) if ref_toks and ct else []
                 assert tr.per_reference[k]["rougeL"].detail["ref_indices"] == want_idx
         n += 1
     assert n == 1100

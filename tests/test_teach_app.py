@@ -131,6 +131,16 @@ def test_notes_toggle_shows_speaker_notes():
     assert "Common misconception" in html and "Ask the class" in html and qp(at)["notes"] == "1"
 
 
+def test_notes_parameter_takes_on_off_words_and_says_when_it_cannot():
+    at = new_page({"example": "cat_mat", "step": "4", "notes": "maybe"})
+    assert "“notes=maybe” is not on or off" in warnings(at)
+    assert at.session_state["tch_notes"] is False and "Common misconception" not in page_html(at)
+    for word, on in (("TRUE", True), ("yes", True), ("1", True), ("off", False), ("0", False)):
+        at = new_page({"example": "cat_mat", "step": "4", "notes": word})
+        assert not warnings(at) and at.session_state["tch_notes"] is on, word
+        assert ("Common misconception" in page_html(at)) is on, word
+
+
 def test_lcs_slider_fills_the_table_cell_by_cell():
     at = new_page({"example": "cat_mat", "step": "12"})
     slider = at.slider[0]
@@ -237,7 +247,7 @@ def test_every_dialect_from_the_link(family, dialect):
 
 
 def test_a_worked_examples_printed_numbers_at_their_step():
-    """medication: the course material says BLEU = 0; sacreBLEU (its recorded score) gives more, said at the
+    """medication: the textbook says BLEU = 0; sacreBLEU (its recorded score) gives more, said at the
     final-score step — in the walkthrough, in the student view once answered, not for the same texts typed in."""
     from tests.test_teach_claims import _seed
 
@@ -250,7 +260,7 @@ def test_a_worked_examples_printed_numbers_at_their_step():
     m = re.search(r'<div class="tclaim-l" data-claim="bleu" data-agrees="no" data-value="([^"]+)">(.*?)</div>', body)
     assert m and float(m.group(1)) == pytest.approx(recorded / 100, abs=1e-12)
     text = html.unescape(re.sub(r"<[^>]+>", "", m.group(2)))
-    assert text.startswith("✗The course material says BLEU (0–1) = 0") and f"{recorded:.4f}" in text
+    assert text.startswith("✗The textbook says BLEU (0–1) = 0") and f"{recorded:.4f}" in text
     assert 'class="tclaim ' not in page_html(new_page({"example": "medication", "step": str(k - 1)}))
     own = new_page({"candidate": ex.candidate, "ref": list(ex.references), "step": str(k)})
     assert 'class="tclaim ' not in page_html(own)

@@ -56,7 +56,7 @@ def test_each_claim_is_compared_at_its_step(ex):
         holds = real < claim.value - claim.tol if claim.relation == "<" else abs(real - claim.value) <= claim.tol
         assert check.agrees is holds, (claim, real)
         s = check.sentence
-        assert s.startswith("The course material says " + CLAIM_METRICS[claim.metric]) and claim.printed in s
+        assert s.startswith("The textbook says " + CLAIM_METRICS[claim.metric]) and claim.printed in s
         impl = "sacrebleu 2." if claim.metric.startswith("bleu") else "rouge-score 0.1.2"
         assert f"; {impl}" in s and ("wrong with these settings" in s) is (not holds)
     # without claims (own text, a preset) there is no comparison
@@ -127,7 +127,7 @@ def test_claims_in_both_handouts():
     assert 'class="tclaim tclaim-no"' in score_step and 'data-agrees="no"' in score_step
     assert f"{real:.4f} on its 0–100 scale" in score_step
     md = handout_markdown(lesson)
-    assert "## The course material’s numbers" in md and "| ✗ wrong |" in md
+    assert "## The textbook’s numbers" in md and "| ✗ wrong |" in md
     md_step = md.split("Geometric mean and the final score", 1)[1].split("\n## ", 1)[0]
-    assert re.search(r"^> \*\*✗\*\* The course material says BLEU \(0–1\) ≈ 0\.576; sacrebleu 2\.\S+ gives "
+    assert re.search(r"^> \*\*✗\*\* The textbook says BLEU \(0–1\) ≈ 0\.576; sacrebleu 2\.\S+ gives "
                      rf"0\.3799 \({real:.4f} on its 0–100 scale\) — wrong with these settings\.$", md_step, re.M)

@@ -186,18 +186,18 @@ def test_rouge1_step_says_once_which_text_each_tokenizer_message_is_about():
     from explainer.teach.model import Para
 
     cand, refs = "the café is open", ["the cafe is open", "a naïve café"]
-    rt = explain_rouge(cand, refs, types=LESSON_TYPES)
-    c_msg, r2_msg = rt.candidate.tokenized.message, rt.references[1].tokenized.message
-    assert c_msg and r2_msg and rt.references[0].tokenized.message is None
-    assert c_msg in rt.notes and r2_msg in rt.notes
+    rouge_trace = explain_rouge(cand, refs, types=LESSON_TYPES)
+    c_msg, r2_msg = rouge_trace.candidate.tokenized.message, rouge_trace.references[1].tokenized.message
+    assert c_msg and r2_msg and rouge_trace.references[0].tokenized.message is None
+    assert c_msg in rouge_trace.notes and r2_msg in rouge_trace.notes
     notes = [b.text for b in step(build_lesson(cand, refs), "rouge-1").blocks if isinstance(b, Para)
              and b.kind == "note"]
     assert notes == [f"Candidate: {c_msg}", f"Reference 2: {r2_msg}"]
     # a message that names its text already is not labelled twice
-    rt = explain_rouge("the cat", ["日本語", "the"], types=LESSON_TYPES)
+    rouge_trace = explain_rouge("the cat", ["日本語", "the"], types=LESSON_TYPES)
     notes = [b.text for b in step(build_lesson("the cat", ["日本語", "the"]), "rouge-1").blocks
              if isinstance(b, Para) and b.kind == "note"]
-    assert notes == [rt.references[0].tokenized.message] and "this reference 1 " in notes[0]
+    assert notes == [rouge_trace.references[0].tokenized.message] and "this reference 1 " in notes[0]
 
 
 def test_pooled_rouge155_reports_the_pooled_score():
@@ -236,9 +236,9 @@ def test_nltk_zero_order_and_tiny_scores():
 
 def test_lesson_from_traces_accepts_objects_and_dicts():
     cand, refs = _ex("cat_mat")
-    bt, rt = explain_bleu(cand, refs), explain_rouge(cand, refs, types=LESSON_TYPES)
-    a = lesson_from_traces(bt, rt)
-    b = lesson_from_traces(bt.to_dict(), rt.to_dict())
+    bt, rouge_trace = explain_bleu(cand, refs), explain_rouge(cand, refs, types=LESSON_TYPES)
+    a = lesson_from_traces(bt, rouge_trace)
+    b = lesson_from_traces(bt.to_dict(), rouge_trace.to_dict())
     assert a.step_ids() == b.step_ids() and a.candidate == cand and a.references == refs
     assert [s.question for s in a.steps] == [s.question for s in b.steps]
 

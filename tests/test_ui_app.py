@@ -256,10 +256,10 @@ def test_rouge_dialect_switch_shows_core_value(dialect):
 
     types, _ = supported_types(dialect, ROUGE_TYPES)
     opts = {s.name: s.default for s in rouge_schema().specs(dialect)}
-    rt = explain_rouge(ex.candidate, list(ex.references), dialect=dialect, types=types, **opts)
+    rouge_trace = explain_rouge(ex.candidate, list(ex.references), dialect=dialect, types=types, **opts)
     m = metrics(at)
     for label, t in ROUGE_LABELS.items():
-        want = f"{rt.scores[t].fmeasure:.5f}" if t in rt.scores else "—"
+        want = f"{rouge_trace.scores[t].fmeasure:.5f}" if t in rouge_trace.scores else "—"
         assert m[label] == want, (dialect, label)
     if dialect in ("rouge-score", "hf-evaluate"):
         real = real_rouge_score(ex.candidate, list(ex.references))
@@ -411,13 +411,14 @@ def test_every_option_value_renders_the_cores_numbers():
                 opts = {s.name: s.default for s in rouge_schema().specs(d)} | {spec.name: v}
                 m = metrics(at)
                 try:
-                    rt = explain_rouge(ex.candidate, refs, dialect=d, types=types, **opts)
+                    rouge_trace = explain_rouge(ex.candidate, refs, dialect=d, types=types, **opts)
                 except ValueError as e:  # the core refuses (e.g. NLTK data missing): a message, no numbers
                     assert any(str(e)[:40] in el.value.replace("\\", "") for el in at.error), (d, spec.name, v)
                     assert all(m[label] == "—" for label in ROUGE_LABELS)
                     continue
                 for label, t in ROUGE_LABELS.items():
-                    assert m[label] == (f"{rt.scores[t].fmeasure:.5f}" if t in rt.scores else "—"), (d, spec.name, v)
+                    want = f"{rouge_trace.scores[t].fmeasure:.5f}" if t in rouge_trace.scores else "—"
+                    assert m[label] == want, (d, spec.name, v)
             if _option_values(spec):
                 _set_option(at, spec, key, spec.default)
 
@@ -607,14 +608,14 @@ def test_pooled_references_and_rouge_w_tables_are_shown():
     at.run()
     assert not at.exception
     assert any(m.value.startswith("##### Pooled over the references") for m in at.markdown)
-    rt = explain_rouge(cand, refs, dialect="rouge155", types=("rouge1", "rougeL", "rougeW-1.2"))
+    rouge_trace = explain_rouge(cand, refs, dialect="rouge155", types=("rouge1", "rougeL", "rougeW-1.2"))
     table = next(df.value for df in at.dataframe if "Σ hits" in df.value.columns)
-    assert list(table["Σ hits"]) == pytest.approx([rt.pooled[t]["hits"] for t in rt.types], abs=1e-9)
-    assert metrics(at)["ROUGE-1"] == f"{rt.scores['rouge1'].fmeasure:.5f}"
+    assert list(table["Σ hits"]) == pytest.approx([rouge_trace.pooled[t]["hits"] for t in rouge_trace.types], abs=1e-9)
+    assert metrics(at)["ROUGE-1"] == f"{rouge_trace.scores['rouge1'].fmeasure:.5f}"
     from explainer.ui import rouge_view as rv
 
     wlcs = [c for c in at.get("plotly_chart") if "Weighted LCS: reference sentence" in c.proto.spec]
-    assert len(wlcs) == len(rv.wlcs_tables(rt, "rougeW-1.2", 0)) == 3
+    assert len(wlcs) == len(rv.wlcs_tables(rouge_trace, "rougeW-1.2", 0)) == 3
 
 
 def test_picking_another_example_undoes_the_previous_examples_settings_only():

@@ -38,9 +38,9 @@ def test_same_inputs_share_one_result_and_other_inputs_do_not():
     first = C.traces(s, s.refs)
     again = C.traces(state(), list(s.refs))
     assert again is first  # the very same objects: computed once
-    bt, rt, errors = first
+    bt, rouge_trace, errors = first
     fresh = C.compute_traces(s, s.refs)
-    assert bt.score == fresh[0].score and rt.scores["rougeL"].fmeasure == fresh[1].scores["rougeL"].fmeasure
+    assert bt.score == fresh[0].score and rouge_trace.scores["rougeL"].fmeasure == fresh[1].scores["rougeL"].fmeasure
     assert errors == fresh[2] == {}
     # any difference in texts or settings is another entry
     other_text = C.traces(state(candidate="the cat sat on a mat"), s.refs)
@@ -144,9 +144,9 @@ def test_a_failing_computation_reaches_every_waiting_session():
 
 def test_input_errors_are_messages_not_exceptions():
     s = state(rouge_types=())
-    bt, rt, errors = C.traces(s, s.refs)
-    assert rt is None and errors == {"ROUGE": "No ROUGE type is selected."}
-    bt, rt, errors = C.traces(state(bleu_options={"smooth_method": "nonsense"}), s.refs)
+    bt, rouge_trace, errors = C.traces(s, s.refs)
+    assert rouge_trace is None and errors == {"ROUGE": "No ROUGE type is selected."}
+    bt, rouge_trace, errors = C.traces(state(bleu_options={"smooth_method": "nonsense"}), s.refs)
     assert bt is None and "BLEU" in errors
 
 

@@ -112,8 +112,10 @@ def test_upload_two_systems_and_two_references():
 
 
 @pytest.mark.parametrize("bad,needle", [
-    ((b"ok\n" * 3 + "caf\xe9\n".encode("latin-1")), "not valid UTF-8: line 4"),
-    (b"a\nb\n", "has 2 lines but reference"),
+    ((b"ok\n" * 3 + "caf\xe9\n".encode("latin-1")),
+     "bad.txt: line 4 is not valid UTF-8 (byte 0xE9 at column 4); save it as UTF-8"),     # the command line's words
+    (b"a\nb\n", "system bad (bad.txt) has 2 lines but reference ref.txt has 20: the files must be line-aligned (the "
+                "explainer never truncates)"),
 ])
 def test_bad_uploads_are_one_clear_message(bad, needle):
     refs, systems = make_testset(20, 1, 1, seed=2)
@@ -164,7 +166,8 @@ def test_baseline_switch_and_paired_test_equal_sacrebleu():
     ok(at)
     order = ["new-model", "baseline", "small-model"]
     named = [(n, ts.system(n)) for n in order]
-    _, want = PairedTest(named, {"BLEU": BLEU(references=streams)}, None, test_type="bs", n_samples=400)()
+    sigs, want = PairedTest(named, {"BLEU": BLEU(references=streams)}, None, test_type="bs", n_samples=400)()
+    assert any(f"signature: {sigs['BLEU'].format()}" in c.value for c in at.code)   # PairedTest's own signature
     res = next(d.value for d in at.dataframe if "p-value" in d.value.columns and "bootstrap mean" in d.value.columns)
     assert list(res["system"]) == order
     for (_, row), w in zip(res.iterrows(), want["BLEU"]):
@@ -244,16 +247,31 @@ def test_sample_link_loads_the_sample():
     assert any("does not exist" in plain(i.value) for i in ok(at).info)
 
 
-def test_user_names_reach_markdown_escaped():
+def _paste_one_system(name: str, output: str):
+    """The page with one pasted system ``name`` (its ``output``) against a two-segment reference."""
     at = new_page()
     at.radio(key="cp_source").set_value("Paste").run()
-    evil = "<img src=x onerror=alert(1)>[x](javascript:alert(1))**b**"
     at.text_area(key="cp_paste_ref_0").set_value("a b c d\ne f g h")
-    at.text_input(key="cp_paste_name_0").set_value(evil)
-    at.text_area(key="cp_paste_sys_0").set_value("a b c d\ne f g")
+    at.text_input(key="cp_paste_name_0").set_value(name)
+    at.text_area(key="cp_paste_sys_0").set_value(output)
     at.button(key="cp_load_paste").click().run()
-    ok(at)
+    return ok(at)
+
+
+def test_user_names_reach_markdown_escaped():
+    evil = "<img src=x onerror=alert(1)>[x](javascript:alert(1))**b**"
+    at = _paste_one_system(evil, "a b c d\ne f g")
     labels = [m.label for m in at.metric]
     assert any(plain(lab) == f"BLEU — {evil}" and "\\<img" in lab and "\\[x\\]" in lab for lab in labels), labels
     headers = [h.value for h in at.header]
     assert any(plain(h).endswith(evil) and "\\*\\*b\\*\\*" in h for h in headers), headers
+
+
+def test_empty_output_warning_escapes_the_system_name():
+    """The segment view's "NAME's output for segment k is empty" warning put the user's system name into Markdown
+    unescaped."""
+    evil = "[x](javascript:alert(1))**b**"
+    at = _paste_one_system(evil, "\ne f g")
+    warns = [w.value for w in at.warning if "is empty" in w.value]
+    assert warns and all(plain(w).startswith(f"{evil}'s output for segment 1 is empty") for w in warns), warns
+    assert all("\\[x\\]" in w and "\\*\\*b\\*\\*" in w for w in warns), warns

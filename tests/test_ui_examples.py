@@ -1,4 +1,4 @@
-"""A worked example on the Explain page shows what to look at, and the numbers its course text prints beside the
+"""A worked example on the Explain page shows what to look at, and the numbers the textbook prints beside the
 true values, which are the real libraries' (issue 10, defect 4)."""
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_claims_beside_the_real_values(ex):
     assert any(ex.note in n for n in notes), notes
     table = next(d.value for d in app.at.dataframe if "agrees" in d.value.columns)
     assert list(table["number"]) == [CLAIM_METRICS[c.metric] for c in ex.claims]
-    assert list(table["the course text prints"]) == [c.printed for c in ex.claims]
+    assert list(table["the textbook prints"]) == [c.printed for c in ex.claims]
     for c, shown, agrees in zip(ex.claims, table["these settings give"], table["agrees"]):
         real = _real(c.metric, ex.candidate, list(ex.references))
         assert float(shown) == pytest.approx(real, abs=6e-6), (c.metric, shown, real)
@@ -136,3 +136,36 @@ def test_no_product_source_names_outside_files():
     missing = [(f.name, m.group(0)) for f in files for m in DOC_FILE.finditer(f.read_text(encoding="utf-8"))
                if not (root.parent / m.group(0)).exists()]
     assert not missing, missing
+
+
+def test_no_product_text_names_a_missing_file_or_where_it_was_made():
+    """README, docs and every source of the package: no words about where the product was made (the course
+    material, outside paths, its internal ids), and every repository path, golden file and Markdown file named
+    exists in the repository (golden files are ``tests/data/golden/….jsonl.gz``)."""
+    import pathlib
+    import re
+    import subprocess
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    tracked = set(subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True).stdout.split())
+    if not tracked:   # not a git checkout: the files on disk
+        tracked = {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and ".venv" not in p.parts}
+    files = sorted(p for p in tracked if p in ("README.md", "app.py") or (p.startswith("docs/") and p.endswith(".md"))
+                   or (p.startswith("explainer/") and p.endswith(".py")))
+    origin = re.compile(r"course (?:chapter|material|text)|\.\./shared|/work/|seeds?[ _]0\d\d|\bS00\d-[A-Z]\b", re.I)
+    path = re.compile(r"(?<![\w/.-])((?:docs|tests|explainer|bench)/[\w./-]+\.\w+)")
+    markdown = re.compile(r"(?<![\w/.-])([\w-]+\.md)\b")
+    bare_golden = re.compile(r"(?<!data/)\bgolden/[\w/]+\.jsonl\b")
+    names = {pathlib.PurePath(t).name for t in tracked} | {"bleu-rouge-lesson.md"}   # + a download's file name
+    bad = []
+    for f in files:
+        text = (root / f).read_text(encoding="utf-8")
+        bad += [(f, m.group(0)) for m in origin.finditer(text)]
+        bad += [(f, m.group(0)) for m in bare_golden.finditer(text)]
+        bad += [(f, m.group(1)) for m in markdown.finditer(text) if m.group(1) not in names]
+        for m in path.finditer(text):
+            p = m.group(1).rstrip(".")
+            module = p.rsplit(".", 1)[0] + ".py"   # tests/ui_driver.BrowserLikeApp names a module's class
+            if p not in tracked and module not in tracked and not any(t.startswith(p + "/") for t in tracked):
+                bad.append((f, p))
+    assert len(files) > 100 and not bad, bad

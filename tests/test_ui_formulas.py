@@ -89,12 +89,12 @@ def test_rouge_l_and_lsum_show_fractions_per_reference(dialect):
     ex = get_example("union_lcs")
     refs = list(ex.references) + ["w1 w9 w5\nw2 w3"]
     app = BrowserLikeApp({"candidate": ex.candidate, "ref": refs, "rouge_dialect": dialect}, tab="ROUGE")
-    rt = explain_rouge(ex.candidate, refs, dialect=dialect)
+    rouge_trace = explain_rouge(ex.candidate, refs, dialect=dialect)
     for k in range(len(refs)):
         app.select("rouge_ref", k)
         tex = [strip_math(el.value) for el in app.at.latex]
         for t, label in (("rougeL", "LCS"), ("rougeLsum", "union LCS hits")):
-            res = rt.per_reference[k][t]
+            res = rouge_trace.per_reference[k][t]
             p = next(x for x in tex if x.startswith("P = ") and f"\\text{{{label}}}" in x)
             r = next(x for x in tex if x.startswith("R = ") and f"\\text{{{label}}}" in x)
             assert f"\\frac{{{res.hits:g}}}{{{res.cand_total:g}}}" in p, (k, t, p)
@@ -102,10 +102,10 @@ def test_rouge_l_and_lsum_show_fractions_per_reference(dialect):
             assert _last_number(p) == pytest.approx(res.score.precision, abs=6e-6)
             assert _last_number(r) == pytest.approx(res.score.recall, abs=6e-6)
         fs = [x for x in tex if re.match(r"(\\begin\{aligned\})?F\s*&?=", x)]
-        assert any(_last_number(f) == pytest.approx(rt.per_reference[k]["rougeLsum"].score.fmeasure, abs=6e-6)
+        assert any(_last_number(f) == pytest.approx(rouge_trace.per_reference[k]["rougeLsum"].score.fmeasure, abs=6e-6)
                    for f in fs)
         captions = " ".join(c.value for c in app.at.caption)
-        lsum = rt.per_reference[k]["rougeLsum"]
+        lsum = rouge_trace.per_reference[k]["rougeLsum"]
         assert f"Union hits over the reference's {lsum.ref_total:g} tokens" in captions.replace("\\", "")
 
 
@@ -119,8 +119,8 @@ def test_rouge155_chart_and_table_round_alike():
     from explainer.ui import rouge_view as rv
 
     ex = get_example("abandon_hope")
-    rt = explain_rouge(ex.candidate, list(ex.references), dialect="rouge155")
-    fig = charts.rouge_prf_figure(rv.prf_rows(rt))
+    rouge_trace = explain_rouge(ex.candidate, list(ex.references), dialect="rouge155")
+    fig = charts.rouge_prf_figure(rv.prf_rows(rouge_trace))
     for trace, col in zip(fig.data, ["precision", "recall", "F-measure"]):
         assert list(trace.text) == list(table[col]), col
     assert all(len(v.split(".")[1]) == 5 for v in table["F-measure"])

@@ -52,11 +52,11 @@ def test_preset_permalink_shows_real_package_numbers(pid):
         if v.bleu.dialect == "nltk":
             real_bleu = 100 * _nltk_real(v)[0]  # NLTK's 0-1 score, shown x100
         else:
-            real = (_shortest_rule(v.candidate, refs) if v.bleu.ref_length == "shortest"
+            real = (_shortest_rule(v.candidate, refs) if v.bleu.dialect == "hf-evaluate"
                     else _ref_bleu(v.candidate, refs, v.bleu))
             real_bleu = real.score
         assert cell(body, "bleu", i) == format_metric("bleu", real_bleu)
-        if v.rouge.tokenizer == "rouge-score" and v.rouge.dialect == "rouge-score":
+        if v.rouge.dialect == "rouge-score" and v.rouge.get("tokenizer") == "rouge-score":
             rr = _ref_rouge(v.candidate, refs)
             assert cell(body, "rouge1_f", i) == format_metric("rouge1_f", rr["rouge1"].fmeasure)
             assert cell(body, "rougeL_f", i) == format_metric("rougeL_f", rr["rougeL"].fmeasure)
@@ -380,22 +380,16 @@ def test_explain_links_round_trip_through_the_explain_permalink_parser():
                 if not v.is_corpus:
                     if v.bleu.dialect == "nltk":  # the text as NLTK sees it (characters for plain strings)
                         assert state.bleu_dialect == "nltk"
-                        assert tuple(state.bleu_options["weights"]) == v.bleu.weights
+                        assert tuple(state.bleu_options["weights"]) == v.bleu.get("weights")
                         assert state.candidate == bleu_input(v.candidate, v.bleu)
                         assert state.refs == [bleu_input(r, v.bleu) for r in v.references]
                         continue
                     assert state.candidate == v.candidate and state.refs == list(v.references)
-                    if v.bleu.ref_length == "shortest":
-                        assert state.bleu_dialect == "hf-evaluate"
-                    else:
-                        assert state.bleu_options["tokenize"] == v.bleu.tokenize
-                        assert state.bleu_options["lowercase"] == v.bleu.lowercase
-                        assert state.bleu_options["smooth_method"] == v.bleu.smooth_method
-                    assert state.rouge_dialect == v.rouge.dialect
-                    if v.rouge.dialect == "rouge155":
-                        assert state.rouge_options["multi_ref"] == v.rouge.multi_ref
-                    else:
-                        assert state.rouge_options["tokenizer"] == v.rouge.tokenizer
+                    # the same dialects with the same options: every option the variant sets, every other default
+                    assert state.bleu_dialect == v.bleu.dialect and state.rouge_dialect == v.rouge.dialect
+                    for schema, config, got in ((bleu_schema(), v.bleu, state.bleu_options),
+                                                (rouge_schema(), v.rouge, state.rouge_options)):
+                        assert got == {**schema.defaults(config.dialect), **config.given}, pid
 
 
 @pytest.mark.parametrize("cid", ["optimise-the-metric", "small-differences", "many-valid-outputs"])

@@ -19,15 +19,15 @@ from tests.ui_driver import BrowserLikeApp
 def _figures():
     ex = get_example("abandon_hope")
     bt = explain_bleu(ex.candidate, list(ex.references))
-    rt = explain_rouge(ex.candidate, list(ex.references), types=("rouge1", "rougeL", "rougeLsum", "rougeW-1.2"))
-    d = rv.detail(rt, "rougeL", 0)
+    rouge_trace = explain_rouge(ex.candidate, list(ex.references),
+                                types=("rouge1", "rougeL", "rougeLsum", "rougeW-1.2"))
+    d = rv.detail(rouge_trace, "rougeL", 0)
     yield "bleu_counts", charts.bleu_counts_figure(bv.order_rows(bt))
     yield "bp_curve", charts.bp_curve_figure(5, 7, 0.67, rule="closest")
-    yield "rouge_prf", charts.rouge_prf_figure(rv.prf_rows(rt))
-    yield "lcs_heatmap", charts.lcs_heatmap_figure(d["table"], rt.references[0].tokenized.tokens,
-                                                   rt.candidate.tokenized.tokens, d["pairs"])[0]
-    yield "alignment", charts.alignment_figure(rt.candidate.tokenized.tokens, rt.references[0].tokenized.tokens,
-                                               d["pairs"])[0]
+    yield "rouge_prf", charts.rouge_prf_figure(rv.prf_rows(rouge_trace))
+    cand_toks, ref_toks = rouge_trace.candidate.tokenized.tokens, rouge_trace.references[0].tokenized.tokens
+    yield "lcs_heatmap", charts.lcs_heatmap_figure(d["table"], ref_toks, cand_toks, d["pairs"])[0]
+    yield "alignment", charts.alignment_figure(cand_toks, ref_toks, d["pairs"])[0]
     from explainer.attacks.optimizer import optimize
     from explainer.attacks.sweeps import SWEEPS
 

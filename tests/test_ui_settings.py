@@ -80,9 +80,9 @@ def test_defaults_and_core_keyword_arguments():
     s = default_settings()
     assert s.bleu_dialect == bleu_schema().default_dialect and s.rouge_dialect == rouge_schema().default_dialect
     bt = explain_bleu("the cat", ["the cat sat"], **s.bleu_kwargs())
-    rt = explain_rouge("the cat", ["the cat sat"], types=s.rouge_types, **s.rouge_kwargs())
-    assert bt.dialect == s.bleu_dialect and rt.dialect == s.rouge_dialect
-    assert set(rt.scores) == set(s.rouge_types)
+    rouge_trace = explain_rouge("the cat", ["the cat sat"], types=s.rouge_types, **s.rouge_kwargs())
+    assert bt.dialect == s.bleu_dialect and rouge_trace.dialect == s.rouge_dialect
+    assert set(rouge_trace.scores) == set(s.rouge_types)
 
 
 def test_settings_are_a_value():

@@ -85,33 +85,33 @@ def test_bleu_figures_carry_trace_numbers():
 @pytest.mark.parametrize("ex", [e for e in EXAMPLES if len(e.references) <= 4], ids=lambda e: e.id)
 def test_rouge_rows_match_rouge_score(ex):
     refs = list(ex.references)
-    rt = explain_rouge(ex.candidate, refs, types=TYPES)
+    rouge_trace = explain_rouge(ex.candidate, refs, types=TYPES)
     real = rouge_scorer.RougeScorer(list(TYPES)).score_multi(refs, ex.candidate)
-    fig = charts.rouge_prf_figure(rv.prf_rows(rt))
+    fig = charts.rouge_prf_figure(rv.prf_rows(rouge_trace))
     p, r, f = (list(t.y) for t in fig.data)
     assert p == [real[t].precision for t in TYPES]
     assert r == [real[t].recall for t in TYPES]
     assert f == [real[t].fmeasure for t in TYPES]
-    k = rt.chosen_reference["rougeL"] or 0
+    k = rouge_trace.chosen_reference["rougeL"] or 0
     # ROUGE-L: the alignment has LCS-length pairs; rouge-score's own table agrees
     sc = rouge_scorer.RougeScorer(["rougeL"])
     ref_toks = sc._tokenizer.tokenize(refs[k])
     cand_toks = sc._tokenizer.tokenize(ex.candidate)
     lcs = rouge_scorer._lcs_table(ref_toks, cand_toks)[-1][-1]
-    assert len(rv.lcs_alignment_rows(rt, k)) == lcs
+    assert len(rv.lcs_alignment_rows(rouge_trace, k)) == lcs
     for t in ("rouge1", "rouge2"):
-        rows = rv.overlap_rows(rt, t, k)
-        res = rv.result(rt, t, k)
+        rows = rv.overlap_rows(rouge_trace, t, k)
+        res = rv.result(rouge_trace, t, k)
         assert sum(row["overlap (min)"] for row in rows) == res.hits
 
 
 def test_lcs_heatmap_downsamples_and_escapes():
     cand = " ".join(f"w{i % 37}" for i in range(300)) + " <b>x</b>"
     ref = " ".join(f"w{(i * 7) % 37}" for i in range(280))
-    rt = explain_rouge(cand, [ref], types=("rougeL",), tokenizer="rouge-score")
-    d = rv.detail(rt, "rougeL", 0)
-    fig, note = charts.lcs_heatmap_figure(d["table"], rt.references[0].tokenized.tokens,
-                                          rt.candidate.tokenized.tokens, d["pairs"])
+    rouge_trace = explain_rouge(cand, [ref], types=("rougeL",), tokenizer="rouge-score")
+    d = rv.detail(rouge_trace, "rougeL", 0)
+    fig, note = charts.lcs_heatmap_figure(d["table"], rouge_trace.references[0].tokenized.tokens,
+                                          rouge_trace.candidate.tokenized.tokens, d["pairs"])
     assert note and "showing" in note
     assert len(fig.data[0].z) <= charts.HEATMAP_MAX and len(fig.data[0].z[0]) <= charts.HEATMAP_MAX
     assert len(fig.data[1].x) == d["lcs_length"]
@@ -146,15 +146,15 @@ def test_diagnosis_bleu_cases():
 
 def test_diagnosis_rouge_cases():
     ex = get_example("non_latin")
-    rt = explain_rouge(ex.candidate, list(ex.references), types=TYPES)
-    assert "no_tokens" in _codes(diagnosis.diagnose_rouge(rt))
+    rouge_trace = explain_rouge(ex.candidate, list(ex.references), types=TYPES)
+    assert "no_tokens" in _codes(diagnosis.diagnose_rouge(rouge_trace))
     g = get_example("google")
-    rt = explain_rouge(g.candidate, list(g.references), types=TYPES)
-    codes = _codes(diagnosis.diagnose_rouge(rt))
+    rouge_trace = explain_rouge(g.candidate, list(g.references), types=TYPES)
+    codes = _codes(diagnosis.diagnose_rouge(rouge_trace))
     assert "rouge2_zero" in codes and "lsum_no_newline" in codes
     u = get_example("union_lcs")
-    rt = explain_rouge(u.candidate, list(u.references), types=TYPES)
-    assert "lsum_no_newline" not in _codes(diagnosis.diagnose_rouge(rt))
+    rouge_trace = explain_rouge(u.candidate, list(u.references), types=TYPES)
+    assert "lsum_no_newline" not in _codes(diagnosis.diagnose_rouge(rouge_trace))
 
 
 def test_downloads_are_complete():
@@ -166,9 +166,10 @@ def test_downloads_are_complete():
 
     ex = get_example("abandon_hope")
     bt = explain_bleu(ex.candidate, list(ex.references))
-    rt = explain_rouge(ex.candidate, list(ex.references), types=TYPES)
-    d = json.loads(trace_json(bt, rt))
-    assert d["bleu"]["score"] == bt.score and d["rouge"]["scores"]["rouge1"]["fmeasure"] == rt.scores["rouge1"].fmeasure
+    rouge_trace = explain_rouge(ex.candidate, list(ex.references), types=TYPES)
+    d = json.loads(trace_json(bt, rouge_trace))
+    assert d["bleu"]["score"] == bt.score
+    assert d["rouge"]["scores"]["rouge1"]["fmeasure"] == rouge_trace.scores["rouge1"].fmeasure
     rows = list(csv.DictReader(io.StringIO(ngram_csv(bt))))
     assert len(rows) == len(bv.ngram_rows(bt))
     assert {"order", "n-gram", "candidate count", "ref 1", "ref 4", "max in one ref", "justified by"} <= set(rows[0])
@@ -250,17 +251,17 @@ def test_chart_labels_show_the_users_characters_literally(tok):
 def test_chart_labels_literal_in_ticks_hover_and_alignment():
     toks = ['"hello"', "it's", "<b>x</b>", "&amp;lt;"]
     text = " ".join(toks)
-    rt = explain_rouge(text, [text], types=("rougeL",), dialect="textbook")
-    assert list(rt.candidate.tokenized.tokens) == [t.lower() for t in toks]
-    d = rv.detail(rt, "rougeL", 0)
-    fig, _ = charts.lcs_heatmap_figure(d["table"], rt.references[0].tokenized.tokens, rt.candidate.tokenized.tokens,
-                                       d["pairs"])
-    assert [plotly_visible(t) for t in fig.layout.xaxis.ticktext[1:]] == list(rt.candidate.tokenized.tokens)
-    assert [plotly_visible(t) for t in fig.layout.yaxis.ticktext[1:]] == list(rt.references[0].tokenized.tokens)
-    assert [plotly_visible(c[0]) for c in fig.data[1].customdata] == list(rt.candidate.tokenized.tokens)
-    afig, _ = charts.alignment_figure(rt.candidate.tokenized.tokens, rt.references[0].tokenized.tokens, d["pairs"])
-    assert [plotly_visible(t) for t in afig.data[1].text] == list(rt.candidate.tokenized.tokens)
-    assert [plotly_visible(t) for t in afig.data[2].text] == list(rt.references[0].tokenized.tokens)
+    rouge_trace = explain_rouge(text, [text], types=("rougeL",), dialect="textbook")
+    assert list(rouge_trace.candidate.tokenized.tokens) == [t.lower() for t in toks]
+    d = rv.detail(rouge_trace, "rougeL", 0)
+    cand_toks, ref_toks = rouge_trace.candidate.tokenized.tokens, rouge_trace.references[0].tokenized.tokens
+    fig, _ = charts.lcs_heatmap_figure(d["table"], ref_toks, cand_toks, d["pairs"])
+    assert [plotly_visible(t) for t in fig.layout.xaxis.ticktext[1:]] == list(cand_toks)
+    assert [plotly_visible(t) for t in fig.layout.yaxis.ticktext[1:]] == list(ref_toks)
+    assert [plotly_visible(c[0]) for c in fig.data[1].customdata] == list(cand_toks)
+    afig, _ = charts.alignment_figure(cand_toks, ref_toks, d["pairs"])
+    assert [plotly_visible(t) for t in afig.data[1].text] == list(cand_toks)
+    assert [plotly_visible(t) for t in afig.data[2].text] == list(ref_toks)
 
 
 def _bar_traces(fig):
@@ -286,8 +287,8 @@ def _check_bar_colours(fig):
 def test_rouge_prf_bars_use_series_colours_and_labels_do_not_collide():
     ex = get_example("abandon_hope")
     types = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeSU4")
-    rt = explain_rouge(ex.candidate, list(ex.references), types=types)
-    fig = charts.rouge_prf_figure(rv.prf_rows(rt))
+    rouge_trace = explain_rouge(ex.candidate, list(ex.references), types=types)
+    fig = charts.rouge_prf_figure(rv.prf_rows(rouge_trace))
     _check_bar_colours(fig)
     assert [t.marker.color for t in fig.data] == [charts.BLUE, charts.ORANGE, charts.GREEN]
     for t in fig.data:
@@ -416,27 +417,27 @@ def test_diagnosis_merges_missing_orders_into_one_finding():
 
 
 def test_diagnosis_does_not_repeat_the_tokenizer_message():
-    rt = explain_rouge("Café été naïve", ["cafe ete naive"], types=TYPES)
-    texts = [x.text for x in diagnosis.diagnose_rouge(rt)]
-    assert rt.candidate.tokenized.message in texts
-    assert texts.count(rt.candidate.tokenized.message) == 1
+    rouge_trace = explain_rouge("Café été naïve", ["cafe ete naive"], types=TYPES)
+    texts = [x.text for x in diagnosis.diagnose_rouge(rouge_trace)]
+    assert rouge_trace.candidate.tokenized.message in texts
+    assert texts.count(rouge_trace.candidate.tokenized.message) == 1
 
 
 def test_diagnosis_stemming_only_when_it_would_change_a_score():
     ex = get_example("stem_took")
     refs = list(ex.references)
-    rt = explain_rouge(ex.candidate, refs, types=TYPES)
+    rouge_trace = explain_rouge(ex.candidate, refs, types=TYPES)
     stemmed = explain_rouge(ex.candidate, refs, types=TYPES, use_stemmer=True).scores
     real = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True).score_multi(refs, ex.candidate)["rouge1"]
-    f = [x for x in diagnosis.diagnose_rouge(rt, stemmed=stemmed) if x.code == "stem_off"]
+    f = [x for x in diagnosis.diagnose_rouge(rouge_trace, stemmed=stemmed) if x.code == "stem_off"]
     assert len(f) == 1 and f"{real.fmeasure:.5f}" in f[0].text
     g = get_example("google")
-    rt = explain_rouge(g.candidate, list(g.references), types=TYPES)
+    rouge_trace = explain_rouge(g.candidate, list(g.references), types=TYPES)
     stemmed = explain_rouge(g.candidate, list(g.references), types=TYPES, use_stemmer=True).scores
     assert rouge_scorer.RougeScorer(list(TYPES), use_stemmer=True).score_multi(list(g.references), g.candidate) == \
         rouge_scorer.RougeScorer(list(TYPES)).score_multi(list(g.references), g.candidate)
-    assert "stem_off" not in _codes(diagnosis.diagnose_rouge(rt, stemmed=stemmed))
-    assert "stem_off" not in _codes(diagnosis.diagnose_rouge(rt))  # unknown: say nothing
+    assert "stem_off" not in _codes(diagnosis.diagnose_rouge(rouge_trace, stemmed=stemmed))
+    assert "stem_off" not in _codes(diagnosis.diagnose_rouge(rouge_trace))  # unknown: say nothing
 
 
 def test_diagnosis_alternative_only_when_it_differs():
@@ -524,14 +525,14 @@ def test_pooled_rows_are_rouge155_counts_and_add_up_from_the_references():
     the sums of the per-reference details the page shows below it."""
     rec = _rouge155_record("seed_abandon_multi_ref", ["-n", "4", "-w", "1.2", "-2", "4", "-U", "-f", "A"])
     types = ("rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeSU4")
-    rt = explain_rouge(rec["candidate"], rec["references"], dialect="rouge155", types=types)
-    rows = {r["type"]: r for r in rv.pooled_rows(rt)}
+    rouge_trace = explain_rouge(rec["candidate"], rec["references"], dialect="rouge155", types=types)
+    rows = {r["type"]: r for r in rv.pooled_rows(rouge_trace)}
     assert set(rows) == {rv.type_label(t) for t in types}
     for t, key in (("rouge1", "ROUGE-1"), ("rouge2", "ROUGE-2"), ("rougeL", "ROUGE-L"), ("rougeSU4", "ROUGE-SU4")):
         row, counts = rows[rv.type_label(t)], rec["result"]["counts"][key]
         assert (row["Σ hits"], row["Σ reference size"], row["Σ candidate size"]) == \
             (counts["hit_count"], counts["model_count"], counts["peer_count"])
-        per = [rv.result(rt, t, k) for k in range(len(rec["references"]))]
+        per = [rv.result(rouge_trace, t, k) for k in range(len(rec["references"]))]
         assert row["Σ hits"] == sum(p.hits for p in per) and row["Σ reference size"] == sum(p.ref_total for p in per)
         assert (row["R"], row["P"], row["F"]) == (rec["result"][key]["R"], rec["result"][key]["P"],
                                                   rec["result"][key]["F"])
@@ -546,26 +547,74 @@ def test_pooled_rows_are_rouge155_counts_and_add_up_from_the_references():
 def test_wlcs_rows_and_tables_explain_the_weighted_hits(dialect):
     cand = "the cat sat on the mat today\nit was sunny"
     refs = ["the cat was sitting on the mat\nsunny it was", "a cat on a mat"]
-    rt = explain_rouge(cand, refs, dialect=dialect, types=("rougeW-1.2",))
+    rouge_trace = explain_rouge(cand, refs, dialect=dialect, types=("rougeW-1.2",))
     for k in range(2):
-        rows = rv.wlcs_rows(rt, "rougeW-1.2", k)
-        d = rv.detail(rt, "rougeW-1.2", k)
+        rows = rv.wlcs_rows(rouge_trace, "rougeW-1.2", k)
+        d = rv.detail(rouge_trace, "rougeW-1.2", k)
         assert len(rows) == len(d["per_ref_sentence"])
         for row, p in zip(rows, d["per_ref_sentence"]):
             runs = [int(x) for x in row["runs k of consecutive hits"].split(", ")] if p["runs"] else []
             # the runs and the dropped open run account for every counted position
             assert sum(runs) + row["open run dropped at the sentence end"] == len(p["counted"])
             assert row["Σ f(k)"] == pytest.approx(sum(r ** 1.2 for r in runs), abs=1e-9)
-        for x in rv.wlcs_tables(rt, "rougeW-1.2", k):
+        for x in rv.wlcs_tables(rouge_trace, "rougeW-1.2", k):
             assert x["pairs"] and x["table"][-1][-1] == pytest.approx(x["wlcs"], abs=1e-9)
     # rouge-score's per-reference hits are the sum of f(k) over the reference's sentences
-    assert rv.result(rt, "rougeW-1.2", 0).hits == pytest.approx(
-        sum(r["Σ f(k)"] for r in rv.wlcs_rows(rt, "rougeW-1.2", 0)), abs=1e-9)
+    assert rv.result(rouge_trace, "rougeW-1.2", 0).hits == pytest.approx(
+        sum(r["Σ f(k)"] for r in rv.wlcs_rows(rouge_trace, "rougeW-1.2", 0)), abs=1e-9)
 
 
 def test_lcs_marks_are_labelled_with_their_rank_not_as_unigrams():
-    rt = explain_rouge("the quick brown fox", ["the brown quick fox"], types=("rougeL",))
-    pairs = rv.detail(rt, "rougeL", 0)["pairs"]
-    marks = [m for m in rv.lcs_marks(rt, 0) if m.order]
+    rouge_trace = explain_rouge("the quick brown fox", ["the brown quick fox"], types=("rougeL",))
+    pairs = rv.detail(rouge_trace, "rougeL", 0)["pairs"]
+    marks = [m for m in rv.lcs_marks(rouge_trace, 0) if m.order]
     assert [m.label for m in marks] == [f"L{i + 1}" for i in range(len(pairs))] == ["L1", "L2", "L3"]
     assert all("of 3" in m.title for m in marks)
+
+
+def test_bleu_view_holds_the_ngram_table_and_smoothing_rows_the_page_shows():
+    """The page only renders: the table's rows, columns and cut-off note, the unknown-selection message and the
+    smoothing table come from the view model."""
+    ex = get_example("cat_mat")
+    bleu_trace = explain_bleu(ex.candidate, list(ex.references))
+    view = bv.bleu_view(bleu_trace, selected="no such n-gram")
+    full = bv.ngram_display_rows(bleu_trace)
+    assert view.ngram_table.rows == full and view.ngram_table.total == len(full) and view.ngram_table.note == ""
+    assert view.ngram_table.ngram_texts == [r["n-gram"] for r in full]
+    names = [c.name for c in view.ngram_table.columns]
+    assert names == [k for k in full[0] if k in bv.NGRAM_COLUMNS or k.startswith("ref ")]
+    assert {c.name for c in view.ngram_table.columns if c.pinned} == {"order", "n-gram"}
+    assert [c.name for c in view.ngram_table.columns if c.text] == ["n-gram", "justified by"]
+    assert view.selected_unknown == "no such n-gram" and "“no such n-gram”" in view.selected_unknown_note
+    assert bv.bleu_view(bleu_trace).selected_unknown_note == ""
+    cut = bv.ngram_table(bleu_trace, max_rows=3)
+    assert cut.rows == full[:3] and cut.total == len(full)
+    assert cut.note == f"Showing the first 3 of {len(full):,} n-grams; the CSV download has all."
+    assert [r["order"] for r in view.smoothing_rows] == [o.n for o in bleu_trace.combination.orders]
+    assert [(r["before"], r["after"]) for r in view.smoothing_rows] == [
+        (o.precision_raw, o.precision) for o in bleu_trace.combination.orders]
+
+
+def test_rouge_w_details_hold_the_heatmaps_the_page_draws():
+    cand = "the cat sat on the mat\nthe dog sat on the rug"
+    refs = ["the cat sat on the mat\nthe dog sat on the rug\nthe cat and the dog sat"]
+    rouge_trace = explain_rouge(cand, refs, types=("rougeW-1.2",))
+    tables = rv.wlcs_tables(rouge_trace, "rougeW-1.2", 0)
+    assert len(tables) > rv.WLCS_TABLES_SHOWN   # 3 reference × 2 candidate sentences share tokens
+    (other,) = rv.reference_details(rouge_trace, 0).others
+    assert len(other.wlcs_heatmaps) == rv.WLCS_TABLES_SHOWN
+    assert other.wlcs_more_note.startswith(f"{len(tables) - rv.WLCS_TABLES_SHOWN} more sentence pairs")
+    cand_sents, ref_sents = rouge_trace.candidate.sentence_tokens, rouge_trace.references[0].sentence_tokens
+    for h, x in zip(other.wlcs_heatmaps, tables):
+        assert h.table["values"] == x["table"] and h.pairs == x["pairs"]
+        assert h.ref_tokens == ref_sents[x["ref_sentence"]] and h.cand_tokens == cand_sents[x["cand_sentence"]]
+        assert (h.table["rows"], h.table["cols"]) == (len(h.ref_tokens), len(h.cand_tokens))
+        assert f"{x['wlcs']:.4f}" in h.alt
+        fig, _ = charts.lcs_heatmap_figure(h.table, h.ref_tokens, h.cand_tokens, h.pairs, title=h.title)
+        assert fig.layout.title.text.startswith("Weighted LCS")
+    assert len({h.key for h in other.wlcs_heatmaps}) == len(other.wlcs_heatmaps)
+    assert other.wlcs_rows == rv.wlcs_rows(rouge_trace, "rougeW-1.2", 0)
+    assert bool(other.wlcs_open_run_note) == any(r["open run dropped at the sentence end"] for r in other.wlcs_rows)
+    # a type that is not ROUGE-W has none of it
+    skip = rv.reference_details(explain_rouge(cand, refs, types=("rougeSU4",)), 0).others[0]
+    assert (skip.wlcs_note, skip.wlcs_rows, skip.wlcs_heatmaps, skip.wlcs_more_note) == ("", [], [], "")

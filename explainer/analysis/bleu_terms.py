@@ -1,7 +1,7 @@
 """The terms of BLEU's final formula as the library adds them. Pure: reads a BleuTrace, computes nothing new.
 
 Dialects record ``OrderResult.log_term`` differently — sacreBLEU the log of the percentage, NLTK the weighted
-``w·log p``, the Moses scripts and sacreBLEU ``-9999999999`` instead of log 0, the course chapter's textbook
+``w·log p``, the Moses scripts and sacreBLEU ``-9999999999`` instead of log 0, the textbook's
 ``log(max(p, 1e-10))`` while its ``precision`` stays 0 — and :func:`log_terms` turns them into one form: the
 value that enters the log (on 0..1), its weight, and whether the library weights each term or divides the sum.
 """

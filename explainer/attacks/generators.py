@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from explainer.attacks.scoring import BleuOptions, FastScorer, bleu_tokens
+from explainer.attacks.scoring import CORPUS_BLEU, SENTENCE_BLEU, BleuConfig, FastScorer, bleu_tokens, sacrebleu_metric
 from explainer.options import OptionSpec, bind_options
 
 __all__ = [
@@ -173,7 +173,7 @@ class _Budget:
 
 
 def permute_chunks(candidate: str, references: Sequence[str], seed: int = 0, tries: int = 2000,
-                   bleu: BleuOptions = BleuOptions(), max_valid: int = 200, max_work: int = PERMUTE_MAX_WORK,
+                   bleu: BleuConfig = SENTENCE_BLEU, max_valid: int = 200, max_work: int = PERMUTE_MAX_WORK,
                    budget_seconds: float = PERMUTE_BUDGET_SECONDS) -> Generated:
     """Callison-Burch et al. (2006): cut the candidate where a bigram matches no reference and reorder the
     chunks so that no new boundary forms a matching bigram. Every matched n-gram stays inside a chunk and
@@ -214,13 +214,13 @@ def permute_chunks(candidate: str, references: Sequence[str], seed: int = 0, tri
 class _PermuteSearch:
     """Orders of the chunks of :func:`permute_chunks`, checked against sacreBLEU and ranked by ROUGE-L."""
 
-    def __init__(self, toks, chunks, ref_bigrams, references, bleu: BleuOptions, rng: random.Random,
+    def __init__(self, toks, chunks, ref_bigrams, references, bleu: BleuConfig, rng: random.Random,
                  budget: _Budget) -> None:
         self.toks, self.chunks, self.ref_bigrams, self.rng, self.budget = toks, chunks, ref_bigrams, rng, budget
         self.idx = list(range(len(chunks)))
         self.first = [c[0] for c in chunks]
         # sacreBLEU's own reference cache: the references are tokenised once, each order costs its own tokens only
-        self.metric = bleu.metric(references=[[r] for r in references])
+        self.metric = sacrebleu_metric(bleu, references=[[r] for r in references])
         self.original = self.stats(" ".join(toks))
         self.scorer = FastScorer(references)
 
@@ -624,7 +624,7 @@ def pad_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]], s
     single corpus-level brevity penalty becomes 1."""
     if len(candidates) != len(references) or not candidates:
         return Generated("pad", list(candidates), "Need one reference list per candidate.", False)
-    metric = BleuOptions(api="corpus").metric()
+    metric = sacrebleu_metric(CORPUS_BLEU)
     nref = max(len(r) for r in references)
     streams = [[r[i] if i < len(r) else None for r in references] for i in range(nref)]
 

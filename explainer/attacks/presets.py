@@ -21,10 +21,20 @@ verdict agrees, so a lesson can never contradict its own numbers.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
-from explainer.attacks.scoring import DEFAULT_METRICS, BleuOptions, RougeOptions, Scores, score, score_corpus
+from explainer.attacks.scoring import (
+    CORPUS_BLEU,
+    DEFAULT_METRICS,
+    ROUGE_SCORE,
+    SENTENCE_BLEU,
+    BleuConfig,
+    RougeConfig,
+    Scores,
+    score,
+    score_corpus,
+)
 
 __all__ = ["Variant", "Preset", "PresetResult", "PRESETS", "get_preset", "evaluate", "verdict", "EPS",
            "LessonCard", "LESSON_CARDS", "ENTRIES"]
@@ -38,8 +48,8 @@ class Variant:
     label: str
     candidate: str | tuple[str, ...]  # a tuple is a corpus (one candidate per segment)
     references: tuple  # tuple[str] for one candidate; tuple[tuple[str]] for a corpus
-    bleu: BleuOptions = BleuOptions()
-    rouge: RougeOptions = RougeOptions()
+    bleu: BleuConfig = SENTENCE_BLEU  # corpus variants: CORPUS_BLEU (see _cv)
+    rouge: RougeConfig = ROUGE_SCORE
     aggregate: str = "corpus"  # corpus variants only: "corpus" BLEU or "sentence_mean" (average of sentence BLEU)
     note: str = ""
     compare_only: bool = False  # shown for comparison only: no verdict, not part of the preset's summary
@@ -135,8 +145,8 @@ def _v(label, cand, refs, note="", **kw) -> Variant:
     return Variant(label, cand, refs, note=note, **kw)
 
 
-def _cv(label, cands, refs, note="", **kw) -> Variant:
-    return Variant(label, tuple(cands), tuple(tuple(r) for r in refs), note=note, **kw)
+def _cv(label, cands, refs, note="", bleu: BleuConfig = CORPUS_BLEU, **kw) -> Variant:
+    return Variant(label, tuple(cands), tuple(tuple(r) for r in refs), bleu=bleu, note=note, **kw)
 
 
 R_G1 = ("The cat is on the mat.", "There is a cat on the mat.")
@@ -164,7 +174,9 @@ C9_CAND = "a fire destroyed a port warehouse on sunday"
 C9_REFS = ("a fire destroyed a warehouse in the port on sunday night", "fire destroyed a warehouse")
 C10_CAND = "The fast brown fox leaped over the dog"
 C10_REF = "The quick brown fox jumped over the lazy dog"
-C10_BLEU = BleuOptions(dialect="nltk", weights=(1.0,))
+C10_BLEU = BleuConfig("nltk", weights=(1.0,))
+# the explainer's opt-in tokenizer for any script (no library's default)
+UNICODE_ROUGE = RougeConfig("rouge-score", tokenizer="unicode")
 F2_REF_LITERAL = "we cannot accept this proposal in its current form"
 F2_REF_NATURAL = "as it stands , the proposal is unacceptable to us"
 F2_NATURAL = "the proposal , as it stands , is not acceptable to us"
@@ -338,9 +350,9 @@ _P = [
     # ---- configuration traps: the same text, different numbers ----
     Preset("tokenizer", "Tokenizer roulette", "C1", "config",
            (_v("13a (sacreBLEU default)", C1_CAND, (C1_REF,)),
-            _v("none (whitespace)", C1_CAND, (C1_REF,), bleu=BleuOptions(tokenize="none")),
-            _v("intl", C1_CAND, (C1_REF,), bleu=BleuOptions(tokenize="intl")),
-            _v("char", C1_CAND, (C1_REF,), bleu=BleuOptions(tokenize="char"))),
+            _v("none (whitespace)", C1_CAND, (C1_REF,), bleu=SENTENCE_BLEU.with_options(tokenize="none")),
+            _v("intl", C1_CAND, (C1_REF,), bleu=SENTENCE_BLEU.with_options(tokenize="intl")),
+            _v("char", C1_CAND, (C1_REF,), bleu=SENTENCE_BLEU.with_options(tokenize="char"))),
            ("bleu", "rouge1_f"),
            {"bleu": "changed", "rouge1_f": "unchanged"},
            "BLEU is a parameterised metric: the same pair scores anywhere from single digits to ~58 "
@@ -349,7 +361,7 @@ _P = [
     Preset("case", "Case", "C2", "config",
            (_v("case-sensitive (default)", "THE CAT SAT ON THE MAT", ("the cat sat on the mat",)),
             _v("lowercase=True", "THE CAT SAT ON THE MAT", ("the cat sat on the mat",),
-               bleu=BleuOptions(lowercase=True))),
+               bleu=SENTENCE_BLEU.with_options(lowercase=True))),
            ("bleu", "rouge1_f"),
            {"bleu": "changed", "rouge1_f": "unchanged"},
            "sacreBLEU is case-sensitive by default (0 vs 100 for the same words); rouge-score always "
@@ -357,7 +369,7 @@ _P = [
            "sacreBLEU documentation (--lowercase); rouge-score tokenizer"),
     Preset("smoothing", "Smoothing roulette", "C3", "config",
            tuple(_v(f"smooth_method={m}" + (" (default)" if m == "exp" else ""), "the cat is on a mat",
-                    ("the cat sat on the mat",), bleu=BleuOptions(smooth_method=m, api="corpus"))
+                    ("the cat sat on the mat",), bleu=CORPUS_BLEU.with_options(smooth_method=m))
                  for m in ("exp", "none", "floor", "add-k")),
            ("bleu",),
            {"bleu": "changed"},
@@ -368,7 +380,7 @@ _P = [
     Preset("sentence-vs-corpus", "Corpus API on a short string", "C4", "config",
            (_v("sentence_bleu (effective order)", "Zhongjian Plaza", ("Zhongjian Plaza",)),
             _v("corpus_bleu (no effective order)", "Zhongjian Plaza", ("Zhongjian Plaza",),
-               bleu=BleuOptions(api="corpus"))),
+               bleu=CORPUS_BLEU)),
            ("bleu",),
            {"bleu": "changed"},
            "A two-word output has no 3- or 4-grams, so corpus BLEU is 0 even for a perfect match; "
@@ -392,7 +404,7 @@ _P = [
     Preset("ref-length", "Which reference length?", "C6", "config",
            (_v("closest (sacreBLEU, NLTK)", C6_CAND, C6_REFS),
             _v("shortest (HF evaluate bleu / TF-NMT)", C6_CAND, C6_REFS,
-               bleu=BleuOptions(ref_length="shortest", api="corpus"))),
+               bleu=BleuConfig("hf-evaluate"))),
            ("bleu", "bleu_bp"),
            {"bleu": "changed", "bleu_bp": "changed"},
            "Identical n-gram counts, different brevity penalty: sacreBLEU uses the reference length closest "
@@ -400,7 +412,7 @@ _P = [
            "evaluate issue #558 — https://github.com/huggingface/evaluate/issues/558; tensorflow/nmt bleu.py"),
     Preset("non-latin", "Non-Latin text in rouge-score", "C7", "config",
            (_v("rouge-score default tokenizer", C7_ZH, (C7_ZH,)),
-            _v("unicode tokenizer (opt-in)", C7_ZH, (C7_ZH,), rouge=RougeOptions(tokenizer="unicode"),
+            _v("unicode tokenizer (opt-in)", C7_ZH, (C7_ZH,), rouge=UNICODE_ROUGE,
                note="the explainer's opt-in unicode word tokenizer instead of rouge-score's ASCII-only default")),
            ("rouge1_f", "bleu"),
            {"rouge1_f": "changed", "bleu": "unchanged"},
@@ -411,7 +423,7 @@ _P = [
            "#3111"),
     Preset("accents", "Accented text in rouge-score", "C7", "config",
            (_v("rouge-score default tokenizer", C7_FR_PLAIN, (C7_FR,)),
-            _v("unicode tokenizer (opt-in)", C7_FR_PLAIN, (C7_FR,), rouge=RougeOptions(tokenizer="unicode"),
+            _v("unicode tokenizer (opt-in)", C7_FR_PLAIN, (C7_FR,), rouge=UNICODE_ROUGE,
                note="the explainer's opt-in unicode word tokenizer instead of rouge-score's ASCII-only default")),
            ("rouge1_r", "rouge1_f", "bleu"),
            {"rouge1_r": "changed", "rouge1_f": "changed", "bleu": "unchanged"},
@@ -434,10 +446,10 @@ _P = [
     Preset("rouge-implementations", "ROUGE implementations and multi-reference rules", "C9", "config",
            (_v("rouge-score score_multi (best F per type)", C9_CAND, C9_REFS),
             _v("ROUGE-1.5.5 -f A (pool the references)", C9_CAND, C9_REFS,
-               rouge=RougeOptions(dialect="rouge155", multi_ref="pool"),
+               rouge=RougeConfig("rouge155", multi_ref="pool"),
                note="the explainer's ROUGE-1.5.5.pl dialect (golden-tested; the Perl script cannot run here)"),
             _v("ROUGE-1.5.5 -f B (best recall)", C9_CAND, C9_REFS,
-               rouge=RougeOptions(dialect="rouge155", multi_ref="best-recall"))),
+               rouge=RougeConfig("rouge155", multi_ref="best-recall"))),
            ("rouge1_f", "rouge2_f", "rougeL_f"),
            {"rouge1_f": "changed", "rouge2_f": "changed", "rougeL_f": "changed"},
            "With several references, rouge-score keeps the best-F reference for each ROUGE type, while "
@@ -451,7 +463,7 @@ _P = [
            (_v("token lists (hyp.split(), [ref.split()])", C10_CAND, (C10_REF,), bleu=C10_BLEU,
                note="nltk.translate.bleu_score.sentence_bleu, weights=[1.]; NLTK's 0–1 score shown ×100"),
             _v("plain strings (read as characters)", C10_CAND, (C10_REF,),
-               bleu=replace(C10_BLEU, nltk_input="string"),
+               bleu=C10_BLEU.with_options(nltk_input="string"),
                note="the same call with the strings themselves: NLTK iterates them character by character")),
            ("bleu",),
            {"bleu": "changed"},

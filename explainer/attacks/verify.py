@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from rouge_score import rouge_scorer
+from sacrebleu.metrics.bleu import BLEU
 
-from explainer.attacks.scoring import BleuOptions
+from explainer.attacks.scoring import SENTENCE_BLEU, BleuConfig
 
 __all__ = ["real_scores", "compare", "Mismatch", "PACKAGES", "REAL_METRICS"]
 
@@ -33,13 +34,16 @@ def _version(dist: str) -> str:
 PACKAGES = f"sacreBLEU {_version('sacrebleu')} / rouge-score {_version('rouge-score')}"
 
 
-def real_scores(candidate: str, references: Sequence[str], bleu: BleuOptions = BleuOptions()) -> dict[str, float]:
-    """Every metric of :data:`REAL_METRICS` for one candidate, computed by the installed packages."""
-    if bleu.ref_length != "closest":
-        raise ValueError("the real-package check covers sacreBLEU's closest-reference rule only")
+def real_scores(candidate: str, references: Sequence[str], bleu: BleuConfig = SENTENCE_BLEU) -> dict[str, float]:
+    """Every metric of :data:`REAL_METRICS` for one candidate, computed by the installed packages (a
+    ``sacrebleu`` configuration only: the check runs sacreBLEU itself)."""
+    if bleu.dialect != "sacrebleu":
+        raise ValueError(f"the real-package check runs sacreBLEU; the {bleu.dialect} dialect is not sacreBLEU")
     refs = list(references)
-    metric = bleu.metric()  # sacreBLEU's own BLEU object; refuses options of another dialect
-    b = metric.sentence_score(candidate, refs) if bleu.api == "sentence" else metric.corpus_score(
+    metric = BLEU(lowercase=bleu.get("lowercase"), tokenize=bleu.get("tokenize"),
+                  smooth_method=bleu.get("smooth_method"), smooth_value=bleu.get("smooth_value"),
+                  max_ngram_order=bleu.get("max_ngram_order"), effective_order=bleu.get("effective_order"))
+    b = metric.sentence_score(candidate, refs) if bleu.get("api") == "sentence_bleu" else metric.corpus_score(
         [candidate], [[r] for r in refs])
     sc = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=False)
     r = sc.score_multi(refs, candidate)  # best F per type; with one reference the same as score()

@@ -22,7 +22,7 @@ from explainer.bleu.limits import (
     check_corpus_trace_size,
     check_trace_size,
 )
-from explainer.bleu.trace import BleuCorpusTrace, BleuStats, BleuTrace, OrderNgrams, TextTrace
+from explainer.bleu.trace import BleuCorpusTrace, BleuStats, BleuText, BleuTrace, OrderNgrams
 from explainer.errors import ExplainerInputError
 from explainer.gcpause import gc_paused
 from explainer.ngrams import count_all_ngrams
@@ -235,10 +235,10 @@ def score_corpus(d: BleuDialect, candidates, references) -> BleuStats:
 
 
 # ---------------------------------------------------------------------------------------- full trace
-def _text_trace(d: BleuDialect, text: str) -> TextTrace:
+def _bleu_text(d: BleuDialect, text: str) -> BleuText:
     toks = d.tokenize(text)
     starts, ends = d.align_offsets(text, toks)
-    return TextTrace(text, d.preprocessed_text(text), d.preprocess_changes(text), toks, starts, ends)
+    return BleuText(text, d.preprocessed_text(text), d.preprocess_changes(text), toks, starts, ends)
 
 
 def _group_by_next(positions: Sequence[int], ref_toks: Sequence[str], off: int, lim: int) -> dict | None:
@@ -258,7 +258,7 @@ def _group_by_next(positions: Sequence[int], ref_toks: Sequence[str], off: int, 
 
 
 def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str]) -> tuple[
-        TextTrace, list[TextTrace], list[OrderNgrams], Any, list]:
+        BleuText, list[BleuText], list[OrderNgrams], Any, list]:
     """Tokens, n-gram tables, reference-length choice and the statistics vector of one segment.
 
     Reference positions are found by extension rather than by listing every reference n-gram: an n-gram
@@ -269,8 +269,8 @@ def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str
     is so visited at most twice per order, whatever the text: the work is linear in the total number of tokens
     (filtering per n-gram was quadratic when many distinct n-grams continue one frequent prefix, e.g. a
     candidate "a x1 a x2 a x3 ..." against references "a a a ...")."""
-    cand = _text_trace(d, candidate)
-    refs = [_text_trace(d, r) for r in references]
+    cand = _bleu_text(d, candidate)
+    refs = [_bleu_text(d, r) for r in references]
     ht = cand.token_texts
     refs_toks = [r.token_texts for r in refs]
     c = len(ht)

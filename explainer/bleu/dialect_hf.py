@@ -56,49 +56,9 @@ class HfEvaluateDialect(BleuDialect):
 
     def combine(self, c, r, matches, totals, ctx, *, n_segments=1) -> Combination:
         N = self.max_order
-        smooth = self.options["smooth"]
-        precisions = [0] * N
-        notes = []
-        for i in range(N):
-            m, t = matches[i], totals[i]
-            if smooth:
-                precisions[i] = (m + 1.0) / (t + 1.0)
-                notes.append(("add-one", f"({m} + 1) / ({t} + 1) = {precisions[i]:.6g}",
-                              "smooth=True adds 1 to matches and totals of every order, unigrams included"))
-            elif t > 0:
-                precisions[i] = float(m) / t
-                notes.append(("none", f"{m} / {t} = {precisions[i]:.6g}", "no smoothing"))
-            else:
-                precisions[i] = 0.0
-                notes.append(("none", "0 (no candidate n-grams)", "no candidate n-grams of this order: precision 0"))
-        if min(precisions) > 0:
-            terms = [(1.0 / N) * math.log(p) for p in precisions]
-            log_sum = sum(terms)
-            geo = math.exp(log_sum)
-            early = None
-        else:
-            terms = [None] * N
-            log_sum = None
-            geo = 0
-            early = "a precision is 0: geo_mean = 0 (compute_bleu skips the logs)"
-        err = None
-        if r == 0 or c == 0:
-            ratio = (c / r) if r else None
-            bp = 0.0
-            branch = "division by zero"
-            bpf = "ratio = c/r, BP = exp(1 − 1/ratio): undefined"
-            what = ("the reference length (the shortest reference) is 0" if r == 0
-                    else "the candidate is empty (ratio 0)")
-            # ratio = float(translation_length) / reference_length, then 1. / ratio: a float division either way
-            err = LibraryError("ZeroDivisionError", "float division by zero",
-                               f"the real library fails here because {what}: compute_bleu divides by it")
-        else:
-            ratio = float(c) / r
-            if ratio > 1.0:
-                bp, branch, bpf = 1.0, "ratio > 1", f"ratio = {c}/{r} = {ratio:.6g} > 1: BP = 1"
-            else:
-                bp = math.exp(1 - 1.0 / ratio)
-                branch, bpf = "ratio ≤ 1", f"exp(1 − 1/ratio) = exp(1 − 1/{ratio:.6g}) = {bp:.6g}"
+        precisions, notes = self._precisions(matches, totals)
+        terms, log_sum, geo, early = _geo_mean(precisions)
+        ratio, bp, branch, bpf, err = _brevity_penalty(c, r)
         bleu = geo * bp
         orders = []
         for i in range(N):
@@ -113,6 +73,26 @@ class HfEvaluateDialect(BleuDialect):
                            log_sum=log_sum, log_mean=log_sum,
                            geo_mean=float(geo), score=float(bleu), bleu=float(bleu), scale=1.0, early_exit=early,
                            library_error=err)
+
+    def _precisions(self, matches, totals) -> tuple[list, list[tuple[str, str, str]]]:
+        """compute_bleu's precisions (add-one on every order with ``smooth``) and, per order, (smoothing,
+        formula, why)."""
+        N = self.max_order
+        precisions = [0] * N
+        notes = []
+        for i in range(N):
+            m, t = matches[i], totals[i]
+            if self.options["smooth"]:
+                precisions[i] = (m + 1.0) / (t + 1.0)
+                notes.append(("add-one", f"({m} + 1) / ({t} + 1) = {precisions[i]:.6g}",
+                              "smooth=True adds 1 to matches and totals of every order, unigrams included"))
+            elif t > 0:
+                precisions[i] = float(m) / t
+                notes.append(("none", f"{m} / {t} = {precisions[i]:.6g}", "no smoothing"))
+            else:
+                precisions[i] = 0.0
+                notes.append(("none", "0 (no candidate n-grams)", "no candidate n-grams of this order: precision 0"))
+        return precisions, notes
 
     def signature(self, nrefs) -> str:
         o = self.options
@@ -132,3 +112,32 @@ class HfEvaluateDialect(BleuDialect):
                                         f"the real library fails here because segment {i + 1} has no reference: "
                                         "compute_bleu takes min() of no reference lengths")
         return [], None
+
+
+def _geo_mean(precisions) -> tuple[list, float | None, float, str | None]:
+    """(log terms, their sum, the geometric mean, the early exit): compute_bleu skips the logs when a precision
+    is 0."""
+    N = len(precisions)
+    if min(precisions) > 0:
+        terms = [(1.0 / N) * math.log(p) for p in precisions]
+        log_sum = sum(terms)
+        return terms, log_sum, math.exp(log_sum), None
+    return [None] * N, None, 0, "a precision is 0: geo_mean = 0 (compute_bleu skips the logs)"
+
+
+def _brevity_penalty(c: int, r: int) -> tuple[float | None, float, str, str, LibraryError | None]:
+    """(ratio, BP, branch, formula, the library's error): ``exp(1 - 1/ratio)`` with ratio = c/r; a zero length
+    divides by zero in compute_bleu."""
+    if r == 0 or c == 0:
+        what = ("the reference length (the shortest reference) is 0" if r == 0
+                else "the candidate is empty (ratio 0)")
+        # ratio = float(translation_length) / reference_length, then 1. / ratio: a float division either way
+        err = LibraryError("ZeroDivisionError", "float division by zero",
+                           f"the real library fails here because {what}: compute_bleu divides by it")
+        return ((c / r) if r else None), 0.0, "division by zero", \
+            "ratio = c/r, BP = exp(1 − 1/ratio): undefined", err
+    ratio = float(c) / r
+    if ratio > 1.0:
+        return ratio, 1.0, "ratio > 1", f"ratio = {c}/{r} = {ratio:.6g} > 1: BP = 1", None
+    bp = math.exp(1 - 1.0 / ratio)
+    return ratio, bp, "ratio ≤ 1", f"exp(1 − 1/ratio) = exp(1 − 1/{ratio:.6g}) = {bp:.6g}", None

@@ -1,9 +1,9 @@
-"""The course chapter's from-scratch BLEU (chapter 2, "Complete BLEU Implementation").
+"""The textbook's from-scratch BLEU (its "Complete BLEU Implementation", ``bleu_score``).
 
 ``tokenize = text.lower().split()``; modified precision = clipped/total (0 when total is 0); the closest
 reference length by ``min(ref_lens, key=lambda r: abs(r - c))`` (a tie goes to the FIRST listed reference);
 ``log(max(p, 1e-10))`` for every order; geometric mean ``exp(sum(logs) / len(logs))``;
-``BP = 1 if c >= r else exp(1 - r/c)``. The chapter has no corpus function: for a corpus the explainer sums
+``BP = 1 if c >= r else exp(1 - r/c)``. The textbook has no corpus function: for a corpus the explainer sums
 the per-segment statistics as every library does.
 """
 from __future__ import annotations
@@ -17,12 +17,12 @@ EPSILON = 1e-10
 
 class TextbookDialect(BleuDialect):
     name = "textbook"
-    label = "Textbook (course chapter)"
-    implementation = "course chapter 2, bleu_score()"
-    description = ("The from-scratch BLEU of the course chapter: lowercase + whitespace tokens, closest reference "
+    label = "Textbook (from-scratch code)"
+    implementation = "textbook bleu_score()"
+    description = ("The textbook's from-scratch BLEU: lowercase + whitespace tokens, closest reference "
                    "(first listed wins a tie), zero precisions floored at 1e-10, score on 0-1.")
     scale = 1.0
-    OPTIONS = (OptionSpec("max_n", "int", 4, "maximum n-gram order (the chapter's max_n)", min=1, max=10),)
+    OPTIONS = (OptionSpec("max_n", "int", 4, "maximum n-gram order (the textbook's max_n)", min=1, max=10),)
     tokenizer_name = "lower+split"
 
     def tokenize(self, text: str) -> list[str]:
@@ -93,12 +93,12 @@ class TextbookDialect(BleuDialect):
                            early_exit=early, library_error=err)
 
     def signature(self, nrefs) -> str:
-        return f"textbook:chapter2|nrefs:{nrefs}|case:lc|tok:split|ref:closest-first|floor:1e-10|max_n:{self.max_order}"
+        return f"textbook|nrefs:{nrefs}|case:lc|tok:split|ref:closest-first|floor:1e-10|max_n:{self.max_order}"
 
     def check_inputs(self, candidates, references, *, corpus):
         if corpus and not candidates:
-            return [], LibraryError("NotExpressible", "no segments: the chapter's bleu_score scores one candidate",
-                                    "the real library cannot even be given this input: the chapter has no corpus "
+            return [], LibraryError("NotExpressible", "no segments: the textbook's bleu_score scores one candidate",
+                                    "the real library cannot even be given this input: the textbook has no corpus "
                                     "function (a textbook corpus sums the statistics of its segments), and an "
                                     "empty corpus has no candidate to pass to bleu_score")
         if any(len(r) == 0 for r in references):

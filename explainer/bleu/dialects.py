@@ -1,7 +1,7 @@
 """The BLEU dialect policy interface.
 
 A *dialect* reproduces one real implementation (sacreBLEU, NLTK, Hugging Face ``evaluate``, Moses, the
-course chapter). The BLEU algorithm itself is written once (``explainer/bleu/algorithm.py``): tokenize,
+textbook's from-scratch code). The BLEU algorithm itself is written once (``explainer/bleu/algorithm.py``): tokenize,
 count n-grams, clip against the per-n-gram maximum over references, choose a reference length, reduce each
 segment to sufficient statistics ``[c, r, m_1..m_N, t_1..t_N]``, sum them over a corpus, and combine the
 sums into a score. A dialect is a small policy object that decides only the points where implementations

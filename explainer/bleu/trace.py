@@ -12,11 +12,14 @@ from explainer.bleu.limits import check_corpus_trace_size
 from explainer.gcpause import gc_paused
 from explainer.text import Token
 
-__all__ = ["TextTrace", "NgramEntry", "OrderNgrams", "BleuTrace", "BleuCorpusTrace", "BleuStats"]
+__all__ = ["BleuText", "NgramEntry", "OrderNgrams", "BleuTrace", "BleuCorpusTrace", "BleuStats"]
 
 
-class TextTrace:
-    """One text (candidate or reference) as the dialect sees it.
+class BleuText:
+    """One text (candidate or reference) of a BLEU trace as the dialect reads it: the user's string, the
+    preprocessing (the string the tokens were split from and what changed) and the tokens with character offsets
+    in the user's string. (The ROUGE trace's record of a text is :class:`explainer.rouge.trace.RougeTextView`: a
+    role and a ``TokenizedText`` with stems, removed words and sentences, a different record.)
 
     Tokens are stored compactly (their strings and start/end offsets); ``tokens`` builds the ``Token``
     objects (with character spans in ``text``; None when a token cannot be located) on first access."""
@@ -33,13 +36,6 @@ class TextTrace:
         self.ends = ends
         self._tokens = None
 
-    @classmethod
-    def from_tokens(cls, text: str, preprocessed: str, changes: list[dict], tokens: list[Token]) -> "TextTrace":
-        tt = cls(text, preprocessed, changes, [t.text for t in tokens], [t.start for t in tokens],
-                 [t.end for t in tokens])
-        tt._tokens = list(tokens)
-        return tt
-
     @property
     def tokens(self) -> list[Token]:
         if self._tokens is None:
@@ -47,7 +43,7 @@ class TextTrace:
         return self._tokens
 
     def __repr__(self) -> str:
-        return f"TextTrace(text={self.text!r}, tokens={len(self.token_texts)})"
+        return f"BleuText(text={self.text!r}, tokens={len(self.token_texts)})"
 
     def to_dict(self) -> dict:
         return {"text": self.text, "preprocessed": self.preprocessed, "changes": self.changes,
@@ -188,8 +184,8 @@ class BleuTrace:
     options: dict
     scale: float
     tokenizer: str
-    candidate: TextTrace
-    references: list[TextTrace]
+    candidate: BleuText
+    references: list[BleuText]
     ngrams: list[OrderNgrams]
     totals_rule: str
     ref_length: RefLengthChoice

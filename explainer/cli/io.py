@@ -6,20 +6,24 @@ for anything the user must fix; ``explainer.cli.main`` prints it as ONE line on 
 (``explainer <command>: error: <message>``) and exits 2. Exit codes: 0 done, 2 bad input / usage / resources,
 3 a bug of ours (still one line), 130 interrupted. A closed pipe (``| head``) ends the run quietly with 0.
 
-Reading (nothing is ever truncated or guessed):
+Reading: the rules and messages of ``explainer.inputs`` (shared with the corpus core and the Corpus page), with
+its errors raised as ``CliError``:
 
 * ``read_lines(path) -> list[str]``: the lines of a UTF-8 file (``"-"`` = stdin). A byte-order mark and CRLF
   line ends are accepted; a final newline adds no empty line. Not UTF-8 -> ``"PATH: line N is not valid UTF-8
   (byte 0xE9 at column 4); save it as UTF-8"``; unreadable -> ``"cannot read PATH: reason"``.
-* ``read_segments(path) -> list[Segment]``: JSON Lines, one object per non-blank line; ``Segment`` is the
-  tuple ``(lineno, candidate, references)``. Keys: ``candidate`` (or ``prediction`` / ``hypothesis``, the
-  names of Hugging Face evaluate and sacreBLEU) and ``references`` (a list of strings) or ``reference`` (one
-  string). An empty list is allowed here (BLEU records what the library does with it); a command that needs
-  references refuses with ``require_references``. Every error names the line: invalid JSON, JSON nested too
-  deeply to read, a number of more than 4,300 digits, a wrong type, a missing key.
+* ``read_segments(path) -> list[Segment]``: JSON Lines, one object per non-blank line; ``Segment``
+  (``explainer.inputs.Segment``) is the tuple ``(lineno, candidate, references)``. Keys: ``candidate`` (or
+  ``prediction`` / ``hypothesis``, the names of Hugging Face evaluate and sacreBLEU) and ``references`` (a list
+  of strings) or ``reference`` (one string). An empty list is allowed here (BLEU records what the library does
+  with it); a command that needs references refuses with ``require_references``. Every error names the line:
+  invalid JSON, JSON nested too deeply to read, a number of more than 4,300 digits, a wrong type, a missing key.
 * ``read_corpus(hyp_path, ref_paths) -> (candidates, references)``: line-aligned files, one ``--ref`` per
   reference stream; ``references[i]`` is the list of segment i's references. Files of different lengths
-  and an empty corpus are errors.
+  (``"H has N lines but R has M: the files must be line-aligned (the explainer never truncates)"``) and an
+  empty corpus (``"H is empty"``) are errors.
+* ``aligned_blocks(paths, first=..., block=...)``: the same files read in lockstep, a block of lines at a time
+  (``compare`` streams its files with it: flat memory), with the same messages as ``read_corpus``.
 * ``option_pairs(["KEY=VALUE", ...]) -> dict``: the ``-o`` flags (values stay strings; each core coerces them
   with its option specs).
 * ``int_arg(lo, hi)``: an argparse ``type=`` for a bounded whole number, checked before conversion
@@ -47,24 +51,22 @@ import json
 import math
 import re
 import sys
-from typing import Iterable, NamedTuple
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
-__all__ = ["CliError", "Segment", "read_lines", "read_segments", "read_corpus", "corpus_items", "option_pairs",
-           "int_arg", "require_references", "check_stdout", "check_texts", "write_json", "one_line"]
+if TYPE_CHECKING:
+    from explainer.inputs import Segment
 
-MAX_INT_DIGITS = 4300   # Python's int/str conversion limit (sys.get_int_max_str_digits() default)
+__all__ = ["CliError", "read_lines", "read_segments", "read_corpus", "aligned_blocks", "corpus_items",
+           "option_pairs", "int_arg", "require_references", "check_stdout", "check_texts", "write_json", "one_line"]
+
+
+# Python's int/str conversion limit (sys.get_int_max_str_digits() default); explainer.inputs.MAX_INT_DIGITS too
+MAX_INT_DIGITS = 4300
 
 
 class CliError(Exception):
     """An error with a message meant for the user (printed as one line, exit code 2)."""
-
-
-class Segment(NamedTuple):
-    """One JSONL segment: the line it came from, the candidate, its references."""
-
-    lineno: int
-    candidate: str
-    references: list[str]
 
 
 def one_line(message: str) -> str:
@@ -73,82 +75,32 @@ def one_line(message: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------------- reading
-def _read_bytes(path: str) -> bytes:
-    try:
-        if path == "-":
-            return sys.stdin.buffer.read()
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError as e:
-        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+# explainer.inputs is imported when a command reads its input, not when the parser is built (start-up stays fast)
+@contextmanager
+def _as_cli_error():
+    """``explainer.inputs``' errors, as the CLI's (the same message)."""
+    from explainer.inputs import InputFileError
 
-
-def _decode(data: bytes, path: str) -> str:
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        name = "stdin" if path == "-" else path
-        raise CliError(f"{name}: line {line} is not valid UTF-8 (byte 0x{data[e.start]:02X} at column {col}); "
-                       "save it as UTF-8") from None
-    return text[1:] if text.startswith("\ufeff") else text
+        yield
+    except InputFileError as e:
+        raise CliError(str(e)) from None
 
 
 def read_lines(path: str) -> list[str]:
     """The lines of a UTF-8 file or stdin (``"-"``), without line ends."""
-    lines = _decode(_read_bytes(path), path).split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    from explainer import inputs
 
-
-def _parse_json_line(line: str, lineno: int):
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError as e:
-        raise CliError(f"line {lineno}: invalid JSON ({e.msg}, column {e.colno})") from None
-    except RecursionError:
-        raise CliError(f"line {lineno}: invalid JSON (nested too deeply to read)") from None
-    except ValueError as e:   # int() limit: "Exceeds the limit (4300 digits) for integer string conversion"
-        if "digits" in str(e):
-            raise CliError(f"line {lineno}: invalid JSON (a number with more than {MAX_INT_DIGITS:,} digits)") \
-                from None
-        raise CliError(f"line {lineno}: invalid JSON ({e})") from None
-
-
-_CANDIDATE_KEYS = ("candidate", "prediction", "hypothesis")
-
-
-def _segment(obj, lineno: int) -> Segment:
-    if not isinstance(obj, dict):
-        raise CliError(f"line {lineno}: expected a JSON object with 'candidate' and 'references'")
-    key = next((k for k in _CANDIDATE_KEYS if k in obj), None)
-    if key is None:
-        raise CliError(f"line {lineno}: 'candidate' is missing (also accepted: 'prediction', 'hypothesis')")
-    cand = obj[key]
-    if not isinstance(cand, str):
-        raise CliError(f"line {lineno}: '{key}' must be a string")
-    if "references" in obj:
-        refs, rkey = obj["references"], "references"
-    elif "reference" in obj:
-        refs, rkey = obj["reference"], "reference"
-    else:
-        raise CliError(f"line {lineno}: 'references' is missing (a list of strings; or 'reference': one string)")
-    if isinstance(refs, str):
-        refs = [refs]
-    if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
-        raise CliError(f"line {lineno}: '{rkey}' must be a list of strings (or one string)")
-    return Segment(lineno, cand, refs)
+    with _as_cli_error():
+        return inputs.read_lines(path)
 
 
 def read_segments(path: str) -> list[Segment]:
     """The segments of a JSONL file or stdin (``"-"``); blank lines are skipped (line numbers count them)."""
-    out = []
-    for lineno, line in enumerate(read_lines(path), 1):
-        if line.strip():
-            out.append(_segment(_parse_json_line(line, lineno), lineno))
-    return out
+    from explainer import inputs
+
+    with _as_cli_error():
+        return inputs.read_segments(path)
 
 
 def require_references(segments: Iterable[Segment], metric: str) -> None:
@@ -163,15 +115,22 @@ def read_corpus(hyp_path: str, ref_paths: list[str]) -> tuple[list[str], list[li
     """Line-aligned corpus files: the candidates and, per candidate, its references (one per ``--ref``)."""
     if not ref_paths:
         raise CliError("corpus mode needs at least one --ref FILE")
-    hyps = read_lines(hyp_path)
-    streams = [read_lines(r) for r in ref_paths]
-    for path, s in zip(ref_paths, streams):
-        if len(s) != len(hyps):
-            raise CliError(f"{hyp_path} has {len(hyps)} lines but {path} has {len(s)}: the files must be "
-                           "line-aligned (the explainer never truncates)")
-    if not hyps:
-        raise CliError(f"{hyp_path} is empty")
+    from explainer import inputs
+
+    with _as_cli_error():
+        inputs.check_one_stdin([hyp_path] + ref_paths)
+        hyps = inputs.read_lines(hyp_path)
+        streams = [inputs.read_lines(r) for r in ref_paths]
+        inputs.check_aligned([(inputs.shown_name(p), s) for p, s in zip([hyp_path] + ref_paths, [hyps] + streams)])
     return hyps, [list(x) for x in zip(*streams)]
+
+
+def aligned_blocks(paths: Sequence[str], *, first: int = 0, block: int = 1000) -> Iterator[list[list[str]]]:
+    """``explainer.inputs.aligned_blocks``: line-aligned files in lockstep, ``block`` lines at a time."""
+    from explainer import inputs
+
+    with _as_cli_error():
+        yield from inputs.aligned_blocks(paths, first=first, block=block)
 
 
 def corpus_items(hyp_path: str, ref_paths: list[str], hyps: list[str], refs: list[list[str]]):

@@ -25,7 +25,7 @@ import argparse
 
 from explainer.cli.io import CliError
 
-__all__ = ["add_arguments", "run", "parse_system", "paired_signature"]
+__all__ = ["add_arguments", "run", "parse_system"]
 
 BLOCK = 1000        # segments read per block
 
@@ -94,21 +94,6 @@ def parse_system(spec: str) -> tuple[str, str]:
     return system_name_from_file(spec), spec
 
 
-def paired_signature(plain: str, test: str, n: int, seed: str, n_ar_confidence: int = -1) -> str:
-    """sacreBLEU's PairedTest signature from the plain one: ``bs:N`` / ``ar:N`` and ``seed:S`` after ``nrefs``
-    (``Signature.format`` order: nrefs, bs, ar, seed, ...)."""
-    parts = plain.split("|")
-    extra = []
-    if test == "bs":
-        extra.append(f"bs:{n}")
-    else:
-        if n_ar_confidence > 0:
-            extra.append(f"bs:{n_ar_confidence}")
-        extra.append(f"ar:{n}")
-    extra.append(f"seed:{seed}")
-    return "|".join(parts[:1] + extra + parts[1:])
-
-
 def _check_settings(args, n_systems: int) -> dict:
     from explainer.corpus.significance import DEFAULT_AR_N, DEFAULT_BS_N, MAX_RESAMPLES
     from explainer.corpus.testset import MAX_REFERENCES, MAX_SYSTEMS
@@ -139,44 +124,24 @@ def _check_settings(args, n_systems: int) -> dict:
     return {"paired": paired, "n": n if paired else None, "confidence_n": conf_n}
 
 
-def _read_streams(paths: list[tuple[str, str]], on_block) -> int:
-    """Read every file line by line in lockstep, BLOCK lines at a time; ``on_block(lines_per_file)``.
-    Returns the number of segments; different line counts are an error naming both files."""
-    from explainer.corpus.testset import MAX_SEGMENTS, TestSetError, _lines, iter_file_lines
+def _read_blocks(args, systems, on_block) -> int:
+    """Read the --ref and --system files in lockstep, BLOCK lines at a time (``explainer.cli.io.aligned_blocks``:
+    every command's rules and messages; the files are measured against the first system, as ``bleu --hyp``
+    against its --ref files); ``on_block(lines per file)``, references first. Returns the number of segments."""
+    from explainer.cli.io import aligned_blocks
+    from explainer.corpus.testset import MAX_SEGMENTS, TestSetError, check_segment_lengths
+    from explainer.inputs import shown_name
 
-    iters = [iter_file_lines(path, label) for label, path in paths]
+    paths = list(args.ref) + [p for _, p in systems]
     n = 0
-    while True:
-        block = [[] for _ in iters]
-        ended = [False] * len(iters)
-        for _ in range(BLOCK):
-            row = []
-            for k, it in enumerate(iters):
-                try:
-                    row.append(next(it))
-                except StopIteration:
-                    ended[k] = True
-                    row.append(None)
-            if any(ended):
-                break
-            for k, x in enumerate(row):
-                block[k].append(x)
-        if block[0]:
-            n += len(block[0])
-            if n > MAX_SEGMENTS:
-                raise TestSetError(f"more than {MAX_SEGMENTS:,} segments: over the limit")
-            on_block(block)
-        if any(ended):
-            if not all(ended):
-                counts = []
-                for k, it in enumerate(iters):
-                    extra = 0 if ended[k] else 1 + sum(1 for _ in it)
-                    counts.append(n + extra)
-                short = next(k for k in range(len(iters)) if ended[k])
-                long_ = next(k for k in range(len(iters)) if not ended[k])
-                raise TestSetError(f"{paths[long_][0]} has {_lines(counts[long_])} but {paths[short][0]} has "
-                                   f"{counts[short]:,}: the files must be line-aligned (nothing is truncated)")
-            return n
+    for block in aligned_blocks(paths, first=len(args.ref), block=BLOCK):
+        for path, lines in zip(paths, block):
+            check_segment_lengths(lines, shown_name(path), n + 1)
+        n += len(block[0])
+        if n > MAX_SEGMENTS:
+            raise TestSetError(f"more than {MAX_SEGMENTS:,} segments: over the limit")
+        on_block(block)
+    return n
 
 
 def run(args) -> int:
@@ -219,10 +184,7 @@ def _bleu_dialect(args):
 
 def _run_bleu(args, systems, settings) -> int:
     from explainer.bleu.algorithm import gc_paused
-    from explainer.bleu.trace import BleuStats
-    from explainer.corpus.bleu_stats import StatsStream, clear_tokenizer_caches
-    from explainer.corpus.rowscore import score_rows
-    from explainer.corpus.significance import Statistic
+    from explainer.corpus.bleu_stats import StatsStream
 
     d, opts = _bleu_dialect(args)
     if (settings["paired"] or settings["confidence_n"]) and d.needs_last_segment:
@@ -233,43 +195,12 @@ def _run_bleu(args, systems, settings) -> int:
     K = len(args.ref)
     stream = StatsStream(d, len(systems))
     warnings: list[str] = []
-    check_blocks = d.name != "sacrebleu"
-
-    def on_block(block):
-        refs_block = [list(x) for x in zip(*block[:K])]
-        hyps_block = block[K:]
-        for i, refs in enumerate(refs_block):
-            stream.add([h[i] for h in hyps_block], refs)
-        clear_tokenizer_caches()     # no line is seen twice: keep memory flat
-        if check_blocks:
-            for hyps in hyps_block:
-                ws, err = d.check_inputs(hyps, refs_block, corpus=True)
-                for w in ws:
-                    if w.message not in warnings:
-                        warnings.append(w.message)
-                if err is not None:
-                    raise CliError(f"{d.implementation} cannot score this input: {err.message}")
-
-    paths = [(f"reference {p}", p) for p in args.ref] + [(f"system {n} ({p})", p) for n, p in systems]
     # the statistics are built from short-lived, acyclic objects (token lists, n-gram Counters): the cyclic
     # garbage collector has nothing to find in them and would only re-scan everything alive, again and again
     with gc_paused():
-        S = _read_streams(paths, on_block)
-    if S == 0:
-        raise CliError(f"{args.ref[0]} is empty")
+        S = _read_blocks(args, systems, _statistics_of_blocks(d, K, stream, warnings))
     arrays = stream.arrays()
-    lasts = stream.last_contexts()
-    N = d.max_order
-    corpus, statistics = [], []
-    for j, (name, _) in enumerate(systems):
-        summed = arrays[j].sum(0).tolist()
-        comb = d.combine(summed[0], summed[1], summed[2:2 + N], summed[2 + N:], lasts[j], n_segments=S)
-        st = BleuStats.from_combination(d.name, comb, d.signature(K), [], comb.library_error, d.options_dict())
-        c = st.to_dict()
-        for k in ("signature", "options", "dialect", "warnings"):
-            c.pop(k, None)
-        corpus.append(dict(name=name, **c))
-        statistics.append(Statistic(arrays[j], lambda rows, mode: score_rows(d, rows, mode=mode), comb.score))
+    corpus, statistics = _bleu_corpus(d, systems, arrays, stream.last_contexts(), S, K)
     if d.name == "sacrebleu" and not d.options["force"]:
         if any(x >= 100 for x in stream.ends_with_period):
             warnings.append("That's 100 lines that end in a tokenized period ('.')")
@@ -283,25 +214,60 @@ def _run_bleu(args, systems, settings) -> int:
     return 0
 
 
-def _write_bleu_segments(path, d, systems, arrays, ref_first, ctxs) -> None:
-    from explainer.corpus.report import _per_segment
+def _statistics_of_blocks(d, K: int, stream, warnings: list[str]):
+    """The handler of each block of lines (K reference files, then the systems): their statistics go into
+    ``stream``; a dialect other than sacreBLEU checks its input as the real library would (warnings collected,
+    an input it cannot score refused)."""
+    from explainer.corpus.bleu_stats import clear_tokenizer_caches
+
+    def on_block(block):
+        refs_block = [list(x) for x in zip(*block[:K])]
+        hyps_block = block[K:]
+        for i, refs in enumerate(refs_block):
+            stream.add([h[i] for h in hyps_block], refs)
+        clear_tokenizer_caches()     # no line is seen twice: keep memory flat
+        if d.name == "sacrebleu":
+            return
+        for hyps in hyps_block:
+            ws, err = d.check_inputs(hyps, refs_block, corpus=True)
+            for w in ws:
+                if w.message not in warnings:
+                    warnings.append(w.message)
+            if err is not None:
+                raise CliError(f"{d.implementation} cannot score this input: {err.message}")
+
+    return on_block
+
+
+def _bleu_corpus(d, systems, arrays, lasts, S: int, K: int) -> tuple[list[dict], list]:
+    """Per system: the corpus statistics from the summed rows (as the dialect combines them) and the
+    ``Statistic`` the tests resample."""
+    from explainer.bleu.trace import BleuStats
+    from explainer.corpus.rowscore import score_rows
+    from explainer.corpus.significance import Statistic
 
     N = d.max_order
-    cols: dict = {"segment": list(range(1, len(ref_first) + 1)), "ref_len": ref_first}
-    base = None
+    corpus, statistics = [], []
     for j, (name, _) in enumerate(systems):
-        st = arrays[j]
-        sent, bp = _per_segment(d, st, ctxs[j] if ctxs is not None else None)
-        cols[f"{name} | len"] = st[:, 0].tolist()
-        cols[f"{name} | r"] = st[:, 1].tolist()
-        cols[f"{name} | score"] = sent.tolist()
-        if base is None:
-            base = sent
-        else:
-            cols[f"{name} | Δ"] = (sent - base).tolist()
-        cols[f"{name} | BP"] = bp.tolist()
-        cols[f"{name} | {N}-gram"] = [f"{m}/{t}" for m, t in zip(st[:, 1 + N].tolist(), st[:, 1 + 2 * N].tolist())]
-    _write_csv(path, cols)
+        summed = arrays[j].sum(0).tolist()
+        comb = d.combine(summed[0], summed[1], summed[2:2 + N], summed[2 + N:], lasts[j], n_segments=S)
+        st = BleuStats.from_combination(d.name, comb, d.signature(K), [], comb.library_error, d.options_dict())
+        c = st.to_dict()
+        for k in ("signature", "options", "dialect", "warnings"):
+            c.pop(k, None)
+        corpus.append(dict(name=name, **c))
+        statistics.append(Statistic(arrays[j], lambda rows, mode: score_rows(d, rows, mode=mode), comb.score))
+    return corpus, statistics
+
+
+def _write_bleu_segments(path, d, systems, arrays, ref_first, ctxs) -> None:
+    from explainer.corpus.report import segment_columns, segment_scores
+
+    rows = []
+    for j, (name, _) in enumerate(systems):
+        sent, bp = segment_scores(d, arrays[j], ctxs[j] if ctxs is not None else None)
+        rows.append((name, arrays[j], sent, bp))
+    _write_csv(path, segment_columns(rows, ref_first, d.max_order))
 
 
 def _run_bleu_report(args, systems, settings, d, opts) -> int:
@@ -336,15 +302,23 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
 
 # ----------------------------------------------------------------------------------------------- ROUGE
 def _read_testset(args, systems):
-    from explainer.corpus.testset import build_testset, iter_file_lines
+    """The whole test set in memory (ROUGE and --report need the texts), read as the BLEU statistics are."""
+    from explainer.corpus.testset import build_testset
 
-    refs = [(p, list(iter_file_lines(p, f"reference {p}"))) for p in args.ref]
-    syss = [(n, list(iter_file_lines(p, f"system {n} ({p})"))) for n, p in systems]
-    return build_testset(syss, refs)
+    K = len(args.ref)
+    streams: list[list[str]] = [[] for _ in range(K + len(systems))]
+
+    def keep(block):
+        for lines, more in zip(streams, block):
+            lines.extend(more)
+
+    _read_blocks(args, systems, keep)
+    return build_testset([(name, streams[K + j]) for j, (name, _) in enumerate(systems)],
+                         [(path, streams[k]) for k, path in enumerate(args.ref)])
 
 
 def _run_rouge(args, systems, settings) -> int:
-    from explainer.cli.rouge import build_options as _options
+    from explainer.cli.rouge import build_options as rouge_options
     from explainer.corpus.rouge_report import rouge_report
     from explainer.rouge.engine import check_rouge_call
     from explainer.rouge.types import parse_types
@@ -356,7 +330,7 @@ def _run_rouge(args, systems, settings) -> int:
         if getattr(args, flag) is not None:
             raise CliError(f"--{flag.replace('_', '-')} is a BLEU option (ROUGE takes --types --stem --multi-ref "
                            "--tokenizer -o)")
-    opts = _options(args)
+    opts = rouge_options(args)
     try:
         check_rouge_call(args.dialect, args.types, corpus=True, **opts)
     except ValueError as e:
@@ -392,7 +366,13 @@ def _run_rouge(args, systems, settings) -> int:
 
 # ---------------------------------------------------------------------------------------------- tests
 def _tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, sacre: bool) -> dict:
-    from explainer.corpus.significance import bootstrap_confidence, paired_test, seed_from_env
+    from explainer.corpus.significance import (
+        bootstrap_confidence,
+        confidence_signature,
+        paired_signature,
+        paired_test,
+        seed_from_env,
+    )
 
     paired, n, conf_n = settings["paired"], settings["n"], settings["confidence_n"]
     rows = [{"name": name, "score": float(st.score), "p_value": None, "mean": None, "ci": None}
@@ -422,8 +402,7 @@ def _tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, sac
             test["note"] = ("the project's own extension: sacreBLEU's bootstrap applied to this metric's "
                             "statistics")
         if sacre:
-            parts = plain_sig.split("|")
-            sig = "|".join(parts[:1] + [f"bs:{conf_n}", f"seed:{seed_str}"] + parts[1:])
+            sig = confidence_signature(plain_sig, conf_n, seed_str)
     return {"systems": rows, "signature": sig, "test": test}
 
 

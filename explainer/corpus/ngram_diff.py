@@ -10,12 +10,11 @@ largest difference, in each direction, list the segments where the difference oc
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from explainer.ngrams import count_all_ngrams
 
 __all__ = ["ngram_differences", "clipped_matches"]
-
 
 
 def clipped_matches(tokens: Sequence[str], ref_ngrams, max_order: int) -> dict:
@@ -35,42 +34,13 @@ def ngram_differences(report, i: int, baseline: int = 0, *, k: int = 15, orders:
     d = report.d
     N = d.max_order
     keep = set(orders) if orders else set(range(1, N + 1))
-    sys_lines = report.testset.systems[i][1]
-    base_lines = report.testset.systems[baseline][1]
-    matched_s: dict = defaultdict(int)
-    matched_b: dict = defaultdict(int)
-    segs_better: dict = defaultdict(list)
-    segs_worse: dict = defaultdict(list)
-    prepared = report.prepared_refs
-    if prepared is None:   # the report did not keep them (the page saves the memory): tokenize the references again
-        from explainer.bleu.algorithm import prepare_references
-
-        prepared = (prepare_references(d, refs) for refs in report.testset.references)
-    for seg, (prep, hs, hb) in enumerate(zip(prepared, sys_lines, base_lines)):
-        ref_ngrams = prep[0]
-        if not ref_ngrams:
-            continue
-        ms = clipped_matches(d.tokenize(hs), ref_ngrams, N) if hs != hb else None
-        mb = clipped_matches(d.tokenize(hb), ref_ngrams, N)
-        if ms is None:              # identical outputs: same matches, no difference in this segment
-            ms = mb
-        for ng, c in ms.items():
-            matched_s[ng] += c
-        for ng, c in mb.items():
-            matched_b[ng] += c
-        if ms is mb:
-            continue
-        for ng in set(ms) | set(mb):
-            a, b = ms.get(ng, 0), mb.get(ng, 0)
-            if a > b:
-                segs_better[ng].append(seg + 1)
-            elif a < b:
-                segs_worse[ng].append(seg + 1)
+    m = _corpus_matches(d, _prepared_references(report), report.testset.systems[i][1],
+                        report.testset.systems[baseline][1])
     diffs = []
-    for ng in set(matched_s) | set(matched_b):
+    for ng in set(m.system) | set(m.baseline):
         if len(ng) not in keep:
             continue
-        a, b = matched_s.get(ng, 0), matched_b.get(ng, 0)
+        a, b = m.system.get(ng, 0), m.baseline.get(ng, 0)
         if a != b:
             diffs.append((a - b, ng, a, b))
 
@@ -80,14 +50,57 @@ def ngram_differences(report, i: int, baseline: int = 0, *, k: int = 15, orders:
 
     better = sorted((x for x in diffs if x[0] > 0), key=lambda x: (-x[0], -x[2], x[1]))[:k]
     worse = sorted((x for x in diffs if x[0] < 0), key=lambda x: (x[0], -x[3], x[1]))[:k]
-    totals_s = [0] * N
-    totals_b = [0] * N
-    for ng, c in matched_s.items():
-        totals_s[len(ng) - 1] += c
-    for ng, c in matched_b.items():
-        totals_b[len(ng) - 1] += c
     return {"system": report.systems[i].name, "baseline": report.systems[baseline].name,
             "orders": sorted(keep),
-            "better": [rec(*x, segs_better[x[1]]) for x in better],
-            "worse": [rec(*x, segs_worse[x[1]]) for x in worse],
-            "matched_per_order": {"system": totals_s, "baseline": totals_b}}
+            "better": [rec(*x, m.segments_better[x[1]]) for x in better],
+            "worse": [rec(*x, m.segments_worse[x[1]]) for x in worse],
+            "matched_per_order": {"system": _per_order(m.system, N), "baseline": _per_order(m.baseline, N)}}
+
+
+def _prepared_references(report):
+    """Each segment's prepared references: the report's, or (the page does not keep them, to save memory) the
+    references tokenized again."""
+    if report.prepared_refs is not None:
+        return report.prepared_refs
+    from explainer.bleu.algorithm import prepare_references
+
+    return (prepare_references(report.d, refs) for refs in report.testset.references)
+
+
+class _Matches(NamedTuple):
+    system: dict            # n-gram -> clipped matches summed over the corpus
+    baseline: dict
+    segments_better: dict   # n-gram -> the segments (1-based) where the system matches it more often
+    segments_worse: dict
+
+
+def _corpus_matches(d, prepared, sys_lines: Sequence[str], base_lines: Sequence[str]) -> _Matches:
+    """Both systems' clipped matches per n-gram, summed over the corpus, and where they differ."""
+    N = d.max_order
+    m = _Matches(defaultdict(int), defaultdict(int), defaultdict(list), defaultdict(list))
+    for seg, (prep, hs, hb) in enumerate(zip(prepared, sys_lines, base_lines)):
+        ref_ngrams = prep[0]
+        if not ref_ngrams:
+            continue
+        mb = clipped_matches(d.tokenize(hb), ref_ngrams, N)
+        ms = clipped_matches(d.tokenize(hs), ref_ngrams, N) if hs != hb else mb   # identical: the same matches
+        for ng, c in ms.items():
+            m.system[ng] += c
+        for ng, c in mb.items():
+            m.baseline[ng] += c
+        if ms is mb:
+            continue
+        for ng in set(ms) | set(mb):
+            a, b = ms.get(ng, 0), mb.get(ng, 0)
+            if a > b:
+                m.segments_better[ng].append(seg + 1)
+            elif a < b:
+                m.segments_worse[ng].append(seg + 1)
+    return m
+
+
+def _per_order(matched: dict, max_order: int) -> list[int]:
+    totals = [0] * max_order
+    for ng, c in matched.items():
+        totals[len(ng) - 1] += c
+    return totals

@@ -31,7 +31,7 @@ from explainer.corpus.testset import TestSet
 from explainer.errors import ExplainerInputError
 
 __all__ = ["ReportBase", "BleuSystem", "BleuReport", "bleu_report", "LENGTH_BUCKETS", "largest_deltas",
-           "quantile_edges"]
+           "quantile_edges", "segment_scores", "segment_columns"]
 
 #: reference-length buckets (tokens of reference 1 under the dialect's tokenizer) when there are no lengths to
 #: take quantiles of (compare-mt's defaults)
@@ -104,10 +104,6 @@ class BleuReport(ReportBase):
 
     def index(self, name: str) -> int:
         return self.names.index(name)
-
-    def faithful_tests(self) -> bool:
-        """The CI and paired tests are sacreBLEU's own procedure only for the sacrebleu dialect."""
-        return self.dialect == "sacrebleu"
 
     def statistic(self, i: int) -> Statistic:
         d = self.d
@@ -234,23 +230,9 @@ class BleuReport(ReportBase):
 
     # ------------------------------------------------------------------------------- the table
     def segment_rows(self, baseline: int = 0) -> dict[str, list]:
-        """Per-segment table as columns: id, reference lengths, and per system length, r, score, delta to the
-        baseline, BP and the highest order's matches/totals."""
-        N = self.max_order
-        cols: dict[str, list] = {"segment": list(range(1, self.n_segments + 1)),
-                                 "ref_len": [int(x[0]) if x else 0 for x in self.ref_lens]}
-        base = self.systems[baseline].sentence
-        for k, s in enumerate(self.systems):
-            p = s.name
-            cols[f"{p} | len"] = s.stats[:, 0].tolist()
-            cols[f"{p} | r"] = s.stats[:, 1].tolist()
-            cols[f"{p} | score"] = s.sentence.tolist()
-            if k != baseline:
-                cols[f"{p} | Δ"] = (s.sentence - base).tolist()
-            cols[f"{p} | BP"] = s.bp.tolist()
-            cols[f"{p} | {N}-gram"] = [f"{m}/{t}" for m, t in zip(s.stats[:, 1 + N].tolist(),
-                                                                    s.stats[:, 1 + 2 * N].tolist())]
-        return cols
+        """Per-segment table as columns (``segment_columns``)."""
+        return segment_columns([(s.name, s.stats, s.sentence, s.bp) for s in self.systems],
+                               [int(x[0]) if x else 0 for x in self.ref_lens], self.max_order, baseline)
 
     def segment_record(self, k: int, baseline: int = 0) -> dict:
         """Everything the report knows about segment k (0-based), for the JSON report and drill-down."""
@@ -378,8 +360,29 @@ def quantile_edges(lengths, k: int = 5) -> list[int]:
     return sorted({int(math.ceil(q)) for q in qs if q > 0})
 
 
-def _per_segment(d: BleuDialect, stats: np.ndarray, ctxs: list | None) -> tuple[np.ndarray, np.ndarray]:
-    """Each segment scored alone, and its brevity penalty, with the dialect's own arithmetic."""
+def segment_columns(systems: Sequence[tuple[str, np.ndarray, np.ndarray, np.ndarray]], ref_len: Sequence[int],
+                    max_order: int, baseline: int = 0) -> dict[str, list]:
+    """The per-segment table as columns: id, reference 1's length, and per system ``(name, stats, sentence, bp)``
+    its length, r, score, delta to the baseline's score, BP and the highest order's matches/totals. The page, the
+    report and ``compare --segments`` write the same table."""
+    N = max_order
+    cols: dict[str, list] = {"segment": list(range(1, len(ref_len) + 1)), "ref_len": list(ref_len)}
+    base = systems[baseline][2]
+    for k, (name, stats, sentence, bp) in enumerate(systems):
+        cols[f"{name} | len"] = stats[:, 0].tolist()
+        cols[f"{name} | r"] = stats[:, 1].tolist()
+        cols[f"{name} | score"] = sentence.tolist()
+        if k != baseline:
+            cols[f"{name} | Δ"] = (sentence - base).tolist()
+        cols[f"{name} | BP"] = bp.tolist()
+        cols[f"{name} | {N}-gram"] = [f"{m}/{t}" for m, t in zip(stats[:, 1 + N].tolist(),
+                                                                   stats[:, 1 + 2 * N].tolist())]
+    return cols
+
+
+def segment_scores(d: BleuDialect, stats: np.ndarray, ctxs: list | None) -> tuple[np.ndarray, np.ndarray]:
+    """Each segment scored alone, and its brevity penalty, with the dialect's own arithmetic (``ctxs``: the
+    last-segment contexts of a dialect that needs them, else None)."""
     if d.name == "sacrebleu":
         scores = np.asarray(score_rows(d, stats, mode="py"))
         bp = [1.0 if c >= r else (math.exp(1 - r / c) if c > 0 else 0.0) for c, r in stats[:, :2].tolist()]
@@ -407,7 +410,7 @@ def bleu_report(testset: TestSet, *, dialect: str = "sacrebleu", keep_refs: bool
         tick(0.85 + 0.15 * j / len(testset.systems), f"corpus score of {name}")
         trace = explain_corpus(d, lines, testset.references, stats=arrays[j].tolist())
         c = ctxs[j] if ctxs is not None else None
-        sent, bp = _per_segment(d, arrays[j], c)
+        sent, bp = segment_scores(d, arrays[j], c)
         systems.append(BleuSystem(name, trace, arrays[j], sent, bp, c))
     tick(1.0, "done")
     return BleuReport(testset, dialect, dict(options), d, systems, ref_lens, prepared)

@@ -17,7 +17,8 @@ mode     where sacreBLEU uses it                      arithmetic of the precisio
 ``sacrebleu_scores`` computes the precisions of all rows with NumPy in the same dtype (IEEE multiply and divide
 are exactly rounded, so a vectorised float32 division equals the scalar one), and the logs, their sum, the
 exponential and the brevity penalty with Python's ``math`` in the order ``compute_bleu`` uses, so every score
-is the very float sacreBLEU returns (tests/test_corpus_rowscore.py compares them for every mode and smoothing).
+is the very float sacreBLEU returns (``test_row_scores_are_compute_bleu_bit_for_bit`` in
+tests/test_corpus_significance.py compares them for every mode and smoothing).
 
 ``dialect_scores`` is the general path for every other dialect: its own ``combine`` per row.
 """
@@ -44,27 +45,41 @@ def sacrebleu_scores(rows, *, max_order: int = 4, smooth_method: str = "exp", sm
     R = np.asarray(rows)
     if R.ndim != 2 or R.shape[1] != 2 + 2 * N:
         raise ValueError(f"rows must have shape (m, {2 + 2 * N})")
-    m = R.shape[0]
-    if m == 0:
+    if R.shape[0] == 0:
         return []
     if smooth_value is None:
         smooth_value = {"floor": 0.1, "add-k": 1}.get(smooth_method)
     dt = np.float32 if mode == "f32" else np.float64
     C = np.array(R[:, 2:2 + N], dtype=dt)
     T = np.array(R[:, 2 + N:2 + 2 * N], dtype=dt)
-    lens = R[:, :2].astype(np.int64).tolist()
     has_match = (C != 0).any(axis=1).tolist()      # `if not any(correct)`: checked before add-k
     if smooth_method == "add-k" and N > 1:
-        if mode == "f32":
-            k = np.float32(smooth_value)
-            C[:, 1:] += k
-            T[:, 1:] += k
-        elif mode == "i64":
-            C[:, 1:] = np.trunc(C[:, 1:] + smooth_value)
-            T[:, 1:] = np.trunc(T[:, 1:] + smooth_value)
-        else:
-            C[:, 1:] += smooth_value
-            T[:, 1:] += smooth_value
+        _add_k(C, T, smooth_value, mode)
+    P, eff = _precisions(C, T, smooth_method, smooth_value, effective_order, dt)
+    return _geometric_means(R[:, :2].astype(np.int64).tolist(), has_match, P.astype(np.float64).tolist(),
+                            eff.tolist())
+
+
+def _add_k(C: np.ndarray, T: np.ndarray, k: float, mode: str) -> None:
+    """add-k smoothing on orders 2..N, in place, as each caller's array does it: float32 adds in float32, the int64
+    rows of AR truncate ``m + k`` when it is assigned back (k = 0.5 adds nothing)."""
+    if mode == "f32":
+        k32 = np.float32(k)
+        C[:, 1:] += k32
+        T[:, 1:] += k32
+    elif mode == "i64":
+        C[:, 1:] = np.trunc(C[:, 1:] + k)
+        T[:, 1:] = np.trunc(T[:, 1:] + k)
+    else:
+        C[:, 1:] += k
+        T[:, 1:] += k
+
+
+def _precisions(C: np.ndarray, T: np.ndarray, smooth_method: str, smooth_value: float | None,
+                effective_order: bool, dt) -> tuple[np.ndarray, np.ndarray]:
+    """(the precisions of every row and order in ``dt`` after exp / floor smoothing, each row's effective order):
+    ``compute_bleu``'s order loop, all rows at once."""
+    m, N = C.shape
     hundred = dt(100.0)
     P = np.zeros((m, N), dtype=dt)
     eff = np.full(m, N, dtype=np.int64)
@@ -85,12 +100,16 @@ def sacrebleu_scores(rows, *, max_order: int = 4, smooth_method: str = "exp", sm
                 P[zero, n] = hundred / (smooth[zero].astype(dt) * t[zero])
             elif smooth_method == "floor" and zero.any():
                 P[zero, n] = dt(100.0 * smooth_value) / t[zero]
-    logs = P.astype(np.float64).tolist()
-    effs = eff.tolist()
+    return P, eff
+
+
+def _geometric_means(lens: list, has_match: list, precisions: list, effs: list) -> list[float]:
+    """BP x exp(mean log precision) per row with Python's ``math`` in ``compute_bleu``'s order (``my_log(0)`` is
+    its floor), 0 for a row without a single match."""
     log = math.log
     exp = math.exp
     out = []
-    for (c_len, r_len), ok, pr, e in zip(lens, has_match, logs, effs):
+    for (c_len, r_len), ok, pr, e in zip(lens, has_match, precisions, effs):
         bp = 1.0
         if c_len < r_len:
             bp = exp(1 - r_len / c_len) if c_len > 0 else 0.0

@@ -42,7 +42,7 @@ from explainer.errors import ExplainerInputError
 
 __all__ = ["MAX_RESAMPLES", "MAX_TEST_CELLS", "DEFAULT_BS_N", "DEFAULT_AR_N", "Statistic", "SystemResult",
            "PairedResult", "Confidence", "seed_from_env", "check_test_size", "bootstrap_confidence",
-           "paired_test", "estimate_ci"]
+           "paired_test", "estimate_ci", "paired_signature", "confidence_signature"]
 
 #: most bootstrap resamples (the core's bootstrap limit) and AR trials of one test (sacreBLEU's defaults: 1,000 and
 #: 10,000; AR is cheaper per trial, and its p-values resolve 1/(n+1))
@@ -152,6 +152,31 @@ def seed_from_env(seed: Any = None) -> tuple[str, int | None]:
         return s.lower(), int(s)
     except ValueError:
         raise ExplainerInputError(f"SACREBLEU_SEED must be an integer or 'none', got {s!r}") from None
+
+
+def paired_signature(plain: str, test: str, n: int, seed: str, n_ar_confidence: int = -1) -> str:
+    """sacreBLEU's PairedTest signature from the plain one: ``bs:N`` / ``ar:N`` and ``seed:S`` after ``nrefs``
+    (``Signature.format`` order: nrefs, bs, ar, seed, ...)."""
+    extra = []
+    if test == "bs":
+        extra.append(f"bs:{n}")
+    else:
+        if n_ar_confidence > 0:
+            extra.append(f"bs:{n_ar_confidence}")
+        extra.append(f"ar:{n}")
+    extra.append(f"seed:{seed}")
+    return _insert_after_nrefs(plain, extra)
+
+
+def confidence_signature(plain: str, n: int, seed: str) -> str:
+    """sacreBLEU's signature of ``corpus_score(..., n_bootstrap=N)`` (``--confidence``): ``bs:N|seed:S`` after
+    ``nrefs``."""
+    return _insert_after_nrefs(plain, [f"bs:{n}", f"seed:{seed}"])
+
+
+def _insert_after_nrefs(plain: str, extra: list[str]) -> str:
+    parts = plain.split("|")
+    return "|".join(parts[:1] + extra + parts[1:])
 
 
 def check_test_size(n: int, n_segments: int, what: str, kind: str = "bs") -> None:

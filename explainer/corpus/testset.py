@@ -9,22 +9,24 @@ Formats (UTF-8; a byte-order mark and Windows line ends are accepted):
   starts with ``ref`` (``ref``, ``ref1``, ``reference 2`` ...) are references, every other column is a system
   named by its header.
 
-Every error names the file and the line (``ExplainerInputError``); nothing is silently truncated.
+Files are read with ``explainer.inputs`` (the rules and messages of every entry point: the command line too);
+every error names the file and the line (``TestSetError``); nothing is silently truncated.
 """
 from __future__ import annotations
 
-import json
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Sequence
 
+from explainer import inputs
 from explainer.errors import ExplainerInputError
 from explainer.text import MAX_INPUT_CHARS
 
-__all__ = ["TestSet", "TestSetError", "decode_lines", "iter_file_lines", "parse_jsonl", "parse_tsv",
+__all__ = ["TestSet", "TestSetError", "segment_lines", "check_segment_lengths", "parse_jsonl", "parse_tsv",
            "system_name_from_file", "MAX_SYSTEMS", "MAX_REFERENCES", "MAX_SEGMENTS", "build_testset",
-           "unique_name"]
+           "check_names", "unique_name"]
 
 MAX_SYSTEMS = 10          # systems compared at once (each added system adds one comparison per test)
 MAX_REFERENCES = 4        # reference streams (sacreBLEU and the Explain page take any number; 4 is WMT's most)
@@ -37,100 +39,51 @@ class TestSetError(ExplainerInputError):
     __test__ = False    # not a pytest test class, whatever its name
 
 
-def _decode(data: bytes, name: str) -> str:
+@contextmanager
+def _as_testset_error():
+    """``explainer.inputs``' errors as this module's (the same message)."""
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        raise TestSetError(f"{name} is not valid UTF-8: line {line}, byte {col} ({data[e.start:e.start + 1]!r}); "
-                           "save it as UTF-8") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
+        yield
+    except inputs.InputFileError as e:
+        raise TestSetError(str(e)) from None
 
 
-def decode_lines(data: bytes, name: str) -> list[str]:
-    """The lines of a UTF-8 file (without line ends; a final newline does not add an empty line)."""
-    text = _decode(data, name)
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    out = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
-    for i, ln in enumerate(out):
+def check_segment_lengths(lines: Iterable[str], name: str, first_lineno: int = 1) -> None:
+    """Refuse a line longer than the explainer's limit on one text (``first_lineno``: the number of the first)."""
+    for lineno, ln in enumerate(lines, first_lineno):
         if len(ln) > MAX_INPUT_CHARS:
-            raise TestSetError(f"{name}, line {i + 1}: {len(ln):,} characters, over the limit of "
+            raise TestSetError(f"{name}, line {lineno}: {len(ln):,} characters, over the limit of "
                                f"{MAX_INPUT_CHARS:,} per segment")
-    return out
 
 
-def iter_file_lines(path: str, name: str | None = None) -> Iterator[str]:
-    """The lines of a file, read and decoded one at a time (memory does not grow with the file);
-    ``"-"`` is stdin. Errors name the file and the line."""
-    import sys
-
-    name = name or path
-    try:
-        fh = sys.stdin.buffer if path == "-" else open(path, "rb")
-    except OSError as e:
-        raise TestSetError(f"cannot read {name}: {e.strerror or e}") from None
-    try:
-        for lineno, raw in enumerate(fh, 1):
-            if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise TestSetError(f"{name} is not valid UTF-8: line {lineno}, byte {e.start + 1} "
-                                   f"({raw[e.start:e.start + 1]!r}); save it as UTF-8") from None
-            if line.endswith("\n"):
-                line = line[:-1]
-            if line.endswith("\r"):
-                line = line[:-1]
-            if len(line) > MAX_INPUT_CHARS:
-                raise TestSetError(f"{name}, line {lineno}: {len(line):,} characters, over the limit of "
-                                   f"{MAX_INPUT_CHARS:,} per segment")
-            yield line
-    except OSError as e:
-        raise TestSetError(f"cannot read {name}: {e.strerror or e}") from None
-    finally:
-        if path != "-":
-            fh.close()
+def segment_lines(data: bytes, name: str) -> list[str]:
+    """The segments of a UTF-8 file called ``name``, one per line (``explainer.inputs.decode_lines``), each
+    within the limit on one text."""
+    with _as_testset_error():
+        lines = inputs.decode_lines(data, name)
+    check_segment_lengths(lines, name)
+    return lines
 
 
 def parse_jsonl(data: bytes, name: str) -> tuple[list[str], list[list[str]]]:
-    """Candidates and per-segment references of a .jsonl file."""
-    cands, refs = [], []
-    for lineno, line in enumerate(decode_lines(data, name), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise TestSetError(f"{name}, line {lineno}: invalid JSON ({e.msg})") from None
-        except RecursionError:
-            raise TestSetError(f"{name}, line {lineno}: invalid JSON (nested too deeply)") from None
-        if not isinstance(obj, dict):
-            raise TestSetError(f"{name}, line {lineno}: expected an object with 'candidate' and 'references'")
-        cand = obj.get("candidate")
-        r = obj.get("references", obj.get("reference"))
-        if not isinstance(cand, str):
-            raise TestSetError(f"{name}, line {lineno}: 'candidate' must be a string")
-        if isinstance(r, str):
-            r = [r]
-        if not isinstance(r, list) or not r or not all(isinstance(x, str) for x in r):
-            raise TestSetError(f"{name}, line {lineno}: 'references' must be a non-empty list of strings")
-        if len(r) > MAX_REFERENCES:
-            raise TestSetError(f"{name}, line {lineno}: {len(r)} references, over the limit of {MAX_REFERENCES}")
-        for x in [cand] + r:
+    """Candidates and per-segment references of a .jsonl file (the keys of ``explainer.inputs.parse_segments``:
+    ``candidate`` / ``prediction`` / ``hypothesis``, ``references`` / ``reference``); 1 to MAX_REFERENCES
+    references per segment."""
+    with _as_testset_error():
+        segments = inputs.parse_segments(inputs.decode_lines(data, name), name)
+    for lineno, cand, refs in segments:
+        if not refs:
+            raise TestSetError(f"{name}, line {lineno}: 'references' is empty; every segment needs at least one "
+                               "reference")
+        if len(refs) > MAX_REFERENCES:
+            raise TestSetError(f"{name}, line {lineno}: {len(refs)} references, over the limit of {MAX_REFERENCES}")
+        for x in [cand] + refs:
             if len(x) > MAX_INPUT_CHARS:
                 raise TestSetError(f"{name}, line {lineno}: a text of {len(x):,} characters, over the limit of "
                                    f"{MAX_INPUT_CHARS:,}")
-        cands.append(cand)
-        refs.append(r)
-    if not cands:
+    if not segments:
         raise TestSetError(f"{name} has no segments")
-    return cands, refs
+    return [s.candidate for s in segments], [s.references for s in segments]
 
 
 _REF_HEADER = re.compile(r"^\s*ref", re.IGNORECASE)
@@ -138,9 +91,9 @@ _REF_HEADER = re.compile(r"^\s*ref", re.IGNORECASE)
 
 def parse_tsv(data: bytes, name: str) -> tuple[list[tuple[str, list[str]]], list[list[str]]]:
     """(systems, reference streams) of a .tsv file with a header line."""
-    lines = decode_lines(data, name)
+    lines = segment_lines(data, name)
     if not lines:
-        raise TestSetError(f"{name} is empty")
+        raise TestSetError(inputs.empty_message(name))
     header = [h.strip() for h in lines[0].split("\t")]
     if any(not h for h in header):
         raise TestSetError(f"{name}, line 1: every column needs a name in the header line (e.g. "
@@ -225,10 +178,6 @@ class TestSet:
         return TestSet(self.references, [(n, lines) for n, (_, lines) in zip(names, self.systems)], self.ref_names)
 
 
-def _lines(k: int) -> str:
-    return f"{k:,} line" + ("" if k == 1 else "s")
-
-
 def check_names(names: Sequence[str]) -> None:
     seen = set()
     for n in names:
@@ -257,8 +206,8 @@ def build_testset(systems: Sequence[tuple[str, Sequence[str]]], ref_streams: Seq
         first_name, first = ref_streams[0]
         for rname, lines in ref_streams[1:]:
             if len(lines) != len(first):
-                raise TestSetError(f"reference {rname} has {_lines(len(lines))} but reference {first_name} has "
-                                   f"{len(first):,}: the files must be line-aligned")
+                raise TestSetError(inputs.line_count_mismatch(f"reference {rname}", len(lines),
+                                                              f"reference {first_name}", len(first)))
         refs = [list(x) for x in zip(*[lines for _, lines in ref_streams])]
         ref_names = [n for n, _ in ref_streams]
         ref_label = f"reference {first_name}"
@@ -275,6 +224,5 @@ def build_testset(systems: Sequence[tuple[str, Sequence[str]]], ref_streams: Seq
         if len(lines) != S:
             src = (sources or {}).get(name)
             what = f"system {name}" + (f" ({src})" if src and src != name else "")
-            raise TestSetError(f"{what} has {_lines(len(lines))} but {ref_label} has {S:,}: the files "
-                               "must be line-aligned (nothing is truncated)")
+            raise TestSetError(inputs.line_count_mismatch(what, len(lines), ref_label, S))
     return TestSet(refs, [(n, list(lines)) for n, lines in systems], ref_names)

@@ -19,7 +19,7 @@ import importlib
 
 _LAZY = {
     "explain_rouge": "engine", "explain_rouge_corpus": "engine", "score_rouge": "engine",
-    "RougeTrace": "trace", "RougeCorpusTrace": "trace", "TypeResult": "trace", "TextTrace": "trace",
+    "RougeTrace": "trace", "RougeCorpusTrace": "trace", "TypeResult": "trace", "RougeTextView": "trace",
     "TokenizedText": "tokenize", "Score": "scoring",
     "DIALECTS": "registry", "register_dialect": "registry", "get_dialect": "registry", "dialect_names": "registry",
     "dialect_options": "registry", "RougeDialect": "dialects", "MULTI_REF_POLICIES": "dialects",

@@ -1,4 +1,4 @@
-"""The course chapter's from-scratch ROUGE-N and ROUGE-L (chapter 2): ``text.lower().split()`` tokens (punctuation
+"""The textbook's from-scratch ROUGE-N and ROUGE-L: ``text.lower().split()`` tokens (punctuation
 stays attached), clipped n-gram matches, LCS over the whole token list, F1. It defines nothing else: no
 ROUGE-Lsum/W/S, no corpus aggregation (a corpus is the plain mean). See docs/dialects-rouge.md."""
 from __future__ import annotations
@@ -12,20 +12,20 @@ __all__ = ["TextbookDialect"]
 
 class TextbookDialect(RougeDialect):
     name = "textbook"
-    label = "course chapter 2: from-scratch ROUGE-N and ROUGE-L"
-    description = ("The chapter's own functions: text.lower().split() tokens (punctuation stays attached), "
+    label = "textbook: from-scratch ROUGE-N and ROUGE-L"
+    description = ("The textbook's own functions: text.lower().split() tokens (punctuation stays attached), "
                    "clipped n-gram matches, LCS over the whole token list, F1. Defines ROUGE-N and ROUGE-L only.")
     native_kinds = frozenset({"N", "L"})
     supported_kinds = frozenset({"N", "L"})
-    default_types = ("rouge1", "rouge2", "rougeL")   # the chapter has no rougeLsum
+    default_types = ("rouge1", "rouge2", "rougeL")   # the textbook has no rougeLsum
     OPTIONS = (multi_ref_option(),
-               OptionSpec("tokenizer", "choice", "whitespace-lower", "the chapter's tokenizer: text.lower().split()",
+               OptionSpec("tokenizer", "choice", "whitespace-lower", "the textbook's tokenizer: text.lower().split()",
                           choices=("whitespace-lower",), label="tokenizer"))
 
     def check_types(self, types):
         for rtype in types:
             if rtype.kind not in self.supported_kinds:
-                raise ValueError(f"the textbook dialect (course chapter) defines only ROUGE-N and ROUGE-L, not "
+                raise ValueError(f"the textbook dialect defines only ROUGE-N and ROUGE-L, not "
                                  f"{rtype.name}")
         return []
 
@@ -34,9 +34,9 @@ class TextbookDialect(RougeDialect):
             return None
         lines = [f"rouge_n(candidate, reference, n={t.n})" if t.kind == "N" else "rouge_l(candidate, reference)"
                  for t in self.types]
-        return "# the course chapter's own functions\n" + "\n".join(lines)
+        return "# the textbook's own functions\n" + "\n".join(lines)
 
     def aggregate(self, per_type):
         agg = mean_scores(per_type)
-        return agg, {"method": "mean", "note": "the chapter does not aggregate; plain mean"}, \
+        return agg, {"method": "mean", "note": "the textbook does not aggregate; plain mean"}, \
             {t: s.to_dict() for t, s in agg.items()}

@@ -15,7 +15,7 @@ from explainer.rouge.limits import check_corpus_trace_size, check_summary_work, 
 from explainer.rouge.registry import DIALECTS, get_dialect
 from explainer.rouge.scoring import Score
 from explainer.rouge.tokenize import TokenizedText
-from explainer.rouge.trace import RougeCorpusTrace, RougeTrace, TextTrace
+from explainer.rouge.trace import RougeCorpusTrace, RougeTextView, RougeTrace
 from explainer.text import check_length
 
 __all__ = ["explain_rouge", "score_rouge", "explain_rouge_corpus", "check_rouge_call", "bind_dialect"]
@@ -140,14 +140,14 @@ def _explain(d: RougeDialect, candidate: str, refs: list[str], notes: list[str])
     limited = limited_types(d.types, *_summary_work(d, cand, preps))
     per_ref, scores, chosen, pooled = _score_all(d, cand, preps, True, limited)
 
-    def text_trace(p: TokenizedText, role: str, idx: int | None) -> TextTrace:
-        return TextTrace(role, idx, p, p.sentences, p.sentence_tokens)
+    def text_view(p: TokenizedText, role: str, idx: int | None) -> RougeTextView:
+        return RougeTextView(role, idx, p, p.sentences, p.sentence_tokens)
 
     return RougeTrace(
         dialect=d.name, dialect_label=d.label, options=d.segment_options(), types=d.type_names,
         tokenizer=d.tokenizer_name(), stemmer=d.stemmer_name(),
-        candidate=text_trace(cand, "candidate", None),
-        references=[text_trace(p, "reference", i) for i, p in enumerate(preps)],
+        candidate=text_view(cand, "candidate", None),
+        references=[text_view(p, "reference", i) for i, p in enumerate(preps)],
         per_reference=per_ref, scores=scores, chosen_reference=chosen, multi_ref=d.multi_ref,
         multi_ref_note=MULTI_REF_POLICIES.get(d.multi_ref, "") if len(refs) > 1 else "one reference",
         pooled=pooled, reported=d.reported(scores),

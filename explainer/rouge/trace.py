@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 from explainer.rouge.scoring import Score
 
-__all__ = ["TypeResult", "TextTrace", "RougeTrace", "RougeCorpusTrace"]
+__all__ = ["TypeResult", "RougeTextView", "RougeTrace", "RougeCorpusTrace"]
 
 
 @dataclass
@@ -29,8 +29,11 @@ class TypeResult:
 
 
 @dataclass
-class TextTrace:
-    """A candidate or reference as the dialect saw it (the trace's record of one text; schema: "TextView")."""
+class RougeTextView:
+    """One text of a ROUGE trace in its role (the candidate, or reference ``index``): the
+    :class:`~explainer.rouge.tokenize.TokenizedText` the dialect scored (tokens with character offsets, stems,
+    removed words) and, for summary-level types, its sentences. (BLEU's record of a text, with its preprocessing,
+    is :class:`explainer.bleu.trace.BleuText`.)"""
 
     role: str                       # "candidate" or "reference"
     index: int | None               # reference index
@@ -61,8 +64,8 @@ class RougeTrace:
     types: list[str]
     tokenizer: str
     stemmer: str | None
-    candidate: TextTrace
-    references: list[TextTrace]
+    candidate: RougeTextView
+    references: list[RougeTextView]
     per_reference: list[dict[str, TypeResult]]
     scores: dict[str, Score]
     chosen_reference: dict[str, int | None]

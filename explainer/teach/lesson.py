@@ -109,16 +109,17 @@ def build_lesson(candidate: str, references: Sequence[str], *, bleu_dialect: str
         raise ValueError(f"the texts have {total:,} characters together; a lesson takes at most "
                          f"{MAX_LESSON_CHARS:,} (use the Explain page for longer texts)")
     notes: list[str] = []
-    bt = rt = None
+    bleu_trace = rouge_trace = None
     try:
-        bt = explain_bleu(candidate, list(references), dialect=bleu_dialect, **dict(bleu_options or {}))
+        bleu_trace = explain_bleu(candidate, list(references), dialect=bleu_dialect, **dict(bleu_options or {}))
     except ValueError as e:
         notes.append(f"BLEU: {e}")
     try:
         kinds = get_dialect(rouge_dialect).supported_kinds
         types = tuple(t for t in LESSON_TYPES if parse_type(t).kind in kinds)
-        rt = explain_rouge(candidate, list(references), dialect=rouge_dialect, types=types,
-                           **dict(rouge_options or {}))
+        rouge_trace = explain_rouge(candidate, list(references), dialect=rouge_dialect, types=types,
+                                    **dict(rouge_options or {}))
     except ValueError as e:
         notes.append(f"ROUGE: {e}")
-    return lesson_from_traces(bt, rt, title=title, focus_order=focus_order, notes=notes, claims=claims)
+    return lesson_from_traces(bleu_trace, rouge_trace, title=title, focus_order=focus_order, notes=notes,
+                              claims=claims)

@@ -102,7 +102,7 @@ class Result:
 
 @dataclass(frozen=True)
 class ClaimCheck:
-    """A number the course material prints for a worked example, beside what the lesson's implementation gives
+    """A number the textbook prints for a worked example, beside what the lesson's implementation gives
     for it (read from the trace by :func:`explainer.examples.claim_value`). ``what``: the quantity in words;
     ``printed``: as the material prints it; ``shown``: the true value as text ("" when the lesson does not compute
     it); ``implementation``: which implementation gives it; ``agrees``: None when not computed."""
@@ -138,7 +138,7 @@ class ClaimCheck:
     @property
     def sentence(self) -> str:
         """The comparison in one sentence (the page, both handouts)."""
-        head = f"The course material says {self.what} {self.said}"
+        head = f"The textbook says {self.what} {self.said}"
         if self.agrees is None:
             return f"{head} — {self.verdict}."
         return f"{head}; {self.implementation} gives {self.shown} — {self.verdict}."

@@ -12,7 +12,8 @@ from typing import Sequence
 from explainer.analysis.bleu_terms import geometric_mean, log_terms, weighted_sum
 from explainer.ui.highlight import TokenMark
 
-__all__ = ["BleuView", "MarkedText", "bleu_view", "candidate_marks", "reference_marks", "display_assignment",
+__all__ = ["BleuView", "MarkedText", "NgramTable", "TableColumn", "bleu_view", "ngram_table", "smoothing_rows",
+           "candidate_marks", "reference_marks", "display_assignment",
            "ngram_rows", "ngram_display_rows", "order_rows", "formula_latex", "precision_latex", "bp_latex",
            "ref_length_rows", "ngram_choices", "fmt", "native", "headline", "tex_num", "overflow_note"]
 
@@ -238,6 +239,57 @@ NGRAM_COLUMNS = {
 }
 REF_COLUMN_WIDTH = 56
 MAX_REF_COLUMNS = 3   # more references: one "count per reference" column instead of one column each
+NGRAM_TABLE_MAX_ROWS = 5_000   # n-gram table rows shown (the CSV download has all)
+_TEXT_COLUMNS = ("n-gram", "justified by", "count per reference")
+_PINNED_COLUMNS = ("order", "n-gram")   # stay in view while the other columns scroll sideways on a narrow page
+
+
+@dataclass(frozen=True)
+class TableColumn:
+    """How one column of the n-gram table is shown: short header, tooltip, width, text or number."""
+
+    name: str            # the key in the rows (the CSV's column name)
+    label: str
+    help: str
+    width: int
+    text: bool
+    pinned: bool
+
+
+@dataclass(frozen=True)
+class NgramTable:
+    """The n-gram table as the page shows it: at most NGRAM_TABLE_MAX_ROWS rows, with its columns."""
+
+    rows: list[dict]
+    total: int                     # every n-gram of the trace (the CSV download has them all)
+    columns: list[TableColumn]
+    note: str                      # why fewer rows than ``total`` are shown ("" when all are)
+
+    @property
+    def ngram_texts(self) -> list[str]:
+        """The n-gram of each shown row, in order (a selected row -> its n-gram)."""
+        return [r["n-gram"] for r in self.rows]
+
+
+def _table_column(name: str) -> TableColumn | None:
+    if name in NGRAM_COLUMNS:
+        label, help_, width = NGRAM_COLUMNS[name]
+    elif name.startswith("ref "):
+        label, help_, width = name, f"how often reference {name[4:]} has it", REF_COLUMN_WIDTH
+    else:
+        return None
+    return TableColumn(name, label, help_, width, name in _TEXT_COLUMNS, name in _PINNED_COLUMNS)
+
+
+def ngram_table(trace, max_rows: int = NGRAM_TABLE_MAX_ROWS) -> NgramTable:
+    """:func:`ngram_display_rows`, cut to ``max_rows``, with the columns' display settings."""
+    rows = ngram_display_rows(trace)
+    shown = rows[:max_rows]
+    names = list(shown[0]) if shown else []
+    columns = [c for c in map(_table_column, names) if c is not None]
+    note = (f"Showing the first {max_rows:,} of {len(rows):,} n-grams; the CSV download has all."
+            if len(rows) > max_rows else "")
+    return NgramTable(shown, len(rows), columns, note)
 
 
 def ngram_display_rows(trace) -> list[dict]:
@@ -277,6 +329,13 @@ def order_rows(trace) -> list[dict]:
                      "precision": o.precision, "included": o.included, "smoothing": o.smoothing,
                      "formula": o.formula, "reason": o.reason, "weight": o.weight})
     return rows
+
+
+def smoothing_rows(orders: list[dict]) -> list[dict]:
+    """Order by order (rows of :func:`order_rows`): the precision before and after smoothing, and why."""
+    return [{"order": o["n"], "matches": o["matches"], "totals": o["totals"], "before": o["precision_raw"],
+             "after": o["precision"], "smoothing": o["smoothing"], "formula": o["formula"], "why": o["reason"],
+             "in the mean": o["included"], "weight": o["weight"]} for o in orders]
 
 
 def ref_length_rows(trace) -> list[dict]:
@@ -501,10 +560,12 @@ class BleuView:
     ngram_choices: list[str]
     selected: str                          # the selected n-gram ("" when none or unknown)
     selected_unknown: str                  # a selection that is not among the n-grams ("" when none)
+    selected_unknown_note: str             # ... said to the user ("" when none)
     selected_where: str                    # where the selected n-gram occurs, in words
-    ngram_rows: list[dict]                 # display rows (the CSV has the full rows)
-    orders: list[dict]                     # per order: counts, precisions, smoothing (chart + table)
+    ngram_table: NgramTable                # display rows and columns (the CSV has the full rows)
+    orders: list[dict]                     # per order: counts, precisions, smoothing (chart)
     orders_alt: str                        # the chart in words
+    smoothing_rows: list[dict]             # per order: before/after smoothing and why (table)
     precision_formulas: list[str]          # LaTeX, one per order
     ref_length_text: str
     ref_length_rows: list[dict]
@@ -572,6 +633,7 @@ def bleu_view(trace, *, selected: str | None = None, colour_by: str = "order") -
     by = colour_by if colour_by in ("order", "reference") else "order"
     choices = ngram_choices(trace)
     sel = selected if selected in choices else ""
+    unknown = (selected or "") if not sel else ""
     comb, rl = trace.combination, trace.ref_length
     orders = order_rows(trace)
     return BleuView(
@@ -580,9 +642,11 @@ def bleu_view(trace, *, selected: str | None = None, colour_by: str = "order") -
         ngram_caption=("Each candidate n-gram counts at most as often as it occurs in the single reference where it "
                        "is most frequent (the ‘max/ref’ column); the rest is clipped away. "
                        + trace.totals_rule[:1].upper() + trace.totals_rule[1:] + "."),
-        ngram_choices=choices, selected=sel, selected_unknown=(selected or "") if not sel else "",
-        selected_where=_selected_where(trace, sel) if sel else "", ngram_rows=ngram_display_rows(trace),
-        orders=orders, orders_alt=_orders_alt(orders),
+        ngram_choices=choices, selected=sel, selected_unknown=unknown,
+        selected_unknown_note=(f"The n-gram “{unknown[:80]}” (from the link or an earlier choice) is not among this "
+                               "candidate's n-grams with these settings, so nothing is outlined." if unknown else ""),
+        selected_where=_selected_where(trace, sel) if sel else "", ngram_table=ngram_table(trace),
+        orders=orders, orders_alt=_orders_alt(orders), smoothing_rows=smoothing_rows(orders),
         precision_formulas=[precision_latex(o, trace) for o in comb.orders],
         ref_length_text=(f"Candidate length c = {comb.c}. Rule: {rl.rule} ({rl.tie_break}). {rl.explanation}. "
                          f"Chosen r = {rl.r}."),

@@ -160,11 +160,12 @@ def compute_traces(state: ExplainState, refs: list[str]):
     """Both traces (or an error message per family), computed now."""
     from explainer.bleu import MAX_TRACE_CHARS, TraceTooLarge, explain_bleu
     from explainer.rouge import explain_rouge
+    from explainer.rouge.limits import SummaryWorkTooLarge
 
-    bt = rt = None
+    bleu_trace = rouge_trace = None
     errors: dict[str, str] = {}
     try:
-        bt = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
+        bleu_trace = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
     except TraceTooLarge:  # the core's message names its API and CLI; say it in the page's terms
         n = len(state.candidate) + sum(map(len, refs))
         errors["BLEU"] = (f"these texts have {n:,} characters in all, more than the {MAX_TRACE_CHARS:,} the "
@@ -178,9 +179,25 @@ def compute_traces(state: ExplainState, refs: list[str]):
                                  f"{state.rouge_dialect} dialect and left out.")
     if types:
         try:
-            rt = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types, **state.rouge_options)
+            rouge_trace = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types,
+                                        **state.rouge_options)
+        except SummaryWorkTooLarge as e:  # refused before any work: show the other types, say why these are not
+            rest = tuple(t for t in types if t not in e.types)
+            why = "; ".join(e.reasons.values())
+            note = (f"{', '.join(e.types)} {'is' if len(e.types) == 1 else 'are'} left out: {why}. Shorten the "
+                    "texts, use fewer references or put fewer sentences on separate lines to see "
+                    + ("it." if len(e.types) == 1 else "them."))
+            errors["ROUGE types"] = (errors["ROUGE types"] + " " + note) if "ROUGE types" in errors else note
+            if rest:
+                try:
+                    rouge_trace = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=rest,
+                                                **state.rouge_options)
+                except ValueError as e2:
+                    errors["ROUGE"] = str(e2)
+            else:
+                errors["ROUGE"] = "No other ROUGE type is selected."
         except ValueError as e:
             errors["ROUGE"] = str(e)
     else:
         errors.setdefault("ROUGE", "No ROUGE type is selected.")
-    return bt, rt, errors
+    return bleu_trace, rouge_trace, errors

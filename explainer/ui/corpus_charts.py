@@ -17,8 +17,7 @@ from explainer.ui.charts import label_text, plotly_escape
 
 __all__ = ["SYSTEM_COLOURS", "corpus_scores_figure", "precision_by_order_figure", "corpus_vs_mean_figure",
            "influence_figure", "bootstrap_figure", "null_distribution_figure", "length_buckets_figure",
-           "segment_scatter_figure", "delta_histogram_figure", "length_ratio_figure", "ngram_diff_figure",
-           "figure_alt"]
+           "segment_scatter_figure", "delta_histogram_figure", "length_ratio_figure", "ngram_diff_figure"]
 
 SYSTEM_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442", "#000000",
                   "#999999", "#882255"]
@@ -53,13 +52,6 @@ def _layout(title: str, height: int = 400, **extra) -> dict:
 
 def _fig(data: list[dict], layout: dict) -> go.Figure:
     return go.Figure({"data": data, "layout": layout})
-
-
-def figure_alt(fig: go.Figure) -> str:
-    """A one-line text alternative: the title and the series names."""
-    t = fig.layout.title.text or "chart"
-    names = [tr.name for tr in fig.data if tr.name]
-    return f"{t}" + (f" (series: {', '.join(names)})" if names else "")
 
 
 # ---------------------------------------------------------------------------------------------- scores

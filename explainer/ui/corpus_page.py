@@ -33,9 +33,9 @@ from explainer.corpus.testset import (
     TestSet,
     TestSetError,
     build_testset,
-    decode_lines,
     parse_jsonl,
     parse_tsv,
+    segment_lines,
     system_name_from_file,
     unique_name,
 )
@@ -91,10 +91,10 @@ def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[
             streams += [(f"{name}:{i + 1}", s) for i, s in enumerate(rstreams)]
         else:
             systems.append((unique_name(system_name_from_file(name), [n for n, _ in systems]),
-                            decode_lines(data, name)))
+                            segment_lines(data, name)))
             sources[systems[-1][0]] = name
     for name, data in ref_files:
-        streams.append((name, decode_lines(data, name)))
+        streams.append((name, segment_lines(data, name)))
     if len(systems) > PAGE_MAX_SYSTEMS:
         raise TestSetError(f"{len(systems)} systems, over the page's limit of {PAGE_MAX_SYSTEMS}")
     if per_segment_refs is not None:
@@ -114,9 +114,9 @@ def testset_from_paste(systems: list[tuple[str, str]], refs: list[str]) -> TestS
     total = sum(len(t) for _, t in systems) + sum(len(r) for r in refs)
     if total > PAGE_MAX_BYTES:
         raise TestSetError(f"the pasted text holds {total:,} characters, over the page's limit")
-    sys_lines = [(n.strip() or f"system {i + 1}", decode_lines(t.encode("utf-8"), n or f"system {i + 1}"))
+    sys_lines = [(n.strip() or f"system {i + 1}", segment_lines(t.encode("utf-8"), n or f"system {i + 1}"))
                  for i, (n, t) in enumerate(systems) if t.strip()]
-    ref_lines = [(f"reference {i + 1}", decode_lines(r.encode("utf-8"), f"reference {i + 1}"))
+    ref_lines = [(f"reference {i + 1}", segment_lines(r.encode("utf-8"), f"reference {i + 1}"))
                  for i, r in enumerate(refs) if r.strip()]
     if not sys_lines:
         raise TestSetError("paste at least one system output (one segment per line)")
@@ -553,11 +553,32 @@ systems were equally good). Compare the p-values with 0.05 / {k} = {bonf:.4f} (B
 
 def _significance_section(rep, metric: str, b: int, i: int, rouge_type: str | None = None,
                           measure: str = "fmeasure") -> None:
-    from explainer.corpus.significance import bootstrap_confidence, paired_test
-
-    ss = st.session_state
     st.header("Confidence and significance", anchor="significance")
     faithful = metric == "bleu" and rep.dialect == "sacrebleu"
+    _significance_caption(metric, faithful, rouge_type, measure)
+    if metric == "bleu" and rep.d.needs_last_segment:
+        st.info(f"Bootstrap and paired tests are not defined for the {rep.dialect} dialect: its corpus score depends "
+                "on the last segment (NLTK's smoothing reads it), which resampling would change.")
+        return
+    test, n, run = _test_controls(rep)
+    key = _tests_key(rep, metric) + ((rouge_type, measure) if metric == "rouge" else ())
+    if run:
+        if not _run_paired_test(rep, metric, b, test, n, key, faithful=faithful, rouge_type=rouge_type,
+                                measure=measure):
+            return
+        # the scores table above shows the p-values and intervals too: draw the page again with them
+        st.rerun()
+    got = st.session_state.setdefault("cp_tests", {}).get(key)
+    if got is None and len(rep.systems) == 1 and metric == "bleu":
+        _confidence_of_one_system(rep, faithful)
+    elif got is None:
+        st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
+    else:
+        _test_result(rep, metric, got, faithful, rouge_type)
+
+
+def _significance_caption(metric: str, faithful: bool, rouge_type: str | None, measure: str) -> None:
+    """Whose procedure the numbers are: sacreBLEU's own, or the project's extension of it."""
     if metric == "bleu":
         st.caption("sacreBLEU 2.6's own procedures (`sacrebleu/significance.py`), number for number"
                    + ("" if faithful else " — applied here to this dialect's statistics: the project's own "
@@ -568,59 +589,71 @@ def _significance_section(rep, metric: str, b: int, i: int, rouge_type: str | No
                                 f"randomization applied to the mean per-item {measure} of {rouge_type} (no ROUGE "
                                 "implementation has paired tests; the dialect's own intervals are in the scores "
                                 "table)."))
-    if metric == "bleu" and rep.d.needs_last_segment:
-        st.info(f"Bootstrap and paired tests are not defined for the {rep.dialect} dialect: its corpus score depends "
-                "on the last segment (NLTK's smoothing reads it), which resampling would change.")
-        return
+
+
+def _test_controls(rep) -> tuple[str, int, bool]:
+    """The test, its number of resamples or trials (bounded before any work) and whether to run it now."""
+    ss = st.session_state
     c1, c2, c3 = st.columns([2, 1, 1])
     test = c1.radio("Test", ["bs", "ar"], key="cp_test", horizontal=True,
                     format_func=lambda t: "paired bootstrap (Koehn 2004)" if t == "bs" else
                     "approximate randomization (Riezler & Maxwell 2005)")
-    default_n = 1000 if test == "bs" else 10000
     nkey = f"cp_test_n_{test}"
     if nkey not in ss:
-        ss[nkey] = default_n
-    n = c2.number_input("Resamples" if test == "bs" else "Trials", min_value=1, max_value=PAGE_MAX_RESAMPLES[test],
-                        step=100, key=nkey)
+        ss[nkey] = 1000 if test == "bs" else 10000
+    n = int(c2.number_input("Resamples" if test == "bs" else "Trials", min_value=1,
+                            max_value=PAGE_MAX_RESAMPLES[test], step=100, key=nkey))
     S = rep.n_segments
-    too_big = int(n) * S > PAGE_MAX_TEST_CELLS
+    too_big = n * S > PAGE_MAX_TEST_CELLS
     if too_big:
-        st.warning(f"{int(n):,} × {S:,} segments is over the page's limit of {PAGE_MAX_TEST_CELLS:,} draws per test; "
+        st.warning(f"{n:,} × {S:,} segments is over the page's limit of {PAGE_MAX_TEST_CELLS:,} draws per test; "
                    f"use at most {PAGE_MAX_TEST_CELLS // S:,} (or the command line).")
-    run = c3.button("Run the test", key="cp_run_test", type="primary", disabled=too_big or len(rep.systems) < 2)
-    if len(rep.systems) < 2:
+    one = len(rep.systems) < 2
+    run = c3.button("Run the test", key="cp_run_test", type="primary", disabled=too_big or one)
+    if one:
         st.info("A paired test needs two systems. With one system, the bootstrap interval below is sacreBLEU's "
                 "`--confidence`.")
-    key = _tests_key(rep, metric) + ((rouge_type, measure) if metric == "rouge" else ())
-    store = ss.setdefault("cp_tests", {})
-    if run and not too_big and len(rep.systems) >= 2:
-        order = [b] + [j for j in range(len(rep.systems)) if j != b]
-        named = [(rep.systems[j].name, rep.statistic(j) if metric == "bleu" else rep.statistic(j, rouge_type, measure))
-                 for j in order]
-        p = _Progress("Paired bootstrap" if test == "bs" else "Approximate randomization")
-        t0 = time.perf_counter()
-        try:
-            res = paired_test(named, test=test, n_samples=int(n), faithful=faithful,
-                              progress=lambda f: p(f, f"{int(100 * f)} %"))
-        except ExplainerInputError as e:
-            st.error(hl.md_escape(str(e)))
-            return
-        finally:
-            p.done()
-        store[key] = {"result": res, "seconds": time.perf_counter() - t0, "test": test, "n": int(n)}
-        # the scores table above shows the p-values and intervals too: draw the page again with them
-        st.rerun()
-    got = store.get(key)
-    if got is None and len(rep.systems) == 1 and metric == "bleu":
-        if st.button("Bootstrap 95 % confidence interval", key="cp_run_conf"):
-            c = bootstrap_confidence(rep.statistic(0), 1000, faithful=faithful)
-            st.markdown(hl.md_escape(f"{rep.systems[0].name}: {c.score:.4f}, bootstrap mean {c.mean:.4f} ± "
-                                     f"{c.ci:.4f} (1,000 resamples, seed {c.seed})"))
-            _plot(cc.bootstrap_figure([(rep.systems[0].name, c.resampled, c.score, c.ci)]), "cp_conf")
-        return
-    if got is None:
-        st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
-        return
+    return test, n, bool(run) and not too_big and not one
+
+
+def _run_paired_test(rep, metric: str, b: int, test: str, n: int, key: tuple, *, faithful: bool,
+                     rouge_type: str | None, measure: str) -> bool:
+    """Run the test against baseline ``b`` with a progress bar and keep its result under ``key``; False (and the
+    message shown) when the core refuses it."""
+    from explainer.corpus.significance import paired_test
+
+    order = [b] + [j for j in range(len(rep.systems)) if j != b]
+    named = [(rep.systems[j].name, rep.statistic(j) if metric == "bleu" else rep.statistic(j, rouge_type, measure))
+             for j in order]
+    p = _Progress("Paired bootstrap" if test == "bs" else "Approximate randomization")
+    t0 = time.perf_counter()
+    try:
+        res = paired_test(named, test=test, n_samples=n, faithful=faithful,
+                          progress=lambda f: p(f, f"{int(100 * f)} %"))
+    except ExplainerInputError as e:
+        st.error(hl.md_escape(str(e)))
+        return False
+    finally:
+        p.done()
+    st.session_state.setdefault("cp_tests", {})[key] = {"result": res, "seconds": time.perf_counter() - t0,
+                                                         "test": test, "n": n}
+    return True
+
+
+def _confidence_of_one_system(rep, faithful: bool) -> None:
+    """One system: sacreBLEU's ``--confidence`` (bootstrap 95 % interval, 1,000 resamples) when asked."""
+    from explainer.corpus.significance import bootstrap_confidence
+
+    if st.button("Bootstrap 95 % confidence interval", key="cp_run_conf"):
+        c = bootstrap_confidence(rep.statistic(0), 1000, faithful=faithful)
+        st.markdown(hl.md_escape(f"{rep.systems[0].name}: {c.score:.4f}, bootstrap mean {c.mean:.4f} ± "
+                                 f"{c.ci:.4f} (1,000 resamples, seed {c.seed})"))
+        _plot(cc.bootstrap_figure([(rep.systems[0].name, c.resampled, c.score, c.ci)]), "cp_conf")
+
+
+def _test_result(rep, metric: str, got: dict, faithful: bool, rouge_type: str | None) -> None:
+    """A test's result: the table, sacreBLEU's signature, what the p-value means, the resampled scores and each
+    system's null distribution with the observed difference."""
     res = got["result"]
     st.markdown(hl.md_escape(f"{'Paired bootstrap' if res.test == 'bs' else 'Approximate randomization'}, "
                              f"{res.n_samples:,} {'resamples' if res.test == 'bs' else 'trials'}, seed {res.seed}, "
@@ -630,7 +663,7 @@ def _significance_section(rep, metric: str, b: int, i: int, rouge_type: str | No
              "significant at 0.05": None if s.p_value is None else bool(s.p_value < 0.05)} for s in res.systems]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if metric == "bleu" and faithful:
-        from explainer.corpus.cli import paired_signature
+        from explainer.corpus.significance import paired_signature
 
         st.code("signature: " + paired_signature(rep.signature, res.test, res.n_samples, res.seed,
                                                  res.n_ar_confidence), language=None, wrap_lines=True)
@@ -653,75 +686,83 @@ def _significance_section(rep, metric: str, b: int, i: int, rouge_type: str | No
 def _differ_section_bleu(rep, b: int, i: int) -> None:
     st.header("Where the systems differ", anchor="differ")
     # One analysis at a time (tabs would compute and draw all of them on every rerun)
-    views = ["Length buckets", "Precision by order", "N-grams", "Largest deltas", "Segment scores", "Length ratio"]
+    views = {"Length buckets": _buckets_view, "Precision by order": _precision_view, "N-grams": _ngrams_view,
+             "Largest deltas": _deltas_view, "Segment scores": _scatter_view, "Length ratio": _ratio_view}
     if st.session_state.get("cp_differ_view") not in views:
-        st.session_state["cp_differ_view"] = views[0]
-    view = st.segmented_control("Analysis", views, key="cp_differ_view") or views[0]
-    tabs = {v: (view == v) for v in views}
-    if tabs["Length buckets"]:
-        buckets = rep.length_buckets()
-        _plot(cc.length_buckets_figure(buckets, rep.names), "cp_buckets")
-        rows = [{"reference length": bk["bucket"], "segments": bk["n_segments"],
-                 **{f"{n}": bk["scores"].get(n) for n in rep.names}} for bk in buckets]
-        ev = st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
-                          selection_mode="single-row", key="cp_bucket_table")
-        sel = ev.selection.rows if ev is not None else []
-        if sel:
-            bk = buckets[sel[0]]
-            if st.session_state.get("cp_bucket_last") != bk["bucket"]:
-                st.session_state["cp_bucket_last"] = bk["bucket"]
-                _filter_segments(bk["segments"], f"reference length {bk['bucket']}")
-        st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a row to list its "
-                   "segments in the table below.")
-    if tabs["Precision by order"]:
-        _plot(cc.precision_by_order_figure(rep.precision_by_order()), "cp_prec")
-    if tabs["N-grams"]:
-        if i == b:
-            st.info("Pick a system other than the baseline above to compare their n-grams.")
-        else:
-            with st.spinner("Counting matched n-grams…"):
-                nd = rep.ngram_differences(i, b)
-            _plot(cc.ngram_diff_figure(nd), "cp_ngrams")
-            rows = [{"n-gram": r["ngram"], "n": r["n"], rep.names[i]: r["system"], rep.names[b]: r["baseline"],
-                     "difference": r["difference"], "segments": r["n_segments"]}
-                    for r in nd["better"] + nd["worse"]]
-            ev = st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
-                              selection_mode="single-row", key="cp_ngram_table")
-            sel = ev.selection.rows if ev is not None else []
-            if sel:
-                r = (nd["better"] + nd["worse"])[sel[0]]
-                if st.session_state.get("cp_ngram_last") != (r["ngram"], nd["system"]):
-                    st.session_state["cp_ngram_last"] = (r["ngram"], nd["system"])
-                    _filter_segments(r["segments"], f"n-gram “{r['ngram']}”")
-            st.caption("Clipped matches (as BLEU counts them) summed over the corpus. Click a row to list the "
-                       "segments where the two systems match that n-gram a different number of times.")
-    if tabs["Largest deltas"]:
-        if i == b:
-            st.info("Pick a system other than the baseline above.")
-        else:
-            _delta_buttons(rep.largest_deltas(i, b), "cp_delta", "", 2)
-            _plot(cc.delta_histogram_figure(rep.systems[i].sentence - rep.systems[b].sentence, name=rep.names[i],
-                                            base_name=rep.names[b]), "cp_delta_hist")
-    if tabs["Segment scores"]:
-        if i == b:
-            st.info("Pick a system other than the baseline above.")
-        else:
-            ev = _plot(cc.segment_scatter_figure(rep.systems[b].sentence, rep.systems[i].sentence,
-                                                 base_name=rep.names[b], name=rep.names[i]),
-                       "cp_scatter", on_select="rerun", selection_mode=("points", "box", "lasso"))
-            try:
-                pts = ev.selection.points if ev is not None else []
-            except AttributeError:
-                pts = []
-            ids = sorted({int(p["customdata"]) for p in pts if p.get("customdata") is not None})
-            if len(ids) == 1:
-                _maybe_open_from_chart(ev, "cp_scatter", rep.names[i])
-            elif ids and st.session_state.get("cp_scatter_sel") != ids:
-                st.session_state["cp_scatter_sel"] = ids
-                _filter_segments(ids, "selected in the chart")
-            st.caption("Each point is a segment. Click one to open it, or draw a box to list several in the table.")
-    if tabs["Length ratio"]:
-        _plot(cc.length_ratio_figure(rep.length_ratio()), "cp_ratio")
+        st.session_state["cp_differ_view"] = next(iter(views))
+    view = st.segmented_control("Analysis", list(views), key="cp_differ_view") or next(iter(views))
+    if view in ("N-grams", "Largest deltas", "Segment scores") and i == b:
+        st.info("Pick a system other than the baseline above" + (" to compare their n-grams." if view == "N-grams"
+                                                                 else "."))
+        return
+    views[view](rep, b, i)
+
+
+def _buckets_view(rep, b: int, i: int) -> None:
+    buckets = rep.length_buckets()
+    _plot(cc.length_buckets_figure(buckets, rep.names), "cp_buckets")
+    rows = [{"reference length": bk["bucket"], "segments": bk["n_segments"],
+             **{f"{n}": bk["scores"].get(n) for n in rep.names}} for bk in buckets]
+    ev = st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
+                      selection_mode="single-row", key="cp_bucket_table")
+    sel = ev.selection.rows if ev is not None else []
+    if sel:
+        bk = buckets[sel[0]]
+        if st.session_state.get("cp_bucket_last") != bk["bucket"]:
+            st.session_state["cp_bucket_last"] = bk["bucket"]
+            _filter_segments(bk["segments"], f"reference length {bk['bucket']}")
+    st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a row to list its "
+               "segments in the table below.")
+
+
+def _precision_view(rep, b: int, i: int) -> None:
+    _plot(cc.precision_by_order_figure(rep.precision_by_order()), "cp_prec")
+
+
+def _ngrams_view(rep, b: int, i: int) -> None:
+    with st.spinner("Counting matched n-grams…"):
+        nd = rep.ngram_differences(i, b)
+    _plot(cc.ngram_diff_figure(nd), "cp_ngrams")
+    records = nd["better"] + nd["worse"]
+    rows = [{"n-gram": r["ngram"], "n": r["n"], rep.names[i]: r["system"], rep.names[b]: r["baseline"],
+             "difference": r["difference"], "segments": r["n_segments"]} for r in records]
+    ev = st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
+                      selection_mode="single-row", key="cp_ngram_table")
+    sel = ev.selection.rows if ev is not None else []
+    if sel:
+        r = records[sel[0]]
+        if st.session_state.get("cp_ngram_last") != (r["ngram"], nd["system"]):
+            st.session_state["cp_ngram_last"] = (r["ngram"], nd["system"])
+            _filter_segments(r["segments"], f"n-gram “{r['ngram']}”")
+    st.caption("Clipped matches (as BLEU counts them) summed over the corpus. Click a row to list the "
+               "segments where the two systems match that n-gram a different number of times.")
+
+
+def _deltas_view(rep, b: int, i: int) -> None:
+    _delta_buttons(rep.largest_deltas(i, b), "cp_delta", "", 2)
+    _plot(cc.delta_histogram_figure(rep.systems[i].sentence - rep.systems[b].sentence, name=rep.names[i],
+                                    base_name=rep.names[b]), "cp_delta_hist")
+
+
+def _scatter_view(rep, b: int, i: int) -> None:
+    ev = _plot(cc.segment_scatter_figure(rep.systems[b].sentence, rep.systems[i].sentence,
+                                         base_name=rep.names[b], name=rep.names[i]),
+               "cp_scatter", on_select="rerun", selection_mode=("points", "box", "lasso"))
+    try:
+        pts = ev.selection.points if ev is not None else []
+    except AttributeError:
+        pts = []
+    ids = sorted({int(p["customdata"]) for p in pts if p.get("customdata") is not None})
+    if len(ids) == 1:
+        _maybe_open_from_chart(ev, "cp_scatter", rep.names[i])
+    elif ids and st.session_state.get("cp_scatter_sel") != ids:
+        st.session_state["cp_scatter_sel"] = ids
+        _filter_segments(ids, "selected in the chart")
+    st.caption("Each point is a segment. Click one to open it, or draw a box to list several in the table.")
+
+
+def _ratio_view(rep, b: int, i: int) -> None:
+    _plot(cc.length_ratio_figure(rep.length_ratio()), "cp_ratio")
 
 
 def _delta_buttons(dl: dict, key: str, what: str, digits: int) -> None:
@@ -842,19 +883,22 @@ def _seg_input_changed() -> None:
 
 
 def _segment_view(rep, metric: str, settings) -> None:
-    from explainer.ui import compute as shared_compute
-    from explainer.ui import explain_page as xp
-    from explainer.ui.permalink import ExplainState
-
-    ss = st.session_state
-    S = rep.n_segments
     st.header("Segment view", anchor="segment-view")
-    seg = int(ss.get("cp_seg", 1))
-    seg = max(1, min(S, seg))
+    seg, j = _segment_navigation(rep.n_segments, rep.names)
+    k = seg - 1
+    cand = rep.testset.systems[j][1][k]
+    refs = rep.testset.references[k]
+    _segment_summary(rep, metric, seg, j, cand, refs, settings)
+    _segment_explanation(cand, refs, metric, settings)
+
+
+def _segment_navigation(S: int, names: list[str]) -> tuple[int, int]:
+    """Previous / next, the segment number and the system whose candidate is shown: (segment, system index)."""
+    ss = st.session_state
+    seg = max(1, min(S, int(ss.get("cp_seg", 1))))
     ss["cp_seg"] = seg
     if ss.get("cp_seg_input") != seg:
         ss["cp_seg_input"] = seg
-    names = rep.names
     if ss.get("cp_view_sys") not in names:
         ss["cp_view_sys"] = ss.get("cp_system") if ss.get("cp_system") in names else names[0]
     c1, c2, c3, c4 = st.columns([1, 2, 1, 3], vertical_alignment="bottom")
@@ -865,22 +909,34 @@ def _segment_view(rep, metric: str, settings) -> None:
     note = ss.pop("cp_opened_note", "")
     if note:
         st.caption(hl.md_escape(note))
-    j = names.index(ss["cp_view_sys"])
-    k = seg - 1
-    cand = rep.testset.systems[j][1][k]
-    refs = rep.testset.references[k]
+    return seg, names.index(ss["cp_view_sys"])
+
+
+def _segment_summary(rep, metric: str, seg: int, j: int, cand: str, refs: list[str], settings) -> None:
+    """The link to the Explain page, and how this segment enters the corpus score."""
     params = metric_settings.explain_link_params(cand, refs, settings)
     if "candidate" in params:
         st.markdown(f"[Open segment {seg} in the Explain page]({_explain_url(params)}) (same settings; a new tab)")
     else:
         st.caption(f"Segment {seg} is too long for a link to the Explain page; its full explanation is below.")
+    k = seg - 1
     if metric == "bleu":
         s = rep.systems[j]
         st.caption(hl.md_escape(f"Segment {seg}: sentence score {s.sentence[k]:.4f} alone ({rep.dialect}), "
                                 f"BP {s.bp[k]:.4f}, c = {int(s.stats[k, 0])}, r = {int(s.stats[k, 1])}; its statistics "
-                                f"{s.stats[k].tolist()} are one of the {S:,} rows summed into the corpus score."))
+                                f"{s.stats[k].tolist()} are one of the {rep.n_segments:,} rows summed into the corpus "
+                                "score."))
     if not cand.strip():
-        st.warning(f"{names[j]}'s output for segment {seg} is empty: every score is 0 (BP = 0).")
+        st.warning(hl.md_escape(f"{rep.names[j]}'s output for segment {seg} is empty: every score is 0 (BP = 0)."))
+
+
+def _segment_explanation(cand: str, refs: list[str], metric: str, settings) -> None:
+    """The Explain page's own headline and BLEU or ROUGE section for this segment, with the same settings."""
+    from explainer.ui import compute as shared_compute
+    from explainer.ui import explain_page as xp
+    from explainer.ui.permalink import ExplainState
+
+    ss = st.session_state
     # the Explain page's traces for these texts and settings (computed once, shared with that page and with
     # every session looking at the same segment)
     types, _ = _rouge_types(settings)

@@ -1,4 +1,4 @@
-"""A worked example on the Explain page: what to look at, and the numbers its course text prints beside what the
+"""A worked example on the Explain page: what to look at, and the numbers the textbook prints beside what the
 implementations give with the page's settings. Pure: no Streamlit; reads the example and the traces."""
 from __future__ import annotations
 
@@ -7,22 +7,22 @@ from explainer.examples import CLAIM_METRICS, Example
 
 __all__ = ["claim_value", "claim_rows", "CLAIMS_CAPTION"]
 
-CLAIMS_CAPTION = ("What the course text prints for this example, beside what the implementations give with the "
+CLAIMS_CAPTION = ("What the textbook prints for this example, beside what the implementations give with the "
                   "settings on this page (switch the dialect or an option to see under which one a number holds).")
 
 
-def claim_value(metric: str, bt, rt) -> float | None:
+def claim_value(metric: str, bleu_trace, rouge_trace) -> float | None:
     """The true value of a claim's metric under the page's settings (None when not computed here)."""
-    return examples.claim_value(metric, bt, rt)
+    return examples.claim_value(metric, bleu_trace, rouge_trace)
 
 
-def claim_rows(example: Example, bt, rt) -> list[dict]:
+def claim_rows(example: Example, bleu_trace, rouge_trace) -> list[dict]:
     """One row per printed claim: what, printed, the true value under these settings, and whether they agree."""
     rows = []
     for c in example.claims:
-        v = claim_value(c.metric, bt, rt)
+        v = claim_value(c.metric, bleu_trace, rouge_trace)
         agrees = "—" if v is None else ("yes" if c.agrees(v) else "no")
         shown = "not computed" if v is None else examples.format_claim_value(c.metric, v)
-        rows.append({"number": CLAIM_METRICS[c.metric], "the course text prints": c.printed,
+        rows.append({"number": CLAIM_METRICS[c.metric], "the textbook prints": c.printed,
                      "these settings give": shown, "agrees": agrees})
     return rows

@@ -28,7 +28,7 @@ from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
 from explainer.ui import rouge_view as rv
 from explainer.ui.display import large_text, render_display_toggle
-from explainer.ui.page_links import LINK_LIMITS_TEXT, dropped_link_warning
+from explainer.ui.page_links import LINK_LIMITS_TEXT, dropped_link_warning, watch_dropped_link
 from explainer.ui.permalink import (
     MAX_REFS,
     MAX_URL_TEXT,
@@ -44,7 +44,7 @@ from explainer.ui.settings import MetricSettings, put_settings, read_settings, r
 
 DEFAULT_EXAMPLE = "cat_mat"
 HIGHLIGHT_MAX_CHARS = 20_000     # highlight at most this much of each text
-TABLE_MAX_ROWS = 5_000           # n-gram table rows shown (the CSV has all)
+TABLE_MAX_ROWS = bv.NGRAM_TABLE_MAX_ROWS   # rows of a ROUGE table shown (the n-gram table: its view model)
 # Tables without row selection are lazy (lazy=True): beyond 1,000 rows Streamlit sends the rows in view and
 # fetches more on scroll, instead of the whole table (the n-gram table needs its rows for row selection).
 HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum")
@@ -207,7 +207,7 @@ def _sidebar() -> None:
             st.session_state["example"] = ""
         st.selectbox("Load a worked example", ids, key="example", on_change=_on_example,
                      format_func=lambda i: titles.get(i, "— your own text —"),
-                     help="Worked examples of the course material and gaming presets. Loading one replaces "
+                     help="Worked examples of the textbook and gaming presets. Loading one replaces "
                           "the texts.")
     render_settings_sidebar()  # its values are read back with the texts in _current_state
     render_display_toggle()
@@ -262,7 +262,7 @@ HEADLINE_CSS = """<style>
 </style>"""
 
 
-def headline(bt, rt, rtypes, *, signatures: bool | None = None) -> None:
+def headline(bleu_trace, rouge_trace, rtypes, *, signatures: bool | None = None) -> None:
     """The five headline numbers (BLEU and the ROUGE types' F) and the signatures, from the two traces (either
     may be None). Shared with the Corpus page's segment view. ``signatures``: show the signatures' code box
     (default: not in a browser's first view of the Explain page, see :mod:`explainer.ui.first_view`)."""
@@ -270,41 +270,47 @@ def headline(bt, rt, rtypes, *, signatures: bool | None = None) -> None:
     row = st.container(horizontal=True, gap="medium", key="xp_headline")
     cols = [row] * 5
     with cols[0]:
-        if bt is not None and bt.library_error is not None:
-            e = bt.library_error
-            st.metric("BLEU", "fails", help=f"The real {bt.implementation} raises {e.type} on this input: "
-                                            f"{e.explanation}. (The trace continues with {bt.score!r}.)")
-        elif bt is not None:
-            st.metric("BLEU", _fmt_bleu(bt), help=f"{bt.dialect}, native scale 0–{int(bt.scale)}; exact value "
-                                                  f"{bt.score!r}")
+        if bleu_trace is not None and bleu_trace.library_error is not None:
+            e = bleu_trace.library_error
+            st.metric("BLEU", "fails", help=f"The real {bleu_trace.implementation} raises {e.type} on this input: "
+                                            f"{e.explanation}. (The trace continues with {bleu_trace.score!r}.)")
+        elif bleu_trace is not None:
+            st.metric("BLEU", _fmt_bleu(bleu_trace),
+                      help=f"{bleu_trace.dialect}, native scale 0–{int(bleu_trace.scale)}; exact value "
+                           f"{bleu_trace.score!r}")
         else:
             st.metric("BLEU", "—")
     for col, (label, t) in zip(cols[1:], rv.headline_types()):
         with col:
-            if rt is not None and t in rt.scores:
-                s = rt.scores[t]
+            if rouge_trace is not None and t in rouge_trace.scores:
+                s = rouge_trace.scores[t]
                 st.metric(label, rv.fmt_score(s.fmeasure),
-                          help=f"F-measure ({rt.dialect}, 0–1). P {s.precision!r}, R {s.recall!r}, F {s.fmeasure!r}")
+                          help=f"F-measure ({rouge_trace.dialect}, 0–1). "
+                               f"P {s.precision!r}, R {s.recall!r}, F {s.fmeasure!r}")
             else:
-                st.metric(label, "—", help="not selected in the ROUGE types (sidebar)" if rt is not None else None)
+                # selected, but over a work limit (the note above says why)
+                left_out = rouge_trace is not None and t in (rtypes or ())
+                st.metric(label, "—", help=("left out for these texts: see the note above" if left_out else
+                                            "not selected in the ROUGE types (sidebar)" if rouge_trace is not None
+                                            else None))
     sig = []
-    if bt is not None:
-        sig.append(f"BLEU signature: {bt.signature}")
-    if rt is not None:
-        sig.append(f"ROUGE signature: {rt.signature}")
+    if bleu_trace is not None:
+        sig.append(f"BLEU signature: {bleu_trace.signature}")
+    if rouge_trace is not None:
+        sig.append(f"ROUGE signature: {rouge_trace.signature}")
     if signatures is None:
         signatures = not first_view.pending()  # not in a browser's first run: the code box's script is 1.5 MB
     if sig and signatures:
         st.code("\n".join(sig), language=None, wrap_lines=True)
 
 
-def _example_panel(state: ExplainState, bt, rt) -> None:
-    """The worked example's note (what to look at) and the numbers its course text prints beside the true ones."""
+def _example_panel(state: ExplainState, bleu_trace, rouge_trace) -> None:
+    """The worked example's note (what to look at) and the numbers the textbook prints beside the true ones."""
     ex = next((e for e in EXAMPLES if e.id == state.example), None)
     if ex is None or state.candidate != ex.candidate or [r for r in state.refs if r] != list(ex.references):
         return
     st.info(f"**{hl.md_escape(ex.title)}.** {hl.md_escape(ex.note)}", icon=":material/lightbulb:")
-    rows = example_view.claim_rows(ex, bt, rt)
+    rows = example_view.claim_rows(ex, bleu_trace, rouge_trace)
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, key="claims_table")
         st.caption(example_view.CLAIMS_CAPTION)
@@ -318,20 +324,11 @@ def _findings(findings) -> None:
         {"error": st.error, "warning": st.warning}.get(f.level, st.info)(body, icon=icon[f.level])
 
 
-def _ngram_column_config(df) -> dict:
+def _column_config(columns) -> dict:
+    """A view model's TableColumn list as Streamlit column settings."""
     cc = st.column_config
-    out = {}
-    for col in df.columns:
-        if col in bv.NGRAM_COLUMNS:
-            label, help_, width = bv.NGRAM_COLUMNS[col]
-        elif col.startswith("ref "):
-            label, help_, width = col, f"how often reference {col[4:]} has it", bv.REF_COLUMN_WIDTH
-        else:
-            continue
-        kind = cc.TextColumn if col in ("n-gram", "justified by", "count per reference") else cc.NumberColumn
-        # the order and the n-gram stay in view while the other columns scroll sideways on a narrow page
-        out[col] = kind(label, help=help_, width=width, pinned=col in ("order", "n-gram"))
-    return out
+    return {c.name: (cc.TextColumn if c.text else cc.NumberColumn)(c.label, help=c.help, width=c.width,
+                                                                    pinned=c.pinned) for c in columns}
 
 
 def _texts_html(texts) -> str:
@@ -355,14 +352,14 @@ def _plot(fig, key: str, alt: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------------- BLEU
-def bleu_section(bt) -> None:
+def bleu_section(bleu_trace) -> None:
     """Every step of one BLEU trace (tokens, clipped counts, length and brevity penalty, the score). Shared with
     the Corpus page's segment view; the n-gram picker and the colouring keep their state under the Explain
     page's keys (``ngram``, ``colour``)."""
     ss = st.session_state
     if ss.get("colour") not in ("order", "reference"):
         ss["colour"] = "order"
-    view = bv.bleu_view(bt, selected=ss.get("ngram") or "", colour_by=ss["colour"])
+    view = bv.bleu_view(bleu_trace, selected=ss.get("ngram") or "", colour_by=ss["colour"])
     st.subheader(view.title)
     _bleu_tokens(view)
     _bleu_ngrams(view)
@@ -391,22 +388,19 @@ def _bleu_ngrams(view) -> None:
     st.markdown("#### Step 2 · Clipped n-gram counts")
     st.caption(hl.md_escape(view.ngram_caption))
     if view.selected_unknown:
-        st.warning(hl.md_escape(f"The n-gram “{view.selected_unknown[:80]}” (from the link or an earlier choice) is "
-                                "not among this candidate's n-grams with these settings, so nothing is outlined."),
-                   icon=":material/link:")
+        st.warning(hl.md_escape(view.selected_unknown_note), icon=":material/link:")
         st.session_state["ngram"] = ""
     st.selectbox("Where did this n-gram match? (outlined in the texts above)", [""] + view.ngram_choices, key="ngram",
                  format_func=lambda g: g if g else "— pick an n-gram —")
     if view.selected_where and st.session_state.get("ngram") == view.selected:
         st.markdown(hl.md_escape(view.selected_where))
-    rows = view.ngram_rows
-    st.session_state["_ngram_texts"] = [r["n-gram"] for r in rows[:TABLE_MAX_ROWS]]
-    df = pd.DataFrame(rows)
-    if len(df) > TABLE_MAX_ROWS:
-        st.caption(f"Showing the first {TABLE_MAX_ROWS:,} of {len(df):,} n-grams; the CSV download has all.")
-        df = df.head(TABLE_MAX_ROWS)
-    st.dataframe(df, hide_index=True, width="stretch", height=min(38 * (len(df) + 1), 420), key="ngram_table",
-                 on_select=_on_ngram_row, selection_mode="single-row", column_config=_ngram_column_config(df))
+    table = view.ngram_table
+    st.session_state["_ngram_texts"] = table.ngram_texts
+    if table.note:
+        st.caption(table.note)
+    st.dataframe(pd.DataFrame(table.rows), hide_index=True, width="stretch",
+                 height=min(38 * (len(table.rows) + 1), 420), key="ngram_table", on_select=_on_ngram_row,
+                 selection_mode="single-row", column_config=_column_config(table.columns))
     st.caption("Click a row to outline that n-gram in the texts above (or pick it in the list). Hover a column "
                "header for its meaning; the table scrolls sideways on a narrow page.")
     _plot(charts.bleu_counts_figure(view.orders), "bleu_counts", view.orders_alt)
@@ -414,11 +408,7 @@ def _bleu_ngrams(view) -> None:
     more = _lazy_expander("Smoothing and zero handling, order by order", "xp_more_smoothing")
     with more:
         if more.open:
-            st.dataframe(pd.DataFrame([{"order": o["n"], "matches": o["matches"], "totals": o["totals"],
-                                        "before": o["precision_raw"], "after": o["precision"],
-                                        "smoothing": o["smoothing"], "formula": o["formula"], "why": o["reason"],
-                                        "in the mean": o["included"], "weight": o["weight"]} for o in view.orders]),
-                         hide_index=True, width="stretch")
+            st.dataframe(pd.DataFrame(view.smoothing_rows), hide_index=True, width="stretch")
 
 
 def _bleu_length(view) -> None:
@@ -431,7 +421,7 @@ def _bleu_length(view) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ ROUGE
-def _reference_picker(rt, ref_count: int, default: int) -> int:
+def _reference_picker(rouge_trace, ref_count: int, default: int) -> int:
     """Which reference the ROUGE details are shown against (0-based). The picker's labels never change with
     the dialect: a browser sends the label it last showed back, and a label that no longer exists reaches the
     page as a bare string instead of a reference number (rouge155 -> another dialect crashed the page)."""
@@ -444,14 +434,14 @@ def _reference_picker(rt, ref_count: int, default: int) -> int:
     k = st.selectbox("Show the details against reference", list(range(ref_count)), key="rouge_ref",
                      format_func=lambda i: f"reference {i + 1}" if type(i) is int else str(i))
     k = k if type(k) is int and 0 <= k < ref_count else 0
-    st.caption(hl.md_escape(rv.kept_note(rt, k)))
+    st.caption(hl.md_escape(rv.kept_note(rouge_trace, k)))
     return k
 
 
-def rouge_section(rt, ref_count: int) -> None:
+def rouge_section(rouge_trace, ref_count: int) -> None:
     """Every step of one ROUGE trace against ``ref_count`` references (per type, the chosen reference's
     details). Shared with the Corpus page's segment view."""
-    view = rv.rouge_view(rt)
+    view = rv.rouge_view(rouge_trace)
     st.subheader(view.title)
     st.caption(hl.md_escape(view.caption.rstrip(".") + ". " + view.f_note))
     _plot(charts.rouge_prf_figure(view.prf_rows), "rouge_prf", view.chart_alt)
@@ -465,8 +455,8 @@ def rouge_section(rt, ref_count: int) -> None:
             st.dataframe(pd.DataFrame(view.pooled_rows), hide_index=True, width="stretch",
                          column_config={"P": five, "R": five, "F": five})
             st.caption(hl.md_escape(view.pooled_caption))
-    k = _reference_picker(rt, ref_count, view.default_reference)
-    det = rv.reference_details(rt, k)
+    k = _reference_picker(rouge_trace, ref_count, view.default_reference)
+    det = rv.reference_details(rouge_trace, k)
     for g in det.ngrams:
         _rouge_ngram(g, det)
     if det.lcs is not None:
@@ -474,7 +464,7 @@ def rouge_section(rt, ref_count: int) -> None:
     if det.lsum is not None:
         _rouge_lsum(det.lsum)
     for o in det.others:
-        _rouge_other(o, rt, k)
+        _rouge_other(o)
 
 
 def _pair_html(det, cand_marks, ref_marks, what: str, cand_title: str = "Candidate") -> str:
@@ -520,10 +510,7 @@ def _rouge_lsum(lsum) -> None:
     _latex_lines(lsum.formulas)
 
 
-WLCS_TABLES_SHOWN = 3
-
-
-def _rouge_other(o, rt, k: int) -> None:
+def _rouge_other(o) -> None:
     more = _lazy_expander(f"{o.label} details", f"xp_more_{o.type}")
     with more:
         if not more.open:
@@ -534,44 +521,32 @@ def _rouge_other(o, rt, k: int) -> None:
         _latex_lines(o.formulas)
         if o.skip_rows:
             st.dataframe(pd.DataFrame(o.skip_rows).head(TABLE_MAX_ROWS), hide_index=True, lazy=True)
-        if o.type.startswith("rougeW"):
-            _wlcs_details(o, rt, k)
+        _wlcs_details(o)
 
 
-def _wlcs_details(o, rt, k: int) -> None:
+def _wlcs_details(o) -> None:
     """ROUGE-W: f(k) and its inverse, the runs of consecutive hits per reference sentence, and the weighted-LCS
     tables of the sentence pairs (the first few)."""
     if o.wlcs_note:
         st.caption(hl.md_escape(o.wlcs_note))
     if o.wlcs_rows:
         st.dataframe(pd.DataFrame(o.wlcs_rows), hide_index=True, width="stretch")
-        if any(r["open run dropped at the sentence end"] for r in o.wlcs_rows):
-            st.caption("A run of consecutive hits still open at the end of a sentence is not added by the "
-                       "weighted-LCS code (rouge-score and ROUGE-1.5.5 alike), so it does not count towards the "
-                       "hits.")
-    cs, rs = rt.candidate.sentence_tokens, rt.references[k].sentence_tokens
-    for x in o.wlcs_tables[:WLCS_TABLES_SHOWN]:
-        rtoks = rs[x["ref_sentence"]] if rs and x["ref_sentence"] < len(rs) else []
-        ctoks = cs[x["cand_sentence"]] if cs and x["cand_sentence"] < len(cs) else []
-        tab = x["table"]
-        fig, note = charts.lcs_heatmap_figure(
-            {"row_index": list(range(len(tab))), "col_index": list(range(len(tab[0]))), "values": tab,
-             "rows": len(tab) - 1, "cols": len(tab[0]) - 1}, rtoks, ctoks, x["pairs"],
-            title=f"Weighted LCS: reference sentence {x['ref_sentence'] + 1} × candidate sentence "
-                  f"{x['cand_sentence'] + 1}", value_name="weighted LCS so far", value_format=".2f")
-        _plot(fig, f"wlcs_{o.type}_{x['ref_sentence']}_{x['cand_sentence']}",
-              f"weighted LCS table, reference sentence {x['ref_sentence'] + 1} and candidate sentence "
-              f"{x['cand_sentence'] + 1}: weighted LCS {x['wlcs']:.4f}")
+    if o.wlcs_open_run_note:
+        st.caption(o.wlcs_open_run_note)
+    for h in o.wlcs_heatmaps:
+        fig, note = charts.lcs_heatmap_figure(h.table, h.ref_tokens, h.cand_tokens, h.pairs, title=h.title,
+                                              value_name="weighted LCS so far", value_format=".2f")
+        _plot(fig, h.key, h.alt)
         if note:
             st.caption(note)
-    if len(o.wlcs_tables) > WLCS_TABLES_SHOWN:
-        st.caption(f"{len(o.wlcs_tables) - WLCS_TABLES_SHOWN} more sentence pairs have a table; the trace (JSON "
-                   "download) holds them all.")
+    if o.wlcs_more_note:
+        st.caption(o.wlcs_more_note)
 
 
-def trace_json(bt, rt) -> str:
+def trace_json(bleu_trace, rouge_trace) -> str:
     """The "Trace (JSON)" download: both traces' ``to_dict()``."""
-    payload = {"bleu": bt.to_dict() if bt is not None else None, "rouge": rt.to_dict() if rt is not None else None}
+    payload = {"bleu": bleu_trace.to_dict() if bleu_trace is not None else None,
+               "rouge": rouge_trace.to_dict() if rouge_trace is not None else None}
     return json.dumps(payload, ensure_ascii=False, indent=1)
 
 
@@ -584,22 +559,23 @@ def _csv_cell(v):
     return "'" + v if isinstance(v, str) and v.startswith(_FORMULA_START) else v
 
 
-def ngram_csv(bt) -> str:
+def ngram_csv(bleu_trace) -> str:
     """The "n-gram table (CSV)" download: every row of the BLEU n-gram table (the page may show fewer)."""
     buf = io.StringIO()
-    pd.DataFrame([{k: _csv_cell(v) for k, v in row.items()} for row in bv.ngram_rows(bt)]).to_csv(buf, index=False)
+    rows = [{k: _csv_cell(v) for k, v in row.items()} for row in bv.ngram_rows(bleu_trace)]
+    pd.DataFrame(rows).to_csv(buf, index=False)
     return buf.getvalue()
 
 
-def _downloads(bt, rt) -> None:
+def _downloads(bleu_trace, rouge_trace) -> None:
     st.markdown("#### Downloads")
     # Deferred: the files are built only when a button is clicked, so a rerun does not serialise traces. In a
     # wrapping row the buttons keep their full labels on a narrow page (columns cut them to "BLEU n-gram table (…").
     with st.container(horizontal=True, gap="small"):
-        st.download_button("Trace (JSON)", lambda: trace_json(bt, rt), file_name="trace.json",
+        st.download_button("Trace (JSON)", lambda: trace_json(bleu_trace, rouge_trace), file_name="trace.json",
                            mime="application/json", key="dl_json", on_click="ignore", width="content")
-        if bt is not None:
-            st.download_button("BLEU n-gram table (CSV)", lambda: ngram_csv(bt), file_name="bleu_ngrams.csv",
+        if bleu_trace is not None:
+            st.download_button("BLEU n-gram table (CSV)", lambda: ngram_csv(bleu_trace), file_name="bleu_ngrams.csv",
                                mime="text/csv", key="dl_csv", on_click="ignore", width="content")
 
 
@@ -610,16 +586,17 @@ def compute(state: ExplainState, refs: list[str]):
     return shared_compute.traces(state, refs)
 
 
-def _diagnosis(bt, rt) -> list:
+def _diagnosis(bleu_trace, rouge_trace) -> list:
     """The findings of both traces, with the counterfactual scores they compare with (computed only when a
     finding can use them)."""
     out = []
-    if bt is not None:
+    if bleu_trace is not None:
         out += diagnosis.diagnose_bleu(
-            bt, alternatives=counterfactuals.bleu_other_entry_point(bt),
-            tokenizer_scores=counterfactuals.bleu_with_tokenizers(bt) if diagnosis.has_spaceless_text(bt) else None)
-    if rt is not None:
-        out += diagnosis.diagnose_rouge(rt, stemmed=counterfactuals.rouge_with_stemming(rt))
+            bleu_trace, alternatives=counterfactuals.bleu_other_entry_point(bleu_trace),
+            tokenizer_scores=(counterfactuals.bleu_with_tokenizers(bleu_trace)
+                              if diagnosis.has_spaceless_text(bleu_trace) else None))
+    if rouge_trace is not None:
+        out += diagnosis.diagnose_rouge(rouge_trace, stemmed=counterfactuals.rouge_with_stemming(rouge_trace))
     return out
 
 
@@ -662,11 +639,11 @@ def _usable_references(state: ExplainState) -> list[str] | None:
     return refs
 
 
-def _explanation(bt, rt, state: ExplainState, refs: list[str]) -> None:
+def _explanation(bleu_trace, rouge_trace, state: ExplainState, refs: list[str]) -> None:
     """Below the headline: the diagnosis, then (after a browser's first view) the BLEU and ROUGE steps in two
     tabs, only the open one built."""
     # a function of the inputs only: shared across sessions like the traces
-    findings = shared_compute.cached("findings", state, refs, lambda: _diagnosis(bt, rt), small=True)
+    findings = shared_compute.cached("findings", state, refs, lambda: _diagnosis(bleu_trace, rouge_trace), small=True)
     serious = any(f.level in ("error", "warning") for f in findings)
     with st.expander("Why is this score zero / low?", expanded=serious):
         if findings:
@@ -681,18 +658,18 @@ def _explanation(bt, rt, state: ExplainState, refs: list[str]) -> None:
     with tab_b:
         if not tab_b.open:
             pass
-        elif bt is not None:
-            bleu_section(bt)
+        elif bleu_trace is not None:
+            bleu_section(bleu_trace)
         else:
             st.info("BLEU could not be computed; see the message above.")
     with tab_r:
         if not tab_r.open:
             pass
-        elif rt is not None:
-            rouge_section(rt, len(refs))
+        elif rouge_trace is not None:
+            rouge_section(rouge_trace, len(refs))
         else:
             st.info("ROUGE could not be computed; see the message above.")
-    _downloads(bt, rt)
+    _downloads(bleu_trace, rouge_trace)
 
 
 def render() -> None:
@@ -711,14 +688,17 @@ def render() -> None:
     for w in warns:
         st.warning(hl.md_escape(w))
     _sync_url(state)
+    # a link the server dropped whole: only the browser still has it. Mounted after the page's widgets, so the
+    # rerun its report causes carries their values (a rerun asked for earlier in the first run blanked the texts)
+    watch_dropped_link("_url_warnings")
     refs = _usable_references(state)
     if refs is None:
         return
     with st.spinner("Computing BLEU and ROUGE step by step…"):
-        bt, rt, errors = compute(state, refs)
+        bleu_trace, rouge_trace, errors = compute(state, refs)
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
-    headline(bt, rt, state.rouge_types)
-    _example_panel(state, bt, rt)
-    _explanation(bt, rt, state, refs)
+    headline(bleu_trace, rouge_trace, state.rouge_types)
+    _example_panel(state, bleu_trace, rouge_trace)
+    _explanation(bleu_trace, rouge_trace, state, refs)
     st.session_state["_render_seconds"] = time.perf_counter() - t0

@@ -20,7 +20,7 @@ from explainer.ui import charts, lab_charts
 from explainer.ui import highlight as hl
 from explainer.ui import lab_view as lv
 from explainer.ui.display import large_text, render_display_toggle
-from explainer.ui.page_links import dropped_link_warning
+from explainer.ui.page_links import dropped_link_warning, watch_dropped_link
 from explainer.ui.permalink import MAX_URL_TEXT, bounded_int
 
 DEFAULT_PRESET = "permutation"
@@ -50,7 +50,7 @@ def _load_from_url() -> None:
         return
     qp = st.query_params
     warns = []
-    dropped = dropped_link_warning()
+    dropped = dropped_link_warning("lab")
     if dropped:
         warns.append(hl.md_escape(dropped))
     section = qp.get("lab")
@@ -353,9 +353,14 @@ def _preset_bp_charts(pid: str, p, res) -> None:
     for k, (col, v, s) in enumerate(zip(bcols, p.variants, res.scores)):
         with col:
             fig = charts.bp_curve_figure(s.sys_len, s.ref_len, s.values["bleu_bp"],
-                                         rule="shortest" if v.bleu.ref_length == "shortest" else "closest")
+                                         rule=_ref_length_rule(v.bleu))
             fig.update_layout(title=dict(text=f"Brevity penalty: {charts.plotly_escape(v.label)}"))
             st.plotly_chart(charts.readable(fig, large=large_text()), key=f"lab_bp_{pid}_{k}")
+
+
+def _ref_length_rule(bleu) -> str:
+    """The dialect's own reference-length rule ("closest", "shortest", ...) for the brevity-penalty chart."""
+    return bleu.dialect_object().choose_ref_length(1, [1]).rule
 
 
 def _preset_summary(p, res) -> None:
@@ -765,3 +770,6 @@ def render() -> None:
     else:
         _optimizer()
     _sync_url()
+    # a link the server dropped whole (only the browser still has it); after the widgets, whose values the rerun
+    # of its report carries
+    watch_dropped_link("_lab_warnings", "lab", escape=hl.md_escape)

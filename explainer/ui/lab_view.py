@@ -8,7 +8,16 @@ from typing import Sequence
 from urllib.parse import urlencode
 
 from explainer.attacks.presets import EPS, LESSON_CARDS, PRESETS, PresetResult, Variant
-from explainer.attacks.scoring import BleuOptions, RougeOptions, bleu_input, format_metric, metric_label
+from explainer.attacks.scoring import (
+    ROUGE_SCORE,
+    SENTENCE_BLEU,
+    BleuConfig,
+    RougeConfig,
+    bleu_input,
+    format_metric,
+    metric_label,
+    sentence_config,
+)
 from explainer.ui.highlight import escape_text
 from explainer.ui.permalink import ExplainState, to_params
 
@@ -62,38 +71,31 @@ def preset_label(pid: str) -> str:
     return f"{p.catalogue} · {p.title}"
 
 
-def explain_query(candidate: str, references: Sequence[str], bleu: BleuOptions = BleuOptions(),
-                  rouge: RougeOptions = RougeOptions()) -> str:
-    """Query string of an Explain-page permalink showing this candidate with the same options (built with
-    the Explain page's own permalink schema, so it round-trips through its parser)."""
+def explain_query(candidate: str, references: Sequence[str], bleu: BleuConfig = SENTENCE_BLEU,
+                  rouge: RougeConfig = ROUGE_SCORE) -> str:
+    """Query string of an Explain-page permalink showing this candidate with the same dialects and options
+    (built with the Explain page's own permalink schema, so it round-trips through its parser)."""
     from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
 
     b, r = bleu_schema(), rouge_schema()
-    if bleu.dialect == "nltk":
-        # NLTK with plain strings counts characters: the link carries the text as NLTK sees it, one token per
-        # character (scoring.nltk_characters), so the Explain page shows the same number.
-        bd, bopts = "nltk", b.defaults("nltk")
-        bopts.update(weights=tuple(bleu.weights))
-        candidate = bleu_input(candidate, bleu)
-        references = [bleu_input(x, bleu) for x in references]
-    elif bleu.ref_length == "shortest":
-        bd, bopts = "hf-evaluate", b.defaults("hf-evaluate")
-    else:
-        bd = "sacrebleu"
-        bopts = b.defaults(bd)
-        bopts.update(tokenize=bleu.tokenize, lowercase=bleu.lowercase, smooth_method=bleu.smooth_method,
-                     smooth_value=bleu.smooth_value, api="sentence_bleu" if bleu.api == "sentence" else "corpus_bleu")
-    if rouge.dialect == "rouge155":
-        rd = "rouge155"
-        ropts = r.defaults(rd)
-        ropts.update(use_stemmer=rouge.use_stemmer, multi_ref=rouge.multi_ref)
-    else:
-        rd = "rouge-score"
-        ropts = r.defaults(rd)
-        ropts.update(use_stemmer=rouge.use_stemmer, tokenizer=rouge.tokenizer, split_summaries=rouge.split_summaries)
-    state = ExplainState(candidate=candidate, refs=list(references), bleu_dialect=bd, bleu_options=bopts,
-                         rouge_dialect=rd, rouge_types=tuple(DEFAULT_ROUGE_TYPES()), rouge_options=ropts)
+    # NLTK with plain strings counts characters: the link carries the text as NLTK sees it, one token per
+    # character (configs.nltk_characters), so the Explain page shows the same number.
+    candidate = bleu_input(candidate, bleu)
+    references = [bleu_input(x, bleu) for x in references]
+    state = ExplainState(candidate=candidate, refs=list(references), bleu_dialect=bleu.dialect,
+                         bleu_options=_link_options(b, bleu), rouge_dialect=rouge.dialect,
+                         rouge_types=tuple(DEFAULT_ROUGE_TYPES()), rouge_options=_link_options(r, rouge))
     return urlencode(to_params(state, b, r), doseq=True)
+
+
+def _link_options(schema, config) -> dict:
+    """The schema's options of the configuration's dialect: its defaults with the configuration's options."""
+    opts = schema.defaults(config.dialect)
+    unknown = set(config.given) - set(opts)
+    if unknown:   # an option a link cannot carry (e.g. corpus-only): the Explain page would show another number
+        raise ValueError(f"an Explain link cannot carry option(s) {', '.join(sorted(unknown))} of {config.dialect}")
+    opts.update(config.given)
+    return opts
 
 
 def explain_href(page_url: str, query: str) -> str:
@@ -112,9 +114,8 @@ def explain_href(page_url: str, query: str) -> str:
 def variant_links(v: Variant) -> list[tuple[str, str]]:
     """(label, query) for each Explain link of a variant: one, or one per segment of a corpus variant."""
     if v.is_corpus:
-        return [(f"segment {i + 1}", explain_query(c, list(refs), BleuOptions(
-            tokenize=v.bleu.tokenize, lowercase=v.bleu.lowercase, smooth_method=v.bleu.smooth_method,
-            smooth_value=v.bleu.smooth_value, api="sentence"), v.rouge))
+        sentence = sentence_config(v.bleu)
+        return [(f"segment {i + 1}", explain_query(c, list(refs), sentence, v.rouge))
                 for i, (c, refs) in enumerate(zip(v.candidate, v.references))]
     return [("", explain_query(v.candidate, list(v.references), v.bleu, v.rouge))]
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from explainer.ui.highlight import TokenMark
 
-__all__ = ["RougeView", "ReferenceDetails", "rouge_view", "reference_details", "prf_latex", "fmt_score",
+__all__ = ["RougeView", "ReferenceDetails", "WlcsHeatmap", "rouge_view", "wlcs_heatmaps",
+           "reference_details", "prf_latex", "fmt_score",
            "kept_note", "type_label", "prf_rows", "overlap_rows", "ngram_marks", "lcs_marks", "lcs_alignment_rows",
            "lsum_rows", "winner_rows", "pooled_rows", "wlcs_rows", "wlcs_tables", "headline_types", "token_spans"]
 
@@ -42,10 +43,6 @@ def result(trace, t: str, k: int):
 def token_spans(view) -> list:
     """Surface tokens with spans of a TextView (candidate or reference)."""
     return view.tokenized.spans
-
-
-def _tok_texts(view) -> list[str]:
-    return list(view.tokenized.tokens)
 
 
 def overlap_rows(trace, t: str, k: int) -> list[dict]:
@@ -232,7 +229,7 @@ def wlcs_rows(trace, t: str, k: int) -> list[dict]:
                      "runs k of consecutive hits": ", ".join(map(str, runs)) or "—",
                      "f(k)": ", ".join(f"{x:.4f}" for x in weights) or "—",
                      "Σ f(k)": sum(weights),
-                     "open run dropped at the sentence end": p.get("dropped_open_run", 0)})
+                     _OPEN_RUN_COLUMN: p.get("dropped_open_run", 0)})
     return rows
 
 
@@ -248,6 +245,56 @@ def wlcs_tables(trace, t: str, k: int) -> list[dict]:
                             "table": x["table"], "run_table": x.get("run_table"), "pairs": x.get("pairs", []),
                             "wlcs": x.get("wlcs")})
     return out
+
+
+WLCS_TABLES_SHOWN = 3   # weighted-LCS tables drawn per ROUGE-W type (the trace has them all)
+_OPEN_RUN_COLUMN = "open run dropped at the sentence end"
+
+
+@dataclass(frozen=True)
+class WlcsHeatmap:
+    """One weighted-LCS table (a reference sentence × a candidate sentence) as ``charts.lcs_heatmap_figure``
+    draws it."""
+
+    key: str                 # a stable widget key
+    table: dict              # the chart's table argument: row_index, col_index, values, rows, cols
+    ref_tokens: list[str]
+    cand_tokens: list[str]
+    pairs: list
+    title: str
+    alt: str                 # the chart in words
+
+
+def _sentence(sentence_tokens, i: int) -> list[str]:
+    return sentence_tokens[i] if sentence_tokens and i < len(sentence_tokens) else []
+
+
+def wlcs_heatmaps(trace, t: str, k: int, limit: int = WLCS_TABLES_SHOWN) -> list[WlcsHeatmap]:
+    """The first ``limit`` of :func:`wlcs_tables` with the tokens of their sentences, ready to draw."""
+    cand_sents, ref_sents = trace.candidate.sentence_tokens, trace.references[k].sentence_tokens
+    out = []
+    for x in wlcs_tables(trace, t, k)[:limit]:
+        tab, rs, cs = x["table"], x["ref_sentence"], x["cand_sentence"]
+        out.append(WlcsHeatmap(
+            key=f"wlcs_{t}_{rs}_{cs}",
+            table={"row_index": list(range(len(tab))), "col_index": list(range(len(tab[0]))), "values": tab,
+                   "rows": len(tab) - 1, "cols": len(tab[0]) - 1},
+            ref_tokens=_sentence(ref_sents, rs), cand_tokens=_sentence(cand_sents, cs), pairs=x["pairs"],
+            title=f"Weighted LCS: reference sentence {rs + 1} × candidate sentence {cs + 1}",
+            alt=f"weighted LCS table, reference sentence {rs + 1} and candidate sentence {cs + 1}: "
+                f"weighted LCS {x['wlcs']:.4f}"))
+    return out
+
+
+def _wlcs_more_note(n_tables: int) -> str:
+    if n_tables <= WLCS_TABLES_SHOWN:
+        return ""
+    return (f"{n_tables - WLCS_TABLES_SHOWN} more sentence pairs have a table; the trace (JSON download) holds "
+            "them all.")
+
+
+_OPEN_RUN_NOTE = ("A run of consecutive hits still open at the end of a sentence is not added by the weighted-LCS "
+                  "code (rouge-score and ROUGE-1.5.5 alike), so it does not count towards the hits.")
 
 
 # ------------------------------------------------------------------------------------------- view model
@@ -390,7 +437,9 @@ class OtherDetail:
     skip_rows: list[dict]
     wlcs_note: str
     wlcs_rows: list[dict]
-    wlcs_tables: list[dict]
+    wlcs_open_run_note: str          # said when a row drops an open run ("" otherwise)
+    wlcs_heatmaps: list[WlcsHeatmap]  # the first WLCS_TABLES_SHOWN tables
+    wlcs_more_note: str              # how many tables are not drawn ("" when none)
 
 
 @dataclass(frozen=True)
@@ -519,10 +568,21 @@ def _other_details(trace, k: int) -> list[OtherDetail]:
             formula_note=d.get("formula", ""), formulas=prf_latex(trace, t, k),
             skip_rows=[{"skip-bigram": " … ".join(g["gram"]), "candidate": g["cand_count"],
                         "reference": g["ref_count"], "overlap": g["overlap"]} for g in grams],
-            wlcs_note=f"{d['f']}; {d.get('f_inverse', '')}" if d.get("f") else "",
-            wlcs_rows=wlcs_rows(trace, t, k) if t.startswith("rougeW") else [],
-            wlcs_tables=wlcs_tables(trace, t, k) if t.startswith("rougeW") else []))
+            **(_wlcs_parts(trace, t, k, d) if t.startswith("rougeW") else _NO_WLCS)))
     return out
+
+
+_NO_WLCS = {"wlcs_note": "", "wlcs_rows": [], "wlcs_open_run_note": "", "wlcs_heatmaps": [], "wlcs_more_note": ""}
+
+
+def _wlcs_parts(trace, t: str, k: int, d: dict) -> dict:
+    """ROUGE-W's parts of an OtherDetail: f(k) and its inverse, the runs per reference sentence, the tables."""
+    rows = wlcs_rows(trace, t, k)
+    return {"wlcs_note": f"{d['f']}; {d.get('f_inverse', '')}" if d.get("f") else "",
+            "wlcs_rows": rows,
+            "wlcs_open_run_note": _OPEN_RUN_NOTE if any(r[_OPEN_RUN_COLUMN] for r in rows) else "",
+            "wlcs_heatmaps": wlcs_heatmaps(trace, t, k),
+            "wlcs_more_note": _wlcs_more_note(len(wlcs_tables(trace, t, k)))}
 
 
 def reference_details(trace, k: int) -> ReferenceDetails:

@@ -193,7 +193,7 @@ def _result_html(r: Result) -> str:
 
 
 def _claims_html(claims: Sequence[ClaimCheck]) -> str:
-    """The course material's printed numbers of one step beside the trace's, in one box: one sentence for one
+    """The textbook's printed numbers of one step beside the trace's, in one box: one sentence for one
     number, a small table for several (each row: what the material says, what the implementation gives, ✓ / ✗).
     ✓ / ✗ and the border colour (any wrong number: orange) say the same."""
     def attrs(c: ClaimCheck) -> str:
@@ -212,9 +212,9 @@ def _claims_html(claims: Sequence[ClaimCheck]) -> str:
         rows = "".join(f'<tr class="tclaim-l" {attrs(c)} title="{_a(c.sentence)}"><td>{_e(c.what)} '
                        f"{_e(c.said)}</td><td>{_e(c.shown or 'not computed')}</td><td>"
                        f'<span class="tclaim-mark">{_e(c.mark)}</span>{_e(c.short[2:])}</td></tr>' for c in claims)
-        inner = (f"<table><thead><tr><th>The course material says</th><th>{_e(gives)}</th><th>with these settings"
+        inner = (f"<table><thead><tr><th>The textbook says</th><th>{_e(gives)}</th><th>with these settings"
                  f"</th></tr></thead><tbody>{rows}</tbody></table>")
-    return f'<div class="tclaim {cls}" role="note" aria-label="the course material’s numbers">{inner}</div>'
+    return f'<div class="tclaim {cls}" role="note" aria-label="the textbook’s numbers">{inner}</div>'
 
 
 def claims_table_html(claims) -> str:
@@ -223,8 +223,8 @@ def claims_table_html(claims) -> str:
         return ""
     rows = "".join(f"<tr><td>{_e(c.what)}</td><td>{_e(c.printed)}</td><td>{_e(c.implementation or '—')}</td>"
                    f"<td>{_e(c.shown or 'not computed')}</td><td>{_e(c.short)}</td></tr>" for c in claims)
-    return ('<div class="tc tclaims"><table class="tt"><thead><tr><th>number</th><th>the course material '
-            "prints</th><th>implementation</th><th>it gives</th><th>verdict</th></tr></thead>"
+    return ('<div class="tc tclaims"><table class="tt"><thead><tr><th>number</th><th>the textbook prints'
+            "</th><th>implementation</th><th>it gives</th><th>verdict</th></tr></thead>"
             f"<tbody>{rows}</tbody></table><div class=\"tcap\">With the settings above; in the app, switch the "
             "dialect or an option to see under which one a printed number holds. Each comparison is repeated at "
             "the step where the number appears.</div></div>")
@@ -360,8 +360,8 @@ def cell_rule(g: LcsGrid, k: int) -> str:
     a, b = _cell_pos(g, k)
     v = g.values
     rf, cf = g.ref_forms[a - 1], g.cand_forms[b - 1]
-    rt, ct = g.ref_tokens[a - 1], g.cand_tokens[b - 1]
-    where = f"Row {a} (reference ‘{rt}’), column {b} (candidate ‘{ct}’): "
+    ref_tok, cand_tok = g.ref_tokens[a - 1], g.cand_tokens[b - 1]
+    where = f"Row {a} (reference ‘{ref_tok}’), column {b} (candidate ‘{cand_tok}’): "
     if rf == cf:
         return where + f"the tokens are equal, so diagonal {v[a - 1][b - 1]} + 1 = {v[a][b]}."
     return where + (f"the tokens differ, so the larger of above ({v[a - 1][b]}) and left ({v[a][b - 1]}) = "
@@ -661,7 +661,7 @@ def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), li
     elif link_note:
         meta.append(("Open in the app", f"No link: {_e(link_note)}"))
     meta_html = "".join(f"<tr><td><b>{_e(a)}</b></td><td>{b}</td></tr>" for a, b in meta)
-    claims = (f'<section class="claims" id="claims"><h2>The course material’s numbers</h2>'
+    claims = (f'<section class="claims" id="claims"><h2>The textbook’s numbers</h2>'
               f"{claims_table_html(lesson.claims)}</section>" if lesson.claims else "")
     toc = "".join(f'<li><a href="#step-{i + 1}">{_e(s.family)}: {_e(s.title)}</a></li>'
                   for i, s in enumerate(lesson.steps))

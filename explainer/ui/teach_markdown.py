@@ -137,8 +137,8 @@ def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = ()
     for n in lesson.notes:
         out += [f"*{md_text(n)}*", ""]
     if lesson.claims:
-        out += ["## The course material’s numbers", "",
-                "| number | the course material prints | implementation | it gives | verdict |",
+        out += ["## The textbook’s numbers", "",
+                "| number | the textbook prints | implementation | it gives | verdict |",
                 "| --- | --- | --- | --- | --- |"]
         out += [f"| {md_text(c.what)} | {md_text(c.printed)} | {md_text(c.implementation or '—')} | "
                 f"{md_text(c.shown or 'not computed')} | {md_text(c.short)} |" for c in lesson.claims]

@@ -22,6 +22,7 @@ import streamlit as st
 
 from explainer.attacks.presets import PRESETS
 from explainer.examples import EXAMPLES, get_example
+from explainer.options import coerce_value
 from explainer.teach import check_answer
 from explainer.teach.answers import MAX_ANSWER_CHARS
 from explainer.teach.exercises import LEVELS, MAX_SEED, MAX_SET, AttackItem, check_attack, generate_set
@@ -153,96 +154,174 @@ def _source_defaults(source: str, example: str, preset: str | None, variant: int
     return base
 
 
-def _load_from_url() -> None:
-    """A link defines the page on the first run of a session and whenever it differs from what the page last
-    wrote (another link followed in the same tab); otherwise the widgets keep their values."""
+@dataclasses.dataclass
+class _LinkSource:
+    """What a link asks the lesson to be made of: a worked example, a gaming-lab preset's variant or own text, and
+    the metric-setting parameters that go with it."""
+
+    source: str = "example"
+    example: str = DEFAULT_EXAMPLE
+    preset: str | None = None
+    variant: int = 0
+    cand: str | None = None
+    refs: list[str] | None = None
+    settings_params: dict = dataclasses.field(default_factory=dict)
+
+
+def _params_to_load() -> tuple[dict | None, bool]:
+    """(the link's parameters to load, or None when the widgets keep their values; whether the metric settings
+    stay as the other pages left them)."""
     ss = st.session_state
     params = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
     # the navigation entry (no link): the metric settings are the ones the other pages use, if any
     keep_settings = not params
     if ss.get("_tch_loaded"):
         if params and params == ss.get("_tch_last_params"):
-            return
+            return None, keep_settings
         if not params:
             if "tch_source" in ss:   # a rerun of this page
-                return
+                return None, keep_settings
             # back from another page: Streamlit dropped this page's widget values; its last link has them (the
             # metric settings stay as the other pages left them)
             params = ss.get("_tch_last_params") or {}
-    warns: list[str] = []
+    return params, keep_settings
+
+
+def _parse_mode(params: dict, warns: list[str]) -> str:
     mode = _first(params, "mode") or "walk"
     if mode not in MODES:
         warns.append(f"“mode={mode[:40]}” is not one of {', '.join(MODES)}; showing the walkthrough.")
         mode = "walk"
-    ss["tch_mode"] = mode
-    settings_params = _settings_params(params)
-    source, example, preset, variant = "example", DEFAULT_EXAMPLE, None, 0
-    cand, refs = None, None
+    return mode
+
+
+def _own_text_source(params: dict, warns: list[str]) -> _LinkSource:
+    refs = list(params.get("ref") or [""])
+    if len(refs) > MAX_REFS:
+        warns.append(f"The link has {len(refs)} references; at most {MAX_REFS} are used.")
+        refs = refs[:MAX_REFS]
+    return _LinkSource("text", cand=_first(params, "candidate") or "", refs=refs,
+                       settings_params=_settings_params(params))
+
+
+def _long_text_source(params: dict, warns: list[str]) -> _LinkSource:
+    """``text=not-in-link``: own texts longer than a link carries; only the tab that wrote the link has them."""
+    kept = st.session_state.get("_tch_long_texts")
+    if kept is None:
+        warns.append(f"This link was made for a lesson of your own texts longer than a link carries "
+                     f"({MAX_URL_TEXT:,} characters in all), so the texts are not in it (nor stored anywhere). "
+                     "Paste them again in the sidebar (“Your own text”).")
+    cand, refs = kept or ("", [""])
+    return _LinkSource("text", cand=cand, refs=list(refs), settings_params=_settings_params(params))
+
+
+def _preset_source(params: dict, pid: str, warns: list[str]) -> _LinkSource:
+    n = len(PRESETS[pid].variants)
+    variant = _int_param(params, "variant", 1, n, _preset_default_variant(pid) + 1, warns,
+                         "a variant number of this preset") - 1
+    merged = _preset_params(pid, variant)
+    merged.update(_settings_params(params))   # settings stated in the link win
+    return _LinkSource("preset", preset=pid, variant=variant,
+                       settings_params={k: v for k, v in merged.items() if k not in ("candidate", "ref")})
+
+
+def _parse_source(params: dict, warns: list[str]) -> _LinkSource:
+    """Own text (``candidate``/``ref``), a preset (``preset``, ``variant``) or a worked example (``example``)."""
     if "candidate" in params or "ref" in params:
-        source = "text"
-        cand = _first(params, "candidate") or ""
-        refs = list(params.get("ref") or [""])
-        if len(refs) > MAX_REFS:
-            warns.append(f"The link has {len(refs)} references; at most {MAX_REFS} are used.")
-            refs = refs[:MAX_REFS]
-    elif _first(params, "text") is not None:   # own texts too long for a link: only the tab that made it has them
-        source = "text"
-        cand, refs = ss.get("_tch_long_texts") or ("", [""])
-        if "_tch_long_texts" not in ss:
-            warns.append(f"This link was made for a lesson of your own texts longer than a link carries "
-                         f"({MAX_URL_TEXT:,} characters in all), so the texts are not in it (nor stored anywhere). "
-                         "Paste them again in the sidebar (“Your own text”).")
-    elif _first(params, "preset") is not None:
-        pid = _first(params, "preset")
+        return _own_text_source(params, warns)
+    if _first(params, "text") is not None:
+        return _long_text_source(params, warns)
+    fallback = _LinkSource(settings_params=_settings_params(params))
+    pid = _first(params, "preset")
+    if pid is not None:
         if pid in _preset_ids():
-            source, preset = "preset", pid
-            n = len(PRESETS[pid].variants)
-            variant = _int_param(params, "variant", 1, n, _preset_default_variant(pid) + 1, warns,
-                                 "a variant number of this preset") - 1
-            merged = _preset_params(pid, variant)
-            merged.update(settings_params)   # settings stated in the link win
-            settings_params = {k: v for k, v in merged.items() if k not in ("candidate", "ref")}
-        else:
-            warns.append(f"“preset={pid[:40]}” is not a gaming-lab preset with one candidate; showing the worked "
-                         f"example “{get_example(DEFAULT_EXAMPLE).title}”.")
-    elif _first(params, "example") is not None:
-        eid = _first(params, "example")
+            return _preset_source(params, pid, warns)
+        warns.append(f"“preset={pid[:40]}” is not a gaming-lab preset with one candidate; showing the worked "
+                     f"example “{get_example(DEFAULT_EXAMPLE).title}”.")
+        return fallback
+    eid = _first(params, "example")
+    if eid is not None:
         if eid in {e.id for e in EXAMPLES}:
-            example = eid
+            fallback.example = eid
         else:
             warns.append(f"“example={eid[:40]}” is not a known example; showing "
                          f"“{get_example(DEFAULT_EXAMPLE).title}”.")
-    settings = _parse_settings(settings_params, warns)
-    if source == "example":
-        settings, w = ms.apply_example_settings(settings, get_example(example).settings, skip=set(params))
+    return fallback
+
+
+def _link_settings(params: dict, src: _LinkSource, keep_settings: bool, warns: list[str]) -> MetricSettings:
+    """The metric settings of the link (an example's own settings under them), or the other pages' settings."""
+    settings = _parse_settings(src.settings_params, warns)
+    if src.source == "example":
+        settings, w = ms.apply_example_settings(settings, get_example(src.example).settings, skip=set(params))
         warns += w
     shared = ms.stored_settings()
     if keep_settings and shared is not None:
-        settings = shared
-    elif shared is not None and "rouge_types" not in params:
+        return shared
+    if shared is not None and "rouge_types" not in params:
         # not a setting of this page (a lesson shows its fixed types): the other pages keep theirs
-        settings = dataclasses.replace(settings, rouge_types=shared.rouge_types)
-    ss["tch_source"] = source
-    ss["tch_example"] = example
-    ss["tch_preset"] = preset or _preset_ids()[0]
-    ss["tch_variant"] = variant
-    ss["tch_cand"] = cand if cand is not None else get_example(DEFAULT_EXAMPLE).candidate
-    refs = refs if refs is not None else list(get_example(DEFAULT_EXAMPLE).references)
+        return dataclasses.replace(settings, rouge_types=shared.rouge_types)
+    return settings
+
+
+def _put_source(src: _LinkSource) -> None:
+    """The source widgets' values (every source's widgets get one, so switching source keeps a sensible value)."""
+    ss = st.session_state
+    ss["tch_source"] = src.source
+    ss["tch_example"] = src.example
+    ss["tch_preset"] = src.preset or _preset_ids()[0]
+    ss["tch_variant"] = src.variant
+    ss["tch_cand"] = src.cand if src.cand is not None else get_example(DEFAULT_EXAMPLE).candidate
+    refs = src.refs if src.refs is not None else list(get_example(DEFAULT_EXAMPLE).references)
     ss["tch_nrefs"] = len(refs)
     for i in range(MAX_REFS):
         ss[f"tch_ref_{i}"] = refs[i] if i < len(refs) else ""
-    ms.put_settings(settings)
-    order = _int_param(params, "order", 0, max_order(settings), 0, warns, ORDER_WHAT)
-    ss["tch_order"] = order
+
+
+def _parse_notes(params: dict, warns: list[str]) -> bool:
+    """``notes``: on or off in the words the option parameters take (1/0, true/false, yes/no, on/off)."""
+    raw = _first(params, "notes")
+    if raw is None:
+        return False
+    try:
+        return coerce_value("notes", "bool", raw.strip())
+    except ValueError:
+        warns.append(f"“notes={raw[:40]}” is not on or off (1/0, true/false, yes/no, on/off); the speaker notes "
+                     "stay hidden.")
+        return False
+
+
+def _put_view(params: dict, warns: list[str], n_max: int = 10) -> None:
+    """The lesson view's own parameters: order (up to ``n_max``, the BLEU settings' maximum order), step, notes
+    and the exercise set's level, seed, size, item."""
+    ss = st.session_state
+    ss["tch_order"] = _int_param(params, "order", 0, n_max, 0, warns, ORDER_WHAT)
     ss["_tch_step_raw"] = _first(params, "step")
     ss["tch_step"] = 0
-    ss["tch_notes"] = (_first(params, "notes") or "0") in ("1", "true", "yes", "on")
-    ss["tch_level"] = _first(params, "level") if _first(params, "level") in LEVELS else "easy"
-    if _first(params, "level") not in (None, *LEVELS):
-        warns.append(f"“level={_first(params, 'level')[:40]}” is not one of {', '.join(LEVELS)}; using easy.")
+    ss["tch_notes"] = _parse_notes(params, warns)
+    level = _first(params, "level")
+    ss["tch_level"] = level if level in LEVELS else "easy"
+    if level not in (None, *LEVELS):
+        warns.append(f"“level={level[:40]}” is not one of {', '.join(LEVELS)}; using easy.")
     ss["tch_seed"] = _int_param(params, "seed", 0, MAX_SEED, 1, warns, "a seed")
     ss["tch_n"] = _int_param(params, "n", 1, MAX_SET, 6, warns, "a number of exercises")
     ss["tch_item"] = _int_param(params, "item", 1, MAX_SET + 1, 1, warns, "an exercise number") - 1
+
+
+def _load_from_url() -> None:
+    """A link defines the page on the first run of a session and whenever it differs from what the page last
+    wrote (another link followed in the same tab); otherwise the widgets keep their values."""
+    params, keep_settings = _params_to_load()
+    if params is None:
+        return
+    ss = st.session_state
+    warns: list[str] = []
+    ss["tch_mode"] = _parse_mode(params, warns)
+    src = _parse_source(params, warns)
+    settings = _link_settings(params, src, keep_settings, warns)
+    _put_source(src)
+    ms.put_settings(settings)
+    _put_view(params, warns, max_order(settings))
     ss["_tch_warnings"] = warns
     ss["_tch_loaded"] = True
 

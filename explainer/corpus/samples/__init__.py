@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from explainer.corpus.testset import TestSet, build_testset, decode_lines
+from explainer.corpus.testset import TestSet, build_testset, segment_lines
 
-__all__ = ["Sample", "SAMPLES", "sample_ids", "load_sample"]
+__all__ = ["Sample", "SAMPLES", "load_sample"]
 
 HERE = Path(__file__).resolve().parent
 
@@ -40,16 +40,12 @@ def _load_meta() -> dict[str, Sample]:
 SAMPLES: dict[str, Sample] = _load_meta()
 
 
-def sample_ids() -> list[str]:
-    return list(SAMPLES)
-
-
 @lru_cache(maxsize=8)
 def load_sample(sample_id: str) -> TestSet:
     s = SAMPLES.get(sample_id)
     if s is None:
         raise KeyError(f"unknown sample corpus {sample_id!r}; choose one of: {', '.join(SAMPLES)}")
     d = HERE / sample_id
-    refs = [(f, decode_lines((d / f).read_bytes(), f)) for f in s.references]
-    systems = [(Path(f).stem, decode_lines((d / f).read_bytes(), f)) for f in s.systems]
+    refs = [(f, segment_lines((d / f).read_bytes(), f)) for f in s.references]
+    systems = [(Path(f).stem, segment_lines((d / f).read_bytes(), f)) for f in s.systems]
     return build_testset(systems, refs)

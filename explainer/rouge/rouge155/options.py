@@ -13,7 +13,8 @@ __all__ = ["Rouge155Options", "parse_flags", "fmt_num"]
 @dataclass(frozen=True)
 class Rouge155Options:
     """The command-line options that change numbers. Defaults = the golden files' option set
-    ``-n 4 -w 1.2 -2 4 -U -f A`` (the script's own defaults are ROUGE-L only; see ``script_defaults``)."""
+    ``-n 4 -w 1.2 -2 4 -U -f A`` (with no option the script computes ROUGE-L only:
+    ``Rouge155Options(n=0, w=None, skip=None, unigrams="")``)."""
 
     n: int = 4  # -n: ROUGE-1..N (0 = none)
     rouge_l: bool = True  # ROUGE-L unless -x
@@ -52,11 +53,6 @@ class Rouge155Options:
             raise ValueError("-t must be 0, 1 or 2")
         if self.resamples < 1:
             raise ValueError("-r must be at least 1")
-
-    @classmethod
-    def script_defaults(cls) -> "Rouge155Options":
-        """What ``ROUGE-1.5.5.pl -a config`` computes with no other option: ROUGE-L only."""
-        return cls(n=0, w=None, skip=None, unigrams="")
 
     @property
     def token_options(self) -> TokenOptions:

@@ -5,7 +5,7 @@ Why not NLTK: ROUGE-1.5.5 ships Martin Porter's reference *Perl* stemmer with tw
 then ``-ment``, then ``-ent`` / ``-(s|t)ion`` are tried *one after the other*, so several suffixes can go
 (``agreement -> agreem``, ``professional -> profess``). No mode of NLTK's ``PorterStemmer`` does that
 (``ORIGINAL_ALGORITHM`` gives ``agreement``/``profession``; ``NLTK_EXTENSIONS`` also keeps ``they``/``news``);
-``tests/test_rouge155_stem.py`` shows words where each NLTK mode differs. So the variant is implemented
+``tests/test_rouge155_text.py`` shows words where each NLTK mode differs. So the variant is implemented
 here, with the very regular expressions of the Perl (Python's ``re`` has the same leftmost-match,
 ordered-alternation semantics for them), and checked against ROUGE-1.5.5's own ``-m`` outputs in the
 golden files. See docs/dialects-rouge155.md.
