@@ -46,6 +46,8 @@ TEACH_PARAMS = {"mode", "step", "notes", "order", "seed", "level", "n", "item", 
 # gets a message, not another lesson.
 NOT_IN_LINK = "not-in-link"
 MAX_PARAM_DIGITS = 9   # every integer in a link is bounded before int()
+MAX_ORDER = 10   # the largest maximum n-gram order a BLEU dialect takes (``order`` is bounded by the settings' own)
+ORDER_WHAT = "an n-gram order of these BLEU settings (0 = automatic, up to their maximum order)"
 # Height of what the walkthrough shows above a step's body (top padding, the view / navigation rows: Streamlit's
 # widgets, in px) and of the step's title (in the lesson's base size --tcb, which grows with the window), and of
 # the LCS table's slider: the body gets the rest of the window.
@@ -291,7 +293,7 @@ def _parse_notes(params: dict, warns: list[str]) -> bool:
         return False
 
 
-def _put_view(params: dict, warns: list[str], n_max: int = 10) -> None:
+def _put_view(params: dict, warns: list[str], n_max: int = MAX_ORDER) -> None:
     """The lesson view's own parameters: order (up to ``n_max``, the BLEU settings' maximum order), step, notes
     and the exercise set's level, seed, size, item."""
     ss = st.session_state
@@ -327,10 +329,6 @@ def _load_from_url() -> None:
 
 
 # ------------------------------------------------------------------------------------------- n-gram order
-MAX_ORDER = 10   # the largest maximum order a BLEU dialect takes
-ORDER_WHAT = "an n-gram order of these BLEU settings (0 = automatic, up to their maximum order)"
-
-
 def max_order(settings: MetricSettings) -> int:
     """The maximum n-gram order of the BLEU settings (the dialect's own rule: sacreBLEU's max_ngram_order,
     NLTK's number of weights …); invalid settings (the lesson says why): the largest any dialect takes."""
