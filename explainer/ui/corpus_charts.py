@@ -240,8 +240,10 @@ def segment_scatter_figure(base: np.ndarray, other: np.ndarray, *, base_name: st
                                        "<extra></extra>"))
     top = float(max(np.max(base, initial=0), np.max(other, initial=0), 1e-9))
     shapes = [dict(type="line", x0=0, y0=0, x1=top, y1=top, line=dict(color="#000000", dash="dot", width=1))]
-    return _fig(data, _layout(f"{metric} per segment: {name} vs {base_name} (select points to open them)",
-                              height=460, shapes=shapes, dragmode="select",
+    # no dragmode here: Streamlit then makes a click select the point (with dragmode "select" a click only
+    # emits an event and selects nothing); box and lasso stay in the chart's toolbar
+    return _fig(data, _layout(f"{metric} per segment: {name} vs {base_name} (click a point to open it)",
+                              height=460, shapes=shapes,
                               xaxis=dict(title=dict(text=plotly_escape(base_name))),
                               yaxis=dict(title=dict(text=plotly_escape(name)))))
 

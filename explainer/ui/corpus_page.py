@@ -18,6 +18,7 @@ import hashlib
 import json
 import time
 from dataclasses import replace
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
@@ -384,12 +385,65 @@ def _plot(fig, key: str, **kw):
     return st.plotly_chart(fig, key=key, config=cfg, **kw)
 
 
+OPEN_REQUEST = "cp_open_request"
+
+
 def _open_segment(seg: int, system: str | None = None, note: str = "") -> None:
+    """Ask for segment ``seg`` (the candidate of ``system``) to be opened in the segment view. Only a request: a
+    widget's key cannot be written once the widget is drawn in a run (Streamlit raises), so it is applied by
+    :func:`_apply_open_request` before the widgets of the next run are drawn. Called from widget callbacks (a
+    button's ``on_click``, a chart's or table's ``on_select``), which run before the script."""
+    st.session_state[OPEN_REQUEST] = (int(seg), system, note)
+
+
+def _apply_open_request() -> None:
+    """Apply a pending :func:`_open_segment` request; called at the top of a run, before any widget is drawn (the
+    page's run, and the segments fragment's own runs)."""
     ss = st.session_state
+    req = ss.pop(OPEN_REQUEST, None)
+    if req is None:
+        return
+    seg, system, note = req
     ss["cp_seg"] = int(seg)
     if system is not None:
         ss["cp_system"] = system
+        ss["cp_view_sys"] = system
     ss["cp_opened_note"] = note
+
+
+def _selected_points(key: str) -> list[dict]:
+    """The points selected in the chart ``key`` (its state, read in its ``on_select`` callback)."""
+    try:
+        return list(st.session_state[key]["selection"]["points"])
+    except (KeyError, TypeError, AttributeError):
+        return []
+
+
+def _selected_rows(key: str) -> list[int]:
+    """The rows selected in the dataframe ``key`` (read in its ``on_select`` callback)."""
+    try:
+        return list(st.session_state[key]["selection"]["rows"])
+    except (KeyError, TypeError, AttributeError):
+        return []
+
+
+def _point_segment(point: dict) -> int | None:
+    """The 1-based segment id a chart point stands for (``customdata``: the id, or a list starting with it)."""
+    cd = point.get("customdata")
+    if isinstance(cd, list) and cd:
+        cd = cd[0]
+    if isinstance(cd, (int, float)) and not isinstance(cd, bool):
+        return int(cd)
+    return None
+
+
+def _on_chart_open(key: str, system: str) -> None:
+    """``on_select`` of a chart whose points are segments: one point opens it, several list them in the table."""
+    ids = sorted({s for s in (_point_segment(p) for p in _selected_points(key)) if s is not None})
+    if len(ids) == 1:
+        _open_segment(ids[0], system, f"opened from the chart: segment {ids[0]}")
+    elif ids:
+        _filter_segments(ids, "selected in the chart")
 
 
 def _baseline_and_system(names: list[str]) -> tuple[int, int]:
@@ -496,8 +550,8 @@ def _corpus_vs_mean_section(rep, i: int) -> None:
                       on_click=_filter_segments, args=(r["segments"], r["what"]),
                       help="Show these segments in the table below")
     if cvm.get("pulling_apart"):
-        ev = _plot(cc.influence_figure(cvm), "cp_influence", on_select="rerun", selection_mode="points")
-        _maybe_open_from_chart(ev, "cp_influence", rep.names[i], horizontal=True)
+        _plot(cc.influence_figure(cvm), "cp_influence", selection_mode="points",
+              on_select=partial(_on_chart_open, "cp_influence", rep.names[i]))
         st.caption("Leave-one-out: for each segment, how much larger the gap (corpus − mean) is with it than without "
                    "it. Long segments with many matches raise the corpus score; short ones that score 0 alone lower "
                    "the mean. Click a bar to open that segment.")
@@ -505,27 +559,6 @@ def _corpus_vs_mean_section(rep, i: int) -> None:
 
 def _filter_segments(ids, label: str) -> None:
     st.session_state["cp_filter_ids"] = (label, [int(x) for x in ids])
-
-
-def _maybe_open_from_chart(ev, key: str, system: str, horizontal: bool = False) -> None:
-    try:
-        pts = ev.selection.points if ev is not None else []
-    except AttributeError:
-        pts = []
-    if not pts:
-        return
-    p = pts[0]
-    cd = p.get("customdata")
-    seg = None
-    if isinstance(cd, list) and cd:
-        seg = cd[0]
-    elif isinstance(cd, (int, float)):
-        seg = cd
-    if seg is None:
-        return
-    if st.session_state.get(f"{key}_last") != (seg, system):
-        st.session_state[f"{key}_last"] = (seg, system)
-        _open_segment(int(seg), system, f"opened from the chart: segment {int(seg)}")
 
 
 def _tests_key(rep, metric: str) -> tuple:
@@ -703,16 +736,17 @@ def _buckets_view(rep, b: int, i: int) -> None:
     _plot(cc.length_buckets_figure(buckets, rep.names), "cp_buckets")
     rows = [{"reference length": bk["bucket"], "segments": bk["n_segments"],
              **{f"{n}": bk["scores"].get(n) for n in rep.names}} for bk in buckets]
-    ev = st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
-                      selection_mode="single-row", key="cp_bucket_table")
-    sel = ev.selection.rows if ev is not None else []
-    if sel:
-        bk = buckets[sel[0]]
-        if st.session_state.get("cp_bucket_last") != bk["bucket"]:
-            st.session_state["cp_bucket_last"] = bk["bucket"]
-            _filter_segments(bk["segments"], f"reference length {bk['bucket']}")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", selection_mode="single-row",
+                 key="cp_bucket_table", on_select=partial(_on_bucket_row, buckets))
     st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a row to list its "
                "segments in the table below.")
+
+
+def _on_bucket_row(buckets: list[dict]) -> None:
+    rows = _selected_rows("cp_bucket_table")
+    if rows and rows[0] < len(buckets):
+        bk = buckets[rows[0]]
+        _filter_segments(bk["segments"], f"reference length {bk['bucket']}")
 
 
 def _precision_view(rep, b: int, i: int) -> None:
@@ -726,16 +760,17 @@ def _ngrams_view(rep, b: int, i: int) -> None:
     records = nd["better"] + nd["worse"]
     rows = [{"n-gram": r["ngram"], "n": r["n"], rep.names[i]: r["system"], rep.names[b]: r["baseline"],
              "difference": r["difference"], "segments": r["n_segments"]} for r in records]
-    ev = st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
-                      selection_mode="single-row", key="cp_ngram_table")
-    sel = ev.selection.rows if ev is not None else []
-    if sel:
-        r = records[sel[0]]
-        if st.session_state.get("cp_ngram_last") != (r["ngram"], nd["system"]):
-            st.session_state["cp_ngram_last"] = (r["ngram"], nd["system"])
-            _filter_segments(r["segments"], f"n-gram “{r['ngram']}”")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", selection_mode="single-row",
+                 key="cp_ngram_table", on_select=partial(_on_ngram_row, records))
     st.caption("Clipped matches (as BLEU counts them) summed over the corpus. Click a row to list the "
                "segments where the two systems match that n-gram a different number of times.")
+
+
+def _on_ngram_row(records: list[dict]) -> None:
+    rows = _selected_rows("cp_ngram_table")
+    if rows and rows[0] < len(records):
+        r = records[rows[0]]
+        _filter_segments(r["segments"], f"n-gram “{r['ngram']}”")
 
 
 def _deltas_view(rep, b: int, i: int) -> None:
@@ -745,19 +780,10 @@ def _deltas_view(rep, b: int, i: int) -> None:
 
 
 def _scatter_view(rep, b: int, i: int) -> None:
-    ev = _plot(cc.segment_scatter_figure(rep.systems[b].sentence, rep.systems[i].sentence,
-                                         base_name=rep.names[b], name=rep.names[i]),
-               "cp_scatter", on_select="rerun", selection_mode=("points", "box", "lasso"))
-    try:
-        pts = ev.selection.points if ev is not None else []
-    except AttributeError:
-        pts = []
-    ids = sorted({int(p["customdata"]) for p in pts if p.get("customdata") is not None})
-    if len(ids) == 1:
-        _maybe_open_from_chart(ev, "cp_scatter", rep.names[i])
-    elif ids and st.session_state.get("cp_scatter_sel") != ids:
-        st.session_state["cp_scatter_sel"] = ids
-        _filter_segments(ids, "selected in the chart")
+    _plot(cc.segment_scatter_figure(rep.systems[b].sentence, rep.systems[i].sentence,
+                                    base_name=rep.names[b], name=rep.names[i]),
+          "cp_scatter", selection_mode=("points", "box", "lasso"),
+          on_select=partial(_on_chart_open, "cp_scatter", rep.names[i]))
     st.caption("Each point is a segment. Click one to open it, or draw a box to list several in the table.")
 
 
@@ -821,21 +847,24 @@ def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> N
     fmt = {c: st.column_config.NumberColumn(format="%.2f" if metric == "bleu" and rep.scale >= 100 else "%.4f")
            for c in df.columns if c.endswith("| score") or c.endswith("| Δ") or c.endswith(f"| {rouge_type}")}
     fmt["reference 1"] = st.column_config.TextColumn("reference 1", width="medium")
-    ev = st.dataframe(view, hide_index=True, width="stretch", height=360, on_select="rerun",
-                      selection_mode="single-row", key="cp_table", column_config=fmt)
-    sel = ev.selection.rows if ev is not None else []
-    if sel:
-        seg = int(view.iloc[sel[0]]["segment"])
-        if ss.get("cp_table_last") != seg:
-            ss["cp_table_last"] = seg
-            _open_segment(seg)
+    st.dataframe(view, hide_index=True, width="stretch", height=360, on_select=_on_table_row,
+                 selection_mode="single-row", key="cp_table", column_config=fmt)
+    # the rows as shown: a row picked in the table is looked up here (and previous / next walk them)
     ss["cp_visible_ids"] = view["segment"].tolist()
+
+
+def _on_table_row() -> None:
+    rows = _selected_rows("cp_table")
+    visible = st.session_state.get("cp_visible_ids") or []
+    if rows and rows[0] < len(visible):
+        _open_segment(int(visible[rows[0]]))
 
 
 @st.fragment
 def _segments_fragment(rep, metric: str, b: int, settings, rouge_type: str | None = None) -> None:
     """The table and the segment view rerun on their own: picking a row and the table's filters redraw only this
     part of the page; previous / next and the segment number redraw only the segment view (a fragment inside)."""
+    _apply_open_request()     # a row picked in the table reruns this fragment only
     _segment_table(rep, metric, b, rouge_type)
     _segment_view_fragment(rep, metric, settings)
 
@@ -1069,15 +1098,15 @@ def _rouge_differ(rr, t: str, b: int, i: int) -> None:
             _delta_buttons(rr.largest_deltas(i, t, b), "cp_rdelta", f" ({t} F)", 4)
     if view == "Segment scores":
         if i != b:
-            ev = _plot(cc.segment_scatter_figure(rr.systems[b].item(t), rr.systems[i].item(t),
-                                                 base_name=rr.names[b], name=rr.names[i], metric=f"{t} F"),
-                       "cp_rscatter", on_select="rerun", selection_mode="points")
-            _maybe_open_from_chart(ev, "cp_rscatter", rr.names[i])
+            _plot(cc.segment_scatter_figure(rr.systems[b].item(t), rr.systems[i].item(t),
+                                            base_name=rr.names[b], name=rr.names[i], metric=f"{t} F"),
+                  "cp_rscatter", selection_mode="points", on_select=partial(_on_chart_open, "cp_rscatter", rr.names[i]))
 
 
 # ---------------------------------------------------------------------------------------------- the page
 def render() -> None:
     t0 = time.perf_counter()
+    _apply_open_request()   # a segment asked for by a click (a callback) before any widget is drawn
     _sample_from_link()     # before the sidebar: a sample may suggest settings
     settings, warns = metric_settings.render_settings_sidebar()
     st.title("Corpus: whole test sets")

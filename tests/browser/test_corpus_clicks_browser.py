@@ -1,0 +1,113 @@
+"""The Corpus page's clickable charts in a real browser (Debian Chromium via Playwright): a bar of "Segments that
+pull corpus and mean apart most", a point of the "Segment scores" scatter and a bar of the other analyses open (or
+list) the segments behind them with no error; the "Charts (HTML)" download holds this run's charts; the address bar
+keeps the view. Screenshots in artifacts/screenshots/corpus-click-*.png (looked at: see docs/corpus.md)."""
+from __future__ import annotations
+
+import re
+import time
+
+from tests.browser.conftest import shot, wait_idle
+
+SEG_LINE = re.compile(r"^Segment (\d+): sentence score")
+
+
+def open_sample(page, app_url, query: str = "sample=news-en") -> None:
+    page.goto(app_url + "/corpus?" + query)
+    page.wait_for_selector(".st-key-cp_headline [data-testid='stMetric']", timeout=180_000)
+    wait_idle(page, 120)
+
+
+def no_error(page) -> None:
+    exc = page.locator('[data-testid="stException"]')
+    assert exc.count() == 0, exc.all_inner_texts()
+
+
+def steady_box(target) -> dict:
+    """The element's box once the page stopped moving (charts above it finish their layout)."""
+    box = target.bounding_box()
+    for _ in range(40):
+        time.sleep(0.25)
+        now = target.bounding_box()
+        if now == box:
+            return now
+        box = now
+    return box
+
+
+def hover_segment(page, target) -> tuple[int, tuple[float, float]]:
+    """Move the mouse onto a bar or point; (the segment id its hover label names, where the mouse is)."""
+    bb = steady_box(target)
+    assert bb is not None
+    x, y = bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2
+    page.mouse.move(x, y)
+    label = page.locator(".hoverlayer .hovertext").first
+    label.wait_for(timeout=10_000)
+    text = label.text_content() or ""
+    m = re.search(r"segment (\d+)", text)
+    assert m, text
+    return int(m.group(1)), (x, y)
+
+
+def click_at(page, xy: tuple[float, float]) -> None:
+    page.mouse.click(*xy)
+    wait_idle(page, 120)
+    time.sleep(0.5)
+    wait_idle(page, 120)
+
+
+def opened_segment(page) -> int:
+    line = page.locator("text=/^Segment \\d+: sentence score/").first
+    line.wait_for(timeout=30_000)
+    return int(SEG_LINE.match(line.inner_text().strip()).group(1))
+
+
+def test_influence_bar_and_scatter_point_open_their_segment(page, app_url):
+    open_sample(page, app_url)
+    chart = page.locator(".st-key-cp_influence")
+    chart.scroll_into_view_if_needed()
+    time.sleep(1.0)
+    bars = chart.locator("g.point path")
+    assert bars.count() >= 3
+    bar = bars.nth(1)
+    seg, xy = hover_segment(page, bar)
+    click_at(page, xy)
+    no_error(page)
+    assert opened_segment(page) == seg
+    assert page.get_by_text(f"opened from the chart: segment {seg}").count() == 1
+    page.get_by_role("heading", name="Segment view").scroll_into_view_if_needed()
+    time.sleep(0.5)
+    shot(page, "corpus-click-influence")
+
+    page.locator(".st-key-cp_differ_view").get_by_text("Segment scores").click()
+    wait_idle(page, 120)
+    chart = page.locator(".st-key-cp_scatter")
+    chart.scroll_into_view_if_needed()
+    time.sleep(1.0)
+    point = chart.locator("g.trace.scatter").first.locator("path.point").nth(7)
+    seg2, xy = hover_segment(page, point)
+    assert seg2 != seg
+    click_at(page, xy)
+    no_error(page)
+    assert opened_segment(page) == seg2
+    assert page.get_by_text(f"opened from the chart: segment {seg2}").count() == 1
+    shot(page, "corpus-click-scatter")
+
+    # a box drawn over several points lists them in the table
+    chart = page.locator(".st-key-cp_scatter")
+    chart.scroll_into_view_if_needed()
+    chart.hover()
+    chart.locator('[data-title="Box Select"]').click()
+    plot = steady_box(chart.locator(".nsewdrag").first)
+    x0, y0 = plot["x"] + plot["width"] * 0.05, plot["y"] + plot["height"] * 0.05
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + plot["width"] * 0.3, y0 + plot["height"] * 0.3, steps=8)
+    page.mouse.up()
+    wait_idle(page, 120)
+    no_error(page)
+    chip = page.locator(".st-key-cp_clear_filter")
+    chip.wait_for(timeout=30_000)
+    n = int(re.search(r"\((\d+)\)", chip.inner_text()).group(1))
+    assert n > 1 and "selected in the chart" in chip.inner_text()
+    assert page.get_by_text(re.compile(rf"^{n} of 300 segments")).count() == 1
