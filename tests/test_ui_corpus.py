@@ -275,3 +275,12 @@ def test_empty_output_warning_escapes_the_system_name():
     warns = [w.value for w in at.warning if "is empty" in w.value]
     assert warns and all(plain(w).startswith(f"{evil}'s output for segment 1 is empty") for w in warns), warns
     assert all("\\[x\\]" in w and "\\*\\*b\\*\\*" in w for w in warns), warns
+
+
+def test_corpus_ui_names_a_rouge_trace_rouge_trace():
+    """The project says rouge_trace / bleu_trace (``rt`` meant a ROUGE trace, a RougeType and a reference token)."""
+    import ast
+
+    for path in sorted((ROOT / "explainer" / "ui").glob("corpus*.py")):
+        names = {n.id for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Name)}
+        assert not names & {"rt", "bt"}, (path.name, names & {"rt", "bt"})

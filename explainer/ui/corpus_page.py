@@ -969,22 +969,22 @@ def _segment_explanation(cand: str, refs: list[str], metric: str, settings) -> N
     # the Explain page's traces for these texts and settings (computed once, shared with that page and with
     # every session looking at the same segment)
     types, _ = _rouge_types(settings)
-    bt, rt, errors = shared_compute.traces(ExplainState(candidate=cand, refs=list(refs),
-                                                        **settings.to_state_fields()), list(refs))
+    state = ExplainState(candidate=cand, refs=list(refs), **settings.to_state_fields())
+    bleu_trace, rouge_trace, errors = shared_compute.traces(state, list(refs))
     for fam, msg in errors.items():
         if fam == "BLEU" or (fam == "ROUGE" and types):   # no / undefined ROUGE types: said below and above
             st.error(hl.md_escape(f"{fam}: {msg}"))
-    xp.headline(bt, rt, types, signatures=True)
+    xp.headline(bleu_trace, rouge_trace, types, signatures=True)
     # One family at a time: both would build every chart of the Explain view on each step (ROUGE's LCS tables
     # alone take ~0.3 s), and previous / next should be instant.
     if ss.get("cp_view_family") not in ("BLEU", "ROUGE"):
         ss["cp_view_family"] = "BLEU" if metric == "bleu" else "ROUGE"
     fam = st.segmented_control("Step by step", ["BLEU", "ROUGE"], key="cp_view_family") or "BLEU"
     if fam == "BLEU":
-        if bt is not None:
-            xp.bleu_section(bt)
-    elif rt is not None:
-        xp.rouge_section(rt, len(refs))
+        if bleu_trace is not None:
+            xp.bleu_section(bleu_trace)
+    elif rouge_trace is not None:
+        xp.rouge_section(rouge_trace, len(refs))
     else:
         st.info("No ROUGE type is selected in the sidebar (or the dialect defines none of them).")
 
