@@ -284,3 +284,29 @@ def test_corpus_ui_names_a_rouge_trace_rouge_trace():
     for path in sorted((ROOT / "explainer" / "ui").glob("corpus*.py")):
         names = {n.id for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Name)}
         assert not names & {"rt", "bt"}, (path.name, names & {"rt", "bt"})
+
+
+def _set_lowercase_and_tokenizer(at, lowercase: bool, tokenize: str):
+    at.checkbox(key="bleu_opt:sacrebleu:lowercase").set_value(lowercase)
+    at.selectbox(key="bleu_opt:sacrebleu:tokenize").set_value(tokenize)
+    return ok(at.run())
+
+
+def test_stored_p_values_belong_to_the_test_set_and_settings_not_to_a_report_object():
+    """The tests' results are kept under the test set and the settings (not ``id(report)``: reports are evicted
+    after three and a new one may reuse an old one's id). Back on the first settings after their report was
+    evicted, its p-values are shown again, sacreBLEU's; other settings never show them."""
+    at = load_sample_page()
+    ts = load_sample("news-en")
+    streams = [list(s) for s in zip(*ts.references)]
+    at.number_input(key="cp_test_n_bs").set_value(120).run()
+    at.button(key="cp_run_test").click().run()
+    ok(at)
+    _, want = PairedTest(list(ts.systems), {"BLEU": BLEU(references=streams)}, None, test_type="bs",
+                         n_samples=120)()
+    assert scores_table(at)["p-value"].tolist()[1:] == [w.p_value for w in want["BLEU"][1:]]
+    for lowercase, tok in [(True, "13a"), (False, "intl"), (False, "char"), (True, "intl")]:
+        _set_lowercase_and_tokenizer(at, lowercase, tok)
+        assert "p-value" not in scores_table(at).columns       # another setting: no result of the first one
+    _set_lowercase_and_tokenizer(at, False, "13a")           # its report was evicted and is computed anew
+    assert scores_table(at)["p-value"].tolist()[1:] == [w.p_value for w in want["BLEU"][1:]]

@@ -329,7 +329,8 @@ class _Progress:
             self.bar.empty()
 
 
-def _bleu_report(ts: TestSet, ts_key: str, settings):
+def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple]:
+    """(the BLEU report of this test set with these settings, its key: what it is computed from)."""
     from explainer.corpus.report import bleu_report
 
     kw = settings.bleu_kwargs()
@@ -343,7 +344,7 @@ def _bleu_report(ts: TestSet, ts_key: str, settings):
         finally:
             p.done()
 
-    return _cached("bleu", key, compute)
+    return _cached("bleu", key, compute), ("bleu",) + key
 
 
 def _rouge_types(settings) -> tuple[tuple[str, ...], list[str]]:
@@ -352,7 +353,8 @@ def _rouge_types(settings) -> tuple[tuple[str, ...], list[str]]:
     return supported_types(settings.rouge_dialect, settings.rouge_types)
 
 
-def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict):
+def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict) -> tuple[Any, tuple]:
+    """(the ROUGE report of this test set with these settings, its key: what it is computed from)."""
     from explainer.corpus.rouge_report import rouge_report
 
     types, _ = _rouge_types(settings)
@@ -367,7 +369,7 @@ def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict):
         finally:
             p.done()
 
-    return _cached("rouge", key, compute)
+    return _cached("rouge", key, compute), ("rouge",) + key
 
 
 # --------------------------------------------------------------------------------------------- sections
@@ -459,9 +461,9 @@ def _baseline_and_system(names: list[str]) -> tuple[int, int]:
     return names.index(ss["cp_baseline"]), names.index(ss["cp_system"])
 
 
-def _scores_section_bleu(rep, b: int) -> None:
+def _scores_section_bleu(rep, rkey: tuple, b: int) -> None:
     st.header("Corpus scores", anchor="corpus-scores")
-    tests = st.session_state.get("cp_tests", {}).get(_tests_key(rep, "bleu"))
+    tests = st.session_state.get("cp_tests", {}).get(_tests_key(rkey, rep.names[b]))
     by = {x.name: x for x in tests["result"].systems} if tests is not None else {}
     rows = []
     for s in rep.systems:
@@ -561,8 +563,14 @@ def _filter_segments(ids, label: str) -> None:
     st.session_state["cp_filter_ids"] = (label, [int(x) for x in ids])
 
 
-def _tests_key(rep, metric: str) -> tuple:
-    return (metric, id(rep), tuple(rep.names), st.session_state.get("cp_baseline"))
+_TESTS_KEPT = 6
+
+
+def _tests_key(rkey: tuple, baseline: str, rouge_type: str | None = None, measure: str = "fmeasure") -> tuple:
+    """Where a paired test's result is kept: the report's key (metric, test set, system names, settings — what
+    the statistics are computed from, never the report object's ``id``, which a later report may reuse), the
+    baseline and, for ROUGE, the type and measure tested."""
+    return rkey + (baseline,) + ((rouge_type, measure) if rkey[0] == "rouge" else ())
 
 
 # ---------------------------------------------------------------------------------- significance
@@ -584,7 +592,7 @@ systems were equally good). Compare the p-values with 0.05 / {k} = {bonf:.4f} (B
 """
 
 
-def _significance_section(rep, metric: str, b: int, i: int, rouge_type: str | None = None,
+def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_type: str | None = None,
                           measure: str = "fmeasure") -> None:
     st.header("Confidence and significance", anchor="significance")
     faithful = metric == "bleu" and rep.dialect == "sacrebleu"
@@ -594,7 +602,7 @@ def _significance_section(rep, metric: str, b: int, i: int, rouge_type: str | No
                 "on the last segment (NLTK's smoothing reads it), which resampling would change.")
         return
     test, n, run = _test_controls(rep)
-    key = _tests_key(rep, metric) + ((rouge_type, measure) if metric == "rouge" else ())
+    key = _tests_key(rkey, rep.names[b], rouge_type, measure)
     if run:
         if not _run_paired_test(rep, metric, b, test, n, key, faithful=faithful, rouge_type=rouge_type,
                                 measure=measure):
@@ -668,8 +676,11 @@ def _run_paired_test(rep, metric: str, b: int, test: str, n: int, key: tuple, *,
         return False
     finally:
         p.done()
-    st.session_state.setdefault("cp_tests", {})[key] = {"result": res, "seconds": time.perf_counter() - t0,
-                                                         "test": test, "n": n}
+    store = st.session_state.setdefault("cp_tests", {})
+    store.pop(key, None)
+    store[key] = {"result": res, "seconds": time.perf_counter() - t0, "test": test, "n": n}
+    while len(store) > _TESTS_KEPT:     # each holds its resamples: the last few only
+        store.pop(next(iter(store)))
     return True
 
 
@@ -995,10 +1006,10 @@ def _explain_url(params: dict) -> str:
 
 
 # ------------------------------------------------------------------------------------------- downloads
-def _downloads(rep, metric: str, b: int, rouge_type: str | None) -> None:
+def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) -> None:
     st.header("Downloads", anchor="downloads")
     ss = st.session_state
-    key = _tests_key(rep, metric) + ((rouge_type, "fmeasure") if metric == "rouge" else ())
+    key = _tests_key(rkey, rep.names[b], rouge_type)
     tests = ss.get("cp_tests", {}).get(key)
     tests_dict = tests["result"].to_dict() if tests else None
     c1, c2, c3, c4 = st.columns(4)
@@ -1125,7 +1136,7 @@ def render() -> None:
     metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric", default="BLEU") or "BLEU"
     try:
         if metric == "BLEU":
-            rep = _bleu_report(ts, ss["cp_ts_key"], settings)
+            rep, rkey = _bleu_report(ts, ss["cp_ts_key"], settings)
         else:
             types, dropped = _rouge_types(settings)
             if dropped:
@@ -1134,27 +1145,27 @@ def render() -> None:
                 st.warning("Select at least one ROUGE type in the sidebar.")
                 return
             copts = _rouge_corpus_options(settings)
-            rep = _rouge_report(ts, ss["cp_ts_key"], settings, copts)
+            rep, rkey = _rouge_report(ts, ss["cp_ts_key"], settings, copts)
     except (ExplainerInputError, ValueError) as e:
         st.error(hl.md_escape(str(e)), icon=":material/error:")
         return
     b, i = _baseline_and_system(rep.names)
     if metric == "BLEU":
-        _scores_section_bleu(rep, b)
+        _scores_section_bleu(rep, rkey, b)
         _worked_out_section(rep, i)
         _corpus_vs_mean_section(rep, i)
-        _significance_section(rep, "bleu", b, i)
+        _significance_section(rep, rkey, "bleu", b, i)
         _differ_section_bleu(rep, b, i)
         corpus_dialects.render(rep, "bleu", i, ss["cp_ts_key"], plot=_plot, open_segment=_open_segment)
         _segments_fragment(rep, "bleu", b, settings)
-        _downloads(rep, "bleu", b, None)
+        _downloads(rep, rkey, "bleu", b, None)
     else:
         t = st.selectbox("ROUGE type of the tests, deltas and table", rep.types, key="cp_rouge_type")
         _scores_section_rouge(rep, b)
-        _significance_section(rep, "rouge", b, i, rouge_type=t)
+        _significance_section(rep, rkey, "rouge", b, i, rouge_type=t)
         _rouge_differ(rep, t, b, i)
         corpus_dialects.render(rep, "rouge", i, ss["cp_ts_key"], rouge_type=t, plot=_plot,
                                open_segment=_open_segment)
         _segments_fragment(rep, "rouge", b, settings, t)
-        _downloads(rep, "rouge", b, t)
+        _downloads(rep, rkey, "rouge", b, t)
     ss["_cp_render_seconds"] = time.perf_counter() - t0
