@@ -310,3 +310,43 @@ def test_stored_p_values_belong_to_the_test_set_and_settings_not_to_a_report_obj
         assert "p-value" not in scores_table(at).columns       # another setting: no result of the first one
     _set_lowercase_and_tokenizer(at, False, "13a")           # its report was evicted and is computed anew
     assert scores_table(at)["p-value"].tolist()[1:] == [w.p_value for w in want["BLEU"][1:]]
+
+
+def test_charts_download_holds_the_charts_of_this_run(monkeypatch):
+    """The "Charts (HTML)" file is made when the button is pressed, outside the script run: it must hold the
+    charts drawn in the last run (not read the session then — it was empty — nor keep an earlier test set's)."""
+    import streamlit
+
+    made = {}
+    real = streamlit.download_button
+
+    def spy(label, data, *args, **kwargs):
+        made[kwargs.get("key")] = data
+        return real(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(streamlit, "download_button", spy)
+    at = load_sample_page("news-en")
+    en = load_sample("news-en")
+    en_refs = [list(s) for s in zip(*en.references)]
+    html = made["cp_dl_html"]()
+    assert html.startswith("<!DOCTYPE html>") and "plotly" in html
+    assert len(html) > 1_000_000      # Plotly's script is included: the file works offline
+    scores = [f"{BLEU().corpus_score(lines, en_refs).score:.2f}" for _, lines in en.systems]
+    assert '"text":[' + ",".join(f'"{s}"' for s in scores) + "]" in html
+    for title in ("Corpus BLEU per system", "Segments that pull corpus and mean apart most",
+                  "BLEU by reference length"):
+        assert title in html, title
+    # another analysis: its chart replaces the previous one
+    at.segmented_control(key="cp_differ_view").set_value("Length ratio").run()
+    html = made["cp_dl_html"]()
+    assert "Length ratio c \\u002f r per segment" in html and "BLEU by reference length" not in html
+    # another test set: none of the first one's charts
+    at.selectbox(key="cp_sample").set_value("news-zh")
+    at.button(key="cp_load_sample").click().run()
+    ok(at)
+    html = made["cp_dl_html"]()
+    zh = load_sample("news-zh")
+    zh_refs = [list(s) for s in zip(*zh.references)]
+    zh_scores = [f"{BLEU(tokenize='zh').corpus_score(lines, zh_refs).score:.2f}" for _, lines in zh.systems]
+    assert '"text":[' + ",".join(f'"{s}"' for s in zh_scores) + "]" in html
+    assert '"text":[' + ",".join(f'"{s}"' for s in scores) + "]" not in html and "new-model" not in html

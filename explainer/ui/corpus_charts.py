@@ -7,6 +7,7 @@ segment ids they stand for in ``customdata`` so the page can open the segments b
 """
 from __future__ import annotations
 
+import html
 import math
 from typing import Sequence
 
@@ -17,7 +18,8 @@ from explainer.ui.charts import label_text, plotly_escape
 
 __all__ = ["SYSTEM_COLOURS", "corpus_scores_figure", "precision_by_order_figure", "corpus_vs_mean_figure",
            "influence_figure", "bootstrap_figure", "null_distribution_figure", "length_buckets_figure",
-           "segment_scatter_figure", "delta_histogram_figure", "length_ratio_figure", "ngram_diff_figure"]
+           "segment_scatter_figure", "delta_histogram_figure", "length_ratio_figure", "ngram_diff_figure",
+           "charts_html"]
 
 SYSTEM_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442", "#000000",
                   "#999999", "#882255"]
@@ -295,3 +297,17 @@ def ngram_diff_figure(nd: dict) -> go.Figure:
                               margin=dict(l=200, r=30, t=70, b=60),
                               xaxis=dict(title=dict(text="difference in clipped matches (summed over the corpus)"),
                                          zeroline=True)))
+
+
+# ------------------------------------------------------------------------------------------------ export
+def charts_html(figures: Sequence[go.Figure], *, title: str = "Corpus charts", subtitle: str = "") -> str:
+    """One self-contained HTML page with ``figures``, interactive (Plotly's script included once: works
+    offline). ``title`` and ``subtitle`` are user text (a test set's label): escaped."""
+    parts = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'>", f"<title>{html.escape(title)}</title>",
+             "</head><body style='font-family: sans-serif'>", f"<h1>{html.escape(title)}</h1>"]
+    if subtitle:
+        parts.append(f"<p>{html.escape(subtitle)}</p>")
+    for k, fig in enumerate(figures):
+        parts.append(fig.to_html(full_html=False, include_plotlyjs=k == 0))
+    parts.append("</body></html>")
+    return "\n".join(parts)

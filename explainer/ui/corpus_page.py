@@ -379,11 +379,14 @@ def _fmt(x: float | None, scale: float = 100.0) -> str:
     return f"{x:.2f}" if scale >= 100 else f"{x:.4f}"
 
 
+RUN_FIGURES = "cp_run_figures"    # the charts drawn in this run, for the "Charts (HTML)" download
+
+
 def _plot(fig, key: str, **kw):
     cfg = dict(CHART_CONFIG)
     fmt = st.session_state.get("cp_chart_format", "png")
     cfg["toImageButtonOptions"] = {"format": fmt, "filename": key}
-    st.session_state.setdefault("cp_figures", {})[key] = fig
+    st.session_state.setdefault(RUN_FIGURES, {})[key] = fig
     return st.plotly_chart(fig, key=key, config=cfg, **kw)
 
 
@@ -1026,23 +1029,16 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
                            file_name=f"corpus_report_{metric}.json", mime="application/json", key="cp_dl_json",
                            on_click="ignore")
     with c3:
-        st.download_button("Charts (HTML, interactive)", lambda: _charts_html(), file_name="corpus_charts.html",
-                           mime="text/html", key="cp_dl_html", on_click="ignore")
+        # made when pressed, outside any run: it gets this run's charts, not the session (gone by then)
+        figures = list(ss.get(RUN_FIGURES, {}).values())
+        st.download_button("Charts (HTML, interactive)",
+                           partial(cc.charts_html, figures, title="Corpus charts",
+                                   subtitle=f"{ss.get('cp_ts_label', '')} — {rep.signature}"),
+                           file_name="corpus_charts.html", mime="text/html", key="cp_dl_html", on_click="ignore")
     with c4:
         st.selectbox("Chart image format (camera icon of each chart)", ["png", "svg"], key="cp_chart_format")
     st.caption("Every chart's camera icon saves it as PNG or SVG (made in your browser). The HTML file holds all "
                "charts of this page, interactive, with Plotly included (works offline).")
-
-
-def _charts_html() -> str:
-    figs = st.session_state.get("cp_figures", {})
-    parts = ["<html><head><meta charset='utf-8'><title>Corpus charts</title></head><body>"]
-    first = True
-    for fig in figs.values():
-        parts.append(fig.to_html(full_html=False, include_plotlyjs=True if first else False))
-        first = False
-    parts.append("</body></html>")
-    return "\n".join(parts)
 
 
 # --------------------------------------------------------------------------------------------------- ROUGE
@@ -1118,6 +1114,7 @@ def _rouge_differ(rr, t: str, b: int, i: int) -> None:
 def render() -> None:
     t0 = time.perf_counter()
     _apply_open_request()   # a segment asked for by a click (a callback) before any widget is drawn
+    st.session_state[RUN_FIGURES] = {}      # this run's charts only (and no earlier test set's)
     _sample_from_link()     # before the sidebar: a sample may suggest settings
     settings, warns = metric_settings.render_settings_sidebar()
     st.title("Corpus: whole test sets")

@@ -111,3 +111,19 @@ def test_influence_bar_and_scatter_point_open_their_segment(page, app_url):
     n = int(re.search(r"\((\d+)\)", chip.inner_text()).group(1))
     assert n > 1 and "selected in the chart" in chip.inner_text()
     assert page.get_by_text(re.compile(rf"^{n} of 300 segments")).count() == 1
+
+
+def test_charts_download_holds_the_pages_charts(page, app_url, tmp_path):
+    open_sample(page, app_url)
+    button = page.get_by_role("button", name="Charts (HTML, interactive)")
+    button.scroll_into_view_if_needed()
+    with page.expect_download(timeout=120_000) as info:
+        button.click()
+    path = tmp_path / "charts.html"
+    info.value.save_as(path)
+    html = path.read_text(encoding="utf-8")
+    assert len(html) > 1_000_000      # Plotly's script is included: the file works offline
+    for title in ("Corpus BLEU per system", "Segments that pull corpus and mean apart most",
+                  "BLEU by reference length"):
+        assert title in html, title
+    assert html.count("Plotly.newPlot") >= 5
