@@ -350,3 +350,25 @@ def test_charts_download_holds_the_charts_of_this_run(monkeypatch):
     zh_scores = [f"{BLEU(tokenize='zh').corpus_score(lines, zh_refs).score:.2f}" for _, lines in zh.systems]
     assert '"text":[' + ",".join(f'"{s}"' for s in zh_scores) + "]" in html
     assert '"text":[' + ",".join(f'"{s}"' for s in scores) + "]" not in html and "new-model" not in html
+
+
+def test_a_precision_bar_lists_the_segments_it_sums():
+    """Picking the bar p3 of new-model (what its click stores) lists the segments behind it, with sacreBLEU's
+    summed counts; the button narrows the table to them."""
+    at = load_sample_page()
+    at.segmented_control(key="cp_differ_view").set_value("Precision by order").run()
+    assert any("click one to list them" in c.value for c in ok(at).caption)
+    at.session_state["cp_prec_pick"] = ("new-model", 3)
+    at.run()
+    ts = load_sample("news-en")
+    res = BLEU().corpus_score(ts.system("new-model"), [list(s) for s in zip(*ts.references)])
+    line = next(plain(m.value) for m in ok(at).markdown if m.value.startswith("p3 of"))
+    assert line.startswith(f"p3 of new-model = {res.counts[2]:,} / {res.totals[2]:,} = "
+                           f"{res.counts[2] / res.totals[2]:.4f}")
+    df = next(d.value for d in at.dataframe if list(d.value.columns) == ["segment", "matches", "totals", "missed",
+                                                                          "precision"])
+    assert df["matches"].sum() == res.counts[2] and df["totals"].sum() == res.totals[2]
+    btn = at.button(key="cp_prec_filter")
+    assert btn.label == f"List these {len(df):,} segments in the table below"
+    btn.click().run()
+    assert any(f"{len(df):,} of 300 segments" in c.value for c in ok(at).caption)

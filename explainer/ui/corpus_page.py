@@ -442,6 +442,20 @@ def _point_segment(point: dict) -> int | None:
     return None
 
 
+def _on_pick(key: str, resolve) -> None:
+    """``on_select`` of a chart whose bars stand for groups of segments: ``resolve(point)`` gives (the segments,
+    a label[, their system]); they are listed in the table below (a single one is opened too)."""
+    pts = _selected_points(key)
+    if not pts:
+        return
+    got = resolve(pts[0])
+    ids, label = got[0], got[1]
+    if ids:
+        _filter_segments(ids, label)
+        if len(ids) == 1:
+            _open_segment(ids[0], got[2] if len(got) > 2 else None, f"opened from the chart: {label}")
+
+
 def _on_chart_open(key: str, system: str) -> None:
     """``on_select`` of a chart whose points are segments: one point opens it, several list them in the table."""
     ids = sorted({s for s in (_point_segment(p) for p in _selected_points(key)) if s is not None})
@@ -747,13 +761,14 @@ def _differ_section_bleu(rep, b: int, i: int) -> None:
 
 def _buckets_view(rep, b: int, i: int) -> None:
     buckets = rep.length_buckets()
-    _plot(cc.length_buckets_figure(buckets, rep.names), "cp_buckets")
+    _plot(cc.length_buckets_figure(buckets, rep.names), "cp_buckets", selection_mode="points",
+          on_select=partial(_on_pick, "cp_buckets", partial(cc.bucket_bar_segments, buckets)))
     rows = [{"reference length": bk["bucket"], "segments": bk["n_segments"],
              **{f"{n}": bk["scores"].get(n) for n in rep.names}} for bk in buckets]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", selection_mode="single-row",
                  key="cp_bucket_table", on_select=partial(_on_bucket_row, buckets))
-    st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a row to list its "
-               "segments in the table below.")
+    st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a bar or a row to list "
+               "its segments in the table below.")
 
 
 def _on_bucket_row(buckets: list[dict]) -> None:
@@ -764,19 +779,57 @@ def _on_bucket_row(buckets: list[dict]) -> None:
 
 
 def _precision_view(rep, b: int, i: int) -> None:
-    _plot(cc.precision_by_order_figure(rep.precision_by_order()), "cp_prec")
+    rows = rep.precision_by_order()
+    _plot(cc.precision_by_order_figure(rows), "cp_prec", selection_mode="points",
+          on_select=partial(_on_precision_bar, rows))
+    pick = st.session_state.get("cp_prec_pick")
+    if not pick or pick[0] not in rep.names or not 1 <= pick[1] <= rep.max_order:
+        st.caption("Each bar is a sum over the segments: click one to list them, each with its own matches and "
+                   "n-grams of that order.")
+        return
+    name, n = pick
+    ps = rep.precision_segments(rep.names.index(name), n)
+    recs = ps["segments"]
+    ids = [r["segment"] for r in recs]
+    prec = ps["matches"] / ps["totals"] if ps["totals"] else float("nan")
+    st.markdown(hl.md_escape(f"p{n} of {name} = {ps['matches']:,} / {ps['totals']:,} = {prec:.4f}: the clipped "
+                             f"{n}-gram matches and the {n}-grams of the {len(recs):,} segments that have any, "
+                             "summed. Most unmatched first (they pull p" + str(n) + " down most); click a row to open "
+                             "the segment."))
+    st.dataframe(pd.DataFrame(recs, columns=["segment", "matches", "totals", "missed", "precision"]),
+                 hide_index=True, width="stretch", height=280, selection_mode="single-row", key="cp_prec_table",
+                 on_select=partial(_on_segment_row, "cp_prec_table", ids, name),
+                 column_config={"precision": st.column_config.NumberColumn(format="%.4f")})
+    if ids:
+        st.button(f"List these {len(ids):,} segments in the table below", key="cp_prec_filter",
+                  on_click=_filter_segments, args=(ids, f"{name}: segments with {n}-grams"))
+
+
+def _on_precision_bar(rows: list[dict]) -> None:
+    pts = _selected_points("cp_prec")
+    pick = cc.precision_bar_pick(rows, pts[0]) if pts else None
+    if pick is not None:
+        st.session_state["cp_prec_pick"] = (rows[pick[0]]["system"], pick[1])
+
+
+def _on_segment_row(key: str, ids: list[int], system: str | None) -> None:
+    """``on_select`` of a table whose rows are the segments ``ids``: opens the picked one."""
+    rows = _selected_rows(key)
+    if rows and rows[0] < len(ids):
+        _open_segment(int(ids[rows[0]]), system, f"opened from the table: segment {int(ids[rows[0]])}")
 
 
 def _ngrams_view(rep, b: int, i: int) -> None:
     with st.spinner("Counting matched n-grams…"):
         nd = rep.ngram_differences(i, b)
-    _plot(cc.ngram_diff_figure(nd), "cp_ngrams")
+    _plot(cc.ngram_diff_figure(nd), "cp_ngrams", selection_mode="points",
+          on_select=partial(_on_pick, "cp_ngrams", partial(cc.ngram_bar_segments, nd)))
     records = nd["better"] + nd["worse"]
     rows = [{"n-gram": r["ngram"], "n": r["n"], rep.names[i]: r["system"], rep.names[b]: r["baseline"],
              "difference": r["difference"], "segments": r["n_segments"]} for r in records]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", selection_mode="single-row",
                  key="cp_ngram_table", on_select=partial(_on_ngram_row, records))
-    st.caption("Clipped matches (as BLEU counts them) summed over the corpus. Click a row to list the "
+    st.caption("Clipped matches (as BLEU counts them) summed over the corpus. Click a bar or a row to list the "
                "segments where the two systems match that n-gram a different number of times.")
 
 
@@ -789,8 +842,10 @@ def _on_ngram_row(records: list[dict]) -> None:
 
 def _deltas_view(rep, b: int, i: int) -> None:
     _delta_buttons(rep.largest_deltas(i, b), "cp_delta", "", 2)
-    _plot(cc.delta_histogram_figure(rep.systems[i].sentence - rep.systems[b].sentence, name=rep.names[i],
-                                    base_name=rep.names[b]), "cp_delta_hist")
+    delta = rep.systems[i].sentence - rep.systems[b].sentence
+    _plot(cc.delta_histogram_figure(delta, name=rep.names[i], base_name=rep.names[b]), "cp_delta_hist",
+          selection_mode="points", on_select=partial(_on_pick, "cp_delta_hist", partial(cc.delta_bar_segments, delta)))
+    st.caption("Click a bar to list its segments in the table below.")
 
 
 def _scatter_view(rep, b: int, i: int) -> None:
@@ -802,7 +857,11 @@ def _scatter_view(rep, b: int, i: int) -> None:
 
 
 def _ratio_view(rep, b: int, i: int) -> None:
-    _plot(cc.length_ratio_figure(rep.length_ratio()), "cp_ratio")
+    rows = rep.length_ratio()
+    _plot(cc.length_ratio_figure(rows), "cp_ratio", selection_mode="points",
+          on_select=partial(_on_pick, "cp_ratio", partial(cc.ratio_bar_segments, rows)))
+    st.caption("c / r below 1: the segment is shorter than its reference (alone, it would get a brevity penalty). "
+               "Click a bar to list that system's segments in the bin in the table below.")
 
 
 def _delta_buttons(dl: dict, key: str, what: str, digits: int) -> None:
@@ -1097,7 +1156,11 @@ def _rouge_differ(rr, t: str, b: int, i: int) -> None:
         st.session_state["cp_rdiffer_view"] = views[0]
     view = st.segmented_control("Analysis", views, key="cp_rdiffer_view") or views[0]
     if view == "Length buckets":
-        _plot(cc.length_buckets_figure(rr.length_buckets(t), rr.names, metric=f"mean {t} F"), "cp_rbuckets")
+        buckets = rr.length_buckets(t)
+        _plot(cc.length_buckets_figure(buckets, rr.names, metric=f"mean {t} F"), "cp_rbuckets",
+              selection_mode="points", on_select=partial(_on_pick, "cp_rbuckets", partial(cc.bucket_bar_segments,
+                                                                                          buckets)))
+        st.caption("Click a bar to list the bucket's segments in the table below.")
     if view == "Largest deltas":
         if i == b:
             st.info("Pick a system other than the baseline above.")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 import time
 
+from explainer.corpus import load_sample
+from explainer.corpus.report import bleu_report
 from tests.browser.conftest import shot, wait_idle
 
 SEG_LINE = re.compile(r"^Segment (\d+): sentence score")
@@ -127,3 +129,82 @@ def test_charts_download_holds_the_pages_charts(page, app_url, tmp_path):
                   "BLEU by reference length"):
         assert title in html, title
     assert html.count("Plotly.newPlot") >= 5
+
+
+def show_view(page, view: str):
+    page.locator(".st-key-cp_differ_view").get_by_text(view, exact=True).click()
+    wait_idle(page, 120)
+
+
+def hover_text(page, target) -> tuple[str, tuple[float, float]]:
+    bb = steady_box(target)
+    xy = (bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2)
+    page.mouse.move(*xy)
+    label = page.locator(".hoverlayer .hovertext").first
+    label.wait_for(timeout=10_000)
+    return label.text_content() or "", xy
+
+
+def filter_chip(page) -> tuple[str, int]:
+    chip = page.locator(".st-key-cp_clear_filter")
+    chip.wait_for(timeout=30_000)
+    text = chip.inner_text()
+    return text, int(re.search(r"\((\d+)\)\s*$", text.strip()).group(1))
+
+
+def tallest(bars):
+    boxes = [(b.bounding_box() or {"height": 0})["height"] for b in bars.all()]
+    return bars.nth(max(range(len(boxes)), key=boxes.__getitem__))
+
+
+def test_analysis_bars_lead_to_their_segments(page, app_url):
+    open_sample(page, app_url)
+    # Length ratio: a bar lists that system's segments in that bin
+    show_view(page, "Length ratio")
+    chart = page.locator(".st-key-cp_ratio")
+    chart.scroll_into_view_if_needed()
+    text, xy = hover_text(page, tallest(chart.locator("g.point path")))
+    m = re.search(r"(\d+) segments with c/r in (\S+)", text)
+    assert m, text
+    click_at(page, xy)
+    no_error(page)
+    chip, n = filter_chip(page)
+    assert n == int(m.group(1)) and f"c/r in {m.group(2)}" in chip
+    assert page.get_by_text(re.compile(rf"^{n} of 300 segments")).count() == 1
+    shot(page, "corpus-click-length-ratio")
+
+    # N-grams: a bar lists the segments where the systems match its n-gram a different number of times
+    show_view(page, "N-grams")
+    chart = page.locator(".st-key-cp_ngrams")
+    chart.scroll_into_view_if_needed()
+    text, xy = hover_text(page, chart.locator("g.point path").nth(2))
+    m = re.search(r"in (\d+) segments", text)
+    assert m, text
+    click_at(page, xy)
+    no_error(page)
+    chip, n = filter_chip(page)
+    assert n == int(m.group(1)) and "n-gram “" in chip
+
+    # Precision by order: a bar lists the segments it sums; a row of that list opens the segment
+    show_view(page, "Precision by order")
+    chart = page.locator(".st-key-cp_prec")
+    chart.scroll_into_view_if_needed()
+    text, xy = hover_text(page, chart.locator("g.point path").nth(5))
+    m = re.search(r"(\S+) (\d)-gram: ([\d.]+) = (\d+) / (\d+)", text)
+    assert m, text
+    click_at(page, xy)
+    no_error(page)
+    line = page.get_by_text(re.compile(rf"^p{m.group(2)} of {re.escape(m.group(1))} = "))
+    line.wait_for(timeout=30_000)
+    assert f"= {int(m.group(4)):,} / {int(m.group(5)):,} =" in line.inner_text()
+    table = page.locator(".st-key-cp_prec_table")
+    table.scroll_into_view_if_needed()
+    box = steady_box(table)
+    click_at(page, (box["x"] + 15, box["y"] + 35 + 17))      # the first row's selection cell
+    no_error(page)
+    seg = opened_segment(page)
+    assert page.get_by_text(f"opened from the table: segment {seg}").count() == 1
+    rep = bleu_report(load_sample("news-en"))
+    first = rep.precision_segments(rep.names.index(m.group(1)), int(m.group(2)))["segments"][0]
+    assert seg == first["segment"]          # the row listed first: the most unmatched n-grams
+    shot(page, "corpus-click-precision")
