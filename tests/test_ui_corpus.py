@@ -244,7 +244,7 @@ def test_sample_link_loads_the_sample():
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.query_params["sample"] = "nope"
     at.run()
-    assert any("does not exist" in plain(i.value) for i in ok(at).info)
+    assert any("does not exist" in plain(i.value) for i in ok(at).warning)
 
 
 def _paste_one_system(name: str, output: str):
@@ -372,3 +372,119 @@ def test_a_precision_bar_lists_the_segments_it_sums():
     assert btn.label == f"List these {len(df):,} segments in the table below"
     btn.click().run()
     assert any(f"{len(df):,} of 300 segments" in c.value for c in ok(at).caption)
+
+
+# ------------------------------------------------------------------------------------------ the permalink
+def linked_page(params: dict) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params.update(params)
+    at.run()
+    return ok(at)
+
+
+def segment_bleu(at) -> str:
+    return next(m.value for m in at.metric if m.label == "BLEU")
+
+
+def test_permalink_round_trip_gives_the_same_numbers():
+    """Lowercase on, another baseline, segment 42, approximate randomization with 500 trials: the URL holds all of
+    it, and a fresh page opened on that URL shows the same numbers (sacreBLEU's) and the same view."""
+    at = linked_page({"sample": "news-en"})
+    at.checkbox(key="bleu_opt:sacrebleu:lowercase").check().run()
+    at.selectbox(key="cp_baseline").set_value("new-model").run()
+    at.selectbox(key="cp_system").set_value("small-model").run()
+    at.number_input(key="cp_seg_input").set_value(42).run()
+    at.selectbox(key="cp_view_sys").set_value("baseline").run()
+    at.radio(key="cp_test").set_value("ar").run()
+    at.number_input(key="cp_test_n_ar").set_value(500).run()
+    ok(at)
+    link = dict(at.query_params)
+    assert {k: link.get(k) for k in ("sample", "metric", "lowercase", "baseline", "system", "seg", "seg_system",
+                                     "test", "n", "bleu_dialect", "tokenize")} == {
+        "sample": "news-en", "metric": "bleu", "lowercase": "1", "baseline": "new-model", "system": "small-model",
+        "seg": "42", "seg_system": "baseline", "test": "ar", "n": "500", "bleu_dialect": "sacrebleu",
+        "tokenize": "13a"}
+    fresh = linked_page(link)
+    assert not fresh.warning, [w.value for w in fresh.warning]
+    ts = load_sample("news-en")
+    streams = [list(s) for s in zip(*ts.references)]
+    table = scores_table(fresh)
+    assert table.equals(scores_table(at))
+    for (_, lines), got in zip(ts.systems, table["BLEU"]):
+        assert got == BLEU(lowercase=True).corpus_score(lines, streams).score
+    ss = fresh.session_state
+    assert (ss["cp_baseline"], ss["cp_system"], ss["cp_seg"], ss["cp_view_sys"], ss["cp_test"], ss["cp_test_n_ar"]) \
+        == ("new-model", "small-model", 42, "baseline", "ar", 500)
+    want = explain_bleu(ts.system("baseline")[41], ts.references[41], lowercase=True)
+    assert segment_bleu(fresh) == segment_bleu(at) == f"{want.score:.4f}"
+    assert dict(fresh.query_params) == link          # the link is stable: the page writes it back unchanged
+    share = next(c.value for c in fresh.code if "seg=42" in c.value)
+    assert "sample=news-en" in share and "lowercase=1" in share
+
+
+def test_permalink_round_trip_of_the_rouge_view():
+    at = linked_page({"sample": "news-en"})
+    at.segmented_control(key="cp_metric").set_value("ROUGE").run()
+    at.selectbox(key="cp_rouge_type").set_value("rougeL").run()
+    at.number_input(key="cp_rouge_copt:rouge-score:seed").set_value(7).run()
+    at.checkbox(key="rouge_opt:rouge-score:use_stemmer").check().run()
+    ok(at)
+    link = dict(at.query_params)
+    assert (link["metric"], link["rouge_type"], link["agg_seed"], link["stem"]) == ("rouge", "rougeL", "7", "1")
+    fresh = linked_page(link)
+    assert not fresh.warning, [w.value for w in fresh.warning]
+
+    def rouge_table(a):
+        return next(d.value for d in a.dataframe if "mid F (dialect's score)" in d.value.columns)
+
+    assert rouge_table(fresh).equals(rouge_table(at))
+    ts = load_sample("news-en")
+    rr = rouge_report(ts, types=["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True, seed=7)
+    want = {(r["system"], r["type"]): r for r in rr.aggregate_rows()}
+    for _, row in rouge_table(fresh).iterrows():
+        w = want[(row["system"], row["type"])]
+        assert (row["low F"], row["mid F (dialect's score)"], row["high F"]) == pytest.approx(
+            (w["low_f"], w["mid_f"], w["high_f"]), abs=1e-12)
+    assert fresh.session_state["cp_rouge_type"] == "rougeL"
+    assert dict(fresh.query_params) == link
+
+
+def test_bad_link_values_are_warned_about_and_dropped_from_the_address_bar():
+    junk = {f"junk{k}": "x" for k in range(300)}
+    at = linked_page({"sample": "news-en", "seg": "0", "baseline": "nobody", "metric": "xyz", "test": "zz",
+                      "n": "99999999999999999999", "max_order": "abc", "system": "s" * 5000, **junk})
+    warns = [plain(w.value) for w in at.warning]
+    for needle in ["“seg=0” is not a segment of this sample (1–300); showing segment 1",
+                   "“baseline=nobody” is not a system of this sample (baseline, new-model, small-model)",
+                   "“metric=xyz” is not bleu or rouge; showing BLEU",
+                   "“test=zz” is not bs (paired bootstrap) or ar",
+                   "“n=99999999999999999999” is not a number of resamples the page runs",
+                   "“max_order=abc”",
+                   "(5,000 characters) is too long for this parameter",
+                   "“junk0”, “junk1”, “junk2”, “junk3”, “junk4” and 295 more mean nothing on this page; they were "
+                   "dropped"]:
+        assert any(needle in w for w in warns), (needle, warns)
+    assert list(scores_table(at)["system"]) == ["baseline", "new-model", "small-model"]   # the sample is shown
+    link = dict(at.query_params)
+    assert not any(k.startswith("junk") for k in link) and len(link) < 40
+    assert (link["metric"], link["baseline"], link["system"], link["seg"], link["max_order"]) == \
+        ("bleu", "baseline", "new-model", "1", "4")
+    assert "test" not in link or link["test"] == "bs"
+
+
+def test_an_oversized_sample_parameter_is_refused_before_use():
+    at = linked_page({"sample": "9" * 5000})
+    assert any("sample=99999" in plain(w.value) and "(5,000 characters) is too long" in plain(w.value)
+               for w in at.warning)
+    assert "sample" not in at.query_params and not at.dataframe
+
+
+def test_an_uploaded_test_set_is_not_in_the_link_and_the_page_says_so():
+    at = _paste_one_system("mine", "a b c d\ne f g")
+    link = dict(at.query_params)
+    assert "sample" not in link and "seg" not in link and link["metric"] == "bleu" and link["bleu_dialect"]
+    assert any("uploaded or pasted: a link cannot carry it" in c.value for c in at.caption)
+    # a sample loaded after it is in the link again
+    at.radio(key="cp_source").set_value("Sample corpus").run()
+    at.button(key="cp_load_sample").click().run()
+    assert ok(at).query_params["sample"] == "news-en"

@@ -137,33 +137,36 @@ def _testset_key(ts: TestSet) -> str:
     return h.hexdigest()[:24]
 
 
-def _set_testset(ts: TestSet, label: str) -> None:
+def _set_testset(ts: TestSet, label: str, sample: str | None = None) -> None:
     ss = st.session_state
     ss["cp_ts"] = ts
     ss["cp_ts_key"] = _testset_key(ts)
     ss["cp_ts_label"] = label
+    ss["cp_ts_sample"] = sample          # a bundled sample can be in a link; uploads and pasted text cannot
     ss["cp_names"] = list(ts.names)
     for i, n in enumerate(ts.names):
         ss[f"cp_name_{i}"] = n
-    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_tests"):
+    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_view_sys", "cp_filter_ids"):
         ss.pop(k, None)
 
 
-def _load_sample() -> None:
+def _sample_settings(sid: str) -> None:
+    """The sample's suggested settings (e.g. the zh tokenizer), on the dialect that has the option."""
     ss = st.session_state
-    sid = ss.get("cp_sample")
-    if sid not in SAMPLES:
-        return
-    _set_testset(load_sample(sid), SAMPLES[sid].title)
-    st.query_params["sample"] = sid
-    ss["cp_link_done"] = sid
-    # the sample's suggested settings (e.g. the zh tokenizer), on the dialect that has the option
     bleu = SAMPLES[sid].settings.get("bleu", {})
     current, _ = metric_settings.current_settings()
     if bleu and current.bleu_dialect == "sacrebleu":
         metric_settings.put_settings(replace(current, bleu_options={**current.bleu_options, **bleu}))
         ss["cp_notice"] = "Loaded with the sample's suggested settings: " + ", ".join(
             f"{k} = {v}" for k, v in bleu.items()) + " (sidebar)."
+
+
+def _load_sample() -> None:
+    sid = st.session_state.get("cp_sample")
+    if sid not in SAMPLES:
+        return
+    _set_testset(load_sample(sid), SAMPLES[sid].title, sample=sid)
+    _sample_settings(sid)
 
 
 def _load_uploads() -> None:
@@ -177,7 +180,6 @@ def _load_uploads() -> None:
         ss["cp_load_error"] = str(e)
         return
     _set_testset(ts, f"{len(ts.systems)} uploaded system(s), {ts.n_refs()} reference(s)")
-    st.query_params.pop("sample", None)
 
 
 def _load_paste() -> None:
@@ -191,22 +193,156 @@ def _load_paste() -> None:
         ss["cp_load_error"] = str(e)
         return
     _set_testset(ts, "pasted text")
-    st.query_params.pop("sample", None)
 
 
-def _sample_from_link() -> None:
-    """``?sample=<id>`` (a short, shareable link) loads a bundled sample once per session; uploads cannot be in a
-    link (they are never stored on the server)."""
+# ------------------------------------------------------------------------------------------- the link
+LAST_PARAMS = "_cp_last_params"     # the query parameters this page last wrote
+
+
+def _params() -> dict[str, list[str]]:
+    return {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+
+
+def _sample_info(sid: str) -> tuple[list[str], int]:
+    ts = load_sample(sid)
+    return list(ts.names), ts.n_segments
+
+
+def _parse(params: dict):
+    from explainer.ui import corpus_link
+
+    return corpus_link.parse_link(params, samples=SAMPLES, sample_info=_sample_info, max_n=PAGE_MAX_RESAMPLES,
+                                  max_cells=PAGE_MAX_TEST_CELLS)
+
+
+def _link_in() -> None:
+    """Before any widget is drawn: a link (the URL, when it is not the one this page last wrote) sets the sample,
+    the settings and the view; bad values and unknown parameters become warnings (the canonical link written at
+    the end of the run drops them from the address bar). Back from another page (the navigation drops the
+    query), the view is put back as the page left it."""
+    from explainer.ui.page_links import dropped_link_warning
+
     ss = st.session_state
-    sid = st.query_params.get("sample")
-    if not sid or ss.get("cp_link_done") == sid:
+    params = _params()
+    last = ss.get(LAST_PARAMS)
+    if params == last:
         return
-    ss["cp_link_done"] = sid
-    if sid in SAMPLES:
-        ss["cp_sample"] = sid
-        _load_sample()
-    else:
-        ss["cp_notice"] = f"The link asks for the sample “{sid[:40]}”, which does not exist; pick one below."
+    if not params:
+        if last:
+            _apply_view(_parse(last), metric_settings.current_settings()[0])
+        return
+    warns = []
+    dropped = dropped_link_warning()
+    if dropped:
+        warns.append(dropped)
+    link = _parse(params)
+    warns += link.warnings
+    loaded = False
+    if link.sample is not None and (ss.get("cp_ts") is None or ss.get("cp_ts_sample") != link.sample):
+        ss["cp_sample"] = link.sample
+        _set_testset(load_sample(link.sample), SAMPLES[link.sample].title, sample=link.sample)
+        loaded = True
+    if link.settings is not None:
+        metric_settings.put_settings(link.settings)
+    elif loaded:
+        _sample_settings(link.sample)
+    _apply_view(link, link.settings or metric_settings.current_settings()[0])
+    ss["cp_link_warnings"] = warns
+
+
+def _apply_view(link, settings) -> None:
+    """The link's metric, systems, segment, test and ROUGE choices into the widgets' keys (before they are
+    drawn). System names in a link are the sample's own; the page shows the names the user gave them."""
+    ss = st.session_state
+    if link.metric:
+        ss["cp_metric"] = link.metric.upper()
+    ts = ss.get("cp_ts")
+    if link.sample is not None and ts is not None and ss.get("cp_ts_sample") == link.sample:
+        own = list(ts.names)
+
+        def shown(name: str) -> str:
+            return ss.get(f"cp_name_{own.index(name)}", name)
+
+        if link.baseline:
+            ss["cp_baseline"] = shown(link.baseline)
+        if link.system:
+            ss["cp_system"] = shown(link.system)
+        if link.seg_system or link.system:
+            ss["cp_view_sys"] = shown(link.seg_system or link.system)
+        if link.seg:
+            ss["cp_seg"] = link.seg
+    if link.test:
+        ss["cp_test"] = link.test
+    if link.n is not None:
+        ss[f"cp_test_n_{link.test or 'bs'}"] = link.n
+    if link.rouge_type:
+        ss["cp_rouge_type"] = link.rouge_type
+    for name, v in link.agg.items():
+        ss[_copt_key(settings.rouge_dialect, name)] = v
+
+
+def _link_now() -> dict[str, str]:
+    """This view's link (from the widgets' state: callable in a fragment's run too)."""
+    from explainer.ui import corpus_link
+
+    ss = st.session_state
+    settings = metric_settings.stored_settings() or metric_settings.default_settings()
+    metric = (ss.get("cp_metric") or "BLEU").lower()
+    ts = ss.get("cp_ts")
+    sample = ss.get("cp_ts_sample") if ts is not None and ss.get("cp_ts_sample") in SAMPLES else None
+    kw: dict[str, Any] = {}
+    if sample is not None:
+        own = list(ts.names)
+        shown = [ss.get(f"cp_name_{i}", n) for i, n in enumerate(own)]
+
+        def link_name(key: str) -> str | None:
+            v = ss.get(key)
+            return own[shown.index(v)] if v in shown else None
+
+        test = ss.get("cp_test") if ss.get("cp_test") in ("bs", "ar") else None
+        kw = dict(baseline=link_name("cp_baseline"), system=link_name("cp_system"),
+                  seg_system=link_name("cp_view_sys"), seg=ss.get("cp_seg") if "cp_seg" in ss else None,
+                  test=test, n=ss.get(f"cp_test_n_{test}") if test else None)
+    if metric == "rouge":
+        kw["rouge_type"] = ss.get("cp_rouge_type")
+        kw["agg"] = {o["name"]: ss[_copt_key(settings.rouge_dialect, o["name"])]
+                     for o in corpus_link.agg_specs(settings.rouge_dialect)
+                     if _copt_key(settings.rouge_dialect, o["name"]) in ss}
+    return corpus_link.link_params(settings=settings, sample=sample, metric=metric, **kw)
+
+
+def _sync_url() -> None:
+    """Write this view's link into the address bar (only when it changed)."""
+    want = _link_now()
+    norm = {k: [v] for k, v in want.items()}
+    if _params() != norm:
+        st.query_params.from_dict(want)
+    st.session_state[LAST_PARAMS] = norm
+
+
+def _base_url() -> str:
+    try:
+        return (st.context.url or "").split("?")[0]
+    except Exception:  # noqa: BLE001 - embedded contexts without a URL
+        return ""
+
+
+def _share_box() -> None:
+    """The link to this view, and what it cannot hold."""
+    ss = st.session_state
+    want = _link_now()
+    st.markdown("**Link to this view**")
+    st.code((_base_url() or "corpus") + "?" + urlencode(want), language=None, wrap_lines=True)
+    if "sample" not in want:
+        st.caption("This test set was uploaded or pasted: a link cannot carry it (nothing you load is stored on the "
+                   "server). The link keeps the metric and its settings; whoever opens it loads the same files to "
+                   "see the same numbers.")
+        return
+    ts = ss.get("cp_ts")
+    renamed = ts is not None and any(ss.get(f"cp_name_{i}", n) != n for i, n in enumerate(ts.names))
+    st.caption("The link opens this sample with these settings, this baseline, system and segment, and the test "
+               "set up (press “Run the test”: same seed, same numbers)."
+               + (" The names you gave the systems are not in it." if renamed else ""))
 
 
 def _input_section() -> TestSet | None:
@@ -256,6 +392,8 @@ def _input_section() -> TestSet | None:
         err = ss.pop("cp_load_error", None)
         if err:
             st.error(hl.md_escape(err), icon=":material/error:")
+    for w in ss.pop("cp_link_warnings", None) or []:
+        st.warning(hl.md_escape(w), icon=":material/link:")
     notice = ss.pop("cp_notice", None)
     if notice:
         st.info(hl.md_escape(notice), icon=":material/tune:")
@@ -945,6 +1083,8 @@ def _segments_fragment(rep, metric: str, b: int, settings, rouge_type: str | Non
 @st.fragment
 def _segment_view_fragment(rep, metric: str, settings) -> None:
     _segment_view(rep, metric, settings)
+    _share_box()
+    _sync_url()     # previous / next rerun this fragment only: the link follows the segment
 
 
 PREVIEW_CHARS = 70
@@ -1110,23 +1250,27 @@ def _rouge_corpus_options(settings) -> dict:
         return opts
     with st.expander("ROUGE corpus aggregation options"):
         for o in spec:
-            key = f"cp_rouge_copt:{settings.rouge_dialect}:{o['name']}"
+            key = _copt_key(settings.rouge_dialect, o["name"])
+            if key not in st.session_state:
+                st.session_state[key] = o["default"]
             if o["type"] == "bool":
-                opts[o["name"]] = st.checkbox(o["name"], value=bool(o["default"]), key=key, help=o["help"])
+                opts[o["name"]] = st.checkbox(o["name"], key=key, help=o["help"])
             elif o["type"] == "choice":
-                opts[o["name"]] = st.selectbox(o["name"], o["choices"], index=o["choices"].index(o["default"]),
-                                               key=key, help=o["help"])
+                opts[o["name"]] = st.selectbox(o["name"], o["choices"], key=key, help=o["help"])
             elif o["type"] == "int":
                 hi = o.get("max")
                 hi = int(hi) if hi is not None and hi <= 10_000 else 10_000     # the page's bound (resamples)
-                opts[o["name"]] = int(st.number_input(o["name"], value=int(o["default"]),
-                                                      min_value=int(o.get("min", 0)), max_value=hi, step=1, key=key,
+                opts[o["name"]] = int(st.number_input(o["name"], min_value=int(o.get("min", 0)), max_value=hi,
+                                                      step=1, key=key,
                                                       help=o["help"] + " (the page allows up to 10,000)"))
             elif o["type"] == "float":
-                opts[o["name"]] = float(st.number_input(o["name"], value=float(o["default"]),
-                                                        min_value=o.get("min"), max_value=o.get("max"), key=key,
-                                                        help=o["help"]))
+                opts[o["name"]] = float(st.number_input(o["name"], min_value=o.get("min"), max_value=o.get("max"),
+                                                        key=key, help=o["help"]))
     return opts
+
+
+def _copt_key(dialect: str, name: str) -> str:
+    return f"cp_rouge_copt:{dialect}:{name}"
 
 
 def _scores_section_rouge(rr, b: int) -> None:
@@ -1178,7 +1322,13 @@ def render() -> None:
     t0 = time.perf_counter()
     _apply_open_request()   # a segment asked for by a click (a callback) before any widget is drawn
     st.session_state[RUN_FIGURES] = {}      # this run's charts only (and no earlier test set's)
-    _sample_from_link()     # before the sidebar: a sample may suggest settings
+    _link_in()              # before the sidebar: a link (or a sample) may set the settings
+    _render()
+    _sync_url()
+    st.session_state["_cp_render_seconds"] = time.perf_counter() - t0
+
+
+def _render() -> None:
     settings, warns = metric_settings.render_settings_sidebar()
     st.title("Corpus: whole test sets")
     st.caption("Load a test set (system outputs and 1–4 references), see each system's corpus score worked out, "
@@ -1193,7 +1343,9 @@ def render() -> None:
         return
     ts = _system_names(ts)
     ss = st.session_state
-    metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric", default="BLEU") or "BLEU"
+    if ss.get("cp_metric") not in ("BLEU", "ROUGE"):
+        ss["cp_metric"] = "BLEU"
+    metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric") or "BLEU"
     try:
         if metric == "BLEU":
             rep, rkey = _bleu_report(ts, ss["cp_ts_key"], settings)
@@ -1220,6 +1372,8 @@ def render() -> None:
         _segments_fragment(rep, "bleu", b, settings)
         _downloads(rep, rkey, "bleu", b, None)
     else:
+        if ss.get("cp_rouge_type") not in rep.types:
+            ss["cp_rouge_type"] = rep.types[0]
         t = st.selectbox("ROUGE type of the tests, deltas and table", rep.types, key="cp_rouge_type")
         _scores_section_rouge(rep, b)
         _significance_section(rep, rkey, "rouge", b, i, rouge_type=t)
@@ -1228,4 +1382,3 @@ def render() -> None:
                                open_segment=_open_segment)
         _segments_fragment(rep, "rouge", b, settings, t)
         _downloads(rep, rkey, "rouge", b, t)
-    ss["_cp_render_seconds"] = time.perf_counter() - t0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import time
+from urllib.parse import parse_qs, urlencode, urlparse
 
 from explainer.corpus import load_sample
 from explainer.corpus.report import bleu_report
@@ -208,3 +209,80 @@ def test_analysis_bars_lead_to_their_segments(page, app_url):
     first = rep.precision_segments(rep.names.index(m.group(1)), int(m.group(2)))["segments"][0]
     assert seg == first["segment"]          # the row listed first: the most unmatched n-grams
     shot(page, "corpus-click-precision")
+
+
+def query(page) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlparse(page.url).query).items()}
+
+
+def headline(page) -> dict[str, str]:
+    out = {}
+    for m in page.locator(".st-key-cp_headline [data-testid='stMetric']").all():
+        out[m.locator('[data-testid="stMetricLabel"]').inner_text().strip()] = \
+            m.locator('[data-testid="stMetricValue"]').inner_text().strip()
+    return out
+
+
+def wait_query(page, **want) -> dict[str, str]:
+    for _ in range(80):
+        q = query(page)
+        if all(q.get(k) == v for k, v in want.items()):
+            return q
+        time.sleep(0.25)
+    raise AssertionError((want, query(page)))
+
+
+def test_the_address_bar_keeps_the_view(page, new_page, app_url):
+    open_sample(page, app_url)
+    page.locator('[data-testid="stSidebar"]').get_by_text("lowercase", exact=True).click()
+    wait_idle(page, 120)
+    page.get_by_label("Baseline (paired tests and deltas are against it)").click()
+    page.get_by_role("option", name="new-model").click()
+    wait_idle(page, 120)
+    box = page.get_by_label("Segment", exact=True)
+    box.fill("42")
+    box.press("Enter")
+    wait_idle(page, 120)
+    page.get_by_role("button", name="next →").click()        # a fragment's run: the link follows it
+    wait_idle(page, 120)
+    assert opened_segment(page) == 43
+    q = wait_query(page, sample="news-en", lowercase="1", baseline="new-model", seg="43")
+    shown = headline(page)
+    page.get_by_role("heading", name="Segment view").scroll_into_view_if_needed()
+    shot(page, "corpus-link-view")
+
+    # the same address in a new browser: the same numbers and the same segment
+    other = new_page()
+    other.goto(page.url)
+    other.wait_for_selector(".st-key-cp_headline [data-testid='stMetric']", timeout=180_000)
+    wait_idle(other, 120)
+    no_error(other)
+    assert headline(other) == shown
+    assert opened_segment(other) == 43
+    assert query(other) == q
+    assert other.locator('[data-testid="stAlert"]').filter(has_text="link").count() == 0
+
+    # to another page and back: the view is as it was left
+    page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Explain").click()
+    wait_idle(page, 120)
+    page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Corpus").click()
+    page.wait_for_selector(".st-key-cp_headline [data-testid='stMetric']", timeout=120_000)
+    wait_idle(page, 120)
+    assert opened_segment(page) == 43
+    back = wait_query(page, sample="news-en", baseline="new-model", seg="43")
+    # (the Explain page's first visit puts its own settings in force: the shared settings model) what is shown
+    # is what the address says
+    other.goto(app_url + "/corpus?" + urlencode(back))
+    other.wait_for_selector(".st-key-cp_headline [data-testid='stMetric']", timeout=180_000)
+    wait_idle(other, 120)
+    assert headline(other) == headline(page) and opened_segment(other) == 43
+
+
+def test_junk_in_the_link_is_said_and_dropped(page, app_url):
+    junk = "&".join(f"j{k}=1" for k in range(300))
+    open_sample(page, app_url, f"sample=news-en&seg=5000&{junk}&sample2={'9' * 5000}")
+    alerts = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "“seg=5000” is not a segment of this sample" in alerts and "and 296 more mean nothing" in alerts
+    q = wait_query(page, sample="news-en", seg="1")
+    assert not any(k.startswith("j") or k == "sample2" for k in q)
+    shot(page, "corpus-link-junk")
