@@ -991,7 +991,8 @@ def _scatter_view(rep, b: int, i: int) -> None:
                                     base_name=rep.names[b], name=rep.names[i]),
           "cp_scatter", selection_mode=("points", "box", "lasso"),
           on_select=partial(_on_chart_open, "cp_scatter", rep.names[i]))
-    st.caption("Each point is a segment. Click one to open it, or draw a box to list several in the table.")
+    st.caption("Each point is a segment. Click one to open it; to list several in the table, pick the box or lasso "
+               "tool (the chart's toolbar, top right) and draw around them.")
 
 
 def _ratio_view(rep, b: int, i: int) -> None:
