@@ -65,6 +65,16 @@ def opened_segment(page) -> int:
     return int(SEG_LINE.match(line.inner_text().strip()).group(1))
 
 
+def opened_segment_rouge(page) -> int:
+    """The segment open in the segment view (its number box)."""
+    box = page.get_by_label("Segment", exact=True)
+    for _ in range(40):
+        if box.input_value().isdigit():
+            break
+        time.sleep(0.25)
+    return int(box.input_value())
+
+
 def test_influence_bar_and_scatter_point_open_their_segment(page, app_url):
     open_sample(page, app_url)
     chart = page.locator(".st-key-cp_influence")
@@ -114,6 +124,21 @@ def test_influence_bar_and_scatter_point_open_their_segment(page, app_url):
     n = int(re.search(r"\((\d+)\)", chip.inner_text()).group(1))
     assert n > 1 and "selected in the chart" in chip.inner_text()
     assert page.get_by_text(re.compile(rf"^{n} of 300 segments")).count() == 1
+
+    # the ROUGE scatter: the same
+    page.locator(".st-key-cp_metric").get_by_text("ROUGE", exact=True).click()
+    wait_idle(page, 120)
+    page.locator(".st-key-cp_rdiffer_view").get_by_text("Segment scores").click()
+    wait_idle(page, 120)
+    chart = page.locator(".st-key-cp_rscatter")
+    chart.scroll_into_view_if_needed()
+    point = chart.locator("g.trace.scatter").first.locator("path.point").nth(3)
+    seg3, xy = hover_segment(page, point)
+    click_at(page, xy)
+    no_error(page)
+    assert opened_segment_rouge(page) == seg3
+    assert page.get_by_text(f"opened from the chart: segment {seg3}").count() == 1
+    shot(page, "corpus-click-rouge-scatter")
 
 
 def test_charts_download_holds_the_pages_charts(page, app_url, tmp_path):
