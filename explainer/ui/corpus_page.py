@@ -903,17 +903,18 @@ def _buckets_view(rep, b: int, i: int) -> None:
           on_select=partial(_on_pick, "cp_buckets", partial(cc.bucket_bar_segments, buckets)))
     rows = [{"reference length": bk["bucket"], "segments": bk["n_segments"],
              **{f"{n}": bk["scores"].get(n) for n in rep.names}} for bk in buckets]
+    groups = [(bk["segments"], f"reference length {bk['bucket']}") for bk in buckets]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", selection_mode="single-row",
-                 key="cp_bucket_table", on_select=partial(_on_bucket_row, buckets))
+                 key="cp_bucket_table", on_select=partial(_on_group_row, "cp_bucket_table", groups))
     st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a bar or a row to list "
                "its segments in the table below.")
 
 
-def _on_bucket_row(buckets: list[dict]) -> None:
-    rows = _selected_rows("cp_bucket_table")
-    if rows and rows[0] < len(buckets):
-        bk = buckets[rows[0]]
-        _filter_segments(bk["segments"], f"reference length {bk['bucket']}")
+def _on_group_row(key: str, groups: list[tuple[list[int], str]]) -> None:
+    """``on_select`` of a table whose rows are groups of segments (ids, label): lists the picked one's below."""
+    rows = _selected_rows(key)
+    if rows and rows[0] < len(groups):
+        _filter_segments(*groups[rows[0]])
 
 
 def _precision_view(rep, b: int, i: int) -> None:
@@ -965,17 +966,11 @@ def _ngrams_view(rep, b: int, i: int) -> None:
     records = nd["better"] + nd["worse"]
     rows = [{"n-gram": r["ngram"], "n": r["n"], rep.names[i]: r["system"], rep.names[b]: r["baseline"],
              "difference": r["difference"], "segments": r["n_segments"]} for r in records]
+    groups = [(r["segments"], f"n-gram “{r['ngram']}”") for r in records]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", selection_mode="single-row",
-                 key="cp_ngram_table", on_select=partial(_on_ngram_row, records))
+                 key="cp_ngram_table", on_select=partial(_on_group_row, "cp_ngram_table", groups))
     st.caption("Clipped matches (as BLEU counts them) summed over the corpus. Click a bar or a row to list the "
                "segments where the two systems match that n-gram a different number of times.")
-
-
-def _on_ngram_row(records: list[dict]) -> None:
-    rows = _selected_rows("cp_ngram_table")
-    if rows and rows[0] < len(records):
-        r = records[rows[0]]
-        _filter_segments(r["segments"], f"n-gram “{r['ngram']}”")
 
 
 def _deltas_view(rep, b: int, i: int) -> None:

@@ -183,32 +183,47 @@ def tallest(bars):
     return bars.nth(max(range(len(boxes)), key=boxes.__getitem__))
 
 
-def test_analysis_bars_lead_to_their_segments(page, app_url):
-    open_sample(page, app_url)
-    # Length ratio: a bar lists that system's segments in that bin
-    show_view(page, "Length ratio")
-    chart = page.locator(".st-key-cp_ratio")
+def click_bar_and_read_chip(page, view: str, key: str, pick, pattern: str):
+    """Show ``view``, click the bar ``pick(bars)`` of the chart ``key``: (its hover text matched by ``pattern``,
+    the table's filter chip, the number of segments it lists)."""
+    show_view(page, view)
+    chart = page.locator(f".st-key-{key}")
     chart.scroll_into_view_if_needed()
-    text, xy = hover_text(page, tallest(chart.locator("g.point path")))
-    m = re.search(r"(\d+) segments with c/r in (\S+)", text)
+    text, xy = hover_text(page, pick(chart.locator("g.point path")))
+    m = re.search(pattern, text)
     assert m, text
     click_at(page, xy)
     no_error(page)
+    return (m, *filter_chip(page))
+
+
+def test_analysis_bars_lead_to_their_segments(page, app_url):
+    open_sample(page, app_url)
+    # a row of the length-bucket table lists its segments; a row of the segment table then opens one of them
+    rep = bleu_report(load_sample("news-en"))
+    first = rep.length_buckets()[0]
+    table = page.locator(".st-key-cp_bucket_table")
+    table.scroll_into_view_if_needed()
+    box = steady_box(table)
+    click_at(page, (box["x"] + 15, box["y"] + 35 + 17))
+    no_error(page)
     chip, n = filter_chip(page)
+    assert n == first["n_segments"] and f"reference length {first['bucket']}" in chip
+    table = page.locator(".st-key-cp_table")
+    table.scroll_into_view_if_needed()
+    box = steady_box(table)
+    click_at(page, (box["x"] + 15, box["y"] + 35 + 35 + 17))       # the second row
+    no_error(page)
+    assert opened_segment(page) == first["segments"][1]
+
+    # Length ratio: a bar lists that system's segments in that bin
+    m, chip, n = click_bar_and_read_chip(page, "Length ratio", "cp_ratio", tallest,
+                                         r"(\d+) segments with c/r in (\S+)")
     assert n == int(m.group(1)) and f"c/r in {m.group(2)}" in chip
     assert page.get_by_text(re.compile(rf"^{n} of 300 segments")).count() == 1
     shot(page, "corpus-click-length-ratio")
-
     # N-grams: a bar lists the segments where the systems match its n-gram a different number of times
-    show_view(page, "N-grams")
-    chart = page.locator(".st-key-cp_ngrams")
-    chart.scroll_into_view_if_needed()
-    text, xy = hover_text(page, chart.locator("g.point path").nth(2))
-    m = re.search(r"in (\d+) segments", text)
-    assert m, text
-    click_at(page, xy)
-    no_error(page)
-    chip, n = filter_chip(page)
+    m, chip, n = click_bar_and_read_chip(page, "N-grams", "cp_ngrams", lambda bars: bars.nth(2), r"in (\d+) segments")
     assert n == int(m.group(1)) and "n-gram “" in chip
 
     # Precision by order: a bar lists the segments it sums; a row of that list opens the segment
@@ -230,7 +245,6 @@ def test_analysis_bars_lead_to_their_segments(page, app_url):
     no_error(page)
     seg = opened_segment(page)
     assert page.get_by_text(f"opened from the table: segment {seg}").count() == 1
-    rep = bleu_report(load_sample("news-en"))
     first = rep.precision_segments(rep.names.index(m.group(1)), int(m.group(2)))["segments"][0]
     assert seg == first["segment"]          # the row listed first: the most unmatched n-grams
     shot(page, "corpus-click-precision")
