@@ -40,7 +40,7 @@ def from_scratch(cand, refs, claim="0.5"):
     """The same configurations and subsets as reproduce, each scored with the public API from scratch."""
     from explainer.bleu import score_bleu
     from explainer.dialectcmp.claim import parse_claim
-    from explainer.dialectcmp.reproduce import _rouge_types, reference_subsets
+    from explainer.dialectcmp.reproduction import _rouge_types, reference_subsets
     from explainer.dialectcmp.space import bleu_space, iter_rules, rouge_space
     from explainer.rouge import score_rouge
 
@@ -59,7 +59,7 @@ def from_scratch(cand, refs, claim="0.5"):
 def sacrebleu_part(cand, refs):
     from sacrebleu.metrics import BLEU
 
-    from explainer.dialectcmp.reproduce import reference_subsets
+    from explainer.dialectcmp.reproduction import reference_subsets
     from explainer.dialectcmp.space import bleu_space
 
     subsets = [s for s, _, _ in reference_subsets(len(refs))]
@@ -78,7 +78,7 @@ def sacrebleu_part(cand, refs):
 
 def ours_sacrebleu_part(cand, refs):
     from explainer.dialectcmp.engines import BleuEngine
-    from explainer.dialectcmp.reproduce import reference_subsets
+    from explainer.dialectcmp.reproduction import reference_subsets
     from explainer.dialectcmp.space import bleu_space
 
     eng = BleuEngine(cand, refs)
@@ -91,8 +91,8 @@ def ours_sacrebleu_part(cand, refs):
 
 def main():
     warnings.simplefilter("ignore")
-    from explainer.dialectcmp.compare import compare
-    from explainer.dialectcmp.reproduce import reproduce
+    from explainer.dialectcmp.comparison import compare
+    from explainer.dialectcmp.reproduction import reproduce
 
     cases = [(e, get_example(e).candidate, list(get_example(e).references)) for e in PAIRS]
     cases.append(("long (2 x 33 words, 2 refs)", LONG, LONG_REFS))

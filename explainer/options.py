@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-__all__ = ["OptionSpec", "OPTION_TYPES", "coerce_value", "bind_options"]
+__all__ = ["OptionSpec", "OPTION_TYPES", "coerce_value", "bind_options", "format_value"]
 
 OPTION_TYPES = ("bool", "choice", "int", "float", "optional_float", "float_list", "text")
 SCOPES = ("segment", "corpus")
@@ -184,3 +184,15 @@ def bind_options(owner: str, specs: Iterable[OptionSpec], given: Mapping[str, An
         raise ValueError(f"{owner} has no option {', '.join(map(repr, sorted(unknown)))}; "
                          f"its options are: {', '.join(by_name) or '(none)'}")
     return out
+
+
+def format_value(v: Any) -> str:
+    """An option value as text that :meth:`OptionSpec.coerce` reads back to the same value (the command line's
+    ``-o NAME=VALUE``): bools as true/false, floats by ``repr``, lists comma-separated."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, (tuple, list)):
+        return ",".join(format_value(float(x)) for x in v)
+    return str(v)

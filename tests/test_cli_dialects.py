@@ -124,3 +124,15 @@ def test_subprocess_run_and_help():
     r = subprocess.run([sys.executable, "-m", "explainer", "dialects", "--candidate", "a b", "--ref", "a b c"],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and json.loads(r.stdout)["rows"]
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n  \n"])
+@pytest.mark.parametrize("extra", [[], ["--corpus"], ["--metric", "rouge"]])
+def test_dialects_jsonl_with_no_segment_is_an_error(content, extra, capsys, monkeypatch, tmp_path):
+    f = tmp_path / "empty.jsonl"
+    f.write_bytes(content)
+    rc, out, err = run(["dialects", "--jsonl", str(f)] + extra, capsys)
+    assert rc == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "has no segments" in err and "empty.jsonl" in err, err
+    rc, out, err = run(["dialects", "--jsonl", "-"] + extra, capsys, monkeypatch, content)
+    assert rc == 2 and out == "" and "has no segments" in err, err

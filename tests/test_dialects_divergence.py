@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from explainer.bleu import explain_bleu
-from explainer.dialectcmp.compare import compare, compare_corpus
+from explainer.dialectcmp.comparison import compare, compare_corpus
 from explainer.dialectcmp.configs import Config
 from explainer.dialectcmp.divergence import BLEU_STEPS, ROUGE_STEPS, bleu_divergence, rouge_divergence
 from explainer.dialectcmp.space import split_sentences_per_line
@@ -29,17 +29,38 @@ def test_tokens_13a_vs_whitespace():
     assert d.first_step == "tokens"
     assert "splits `mat.` into `mat .`" in d.why and "NLTK method1 keeps `mat.`" in d.why
     assert "1-gram matches 6 vs 5" in d.why
-    a, b = [c for c in d.cells if c["kind"] == "token"]
+    a, b = [c for c in d.cells if c["kind"] == "token" and c["text"] == "candidate"]
     assert a["side"] == "a" and a["text"] == "candidate" and a["indices"] == [5, 6]     # `mat` `.`
     assert b["side"] == "b" and b["indices"] == [5]                                    # `mat.`
     assert a["all"] == [5, 6] and b["all"] == [5]
+    # the reference is tokenized differently too: said, and marked
+    assert "(all 2 texts (candidate and reference) are tokenized differently; each is marked)" in d.why
+    ra, rb = [c for c in d.cells if c["kind"] == "token" and c["text"] == "reference"]
+    assert (ra["side"], ra["ref"], ra["indices"], rb["indices"]) == ("a", 0, [5, 6], [5])
 
 
-def test_tokens_every_differing_stretch_is_a_cell():
+def test_tokens_the_evidence_names_the_split_not_only_the_case():
+    # the lowercasing comes first in the text, but the split of `mat.` is what moves the counts: both are named,
+    # the split first; every differing stretch of the text is a cell
     d = pair("The cat sat on the mat.", ["the cat is on the mat."], "sacrebleu", "textbook")
-    a, b = [c for c in d.cells if c["kind"] == "token"]
-    assert d.why.startswith("Textbook lowercases `The` to `the` in the candidate")
-    assert a["indices"] == [0] and a["all"] == [0, 5, 6] and b["all"] == [0, 5]
+    a, b = [c for c in d.cells if c["kind"] == "token" and c["text"] == "candidate"]
+    assert d.why.startswith("sacreBLEU (13a) splits `mat.` into `mat .` in the candidate; Textbook keeps `mat.`; "
+                            "also Textbook lowercases `The` to `the`; sacreBLEU (13a) keeps the case")
+    assert d.why.endswith(": 3-gram matches 2 vs 1")
+    assert a["indices"] == [5, 6] and b["indices"] == [5] and a["all"] == [0, 5, 6] and b["all"] == [0, 5]
+
+
+def test_tokens_every_differing_text_is_named_and_marked():
+    refs = ["The cat is on the mat.", "There is a cat on the mat.", "a cat"]
+    d = pair("The cat sat on the mat.", refs, "sacrebleu", "nltk:method1")
+    assert "(3 of the 4 texts (candidate, reference 1 and reference 2) are tokenized differently" in d.why
+    texts = {(c["side"], c["ref"]) for c in d.cells if c["kind"] == "token"}
+    assert texts == {(s, r) for s in "ab" for r in (None, 0, 1)}
+    d = pair("the cat", ["the cat"], "rouge-score", "textbook", metric="rouge")
+    assert d.first_step is None
+    d = pair("The cat sat.", ["the cat, sat", "a cat sat."], "rouge-score", "textbook", metric="rouge")
+    assert "(all 3 texts (candidate, reference 1 and reference 2) are tokenized differently" in d.why
+    assert len([c for c in d.cells if c["kind"] == "token"]) == 6
 
 
 def test_tokens_lowercase():
@@ -283,3 +304,62 @@ def test_bounds_are_checked_before_work():
         compare("a", [])
     with pytest.raises(ExplainerInputError, match="must be a string"):
         compare("a", [None])
+
+
+# ------------------------------------------------------------------------------------ library failures
+@pytest.mark.parametrize("b,evidence", [
+    ("hf-evaluate", "HF evaluate fails: ZeroDivisionError: float division by zero"),
+    ("multi-bleu", "multi-bleu.perl fails: PerlDie: Illegal division by zero at multi-bleu.perl line 154"),
+])
+def test_a_library_that_fails_differs_and_the_failure_is_the_evidence(b, evidence):
+    # empty candidate: every number the explainer computes agrees with sacreBLEU's, but the real library raises
+    d = pair("", ["a b c"], "sacrebleu", b)
+    assert d.first_step == "brevity_penalty", d.why
+    assert evidence in d.why and d.why.endswith("it reports no score")
+    assert {"kind": "error", "side": "b"} in d.cells and {"kind": "bp"} in d.cells
+    # and the other way round
+    d = pair("", ["a b c"], b, "sacrebleu")
+    assert d.first_step == "brevity_penalty" and evidence in d.why and {"kind": "error", "side": "a"} in d.cells
+
+
+def test_a_failure_after_an_earlier_difference_is_added_to_the_evidence():
+    d = pair("", ["a b c"], "sacrebleu", "mteval")
+    assert d.first_step == "smoothing"
+    assert "; and mteval-v13a.pl fails: PerlDie: Can't take log of 0" in d.why
+    assert {"kind": "error", "side": "b"} in d.cells
+
+
+def test_two_libraries_failing_differently_differ_and_the_same_way_are_identical():
+    cfgs = [Config.make("bleu", "hf-evaluate", {}, id="hf", label="HF"),
+            Config.make("bleu", "multi-bleu", {}, id="mb", label="multi-bleu"),
+            Config.make("bleu", "hf-evaluate", {"max_order": 2}, id="hf2", label="HF max_order 2")]
+    d = pair("", ["a b c"], "hf", "mb", configs=cfgs)
+    assert d.first_step is not None and "HF fails: ZeroDivisionError" in d.why and "multi-bleu fails: PerlDie" in d.why
+    assert d.why.endswith("neither reports a score")
+    assert d.first_step == "brevity_penalty"
+    d = pair("", ["a b c"], "hf", "hf2", configs=cfgs)
+    assert d.first_step is None
+    assert d.why == "identical: both fail the same way (ZeroDivisionError: float division by zero) and report no score"
+
+
+def test_rouge155_dying_on_rouge_w_differs():
+    cfgs = [Config.make("rouge", "rouge-score", {}, id="rs", label="rouge-score", types=("rougeW-1.2",)),
+            Config.make("rouge", "textbook", {}, id="tb", label="textbook-like", types=("rouge1",)),
+            Config.make("rouge", "rouge155", {}, id="perl", label="ROUGE-1.5.5", types=("rougeW-1.2",))]
+    d = pair("a b c", ["a b", ""], "rs", "perl", metric="rouge", configs=cfgs)
+    assert d.first_step in ("lcs", "multi_ref"), d.why
+    assert "ROUGE-1.5.5 fails on rougeW-1.2: PerlDie: Illegal division by zero" in d.why
+    assert {"kind": "error", "side": "b", "type": "rougeW-1.2"} in d.cells
+
+
+# ------------------------------------------------------------------------------------ F weighting
+def test_f_weighting_alpha_is_named_not_called_rounding():
+    cfgs = [Config.make("rouge", "rouge-score", {}, id="rs", label="rouge-score", types=("rouge1",)),
+            Config.make("rouge", "rouge155", {"alpha": 0.2}, id="p2", label="ROUGE-1.5.5 -p 0.2", types=("rouge1",))]
+    d = pair("the cat sat on the mat", ["the cat is on the mat today"], "rs", "p2", metric="rouge", configs=cfgs)
+    assert d.first_step == "f_measure", d.why
+    assert "F weighting (alpha) 0.5 (rouge-score) vs 0.2 (ROUGE-1.5.5 -p 0.2)" in d.why
+    assert "F 0.7692 vs 0.7353" in d.why
+    # the same alpha on both sides, one rounding: that is rounding
+    d = pair("the cat sat on the mat", ["the cat is on the mat today"], "rouge-score", "rouge155:B", metric="rouge")
+    assert d.first_step == "scale"

@@ -14,7 +14,7 @@ from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU
 
 from explainer.cli import main
-from explainer.dialectcmp.compare import compare
+from explainer.dialectcmp.comparison import compare
 from tests.conftest import golden
 
 TOL = 1e-9
@@ -224,3 +224,89 @@ def test_relevant_tokenizers():
     assert "sacrebleu:zh" in ids and "sacrebleu:char" in ids
     ids = [r.id for r in compare("the cat sat", ["the cat sat"]).rows]
     assert ids == ["sacrebleu", "nltk:method0", "nltk:method1", "hf-evaluate", "multi-bleu", "mteval", "textbook"]
+
+
+def test_rouge_rows_carry_the_counts_and_lengths_each_score_comes_from():
+    """Per type, the row says what the reported P, R and F are computed from (the kept reference's overlap, the
+    candidate and reference totals, or the pooled sums) and how many tokens each text has: checked against
+    rouge-score's own tokenizer and scores."""
+    from rouge_score import tokenize as rs_tokenize
+
+    cand = "The cat sat on the mat, purring."
+    refs = ["the cat is on the mat", "A cat sat on a mat and purred loudly."]
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    rows = {r.id: r.data for r in compare(cand, refs, metric="rouge", types=types).rows}
+    live = rouge_scorer.RougeScorer(types).score_multi(refs, cand)
+    row = rows["rouge-score"]
+    c_len = len(rs_tokenize.tokenize(cand, None))
+    assert row["cand_len"] == c_len and row["ref_lens"] == [len(rs_tokenize.tokenize(r, None)) for r in refs]
+    for t in types:
+        k = row["counts"][t]
+        ref = row["chosen_reference"][t]
+        assert k["reference"] == ref
+        close(k["hits"] / k["cand_total"], live[t].precision, t)
+        close(k["hits"] / k["ref_total"], live[t].recall, t)
+        n = 2 if t == "rouge2" else 1
+        assert k["cand_total"] == c_len - n + 1 and k["ref_total"] == row["ref_lens"][ref] - n + 1
+    pooled = rows["rouge155:A"]["counts"]["rouge1"]
+    assert pooled["reference"] == "pooled" and pooled["cand_total"] == 2 * rows["rouge155:A"]["cand_len"]
+    close(round(pooled["hits"] / pooled["ref_total"], 5), rows["rouge155:A"]["scores"]["rouge1"]["recall"])
+
+
+def test_rouge_table_shows_counts_and_lengths_per_type():
+    from explainer.ui.dialects_view import table_rows
+
+    cmp = compare("The cat sat on the mat", ["the cat is on the mat"], metric="rouge",
+                  types=("rouge1", "rouge2", "rougeL", "rougeLsum"))
+    recs = {r["implementation"]: r for r in table_rows(cmp)}
+    rs = recs["rouge-score"]
+    assert rs["rouge1 hits / cand / ref"] == "5 / 6 / 6" and rs["rouge2 hits / cand / ref"] == "3 / 5 / 5"
+    assert rs["rougeL hits / cand / ref"] == "5 / 6 / 6"
+    assert rs["tokens: candidate / references"] == "6 / 6"
+    tb = recs["Textbook"]
+    assert tb["rouge1 hits / cand / ref"] == "5 / 6 / 6" and tb["rougeLsum hits / cand / ref"] == "n/a"
+
+
+def test_multi_bleu_with_no_reference_tokens_reports_what_the_script_prints():
+    """ref_len = 0: multi-bleu.perl prints the literal 'BLEU = 0, 0/0/0/0 (BP=0, ratio=0, hyp_len=0, ref_len=0)'
+    and exits 1, whatever the candidate: every golden record of that kind (each script and -lc), the row and the
+    statistics equal what it printed, hyp_len = 0 included."""
+    from explainer.bleu import score_bleu
+    from explainer.bleu.report import stats_dict
+
+    recs = [r for r in golden("bleu/multi_bleu.jsonl") if r["level"] == "segment" and r["status"] == "ok"
+            and r["result"]["returncode"] == 1]
+    assert len({r["case_id"] for r in recs}) >= 12 and len(recs) >= 36
+    with_tokens = 0
+    for r in recs:
+        res = r["result"]
+        opts = {}
+        if r["options"]["script"] != "multi-bleu.perl":
+            opts["script"] = r["options"]["script"]
+        if "-lc" in r["options"]["flags"]:
+            opts["lowercase"] = True
+        st = stats_dict(score_bleu(r["candidate"], r["references"], dialect="multi-bleu", **opts))
+        rows = [x.data for x in compare(r["candidate"], r["references"], metric="bleu").rows
+                if x.id == "multi-bleu"] if not opts else []
+        for got in [st] + rows:
+            assert got["sys_len"] == res["hyp_len"] == 0 and got["ref_len"] == res["ref_len"] == 0, r["case_id"]
+            assert got["ratio"] == res["ratio"] and got["bp"] == res["bp"] and got["score"] == res["score"]
+            assert [100 * p for p in got["precisions"]] == res["full_precision"]["precisions"], r["case_id"]
+            assert got["counts"] == res["matches"] and got["totals"] == res["totals"], r["case_id"]
+        with_tokens += res["totals"][0] > 0
+    assert with_tokens >= 21      # the 7 cases whose candidate has tokens (x 3 flag sets): hyp_len printed 0
+
+
+def test_rouge_table_says_where_rouge155_dies():
+    from explainer.ui.dialects_view import table_rows
+
+    cmp = compare("a b c", ["a b", ""], metric="rouge", types=("rougeW-1.2", "rouge1"))
+    recs = {r["implementation"]: r for r in table_rows(cmp)}
+    perl = recs["ROUGE-1.5.5 -f A"]
+    assert perl["rougeW-1.2 F"] == "dies" and perl["rougeW-1.2 hits / cand / ref"] == "dies"
+    assert cmp.row("rouge155:A").data["counts"]["rougeW-1.2"]["died"].startswith("Illegal division by zero")
+    assert recs["rouge-score"]["rougeW-1.2 F"] == "0.7551"      # rouge-score keeps reference 1 (best F)
+    from explainer.ui.dialects_view import scores_figure
+
+    labels = dict(zip(scores_figure(cmp).data[0].y, scores_figure(cmp).data[0].text))
+    assert labels["ROUGE-1.5.5 -f A"] == "dies" and labels["rouge-score"] == "0.75509"

@@ -18,7 +18,7 @@ from sacrebleu.metrics import BLEU
 from explainer.cli import main
 from explainer.dialectcmp.cases import BUILTIN_CLAIMS
 from explainer.dialectcmp.claim import parse_claim
-from explainer.dialectcmp.reproduce import reference_subsets, reproduce
+from explainer.dialectcmp.reproduction import reference_subsets, reproduce
 from explainer.dialectcmp.space import NLTK_WEIGHTS, split_sentences_per_line
 from explainer.errors import ExplainerInputError
 from explainer.examples import get_example
@@ -136,7 +136,7 @@ def _check_against_cli(res, capsys, monkeypatch, limit: int = 40) -> int:
         assert stdin["candidate"] == split(res.candidate)
         x = {"as printed": m.value, "x100": m.value * 100, "/100": m.value / 100}[m.form]
         if m in res.matches:
-            assert f"{x:.{claim.decimals}f}" == claim.shown, (m.description, x)
+            assert claim.format(x) == claim.shown, (m.description, x)
         elif m in res.truncated:
             assert claim.truncates_to(x) and not claim.rounds_to(x)
         n += 1
@@ -179,8 +179,34 @@ def test_builtin_claims(case):
     if case.expected == "unreproducible":
         assert not res.matches and not res.truncated and res.nearest
         assert "cannot be reproduced" in res.message
+    elif case.expected == "unusual":
+        assert res.matches and all(m.unusual for m in res.matches) and "only an unusual setting" in res.message
     else:
         assert res.matches and not res.matches[0].unusual
+
+
+@pytest.mark.parametrize("claim,metric", [("ROUGE-1 0.750", "rouge1"), ("ROUGE-2 0.571", "rouge2"),
+                                          ("ROUGE-L 0.750", "rougeL")])
+def test_the_colab_rouge_numbers_need_case_keeping_whitespace_tokens_against_reference_1(claim, metric):
+    from explainer.rouge import explain_rouge
+
+    e = get_example("abandon_hope")
+    res = reproduce(e.candidate, list(e.references), claim, metric=metric, max_matches=None)
+    first = res.matches[0]
+    assert res.verdict == "unusual" and first.config.dialect == "rouge-score"
+    assert first.config.opts == {"tokenizer": "whitespace"} and first.measure == "fmeasure"
+    assert "whitespace tokens keeping case and punctuation" in first.description
+    assert first.argv[-2:] == ["--tokenizer", "whitespace"]
+    # all four references under best F: the F comes from reference 1; reference 1 alone gives the same number
+    tr = explain_rouge(e.candidate, list(e.references), tokenizer="whitespace", types=[metric])
+    assert tr.chosen_reference[metric] == 0
+    assert any(m.references == [0] and m.config.opts == {"tokenizer": "whitespace"} for m in res.matches)
+    # the simplest explanations (F, P and R: equal here) are the case-keeping tokens; the other matches are
+    # coincidences of other unusual settings (ROUGE-1.5.5 -s on a single other reference), listed after them
+    assert [(m.config.opts, m.measure) for m in res.matches[:3]] == [
+        ({"tokenizer": "whitespace"}, "fmeasure"), ({"tokenizer": "whitespace"}, "precision"),
+        ({"tokenizer": "whitespace"}, "recall")]
+    assert all(m.cost >= first.cost for m in res.matches)
 
 
 def test_the_first_reference_alone_explains_the_colab_number():
@@ -214,6 +240,48 @@ def test_claim_parsing():
     c = parse_claim("0.576")
     assert c.rounds_to(0.5764999) and c.rounds_to(0.5755) and not c.rounds_to(0.5766)
     assert c.truncates_to(0.5769) and not c.truncates_to(0.5771)
+
+
+def test_scientific_notation_is_read_with_its_significant_digits():
+    c = parse_claim("NLTK BLEU 7.26e-78")
+    assert (c.family, c.significant, c.shown, c.precision_words) == ("bleu", 3, "7.26e-78", "3 significant digits")
+    assert c.value == __import__("decimal").Decimal("7.26e-78") and c.decimals == 80
+    assert c.rounds_to(7.262123179505913e-78) and not c.rounds_to(7.27e-78) and not c.rounds_to(7.26e-77)
+    assert c.truncates_to(7.2699e-78) and not c.truncates_to(7.2599e-78) and not c.truncates_to(0.0)
+    c = parse_claim("1e-3")
+    assert (float(c.value), c.significant, c.shown) == (0.001, 1, "1e-03")
+    assert c.rounds_to(0.00104) and not c.rounds_to(0.0016)
+    c = parse_claim("BLEU = 2.5E-1")
+    assert (float(c.value), c.significant) == (0.25, 2)
+    assert parse_claim("BLEU = 0.576.").shown == "0.576"     # the sentence's full stop
+
+
+@pytest.mark.parametrize("text,msg", [
+    ("0x10", "'0x10' is a hexadecimal number"),
+    ("BLEU 0x1A", "'0x1a' is a hexadecimal number"),
+    ("1e5", "1e5 cannot be a BLEU or ROUGE value"),
+    ("BLEU 1.2.3", "'1.2.3' is not a decimal number"),
+    ("1e-400", "smaller than any number"),
+    ("1.2345678901234e-5", "14 significant digits"),
+])
+def test_odd_numbers_are_refused_with_a_clear_message(text, msg):
+    with pytest.raises(ExplainerInputError, match=__import__("re").escape(msg)):
+        parse_claim(text)
+
+
+def test_a_claim_in_scientific_notation_is_reproduced_by_nltk_method0():
+    # NLTK's sentence_bleu without smoothing on the lesson's pair, as it prints it (7.262123179505913e-78)
+    e = get_example("cat_sat")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        real = sentence_bleu([r.split() for r in e.references], e.candidate.split())
+    claim = f"BLEU = {real:.2e}"
+    assert claim == "BLEU = 7.26e-78"
+    res = reproduce(e.candidate, list(e.references), claim, max_matches=None)
+    assert res.verdict == "reproduced", res.message
+    first = res.matches[0]
+    assert first.config.dialect == "nltk" and first.config.opts == {} and first.shown == "7.26e-78"
+    assert math.isclose(first.value, real, rel_tol=1e-9)
 
 
 @pytest.mark.parametrize("text,metric,msg", [

@@ -4,6 +4,10 @@
   109 s for the scores and 6 min with a full trace. Now: at most LSUM_MAX_PAIRS sentence pairs (a clear
   ExplainerInputError above), and a full trace above SUMMARY_TRACE_MAX_PAIRS / _CELLS keeps the scores only, with
   a note, computed exactly as before.
+* The pairs alone did not bound the work: 223 candidate lines of 150 tokens against 10 references of 22 lines of
+  1,500 tokens (49,060 pairs, under the pair limit; 1.1e10 table cells) took 39 s. Now: at most LSUM_MAX_CELLS
+  table cells too (SummaryWorkTooLarge, naming the types over their limits); the Explain page leaves those types
+  out, shows the others and says why.
 * ROUGE-W's pure-Python tables: at most WLCS_MAX_TOTAL_CELLS cells over all sentence pairs.
 * A corpus with every item's trace: at most MAX_CORPUS_TRACE_CHARS characters (12,000 items took 2.6 GB);
   ``item(i)`` builds one item's trace on demand.
@@ -17,8 +21,10 @@ import time
 import pytest
 from rouge_score import rouge_scorer
 
+from explainer.cli import main
 from explainer.errors import ExplainerInputError, TraceTooLarge
 from explainer.rouge import explain_rouge, explain_rouge_corpus, limits, score_rouge
+from explainer.rouge.limits import SummaryWorkTooLarge
 
 _rng = random.Random(11)
 _VOCAB = [f"w{i}" for i in range(400)]
@@ -75,6 +81,82 @@ def test_limited_trace_numbers_are_rouge_scores():
     assert "limited" in tr.per_reference[0]["rougeLsum"].detail
     want = rouge_scorer.RougeScorer(["rougeLsum"]).score(ref, cand)["rougeLsum"]
     assert tuple(tr.scores["rougeLsum"]) == pytest.approx(tuple(want), abs=1e-12, rel=0)
+
+
+@pytest.mark.parametrize("dialect", ["rouge-score", "rouge155"])
+def test_lsum_over_the_cell_limit_is_refused_at_once(dialect):
+    """The audit's second case, inside every other limit: each text ~153,000 characters (under 200,000), 49,060
+    sentence pairs (under 50,000), but 33,450 x 33,000 x 10 = 11,038,500,000 table cells: 39 s before the limit."""
+    cand, refs = _lines(223, 150), [_lines(22, 1_500) for _ in range(10)]
+    assert max(map(len, [cand] + refs)) < 200_000
+    t0 = time.process_time()
+    for call in (score_rouge, explain_rouge):
+        with pytest.raises(SummaryWorkTooLarge) as e:
+            call(cand, refs, types=["rouge1", "rougeLsum"], dialect=dialect)
+        assert e.value.types == ("rougeLsum",)
+        msg = str(e.value)
+        assert "11,038,500,000 table cells" in msg and f"{limits.LSUM_MAX_CELLS:,}" in msg
+        assert "LSUM_MAX_CELLS" in msg and "sentence pairs here" not in msg
+    assert time.process_time() - t0 < 8   # tokenizing the texts; no LCS table is built
+
+
+def test_cell_limit_boundary_counts_every_reference_and_keeps_exact_scores(monkeypatch):
+    monkeypatch.setattr(limits, "LSUM_MAX_CELLS", 1_536)
+    cand, ref = _lines(4), _lines(3)          # 32 x 24 = 768 cells per reference
+    got = score_rouge(cand, [ref, ref], types=["rougeLsum"])["rougeLsum"]      # 1,536: at the limit
+    want = rouge_scorer.RougeScorer(["rougeLsum"]).score_multi([ref, ref], cand)["rougeLsum"]
+    assert tuple(got) == pytest.approx(tuple(want), abs=1e-12, rel=0)
+    with pytest.raises(SummaryWorkTooLarge, match="2,304 table cells here .* over the explainer's limit of 1,536"):
+        score_rouge(cand, [ref, ref, ref], types=["rougeLsum"])
+    score_rouge(cand, [ref, ref, ref], types=["rouge1", "rougeL"])          # no summary-level type: no limit
+
+
+def test_every_type_over_its_limit_is_named(monkeypatch):
+    monkeypatch.setattr(limits, "LSUM_MAX_CELLS", 100)
+    monkeypatch.setattr(limits, "WLCS_MAX_TOTAL_CELLS", 100)
+    with pytest.raises(SummaryWorkTooLarge) as e:
+        score_rouge(_lines(3), [_lines(3)], types=["rouge1", "rougeLsum", "rougeW-1.2"])   # 576 cells
+    assert e.value.types == ("rougeLsum", "rougeW-1.2") and set(e.value.reasons) == set(e.value.types)
+    assert "ROUGE-Lsum" in str(e.value) and "ROUGE-W" in str(e.value)
+    assert all("explainer.rouge" not in why for why in e.value.reasons.values())   # the page's words: no API names
+
+
+def test_cli_refuses_lsum_over_the_cell_limit(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(limits, "LSUM_MAX_CELLS", 100)
+    f = tmp_path / "in.jsonl"
+    f.write_text(json.dumps({"candidate": _lines(3), "references": [_lines(3)]}) + "\n", encoding="utf-8")
+    rc = main(["rouge", "--jsonl", str(f), "--types", "rouge1,rougeLsum"])
+    out, err = capsys.readouterr()
+    assert rc != 0 and out == ""
+    assert "576 table cells here" in err and "LSUM_MAX_CELLS" in err and "Traceback" not in err
+    assert main(["rouge", "--jsonl", str(f), "--types", "rouge1,rougeL"]) == 0
+
+
+def test_page_leaves_out_the_type_over_its_limit_and_says_why(monkeypatch):
+    """The Explain page's one call of the core: the other ROUGE types are computed exactly as without the
+    limit, and the note names the left-out type and the reason in the page's words."""
+    from explainer.ui import compute as C
+    from explainer.ui.permalink import ExplainState
+    from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
+
+    monkeypatch.setattr(limits, "LSUM_MAX_CELLS", 100)
+    b, r = bleu_schema(), rouge_schema()
+    cand, refs = _lines(3), [_lines(3), _lines(2)]
+    state = ExplainState(candidate=cand, refs=refs, bleu_dialect=b.default_dialect,
+                         bleu_options=b.defaults(b.default_dialect), rouge_dialect=r.default_dialect,
+                         rouge_types=DEFAULT_ROUGE_TYPES(), rouge_options=r.defaults(r.default_dialect))
+    assert "rougeLsum" in state.rouge_types
+    bt, rt, errors = C.compute_traces(state, refs)
+    assert bt is not None and rt is not None and "ROUGE" not in errors
+    rest = [t for t in state.rouge_types if t != "rougeLsum"]
+    assert list(rt.scores) == rest
+    assert rt.scores == explain_rouge(cand, refs, types=rest, **state.rouge_options).scores
+    note = errors["ROUGE types"]
+    assert note.startswith("rougeLsum is left out: ROUGE-Lsum fills an LCS table") and "960 table cells" in note
+    assert "explainer.rouge" not in note and "leave rougeLsum out" not in note
+    state.rouge_types = ("rougeLsum",)
+    bt, rt, errors = C.compute_traces(state, refs)
+    assert rt is None and "rougeLsum is left out" in errors["ROUGE types"] and errors["ROUGE"]
 
 
 def test_rouge_w_total_cells_are_bounded(monkeypatch):

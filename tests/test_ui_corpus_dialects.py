@@ -9,7 +9,7 @@ from sacrebleu.metrics import BLEU
 from streamlit.testing.v1 import AppTest
 
 from explainer.corpus import load_sample
-from explainer.dialectcmp.compare import compare_corpus
+from explainer.dialectcmp.comparison import compare_corpus
 from explainer.ui import corpus_dialects
 from explainer.ui import dialects_view as dv
 from tests.conftest import ROOT

@@ -207,8 +207,8 @@ def test_dialects_links_keep_the_users_other_settings():
 
 
 def test_thirty_sessions_on_one_dialects_link_compute_once(monkeypatch):
-    from explainer.dialectcmp import compare as compare_mod
-    from explainer.dialectcmp import reproduce as reproduce_mod
+    from explainer.dialectcmp import comparison as compare_mod
+    from explainer.dialectcmp import reproduction as reproduce_mod
     from explainer.ui import compute as C
 
     counts = {"compare": 0, "reproduce": 0}

@@ -72,34 +72,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --jsonl: score the lines as one corpus (for texts containing newlines)")
 
 
-_FLAG_TO_OPTION = {
-    "tokenize": {"sacrebleu": "tokenize"},
-    "lowercase": {"sacrebleu": "lowercase", "multi-bleu": "lowercase"},
-    "smooth": {"sacrebleu": "smooth_method", "nltk": "smoothing", "hf-evaluate": "smooth", "mteval": "smoothing"},
-    "smooth_value": {"sacrebleu": "smooth_value"},
-    "max_order": {"sacrebleu": "max_ngram_order", "hf-evaluate": "max_order", "textbook": "max_n"},
-    "effective_order": {"sacrebleu": "effective_order"},
-    "api": {"sacrebleu": "api"},
-    "weights": {"nltk": "weights"},
-    "auto_reweigh": {"nltk": "auto_reweigh"},
-}
-# --smooth for the dialects whose smoothing is a bool: each accepts only its own names (HF's add-one is not
-# mteval's NIST smoothing; a shared table once turned `--dialect hf-evaluate --smooth exp` into smooth=True).
-_BOOL_SMOOTH = {
-    "hf-evaluate": {"none": "false", "add-one": "true", "false": "false", "true": "true"},
-    "mteval": {"none": "false", "exp": "true", "nist": "true", "false": "false", "true": "true"},
-}
-
-
 def build_options(args) -> dict:
     """The dialect options implied by the CLI flags (only the flags that were given)."""
     from explainer.bleu import dialect_names
+    from explainer.bleu.flags import BOOL_SMOOTH, FLAG_TO_OPTION
 
     d = args.dialect
     if d not in dialect_names():
         raise CliError(f"unknown dialect {d!r}; choose one of: {', '.join(dialect_names())}")
     opts: dict = {}
-    for flag, table in _FLAG_TO_OPTION.items():
+    for flag, table in FLAG_TO_OPTION.items():
         value = getattr(args, flag, None)
         if value is None:
             continue
@@ -111,33 +93,15 @@ def build_options(args) -> dict:
         if d not in table:
             raise CliError(f"--{flag.replace('_', '-')} does not apply to the {d} dialect "
                            f"(it applies to: {', '.join(table)})")
-        if flag == "smooth" and d in _BOOL_SMOOTH:
-            v = _BOOL_SMOOTH[d].get(str(value).lower())
+        if flag == "smooth" and d in BOOL_SMOOTH:
+            v = BOOL_SMOOTH[d].get(str(value).lower())
             if v is None:
                 raise CliError(f"--smooth {value!r} is not a {d} smoothing; {d} accepts: "
-                               f"{', '.join(_BOOL_SMOOTH[d])}")
+                               f"{', '.join(BOOL_SMOOTH[d])}")
             value = v
         opts[table[d]] = value
     opts.update(option_pairs(args.option))
     return opts
-
-
-_STATISTICS = ("score", "bleu", "counts", "totals", "precisions", "bp", "sys_len", "ref_len", "ratio")
-
-
-def _stats_dict(st) -> dict:
-    """The statistics of a segment or corpus; where the real library fails, it returns none: null, with a note."""
-    d = st.to_dict()
-    d.pop("segment_stats", None)
-    err = d.get("library_error")
-    if err:
-        for k in _STATISTICS:
-            if k in d:
-                d[k] = None
-        d["notes"] = list(d.get("notes") or []) + [
-            f"the real library returns no statistics for this input ({err['type']}: {err['message']}), so they "
-            "are null; --full shows the steps up to the failure"]
-    return d
 
 
 def _check_bootstrap(args, n_segments: int) -> None:
@@ -152,6 +116,7 @@ def _check_bootstrap(args, n_segments: int) -> None:
 
 def run(args) -> int:
     import explainer.bleu as bleu
+    from explainer.bleu.report import stats_dict
 
     if args.bootstrap is not None and args.jsonl is not None and not args.corpus:
         raise CliError("--bootstrap needs a corpus: use --hyp/--ref files or --jsonl with --corpus")
@@ -175,7 +140,7 @@ def run(args) -> int:
                 if args.full:
                     res = bleu.explain_bleu(cand, refs, dialect=args.dialect, **opts).to_dict()
                 else:
-                    res = _stats_dict(bleu.score_bleu(cand, refs, dialect=args.dialect, **opts))
+                    res = stats_dict(bleu.score_bleu(cand, refs, dialect=args.dialect, **opts))
             except ValueError as e:
                 raise CliError(f"line {lineno}: {e}") from None
             write_json(res, f"line {lineno}")
@@ -188,13 +153,14 @@ def run(args) -> int:
 
 def _corpus(hyps, refs, args, opts) -> int:
     import explainer.bleu as bleu
+    from explainer.bleu.report import stats_dict
 
     _check_bootstrap(args, len(hyps))
     try:
         if args.full:
             d = bleu.explain_bleu_corpus(hyps, refs, dialect=args.dialect, **opts).to_dict(full=True)
         else:
-            d = _stats_dict(bleu.score_bleu_corpus(hyps, refs, dialect=args.dialect, **opts))
+            d = stats_dict(bleu.score_bleu_corpus(hyps, refs, dialect=args.dialect, **opts))
     except ValueError as e:
         raise CliError(str(e)) from None
     d["n_segments"] = len(hyps)

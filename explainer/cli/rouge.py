@@ -37,7 +37,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stem", action="store_true", help="Porter stemming (use_stemmer=True)")
     p.add_argument("--multi-ref", choices=["best-f", "pool", "best-recall"], default=None,
                    help="how several references are combined (default: the dialect's)")
-    p.add_argument("--tokenizer", default=None, help="rouge-score (default) or unicode (opt-in, not a library default)")
+    p.add_argument("--tokenizer", default=None,
+                   help="rouge-score (default), unicode or whitespace (opt-in, not a library default; whitespace: "
+                        "text.split(), case and punctuation kept)")
     p.add_argument("--full", action="store_true", help="print the full trace instead of the scores")
     p.add_argument("--corpus", action="store_true",
                    help="with --jsonl: treat the lines as one corpus and print the dialect's aggregation "

@@ -7,19 +7,23 @@
   value rounds (or truncates) to a claimed number, simplest first, each with the ``python -m explainer``
   arguments that print it; the nearest ones otherwise.
 
+The modules: ``comparison`` (``compare``), ``reproduction`` (``reproduce``), and their steps (``rows``,
+``divergence``, ``claim``, ``space``, ``engines``, ...); no module is named like a public function, so
+``from explainer.dialectcmp import compare`` is always the function.
+
 Pure Python, no Streamlit. CLI: ``python -m explainer dialects|reproduce`` (docs/dialects-compare.md).
 """
 from __future__ import annotations
 
 _LAZY = {
-    "compare": ("explainer.dialectcmp.compare", "compare"),
-    "compare_corpus": ("explainer.dialectcmp.compare", "compare_corpus"),
-    "Comparison": ("explainer.dialectcmp.compare", "Comparison"),
+    "compare": ("explainer.dialectcmp.comparison", "compare"),
+    "compare_corpus": ("explainer.dialectcmp.comparison", "compare_corpus"),
+    "Comparison": ("explainer.dialectcmp.comparison", "Comparison"),
     "Divergence": ("explainer.dialectcmp.divergence", "Divergence"),
     "BLEU_STEPS": ("explainer.dialectcmp.divergence", "BLEU_STEPS"),
     "ROUGE_STEPS": ("explainer.dialectcmp.divergence", "ROUGE_STEPS"),
-    "reproduce": ("explainer.dialectcmp.reproduce", "reproduce"),
-    "Reproduction": ("explainer.dialectcmp.reproduce", "Reproduction"),
+    "reproduce": ("explainer.dialectcmp.reproduction", "reproduce"),
+    "Reproduction": ("explainer.dialectcmp.reproduction", "Reproduction"),
     "parse_claim": ("explainer.dialectcmp.claim", "parse_claim"),
     "Claim": ("explainer.dialectcmp.claim", "Claim"),
 }

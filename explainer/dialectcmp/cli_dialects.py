@@ -95,7 +95,7 @@ def _types(args) -> tuple:
 
 
 def _compare(args, types, cand, refs, where: str) -> dict:
-    from explainer.dialectcmp.compare import compare, default_pairs
+    from explainer.dialectcmp.comparison import compare, default_pairs
 
     try:
         cmp = compare(cand, refs, metric=args.metric, types=types, pairs=[])
@@ -121,10 +121,12 @@ def run(args) -> int:
     if args.ref:
         raise CliError("--ref is for --candidate; with --jsonl put the references in each line")
     segments = read_segments(args.jsonl)
+    if not segments:
+        where = "standard input" if args.jsonl == "-" else args.jsonl
+        raise CliError(f"{where} has no segments: give one JSON object per line, "
+                       '{"candidate": "...", "references": ["..."]}')
     if args.corpus:
-        if not segments:
-            raise CliError(f"{args.jsonl} has no segments")
-        from explainer.dialectcmp.compare import compare_corpus, default_pairs
+        from explainer.dialectcmp.comparison import compare_corpus, default_pairs
 
         try:
             cmp = compare_corpus([s[1] for s in segments], [s[2] for s in segments], metric=args.metric,

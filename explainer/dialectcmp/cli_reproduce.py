@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from explainer.dialectcmp.cli_dialects import write
-    from explainer.dialectcmp.reproduce import reproduce
+    from explainer.dialectcmp.reproduction import reproduce
 
     try:
         res = reproduce(args.candidate, args.ref, args.claim, metric=args.metric)

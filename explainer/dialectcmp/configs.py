@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import shlex
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Sequence
 
-__all__ = ["Config", "bleu_argv", "rouge_argv", "stdin_line", "shell_command", "format_value"]
+from explainer.options import format_value
+
+__all__ = ["Config", "bleu_argv", "rouge_argv", "stdin_line", "shell_command"]
 
 
 @dataclass(frozen=True)
@@ -43,49 +45,11 @@ class Config:
         return rouge_argv(self.dialect, self.opts, self.types)
 
 
-def format_value(v: Any) -> str:
-    """An option value as the CLI reads it back to the same value."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return repr(v)
-    if isinstance(v, (tuple, list)):
-        return ",".join(format_value(float(x)) for x in v)
-    return str(v)
-
-
-# option name -> the CLI flag that sets it, per dialect (explainer/cli/bleu.py `_FLAG_TO_OPTION`)
-_BLEU_FLAGS = {
-    "sacrebleu": {"tokenize": "--tokenize", "smooth_method": "--smooth", "smooth_value": "--smooth-value",
-                  "max_ngram_order": "--max-order", "api": "--api"},
-    "nltk": {"smoothing": "--smooth", "weights": "--weights"},
-    "hf-evaluate": {"max_order": "--max-order"},
-    "textbook": {"max_n": "--max-order"},
-}
-
-
 def bleu_argv(dialect: str, options: dict) -> list[str]:
-    argv = ["bleu", "--jsonl", "-", "--dialect", dialect]
-    flags = _BLEU_FLAGS.get(dialect, {})
-    for name in sorted(options):
-        v = options[name]
-        if v is None:
-            continue
-        if name in flags:
-            argv += [flags[name], format_value(v)]
-        elif name == "lowercase" and dialect in ("sacrebleu", "multi-bleu") and v is True:
-            argv.append("--lowercase")
-        elif name == "effective_order" and dialect == "sacrebleu":
-            argv.append("--effective-order" if v else "--no-effective-order")
-        elif name == "auto_reweigh" and dialect == "nltk" and v is True:
-            argv.append("--auto-reweigh")
-        elif name == "smooth" and dialect == "hf-evaluate":
-            argv += ["--smooth", "add-one" if v else "none"]
-        elif name == "smoothing" and dialect == "mteval":
-            argv += ["--smooth", "exp" if v else "none"]
-        else:
-            argv += ["-o", f"{name}={format_value(v)}"]
-    return argv
+    """``python -m explainer bleu`` arguments for a configuration (the command line's own flag table)."""
+    from explainer.bleu.flags import option_argv
+
+    return ["bleu", "--jsonl", "-", "--dialect", dialect] + option_argv(dialect, options)
 
 
 def rouge_argv(dialect: str, options: dict, types: Sequence[str]) -> list[str]:

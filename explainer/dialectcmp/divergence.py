@@ -81,20 +81,35 @@ def _token_cells(side: str, text_index: int, idx, segment: int | None, all_idx=N
     return d
 
 
-def _bleu_token_step(a, b, la, lb, segment=None) -> Divergence | None:
-    ta, tb = _bleu_texts(a), _bleu_texts(b)
+def _texts_words(names: list[str], n: int) -> str:
+    listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    return f"all {n} texts ({listed})" if len(names) == n else f"{len(names)} of the {n} texts ({listed})"
+
+
+def _token_step(ta, tb, tokens_of, la: str, lb: str, segment: int | None = None) -> Divergence | None:
+    """The tokens step over every text of a segment: the sentence describes the first text whose tokens differ
+    and says which other texts differ too; every differing text gets its token cells (the view marks each)."""
+    diffs = []
     for k, ((name, xa), (_, xb)) in enumerate(zip(ta, tb)):
-        diff = first_token_diff(xa.token_texts, xb.token_texts)
-        if diff is None:
-            continue
-        n_texts = sum(1 for (_, p), (_, q) in zip(ta, tb) if p.token_texts != q.token_texts)
-        why = describe(diff, xa.token_texts, xb.token_texts, la, lb, name)
-        if n_texts > 1:
-            why += f" ({n_texts} of the {len(ta)} texts are tokenized differently)"
-        cells = [_token_cells("a", k, range(diff.a_start, diff.a_end), segment, diff.a_all),
-                 _token_cells("b", k, range(diff.b_start, diff.b_end), segment, diff.b_all)]
-        return Divergence("", "", "tokens", why, cells, segment)
-    return None
+        sa, sb = tokens_of(xa), tokens_of(xb)
+        diff = first_token_diff(sa, sb)
+        if diff is not None:
+            diffs.append((k, name, sa, sb, diff))
+    if not diffs:
+        return None
+    _, name, sa, sb, diff = diffs[0]
+    why = describe(diff, sa, sb, la, lb, name)
+    if len(diffs) > 1:
+        why += f" ({_texts_words([x[1] for x in diffs], len(ta))} are tokenized differently; each is marked)"
+    cells = []
+    for k, _, _, _, d in diffs:
+        cells += [_token_cells("a", k, range(d.a_start, d.a_end), segment, d.a_all),
+                  _token_cells("b", k, range(d.b_start, d.b_end), segment, d.b_all)]
+    return Divergence("", "", "tokens", why, cells, segment)
+
+
+def _bleu_token_step(a, b, la, lb, segment=None) -> Divergence | None:
+    return _token_step(_bleu_texts(a), _bleu_texts(b), lambda x: list(x.token_texts), la, lb, segment)
 
 
 def _orders(trace):
@@ -139,58 +154,87 @@ def _ref_rule(trace) -> str:
 
 def _bleu_after_tokens(a, b, la: str, lb: str, segment_stats=None) -> Divergence:
     """Steps counts .. scale on two traces whose tokens agree (segment or corpus combinations)."""
-    ca, cb = a.combination, b.combination
-    oa, ob = ca.orders, cb.orders
-    N = min(len(oa), len(ob))
-    # counts
-    for i in range(N):
-        if not _same(oa[i].matches, ob[i].matches):
-            n = i + 1
+    for step in (_bleu_counts_step, _bleu_totals_step, _bleu_ref_length_step, _bleu_smoothing_step,
+                 _bleu_bp_step, _bleu_score_step):
+        d = step(a, b, la, lb, segment_stats)
+        if d is not None:
+            return d
+    return Divergence("", "", None, f"identical at every step (score {_f(a.combination.score)})")
+
+
+def _pairs_of_orders(a, b):
+    oa, ob = a.combination.orders, b.combination.orders
+    return list(zip(oa, ob))
+
+
+def _bleu_counts_step(a, b, la, lb, _stats) -> Divergence | None:
+    for x, y in _pairs_of_orders(a, b):
+        if not _same(x.matches, y.matches):
             return Divergence("", "", "counts",
-                              f"{n}-gram matches (clipped) {_f(oa[i].matches)} ({la}) vs {_f(ob[i].matches)} ({lb})",
-                              [{"kind": "order", "n": n, "field": "matches"}])
-    # totals
-    for i in range(N):
-        if not _same(oa[i].totals, ob[i].totals):
-            n = i + 1
-            rule = {la: getattr(a, "totals_rule", ""), lb: getattr(b, "totals_rule", "")}
-            why = (f"{n}-gram totals {_f(oa[i].totals)} ({la}) vs {_f(ob[i].totals)} ({lb}): the candidate has "
-                   f"{ca.c} token{'s' if ca.c != 1 else ''}")
-            nl = [k for k, v in rule.items() if v and "max(1" in v]
-            if nl:
-                why += f"; {nl[0]} counts at least 1 candidate {n}-gram per sentence (max(1, c − n + 1))"
-            return Divergence("", "", "totals", why, [{"kind": "order", "n": n, "field": "totals"}])
-    # reference length
-    if ca.r != cb.r:
-        ra, rb = _ref_rule(a), _ref_rule(b)
-        if ra and rb and ra != rb:
-            why = f"{la} takes {ra} (r = {ca.r}), {lb} {rb} (r = {cb.r}); c = {ca.c}"
-        else:
-            why = f"r = {ca.r} ({la}) vs r = {cb.r} ({lb}) for c = {ca.c}"
-        if segment_stats:
-            why += segment_stats
-        cells = [{"kind": "ref_length"}]
-        for side, t in (("a", a), ("b", b)):
-            rl = getattr(t, "ref_length", None)
-            if rl is not None:
-                cells.append({"kind": "reference", "side": side, "refs": list(rl.chosen)})
-        return Divergence("", "", "ref_length", why, cells)
-    # smoothing: the precision that enters the log, per order
-    for i in range(N):
-        x, y = oa[i], ob[i]
+                              f"{x.n}-gram matches (clipped) {_f(x.matches)} ({la}) vs {_f(y.matches)} ({lb})",
+                              [{"kind": "order", "n": x.n, "field": "matches"}])
+    return None
+
+
+def _bleu_totals_step(a, b, la, lb, _stats) -> Divergence | None:
+    c = a.combination.c
+    for x, y in _pairs_of_orders(a, b):
+        if _same(x.totals, y.totals):
+            continue
+        n = x.n
+        why = (f"{n}-gram totals {_f(x.totals)} ({la}) vs {_f(y.totals)} ({lb}): the candidate has "
+               f"{c} token{'s' if c != 1 else ''}")
+        rule = {la: getattr(a, "totals_rule", ""), lb: getattr(b, "totals_rule", "")}
+        nl = [k for k, v in rule.items() if v and "max(1" in v]
+        if nl:
+            why += f"; {nl[0]} counts at least 1 candidate {n}-gram per sentence (max(1, c − n + 1))"
+        return Divergence("", "", "totals", why, [{"kind": "order", "n": n, "field": "totals"}])
+    return None
+
+
+def _bleu_ref_length_step(a, b, la, lb, segment_stats) -> Divergence | None:
+    ca, cb = a.combination, b.combination
+    if ca.r == cb.r:
+        return None
+    ra, rb = _ref_rule(a), _ref_rule(b)
+    if ra and rb and ra != rb:
+        why = f"{la} takes {ra} (r = {ca.r}), {lb} {rb} (r = {cb.r}); c = {ca.c}"
+    else:
+        why = f"r = {ca.r} ({la}) vs r = {cb.r} ({lb}) for c = {ca.c}"
+    if segment_stats:
+        why += segment_stats
+    cells = [{"kind": "ref_length"}]
+    for side, t in (("a", a), ("b", b)):
+        rl = getattr(t, "ref_length", None)
+        if rl is not None:
+            cells.append({"kind": "reference", "side": side, "refs": list(rl.chosen)})
+    return Divergence("", "", "ref_length", why, cells)
+
+
+def _bleu_smoothing_step(a, b, la, lb, _stats) -> Divergence | None:
+    """The precision that enters the log, per order."""
+    for x, y in _pairs_of_orders(a, b):
         if not _same(_eff_precision(x), _eff_precision(y)):
-            n = i + 1
-            why = (f"{n}-gram precision ({_f(x.matches)}/{_f(x.totals)} matched): {la} uses {x.formula} "
+            why = (f"{x.n}-gram precision ({_f(x.matches)}/{_f(x.totals)} matched): {la} uses {x.formula} "
                    f"({x.reason}); {lb} uses {y.formula} ({y.reason})")
-            return Divergence("", "", "smoothing", why, [{"kind": "order", "n": n, "field": "precision"}])
-    # brevity penalty
-    if not _same(ca.bp, cb.bp):
-        why = f"BP {_f(ca.bp)} ({la}: {ca.bp_formula}) vs {_f(cb.bp)} ({lb}: {cb.bp_formula})"
-        for lab, c in ((la, ca), (lb, cb)):
-            if c.library_error is not None:
-                why += f"; {lab} raises {c.library_error.type}: {c.library_error.message} here"
-        return Divergence("", "", "brevity_penalty", why, [{"kind": "bp"}])
-    # combination: the 0-1 score from the same precisions and BP
+            return Divergence("", "", "smoothing", why, [{"kind": "order", "n": x.n, "field": "precision"}])
+    return None
+
+
+def _bleu_bp_step(a, b, la, lb, _stats) -> Divergence | None:
+    ca, cb = a.combination, b.combination
+    if _same(ca.bp, cb.bp):
+        return None
+    why = f"BP {_f(ca.bp)} ({la}: {ca.bp_formula}) vs {_f(cb.bp)} ({lb}: {cb.bp_formula})"
+    for lab, c in ((la, ca), (lb, cb)):
+        if c.library_error is not None:
+            why += f"; {lab} raises {c.library_error.type}: {c.library_error.message} here"
+    return Divergence("", "", "brevity_penalty", why, [{"kind": "bp"}])
+
+
+def _bleu_score_step(a, b, la, lb, _stats) -> Divergence | None:
+    """combination (the 0-1 score from the same precisions and BP), then scale (0-1 vs 0-100)."""
+    ca, cb = a.combination, b.combination
     if not _same(ca.bleu, cb.bleu):
         why = f"0–1 score {_f(ca.bleu)} ({la}) vs {_f(cb.bleu)} ({lb}): " + _combination_why(ca, cb, la, lb)
         return Divergence("", "", "combination", why, [{"kind": "score", "field": "bleu"}])
@@ -198,7 +242,7 @@ def _bleu_after_tokens(a, b, la: str, lb: str, segment_stats=None) -> Divergence
         why = (f"the same BLEU {_f(ca.bleu)}, reported as {_f(ca.score)} by {la} (0–{_f(ca.scale)} scale) and as "
                f"{_f(cb.score)} by {lb} (0–{_f(cb.scale)} scale)")
         return Divergence("", "", "scale", why, [{"kind": "score", "field": "score"}])
-    return Divergence("", "", None, f"identical at every step (score {_f(ca.score)})")
+    return None
 
 
 def _combination_why(ca, cb, la, lb) -> str:
@@ -235,7 +279,72 @@ def bleu_divergence(a, b, la: str, lb: str, *, id_a: str = "", id_b: str = "") -
                           else " and so does the score")
         else:
             d = _bleu_after_tokens(a, b, la, lb)
+    d = _with_failures(d, _bleu_failures(a, b, la, lb), _bleu_failure_step)
     d.a, d.b = id_a or la, id_b or lb
+    return d
+
+
+# ------------------------------------------------------------------------------------ library failures
+@dataclass
+class _Failure:
+    side: str           # "a" or "b"
+    label: str
+    type: str
+    message: str
+    explanation: str
+    trace: Any = None
+    what: str = ""      # ROUGE: the type that fails
+
+    @property
+    def words(self) -> str:
+        what = f" on {self.what}" if self.what else ""
+        s = f"{self.label} fails{what}: {self.type}: {self.message}"
+        if self.explanation:
+            s += f" ({self.explanation})"
+        return s
+
+
+def _bleu_failures(a, b, la, lb) -> list[_Failure]:
+    out = []
+    for side, t, lab in (("a", a, la), ("b", b, lb)):
+        err = t.library_error or getattr(t.combination, "library_error", None)
+        if err is not None:
+            out.append(_Failure(side, lab, err.type, err.message, err.explanation, t))
+    return out
+
+
+def _bleu_failure_step(f: _Failure) -> tuple[str, list[dict]]:
+    """The step a BLEU failure belongs to when every number before it agrees: the brevity penalty when a length
+    is 0 (exp(1 − r/c) and c/r are where the libraries divide by zero), else the combination."""
+    c = f.trace.combination
+    if c.c == 0 or c.r == 0:
+        return "brevity_penalty", [{"kind": "bp"}]
+    return "combination", [{"kind": "score", "field": "bleu"}]
+
+
+def _with_failures(d: Divergence, failures: list[_Failure], step_of) -> Divergence:
+    """A real library that fails reports no number: that is a difference, whatever the steps before it say.
+    The failure is the evidence: appended to ``why`` when an earlier step already differs, else it is the
+    divergence (``step_of(failure)`` -> its step and the cells to highlight). Two sides failing the same way
+    are the same."""
+    if not failures:
+        return d
+    f0 = failures[0]
+    if len(failures) == 2 and (f0.type, f0.message, f0.what) == (failures[1].type, failures[1].message,
+                                                                 failures[1].what):
+        same = f"both fail the same way ({f0.type}: {f0.message}) and report no score"
+        d.why = f"identical: {same}" if d.first_step is None else f"{d.why}; {same}"
+        return d
+    cells = [{"kind": "error", "side": f.side, **({"type": f.what} if f.what else {})} for f in failures]
+    tail = " — it reports no score" if len(failures) == 1 else " — neither reports a score"
+    if d.first_step is None or d.first_step == "scale":
+        step, step_cells = step_of(f0)
+        why = "; ".join(f.words for f in failures) + tail
+        return Divergence(d.a, d.b, step, why, cells + step_cells, d.segment)
+    missing = [f for f in failures if f.message not in d.why]
+    if missing:
+        d.why += "; and " + "; ".join(f.words for f in missing) + tail
+    d.cells += cells
     return d
 
 
@@ -287,44 +396,91 @@ def rouge_divergence(a, b, la: str, lb: str, *, id_a: str = "", id_b: str = "", 
                      ) -> Divergence:
     """First divergence of two ``RougeTrace``s over the types both computed."""
     d = _rouge_divergence(a, b, la, lb, segment)
+    d = _with_failures(d, _rouge_failures(a, b, la, lb), _rouge_failure_step)
     d.a, d.b, d.segment = id_a or la, id_b or lb, segment
     return d
 
 
-def _rouge_divergence(a, b, la, lb, segment) -> Divergence:
+def _rouge_failures(a, b, la, lb) -> list[_Failure]:
+    """ROUGE-1.5.5 dies on some inputs (-w with an empty reference): the first type each side dies on."""
     types = [t for t in a.types if t in b.types]
-    ta, tb = _rouge_texts(a), _rouge_texts(b)
-    # tokens (before stemming)
-    for k, ((name, xa), (_, xb)) in enumerate(zip(ta, tb)):
-        sa, sb = list(xa.tokenized.surface), list(xb.tokenized.surface)
-        diff = first_token_diff(sa, sb)
-        if diff is None:
-            continue
-        why = describe(diff, sa, sb, la, lb, name)
-        why += ": " + _rouge_consequence(a, b, types)
-        cells = [_token_cells("a", k, range(diff.a_start, diff.a_end), segment, diff.a_all),
-                 _token_cells("b", k, range(diff.b_start, diff.b_end), segment, diff.b_all)]
-        return Divergence("", "", "tokens", why, cells)
-    # stemming
-    for k, ((name, xa), (_, xb)) in enumerate(zip(ta, tb)):
+    out = []
+    for side, tr, lab in (("a", a, la), ("b", b, lb)):
+        t = next((t for t in types if getattr(tr.scores[t], "died", None)), None)
+        if t is not None:
+            s = tr.scores[t]
+            out.append(_Failure(side, lab, "PerlDie", s.died, s.died_why or "", tr, t))
+    return out
+
+
+def _rouge_failure_step(f: _Failure) -> tuple[str, list[dict]]:
+    step = "lcs" if _rouge_kind(f.what) in ("L", "Lsum", "W") else "overlap"
+    return step, [{"kind": "type", "type": f.what, "field": "fmeasure"}]
+
+
+def _rouge_divergence(a, b, la, lb, segment) -> Divergence:
+    """The ROUGE steps in order: tokens (before stemming), stemming, overlap / lcs, multi_ref, f_measure, scale.
+    When the tokens differ but no count does, the sentence goes on with the next step that differs."""
+    types = [t for t in a.types if t in b.types]
+    d = _rouge_token_step(a, b, la, lb, types)
+    if d is None:
+        return _rouge_after_tokens(a, b, la, lb, types, segment)
+    if d.why.endswith("the counts stay the same"):
+        nxt = _rouge_after_tokens(a, b, la, lb, types, segment, stemming=False)
+        d.why += f"; the next difference is {nxt.first_step} ({nxt.why})" if nxt.first_step else " and so do the scores"
+    return d
+
+
+def _rouge_after_tokens(a, b, la, lb, types, segment, *, stemming: bool = True) -> Divergence:
+    steps = ((_rouge_stem_step,) if stemming else ()) + (_rouge_count_step, _rouge_multi_ref_step, _rouge_prf_step)
+    for step in steps:
+        d = step(a, b, la, lb, types, segment)
+        if d is not None:
+            return d
+    return Divergence("", "", None, "identical at every step (" + ", ".join(
+        f"{t} F {_f(a.scores[t].fmeasure)}" for t in types[:4]) + ")")
+
+
+def _rouge_token_step(a, b, la, lb, types) -> Divergence | None:
+    """The tokens before stemming (the tokenizer: case, punctuation, characters dropped)."""
+    d = _token_step(_rouge_texts(a), _rouge_texts(b), lambda x: list(x.tokenized.surface), la, lb)
+    if d is not None:
+        d.why += ": " + _rouge_consequence(a, b, types)
+    return d
+
+
+def _stem_words(surf, sa, sb, idx, la, lb) -> str:
+    """The first three stemmed tokens, what each side compares."""
+    parts = []
+    for i in idx[:3]:
+        pa = f"{quote(surf[i])} → {quote(sa[i])}" if sa[i] != surf[i] else f"{quote(surf[i])} unchanged"
+        pb = f"{quote(sb[i])}" if sb[i] != surf[i] else "unchanged"
+        parts.append(f"{pa} ({la}) vs {pb} ({lb})")
+    return "; ".join(parts) + (f" and {len(idx) - 3} more" if len(idx) > 3 else "")
+
+
+def _rouge_stem_step(a, b, la, lb, types, segment) -> Divergence | None:
+    """The same tokens stemmed differently (or only on one side): every text where that happens is marked."""
+    found = []
+    for k, ((name, xa), (_, xb)) in enumerate(zip(_rouge_texts(a), _rouge_texts(b))):
         sa, sb = list(xa.tokenized.tokens), list(xb.tokenized.tokens)
-        if sa == sb:
-            continue
-        surf = list(xa.tokenized.surface)
-        idx = [i for i, (p, q) in enumerate(zip(sa, sb)) if p != q]
-        ex = idx[:3]
-        parts = []
-        for i in ex:
-            pa = f"{quote(surf[i])} → {quote(sa[i])}" if sa[i] != surf[i] else f"{quote(surf[i])} unchanged"
-            pb = f"{quote(sb[i])}" if sb[i] != surf[i] else "unchanged"
-            parts.append(f"{pa} ({la}) vs {pb} ({lb})")
-        stem_a, stem_b = a.stemmer, b.stemmer
-        why = (f"stemming the {name}: " + "; ".join(parts) + (f" and {len(idx) - 3} more" if len(idx) > 3 else "")
-               + f" — {la}: {stem_a or 'no stemmer'}; {lb}: {stem_b or 'no stemmer'}: "
-               + _rouge_consequence(a, b, types))
-        cells = [_token_cells(s, k, idx, segment) for s in ("a", "b")]
-        return Divergence("", "", "stemming", why, cells)
-    # overlap (ROUGE-N, S, SU) and lcs (L, Lsum, W), per reference
+        if sa != sb:
+            found.append((k, name, list(xa.tokenized.surface), sa, sb,
+                          [i for i, (p, q) in enumerate(zip(sa, sb)) if p != q]))
+    if not found:
+        return None
+    _, name, surf, sa, sb, idx = found[0]
+    why = f"stemming the {name}: " + _stem_words(surf, sa, sb, idx, la, lb)
+    if len(found) > 1:
+        why += f" ({_texts_words([x[1] for x in found], len(a.references) + 1)} are stemmed differently)"
+    why += (f" — {la}: {a.stemmer or 'no stemmer'}; {lb}: {b.stemmer or 'no stemmer'}: "
+            + _rouge_consequence(a, b, types))
+    cells = [_token_cells(s, k, ix, segment) for k, *_, ix in found for s in ("a", "b")]
+    return Divergence("", "", "stemming", why, cells)
+
+
+def _rouge_count_step(a, b, la, lb, types, segment) -> Divergence | None:
+    """overlap (ROUGE-N, S, SU) and lcs (L, Lsum, W): the counts against each reference."""
     for step, kinds in (("overlap", ("N", "S", "SU")), ("lcs", ("L", "Lsum", "W"))):
         for t in types:
             if _rouge_kind(t) not in kinds:
@@ -342,41 +498,55 @@ def _rouge_divergence(a, b, la, lb, segment) -> Divergence:
                         why += (f"; {la} splits the texts into {na[0]} candidate / {na[1]} reference sentence(s), "
                                 f"{lb} into {nb[0]} / {nb[1]}")
                 return Divergence("", "", step, why, [{"kind": "type", "type": t, "ref": k, "field": "hits"}])
-    # multi_ref: same per-reference results, another reference (or pooling)
-    if len(a.references) > 1:
-        for t in types:
-            ca, cb = a.chosen_reference.get(t), b.chosen_reference.get(t)
-            if ca == cb:
-                continue
-            sa, sb = a.scores[t], b.scores[t]
-            why = (f"{t}: {_multi_words(a, t, la)}; {_multi_words(b, t, lb)} — F {_f(sa.fmeasure)} vs "
-                   f"{_f(sb.fmeasure)}")
-            cells = [{"kind": "type", "type": t, "field": "fmeasure"}]
-            for side, c in (("a", ca), ("b", cb)):
-                if c is not None:
-                    cells.append({"kind": "reference", "side": side, "refs": [c]})
-            return Divergence("", "", "multi_ref", why, cells)
-    # f_measure, then scale (rounding), over all types
+    return None
+
+
+def _rouge_multi_ref_step(a, b, la, lb, types, segment) -> Divergence | None:
+    """The same per-reference results, another reference kept (or the references pooled)."""
+    if len(a.references) < 2:
+        return None
+    for t in types:
+        ca, cb = a.chosen_reference.get(t), b.chosen_reference.get(t)
+        if ca == cb:
+            continue
+        sa, sb = a.scores[t], b.scores[t]
+        why = f"{t}: {_multi_words(a, t, la)}; {_multi_words(b, t, lb)} — F {_f(sa.fmeasure)} vs {_f(sb.fmeasure)}"
+        cells = [{"kind": "type", "type": t, "field": "fmeasure"}]
+        for side, c in (("a", ca), ("b", cb)):
+            if c is not None:
+                cells.append({"kind": "reference", "side": side, "refs": [c]})
+        return Divergence("", "", "multi_ref", why, cells)
+    return None
+
+
+def _rouge_prf_step(a, b, la, lb, types, segment) -> Divergence | None:
+    """f_measure (another F from the same P and R: formula or weighting), then scale (rounding), over all types."""
     found_scale = None
     for t in types:
         step = _prf_step(a, b, t)
         if step == "f_measure":
-            sa, sb = a.scores[t], b.scores[t]
-            why = (f"{t}: the same P {_f(sa.precision)} and R {_f(sa.recall)} give F {_f(sa.fmeasure)} ({la}: "
-                   f"{_f_rule(a)}) vs {_f(sb.fmeasure)} ({lb}: {_f_rule(b)})")
-            return Divergence("", "", "f_measure", why, [{"kind": "type", "type": t, "field": "fmeasure"}])
+            return Divergence("", "", "f_measure", _f_measure_words(a, b, la, lb, t),
+                              [{"kind": "type", "type": t, "field": "fmeasure"}])
         if step == "scale" and found_scale is None:
             found_scale = t
-    if found_scale is not None:
-        t = found_scale
-        sa, sb = a.scores[t], b.scores[t]
-        r = la if _rounds(a) else lb
-        why = (f"{t}: {r} prints P, R and F rounded to 5 decimals (F from the rounded P and R): "
-               f"R {sa.recall:.10g} vs {sb.recall:.10g}, F {sa.fmeasure:.10g} vs {sb.fmeasure:.10g} "
-               f"({la} vs {lb})")
-        return Divergence("", "", "scale", why, [{"kind": "type", "type": t, "field": "recall"}])
-    return Divergence("", "", None, "identical at every step (" + ", ".join(
-        f"{t} F {_f(a.scores[t].fmeasure)}" for t in types[:4]) + ")")
+    if found_scale is None:
+        return None
+    t = found_scale
+    sa, sb = a.scores[t], b.scores[t]
+    r = la if _rounds(a) else lb
+    why = (f"{t}: {r} prints P, R and F rounded to 5 decimals (F from the rounded P and R): "
+           f"R {sa.recall:.10g} vs {sb.recall:.10g}, F {sa.fmeasure:.10g} vs {sb.fmeasure:.10g} ({la} vs {lb})")
+    return Divergence("", "", "scale", why, [{"kind": "type", "type": t, "field": "recall"}])
+
+
+def _f_measure_words(a, b, la, lb, t) -> str:
+    sa, sb = a.scores[t], b.scores[t]
+    if _alpha(a) != _alpha(b):
+        return (f"{t}: the F weighting (alpha) {_alpha(a):g} ({la}) vs {_alpha(b):g} ({lb}): the same "
+                f"P {_f(sa.precision)} and R {_f(sa.recall)} give F {_f(sa.fmeasure)} vs {_f(sb.fmeasure)} "
+                f"({la}: {_f_rule(a)}; {lb}: {_f_rule(b)})")
+    return (f"{t}: the same P {_f(sa.precision)} and R {_f(sa.recall)} give F {_f(sa.fmeasure)} ({la}: "
+            f"{_f_rule(a)}) vs {_f(sb.fmeasure)} ({lb}: {_f_rule(b)})")
 
 
 def _n_sents(trace, k: int) -> tuple[int, int]:
@@ -402,11 +572,19 @@ def _f_rule(trace) -> str:
     return "F1 = 2PR/(P + R)"
 
 
+def _alpha(trace) -> float:
+    """The F weighting: F = PR/((1−α)P + αR); α = 0.5 is F1 (ROUGE-1.5.5 -p sets it)."""
+    return float(trace.options.get("alpha", 0.5)) if trace.dialect == "rouge155" else 0.5
+
+
 def _prf_step(a, b, t) -> str | None:
-    """None (same P, R, F), "f_measure" (F differs beyond what rounding explains) or "scale" (rounding only)."""
+    """None (same P, R, F), "f_measure" (F differs beyond what rounding explains: another formula or another
+    weighting alpha) or "scale" (rounding only)."""
     sa, sb = a.scores[t], b.scores[t]
     if _same(sa.precision, sb.precision) and _same(sa.recall, sb.recall) and _same(sa.fmeasure, sb.fmeasure):
         return None
+    if _alpha(a) != _alpha(b) and not _same(sa.fmeasure, sb.fmeasure):
+        return "f_measure"
     if _rounds(a) or _rounds(b):
         if _round5(sa.precision) == _round5(sb.precision) and _round5(sa.recall) == _round5(sb.recall):
             fa, fb = _harmonised_f(a, b, sa), _harmonised_f(b, a, sb)

@@ -123,61 +123,38 @@ class BleuEngine:
 
 
 class RougeEngine:
-    """One candidate, its references; per configuration the per-reference results of every type, then any
-    multi-reference rule over any reference subset.
-
-    Works with both ROUGE dialect contracts: dialects handed an options dict at every hook (``get_dialect(name)``
-    + ``resolve_options``), and dialects bound to their types and options (``explainer.rouge.engine.
-    bind_dialect``), which a refactoring of the core introduces; only this class knows the difference."""
+    """One candidate, its references; per configuration the per-reference results of every type (from the
+    dialect bound to its types and options, ``explainer.rouge.engine.bind_dialect``), then any multi-reference
+    rule over any reference subset."""
 
     def __init__(self, candidate: str, references: Sequence[str]) -> None:
         self.candidate = candidate
         self.references = list(references)
         self._per_ref: dict = {}
-        try:
-            from explainer.rouge.engine import bind_dialect
-        except ImportError:
-            bind_dialect = None
-        self._bind = bind_dialect
 
     def per_reference(self, name: str, opts: dict, types: Sequence[str], texts: tuple[str, list[str]] | None = None):
         """The per-reference ``{type: TypeResult}`` of a configuration (with what ``combine`` needs)."""
+        from explainer.rouge.engine import bind_dialect
+
         cand, refs = texts or (self.candidate, self.references)
         key = (name, tuple(sorted(opts.items())), tuple(types), cand, tuple(refs))
         hit = self._per_ref.get(key)
         if hit is not None:
             return hit
-        if self._bind is not None:
-            d = self._bind(name, list(types), **opts)
-            need = d.needs_sentences
-            cp = d.prepare(cand, need_sents=need, full=False)
-            per = []
-            for r in refs:
-                rp = d.prepare(r, need_sents=need, full=False)
-                per.append({rt.name: d.score_type(rt, cp, rp, full=False) for rt in d.types})
-            hit = ("bound", name, dict(opts), list(types), {rt.name: rt for rt in d.types}, per)
-        else:
-            from explainer.rouge import get_dialect, parse_types
-
-            d = get_dialect(name)
-            o = d.resolve_options(opts)
-            rts = parse_types(types)
-            d.check_types(rts)
-            need = any(rt.kind in ("Lsum", "W") for rt in rts)
-            cp = d.prepare(cand, o, need_sents=need, full=False)
-            per = []
-            for r in refs:
-                rp = d.prepare(r, o, need_sents=need, full=False)
-                per.append({rt.name: d.score_type(rt, cp, rp, o, full=False) for rt in rts})
-            hit = ("opts", d, o, None, {rt.name: rt for rt in rts}, per)
-        self._per_ref[key] = hit
+        d = bind_dialect(name, list(types), **opts)
+        need = d.needs_sentences
+        cp = d.prepare(cand, need_sents=need, full=False)
+        per = []
+        for r in refs:
+            rp = d.prepare(r, need_sents=need, full=False)
+            per.append({rt.name: d.score_type(rt, cp, rp, full=False) for rt in d.types})
+        hit = self._per_ref[key] = (name, dict(opts), list(types), {rt.name: rt for rt in d.types}, per)
         return hit
 
     def combine(self, prepared, rule: str, subset: tuple) -> dict:
         """{type: Score} under a multi-reference rule for a reference subset."""
-        kind, a, b, types, rts, per = prepared
-        if kind == "bound":
-            d = self._bind(a, types, **dict(b, multi_ref=rule))
-            return {t: d.combine(rt, [per[k][t] for k in subset])[0] for t, rt in rts.items()}
-        o2 = dict(b, multi_ref=rule)
-        return {t: a.combine(rt, [per[k][t] for k in subset], o2)[0] for t, rt in rts.items()}
+        from explainer.rouge.engine import bind_dialect
+
+        name, opts, types, rts, per = prepared
+        d = bind_dialect(name, types, **dict(opts, multi_ref=rule))
+        return {t: d.combine(rt, [per[k][t] for k in subset])[0] for t, rt in rts.items()}

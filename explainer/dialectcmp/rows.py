@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from explainer.dialectcmp.configs import Config
 
-__all__ = ["bleu_row_configs", "rouge_row_configs", "bleu_row", "rouge_row", "DEFAULT_ROUGE_TYPES",
+__all__ = ["bleu_row_configs", "rouge_row_configs", "bleu_row", "rouge_row", "rouge_counts", "DEFAULT_ROUGE_TYPES",
            "relevant_tokenizers", "smoothing_label", "Row"]
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -131,18 +131,13 @@ def smoothing_label(dialect: str, options: dict) -> str:
     return "none"
 
 
-def _stats_json(trace) -> dict:
-    """The statistics exactly as ``python -m explainer bleu`` prints them (the command's own function: where the
-    real library fails, that may report them as null)."""
-    from explainer.cli.bleu import _stats_dict
-
-    return _stats_dict(trace.stats_summary())
-
-
 def bleu_row(config: Config, trace) -> Row:
     """A BLEU row: the statistics the CLI prints for this configuration, plus what the table shows."""
     data = {"id": config.id, "label": config.label, "dialect": config.dialect, "given": config.opts}
-    data.update(_stats_json(trace))
+    from explainer.bleu.report import stats_dict
+
+    # the statistics exactly as ``python -m explainer bleu`` prints them (null where the real library fails)
+    data.update(stats_dict(trace.stats_summary()))
     data.update(scale=trace.scale, tokenizer=trace.tokenizer, smoothing=smoothing_label(config.dialect, trace.options),
                 argv=config.argv())
     if getattr(trace, "n_segments", None) is not None:
@@ -162,7 +157,9 @@ def rouge_row(config: Config, trace, headline: str | None = None) -> Row:
     if hasattr(trace, "scores"):       # one segment
         scores = {t: s.to_dict() for t, s in trace.scores.items()}
         data.update(scores=scores, tokenizer=trace.tokenizer, stemmer=trace.stemmer, multi_ref=trace.multi_ref,
-                    chosen_reference=trace.chosen_reference, notes=list(trace.notes), signature=trace.signature)
+                    chosen_reference=trace.chosen_reference, notes=list(trace.notes), signature=trace.signature,
+                    counts=rouge_counts(trace), cand_len=len(trace.candidate.tokenized.tokens),
+                    ref_lens=[len(r.tokenized.tokens) for r in trace.references])
     else:                               # a corpus: the aggregate's mid (bootstrap) or the mean
         scores = {}
         for t, a in trace.aggregate.items():
@@ -178,3 +175,26 @@ def rouge_row(config: Config, trace, headline: str | None = None) -> Row:
     data.update(score=h.get("fmeasure", 0.0), fmeasure=h.get("fmeasure", 0.0), precision=h.get("precision"),
                 recall=h.get("recall"), scale=1.0, argv=config.argv())
     return Row(config, trace, data)
+
+
+def rouge_counts(trace) -> dict:
+    """Per type, what the reported P, R and F are computed from: ``hits`` (overlap / LCS hits), ``cand_total``
+    and ``ref_total`` of the kept reference (``reference``: its 0-based index), or their sums over the
+    references (``reference``: "pooled"; the candidate counted once per reference); ``{"died": ...}`` where
+    ROUGE-1.5.5 dies (it prints nothing)."""
+    out = {}
+    for t in trace.types:
+        died = getattr(trace.scores[t], "died", None)
+        if died:
+            out[t] = {"died": died}
+            continue
+        k = trace.chosen_reference.get(t)
+        pooled = trace.pooled.get(t)
+        if k is None and pooled:
+            out[t] = {"hits": pooled["hits"], "cand_total": pooled["cand_total"], "ref_total": pooled["ref_total"],
+                      "reference": "pooled"}
+        else:
+            k = k or 0
+            x = trace.per_reference[k][t]
+            out[t] = {"hits": x.hits, "cand_total": x.cand_total, "ref_total": x.ref_total, "reference": k}
+    return out

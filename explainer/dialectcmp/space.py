@@ -6,7 +6,8 @@ cumulative, with or without trailing zeros, 0.33 for 1/3, and individual n-gram 
 evaluate (max order 1-4, smooth), multi-bleu.perl (-lc, the detok variant), mteval-v13a.pl (-c, smoothing,
 international tokenization, shortest reference), the textbook (max n 1-4).
 
-ROUGE: rouge-score (stemming, tokenizer, multi-reference rule, Lsum sentence splitting), HF evaluate (F only),
+ROUGE: rouge-score (stemming, tokenizer: its own, the opt-in unicode one, and text.split() keeping case and
+punctuation as hand-written code does; multi-reference rule, Lsum sentence splitting), HF evaluate (F only),
 ROUGE-1.5.5 (-m, -f A/B, -s, -p 0.2 = F-beta 2), the textbook (its ROUGE-N and ROUGE-L).
 
 A configuration's cost counts what a reader would have to be told: 0 for a library's defaults, more for each
@@ -68,27 +69,50 @@ def _order_cost(n: int, wanted: int | None) -> float:
     return 0.0 if n == 4 else 1.0
 
 
-def bleu_space(texts: Sequence[str], order: int | None = None) -> list[SearchConfig]:
-    """Every BLEU configuration searched for these texts (``order``: a claimed BLEU-n keeps only order n)."""
-    out: list[SearchConfig] = []
-    cjk = any(_NO_SPACE_SCRIPT.search(t) for t in texts)
+class _Space:
+    """Collects the configurations of a search space (a claimed BLEU-n drops the other orders: cost 99)."""
 
-    def add(dialect, opts, cost, words, n):
+    def __init__(self, order: int | None) -> None:
+        self.order = order
+        self.out: list[SearchConfig] = []
+
+    def add(self, dialect: str, opts: dict, cost: float, words, n: int) -> None:
         if cost >= 99:
             return
-        cfg = Config.make("bleu", dialect, opts)
-        out.append(SearchConfig(cfg, cost, tuple(w for w in words if w), n))
+        self.out.append(SearchConfig(Config.make("bleu", dialect, opts), cost, tuple(w for w in words if w), n))
 
-    # sacreBLEU
+    def order_cost(self, n: int) -> float:
+        return _order_cost(n, self.order)
+
+
+def bleu_space(texts: Sequence[str], order: int | None = None) -> list[SearchConfig]:
+    """Every BLEU configuration searched for these texts (``order``: a claimed BLEU-n keeps only order n)."""
+    sp = _Space(order)
+    _sacrebleu_space(sp, cjk=any(_NO_SPACE_SCRIPT.search(t) for t in texts))
+    _nltk_space(sp)
+    _hf_space(sp)
+    _moses_space(sp)
+    for n in (4, 3, 2, 1):                  # the textbook
+        sp.add("textbook", {"max_n": n} if n != 4 else {}, 1.0 + sp.order_cost(n), (f"max_n={n}" if n != 4 else "",),
+               n)
+    return sp.out
+
+
+#: sacreBLEU smoothing: (method, value, cost, words)
+_SACRE_SMOOTH = (("exp", None, 0.0, ""), ("none", None, 0.5, "no smoothing"),
+                 ("floor", 0.1, 1.0, "floor smoothing 0.1"), ("floor", 0.01, 2.0, "floor smoothing 0.01"),
+                 ("add-k", 1.0, 1.0, "add-k smoothing, k = 1"), ("add-k", 0.5, 2.0, "add-k smoothing, k = 0.5"))
+
+
+def _sacrebleu_space(sp: _Space, *, cjk: bool) -> None:
+    """Tokenizer (zh and char for text without spaces), lowercase, smoothing, max order, corpus_bleu or
+    sentence_bleu."""
     toks = {"13a": 0.0, "intl": 1.0, "none": 1.0}
     if cjk:
         toks.update({"zh": 0.5, "char": 1.0})
-    smooth = [("exp", None, 0.0, ""), ("none", None, 0.5, "no smoothing"), ("floor", 0.1, 1.0, "floor smoothing 0.1"),
-              ("floor", 0.01, 2.0, "floor smoothing 0.01"), ("add-k", 1.0, 1.0, "add-k smoothing, k = 1"),
-              ("add-k", 0.5, 2.0, "add-k smoothing, k = 0.5")]
     for tok, tc in toks.items():
         for lc in (False, True):
-            for method, value, sc, sw in smooth:
+            for method, value, sc, sw in _SACRE_SMOOTH:
                 for n in (4, 3, 2, 1):
                     for api in ("corpus_bleu", "sentence_bleu"):
                         opts = {}
@@ -104,24 +128,31 @@ def bleu_space(texts: Sequence[str], order: int | None = None) -> list[SearchCon
                             opts["max_ngram_order"] = n
                         if api != "corpus_bleu":
                             opts["api"] = api
-                        add("sacrebleu", opts, tc + 0.5 * lc + sc + _order_cost(n, order),
-                            (f"tokenize={tok}" if tok != "13a" else "", "lowercase" if lc else "", sw,
-                             f"BLEU-{n} (max_ngram_order={n})" if n != 4 else "",
-                             "sacrebleu.sentence_bleu (effective order)" if api != "corpus_bleu" else ""), n)
-    # NLTK
+                        sp.add("sacrebleu", opts, tc + 0.5 * lc + sc + sp.order_cost(n),
+                               (f"tokenize={tok}" if tok != "13a" else "", "lowercase" if lc else "", sw,
+                                f"BLEU-{n} (max_ngram_order={n})" if n != 4 else "",
+                                "sacrebleu.sentence_bleu (effective order)" if api != "corpus_bleu" else ""), n)
+
+
+def _nltk_space(sp: _Space) -> None:
+    """SmoothingFunction method0-7, the weight vectors NLTK users write, auto_reweigh, method1's epsilon."""
+    order = sp.order
     for method, mc in _NLTK_METHODS.items():
+        method_words = f"SmoothingFunction().{method}" if method != "method0" else ""
+        base = {"smoothing": method} if method != "method0" else {}
         for weights, ww, wc, n in NLTK_WEIGHTS:
-            opts = {"smoothing": method} if method != "method0" else {}
+            opts = dict(base)
             if weights != (0.25, 0.25, 0.25, 0.25):
                 opts["weights"] = weights
-            add("nltk", opts, mc + wc + (_order_cost(n, order) if order else 0.0),
-                (f"SmoothingFunction().{method}" if method != "method0" else "", ww), n)
-        add("nltk", {**({"smoothing": method} if method != "method0" else {}), "auto_reweigh": True},
-            mc + 1.5 + _order_cost(4, order), (f"SmoothingFunction().{method}" if method != "method0" else "",
-                                               "auto_reweigh=True"), 4)
-    add("nltk", {"smoothing": "method1", "epsilon": 0.01}, 2.0 + _order_cost(4, order),
-        ("SmoothingFunction(epsilon=0.01).method1",), 4)
-    # HF evaluate
+            sp.add("nltk", opts, mc + wc + (sp.order_cost(n) if order else 0.0), (method_words, ww), n)
+        sp.add("nltk", {**base, "auto_reweigh": True}, mc + 1.5 + sp.order_cost(4),
+               (method_words, "auto_reweigh=True"), 4)
+    sp.add("nltk", {"smoothing": "method1", "epsilon": 0.01}, 2.0 + sp.order_cost(4),
+           ("SmoothingFunction(epsilon=0.01).method1",), 4)
+
+
+def _hf_space(sp: _Space) -> None:
+    """HF evaluate: max order 1-4, smooth."""
     for n in (4, 3, 2, 1):
         for smooth_on in (False, True):
             opts = {}
@@ -129,12 +160,17 @@ def bleu_space(texts: Sequence[str], order: int | None = None) -> list[SearchCon
                 opts["max_order"] = n
             if smooth_on:
                 opts["smooth"] = True
-            add("hf-evaluate", opts, 1.0 * smooth_on + _order_cost(n, order),
-                (f"max_order={n}" if n != 4 else "", "smooth=True" if smooth_on else ""), n)
-    # Moses
-    add("multi-bleu", {}, 0.5 + _order_cost(4, order), (), 4)
-    add("multi-bleu", {"lowercase": True}, 1.0 + _order_cost(4, order), ("-lc",), 4)
-    add("multi-bleu", {"script": "multi-bleu-detok.perl"}, 1.0 + _order_cost(4, order), ("multi-bleu-detok.perl",), 4)
+            sp.add("hf-evaluate", opts, 1.0 * smooth_on + sp.order_cost(n),
+                   (f"max_order={n}" if n != 4 else "", "smooth=True" if smooth_on else ""), n)
+
+
+def _moses_space(sp: _Space) -> None:
+    """multi-bleu.perl (-lc, the detok variant); mteval-v13a.pl (-c, smoothing, international tokenization,
+    shortest reference)."""
+    oc = sp.order_cost(4)
+    sp.add("multi-bleu", {}, 0.5 + oc, (), 4)
+    sp.add("multi-bleu", {"lowercase": True}, 1.0 + oc, ("-lc",), 4)
+    sp.add("multi-bleu", {"script": "multi-bleu-detok.perl"}, 1.0 + oc, ("multi-bleu-detok.perl",), 4)
     for pc in (False, True):
         for sm in (True, False):
             for intl in (False, True):
@@ -148,16 +184,10 @@ def bleu_space(texts: Sequence[str], order: int | None = None) -> list[SearchCon
                         opts["international_tokenization"] = True
                     if bp != "closest":
                         opts["brevity_penalty"] = bp
-                    add("mteval", opts, 0.5 + 0.5 * pc + 0.5 * (not sm) + 1.0 * intl + 1.0 * (bp != "closest")
-                        + _order_cost(4, order),
-                        ("-c" if pc else "", "--no-smoothing" if not sm else "",
-                         "--international-tokenization" if intl else "",
-                         "--brevity-penalty shortest" if bp != "closest" else ""), 4)
-    # the textbook
-    for n in (4, 3, 2, 1):
-        add("textbook", {"max_n": n} if n != 4 else {}, 1.0 + _order_cost(n, order),
-            (f"max_n={n}" if n != 4 else "",), n)
-    return out
+                    sp.add("mteval", opts, 0.5 + 0.5 * pc + 0.5 * (not sm) + 1.0 * intl + 1.0 * (bp != "closest") + oc,
+                           ("-c" if pc else "", "--no-smoothing" if not sm else "",
+                            "--international-tokenization" if intl else "",
+                            "--brevity-penalty shortest" if bp != "closest" else ""), 4)
 
 
 # ----------------------------------------------------------------------------------------------- ROUGE
@@ -170,6 +200,15 @@ def split_sentences_per_line(text: str) -> str:
     return _SENT_END.sub("\n", text)
 
 
+#: rouge-score's tokenizer and the opt-in ones: (name, cost, words)
+_ROUGE_TOKENIZERS = (
+    ("rouge-score", 0.0, ""),
+    ("unicode", 2.0, "unicode tokenizer (not a library default)"),
+    ("whitespace", UNUSUAL_COST, "whitespace tokens keeping case and punctuation (text.split(); not a library "
+                                 "default)"),
+)
+
+
 def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
     """Every ROUGE configuration searched (the multi-reference rule is applied on top, see reproduce)."""
     out: list[SearchConfig] = []
@@ -178,16 +217,17 @@ def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
         sc = 1.0 if split else 0.0
         sw = "one sentence per line (for ROUGE-Lsum)" if split else ""
         for stem in (False, True):
-            for tok in ("rouge-score", "unicode"):
+            for tok, tc, tw in _ROUGE_TOKENIZERS:
+                if stem and tok == "whitespace":
+                    continue    # hand-written split() code does not stem
                 opts = {}
                 if stem:
                     opts["use_stemmer"] = True
                 if tok != "rouge-score":
                     opts["tokenizer"] = tok
-                out.append(SearchConfig(Config.make("rouge", "rouge-score", opts), sc + 2.0 * (tok != "rouge-score"),
-                                        tuple(w for w in ("use_stemmer=True" if stem else "",
-                                                          "unicode tokenizer (not a library default)"
-                                                          if tok != "rouge-score" else "", sw) if w), lsum_split=split))
+                out.append(SearchConfig(Config.make("rouge", "rouge-score", opts), sc + tc,
+                                        tuple(w for w in ("use_stemmer=True" if stem else "", tw, sw) if w),
+                                        lsum_split=split))
             out.append(SearchConfig(Config.make("rouge", "hf-evaluate", {"use_stemmer": True} if stem else {}),
                                     sc, tuple(w for w in ("use_stemmer=True" if stem else "", sw) if w),
                                     lsum_split=split))
@@ -201,7 +241,7 @@ def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
                     if alpha != 0.5:
                         opts["alpha"] = alpha
                     out.append(SearchConfig(
-                        Config.make("rouge", "rouge155", opts), 0.5 + sc + 2.0 * stop + 2.0 * (alpha != 0.5),
+                        Config.make("rouge", "rouge155", opts), 0.5 + sc + 2.5 * stop + 2.0 * (alpha != 0.5),
                         tuple(w for w in ("-m" if stem else "", "-s (stop words removed)" if stop else "",
                                           "-p 0.2 (F-beta with beta = 2)" if alpha != 0.5 else "", sw) if w),
                         lsum_split=split))

@@ -77,11 +77,13 @@ def multi_ref_option(default: str = "best-f", choices: Sequence[str] = tuple(MUL
                       choices=tuple(choices), label="several references")
 
 
-def tokenizer_option(default: str = "rouge-score", choices: Sequence[str] = ("rouge-score", "unicode")) -> OptionSpec:
+def tokenizer_option(default: str = "rouge-score",
+                     choices: Sequence[str] = ("rouge-score", "unicode", "whitespace")) -> OptionSpec:
     return OptionSpec("tokenizer", "choice", default,
                       "rouge-score: the library's tokenizer (drops every non-ASCII character); unicode: opt-in words "
-                      "of any script, lowercased — not any library's default", choices=tuple(choices),
-                      label="tokenizer")
+                      "of any script, lowercased; whitespace: opt-in text.split(), case and punctuation kept (a "
+                      "RougeScorer(tokenizer=...) object) — the opt-in ones are not any library's default",
+                      choices=tuple(choices), label="tokenizer")
 
 
 def bootstrap_corpus_options() -> tuple[OptionSpec, ...]:

@@ -6,9 +6,14 @@ cells of their tables (reference sentence tokens x candidate sentence tokens, su
 tokens). Texts of ~30,000 tokens on ~1,700 lines meant 2.9 million sentence pairs: 109 s for the scores and 6 min
 for a full trace, while every other request waited.
 
-* Scores: at most ``LSUM_MAX_PAIRS`` sentence pairs for ROUGE-Lsum and ``WLCS_MAX_TOTAL_CELLS`` table cells for
-  ROUGE-W (its weighted DP is plain Python) per call, summed over the references; above them the call raises an
-  ``ExplainerInputError`` that states the limit (like ROUGE-S* and the per-pair ROUGE-W limit).
+* Scores: at most ``LSUM_MAX_PAIRS`` sentence pairs and ``LSUM_MAX_CELLS`` table cells for ROUGE-Lsum, and
+  ``WLCS_MAX_TOTAL_CELLS`` table cells for ROUGE-W (its weighted DP is plain Python), per call, summed over the
+  references; above them the call raises ``SummaryWorkTooLarge`` (an ``ExplainerInputError``) that states the
+  limit and names the types over it (like ROUGE-S* and the per-pair ROUGE-W limit). The pairs alone did not bound
+  the work: 223 candidate lines of 150 tokens against 10 references of 22 lines of 1,500 tokens (each text
+  ~153,000 characters, 49,060 pairs, 1.1e10 cells) took 39 s (110 s under load). There is no cheaper exact path
+  for the scores (the union needs rouge-score's own backtrace of every pair), so above the limits the type is
+  refused, not approximated; the Explain page leaves it out and shows the others with the reason.
 * Full traces: above ``SUMMARY_TRACE_MAX_PAIRS`` sentence pairs or ``SUMMARY_TRACE_MAX_CELLS`` cells, a
   summary-level type's trace degrades to its scores only: its ``detail`` holds ``limited`` (the reason) instead of
   the per-sentence alignments, and the trace's notes say so. The numbers are the same.
@@ -23,12 +28,16 @@ from typing import Sequence
 
 from explainer.errors import ExplainerInputError, TraceTooLarge
 
-__all__ = ["LSUM_MAX_PAIRS", "WLCS_MAX_TOTAL_CELLS", "SUMMARY_TRACE_MAX_PAIRS", "SUMMARY_TRACE_MAX_CELLS",
-           "MAX_CORPUS_TRACE_CHARS", "summary_work", "check_summary_work", "limited_types",
-           "check_corpus_trace_size"]
+__all__ = ["LSUM_MAX_PAIRS", "LSUM_MAX_CELLS", "WLCS_MAX_TOTAL_CELLS", "SUMMARY_TRACE_MAX_PAIRS",
+           "SUMMARY_TRACE_MAX_CELLS", "MAX_CORPUS_TRACE_CHARS", "SummaryWorkTooLarge", "summary_work",
+           "check_summary_work", "limited_types", "check_corpus_trace_size"]
 
 #: ROUGE-Lsum: most sentence pairs (reference sentences x candidate sentences, over all references) per call
 LSUM_MAX_PAIRS = 50_000
+#: ROUGE-Lsum: most LCS table cells (reference tokens x candidate tokens, over all references) per call. Set for
+#: the costliest shape per cell (short lines against long lines: every pair costs a Python step per token of its
+#: longer side), measured in docs/benchmarks.md; long lines cost far less per cell (bit-parallel rows)
+LSUM_MAX_CELLS = 10_000_000
 #: ROUGE-W: most weighted-LCS table cells (reference tokens x candidate tokens, over all references) per call
 WLCS_MAX_TOTAL_CELLS = 12_000_000
 #: a full trace keeps per-sentence alignments of a summary-level type up to this many sentence pairs ...
@@ -58,23 +67,47 @@ def _label(rtype) -> str:
     return "ROUGE-Lsum" if rtype.kind == "Lsum" else f"ROUGE-W ({rtype.name})"
 
 
+class SummaryWorkTooLarge(ExplainerInputError):
+    """A summary-level type over its work limit. ``types``: the names of the types over it (the other types of the
+    call could be computed); ``reasons``: {type name: why, in words without API names (for the app)}."""
+
+    def __init__(self, message: str, types: tuple[str, ...], reasons: dict[str, str]):
+        super().__init__(message)
+        self.types = types
+        self.reasons = reasons
+
+
 def check_summary_work(types, cand_sents, refs_sents) -> tuple[int, int]:
-    """Raise ExplainerInputError when a summary-level type in ``types`` is over its limit; returns the work."""
+    """Raise SummaryWorkTooLarge when summary-level types in ``types`` are over their limits (all of them are
+    named); returns the work (sentence pairs, table cells)."""
     kinds = {t.kind for t in types}
     if not kinds & set(_SUMMARY_KINDS):
         return 0, 0
     pairs, cells = summary_work(cand_sents, refs_sents)
-    if "Lsum" in kinds and pairs > LSUM_MAX_PAIRS:
-        raise ExplainerInputError(
-            f"ROUGE-Lsum compares every reference sentence (line) with every candidate sentence: {pairs:,} sentence "
-            f"pairs here, over the explainer's limit of {LSUM_MAX_PAIRS:,} (explainer.rouge.limits.LSUM_MAX_PAIRS). "
-            "Put fewer sentences on separate lines (e.g. one paragraph per line), shorten the texts, or leave "
-            "rougeLsum out.")
-    if "W" in kinds and cells > WLCS_MAX_TOTAL_CELLS:
-        raise ExplainerInputError(
-            f"ROUGE-W fills a weighted-LCS table for every pair of reference and candidate sentences: {cells:,} cells "
-            f"here, over the explainer's limit of {WLCS_MAX_TOTAL_CELLS:,} "
-            "(explainer.rouge.limits.WLCS_MAX_TOTAL_CELLS). Shorten the texts or leave ROUGE-W out.")
+    messages: list[str] = []
+    reasons: dict[str, str] = {}
+    for t in types:
+        if t.kind == "Lsum" and pairs > LSUM_MAX_PAIRS:
+            why = (f"ROUGE-Lsum compares every reference sentence (line) with every candidate sentence: {pairs:,} "
+                   f"sentence pairs here, over the explainer's limit of {LSUM_MAX_PAIRS:,}")
+            messages.append(f"{why} (explainer.rouge.limits.LSUM_MAX_PAIRS). Put fewer sentences on separate "
+                            "lines (e.g. one paragraph per line), shorten the texts, or leave rougeLsum out.")
+        elif t.kind == "Lsum" and cells > LSUM_MAX_CELLS:
+            why = (f"ROUGE-Lsum fills an LCS table for every pair of reference and candidate sentences (lines): "
+                   f"{cells:,} table cells here (reference tokens × candidate tokens, over all references), over "
+                   f"the explainer's limit of {LSUM_MAX_CELLS:,}")
+            messages.append(f"{why} (explainer.rouge.limits.LSUM_MAX_CELLS). Shorten the texts, use fewer "
+                            "references, or leave rougeLsum out.")
+        elif t.kind == "W" and cells > WLCS_MAX_TOTAL_CELLS:
+            why = (f"ROUGE-W fills a weighted-LCS table for every pair of reference and candidate sentences: "
+                   f"{cells:,} cells here, over the explainer's limit of {WLCS_MAX_TOTAL_CELLS:,}")
+            messages.append(f"{why} (explainer.rouge.limits.WLCS_MAX_TOTAL_CELLS). Shorten the texts or leave "
+                            "ROUGE-W out.")
+        else:
+            continue
+        reasons[t.name] = why
+    if messages:
+        raise SummaryWorkTooLarge(" ".join(messages), tuple(reasons), reasons)
     return pairs, cells
 
 

@@ -6,6 +6,7 @@
 * ``unicode``: opt-in, NOT any library's default: runs of letters/marks/digits of any script (each CJK
   ideograph or kana alone), lowercased with ``str.lower``; optional Porter stemming of ASCII words only.
 * ``whitespace-lower``: ``text.lower().split()``, the tokenizer of the textbook's from-scratch code.
+* ``whitespace``: opt-in, ``text.split()`` (case and punctuation kept), as hand-written ROUGE code often does.
 
 A tokenizer's ``full`` result also locates every token in the original text, lists the user's words the
 tokenizer removed (rouge-score drops every non-ASCII character), and gives a loud message when that happens.
@@ -257,12 +258,42 @@ class WhitespaceLowerTokenizer(Tokenizer):
         return surface, align_spans(text, surface, casefold=True, unescape=False)
 
 
+class WhitespaceTokenizer(Tokenizer):
+    """``text.split()``: case and punctuation kept, as hand-written ROUGE code often tokenizes (and what a
+    ``RougeScorer(tokenizer=...)`` object with ``tokenize = str.split`` does); with stemming, NLTK's Porter
+    stemmer on tokens longer than 3 characters (which lowercases the words it stems)."""
+
+    name = "whitespace"
+    label = "text.split() (opt-in; not any library's default): case and punctuation kept"
+    library_default = False
+    drops_what = "splits on whitespace only"
+
+    def fast(self, text: str, stem: bool) -> list[str]:
+        toks = text.split()
+        if stem:
+            st = memo_porter()
+            toks = [st.stem(t) if len(t) > 3 else t for t in toks]
+        return toks
+
+    def surface_with_spans(self, text):
+        surface = text.split()
+        spans, pos = [], 0
+        for t in surface:           # each token is a substring of the text, in order
+            j = text.find(t, pos)
+            spans.append(Token(t, j, j + len(t)))
+            pos = j + len(t)
+        return surface, spans
+
+    def stemmer_name(self, stem):
+        return (memo_porter().name + "; it lowercases the words it stems") if stem else None
+
+
 TOKENIZERS: dict[str, Tokenizer] = {}
 
 
 def get_tokenizer(name: str) -> Tokenizer:
     if not TOKENIZERS:
-        for cls in (RougeScoreTokenizer, UnicodeTokenizer, WhitespaceLowerTokenizer):
+        for cls in (RougeScoreTokenizer, UnicodeTokenizer, WhitespaceLowerTokenizer, WhitespaceTokenizer):
             TOKENIZERS[cls.name] = cls()
     try:
         return TOKENIZERS[name]

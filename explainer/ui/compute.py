@@ -160,6 +160,7 @@ def compute_traces(state: ExplainState, refs: list[str]):
     """Both traces (or an error message per family), computed now."""
     from explainer.bleu import MAX_TRACE_CHARS, TraceTooLarge, explain_bleu
     from explainer.rouge import explain_rouge
+    from explainer.rouge.limits import SummaryWorkTooLarge
 
     bleu_trace = rouge_trace = None
     errors: dict[str, str] = {}
@@ -180,6 +181,21 @@ def compute_traces(state: ExplainState, refs: list[str]):
         try:
             rouge_trace = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types,
                                         **state.rouge_options)
+        except SummaryWorkTooLarge as e:  # refused before any work: show the other types, say why these are not
+            rest = tuple(t for t in types if t not in e.types)
+            why = "; ".join(e.reasons.values())
+            note = (f"{', '.join(e.types)} {'is' if len(e.types) == 1 else 'are'} left out: {why}. Shorten the "
+                    "texts, use fewer references or put fewer sentences on separate lines to see "
+                    + ("it." if len(e.types) == 1 else "them."))
+            errors["ROUGE types"] = (errors["ROUGE types"] + " " + note) if "ROUGE types" in errors else note
+            if rest:
+                try:
+                    rouge_trace = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=rest,
+                                                **state.rouge_options)
+                except ValueError as e2:
+                    errors["ROUGE"] = str(e2)
+            else:
+                errors["ROUGE"] = "No other ROUGE type is selected."
         except ValueError as e:
             errors["ROUGE"] = str(e)
     else:

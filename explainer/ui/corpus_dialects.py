@@ -46,7 +46,7 @@ def _html(body: str) -> None:
 
 
 def _compute(lines: list[str], refs: list[list[str]], metric: str, types: tuple[str, ...]):
-    from explainer.dialectcmp.compare import compare_corpus
+    from explainer.dialectcmp.comparison import compare_corpus
 
     bar = st.progress(0.0, text="Scoring the corpus with every implementation…")
 

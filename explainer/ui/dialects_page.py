@@ -31,6 +31,7 @@ from explainer.ui import settings as ms
 from explainer.ui.permalink import ExplainState
 
 DEFAULT_EXAMPLE = "cat_sat"
+TABS = ("Side by side", "Reproduce a number")
 _VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error}
 
 
@@ -56,6 +57,8 @@ def _load_from_url() -> None:
     ss["dl_claim_metric"] = state.get("claim_metric", "any")
     ss["dl_a"], ss["dl_b"] = state.get("a", ""), state.get("b", "")
     ss["_dl_autorun"] = bool(state.get("claim"))
+    if state.get("claim"):
+        ss["dl_tab"] = TABS[1]                  # a link with a claim opens on its answer
     ss["_dl_warnings"] = warns
     ss["_dl_loaded"] = True
 
@@ -103,6 +106,7 @@ def _on_builtin() -> None:
     st.session_state["dl_claim"] = c.claim
     st.session_state["dl_claim_metric"] = c.metric
     st.session_state["_dl_autorun"] = True
+    st.session_state["dl_tab"] = TABS[1]        # the answer is on the Reproduce tab: stay there
 
 
 def _add_ref() -> None:
@@ -159,7 +163,7 @@ def _shared(kind: str, cand: str, refs: list[str], fn, *, small: bool = False):
 
 def comparison(cand: str, refs: list[str], metric: str, types: tuple[str, ...]):
     """The side-by-side rows and the default pairs (each row against the first)."""
-    from explainer.dialectcmp.compare import compare
+    from explainer.dialectcmp.comparison import compare
 
     return _shared(f"dialects:{metric}:{','.join(types)}", cand, refs,
                    lambda: compare(cand, refs, metric=metric, types=types))
@@ -168,7 +172,7 @@ def comparison(cand: str, refs: list[str], metric: str, types: tuple[str, ...]):
 def pair(cmp, cand: str, refs: list[str], types: tuple[str, ...], a: str, b: str):
     """The first divergence of rows ``a`` and ``b`` (a default pair's from the comparison; others computed once
     and shared, without changing the shared comparison)."""
-    from explainer.dialectcmp.compare import divergence
+    from explainer.dialectcmp.comparison import divergence
 
     for d in cmp.pairs:
         if d.a == a and d.b == b:
@@ -235,14 +239,36 @@ def _compare(cand: str, refs: list[str]) -> None:
 
 # ------------------------------------------------------------------------------------------------ reproduce
 def _reproduce(cand: str, refs: list[str]) -> None:
-    from explainer.dialectcmp.reproduce import reproduce
-
+    """The Reproduce tab: the claim form, the search (when asked, or on a link / built-in claim), the result."""
     ss = st.session_state
+    submitted = _claim_form()
+    claim = ss.get("dl_claim", "")
+    key = (cand, tuple(refs), claim, ss.get("dl_claim_metric", "any"))
+    if submitted or ss.pop("_dl_autorun", False):
+        if not claim.strip():
+            st.warning("Type the number you want to reproduce, e.g. “BLEU = 0.576”.")
+            return
+        res = _search(cand, refs, claim, ss.get("dl_claim_metric", "any"))
+        if res is None:
+            return
+        ss["_dl_result"] = (key, res)
+    stored = ss.get("_dl_result")
+    if not stored:
+        return
+    skey, res = stored
+    if skey != key:
+        st.info("The texts or the claim changed since the last search: press Search to search again.")
+        return
+    _show_search(res, cand, refs, claim)
+
+
+def _claim_form() -> bool:
+    """The claim, typed or picked from the built-in ones; True when the form was submitted."""
     st.subheader("Which settings give the number in this paper?")
-    st.caption("Type a number you read somewhere (“BLEU = 0.576”, “38.0”, “ROUGE-L 0.41”, “R-1 recall 0.67”). "
-               "Every common configuration is searched — each dialect, tokenizer, lowercasing, smoothing, max order "
-               "and NLTK weights, 0–1 vs 0–100, rounding vs truncation, all references / the first / each single "
-               "one, ROUGE type, P/R/F, stemming, multi-reference rule, Lsum sentence splitting.")
+    st.caption("Type a number you read somewhere (“BLEU = 0.576”, “38.0”, “ROUGE-L 0.41”, “R-1 recall 0.67”, "
+               "“7.26e-78”). Every common configuration is searched — each dialect, tokenizer, lowercasing, "
+               "smoothing, max order and NLTK weights, 0–1 vs 0–100, rounding vs truncation, all references / the "
+               "first / each single one, ROUGE type, P/R/F, stemming, multi-reference rule, Lsum sentence splitting.")
     st.selectbox("Or check a number printed in a textbook for a worked example",
                  [""] + [c.id for c in BUILTIN_CLAIMS], key="dl_builtin", on_change=_on_builtin,
                  format_func=lambda i: "—" if not i else
@@ -254,40 +280,35 @@ def _reproduce(cand: str, refs: list[str]) -> None:
         with c2:
             st.selectbox("It is", METRIC_CHOICES, key="dl_claim_metric")
         with c3:
-            submitted = st.form_submit_button("Search", type="primary")
-    claim = ss.get("dl_claim", "")
-    key = (cand, tuple(refs), claim, ss.get("dl_claim_metric", "any"))
-    if submitted or ss.pop("_dl_autorun", False):
-        if not claim.strip():
-            st.warning("Type the number you want to reproduce, e.g. “BLEU = 0.576”.")
-            return
-        bar = st.progress(0.0, text="Searching the configurations…")
-        last = [0.0]
+            return st.form_submit_button("Search", type="primary")
 
-        def progress(done: int, total: int) -> None:
-            now = time.perf_counter()
-            if now - last[0] > 0.05 or done == total:
-                last[0] = now
-                bar.progress(min(1.0, done / max(total, 1)), text=f"Searching: {done:,} of {total:,} configurations")
 
-        claim_metric = ss.get("dl_claim_metric", "any")
-        try:
-            # a class opening a link with a claim searches once; the others wait for that search
-            res = _shared(f"reproduce:{claim_metric}:{claim}", cand, refs,
-                          lambda: reproduce(cand, refs, claim, metric=claim_metric, progress=progress))
-        except ValueError as e:
-            bar.empty()
-            st.error(hl.md_escape(str(e)))
-            return
-        bar.empty()
-        ss["_dl_result"] = (key, res)
-    stored = ss.get("_dl_result")
-    if not stored:
-        return
-    skey, res = stored
-    if skey != key:
-        st.info("The texts or the claim changed since the last search: press Search to search again.")
-        return
+def _search(cand: str, refs: list[str], claim: str, claim_metric: str):
+    """The search with a progress bar, computed once for every session (None after a message on bad input)."""
+    from explainer.dialectcmp.reproduction import reproduce
+
+    bar = st.progress(0.0, text="Searching the configurations…")
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] > 0.05 or done == total:
+            last[0] = now
+            bar.progress(min(1.0, done / max(total, 1)), text=f"Searching: {done:,} of {total:,} configurations")
+
+    try:
+        # a class opening a link with a claim searches once; the others wait for that search
+        res = _shared(f"reproduce:{claim_metric}:{claim}", cand, refs,
+                      lambda: reproduce(cand, refs, claim, metric=claim_metric, progress=progress))
+    except ValueError as e:
+        st.error(hl.md_escape(str(e)))
+        res = None
+    bar.empty()
+    return res
+
+
+def _show_search(res, cand: str, refs: list[str], claim: str) -> None:
+    """The verdict, the built-in claim's note, the matches (or the nearest ones), the command, the download."""
     _VERDICT[res.verdict](hl.md_escape(res.message))
     builtin = next((c for c in BUILTIN_CLAIMS if c.claim == claim and get_example(c.example).candidate == cand
                     and list(get_example(c.example).references) == refs), None)
@@ -302,7 +323,7 @@ def _reproduce(cand: str, refs: list[str]) -> None:
         with st.expander("Command line for the simplest one"):
             st.code(res.matches[0].to_dict()["command"], language="bash")
     if res.truncated:
-        st.markdown(f"**Only when the value is cut (not rounded) to {res.claim.decimals} decimals**")
+        st.markdown(f"**Only when the value is cut (not rounded) to {res.claim.precision_words}**")
         _html(dv.matches_html(dv.match_rows(res, "truncated", base=_link_base())))
     if res.verdict != "reproduced" and res.nearest:
         st.markdown("**The nearest configurations**")
@@ -323,14 +344,19 @@ def render() -> None:
     _inputs()
     cand, refs = _texts()
     _sync_url(cand, refs)
+    note = dv.dropped_references_note(refs)
     refs = [r for r in refs if r != ""]
+    if note and refs:
+        st.caption(note)        # our words and box numbers only: nothing to escape
     if not cand.strip():
         st.warning("The candidate is empty. Type the text you want to score in the candidate box.")
         return
     if not refs:
         st.warning("There is no reference yet. Type at least one reference text.")
         return
-    tab_c, tab_r = st.tabs(["Side by side", "Reproduce a number"])
+    # the tabs keep their state (key): a rerun that changes what is above them (an example or a built-in claim
+    # with another number of references) must not send the user back to the first tab
+    tab_c, tab_r = st.tabs(list(TABS), key="dl_tab", on_change="rerun")
     with tab_c:
         _compare(cand, refs)
     with tab_r:

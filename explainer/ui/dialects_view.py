@@ -18,10 +18,11 @@ from typing import Any, Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from explainer.ui.highlight import TokenMark, escape_text, render_marked_text
+from explainer.ui.highlight import TokenMark, escape_attr, escape_text, render_marked_text
 
 __all__ = ["table_rows", "scores_figure", "side_html", "explain_query", "explain_link", "match_rows", "matches_html",
-           "parse_page_params", "page_params", "STEP_WORDS", "STYLE", "MAX_URL_TEXT", "COMPARE_METRICS"]
+           "parse_page_params", "page_params", "dropped_references_note", "STEP_WORDS", "STYLE", "MAX_URL_TEXT",
+           "COMPARE_METRICS"]
 
 COMPARE_METRICS = ("bleu", "rouge")
 STEP_WORDS = {
@@ -40,6 +41,9 @@ STYLE = """
 .dl-hit{outline:3px solid #D55E00;outline-offset:0;background:rgba(213,94,0,.18);font-weight:700}
 .dl-also{outline:2px dashed #D55E00;outline-offset:0}
 .dl-scroll{overflow-x:auto}
+.dl-from{opacity:.7;font-weight:400}
+.dl-side .xp-tok{margin:0 .1rem}
+.dl-error{border-left:4px solid #D55E00;padding:.2rem .5rem;margin:.3rem 0 .6rem 0}
 table.dl-steps{border-collapse:collapse;font-size:.88rem;margin-bottom:.6rem;width:100%}
 table.dl-steps th,table.dl-steps td{border:1px solid rgba(128,128,128,.35);padding:.12rem .35rem;text-align:right}
 table.dl-steps th{text-align:center}
@@ -88,15 +92,8 @@ def table_rows(cmp, *, base=None) -> list[dict]:
             if err:
                 rec["score"] = f"fails: {err['type']}" if d["score"] is None else rec["score"] + " (library error)"
         else:
-            rec = {"implementation": row.label}
             all_types = list(dict.fromkeys(t for r in cmp.rows for t in r.data["scores"]))
-            for t in all_types:
-                s = d["scores"].get(t)
-                rec[f"{t} F"] = _num(s.get("fmeasure")) if s else "n/a"
-            h = d["scores"].get(d["type"], {})
-            rec[f"{d['type']} P / R"] = f"{_num(h.get('precision'))} / {_num(h.get('recall'))}"
-            rec["stemmer"] = "yes" if d.get("stemmer") or d.get("options", {}).get("use_stemmer") else "no"
-            rec["several refs"] = d.get("multi_ref") or ""
+            rec = _rouge_record(row, all_types)
         # the answer columns first: they are what a reader looks for, and stay visible on a narrow screen
         front = {"implementation": rec.pop("implementation")}
         for k in list(rec)[:3 if cmp.metric == "bleu" else len(all_types)]:
@@ -107,6 +104,42 @@ def table_rows(cmp, *, base=None) -> list[dict]:
         front.update(rec)
         out.append(front)
     return out
+
+
+def _rouge_count_text(k: dict | None, n_refs: int) -> str:
+    """``hits / candidate total / reference total`` of the reported score, and where they come from."""
+    if k is None:
+        return "n/a"
+    if "died" in k:
+        return "dies"
+    text = f"{_num(k['hits'])} / {_num(k['cand_total'])} / {_num(k['ref_total'])}"
+    if k["reference"] == "pooled":
+        return text + " (pooled)"
+    return text + (f" (ref {k['reference'] + 1})" if n_refs > 1 else "")
+
+
+def _rouge_record(row, all_types: list[str]) -> dict:
+    """A ROUGE row of the table: F per type, then what each F comes from (hits, candidate and reference totals
+    of the reported reference or the pooled sums) and the texts' token counts, so that a reader sees why two
+    implementations differ."""
+    d = row.data
+    rec = {"implementation": row.label}
+    for t in all_types:
+        s = d["scores"].get(t)
+        rec[f"{t} F"] = ("dies" if s.get("died") else _num(s.get("fmeasure"))) if s else "n/a"
+    h = d["scores"].get(d["type"], {})
+    rec[f"{d['type']} P / R"] = f"{_num(h.get('precision'))} / {_num(h.get('recall'))}"
+    counts = d.get("counts")
+    if counts is not None:          # one segment (a corpus row has the aggregate only)
+        n_refs = len(d["ref_lens"])
+        for t in all_types:
+            rec[f"{t} hits / cand / ref"] = _rouge_count_text(counts.get(t), n_refs)
+        rec["tokens: candidate / references"] = f"{d['cand_len']} / " + ", ".join(map(str, d["ref_lens"]))
+    rec["stemmer"] = "yes" if d.get("stemmer") or d.get("options", {}).get("use_stemmer") else "no"
+    rec["several refs"] = d.get("multi_ref") or ""
+    if d.get("tokenizer"):
+        rec["tokenizer"] = d["tokenizer"]
+    return rec
 
 
 def scores_figure(cmp) -> go.Figure:
@@ -122,7 +155,9 @@ def scores_figure(cmp) -> go.Figure:
         title = "BLEU of every implementation, on one 0–1 axis (label: the number it reports)"
     else:
         xs = [r.data["fmeasure"] for r in rows]
-        texts = [_num(x, 5) for x in xs]
+        # ROUGE-1.5.5 prints nothing where it dies: a zero-length bar labelled so
+        texts = ["dies" if r.data["scores"].get(r.data["type"], {}).get("died") else _num(x, 5)
+                 for r, x in zip(rows, xs)]
         title = f"{rows[0].data['type']} F of every implementation (label: the number it reports)"
     labels = [plotly_escape(r.label) for r in rows]
     colours = ["#0072B2" if r is cmp.rows[0] else "#E69F00" for r in rows]
@@ -141,32 +176,47 @@ def _cells(div, side: str, kind: str) -> list[dict]:
 
 
 def _text_parts(trace, metric: str, ref: int | None):
-    """(name, text, token strings, starts, ends) of the candidate (ref None) or reference ``ref``."""
+    """(text, the tokens the dialect compared, the same tokens as located in the text, starts, ends) of the
+    candidate (ref None) or reference ``ref``: for ROUGE with stemming the compared tokens are the stems."""
     if metric == "bleu":
         t = trace.candidate if ref is None else trace.references[ref]
-        return t.text, list(t.token_texts), list(t.starts), list(t.ends)
+        toks = list(t.token_texts)
+        return t.text, toks, toks, list(t.starts), list(t.ends)
     v = trace.candidate if ref is None else trace.references[ref]
     tt = v.tokenized
     spans = list(tt.spans)
-    toks = list(tt.surface)
-    return tt.text, toks, [s.start for s in spans], [s.end for s in spans]
+    return tt.text, list(tt.tokens), list(tt.surface), [s.start for s in spans], [s.end for s in spans]
+
+
+MAX_TOKEN_CHIPS = 400
+
+
+def _chip(i: int, token: str, surface: str, cls: str) -> str:
+    if token == surface:
+        return f'<span class="{cls}" title="token {i + 1}">{escape_text(token)}</span>'
+    # stemmed (or otherwise changed) before the comparison: the word as found, then what was compared
+    title = escape_attr(f"token {i + 1}: {surface!r} compared as {token!r}")
+    return (f'<span class="{cls}" title="{title}"><span class="dl-from">{escape_text(surface)} → </span>'
+            f"{escape_text(token)}</span>")
 
 
 def _token_block(trace, metric: str, ref: int | None, hits: set[int], first: set[int], name: str) -> str:
-    """The text as typed with every differing token marked (the first stretch, which the sentence above
-    describes, in bold outline), and the token list with the same marks."""
-    text, toks, starts, ends = _text_parts(trace, metric, ref)
+    """The text as typed with every differing token marked (the stretch the sentence above describes in bold
+    outline, the others dashed; no inline label, which would cover a neighbouring token such as the `.` of
+    `mat .`), and the tokens the dialect compared, marked the same way (a stem shows the word it came from)."""
+    text, toks, surface, starts, ends = _text_parts(trace, metric, ref)
     marks = [TokenMark(a, b, selected=i in first, also=0 if i in first else 1,
-                       title=f"token {i + 1}: tokenized differently", label="≠")
+                       title=f"token {i + 1}: tokenized differently", label="")
              for i, (a, b) in enumerate(zip(starts, ends)) if i in hits and a is not None and b is not None]
     chips = []
-    for i, t in enumerate(toks[:400]):
+    for i, (t, sf) in enumerate(zip(toks[:MAX_TOKEN_CHIPS], surface)):
         cls = "dl-tok dl-hit" if i in first else ("dl-tok dl-also" if i in hits else "dl-tok")
-        chips.append(f'<span class="{cls}" title="token {i + 1}">{escape_text(t)}</span>')
-    more = f' <span class="xp-note">… {len(toks) - 400} more</span>' if len(toks) > 400 else ""
+        chips.append(_chip(i, t, sf, cls))
+    more = (f' <span class="xp-note">… {len(toks) - MAX_TOKEN_CHIPS} more</span>'
+            if len(toks) > MAX_TOKEN_CHIPS else "")
     return (f"<div><b>{html.escape(name)}</b> — as typed, the differing tokens marked:</div>"
             + render_marked_text(text, marks, max_chars=5_000, aria_label=name)
-            + f'<div class="dl-toks" aria-label="{html.escape(name)} tokens">tokens ({len(toks)}): '
+            + f'<div class="dl-toks" aria-label="{html.escape(name)} tokens">tokens compared ({len(toks)}): '
             + "".join(chips) + more + "</div>")
 
 
@@ -206,12 +256,14 @@ def _bleu_steps(trace, div, side: str) -> str:
 
 
 def _rouge_steps(trace, div, side: str) -> str:
-    """Per type the divergence is about (else the headline type): every reference's counts and P/R/F, and the
-    reported numbers (the kept reference, or pooled)."""
+    """Per type the divergence is about (else the headline type): every reference's counts (hits / candidate
+    units / reference units) and P/R/F, and the reported numbers (the kept reference, or pooled). Five columns,
+    so that it fits half of a laptop screen."""
     hit_types = {(c["type"], c.get("field"), c.get("ref")) for c in div.cells if c.get("kind") == "type"}
     chosen_hits = {c["refs"][0] for c in _cells(div, side, "reference")}
     n_refs = len(trace.per_reference)
-    head = "<tr><th>reference</th><th>hits</th><th>ref units</th><th>cand units</th><th>P</th><th>R</th><th>F</th></tr>"
+    head = ("<tr><th>reference</th><th title=\"hits / candidate units / reference units\">hits / cand / ref</th>"
+            "<th>P</th><th>R</th><th>F</th></tr>")
     shown = [t for t in trace.types if any(tt == t for tt, _, _ in hit_types)] or list(trace.types[:1])
     out = []
     for t in shown:
@@ -219,24 +271,39 @@ def _rouge_steps(trace, div, side: str) -> str:
         rows = []
         for k, pr in enumerate(trace.per_reference):
             x = pr[t]
-            hit = (t, "hits", k) in hit_types
             label = f"{k + 1}" + (" (kept)" if chosen == k and n_refs > 1 else "")
+            counts = f"{_num(x.hits)} / {_num(x.cand_total)} / {_num(x.ref_total)}"
             rows.append("<tr>" + _td(label, chosen == k and k in chosen_hits, True)
-                        + _td(_num(x.hits), hit) + _td(_num(x.ref_total), hit) + _td(_num(x.cand_total), hit)
+                        + _td(counts, (t, "hits", k) in hit_types)
                         + _td(_num(x.score.precision, 5), False) + _td(_num(x.score.recall, 5), False)
                         + _td(_num(x.score.fmeasure, 5), False) + "</tr>")
         s = trace.scores[t]
         fields = {f for tt, f, r in hit_types if tt == t and r is None}
-        how = "pooled" if chosen is None else (f"reported: ref {chosen + 1}" if n_refs > 1 else "reported")
-        if chosen is None:
-            how = "reported: pooled"
+        pooled = trace.pooled.get(t) if chosen is None else None
+        how = "reported: pooled" if chosen is None else (f"reported: ref {chosen + 1}" if n_refs > 1 else "reported")
+        counts = (f"{_num(pooled['hits'])} / {_num(pooled['cand_total'])} / {_num(pooled['ref_total'])}"
+                  if pooled and "hits" in pooled else "")
         rows.append("<tr>" + _td(how, bool(fields) and div.first_step == "multi_ref", True)
-                    + _td("", False) + _td("", False) + _td("", False)
+                    + _td(counts, False)
                     + _td(_num(s.precision, 8), "precision" in fields) + _td(_num(s.recall, 8), "recall" in fields)
                     + _td(_num(s.fmeasure, 8), "fmeasure" in fields) + "</tr>")
+        died = getattr(s, "died", None)
+        note = f'<div class="xp-note">ROUGE-1.5.5 dies here: {html.escape(died)}</div>' if died else ""
         out.append(f'<div class="xp-note"><b>{html.escape(t)}</b></div><div class="dl-scroll">'
-                   f'<table class="dl-steps">{head}{"".join(rows)}</table></div>')
+                   f'<table class="dl-steps">{head}{"".join(rows)}</table></div>{note}')
     return "".join(out)
+
+
+MAX_TOKEN_TEXTS = 4
+
+
+def _failure_text(trace, cell: dict) -> str:
+    """The failure of the real library on this side, escaped (BLEU: its exception; ROUGE-1.5.5: its death)."""
+    if cell.get("type"):
+        s = trace.scores[cell["type"]]
+        return html.escape(f"{cell['type']}: PerlDie: {getattr(s, 'died', '')}")
+    err = trace.library_error or trace.combination.library_error
+    return html.escape(f"{err.type}: {err.message}") if err else ""
 
 
 def side_html(cmp, div, side: str) -> str:
@@ -257,11 +324,17 @@ def side_html(cmp, div, side: str) -> str:
         else:
             parts.append('<div class="xp-note">corpus: see the table above for the aggregate</div></div>')
             return "".join(parts)
-    if tok_cells:
-        c = tok_cells[0]
+    for c in tok_cells[:MAX_TOKEN_TEXTS]:           # every text tokenized differently, candidate first
         ref = c.get("ref")
         name = "candidate" if ref is None else (f"reference {ref + 1}" if len(trace.references) > 1 else "reference")
         parts.append(_token_block(trace, cmp.metric, ref, set(c.get("all", c["indices"])), set(c["indices"]), name))
+    if len(tok_cells) > MAX_TOKEN_TEXTS:
+        parts.append(f'<div class="xp-note">… and {len(tok_cells) - MAX_TOKEN_TEXTS} more text(s) tokenized '
+                     "differently (download the comparison for every cell)</div>")
+    err = _cells(div, side, "error")
+    if err:
+        parts.append(f'<div class="dl-error"><b>The real library fails here</b>: {_failure_text(trace, err[0])}'
+                     "</div>")
     parts.append(_bleu_steps(trace, div, side) if cmp.metric == "bleu" else _rouge_steps(trace, div, side))
     parts.append("</div>")
     return "".join(parts)
@@ -338,6 +411,28 @@ def matches_html(rows: Sequence[dict], *, limit: int = 25, total: int | None = N
     more = (total if total is not None else len(rows)) - min(limit, len(rows))
     tail = f'<div class="xp-note">… and {more:,} more (download the result for all of them)</div>' if more > 0 else ""
     return f'<ol class="dl-matches">{"".join(items)}</ol>{tail}'
+
+
+# ------------------------------------------------------------------------------------------------ inputs
+def _and(items: Sequence[str]) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def dropped_references_note(refs: Sequence[str]) -> str:
+    """What leaving out the empty reference boxes does to the numbering ("" when no box is empty): the boxes
+    left out, and, when a later box moves up, which of the user's references each reference below is."""
+    empty = [i for i, r in enumerate(refs) if r == ""]
+    kept = [i for i, r in enumerate(refs) if r != ""]
+    if not empty:
+        return ""
+    boxes = _and([str(i + 1) for i in empty])
+    s = (f"Reference box {boxes} is empty and left out." if len(empty) == 1
+         else f"Reference boxes {boxes} are empty and left out.")
+    moved = [(k, i) for k, i in enumerate(kept) if k != i]
+    if moved:
+        s = s[:-1] + ": below, " + _and([f"reference {k + 1} is your reference {i + 1}" for k, i in moved]) + "."
+    return s
 
 
 # ----------------------------------------------------------------------------------------------- URL state

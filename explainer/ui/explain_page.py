@@ -28,7 +28,7 @@ from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
 from explainer.ui import rouge_view as rv
 from explainer.ui.display import large_text, render_display_toggle
-from explainer.ui.page_links import LINK_LIMITS_TEXT, dropped_link_warning
+from explainer.ui.page_links import LINK_LIMITS_TEXT, dropped_link_warning, watch_dropped_link
 from explainer.ui.permalink import (
     MAX_REFS,
     MAX_URL_TEXT,
@@ -288,8 +288,11 @@ def headline(bleu_trace, rouge_trace, rtypes, *, signatures: bool | None = None)
                           help=f"F-measure ({rouge_trace.dialect}, 0–1). "
                                f"P {s.precision!r}, R {s.recall!r}, F {s.fmeasure!r}")
             else:
-                st.metric(label, "—",
-                          help="not selected in the ROUGE types (sidebar)" if rouge_trace is not None else None)
+                # selected, but over a work limit (the note above says why)
+                left_out = rouge_trace is not None and t in (rtypes or ())
+                st.metric(label, "—", help=("left out for these texts: see the note above" if left_out else
+                                            "not selected in the ROUGE types (sidebar)" if rouge_trace is not None
+                                            else None))
     sig = []
     if bleu_trace is not None:
         sig.append(f"BLEU signature: {bleu_trace.signature}")
@@ -685,6 +688,9 @@ def render() -> None:
     for w in warns:
         st.warning(hl.md_escape(w))
     _sync_url(state)
+    # a link the server dropped whole: only the browser still has it. Mounted after the page's widgets, so the
+    # rerun its report causes carries their values (a rerun asked for earlier in the first run blanked the texts)
+    watch_dropped_link("_url_warnings")
     refs = _usable_references(state)
     if refs is None:
         return

@@ -20,7 +20,7 @@ from explainer.ui import charts, lab_charts
 from explainer.ui import highlight as hl
 from explainer.ui import lab_view as lv
 from explainer.ui.display import large_text, render_display_toggle
-from explainer.ui.page_links import dropped_link_warning
+from explainer.ui.page_links import dropped_link_warning, watch_dropped_link
 from explainer.ui.permalink import MAX_URL_TEXT, bounded_int
 
 DEFAULT_PRESET = "permutation"
@@ -50,7 +50,7 @@ def _load_from_url() -> None:
         return
     qp = st.query_params
     warns = []
-    dropped = dropped_link_warning()
+    dropped = dropped_link_warning("lab")
     if dropped:
         warns.append(hl.md_escape(dropped))
     section = qp.get("lab")
@@ -770,3 +770,6 @@ def render() -> None:
     else:
         _optimizer()
     _sync_url()
+    # a link the server dropped whole (only the browser still has it); after the widgets, whose values the rerun
+    # of its report carries
+    watch_dropped_link("_lab_warnings", "lab", escape=hl.md_escape)

@@ -29,7 +29,7 @@ from explainer.options import coerce_value
 __all__ = [
     "OptionSpec", "FamilySchema", "ExplainState", "MAX_REFS", "MAX_URL_TEXT",
     "parse_params", "to_params", "encode_value", "decode_value", "apply_settings", "reset_settings",
-    "bounded_int", "dropped_params_message",
+    "bounded_int", "dropped_params_message", "dropped_params_text",
 ]
 
 MAX_REFS = 10
@@ -177,12 +177,17 @@ def dropped_params_message(raw_query: str, n_parsed: int, *, max_fields: int, ma
     parameters the page got: a sentence for the page when they were dropped, else None."""
     if not raw_query or n_parsed:
         return None
-    n_fields = raw_query.count("&") + 1
+    return dropped_params_text(raw_query.count("&") + 1, len(raw_query), max_fields=max_fields, max_chars=max_chars)
+
+
+def dropped_params_text(n_fields: int, n_chars: int, *, max_fields: int, max_chars: int) -> str | None:
+    """The sentence for a query string of ``n_fields`` parameters and ``n_chars`` characters that the server
+    ignored (over either limit), else None."""
     if n_fields > max_fields:
         return (f"This link has {n_fields:,} parameters; the server reads links with at most {max_fields:,} "
                 "parameters and ignored all of them, so the page shows its default example instead.")
-    if len(raw_query) > max_chars:
-        return (f"This link is {len(raw_query):,} characters long; the server reads links of at most "
+    if n_chars > max_chars:
+        return (f"This link is {n_chars:,} characters long; the server reads links of at most "
                 f"{max_chars:,} characters and ignored it, so the page shows its default example instead.")
     return None
 

@@ -179,8 +179,14 @@ class MultiBleuDialect(BleuDialect):
                                score=0.0, bleu=0.0, scale=100.0, early_exit="the script dies (no score printed)",
                                library_error=err, extra=extra)
         if s.returncode == 1:
-            return Combination(orders=orders, c=c, r=r, ratio=None, bp=0.0, bp_branch=s.bp_branch,
-                               bp_formula="not computed: ref_len = 0",
+            # the script prints a literal line: hyp_len=0 (whatever the candidate's length), ratio 0, precisions 0
+            for o in orders:
+                o.precision, o.precision_native, o.log_term = 0.0, 0.0, None
+                o.formula = "printed 0 (ref_len = 0)"
+                o.reason = "ref_len = 0: the script prints 0/0/0/0 without computing the precisions"
+            return Combination(orders=orders, c=0, r=r, ratio=0.0, bp=0.0, bp_branch=s.bp_branch,
+                               bp_formula=f"not computed: ref_len = 0 (the script prints hyp_len=0; the candidate "
+                                          f"has {c} token{'s' if c != 1 else ''})",
                                weights=[o.weight for o in orders], nominal_weights=[0.25] * 4,
                                effective_order=4, log_sum=None, log_mean=None, geo_mean=0.0,
                                score=0.0, bleu=0.0, scale=100.0,

@@ -143,6 +143,7 @@ class Reproduction:
 
     def to_dict(self) -> dict:
         return {"claim": self.claim.text, "value": float(self.claim.value), "decimals": self.claim.decimals,
+                "significant": self.claim.significant,
                 "parsed": self.claim.to_dict(), "verdict": self.verdict, "message": self.message,
                 "n_matches": self.n_matches, "n_configurations": self.n_configurations,
                 "seconds": round(self.seconds, 4),
@@ -160,7 +161,7 @@ class _Collector:
         self.truncated: dict = {}
         self.near: dict = {}
         self.n = 0
-        self.window = 1.01 * 10.0 ** -claim.decimals
+        self.window = 1.01 * claim.resolution
         self._stdins: dict = {}
 
     def add(self, metric: str, sc: SearchConfig, subset: tuple, sub_cost: float, sub_words: str, measure: str,
@@ -177,7 +178,7 @@ class _Collector:
             if dist <= self.window:     # cheap test first: only values this close can print as the claim
                 rounding = "round" if claim.rounds_to(x) else ("truncate" if claim.truncates_to(x) else None)
             cost = base_cost + fc + (0.5 if rounding == "truncate" else 0.0)
-            shown = f"{x:.{claim.decimals}f}"
+            shown = claim.format(x)
             key = (metric, sc.dialect, subset, measure, round(value, 12), form)
             if rounding is None:
                 # nearest: keep the simplest configuration per distinct value
