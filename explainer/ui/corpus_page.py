@@ -45,6 +45,7 @@ from explainer.ui import corpus_charts as cc
 from explainer.ui import corpus_dialects
 from explainer.ui import highlight as hl
 from explainer.ui import settings as metric_settings
+from explainer.ui.page_links import dropped_link_warning, watch_dropped_link
 
 __all__ = ["render", "PAGE_MAX_SEGMENTS", "PAGE_MAX_SYSTEMS", "PAGE_MAX_BYTES", "PAGE_MAX_RESAMPLES",
            "PAGE_MAX_TEST_CELLS", "testset_from_uploads", "testset_from_paste"]
@@ -197,6 +198,7 @@ def _load_paste() -> None:
 
 # ------------------------------------------------------------------------------------------- the link
 LAST_PARAMS = "_cp_last_params"     # the query parameters this page last wrote
+LINK_WARNINGS = "cp_link_warnings"  # what was wrong with the link (shown once, above the page)
 
 
 def _params() -> dict[str, list[str]]:
@@ -220,8 +222,6 @@ def _link_in() -> None:
     the settings and the view; bad values and unknown parameters become warnings (the canonical link written at
     the end of the run drops them from the address bar). Back from another page (the navigation drops the
     query), the view is put back as the page left it."""
-    from explainer.ui.page_links import dropped_link_warning
-
     ss = st.session_state
     params = _params()
     last = ss.get(LAST_PARAMS)
@@ -230,11 +230,15 @@ def _link_in() -> None:
     if not params:
         if last:
             _apply_view(_parse(last), metric_settings.current_settings()[0])
+        else:   # the page's first load: a link over the server's limits arrives empty (said by watch_dropped_link)
+            dropped = dropped_link_warning("corpus")
+            if dropped:
+                ss[LINK_WARNINGS] = [_corpus_words(dropped)]
         return
     warns = []
-    dropped = dropped_link_warning()
+    dropped = dropped_link_warning("corpus") if last is None else None
     if dropped:
-        warns.append(dropped)
+        warns.append(_corpus_words(dropped))
     link = _parse(params)
     warns += link.warnings
     loaded = False
@@ -247,7 +251,12 @@ def _link_in() -> None:
     elif loaded:
         _sample_settings(link.sample)
     _apply_view(link, link.settings or metric_settings.current_settings()[0])
-    ss["cp_link_warnings"] = warns
+    ss[LINK_WARNINGS] = warns
+
+
+def _corpus_words(sentence: str) -> str:
+    """The shared dropped-link sentence as it applies here (this page has no default example)."""
+    return sentence.replace("so the page shows its default example instead", "so the page opened without it")
 
 
 def _apply_view(link, settings) -> None:
@@ -392,7 +401,7 @@ def _input_section() -> TestSet | None:
         err = ss.pop("cp_load_error", None)
         if err:
             st.error(hl.md_escape(err), icon=":material/error:")
-    for w in ss.pop("cp_link_warnings", None) or []:
+    for w in ss.pop(LINK_WARNINGS, None) or []:
         st.warning(hl.md_escape(w), icon=":material/link:")
     notice = ss.pop("cp_notice", None)
     if notice:
@@ -1321,6 +1330,8 @@ def render() -> None:
     _link_in()              # before the sidebar: a link (or a sample) may set the settings
     _render()
     _sync_url()
+    # after the widgets: a link the server dropped whole
+    watch_dropped_link(LINK_WARNINGS, "corpus", escape=_corpus_words)
     st.session_state["_cp_render_seconds"] = time.perf_counter() - t0
 
 

@@ -325,3 +325,14 @@ def test_junk_in_the_link_is_said_and_dropped(page, app_url):
     q = wait_query(page, sample="news-en", seg="1")
     assert not any(k.startswith("j") or k == "sample2" for k in q)
     shot(page, "corpus-link-junk")
+
+
+def test_a_link_the_server_dropped_whole_is_said(page, app_url):
+    """Over 1,000 parameters Streamlit gives the page none at all: the Corpus page says so (page_links)."""
+    page.goto(app_url + "/corpus?sample=news-en&" + "&".join(f"p{i}=1" for i in range(1001)))
+    page.wait_for_selector('[data-testid="stAlert"]:has-text("1,002 parameters")', timeout=60_000)
+    wait_idle(page, 120)
+    alerts = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "at most 1,000" in alerts and "opened without it" in alerts and "default example" not in alerts
+    no_error(page)
+    shot(page, "corpus-link-dropped-whole")
