@@ -5,15 +5,17 @@ copied exactly from the textbook's test vectors and from the gaming catalogue (d
 tests check that, with their own map from example to test vector. ``settings`` are permalink-style overrides
 (query parameter names of :mod:`explainer.ui.permalink`) that make the example show its point, e.g. ``lowercase``
 for the Papineni example whose claimed 2/7 needs lowercasing. ``claims``: the numbers the textbook prints for
-the example; the Explain page shows each beside what the implementations give with the settings on the page
-(several printed numbers are wrong).
+the example; the Explain page and the Teach page show each beside what the implementations give with the settings
+on the page (several printed numbers are wrong), read from the traces by :func:`claim_value`.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any, Mapping
 
-__all__ = ["Example", "Claim", "EXAMPLES", "get_example", "example_ids", "CLAIM_METRICS"]
+__all__ = ["Example", "Claim", "EXAMPLES", "get_example", "example_ids", "CLAIM_METRICS", "claim_value",
+           "format_claim_value"]
 
 #: what a claim can be about, and how it is named on the page
 CLAIM_METRICS = {
@@ -21,22 +23,82 @@ CLAIM_METRICS = {
     "rouge1_p": "ROUGE-1 precision", "rouge1_r": "ROUGE-1 recall", "rouge1_f": "ROUGE-1 F",
     "rouge2_r": "ROUGE-2 recall", "rouge2_f": "ROUGE-2 F", "rougeL_r": "ROUGE-L recall", "rougeL_f": "ROUGE-L F",
     "lcs": "LCS length (tokens)", "lsum_hits": "union LCS hits (ROUGE-Lsum)",
+    "rouge1_hits": "ROUGE-1 overlap (unigram hits)",
 }
 
 
 @dataclass(frozen=True)
 class Claim:
     """A number the textbook prints for an example: ``printed`` as the text writes it, ``value`` as a number,
-    ``tol`` how far from it a true value still agrees (half a unit of the last printed digit)."""
+    ``tol`` how far from it a true value still agrees (half a unit of the last printed digit). ``relation``
+    ``"="``: the text says the number is ``value``; ``"<"``: it says the number stays below ``value`` (e.g. "a
+    score of 1 is unattainable"), which a true value agrees with when it is below ``value − tol``."""
 
     metric: str
     printed: str
     value: float
     tol: float
+    relation: str = "="
 
     def __post_init__(self):
         if self.metric not in CLAIM_METRICS:
             raise ValueError(f"unknown claim metric {self.metric!r}")
+        if self.relation not in ("=", "<"):
+            raise ValueError(f"unknown claim relation {self.relation!r}")
+
+    def agrees(self, true_value: float) -> bool:
+        """Whether the number an implementation gives agrees with what the text prints."""
+        if self.relation == "<":
+            return true_value < self.value - self.tol
+        return math.isclose(true_value, self.value, abs_tol=self.tol + 1e-12)
+
+
+def _get(o: Any, name: str) -> Any:
+    """A field of a trace object or of its ``to_dict()`` (the same names)."""
+    return o[name] if isinstance(o, Mapping) else getattr(o, name)
+
+
+def _kept(rouge, t: str):
+    """The result of ROUGE type ``t`` against the reference the dialect kept (the first when counts are pooled)."""
+    if rouge is None or t not in _get(rouge, "types"):
+        return None
+    k = _get(rouge, "chosen_reference").get(t)
+    k = k if type(k) is int else 0
+    per = _get(rouge, "per_reference")
+    return per[k].get(t) if k < len(per) else None
+
+
+_HITS = {"lcs": "rougeL", "lsum_hits": "rougeLsum", "rouge1_hits": "rouge1"}
+
+
+def format_claim_value(metric: str, x: float) -> str:
+    """A claim's true value as the pages show it: counts whole, others with 5 decimals (tiny ones in
+    scientific notation)."""
+    if metric in _HITS:
+        return f"{x:g}"
+    return f"{x:.5f}" if abs(x) >= 1e-4 or x == 0 else f"{x:.3g}"
+
+
+def claim_value(metric: str, bleu, rouge) -> float | None:
+    """The true value of a claim's metric, read from a BLEU and a ROUGE trace (objects or their ``to_dict()``;
+    either may be None): None when it is not computed there. BLEU on 0–1 whatever the dialect's scale."""
+    if metric.startswith("bleu"):
+        if bleu is None or _get(bleu, "library_error") is not None:
+            return None
+        if metric == "bleu":
+            return _get(bleu, "score") / _get(bleu, "scale")
+        comb = _get(bleu, "combination")
+        if metric == "bleu_bp":
+            return _get(comb, "bp")
+        orders = _get(comb, "orders")
+        return _get(orders[0], "precision_raw") if orders else None
+    if metric in _HITS:
+        res = _kept(rouge, _HITS[metric])
+        return float(_get(res, "hits")) if res is not None else None
+    t, _, which = metric.partition("_")
+    if rouge is None or t not in _get(rouge, "scores"):
+        return None
+    return _get(_get(rouge, "scores")[t], {"p": "precision", "r": "recall", "f": "fmeasure"}[which])
 
 
 @dataclass(frozen=True)
@@ -89,7 +151,8 @@ EXAMPLES: tuple[Example, ...] = (
         "the military party", (_MILITARY_REFS[0],), "textbook",
         "Three words against a 17-token reference: the brevity penalty is tiny, and the candidate has no 4-gram.",
         claims=(Claim("bleu_bp", "≈ 0.0131", 0.0131, 0.00005),
-                Claim("bleu_p1", "1.00", 1.0, 0.005),)),
+                Claim("bleu_p1", "1.00", 1.0, 0.005),
+                Claim("bleu", "0.0131 (“adjusted score”)", 0.0131, 0.00005),)),
     Example(
         "party", "Exercise 1: “party”",
         "party", ("The military follows party commands",), "textbook, exercise 1",
@@ -143,6 +206,41 @@ EXAMPLES: tuple[Example, ...] = (
         claims=(Claim("rouge1_f", "0.778", 0.778, 0.0005),
                 Claim("rouge2_f", "0.5", 0.5, 0.05),
                 Claim("rougeL_f", "0.778", 0.778, 0.0005),)),
+    Example(
+        "medication", "“The medication reduces clotting.” (no shared word)",
+        "The medication reduces clotting.", ("Warfarin prevents blood clots.",), "textbook",
+        "No word is shared, but the 13a tokenizer splits off the full stop, which both texts end with: one shared "
+        "unigram. Unsmoothed BLEU is 0; smoothed BLEU (sacreBLEU's default) is not. Switch smoothing to none.",
+        claims=(Claim("bleu", "0 (“no shared n-grams”)", 0.0, 0.0),)),
+    Example(
+        "feline", "“The feline rested on the rug” (synonyms)",
+        "The feline rested on the rug", ("The cat sat on the mat",), "textbook",
+        "Synonyms do not match: only ‘The’, ‘on’, ‘the’ and the bigram ‘on the’ are shared. With no 3- or 4-gram "
+        "match, unsmoothed BLEU-4 is 0, but smoothed BLEU is not.",
+        claims=(Claim("bleu", "0.0 (“BLEU-4”)", 0.0, 0.05),)),
+    Example(
+        "identical", "Identical texts: “the cat sat on the mat”",
+        "the cat sat on the mat", ("the cat sat on the mat",), "textbook",
+        "A candidate equal to its reference gets the maximum: BLEU 1 (100 on sacreBLEU's scale) is attainable "
+        "once the text has a 4-gram.",
+        claims=(Claim("bleu", "below 1 (“a score of 1 is unattainable”)", 1.0, 1e-9, "<"),)),
+    Example(
+        "dup_cat", "Duplicates: “cat cat cat” against “cat cat”",
+        "cat cat cat", ("cat cat",), "textbook",
+        "The overlap is min(3, 2) = 2: the third ‘cat’ adds nothing to the overlap but lowers precision.",
+        claims=(Claim("rouge1_hits", "min(3, 2) = 2", 2, 0),)),
+    Example(
+        "mix_and_match", "Mix and match: “the the cat” against two references",
+        "the the cat", ("the cat", "the the dog"), "textbook",
+        "BLEU clips each word by the reference where it is most frequent (‘the’ twice from the second, ‘cat’ "
+        "from the first): unigram precision 1. ROUGE keeps one best reference per type.",
+        claims=(Claim("bleu_p1", "1.0", 1.0, 0.05),
+                Claim("rouge1_p", "0.667 (best pairwise)", 0.667, 0.0005),)),
+    Example(
+        "cat_sat_there", "“the cat sat on the mat” against “there is a cat on the mat”",
+        "the cat sat on the mat", ("there is a cat on the mat",), "textbook",
+        "The textbook runs ROUGE on this pair without printing the numbers: ROUGE-1, ROUGE-2 and ROUGE-L side "
+        "by side (stemming changes nothing here)."),
     Example(
         "dog_bit_man", "“The dog bit the man” (role swap)",
         "The dog bit the man", ("The man bit the dog",), "textbook · gaming catalogue G5",

@@ -19,4 +19,10 @@ EXAMPLE_CASES: dict[str, str] = {
     "warfarin": "s002_warfarin",
     "dog_bit_man": "s000_dog_bit_man",
     "stem_took": "s004_stem_took",
+    "medication": "s002_medication",
+    "feline": "s002_feline",
+    "identical": "s001_identical",
+    "dup_cat": "s004_dup_cat",
+    "mix_and_match": "s004_mix_and_match",
+    "cat_sat_there": "s004_cat_sat_vs_there",
 }

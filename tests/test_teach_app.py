@@ -159,6 +159,9 @@ def test_student_answers_right_and_wrong():
     at.button[[b.label for b in at.button].index("Check")].click().run()
     assert at.error and "the answer is 1" in at.error[0].value
     assert "m\\_1 \\= Σ" not in at.error[0].value and "m_1 = Σ" in page_html(at)
+    # the answer marks the tokens it names: both ‘the’ of the candidate, the one ‘the’ of the reference
+    marked = page_html(at).split('class="tc tc-marked"', 1)[1].split("</div></div></div>", 1)[0]
+    assert re.findall(r'class="tk tk-focus"[^>]*><span class="tk-t">([^<]*)<', marked) == ["the", "the", "the"]
     at.button(key="tch_again_3").click().run()
     at.text_input(key="tch_answer_3").set_value("1")
     at.button[[b.label for b in at.button].index("Check")].click().run()
@@ -241,3 +244,96 @@ def test_every_dialect_from_the_link(family, dialect):
         m = re.search(r'data-metric="rougeL_f" data-value="([^"]+)"', body)
     assert m and float(m.group(1)) == pytest.approx(want, abs=1e-12), (dialect, body[:300])
     assert qp(at).get(f"{family}_dialect") == (None if dialect in ("sacrebleu", "rouge-score") else dialect)
+
+
+def test_a_worked_examples_printed_numbers_at_their_step():
+    """medication: the textbook says BLEU = 0; sacreBLEU (its recorded score) gives more, said at the
+    final-score step — in the walkthrough, in the student view once answered, not for the same texts typed in."""
+    from tests.test_teach_claims import _seed
+
+    ex = get_example("medication")
+    lesson = build_lesson(ex.candidate, list(ex.references))
+    k = lesson.step_ids().index("bleu-score") + 1
+    recorded = _seed("s002_medication", "sacrebleu", {})["score"]
+    at = new_page({"example": "medication", "step": str(k)})
+    body = page_html(at)
+    m = re.search(r'<div class="tclaim-l" data-claim="bleu" data-agrees="no" data-value="([^"]+)">(.*?)</div>', body)
+    assert m and float(m.group(1)) == pytest.approx(recorded / 100, abs=1e-12)
+    text = html.unescape(re.sub(r"<[^>]+>", "", m.group(2)))
+    assert text.startswith("✗The textbook says BLEU (0–1) = 0") and f"{recorded:.4f}" in text
+    assert 'class="tclaim ' not in page_html(new_page({"example": "medication", "step": str(k - 1)}))
+    own = new_page({"candidate": ex.candidate, "ref": list(ex.references), "step": str(k)})
+    assert 'class="tclaim ' not in page_html(own)
+
+
+def test_order_above_the_settings_maximum_is_refused():
+    from explainer.bleu import explain_bleu
+
+    ex = get_example("cat_mat")
+    N = len(explain_bleu(ex.candidate, list(ex.references)).to_dict()["ngrams"])   # sacreBLEU's default order
+    at = new_page({"example": "cat_mat", "order": str(N + 5), "step": "3"})
+    w = warnings(at)
+    assert f"“order={N + 5}” is not an n-gram order of these BLEU settings" in w and f"(0–{N})" in w
+    assert at.session_state["tch_order"] == 0 and "order" not in qp(at)
+    assert len(at.selectbox(key="tch_order").options) == N + 1
+    # with max order 2 in the link, order 3 is refused too; order 2 is followed
+    at = new_page({"example": "cat_mat", "max_order": "2", "order": "3"})
+    assert "(0–2)" in warnings(at) and at.session_state["tch_order"] == 0
+    at = new_page({"example": "cat_mat", "max_order": "2", "order": "2", "step": "2"})
+    n = len(build_lesson(ex.candidate, list(ex.references), bleu_options={"max_ngram_order": 2}).steps)
+    assert not warnings(at) and title(at) == f"BLEU|The candidate's bigrams (2-grams)|2/{n}"
+    # the sidebar: the order followed, then a setting lowers the maximum order under it
+    at = new_page({"example": "cat_mat", "order": "4", "step": "2"})
+    assert "4-grams" in title(at)
+    at.number_input(key="bleu_opt:sacrebleu:max_ngram_order").set_value(3).run()
+    assert "The n-gram order followed (4) is above the maximum order of these BLEU settings (3)" in warnings(at)
+    assert at.session_state["tch_order"] == 0 and len(at.selectbox(key="tch_order").options) == 4
+    assert "order" not in qp(at)
+
+
+def test_own_text_too_long_for_a_link_says_so_and_stays_in_the_tab():
+    from explainer.ui.permalink import MAX_URL_TEXT
+
+    cand = "a " * (MAX_URL_TEXT // 2)   # with the reference: one character over what a link carries
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.switch_page("explainer/ui/pages/teach.py")
+    for k, v in {"candidate": cand, "ref": ["a"], "step": "2"}.items():
+        at.query_params[k] = v
+    at.run()
+    w = warnings(at)
+    assert f"{MAX_URL_TEXT + 1:,} characters together, more than a link carries ({MAX_URL_TEXT:,})" in w
+    assert "this lesson has no link" in w
+    # the URL does not pretend to be this lesson's link, and does not become another lesson's
+    assert "candidate" not in qp(at) and qp(at)["text"] == "not-in-link" and qp(at)["step"] == "2"
+    at.button(key="tch_next").click().run()
+    assert at.session_state["tch_cand"] == cand and at.session_state["tch_source"] == "text"
+    assert qp(at)["step"] == "3" and "Teaching: Your own text" in " ".join(c.value.replace("\\", "")
+                                                                        for c in at.caption)
+    # to another page and back (navigation drops the query and this page's widget values): the tab has the texts
+    at.switch_page("explainer/ui/pages/explain.py")
+    at.query_params.clear()
+    at.run()
+    at.query_params.clear()
+    at.switch_page("explainer/ui/pages/teach.py")
+    at.run()
+    assert at.session_state["tch_cand"] == cand and at.session_state["tch_source"] == "text"
+    assert title(at).endswith("|3/15") and qp(at)["text"] == "not-in-link"
+    # the link opened elsewhere (a new session): a message, the own-text source, not another lesson
+    fresh = new_page({"text": "not-in-link", "step": "3"})
+    assert "longer than a link carries" in warnings(fresh) and fresh.session_state["tch_source"] == "text"
+    assert fresh.session_state["tch_cand"] == "" and "candidate is empty" in warnings(fresh)
+    # shortened again: the texts are back in the link
+    at.text_area(key="tch_cand").set_value("the cat sat").run()
+    assert qp(at)["candidate"] == "the cat sat" and "text" not in qp(at)
+
+
+def test_handouts_say_why_a_lesson_has_no_link():
+    from explainer.ui.teach_html import handout_html
+    from explainer.ui.teach_markdown import handout_markdown
+
+    lesson = build_lesson("a b c", ["a b"])
+    note = "the texts have 7,001 characters together, more than a link carries (6,000)"
+    html = handout_html(lesson, link="", link_note=note)
+    assert f"No link: {note}" in html and "teach?" not in html
+    md = handout_markdown(lesson, link="", link_note=note)
+    assert f"**Open in the app:** no link — {note}" in md and "teach?" not in md

@@ -105,7 +105,7 @@ def test_papineni_clipping_points_at_the_repeated_word():
     row = next(b for b in s.blocks if isinstance(b, TokenRow))
     assert [c.kind for c in row.chips] == ["match"] + ["clip"] * 6
     table = next(b for b in s.blocks if isinstance(b, Table))
-    assert table.rows == (("the", 7, 1, "ref 1, ref 2", 1),) and table.total[-1] == 1
+    assert table.rows == (("the", 7, 1, "refs 1, 2", 1),) and table.total[-1] == 1
     # with lowercasing the paper's 2/7
     low = build_lesson(ex.candidate, list(ex.references), bleu_options={"lowercase": True})
     assert step(low, "bleu-clipping").question.answer == 2
@@ -271,3 +271,79 @@ def test_check_answer_tolerances():
 def _ex(eid):
     ex = get_example(eid)
     return ex.candidate, list(ex.references)
+
+
+# ------------------------------------------------------------ answers mark the tokens they talk about
+def _focus(row) -> list[int]:
+    return [i for i, c in enumerate(row.chips) if c.kind == "focus"]
+
+
+def _occurrences(toks: list[str], gram: list[str]) -> set[int]:
+    """Token positions covered by the n-gram's occurrences, found by scanning the tokens (not the trace)."""
+    n = len(gram)
+    return {p + i for p in range(len(toks) - n + 1) if toks[p:p + n] == gram for i in range(n)}
+
+
+@pytest.mark.parametrize("ex", EXAMPLES, ids=lambda e: e.id)
+def test_answers_mark_the_tokens_they_name(ex):
+    """The explanation names tokens; ``marked`` shows them as focus chips (never among the rows shown before the
+    answer, which would give it away)."""
+    from rouge_score import rouge_scorer
+    from rouge_score import tokenize as rs_tokenize
+
+    cand, refs = ex.candidate, list(ex.references)
+    lesson = build_lesson(cand, refs)
+    q = {s.id: s.question for s in lesson.steps}
+    for s in lesson.steps:
+        if s.question is not None:
+            assert not any(c.kind == "focus" for b in s.question.given if isinstance(b, TokenRow) for c in b.chips)
+    b = explain_bleu(cand, refs).to_dict()
+    # counting: the n-gram asked about, in the reference asked about
+    count = q["bleu-counting"]
+    if count.id.startswith("bleu-count-") and "occur in reference" in count.prompt:
+        k = int(count.prompt.rsplit("reference ", 1)[1].rstrip("?")) - 1
+        gram = count.prompt.split("‘", 1)[1].split("’", 1)[0].split()
+        ref_toks = [t["text"] for t in b["references"][k]["tokens"]]
+        (row,) = count.marked
+        assert [c.text for c in row.chips] == ref_toks
+        assert set(_focus(row)) == _occurrences(ref_toks, gram) and len(_occurrences(ref_toks, gram)) > 0
+        assert count.answer == sum(1 for p in range(len(ref_toks)) if ref_toks[p:p + len(gram)] == gram)
+    # clipping: the clipped n-gram in the candidate and in the reference that justified it
+    clip = q["bleu-clipping"]
+    if "times. How many of them are counted" in clip.prompt:
+        gram = clip.prompt.split("‘", 1)[1].split("’", 1)[0].split()
+        cand_toks = [t["text"] for t in b["candidate"]["tokens"]]
+        crow = clip.marked[0]
+        assert set(_focus(crow)) == _occurrences(cand_toks, gram)
+        assert len(clip.marked) == 2 and _focus(clip.marked[1])
+    # ROUGE: rouge-score's own tokens; the overlapping unigrams, the LCS and the tokens left off it
+    scorer = rouge_scorer.RougeScorer(list(LESSON_TYPES))
+    best = max(range(len(refs)), key=lambda j: scorer.score(refs[j], cand)["rouge1"].fmeasure)
+    ctoks, rtoks = rs_tokenize.tokenize(cand, None), rs_tokenize.tokenize(refs[best], None)
+    if ctoks and rtoks:
+        crow, rrow = q["rouge-1"].marked
+        assert [c.text.lower() for c in crow.chips] == ctoks
+        assert len(_focus(crow)) == len(_focus(rrow)) == q["rouge-1"].answer
+        assert {ctoks[i] for i in _focus(crow)} == set(ctoks) & set(rtoks)
+        from rouge_score.rouge_scorer import _lcs_table
+
+        kl = max(range(len(refs)), key=lambda j: scorer.score(refs[j], cand)["rougeL"].fmeasure)
+        lcs = _lcs_table(rs_tokenize.tokenize(refs[kl], None), ctoks)[-1][-1]
+        crow, rrow = q["rouge-lcs-table"].marked
+        assert len(_focus(crow)) == len(_focus(rrow)) == lcs == q["rouge-lcs-table"].answer
+        (urow,) = q["rouge-alignment"].marked
+        assert len(_focus(urow)) == len(ctoks) - lcs == q["rouge-alignment"].answer
+        assert set(_focus(urow)).isdisjoint(_focus(crow))
+
+
+def test_marked_tokens_in_the_handouts():
+    from explainer.ui.teach_html import handout_html
+    from explainer.ui.teach_markdown import handout_markdown
+
+    lesson = build_lesson(*_ex("cat_mat"))
+    html = handout_html(lesson)
+    answers = html.split('id="answers"', 1)[1]
+    assert answers.count('class="tk tk-focus"') == sum(
+        len(_focus(r)) for _, q in lesson.questions() for r in q.marked) > 0
+    md = handout_markdown(lesson).split("## Answers", 1)[1]
+    assert "==the== (1)" in md and "==cat==" in md

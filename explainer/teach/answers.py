@@ -98,9 +98,10 @@ def check_answer(q: Question, raw: str) -> Check:
 
 
 def question(qid: str, prompt: str, answer: float, *, kind: str, explanation: str, given=(), shown: str = "",
-             scale: float = 1.0) -> Question:
-    """A :class:`Question` with the tolerance and the hint its kind implies."""
+             scale: float = 1.0, marked=()) -> Question:
+    """A :class:`Question` with the tolerance and the hint its kind implies. ``marked``: token rows with the
+    tokens the explanation talks about as ``focus`` chips (shown with the answer)."""
     tol = tolerance_for(kind, answer, scale)
     return Question(id=qid, prompt=prompt, answer=float(answer), tolerance=tol, hint=hint_for(kind, tol, scale),
                     explanation=explanation, given=tuple(given), kind=kind, shown=shown or num(answer),
-                    scale=scale)
+                    scale=scale, marked=tuple(marked))

@@ -65,6 +65,16 @@ def _token_row(label: str, toks: list[str], focus: set[int] = frozenset(), note:
     return TokenRow(label, chips, f"{len(toks)} tokens" if note is None else note)
 
 
+def _covered(starts, n: int) -> set[int]:
+    """The token positions covered by n-grams starting at ``starts``."""
+    return {p + i for p in starts for i in range(n)}
+
+
+def _marked(label: str, toks: list[str], starts, n: int, gram: str) -> TokenRow:
+    """A text's tokens with the occurrences of one n-gram marked (``focus``): shown with an answer about it."""
+    return _token_row(label, toks, _covered(starts, n), f"{_q(gram)} marked: {len(list(starts))}×")
+
+
 def _texts_given(b: dict) -> tuple:
     out = [Para(f"Candidate: “{b['candidate']['text']}”")]
     for k, r in enumerate(b["references"]):
@@ -96,6 +106,18 @@ def _occurrence_chips(b: dict, order: dict) -> tuple[Chip, ...]:
         else:
             chips.append(Chip(g, "", "", f"{_q(g)} at token {p + 1}: in no reference"))
     return tuple(chips)
+
+
+def _refs(ks) -> str:
+    """References by number, compactly: "ref 2", "refs 1–4", "refs 1, 3"; "—" for none."""
+    ns = [k + 1 for k in ks]
+    if not ns:
+        return "—"
+    if len(ns) == 1:
+        return f"ref {ns[0]}"
+    if len(ns) > 2 and ns == list(range(ns[0], ns[-1] + 1)):
+        return f"refs {ns[0]}–{ns[-1]}"
+    return "refs " + ", ".join(map(str, ns))
 
 
 def _counting_table(b: dict, order: dict, emphasis=()) -> Table:
@@ -198,7 +220,8 @@ def _step_counting(b: dict, order: dict) -> Step:
                      e["ref_counts"][k], kind="count",
                      explanation=f"{_q(e['text'])} occurs {e['ref_counts'][k]}× in reference {k + 1}, starting at "
                                  f"token {_positions(e['ref_positions'][k])}.",
-                     given=(_token_row(f"Reference {k + 1}", _toks(ref)), Para(f"The {n}-gram: {_q(e['text'])}")))
+                     given=(_token_row(f"Reference {k + 1}", _toks(ref)), Para(f"The {n}-gram: {_q(e['text'])}")),
+                     marked=(_marked(f"Reference {k + 1}", _toks(ref), e["ref_positions"][k], n, e["text"]),))
     else:
         q = question(f"bleu-count-{n}", f"How many of the candidate's distinct {n}-grams occur in some reference?",
                      in_some, kind="count", explanation=f"None of the {len(order['entries'])} distinct {n}-grams "
@@ -212,7 +235,7 @@ def _step_clipping(b: dict, order: dict) -> Step:
     entries = order["entries"][:MAX_ROWS]
     rows = []
     for e in entries:
-        just = ", ".join(f"ref {k + 1}" for k in e["max_refs"]) or "—"
+        just = _refs(e["max_refs"])
         rows.append((e["text"], e["cand_count"], e["max_ref_count"], just, e["clipped"]))
     bites = [i for i, e in enumerate(entries) if e["cand_count"] > e["clipped"]]
     blocks: list[Any] = [
@@ -237,6 +260,9 @@ def _step_clipping(b: dict, order: dict) -> Step:
         q = question(f"bleu-clip-{n}",
                      f"The candidate has {_q(chosen['text'])} {chosen['cand_count']} times. How many of them are "
                      "counted after clipping?", chosen["clipped"], kind="count", given=given,
+                     marked=(_marked("Candidate", _toks(b["candidate"]), chosen["cand_positions"], n, chosen["text"]),
+                             _marked(f"Reference {k + 1}", _toks(b["references"][k]), chosen["ref_positions"][k], n,
+                                     chosen["text"])),
                      explanation=f"{_q(chosen['text'])} occurs {chosen['cand_count']}× in the candidate (token "
                                  f"{_positions(chosen['cand_positions'])}), but at most {chosen['max_ref_count']}× "
                                  f"in one reference (reference {k + 1}, token {_positions(chosen['ref_positions'][k])}"

@@ -1,13 +1,15 @@
 """A lesson: both traces computed once by the cores, turned into the BLEU and ROUGE walkthrough steps."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Mapping, Sequence
 
+from explainer.examples import CLAIM_METRICS, Claim, claim_value
 from explainer.teach.bleu_steps import bleu_headline, bleu_steps
-from explainer.teach.model import Lesson
+from explainer.teach.model import ClaimCheck, Lesson, Result, Step, num
 from explainer.teach.rouge_steps import rouge_steps
 
-__all__ = ["build_lesson", "lesson_from_traces", "LESSON_TYPES", "MAX_LESSON_CHARS"]
+__all__ = ["build_lesson", "lesson_from_traces", "claim_checks", "LESSON_TYPES", "MAX_LESSON_CHARS", "CLAIM_STEP"]
 
 LESSON_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 # A lesson is for a projector and a handout: its texts together are limited (checked before any work); the
@@ -21,16 +23,63 @@ def _as_dict(trace) -> dict | None:
     return trace.to_dict()
 
 
+#: the step where a claimed number appears (its comparison is shown there)
+CLAIM_STEP = {"bleu": "bleu-score", "bleu_p1": "bleu-precision", "bleu_bp": "bleu-bp", "rouge1_hits": "rouge-1",
+              "rouge1_p": "rouge-prf", "rouge1_r": "rouge-prf", "rouge1_f": "rouge-prf", "rouge2_r": "rouge-prf",
+              "rouge2_f": "rouge-prf", "rougeL_r": "rouge-l", "rougeL_f": "rouge-l", "lcs": "rouge-lcs-table",
+              "lsum_hits": "rouge-lsum"}
+assert set(CLAIM_STEP) == set(CLAIM_METRICS)
+
+
+def claim_checks(claims: Sequence[Claim], b: dict | None, r: dict | None) -> list[ClaimCheck]:
+    """Each printed number of a worked example beside the value the traces give (the Explain page's comparison,
+    :func:`explainer.examples.claim_value`), naming the implementation."""
+    out = []
+    for c in claims:
+        v = claim_value(c.metric, b, r)
+        bleu = c.metric.startswith("bleu")
+        impl = (b or {}).get("implementation", "") if bleu else (r or {}).get("dialect_label", "")
+        impl = impl.split(" (")[0].split(", ")[0]   # the name and version, without where it comes from
+        shown = "" if v is None else num(v)   # as the lesson's steps show numbers
+        if v is not None and c.metric == "bleu" and b["scale"] != 1:
+            shown += f" ({bleu_headline(b['score'], b['scale'])} on its 0–{b['scale']:g} scale)"
+        out.append(ClaimCheck(c.metric, CLAIM_METRICS[c.metric], c.printed, v, shown, impl,
+                              None if v is None else c.agrees(v)))
+    return out
+
+
+def _place_claims(steps: list[Step], checks: list[ClaimCheck]) -> list[Step]:
+    """Each comparison at the end of the step where its number appears, before the step's final results (a
+    claim whose step the lesson lacks: on the last step)."""
+    ids = [s.id for s in steps]
+    out = list(steps)
+    for c in checks:
+        sid = CLAIM_STEP[c.metric]
+        i = ids.index(sid) if sid in ids else len(out) - 1
+        if i < 0:
+            continue
+        blocks = list(out[i].blocks)
+        at = len(blocks)
+        while at > 0 and isinstance(blocks[at - 1], Result):
+            at -= 1
+        blocks.insert(at, c)
+        out[i] = dataclasses.replace(out[i], blocks=tuple(blocks))
+    return out
+
+
 def lesson_from_traces(bleu_trace, rouge_trace, *, title: str = "", focus_order: int | None = None,
-                       notes: Sequence[str] = ()) -> Lesson:
+                       notes: Sequence[str] = (), claims: Sequence[Claim] = ()) -> Lesson:
     """Steps from existing traces (objects or their ``to_dict()``); either may be None (that family is left
-    out and ``notes`` says why)."""
+    out and ``notes`` says why). ``claims``: a worked example's printed numbers, each compared with the trace's
+    value at the step where the number appears (and listed in ``Lesson.claims``)."""
     b, r = _as_dict(bleu_trace), _as_dict(rouge_trace)
     steps = []
     if b is not None:
         steps += bleu_steps(b, focus_order)
     if r is not None:
         steps += rouge_steps(r)
+    checks = claim_checks(claims, b, r)
+    steps = _place_claims(steps, checks)
     src = b or r or {}
     cand = src["candidate"]["text"] if src else ""
     refs = [x["text"] for x in src.get("references", [])] if src else []
@@ -42,13 +91,13 @@ def lesson_from_traces(bleu_trace, rouge_trace, *, title: str = "", focus_order:
     if r is not None:
         rs = {"scores": r["scores"], "signature": r["signature"], "dialect": r["dialect"]}
     return Lesson(title=title, candidate=cand, references=refs, steps=steps, bleu_summary=bs, rouge_summary=rs,
-                  notes=list(notes))
+                  notes=list(notes), claims=checks)
 
 
 def build_lesson(candidate: str, references: Sequence[str], *, bleu_dialect: str = "sacrebleu",
                  bleu_options: Mapping[str, Any] | None = None, rouge_dialect: str = "rouge-score",
                  rouge_options: Mapping[str, Any] | None = None, focus_order: int | None = None,
-                 title: str = "") -> Lesson:
+                 title: str = "", claims: Sequence[Claim] = ()) -> Lesson:
     """Compute the BLEU and ROUGE traces with the cores (``explain_bleu`` / ``explain_rouge``) and build the
     walkthrough. Input the cores refuse (``ValueError``: empty reference list, bad options, text too long)
     becomes a note and that family is left out; a lesson over ``MAX_LESSON_CHARS`` raises ``ValueError``."""
@@ -72,4 +121,5 @@ def build_lesson(candidate: str, references: Sequence[str], *, bleu_dialect: str
                                     **dict(rouge_options or {}))
     except ValueError as e:
         notes.append(f"ROUGE: {e}")
-    return lesson_from_traces(bleu_trace, rouge_trace, title=title, focus_order=focus_order, notes=notes)
+    return lesson_from_traces(bleu_trace, rouge_trace, title=title, focus_order=focus_order, notes=notes,
+                              claims=claims)

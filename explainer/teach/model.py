@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-__all__ = ["Chip", "TokenRow", "Table", "Formula", "Chart", "LcsGrid", "Para", "Result", "Block", "Question", "Step",
-           "Lesson", "num", "frac", "pct"]
+__all__ = ["Chip", "TokenRow", "Table", "Formula", "Chart", "LcsGrid", "Para", "Result", "ClaimCheck", "Block",
+           "Question", "Step", "Lesson", "num", "frac", "pct"]
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,51 @@ class Result:
     metric: str
 
 
-Block = Union[Para, TokenRow, Table, Formula, Chart, LcsGrid, Result]
+@dataclass(frozen=True)
+class ClaimCheck:
+    """A number the textbook prints for a worked example, beside what the lesson's implementation gives
+    for it (read from the trace by :func:`explainer.examples.claim_value`). ``what``: the quantity in words;
+    ``printed``: as the material prints it; ``shown``: the true value as text ("" when the lesson does not compute
+    it); ``implementation``: which implementation gives it; ``agrees``: None when not computed."""
+
+    metric: str
+    what: str
+    printed: str
+    value: float | None
+    shown: str
+    implementation: str
+    agrees: bool | None
+
+    @property
+    def verdict(self) -> str:
+        if self.agrees is None:
+            return "not computed with these settings"
+        return "holds with these settings" if self.agrees else "wrong with these settings"
+
+    @property
+    def mark(self) -> str:
+        return {None: "?", True: "✓", False: "✗"}[self.agrees]
+
+    @property
+    def short(self) -> str:
+        """The verdict in a word or two (a table cell)."""
+        return f"{self.mark} " + {None: "not computed", True: "holds", False: "wrong"}[self.agrees]
+
+    @property
+    def said(self) -> str:
+        """The printed number after the quantity's name: "= 0.541", "≈ 0.0131", "about 43 %"."""
+        return self.printed if self.printed[:1] in "≈<>≤≥" or self.printed[:1].isalpha() else f"= {self.printed}"
+
+    @property
+    def sentence(self) -> str:
+        """The comparison in one sentence (the page, both handouts)."""
+        head = f"The textbook says {self.what} {self.said}"
+        if self.agrees is None:
+            return f"{head} — {self.verdict}."
+        return f"{head}; {self.implementation} gives {self.shown} — {self.verdict}."
+
+
+Block = Union[Para, TokenRow, Table, Formula, Chart, LcsGrid, Result, ClaimCheck]
 
 
 @dataclass(frozen=True)
@@ -109,7 +153,9 @@ class Question:
 
     ``answer`` is a trace value; an answer within ``tolerance`` (absolute) of it is right. ``given`` are the
     blocks the student sees while answering (the step itself would give the answer away). ``explanation``
-    works the answer out from the trace, naming the tokens involved."""
+    works the answer out from the trace, naming the tokens involved; ``marked`` are token rows shown with the
+    answer in which those tokens are marked (``focus`` chips). They are not among ``given``: marked before the
+    answer, they would give it away (count the marks)."""
 
     id: str
     prompt: str
@@ -121,6 +167,7 @@ class Question:
     kind: str = "ratio"                # "count" (whole number), "ratio" (0..1), "score" (the metric's scale)
     shown: str = ""                    # the answer as the step shows it (e.g. "5/6 = 0.8333")
     scale: float = 1.0                 # "score": 100 for sacreBLEU's 0-100, 1 for 0-1 dialects
+    marked: tuple = ()                 # token rows with the answer's tokens as "focus" chips
 
 
 @dataclass(frozen=True)
@@ -146,6 +193,7 @@ class Lesson:
     rouge_summary: dict = field(default_factory=dict)   # {type: {precision, recall, fmeasure}}, signature
     notes: list[str] = field(default_factory=list)      # problems met while building (a family that failed)
     source: str = ""                                    # what the lesson was made from (example title …)
+    claims: list = field(default_factory=list)          # ClaimCheck: the worked example's printed numbers
 
     def step_ids(self) -> list[str]:
         return [s.id for s in self.steps]

@@ -41,6 +41,17 @@ def _plain_row(label: str, view: dict) -> TokenRow:
     return TokenRow(label, tuple(_chip(view, i) for i in range(n)), f"{n} tokens")
 
 
+def _marked_row(label: str, view: dict, focus: set[int], what: str) -> TokenRow:
+    """A text's tokens with those an answer talks about marked (``focus`` chips): shown with the answer."""
+    n = len(view["tokens"])
+    return TokenRow(label, tuple(_chip(view, i, "focus" if i in focus else "") for i in range(n)),
+                    f"{len(focus & set(range(n)))} of {n} tokens marked: {what}")
+
+
+def _covered(starts, n: int) -> set[int]:
+    return {p + i for p in starts for i in range(n)}
+
+
 def _ref_for(r: dict, t: str) -> int:
     k = r["chosen_reference"].get(t)
     return k if isinstance(k, int) and 0 <= k < len(r["references"]) else 0
@@ -142,6 +153,10 @@ def _step_ngram(r: dict, t: str) -> Step | None:
                                    f"{k + 1} share?", res["hits"], kind="count",
                  given=(_plain_row("Candidate", r["candidate"]), _plain_row(f"Reference {k + 1}", ref)) +
                        ((Para(f"Tokens are compared after stemming ({r['stemmer']})."),) if r.get("stemmer") else ()),
+                 marked=(_marked_row("Candidate", r["candidate"], _covered(
+                     [p for p, (kind, _) in cs.items() if kind == "match"], n), f"the overlapping {gram}s"),
+                         _marked_row(f"Reference {k + 1}", ref, _covered(
+                             [p for p, (kind, _) in rs.items() if kind == "match"], n), f"the overlapping {gram}s")),
                  explanation=(f"Shared {gram}s, each counted min(candidate count, reference count) times: " +
                               (", ".join(f"‘{s}’" for s in shared[:20]) + (", …" if len(shared) > 20 else "")
                                if shared else "none") + f" — {num(res['hits'])} in all."))
@@ -189,7 +204,7 @@ def _step_prf(r: dict) -> Step | None:
         if first is None:   # the arithmetic of ROUGE-1 (ROUGE-2 is the same with bigrams: see the table)
             lines.append(f"{LABELS[t]}:  P = {frac(res['hits'], res['cand_total'], res['precision'])},  "
                          f"R = {frac(res['hits'], res['ref_total'], res['recall'])}")
-            lines.append("          " + _f_formula(r, res["precision"], res["recall"], res["fmeasure"]))
+            lines.append(_f_formula(r, res["precision"], res["recall"], res["fmeasure"]))
         first = first or (t, k, res)
         chart.append({"label": LABELS[t], "p": res["precision"], "r": res["recall"], "f": res["fmeasure"]})
     if first is None:
@@ -259,6 +274,9 @@ def _step_lcs_table(r: dict) -> Step | None:
     q = question("rougeL-lcs", f"How long is the longest common subsequence of the candidate and reference {k + 1} "
                                "(in tokens)?", d["lcs_length"], kind="count",
                  given=(_plain_row("Candidate", r["candidate"]), _plain_row(f"Reference {k + 1}", r["references"][k])),
+                 marked=(_marked_row("Candidate", r["candidate"], {c for _, c in d.get("pairs", [])}, "one LCS"),
+                         _marked_row(f"Reference {k + 1}", r["references"][k], {ri for ri, _ in d.get("pairs", [])},
+                                     "one LCS")),
                  explanation=f"The bottom-right cell of the table: {num(d['lcs_length'])}. One LCS: " +
                              " ".join(f"‘{_surface(r['candidate'])[c]}’" for _, c in d.get("pairs", [])[:30]) + ".")
     return Step("rouge-lcs-table", "ROUGE", "ROUGE-L: the LCS table, cell by cell", tuple(blocks),
@@ -303,6 +321,8 @@ def _step_alignment(r: dict) -> Step | None:
                  missing, kind="count",
                  given=(_plain_row("Candidate", cand), _plain_row(f"Reference {k + 1}", ref),
                         Para(f"The LCS has {num(d['lcs_length'])} tokens.")),
+                 marked=(_marked_row("Candidate", cand, set(range(len(cand["tokens"]))) - set(cand_rank),
+                                     "not on the LCS"),),
                  explanation=f"{len(cand['tokens'])} candidate tokens, {len(pairs)} of them on the LCS: "
                              f"{missing} left out" + (": " + ", ".join(unaligned[:20]) if unaligned else "") + ".")
     return Step("rouge-alignment", "ROUGE", "ROUGE-L: the alignment", tuple(blocks), say("rouge-alignment"),
@@ -380,18 +400,20 @@ def _step_lsum(r: dict) -> Step | None:
         rows.append((ps["ref_sentence"] + 1, per, " ".join(toks[i] for i in ps.get("union", [])) or "—",
                      ps.get("hits", 0)))
     blocks: list[Any] = [Para("ROUGE-Lsum: for each reference sentence, the union of its LCS matches with every "
-                              "candidate sentence (one sentence per line); each token counts at most as often as "
-                              "it occurs in either text.", "key")]
+                              "candidate sentence (one sentence per line).", "key")]
     blocks += _sentence_rows(r["candidate"], "Candidate")
     blocks += _sentence_rows(ref, f"Reference {k + 1}", marks)
-    if rows:
+    nc, nr = len(r["candidate"].get("sentences") or []), len(ref.get("sentences") or [])
+    one_line = nc <= 1 and nr <= 1
+    if rows and not one_line:   # one line each: the table would repeat the marked reference row
         blocks.append(Table(("ref. sentence", "LCS with each candidate sentence", "union", "hits"), tuple(rows),
+                            caption="Each token of the union counts at most as often as it occurs in either text.",
                             total=("total", "", "", d.get("hits", res["hits"]))))
     if d.get("note"):
         blocks.append(Para(d["note"], "note"))
-    nc, nr = len(r["candidate"].get("sentences") or []), len(ref.get("sentences") or [])
-    if nc <= 1 and nr <= 1:
-        blocks.append(Para("Both texts are one line, so ROUGE-Lsum is ROUGE-L here. Put one sentence per line to "
+    if one_line:
+        blocks.append(Para(f"Both texts are one line, so ROUGE-Lsum is ROUGE-L here: the union is the LCS, "
+                           f"{num(d.get('hits', res['hits']))} hits (marked ✓ above). Put one sentence per line to "
                            "see the difference.", "note"))
     blocks.append(Formula((f"P = {frac(res['hits'], res['cand_total'], res['precision'])},  R = "
                            f"{frac(res['hits'], res['ref_total'], res['recall'])},  "
@@ -404,6 +426,9 @@ def _step_lsum(r: dict) -> Step | None:
     q = question("rougeLsum-hits", f"How many union LCS hits does ROUGE-Lsum count against reference {k + 1}?",
                  res["hits"], kind="count",
                  given=tuple(_sentence_rows(r["candidate"], "Candidate") + _sentence_rows(ref, f"Reference {k + 1}")),
+                 marked=tuple(_sentence_rows(ref, f"Reference {k + 1}", {
+                     ps["ref_sentence"]: {i: ("focus", "") for i in ps.get("union", [])}
+                     for ps in d.get("per_ref_sentence", [])})),
                  explanation="Per reference sentence, the union of its LCS tokens with every candidate sentence: " +
                              "; ".join(f"sentence {x[0]}: {x[2]} ({x[3]})" for x in rows[:8]) +
                              f" — {num(res['hits'])} hits.")

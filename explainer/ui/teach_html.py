@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 from explainer.teach.model import (
     Chart,
     Chip,
+    ClaimCheck,
     Formula,
     LcsGrid,
     Lesson,
@@ -31,7 +32,7 @@ from explainer.teach.model import (
 from explainer.ui.highlight import escape_attr, escape_text
 
 __all__ = ["TEACH_CSS", "block_html", "blocks_html", "step_html", "notes_html", "question_html", "grid_html",
-           "cell_rule", "grid_cells", "svg_chart", "handout_html", "HANDOUT_CSS"]
+           "cell_rule", "grid_cells", "svg_chart", "handout_html", "HANDOUT_CSS", "claims_table_html"]
 
 BLUE, ORANGE, GREEN, PURPLE, VERMILLION, SKY = "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"
 
@@ -39,41 +40,43 @@ BLUE, ORANGE, GREEN, PURPLE, VERMILLION, SKY = "#0072B2", "#E69F00", "#009E73", 
 # never the only signal (borders, strike-through, labels, ▶ markers carry the same meaning).
 TEACH_CSS = """
 .tc{font-size:1.22rem;line-height:1.45}
-.tc p{margin:.25rem 0 .45rem 0}
-.tc .tp-key{font-weight:700;border-left:.35rem solid #0072B2;padding-left:.6rem}
-.tc .tp-note{font-size:.92rem;opacity:.85}
-.tc .trow{margin:.15rem 0 .3rem 0}
-.tc .trow-h{font-weight:700;font-size:1rem}
-.tc .trow-h .trow-n{font-weight:400;opacity:.8;margin-left:.5rem}
-.tc .tks{display:flex;flex-wrap:wrap;gap:.3rem .35rem;max-height:9.5rem;overflow-y:auto;padding:.1rem}
+.tc p{font-size:inherit;margin:.2em 0 .37em 0}
+.tc .tp-key{font-weight:700;border-left:.29em solid #0072B2;padding-left:.5em}
+.tc .tp-note{font-size:.754em;opacity:.85}
+.tc .trow{margin:.12em 0 .25em 0}
+.tc .trow-h{font-weight:700;font-size:.82em}
+.tc .trow-h .trow-n{font-weight:400;opacity:.8;margin-left:.5em}
+.tc .tks{display:flex;flex-wrap:wrap;gap:.25em .29em;max-height:7.8em;overflow-y:auto;padding:.08em}
 .tc .tk{display:inline-flex;flex-direction:column;align-items:center;border:2px solid rgba(128,128,128,.55);
-  border-radius:.35rem;padding:0 .45rem;min-width:1.6rem;line-height:1.2;white-space:pre}
-.tc .tk-t{font-size:1.18rem;font-weight:600}
-.tc .tk-l{font-size:.72rem;opacity:.85;min-height:.85rem;line-height:1}
+  border-radius:.29em;padding:0 .37em;min-width:1.31em;line-height:1.2;white-space:pre}
+.tc .tk-t{font-size:.967em;font-weight:600}
+.tc .tk-l{font-size:.59em;opacity:.85;min-height:1.18em;line-height:1}
 .tc .tk-match{border-color:#0072B2;background:rgba(0,114,178,.18)}
 .tc .tk-clip{border:2px dashed #D55E00;background:rgba(213,94,0,.12)}
 .tc .tk-clip .tk-t{text-decoration:line-through;text-decoration-color:#D55E00;text-decoration-thickness:3px}
 .tc .tk-lcs{border:4px double #009E73;background:rgba(0,158,115,.16)}
-.tc .tk-focus{outline:3px solid #E69F00;outline-offset:1px}
-.tc .tscroll{max-height:16.5rem;overflow:auto;margin:.3rem 0 .5rem 0}
-.tc table.tt{border-collapse:collapse;font-size:1.05rem;line-height:1.3}
-.tc table.tt th,.tc table.tt td{border:1px solid rgba(128,128,128,.55);padding:.05rem .5rem;text-align:left}
+.tc .tk-focus{border:3px solid #E69F00;background:rgba(230,159,0,.22)}
+.tc .tk-focus .tk-t{text-decoration:underline;text-decoration-thickness:3px;text-underline-offset:3px}
+.tc .tscroll{max-height:13.5em;overflow:auto;margin:.25em 0 .41em 0}
+.tc table.tt{border-collapse:collapse;font-size:.86em;line-height:1.3}
+.tc table.tt th,.tc table.tt td{border:1px solid rgba(128,128,128,.55);padding:.05em .48em;text-align:left}
 .tc table.tt th{background:rgba(128,128,128,.16);position:sticky;top:0}
 .tc table.tt td.n{text-align:right;font-variant-numeric:tabular-nums}
 .tc table.tt tr.em td{background:rgba(230,159,0,.22);font-weight:700}
 .tc table.tt tr.em td:first-child::before{content:"▶ ";color:#B35E00}
 .tc table.tt tr.tot td{font-weight:700;border-top:3px solid currentColor}
-.tc .tcap{font-size:.88rem;opacity:.85;margin-top:.1rem}
-.tc .tf{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:1.08rem;white-space:pre-wrap;
-  background:rgba(128,128,128,.12);border-radius:.35rem;padding:.35rem .6rem;margin:.35rem 0}
-.tc .tres{font-size:1.7rem;font-weight:800;margin:.3rem 1.6rem .3rem 0;display:inline-block}
-.tc .tres .tres-v{border:3px solid #0072B2;border-radius:.4rem;padding:0 .5rem;margin-left:.4rem}
+.tc .tcap{font-size:.72em;opacity:.85;margin-top:.1em}
+.tc .tf{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:.885em;white-space:pre-wrap;
+  background:rgba(128,128,128,.12);border-radius:.32em;padding:.32em .56em;margin:.32em 0}
+.tc .tres{font-size:1.393em;font-weight:800;margin:.18em .94em .18em 0;display:inline-block}
+.tc .tres .tres-v{border:3px solid #0072B2;border-radius:.24em;padding:0 .29em;margin-left:.24em}
 .tc svg{max-width:100%;height:auto;display:block}
-.tc img.tchart{max-width:100%;height:auto;display:block;border-radius:.35rem;border:1px solid rgba(128,128,128,.35)}
+.tc img.tchart{width:30em;max-width:100%;height:auto;display:block;border-radius:.29em;
+  border:1px solid rgba(128,128,128,.35)}
 .tc svg text{font-family:"DejaVu Sans",Arial,sans-serif}
-.tc .tgrid table{border-collapse:collapse;font-size:1rem}
-.tc .tgrid td,.tc .tgrid th{border:1px solid rgba(128,128,128,.55);min-width:1.9rem;height:1.5rem;text-align:center;
-  padding:0 .2rem}
+.tc .tgrid table{border-collapse:collapse;font-size:.82em}
+.tc .tgrid td,.tc .tgrid th{border:1px solid rgba(128,128,128,.55);min-width:1.9em;height:1.5em;text-align:center;
+  padding:0 .2em}
 .tc .tgrid th{background:rgba(128,128,128,.16);font-weight:600;white-space:pre}
 .tc .tgrid td.pz{opacity:.55}
 .tc .tgrid td.path{background:rgba(0,158,115,.30);font-weight:800;outline:2px solid #009E73;outline-offset:-2px}
@@ -81,24 +84,48 @@ TEACH_CSS = """
 .tc .tgrid td.src{background:rgba(230,159,0,.28)}
 .tc .tgrid td.empty{color:transparent}
 .tc .tgrid th.hl{outline:3px solid #D55E00;outline-offset:-3px}
-.tc .tnotes{border:2px solid #CC79A7;border-radius:.4rem;padding:.35rem .7rem;margin:.4rem 0;font-size:1.02rem}
+.tc .tnotes{border:2px solid #CC79A7;border-radius:.33em;padding:.29em .57em;margin:.33em 0;font-size:.836em}
 .tc .tnotes b{color:inherit}
-.tc .task{border:2px solid #0072B2;border-radius:.4rem;padding:.35rem .7rem;margin:.4rem 0}
-.tc .task .thint{font-size:.9rem;opacity:.85}
+.tc .task{border:2px solid #0072B2;border-radius:.33em;padding:.29em .57em;margin:.33em 0}
+.tc .task .thint{font-size:.738em;opacity:.85}
+.tc .tclaim{border:3px solid #D55E00;border-radius:.33em;padding:.12em .5em;margin:.25em 0;font-weight:600;
+  background:rgba(213,94,0,.08);font-size:.92em;line-height:1.3}
+.tc .tclaim-l{padding:.04em 0}
+.tc .tclaim table{border-collapse:collapse}
+.tc .tclaim th{text-align:left;font-weight:700;font-size:.85em;padding:0 1em 0 0}
+.tc .tclaim td{padding:0 1em 0 0;vertical-align:top}
+.tc .tclaim-yes{border-color:#009E73;background:rgba(0,158,115,.08)}
+.tc .tclaim-na{border-style:dashed;border-color:rgba(128,128,128,.8);background:none}
+.tc .tclaim-mark{font-weight:800;font-size:1.15em;margin-right:.2em}
 .tc .tok-yes{color:#006B4F;font-weight:800}
 .tc .tok-no{color:#B03A00;font-weight:800}
 .tc-fit{display:flex;flex-direction:column;overflow:visible}
 .tc-fit>*{flex:0 0 auto}
-.tc-fit>.tks{max-height:none}
 .tc-fit>.tscroll{max-height:none}
-.tc-fit>.tscroll-long{flex:0 1 auto;min-height:7rem}
-.tc-fit>img.tchart{flex:0 1 auto;min-height:7.5rem;width:auto;max-width:100%;object-fit:contain;
+.tc-fit>.tscroll-long{flex:0 1 auto;min-height:5.7em}
+.tc-fit>img.tchart{flex:0 1 auto;height:11.1em;min-height:6.15em;width:auto;max-width:100%;object-fit:contain;
   object-position:left top;align-self:flex-start}
-.tc-dense .tk-t{font-size:.98rem}
-.tc-dense .tk{padding:0 .3rem;border-width:1.5px}
-.tc-dense .tks{gap:.2rem .25rem}
-.tc-dense .tk-l{font-size:.66rem;min-height:.75rem}
-.tc .xp-cp{font-family:monospace;font-size:.75em;border:1px solid currentColor;border-radius:.2rem;padding:0 .15rem}
+.tc-fit>.tsplit{display:flex;flex-wrap:wrap;align-items:flex-start;gap:.25em 1.2em}
+.tc-fit>.tsplit>table.tt{flex:0 0 auto;font-size:.8em}
+.tc-fit>.tsplit>table.tt th,.tc-fit>.tsplit>table.tt td{padding:.05em .3em}
+.tc-fit>.tsplit>table.tt th:first-child:nth-last-child(n+5)~th{width:1px}
+.tc-fit>.tsplit>table.tt td{white-space:nowrap}
+.tc-fit>.trows{display:flex;flex-wrap:wrap;column-gap:1.6em}
+.tc-fit>.trows>.trow{flex:0 1 auto;min-width:0;max-width:100%}
+.tc-fit .tgrid tr:first-child th{writing-mode:vertical-rl;text-align:left;vertical-align:bottom;padding:.2em 0;
+  height:auto}
+.tc-fit>.tside{display:flex;flex-wrap:wrap;align-items:flex-start;gap:.3em 1em}
+.tc-fit>.tside>img.tchart{flex:0 1 auto;width:30em;max-width:50%;height:auto}
+.tc-fit>.tside>.tside-r{flex:1 1 15em;min-width:0}
+.tc-fit>.tlcs{flex:0 1 auto;min-height:5.7em;display:flex;flex-wrap:wrap;align-items:flex-start;gap:.4em 1.2em;
+  overflow:auto}
+.tc-fit>.tlcs>.tgrid{flex:0 0 auto}
+.tc-fit>.tlcs>.tlcs-side{flex:1 1 14em;min-width:14em}
+.tc-dense .tk-t{font-size:.803em}
+.tc-dense .tk{padding:0 .25em;border-width:1.5px}
+.tc-dense .tks{gap:.16em .2em}
+.tc-dense .tk-l{font-size:.541em;min-height:1.14em}
+.tc .xp-cp{font-family:monospace;font-size:.75em;border:1px solid currentColor;border-radius:.2em;padding:0 .15em}
 """
 
 
@@ -134,19 +161,26 @@ def _td(v) -> str:
     return f"<td{cls}>{_e(text)}</td>"
 
 
-def _table_html(t: Table, *, scroll: bool = True) -> str:
+def _table_html(t: Table, *, scroll: bool = True, split: bool = False) -> str:
+    """A table; ``split`` (a fitted step): a long table as two halves side by side (they wrap under each other
+    when the window is too narrow), so it takes half the height."""
     head = "".join(f"<th>{_e(c)}</th>" for c in t.columns)
-    body = []
     em = set(t.emphasis)
-    for i, row in enumerate(t.rows):
-        cls = ' class="em"' if i in em else ""
-        body.append(f"<tr{cls}>" + "".join(_td(v) for v in row) + "</tr>")
+    rows = [("<tr class=\"em\">" if i in em else "<tr>") + "".join(_td(v) for v in row) + "</tr>"
+            for i, row in enumerate(t.rows)]
     if t.total is not None:
-        body.append('<tr class="tot">' + "".join(_td(v) for v in t.total) + "</tr>")
-    table = f'<table class="tt"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+        rows.append('<tr class="tot">' + "".join(_td(v) for v in t.total) + "</tr>")
+    long = len(t.rows) > 5   # only a long table gives up height in a fitted step
+
+    def table(part: list[str]) -> str:
+        return f'<table class="tt"><thead><tr>{head}</tr></thead><tbody>{"".join(part)}</tbody></table>'
+
     cap = f'<div class="tcap">{_e(t.caption)}</div>' if t.caption else ""
-    long = " tscroll-long" if len(t.rows) > 5 else ""   # only a long table gives up height in a fitted step
-    return (f'<div class="tscroll{long}">{table}</div>' if scroll else table) + cap
+    if split and long:
+        half = (len(rows) + 1) // 2
+        return f'<div class="tscroll tscroll-long tsplit">{table(rows[:half])}{table(rows[half:])}</div>{cap}'
+    body = table(rows)
+    return (f'<div class="tscroll{" tscroll-long" if long else ""}">{body}</div>' if scroll else body) + cap
 
 
 def _formula_html(f: Formula) -> str:
@@ -158,15 +192,54 @@ def _result_html(r: Result) -> str:
             f'<span class="tres-v">{_e(r.shown)}</span></div>')
 
 
-def block_html(b, *, upto: int | None = None, img_charts: bool = False) -> str:
+def _claims_html(claims: Sequence[ClaimCheck]) -> str:
+    """The textbook's printed numbers of one step beside the trace's, in one box: one sentence for one
+    number, a small table for several (each row: what the material says, what the implementation gives, ✓ / ✗).
+    ✓ / ✗ and the border colour (any wrong number: orange) say the same."""
+    def attrs(c: ClaimCheck) -> str:
+        agrees = {True: "yes", False: "no", None: "unknown"}[c.agrees]
+        return (f'data-claim="{_a(c.metric)}" data-agrees="{agrees}" '
+                f'data-value="{"" if c.value is None else repr(c.value)}"')
+
+    cls = ("tclaim-no" if any(c.agrees is False for c in claims) else
+           "tclaim-yes" if all(c.agrees for c in claims) else "tclaim-na")
+    if len(claims) == 1:
+        (c,) = claims
+        inner = f'<div class="tclaim-l" {attrs(c)}><span class="tclaim-mark">{_e(c.mark)}</span>{_e(c.sentence)}</div>'
+    else:
+        impls = list(dict.fromkeys(c.implementation for c in claims if c.implementation))
+        gives = f"{' / '.join(impls)} gives" if impls else "the implementation gives"
+        rows = "".join(f'<tr class="tclaim-l" {attrs(c)} title="{_a(c.sentence)}"><td>{_e(c.what)} '
+                       f"{_e(c.said)}</td><td>{_e(c.shown or 'not computed')}</td><td>"
+                       f'<span class="tclaim-mark">{_e(c.mark)}</span>{_e(c.short[2:])}</td></tr>' for c in claims)
+        inner = (f"<table><thead><tr><th>The textbook says</th><th>{_e(gives)}</th><th>with these settings"
+                 f"</th></tr></thead><tbody>{rows}</tbody></table>")
+    return f'<div class="tclaim {cls}" role="note" aria-label="the textbook’s numbers">{inner}</div>'
+
+
+def claims_table_html(claims) -> str:
+    """The worked example's printed numbers, one row each, for the handout's first page."""
+    if not claims:
+        return ""
+    rows = "".join(f"<tr><td>{_e(c.what)}</td><td>{_e(c.printed)}</td><td>{_e(c.implementation or '—')}</td>"
+                   f"<td>{_e(c.shown or 'not computed')}</td><td>{_e(c.short)}</td></tr>" for c in claims)
+    return ('<div class="tc tclaims"><table class="tt"><thead><tr><th>number</th><th>the textbook prints'
+            "</th><th>implementation</th><th>it gives</th><th>verdict</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table><div class=\"tcap\">With the settings above; in the app, switch the "
+            "dialect or an option to see under which one a printed number holds. Each comparison is repeated at "
+            "the step where the number appears.</div></div>")
+
+
+def block_html(b, *, upto: int | None = None, img_charts: bool = False, fitted: bool = False) -> str:
     """One block. ``upto`` (LCS grid only): how many inner cells are filled so far (row by row);
-    ``img_charts``: charts as ``<img>`` (for ``st.html``), else inline ``<svg>`` (the handout)."""
+    ``img_charts``: charts as ``<img>`` (for ``st.html``), else inline ``<svg>`` (the handout); ``fitted``: laid
+    out to fit the window (long tables in two halves side by side)."""
     if isinstance(b, Para):
         return f'<p class="tp-{b.kind}">{_e(b.text)}</p>'
     if isinstance(b, TokenRow):
         return _row_html(b)
     if isinstance(b, Table):
-        return _table_html(b)
+        return _table_html(b, split=fitted)
     if isinstance(b, Formula):
         return _formula_html(b)
     if isinstance(b, Result):
@@ -175,23 +248,60 @@ def block_html(b, *, upto: int | None = None, img_charts: bool = False) -> str:
         return svg_chart(b, as_img=img_charts)
     if isinstance(b, LcsGrid):
         return grid_html(b, upto=upto)
+    if isinstance(b, ClaimCheck):
+        return _claims_html([b])
     raise TypeError(f"unknown block {type(b).__name__}")
 
 
-def blocks_html(blocks: Iterable, *, upto: int | None = None, img_charts: bool = False) -> str:
-    """Blocks in order; consecutive results share one line."""
+def blocks_html(blocks: Iterable, *, upto: int | None = None, img_charts: bool = False, fitted: bool = False) -> str:
+    """Blocks in order; consecutive results share one line, consecutive claim comparisons one box. ``fitted``
+    (a step that must fit the window): long tables in two halves, and a chart followed by more blocks (claims,
+    results, notes) beside them rather than above them."""
+    blocks = list(blocks)
+    if fitted:
+        at = next((i for i, b in enumerate(blocks) if isinstance(b, Chart)), None)
+        results = [b for b in blocks[(at or 0) + 1:] if isinstance(b, Result)] if at is not None else []
+        if results:
+            rest = [b for b in blocks[at + 1:] if not isinstance(b, Result)]
+            return (blocks_html(blocks[:at], upto=upto, img_charts=img_charts, fitted=True) +
+                    f'<div class="tside">{block_html(blocks[at], img_charts=img_charts)}'
+                    f'<div class="tside-r">{blocks_html(results)}</div></div>' +
+                    blocks_html(rest, upto=upto, img_charts=img_charts, fitted=True))
     out: list[str] = []
     results: list[str] = []
-    for b in blocks:
-        if isinstance(b, Result):
-            results.append(_result_html(b))
-            continue
+    claims: list[ClaimCheck] = []
+    rows: list[str] = []
+
+    def flush():
+        if rows:   # a fitted step: consecutive short token rows side by side
+            out.append(f'<div class="trows">{"".join(rows)}</div>' if len(rows) > 1 else rows[0])
+            rows.clear()
         if results:
             out.append(f'<div class="tres-row">{"".join(results)}</div>')
-            results = []
-        out.append(block_html(b, upto=upto, img_charts=img_charts))
-    if results:
-        out.append(f'<div class="tres-row">{"".join(results)}</div>')
+            results.clear()
+        if claims:
+            out.append(_claims_html(claims))
+            claims.clear()
+
+    for b in blocks:
+        if isinstance(b, Result):
+            if claims or rows:
+                flush()
+            results.append(_result_html(b))
+            continue
+        if isinstance(b, ClaimCheck):
+            if results or rows:
+                flush()
+            claims.append(b)
+            continue
+        if isinstance(b, TokenRow) and fitted:
+            if results or claims:
+                flush()
+            rows.append(_row_html(b))
+            continue
+        flush()
+        out.append(block_html(b, upto=upto, img_charts=img_charts, fitted=fitted))
+    flush()
     return "".join(out)
 
 
@@ -214,9 +324,14 @@ def step_html(step: Step, *, upto: int | None = None, notes: bool = False, fit: 
     sentence (the LCS cell being filled)."""
     chips = sum(len(b.chips) for b in step.blocks if isinstance(b, TokenRow))
     cls = "tc" + (" tc-dense" if chips > DENSE_CHIPS else "")
-    body = (f'<p class="tp-key">{_e(lead)}</p>' if lead else "") + blocks_html(step.blocks, upto=upto,
-                                                                                img_charts=img_charts) + (
-        notes_html(step) if notes else "")
+    lead_html = f'<p class="tp-key">{_e(lead)}</p>' if lead else ""
+    grid = next((b for b in step.blocks if isinstance(b, LcsGrid)), None)
+    if fit and grid is not None:   # the LCS table with its explanation beside it
+        side = lead_html + blocks_html([b for b in step.blocks if b is not grid], img_charts=img_charts, fitted=True)
+        body = grid_html(grid, upto=upto, side=side)
+    else:
+        body = lead_html + blocks_html(step.blocks, upto=upto, img_charts=img_charts, fitted=bool(fit))
+    body += notes_html(step) if notes else ""
     if fit:
         return f'<div class="{cls} tc-fit" style="max-height:{_a(fit)}">{body}</div>'
     return f'<div class="{cls}">{body}</div>'
@@ -253,9 +368,13 @@ def cell_rule(g: LcsGrid, k: int) -> str:
                     f"{v[a][b]}.")
 
 
-def grid_html(g: LcsGrid, *, upto: int | None = None) -> str:
+GRID_TOKEN = 10   # a token longer than this is cut (…) in the LCS table's headers (whole in their tooltip)
+
+
+def grid_html(g: LcsGrid, *, upto: int | None = None, side: str = "") -> str:
     """The LCS table: reference tokens down, candidate tokens across. With ``upto`` (full grids), only the
-    first ``upto`` inner cells are filled, the last one outlined and the cells it was computed from shaded."""
+    first ``upto`` inner cells are filled, the last one outlined and the cells it was computed from shaded.
+    ``side``: markup shown beside the table (with its legend), rather than the table alone."""
     total = grid_cells(g)
     k = total if upto is None or not g.full else max(0, min(upto, total))
     cur = _cell_pos(g, k) if g.full and 0 < k < total + 1 and upto is not None else None
@@ -267,12 +386,13 @@ def grid_html(g: LcsGrid, *, upto: int | None = None) -> str:
     for j, ci in enumerate(g.col_index[1:], start=1):
         tok = g.cand_tokens[ci - 1] if 0 < ci <= len(g.cand_tokens) else ""
         hl = ' class="hl"' if cur and cur[1] == j else ""
-        head.append(f'<th{hl} title="{_a(f"candidate token {ci}")}">{_e(tok)}</th>')
+        head.append(f'<th{hl} title="{_a(f"candidate token {ci}: {tok}")}">{_e(_short(tok, GRID_TOKEN))}</th>')
     rows = []
     for a, ri in enumerate(g.row_index):
         tok = "∅" if ri == 0 else (g.ref_tokens[ri - 1] if ri <= len(g.ref_tokens) else "")
         hl = ' class="hl"' if cur and cur[0] == a and a > 0 else ""
-        cells = [f'<th>{ri}</th><th{hl} title="{_a(f"reference token {ri}")}">{_e(tok)}</th>']
+        cells = [f'<th>{ri}</th><th{hl} title="{_a(f"reference token {ri}: {tok}")}">{_e(_short(tok, GRID_TOKEN))}'
+                 "</th>"]
         for b, ci in enumerate(g.col_index):
             cls = []
             filled = a == 0 or b == 0 or not g.full or (a - 1) * (len(g.col_index) - 1) + b <= k
@@ -293,7 +413,12 @@ def grid_html(g: LcsGrid, *, upto: int | None = None) -> str:
     note = f'<div class="tcap">{_e(g.note)}</div>' if g.note else ""
     legend = ('<div class="tcap">Green double-outlined cells: the alignment the backtrace picks (matched token '
               "pairs). The bottom-right cell is the LCS length.</div>")
-    return f'<div class="tgrid tscroll tscroll-long"><table>{head_row}{"".join(rows)}</table></div>{legend}{note}'
+    table = f'<table>{head_row}{"".join(rows)}</table>'
+    if side:   # one scroll box (a long text) for the explanation and the table: side by side, or the
+        # explanation above a table too wide for both
+        return (f'<div class="tlcs tscroll tscroll-long"><div class="tlcs-side">{side}{legend}{note}</div>'
+                f'<div class="tgrid">{table}</div></div>')
+    return f'<div class="tgrid tscroll tscroll-long">{table}</div>{legend}{note}'
 
 
 # ---------------------------------------------------------------------------------------------- charts
@@ -464,7 +589,7 @@ def svg_chart(ch: Chart, *, as_img: bool = False) -> str:
         data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
         return (f'<img class="tchart" src="data:image/svg+xml;base64,{data}" width="{W}" height="{H}" '
                 f'alt="{_a(ch.alt)}" title="{_a(ch.alt)}">')
-    width = f' style="max-width:{W}px"'
+    width = f' style="max-width:min(100%,{W}px)"'
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" '
             f'font-family="{_FONTS}" aria-label="{_a(ch.alt)}"{width}><title>{_a(ch.alt)}</title>'
             f'{"".join(parts)}</svg>')
@@ -479,9 +604,23 @@ h1{font-size:1.9rem;margin:.2rem 0 .6rem 0}
 h2{font-size:1.45rem;margin:.2rem 0 .5rem 0;border-bottom:3px solid #0072B2;padding-bottom:.2rem}
 h2 .fam{display:inline-block;font-size:.9rem;border:2px solid currentColor;border-radius:.3rem;padding:0 .35rem;
   margin-right:.5rem;vertical-align:middle}
-.meta{font-size:.95rem}
+.meta{font-size:.95rem;width:100%}
 .meta td{padding:.1rem .6rem .1rem 0;vertical-align:top}
+.meta td:first-child{width:9.5rem}
 .text{white-space:pre-wrap;border:1px solid #999;border-radius:.3rem;padding:.3rem .5rem;margin:.2rem 0}
+/* long unbroken strings (a link, a token, a text without spaces) break anywhere rather than run off the page */
+h1,h2,.meta td,.text,code.link,.answers li,.tc p,.tc table.tt td,.tc table.tt th,.tc .tf,.tc .tclaim,.tc .task,
+.tc .tnotes,.tc .tcap,.tc .trow-h{overflow-wrap:anywhere}
+code.link{word-break:break-all}
+.tc .tk{max-width:100%;white-space:pre-wrap;overflow-wrap:anywhere}
+.tc .tk-t{min-width:0;max-width:100%}
+.tc table.tt{max-width:100%}
+/* the LCS table fits the page: smaller cells, the candidate's tokens written downwards above their columns */
+.tc .tgrid table{font-size:.72em}
+.tc .tgrid td,.tc .tgrid th{min-width:1.2em;height:1.35em;padding:0 .08em}
+.tc .tgrid th{white-space:pre;overflow-wrap:normal}
+.tc .tgrid tr:first-child th{writing-mode:vertical-rl;text-align:left;vertical-align:bottom;padding:.2em 0;height:auto}
+@media (max-width:760px){.tc .tgrid table{font-size:.62em}}
 nav ol{columns:2;font-size:.95rem}
 section.step{margin:1.2rem 0 1.8rem 0}
 .tc .tks{max-height:none;overflow:visible}
@@ -502,12 +641,13 @@ footer{font-size:.85rem;opacity:.85;margin-top:2rem;border-top:1px solid #999;pa
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 
-def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), link: str = "") -> str:
+def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), link: str = "",
+                 link_note: str = "") -> str:
     """The whole walkthrough as one self-contained HTML file: texts, every step's tables, formulas with
     numbers and charts (inline SVG), speaker notes, the predict-first questions and, at the end, their
     answers. No script and no external resource; a CSP forbids requests; print CSS puts each step on its own
     page. ``settings``: (label, value) lines for the header (dialects, signatures); ``link``: the Teach-page
-    URL of this lesson (shown as text, not fetched)."""
+    URL of this lesson (shown as text, not fetched); ``link_note``: why there is none (said in its place)."""
     title = lesson.title or "BLEU and ROUGE, step by step"
     meta = [("Candidate", f'<div class="text">{_e(lesson.candidate)}</div>')]
     for k, r in enumerate(lesson.references):
@@ -517,8 +657,12 @@ def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), li
     if lesson.source:
         meta.append(("Source", _e(lesson.source)))
     if link:
-        meta.append(("Open in the app", f"<code>{_e(link)}</code>"))
+        meta.append(("Open in the app", f'<code class="link">{_e(link)}</code>'))
+    elif link_note:
+        meta.append(("Open in the app", f"No link: {_e(link_note)}"))
     meta_html = "".join(f"<tr><td><b>{_e(a)}</b></td><td>{b}</td></tr>" for a, b in meta)
+    claims = (f'<section class="claims" id="claims"><h2>The textbook’s numbers</h2>'
+              f"{claims_table_html(lesson.claims)}</section>" if lesson.claims else "")
     toc = "".join(f'<li><a href="#step-{i + 1}">{_e(s.family)}: {_e(s.title)}</a></li>'
                   for i, s in enumerate(lesson.steps))
     sections = []
@@ -527,15 +671,16 @@ def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), li
         sections.append(f'<section class="step" id="step-{i + 1}"><h2><span class="fam">{_e(s.family)}</span>'
                         f"Step {i + 1} · {_e(s.title)}</h2>"
                         f'<div class="tc">{q}{blocks_html(s.blocks)}{notes_html(s)}</div></section>')
-    answers = "".join(f'<li><b>Step {i + 1} · {_e(q.prompt)}</b><br>{_e(q.shown)} — {_e(q.explanation)}</li>'
+    answers = "".join(f'<li><b>Step {i + 1} · {_e(q.prompt)}</b><br>{_e(q.shown)} — {_e(q.explanation)}'
+                      + (f'<div class="tc">{blocks_html(q.marked)}</div>' if q.marked else "") + "</li>"
                       for i, q in lesson.questions())
     notes = "".join(f"<li>{_e(n)}</li>" for n in lesson.notes)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{_e(title)}</title><style>{HANDOUT_CSS}{TEACH_CSS}</style></head><body>"
+            f"<title>{_e(title)}</title><style>{TEACH_CSS}{HANDOUT_CSS}</style></head><body>"
             f"<h1>{_e(title)}</h1><table class=\"meta\">{meta_html}</table>"
-            + (f'<ul class="tp-note">{notes}</ul>' if notes else "")
+            + (f'<ul class="tp-note">{notes}</ul>' if notes else "") + claims
             + f'<nav><h2>Steps</h2><ol>{toc}</ol></nav>{"".join(sections)}'
             f'<section class="answers" id="answers"><h2>Answers</h2><ol class="answers">{answers}</ol></section>'
             "<footer>Made with the BLEU &amp; ROUGE explainer. Every number comes from the trace of the "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from explainer.teach.model import Chart, Formula, LcsGrid, Lesson, Para, Result, Table, TokenRow, num
+from explainer.teach.model import Chart, ClaimCheck, Formula, LcsGrid, Lesson, Para, Result, Table, TokenRow, num
 from explainer.ui.highlight import is_suspicious_char
 
 __all__ = ["md_text", "handout_markdown", "block_markdown"]
@@ -54,6 +54,8 @@ def _row(r: TokenRow) -> str:
             t = f"**{t}**"
         elif c.kind == "clip":
             t = f"~~{t}~~ ✂"
+        elif c.kind == "focus":   # a token an answer talks about (highlight syntax of Marp, Obsidian, …)
+            t = f"=={t}=="
         if c.label and c.kind != "clip":
             t += f" ({md_text(c.label)})"
         return t
@@ -111,10 +113,14 @@ def block_markdown(b) -> str:
         return f"*Chart: {md_text(b.alt)}*"
     if isinstance(b, LcsGrid):
         return _grid(b)
+    if isinstance(b, ClaimCheck):
+        return f"> **{md_text(b.mark)}** {md_text(b.sentence)}"
     raise TypeError(f"unknown block {type(b).__name__}")
 
 
-def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), link: str = "") -> str:
+def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), link: str = "",
+                     link_note: str = "") -> str:
+    """The walkthrough as Markdown; ``link``: the Teach-page URL of the lesson, ``link_note``: why there is none."""
     title = lesson.title or "BLEU and ROUGE, step by step"
     out = [f"# {md_text(title)}", "", f"**Candidate:** {md_text(lesson.candidate)}", ""]
     for k, r in enumerate(lesson.references):
@@ -126,8 +132,18 @@ def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = ()
     if link:
         out += [f"**Open in the app:** <{link}>" if "<" not in link and ">" not in link and " " not in link
                 else f"**Open in the app:** {md_text(link)}", ""]
+    elif link_note:
+        out += [f"**Open in the app:** no link — {md_text(link_note)}", ""]
     for n in lesson.notes:
         out += [f"*{md_text(n)}*", ""]
+    if lesson.claims:
+        out += ["## The textbook’s numbers", "",
+                "| number | the textbook prints | implementation | it gives | verdict |",
+                "| --- | --- | --- | --- | --- |"]
+        out += [f"| {md_text(c.what)} | {md_text(c.printed)} | {md_text(c.implementation or '—')} | "
+                f"{md_text(c.shown or 'not computed')} | {md_text(c.short)} |" for c in lesson.claims]
+        out += ["", "*With the settings above; in the app, switch the dialect or an option to see under which one a "
+                "printed number holds. Each comparison is repeated at the step where the number appears.*", ""]
     for i, s in enumerate(lesson.steps):
         out += ["---", "", f"## Step {i + 1} · {s.family} · {md_text(s.title)}", ""]
         if s.question:
@@ -140,4 +156,5 @@ def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = ()
         out += ["---", "", "## Answers", ""]
         for i, q in qs:
             out += [f"- **Step {i + 1} · {md_text(q.prompt)}** {md_text(q.shown)} — {md_text(q.explanation)}", ""]
+            out += [f"  {_row(r)}" for r in q.marked] + ([""] if q.marked else [])
     return "\n".join(out).rstrip() + "\n"

@@ -40,25 +40,38 @@ DEFAULT_EXAMPLE = "cat_mat"
 MODES = {"walk": "Walkthrough", "student": "Student", "practice": "Exercise set"}
 SOURCES = {"example": "Worked example", "preset": "Gaming-lab preset", "text": "Your own text"}
 TEACH_PARAMS = {"mode", "step", "notes", "order", "seed", "level", "n", "item", "example", "preset", "variant",
-                "candidate", "ref", "cell"}
+                "candidate", "ref", "cell", "text"}
+# The link of an own-text lesson whose texts are longer than a link carries (MAX_URL_TEXT) has ``text=NOT_IN_LINK``
+# instead of the texts: this tab keeps them (session state, never the server's disk); a reload or another browser
+# gets a message, not another lesson.
+NOT_IN_LINK = "not-in-link"
 MAX_PARAM_DIGITS = 9   # every integer in a link is bounded before int()
-# Height of what the walkthrough shows above a step's body at 1024x768 (top padding, the view / navigation rows,
-# the title) and of the LCS table's slider: the body gets the rest of the window.
-FIT_OFFSET = 262
+MAX_ORDER = 10   # the largest maximum n-gram order a BLEU dialect takes (``order`` is bounded by the settings' own)
+ORDER_WHAT = "an n-gram order of these BLEU settings (0 = automatic, up to their maximum order)"
+# Height of what the walkthrough shows above a step's body (top padding, the view / navigation rows: Streamlit's
+# widgets, in px) and of the step's title (in the lesson's base size --tcb, which grows with the window), and of
+# the LCS table's slider: the body gets the rest of the window.
+FIT_OFFSET = 218
+FIT_TITLE = 2.11
 SLIDER_HEIGHT = 90
 
 PAGE_CSS = """<style>
+:root{--tcb:max(1.22rem,2.7vmin)}
 [data-testid="stMainBlockContainer"]{padding-top:3.4rem;padding-bottom:1.2rem}
-.tc-title{font-size:1.85rem;font-weight:800;line-height:1.2;margin:.1rem 0 .25rem 0}
-.tc-title .fam{display:inline-block;font-size:1rem;border:2px solid currentColor;border-radius:.3rem;
-  padding:0 .4rem;margin-right:.55rem;vertical-align:middle;letter-spacing:.04em}
-.tc-title .num{font-weight:600;opacity:.75;font-size:1.2rem;margin-left:.4rem}
-.tc-box{border-left:.3rem solid rgba(128,128,128,.6);background:rgba(128,128,128,.10);padding:.25rem .6rem;
-  margin:.15rem 0 .45rem 0;white-space:pre-wrap;word-break:break-word;font-size:1.12rem}
-.tc-lab{font-weight:700;font-size:1rem}
+.tc{font-size:var(--tcb)}
+.tc-title{font-size:calc(var(--tcb) * 1.52);font-weight:800;line-height:1.2;margin:.05em 0 .14em 0}
+.tc-title .fam{display:inline-block;font-size:.54em;border:2px solid currentColor;border-radius:.3em;
+  padding:0 .4em;margin-right:.55em;vertical-align:middle;letter-spacing:.04em}
+.tc-title .num{font-weight:600;opacity:.75;font-size:.65em;margin-left:.4em}
+.tc-box{border-left:.27em solid rgba(128,128,128,.6);background:rgba(128,128,128,.10);padding:.22em .54em;
+  margin:.13em 0 .4em 0;white-space:pre-wrap;word-break:break-word;font-size:calc(var(--tcb) * .92)}
+.tc-lab{font-weight:700;font-size:calc(var(--tcb) * .82)}
 .st-key-tch_nav button p{font-size:1.05rem}
-.tnotes-fixed{position:fixed;right:1rem;bottom:.8rem;width:min(52rem,calc(100vw - 6rem));max-height:42vh;
-  overflow:auto;z-index:999990;box-shadow:0 4px 18px rgba(0,0,0,.35);font-size:1.02rem;line-height:1.4}
+.st-key-tch_head>.stElementContainer:has([data-testid="stCaptionContainer"]){flex:1 1 0 !important;min-width:8rem}
+.st-key-tch_head [data-testid="stCaptionContainer"] p{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.tnotes-fixed{position:fixed;right:1rem;bottom:.8rem;width:min(52em,calc(100vw - 6rem));max-height:42vh;
+  overflow:auto;z-index:999990;box-shadow:0 4px 18px rgba(0,0,0,.35);font-size:calc(var(--tcb) * .84);
+  line-height:1.4}
 </style>"""
 
 
@@ -193,6 +206,17 @@ def _own_text_source(params: dict, warns: list[str]) -> _LinkSource:
                        settings_params=_settings_params(params))
 
 
+def _long_text_source(params: dict, warns: list[str]) -> _LinkSource:
+    """``text=not-in-link``: own texts longer than a link carries; only the tab that wrote the link has them."""
+    kept = st.session_state.get("_tch_long_texts")
+    if kept is None:
+        warns.append(f"This link was made for a lesson of your own texts longer than a link carries "
+                     f"({MAX_URL_TEXT:,} characters in all), so the texts are not in it (nor stored anywhere). "
+                     "Paste them again in the sidebar (“Your own text”).")
+    cand, refs = kept or ("", [""])
+    return _LinkSource("text", cand=cand, refs=list(refs), settings_params=_settings_params(params))
+
+
 def _preset_source(params: dict, pid: str, warns: list[str]) -> _LinkSource:
     n = len(PRESETS[pid].variants)
     variant = _int_param(params, "variant", 1, n, _preset_default_variant(pid) + 1, warns,
@@ -207,6 +231,8 @@ def _parse_source(params: dict, warns: list[str]) -> _LinkSource:
     """Own text (``candidate``/``ref``), a preset (``preset``, ``variant``) or a worked example (``example``)."""
     if "candidate" in params or "ref" in params:
         return _own_text_source(params, warns)
+    if _first(params, "text") is not None:
+        return _long_text_source(params, warns)
     fallback = _LinkSource(settings_params=_settings_params(params))
     pid = _first(params, "preset")
     if pid is not None:
@@ -267,10 +293,11 @@ def _parse_notes(params: dict, warns: list[str]) -> bool:
         return False
 
 
-def _put_view(params: dict, warns: list[str]) -> None:
-    """The lesson view's own parameters: order, step, notes and the exercise set's level, seed, size, item."""
+def _put_view(params: dict, warns: list[str], n_max: int = MAX_ORDER) -> None:
+    """The lesson view's own parameters: order (up to ``n_max``, the BLEU settings' maximum order), step, notes
+    and the exercise set's level, seed, size, item."""
     ss = st.session_state
-    ss["tch_order"] = _int_param(params, "order", 0, 10, 0, warns, "an n-gram order")
+    ss["tch_order"] = _int_param(params, "order", 0, n_max, 0, warns, ORDER_WHAT)
     ss["_tch_step_raw"] = _first(params, "step")
     ss["tch_step"] = 0
     ss["tch_notes"] = _parse_notes(params, warns)
@@ -296,9 +323,34 @@ def _load_from_url() -> None:
     settings = _link_settings(params, src, keep_settings, warns)
     _put_source(src)
     ms.put_settings(settings)
-    _put_view(params, warns)
+    _put_view(params, warns, max_order(settings))
     ss["_tch_warnings"] = warns
     ss["_tch_loaded"] = True
+
+
+# ------------------------------------------------------------------------------------------- n-gram order
+def max_order(settings: MetricSettings) -> int:
+    """The maximum n-gram order of the BLEU settings (the dialect's own rule: sacreBLEU's max_ngram_order,
+    NLTK's number of weights …); invalid settings (the lesson says why): the largest any dialect takes."""
+    from explainer.bleu.registry import get_dialect
+
+    try:
+        return min(MAX_ORDER, get_dialect(settings.bleu_dialect, **dict(settings.bleu_options)).max_order)
+    except (ValueError, TypeError, KeyError):
+        return MAX_ORDER
+
+
+def _bound_order(n: int, warns: list[str]) -> None:
+    """The order followed stays within the settings' maximum order (a setting changed under it): the
+    automatic order otherwise, with a warning."""
+    ss = st.session_state
+    order = ss.get("tch_order")
+    if isinstance(order, int) and 0 <= order <= n:
+        return
+    if isinstance(order, int) and order > n:
+        warns.append(f"The n-gram order followed ({order}) is above the maximum order of these BLEU settings "
+                     f"({n}); following the automatic order.")
+    ss["tch_order"] = 0
 
 
 # ------------------------------------------------------------------------------------------- sidebar
@@ -372,12 +424,18 @@ def _sidebar() -> tuple[MetricSettings, list[str]]:
             c2.button("Remove last", key="tch_rm_ref", disabled=n <= 1,
                       on_click=lambda: ss.update(tch_nrefs=max(1, ss.get("tch_nrefs", 1) - 1)))
             st.caption(f"At most {MAX_LESSON_CHARS:,} characters in all (longer texts: use the Explain page). "
-                       "Your text is not stored on the server; it lives in this page's URL.")
-        st.selectbox("n-gram order followed in steps 2–4", list(range(0, 11)), key="tch_order",
+                       "Your text is not stored on the server; it lives in this page's URL (texts over "
+                       f"{MAX_URL_TEXT:,} characters in all: only in this tab).")
+        n_max = max_order(ms.current_settings(ss)[0])
+        order_warns: list[str] = []
+        _bound_order(n_max, order_warns)
+        st.selectbox("n-gram order followed in steps 2–4", list(range(0, n_max + 1)), key="tch_order",
                      format_func=lambda n: "automatic (where clipping matters)" if n == 0 else f"{n}-grams",
                      help="The BLEU walkthrough follows one order through the n-gram, counting and clipping "
-                          "steps; automatic picks the lowest order where clipping removes a count.")
-    return ms.render_settings_sidebar(rouge_types=False)
+                          f"steps; automatic picks the lowest order where clipping removes a count. These BLEU "
+                          f"settings count up to {n_max}-grams.")
+    settings, warns = ms.render_settings_sidebar(rouge_types=False)
+    return settings, order_warns + warns
 
 
 # ------------------------------------------------------------------------------------------- the lesson
@@ -400,22 +458,28 @@ def _texts() -> tuple[str, list[str], str, str]:
 
 
 def shared_lesson(cand: str, refs: list[str], settings: MetricSettings, *, order: int = 0,
-                  title: str = "") -> Lesson:
+                  title: str = "", claims: tuple = ()) -> Lesson:
     """The lesson of these texts with these settings (ROUGE types: the lesson's own), computed once and shared
     by every session (:func:`explainer.ui.compute.cached`: in memory, bounded by the texts' size, one
-    computation per key at a time — a class opening the teacher's link waits for one computation)."""
+    computation per key at a time — a class opening the teacher's link waits for one computation). ``claims``:
+    a worked example's printed numbers, compared in the lesson."""
     settings = dataclasses.replace(settings, rouge_types=LESSON_TYPES)
     state = ExplainState(candidate=cand, refs=list(refs), **settings.to_state_fields())
-    # the focus order and the title are part of the lesson (the title: the source's name)
-    kind = f"teach_lesson:{order}:{title}"
+    # the focus order, the title (the source's name) and the compared claims are part of the lesson
+    kind = f"teach_lesson:{order}:{title}:{hash(tuple(claims))}"
     return shared_compute.cached(kind, state, list(refs), lambda: build_lesson(
         cand, list(refs), bleu_dialect=settings.bleu_dialect, bleu_options=dict(settings.bleu_options),
         rouge_dialect=settings.rouge_dialect, rouge_options=dict(settings.rouge_options),
-        focus_order=order or None, title=title))
+        focus_order=order or None, title=title, claims=tuple(claims)))
 
 
 def _lesson(cand: str, refs: list[str], settings: MetricSettings, title: str) -> Lesson:
-    return shared_lesson(cand, refs, settings, order=int(st.session_state.get("tch_order") or 0), title=title)
+    ss = st.session_state
+    # a worked example's printed numbers are compared at their steps
+    claims = ()
+    if ss.get("tch_source", "example") == "example":
+        claims = get_example(ss.get("tch_example") or DEFAULT_EXAMPLE).claims
+    return shared_lesson(cand, refs, settings, order=int(ss.get("tch_order") or 0), title=title, claims=claims)
 
 
 def _input_problem(cand: str, refs: list[str]) -> str | None:
@@ -445,8 +509,12 @@ def _query(settings: MetricSettings, *, mode: str, step: int | None = None) -> d
         out["variant"] = str(ss.get("tch_variant", 0) + 1)
     else:
         cand, refs, _, _ = _texts()
-        if len(cand) + sum(map(len, refs)) <= MAX_URL_TEXT:
+        if _link_chars(cand, refs) is None:
             out["candidate"], out["ref"] = cand, refs
+            ss.pop("_tch_long_texts", None)
+        else:   # the link cannot carry them: this tab keeps them, the link says so
+            out["text"] = NOT_IN_LINK
+            ss["_tch_long_texts"] = (cand, list(refs))
     have = ms.settings_to_params(_source_defaults(src, out.get("example", DEFAULT_EXAMPLE), ss.get("tch_preset"),
                                                   ss.get("tch_variant", 0)))
     out.update({k: v for k, v in full.items() if have.get(k) != v})   # only what differs from the source's own
@@ -465,6 +533,24 @@ def _query(settings: MetricSettings, *, mode: str, step: int | None = None) -> d
     if ss.get("tch_notes") and mode == "walk":
         out["notes"] = "1"
     return out
+
+
+def _link_chars(cand: str, refs: list[str]) -> int | None:
+    """The texts' length when it is over what a link carries (MAX_URL_TEXT), else None."""
+    total = len(cand) + sum(map(len, refs))
+    return total if total > MAX_URL_TEXT else None
+
+
+def _no_link_warning(total: int) -> str:
+    return (f"The texts have {total:,} characters together, more than a link carries ({MAX_URL_TEXT:,}), so this "
+            "lesson has no link: the page's URL leaves them out, and reloading or sharing it will not bring them "
+            "back. They stay in this tab.")
+
+
+def _no_link_note(total: int) -> str:
+    """What the handouts say instead of a link."""
+    return (f"the texts have {total:,} characters together, more than a link carries ({MAX_URL_TEXT:,}); paste "
+            "them as your own text on the Teach page.")
 
 
 def _sync_url(want: dict) -> None:
@@ -537,17 +623,22 @@ def _settings_lines(lesson: Lesson) -> list[tuple[str, str]]:
     return out
 
 
-def _downloads(lesson: Lesson, settings: MetricSettings, source: str) -> None:
-    link = _link(_query(settings, mode="walk", step=0))
+def _downloads(lesson: Lesson, settings: MetricSettings, source: str, no_link: int | None = None) -> None:
+    """The handouts; ``no_link``: the texts' length when the lesson has no link (the handouts say why instead of
+    giving a link to another lesson)."""
+    link = "" if no_link else _link(_query(settings, mode="walk", step=0))
+    note = _no_link_note(no_link) if no_link else ""
     lesson = dataclasses.replace(lesson, source=source)
-    st.download_button("Handout (HTML)", lambda: th.handout_html(lesson, settings=_settings_lines(lesson), link=link),
+    st.download_button("Handout (HTML)", lambda: th.handout_html(lesson, settings=_settings_lines(lesson), link=link,
+                                                                 link_note=note),
                        file_name="bleu-rouge-lesson.html", mime="text/html", key="tch_dl_html", on_click="ignore",
                        icon=":material/description:")
     st.download_button("Handout (Markdown)", lambda: handout_markdown(lesson, settings=_settings_lines(lesson),
-                                                                      link=link),
+                                                                      link=link, link_note=note),
                        file_name="bleu-rouge-lesson.md", mime="text/markdown", key="tch_dl_md", on_click="ignore",
                        icon=":material/notes:")
-    st.caption("The HTML handout is one file: it opens offline and prints one step per page.")
+    st.caption("The HTML handout is one file: it opens offline and prints one step per page."
+               + (" It has no link to this lesson: the texts are too long for one." if no_link else ""))
 
 
 def _title(lesson: Lesson, i: int) -> None:
@@ -568,7 +659,8 @@ def _step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False)
         upto = st.slider("Cells filled, row by row", 0, total, key=key,
                          help="Move the slider to fill the table one cell at a time.")
     # walkthrough: the step fits the window below the page's own rows (head, navigation, title; the slider)
-    fit = f"calc(100vh - {FIT_OFFSET + (SLIDER_HEIGHT if upto is not None else 0)}px)" if fit_window else None
+    fit = (f"calc(100vh - {FIT_OFFSET + (SLIDER_HEIGHT if upto is not None else 0)}px - {FIT_TITLE} * var(--tcb))"
+           if fit_window else None)
     body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "")
     _html(body)
     if notes:
@@ -651,6 +743,8 @@ def _student_step(lesson: Lesson, i: int) -> None:
                                                   ":material/cancel:")
     else:
         st.info(hl.md_escape(f"The answer: {q.shown}. {q.explanation}"), icon=":material/visibility:")
+    if q.marked:   # the tokens the answer talks about, marked
+        _html('<div class="tc tc-marked">' + th.blocks_html(q.marked) + "</div>")
     _step_body(lesson, i, notes=False)
 
     def again():
@@ -823,12 +917,16 @@ def render() -> None:
             refs = [r for r in refs if r != ""]
             with st.spinner("Computing BLEU and ROUGE step by step…"):
                 lesson = _lesson(cand, refs, settings, title)
+    # own texts over what a link carries: no link (said here and in the handouts)
+    no_link = _link_chars(cand, refs) if mode != "practice" and ss.get("tch_source") == "text" else None
+    if no_link:
+        st.warning(hl.md_escape(_no_link_warning(no_link)), icon=":material/link_off:")
     with st.container(horizontal=True, vertical_alignment="center", key="tch_head"):
         st.segmented_control("View", list(MODES), key="tch_mode", format_func=MODES.get, required=True,
                              label_visibility="collapsed")
         if lesson is not None and lesson.steps:
             with st.popover("Handout", icon=":material/download:"):
-                _downloads(lesson, settings, source)
+                _downloads(lesson, settings, source, no_link)
         st.caption(hl.md_escape(f"Teaching: {title}") if mode != "practice" else
                    "Fresh exercises: predict the number, then check it.")
     if mode == "practice":
