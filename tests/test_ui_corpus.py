@@ -244,7 +244,7 @@ def test_sample_link_loads_the_sample():
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.query_params["sample"] = "nope"
     at.run()
-    assert any("does not exist" in plain(i.value) for i in ok(at).info)
+    assert any("does not exist" in plain(i.value) for i in ok(at).warning)
 
 
 def _paste_one_system(name: str, output: str):
@@ -275,3 +275,216 @@ def test_empty_output_warning_escapes_the_system_name():
     warns = [w.value for w in at.warning if "is empty" in w.value]
     assert warns and all(plain(w).startswith(f"{evil}'s output for segment 1 is empty") for w in warns), warns
     assert all("\\[x\\]" in w and "\\*\\*b\\*\\*" in w for w in warns), warns
+
+
+def test_corpus_ui_names_a_rouge_trace_rouge_trace():
+    """The project says rouge_trace / bleu_trace (``rt`` meant a ROUGE trace, a RougeType and a reference token)."""
+    import ast
+
+    for path in sorted((ROOT / "explainer" / "ui").glob("corpus*.py")):
+        names = {n.id for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Name)}
+        assert not names & {"rt", "bt"}, (path.name, names & {"rt", "bt"})
+
+
+def _set_lowercase_and_tokenizer(at, lowercase: bool, tokenize: str):
+    at.checkbox(key="bleu_opt:sacrebleu:lowercase").set_value(lowercase)
+    at.selectbox(key="bleu_opt:sacrebleu:tokenize").set_value(tokenize)
+    return ok(at.run())
+
+
+def test_stored_p_values_belong_to_the_test_set_and_settings_not_to_a_report_object():
+    """The tests' results are kept under the test set and the settings (not ``id(report)``: reports are evicted
+    after three and a new one may reuse an old one's id). Back on the first settings after their report was
+    evicted, its p-values are shown again, sacreBLEU's; other settings never show them."""
+    at = load_sample_page()
+    ts = load_sample("news-en")
+    streams = [list(s) for s in zip(*ts.references)]
+    at.number_input(key="cp_test_n_bs").set_value(120).run()
+    at.button(key="cp_run_test").click().run()
+    ok(at)
+    _, want = PairedTest(list(ts.systems), {"BLEU": BLEU(references=streams)}, None, test_type="bs",
+                         n_samples=120)()
+    assert scores_table(at)["p-value"].tolist()[1:] == [w.p_value for w in want["BLEU"][1:]]
+    for lowercase, tok in [(True, "13a"), (False, "intl"), (False, "char"), (True, "intl")]:
+        _set_lowercase_and_tokenizer(at, lowercase, tok)
+        assert "p-value" not in scores_table(at).columns       # another setting: no result of the first one
+    _set_lowercase_and_tokenizer(at, False, "13a")           # its report was evicted and is computed anew
+    assert scores_table(at)["p-value"].tolist()[1:] == [w.p_value for w in want["BLEU"][1:]]
+
+
+def test_charts_download_holds_the_charts_of_this_run(monkeypatch):
+    """The "Charts (HTML)" file is made when the button is pressed, outside the script run: it must hold the
+    charts drawn in the last run (not read the session then — it was empty — nor keep an earlier test set's)."""
+    import streamlit
+
+    made = {}
+    real = streamlit.download_button
+
+    def spy(label, data, *args, **kwargs):
+        made[kwargs.get("key")] = data
+        return real(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(streamlit, "download_button", spy)
+    at = load_sample_page("news-en")
+    en = load_sample("news-en")
+    en_refs = [list(s) for s in zip(*en.references)]
+    html = made["cp_dl_html"]()
+    assert html.startswith("<!DOCTYPE html>") and "plotly" in html
+    assert len(html) > 1_000_000      # Plotly's script is included: the file works offline
+    scores = [f"{BLEU().corpus_score(lines, en_refs).score:.2f}" for _, lines in en.systems]
+    assert '"text":[' + ",".join(f'"{s}"' for s in scores) + "]" in html
+    for title in ("Corpus BLEU per system", "Segments that pull corpus and mean apart most",
+                  "BLEU by reference length"):
+        assert title in html, title
+    # another analysis: its chart replaces the previous one
+    at.segmented_control(key="cp_differ_view").set_value("Length ratio").run()
+    html = made["cp_dl_html"]()
+    assert "Length ratio c \\u002f r per segment" in html and "BLEU by reference length" not in html
+    # another test set: none of the first one's charts
+    at.selectbox(key="cp_sample").set_value("news-zh")
+    at.button(key="cp_load_sample").click().run()
+    ok(at)
+    html = made["cp_dl_html"]()
+    zh = load_sample("news-zh")
+    zh_refs = [list(s) for s in zip(*zh.references)]
+    zh_scores = [f"{BLEU(tokenize='zh').corpus_score(lines, zh_refs).score:.2f}" for _, lines in zh.systems]
+    assert '"text":[' + ",".join(f'"{s}"' for s in zh_scores) + "]" in html
+    assert '"text":[' + ",".join(f'"{s}"' for s in scores) + "]" not in html and "new-model" not in html
+
+
+def test_a_precision_bar_lists_the_segments_it_sums():
+    """Picking the bar p3 of new-model (what its click stores) lists the segments behind it, with sacreBLEU's
+    summed counts; the button narrows the table to them."""
+    at = load_sample_page()
+    at.segmented_control(key="cp_differ_view").set_value("Precision by order").run()
+    assert any("click one to list them" in c.value for c in ok(at).caption)
+    at.session_state["cp_prec_pick"] = ("new-model", 3)
+    at.run()
+    ts = load_sample("news-en")
+    res = BLEU().corpus_score(ts.system("new-model"), [list(s) for s in zip(*ts.references)])
+    line = next(plain(m.value) for m in ok(at).markdown if m.value.startswith("p3 of"))
+    assert line.startswith(f"p3 of new-model = {res.counts[2]:,} / {res.totals[2]:,} = "
+                           f"{res.counts[2] / res.totals[2]:.4f}")
+    df = next(d.value for d in at.dataframe if list(d.value.columns) == ["segment", "matches", "totals", "missed",
+                                                                          "precision"])
+    assert df["matches"].sum() == res.counts[2] and df["totals"].sum() == res.totals[2]
+    btn = at.button(key="cp_prec_filter")
+    assert btn.label == f"List these {len(df):,} segments in the table below"
+    btn.click().run()
+    assert any(f"{len(df):,} of 300 segments" in c.value for c in ok(at).caption)
+
+
+# ------------------------------------------------------------------------------------------ the permalink
+def linked_page(params: dict) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params.update(params)
+    at.run()
+    return ok(at)
+
+
+def segment_bleu(at) -> str:
+    return next(m.value for m in at.metric if m.label == "BLEU")
+
+
+def test_permalink_round_trip_gives_the_same_numbers():
+    """Lowercase on, another baseline, segment 42, approximate randomization with 500 trials: the URL holds all of
+    it, and a fresh page opened on that URL shows the same numbers (sacreBLEU's) and the same view."""
+    at = linked_page({"sample": "news-en"})
+    at.checkbox(key="bleu_opt:sacrebleu:lowercase").check().run()
+    at.selectbox(key="cp_baseline").set_value("new-model").run()
+    at.selectbox(key="cp_system").set_value("small-model").run()
+    at.number_input(key="cp_seg_input").set_value(42).run()
+    at.selectbox(key="cp_view_sys").set_value("baseline").run()
+    at.radio(key="cp_test").set_value("ar").run()
+    at.number_input(key="cp_test_n_ar").set_value(500).run()
+    ok(at)
+    link = dict(at.query_params)
+    assert {k: link.get(k) for k in ("sample", "metric", "lowercase", "baseline", "system", "seg", "seg_system",
+                                     "test", "n", "bleu_dialect", "tokenize")} == {
+        "sample": "news-en", "metric": "bleu", "lowercase": "1", "baseline": "new-model", "system": "small-model",
+        "seg": "42", "seg_system": "baseline", "test": "ar", "n": "500", "bleu_dialect": "sacrebleu",
+        "tokenize": "13a"}
+    fresh = linked_page(link)
+    assert not fresh.warning, [w.value for w in fresh.warning]
+    ts = load_sample("news-en")
+    streams = [list(s) for s in zip(*ts.references)]
+    table = scores_table(fresh)
+    assert table.equals(scores_table(at))
+    for (_, lines), got in zip(ts.systems, table["BLEU"]):
+        assert got == BLEU(lowercase=True).corpus_score(lines, streams).score
+    ss = fresh.session_state
+    assert (ss["cp_baseline"], ss["cp_system"], ss["cp_seg"], ss["cp_view_sys"], ss["cp_test"], ss["cp_test_n_ar"]) \
+        == ("new-model", "small-model", 42, "baseline", "ar", 500)
+    want = explain_bleu(ts.system("baseline")[41], ts.references[41], lowercase=True)
+    assert segment_bleu(fresh) == segment_bleu(at) == f"{want.score:.4f}"
+    assert dict(fresh.query_params) == link          # the link is stable: the page writes it back unchanged
+    share = next(c.value for c in fresh.code if "seg=42" in c.value)
+    assert "sample=news-en" in share and "lowercase=1" in share
+
+
+def test_permalink_round_trip_of_the_rouge_view():
+    at = linked_page({"sample": "news-en"})
+    at.segmented_control(key="cp_metric").set_value("ROUGE").run()
+    at.selectbox(key="cp_rouge_type").set_value("rougeL").run()
+    at.number_input(key="cp_rouge_copt:rouge-score:seed").set_value(7).run()
+    at.checkbox(key="rouge_opt:rouge-score:use_stemmer").check().run()
+    ok(at)
+    link = dict(at.query_params)
+    assert (link["metric"], link["rouge_type"], link["agg_seed"], link["stem"]) == ("rouge", "rougeL", "7", "1")
+    fresh = linked_page(link)
+    assert not fresh.warning, [w.value for w in fresh.warning]
+
+    def rouge_table(a):
+        return next(d.value for d in a.dataframe if "mid F (dialect's score)" in d.value.columns)
+
+    assert rouge_table(fresh).equals(rouge_table(at))
+    ts = load_sample("news-en")
+    rr = rouge_report(ts, types=["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True, seed=7)
+    want = {(r["system"], r["type"]): r for r in rr.aggregate_rows()}
+    for _, row in rouge_table(fresh).iterrows():
+        w = want[(row["system"], row["type"])]
+        assert (row["low F"], row["mid F (dialect's score)"], row["high F"]) == pytest.approx(
+            (w["low_f"], w["mid_f"], w["high_f"]), abs=1e-12)
+    assert fresh.session_state["cp_rouge_type"] == "rougeL"
+    assert dict(fresh.query_params) == link
+
+
+def test_bad_link_values_are_warned_about_and_dropped_from_the_address_bar():
+    junk = {f"junk{k}": "x" for k in range(300)}
+    at = linked_page({"sample": "news-en", "seg": "0", "baseline": "nobody", "metric": "xyz", "test": "zz",
+                      "n": "99999999999999999999", "max_order": "abc", "system": "s" * 5000, **junk})
+    warns = [plain(w.value) for w in at.warning]
+    for needle in ["“seg=0” is not a segment of this sample (1–300); showing segment 1",
+                   "“baseline=nobody” is not a system of this sample (baseline, new-model, small-model)",
+                   "“metric=xyz” is not bleu or rouge; showing BLEU",
+                   "“test=zz” is not bs (paired bootstrap) or ar",
+                   "“n=99999999999999999999” is not a number of resamples the page runs",
+                   "“max_order=abc”",
+                   "(5,000 characters) is too long for this parameter",
+                   "“junk0”, “junk1”, “junk2”, “junk3”, “junk4” and 295 more mean nothing on this page; they were "
+                   "dropped"]:
+        assert any(needle in w for w in warns), (needle, warns)
+    assert list(scores_table(at)["system"]) == ["baseline", "new-model", "small-model"]   # the sample is shown
+    link = dict(at.query_params)
+    assert not any(k.startswith("junk") for k in link) and len(link) < 40
+    assert (link["metric"], link["baseline"], link["system"], link["seg"], link["max_order"]) == \
+        ("bleu", "baseline", "new-model", "1", "4")
+    assert "test" not in link or link["test"] == "bs"
+
+
+def test_an_oversized_sample_parameter_is_refused_before_use():
+    at = linked_page({"sample": "9" * 5000})
+    assert any("sample=99999" in plain(w.value) and "(5,000 characters) is too long" in plain(w.value)
+               for w in at.warning)
+    assert "sample" not in at.query_params and not at.dataframe
+
+
+def test_an_uploaded_test_set_is_not_in_the_link_and_the_page_says_so():
+    at = _paste_one_system("mine", "a b c d\ne f g")
+    link = dict(at.query_params)
+    assert "sample" not in link and "seg" not in link and link["metric"] == "bleu" and link["bleu_dialect"]
+    assert any("uploaded or pasted: a link cannot carry it" in c.value for c in at.caption)
+    # a sample loaded after it is in the link again
+    at.radio(key="cp_source").set_value("Sample corpus").run()
+    at.button(key="cp_load_sample").click().run()
+    assert ok(at).query_params["sample"] == "news-en"

@@ -30,12 +30,14 @@ from explainer.corpus.significance import Statistic
 from explainer.corpus.testset import TestSet
 from explainer.errors import ExplainerInputError
 
-__all__ = ["ReportBase", "BleuSystem", "BleuReport", "bleu_report", "LENGTH_BUCKETS", "largest_deltas",
-           "quantile_edges", "segment_scores", "segment_columns"]
+__all__ = ["ReportBase", "BleuSystem", "BleuReport", "bleu_report", "LENGTH_BUCKETS", "LENGTH_RATIO_EDGES",
+           "largest_deltas", "quantile_edges", "ratio_bins", "segment_scores", "segment_columns"]
 
 #: reference-length buckets (tokens of reference 1 under the dialect's tokenizer) when there are no lengths to
 #: take quantiles of (compare-mt's defaults)
 LENGTH_BUCKETS = (10, 20, 30, 40, 50)
+#: bins of a segment's length ratio c / r (finer near 1, where brevity is decided)
+LENGTH_RATIO_EDGES = (0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0, 1.05, 1.1, 1.2, 1.3, 1.5, 2.0, math.inf)
 
 
 def _n(k: int, word: str) -> str:
@@ -278,13 +280,29 @@ class BleuReport(ReportBase):
                         "precisions": [float(p) for p in t.precisions]})
         return out
 
+    def precision_segments(self, i: int, n: int) -> dict:
+        """The segments behind system i's corpus n-gram precision of order ``n`` (1-based): p_n = summed clipped
+        matches / summed n-grams of the candidate, so each segment with n-grams of that order adds its own
+        matches and totals. Rows most unmatched n-grams first (they pull p_n down most); ``matches`` and
+        ``totals`` are the sums the corpus score uses."""
+        N = self.max_order
+        if not 1 <= n <= N:
+            raise ValueError(f"order {n} is not between 1 and {N}")
+        s = self.systems[i]
+        m, t = s.stats[:, 1 + n], s.stats[:, 1 + N + n]
+        idx = sorted(np.flatnonzero(t > 0).tolist(), key=lambda k: (-(t[k] - m[k]), k))
+        rows = [{"segment": k + 1, "matches": int(m[k]), "totals": int(t[k]), "missed": int(t[k] - m[k]),
+                 "precision": float(m[k] / t[k])} for k in idx]
+        return {"system": s.name, "order": n, "matches": int(m.sum()), "totals": int(t.sum()), "segments": rows}
+
     def largest_deltas(self, i: int, baseline: int = 0, k: int = 10) -> dict:
         """Segments where system i's sentence score is most above / below the baseline's."""
         return largest_deltas(self.systems[i].sentence, self.systems[baseline].sentence, k,
                               system=self.systems[i].name, baseline=self.systems[baseline].name)
 
     def length_ratio(self) -> list[dict]:
-        """Per system: total c / r, and each segment's c / r (None where r is 0)."""
+        """Per system: total c / r, each segment's c / r (None where r is 0) and the segments of each bin of
+        :data:`LENGTH_RATIO_EDGES` (``bins``)."""
         out = []
         for s in self.systems:
             c, r = s.stats[:, 0], s.stats[:, 1]
@@ -293,7 +311,7 @@ class BleuReport(ReportBase):
             out.append({"system": s.name, "sys_len": int(c.sum()), "ref_len": int(r.sum()),
                         "ratio": float(c.sum() / r.sum()) if r.sum() else None,
                         "segment_ratio": [None if math.isnan(x) else float(x) for x in seg.tolist()],
-                        "shorter": int((c < r).sum()), "longer": int((c > r).sum())})
+                        "shorter": int((c < r).sum()), "longer": int((c > r).sum()), "bins": ratio_bins(seg)})
         return out
 
     def ngram_differences(self, i: int, baseline: int = 0, k: int = 15, orders: Sequence[int] | None = None) -> dict:
@@ -323,6 +341,7 @@ class BleuReport(ReportBase):
             ratios = self.length_ratio()
             for r in ratios:
                 r.pop("segment_ratio")
+                r.pop("bins")
             out["length_ratio"] = ratios
             out["largest_deltas"] = [self.largest_deltas(j, baseline) for j in range(len(self.systems))
                                      if j != baseline]
@@ -349,6 +368,19 @@ def largest_deltas(sys_scores, base_scores, k: int = 10, **labels) -> dict:
 
     return {**labels, "better": [rec(x) for x in pos], "worse": [rec(x) for x in neg],
             "n_better": int((delta > 0).sum()), "n_worse": int((delta < 0).sum()), "n_equal": int((delta == 0).sum())}
+
+
+def ratio_bins(ratios, edges: Sequence[float] = LENGTH_RATIO_EDGES) -> list[dict]:
+    """Segments (1-based ids) per bin [low, high) of the length ratios ``ratios`` (NaN: no reference length, in no
+    bin); ``range`` is the bin's label."""
+    v = np.asarray(ratios, dtype=float)
+    out = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        with np.errstate(invalid="ignore"):
+            mask = (v >= lo) & (v < hi)
+        out.append({"range": f"{lo:g}–{hi:g}" if hi != math.inf else f"≥ {lo:g}", "low": lo,
+                    "high": None if hi == math.inf else hi, "segments": _ids(mask)})
+    return out
 
 
 def quantile_edges(lengths, k: int = 5) -> list[int]:

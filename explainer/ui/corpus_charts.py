@@ -3,10 +3,13 @@
 
 Same conventions as ``explainer.ui.charts``: Okabe–Ito colours, every series also told apart by pattern, marker or
 dash, system names and n-grams (user text) through ``label_text`` / ``plotly_escape``. Points and bars carry the
-segment ids they stand for in ``customdata`` so the page can open the segments behind a click.
+segment ids they stand for in ``customdata`` so the page can open the segments behind a click; bars that stand for
+a group of segments carry indices into the report's records, and the ``*_segments`` / ``*_pick`` functions here
+turn a clicked point (as Streamlit reports it: a dict with its ``customdata``) back into those segments.
 """
 from __future__ import annotations
 
+import html
 import math
 from typing import Sequence
 
@@ -17,7 +20,9 @@ from explainer.ui.charts import label_text, plotly_escape
 
 __all__ = ["SYSTEM_COLOURS", "corpus_scores_figure", "precision_by_order_figure", "corpus_vs_mean_figure",
            "influence_figure", "bootstrap_figure", "null_distribution_figure", "length_buckets_figure",
-           "segment_scatter_figure", "delta_histogram_figure", "length_ratio_figure", "ngram_diff_figure"]
+           "segment_scatter_figure", "delta_histogram_figure", "length_ratio_figure", "ngram_diff_figure",
+           "charts_html", "histogram_bins", "precision_bar_pick", "bucket_bar_segments", "ratio_bar_segments",
+           "ngram_bar_segments", "delta_bar_segments", "DELTA_BINS"]
 
 SYSTEM_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442", "#000000",
                   "#999999", "#882255"]
@@ -82,9 +87,9 @@ def precision_by_order_figure(rows: Sequence[dict]) -> go.Figure:
         ns = [f"{n + 1}-gram" for n in range(len(r["precisions"]))]
         data.append(dict(type="bar", x=ns, y=r["precisions"], name=_name(r["system"]),
                          marker=dict(color=_colour(i), pattern=_pattern(i)),
-                         customdata=[[c, t] for c, t in zip(r["counts"], r["totals"])],
+                         customdata=[[c, t, i, n + 1] for n, (c, t) in enumerate(zip(r["counts"], r["totals"]))],
                          hovertemplate="%{fullData.name} %{x}: %{y:.4f} = %{customdata[0]} / "
-                                       "%{customdata[1]}<extra></extra>"))
+                                       "%{customdata[1]} (click: its segments)<extra></extra>"))
     return _fig(data, _layout("Corpus n-gram precision by order (summed matches / summed totals)", height=380,
                               barmode="group", yaxis=dict(title=dict(text="precision (0–1)"), range=[0, 1.05])))
 
@@ -212,7 +217,7 @@ def length_buckets_figure(buckets: Sequence[dict], names: Sequence[str], *, metr
     for i, n in enumerate(names):
         ys = [b["scores"].get(n) for b in buckets]
         data.append(dict(type="bar", x=xs, y=ys, name=_name(n), marker=dict(color=_colour(i), pattern=_pattern(i)),
-                         customdata=[[b["bucket"], b["n_segments"]] for b in buckets],
+                         customdata=[[b["bucket"], b["n_segments"], k] for k, b in enumerate(buckets)],
                          hovertemplate="%{fullData.name}, reference length %{customdata[0]} (%{customdata[1]} "
                                        "segments): %{y:.3f}<extra></extra>"))
     return _fig(data, _layout(f"{metric} by reference length (tokens of reference 1; buckets of about equal size)",
@@ -240,56 +245,166 @@ def segment_scatter_figure(base: np.ndarray, other: np.ndarray, *, base_name: st
                                        "<extra></extra>"))
     top = float(max(np.max(base, initial=0), np.max(other, initial=0), 1e-9))
     shapes = [dict(type="line", x0=0, y0=0, x1=top, y1=top, line=dict(color="#000000", dash="dot", width=1))]
-    return _fig(data, _layout(f"{metric} per segment: {name} vs {base_name} (select points to open them)",
-                              height=460, shapes=shapes, dragmode="select",
+    # no dragmode here: Streamlit then makes a click select the point (with dragmode "select" a click only
+    # emits an event and selects nothing); box and lasso stay in the chart's toolbar
+    return _fig(data, _layout(f"{metric} per segment: {name} vs {base_name} (click a point to open it)",
+                              height=460, shapes=shapes,
                               xaxis=dict(title=dict(text=plotly_escape(base_name))),
                               yaxis=dict(title=dict(text=plotly_escape(name)))))
 
 
+DELTA_BINS = 41
+
+
+def histogram_bins(values, nbins: int) -> tuple[list[float], list[int], float, list[np.ndarray]]:
+    """(bin centres, counts, bin width, each bin's members as 0-based indices into ``values``): equal bins from the
+    smallest to the largest finite value, each [low, high) but the last [low, high]; NaN in no bin. The counts
+    are the members' numbers, so a bar's height and the segments its click lists are the same set."""
+    v = np.asarray(values, dtype=float)
+    keep = np.flatnonzero(np.isfinite(v))
+    if not len(keep):
+        return [], [], 1.0, []
+    x = v[keep]
+    lo, hi = float(x.min()), float(x.max())
+    if hi == lo:
+        hi = lo + 1e-9
+    edges = np.linspace(lo, hi, nbins + 1)
+    which = np.clip(np.searchsorted(edges, x, side="right") - 1, 0, nbins - 1)
+    members = [keep[which == k] for k in range(nbins)]
+    centres = ((edges[:-1] + edges[1:]) / 2).tolist()
+    return centres, [int(len(m)) for m in members], float(edges[1] - edges[0]), members
+
+
 def delta_histogram_figure(delta: np.ndarray, *, name: str, base_name: str) -> go.Figure:
-    x, y, w = _hist(delta, nbins=41)
-    data = [dict(type="bar", x=x, y=y, width=w, name="segments",
+    """Segments by Δ of sentence score; ``customdata`` = the bin's index (:func:`delta_bar_segments`)."""
+    x, y, w, _ = histogram_bins(delta, DELTA_BINS)
+    data = [dict(type="bar", x=x, y=y, width=w, name="segments", customdata=list(range(len(x))),
                  marker=dict(color=["#009E73" if v > 0 else "#D55E00" if v < 0 else "#999999" for v in x]),
-                 hovertemplate="%{y} segments with Δ near %{x:+.2f}<extra></extra>")]
+                 hovertemplate="%{y} segments with Δ near %{x:+.2f} (click: list them)<extra></extra>")]
     return _fig(data, _layout(f"Δ sentence score per segment ({name} − {base_name})", height=340,
                               showlegend=False, xaxis=dict(title=dict(text="Δ")),
                               yaxis=dict(title=dict(text="segments"))))
 
 
 def length_ratio_figure(rows: Sequence[dict]) -> go.Figure:
-    """Per system the distribution of segment length ratios c / r (log-spaced bins), total ratio in the legend."""
+    """Per system the number of segments per bin of the length ratio c / r (``rows``: report.length_ratio, whose
+    ``bins`` list each bin's segments), total ratio in the legend; ``customdata`` = [system index, bin index]."""
     data = []
-    edges = [0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0, 1.05, 1.1, 1.2, 1.3, 1.5, 2.0, math.inf]
-    labels = [f"{a:g}–{b:g}" if b != math.inf else f"≥ {a:g}" for a, b in zip(edges[:-1], edges[1:])]
     for i, r in enumerate(rows):
-        vals = [v for v in r["segment_ratio"] if v is not None]
-        counts = [sum(1 for v in vals if a <= v < b) for a, b in zip(edges[:-1], edges[1:])]
+        bins = r["bins"]
         ratio = r["ratio"]
-        data.append(dict(type="bar", x=labels, y=counts,
+        data.append(dict(type="bar", x=[b["range"] for b in bins], y=[len(b["segments"]) for b in bins],
+                         customdata=[[i, k] for k in range(len(bins))],
                          name=f"{_name(r['system'])} (total c/r = {ratio:.3f})" if ratio is not None else
                          _name(r["system"]), marker=dict(color=_colour(i), pattern=_pattern(i)),
-                         hovertemplate="%{fullData.name}: %{y} segments with c/r in %{x}<extra></extra>"))
+                         hovertemplate="%{fullData.name}: %{y} segments with c/r in %{x} (click: list them)"
+                                       "<extra></extra>"))
     return _fig(data, _layout("Length ratio c / r per segment (candidate tokens / chosen reference length)",
-                              height=380, barmode="group", xaxis=dict(title=dict(text="c / r")),
+                              height=400, barmode="group", xaxis=dict(title=dict(text="c / r")),
+                              margin=dict(l=60, r=30, t=70, b=110),
+                              legend=dict(orientation="h", yanchor="top", y=-0.27, xanchor="left", x=0),
                               yaxis=dict(title=dict(text="segments"))))
 
 
 def ngram_diff_figure(nd: dict) -> go.Figure:
     """The n-grams one system matches more often than the other (clipped matches summed over the corpus)."""
     better, worse = nd.get("better", []), nd.get("worse", [])
-    rows = list(reversed(worse)) + list(reversed(better))
+    keyed = ([("worse", k, r) for k, r in reversed(list(enumerate(worse)))] +
+             [("better", k, r) for k, r in reversed(list(enumerate(better)))])
+    rows = [r for _, _, r in keyed]
     ys = [f"{label_text(r['ngram'], 30)}  ({r['n']})" for r in rows]
     xs = [r["difference"] for r in rows]
     data = [dict(type="bar", orientation="h", x=xs, y=ys, name="matched more by " + _name(nd["system"]),
                  marker=dict(color=["#009E73" if x > 0 else "#D55E00" for x in xs],
                              pattern=dict(shape=["" if x > 0 else "/" for x in xs], fillmode="overlay",
                                           fgcolor="#000000", fgopacity=0.4, size=8, solidity=0.25)),
-                 customdata=[[r["system"], r["baseline"], r["n_segments"]] for r in rows],
+                 customdata=[[r["system"], r["baseline"], r["n_segments"], kind, k] for kind, k, r in keyed],
                  meta=[_name(nd["system"]), _name(nd["baseline"])],
                  hovertemplate="%{y}: %{meta[0]} %{customdata[0]}×, %{meta[1]} %{customdata[1]}× "
-                               "(in %{customdata[2]} segments)<extra></extra>")]
+                               "(in %{customdata[2]} segments; click: list them)<extra></extra>")]
     return _fig(data, _layout(f"N-grams matched in the references: {nd['system']} − {nd['baseline']}",
                               height=max(300, 60 + 24 * len(rows)), showlegend=False,
                               margin=dict(l=200, r=30, t=70, b=60),
                               xaxis=dict(title=dict(text="difference in clipped matches (summed over the corpus)"),
                                          zeroline=True)))
+
+
+# ------------------------------------------------------------------------------- a click -> its segments
+def _custom(point: dict) -> list:
+    cd = point.get("customdata") if isinstance(point, dict) else None
+    return cd if isinstance(cd, list) else [cd]
+
+
+def _index(x, n: int) -> int | None:
+    """``x`` as an index below ``n`` (a click's customdata comes from the browser: checked, never trusted)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x != int(x) \
+            or not 0 <= int(x) < n:
+        return None
+    return int(x)
+
+
+def precision_bar_pick(rows: Sequence[dict], point: dict) -> tuple[int, int] | None:
+    """A bar of :func:`precision_by_order_figure` -> (system index, n-gram order), or None."""
+    cd = _custom(point)
+    if len(cd) < 4:
+        return None
+    i = _index(cd[2], len(rows))
+    n = _index(cd[3], len(rows[i]["precisions"]) + 1) if i is not None else None
+    return (i, n) if i is not None and n else None
+
+
+def bucket_bar_segments(buckets: Sequence[dict], point: dict) -> tuple[list[int], str]:
+    """A bar of :func:`length_buckets_figure` -> (its bucket's segments, a label)."""
+    cd = _custom(point)
+    k = _index(cd[2], len(buckets)) if len(cd) > 2 else None
+    if k is None:
+        return [], ""
+    return list(buckets[k]["segments"]), f"reference length {buckets[k]['bucket']}"
+
+
+def ratio_bar_segments(rows: Sequence[dict], point: dict) -> tuple[list[int], str, str | None]:
+    """A bar of :func:`length_ratio_figure` -> (the segments of that system in that bin, a label, the system)."""
+    cd = _custom(point)
+    i = _index(cd[0], len(rows)) if len(cd) > 1 else None
+    k = _index(cd[1], len(rows[i]["bins"])) if i is not None else None
+    if k is None:
+        return [], "", None
+    b = rows[i]["bins"][k]
+    return list(b["segments"]), f"{rows[i]['system']}: c/r in {b['range']}", rows[i]["system"]
+
+
+def ngram_bar_segments(nd: dict, point: dict) -> tuple[list[int], str]:
+    """A bar of :func:`ngram_diff_figure` -> (the segments where the two systems match that n-gram a different
+    number of times, a label)."""
+    cd = _custom(point)
+    if len(cd) < 5 or cd[3] not in ("better", "worse"):
+        return [], ""
+    k = _index(cd[4], len(nd.get(cd[3], [])))
+    if k is None:
+        return [], ""
+    r = nd[cd[3]][k]
+    return list(r["segments"]), f"n-gram “{r['ngram']}”"
+
+
+def delta_bar_segments(delta, point: dict) -> tuple[list[int], str]:
+    """A bar of :func:`delta_histogram_figure` (same ``delta``) -> (the segments in that bin, a label)."""
+    x, _, w, members = histogram_bins(delta, DELTA_BINS)
+    cd = _custom(point)
+    k = _index(cd[0], len(members)) if cd else None
+    if k is None:
+        return [], ""
+    return [int(j) + 1 for j in members[k]], f"Δ {x[k] - w / 2:+.2f} to {x[k] + w / 2:+.2f}"
+
+
+# ------------------------------------------------------------------------------------------------ export
+def charts_html(figures: Sequence[go.Figure], *, title: str = "Corpus charts", subtitle: str = "") -> str:
+    """One self-contained HTML page with ``figures``, interactive (Plotly's script included once: works
+    offline). ``title`` and ``subtitle`` are user text (a test set's label): escaped."""
+    parts = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'>", f"<title>{html.escape(title)}</title>",
+             "</head><body style='font-family: sans-serif'>", f"<h1>{html.escape(title)}</h1>"]
+    if subtitle:
+        parts.append(f"<p>{html.escape(subtitle)}</p>")
+    for k, fig in enumerate(figures):
+        parts.append(fig.to_html(full_html=False, include_plotlyjs=k == 0))
+    parts.append("</body></html>")
+    return "\n".join(parts)

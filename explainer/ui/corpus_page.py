@@ -18,6 +18,7 @@ import hashlib
 import json
 import time
 from dataclasses import replace
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
@@ -44,6 +45,7 @@ from explainer.ui import corpus_charts as cc
 from explainer.ui import corpus_dialects
 from explainer.ui import highlight as hl
 from explainer.ui import settings as metric_settings
+from explainer.ui.page_links import dropped_link_warning, watch_dropped_link
 
 __all__ = ["render", "PAGE_MAX_SEGMENTS", "PAGE_MAX_SYSTEMS", "PAGE_MAX_BYTES", "PAGE_MAX_RESAMPLES",
            "PAGE_MAX_TEST_CELLS", "testset_from_uploads", "testset_from_paste"]
@@ -136,33 +138,36 @@ def _testset_key(ts: TestSet) -> str:
     return h.hexdigest()[:24]
 
 
-def _set_testset(ts: TestSet, label: str) -> None:
+def _set_testset(ts: TestSet, label: str, sample: str | None = None) -> None:
     ss = st.session_state
     ss["cp_ts"] = ts
     ss["cp_ts_key"] = _testset_key(ts)
     ss["cp_ts_label"] = label
+    ss["cp_ts_sample"] = sample          # a bundled sample can be in a link; uploads and pasted text cannot
     ss["cp_names"] = list(ts.names)
     for i, n in enumerate(ts.names):
         ss[f"cp_name_{i}"] = n
-    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_tests"):
+    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_view_sys", "cp_filter_ids"):
         ss.pop(k, None)
 
 
-def _load_sample() -> None:
+def _sample_settings(sid: str) -> None:
+    """The sample's suggested settings (e.g. the zh tokenizer), on the dialect that has the option."""
     ss = st.session_state
-    sid = ss.get("cp_sample")
-    if sid not in SAMPLES:
-        return
-    _set_testset(load_sample(sid), SAMPLES[sid].title)
-    st.query_params["sample"] = sid
-    ss["cp_link_done"] = sid
-    # the sample's suggested settings (e.g. the zh tokenizer), on the dialect that has the option
     bleu = SAMPLES[sid].settings.get("bleu", {})
     current, _ = metric_settings.current_settings()
     if bleu and current.bleu_dialect == "sacrebleu":
         metric_settings.put_settings(replace(current, bleu_options={**current.bleu_options, **bleu}))
         ss["cp_notice"] = "Loaded with the sample's suggested settings: " + ", ".join(
             f"{k} = {v}" for k, v in bleu.items()) + " (sidebar)."
+
+
+def _load_sample() -> None:
+    sid = st.session_state.get("cp_sample")
+    if sid not in SAMPLES:
+        return
+    _set_testset(load_sample(sid), SAMPLES[sid].title, sample=sid)
+    _sample_settings(sid)
 
 
 def _load_uploads() -> None:
@@ -176,7 +181,6 @@ def _load_uploads() -> None:
         ss["cp_load_error"] = str(e)
         return
     _set_testset(ts, f"{len(ts.systems)} uploaded system(s), {ts.n_refs()} reference(s)")
-    st.query_params.pop("sample", None)
 
 
 def _load_paste() -> None:
@@ -190,22 +194,164 @@ def _load_paste() -> None:
         ss["cp_load_error"] = str(e)
         return
     _set_testset(ts, "pasted text")
-    st.query_params.pop("sample", None)
 
 
-def _sample_from_link() -> None:
-    """``?sample=<id>`` (a short, shareable link) loads a bundled sample once per session; uploads cannot be in a
-    link (they are never stored on the server)."""
+# ------------------------------------------------------------------------------------------- the link
+LAST_PARAMS = "_cp_last_params"     # the query parameters this page last wrote
+LINK_WARNINGS = "cp_link_warnings"  # what was wrong with the link (shown once, above the page)
+
+
+def _params() -> dict[str, list[str]]:
+    return {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+
+
+def _sample_info(sid: str) -> tuple[list[str], int]:
+    ts = load_sample(sid)
+    return list(ts.names), ts.n_segments
+
+
+def _parse(params: dict):
+    from explainer.ui import corpus_link
+
+    return corpus_link.parse_link(params, samples=SAMPLES, sample_info=_sample_info, max_n=PAGE_MAX_RESAMPLES,
+                                  max_cells=PAGE_MAX_TEST_CELLS)
+
+
+def _link_in() -> None:
+    """Before any widget is drawn: a link (the URL, when it is not the one this page last wrote) sets the sample,
+    the settings and the view; bad values and unknown parameters become warnings (the canonical link written at
+    the end of the run drops them from the address bar). Back from another page (the navigation drops the
+    query), the view is put back as the page left it."""
     ss = st.session_state
-    sid = st.query_params.get("sample")
-    if not sid or ss.get("cp_link_done") == sid:
+    params = _params()
+    last = ss.get(LAST_PARAMS)
+    if params == last:
         return
-    ss["cp_link_done"] = sid
-    if sid in SAMPLES:
-        ss["cp_sample"] = sid
-        _load_sample()
-    else:
-        ss["cp_notice"] = f"The link asks for the sample “{sid[:40]}”, which does not exist; pick one below."
+    if not params:
+        if last:
+            _apply_view(_parse(last), metric_settings.current_settings()[0])
+        else:   # the page's first load: a link over the server's limits arrives empty (said by watch_dropped_link)
+            dropped = dropped_link_warning("corpus")
+            if dropped:
+                ss[LINK_WARNINGS] = [_corpus_words(dropped)]
+        return
+    warns = []
+    dropped = dropped_link_warning("corpus") if last is None else None
+    if dropped:
+        warns.append(_corpus_words(dropped))
+    link = _parse(params)
+    warns += link.warnings
+    loaded = False
+    if link.sample is not None and (ss.get("cp_ts") is None or ss.get("cp_ts_sample") != link.sample):
+        ss["cp_sample"] = link.sample
+        _set_testset(load_sample(link.sample), SAMPLES[link.sample].title, sample=link.sample)
+        loaded = True
+    if link.settings is not None:
+        metric_settings.put_settings(link.settings)
+    elif loaded:
+        _sample_settings(link.sample)
+    _apply_view(link, link.settings or metric_settings.current_settings()[0])
+    ss[LINK_WARNINGS] = warns
+
+
+def _corpus_words(sentence: str) -> str:
+    """The shared dropped-link sentence as it applies here (this page has no default example)."""
+    return sentence.replace("so the page shows its default example instead", "so the page opened without it")
+
+
+def _apply_view(link, settings) -> None:
+    """The link's metric, systems, segment, test and ROUGE choices into the widgets' keys (before they are
+    drawn). System names in a link are the sample's own; the page shows the names the user gave them."""
+    ss = st.session_state
+    if link.metric:
+        ss["cp_metric"] = link.metric.upper()
+    ts = ss.get("cp_ts")
+    if link.sample is not None and ts is not None and ss.get("cp_ts_sample") == link.sample:
+        own = list(ts.names)
+
+        def shown(name: str) -> str:
+            return ss.get(f"cp_name_{own.index(name)}", name)
+
+        if link.baseline:
+            ss["cp_baseline"] = shown(link.baseline)
+        if link.system:
+            ss["cp_system"] = shown(link.system)
+        if link.seg_system or link.system:
+            ss["cp_view_sys"] = shown(link.seg_system or link.system)
+        if link.seg:
+            ss["cp_seg"] = link.seg
+    if link.test:
+        ss["cp_test"] = link.test
+    if link.n is not None:
+        ss[f"cp_test_n_{link.test or 'bs'}"] = link.n
+    if link.rouge_type:
+        ss["cp_rouge_type"] = link.rouge_type
+    for name, v in link.agg.items():
+        ss[_copt_key(settings.rouge_dialect, name)] = v
+
+
+def _link_now() -> dict[str, str]:
+    """This view's link (from the widgets' state: callable in a fragment's run too)."""
+    from explainer.ui import corpus_link
+
+    ss = st.session_state
+    settings = metric_settings.stored_settings() or metric_settings.default_settings()
+    metric = (ss.get("cp_metric") or "BLEU").lower()
+    ts = ss.get("cp_ts")
+    sample = ss.get("cp_ts_sample") if ts is not None and ss.get("cp_ts_sample") in SAMPLES else None
+    kw: dict[str, Any] = {}
+    if sample is not None:
+        own = list(ts.names)
+        shown = [ss.get(f"cp_name_{i}", n) for i, n in enumerate(own)]
+
+        def link_name(key: str) -> str | None:
+            v = ss.get(key)
+            return own[shown.index(v)] if v in shown else None
+
+        test = ss.get("cp_test") if ss.get("cp_test") in ("bs", "ar") else None
+        kw = dict(baseline=link_name("cp_baseline"), system=link_name("cp_system"),
+                  seg_system=link_name("cp_view_sys"), seg=ss.get("cp_seg") if "cp_seg" in ss else None,
+                  test=test, n=ss.get(f"cp_test_n_{test}") if test else None)
+    if metric == "rouge":
+        kw["rouge_type"] = ss.get("cp_rouge_type")
+        kw["agg"] = {o["name"]: ss[_copt_key(settings.rouge_dialect, o["name"])]
+                     for o in corpus_link.agg_specs(settings.rouge_dialect)
+                     if _copt_key(settings.rouge_dialect, o["name"]) in ss}
+    return corpus_link.link_params(settings=settings, sample=sample, metric=metric, **kw)
+
+
+def _sync_url() -> None:
+    """Write this view's link into the address bar (only when it changed)."""
+    want = _link_now()
+    norm = {k: [v] for k, v in want.items()}
+    if _params() != norm:
+        st.query_params.from_dict(want)
+    st.session_state[LAST_PARAMS] = norm
+
+
+def _base_url() -> str:
+    try:
+        return (st.context.url or "").split("?")[0]
+    except Exception:  # noqa: BLE001 - embedded contexts without a URL
+        return ""
+
+
+def _share_box() -> None:
+    """The link to this view, and what it cannot hold."""
+    ss = st.session_state
+    want = _link_now()
+    st.markdown("**Link to this view**")
+    st.code((_base_url() or "corpus") + "?" + urlencode(want), language=None, wrap_lines=True)
+    if "sample" not in want:
+        st.caption("This test set was uploaded or pasted: a link cannot carry it (nothing you load is stored on the "
+                   "server). The link keeps the metric and its settings; whoever opens it loads the same files to "
+                   "see the same numbers.")
+        return
+    ts = ss.get("cp_ts")
+    renamed = ts is not None and any(ss.get(f"cp_name_{i}", n) != n for i, n in enumerate(ts.names))
+    st.caption("The link opens this sample with these settings, this baseline, system and segment, and the test "
+               "set up (press “Run the test”: same seed, same numbers)."
+               + (" The names you gave the systems are not in it." if renamed else ""))
 
 
 def _input_section() -> TestSet | None:
@@ -255,6 +401,8 @@ def _input_section() -> TestSet | None:
         err = ss.pop("cp_load_error", None)
         if err:
             st.error(hl.md_escape(err), icon=":material/error:")
+    for w in ss.pop(LINK_WARNINGS, None) or []:
+        st.warning(hl.md_escape(w), icon=":material/link:")
     notice = ss.pop("cp_notice", None)
     if notice:
         st.info(hl.md_escape(notice), icon=":material/tune:")
@@ -328,7 +476,8 @@ class _Progress:
             self.bar.empty()
 
 
-def _bleu_report(ts: TestSet, ts_key: str, settings):
+def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple]:
+    """(the BLEU report of this test set with these settings, its key: what it is computed from)."""
     from explainer.corpus.report import bleu_report
 
     kw = settings.bleu_kwargs()
@@ -342,7 +491,7 @@ def _bleu_report(ts: TestSet, ts_key: str, settings):
         finally:
             p.done()
 
-    return _cached("bleu", key, compute)
+    return _cached("bleu", key, compute), ("bleu",) + key
 
 
 def _rouge_types(settings) -> tuple[tuple[str, ...], list[str]]:
@@ -351,7 +500,8 @@ def _rouge_types(settings) -> tuple[tuple[str, ...], list[str]]:
     return supported_types(settings.rouge_dialect, settings.rouge_types)
 
 
-def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict):
+def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict) -> tuple[Any, tuple]:
+    """(the ROUGE report of this test set with these settings, its key: what it is computed from)."""
     from explainer.corpus.rouge_report import rouge_report
 
     types, _ = _rouge_types(settings)
@@ -366,7 +516,7 @@ def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict):
         finally:
             p.done()
 
-    return _cached("rouge", key, compute)
+    return _cached("rouge", key, compute), ("rouge",) + key
 
 
 # --------------------------------------------------------------------------------------------- sections
@@ -376,20 +526,90 @@ def _fmt(x: float | None, scale: float = 100.0) -> str:
     return f"{x:.2f}" if scale >= 100 else f"{x:.4f}"
 
 
+RUN_FIGURES = "cp_run_figures"    # the charts drawn in this run, for the "Charts (HTML)" download
+
+
 def _plot(fig, key: str, **kw):
     cfg = dict(CHART_CONFIG)
     fmt = st.session_state.get("cp_chart_format", "png")
     cfg["toImageButtonOptions"] = {"format": fmt, "filename": key}
-    st.session_state.setdefault("cp_figures", {})[key] = fig
+    st.session_state.setdefault(RUN_FIGURES, {})[key] = fig
     return st.plotly_chart(fig, key=key, config=cfg, **kw)
 
 
+OPEN_REQUEST = "cp_open_request"
+
+
 def _open_segment(seg: int, system: str | None = None, note: str = "") -> None:
+    """Ask for segment ``seg`` (the candidate of ``system``) to be opened in the segment view. Only a request: a
+    widget's key cannot be written once the widget is drawn in a run (Streamlit raises), so it is applied by
+    :func:`_apply_open_request` before the widgets of the next run are drawn. Called from widget callbacks (a
+    button's ``on_click``, a chart's or table's ``on_select``), which run before the script."""
+    st.session_state[OPEN_REQUEST] = (int(seg), system, note)
+
+
+def _apply_open_request() -> None:
+    """Apply a pending :func:`_open_segment` request; called at the top of a run, before any widget is drawn (the
+    page's run, and the segments fragment's own runs)."""
     ss = st.session_state
+    req = ss.pop(OPEN_REQUEST, None)
+    if req is None:
+        return
+    seg, system, note = req
     ss["cp_seg"] = int(seg)
     if system is not None:
         ss["cp_system"] = system
+        ss["cp_view_sys"] = system
     ss["cp_opened_note"] = note
+
+
+def _selected_points(key: str) -> list[dict]:
+    """The points selected in the chart ``key`` (its state, read in its ``on_select`` callback)."""
+    try:
+        return list(st.session_state[key]["selection"]["points"])
+    except (KeyError, TypeError, AttributeError):
+        return []
+
+
+def _selected_rows(key: str) -> list[int]:
+    """The rows selected in the dataframe ``key`` (read in its ``on_select`` callback)."""
+    try:
+        return list(st.session_state[key]["selection"]["rows"])
+    except (KeyError, TypeError, AttributeError):
+        return []
+
+
+def _point_segment(point: dict) -> int | None:
+    """The 1-based segment id a chart point stands for (``customdata``: the id, or a list starting with it)."""
+    cd = point.get("customdata")
+    if isinstance(cd, list) and cd:
+        cd = cd[0]
+    if isinstance(cd, (int, float)) and not isinstance(cd, bool):
+        return int(cd)
+    return None
+
+
+def _on_pick(key: str, resolve) -> None:
+    """``on_select`` of a chart whose bars stand for groups of segments: ``resolve(point)`` gives (the segments,
+    a label[, their system]); they are listed in the table below (a single one is opened too)."""
+    pts = _selected_points(key)
+    if not pts:
+        return
+    got = resolve(pts[0])
+    ids, label = got[0], got[1]
+    if ids:
+        _filter_segments(ids, label)
+        if len(ids) == 1:
+            _open_segment(ids[0], got[2] if len(got) > 2 else None, f"opened from the chart: {label}")
+
+
+def _on_chart_open(key: str, system: str) -> None:
+    """``on_select`` of a chart whose points are segments: one point opens it, several list them in the table."""
+    ids = sorted({s for s in (_point_segment(p) for p in _selected_points(key)) if s is not None})
+    if len(ids) == 1:
+        _open_segment(ids[0], system, f"opened from the chart: segment {ids[0]}")
+    elif ids:
+        _filter_segments(ids, "selected in the chart")
 
 
 def _baseline_and_system(names: list[str]) -> tuple[int, int]:
@@ -405,9 +625,9 @@ def _baseline_and_system(names: list[str]) -> tuple[int, int]:
     return names.index(ss["cp_baseline"]), names.index(ss["cp_system"])
 
 
-def _scores_section_bleu(rep, b: int) -> None:
+def _scores_section_bleu(rep, rkey: tuple, b: int) -> None:
     st.header("Corpus scores", anchor="corpus-scores")
-    tests = st.session_state.get("cp_tests", {}).get(_tests_key(rep, "bleu"))
+    tests = st.session_state.get("cp_tests", {}).get(_tests_key(rkey, rep.names[b]))
     by = {x.name: x for x in tests["result"].systems} if tests is not None else {}
     rows = []
     for s in rep.systems:
@@ -496,8 +716,8 @@ def _corpus_vs_mean_section(rep, i: int) -> None:
                       on_click=_filter_segments, args=(r["segments"], r["what"]),
                       help="Show these segments in the table below")
     if cvm.get("pulling_apart"):
-        ev = _plot(cc.influence_figure(cvm), "cp_influence", on_select="rerun", selection_mode="points")
-        _maybe_open_from_chart(ev, "cp_influence", rep.names[i], horizontal=True)
+        _plot(cc.influence_figure(cvm), "cp_influence", selection_mode="points",
+              on_select=partial(_on_chart_open, "cp_influence", rep.names[i]))
         st.caption("Leave-one-out: for each segment, how much larger the gap (corpus − mean) is with it than without "
                    "it. Long segments with many matches raise the corpus score; short ones that score 0 alone lower "
                    "the mean. Click a bar to open that segment.")
@@ -507,29 +727,14 @@ def _filter_segments(ids, label: str) -> None:
     st.session_state["cp_filter_ids"] = (label, [int(x) for x in ids])
 
 
-def _maybe_open_from_chart(ev, key: str, system: str, horizontal: bool = False) -> None:
-    try:
-        pts = ev.selection.points if ev is not None else []
-    except AttributeError:
-        pts = []
-    if not pts:
-        return
-    p = pts[0]
-    cd = p.get("customdata")
-    seg = None
-    if isinstance(cd, list) and cd:
-        seg = cd[0]
-    elif isinstance(cd, (int, float)):
-        seg = cd
-    if seg is None:
-        return
-    if st.session_state.get(f"{key}_last") != (seg, system):
-        st.session_state[f"{key}_last"] = (seg, system)
-        _open_segment(int(seg), system, f"opened from the chart: segment {int(seg)}")
+_TESTS_KEPT = 6
 
 
-def _tests_key(rep, metric: str) -> tuple:
-    return (metric, id(rep), tuple(rep.names), st.session_state.get("cp_baseline"))
+def _tests_key(rkey: tuple, baseline: str, rouge_type: str | None = None, measure: str = "fmeasure") -> tuple:
+    """Where a paired test's result is kept: the report's key (metric, test set, system names, settings — what
+    the statistics are computed from, never the report object's ``id``, which a later report may reuse), the
+    baseline and, for ROUGE, the type and measure tested."""
+    return rkey + (baseline,) + ((rouge_type, measure) if rkey[0] == "rouge" else ())
 
 
 # ---------------------------------------------------------------------------------- significance
@@ -551,7 +756,7 @@ systems were equally good). Compare the p-values with 0.05 / {k} = {bonf:.4f} (B
 """
 
 
-def _significance_section(rep, metric: str, b: int, i: int, rouge_type: str | None = None,
+def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_type: str | None = None,
                           measure: str = "fmeasure") -> None:
     st.header("Confidence and significance", anchor="significance")
     faithful = metric == "bleu" and rep.dialect == "sacrebleu"
@@ -561,7 +766,7 @@ def _significance_section(rep, metric: str, b: int, i: int, rouge_type: str | No
                 "on the last segment (NLTK's smoothing reads it), which resampling would change.")
         return
     test, n, run = _test_controls(rep)
-    key = _tests_key(rep, metric) + ((rouge_type, measure) if metric == "rouge" else ())
+    key = _tests_key(rkey, rep.names[b], rouge_type, measure)
     if run:
         if not _run_paired_test(rep, metric, b, test, n, key, faithful=faithful, rouge_type=rouge_type,
                                 measure=measure):
@@ -635,8 +840,11 @@ def _run_paired_test(rep, metric: str, b: int, test: str, n: int, key: tuple, *,
         return False
     finally:
         p.done()
-    st.session_state.setdefault("cp_tests", {})[key] = {"result": res, "seconds": time.perf_counter() - t0,
-                                                         "test": test, "n": n}
+    store = st.session_state.setdefault("cp_tests", {})
+    store.pop(key, None)
+    store[key] = {"result": res, "seconds": time.perf_counter() - t0, "test": test, "n": n}
+    while len(store) > _TESTS_KEPT:     # each holds its resamples: the last few only
+        store.pop(next(iter(store)))
     return True
 
 
@@ -700,69 +908,103 @@ def _differ_section_bleu(rep, b: int, i: int) -> None:
 
 def _buckets_view(rep, b: int, i: int) -> None:
     buckets = rep.length_buckets()
-    _plot(cc.length_buckets_figure(buckets, rep.names), "cp_buckets")
+    _plot(cc.length_buckets_figure(buckets, rep.names), "cp_buckets", selection_mode="points",
+          on_select=partial(_on_pick, "cp_buckets", partial(cc.bucket_bar_segments, buckets)))
     rows = [{"reference length": bk["bucket"], "segments": bk["n_segments"],
              **{f"{n}": bk["scores"].get(n) for n in rep.names}} for bk in buckets]
-    ev = st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
-                      selection_mode="single-row", key="cp_bucket_table")
-    sel = ev.selection.rows if ev is not None else []
-    if sel:
-        bk = buckets[sel[0]]
-        if st.session_state.get("cp_bucket_last") != bk["bucket"]:
-            st.session_state["cp_bucket_last"] = bk["bucket"]
-            _filter_segments(bk["segments"], f"reference length {bk['bucket']}")
-    st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a row to list its "
-               "segments in the table below.")
+    groups = [(bk["segments"], f"reference length {bk['bucket']}") for bk in buckets]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", selection_mode="single-row",
+                 key="cp_bucket_table", on_select=partial(_on_group_row, "cp_bucket_table", groups))
+    st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a bar or a row to list "
+               "its segments in the table below.")
+
+
+def _on_group_row(key: str, groups: list[tuple[list[int], str]]) -> None:
+    """``on_select`` of a table whose rows are groups of segments (ids, label): lists the picked one's below."""
+    rows = _selected_rows(key)
+    if rows and rows[0] < len(groups):
+        _filter_segments(*groups[rows[0]])
 
 
 def _precision_view(rep, b: int, i: int) -> None:
-    _plot(cc.precision_by_order_figure(rep.precision_by_order()), "cp_prec")
+    rows = rep.precision_by_order()
+    _plot(cc.precision_by_order_figure(rows), "cp_prec", selection_mode="points",
+          on_select=partial(_on_precision_bar, rows))
+    pick = st.session_state.get("cp_prec_pick")
+    if not pick or pick[0] not in rep.names or not 1 <= pick[1] <= rep.max_order:
+        st.caption("Each bar is a sum over the segments: click one to list them, each with its own matches and "
+                   "n-grams of that order.")
+        return
+    name, n = pick
+    ps = rep.precision_segments(rep.names.index(name), n)
+    recs = ps["segments"]
+    ids = [r["segment"] for r in recs]
+    prec = ps["matches"] / ps["totals"] if ps["totals"] else float("nan")
+    st.markdown(hl.md_escape(f"p{n} of {name} = {ps['matches']:,} / {ps['totals']:,} = {prec:.4f}: the clipped "
+                             f"{n}-gram matches and the {n}-grams of the {len(recs):,} segments that have any, "
+                             "summed. Most unmatched first (they pull p" + str(n) + " down most); click a row to open "
+                             "the segment."))
+    st.dataframe(pd.DataFrame(recs, columns=["segment", "matches", "totals", "missed", "precision"]),
+                 hide_index=True, width="stretch", height=280, selection_mode="single-row", key="cp_prec_table",
+                 on_select=partial(_on_segment_row, "cp_prec_table", ids, name),
+                 column_config={"precision": st.column_config.NumberColumn(format="%.4f")})
+    if ids:
+        st.button(f"List these {len(ids):,} segments in the table below", key="cp_prec_filter",
+                  on_click=_filter_segments, args=(ids, f"{name}: segments with {n}-grams"))
+
+
+def _on_precision_bar(rows: list[dict]) -> None:
+    pts = _selected_points("cp_prec")
+    pick = cc.precision_bar_pick(rows, pts[0]) if pts else None
+    if pick is not None:
+        st.session_state["cp_prec_pick"] = (rows[pick[0]]["system"], pick[1])
+
+
+def _on_segment_row(key: str, ids: list[int], system: str | None) -> None:
+    """``on_select`` of a table whose rows are the segments ``ids``: opens the picked one."""
+    rows = _selected_rows(key)
+    if rows and rows[0] < len(ids):
+        _open_segment(int(ids[rows[0]]), system, f"opened from the table: segment {int(ids[rows[0]])}")
 
 
 def _ngrams_view(rep, b: int, i: int) -> None:
     with st.spinner("Counting matched n-grams…"):
         nd = rep.ngram_differences(i, b)
-    _plot(cc.ngram_diff_figure(nd), "cp_ngrams")
+    _plot(cc.ngram_diff_figure(nd), "cp_ngrams", selection_mode="points",
+          on_select=partial(_on_pick, "cp_ngrams", partial(cc.ngram_bar_segments, nd)))
     records = nd["better"] + nd["worse"]
     rows = [{"n-gram": r["ngram"], "n": r["n"], rep.names[i]: r["system"], rep.names[b]: r["baseline"],
              "difference": r["difference"], "segments": r["n_segments"]} for r in records]
-    ev = st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
-                      selection_mode="single-row", key="cp_ngram_table")
-    sel = ev.selection.rows if ev is not None else []
-    if sel:
-        r = records[sel[0]]
-        if st.session_state.get("cp_ngram_last") != (r["ngram"], nd["system"]):
-            st.session_state["cp_ngram_last"] = (r["ngram"], nd["system"])
-            _filter_segments(r["segments"], f"n-gram “{r['ngram']}”")
-    st.caption("Clipped matches (as BLEU counts them) summed over the corpus. Click a row to list the "
+    groups = [(r["segments"], f"n-gram “{r['ngram']}”") for r in records]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", selection_mode="single-row",
+                 key="cp_ngram_table", on_select=partial(_on_group_row, "cp_ngram_table", groups))
+    st.caption("Clipped matches (as BLEU counts them) summed over the corpus. Click a bar or a row to list the "
                "segments where the two systems match that n-gram a different number of times.")
 
 
 def _deltas_view(rep, b: int, i: int) -> None:
     _delta_buttons(rep.largest_deltas(i, b), "cp_delta", "", 2)
-    _plot(cc.delta_histogram_figure(rep.systems[i].sentence - rep.systems[b].sentence, name=rep.names[i],
-                                    base_name=rep.names[b]), "cp_delta_hist")
+    delta = rep.systems[i].sentence - rep.systems[b].sentence
+    _plot(cc.delta_histogram_figure(delta, name=rep.names[i], base_name=rep.names[b]), "cp_delta_hist",
+          selection_mode="points", on_select=partial(_on_pick, "cp_delta_hist", partial(cc.delta_bar_segments, delta)))
+    st.caption("Click a bar to list its segments in the table below.")
 
 
 def _scatter_view(rep, b: int, i: int) -> None:
-    ev = _plot(cc.segment_scatter_figure(rep.systems[b].sentence, rep.systems[i].sentence,
-                                         base_name=rep.names[b], name=rep.names[i]),
-               "cp_scatter", on_select="rerun", selection_mode=("points", "box", "lasso"))
-    try:
-        pts = ev.selection.points if ev is not None else []
-    except AttributeError:
-        pts = []
-    ids = sorted({int(p["customdata"]) for p in pts if p.get("customdata") is not None})
-    if len(ids) == 1:
-        _maybe_open_from_chart(ev, "cp_scatter", rep.names[i])
-    elif ids and st.session_state.get("cp_scatter_sel") != ids:
-        st.session_state["cp_scatter_sel"] = ids
-        _filter_segments(ids, "selected in the chart")
-    st.caption("Each point is a segment. Click one to open it, or draw a box to list several in the table.")
+    _plot(cc.segment_scatter_figure(rep.systems[b].sentence, rep.systems[i].sentence,
+                                    base_name=rep.names[b], name=rep.names[i]),
+          "cp_scatter", selection_mode=("points", "box", "lasso"),
+          on_select=partial(_on_chart_open, "cp_scatter", rep.names[i]))
+    st.caption("Each point is a segment. Click one to open it; to list several in the table, pick the box or lasso "
+               "tool (the chart's toolbar, top right) and draw around them.")
 
 
 def _ratio_view(rep, b: int, i: int) -> None:
-    _plot(cc.length_ratio_figure(rep.length_ratio()), "cp_ratio")
+    rows = rep.length_ratio()
+    _plot(cc.length_ratio_figure(rows), "cp_ratio", selection_mode="points",
+          on_select=partial(_on_pick, "cp_ratio", partial(cc.ratio_bar_segments, rows)))
+    st.caption("c / r below 1: the segment is shorter than its reference (alone, it would get a brevity penalty). "
+               "Click a bar to list that system's segments in the bin in the table below.")
 
 
 def _delta_buttons(dl: dict, key: str, what: str, digits: int) -> None:
@@ -821,21 +1063,24 @@ def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> N
     fmt = {c: st.column_config.NumberColumn(format="%.2f" if metric == "bleu" and rep.scale >= 100 else "%.4f")
            for c in df.columns if c.endswith("| score") or c.endswith("| Δ") or c.endswith(f"| {rouge_type}")}
     fmt["reference 1"] = st.column_config.TextColumn("reference 1", width="medium")
-    ev = st.dataframe(view, hide_index=True, width="stretch", height=360, on_select="rerun",
-                      selection_mode="single-row", key="cp_table", column_config=fmt)
-    sel = ev.selection.rows if ev is not None else []
-    if sel:
-        seg = int(view.iloc[sel[0]]["segment"])
-        if ss.get("cp_table_last") != seg:
-            ss["cp_table_last"] = seg
-            _open_segment(seg)
+    st.dataframe(view, hide_index=True, width="stretch", height=360, on_select=_on_table_row,
+                 selection_mode="single-row", key="cp_table", column_config=fmt)
+    # the rows as shown: a row picked in the table is looked up here (and previous / next walk them)
     ss["cp_visible_ids"] = view["segment"].tolist()
+
+
+def _on_table_row() -> None:
+    rows = _selected_rows("cp_table")
+    visible = st.session_state.get("cp_visible_ids") or []
+    if rows and rows[0] < len(visible):
+        _open_segment(int(visible[rows[0]]))
 
 
 @st.fragment
 def _segments_fragment(rep, metric: str, b: int, settings, rouge_type: str | None = None) -> None:
     """The table and the segment view rerun on their own: picking a row and the table's filters redraw only this
     part of the page; previous / next and the segment number redraw only the segment view (a fragment inside)."""
+    _apply_open_request()     # a row picked in the table reruns this fragment only
     _segment_table(rep, metric, b, rouge_type)
     _segment_view_fragment(rep, metric, settings)
 
@@ -843,6 +1088,8 @@ def _segments_fragment(rep, metric: str, b: int, settings, rouge_type: str | Non
 @st.fragment
 def _segment_view_fragment(rep, metric: str, settings) -> None:
     _segment_view(rep, metric, settings)
+    _share_box()
+    _sync_url()     # previous / next rerun this fragment only: the link follows the segment
 
 
 PREVIEW_CHARS = 70
@@ -940,22 +1187,22 @@ def _segment_explanation(cand: str, refs: list[str], metric: str, settings) -> N
     # the Explain page's traces for these texts and settings (computed once, shared with that page and with
     # every session looking at the same segment)
     types, _ = _rouge_types(settings)
-    bt, rt, errors = shared_compute.traces(ExplainState(candidate=cand, refs=list(refs),
-                                                        **settings.to_state_fields()), list(refs))
+    state = ExplainState(candidate=cand, refs=list(refs), **settings.to_state_fields())
+    bleu_trace, rouge_trace, errors = shared_compute.traces(state, list(refs))
     for fam, msg in errors.items():
         if fam == "BLEU" or (fam == "ROUGE" and types):   # no / undefined ROUGE types: said below and above
             st.error(hl.md_escape(f"{fam}: {msg}"))
-    xp.headline(bt, rt, types, signatures=True)
+    xp.headline(bleu_trace, rouge_trace, types, signatures=True)
     # One family at a time: both would build every chart of the Explain view on each step (ROUGE's LCS tables
     # alone take ~0.3 s), and previous / next should be instant.
     if ss.get("cp_view_family") not in ("BLEU", "ROUGE"):
         ss["cp_view_family"] = "BLEU" if metric == "bleu" else "ROUGE"
     fam = st.segmented_control("Step by step", ["BLEU", "ROUGE"], key="cp_view_family") or "BLEU"
     if fam == "BLEU":
-        if bt is not None:
-            xp.bleu_section(bt)
-    elif rt is not None:
-        xp.rouge_section(rt, len(refs))
+        if bleu_trace is not None:
+            xp.bleu_section(bleu_trace)
+    elif rouge_trace is not None:
+        xp.rouge_section(rouge_trace, len(refs))
     else:
         st.info("No ROUGE type is selected in the sidebar (or the dialect defines none of them).")
 
@@ -966,10 +1213,10 @@ def _explain_url(params: dict) -> str:
 
 
 # ------------------------------------------------------------------------------------------- downloads
-def _downloads(rep, metric: str, b: int, rouge_type: str | None) -> None:
+def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) -> None:
     st.header("Downloads", anchor="downloads")
     ss = st.session_state
-    key = _tests_key(rep, metric) + ((rouge_type, "fmeasure") if metric == "rouge" else ())
+    key = _tests_key(rkey, rep.names[b], rouge_type)
     tests = ss.get("cp_tests", {}).get(key)
     tests_dict = tests["result"].to_dict() if tests else None
     c1, c2, c3, c4 = st.columns(4)
@@ -986,23 +1233,16 @@ def _downloads(rep, metric: str, b: int, rouge_type: str | None) -> None:
                            file_name=f"corpus_report_{metric}.json", mime="application/json", key="cp_dl_json",
                            on_click="ignore")
     with c3:
-        st.download_button("Charts (HTML, interactive)", lambda: _charts_html(), file_name="corpus_charts.html",
-                           mime="text/html", key="cp_dl_html", on_click="ignore")
+        # made when pressed, outside any run: it gets this run's charts, not the session (gone by then)
+        figures = list(ss.get(RUN_FIGURES, {}).values())
+        st.download_button("Charts (HTML, interactive)",
+                           partial(cc.charts_html, figures, title="Corpus charts",
+                                   subtitle=f"{ss.get('cp_ts_label', '')} — {rep.signature}"),
+                           file_name="corpus_charts.html", mime="text/html", key="cp_dl_html", on_click="ignore")
     with c4:
         st.selectbox("Chart image format (camera icon of each chart)", ["png", "svg"], key="cp_chart_format")
     st.caption("Every chart's camera icon saves it as PNG or SVG (made in your browser). The HTML file holds all "
                "charts of this page, interactive, with Plotly included (works offline).")
-
-
-def _charts_html() -> str:
-    figs = st.session_state.get("cp_figures", {})
-    parts = ["<html><head><meta charset='utf-8'><title>Corpus charts</title></head><body>"]
-    first = True
-    for fig in figs.values():
-        parts.append(fig.to_html(full_html=False, include_plotlyjs=True if first else False))
-        first = False
-    parts.append("</body></html>")
-    return "\n".join(parts)
 
 
 # --------------------------------------------------------------------------------------------------- ROUGE
@@ -1015,23 +1255,27 @@ def _rouge_corpus_options(settings) -> dict:
         return opts
     with st.expander("ROUGE corpus aggregation options"):
         for o in spec:
-            key = f"cp_rouge_copt:{settings.rouge_dialect}:{o['name']}"
+            key = _copt_key(settings.rouge_dialect, o["name"])
+            if key not in st.session_state:
+                st.session_state[key] = o["default"]
             if o["type"] == "bool":
-                opts[o["name"]] = st.checkbox(o["name"], value=bool(o["default"]), key=key, help=o["help"])
+                opts[o["name"]] = st.checkbox(o["name"], key=key, help=o["help"])
             elif o["type"] == "choice":
-                opts[o["name"]] = st.selectbox(o["name"], o["choices"], index=o["choices"].index(o["default"]),
-                                               key=key, help=o["help"])
+                opts[o["name"]] = st.selectbox(o["name"], o["choices"], key=key, help=o["help"])
             elif o["type"] == "int":
                 hi = o.get("max")
                 hi = int(hi) if hi is not None and hi <= 10_000 else 10_000     # the page's bound (resamples)
-                opts[o["name"]] = int(st.number_input(o["name"], value=int(o["default"]),
-                                                      min_value=int(o.get("min", 0)), max_value=hi, step=1, key=key,
+                opts[o["name"]] = int(st.number_input(o["name"], min_value=int(o.get("min", 0)), max_value=hi,
+                                                      step=1, key=key,
                                                       help=o["help"] + " (the page allows up to 10,000)"))
             elif o["type"] == "float":
-                opts[o["name"]] = float(st.number_input(o["name"], value=float(o["default"]),
-                                                        min_value=o.get("min"), max_value=o.get("max"), key=key,
-                                                        help=o["help"]))
+                opts[o["name"]] = float(st.number_input(o["name"], min_value=o.get("min"), max_value=o.get("max"),
+                                                        key=key, help=o["help"]))
     return opts
+
+
+def _copt_key(dialect: str, name: str) -> str:
+    return f"cp_rouge_copt:{dialect}:{name}"
 
 
 def _scores_section_rouge(rr, b: int) -> None:
@@ -1061,7 +1305,11 @@ def _rouge_differ(rr, t: str, b: int, i: int) -> None:
         st.session_state["cp_rdiffer_view"] = views[0]
     view = st.segmented_control("Analysis", views, key="cp_rdiffer_view") or views[0]
     if view == "Length buckets":
-        _plot(cc.length_buckets_figure(rr.length_buckets(t), rr.names, metric=f"mean {t} F"), "cp_rbuckets")
+        buckets = rr.length_buckets(t)
+        _plot(cc.length_buckets_figure(buckets, rr.names, metric=f"mean {t} F"), "cp_rbuckets",
+              selection_mode="points", on_select=partial(_on_pick, "cp_rbuckets", partial(cc.bucket_bar_segments,
+                                                                                          buckets)))
+        st.caption("Click a bar to list the bucket's segments in the table below.")
     if view == "Largest deltas":
         if i == b:
             st.info("Pick a system other than the baseline above.")
@@ -1069,16 +1317,25 @@ def _rouge_differ(rr, t: str, b: int, i: int) -> None:
             _delta_buttons(rr.largest_deltas(i, t, b), "cp_rdelta", f" ({t} F)", 4)
     if view == "Segment scores":
         if i != b:
-            ev = _plot(cc.segment_scatter_figure(rr.systems[b].item(t), rr.systems[i].item(t),
-                                                 base_name=rr.names[b], name=rr.names[i], metric=f"{t} F"),
-                       "cp_rscatter", on_select="rerun", selection_mode="points")
-            _maybe_open_from_chart(ev, "cp_rscatter", rr.names[i])
+            _plot(cc.segment_scatter_figure(rr.systems[b].item(t), rr.systems[i].item(t),
+                                            base_name=rr.names[b], name=rr.names[i], metric=f"{t} F"),
+                  "cp_rscatter", selection_mode="points", on_select=partial(_on_chart_open, "cp_rscatter", rr.names[i]))
 
 
 # ---------------------------------------------------------------------------------------------- the page
 def render() -> None:
     t0 = time.perf_counter()
-    _sample_from_link()     # before the sidebar: a sample may suggest settings
+    _apply_open_request()   # a segment asked for by a click (a callback) before any widget is drawn
+    st.session_state[RUN_FIGURES] = {}      # this run's charts only (and no earlier test set's)
+    _link_in()              # before the sidebar: a link (or a sample) may set the settings
+    _render()
+    _sync_url()
+    # after the widgets: a link the server dropped whole
+    watch_dropped_link(LINK_WARNINGS, "corpus", escape=_corpus_words)
+    st.session_state["_cp_render_seconds"] = time.perf_counter() - t0
+
+
+def _render() -> None:
     settings, warns = metric_settings.render_settings_sidebar()
     st.title("Corpus: whole test sets")
     st.caption("Load a test set (system outputs and 1–4 references), see each system's corpus score worked out, "
@@ -1093,10 +1350,12 @@ def render() -> None:
         return
     ts = _system_names(ts)
     ss = st.session_state
-    metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric", default="BLEU") or "BLEU"
+    if ss.get("cp_metric") not in ("BLEU", "ROUGE"):
+        ss["cp_metric"] = "BLEU"
+    metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric") or "BLEU"
     try:
         if metric == "BLEU":
-            rep = _bleu_report(ts, ss["cp_ts_key"], settings)
+            rep, rkey = _bleu_report(ts, ss["cp_ts_key"], settings)
         else:
             types, dropped = _rouge_types(settings)
             if dropped:
@@ -1105,27 +1364,28 @@ def render() -> None:
                 st.warning("Select at least one ROUGE type in the sidebar.")
                 return
             copts = _rouge_corpus_options(settings)
-            rep = _rouge_report(ts, ss["cp_ts_key"], settings, copts)
+            rep, rkey = _rouge_report(ts, ss["cp_ts_key"], settings, copts)
     except (ExplainerInputError, ValueError) as e:
         st.error(hl.md_escape(str(e)), icon=":material/error:")
         return
     b, i = _baseline_and_system(rep.names)
     if metric == "BLEU":
-        _scores_section_bleu(rep, b)
+        _scores_section_bleu(rep, rkey, b)
         _worked_out_section(rep, i)
         _corpus_vs_mean_section(rep, i)
-        _significance_section(rep, "bleu", b, i)
+        _significance_section(rep, rkey, "bleu", b, i)
         _differ_section_bleu(rep, b, i)
         corpus_dialects.render(rep, "bleu", i, ss["cp_ts_key"], plot=_plot, open_segment=_open_segment)
         _segments_fragment(rep, "bleu", b, settings)
-        _downloads(rep, "bleu", b, None)
+        _downloads(rep, rkey, "bleu", b, None)
     else:
+        if ss.get("cp_rouge_type") not in rep.types:
+            ss["cp_rouge_type"] = rep.types[0]
         t = st.selectbox("ROUGE type of the tests, deltas and table", rep.types, key="cp_rouge_type")
         _scores_section_rouge(rep, b)
-        _significance_section(rep, "rouge", b, i, rouge_type=t)
+        _significance_section(rep, rkey, "rouge", b, i, rouge_type=t)
         _rouge_differ(rep, t, b, i)
         corpus_dialects.render(rep, "rouge", i, ss["cp_ts_key"], rouge_type=t, plot=_plot,
                                open_segment=_open_segment)
         _segments_fragment(rep, "rouge", b, settings, t)
-        _downloads(rep, "rouge", b, t)
-    ss["_cp_render_seconds"] = time.perf_counter() - t0
+        _downloads(rep, rkey, "rouge", b, t)
