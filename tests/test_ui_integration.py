@@ -92,6 +92,22 @@ def test_settings_changed_on_corpus_hold_on_explain():
     assert "nltk" in bleu.help
 
 
+def test_settings_set_on_corpus_before_the_explain_page_ever_ran_hold_there():
+    """A session that starts on the Corpus page (a shared corpus link): the first visit to the Explain page keeps
+    the settings chosen on the Corpus page instead of putting its default example's settings in force."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page(CORPUS)
+    at.run()
+    at.checkbox(key="bleu_opt:sacrebleu:lowercase").check().run()
+    at.selectbox(key="rouge_dialect").set_value("rouge155").run()
+    go(ok(at), EXPLAIN)
+    assert at.checkbox(key="bleu_opt:sacrebleu:lowercase").value is True
+    assert at.selectbox(key="rouge_dialect").value == "rouge155"
+    assert at.session_state[SESSION_KEY].bleu_options["lowercase"] is True
+    go(at, CORPUS)
+    assert at.checkbox(key="bleu_opt:sacrebleu:lowercase").value is True
+
+
 # ------------------------------------------------------------------------------------------------- Teach
 def page_html(at: AppTest) -> str:
     return "".join(h.proto.body for h in at.get("html"))

@@ -114,6 +114,10 @@ def _load_from_url() -> None:
         state.example = ""
     elif not params:
         state.example = DEFAULT_EXAMPLE  # the page opens on a worked example: say so, with its note
+        shared = stored_settings()
+        if shared is not None:
+            # the session began on another page (the navigation drops its link): its settings hold here too
+            state = replace(state, **shared.to_state_fields())
     _apply_state(state)
     st.session_state["_url_warnings"] = extra + warnings
     st.session_state["_loaded"] = True
