@@ -22,12 +22,9 @@ import argparse
 
 from explainer.cli.io import (
     CliError,
-    check_texts,
-    corpus_items,
     int_arg,
     option_pairs,
-    read_corpus,
-    read_segments,
+    run_input,
     write_json,
 )
 
@@ -126,29 +123,12 @@ def run(args) -> int:
     except ValueError as e:
         raise CliError(str(e)) from None
 
-    if args.jsonl is not None:
-        if args.ref:
-            raise CliError("--ref is for corpus mode (--hyp); with --jsonl put the references in each line")
-        segments = read_segments(args.jsonl)
-        check_texts(segments, full=args.full)
-        if args.corpus:
-            if not segments:
-                raise CliError(f"{args.jsonl} has no segments")
-            return _corpus([s.candidate for s in segments], [s.references for s in segments], args, opts)
-        for lineno, cand, refs in segments:
-            try:
-                if args.full:
-                    res = bleu.explain_bleu(cand, refs, dialect=args.dialect, **opts).to_dict()
-                else:
-                    res = stats_dict(bleu.score_bleu(cand, refs, dialect=args.dialect, **opts))
-            except ValueError as e:
-                raise CliError(f"line {lineno}: {e}") from None
-            write_json(res, f"line {lineno}")
-        return 0
+    def per_segment(cand: str, refs: list[str]) -> dict:
+        if args.full:
+            return bleu.explain_bleu(cand, refs, dialect=args.dialect, **opts).to_dict()
+        return stats_dict(bleu.score_bleu(cand, refs, dialect=args.dialect, **opts))
 
-    hyps, refs = read_corpus(args.hyp, args.ref)
-    check_texts(corpus_items(args.hyp, args.ref, hyps, refs), full=args.full)
-    return _corpus(hyps, refs, args, opts)
+    return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, opts))
 
 
 def _corpus(hyps, refs, args, opts) -> int:

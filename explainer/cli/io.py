@@ -52,12 +52,12 @@ import math
 import re
 import sys
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 if TYPE_CHECKING:
     from explainer.inputs import Segment
 
-__all__ = ["CliError", "read_lines", "read_segments", "read_corpus", "aligned_blocks", "corpus_items",
+__all__ = ["CliError", "read_lines", "read_segments", "read_corpus", "aligned_blocks", "corpus_items", "run_input",
            "option_pairs", "int_arg", "require_references", "check_stdout", "check_texts", "write_json", "one_line"]
 
 
@@ -272,3 +272,30 @@ def write_json(obj, where: str) -> None:
     except LookupError:
         pass   # an encoding Python does not know: let the stream itself report it
     sys.stdout.write(text)
+
+
+def run_input(args, per_segment: Callable[[str, list[str]], dict],
+              corpus: Callable[[list[str], list[list[str]]], int], *, metric: str | None = None) -> int:
+    """The input rules `bleu` and `rouge` share: ``--jsonl`` (one JSON result per line, or ``--corpus``) or
+    ``--hyp``/``--ref`` files (a corpus). ``metric`` names the metric when every segment needs a reference."""
+    if args.jsonl is not None:
+        if args.ref:
+            raise CliError("--ref is for corpus mode (--hyp); with --jsonl put the references in each line")
+        segments = read_segments(args.jsonl)
+        if metric is not None:
+            require_references(segments, metric)
+        check_texts(segments, full=args.full)
+        if args.corpus:
+            if not segments:
+                raise CliError(f"{args.jsonl} has no segments")
+            return corpus([s.candidate for s in segments], [s.references for s in segments])
+        for lineno, cand, refs in segments:
+            try:
+                res = per_segment(cand, refs)
+            except ValueError as e:
+                raise CliError(f"line {lineno}: {e}") from None
+            write_json(res, f"line {lineno}")
+        return 0
+    hyps, refs = read_corpus(args.hyp, args.ref)
+    check_texts(corpus_items(args.hyp, args.ref, hyps, refs), full=args.full)
+    return corpus(hyps, refs)

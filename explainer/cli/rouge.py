@@ -12,12 +12,8 @@ import argparse
 
 from explainer.cli.io import (
     CliError,
-    check_texts,
-    corpus_items,
     option_pairs,
-    read_corpus,
-    read_segments,
-    require_references,
+    run_input,
     write_json,
 )
 
@@ -71,30 +67,13 @@ def run(args) -> int:
         check_rouge_call(args.dialect, args.types, corpus=bool(args.corpus or args.hyp is not None), **opts)
     except ValueError as e:
         raise CliError(str(e)) from None
-    if args.jsonl is not None:
-        if args.ref:
-            raise CliError("--ref is for corpus mode (--hyp); with --jsonl put the references in each line")
-        segments = read_segments(args.jsonl)
-        require_references(segments, "ROUGE")
-        check_texts(segments, full=args.full)
-        if args.corpus:
-            if not segments:
-                raise CliError(f"{args.jsonl} has no segments")
-            return _corpus([s.candidate for s in segments], [s.references for s in segments], args, opts)
-        for lineno, cand, refs in segments:
-            try:
-                if args.full:
-                    res = rouge.explain_rouge(cand, refs, dialect=args.dialect, types=args.types, **opts).to_dict()
-                else:
-                    res = {t: s.to_dict() for t, s in
-                           rouge.score_rouge(cand, refs, dialect=args.dialect, types=args.types, **opts).items()}
-            except ValueError as e:
-                raise CliError(f"line {lineno}: {e}") from None
-            write_json(res, f"line {lineno}")
-        return 0
-    hyps, refs = read_corpus(args.hyp, args.ref)
-    check_texts(corpus_items(args.hyp, args.ref, hyps, refs), full=args.full)
-    return _corpus(hyps, refs, args, opts)
+    def per_segment(cand: str, refs: list[str]) -> dict:
+        if args.full:
+            return rouge.explain_rouge(cand, refs, dialect=args.dialect, types=args.types, **opts).to_dict()
+        return {t: s.to_dict() for t, s in
+                rouge.score_rouge(cand, refs, dialect=args.dialect, types=args.types, **opts).items()}
+
+    return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, opts), metric="ROUGE")
 
 
 def _corpus(hyps, refs, args, opts) -> int:
