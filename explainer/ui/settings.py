@@ -330,6 +330,20 @@ def _restore_if_forgotten() -> None:
     ss[PAGE_KEY] = _page()
 
 
+def _dialect_picker(family: str, schema) -> str:
+    """A family's settings header, dialect selectbox (an unknown stored value falls back to the default) and
+    the chosen dialect's description; returns the chosen dialect."""
+    import streamlit as st
+
+    ss, key, name = st.session_state, f"{family}_dialect", family.upper()
+    st.header(f"{name} settings")
+    if ss.get(key) not in schema.dialects:
+        ss[key] = schema.default_dialect
+    st.selectbox(f"{name} dialect", list(schema.dialects), key=key, format_func=lambda n: dialect_label(family, n))
+    st.caption(dialect_description(family, ss[key]))
+    return ss[key]
+
+
 def render_settings_sidebar(*, rouge_types: bool = True) -> tuple[MetricSettings, list[str]]:
     """Draw the BLEU and ROUGE settings in the sidebar; return (settings, warnings about unusable input).
     ``rouge_types=False``: no ROUGE types picker; the settings keep the types the other pages last used."""
@@ -340,22 +354,10 @@ def render_settings_sidebar(*, rouge_types: bool = True) -> tuple[MetricSettings
     kept_types = tuple(ss.get("rouge_types") or ())
     b, r = bleu_schema(), rouge_schema()
     with st.sidebar:
-        st.header("BLEU settings")
-        if ss.get("bleu_dialect") not in b.dialects:
-            ss["bleu_dialect"] = b.default_dialect
-        st.selectbox("BLEU dialect", list(b.dialects), key="bleu_dialect",
-                     format_func=lambda n: dialect_label("bleu", n))
-        bd = ss["bleu_dialect"]
-        st.caption(dialect_description("bleu", bd))
+        bd = _dialect_picker("bleu", b)
         for spec in b.specs(bd):
             _option_widget(spec, bleu_key(bd, spec.name))
-        st.header("ROUGE settings")
-        if ss.get("rouge_dialect") not in r.dialects:
-            ss["rouge_dialect"] = r.default_dialect
-        st.selectbox("ROUGE dialect", list(r.dialects), key="rouge_dialect",
-                     format_func=lambda n: dialect_label("rouge", n))
-        rd = ss["rouge_dialect"]
-        st.caption(dialect_description("rouge", rd))
+        rd = _dialect_picker("rouge", r)
         if rouge_types:
             if "rouge_types" not in ss:
                 ss["rouge_types"] = list(DEFAULT_ROUGE_TYPES())
