@@ -30,6 +30,7 @@ from explainer.teach.lesson import LESSON_TYPES, MAX_LESSON_CHARS, build_lesson
 from explainer.teach.model import LcsGrid, Lesson
 from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
+from explainer.ui import pagestate
 from explainer.ui import settings as ms
 from explainer.ui import teach_html as th
 from explainer.ui.permalink import MAX_REFS, MAX_URL_TEXT, ExplainState
@@ -371,7 +372,9 @@ def _on_preset() -> None:
     ss = st.session_state
     pid = ss.get("tch_preset")
     if pid in PRESETS:
-        if not 0 <= ss.get("tch_variant", 0) < len(PRESETS[pid].variants) or ss.get("_tch_prev_preset") != pid:
+        variant = ss.get("tch_variant")
+        if not isinstance(variant, int) or not 0 <= variant < len(PRESETS[pid].variants) \
+                or ss.get("_tch_prev_preset") != pid:
             ss["tch_variant"] = _preset_default_variant(pid)
         _apply_preset_settings()
 
@@ -394,22 +397,17 @@ def _sidebar() -> tuple[MetricSettings, list[str]]:
         src = ss.get("tch_source", "example")
         if src == "example":
             titles = {e.id: e.title for e in EXAMPLES}
-            if ss.get("tch_example") not in titles:
-                ss["tch_example"] = DEFAULT_EXAMPLE
-            ss["_tch_prev_example"] = ss["tch_example"]
+            ss["_tch_prev_example"] = pagestate.choice("tch_example", list(titles), DEFAULT_EXAMPLE)
             st.selectbox("Worked example", list(titles), key="tch_example", format_func=titles.get,
                          on_change=_on_example)
             st.caption(hl.md_escape(get_example(ss["tch_example"]).note))
         elif src == "preset":
             ids = _preset_ids()
-            if ss.get("tch_preset") not in ids:
-                ss["tch_preset"] = ids[0]
-            ss["_tch_prev_preset"] = ss["tch_preset"]
+            ss["_tch_prev_preset"] = pagestate.choice("tch_preset", ids, ids[0])
             st.selectbox("Gaming-lab preset", ids, key="tch_preset", on_change=_on_preset,
                          format_func=lambda p: f"{PRESETS[p].catalogue} · {PRESETS[p].title}")
             p = PRESETS[ss["tch_preset"]]
-            if not 0 <= ss.get("tch_variant", 0) < len(p.variants):
-                ss["tch_variant"] = _preset_default_variant(p.id)
+            pagestate.choice("tch_variant", range(len(p.variants)), _preset_default_variant(p.id))
             st.selectbox("Which output", list(range(len(p.variants))), key="tch_variant",
                          on_change=_apply_preset_settings, format_func=lambda i: p.variants[i].label)
             st.caption(hl.md_escape(p.lesson))
@@ -429,6 +427,7 @@ def _sidebar() -> tuple[MetricSettings, list[str]]:
         n_max = max_order(ms.current_settings(ss)[0])
         order_warns: list[str] = []
         _bound_order(n_max, order_warns)
+        pagestate.choice("tch_order", range(0, n_max + 1), 0)
         st.selectbox("n-gram order followed in steps 2–4", list(range(0, n_max + 1)), key="tch_order",
                      format_func=lambda n: "automatic (where clipping matters)" if n == 0 else f"{n}-grams",
                      help="The BLEU walkthrough follows one order through the n-gram, counting and clipping "
@@ -580,7 +579,7 @@ def _step_label(lesson: Lesson, i: int) -> str:
 
 def _go(delta: int, n: int) -> None:
     ss = st.session_state
-    ss["tch_step"] = max(0, min(n - 1, int(ss.get("tch_step", 0)) + delta))
+    ss["tch_step"] = max(0, min(n - 1, pagestate.shown("tch_step", 0) + delta))
 
 
 def _nav(lesson: Lesson, mode: str) -> int:
@@ -595,9 +594,10 @@ def _nav(lesson: Lesson, mode: str) -> int:
             st.warning(hl.md_escape(f"Link: “step={raw[:40]}” is not a step of this lesson (1–{n}); showing "
                                     "step 1."), icon=":material/link:")
             ss["tch_step"] = 0
-    if not isinstance(ss.get("tch_step"), int) or not 0 <= ss["tch_step"] < n:
-        ss["tch_step"] = min(max(0, ss.get("tch_step", 0) if isinstance(ss.get("tch_step"), int) else 0), n - 1)
-    i = ss["tch_step"]
+    step = ss.get("tch_step")
+    if isinstance(step, int) and not isinstance(step, bool) and step >= n:   # a shorter lesson: its last step
+        ss["tch_step"] = n - 1
+    i = pagestate.choice("tch_step", range(n), 0)
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_nav"):
         st.button("Previous", icon=":material/arrow_back:", key="tch_prev", disabled=i == 0, on_click=_go,
                   args=(-1, n), shortcut="Left" if mode == "walk" else None, help="Previous step (← key)")
@@ -770,18 +770,16 @@ def _practice() -> None:
     ex_set = _exercise_set(seed, level, n)
     store = ss.setdefault("_tch_set_answers", {})
     answers = store.setdefault((seed, level, n), {})
-    if not isinstance(ss.get("tch_item"), int) or not 0 <= ss["tch_item"] <= n:
-        ss["tch_item"] = 0
-    i = ss["tch_item"]
+    i = pagestate.choice("tch_item", range(n + 1), 0)
     got = sum(a["points"] for a in answers.values())
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_set_nav"):
         st.button("Previous", icon=":material/arrow_back:", key="tch_item_prev", disabled=i == 0,
-                  on_click=lambda: ss.update(tch_item=max(0, ss["tch_item"] - 1)))
+                  on_click=lambda: ss.update(tch_item=max(0, pagestate.shown("tch_item", 0) - 1)))
         st.selectbox("Exercise", list(range(n + 1)), key="tch_item", label_visibility="collapsed", width=330,
                      format_func=lambda k: "Your score" if k == n else
                      f"{k + 1} / {n} · {_item_title(ex_set.items[k])}" + (" ✓" if k in answers else ""))
         st.button("Next", icon=":material/arrow_forward:", key="tch_item_next", disabled=i >= n,
-                  on_click=lambda: ss.update(tch_item=min(n, ss["tch_item"] + 1)))
+                  on_click=lambda: ss.update(tch_item=min(n, pagestate.shown("tch_item", 0) + 1)))
         st.markdown(f"**Score: {got} of {ex_set.points}**")
     if i == n:
         _score_screen(ex_set, answers)

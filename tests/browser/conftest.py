@@ -80,7 +80,8 @@ def app_url(tmp_path_factory):
         streamlit = shutil.which("streamlit")
     if not streamlit:
         _unavailable("the `streamlit` executable was not found next to the Python interpreter")
-    port = _free_port()
+    # EXPLAINER_APP_PORT: a fixed port (machines shared by several runs give each its own range)
+    port = int(os.environ.get("EXPLAINER_APP_PORT") or _free_port())
     log = tmp_path_factory.mktemp("streamlit") / "server.log"
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", PYTHONUNBUFFERED="1")
     cmd = [str(streamlit), "run", str(ROOT / "app.py"), "--server.headless", "true",

@@ -1,0 +1,84 @@
+"""Two Teach-page clicks that crashed ("This app has encountered an error"): a widget's stored value outliving the
+options it was drawn with. Streamlit's selectbox sends back its *display string*; when the labels change (another
+lesson; an exercise checked: "✓"), the old string is no longer an option and arrived as the stored value."""
+from __future__ import annotations
+
+import pytest
+
+from explainer.examples import get_example
+from explainer.teach import build_lesson
+from explainer.teach.exercises import generate_set
+from tests.browser.conftest import wait_idle
+from tests.browser.test_teach_browser import teach, wait_for_step
+
+
+def no_error(page) -> None:
+    wait_idle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0, \
+        page.locator('[data-testid="stException"]').first.inner_text()
+
+
+def pick(page, label: str, option: str) -> None:
+    page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first.click()
+    page.get_by_role("option", name=option, exact=True).click()
+    wait_idle(page)
+
+
+@pytest.mark.parametrize("example_id", ["papineni_the", "military_c2"])
+def test_walkthrough_next_after_switching_example(new_page, app_url, example_id):
+    ex = get_example(example_id)
+    n = len(build_lesson(ex.candidate, list(ex.references)).steps)
+    assert n != len(build_lesson(get_example("cat_mat").candidate,
+                                 list(get_example("cat_mat").references)).steps)
+    page = new_page(width=1400, height=900)
+    teach(page, app_url, "example=cat_mat")
+    page.locator('[data-testid="stExpandSidebarButton"]').first.click()
+    pick(page, "Worked example", ex.title)
+    wait_for_step(page, 1, n)
+    page.get_by_role("button", name="Next").click()
+    no_error(page)
+    wait_for_step(page, 2, n)
+    page.get_by_role("button", name="Previous").click()
+    no_error(page)
+    wait_for_step(page, 1, n)
+    assert "step=1" in page.url and f"example={example_id}" in page.url
+
+
+def test_walkthrough_next_after_own_text(new_page, app_url):
+    page = new_page(width=1400, height=900)
+    teach(page, app_url, "example=cat_mat")
+    page.locator('[data-testid="stExpandSidebarButton"]').first.click()
+    page.get_by_text("Your own text", exact=True).click()
+    wait_idle(page)
+    box = page.locator('[data-testid="stSidebar"]').get_by_label("Candidate", exact=True)
+    ex = get_example("cat_mat")
+    text = ex.references[0]   # the candidate equal to the reference: a lesson of another number of steps
+    n = len(build_lesson(text, list(ex.references)).steps)
+    assert n != len(build_lesson(ex.candidate, list(ex.references)).steps)
+    box.fill(text)
+    box.press("Control+Enter")
+    wait_for_step(page, 1, n)
+    page.get_by_role("button", name="Next").click()
+    no_error(page)
+    wait_for_step(page, 2, n)
+
+
+def test_exercise_set_next_and_previous_after_check(new_page, app_url):
+    s = generate_set(1, "easy", 6)
+    page = new_page(width=1400, height=900)
+    page.goto(f"{app_url}/teach?mode=practice&seed=1&level=easy&n=6&item=1")
+    page.get_by_text(f"Exercise 1 · {s.items[0].title}").first.wait_for()
+    wait_idle(page)
+    box = page.get_by_role("textbox", name="Your answer")
+    box.fill("3")
+    page.get_by_role("button", name="Check").click()
+    page.locator('[data-testid="stAlertContentError"], [data-testid="stAlertContentSuccess"]').first.wait_for()
+    wait_idle(page)
+    page.get_by_role("button", name="Next").click()
+    no_error(page)
+    page.get_by_text(f"Exercise 2 · {s.items[1].title}").first.wait_for()
+    assert "item=2" in page.url
+    page.get_by_role("button", name="Previous").click()
+    no_error(page)
+    page.get_by_text(f"Exercise 1 · {s.items[0].title}").first.wait_for()
+    assert "item=1" in page.url
