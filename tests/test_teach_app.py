@@ -328,8 +328,8 @@ def test_own_text_too_long_for_a_link_says_so_and_stays_in_the_tab():
 
 
 def test_handouts_say_why_a_lesson_has_no_link():
-    from explainer.ui.teach_html import handout_html
-    from explainer.ui.teach_markdown import handout_markdown
+    from explainer.ui.teach.teach_html import handout_html
+    from explainer.ui.teach.teach_markdown import handout_markdown
 
     lesson = build_lesson("a b c", ["a b"])
     note = "the texts have 7,001 characters together, more than a link carries (6,000)"

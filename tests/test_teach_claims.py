@@ -15,8 +15,8 @@ from explainer.examples import CLAIM_METRICS, EXAMPLES, get_example
 from explainer.teach import build_lesson
 from explainer.teach.lesson import CLAIM_STEP, LESSON_TYPES
 from explainer.teach.model import ClaimCheck
-from explainer.ui.teach_html import handout_html
-from explainer.ui.teach_markdown import handout_markdown
+from explainer.ui.teach.teach_html import handout_html
+from explainer.ui.teach.teach_markdown import handout_markdown
 from tests.conftest import seed_vectors
 from tests.example_cases import EXAMPLE_CASES
 

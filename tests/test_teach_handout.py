@@ -11,8 +11,8 @@ import pytest
 from explainer.examples import get_example
 from explainer.teach import build_lesson
 from explainer.teach.lesson import LESSON_TYPES
-from explainer.ui.teach_html import handout_html, step_html
-from explainer.ui.teach_markdown import handout_markdown, md_text
+from explainer.ui.teach.teach_html import handout_html, step_html
+from explainer.ui.teach.teach_markdown import handout_markdown, md_text
 
 XSS = '<img src=x onerror=alert(1)> "q" & <script>alert(2)</script> [l](javascript:alert(3)) $x$ *b* |'
 

@@ -11,7 +11,7 @@ from explainer.teach import build_lesson, check_answer, lesson_from_traces, pars
 from explainer.teach.answers import question
 from explainer.teach.lesson import LESSON_TYPES, MAX_LESSON_CHARS
 from explainer.teach.model import Chip, LcsGrid, Result, Table, TokenRow
-from explainer.ui.teach_html import cell_rule, grid_cells
+from explainer.ui.teach.teach_html import cell_rule, grid_cells
 
 BLEU_ALWAYS = ["bleu-texts", "bleu-ngrams", "bleu-counting", "bleu-clipping", "bleu-precision"]
 ROUGE_ALWAYS = ["rouge-1", "rouge-2", "rouge-prf", "rouge-lcs-table", "rouge-alignment", "rouge-l", "rouge-lsum"]
@@ -337,8 +337,8 @@ def test_answers_mark_the_tokens_they_name(ex):
 
 
 def test_marked_tokens_in_the_handouts():
-    from explainer.ui.teach_html import handout_html
-    from explainer.ui.teach_markdown import handout_markdown
+    from explainer.ui.teach.teach_html import handout_html
+    from explainer.ui.teach.teach_markdown import handout_markdown
 
     lesson = build_lesson(*_ex("cat_mat"))
     html = handout_html(lesson)

@@ -1,23 +1,339 @@
 """Page state as data: one engine under every page.
 
-A choice widget (selectbox, radio, segmented control) keyed by ``key`` keeps its value in session state between
-runs, but the options it is drawn with can change under it (another lesson has another number of steps; an
-exercise checked gets a "✓" in its label). Streamlit's selectbox sends the browser's *display string* back: when
-the labels change, the old string is no longer an option and arrives as the stored value. :func:`choice`
-reconciles the stored value with the options on every run, before the widget is drawn: a value that is no longer
-an option falls back to the last one shown (or the default), and the value is written back so that the browser
-gets it with the current labels. :func:`shown` is what a callback (run before the script) reads instead of the
-raw stored value.
+A page declares its fields once (:class:`Field`: the URL name, the session key, the type, bounds and default
+as an :class:`explainer.options.OptionSpec`, a label) in a :class:`Page`, and the engine does the rest:
+
+* :meth:`Page.link` — the link's parameters to load, or None when the widgets keep their values: on the first
+  run of a session, whenever the address differs from what the page last wrote (another link followed in the
+  same tab), and back from another page (Streamlit dropped this page's widget values; the page's last link has
+  them). A link the server dropped whole (over its limits) gets the dropped-link notice.
+* :meth:`Page.read` — the declared fields' values from a link, bounded value by value before any conversion;
+  one warning per dropped or clamped value, one for the parameters nobody knows; :func:`read_texts` does the
+  same for a page's candidate and references.
+* :meth:`Page.seed` — the widgets' session keys from those values; :meth:`Page.warnings` shows the warnings once.
+* :meth:`Page.write` — the address bar from the page's values (only what differs from the defaults).
+* :func:`choice` — on every run, before a choice widget is drawn, the stored value reconciled with the options
+  it is drawn with (a value that is no longer an option falls back to a valid one; the widget stores an id or
+  an index, never its display string). Streamlit's selectbox sends the browser's *display string* back: when
+  the labels change (another lesson has another number of steps; an exercise checked gets a "✓"), the old
+  string is no longer an option and arrives as the stored value; writing the reconciled value back makes the
+  browser show it with the current labels. :func:`shown` is what a callback (run before the script) reads.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import streamlit as st
 
+from explainer.options import OptionSpec, coerce_value
+
+__all__ = ["Field", "Page", "choice", "shown", "read_texts", "first", "show", "MAX_REFS", "MAX_URL_TEXT"]
+
+MAX_REFS = 10
+# Texts longer than this (in all) are not put into a link (browsers and servers cut long URLs, ~8-64 KB); the page
+# says so and its link then carries the rest of its state only.
+MAX_URL_TEXT = 6_000
+MAX_SHOWN = 40          # characters of a link value quoted in a warning
 _SHOWN = "_ps_shown"
+_INT = re.compile(r"[+-]?[0-9]{1,18}")   # ASCII digits only ('²' and '٣' are str.isdigit), bounded before int()
+
+Params = Mapping[str, Sequence[str] | str]
 
 
+def show(raw: str, limit: int = MAX_SHOWN) -> str:
+    """A link value as a warning quotes it (the page escapes it when it shows it)."""
+    return raw if len(raw) <= limit else raw[:limit] + "…"
+
+
+def first(params: Params, name: str) -> str | None:
+    """The last value of ``name`` in a link (a repeated parameter: the last one wins), or None."""
+    v = params.get(name)
+    if not v:
+        return None
+    return v if isinstance(v, str) else v[-1]
+
+
+def _all(params: Params, name: str) -> list[str] | None:
+    v = params.get(name)
+    if v is None:
+        return None
+    return [v] if isinstance(v, str) else list(v)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One value of a page's state. ``spec.name`` is the URL parameter; ``spec`` gives the type, default, bounds
+    and choices (the cores' one coercion rule); ``key`` is the session key ("" = a value only of the link);
+    ``base`` shifts an int in the link (1-based numbers: ``step=1`` is the index 0); ``what`` names the value in
+    a warning ("a seed"); ``multi``: a comma-separated list of choices; ``late``: the bounds are known later in
+    the run (the raw value is kept and :meth:`Page.settle` bounds it); ``label``: the widget's label."""
+
+    spec: OptionSpec
+    key: str = ""
+    base: int = 0
+    what: str = ""
+    multi: bool = False
+    late: bool = False
+    label: str = ""
+    default_words: str = ""
+
+    @property
+    def param(self) -> str:
+        return self.spec.name
+
+    @property
+    def default(self) -> Any:
+        d = self.spec.default
+        return list(d) if self.multi else d
+
+    def _range(self, lo: float | None, hi: float | None) -> str:
+        if self.spec.type == "int" and lo is not None and hi is not None:
+            return f" ({int(lo) + self.base}–{int(hi) + self.base:,})"
+        if self.spec.type == "float" and lo is not None and hi is not None:
+            return f" ({lo:g}–{hi:g})"
+        return ""
+
+    def _words(self) -> str:
+        s = self.spec
+        if self.what:
+            return self.what
+        if s.type == "choice" or self.multi:
+            lead = "a comma-separated list of" if self.multi else "one of"
+            return f"{lead} {', '.join(map(str, s.choices or ()))}"
+        if s.type == "bool":
+            return "on or off (1/0, true/false, yes/no, on/off)"
+        if s.type == "int":
+            return "a whole number"
+        if s.type == "text":
+            return f"a text of at most {int(s.max or 0):,} characters"
+        return "a number"
+
+    def warning(self, raw: str, lo: float | None = None, hi: float | None = None, default: Any = None) -> str:
+        d = self.default if default is None else default
+        words = self.default_words or (",".join(d) if self.multi else
+                                       str(d + self.base if self.spec.type == "int" else d))
+        lo = self.spec.min if lo is None else lo
+        hi = self.spec.max if hi is None else hi
+        return f"“{self.param}={show(raw)}” is not {self._words()}{self._range(lo, hi)}; using {words}."
+
+    def decode(self, raw: str, *, lo: int | None = None, hi: int | None = None,
+               default: Any = None) -> tuple[Any, str | None]:
+        """(value, None) or (default, warning): bounded before any conversion. ``lo``/``hi``/``default``: the
+        bounds and default of this run when they are narrower than the spec's (e.g. a lesson's steps)."""
+        s = self.spec
+        try:
+            if self.multi:
+                items = [t.strip() for t in raw.split(",") if t.strip()]
+                if not items or len(items) > len(s.choices or ()) or any(t not in (s.choices or ()) for t in items):
+                    raise ValueError
+                return [c for c in s.choices if c in items], None
+            if s.type == "int":
+                if not _INT.fullmatch(raw.strip()):
+                    raise ValueError
+                v = int(raw.strip()) - self.base
+                low = s.min if lo is None else lo
+                high = s.max if hi is None else hi
+                if (low is not None and v < low) or (high is not None and v > high):
+                    raise ValueError
+                return v, None
+            if s.type == "bool":
+                return coerce_value(s.name, "bool", raw.strip()), None
+            return s.coerce(raw if s.type in ("text", "choice") else raw.strip()), None
+        except (ValueError, TypeError):
+            return (self.default if default is None else default), self.warning(raw, lo, hi, default)
+
+    def encode(self, value: Any) -> str:
+        if self.multi:
+            return ",".join(map(str, value))
+        if self.spec.type == "bool":
+            return "1" if value else "0"
+        if self.spec.type == "int":
+            return str(int(value) + self.base)
+        if self.spec.type == "float":
+            return f"{float(value):g}"
+        return str(value)
+
+
+def read_texts(params: Params, warns: list[str], *, max_refs: int = MAX_REFS, max_chars: int | None = None,
+               what: str = "") -> tuple[str | None, list[str] | None]:
+    """A link's candidate (``candidate``) and references (``ref``, repeated; at most ``max_refs``), None when
+    absent; texts over ``max_chars`` in all are not loaded (a warning each time)."""
+    cand = first(params, "candidate")
+    refs = _all(params, "ref")
+    if refs is not None:
+        if len(refs) > max_refs:
+            warns.append(f"The link has {len(refs)} references; at most {max_refs} are used{what}.")
+            refs = refs[:max_refs]
+        refs = refs or [""]
+    total = len(cand or "") + sum(map(len, refs or ()))
+    if max_chars is not None and total > max_chars:
+        warns.append(f"The link's texts have {total:,} characters, more than a link may carry "
+                     f"({max_chars:,}); they are not loaded.")
+        return None, None
+    return cand, refs
+
+
+def texts_fit(cand: str, refs: Sequence[str], limit: int = MAX_URL_TEXT) -> bool:
+    return len(cand) + sum(map(len, refs)) <= limit
+
+
+@dataclass
+class Page:
+    """A page's state: its fields, the other parameters its link may carry (``known``: e.g. the metric
+    settings', read elsewhere), and the session-key prefix of its bookkeeping (``name``)."""
+
+    name: str
+    fields: tuple[Field, ...]
+    known: Callable[[], Iterable[str]] = lambda: ()
+    reload_on_return: bool = True
+    _by_param: dict = dataclasses.field(init=False, repr=False)
+
+    def __post_init__(self):
+        self._by_param = {f.param: f for f in self.fields}
+
+    def __getitem__(self, param: str) -> Field:
+        return self._by_param[param]
+
+    # ------------------------------------------------------------------ keys
+    @property
+    def _last(self) -> str:
+        return f"_ps_{self.name}_last"
+
+    @property
+    def _warns(self) -> str:
+        return f"_ps_{self.name}_warnings"
+
+    @property
+    def _loaded(self) -> str:
+        return f"_ps_{self.name}_loaded"
+
+    # ------------------------------------------------------------------ in
+    def link(self, *, is_rerun: Callable[[], bool] = lambda: False) -> tuple[dict | None, bool]:
+        """(the parameters to load, or None when the widgets keep their values; True when the page was opened
+        without a link — the navigation entry). ``is_rerun``: whether this page's widgets are still in session
+        state (a rerun of the page, not a return to it)."""
+        ss = st.session_state
+        params = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+        bare = not params
+        if not ss.get(self._loaded):
+            if bare:
+                self._dropped_link()
+            return params, bare
+        if params and params == ss.get(self._last):
+            return None, bare
+        if not params:
+            if is_rerun() or not self.reload_on_return:
+                return None, bare
+            params = ss.get(self._last) or {}
+        return params, bare
+
+    def _dropped_link(self) -> None:
+        from explainer.ui.page_links import dropped_link_warning
+
+        msg = dropped_link_warning(self.name)
+        if msg:
+            st.session_state[self._warns] = list(st.session_state.get(self._warns) or []) + [msg]
+
+    def read(self, params: Params, warns: list[str], *, only: Iterable[str] | None = None) -> dict[str, Any]:
+        """The fields' values from a link (absent: the default), a warning per bad value and one for parameters
+        no one knows. ``only``: the fields to read (the others keep their defaults)."""
+        values: dict[str, Any] = {}
+        wanted = set(only) if only is not None else None
+        for f in self.fields:
+            raw = first(params, f.param)
+            if raw is None or (wanted is not None and f.param not in wanted):
+                values[f.param] = None if f.late else f.default
+                continue
+            if f.late:
+                values[f.param] = raw
+                continue
+            values[f.param], w = f.decode(raw)
+            if w:
+                warns.append(w)
+        known = set(self._by_param) | set(self.known()) | {"candidate", "ref"}
+        unknown = sorted(k for k in params if k not in known)
+        if unknown:
+            warns.append(f"Unknown link parameter(s) ignored: {', '.join(show(u) for u in unknown)}.")
+        return values
+
+    def seed(self, values: Mapping[str, Any]) -> None:
+        """The widgets' session keys from ``values`` (by URL name); a late field keeps its raw value."""
+        ss = st.session_state
+        for f in self.fields:
+            if f.key and f.param in values:
+                if f.late:
+                    ss[f"_ps_late:{f.key}"] = values[f.param]
+                else:
+                    ss[f.key] = values[f.param]
+
+    def loaded(self, warns: list[str]) -> None:
+        """The link was read: its warnings are shown on this run."""
+        ss = st.session_state
+        ss[self._warns] = list(ss.get(self._warns) or []) + list(warns)
+        ss[self._loaded] = True
+
+    def settle(self, param: str, lo: int, hi: int, fallback: int) -> int:
+        """A late field's value, now that its bounds are known: the link's value within [lo, hi] (a warning
+        otherwise, shown on this run), else the stored value clamped into [lo, hi], else ``fallback``."""
+        f = self[param]
+        ss = st.session_state
+        raw = ss.pop(f"_ps_late:{f.key}", None)
+        if raw is not None:
+            v, w = f.decode(raw, lo=lo, hi=hi, default=fallback)
+            if w:
+                st.warning("Link: " + _md(w), icon=":material/link:")
+            ss[f.key] = v
+        v = ss.get(f.key)
+        if isinstance(v, int) and not isinstance(v, bool):
+            ss[f.key] = min(max(v, lo), hi)
+        return ss.get(f.key, fallback)
+
+    def warnings(self) -> None:
+        """Show the link's warnings (once) and mount the browser's dropped-link check."""
+        from explainer.ui.page_links import watch_dropped_link
+
+        for w in st.session_state.pop(self._warns, []):
+            st.warning("Link: " + _md(w), icon=":material/link:")
+        watch_dropped_link(self._warns, self.name)
+
+    # ------------------------------------------------------------------ out
+    def params(self, values: Mapping[str, Any], *, always: Iterable[str] = ()) -> dict[str, str]:
+        """The fields' link parameters for ``values`` (by URL name): those that differ from the default, and
+        those in ``always``."""
+        always = set(always)
+        out = {}
+        for f in self.fields:
+            if f.param not in values or values[f.param] is None:
+                continue
+            v = values[f.param]
+            if f.param in always or v != f.default:
+                out[f.param] = f.encode(v)
+        return out
+
+    def values(self) -> dict[str, Any]:
+        """The fields' current values from their session keys (a field without a value: its default)."""
+        ss = st.session_state
+        return {f.param: ss.get(f.key, f.default) for f in self.fields if f.key}
+
+    def write(self, want: Mapping[str, str | list[str]]) -> None:
+        """The address bar: ``want`` (written only when it differs), remembered as this page's last link."""
+        norm = {k: (list(v) if isinstance(v, (list, tuple)) else [v]) for k, v in want.items()}
+        have = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
+        if norm != have:
+            st.query_params.from_dict({k: (list(v) if isinstance(v, tuple) else v) for k, v in want.items()})
+        st.session_state[self._last] = norm
+
+
+def _md(text: str) -> str:
+    from explainer.ui.highlight import md_escape
+
+    return md_escape(text)
+
+
+# ------------------------------------------------------------------------------------------- choice widgets
 def _valid(value: Any, options: Sequence) -> bool:
     try:
         return any(type(value) is type(o) and value == o for o in options)

@@ -264,7 +264,7 @@ OVERFLOW = """() => { const b = document.body, cs = getComputedStyle(b);
 def test_handout_long_strings_stay_on_the_page(browser, tmp_path, media, width):
     """Long unbroken strings (the "Open in the app" link, a text without spaces, a long token) and a wide LCS
     table break or shrink to the page on screen and in print (A4 less the margins: 688 px)."""
-    from explainer.ui.teach_html import handout_html
+    from explainer.ui.teach.teach_html import handout_html
 
     ex = get_example("frankenstein")   # the widest LCS table (21 x 13)
     cand, refs = "x" * 400 + " " + ex.candidate, [("y" * 300) + " " + ex.references[0]]

@@ -1,4 +1,4 @@
-"""Teach page (thin): everything lives in explainer.ui.teach_page."""
-from explainer.ui.teach_page import render
+"""Teach page (thin): everything lives in explainer.ui.teach.page."""
+from explainer.ui.teach.page import render
 
 render()

@@ -1,7 +1,7 @@
 """The Teach page: a worked example, a gaming-lab preset or the teacher's own text as a step-by-step lesson
 (walkthrough for the projector, student view with answer boxes), generated exercise sets, and the handouts.
 
-Thin over :mod:`explainer.teach` (steps, questions, exercise sets: pure) and :mod:`explainer.ui.teach_html` /
+Thin over :mod:`explainer.teach` (steps, questions, exercise sets: pure) and :mod:`explainer.ui.teach.teach_html` /
 ``teach_markdown`` (escaped rendering, shared with the handouts). The whole state lives in the URL
 (``teach?example=cat_mat&step=4``; ``candidate``/``ref`` and the Explain page's dialect parameters; ``mode``,
 ``notes``, ``order``; for exercise sets ``seed``, ``level``, ``n``, ``item``), parsed once per link. The metric
@@ -32,10 +32,10 @@ from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate
 from explainer.ui import settings as ms
-from explainer.ui import teach_html as th
 from explainer.ui.permalink import MAX_REFS, MAX_URL_TEXT, ExplainState
 from explainer.ui.settings import MetricSettings
-from explainer.ui.teach_markdown import handout_markdown
+from explainer.ui.teach import teach_html as th
+from explainer.ui.teach.teach_markdown import handout_markdown
 
 DEFAULT_EXAMPLE = "cat_mat"
 MODES = {"walk": "Walkthrough", "student": "Student", "practice": "Exercise set"}

@@ -1,7 +1,7 @@
 """Teach: a lesson's blocks as escaped HTML with static SVG charts, and the self-contained handout. Pure (no
 Streamlit).
 
-The page (explainer/ui/teach_page.py) and the handout use the same functions, so they show the same
+The page (explainer/ui/teach/page.py) and the handout use the same functions, so they show the same
 numbers. Every piece of text reaches markup through :func:`explainer.ui.highlight.escape_text` (element
 content: HTML-escaped, invisible / bidi characters as visible ``U+XXXX`` badges) or ``escape_attr``
 (attributes and SVG text). The handout has no script, no external resource, and a Content-Security-Policy

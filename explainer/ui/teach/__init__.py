@@ -1,0 +1,1 @@
+"""The Teach page: lessons, the student view, exercise sets, handouts."""
