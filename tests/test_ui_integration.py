@@ -177,7 +177,7 @@ def test_a_teach_link_defines_its_settings_and_they_carry_to_explain():
 
 def test_thirty_sessions_on_one_teach_link_compute_the_lesson_once(monkeypatch):
     from explainer.ui import compute as C
-    from explainer.ui.teach import page as teach_page
+    from explainer.ui.teach import common as teach_page
 
     calls = []
     real = teach_page.build_lesson

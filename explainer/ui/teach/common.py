@@ -1,0 +1,69 @@
+"""What the Teach page's views share: HTML output, the shared lessons, links to a lesson, the answer box."""
+from __future__ import annotations
+
+import dataclasses
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from explainer.teach import check_answer
+from explainer.teach.answers import MAX_ANSWER_CHARS
+from explainer.teach.lesson import LESSON_TYPES, build_lesson
+from explainer.teach.model import Lesson
+from explainer.ui import compute as shared_compute
+from explainer.ui import highlight as hl
+from explainer.ui.permalink import ExplainState
+from explainer.ui.settings import MetricSettings
+
+
+def html(body: str) -> None:
+    st.html(body)
+
+
+def escape(s: str) -> str:
+    return hl.escape_text(s)
+
+
+def shared_lesson(cand: str, refs: list[str], settings: MetricSettings, *, order: int = 0,
+                  title: str = "", claims: tuple = ()) -> Lesson:
+    """The lesson of these texts with these settings (ROUGE types: the lesson's own), computed once and shared
+    by every session (:func:`explainer.ui.compute.cached`: in memory, bounded by the texts' size, one
+    computation per key at a time — a class opening the teacher's link waits for one computation). ``claims``:
+    a worked example's printed numbers, compared in the lesson."""
+    settings = dataclasses.replace(settings, rouge_types=LESSON_TYPES)
+    state = ExplainState(candidate=cand, refs=list(refs), **settings.to_state_fields())
+    # the focus order, the title (the source's name) and the compared claims are part of the lesson
+    kind = f"teach_lesson:{order}:{title}:{hash(tuple(claims))}"
+    return shared_compute.cached(kind, state, list(refs), lambda: build_lesson(
+        cand, list(refs), bleu_dialect=settings.bleu_dialect, bleu_options=dict(settings.bleu_options),
+        rouge_dialect=settings.rouge_dialect, rouge_options=dict(settings.rouge_options),
+        focus_order=order or None, title=title, claims=tuple(claims)))
+
+
+def _base_url() -> str:
+    try:
+        return (st.context.url or "").split("?")[0]
+    except Exception:  # noqa: BLE001 - embedded contexts without a URL
+        return ""
+
+
+def link(query: dict) -> str:
+    """A link to the Teach page with ``query``."""
+    return (_base_url() or "teach") + "?" + urlencode(query, doseq=True)
+
+
+def answer_form(q, form_key: str, input_key: str):
+    """An answer box with a Check button (Enter submits). The checked answer, or None: not submitted yet, or
+    not a number (a warning says so and the question stays)."""
+    with st.form(form_key, border=False, enter_to_submit=True):
+        with st.container(horizontal=True, vertical_alignment="bottom"):
+            st.text_input("Your answer", key=input_key, max_chars=MAX_ANSWER_CHARS, width=260,
+                          placeholder="e.g. 3, 0.25, 1/4 or 25%")
+            submitted = st.form_submit_button("Check", type="primary")
+    if not submitted:
+        return None
+    c = check_answer(q, st.session_state.get(input_key, ""))
+    if c.status == "invalid":
+        st.warning(hl.md_escape(c.message), icon=":material/edit:")
+        return None
+    return c

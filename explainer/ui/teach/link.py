@@ -1,0 +1,239 @@
+"""The Teach page's state, declared once (:data:`PAGE`), and its link in and out, on the engine of
+:mod:`explainer.ui.pagestate`.
+
+A link: ``teach?example=cat_mat&step=4``; ``preset``/``variant``; own text as ``candidate``/``ref`` (or
+``text=not-in-link`` when the texts are longer than a link carries: this tab keeps them, session state only);
+the Explain page's dialect parameters (only those that differ from the source's own settings); ``mode``,
+``notes``, ``order``; for exercise sets ``seed``, ``level``, ``n``, ``item``.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+from urllib.parse import parse_qs
+
+import streamlit as st
+
+from explainer.attacks.presets import PRESETS
+from explainer.examples import EXAMPLES, get_example
+from explainer.options import OptionSpec
+from explainer.teach.exercises import LEVELS, MAX_SEED, MAX_SET
+from explainer.ui import pagestate as ps
+from explainer.ui import settings as ms
+from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT, Field
+from explainer.ui.settings import MetricSettings
+
+DEFAULT_EXAMPLE = "cat_mat"
+MODES = {"walk": "Walkthrough", "student": "Student", "practice": "Exercise set"}
+SOURCES = {"example": "Worked example", "preset": "Gaming-lab preset", "text": "Your own text"}
+NOT_IN_LINK = "not-in-link"
+MAX_ORDER = 10   # the largest maximum n-gram order a BLEU dialect takes (``order`` is bounded by the settings' own)
+MAX_STEPS = 100  # more than any lesson has (``step`` is bounded by the lesson's own number of steps)
+ORDER_WHAT = "an n-gram order of these BLEU settings (0 = automatic, up to their maximum order)"
+# the Explain page's own view parameters: a link made there and edited to ``teach`` may carry them
+_EXPLAIN_VIEW_PARAMS = ("ngram", "colour", "rouge_ref")
+
+
+def preset_ids() -> list[str]:
+    """Gaming-lab presets whose every variant is one candidate (a corpus preset is not one lesson)."""
+    return [pid for pid, p in PRESETS.items() if not any(v.is_corpus for v in p.variants)]
+
+
+def preset_default_variant(pid: str) -> int:
+    return 1 if len(PRESETS[pid].variants) > 1 else 0
+
+
+def _spec(name: str, type_: str, default: Any, **kw) -> OptionSpec:
+    return OptionSpec(name, type_, default, **kw)
+
+
+PAGE = ps.Page("teach", (
+    Field(_spec("mode", "choice", "walk", choices=tuple(MODES)), "tch_mode", label="View"),
+    Field(_spec("example", "choice", DEFAULT_EXAMPLE, choices=tuple(e.id for e in EXAMPLES)), "tch_example",
+          what="a known example", label="Worked example"),
+    Field(_spec("preset", "choice", None, choices=tuple(preset_ids())), what="a gaming-lab preset with one "
+          "candidate", default_words=f"the worked example {DEFAULT_EXAMPLE}", label="Gaming-lab preset"),
+    Field(_spec("variant", "int", 0, min=0, max=20), base=1, late=True, what="a variant number of this preset",
+          label="Which output"),
+    Field(_spec("text", "choice", None, choices=(NOT_IN_LINK,)), default_words="no texts"),
+    Field(_spec("step", "int", 0, min=0, max=MAX_STEPS - 1), "tch_step", base=1, late=True,
+          what="a step of this lesson", label="Step"),
+    Field(_spec("notes", "bool", False), "tch_notes", label="Speaker notes"),
+    Field(_spec("order", "int", 0, min=0, max=MAX_ORDER), "tch_order", late=True, what=ORDER_WHAT,
+          label="n-gram order followed in steps 2–4"),
+    Field(_spec("level", "choice", "easy", choices=tuple(LEVELS)), "tch_level", label="Level"),
+    Field(_spec("seed", "int", 1, min=0, max=MAX_SEED), "tch_seed", what="a seed", label="Seed"),
+    Field(_spec("n", "int", 6, min=1, max=MAX_SET), "tch_n", what="a number of exercises", label="Exercises"),
+    Field(_spec("item", "int", 0, min=0, max=MAX_SET), "tch_item", base=1, what="an exercise number",
+          label="Exercise"),
+), known=lambda: ms.settings_params() | set(_EXPLAIN_VIEW_PARAMS))
+
+
+def preset_params(pid: str, variant: int) -> dict[str, list[str]]:
+    """The Explain-page parameters of one preset variant (texts and settings), as the lab's own links build
+    them — so a preset's lesson shows the lab's numbers."""
+    from explainer.ui.lab_view import explain_query
+
+    v = PRESETS[pid].variants[variant]
+    return parse_qs(explain_query(v.candidate, list(v.references), v.bleu, v.rouge), keep_blank_values=True)
+
+
+def _settings_params(params: dict) -> dict:
+    """The query parameters that are metric settings (the Explain page's names)."""
+    mine = ms.settings_params()
+    return {k: v for k, v in params.items() if k in mine}
+
+
+def source_defaults(source: str, example: str, preset: str | None, variant: int) -> MetricSettings:
+    """The settings a source brings when the link states none: the defaults with a worked example's own
+    settings (e.g. stemming), or the gaming-lab preset's settings."""
+    if source == "preset" and preset in PRESETS:
+        return ms.settings_from_params(_settings_params(preset_params(preset, variant)))[0]
+    base = ms.default_settings()
+    if source == "example":
+        base, _ = ms.apply_example_settings(base, get_example(example).settings)
+    return base
+
+
+@dataclasses.dataclass
+class _Source:
+    """What a link asks the lesson to be made of: a worked example, a gaming-lab preset's variant or own text, and
+    the metric-setting parameters that go with it."""
+
+    source: str = "example"
+    example: str = DEFAULT_EXAMPLE
+    preset: str | None = None
+    variant: int = 0
+    cand: str | None = None
+    refs: list[str] | None = None
+    settings_params: dict = dataclasses.field(default_factory=dict)
+
+
+def _source(params: dict, values: dict, warns: list[str]) -> _Source:
+    """Own text (``candidate``/``ref``; ``text=not-in-link``), a preset (``preset``, ``variant``) or a worked
+    example (``example``)."""
+    settings = _settings_params(params)
+    if "candidate" in params or "ref" in params:
+        cand, refs = ps.read_texts(params, warns)
+        return _Source("text", cand=cand or "", refs=refs or [""], settings_params=settings)
+    if values["text"] == NOT_IN_LINK:
+        kept = st.session_state.get("_tch_long_texts")
+        if kept is None:
+            warns.append(f"This link was made for a lesson of your own texts longer than a link carries "
+                         f"({MAX_URL_TEXT:,} characters in all), so the texts are not in it (nor stored anywhere). "
+                         "Paste them again in the sidebar (“Your own text”).")
+        cand, refs = kept or ("", [""])
+        return _Source("text", cand=cand, refs=list(refs), settings_params=settings)
+    pid = values["preset"]
+    if pid is not None:
+        n = len(PRESETS[pid].variants)
+        raw = ps.first(params, "variant")
+        variant = preset_default_variant(pid)
+        if raw is not None:
+            variant, w = PAGE["variant"].decode(raw, lo=0, hi=n - 1, default=variant)
+            warns += [w] if w else []
+        merged = _settings_params(preset_params(pid, variant))
+        merged.update(settings)   # settings stated in the link win
+        return _Source("preset", preset=pid, variant=variant, settings_params=merged)
+    return _Source(example=values["example"], settings_params=settings)
+
+
+def _link_settings(params: dict, src: _Source, keep_settings: bool, warns: list[str]) -> MetricSettings:
+    """The metric settings of the link (an example's own settings under them), or the other pages' settings."""
+    settings, w = ms.settings_from_params(src.settings_params)
+    warns += w
+    if src.source == "example":
+        settings, w = ms.apply_example_settings(settings, get_example(src.example).settings, skip=set(params))
+        warns += w
+    shared = ms.stored_settings()
+    if keep_settings and shared is not None:
+        return shared
+    if shared is not None and "rouge_types" not in params:
+        # not a setting of this page (a lesson shows its fixed types): the other pages keep theirs
+        return dataclasses.replace(settings, rouge_types=shared.rouge_types)
+    return settings
+
+
+def _put_source(src: _Source) -> None:
+    """The source widgets' values (every source's widgets get one, so switching source keeps a sensible value)."""
+    ss = st.session_state
+    ss["tch_source"] = src.source
+    ss["tch_example"] = src.example
+    ss["tch_preset"] = src.preset or preset_ids()[0]
+    ss["tch_variant"] = src.variant
+    ss["tch_cand"] = src.cand if src.cand is not None else get_example(DEFAULT_EXAMPLE).candidate
+    refs = src.refs if src.refs is not None else list(get_example(DEFAULT_EXAMPLE).references)
+    ss["tch_nrefs"] = len(refs)
+    for i in range(MAX_REFS):
+        ss[f"tch_ref_{i}"] = refs[i] if i < len(refs) else ""
+
+
+def max_order(settings: MetricSettings) -> int:
+    """The maximum n-gram order of the BLEU settings (the dialect's own rule: sacreBLEU's max_ngram_order,
+    NLTK's number of weights …); invalid settings (the lesson says why): the largest any dialect takes."""
+    from explainer.bleu.registry import get_dialect
+
+    try:
+        return min(MAX_ORDER, get_dialect(settings.bleu_dialect, **dict(settings.bleu_options)).max_order)
+    except (ValueError, TypeError, KeyError):
+        return MAX_ORDER
+
+
+def load_from_url() -> None:
+    """A link defines the page on the first run of a session and whenever it differs from what the page last
+    wrote (another link followed in the same tab); otherwise the widgets keep their values."""
+    params, keep_settings = PAGE.link(is_rerun=lambda: "tch_source" in st.session_state)
+    if params is None:
+        return
+    warns: list[str] = []
+    values = PAGE.read(params, warns)
+    src = _source(params, values, warns)
+    settings = _link_settings(params, src, keep_settings, warns)
+    PAGE.seed(values)
+    _put_source(src)
+    ms.put_settings(settings)
+    raw_order = st.session_state.pop("_ps_late:tch_order", None)
+    order = 0
+    if raw_order is not None:
+        n_max = max_order(settings)
+        order, w = PAGE["order"].decode(raw_order, lo=0, hi=n_max, default=0)
+        warns += [w] if w else []
+    st.session_state["tch_order"] = order
+    st.session_state["tch_step"] = 0
+    PAGE.loaded(warns)
+
+
+def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None) -> dict:
+    """The page's own link: the source, the settings that differ from the source's defaults, and the place.
+    ``texts``: (candidate, references) of own text."""
+    ss = st.session_state
+    src = ss.get("tch_source", "example")
+    full = ms.settings_to_params(settings)
+    full.pop("rouge_types", None)   # not a setting of a lesson
+    values: dict[str, Any] = {"mode": mode}
+    out: dict[str, Any] = {}
+    if mode == "practice":
+        values.update({k: ss.get(PAGE[k].key, PAGE[k].default) for k in ("seed", "level", "n", "item")})
+        return {**_differing(full, src), **PAGE.params(values, always=("seed", "level", "n", "item"))}
+    if src == "example":
+        values["example"] = ss.get("tch_example") or DEFAULT_EXAMPLE
+    elif src == "preset":
+        values["preset"], values["variant"] = ss["tch_preset"], ss.get("tch_variant", 0)
+    else:
+        cand, refs = texts
+        if ps.texts_fit(cand, refs):
+            out["candidate"], out["ref"] = cand, list(refs)
+            ss.pop("_tch_long_texts", None)
+        else:   # the link cannot carry them: this tab keeps them, the link says so
+            values["text"] = NOT_IN_LINK
+            ss["_tch_long_texts"] = (cand, list(refs))
+    values.update(step=step, order=ss.get("tch_order") or 0, notes=bool(ss.get("tch_notes")) and mode == "walk")
+    return {**PAGE.params(values, always=("example", "preset", "variant", "step")), **out, **_differing(full, src)}
+
+
+def _differing(full: dict, src: str) -> dict:
+    """The settings that differ from the source's own (a worked example's, a preset's, the defaults)."""
+    ss = st.session_state
+    have = ms.settings_to_params(source_defaults(src, ss.get("tch_example") or DEFAULT_EXAMPLE,
+                                                 ss.get("tch_preset"), ss.get("tch_variant", 0)))
+    return {k: v for k, v in full.items() if have.get(k) != v}

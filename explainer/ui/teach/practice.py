@@ -1,0 +1,154 @@
+"""The Teach page's exercise sets: a seeded set of numeric questions and "spot the gaming attack" items, their
+checks and the score."""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import streamlit as st
+
+from explainer.teach.exercises import LEVELS, MAX_SEED, MAX_SET, AttackItem, check_attack, generate_set
+from explainer.ui import highlight as hl
+from explainer.ui import pagestate as ps
+from explainer.ui import settings as ms
+from explainer.ui.teach.common import answer_form, escape, html, link, shared_lesson
+
+
+def practice() -> None:
+    ss = st.session_state
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="small", key="tch_set_controls"):
+        st.segmented_control("Level", list(LEVELS), key="tch_level", required=True,
+                             format_func=str.capitalize)
+        st.number_input("Seed", 0, MAX_SEED, key="tch_seed", step=1, width=170,
+                        help="The same seed, level and number give everyone the same exercises: share the link.")
+        st.number_input("Exercises", 1, MAX_SET, key="tch_n", step=1, width=110)
+        st.button("New set", icon=":material/casino:", key="tch_new_set",
+                  on_click=lambda: ss.update(tch_seed=random.randrange(MAX_SEED + 1), tch_item=0))
+    level, seed, n = ss.get("tch_level") or "easy", int(ss.get("tch_seed", 1)), int(ss.get("tch_n", 6))
+    ex_set = _exercise_set(seed, level, n)
+    store = ss.setdefault("_tch_set_answers", {})
+    answers = store.setdefault((seed, level, n), {})
+    i = ps.choice("tch_item", range(n + 1), 0)
+    got = sum(a["points"] for a in answers.values())
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_set_nav"):
+        st.button("Previous", icon=":material/arrow_back:", key="tch_item_prev", disabled=i == 0,
+                  on_click=lambda: ss.update(tch_item=max(0, ps.shown("tch_item", 0) - 1)))
+        st.selectbox("Exercise", list(range(n + 1)), key="tch_item", label_visibility="collapsed", width=330,
+                     format_func=lambda k: "Your score" if k == n else
+                     f"{k + 1} / {n} · {_item_title(ex_set.items[k])}" + (" ✓" if k in answers else ""))
+        st.button("Next", icon=":material/arrow_forward:", key="tch_item_next", disabled=i >= n,
+                  on_click=lambda: ss.update(tch_item=min(n, ps.shown("tch_item", 0) + 1)))
+        st.markdown(f"**Score: {got} of {ex_set.points}**")
+    if i == n:
+        _score_screen(ex_set, answers)
+    else:
+        item = ex_set.items[i]
+        if isinstance(item, AttackItem):
+            _attack_item(item, answers)
+        else:
+            _numeric_item(item, answers)
+
+
+@lru_cache(maxsize=32)
+def _exercise_set(seed: int, level: str, n: int):
+    return generate_set(seed, level, n)
+
+
+def _item_title(item) -> str:
+    return "Spot the gaming attack" if isinstance(item, AttackItem) else item.title
+
+
+def _texts_html(cand: str | None, refs) -> str:
+    out = []
+    if cand is not None:
+        out.append(f'<div class="tc-lab">Candidate</div><div class="tc-box">{escape(cand)}</div>')
+    for k, r in enumerate(refs):
+        out.append(f'<div class="tc-lab">Reference {k + 1}</div><div class="tc-box">{escape(r)}</div>')
+    return "".join(out)
+
+
+def _numeric_item(item, answers: dict) -> None:
+    q = item.question
+    html(f'<div class="tc-title">Exercise {item.index + 1} · {escape(item.title)}</div>' +
+          _texts_html(item.candidate, item.references) +
+          f'<div class="tc"><div class="task"><b>{escape(q.prompt)}</b> <span class="thint">'
+          f"({escape(q.hint)}; {'sacreBLEU' if item.family == 'BLEU' else 'rouge-score'} with its defaults)"
+          "</span></div></div>")
+    done = answers.get(item.index)
+    if done is None:
+        c = answer_form(q, f"tch_set_form_{item.index}", f"tch_set_answer_{item.index}")
+        if c is not None:
+            answers[item.index] = {"points": int(c.right), "message": c.message}
+            st.rerun()
+        return
+    (st.success if done["points"] else st.error)(hl.md_escape(done["message"] + " " + q.explanation),
+                                                 icon=":material/check_circle:" if done["points"] else
+                                                 ":material/cancel:")
+    step_no = _walk_step_of(item)
+    query = {"candidate": item.candidate, "ref": list(item.references)}
+    if item.focus_order:
+        query["order"] = str(item.focus_order)
+    if step_no is not None:
+        query["step"] = str(step_no + 1)
+    st.link_button("See this pair step by step", link(query), icon=":material/school:")
+
+
+def _walk_step_of(item) -> int | None:
+    # the lesson the exercise's "step by step" link opens (default settings), shared like every lesson
+    lesson = shared_lesson(item.candidate, list(item.references), ms.default_settings(),
+                           order=item.focus_order or 0, title="Your own text")
+    return next((k for k, s in enumerate(lesson.steps) if s.id == item.step_id), None)
+
+
+def _attack_item(item: AttackItem, answers: dict) -> None:
+    html(f'<div class="tc-title">Exercise {item.index + 1} · Spot the gaming attack</div>' +
+          _texts_html(None, item.references) +
+          "".join(f'<div class="tc-lab">Output {"AB"[k]}</div><div class="tc-box">{escape(t)}</div>'
+                  for k, t in enumerate(item.texts)))
+    done = answers.get(item.index)
+    labels = dict(item.metrics)
+    if done is None:
+        with st.form(f"tch_atk_form_{item.index}", border=False):
+            st.radio("Which output games the metrics?", [0, 1], key=f"tch_atk_pick_{item.index}", index=None,
+                     format_func=lambda k: f"Output {'AB'[k]}", horizontal=True)
+            st.pills("Which metrics does it fool (score it at least as high as the honest output)?",
+                     [m for m, _ in item.metrics], key=f"tch_atk_metrics_{item.index}", selection_mode="multi",
+                     format_func=labels.get)
+            ok = st.form_submit_button("Check", type="primary")
+        if ok:
+            pick = st.session_state.get(f"tch_atk_pick_{item.index}")
+            mets = st.session_state.get(f"tch_atk_metrics_{item.index}") or []
+            if pick is None:
+                st.warning("Pick output A or B first.", icon=":material/edit:")
+            else:
+                a, b = check_attack(item, pick, mets)
+                answers[item.index] = {"points": int(a) + int(b), "pick": a, "metrics": b}
+                st.rerun()
+        return
+    msg = (("Right: " if done["pick"] else "No: ") + f"output {'AB'[item.attack]} is the attack "
+           f"({item.catalogue} · {item.title}). " + ("The metrics are right too." if done["metrics"] else
+                                                    "It fools: " + ", ".join(lab for m, lab in item.metrics
+                                                                            if m in item.fooled) + "."))
+    (st.success if done["points"] == 2 else st.warning)(hl.md_escape(msg), icon=":material/science:")
+    rows = "".join(f"<tr><td>{escape(labels[m])}</td><td class='n'>{escape(item.values[m][0])}</td>"
+                   f"<td class='n'>{escape(item.values[m][1])}</td>"
+                   f"<td>{'fooled' if m in item.fooled else 'not fooled'}</td></tr>" for m, _ in item.metrics)
+    html('<div class="tc"><table class="tt"><thead><tr><th>metric</th><th>output A</th><th>output B</th>'
+          f"<th>the attack</th></tr></thead><tbody>{rows}</tbody></table>"
+          f'<p class="tp-key">{escape(item.lesson)}</p><p class="tp-note">{escape(item.citation)}</p></div>')
+
+
+def _score_screen(ex_set, answers: dict) -> None:
+    got = sum(a["points"] for a in answers.values())
+    html(f'<div class="tc-title">Your score: {got} of {ex_set.points}</div>')
+    rows = []
+    for it in ex_set.items:
+        a = answers.get(it.index)
+        pts = 2 if isinstance(it, AttackItem) else 1
+        rows.append(f"<tr><td>{it.index + 1}</td><td>{escape(_item_title(it))}</td>"
+                    f"<td class='n'>{'—' if a is None else a['points']} / {pts}</td></tr>")
+    html('<div class="tc"><table class="tt"><thead><tr><th>#</th><th>exercise</th><th>points</th></tr></thead>'
+          f"<tbody>{''.join(rows)}</tbody></table><p class=\"tp-note\">Seed {ex_set.seed}, level {ex_set.level}: "
+          "the same link gives everyone the same exercises.</p></div>")
+
+

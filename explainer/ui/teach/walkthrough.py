@@ -1,0 +1,189 @@
+"""The Teach page's lesson views: the walkthrough (navigation, a step fitted to the window, speaker notes), the
+student view (predict, check, reveal) and the handouts."""
+from __future__ import annotations
+
+import dataclasses
+
+import streamlit as st
+
+from explainer.teach.model import LcsGrid, Lesson
+from explainer.ui import highlight as hl
+from explainer.ui import pagestate as ps
+from explainer.ui.pagestate import MAX_URL_TEXT
+from explainer.ui.settings import MetricSettings
+from explainer.ui.teach import teach_html as th
+from explainer.ui.teach.common import answer_form, escape, html
+from explainer.ui.teach.common import link as to_link
+from explainer.ui.teach.link import PAGE, query
+from explainer.ui.teach.teach_markdown import handout_markdown
+
+# Height of what the walkthrough shows above a step's body (top padding, the view / navigation rows: Streamlit's
+# widgets, in px) and of the step's title (in the lesson's base size --tcb, which grows with the window), and of
+# the LCS table's slider: the body gets the rest of the window.
+FIT_OFFSET = 218
+FIT_TITLE = 2.11
+SLIDER_HEIGHT = 90
+
+
+def _step_label(lesson: Lesson, i: int) -> str:
+    s = lesson.steps[i]
+    return f"{i + 1} / {len(lesson.steps)} · {s.family} · {s.title}"
+
+
+def _go(delta: int, n: int) -> None:
+    ss = st.session_state
+    ss["tch_step"] = max(0, min(n - 1, ps.shown("tch_step", 0) + delta))
+
+
+def nav(lesson: Lesson, mode: str) -> int:
+    ss = st.session_state
+    n = len(lesson.steps)
+    PAGE.settle("step", 0, n - 1, 0)
+    i = ps.choice("tch_step", range(n), 0)
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_nav"):
+        st.button("Previous", icon=":material/arrow_back:", key="tch_prev", disabled=i == 0, on_click=_go,
+                  args=(-1, n), shortcut="Left" if mode == "walk" else None, help="Previous step (← key)")
+        st.selectbox("Step", list(range(n)), key="tch_step", format_func=lambda k: _step_label(lesson, k),
+                     label_visibility="collapsed", width=380)
+        st.button("Next", icon=":material/arrow_forward:", key="tch_next", disabled=i >= n - 1, on_click=_go,
+                  args=(1, n), shortcut="Right" if mode == "walk" else None, help="Next step (→ key)")
+        if mode == "walk":
+            st.toggle("Speaker notes", key="tch_notes")
+        else:
+            right, asked = _student_score(lesson)
+            st.markdown(f"**{right}/{asked}** right", help=f"{right} of your {asked} answers were right; this "
+                        f"lesson asks {len(lesson.questions())} questions.")
+    return ss["tch_step"]
+
+
+def _settings_lines(lesson: Lesson) -> list[tuple[str, str]]:
+    out = []
+    if lesson.bleu_summary:
+        out.append(("BLEU", f"{lesson.bleu_summary['implementation']} — {lesson.bleu_summary['signature']}"))
+    if lesson.rouge_summary:
+        out.append(("ROUGE", lesson.rouge_summary["signature"]))
+    return out
+
+
+def _no_link_note(total: int) -> str:
+    """What the handouts say instead of a link."""
+    return (f"the texts have {total:,} characters together, more than a link carries ({MAX_URL_TEXT:,}); paste "
+            "them as your own text on the Teach page.")
+
+
+def downloads(lesson: Lesson, settings: MetricSettings, source: str, texts, no_link: int | None = None) -> None:
+    """The handouts; ``no_link``: the texts' length when the lesson has no link (the handouts say why instead of
+    giving a link to another lesson)."""
+    link = "" if no_link else to_link(query(settings, texts, mode="walk", step=0))
+    note = _no_link_note(no_link) if no_link else ""
+    lesson = dataclasses.replace(lesson, source=source)
+    st.download_button("Handout (HTML)", lambda: th.handout_html(lesson, settings=_settings_lines(lesson), link=link,
+                                                                 link_note=note),
+                       file_name="bleu-rouge-lesson.html", mime="text/html", key="tch_dl_html", on_click="ignore",
+                       icon=":material/description:")
+    st.download_button("Handout (Markdown)", lambda: handout_markdown(lesson, settings=_settings_lines(lesson),
+                                                                      link=link, link_note=note),
+                       file_name="bleu-rouge-lesson.md", mime="text/markdown", key="tch_dl_md", on_click="ignore",
+                       icon=":material/notes:")
+    st.caption("The HTML handout is one file: it opens offline and prints one step per page."
+               + (" It has no link to this lesson: the texts are too long for one." if no_link else ""))
+
+
+def title(lesson: Lesson, i: int) -> None:
+    s = lesson.steps[i]
+    html(f'<div class="tc-title"><span class="fam">{escape(s.family)}</span>{escape(s.title)}'
+          f'<span class="num">step {i + 1} of {len(lesson.steps)}</span></div>')
+
+
+def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False) -> None:
+    s = lesson.steps[i]
+    grid = next((b for b in s.blocks if isinstance(b, LcsGrid)), None)
+    upto = None
+    if grid is not None and th.grid_cells(grid):
+        total = th.grid_cells(grid)
+        key = f"tch_cells_{i}_{len(grid.ref_tokens)}x{len(grid.cand_tokens)}"
+        if key not in st.session_state or not 0 <= st.session_state[key] <= total:
+            st.session_state[key] = total
+        upto = st.slider("Cells filled, row by row", 0, total, key=key,
+                         help="Move the slider to fill the table one cell at a time.")
+    # walkthrough: the step fits the window below the page's own rows (head, navigation, title; the slider)
+    fit = (f"calc(100vh - {FIT_OFFSET + (SLIDER_HEIGHT if upto is not None else 0)}px - {FIT_TITLE} * var(--tcb))"
+           if fit_window else None)
+    body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "")
+    html(body)
+    if notes:
+        extra = ""
+        if s.question:
+            extra = (f'<br><b>Ask the class:</b> {escape(s.question.prompt)} <b>Answer:</b> '
+                     f"{escape(s.question.shown)}")
+        # a panel fixed to the bottom of the window: the step keeps its layout (no scrolling), the notes
+        # cover its lower part while the toggle is on
+        html(f'<div class="tc"><div class="tnotes tnotes-fixed" style="{_panel_style()}" role="note" '
+              f'aria-label="speaker notes"><b>Say:</b> {escape(s.say)}<br><b>Common misconception:</b> '
+              f"{escape(s.misconception)}{extra}</div></div>")
+
+
+def _panel_style() -> str:
+    try:
+        dark = st.context.theme.type == "dark"
+    except Exception:  # noqa: BLE001 - no theme information (tests, embedded)
+        dark = False
+    return "background:#0e1117;color:#fafafa" if dark else "background:#fff;color:#111"
+
+
+
+# --------------------------------------------------------------------------------------------- student
+def _lesson_key(lesson: Lesson) -> str:
+    return str(abs(hash((lesson.candidate, tuple(lesson.references), tuple(
+        (s.id, s.question.id if s.question else "", s.question.answer if s.question else 0) for s in lesson.steps)))))
+
+
+def _answers(lesson: Lesson) -> dict:
+    store = st.session_state.setdefault("_tch_answers", {})
+    return store.setdefault(_lesson_key(lesson), {})
+
+
+def _student_score(lesson: Lesson) -> tuple[int, int]:
+    ans = _answers(lesson)
+    return sum(1 for c in ans.values() if c.right), len(ans)
+
+
+def student_step(lesson: Lesson, i: int) -> None:
+    s = lesson.steps[i]
+    q = s.question
+    if q is None:
+        step_body(lesson, i, notes=False)
+        return
+    ans = _answers(lesson)
+    revealed = st.session_state.setdefault("_tch_revealed", set())
+    rkey = f"{_lesson_key(lesson)}:{i}"
+    check = ans.get(i)
+    if check is None and rkey not in revealed:
+        html('<div class="tc"><div class="task"><b>Predict before you see it:</b> ' + escape(q.prompt) +
+              f' <span class="thint">({escape(q.hint)})</span></div>' + th.blocks_html(q.given, img_charts=True) +
+              "</div>")
+        c = answer_form(q, f"tch_form_{i}", f"tch_answer_{i}")
+        if c is not None:
+            ans[i] = c
+            st.rerun()
+        st.button("Show me the answer", key=f"tch_reveal_{i}", on_click=lambda: revealed.add(rkey),
+                  type="tertiary")
+        return
+    if check is not None:
+        (st.success if check.right else st.error)(hl.md_escape(check.message + " " + q.explanation),
+                                                  icon=":material/check_circle:" if check.right else
+                                                  ":material/cancel:")
+    else:
+        st.info(hl.md_escape(f"The answer: {q.shown}. {q.explanation}"), icon=":material/visibility:")
+    if q.marked:   # the tokens the answer talks about, marked
+        html('<div class="tc tc-marked">' + th.blocks_html(q.marked) + "</div>")
+    step_body(lesson, i, notes=False)
+
+    def again():
+        ans.pop(i, None)
+        revealed.discard(rkey)
+        st.session_state.pop(f"tch_answer_{i}", None)
+
+    st.button("Try this one again", key=f"tch_again_{i}", on_click=again, type="tertiary")
+
+
