@@ -56,7 +56,7 @@ def link(page: str, candidate: str, refs: list[str], variant: str = "bleu") -> s
 def expected(page: str, candidate: str, refs: list[str], variant: str = "bleu") -> str:
     """What the session must show: Teach — the candidate's last word (in its tokens); Dialects — the first row's
     number as the table prints it: sacreBLEU's score of these texts, or rouge-score's ROUGE-1 F."""
-    from explainer.ui.dialects_view import _num
+    from explainer.ui.dialects.view import _num
 
     if page == "teach":
         return candidate.split()[-1]

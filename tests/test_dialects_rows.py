@@ -254,7 +254,7 @@ def test_rouge_rows_carry_the_counts_and_lengths_each_score_comes_from():
 
 
 def test_rouge_table_shows_counts_and_lengths_per_type():
-    from explainer.ui.dialects_view import table_rows
+    from explainer.ui.dialects.view import table_rows
 
     cmp = compare("The cat sat on the mat", ["the cat is on the mat"], metric="rouge",
                   types=("rouge1", "rouge2", "rougeL", "rougeLsum"))
@@ -298,7 +298,7 @@ def test_multi_bleu_with_no_reference_tokens_reports_what_the_script_prints():
 
 
 def test_rouge_table_says_where_rouge155_dies():
-    from explainer.ui.dialects_view import table_rows
+    from explainer.ui.dialects.view import table_rows
 
     cmp = compare("a b c", ["a b", ""], metric="rouge", types=("rougeW-1.2", "rouge1"))
     recs = {r["implementation"]: r for r in table_rows(cmp)}
@@ -306,7 +306,7 @@ def test_rouge_table_says_where_rouge155_dies():
     assert perl["rougeW-1.2 F"] == "dies" and perl["rougeW-1.2 hits / cand / ref"] == "dies"
     assert cmp.row("rouge155:A").data["counts"]["rougeW-1.2"]["died"].startswith("Illegal division by zero")
     assert recs["rouge-score"]["rougeW-1.2 F"] == "0.7551"      # rouge-score keeps reference 1 (best F)
-    from explainer.ui.dialects_view import scores_figure
+    from explainer.ui.dialects.view import scores_figure
 
     labels = dict(zip(scores_figure(cmp).data[0].y, scores_figure(cmp).data[0].text))
     assert labels["ROUGE-1.5.5 -f A"] == "dies" and labels["rouge-score"] == "0.75509"

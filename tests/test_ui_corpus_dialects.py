@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from explainer.corpus import load_sample
 from explainer.dialectcmp.comparison import compare_corpus
 from explainer.ui import corpus_dialects
-from explainer.ui import dialects_view as dv
+from explainer.ui.dialects import view as dv
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "explainer" / "ui" / "pages" / "corpus.py")

@@ -15,8 +15,8 @@ from explainer.dialectcmp.cases import BUILTIN_CLAIMS
 from explainer.dialectcmp.comparison import compare
 from explainer.dialectcmp.reproduction import reproduce
 from explainer.examples import get_example
-from explainer.ui import dialects_view as dv
 from explainer.ui import highlight as hl
+from explainer.ui.dialects import view as dv
 from explainer.ui.permalink import parse_params
 from explainer.ui.schema import DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
 from tests.conftest import ROOT

@@ -4,7 +4,7 @@ first step at which two of them part.
 
 The work is the core's (``explainer.dialectcmp.compare_corpus``: BLEU from the summed statistics as each
 implementation sums them, ROUGE as each aggregates) and the tables, chart and divergence panels are the Dialects
-page's pure helpers (``explainer.ui.dialects_view``). Bounded: at most :data:`PAGE_MAX_SEGMENTS` segments and the
+page's pure helpers (``explainer.ui.dialects.view``). Bounded: at most :data:`PAGE_MAX_SEGMENTS` segments and the
 core's :data:`~explainer.dialectcmp.limits.MAX_CORPUS_CHARS` characters, checked before any work; computed only when
 asked for (a full corpus trace per implementation), with a progress bar, and kept for this browser session.
 """
@@ -18,8 +18,8 @@ import streamlit as st
 
 from explainer.dialectcmp.limits import MAX_CORPUS_CHARS
 from explainer.dialectcmp.rows import DEFAULT_ROUGE_TYPES
-from explainer.ui import dialects_view as dv
 from explainer.ui import highlight as hl
+from explainer.ui.dialects import view as dv
 
 __all__ = ["render", "PAGE_MAX_SEGMENTS", "STORE_KEY"]
 

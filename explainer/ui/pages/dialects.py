@@ -1,4 +1,4 @@
-"""Dialects page (thin): everything lives in explainer.ui.dialects_page."""
-from explainer.ui.dialects_page import render
+"""Dialects page (thin): everything lives in explainer.ui.dialects.page."""
+from explainer.ui.dialects.page import render
 
 render()

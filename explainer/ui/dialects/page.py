@@ -1,5 +1,5 @@
 """The Dialects page: every implementation side by side, where two first disagree, and "which settings give
-this number?". The work is done by ``explainer.dialectcmp`` (core) and ``explainer.ui.dialects_view`` (pure
+this number?". The work is done by ``explainer.dialectcmp`` (core) and ``explainer.ui.dialects.view`` (pure
 tables, chart, HTML); this module only lays them out and keeps the page's state in its URL.
 
 The comparisons, divergences and searches are functions of the texts (and the claim) only: computed once and
@@ -25,9 +25,9 @@ from explainer.dialectcmp.limits import (
 )
 from explainer.examples import EXAMPLES, get_example
 from explainer.ui import compute as shared_compute
-from explainer.ui import dialects_view as dv
 from explainer.ui import highlight as hl
 from explainer.ui import settings as ms
+from explainer.ui.dialects import view as dv
 from explainer.ui.permalink import ExplainState
 
 DEFAULT_EXAMPLE = "cat_sat"
