@@ -82,7 +82,7 @@ def test_rouge_rows_and_a_chosen_pair():
     ex = get_example("abandon_hope")
     at = new_page({"candidate": ex.candidate, "ref": list(ex.references), "metric": "rouge",
                    "a": "rouge-score", "b": "rouge155:A"})
-    assert at.radio(key="dl_metric").value == "ROUGE"
+    assert at.radio(key="dl_metric").value == "rouge"
     df = at.dataframe[0].value
     assert list(df["implementation"])[:2] == ["rouge-score", "rouge-score (stemmer)"]
     assert df["rouge1 F"][0] == "1" and df["rougeLsum F"][5] == "n/a"       # the textbook has no rougeLsum
@@ -184,12 +184,20 @@ def test_bad_link_parameters_are_warnings():
 
 
 def test_page_params_roundtrip_and_bounds():
-    p = dv.page_params("c", ["r1", "r2"], "rouge", "BLEU 0.5", "bleu", "a", "b")
-    st, warns = dv.parse_page_params({k: (v if isinstance(v, list) else [v]) for k, v in p.items()})
-    assert not warns and st == {"candidate": "c", "refs": ["r1", "r2"], "metric": "rouge", "claim": "BLEU 0.5",
-                                "claim_metric": "bleu", "a": "a", "b": "b"}
-    p = dv.page_params("x" * 7000, ["r"], "bleu", "", "any")
-    assert "candidate" not in p and "ref" not in p
+    """The page's link (built by the engine) reads back to the same state, and the texts over a link's size
+    stay out of it."""
+    at = new_page({"candidate": "c", "ref": ["r1", "r2"], "metric": "rouge", "claim": "BLEU 0.5",
+                   "claim_metric": "bleu"})
+    assert not at.exception and not at.warning
+    q = {k: at.query_params[k] for k in at.query_params}
+    again = new_page(q)
+    assert not again.warning and {k: again.query_params[k] for k in again.query_params} == q
+    assert (again.text_area(key="dl_cand").value, again.text_area(key="dl_ref_1").value) == ("c", "r2")
+    assert again.radio(key="dl_metric").value == "rouge" and again.text_input(key="dl_claim").value == "BLEU 0.5"
+    long = new_page({"candidate": "x" * 7000, "ref": "r"})
+    assert any("more than a link may carry" in w.value for w in long.warning)
+    long.text_area(key="dl_cand").set_value("x" * 7000).run()
+    assert "candidate" not in long.query_params and "ref" not in long.query_params
 
 
 def test_match_links_for_rouge_and_split_texts():

@@ -26,67 +26,19 @@ from explainer.dialectcmp.limits import (
 from explainer.examples import EXAMPLES, get_example
 from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
+from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.dialects import view as dv
+from explainer.ui.dialects.link import PAGE, TABS, load_from_url, query, set_texts, texts
 from explainer.ui.permalink import ExplainState
 
-DEFAULT_EXAMPLE = "cat_sat"
-TABS = ("Side by side", "Reproduce a number")
 _VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error}
-
-
-# ------------------------------------------------------------------------------------------------ state
-def _load_from_url() -> None:
-    ss = st.session_state
-    if ss.get("_dl_loaded"):
-        return
-    params = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
-    state, warns = dv.parse_page_params(params)
-    ex = get_example(DEFAULT_EXAMPLE)
-    if "candidate" in state or "refs" in state:
-        ss["dl_cand"] = state.get("candidate", "")
-        refs = state.get("refs", [""])
-    else:
-        ss["dl_cand"] = ex.candidate
-        refs = list(ex.references)
-    ss["dl_nrefs"] = len(refs)
-    for i, r in enumerate(refs):
-        ss[f"dl_ref_{i}"] = r
-    ss["dl_metric"] = "ROUGE" if state.get("metric") == "rouge" else "BLEU"
-    ss["dl_claim"] = state.get("claim", "")
-    ss["dl_claim_metric"] = state.get("claim_metric", "any")
-    ss["dl_a"], ss["dl_b"] = state.get("a", ""), state.get("b", "")
-    ss["_dl_autorun"] = bool(state.get("claim"))
-    if state.get("claim"):
-        ss["dl_tab"] = TABS[1]                  # a link with a claim opens on its answer
-    ss["_dl_warnings"] = warns
-    ss["_dl_loaded"] = True
-
-
-def _texts() -> tuple[str, list[str]]:
-    ss = st.session_state
-    n = ss.get("dl_nrefs", 1)
-    return ss.get("dl_cand", ""), [ss.get(f"dl_ref_{i}", "") for i in range(n)]
-
-
-def _sync_url(cand: str, refs: list[str]) -> None:
-    ss = st.session_state
-    want = dv.page_params(cand, refs, ss.get("dl_metric", "BLEU").lower(), ss.get("dl_claim", ""),
-                          ss.get("dl_claim_metric", "any"), ss.get("dl_a", ""), ss.get("dl_b", ""))
-    have = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
-    norm = {k: (v if isinstance(v, list) else [v]) for k, v in want.items()}
-    if norm != have:
-        st.query_params.from_dict(want)
 
 
 # ------------------------------------------------------------------------------------------------ callbacks
 def _set_texts(cand: str, refs) -> None:
-    ss = st.session_state
-    ss["dl_cand"] = cand
-    ss["dl_nrefs"] = len(refs)
-    for i, r in enumerate(refs):
-        ss[f"dl_ref_{i}"] = r
-    ss["dl_a"] = ss["dl_b"] = ""
+    set_texts(cand, refs)
+    st.session_state["dl_a"] = st.session_state["dl_b"] = ""
 
 
 def _on_example() -> None:
@@ -189,13 +141,14 @@ def _link_base() -> ms.MetricSettings:
 # ------------------------------------------------------------------------------------------------ compare
 def _compare(cand: str, refs: list[str]) -> None:
     ss = st.session_state
-    metric = st.radio("Metric", ["BLEU", "ROUGE"], key="dl_metric", horizontal=True)
+    ps.choice("dl_metric", ("bleu", "rouge"), "bleu")
+    metric = st.radio("Metric", ["bleu", "rouge"], key="dl_metric", horizontal=True, format_func=str.upper)
     types = ("rouge1", "rouge2", "rougeL", "rougeLsum")
-    if metric == "ROUGE":
+    if metric == "rouge":
         head = st.selectbox("Headline ROUGE type (the chart and the 'score' column)", types, key="dl_head")
         types = (head,) + tuple(t for t in types if t != head)
     try:
-        cmp = comparison(cand, refs, metric.lower(), types)
+        cmp = comparison(cand, refs, metric, types)
     except ValueError as e:
         st.error(hl.md_escape(str(e)))
         return
@@ -210,9 +163,11 @@ def _compare(cand: str, refs: list[str]) -> None:
     st.subheader("Where do two of them first disagree?")
     ids = [r.id for r in cmp.rows]
     labels = {r.id: r.label for r in cmp.rows}
-    a0 = ss.get("dl_a") if ss.get("dl_a") in ids else ids[0]
-    b0 = ss.get("dl_b") if ss.get("dl_b") in ids and ss.get("dl_b") != a0 else next(i for i in ids if i != a0)
-    ss["dl_a"], ss["dl_b"] = a0, b0
+    a0 = ps.choice("dl_a", ids, ids[0])
+    other = next(i for i in ids if i != a0)
+    if ss.get("dl_b") == a0:
+        ss["dl_b"] = other
+    ps.choice("dl_b", ids, other)
     c1, c2 = st.columns(2)
     with c1:
         a = st.selectbox("Row A", ids, key="dl_a", format_func=labels.get)
@@ -233,7 +188,7 @@ def _compare(cand: str, refs: list[str]) -> None:
     with cb:
         _html(dv.side_html(cmp, div, "b"))
     st.download_button("Download the comparison (JSON)", json.dumps(cmp.to_dict(), ensure_ascii=False, indent=1),
-                       file_name=f"dialects-{metric.lower()}.json", mime="application/json", key="dl_dl_cmp",
+                       file_name=f"dialects-{metric}.json", mime="application/json", key="dl_dl_cmp",
                        icon=":material/download:")
 
 
@@ -335,15 +290,14 @@ def _show_search(res, cand: str, refs: list[str], claim: str) -> None:
 
 # ------------------------------------------------------------------------------------------------ page
 def render() -> None:
-    _load_from_url()
+    load_from_url()
     st.title("Dialects")
     st.caption("Why do two libraries give different numbers? Every BLEU and ROUGE implementation side by side, the "
                "first step at which two of them disagree, and which settings reproduce a number you read somewhere.")
-    for w in st.session_state.pop("_dl_warnings", []):
-        st.warning("Link: " + hl.md_escape(w), icon=":material/link:")
+    PAGE.warnings()
     _inputs()
-    cand, refs = _texts()
-    _sync_url(cand, refs)
+    cand, refs = texts()
+    PAGE.write(query())
     note = dv.dropped_references_note(refs)
     refs = [r for r in refs if r != ""]
     if note and refs:

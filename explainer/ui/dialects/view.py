@@ -8,7 +8,6 @@
 * ``explain_query(...)``: the Explain page's URL parameters for a configuration, made by the shared settings
   model (``explainer.ui.settings.explain_link_params``) on top of the settings the user has (``base``);
 * ``match_rows(reproduction)``: the reproduce results as records, each with its Explain link;
-* ``parse_page_params`` / ``page_params``: this page's own URL state, bounded.
 """
 from __future__ import annotations
 
@@ -21,7 +20,7 @@ import plotly.graph_objects as go
 from explainer.ui.highlight import TokenMark, escape_attr, escape_text, render_marked_text
 
 __all__ = ["table_rows", "scores_figure", "side_html", "explain_query", "explain_link", "match_rows", "matches_html",
-           "parse_page_params", "page_params", "dropped_references_note", "STEP_WORDS", "STYLE", "MAX_URL_TEXT",
+           "dropped_references_note", "STEP_WORDS", "STYLE",
            "COMPARE_METRICS"]
 
 COMPARE_METRICS = ("bleu", "rouge")
@@ -56,9 +55,6 @@ ol.dl-matches li{margin-bottom:.25rem}
 a.dl-explain{white-space:nowrap;font-weight:600}
 </style>
 """
-MAX_URL_TEXT = 6_000
-
-
 def _num(x, digits: int = 4) -> str:
     if x is None:
         return "—"
@@ -433,82 +429,3 @@ def dropped_references_note(refs: Sequence[str]) -> str:
     if moved:
         s = s[:-1] + ": below, " + _and([f"reference {k + 1} is your reference {i + 1}" for k, i in moved]) + "."
     return s
-
-
-# ----------------------------------------------------------------------------------------------- URL state
-def parse_page_params(params: Mapping[str, Any]) -> tuple[dict, list[str]]:
-    """This page's URL -> (state, warnings); never raises. Bounded: at most 10 references, texts up to
-    MAX_URL_TEXT characters in all, a claim up to the claim limit."""
-    from explainer.dialectcmp.claim import METRIC_CHOICES
-    from explainer.dialectcmp.limits import MAX_CLAIM_CHARS, MAX_REFS
-
-    def first(key):
-        v = params.get(key)
-        if v is None:
-            return None
-        if isinstance(v, (list, tuple)):
-            return v[-1] if v else None
-        return v
-
-    warns: list[str] = []
-    state: dict = {}
-    cand = first("candidate")
-    refs = params.get("ref")
-    if isinstance(refs, str):
-        refs = [refs]
-    if cand is not None:
-        state["candidate"] = cand
-    if refs is not None:
-        refs = list(refs)
-        if len(refs) > MAX_REFS:
-            warns.append(f"The link has {len(refs)} references; only the first {MAX_REFS} are used.")
-            refs = refs[:MAX_REFS]
-        state["refs"] = refs or [""]
-    total = len(state.get("candidate", "")) + sum(len(r) for r in state.get("refs", []))
-    if total > MAX_URL_TEXT:
-        warns.append(f"The link's texts have {total:,} characters, more than a link may carry "
-                     f"({MAX_URL_TEXT:,}); they are not loaded.")
-        state.pop("candidate", None)
-        state.pop("refs", None)
-    metric = first("metric")
-    if metric is not None:
-        if metric in COMPARE_METRICS:
-            state["metric"] = metric
-        else:
-            warns.append(f"“metric={metric[:40]}” is not bleu or rouge; using bleu.")
-    claim = first("claim")
-    if claim is not None:
-        if len(claim) <= MAX_CLAIM_CHARS:
-            state["claim"] = claim
-        else:
-            warns.append(f"The link's claim is longer than {MAX_CLAIM_CHARS} characters; it is not loaded.")
-    cm = first("claim_metric")
-    if cm is not None:
-        if cm in METRIC_CHOICES:
-            state["claim_metric"] = cm
-        else:
-            warns.append(f"“claim_metric={cm[:40]}” is not one of {', '.join(METRIC_CHOICES)}; using any.")
-    for key in ("a", "b"):
-        v = first(key)
-        if v is not None:
-            state[key] = v[:60]
-    return state, warns
-
-
-def page_params(candidate: str, refs: Sequence[str], metric: str, claim: str, claim_metric: str,
-                a: str = "", b: str = "") -> dict:
-    """This page's state -> URL parameters (texts left out when longer than MAX_URL_TEXT in all)."""
-    out: dict = {}
-    if len(candidate) + sum(len(r) for r in refs) <= MAX_URL_TEXT:
-        out["candidate"] = candidate
-        out["ref"] = list(refs)
-    out["metric"] = metric
-    if claim:
-        out["claim"] = claim
-    if claim_metric and claim_metric != "any":
-        out["claim_metric"] = claim_metric
-    if a:
-        out["a"] = a
-    if b:
-        out["b"] = b
-    return out
