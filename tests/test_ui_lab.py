@@ -294,7 +294,7 @@ def test_optimizer_settings_are_in_the_permalink_and_restored():
                 {"moves": "teleport"}, {"moves": ","}):
         at = new_lab({"lab": "optimizer", **bad})
         (k, v), = bad.items()
-        assert any(w.value.startswith(k + "\\=") and "using" in w.value for w in at.warning), bad
+        assert any(f"“{k}\\=" in w.value and "using" in w.value for w in at.warning), bad
         assert at.number_input(key="lab_opt_seed").value == 0
         assert at.slider(key="lab_opt_budget").value == 3.0
         assert at.multiselect(key="lab_opt_moves").value == ["insert", "delete", "swap", "replace"]

@@ -13,26 +13,20 @@ import streamlit as st
 
 from explainer.attacks import generators as gen
 from explainer.attacks.optimizer import MAX_WORDS, MOVES, TARGETS, optimize
-from explainer.attacks.presets import ENTRIES, LESSON_CARDS, PRESETS, evaluate, get_preset
+from explainer.attacks.presets import ENTRIES, LESSON_CARDS, evaluate, get_preset
 from explainer.attacks.scoring import DEFAULT_METRICS, metric_label, score, score_corpus
 from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS
 from explainer.ui import charts, lab_charts
 from explainer.ui import highlight as hl
 from explainer.ui import lab_view as lv
 from explainer.ui.display import large_text, render_display_toggle
-from explainer.ui.page_links import dropped_link_warning, watch_dropped_link
-from explainer.ui.permalink import MAX_URL_TEXT, bounded_int
+from explainer.ui.lab_link import DEFAULT_PRESET, OPT_BUDGET, OPT_SEED, PAGE, load_from_url, query, refs_list
 
-DEFAULT_PRESET = "permutation"
-DEFAULT_CAND = "the quick brown fox leaped above the lazy dog"
-DEFAULT_REFS = "the quick brown fox jumped over the lazy dog\na fast brown fox jumped over a lazy dog"
 MAX_LAB_CHARS = 5_000  # the lab re-scores texts hundreds of times; keep inputs paragraph-sized
 GEN_METRICS = DEFAULT_METRICS
 # A Material icon, as on the Explain page: an emoji such as 💡 is a missing glyph in Debian's Chromium
 # (no emoji font installed).
 LESSON_ICON = ":material/lightbulb:"
-OPT_BUDGET = (0.5, 15.0, 3.0, 0.5)  # min, max, default, step of the optimizer's time budget (seconds)
-OPT_SEED = (0, 10_000, 0)
 
 
 def _html(body: str) -> None:
@@ -43,119 +37,7 @@ def _box(text: str) -> str:
     return f'<div class="lab-box">{hl.escape_text(text)}</div>'
 
 
-# ------------------------------------------------------------------------------------------------ URL state
-def _load_from_url() -> None:
-    ss = st.session_state
-    if ss.get("_lab_loaded"):
-        return
-    qp = st.query_params
-    warns = []
-    dropped = dropped_link_warning("lab")
-    if dropped:
-        warns.append(hl.md_escape(dropped))
-    section = qp.get("lab")
-    pid = qp.get("preset")
-    if pid is not None and section is None:
-        section = "presets"
-    if section is not None and section not in lv.SECTIONS:
-        warns.append(f"{hl.md_escape('lab=' + section[:40])} is not a section of the lab; showing the presets.")
-        section = "presets"
-    ss["lab_section"] = section or "presets"
-    if pid is not None and pid not in PRESETS and pid not in LESSON_CARDS:
-        warns.append(f"{hl.md_escape('preset=' + pid[:40])} is not a known preset; showing "
-                     f"“{hl.md_escape(lv.preset_label(DEFAULT_PRESET))}”.")
-        pid = None
-    ss["lab_preset"] = pid or DEFAULT_PRESET
-    cand = qp.get("candidate")
-    refs = qp.get_all("ref")
-    ss["lab_cand"] = cand if cand is not None else DEFAULT_CAND
-    ss["lab_refs"] = "\n".join(r.replace("\n", " ") for r in refs) if refs else DEFAULT_REFS
-    ss["_lab_link_texts"] = cand is not None or bool(refs)  # a link's own texts win over the Explain page's
-    for param, store, choices, default in (("gen", "lab_gen", gen.GENERATORS, "permute"),
-                                           ("knob", "lab_sweep", SWEEPS, "length"),
-                                           ("target", "lab_opt_target", TARGETS, "bleu")):
-        raw = qp.get(param)
-        if raw is not None and raw not in choices:
-            warns.append(f"{hl.md_escape(param + '=' + raw[:40])} is not one of {', '.join(choices)}; using {default}.")
-            raw = None
-        ss[store] = raw or default
-    _load_optimizer_settings(qp, warns)
-    ss["_lab_warnings"] = warns
-    ss["_lab_loaded"] = True
-
-
-def _load_optimizer_settings(qp, warns: list[str]) -> None:
-    """seed, budget and moves of the optimizer from the URL; a bad value gives a warning and the default."""
-    ss = st.session_state
-    lo, hi, default, step = OPT_BUDGET
-    raw = qp.get("budget")
-    budget = default
-    if raw is not None:
-        try:
-            val = float(raw)
-            if not (lo <= val <= hi) or abs(val / step - round(val / step)) > 1e-9:
-                raise ValueError
-            budget = round(val / step) * step
-        except ValueError:
-            warns.append(f"{hl.md_escape('budget=' + raw[:40])} is not a time budget between {lo:g} and {hi:g} "
-                         f"seconds in steps of {step:g}; using {default:g}.")
-    ss["lab_opt_budget_v"] = budget
-    slo, shi, sdefault = OPT_SEED
-    raw = qp.get("seed")
-    seed = sdefault
-    if raw is not None:
-        # bounded before the conversion: '²' (isdigit, but not int) and 4,301 digits (int refuses) crashed the page
-        v = bounded_int(raw, slo, shi)
-        if v is not None:
-            seed = v
-        else:
-            warns.append(f"{hl.md_escape('seed=' + raw[:40])} is not a whole number from {slo} to {shi:,}; "
-                         f"using {sdefault}.")
-    ss["lab_opt_seed_v"] = seed
-    raw = qp.get("moves")
-    moves = list(MOVES)
-    if raw is not None:
-        given = [m.strip() for m in raw.split(",") if m.strip()]
-        if given and all(m in MOVES for m in given):
-            moves = [m for m in MOVES if m in given]
-        else:
-            warns.append(f"{hl.md_escape('moves=' + raw[:60])} is not a comma-separated list of "
-                         f"{', '.join(MOVES)}; using all moves.")
-    ss["lab_opt_moves_v"] = moves
-
-
-def _params() -> dict:
-    ss = st.session_state
-    section = ss.get("lab_section") or "presets"
-    out: dict = {"lab": section}
-    if section == "presets":
-        out["preset"] = ss.get("lab_preset", DEFAULT_PRESET)
-    else:
-        extra = {"generators": ("gen", "lab_gen"), "sweeps": ("knob", "lab_sweep"),
-                 "optimizer": ("target", "lab_opt_target")}.get(section)
-        if extra and ss.get(extra[1]):
-            out[extra[0]] = ss[extra[1]]
-        if section == "optimizer":
-            out["seed"] = str(int(ss.get("lab_opt_seed_v", OPT_SEED[2])))
-            out["budget"] = f"{float(ss.get('lab_opt_budget_v', OPT_BUDGET[2])):g}"
-            moves = ",".join(m for m in MOVES if m in ss.get("lab_opt_moves_v", MOVES))
-            if moves:
-                out["moves"] = moves
-        cand, refs = ss.get("lab_cand", ""), _refs_list(ss.get("lab_refs", ""))
-        if len(cand) + sum(map(len, refs)) <= MAX_URL_TEXT:
-            out["candidate"] = cand
-            out["ref"] = refs
-    return out
-
-
-def _sync_url() -> None:
-    want = _params()
-    have = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
-    norm = {k: (v if isinstance(v, list) else [v]) for k, v in want.items()}
-    if norm != have:
-        st.query_params.from_dict(want)
-
-
+# ------------------------------------------------------------------------------------------------ links
 def _base_url() -> str:
     try:
         url = st.context.url or ""
@@ -217,10 +99,6 @@ def _persistent_text_area(label: str, store: str, **kw) -> str:
     return ss[store]
 
 
-def _refs_list(raw: str) -> list[str]:
-    return [r.strip() for r in (raw or "").splitlines() if r.strip()]
-
-
 def _user_inputs() -> tuple[str, list[str]] | None:
     """The user's candidate and references (one per line); None (with a message) when unusable."""
     c1, c2 = st.columns(2)
@@ -228,7 +106,7 @@ def _user_inputs() -> tuple[str, list[str]] | None:
         cand = _persistent_text_area("Candidate", "lab_cand", height=110,
                                      help="The text to attack. Sweeps, generators and the optimizer all start from it.")
     with c2:
-        refs = _refs_list(_persistent_text_area("References (one per line)", "lab_refs", height=110,
+        refs = refs_list(_persistent_text_area("References (one per line)", "lab_refs", height=110,
                                                 help="Each non-empty line is one reference."))
     if st.session_state.get("_lab_carried") == (cand, tuple(refs)):
         st.caption("The candidate and references you had on the Explain page.")
@@ -747,13 +625,12 @@ def _show_optimizer_result(res, refs) -> None:
 
 # ------------------------------------------------------------------------------------------------- render
 def render() -> None:
-    _load_from_url()
+    load_from_url()
     _carry_explain_texts()
     _repair_optimizer_state()
     render_display_toggle()
     st.title("Gaming lab: how BLEU and ROUGE are fooled")
-    for w in st.session_state.get("_lab_warnings", []):
-        st.warning(w)
+    PAGE.warnings()
     ss = st.session_state
     if ss.get("lab_section") not in lv.SECTIONS:  # back from another page: Streamlit dropped the widget's value
         ss["lab_section"] = ss.get("_lab_section_v") or "presets"
@@ -769,7 +646,4 @@ def render() -> None:
         _sweeps()
     else:
         _optimizer()
-    _sync_url()
-    # a link the server dropped whole (only the browser still has it); after the widgets, whose values the rerun
-    # of its report carries
-    watch_dropped_link("_lab_warnings", "lab", escape=hl.md_escape)
+    PAGE.write(query())

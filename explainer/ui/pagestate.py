@@ -79,6 +79,7 @@ class Field:
     late: bool = False
     label: str = ""
     default_words: str = ""
+    step: float = 0.0       # a float in the link must be a multiple of this (a slider's step)
 
     @property
     def param(self) -> str:
@@ -107,6 +108,8 @@ class Field:
             return "on or off (1/0, true/false, yes/no, on/off)"
         if s.type == "int":
             return "a whole number"
+        if s.type == "float" and self.step:
+            return f"a number in steps of {self.step:g}"
         if s.type == "text":
             return f"a text of at most {int(s.max or 0):,} characters"
         return "a number"
@@ -117,6 +120,8 @@ class Field:
                                        str(d + self.base if self.spec.type == "int" else d))
         lo = self.spec.min if lo is None else lo
         hi = self.spec.max if hi is None else hi
+        if self.spec.type == "text":
+            return f"The link's {self.param} is longer than {int(self.spec.max or 0):,} characters; it is not loaded."
         return f"“{self.param}={show(raw)}” is not {self._words()}{self._range(lo, hi)}; using {words}."
 
     def decode(self, raw: str, *, lo: int | None = None, hi: int | None = None,
@@ -141,6 +146,11 @@ class Field:
                 return v, None
             if s.type == "bool":
                 return coerce_value(s.name, "bool", raw.strip()), None
+            if s.type == "float" and self.step:
+                v = s.coerce(raw.strip())
+                if abs(v / self.step - round(v / self.step)) > 1e-9:
+                    raise ValueError
+                return round(v / self.step) * self.step, None
             return s.coerce(raw if s.type in ("text", "choice") else raw.strip()), None
         except (ValueError, TypeError):
             return (self.default if default is None else default), self.warning(raw, lo, hi, default)
@@ -165,7 +175,7 @@ def read_texts(params: Params, warns: list[str], *, max_refs: int = MAX_REFS, ma
     refs = _all(params, "ref")
     if refs is not None:
         if len(refs) > max_refs:
-            warns.append(f"The link has {len(refs)} references; at most {max_refs} are used{what}.")
+            warns.append(f"The link has {len(refs)} references; only the first {max_refs} are used{what}.")
             refs = refs[:max_refs]
         refs = refs or [""]
     total = len(cand or "") + sum(map(len, refs or ()))
