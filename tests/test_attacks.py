@@ -569,7 +569,7 @@ def test_docs_preset_table_is_current():
 
 
 def test_length_sweep_precision_recall_crossing_is_between_the_points():
-    from explainer.ui.lab_charts import pr_crossing, sweep_figure
+    from explainer.ui.lab.charts import pr_crossing, sweep_figure
 
     sw = sweep_length("a fire destroyed a port warehouse on sunday",
                       ["a fire destroyed a warehouse in the port on sunday night"])

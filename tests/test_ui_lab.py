@@ -365,7 +365,7 @@ def test_explain_links_round_trip_through_the_explain_permalink_parser():
     from urllib.parse import parse_qs
 
     from explainer.attacks.scoring import bleu_input
-    from explainer.ui.lab_view import variant_links
+    from explainer.ui.lab.view import variant_links
     from explainer.ui.permalink import parse_params
     from explainer.ui.schema import DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
 
@@ -420,7 +420,7 @@ def test_lesson_icon_is_a_material_icon_not_an_emoji():
 
 
 def test_explain_href_from_any_lab_url():
-    from explainer.ui.lab_view import explain_href
+    from explainer.ui.lab.view import explain_href
 
     for url in ("http://h:8501/gaming_lab", "http://h:8501/gaming_lab/", "http://h:8501/gaming_lab?preset=x",
                 "http://h:8501/gaming_lab/?preset=x#top"):
@@ -483,7 +483,7 @@ def test_lab_chart_hover_text_is_literal_and_inert():
     """The lab's charts escape user text as the Explain page's do: quotes stay quotes (html.escape turned them
     into a visible &quot;), tags are inert, $…$ is not read as LaTeX."""
     from explainer.attacks.optimizer import optimize
-    from explainer.ui.lab_charts import trajectory_figure
+    from explainer.ui.lab.charts import trajectory_figure
 
     res = optimize('he said "it\'s <b>fine</b>" for $5', ["he said it is fine for 5 dollars"], "bleu",
                    budget_seconds=0.2, seed=0)
@@ -499,7 +499,7 @@ def test_optimizer_result_shown_is_a_snapshot_owned_by_its_run():
     next callback: the page must show a snapshot that the search no longer changes, and an old search that
     lost the slot stops without storing (the browser Stop test saw 'numbers differ (a bug)' from this)."""
     from explainer.attacks.optimizer import optimize
-    from explainer.ui.lab_view import RunRecorder
+    from explainer.ui.lab.view import RunRecorder
 
     store: dict = {}
     rec = RunRecorder(store, "result", "owner")

@@ -62,7 +62,7 @@ def test_text_typed_on_the_explain_page_carries_into_the_lab():
 
 
 def test_the_untouched_default_page_does_not_replace_the_labs_example():
-    from explainer.ui.lab_link import DEFAULT_CAND
+    from explainer.ui.lab.link import DEFAULT_CAND
 
     app = BrowserLikeApp()
     app.switch_page("explainer/ui/pages/gaming_lab.py")

@@ -10,9 +10,11 @@ from explainer.bleu import explain_bleu
 from explainer.examples import get_example
 from explainer.rouge import explain_rouge
 from explainer.ui import bleu_view as bv
-from explainer.ui import charts, highlight, lab_charts, lab_view
+from explainer.ui import charts, highlight
 from explainer.ui import rouge_view as rv
 from explainer.ui.display import LARGE_TEXT_CSS
+from explainer.ui.lab import charts as lab_charts
+from explainer.ui.lab import view as lab_view
 from tests.ui_driver import BrowserLikeApp
 
 

@@ -11,7 +11,7 @@ from rouge_score import rouge_scorer
 
 from explainer.attacks.presets import get_preset
 from explainer.attacks.scoring import format_metric
-from explainer.ui.lab_view import delta_text
+from explainer.ui.lab.view import delta_text
 from tests.browser.conftest import shot, wait_idle
 
 

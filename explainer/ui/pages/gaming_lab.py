@@ -1,4 +1,4 @@
-"""Gaming lab page (thin): everything lives in explainer.ui.lab_page."""
-from explainer.ui.lab_page import render
+"""Gaming lab page (thin): everything lives in explainer.ui.lab.page."""
+from explainer.ui.lab.page import render
 
 render()

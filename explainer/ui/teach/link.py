@@ -72,7 +72,7 @@ PAGE = ps.Page("teach", (
 def preset_params(pid: str, variant: int) -> dict[str, list[str]]:
     """The Explain-page parameters of one preset variant (texts and settings), as the lab's own links build
     them — so a preset's lesson shows the lab's numbers."""
-    from explainer.ui.lab_view import explain_query
+    from explainer.ui.lab.view import explain_query
 
     v = PRESETS[pid].variants[variant]
     return parse_qs(explain_query(v.candidate, list(v.references), v.bleu, v.rouge), keep_blank_values=True)

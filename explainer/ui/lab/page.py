@@ -1,8 +1,8 @@
 """The Gaming lab page: presets, attack generators on the user's input, sweeps and the metric optimizer.
 
-Thin over :mod:`explainer.attacks` (all numbers) and :mod:`explainer.ui.lab_view` / ``lab_charts`` (escaped
-HTML, figures). State round-trips through the URL: ``lab`` (section), ``preset`` (preset id) and, for the
-other sections, ``candidate`` / ``ref`` (the user's texts, when short enough for a URL).
+Layout over :mod:`explainer.attacks` (all numbers) and :mod:`explainer.ui.lab.view` / ``charts`` (escaped HTML,
+figures). The page's state is declared once in :mod:`explainer.ui.lab.link` (the pagestate engine reads and
+writes its link).
 """
 from __future__ import annotations
 
@@ -16,11 +16,12 @@ from explainer.attacks.optimizer import MAX_WORDS, MOVES, TARGETS, optimize
 from explainer.attacks.presets import ENTRIES, LESSON_CARDS, evaluate, get_preset
 from explainer.attacks.scoring import DEFAULT_METRICS, metric_label, score, score_corpus
 from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS
-from explainer.ui import charts, lab_charts
+from explainer.ui import charts
 from explainer.ui import highlight as hl
-from explainer.ui import lab_view as lv
 from explainer.ui.display import large_text, render_display_toggle
-from explainer.ui.lab_link import DEFAULT_PRESET, OPT_BUDGET, OPT_SEED, PAGE, load_from_url, query, refs_list
+from explainer.ui.lab import charts as lab_charts
+from explainer.ui.lab import view as lv
+from explainer.ui.lab.link import DEFAULT_PRESET, OPT_BUDGET, OPT_SEED, PAGE, load_from_url, query, refs_list
 
 MAX_LAB_CHARS = 5_000  # the lab re-scores texts hundreds of times; keep inputs paragraph-sized
 GEN_METRICS = DEFAULT_METRICS

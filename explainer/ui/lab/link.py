@@ -11,8 +11,8 @@ from explainer.attacks.optimizer import MOVES, TARGETS
 from explainer.attacks.presets import ENTRIES
 from explainer.attacks.sweeps import SWEEPS
 from explainer.options import OptionSpec
-from explainer.ui import lab_view as lv
 from explainer.ui import pagestate as ps
+from explainer.ui.lab import view as lv
 from explainer.ui.pagestate import Field
 
 DEFAULT_PRESET = "permutation"

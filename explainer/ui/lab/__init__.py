@@ -1,0 +1,1 @@
+"""The Gaming lab page: presets, attack generators, sweeps and the metric optimizer."""
