@@ -3,7 +3,7 @@
 Used by the Explain page's example picker, by tests and by anyone who wants a known input. The texts are
 copied exactly from the textbook's test vectors and from the gaming catalogue (docs/gaming-lab.md); the
 tests check that, with their own map from example to test vector. ``settings`` are permalink-style overrides
-(query parameter names of :mod:`explainer.ui.permalink`) that make the example show its point, e.g. ``lowercase``
+(the link parameter names of :mod:`explainer.ui.settings`) that make the example show its point, e.g. ``lowercase``
 for the Papineni example whose claimed 2/7 needs lowercasing. ``claims``: the numbers the textbook prints for
 the example; the Explain page and the Teach page show each beside what the implementations give with the settings
 on the page (several printed numbers are wrong), read from the traces by :func:`claim_value`.

@@ -135,18 +135,19 @@ def test_cli_refuses_lsum_over_the_cell_limit(monkeypatch, tmp_path, capsys):
 def test_page_leaves_out_the_type_over_its_limit_and_says_why(monkeypatch):
     """The Explain page's one call of the core: the other ROUGE types are computed exactly as without the
     limit, and the note names the left-out type and the reason in the page's words."""
+    import dataclasses
+
     from explainer.ui import compute as C
-    from explainer.ui.permalink import ExplainState
     from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
+    from explainer.ui.settings import MetricSettings
 
     monkeypatch.setattr(limits, "LSUM_MAX_CELLS", 100)
     b, r = bleu_schema(), rouge_schema()
     cand, refs = _lines(3), [_lines(3), _lines(2)]
-    state = ExplainState(candidate=cand, refs=refs, bleu_dialect=b.default_dialect,
-                         bleu_options=b.defaults(b.default_dialect), rouge_dialect=r.default_dialect,
-                         rouge_types=DEFAULT_ROUGE_TYPES(), rouge_options=r.defaults(r.default_dialect))
+    state = MetricSettings(b.default_dialect, b.defaults(b.default_dialect), r.default_dialect,
+                           DEFAULT_ROUGE_TYPES(), r.defaults(r.default_dialect))
     assert "rougeLsum" in state.rouge_types
-    bt, rt, errors = C.compute_traces(state, refs)
+    bt, rt, errors = C.compute_traces(cand, refs, state)
     assert bt is not None and rt is not None and "ROUGE" not in errors
     rest = [t for t in state.rouge_types if t != "rougeLsum"]
     assert list(rt.scores) == rest
@@ -154,8 +155,8 @@ def test_page_leaves_out_the_type_over_its_limit_and_says_why(monkeypatch):
     note = errors["ROUGE types"]
     assert note.startswith("rougeLsum is left out: ROUGE-Lsum fills an LCS table") and "960 table cells" in note
     assert "explainer.rouge" not in note and "leave rougeLsum out" not in note
-    state.rouge_types = ("rougeLsum",)
-    bt, rt, errors = C.compute_traces(state, refs)
+    state = dataclasses.replace(state, rouge_types=("rougeLsum",))
+    bt, rt, errors = C.compute_traces(cand, refs, state)
     assert rt is None and "rougeLsum is left out" in errors["ROUGE types"] and errors["ROUGE"]
 
 

@@ -292,7 +292,7 @@ def test_order_above_the_settings_maximum_is_refused():
 
 
 def test_own_text_too_long_for_a_link_says_so_and_stays_in_the_tab():
-    from explainer.ui.permalink import MAX_URL_TEXT
+    from explainer.ui.pagestate import MAX_URL_TEXT
 
     cand = "a " * (MAX_URL_TEXT // 2)   # with the reference: one character over what a link carries
     at = AppTest.from_file(APP, default_timeout=90)

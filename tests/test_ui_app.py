@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 from explainer.bleu import dialect_names, explain_bleu
 from explainer.examples import EXAMPLES, get_example
 from explainer.rouge import explain_rouge
-from explainer.ui.explain_page import HEADLINE
+from explainer.ui.explain.page import HEADLINE
 from explainer.ui.schema import bleu_schema, rouge_schema
 from tests.conftest import ROOT
 
@@ -670,7 +670,7 @@ def test_first_view_in_a_browser_sends_the_headline_first():
     """A browser (a client that reports its page URL) gets the headline, the texts and the diagnosis in the first
     run, without the sidebar's settings and the step-by-step sections; once it reports the headline painted,
     the whole page with the same numbers. A client without a URL (AppTest, scripts) gets everything at once."""
-    from explainer.ui import first_view
+    from explainer.ui.explain import first_view
 
     cand, refs = "the cat sat on the mat", ["the cat is on the mat", "a cat sat on a mat"]
     at = AppTest.from_file(APP, default_timeout=60)
@@ -702,7 +702,7 @@ def test_first_view_in_a_browser_sends_the_headline_first():
 def test_link_warnings_stay_through_a_browsers_first_view():
     """The first view of a browser has two runs; a bad link's warnings are on the page after both (and gone on
     a later rerun, as before)."""
-    from explainer.ui import first_view
+    from explainer.ui.explain import first_view
 
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["candidate"] = "the cat"

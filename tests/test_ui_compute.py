@@ -5,22 +5,44 @@ from __future__ import annotations
 import builtins
 import threading
 import time
+from dataclasses import dataclass, field
 
 import pytest
 
 from explainer.ui import compute as C
-from explainer.ui.permalink import ExplainState
 from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
+from explainer.ui.settings import MetricSettings
+
+
+@dataclass
+class Inputs:
+    """Texts and settings of one computation."""
+
+    candidate: str
+    refs: list
+    bleu_dialect: str
+    bleu_options: dict
+    rouge_dialect: str
+    rouge_types: tuple
+    rouge_options: dict = field(default_factory=dict)
+
+    def settings(self) -> MetricSettings:
+        return MetricSettings(self.bleu_dialect, self.bleu_options, self.rouge_dialect, self.rouge_types,
+                              self.rouge_options)
 
 
 def state(candidate="the cat sat on the mat", refs=("the cat is on the mat", "there is a cat on the mat"), **kw):
     b, r = bleu_schema(), rouge_schema()
-    s = ExplainState(candidate=candidate, refs=list(refs), bleu_dialect=b.default_dialect,
-                     bleu_options=b.defaults(b.default_dialect), rouge_dialect=r.default_dialect,
-                     rouge_types=DEFAULT_ROUGE_TYPES(), rouge_options=r.defaults(r.default_dialect))
+    s = Inputs(candidate=candidate, refs=list(refs), bleu_dialect=b.default_dialect,
+               bleu_options=b.defaults(b.default_dialect), rouge_dialect=r.default_dialect,
+               rouge_types=DEFAULT_ROUGE_TYPES(), rouge_options=r.defaults(r.default_dialect))
     for k, v in kw.items():
         setattr(s, k, v)
     return s
+
+
+def traces(s: Inputs, refs):
+    return C.traces(s.candidate, list(refs), s.settings())
 
 
 def test_freeze_tells_apart_what_equality_does_not():
@@ -35,18 +57,18 @@ def test_freeze_tells_apart_what_equality_does_not():
 def test_same_inputs_share_one_result_and_other_inputs_do_not():
     C.shared.clear()
     s = state()
-    first = C.traces(s, s.refs)
-    again = C.traces(state(), list(s.refs))
+    first = traces(s, s.refs)
+    again = traces(state(), list(s.refs))
     assert again is first  # the very same objects: computed once
     bt, rouge_trace, errors = first
-    fresh = C.compute_traces(s, s.refs)
+    fresh = C.compute_traces(s.candidate, s.refs, s.settings())
     assert bt.score == fresh[0].score and rouge_trace.scores["rougeL"].fmeasure == fresh[1].scores["rougeL"].fmeasure
     assert errors == fresh[2] == {}
     # any difference in texts or settings is another entry
-    other_text = C.traces(state(candidate="the cat sat on a mat"), s.refs)
-    other_option = C.traces(state(rouge_options={**s.rouge_options, "use_stemmer": True}), s.refs)
-    other_types = C.traces(state(rouge_types=("rouge1",)), s.refs)
-    fewer_refs = C.traces(s, s.refs[:1])
+    other_text = traces(state(candidate="the cat sat on a mat"), s.refs)
+    other_option = traces(state(rouge_options={**s.rouge_options, "use_stemmer": True}), s.refs)
+    other_types = traces(state(rouge_types=("rouge1",)), s.refs)
+    fewer_refs = traces(s, s.refs[:1])
     assert len({id(x) for x in (first, other_text, other_option, other_types, fewer_refs)}) == 5
     assert other_text[0].score != bt.score and "nrefs:1" in fewer_refs[0].signature
     assert set(other_types[1].scores) == {"rouge1"}
@@ -57,7 +79,8 @@ def test_option_value_types_are_part_of_the_key():
     cache = C.SharedResults()
     calls = []
     for v in (True, 1, 1.0, 0.0, -0.0):
-        key, cost = C.inputs_key(state(bleu_options={"smooth_value": v}), ["x"])
+        s = state(bleu_options={"smooth_value": v})
+        key, cost = C.inputs_key(s.candidate, ["x"], s.settings())
         cache.get(key, cost, lambda v=v: calls.append(v) or v)
     assert len(calls) == 5
 
@@ -79,7 +102,7 @@ def test_budget_bounds_the_cache_least_recently_used_first():
 
 def test_budget_holds_for_real_traces():
     s = state(candidate="word " * 3000, refs=["word " * 3000])
-    key, cost = C.inputs_key(s, s.refs)
+    key, cost = C.inputs_key(s.candidate, s.refs, s.settings())
     assert cost > 30_000
     assert cost * 4 > C.BUDGET_CHARS  # four such texts cannot all stay
 
@@ -144,9 +167,9 @@ def test_a_failing_computation_reaches_every_waiting_session():
 
 def test_input_errors_are_messages_not_exceptions():
     s = state(rouge_types=())
-    bt, rouge_trace, errors = C.traces(s, s.refs)
+    bt, rouge_trace, errors = traces(s, s.refs)
     assert rouge_trace is None and errors == {"ROUGE": "No ROUGE type is selected."}
-    bt, rouge_trace, errors = C.traces(state(bleu_options={"smooth_method": "nonsense"}), s.refs)
+    bt, rouge_trace, errors = traces(state(bleu_options={"smooth_method": "nonsense"}), s.refs)
     assert bt is None and "BLEU" in errors
 
 
@@ -162,6 +185,6 @@ def test_nothing_is_written_to_disk(monkeypatch, tmp_path):
 
     monkeypatch.setattr(builtins, "open", watching_open)
     s = state(candidate="a secret sentence typed by a student", refs=["a secret reference"])
-    C.traces(s, s.refs)
-    C.cached("stemmed", s, s.refs, lambda: 1, small=True)
+    traces(s, s.refs)
+    C.cached("stemmed", s.candidate, s.refs, s.settings(), lambda: 1, small=True)
     assert written == []

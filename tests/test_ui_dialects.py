@@ -17,8 +17,7 @@ from explainer.dialectcmp.reproduction import reproduce
 from explainer.examples import get_example
 from explainer.ui import highlight as hl
 from explainer.ui.dialects import view as dv
-from explainer.ui.permalink import parse_params
-from explainer.ui.schema import DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
+from explainer.ui.explain.link import parse_link
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "explainer" / "ui" / "pages" / "dialects.py")
@@ -40,9 +39,8 @@ def html_of(at) -> str:
 def link_state(link: str):
     assert link.startswith("./?")
     q = urllib.parse.parse_qs(link[3:], keep_blank_values=True)
-    state, warns = parse_params(q, bleu_schema(), rouge_schema(), rouge_type_choices=ROUGE_TYPE_CHOICES,
-                                default_rouge_types=DEFAULT_ROUGE_TYPES())
-    assert not warns, warns
+    state = parse_link(q)
+    assert not state.warnings, state.warnings
     return state
 
 

@@ -365,18 +365,16 @@ def test_explain_links_round_trip_through_the_explain_permalink_parser():
     from urllib.parse import parse_qs
 
     from explainer.attacks.scoring import bleu_input
+    from explainer.ui.explain.link import parse_link
     from explainer.ui.lab.view import variant_links
-    from explainer.ui.permalink import parse_params
-    from explainer.ui.schema import DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
+    from explainer.ui.schema import bleu_schema, rouge_schema
 
     for pid, p in PRESETS.items():
         for v in p.variants:
             for _, query in variant_links(v):
                 params = parse_qs(query, keep_blank_values=True)
-                state, warnings = parse_params(params, bleu_schema(), rouge_schema(),
-                                               rouge_type_choices=ROUGE_TYPE_CHOICES,
-                                               default_rouge_types=DEFAULT_ROUGE_TYPES())
-                assert not warnings, (pid, warnings)
+                state = parse_link(params)
+                assert not state.warnings, (pid, state.warnings)
                 if not v.is_corpus:
                     if v.bleu.dialect == "nltk":  # the text as NLTK sees it (characters for plain strings)
                         assert state.bleu_dialect == "nltk"

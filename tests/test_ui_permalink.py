@@ -1,18 +1,17 @@
-"""Permalink encoding: state -> query params -> state is the identity; bad values warn and fall back."""
+"""The Explain page's link: state -> query params -> state is the identity; bad values warn and fall back. The
+link is read by the page-state engine (explainer.ui.pagestate, the page's fields in explainer.ui.explain.link)
+and the shared settings codec (explainer.ui.settings, explainer.ui.schema)."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from explainer.ui.permalink import (
-    MAX_REFS,
-    MAX_URL_TEXT,
-    ExplainState,
-    FamilySchema,
-    OptionSpec,
-    parse_params,
-    to_params,
-)
+from explainer.ui.explain.link import PAGE, parse_link
+from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT, texts_fit
+from explainer.ui.schema import FamilySchema, OptionSpec
+from explainer.ui.settings import MetricSettings, apply_example_settings, format_settings
 
 BLEU = FamilySchema("bleu_dialect", "sacrebleu", ("sacrebleu", "nltk"), {
     "sacrebleu": (
@@ -37,8 +36,42 @@ TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4", "ro
 DEF_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
 
+@dataclass
+class State:
+    """The link's whole state, flattened for the assertions."""
+
+    candidate: str = ""
+    refs: list = None
+    bleu_dialect: str = ""
+    bleu_options: dict = None
+    rouge_dialect: str = ""
+    rouge_types: tuple = ()
+    rouge_options: dict = None
+    example: str = ""
+    ngram: str = ""
+    colour: str = "order"
+    rouge_ref: int = 0
+
+    def settings(self) -> MetricSettings:
+        return MetricSettings(self.bleu_dialect, self.bleu_options, self.rouge_dialect, self.rouge_types,
+                              self.rouge_options)
+
+
 def parse(params):
-    return parse_params(params, BLEU, ROUGE, rouge_type_choices=TYPES, default_rouge_types=DEF_TYPES)
+    link = parse_link(params, bleu=BLEU, rouge=ROUGE, type_choices=TYPES, default_types=DEF_TYPES)
+    s = link.settings
+    return State(link.candidate, link.refs, s.bleu_dialect, dict(s.bleu_options), s.rouge_dialect, s.rouge_types,
+                 dict(s.rouge_options), **link.view), link.warnings
+
+
+def to_params(state: State, bleu=BLEU, rouge=ROUGE) -> dict:
+    """The page's link of a state, as the page builds it (texts when they fit, every option of the chosen
+    dialects, the view), with the test schemas."""
+    out = {"candidate": state.candidate, "ref": list(state.refs)} if texts_fit(state.candidate, state.refs) else {}
+    out.update(format_settings(state.settings(), bleu, rouge))
+    out.update(PAGE.params({"example": state.example, "ngram": state.ngram, "colour": state.colour,
+                            "rouge_ref": state.rouge_ref}))
+    return out
 
 
 def _as_lists(d):
@@ -126,9 +159,9 @@ def test_round_trip(cand, refs, dialect, tok, lc, sv, order, eff, weights, rd, s
     else:
         bo = {"smoothing": "method3", "weights": weights}
     ro = {"use_stemmer": stem} if rd == "rouge-score" else {"use_stemmer": stem, "multi_ref": "B"}
-    s = ExplainState(candidate=cand, refs=refs, bleu_dialect=dialect, bleu_options=bo, rouge_dialect=rd,
-                     rouge_types=types, rouge_options=ro, example="cat_mat", ngram="the cat", colour=colour,
-                     rouge_ref=rr % len(refs))
+    s = State(candidate=cand, refs=refs, bleu_dialect=dialect, bleu_options=bo, rouge_dialect=rd,
+              rouge_types=types, rouge_options=ro, example="cat_mat", ngram="the cat", colour=colour,
+              rouge_ref=rr % len(refs))
     back, warns = parse(_as_lists(to_params(s, BLEU, ROUGE)))
     assert warns == []
     assert back == s
@@ -150,12 +183,11 @@ def test_out_of_range_optional_value_names_the_default_in_words():
 
 
 def test_apply_settings_explicit_params_win():
-    from explainer.ui.permalink import apply_settings
-
     state, _ = parse({"stem": ["0"]})
-    apply_settings(state, {"stem": "1", "lowercase": "1", "bleu_weights": "1"}, BLEU, ROUGE, skip={"stem"})
-    assert state.rouge_options["use_stemmer"] is False      # the link said stem=0
-    assert state.bleu_options["lowercase"] is True          # the example's setting
+    s, _ = apply_example_settings(state.settings(), {"stem": "1", "lowercase": "1", "bleu_weights": "1"},
+                                  skip={"stem"}, bleu=BLEU, rouge=ROUGE)
+    assert s.rouge_options["use_stemmer"] is False      # the link said stem=0
+    assert s.bleu_options["lowercase"] is True          # the example's setting
     state, _ = parse({})
-    apply_settings(state, {"stem": "1"}, BLEU, ROUGE)
-    assert state.rouge_options["use_stemmer"] is True
+    s, _ = apply_example_settings(state.settings(), {"stem": "1"}, bleu=BLEU, rouge=ROUGE)
+    assert s.rouge_options["use_stemmer"] is True

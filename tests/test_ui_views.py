@@ -162,7 +162,7 @@ def test_downloads_are_complete():
     import io
     import json
 
-    from explainer.ui.explain_page import ngram_csv, trace_json
+    from explainer.ui.explain.page import ngram_csv, trace_json
 
     ex = get_example("abandon_hope")
     bt = explain_bleu(ex.candidate, list(ex.references))
@@ -475,7 +475,7 @@ def test_csv_download_neutralises_formula_cells():
     import csv
     import io
 
-    from explainer.ui.explain_page import ngram_csv
+    from explainer.ui.explain.page import ngram_csv
 
     cand = "=HYPERLINK(\"http://x\") +1 -2 @SUM(A1) plain"
     bt = explain_bleu(cand, ["plain =HYPERLINK(\"http://x\")"], tokenize="none")

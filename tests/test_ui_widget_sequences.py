@@ -13,7 +13,7 @@ import random
 import pytest
 
 from explainer.examples import EXAMPLES
-from explainer.ui.permalink import MAX_REFS
+from explainer.ui.pagestate import MAX_REFS
 from explainer.ui.schema import ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
 from explainer.ui.settings import bleu_key, rouge_key
 from tests.ui_driver import BrowserLikeApp

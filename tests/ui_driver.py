@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from tests.conftest import ROOT
 
 APP = str(ROOT / "app.py")
-TABS_KEY = "xp_tab"  # explainer.ui.explain_page.TABS_KEY (imported lazily there: the page module needs Streamlit)
+TABS_KEY = "xp_tab"  # explainer.ui.explain.page.TABS_KEY (imported lazily there: the page module needs Streamlit)
 
 
 class BrowserLikeApp:

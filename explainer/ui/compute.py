@@ -30,7 +30,6 @@ import threading
 from collections import OrderedDict
 from typing import Any, Callable, Hashable
 
-from explainer.ui.permalink import ExplainState
 from explainer.ui.schema import supported_types
 
 __all__ = ["BUDGET_CHARS", "SharedResults", "cached", "compute_traces", "freeze", "inputs_key", "shared", "traces"]
@@ -136,27 +135,28 @@ class SharedResults:
 shared = SharedResults()
 
 
-def inputs_key(state: ExplainState, refs: list[str]) -> tuple[Hashable, int]:
+def inputs_key(candidate: str, refs: list[str], settings) -> tuple[Hashable, int]:
     """(key, cost) of a computation over these inputs: everything that determines the traces (texts, dialects,
-    options, ROUGE types), and the input size."""
-    key = (state.candidate, tuple(refs), state.bleu_dialect, freeze(state.bleu_options), state.rouge_dialect,
-           tuple(state.rouge_types), freeze(state.rouge_options))
-    return key, len(state.candidate) + sum(len(r) for r in refs) + 1
+    options, ROUGE types: ``settings``, a :class:`explainer.ui.settings.MetricSettings`), and the input size."""
+    key = (candidate, tuple(refs), settings.bleu_dialect, freeze(dict(settings.bleu_options)),
+           settings.rouge_dialect, tuple(settings.rouge_types), freeze(dict(settings.rouge_options)))
+    return key, len(candidate) + sum(len(r) for r in refs) + 1
 
 
-def cached(kind: str, state: ExplainState, refs: list[str], fn: Callable[[], Any], *, small: bool = False) -> Any:
+def cached(kind: str, candidate: str, refs: list[str], settings, fn: Callable[[], Any], *,
+           small: bool = False) -> Any:
     """``fn()`` computed once per (kind, inputs) and shared; ``fn`` must depend on nothing but the inputs.
     ``small``: the result is a few numbers, so the entry costs about its key (the texts), not a trace."""
-    key, cost = inputs_key(state, refs)
+    key, cost = inputs_key(candidate, refs, settings)
     return shared.get((kind, key), cost // SMALL_RATIO + 1 if small else cost, fn)
 
 
-def traces(state: ExplainState, refs: list[str]):
+def traces(candidate: str, refs: list[str], settings):
     """Both traces (or an error message per family), shared by every session."""
-    return cached("traces", state, refs, lambda: compute_traces(state, refs))
+    return cached("traces", candidate, refs, settings, lambda: compute_traces(candidate, refs, settings))
 
 
-def compute_traces(state: ExplainState, refs: list[str]):
+def compute_traces(candidate: str, refs: list[str], settings):
     """Both traces (or an error message per family), computed now."""
     from explainer.bleu import MAX_TRACE_CHARS, TraceTooLarge, explain_bleu
     from explainer.rouge import explain_rouge
@@ -165,22 +165,22 @@ def compute_traces(state: ExplainState, refs: list[str]):
     bleu_trace = rouge_trace = None
     errors: dict[str, str] = {}
     try:
-        bleu_trace = explain_bleu(state.candidate, refs, dialect=state.bleu_dialect, **state.bleu_options)
+        bleu_trace = explain_bleu(candidate, refs, dialect=settings.bleu_dialect, **settings.bleu_options)
     except TraceTooLarge:  # the core's message names its API and CLI; say it in the page's terms
-        n = len(state.candidate) + sum(map(len, refs))
+        n = len(candidate) + sum(map(len, refs))
         errors["BLEU"] = (f"these texts have {n:,} characters in all, more than the {MAX_TRACE_CHARS:,} the "
                           "step-by-step BLEU view can show at once. Shorten the candidate or the references to "
                           "see BLEU; ROUGE below is not affected.")
     except ValueError as e:  # ExplainerInputError, InputTooLong and option errors are ValueErrors
         errors["BLEU"] = str(e)
-    types, dropped = supported_types(state.rouge_dialect, state.rouge_types)
+    types, dropped = supported_types(settings.rouge_dialect, settings.rouge_types)
     if dropped:
         errors["ROUGE types"] = (f"{', '.join(dropped)} {'is' if len(dropped) == 1 else 'are'} not defined by the "
-                                 f"{state.rouge_dialect} dialect and left out.")
+                                 f"{settings.rouge_dialect} dialect and left out.")
     if types:
         try:
-            rouge_trace = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=types,
-                                        **state.rouge_options)
+            rouge_trace = explain_rouge(candidate, refs, dialect=settings.rouge_dialect, types=types,
+                                        **settings.rouge_options)
         except SummaryWorkTooLarge as e:  # refused before any work: show the other types, say why these are not
             rest = tuple(t for t in types if t not in e.types)
             why = "; ".join(e.reasons.values())
@@ -190,8 +190,8 @@ def compute_traces(state: ExplainState, refs: list[str]):
             errors["ROUGE types"] = (errors["ROUGE types"] + " " + note) if "ROUGE types" in errors else note
             if rest:
                 try:
-                    rouge_trace = explain_rouge(state.candidate, refs, dialect=state.rouge_dialect, types=rest,
-                                                **state.rouge_options)
+                    rouge_trace = explain_rouge(candidate, refs, dialect=settings.rouge_dialect, types=rest,
+                                                **settings.rouge_options)
                 except ValueError as e2:
                     errors["ROUGE"] = str(e2)
             else:

@@ -1180,15 +1180,13 @@ def _segment_summary(rep, metric: str, seg: int, j: int, cand: str, refs: list[s
 def _segment_explanation(cand: str, refs: list[str], metric: str, settings) -> None:
     """The Explain page's own headline and BLEU or ROUGE section for this segment, with the same settings."""
     from explainer.ui import compute as shared_compute
-    from explainer.ui import explain_page as xp
-    from explainer.ui.permalink import ExplainState
+    from explainer.ui.explain import page as xp
 
     ss = st.session_state
     # the Explain page's traces for these texts and settings (computed once, shared with that page and with
     # every session looking at the same segment)
     types, _ = _rouge_types(settings)
-    state = ExplainState(candidate=cand, refs=list(refs), **settings.to_state_fields())
-    bleu_trace, rouge_trace, errors = shared_compute.traces(state, list(refs))
+    bleu_trace, rouge_trace, errors = shared_compute.traces(cand, list(refs), settings)
     for fam, msg in errors.items():
         if fam == "BLEU" or (fam == "ROUGE" and types):   # no / undefined ROUGE types: said below and above
             st.error(hl.md_escape(f"{fam}: {msg}"))

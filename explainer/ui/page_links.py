@@ -1,4 +1,4 @@
-"""What the server did with the link a page was opened with (Streamlit; pure parts in permalink).
+"""What the server did with the link a page was opened with.
 
 Streamlit ignores a whole query string over its limits (more than 1,000 parameters or 512 KB): in a browser the
 page then gets no parameters at all and shows its default example. The server cannot tell afterwards: the
@@ -14,9 +14,29 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explainer.ui.permalink import dropped_params_message, dropped_params_text
+__all__ = ["dropped_link_warning", "watch_dropped_link", "LINK_LIMITS_TEXT", "dropped_params_message",
+           "dropped_params_text"]
 
-__all__ = ["dropped_link_warning", "watch_dropped_link", "LINK_LIMITS_TEXT"]
+def dropped_params_message(raw_query: str, n_parsed: int, *, max_fields: int, max_chars: int) -> str | None:
+    """The server ignores a whole query string with more than ``max_fields`` parameters or ``max_chars``
+    characters (the page then gets none). Given the raw query string the browser sent and the number of
+    parameters the page got: a sentence for the page when they were dropped, else None."""
+    if not raw_query or n_parsed:
+        return None
+    return dropped_params_text(raw_query.count("&") + 1, len(raw_query), max_fields=max_fields, max_chars=max_chars)
+
+
+def dropped_params_text(n_fields: int, n_chars: int, *, max_fields: int, max_chars: int) -> str | None:
+    """The sentence for a query string of ``n_fields`` parameters and ``n_chars`` characters that the server
+    ignored (over either limit), else None."""
+    if n_fields > max_fields:
+        return (f"This link has {n_fields:,} parameters; the server reads links with at most {max_fields:,} "
+                "parameters and ignored all of them, so the page shows its default example instead.")
+    if n_chars > max_chars:
+        return (f"This link is {n_chars:,} characters long; the server reads links of at most "
+                f"{max_chars:,} characters and ignored it, so the page shows its default example instead.")
+    return None
+
 
 #: Beyond about this many characters the web server answers a link with "400 Bad Request" before the page can
 #: run (the request line and headers are capped), so the page cannot say so itself; the Explain page's own links

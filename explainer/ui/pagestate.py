@@ -175,7 +175,8 @@ def read_texts(params: Params, warns: list[str], *, max_refs: int = MAX_REFS, ma
     refs = _all(params, "ref")
     if refs is not None:
         if len(refs) > max_refs:
-            warns.append(f"The link has {len(refs)} references; only the first {max_refs} are used{what}.")
+            warns.append(f"The link has {len(refs)} references; the page shows at most {max_refs}, so only the first "
+                         f"{max_refs} are used{what}.")
             refs = refs[:max_refs]
         refs = refs or [""]
     total = len(cand or "") + sum(map(len, refs or ()))
@@ -207,6 +208,10 @@ class Page:
     def __getitem__(self, param: str) -> Field:
         return self._by_param[param]
 
+    def names(self) -> set[str]:
+        """Every parameter name this page's link may carry."""
+        return set(self._by_param) | set(self.known()) | {"candidate", "ref"}
+
     # ------------------------------------------------------------------ keys
     @property
     def _last(self) -> str:
@@ -234,6 +239,8 @@ class Page:
             return params, bare
         if params and params == ss.get(self._last):
             return None, bare
+        if params and not set(params) & self.names():
+            params, bare = {}, True     # another page's parameters after switching pages: no link of this page
         if not params:
             if is_rerun() or not self.reload_on_return:
                 return None, bare
@@ -247,9 +254,11 @@ class Page:
         if msg:
             st.session_state[self._warns] = list(st.session_state.get(self._warns) or []) + [msg]
 
-    def read(self, params: Params, warns: list[str], *, only: Iterable[str] | None = None) -> dict[str, Any]:
+    def read(self, params: Params, warns: list[str], *, only: Iterable[str] | None = None,
+             known: Iterable[str] | None = None) -> dict[str, Any]:
         """The fields' values from a link (absent: the default), a warning per bad value and one for parameters
-        no one knows. ``only``: the fields to read (the others keep their defaults)."""
+        no one knows. ``only``: the fields to read (the others keep their defaults); ``known``: the other
+        parameters the link may carry, instead of the page's own list."""
         values: dict[str, Any] = {}
         wanted = set(only) if only is not None else None
         for f in self.fields:
@@ -263,8 +272,8 @@ class Page:
             values[f.param], w = f.decode(raw)
             if w:
                 warns.append(w)
-        known = set(self._by_param) | set(self.known()) | {"candidate", "ref"}
-        unknown = sorted(k for k in params if k not in known)
+        names = self.names() if known is None else set(self._by_param) | set(known) | {"candidate", "ref"}
+        unknown = sorted(k for k in params if k not in names)
         if unknown:
             warns.append(f"Unknown link parameter(s) ignored: {', '.join(show(u) for u in unknown)}.")
         return values
@@ -301,12 +310,24 @@ class Page:
             ss[f.key] = min(max(v, lo), hi)
         return ss.get(f.key, fallback)
 
-    def warnings(self) -> None:
-        """Show the link's warnings (once) and mount the browser's dropped-link check."""
+    @property
+    def warnings_key(self) -> str:
+        return self._warns
+
+    def warnings(self, *, take: Callable[[str], list] | None = None, watch: bool = True) -> None:
+        """Show the link's warnings (once; ``take``: how to take them from session state, e.g. a page whose first
+        view has two runs keeps them for the second) and mount the browser's dropped-link check (``watch``;
+        a page may mount it later with :meth:`watch`)."""
+        taken = take(self._warns) if take else st.session_state.pop(self._warns, [])
+        for w in taken:
+            st.warning("Link: " + _md(w), icon=":material/link:")
+        if watch:
+            self.watch()
+
+    def watch(self) -> None:
+        """Mount the browser-side check of a link the server dropped whole (see :mod:`explainer.ui.page_links`)."""
         from explainer.ui.page_links import watch_dropped_link
 
-        for w in st.session_state.pop(self._warns, []):
-            st.warning("Link: " + _md(w), icon=":material/link:")
         watch_dropped_link(self._warns, self.name)
 
     # ------------------------------------------------------------------ out

@@ -7,12 +7,126 @@ dialects (``tokenize``, ``smooth``, ``lowercase``, ``stem``, …); everything el
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from functools import lru_cache
+from typing import Any, Mapping
 
-from explainer.ui.permalink import FamilySchema, OptionSpec
+from explainer.options import OptionSpec as CoreOptionSpec
+from explainer.options import coerce_value
 
 __all__ = ["bleu_schema", "rouge_schema", "ROUGE_TYPE_CHOICES", "DEFAULT_ROUGE_TYPES", "supported_types",
-           "option_label"]
+           "option_label", "OptionSpec", "FamilySchema", "encode_value", "decode_value"]
+
+
+@dataclass(frozen=True)
+class OptionSpec(CoreOptionSpec):
+    """One dialect option as the UI sees it: the cores' :class:`explainer.options.OptionSpec` (type, default,
+    bounds, choices, help, label, and its one coercion rule, ``coerce``) plus ``param``, its query-parameter
+    name. ``kind`` (from the core) is the type, or ``tristate`` for a bool whose default is "the library's"."""
+
+    param: str = ""
+
+    @classmethod
+    def of(cls, core: CoreOptionSpec, param: str, *, label: str = "") -> "OptionSpec":
+        """The core's spec with its URL parameter name (and a widget label)."""
+        fields = {f.name: getattr(core, f.name) for f in dataclass_fields(CoreOptionSpec)}
+        if label:
+            fields["label"] = label
+        if core.type == "float" and isinstance(core.default, int) and not isinstance(core.default, bool):
+            fields["default"] = float(core.default)
+        return cls(**fields, param=param)
+
+
+@dataclass(frozen=True)
+class FamilySchema:
+    """Dialects of one metric family (BLEU or ROUGE) and each dialect's options."""
+
+    dialect_param: str
+    default_dialect: str
+    dialects: tuple[str, ...]
+    options: Mapping[str, tuple[OptionSpec, ...]]  # dialect -> its options
+
+    def specs(self, dialect: str) -> tuple[OptionSpec, ...]:
+        return tuple(self.options.get(dialect, ()))
+
+    def defaults(self, dialect: str) -> dict[str, Any]:
+        return {s.name: s.default for s in self.specs(dialect)}
+
+    def all_params(self) -> set[str]:
+        return {s.param for specs in self.options.values() for s in specs}
+
+
+def _show(raw: str, limit: int = 40) -> str:
+    """A query value as it may be quoted in a warning (the page escapes it again)."""
+    return raw if len(raw) <= limit else raw[:limit] + "…"
+
+
+def encode_value(spec: OptionSpec, value: Any) -> str:
+    if spec.kind == "bool":
+        return "1" if value else "0"
+    if spec.kind == "tristate":
+        return "default" if value is None else ("1" if value else "0")
+    if spec.kind == "optional_float":
+        return "default" if value is None else repr(float(value))
+    if spec.kind == "float_list":
+        return ",".join(repr(float(v)) for v in value)
+    if spec.kind == "float":
+        # repr is the shortest string that round-trips exactly
+        return repr(float(value))
+    return str(value)
+
+
+def _default_words(spec: OptionSpec) -> str:
+    """The default as a warning names it: a value, or in words when it is 'whatever the library does'."""
+    if spec.default is None:
+        return "the dialect's default"
+    return encode_value(spec, spec.default) if spec.kind in ("bool", "float_list") else str(spec.default)
+
+
+def decode_value(spec: OptionSpec, raw: str) -> tuple[Any, str | None]:
+    """(value, None) or (default, warning). Whether a value is valid is the core's rule (``spec.coerce``, the
+    one the cores, the CLI and the widgets use); the warnings say it in the page's words."""
+    shown = _show(raw)
+    low = raw.strip().lower()
+    if spec.kind == "tristate" and low in ("", "default", "none"):
+        return None, None
+    if spec.kind == "optional_float" and low in ("", "default", "none"):
+        return None, None
+    if spec.kind == "choice":  # a link carries a choice as its text
+        raw = next((c for c in spec.choices or () if raw == str(c)), raw)
+    try:
+        return spec.coerce(raw.strip() if isinstance(raw, str) and spec.kind != "choice" else raw), None
+    except ValueError:
+        return spec.default, _decode_warning(spec, raw, shown)
+
+
+def _decode_warning(spec: OptionSpec, raw: str, shown: str) -> str:
+    default = _default_words(spec)
+    kind = spec.kind
+    if kind == "bool":
+        return f"“{spec.param}={shown}” is not 0 or 1; using {encode_value(spec, spec.default)}."
+    if kind == "tristate":
+        return f"“{spec.param}={shown}” is not 0, 1 or default; using the library default."
+    if kind == "float_list":
+        return f"“{spec.param}={shown}” is not a list of numbers; using the default."
+    if kind == "choice":
+        allowed = ", ".join(str(c) for c in spec.choices or ())
+        return f"“{spec.param}={shown}” is not one of {allowed}; using {default}."
+    number = "int" if kind == "int" else "float"
+    try:  # a number of the right kind, only out of range?
+        coerce_value(spec.name, number, raw.strip())
+    except ValueError:
+        if not (kind == "int" and re.fullmatch(r"\s*[+-]?[0-9]+\s*", raw)):  # (far too many digits: out of range)
+            return f"“{spec.param}={shown}” is not a{'n integer' if kind == 'int' else ' number'}; using {default}."
+    if spec.min is not None and spec.max is not None:
+        return f"“{spec.param}={shown}” is outside {spec.min:g}–{spec.max:g}; using {default}."
+    if spec.min is not None or spec.max is not None:
+        bound = f"at least {spec.min:g}" if spec.min is not None else f"at most {spec.max:g}"
+        return f"“{spec.param}={shown}” is out of range (must be {bound}); using {default}."
+    return f"“{spec.param}={shown}” is out of range; using {default}."
+
 
 _BLEU_PARAMS = {"tokenize": "tokenize", "lowercase": "lowercase", "smooth_method": "smooth", "smoothing": "smooth",
                 "smooth": "smooth", "smooth_value": "smooth_value", "max_ngram_order": "max_order",

@@ -12,7 +12,7 @@ API (stable; other pages build on it):
 * :func:`default_settings` — every dialect's defaults.
 * :func:`settings_from_params` ``(params) -> (settings, warnings)`` and :func:`settings_to_params`
   ``(settings) -> {name: value}`` — the URL form (the Explain page's parameter names: ``bleu_dialect``,
-  ``tokenize``, ``smooth``, ``lowercase``, ``stem``, ``rouge_types``, …; see :mod:`explainer.ui.permalink`).
+  ``tokenize``, ``smooth``, ``lowercase``, ``stem``, ``rouge_types``, …; the codec: :mod:`explainer.ui.schema`).
   Parsing never raises: a bad value becomes a warning (a plain sentence for the page) and the default.
 * :func:`explain_link_params` ``(candidate, references, settings)`` — the query parameters of an Explain-page
   link that shows this text with these settings (e.g. a corpus segment opened in the Explain view).
@@ -39,30 +39,28 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from explainer.ui.permalink import (
-    ExplainState,
-    FamilySchema,
-    OptionSpec,
-    apply_settings,
-    parse_params,
-    reset_settings,
-    to_params,
-)
 from explainer.ui.schema import (
     DEFAULT_ROUGE_TYPES,
     ROUGE_TYPE_CHOICES,
+    FamilySchema,
+    OptionSpec,
     bleu_schema,
+    decode_value,
     dialect_description,
     dialect_label,
+    encode_value,
     rouge_schema,
 )
 
 __all__ = ["MetricSettings", "default_settings", "settings_from_params", "settings_to_params",
            "explain_link_params", "apply_example_settings", "undo_example_settings", "render_settings_sidebar",
            "put_settings", "read_settings", "stored_settings", "current_settings", "SESSION_KEY", "bleu_key",
-           "rouge_key", "settings_params", "to_widget", "from_widget"]
+           "rouge_key", "settings_params", "to_widget", "from_widget", "parse_settings", "format_settings",
+           "MAX_URL_TEXT"]
 
 SESSION_KEY = "metric_settings"
+# Texts longer than this (in all) are not put into a link (browsers and servers cut long URLs, ~8-64 KB)
+MAX_URL_TEXT = 6_000
 PAGE_KEY = "_metric_settings_page"   # the page that last drew the widgets
 
 
@@ -103,18 +101,6 @@ class MetricSettings:
         :func:`explainer.ui.schema.supported_types`, which drops the types a dialect does not define)."""
         return {"dialect": self.rouge_dialect, **self.rouge_options}
 
-    def to_state_fields(self) -> dict[str, Any]:
-        """The matching fields of :class:`explainer.ui.permalink.ExplainState`."""
-        return {"bleu_dialect": self.bleu_dialect, "bleu_options": dict(self.bleu_options),
-                "rouge_dialect": self.rouge_dialect, "rouge_types": tuple(self.rouge_types),
-                "rouge_options": dict(self.rouge_options)}
-
-    @classmethod
-    def of_state(cls, state: ExplainState) -> "MetricSettings":
-        return cls(state.bleu_dialect, state.bleu_options, state.rouge_dialect, state.rouge_types,
-                   state.rouge_options)
-
-
 # ------------------------------------------------------------------------------------------- pure functions
 def default_settings() -> MetricSettings:
     b, r = bleu_schema(), rouge_schema()
@@ -122,49 +108,151 @@ def default_settings() -> MetricSettings:
                           DEFAULT_ROUGE_TYPES(), r.defaults(r.default_dialect))
 
 
-def settings_params() -> frozenset[str]:
+def settings_params(bleu: FamilySchema | None = None, rouge: FamilySchema | None = None) -> frozenset[str]:
     """The URL parameter names the settings use (dialects, ``rouge_types``, every option of every dialect)."""
-    b, r = bleu_schema(), rouge_schema()
+    b, r = bleu or bleu_schema(), rouge or rouge_schema()
     return frozenset(b.all_params() | r.all_params() | {b.dialect_param, r.dialect_param, "rouge_types"})
+
+
+def _first(params, key: str) -> str | None:
+    vals = params.get(key)
+    if not vals:
+        return None
+    return vals if isinstance(vals, str) else vals[-1]
+
+
+def _show(raw: str, limit: int = 40) -> str:
+    return raw if len(raw) <= limit else raw[:limit] + "…"
+
+
+def _parse_family(params, schema: FamilySchema, warnings: list[str]) -> tuple[str, dict[str, Any]]:
+    """A family's dialect and options from a link; a warning per bad value and per shared name (lowercase,
+    tokenize, stem …) the chosen dialect does not have. Prefixed options of another dialect (bleu_weights …) are
+    carried silently: a link may keep them after a dialect switch."""
+    raw = _first(params, schema.dialect_param)
+    dialect = schema.default_dialect
+    if raw is not None:
+        if raw in schema.dialects:
+            dialect = raw
+        else:
+            warnings.append(f"“{schema.dialect_param}={_show(raw)}” is not a known dialect "
+                            f"({', '.join(schema.dialects)}); using {schema.default_dialect}.")
+    options = schema.defaults(dialect)
+    own = {spec.param for spec in schema.specs(dialect)}
+    for param in sorted(schema.all_params() - own):
+        raw = _first(params, param)
+        if raw is None or param.startswith(("bleu_", "rouge_")):
+            continue
+        mine = ", ".join(sorted(own)) or "none"
+        warnings.append(f"“{param}={_show(raw)}” does not apply to the {dialect} dialect and is ignored "
+                        f"(its link parameters: {mine}).")
+    for spec in schema.specs(dialect):
+        raw = _first(params, spec.param)
+        if raw is None:
+            continue
+        options[spec.name], warn = decode_value(spec, raw)
+        if warn:
+            warnings.append(warn)
+    return dialect, options
+
+
+def _parse_types(params, choices: Sequence[str], default: Sequence[str], warnings: list[str]) -> tuple[str, ...]:
+    raw_types = _first(params, "rouge_types")
+    if raw_types is None:
+        return tuple(default)
+    asked = [t.strip() for t in raw_types.split(",") if t.strip()][:len(choices) + 10]
+    good = [t for t in asked if t in choices]
+    bad = [t for t in asked if t not in choices]
+    if bad:
+        warnings.append(f"Unknown ROUGE type(s) {', '.join(_show(b) for b in bad)} ignored "
+                        f"(known: {', '.join(choices)}).")
+    if good:
+        return tuple(dict.fromkeys(good))
+    warnings.append(f"“rouge_types” names no known type; using {', '.join(default)}.")
+    return tuple(default)
+
+
+def parse_settings(params: Mapping[str, Sequence[str] | str], bleu: FamilySchema, rouge: FamilySchema, *,
+                   type_choices: Sequence[str], default_types: Sequence[str]) -> tuple[MetricSettings, list[str]]:
+    """A link's metric settings (absent: the dialect defaults) and a warning per bad value. Never raises: a value
+    is valid exactly when the core's ``coerce`` accepts it, so adding an option to a dialect adds it to links."""
+    warnings: list[str] = []
+    bd, bo = _parse_family(params, bleu, warnings)
+    rd, ro = _parse_family(params, rouge, warnings)
+    types = _parse_types(params, type_choices, default_types, warnings)
+    return MetricSettings(bd, bo, rd, types, ro), warnings
+
+
+def format_settings(settings: MetricSettings, bleu: FamilySchema, rouge: FamilySchema) -> dict[str, str]:
+    """Settings -> link parameters: every option of the chosen dialects, so a link is complete."""
+    out = {bleu.dialect_param: settings.bleu_dialect}
+    for spec in bleu.specs(settings.bleu_dialect):
+        out[spec.param] = encode_value(spec, settings.bleu_options.get(spec.name, spec.default))
+    out[rouge.dialect_param] = settings.rouge_dialect
+    out["rouge_types"] = ",".join(settings.rouge_types)
+    for spec in rouge.specs(settings.rouge_dialect):
+        out[spec.param] = encode_value(spec, settings.rouge_options.get(spec.name, spec.default))
+    return out
 
 
 def settings_from_params(params: Mapping[str, Sequence[str] | str]) -> tuple[MetricSettings, list[str]]:
     """Query parameters (each name -> its values, or one value) -> (settings, warnings). Parameters that are
     not settings (texts, ``example``, another page's own) are ignored without a warning."""
-    mine = settings_params()
-    state, warns = parse_params({k: v for k, v in params.items() if k in mine}, bleu_schema(), rouge_schema(),
-                                rouge_type_choices=ROUGE_TYPE_CHOICES, default_rouge_types=DEFAULT_ROUGE_TYPES())
-    return MetricSettings.of_state(state), warns
+    return parse_settings(params, bleu_schema(), rouge_schema(), type_choices=ROUGE_TYPE_CHOICES,
+                          default_types=DEFAULT_ROUGE_TYPES())
 
 
 def settings_to_params(settings: MetricSettings) -> dict[str, str]:
     """Settings -> query parameters (every option of the chosen dialects, so a link is complete)."""
-    state = ExplainState(**settings.to_state_fields())
-    out = to_params(state, bleu_schema(), rouge_schema(), include_texts=False)
-    return {k: v for k, v in out.items() if isinstance(v, str)}
+    return format_settings(settings, bleu_schema(), rouge_schema())
 
 
 def explain_link_params(candidate: str, references: Sequence[str], settings: MetricSettings) -> dict:
     """Query parameters of the Explain page showing this candidate and these references with ``settings``
     (``ref`` is a list: one repeated parameter per reference). Texts too long for a URL are left out, as the
-    Explain page's own link does (:data:`explainer.ui.permalink.MAX_URL_TEXT`)."""
-    state = ExplainState(candidate=candidate, refs=list(references), **settings.to_state_fields())
-    return to_params(state, bleu_schema(), rouge_schema())
+    Explain page's own link does (:data:`MAX_URL_TEXT`)."""
+    out: dict = {}
+    if len(candidate) + sum(map(len, references)) <= MAX_URL_TEXT:
+        out["candidate"], out["ref"] = candidate, list(references)
+    return {**out, **settings_to_params(settings)}
 
 
-def apply_example_settings(settings: MetricSettings, example_settings: Mapping[str, str],
-                           *, skip: Sequence[str] = ()) -> tuple[MetricSettings, list[str]]:
-    """An example's permalink-style overrides (``{"stem": "1"}``) on the chosen dialects."""
-    state = ExplainState(**settings.to_state_fields())
-    warns = apply_settings(state, example_settings, bleu_schema(), rouge_schema(), skip=skip)
-    return MetricSettings.of_state(state), warns
+def _families(settings: MetricSettings, bleu: FamilySchema | None, rouge: FamilySchema | None):
+    b, r = bleu or bleu_schema(), rouge or rouge_schema()
+    return ((b, settings.bleu_dialect, dict(settings.bleu_options)),
+            (r, settings.rouge_dialect, dict(settings.rouge_options)))
 
 
-def undo_example_settings(settings: MetricSettings, params: Sequence[str]) -> MetricSettings:
-    """The options behind the parameters ``params`` back to their defaults (on the chosen dialects)."""
-    state = ExplainState(**settings.to_state_fields())
-    reset_settings(state, params, bleu_schema(), rouge_schema())
-    return MetricSettings.of_state(state)
+def apply_example_settings(settings: MetricSettings, example_settings: Mapping[str, str], *,
+                           skip: Sequence[str] = (), bleu: FamilySchema | None = None,
+                           rouge: FamilySchema | None = None) -> tuple[MetricSettings, list[str]]:
+    """An example's link-style overrides (``{"stem": "1"}``) on the chosen dialects, except the parameters in
+    ``skip`` (those a link states: they win). Settings the chosen dialects do not have are left out. Returns
+    warnings for values that do not decode (a bug in the example)."""
+    skip = set(skip)
+    warns: list[str] = []
+    (b, _, bo), (r, _, ro) = fams = _families(settings, bleu, rouge)
+    for schema, dialect, opts in fams:
+        for spec in schema.specs(dialect):
+            raw = example_settings.get(spec.param)
+            if raw is None or spec.param in skip:
+                continue
+            opts[spec.name], w = decode_value(spec, raw)
+            warns += [w] if w else []
+    return MetricSettings(settings.bleu_dialect, bo, settings.rouge_dialect, settings.rouge_types, ro), warns
+
+
+def undo_example_settings(settings: MetricSettings, params: Sequence[str], *, bleu: FamilySchema | None = None,
+                          rouge: FamilySchema | None = None) -> MetricSettings:
+    """The options behind the link parameters ``params`` back to their defaults (on the chosen dialects): what
+    an example's settings changed is undone when another example is picked."""
+    keys = set(params)
+    (_, _, bo), (_, _, ro) = fams = _families(settings, bleu, rouge)
+    for schema, dialect, opts in fams:
+        for spec in schema.specs(dialect):
+            if spec.param in keys:
+                opts[spec.name] = spec.default
+    return MetricSettings(settings.bleu_dialect, bo, settings.rouge_dialect, settings.rouge_types, ro)
 
 
 # ------------------------------------------------------------------------------------ widgets <-> values

@@ -159,7 +159,7 @@ def page(new_page):
 def wait_idle(page, timeout: float = 60.0) -> None:
     """Wait until the app has rendered, no script run is in progress, no element is still loading its script,
     and the Explain page's first view is complete (it shows the headline first and the sections in a second
-    run, explainer/ui/first_view.py)."""
+    run, explainer/ui/explain/first_view.py)."""
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout * 1000)
     deadline = time.time() + timeout
     stable = 0

@@ -7,7 +7,7 @@ passes the parameters straight to the script and cannot show this: the page must
 from __future__ import annotations
 
 from explainer.examples import get_example
-from explainer.ui.explain_page import DEFAULT_EXAMPLE
+from explainer.ui.explain.page import DEFAULT_EXAMPLE
 from tests.browser.conftest import shot, wait_idle
 
 TOO_MANY = "&".join(f"p{i}=1" for i in range(1001)) + "&candidate=mine&ref=theirs"   # 1,003 parameters

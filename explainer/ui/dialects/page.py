@@ -30,7 +30,6 @@ from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.dialects import view as dv
 from explainer.ui.dialects.link import PAGE, TABS, load_from_url, query, set_texts, texts
-from explainer.ui.permalink import ExplainState
 
 _VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error}
 
@@ -109,8 +108,7 @@ def _html(body: str) -> None:
 def _shared(kind: str, cand: str, refs: list[str], fn, *, small: bool = False):
     """``fn()`` computed once per (kind, texts) for every session (the page's settings do not enter: every
     implementation is compared with its own). The results are shared: read them, never change them."""
-    state = ExplainState(candidate=cand, refs=list(refs), **ms.default_settings().to_state_fields())
-    return shared_compute.cached(kind, state, list(refs), fn, small=small)
+    return shared_compute.cached(kind, cand, list(refs), ms.default_settings(), fn, small=small)
 
 
 def comparison(cand: str, refs: list[str], metric: str, types: tuple[str, ...]):

@@ -58,20 +58,21 @@ def _carry_explain_texts() -> None:
     looking at. The Explain page's untouched default example is not carried, nor texts when the lab's own link
     stated some."""
     from explainer.examples import get_example
-    from explainer.ui.explain_page import DEFAULT_EXAMPLE
+    from explainer.ui.explain.link import DEFAULT_EXAMPLE, LAST
 
     ss = st.session_state
-    last = ss.get("_last_state")
+    last = ss.get(LAST)
     if last is None:
         return
-    refs = tuple(r.replace("\n", " ") for r in last.refs if r.strip())
-    texts = (last.candidate, refs)
-    if not last.candidate.strip() or not refs or ss.get("_lab_explain_texts") == texts:
+    last_cand, last_refs = last["texts"]
+    refs = tuple(r.replace("\n", " ") for r in last_refs if r.strip())
+    texts = (last_cand, refs)
+    if not last_cand.strip() or not refs or ss.get("_lab_explain_texts") == texts:
         return
     ss["_lab_explain_texts"] = texts
     default = get_example(DEFAULT_EXAMPLE)
-    if ss.pop("_lab_link_texts", False) or (last.candidate, list(last.refs)) == (default.candidate,
-                                                                                  list(default.references)):
+    if ss.pop("_lab_link_texts", False) or (last_cand, list(last_refs)) == (default.candidate,
+                                                                             list(default.references)):
         return
     ss["lab_cand"], ss["lab_refs"] = texts[0], "\n".join(refs)
     ss["_lab_carried"] = texts

@@ -19,7 +19,6 @@ from explainer.attacks.scoring import (
     sentence_config,
 )
 from explainer.ui.highlight import escape_text
-from explainer.ui.permalink import ExplainState, to_params
 
 __all__ = ["explain_query", "explain_href", "variant_links", "comparison_html", "verdict_badge", "delta_text",
            "pair_table_html", "preset_json", "LAB_CSS", "SECTIONS", "preset_label"]
@@ -82,10 +81,11 @@ def explain_query(candidate: str, references: Sequence[str], bleu: BleuConfig = 
     # character (configs.nltk_characters), so the Explain page shows the same number.
     candidate = bleu_input(candidate, bleu)
     references = [bleu_input(x, bleu) for x in references]
-    state = ExplainState(candidate=candidate, refs=list(references), bleu_dialect=bleu.dialect,
-                         bleu_options=_link_options(b, bleu), rouge_dialect=rouge.dialect,
-                         rouge_types=tuple(DEFAULT_ROUGE_TYPES()), rouge_options=_link_options(r, rouge))
-    return urlencode(to_params(state, b, r), doseq=True)
+    from explainer.ui.settings import MetricSettings, explain_link_params
+
+    settings = MetricSettings(bleu.dialect, _link_options(b, bleu), rouge.dialect, tuple(DEFAULT_ROUGE_TYPES()),
+                              _link_options(r, rouge))
+    return urlencode(explain_link_params(candidate, list(references), settings), doseq=True)
 
 
 def _link_options(schema, config) -> dict:

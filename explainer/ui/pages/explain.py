@@ -1,4 +1,4 @@
-"""Explain page (thin): everything lives in explainer.ui.explain_page."""
-from explainer.ui.explain_page import render
+"""Explain page (thin): everything lives in explainer.ui.explain.page."""
+from explainer.ui.explain.page import render
 
 render()

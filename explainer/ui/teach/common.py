@@ -12,7 +12,6 @@ from explainer.teach.lesson import LESSON_TYPES, build_lesson
 from explainer.teach.model import Lesson
 from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
-from explainer.ui.permalink import ExplainState
 from explainer.ui.settings import MetricSettings
 
 
@@ -31,10 +30,9 @@ def shared_lesson(cand: str, refs: list[str], settings: MetricSettings, *, order
     computation per key at a time — a class opening the teacher's link waits for one computation). ``claims``:
     a worked example's printed numbers, compared in the lesson."""
     settings = dataclasses.replace(settings, rouge_types=LESSON_TYPES)
-    state = ExplainState(candidate=cand, refs=list(refs), **settings.to_state_fields())
     # the focus order, the title (the source's name) and the compared claims are part of the lesson
     kind = f"teach_lesson:{order}:{title}:{hash(tuple(claims))}"
-    return shared_compute.cached(kind, state, list(refs), lambda: build_lesson(
+    return shared_compute.cached(kind, cand, list(refs), settings, lambda: build_lesson(
         cand, list(refs), bleu_dialect=settings.bleu_dialect, bleu_options=dict(settings.bleu_options),
         rouge_dialect=settings.rouge_dialect, rouge_options=dict(settings.rouge_options),
         focus_order=order or None, title=title, claims=tuple(claims)))

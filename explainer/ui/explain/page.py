@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import json
 import time
-from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
@@ -23,26 +22,26 @@ from explainer.bleu.algorithm import MAX_TRACE_CHARS
 from explainer.examples import EXAMPLES, get_example
 from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
-from explainer.ui import charts, example_view, first_view
+from explainer.ui import charts
 from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
 from explainer.ui import rouge_view as rv
 from explainer.ui.display import large_text, render_display_toggle
-from explainer.ui.page_links import LINK_LIMITS_TEXT, dropped_link_warning, watch_dropped_link
-from explainer.ui.permalink import (
-    MAX_REFS,
-    MAX_URL_TEXT,
-    ExplainState,
-    apply_settings,
-    parse_params,
-    reset_settings,
-    texts_fit_url,
-    to_params,
+from explainer.ui.explain import example_view, first_view
+from explainer.ui.explain import link as xl
+from explainer.ui.page_links import LINK_LIMITS_TEXT
+from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT, texts_fit
+from explainer.ui.settings import (
+    MetricSettings,
+    apply_example_settings,
+    current_settings,
+    put_settings,
+    read_settings,
+    render_settings_sidebar,
+    undo_example_settings,
 )
-from explainer.ui.schema import DEFAULT_ROUGE_TYPES, ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
-from explainer.ui.settings import MetricSettings, put_settings, read_settings, render_settings_sidebar, stored_settings
 
-DEFAULT_EXAMPLE = "cat_mat"
+DEFAULT_EXAMPLE = xl.DEFAULT_EXAMPLE
 HIGHLIGHT_MAX_CHARS = 20_000     # highlight at most this much of each text
 TABLE_MAX_ROWS = bv.NGRAM_TABLE_MAX_ROWS   # rows of a ROUGE table shown (the n-gram table: its view model)
 # Tables without row selection are lazy (lazy=True): beyond 1,000 rows Streamlit sends the rows in view and
@@ -50,118 +49,32 @@ TABLE_MAX_ROWS = bv.NGRAM_TABLE_MAX_ROWS   # rows of a ROUGE table shown (the n-
 HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum")
 
 
-# --------------------------------------------------------------------------------------- state helpers
-def _apply_state(state: ExplainState) -> None:
-    """Write a state into the widgets' session keys (before the widgets are created)."""
-    ss = st.session_state
-    ss["candidate"] = state.candidate
-    refs = state.refs[:MAX_REFS] or [""]
-    ss["n_refs"] = len(refs)
-    for i in range(MAX_REFS):
-        ss[f"ref_{i}"] = refs[i] if i < len(refs) else ""
-    put_settings(MetricSettings.of_state(state))
-    ss["example"] = state.example or ""
-    ss["ngram"] = state.ngram or ""
-    ss["colour"] = state.colour
-    if state.rouge_ref:
-        ss["rouge_ref"] = state.rouge_ref
-    else:
-        ss.pop("rouge_ref", None)
-
-
-def _default_state() -> ExplainState:
-    ex = get_example(DEFAULT_EXAMPLE)
-    b, r = bleu_schema(), rouge_schema()
-    return ExplainState(candidate=ex.candidate, refs=list(ex.references), bleu_dialect=b.default_dialect,
-                        bleu_options=b.defaults(b.default_dialect), rouge_dialect=r.default_dialect,
-                        rouge_types=DEFAULT_ROUGE_TYPES(), rouge_options=r.defaults(r.default_dialect),
-                        example=DEFAULT_EXAMPLE)
-
-
-def _load_from_url() -> None:
-    """The URL (if any) defines the state on the first run of a session, and whenever it changes from what
-    the page itself last wrote (a link followed inside the app). Otherwise the widgets keep their values;
-    after a visit to another page (Streamlit drops the widgets' keys) the last state is put back."""
-    ss = st.session_state
-    params = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
-    mine = {"candidate", "ref", "example", "rouge_types"} | {bleu_schema().dialect_param, rouge_schema().dialect_param}
-    if ss.get("_loaded"):
-        foreign = not (set(params) & mine)  # e.g. another page's parameters after switching pages
-        if not params or foreign or params == ss.get("_last_params"):
-            if "_last_state" in ss and ("candidate" not in ss or foreign):
-                # the texts as this page last had them; the settings as any page last had them (shared)
-                last, shared = ss["_last_state"], stored_settings()
-                _apply_state(replace(last, **shared.to_state_fields()) if shared is not None else last)
-            return
-    default = _default_state()
-    extra: list[str] = []
-    dropped = dropped_link_warning()
-    if dropped:
-        extra.append(dropped)
-    if params.get("example") and params["example"][-1] not in {e.id for e in EXAMPLES}:
-        extra.append(f"“example={params['example'][-1][:40]}” is not a known example; it is ignored.")
-        params = {k: v for k, v in params.items() if k != "example"}
-    ex = get_example(params["example"][-1]) if params.get("example") else None
-    if "candidate" not in params and "ref" not in params and ex is not None:
-        default.candidate, default.refs = ex.candidate, list(ex.references)
-    state, warnings = parse_params(params, bleu_schema(), rouge_schema(), rouge_type_choices=ROUGE_TYPE_CHOICES,
-                                   default_rouge_types=DEFAULT_ROUGE_TYPES(), default=default)
-    if ex is not None and ex.settings:
-        # the example's own settings (as the picker applies them); parameters stated in the link win
-        warnings += apply_settings(state, ex.settings, bleu_schema(), rouge_schema(), skip=set(params))
-    if params and "candidate" not in params and "ref" not in params and not params.get("example"):
-        # a link with settings only: keep the default texts but not the default example's name
-        state.example = ""
-    elif not params:
-        state.example = DEFAULT_EXAMPLE  # the page opens on a worked example: say so, with its note
-        shared = stored_settings()
-        if shared is not None:
-            # the session began on another page (the navigation drops its link): its settings hold here too
-            state = replace(state, **shared.to_state_fields())
-    _apply_state(state)
-    st.session_state["_url_warnings"] = extra + warnings
-    st.session_state["_loaded"] = True
-
-
-def _current_state() -> tuple[ExplainState, list[str]]:
-    ss = st.session_state
-    n = ss.get("n_refs", 1)
-    refs = [ss.get(f"ref_{i}", "") for i in range(n)]
+# ---------------------------------------------------------------------------------------------- state
+def _current() -> tuple[str, list[str], MetricSettings, dict, list[str]]:
+    """(candidate, references, settings, view, warnings about the settings' widgets) as the widgets hold them."""
+    cand, refs = xl.texts()
     settings, warns = read_settings()
-    rouge_ref = ss.get("rouge_ref")
-    state = ExplainState(candidate=ss.get("candidate", ""), refs=refs, **settings.to_state_fields(),
-                         example=ss.get("example") or "", ngram=ss.get("ngram") or "",
-                         colour=ss.get("colour") or "order",
-                         # a widget value of another type (a stale label the browser sends back) is no reference
-                         rouge_ref=rouge_ref if type(rouge_ref) is int and 0 <= rouge_ref < n else 0)
-    return state, warns
-
-
-def _sync_url(state: ExplainState) -> None:
-    want = to_params(state, bleu_schema(), rouge_schema())
-    have = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
-    norm = {k: (v if isinstance(v, list) else [v]) for k, v in want.items()}
-    if norm != have:
-        st.query_params.from_dict(want)
-    st.session_state["_last_params"] = norm
-    st.session_state["_last_state"] = state
+    return cand, refs, settings, xl.view_values(len(refs)), warns
 
 
 # ------------------------------------------------------------------------------------------- callbacks
 def _on_example() -> None:
-    ex_id = st.session_state.get("example")
+    ss = st.session_state
+    ex_id = ss.get("example")
     if not ex_id:
         return
     ex = get_example(ex_id)
-    state, _ = _current_state()
-    prev = getattr(st.session_state.get("_last_state"), "example", "")
+    settings, _ = current_settings()
+    prev = (ss.get(xl.LAST) or {}).get("view", {}).get("example", "")
     if prev and prev != ex.id and prev in {e.id for e in EXAMPLES}:
         # undo what the previous example set (stemming on for "stem_took"), so the picker gives the same
         # numbers as the example's link; the user's own choices stay
-        reset_settings(state, set(get_example(prev).settings) - set(ex.settings), bleu_schema(), rouge_schema())
-    state.candidate, state.refs, state.example, state.ngram = ex.candidate, list(ex.references), ex.id, ""
-    apply_settings(state, ex.settings, bleu_schema(), rouge_schema())  # permalink-style overrides, e.g. stem=1
-    _apply_state(state)
+        settings = undo_example_settings(settings, sorted(set(get_example(prev).settings) - set(ex.settings)))
+    settings, _ = apply_example_settings(settings, ex.settings)  # link-style overrides, e.g. stem=1
+    xl.put_texts(ex.candidate, list(ex.references))
+    put_settings(settings)
+    ss["ngram"] = ""
+    ss.pop("rouge_ref", None)
 
 
 def _add_ref() -> None:
@@ -269,7 +182,7 @@ HEADLINE_CSS = """<style>
 def headline(bleu_trace, rouge_trace, rtypes, *, signatures: bool | None = None) -> None:
     """The five headline numbers (BLEU and the ROUGE types' F) and the signatures, from the two traces (either
     may be None). Shared with the Corpus page's segment view. ``signatures``: show the signatures' code box
-    (default: not in a browser's first view of the Explain page, see :mod:`explainer.ui.first_view`)."""
+    (default: not in a browser's first view of the Explain page, see :mod:`explainer.ui.explain.first_view`)."""
     st.html(HEADLINE_CSS)
     row = st.container(horizontal=True, gap="medium", key="xp_headline")
     cols = [row] * 5
@@ -308,10 +221,10 @@ def headline(bleu_trace, rouge_trace, rtypes, *, signatures: bool | None = None)
         st.code("\n".join(sig), language=None, wrap_lines=True)
 
 
-def _example_panel(state: ExplainState, bleu_trace, rouge_trace) -> None:
+def _example_panel(example: str, cand: str, refs: list[str], bleu_trace, rouge_trace) -> None:
     """The worked example's note (what to look at) and the numbers the textbook prints beside the true ones."""
-    ex = next((e for e in EXAMPLES if e.id == state.example), None)
-    if ex is None or state.candidate != ex.candidate or [r for r in state.refs if r] != list(ex.references):
+    ex = next((e for e in EXAMPLES if e.id == example), None)
+    if ex is None or cand != ex.candidate or [r for r in refs if r] != list(ex.references):
         return
     st.info(f"**{hl.md_escape(ex.title)}.** {hl.md_escape(ex.note)}", icon=":material/lightbulb:")
     rows = example_view.claim_rows(ex, bleu_trace, rouge_trace)
@@ -584,10 +497,10 @@ def _downloads(bleu_trace, rouge_trace) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ page
-def compute(state: ExplainState, refs: list[str]):
+def compute(cand: str, refs: list[str], settings: MetricSettings):
     """Both traces (or an error message per family). The only place the page calls the cores; computed once
     per (texts, settings) and shared by every session (explainer.ui.compute)."""
-    return shared_compute.traces(state, refs)
+    return shared_compute.traces(cand, refs, settings)
 
 
 def _diagnosis(bleu_trace, rouge_trace) -> list:
@@ -604,17 +517,17 @@ def _diagnosis(bleu_trace, rouge_trace) -> list:
     return out
 
 
-def _usable_references(state: ExplainState) -> list[str] | None:
+def _usable_references(cand: str, all_refs: list[str]) -> list[str] | None:
     """Messages about the texts (invisible characters, too long, empty); the references to score, or None when
     there is nothing to compute. The user's text always stays in its box."""
-    if not texts_fit_url(state):
+    if not texts_fit(cand, all_refs):
         st.info("The texts are too long for a link; the link keeps only the settings.", icon=":material/link:")
-    suspicious = hl.suspicious_chars([state.candidate] + state.refs)
+    suspicious = hl.suspicious_chars([cand] + all_refs)
     if suspicious:
         st.info("Invisible or direction-changing characters in the texts (shown as U+XXXX badges below): "
                 + hl.md_escape(", ".join(suspicious[:8])), icon=":material/visibility:")
-    too_long = [n for n, t in [("the candidate", state.candidate)] + [(f"reference {i + 1}", r)
-                for i, r in enumerate(state.refs)] if len(t) > MAX_INPUT_CHARS]
+    too_long = [n for n, t in [("the candidate", cand)] + [(f"reference {i + 1}", r)
+                for i, r in enumerate(all_refs)] if len(t) > MAX_INPUT_CHARS]
     if too_long:
         st.error(f"{', '.join(too_long).capitalize()} {'is' if len(too_long) == 1 else 'are'} longer than the limit of "
                  f"{MAX_INPUT_CHARS:,} characters. Shorten the text to see the explanation; your text stays in "
@@ -622,10 +535,10 @@ def _usable_references(state: ExplainState) -> list[str] | None:
         return None
     # An empty box is "no reference"; a reference of only spaces or control characters is real input (some
     # libraries fail on it, e.g. HF evaluate on a form feed), so it is scored as given.
-    refs = [r for r in state.refs if r != ""]
-    blank = [i + 1 for i, r in enumerate(state.refs) if r == ""]
-    spaces = [i + 1 for i, r in enumerate(state.refs) if r != "" and not r.strip()]
-    if not state.candidate.strip():
+    refs = [r for r in all_refs if r != ""]
+    blank = [i + 1 for i, r in enumerate(all_refs) if r == ""]
+    spaces = [i + 1 for i, r in enumerate(all_refs) if r != "" and not r.strip()]
+    if not cand.strip():
         st.warning("The candidate is empty. Type the text you want to score in the candidate box.")
         return None
     if not refs:
@@ -643,11 +556,12 @@ def _usable_references(state: ExplainState) -> list[str] | None:
     return refs
 
 
-def _explanation(bleu_trace, rouge_trace, state: ExplainState, refs: list[str]) -> None:
+def _explanation(bleu_trace, rouge_trace, cand: str, refs: list[str], settings: MetricSettings) -> None:
     """Below the headline: the diagnosis, then (after a browser's first view) the BLEU and ROUGE steps in two
     tabs, only the open one built."""
     # a function of the inputs only: shared across sessions like the traces
-    findings = shared_compute.cached("findings", state, refs, lambda: _diagnosis(bleu_trace, rouge_trace), small=True)
+    findings = shared_compute.cached("findings", cand, refs, settings, lambda: _diagnosis(bleu_trace, rouge_trace),
+                                     small=True)
     serious = any(f.level in ("error", "warning") for f in findings)
     with st.expander("Why is this score zero / low?", expanded=serious):
         if findings:
@@ -678,31 +592,30 @@ def _explanation(bleu_trace, rouge_trace, state: ExplainState, refs: list[str]) 
 
 def render() -> None:
     t0 = time.perf_counter()
-    _load_from_url()
+    xl.load_from_url()
     st.title("BLEU & ROUGE, step by step")
     st.caption("One candidate, several references: every step of BLEU and ROUGE, computed as the real "
                "implementations do. Pick a worked example in the sidebar or type your own text.")
     # A browser's first view has two runs: the link's warnings are shown in both (dropped after the second).
-    for w in first_view.once("_url_warnings"):
-        st.warning("Link: " + hl.md_escape(w), icon=":material/link:")
+    xl.PAGE.warnings(take=first_view.once, watch=False)
     if not first_view.pending():  # a browser's first run: the settings' widgets follow with the sections
         _sidebar()
     _inputs()
-    state, warns = _current_state()
+    cand, all_refs, settings, view, warns = _current()
     for w in warns:
         st.warning(hl.md_escape(w))
-    _sync_url(state)
+    xl.write(cand, all_refs, settings, view)
     # a link the server dropped whole: only the browser still has it. Mounted after the page's widgets, so the
     # rerun its report causes carries their values (a rerun asked for earlier in the first run blanked the texts)
-    watch_dropped_link("_url_warnings")
-    refs = _usable_references(state)
+    xl.PAGE.watch()
+    refs = _usable_references(cand, all_refs)
     if refs is None:
         return
     with st.spinner("Computing BLEU and ROUGE step by step…"):
-        bleu_trace, rouge_trace, errors = compute(state, refs)
+        bleu_trace, rouge_trace, errors = compute(cand, refs, settings)
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
-    headline(bleu_trace, rouge_trace, state.rouge_types)
-    _example_panel(state, bleu_trace, rouge_trace)
-    _explanation(bleu_trace, rouge_trace, state, refs)
+    headline(bleu_trace, rouge_trace, settings.rouge_types)
+    _example_panel(view["example"], cand, all_refs, bleu_trace, rouge_trace)
+    _explanation(bleu_trace, rouge_trace, cand, refs, settings)
     st.session_state["_render_seconds"] = time.perf_counter() - t0

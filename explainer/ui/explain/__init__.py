@@ -1,0 +1,1 @@
+"""The Explain page: one candidate, several references, every step of BLEU and ROUGE."""
