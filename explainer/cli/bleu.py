@@ -70,33 +70,35 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def build_options(args) -> dict:
-    """The dialect options implied by the CLI flags (only the flags that were given)."""
-    from explainer.bleu import dialect_names
-    from explainer.bleu.flags import BOOL_SMOOTH, FLAG_TO_OPTION
+    """The dialect options implied by the CLI flags (only the flags that were given), through the dialect's own
+    flag table (``BleuDialect.cli_flags``, ``smooth_words``, ``flag_options``)."""
+    from explainer.bleu import DIALECTS, dialect_names
+    from explainer.bleu.flags import FLAGS, flag_table
 
     d = args.dialect
     if d not in dialect_names():
         raise CliError(f"unknown dialect {d!r}; choose one of: {', '.join(dialect_names())}")
+    cls = DIALECTS[d]
     opts: dict = {}
-    for flag, table in FLAG_TO_OPTION.items():
+    for flag in FLAGS:
         value = getattr(args, flag, None)
         if value is None:
             continue
-        if flag == "max_order" and d == "nltk":
-            if value < 1:
-                raise CliError("--max-order must be at least 1")
-            opts["weights"] = (1.0 / value,) * value
+        option = cls.cli_flags.get(flag)
+        if option is None:
+            extra = cls.flag_options(flag, value)
+            if extra is None:
+                raise CliError(f"--{flag.replace('_', '-')} does not apply to the {d} dialect "
+                               f"(it applies to: {', '.join(flag_table()[flag])})")
+            opts.update(extra)
             continue
-        if d not in table:
-            raise CliError(f"--{flag.replace('_', '-')} does not apply to the {d} dialect "
-                           f"(it applies to: {', '.join(table)})")
-        if flag == "smooth" and d in BOOL_SMOOTH:
-            v = BOOL_SMOOTH[d].get(str(value).lower())
+        if flag == "smooth" and cls.smooth_words:
+            v = cls.smooth_words.get(str(value).lower())
             if v is None:
                 raise CliError(f"--smooth {value!r} is not a {d} smoothing; {d} accepts: "
-                               f"{', '.join(BOOL_SMOOTH[d])}")
+                               f"{', '.join(cls.smooth_words)}")
             value = v
-        opts[table[d]] = value
+        opts[option] = value
     opts.update(option_pairs(args.option))
     return opts
 
