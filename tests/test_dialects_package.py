@@ -75,11 +75,12 @@ def test_one_flag_table_read_both_ways():
     """Every (flag, dialect, option) of the core's table: the comparison writes the flag, and the command line
     reads it back to the same option value (mteval's smoothing both ways, lowercase off as -o)."""
     from explainer.bleu import get_dialect
+    from explainer.bleu import DIALECTS
     from explainer.bleu.flags import flag_table
     from explainer.dialectcmp.configs import bleu_argv
 
     n = 0
-    for flag, table in flag_table().items():
+    for flag, table in flag_table(DIALECTS.values()).items():
         for dialect, option in table.items():
             values = [True if (dialect, option) == ("mteval", "smoothing") else _SAMPLES[option]]
             if isinstance(values[0], bool):

@@ -32,13 +32,10 @@ def flag_name(flag: str) -> str:
     return "--" + flag.replace("_", "-")
 
 
-def flag_table() -> dict[str, dict[str, str]]:
-    """generic flag -> {dialect: the option it sets}, over every registered dialect (imports them all: for
-    messages and tests, not for a run)."""
-    from explainer.bleu.registry import DIALECTS
-
-    return {flag: {name: DIALECTS[name].cli_flags[flag] for name in DIALECTS if flag in DIALECTS[name].cli_flags}
-            for flag in FLAGS}
+def flag_table(dialect_classes) -> dict[str, dict[str, str]]:
+    """generic flag -> {dialect: the option it sets}, over the given dialect classes (for messages and tests)."""
+    classes = list(dialect_classes)
+    return {flag: {c.name: c.cli_flags[flag] for c in classes if flag in c.cli_flags} for flag in FLAGS}
 
 
 def _flag_for(cls: type, option: str) -> str | None:

@@ -89,7 +89,7 @@ def build_options(args) -> dict:
             extra = cls.flag_options(flag, value)
             if extra is None:
                 raise CliError(f"--{flag.replace('_', '-')} does not apply to the {d} dialect "
-                               f"(it applies to: {', '.join(flag_table()[flag])})")
+                               f"(it applies to: {', '.join(flag_table(DIALECTS.values())[flag])})")
             opts.update(extra)
             continue
         if flag == "smooth" and cls.smooth_words:

@@ -156,7 +156,9 @@ def _sample_settings(sid: str) -> None:
     ss = st.session_state
     bleu = SAMPLES[sid].settings.get("bleu", {})
     current, _ = metric_settings.current_settings()
-    if bleu and current.bleu_dialect == "sacrebleu":
+    from explainer.bleu import DIALECTS
+
+    if bleu and set(bleu) <= {o.name for o in DIALECTS[current.bleu_dialect].OPTIONS}:   # the dialect has them
         metric_settings.put_settings(replace(current, bleu_options={**current.bleu_options, **bleu}))
         ss["cp_notice"] = "Loaded with the sample's suggested settings: " + ", ".join(
             f"{k} = {v}" for k, v in bleu.items()) + " (sidebar)."
@@ -759,7 +761,7 @@ systems were equally good). Compare the p-values with 0.05 / {k} = {bonf:.4f} (B
 def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_type: str | None = None,
                           measure: str = "fmeasure") -> None:
     st.header("Confidence and significance", anchor="significance")
-    faithful = metric == "bleu" and rep.dialect == "sacrebleu"
+    faithful = metric == "bleu" and rep.d.sacrebleu_significance
     _significance_caption(metric, faithful, rouge_type, measure)
     if metric == "bleu" and rep.d.needs_last_segment:
         st.info(f"Bootstrap and paired tests are not defined for the {rep.dialect} dialect: its corpus score depends "
