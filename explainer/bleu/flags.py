@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from explainer.options import format_value
 
-__all__ = ["FLAGS", "SWITCHES", "flag_name", "flag_table", "option_argv"]
+__all__ = ["FLAGS", "SWITCHES", "flag_name", "flag_table", "option_argv", "options_from_flags"]
 
 #: the generic flags (argparse dests), in the order the command line reads them
 FLAGS = ("tokenize", "lowercase", "smooth", "smooth_value", "max_order", "effective_order", "api", "weights",
@@ -71,3 +71,31 @@ def option_argv(cls: type, options: Mapping[str, Any]) -> list[str]:
         else:
             argv += [flag_name(flag), format_value(v)]
     return argv
+
+
+def options_from_flags(cls: type, flags: Mapping[str, Any], all_classes=()) -> dict:
+    """The options of the dialect class ``cls`` that the generic flags given (``flags``: flag -> value, None =
+    not given) set, through its table (``cli_flags``, ``smooth_words``, ``flag_options``). ValueError with a
+    message for the user for a flag that does not apply (naming the dialects of ``all_classes`` it applies to)."""
+    dialect = cls.name
+    opts: dict = {}
+    for flag in FLAGS:
+        value = flags.get(flag)
+        if value is None:
+            continue
+        option = cls.cli_flags.get(flag)
+        if option is None:
+            extra = cls.flag_options(flag, value)
+            if extra is None:
+                raise ValueError(f"--{flag.replace('_', '-')} does not apply to the {dialect} dialect "
+                                 f"(it applies to: {', '.join(flag_table(all_classes)[flag])})")
+            opts.update(extra)
+            continue
+        if flag == "smooth" and cls.smooth_words:
+            v = cls.smooth_words.get(str(value).lower())
+            if v is None:
+                raise ValueError(f"--smooth {value!r} is not a {dialect} smoothing; {dialect} accepts: "
+                                 f"{', '.join(cls.smooth_words)}")
+            value = v
+        opts[option] = value
+    return opts

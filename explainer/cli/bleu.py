@@ -70,35 +70,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def build_options(args) -> dict:
-    """The dialect options implied by the CLI flags (only the flags that were given), through the dialect's own
-    flag table (``BleuDialect.cli_flags``, ``smooth_words``, ``flag_options``)."""
-    from explainer.bleu import DIALECTS, dialect_names
-    from explainer.bleu.flags import FLAGS, flag_table
+    """The dialect options implied by the CLI flags (only the flags that were given): the core's
+    ``explainer.bleu.flags.options_from_flags``, then any ``-o KEY=VALUE``."""
+    from explainer.bleu import DIALECTS
+    from explainer.bleu.flags import FLAGS, options_from_flags
 
-    d = args.dialect
-    if d not in dialect_names():
-        raise CliError(f"unknown dialect {d!r}; choose one of: {', '.join(dialect_names())}")
-    cls = DIALECTS[d]
-    opts: dict = {}
-    for flag in FLAGS:
-        value = getattr(args, flag, None)
-        if value is None:
-            continue
-        option = cls.cli_flags.get(flag)
-        if option is None:
-            extra = cls.flag_options(flag, value)
-            if extra is None:
-                raise CliError(f"--{flag.replace('_', '-')} does not apply to the {d} dialect "
-                               f"(it applies to: {', '.join(flag_table(DIALECTS.values())[flag])})")
-            opts.update(extra)
-            continue
-        if flag == "smooth" and cls.smooth_words:
-            v = cls.smooth_words.get(str(value).lower())
-            if v is None:
-                raise CliError(f"--smooth {value!r} is not a {d} smoothing; {d} accepts: "
-                               f"{', '.join(cls.smooth_words)}")
-            value = v
-        opts[option] = value
+    if args.dialect not in DIALECTS:
+        raise CliError(f"unknown dialect {args.dialect!r}; choose one of: {', '.join(DIALECTS)}")
+    try:
+        opts = options_from_flags(DIALECTS[args.dialect], {f: getattr(args, f, None) for f in FLAGS},
+                                  DIALECTS.values())
+    except ValueError as e:
+        raise CliError(str(e)) from None
     opts.update(option_pairs(args.option))
     return opts
 

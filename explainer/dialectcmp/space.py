@@ -223,7 +223,7 @@ def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
                 opts = {}
                 if stem:
                     opts["use_stemmer"] = True
-                if tok != "rouge-score":
+                if tok != _ROUGE_TOKENIZERS[0][0]:      # the library's own tokenizer is the default
                     opts["tokenizer"] = tok
                 out.append(SearchConfig(Config.make("rouge", "rouge-score", opts), sc + tc,
                                         tuple(w for w in ("use_stemmer=True" if stem else "", tw, sw) if w),

@@ -41,6 +41,7 @@ from explainer.corpus.testset import (
     unique_name,
 )
 from explainer.errors import ExplainerInputError
+from explainer.options import freeze
 from explainer.ui import corpus_charts as cc
 from explainer.ui import corpus_dialects
 from explainer.ui import highlight as hl
@@ -430,16 +431,6 @@ def _system_names(ts: TestSet) -> TestSet:
 
 
 # ------------------------------------------------------------------------------------------- computing
-def _freeze(v: Any):
-    if isinstance(v, dict) or hasattr(v, "items"):
-        return tuple(sorted((str(k), _freeze(x)) for k, x in v.items()))
-    if isinstance(v, (list, tuple)):
-        return tuple(_freeze(x) for x in v)
-    if isinstance(v, float):
-        return ("float", repr(v))
-    return (type(v).__name__, v)
-
-
 _REPORTS_KEPT = 3
 
 
@@ -483,7 +474,7 @@ def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple]:
     from explainer.corpus.report import bleu_report
 
     kw = settings.bleu_kwargs()
-    key = (ts_key, tuple(ts.names), _freeze(kw))
+    key = (ts_key, tuple(ts.names), freeze(kw))
 
     def compute():
         p = _Progress("Scoring every system (BLEU)")
@@ -508,7 +499,7 @@ def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict) -> tupl
 
     types, _ = _rouge_types(settings)
     kw = settings.rouge_kwargs()
-    key = (ts_key, tuple(ts.names), _freeze(kw), types, _freeze(corpus_opts))
+    key = (ts_key, tuple(ts.names), freeze(kw), types, freeze(corpus_opts))
 
     def compute():
         p = _Progress("Scoring every system (ROUGE)")
