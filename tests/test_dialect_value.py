@@ -82,3 +82,33 @@ def test_one_freeze_function():
     for rel in ("explainer/registry.py", "explainer/ui/compute.py", "explainer/ui/corpus_page.py"):
         src = (ROOT / rel).read_text(encoding="utf-8")
         assert "def _freeze" not in src and "def freeze" not in src, rel
+
+
+def test_every_dialects_capabilities_are_well_formed():
+    """What the features ask a dialect names its own options and binds: a new dialect is checked the same way."""
+    from explainer.bleu import DIALECTS as BLEU
+    from explainer.bleu.flags import FLAGS
+    from explainer.rouge import DIALECTS as ROUGE
+
+    for name in BLEU:
+        cls = BLEU[name]
+        own = {o.name for o in cls.OPTIONS}
+        assert cls.short_label and isinstance(cls.rank, int), name
+        assert set(cls.cli_flags) <= set(FLAGS) and set(cls.cli_flags.values()) <= own, name
+        assert not cls.smooth_words or set(cls.smooth_words.values()) <= {"true", "false"}, name
+        for row in cls.comparison_rows(["the cat sat", "the cat sat down"]):
+            d = get_dialect(name, **row["options"])
+            assert row["id"] and row["label"] and isinstance(d.smoothing_label(), str), (name, row)
+            assert cls.cli_argv(row["options"])[:5] == ["bleu", "--jsonl", "-", "--dialect", name]
+        d = get_dialect(name)
+        assert isinstance(d.tokenization_key(), tuple) and d.tokenization_key()[0] == name
+        p = d.compute_bleu_params()
+        assert p is None or set(p) == {"max_order", "smooth_method", "smooth_value", "effective_order"}
+    for name in ROUGE:
+        cls = ROUGE[name]
+        assert cls.short_label and isinstance(cls.rank, int), name
+        assert set(cls.reported_measures) <= {"precision", "recall", "fmeasure"}
+        assert cls.search_multi_ref and cls.search_multi_ref[0][1] == 0.0, name    # its own rule first, free
+        for row in cls.comparison_rows():
+            bind_dialect(name, None, **row["options"])
+        assert 0 < cls.f_alpha({}) < 1 and cls.f_rule({})
