@@ -79,7 +79,7 @@ def test_one_freeze_function():
     from explainer.ui import compute
 
     assert compute.freeze is freeze
-    for rel in ("explainer/registry.py", "explainer/ui/compute.py", "explainer/ui/corpus_page.py"):
+    for rel in ("explainer/registry.py", "explainer/ui/compute.py", "explainer/ui/corpus/page.py"):
         src = (ROOT / rel).read_text(encoding="utf-8")
         assert "def _freeze" not in src and "def freeze" not in src, rel
 

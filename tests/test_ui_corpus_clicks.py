@@ -12,7 +12,7 @@ import pytest
 from explainer.bleu import dialect_names
 from explainer.corpus import load_sample
 from explainer.corpus.report import LENGTH_RATIO_EDGES, bleu_report
-from explainer.ui import corpus_charts as cc
+from explainer.ui.corpus import charts as cc
 from tests.corpus_data import make_testset
 
 

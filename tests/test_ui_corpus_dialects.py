@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from explainer.corpus import load_sample
 from explainer.dialectcmp.comparison import compare_corpus
-from explainer.ui import corpus_dialects
+from explainer.ui.corpus import dialects as corpus_dialects
 from explainer.ui.dialects import view as dv
 from tests.conftest import ROOT
 

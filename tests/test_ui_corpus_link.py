@@ -1,4 +1,4 @@
-"""The Corpus page's permalink (explainer.ui.corpus_link), without Streamlit: what the page writes reads back as the
+"""The Corpus page's permalink (explainer.ui.corpus.link), without Streamlit: what the page writes reads back as the
 same view; every value a stranger can type is bounded and refused with a sentence."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 from explainer.corpus.samples import SAMPLES, load_sample
 from explainer.corpus.significance import MAX_RESAMPLES
-from explainer.ui import corpus_link as cl
 from explainer.ui import settings as ms
+from explainer.ui.corpus import link as cl
 
 MAX_CELLS = 20_000_000
 

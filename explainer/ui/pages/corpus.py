@@ -1,4 +1,4 @@
-"""Corpus page (thin): everything lives in explainer.ui.corpus_page."""
-from explainer.ui.corpus_page import render
+"""Corpus page (thin): everything lives in explainer.ui.corpus.page."""
+from explainer.ui.corpus.page import render
 
 render()

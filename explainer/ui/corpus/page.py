@@ -1,7 +1,7 @@
 """The Corpus page: whole test sets, several systems, every segment one click from its explanation.
 
 The page computes nothing itself: ``explainer.corpus`` builds the report (corpus scores, per-segment scores, the
-analyses, the confidence intervals and paired tests) and ``explainer.ui.corpus_charts`` draws it. The metric
+analyses, the confidence intervals and paired tests) and ``explainer.ui.corpus.charts`` draws it. The metric
 settings are the shared model of every page (``explainer.ui.settings``: the same sidebar as the Explain page, and
 what is set on one page holds on the others). A segment opens in the Explain page's own components
 (``explain_page.headline`` / ``bleu_section`` / ``rouge_section``) with the same settings and the same shared
@@ -42,10 +42,10 @@ from explainer.corpus.testset import (
 )
 from explainer.errors import ExplainerInputError
 from explainer.options import freeze
-from explainer.ui import corpus_charts as cc
-from explainer.ui import corpus_dialects
 from explainer.ui import highlight as hl
 from explainer.ui import settings as metric_settings
+from explainer.ui.corpus import charts as cc
+from explainer.ui.corpus import dialects as corpus_dialects
 from explainer.ui.page_links import dropped_link_warning, watch_dropped_link
 
 __all__ = ["render", "PAGE_MAX_SEGMENTS", "PAGE_MAX_SYSTEMS", "PAGE_MAX_BYTES", "PAGE_MAX_RESAMPLES",
@@ -214,7 +214,7 @@ def _sample_info(sid: str) -> tuple[list[str], int]:
 
 
 def _parse(params: dict):
-    from explainer.ui import corpus_link
+    from explainer.ui.corpus import link as corpus_link
 
     return corpus_link.parse_link(params, samples=SAMPLES, sample_info=_sample_info, max_n=PAGE_MAX_RESAMPLES,
                                   max_cells=PAGE_MAX_TEST_CELLS)
@@ -295,7 +295,7 @@ def _apply_view(link, settings) -> None:
 
 def _link_now() -> dict[str, str]:
     """This view's link (from the widgets' state: callable in a fragment's run too)."""
-    from explainer.ui import corpus_link
+    from explainer.ui.corpus import link as corpus_link
 
     ss = st.session_state
     settings = metric_settings.stored_settings() or metric_settings.default_settings()
