@@ -15,7 +15,7 @@ from explainer.corpus.testset import (
     segment_lines,
     system_name_from_file,
 )
-from explainer.ui.corpus import page as corpus_page
+from explainer.ui.corpus import testset as corpus_page
 
 CASES = [("\ufeffa\r\nb\r\n\r\n".encode(), ["a", "b", ""]), (b"a\nb", ["a", "b"]), (b"", []),
          (b"\n", [""]), (b"a\rb\r\n", ["a\rb"])]

@@ -2,7 +2,7 @@
 import tomllib
 from pathlib import Path
 
-from explainer.ui.corpus.page import PAGE_MAX_BYTES
+from explainer.ui.corpus.common import PAGE_MAX_BYTES
 
 CONFIG = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text("utf-8"))
 

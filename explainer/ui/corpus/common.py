@@ -1,0 +1,163 @@
+"""What the Corpus page's sections share: its bounds, chart drawing, opening a segment from a chart or a table."""
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from explainer.corpus.significance import MAX_RESAMPLES
+
+PAGE_MAX_SEGMENTS = 10_000
+
+
+PAGE_MAX_SYSTEMS = 6
+
+
+PAGE_MAX_BYTES = 20_000_000          # all uploaded / pasted text together
+
+
+PAGE_MAX_RESAMPLES = MAX_RESAMPLES               # bootstrap 10,000 resamples, AR 100,000 trials
+
+
+PAGE_MAX_TEST_CELLS = 20_000_000     # resamples x segments of one test (sacreBLEU's AR on 2,000 segments)
+
+
+TABLE_SEARCH_MAX = 200               # characters of a table search
+
+
+CHART_CONFIG = {"displaylogo": False}
+
+
+LINK_WARNINGS = "cp_link_warnings"  # what was wrong with the link (shown once, above the page)
+
+
+def _base_url() -> str:
+    try:
+        return (st.context.url or "").split("?")[0]
+    except Exception:  # noqa: BLE001 - embedded contexts without a URL
+        return ""
+
+
+def _rouge_types(settings) -> tuple[tuple[str, ...], list[str]]:
+    from explainer.ui.schema import supported_types
+
+    return supported_types(settings.rouge_dialect, settings.rouge_types)
+
+
+def _fmt(x: float | None, scale: float = 100.0) -> str:
+    if x is None:
+        return "—"
+    return f"{x:.2f}" if scale >= 100 else f"{x:.4f}"
+
+
+RUN_FIGURES = "cp_run_figures"    # the charts drawn in this run, for the "Charts (HTML)" download
+
+
+def _plot(fig, key: str, **kw):
+    cfg = dict(CHART_CONFIG)
+    fmt = st.session_state.get("cp_chart_format", "png")
+    cfg["toImageButtonOptions"] = {"format": fmt, "filename": key}
+    st.session_state.setdefault(RUN_FIGURES, {})[key] = fig
+    return st.plotly_chart(fig, key=key, config=cfg, **kw)
+
+
+OPEN_REQUEST = "cp_open_request"
+
+
+def _open_segment(seg: int, system: str | None = None, note: str = "") -> None:
+    """Ask for segment ``seg`` (the candidate of ``system``) to be opened in the segment view. Only a request: a
+    widget's key cannot be written once the widget is drawn in a run (Streamlit raises), so it is applied by
+    :func:`_apply_open_request` before the widgets of the next run are drawn. Called from widget callbacks (a
+    button's ``on_click``, a chart's or table's ``on_select``), which run before the script."""
+    st.session_state[OPEN_REQUEST] = (int(seg), system, note)
+
+
+def _apply_open_request() -> None:
+    """Apply a pending :func:`_open_segment` request; called at the top of a run, before any widget is drawn (the
+    page's run, and the segments fragment's own runs)."""
+    ss = st.session_state
+    req = ss.pop(OPEN_REQUEST, None)
+    if req is None:
+        return
+    seg, system, note = req
+    ss["cp_seg"] = int(seg)
+    if system is not None:
+        ss["cp_system"] = system
+        ss["cp_view_sys"] = system
+    ss["cp_opened_note"] = note
+
+
+def _selected_points(key: str) -> list[dict]:
+    """The points selected in the chart ``key`` (its state, read in its ``on_select`` callback)."""
+    try:
+        return list(st.session_state[key]["selection"]["points"])
+    except (KeyError, TypeError, AttributeError):
+        return []
+
+
+def _selected_rows(key: str) -> list[int]:
+    """The rows selected in the dataframe ``key`` (read in its ``on_select`` callback)."""
+    try:
+        return list(st.session_state[key]["selection"]["rows"])
+    except (KeyError, TypeError, AttributeError):
+        return []
+
+
+def _point_segment(point: dict) -> int | None:
+    """The 1-based segment id a chart point stands for (``customdata``: the id, or a list starting with it)."""
+    cd = point.get("customdata")
+    if isinstance(cd, list) and cd:
+        cd = cd[0]
+    if isinstance(cd, (int, float)) and not isinstance(cd, bool):
+        return int(cd)
+    return None
+
+
+def _on_pick(key: str, resolve) -> None:
+    """``on_select`` of a chart whose bars stand for groups of segments: ``resolve(point)`` gives (the segments,
+    a label[, their system]); they are listed in the table below (a single one is opened too)."""
+    pts = _selected_points(key)
+    if not pts:
+        return
+    got = resolve(pts[0])
+    ids, label = got[0], got[1]
+    if ids:
+        _filter_segments(ids, label)
+        if len(ids) == 1:
+            _open_segment(ids[0], got[2] if len(got) > 2 else None, f"opened from the chart: {label}")
+
+
+def _on_chart_open(key: str, system: str) -> None:
+    """``on_select`` of a chart whose points are segments: one point opens it, several list them in the table."""
+    ids = sorted({s for s in (_point_segment(p) for p in _selected_points(key)) if s is not None})
+    if len(ids) == 1:
+        _open_segment(ids[0], system, f"opened from the chart: segment {ids[0]}")
+    elif ids:
+        _filter_segments(ids, "selected in the chart")
+
+
+def _filter_segments(ids, label: str) -> None:
+    st.session_state["cp_filter_ids"] = (label, [int(x) for x in ids])
+
+
+def _on_group_row(key: str, groups: list[tuple[list[int], str]]) -> None:
+    """``on_select`` of a table whose rows are groups of segments (ids, label): lists the picked one's below."""
+    rows = _selected_rows(key)
+    if rows and rows[0] < len(groups):
+        _filter_segments(*groups[rows[0]])
+
+
+def _on_segment_row(key: str, ids: list[int], system: str | None) -> None:
+    """``on_select`` of a table whose rows are the segments ``ids``: opens the picked one."""
+    rows = _selected_rows(key)
+    if rows and rows[0] < len(ids):
+        _open_segment(int(ids[rows[0]]), system, f"opened from the table: segment {int(ids[rows[0]])}")
+
+
+def _explain_url(params: dict) -> str:
+    """A link to the Explain page (the app's default page) with these query parameters."""
+    return "./?" + urlencode(params, doseq=True)
+
+
+def _copt_key(dialect: str, name: str) -> str:
+    return f"cp_rouge_copt:{dialect}:{name}"

@@ -1,0 +1,125 @@
+"""The Corpus page's reports, computed once per (test set, settings) and kept for this browser session."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import streamlit as st
+
+from explainer.corpus.testset import (
+    TestSet,
+)
+from explainer.options import freeze
+from explainer.ui.corpus.common import _copt_key, _rouge_types
+
+_REPORTS_KEPT = 3
+
+
+def _cached(kind: str, key: tuple, compute):
+    """Per-session results keyed by input and settings (the last few kept)."""
+    ss = st.session_state
+    store = ss.setdefault("cp_results", {})
+    full = (kind,) + key
+    if full in store:
+        val = store.pop(full)
+        store[full] = val
+        return val
+    val = compute()
+    store[full] = val
+    while len(store) > _REPORTS_KEPT:
+        store.pop(next(iter(store)))
+    return val
+
+
+class _Progress:
+    """A progress bar that appears only for work that lasts (over ~0.3 s), with what is being done."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.t0 = time.perf_counter()
+        self.bar = None
+
+    def __call__(self, frac: float, msg: str = "") -> None:
+        if self.bar is None and time.perf_counter() - self.t0 > 0.3:
+            self.bar = st.progress(0.0, text=self.label)
+        if self.bar is not None:
+            self.bar.progress(min(1.0, max(0.0, float(frac))), text=f"{self.label}: {msg}" if msg else self.label)
+
+    def done(self) -> None:
+        if self.bar is not None:
+            self.bar.empty()
+
+
+def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple]:
+    """(the BLEU report of this test set with these settings, its key: what it is computed from)."""
+    from explainer.corpus.report import bleu_report
+
+    kw = settings.bleu_kwargs()
+    key = (ts_key, tuple(ts.names), freeze(kw))
+
+    def compute():
+        p = _Progress("Scoring every system (BLEU)")
+        try:
+            dialect = kw.pop("dialect")
+            return bleu_report(ts, dialect=dialect, keep_refs=False, progress=p, **kw)
+        finally:
+            p.done()
+
+    return _cached("bleu", key, compute), ("bleu",) + key
+
+
+def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict) -> tuple[Any, tuple]:
+    """(the ROUGE report of this test set with these settings, its key: what it is computed from)."""
+    from explainer.corpus.rouge_report import rouge_report
+
+    types, _ = _rouge_types(settings)
+    kw = settings.rouge_kwargs()
+    key = (ts_key, tuple(ts.names), freeze(kw), types, freeze(corpus_opts))
+
+    def compute():
+        p = _Progress("Scoring every system (ROUGE)")
+        try:
+            dialect = kw.pop("dialect")
+            return rouge_report(ts, dialect=dialect, types=list(types), progress=p, **kw, **corpus_opts)
+        finally:
+            p.done()
+
+    return _cached("rouge", key, compute), ("rouge",) + key
+
+
+_TESTS_KEPT = 6
+
+
+def _tests_key(rkey: tuple, baseline: str, rouge_type: str | None = None, measure: str = "fmeasure") -> tuple:
+    """Where a paired test's result is kept: the report's key (metric, test set, system names, settings — what
+    the statistics are computed from, never the report object's ``id``, which a later report may reuse), the
+    baseline and, for ROUGE, the type and measure tested."""
+    return rkey + (baseline,) + ((rouge_type, measure) if rkey[0] == "rouge" else ())
+
+
+def _rouge_corpus_options(settings) -> dict:
+    from explainer.rouge import dialect_options
+
+    opts = {}
+    spec = [o for o in dialect_options(settings.rouge_dialect, corpus=True) if o.get("corpus_only")]
+    if not spec:
+        return opts
+    with st.expander("ROUGE corpus aggregation options"):
+        for o in spec:
+            key = _copt_key(settings.rouge_dialect, o["name"])
+            if key not in st.session_state:
+                st.session_state[key] = o["default"]
+            if o["type"] == "bool":
+                opts[o["name"]] = st.checkbox(o["name"], key=key, help=o["help"])
+            elif o["type"] == "choice":
+                opts[o["name"]] = st.selectbox(o["name"], o["choices"], key=key, help=o["help"])
+            elif o["type"] == "int":
+                hi = o.get("max")
+                hi = int(hi) if hi is not None and hi <= 10_000 else 10_000     # the page's bound (resamples)
+                opts[o["name"]] = int(st.number_input(o["name"], min_value=int(o.get("min", 0)), max_value=hi,
+                                                      step=1, key=key,
+                                                      help=o["help"] + " (the page allows up to 10,000)"))
+            elif o["type"] == "float":
+                opts[o["name"]] = float(st.number_input(o["name"], min_value=o.get("min"), max_value=o.get("max"),
+                                                        key=key, help=o["help"]))
+    return opts

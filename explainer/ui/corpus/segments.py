@@ -1,0 +1,204 @@
+"""The Corpus page's segment table and segment view (the Explain page's own components for one segment)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from explainer.corpus.testset import (
+    TestSet,
+)
+from explainer.ui import highlight as hl
+from explainer.ui import settings as metric_settings
+from explainer.ui.corpus.common import (
+    TABLE_SEARCH_MAX,
+    _apply_open_request,
+    _explain_url,
+    _open_segment,
+    _rouge_types,
+    _selected_rows,
+)
+from explainer.ui.corpus.state import _share_box, _sync_url
+
+
+def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> None:
+    ss = st.session_state
+    st.header("Segments", anchor="segments")
+    ts = rep.testset
+    if metric == "bleu":
+        cols = rep.segment_rows(b)
+    else:
+        cols = rep.segment_rows(rouge_type, b)
+    df = _table_frame(cols, ts, rep.names)
+    c1, c2, c3 = st.columns([3, 2, 2])
+    query = c1.text_input("Search the texts (candidates and references)", key="cp_search", max_chars=TABLE_SEARCH_MAX)
+    others = [n for j, n in enumerate(rep.names) if j != b]
+    cmp_name = ss.get("cp_system") if ss.get("cp_system") in others else (others[0] if others else None)
+    show = c2.selectbox("Show", ["all segments", "system better", "system worse", "equal"], key="cp_show",
+                        disabled=cmp_name is None,
+                        help="Compared: the system picked above against the baseline.")
+    mask = np.ones(len(df), dtype=bool)
+    flt = ss.get("cp_filter_ids")
+    if flt:
+        label, ids = flt
+        keep = np.zeros(len(df), dtype=bool)
+        keep[[x - 1 for x in ids if 1 <= x <= len(df)]] = True
+        mask &= keep
+        c3.button(hl.md_escape(f"✕ only: {label[:40]} ({len(ids):,})"), key="cp_clear_filter",
+                  on_click=lambda: ss.pop("cp_filter_ids", None), help="Show all segments again")
+    if cmp_name is not None and show != "all segments" and f"{cmp_name} | Δ" in df:
+        dcol = df[f"{cmp_name} | Δ"].to_numpy()
+        mask &= {"system better": dcol > 0, "system worse": dcol < 0, "equal": dcol == 0}[show]
+    if query:
+        q = query.lower()
+        hit = np.zeros(len(df), dtype=bool)
+        for k in range(len(df)):
+            if any(q in r.lower() for r in ts.references[k]) or any(q in lines[k].lower() for _, lines in ts.systems):
+                hit[k] = True
+        mask &= hit
+    view = df[mask]
+    st.caption(f"{int(mask.sum()):,} of {len(df):,} segments. Click a column header to sort, a row to open the "
+               "segment below. Δ = the system's sentence score minus the baseline's.")
+    fmt = {c: st.column_config.NumberColumn(format="%.2f" if metric == "bleu" and rep.scale >= 100 else "%.4f")
+           for c in df.columns if c.endswith("| score") or c.endswith("| Δ") or c.endswith(f"| {rouge_type}")}
+    fmt["reference 1"] = st.column_config.TextColumn("reference 1", width="medium")
+    st.dataframe(view, hide_index=True, width="stretch", height=360, on_select=_on_table_row,
+                 selection_mode="single-row", key="cp_table", column_config=fmt)
+    # the rows as shown: a row picked in the table is looked up here (and previous / next walk them)
+    ss["cp_visible_ids"] = view["segment"].tolist()
+
+
+def _on_table_row() -> None:
+    rows = _selected_rows("cp_table")
+    visible = st.session_state.get("cp_visible_ids") or []
+    if rows and rows[0] < len(visible):
+        _open_segment(int(visible[rows[0]]))
+
+
+@st.fragment
+def _segments_fragment(rep, metric: str, b: int, settings, rouge_type: str | None = None) -> None:
+    """The table and the segment view rerun on their own: picking a row and the table's filters redraw only this
+    part of the page; previous / next and the segment number redraw only the segment view (a fragment inside)."""
+    _apply_open_request()     # a row picked in the table reruns this fragment only
+    _segment_table(rep, metric, b, rouge_type)
+    _segment_view_fragment(rep, metric, settings)
+
+
+@st.fragment
+def _segment_view_fragment(rep, metric: str, settings) -> None:
+    _segment_view(rep, metric, settings)
+    _share_box()
+    _sync_url()     # previous / next rerun this fragment only: the link follows the segment
+
+
+PREVIEW_CHARS = 70
+
+
+def _table_frame(cols: dict, ts: TestSet, names: list[str]) -> pd.DataFrame:
+    """The table as shown: id, the first reference (shortened), its length, then per system its score first
+    (the CSV download keeps every column in the report's order)."""
+    out = {"segment": cols["segment"],
+           "reference 1": [r[0][:PREVIEW_CHARS] + ("…" if len(r[0]) > PREVIEW_CHARS else "") if r else ""
+                           for r in ts.references]}
+    for k in ("ref_len", "ref_words"):
+        if k in cols:
+            out[k] = cols[k]
+    for n in names:
+        first = [c for c in cols if c.startswith(f"{n} | ") and not c.endswith(("| len", "| r", "| words", "| BP"))
+                 and not c.endswith("-gram")]
+        rest = [c for c in cols if c.startswith(f"{n} | ") and c not in first and not c.endswith("| r")]
+        for c in first + rest:
+            out[c] = cols[c]
+    return pd.DataFrame(out)
+
+
+def _step(delta: int, S: int) -> None:
+    ss = st.session_state
+    visible = ss.get("cp_visible_ids") or list(range(1, S + 1))
+    cur = int(ss.get("cp_seg", 1))
+    if cur in visible:
+        k = visible.index(cur) + delta
+        ss["cp_seg"] = visible[max(0, min(len(visible) - 1, k))]
+    else:
+        ss["cp_seg"] = max(1, min(S, cur + delta))
+    ss["cp_seg_input"] = ss["cp_seg"]
+
+
+def _seg_input_changed() -> None:
+    st.session_state["cp_seg"] = int(st.session_state["cp_seg_input"])
+
+
+def _segment_view(rep, metric: str, settings) -> None:
+    st.header("Segment view", anchor="segment-view")
+    seg, j = _segment_navigation(rep.n_segments, rep.names)
+    k = seg - 1
+    cand = rep.testset.systems[j][1][k]
+    refs = rep.testset.references[k]
+    _segment_summary(rep, metric, seg, j, cand, refs, settings)
+    _segment_explanation(cand, refs, metric, settings)
+
+
+def _segment_navigation(S: int, names: list[str]) -> tuple[int, int]:
+    """Previous / next, the segment number and the system whose candidate is shown: (segment, system index)."""
+    ss = st.session_state
+    seg = max(1, min(S, int(ss.get("cp_seg", 1))))
+    ss["cp_seg"] = seg
+    if ss.get("cp_seg_input") != seg:
+        ss["cp_seg_input"] = seg
+    if ss.get("cp_view_sys") not in names:
+        ss["cp_view_sys"] = ss.get("cp_system") if ss.get("cp_system") in names else names[0]
+    c1, c2, c3, c4 = st.columns([1, 2, 1, 3], vertical_alignment="bottom")
+    c1.button("← previous", key="cp_prev", on_click=_step, args=(-1, S), disabled=seg <= 1)
+    c2.number_input("Segment", min_value=1, max_value=S, step=1, key="cp_seg_input", on_change=_seg_input_changed)
+    c3.button("next →", key="cp_next", on_click=_step, args=(1, S), disabled=seg >= S)
+    c4.selectbox("Candidate of", names, key="cp_view_sys")
+    note = ss.pop("cp_opened_note", "")
+    if note:
+        st.caption(hl.md_escape(note))
+    return seg, names.index(ss["cp_view_sys"])
+
+
+def _segment_summary(rep, metric: str, seg: int, j: int, cand: str, refs: list[str], settings) -> None:
+    """The link to the Explain page, and how this segment enters the corpus score."""
+    params = metric_settings.explain_link_params(cand, refs, settings)
+    if "candidate" in params:
+        st.markdown(f"[Open segment {seg} in the Explain page]({_explain_url(params)}) (same settings; a new tab)")
+    else:
+        st.caption(f"Segment {seg} is too long for a link to the Explain page; its full explanation is below.")
+    k = seg - 1
+    if metric == "bleu":
+        s = rep.systems[j]
+        st.caption(hl.md_escape(f"Segment {seg}: sentence score {s.sentence[k]:.4f} alone ({rep.dialect}), "
+                                f"BP {s.bp[k]:.4f}, c = {int(s.stats[k, 0])}, r = {int(s.stats[k, 1])}; its statistics "
+                                f"{s.stats[k].tolist()} are one of the {rep.n_segments:,} rows summed into the corpus "
+                                "score."))
+    if not cand.strip():
+        st.warning(hl.md_escape(f"{rep.names[j]}'s output for segment {seg} is empty: every score is 0 (BP = 0)."))
+
+
+def _segment_explanation(cand: str, refs: list[str], metric: str, settings) -> None:
+    """The Explain page's own headline and BLEU or ROUGE section for this segment, with the same settings."""
+    from explainer.ui import compute as shared_compute
+    from explainer.ui.explain import page as xp
+
+    ss = st.session_state
+    # the Explain page's traces for these texts and settings (computed once, shared with that page and with
+    # every session looking at the same segment)
+    types, _ = _rouge_types(settings)
+    bleu_trace, rouge_trace, errors = shared_compute.traces(cand, list(refs), settings)
+    for fam, msg in errors.items():
+        if fam == "BLEU" or (fam == "ROUGE" and types):   # no / undefined ROUGE types: said below and above
+            st.error(hl.md_escape(f"{fam}: {msg}"))
+    xp.headline(bleu_trace, rouge_trace, types, signatures=True)
+    # One family at a time: both would build every chart of the Explain view on each step (ROUGE's LCS tables
+    # alone take ~0.3 s), and previous / next should be instant.
+    if ss.get("cp_view_family") not in ("BLEU", "ROUGE"):
+        ss["cp_view_family"] = "BLEU" if metric == "bleu" else "ROUGE"
+    fam = st.segmented_control("Step by step", ["BLEU", "ROUGE"], key="cp_view_family") or "BLEU"
+    if fam == "BLEU":
+        if bleu_trace is not None:
+            xp.bleu_section(bleu_trace)
+    elif rouge_trace is not None:
+        xp.rouge_section(rouge_trace, len(refs))
+    else:
+        st.info("No ROUGE type is selected in the sidebar (or the dialect defines none of them).")
