@@ -80,6 +80,7 @@ class Field:
     label: str = ""
     default_words: str = ""
     step: float = 0.0       # a float in the link must be a multiple of this (a slider's step)
+    message: str = ""       # the warning in the page's own words ({param}, {raw}, {default}), if not the usual
 
     @property
     def param(self) -> str:
@@ -114,21 +115,32 @@ class Field:
             return f"a text of at most {int(s.max or 0):,} characters"
         return "a number"
 
-    def warning(self, raw: str, lo: float | None = None, hi: float | None = None, default: Any = None) -> str:
+    def warning(self, raw: str, lo: float | None = None, hi: float | None = None, default: Any = None,
+                choices: Sequence | None = None) -> str:
         d = self.default if default is None else default
         words = self.default_words or (",".join(d) if self.multi else
-                                       str(d + self.base if self.spec.type == "int" else d))
+                                       f"{d + self.base:,}" if self.spec.type == "int" else str(d))
+        if self.message:
+            return self.message.format(param=self.param, raw=show(raw), default=words)
         lo = self.spec.min if lo is None else lo
         hi = self.spec.max if hi is None else hi
+        if choices is not None:
+            return f"“{self.param}={show(raw)}” is not {self._words()} ({', '.join(map(str, choices))}); using {words}."
         if self.spec.type == "text":
             return f"The link's {self.param} is longer than {int(self.spec.max or 0):,} characters; it is not loaded."
         return f"“{self.param}={show(raw)}” is not {self._words()}{self._range(lo, hi)}; using {words}."
 
-    def decode(self, raw: str, *, lo: int | None = None, hi: int | None = None,
-               default: Any = None) -> tuple[Any, str | None]:
-        """(value, None) or (default, warning): bounded before any conversion. ``lo``/``hi``/``default``: the
-        bounds and default of this run when they are narrower than the spec's (e.g. a lesson's steps)."""
+    def decode(self, raw: str, *, lo: int | None = None, hi: int | None = None, default: Any = None,
+               choices: Sequence | None = None) -> tuple[Any, str | None]:
+        """(value, None) or (default, warning): bounded before any conversion. ``lo``/``hi``/``default``/
+        ``choices``: the bounds, default and choices of this run when they are narrower than the spec's (a
+        lesson's steps, a sample's systems)."""
         s = self.spec
+        if choices is not None:
+            if raw in choices:
+                return raw, None
+            return (self.default if default is None else default), self.warning(raw, default=default,
+                                                                                choices=choices)
         try:
             if self.multi:
                 items = [t.strip() for t in raw.split(",") if t.strip()]
@@ -167,6 +179,18 @@ class Field:
         return str(value)
 
 
+MAX_NAMES_SHOWN = 5
+
+
+def unknown_warning(unknown: Sequence[str], warns: list[str]) -> None:
+    """One warning for the parameters no one on this page knows (the first few named, the rest counted)."""
+    if not unknown:
+        return
+    shown = ", ".join(f"“{show(k, 30)}”" for k in unknown[:MAX_NAMES_SHOWN])
+    more = f" and {len(unknown) - MAX_NAMES_SHOWN:,} more" if len(unknown) > MAX_NAMES_SHOWN else ""
+    warns.append(f"The link's parameter(s) {shown}{more} mean nothing on this page; they were dropped.")
+
+
 def read_texts(params: Params, warns: list[str], *, max_refs: int = MAX_REFS, max_chars: int | None = None,
                what: str = "") -> tuple[str | None, list[str] | None]:
     """A link's candidate (``candidate``) and references (``ref``, repeated; at most ``max_refs``), None when
@@ -200,6 +224,9 @@ class Page:
     fields: tuple[Field, ...]
     known: Callable[[], Iterable[str]] = lambda: ()
     reload_on_return: bool = True
+    texts: bool = True                  # the link may carry ``candidate`` / ``ref``
+    dropped_words: Callable[[str], str] = lambda s: s   # the dropped-link sentence in this page's words
+    max_chars: int | None = None        # no value of the page's own fields is longer (checked first)
     _by_param: dict = dataclasses.field(init=False, repr=False)
 
     def __post_init__(self):
@@ -210,7 +237,7 @@ class Page:
 
     def names(self) -> set[str]:
         """Every parameter name this page's link may carry."""
-        return set(self._by_param) | set(self.known()) | {"candidate", "ref"}
+        return set(self._by_param) | set(self.known()) | ({"candidate", "ref"} if self.texts else set())
 
     # ------------------------------------------------------------------ keys
     @property
@@ -252,6 +279,7 @@ class Page:
 
         msg = dropped_link_warning(self.name)
         if msg:
+            msg = self.dropped_words(msg)
             st.session_state[self._warns] = list(st.session_state.get(self._warns) or []) + [msg]
 
     def read(self, params: Params, warns: list[str], *, only: Iterable[str] | None = None,
@@ -262,8 +290,12 @@ class Page:
         values: dict[str, Any] = {}
         wanted = set(only) if only is not None else None
         for f in self.fields:
-            raw = first(params, f.param)
-            if raw is None or (wanted is not None and f.param not in wanted):
+            raw = first(params, f.param) if wanted is None or f.param in wanted else None
+            if raw is not None and self.max_chars is not None and len(raw) > self.max_chars:
+                warns.append(f"“{f.param}={show(raw)}” ({len(raw):,} characters) is too long for this parameter; "
+                             "it is ignored.")
+                raw = None
+            if raw is None:
                 values[f.param] = None if f.late else f.default
                 continue
             if f.late:
@@ -272,10 +304,9 @@ class Page:
             values[f.param], w = f.decode(raw)
             if w:
                 warns.append(w)
-        names = self.names() if known is None else set(self._by_param) | set(known) | {"candidate", "ref"}
-        unknown = sorted(k for k in params if k not in names)
-        if unknown:
-            warns.append(f"Unknown link parameter(s) ignored: {', '.join(show(u) for u in unknown)}.")
+        names = self.names() if known is None else set(self._by_param) | set(known) | (
+            {"candidate", "ref"} if self.texts else set())
+        unknown_warning([k for k in params if k not in names], warns)
         return values
 
     def seed(self, values: Mapping[str, Any]) -> None:
@@ -328,7 +359,7 @@ class Page:
         """Mount the browser-side check of a link the server dropped whole (see :mod:`explainer.ui.page_links`)."""
         from explainer.ui.page_links import watch_dropped_link
 
-        watch_dropped_link(self._warns, self.name)
+        watch_dropped_link(self._warns, self.name, escape=self.dropped_words)
 
     # ------------------------------------------------------------------ out
     def params(self, values: Mapping[str, Any], *, always: Iterable[str] = ()) -> dict[str, str]:

@@ -28,7 +28,6 @@ TABLE_SEARCH_MAX = 200               # characters of a table search
 CHART_CONFIG = {"displaylogo": False}
 
 
-LINK_WARNINGS = "cp_link_warnings"  # what was wrong with the link (shown once, above the page)
 
 
 def _base_url() -> str:

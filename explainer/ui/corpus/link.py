@@ -14,26 +14,30 @@ the server), the shared metric settings in the Explain page's parameter names
 ``agg_<option>``          a ROUGE corpus-aggregation option of the dialect (e.g. ``agg_seed``)
 ========================  ==============================================================================
 
-:func:`parse_link` bounds every value before it is used (lengths, digits, ranges) and turns each bad one into a
-warning; parameters it does not know are dropped (the page then writes its own canonical link, so they leave
-the address bar) with one message. :func:`link_params` is the inverse.
+:data:`PAGE` declares the fields once (the engine of :mod:`explainer.ui.pagestate` bounds every value before it is
+used — lengths, digits, ranges — and turns each bad one into a warning; parameters it does not know are dropped,
+with one message, and the page then writes its own canonical link, so they leave the address bar);
+:func:`parse_link` checks the values that depend on the sample (its systems, its segments, the draws per test)
+against it. :func:`link_params` is the inverse.
 """
 from __future__ import annotations
 
-import math
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from explainer.corpus.samples import SAMPLES
+from explainer.options import OptionSpec
+from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
+from explainer.ui.pagestate import Field
 
-__all__ = ["CorpusLink", "parse_link", "link_params", "PAGE_PARAMS", "AGG_PREFIX", "MAX_VALUE_CHARS",
-           "MAX_PARAM_DIGITS", "agg_specs"]
+__all__ = ["CorpusLink", "PAGE", "parse_link", "link_params", "PAGE_PARAMS", "AGG_PREFIX", "MAX_VALUE_CHARS",
+           "agg_specs"]
 
 PAGE_PARAMS = ("sample", "metric", "baseline", "system", "seg", "seg_system", "test", "n", "rouge_type")
 AGG_PREFIX = "agg_"
 MAX_VALUE_CHARS = 100        # no value of the page's own is longer (system names: 60)
-MAX_PARAM_DIGITS = 9         # every integer is bounded before int()
-MAX_NAMES_SHOWN = 5
 TESTS = ("bs", "ar")
 DEFAULT_N = {"bs": 1000, "ar": 10000}     # sacreBLEU's --paired-bs-n / --paired-ar-n
 
@@ -56,26 +60,6 @@ class CorpusLink:
     warnings: list[str] = field(default_factory=list)
 
 
-def _show(value: str, limit: int = 40) -> str:
-    return value[:limit] + ("…" if len(value) > limit else "")
-
-
-def _last(params: Mapping[str, Sequence[str] | str], name: str) -> str | None:
-    v = params.get(name)
-    if v is None:
-        return None
-    if isinstance(v, str):
-        return v
-    return v[-1] if v else None
-
-
-def _int(raw: str, lo: int, hi: int) -> int | None:
-    s = raw.strip()
-    if s.isascii() and s.isdigit() and len(s) <= MAX_PARAM_DIGITS and lo <= int(s) <= hi:
-        return int(s)
-    return None
-
-
 def agg_specs(rouge_dialect: str) -> list[dict]:
     """The ROUGE dialect's corpus-aggregation options (what the page's "ROUGE corpus aggregation options" show)."""
     from explainer.rouge import dialect_options
@@ -85,116 +69,76 @@ def agg_specs(rouge_dialect: str) -> list[dict]:
 
 AGG_INT_MAX = 10_000         # the page's bound on an int aggregation option (resamples)
 
+PAGE = ps.Page("corpus", (
+    Field(OptionSpec("sample", "choice", None, choices=tuple(SAMPLES)), "cp_sample",
+          message="The link asks for the sample “{raw}”, which does not exist; pick one below.", label="Sample"),
+    Field(OptionSpec("metric", "choice", None, choices=("bleu", "rouge")), what="bleu or rouge",
+          default_words="BLEU", label="Metric"),
+    Field(OptionSpec("baseline", "text", None, max=MAX_VALUE_CHARS), what="a system of this sample",
+          default_words="the first system as the baseline", label="Baseline"),
+    Field(OptionSpec("system", "text", None, max=MAX_VALUE_CHARS), what="a system of this sample",
+          default_words="the first other system", label="System to look at"),
+    Field(OptionSpec("seg", "int", None, min=0, max=10**9), base=1, what="a segment of this sample",
+          label="Segment"),
+    Field(OptionSpec("seg_system", "text", None, max=MAX_VALUE_CHARS), what="a system of this sample",
+          default_words="the system looked at", label="Segment of"),
+    Field(OptionSpec("test", "choice", None, choices=TESTS),
+          what="bs (paired bootstrap) or ar (approximate randomization)", default_words="bs", label="Paired test"),
+    Field(OptionSpec("n", "int", None, min=1, max=10**9), what="a number of resamples the page runs",
+          label="Resamples"),
+    Field(OptionSpec("rouge_type", "text", None, max=MAX_VALUE_CHARS), label="ROUGE type"),
+), known=ms.settings_params, texts=False, max_chars=MAX_VALUE_CHARS,
+    # the shared dropped-link sentence as it applies here (this page has no default example)
+    dropped_words=lambda s: s.replace("so the page shows its default example instead", "so the page opened without it"))
 
-def _agg_value(o: dict, raw: str) -> tuple[Any, bool]:
-    """A link's value of the aggregation option ``o`` -> (value, ok)."""
-    kind = o["type"]
-    if kind == "bool":
-        return (raw == "1"), raw in ("0", "1")
-    if kind == "choice":
-        return raw, raw in o["choices"]
-    if kind == "int":
-        hi = o.get("max")
+
+def _agg_field(o: dict) -> Field:
+    """A ROUGE corpus-aggregation option of the dialect as a field of the link (``agg_<name>``), its bounds the
+    core's (an int at most AGG_INT_MAX: the page's bound on resamples)."""
+    hi = o.get("max")
+    if o["type"] == "int":
         hi = int(hi) if hi is not None and hi <= AGG_INT_MAX else AGG_INT_MAX
-        v = _int(raw, int(o.get("min", 0)), hi)
-        return v, v is not None
-    if kind == "float":
-        if len(raw) > 30:
-            return None, False
-        try:
-            v = float(raw)
-        except ValueError:
-            return None, False
-        lo, hi = o.get("min"), o.get("max")
-        ok = math.isfinite(v) and (lo is None or v >= lo) and (hi is None or v <= hi)
-        return v, ok
-    return None, False
+    spec = OptionSpec(AGG_PREFIX + o["name"], o["type"], o["default"], choices=tuple(o["choices"] or ()) or None,
+                      min=o.get("min", 0 if o["type"] == "int" else None), max=hi)
+    return Field(spec, what=f"a value of {o['name']}", default_words=repr(o["default"]))
 
 
-def parse_link(params: Mapping[str, Sequence[str] | str], *, samples: Mapping[str, Any], sample_info,
-               max_n: Mapping[str, int], max_cells: int) -> CorpusLink:
-    """A link's query parameters -> :class:`CorpusLink`. ``samples``: the bundled samples by id;
-    ``sample_info(id) -> (system names, number of segments)``; ``max_n``: the largest resamples / trials per test;
-    ``max_cells``: the largest resamples × segments of one test."""
-    link = CorpusLink()
-    w = link.warnings
-    setting_names = ms.settings_params()
-    unknown = [k for k in params if k not in PAGE_PARAMS and k not in setting_names and not k.startswith(AGG_PREFIX)]
-    if unknown:
-        shown = ", ".join(f"“{_show(k, 30)}”" for k in unknown[:MAX_NAMES_SHOWN])
-        more = f" and {len(unknown) - MAX_NAMES_SHOWN:,} more" if len(unknown) > MAX_NAMES_SHOWN else ""
-        w.append(f"The link's parameter(s) {shown}{more} mean nothing on this page; they were dropped.")
-    raw = {k: _last(params, k) for k in PAGE_PARAMS}
-    for k, v in raw.items():
-        if v is not None and len(v) > MAX_VALUE_CHARS:
-            w.append(f"“{k}={_show(v)}” ({len(v):,} characters) is too long for this parameter; it is ignored.")
-            raw[k] = None
-
-    # the settings (as on the Explain page); absent: the page keeps the ones in force
-    stated = {k: v for k, v in params.items() if k in setting_names}
-    if stated:
-        link.settings, sw = ms.settings_from_params(stated)
-        w += sw
-
-    names: list[str] = []
-    n_segments = 0
-    sid = raw["sample"]
-    if sid is not None:
-        if sid in samples:
-            link.sample = sid
-            names, n_segments = sample_info(sid)
-        else:
-            w.append(f"The link asks for the sample “{_show(sid)}”, which does not exist; pick one below.")
-
-    metric = raw["metric"]
-    if metric is not None:
-        if metric in ("bleu", "rouge"):
-            link.metric = metric
-        else:
-            w.append(f"“metric={_show(metric)}” is not bleu or rouge; showing BLEU.")
-
-    def system_param(name: str, what: str) -> str | None:
+def _systems(link: CorpusLink, raw: dict, names: list[str], w: list[str]) -> None:
+    """baseline, system, seg_system: names of the sample's systems (a link without a sample names none)."""
+    for name in ("baseline", "system", "seg_system"):
         v = raw[name]
         if v is None:
-            return None
+            continue
         if not names:
             w.append(f"“{name}=…” needs a sample in the link; it is ignored.")
-            return None
-        if v in names:
-            return v
-        w.append(f"“{name}={_show(v)}” is not a system of this sample ({', '.join(names)}); showing {what}.")
-        return None
+            continue
+        value, warn = PAGE[name].decode(v, choices=names)
+        setattr(link, name, value)
+        w += [warn] if warn else []
 
-    link.baseline = system_param("baseline", "the first system as the baseline")
-    link.system = system_param("system", "the first other system")
-    link.seg_system = system_param("seg_system", "the system looked at")
 
+def _test(link: CorpusLink, raw: dict, n_segments: int, max_n: Mapping[str, int], max_cells: int,
+          w: list[str]) -> None:
+    """seg (within the sample's segments), n (within the test's resamples and the page's draws per test)."""
     if raw["seg"] is not None:
         if not n_segments:
             w.append("“seg=…” needs a sample in the link; it is ignored.")
         else:
-            link.seg = _int(raw["seg"], 1, n_segments)
-            if link.seg is None:
-                w.append(f"“seg={_show(raw['seg'])}” is not a segment of this sample (1–{n_segments:,}); showing "
-                         "segment 1.")
-
-    test = raw["test"]
-    if test is not None:
-        if test in TESTS:
-            link.test = test
-        else:
-            w.append(f"“test={_show(test)}” is not bs (paired bootstrap) or ar (approximate randomization); "
-                     "using bs.")
+            seg, warn = PAGE["seg"].decode(raw["seg"], lo=0, hi=n_segments - 1, default=0)
+            link.seg = None if warn else seg + 1
+            w += [warn] if warn else []
     if raw["n"] is not None:
         t = link.test or "bs"
-        hi = max_n[t]
-        if n_segments:
-            hi = min(hi, max(1, max_cells // n_segments))
-        link.n = _int(raw["n"], 1, hi)
-        if link.n is None:
-            w.append(f"“n={_show(raw['n'])}” is not a number of {'resamples' if t == 'bs' else 'trials'} the page "
-                     f"runs (1–{hi:,}); using {min(DEFAULT_N[t], hi):,}.")
+        hi = max_n[t] if not n_segments else min(max_n[t], max(1, max_cells // n_segments))
+        what = "a number of resamples the page runs" if t == "bs" else "a number of trials the page runs"
+        n, warn = dataclasses.replace(PAGE["n"], what=what).decode(raw["n"], lo=1, hi=hi,
+                                                                   default=min(DEFAULT_N[t], hi))
+        link.n = None if warn else n
+        w += [warn] if warn else []
 
+
+def _rouge(link: CorpusLink, params, raw: dict, w: list[str]) -> None:
+    """rouge_type (one of the link's ROUGE types) and the dialect's ``agg_`` options."""
     settings = link.settings
     if raw["rouge_type"] is not None:
         from explainer.ui.schema import supported_types
@@ -204,23 +148,55 @@ def parse_link(params: Mapping[str, Sequence[str] | str], *, samples: Mapping[st
         if types is None or asked in types:
             link.rouge_type = asked     # checked again against the types in force when it is used
         else:
-            w.append(f"“rouge_type={_show(asked)}” is not one of the link's ROUGE types ({', '.join(types)}); "
+            w.append(f"“rouge_type={ps.show(asked)}” is not one of the link's ROUGE types ({', '.join(types)}); "
                      f"using {types[0] if types else 'the first'}.")
+    aggs = {k[len(AGG_PREFIX):]: ps.first(params, k) for k in params if k.startswith(AGG_PREFIX)}
+    if not aggs:
+        return
+    dialect = settings.rouge_dialect if settings is not None else ms.default_settings().rouge_dialect
+    specs = {o["name"]: o for o in agg_specs(dialect)}
+    for name, v in aggs.items():
+        o = specs.get(name)
+        if o is None:
+            w.append(f"“{AGG_PREFIX}{ps.show(name, 30)}” is not a corpus option of {dialect}; it is ignored.")
+            continue
+        f = _agg_field(o)
+        val, warn = f.decode(v or "") if v is not None and len(v) <= MAX_VALUE_CHARS else (None, f.warning(v or ""))
+        if warn:
+            w.append(warn)
+        else:
+            link.agg[name] = val
 
-    aggs = {k[len(AGG_PREFIX):]: _last(params, k) for k in params if k.startswith(AGG_PREFIX)}
-    if aggs:
-        dialect = settings.rouge_dialect if settings is not None else ms.default_settings().rouge_dialect
-        specs = {o["name"]: o for o in agg_specs(dialect)}
-        for name, v in aggs.items():
-            o = specs.get(name)
-            if o is None:
-                w.append(f"“{AGG_PREFIX}{_show(name, 30)}” is not a corpus option of {dialect}; it is ignored.")
-                continue
-            val, good = _agg_value(o, v or "") if v is not None and len(v) <= MAX_VALUE_CHARS else (None, False)
-            if good:
-                link.agg[name] = val
-            else:
-                w.append(f"“{AGG_PREFIX}{name}={_show(v or '')}” is not a value of {name}; using {o['default']!r}.")
+
+def parse_link(params: Mapping[str, Sequence[str] | str], *, samples: Mapping[str, Any], sample_info,
+               max_n: Mapping[str, int], max_cells: int) -> CorpusLink:
+    """A link's query parameters -> :class:`CorpusLink` (the page's fields read by the engine, each bounded
+    before it is used; the values that depend on the sample checked against it). ``samples``: the bundled
+    samples by id; ``sample_info(id) -> (system names, number of segments)``; ``max_n``: the largest resamples /
+    trials per test; ``max_cells``: the largest resamples × segments of one test."""
+    link = CorpusLink()
+    w = link.warnings
+    dependent = ("baseline", "system", "seg_system", "seg", "n", "rouge_type")
+    values = PAGE.read(params, w, only=[f.param for f in PAGE.fields if f.param not in dependent],
+                       known=set(ms.settings_params()) | {k for k in params if k.startswith(AGG_PREFIX)})
+    raw = {k: ps.first(params, k) for k in dependent}
+    for k, v in raw.items():
+        if v is not None and len(v) > MAX_VALUE_CHARS:
+            w.append(f"“{k}={ps.show(v)}” ({len(v):,} characters) is too long for this parameter; it is ignored.")
+            raw[k] = None
+    stated = {k: v for k, v in params.items() if k in ms.settings_params()}
+    if stated:      # the settings (as on the Explain page); absent: the page keeps the ones in force
+        link.settings, sw = ms.settings_from_params(stated)
+        w += sw
+    link.metric, link.test = values["metric"], values["test"]
+    names: list[str] = []
+    n_segments = 0
+    if values["sample"] is not None and values["sample"] in samples:
+        link.sample = values["sample"]
+        names, n_segments = sample_info(link.sample)
+    _systems(link, raw, names, w)
+    _test(link, raw, n_segments, max_n, max_cells, w)
+    _rouge(link, params, raw, w)
     return link
 
 

@@ -28,11 +28,9 @@ from explainer.ui import highlight as hl
 from explainer.ui import settings as metric_settings
 from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus import dialects as corpus_dialects
-from explainer.ui.page_links import watch_dropped_link
 
 __all__ = ["render"]
 from explainer.ui.corpus.common import (
-    LINK_WARNINGS,
     RUN_FIGURES,
     _apply_open_request,
     _filter_segments,
@@ -46,10 +44,11 @@ from explainer.ui.corpus.common import (
     _rouge_types,
     _selected_points,
 )
+from explainer.ui.corpus.link import PAGE
 from explainer.ui.corpus.reports import _bleu_report, _rouge_corpus_options, _rouge_report, _tests_key
 from explainer.ui.corpus.segments import _segments_fragment
 from explainer.ui.corpus.significance import _significance_section
-from explainer.ui.corpus.state import _corpus_words, _link_in, _sync_url
+from explainer.ui.corpus.state import _link_in, _sync_url
 from explainer.ui.corpus.testset import _input_section, _system_names
 
 
@@ -364,7 +363,7 @@ def render() -> None:
     _render()
     _sync_url()
     # after the widgets: a link the server dropped whole
-    watch_dropped_link(LINK_WARNINGS, "corpus", escape=_corpus_words)
+    PAGE.watch()
     st.session_state["_cp_render_seconds"] = time.perf_counter() - t0
 
 

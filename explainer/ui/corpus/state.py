@@ -8,15 +8,10 @@ import streamlit as st
 
 from explainer.corpus.samples import SAMPLES, load_sample
 from explainer.ui import settings as metric_settings
-from explainer.ui.corpus.common import LINK_WARNINGS, PAGE_MAX_RESAMPLES, PAGE_MAX_TEST_CELLS, _base_url, _copt_key
+from explainer.ui.corpus import link as corpus_link
+from explainer.ui.corpus.common import PAGE_MAX_RESAMPLES, PAGE_MAX_TEST_CELLS, _base_url, _copt_key
+from explainer.ui.corpus.link import PAGE
 from explainer.ui.corpus.testset import _sample_settings, _set_testset
-from explainer.ui.page_links import dropped_link_warning
-
-LAST_PARAMS = "_cp_last_params"     # the query parameters this page last wrote
-
-
-def _params() -> dict[str, list[str]]:
-    return {k: st.query_params.get_all(k) for k in st.query_params.keys()}
 
 
 def _sample_info(sid: str) -> tuple[list[str], int]:
@@ -25,8 +20,6 @@ def _sample_info(sid: str) -> tuple[list[str], int]:
 
 
 def _parse(params: dict):
-    from explainer.ui.corpus import link as corpus_link
-
     return corpus_link.parse_link(params, samples=SAMPLES, sample_info=_sample_info, max_n=PAGE_MAX_RESAMPLES,
                                   max_cells=PAGE_MAX_TEST_CELLS)
 
@@ -35,26 +28,18 @@ def _link_in() -> None:
     """Before any widget is drawn: a link (the URL, when it is not the one this page last wrote) sets the sample,
     the settings and the view; bad values and unknown parameters become warnings (the canonical link written at
     the end of the run drops them from the address bar). Back from another page (the navigation drops the
-    query), the view is put back as the page left it."""
+    query), the view is put back as the page left it, with the settings the other pages have now."""
     ss = st.session_state
-    params = _params()
-    last = ss.get(LAST_PARAMS)
-    if params == last:
+    params, bare = PAGE.link()
+    if params is None:
         return
-    if not params:
-        if last:
-            _apply_view(_parse(last), metric_settings.current_settings()[0])
-        else:   # the page's first load: a link over the server's limits arrives empty (said by watch_dropped_link)
-            dropped = dropped_link_warning("corpus")
-            if dropped:
-                ss[LINK_WARNINGS] = [_corpus_words(dropped)]
+    if not params:      # the page's first load without a link (a link over the server's limits: said by the engine)
+        PAGE.loaded([])
         return
-    warns = []
-    dropped = dropped_link_warning("corpus") if last is None else None
-    if dropped:
-        warns.append(_corpus_words(dropped))
     link = _parse(params)
-    warns += link.warnings
+    if bare:
+        _apply_view(link, metric_settings.current_settings()[0])
+        return
     loaded = False
     if link.sample is not None and (ss.get("cp_ts") is None or ss.get("cp_ts_sample") != link.sample):
         ss["cp_sample"] = link.sample
@@ -65,12 +50,7 @@ def _link_in() -> None:
     elif loaded:
         _sample_settings(link.sample)
     _apply_view(link, link.settings or metric_settings.current_settings()[0])
-    ss[LINK_WARNINGS] = warns
-
-
-def _corpus_words(sentence: str) -> str:
-    """The shared dropped-link sentence as it applies here (this page has no default example)."""
-    return sentence.replace("so the page shows its default example instead", "so the page opened without it")
+    PAGE.loaded(link.warnings)
 
 
 def _apply_view(link, settings) -> None:
@@ -106,8 +86,6 @@ def _apply_view(link, settings) -> None:
 
 def _link_now() -> dict[str, str]:
     """This view's link (from the widgets' state: callable in a fragment's run too)."""
-    from explainer.ui.corpus import link as corpus_link
-
     ss = st.session_state
     settings = metric_settings.stored_settings() or metric_settings.default_settings()
     metric = (ss.get("cp_metric") or "BLEU").lower()
@@ -136,11 +114,7 @@ def _link_now() -> dict[str, str]:
 
 def _sync_url() -> None:
     """Write this view's link into the address bar (only when it changed)."""
-    want = _link_now()
-    norm = {k: [v] for k, v in want.items()}
-    if _params() != norm:
-        st.query_params.from_dict(want)
-    st.session_state[LAST_PARAMS] = norm
+    PAGE.write(_link_now())
 
 
 def _share_box() -> None:

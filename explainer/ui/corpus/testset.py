@@ -22,7 +22,8 @@ from explainer.corpus.testset import (
 from explainer.errors import ExplainerInputError
 from explainer.ui import highlight as hl
 from explainer.ui import settings as metric_settings
-from explainer.ui.corpus.common import LINK_WARNINGS, PAGE_MAX_BYTES, PAGE_MAX_SEGMENTS, PAGE_MAX_SYSTEMS
+from explainer.ui.corpus.common import PAGE_MAX_BYTES, PAGE_MAX_SEGMENTS, PAGE_MAX_SYSTEMS
+from explainer.ui.corpus.link import PAGE
 
 
 def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[tuple[str, bytes]]) -> TestSet:
@@ -210,7 +211,7 @@ def _input_section() -> TestSet | None:
         err = ss.pop("cp_load_error", None)
         if err:
             st.error(hl.md_escape(err), icon=":material/error:")
-    for w in ss.pop(LINK_WARNINGS, None) or []:
+    for w in ss.pop(PAGE.warnings_key, None) or []:
         st.warning(hl.md_escape(w), icon=":material/link:")
     notice = ss.pop("cp_notice", None)
     if notice:
