@@ -14,7 +14,7 @@ DOC = ROOT / "docs" / "architecture.md"
 MAX_FUNCTION_LINES = 60
 MAX_MODULE_LINES = 800
 #: functions still over the limit: a shrinking list (never add to it; an entry goes when its function is split)
-LONG_FUNCTIONS = {("explainer/ui/corpus/link.py", "parse_link")}
+LONG_FUNCTIONS: set[tuple[str, str]] = set()
 #: modules still over the limit (the pages the ui/ rewrite splits); a shrinking list as well
 LONG_MODULES: set[str] = set()
 
