@@ -81,6 +81,7 @@ class Field:
     default_words: str = ""
     step: float = 0.0       # a float in the link must be a multiple of this (a slider's step)
     message: str = ""       # the warning in the page's own words ({param}, {raw}, {default}), if not the usual
+    verb: str = "using"     # what the page does instead: "using 1", "showing segment 1"
 
     @property
     def param(self) -> str:
@@ -125,10 +126,11 @@ class Field:
         lo = self.spec.min if lo is None else lo
         hi = self.spec.max if hi is None else hi
         if choices is not None:
-            return f"“{self.param}={show(raw)}” is not {self._words()} ({', '.join(map(str, choices))}); using {words}."
+            return (f"“{self.param}={show(raw)}” is not {self._words()} ({', '.join(map(str, choices))}); "
+                    f"{self.verb} {words}.")
         if self.spec.type == "text":
             return f"The link's {self.param} is longer than {int(self.spec.max or 0):,} characters; it is not loaded."
-        return f"“{self.param}={show(raw)}” is not {self._words()}{self._range(lo, hi)}; using {words}."
+        return f"“{self.param}={show(raw)}” is not {self._words()}{self._range(lo, hi)}; {self.verb} {words}."
 
     def decode(self, raw: str, *, lo: int | None = None, hi: int | None = None, default: Any = None,
                choices: Sequence | None = None) -> tuple[Any, str | None]:
@@ -143,6 +145,8 @@ class Field:
                                                                                 choices=choices)
         try:
             if self.multi:
+                if not raw.strip():
+                    return [], None     # none chosen (absent: the default)
                 items = [t.strip() for t in raw.split(",") if t.strip()]
                 if not items or len(items) > len(s.choices or ()) or any(t not in (s.choices or ()) for t in items):
                     raise ValueError

@@ -160,6 +160,8 @@ def _parse_types(params, choices: Sequence[str], default: Sequence[str], warning
     raw_types = _first(params, "rouge_types")
     if raw_types is None:
         return tuple(default)
+    if not raw_types.strip():
+        return ()   # the link of a page with no ROUGE type picked (the page says to pick one)
     asked = [t.strip() for t in raw_types.split(",") if t.strip()][:len(choices) + 10]
     good = [t for t in asked if t in choices]
     bad = [t for t in asked if t not in choices]
@@ -320,7 +322,9 @@ def read_settings(ss=None) -> tuple[MetricSettings, list[str]]:
     bd = bd if bd in b.dialects else b.default_dialect
     rd = ss.get("rouge_dialect")
     rd = rd if rd in r.dialects else r.default_dialect
-    types = tuple(t for t in (ss.get("rouge_types") or ()) if t in ROUGE_TYPE_CHOICES)
+    # no ROUGE types picked yet (a first run before the widgets are drawn) is the default types, not an empty pick
+    picked = ss.get("rouge_types")
+    types = DEFAULT_ROUGE_TYPES() if picked is None else tuple(t for t in picked if t in ROUGE_TYPE_CHOICES)
     return MetricSettings(bd, _read_family(ss, b, bd, bleu_key, warns), rd, types,
                           _read_family(ss, r, rd, rouge_key, warns)), warns
 

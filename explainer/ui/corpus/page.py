@@ -25,6 +25,7 @@ import streamlit as st
 from explainer.corpus.export import columns_csv, json_text
 from explainer.errors import ExplainerInputError
 from explainer.ui import highlight as hl
+from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
 from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus import dialects as corpus_dialects
@@ -54,11 +55,8 @@ from explainer.ui.corpus.testset import _input_section, _system_names
 
 def _baseline_and_system(names: list[str]) -> tuple[int, int]:
     ss = st.session_state
-    if ss.get("cp_baseline") not in names:
-        ss["cp_baseline"] = names[0]
-    others = [n for n in names if n != ss["cp_baseline"]] or names
-    if ss.get("cp_system") not in names:
-        ss["cp_system"] = others[0]
+    base = ps.choice("cp_baseline", names, names[0])     # renamed systems: a stored name may be none of these
+    ps.choice("cp_system", names, ([n for n in names if n != base] or names)[0])
     c1, c2 = st.columns(2)
     c1.selectbox("Baseline (paired tests and deltas are against it)", names, key="cp_baseline")
     c2.selectbox("System to look at (worked-out score, differences, segment view)", names, key="cp_system")
@@ -411,8 +409,7 @@ def _render() -> None:
         _segments_fragment(rep, "bleu", b, settings)
         _downloads(rep, rkey, "bleu", b, None)
     else:
-        if ss.get("cp_rouge_type") not in rep.types:
-            ss["cp_rouge_type"] = rep.types[0]
+        ps.choice("cp_rouge_type", rep.types, rep.types[0])
         t = st.selectbox("ROUGE type of the tests, deltas and table", rep.types, key="cp_rouge_type")
         _scores_section_rouge(rep, b)
         _significance_section(rep, rkey, "rouge", b, i, rouge_type=t)

@@ -9,6 +9,7 @@ from explainer.corpus.testset import (
     TestSet,
 )
 from explainer.ui import highlight as hl
+from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
 from explainer.ui.corpus.common import (
     TABLE_SEARCH_MAX,
@@ -145,8 +146,7 @@ def _segment_navigation(S: int, names: list[str]) -> tuple[int, int]:
     ss["cp_seg"] = seg
     if ss.get("cp_seg_input") != seg:
         ss["cp_seg_input"] = seg
-    if ss.get("cp_view_sys") not in names:
-        ss["cp_view_sys"] = ss.get("cp_system") if ss.get("cp_system") in names else names[0]
+    ps.choice("cp_view_sys", names, ss.get("cp_system") if ss.get("cp_system") in names else names[0])
     c1, c2, c3, c4 = st.columns([1, 2, 1, 3], vertical_alignment="bottom")
     c1.button("← previous", key="cp_prev", on_click=_step, args=(-1, S), disabled=seg <= 1)
     c2.number_input("Segment", min_value=1, max_value=S, step=1, key="cp_seg_input", on_change=_seg_input_changed)

@@ -9,6 +9,7 @@ import streamlit as st
 
 from explainer.errors import ExplainerInputError
 from explainer.ui import highlight as hl
+from explainer.ui import pagestate as ps
 from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus.common import PAGE_MAX_RESAMPLES, PAGE_MAX_TEST_CELLS, _plot
 from explainer.ui.corpus.reports import _TESTS_KEPT, _Progress, _tests_key
@@ -158,6 +159,7 @@ def _test_result(rep, metric: str, got: dict, faithful: bool, rouge_type: str | 
         _plot(cc.bootstrap_figure(series, metric="BLEU" if metric == "bleu" else rouge_type), "cp_bs_dist")
     names = [s.name for s in res.systems[1:]]
     if names:
+        ps.choice("cp_null_sys", names, names[0])   # another test's systems: the stored name may be none of these
         pick = st.selectbox("Null distribution of", names, key="cp_null_sys")
         s = res.systems[1 + names.index(pick)]
         if s.null_stats is not None:

@@ -16,6 +16,7 @@ from explainer.ui.pagestate import MAX_URL_TEXT, Field
 DEFAULT_EXAMPLE = "cat_sat"
 TABS = ("Side by side", "Reproduce a number")
 MAX_ROW_ID = 60   # no row id is longer
+HEAD_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")   # the ROUGE types of the side-by-side view
 
 PAGE = ps.Page("dialects", (
     Field(OptionSpec("metric", "choice", "bleu", choices=("bleu", "rouge")), "dl_metric", what="bleu or rouge",
@@ -24,6 +25,8 @@ PAGE = ps.Page("dialects", (
     Field(OptionSpec("claim_metric", "choice", "any", choices=METRIC_CHOICES), "dl_claim_metric", label="It is"),
     Field(OptionSpec("a", "text", "", max=MAX_ROW_ID), "dl_a", label="Row A"),
     Field(OptionSpec("b", "text", "", max=MAX_ROW_ID), "dl_b", label="Row B"),
+    # the headline ROUGE type: leads the chart and the table's columns (in the link when not the first)
+    Field(OptionSpec("head", "choice", HEAD_TYPES[0], choices=HEAD_TYPES), "dl_head", label="Headline ROUGE type"),
 ))
 
 
@@ -67,4 +70,7 @@ def query() -> dict:
     out: dict = {}
     if ps.texts_fit(cand, refs):
         out["candidate"], out["ref"] = cand, list(refs)
-    return {**out, **PAGE.params(PAGE.values(), always=("metric",))}
+    values = PAGE.values()
+    if values["metric"] != "rouge":
+        values.pop("head")
+    return {**out, **PAGE.params(values, always=("metric",))}

@@ -29,7 +29,7 @@ from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.dialects import view as dv
-from explainer.ui.dialects.link import PAGE, TABS, load_from_url, query, set_texts, texts
+from explainer.ui.dialects.link import HEAD_TYPES, PAGE, TABS, load_from_url, query, set_texts, texts
 
 _VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error}
 
@@ -141,8 +141,9 @@ def _compare(cand: str, refs: list[str]) -> None:
     ss = st.session_state
     ps.choice("dl_metric", ("bleu", "rouge"), "bleu")
     metric = st.radio("Metric", ["bleu", "rouge"], key="dl_metric", horizontal=True, format_func=str.upper)
-    types = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+    types = HEAD_TYPES
     if metric == "rouge":
+        ps.choice("dl_head", types, types[0])
         head = st.selectbox("Headline ROUGE type (the chart and the 'score' column)", types, key="dl_head")
         types = (head,) + tuple(t for t in types if t != head)
     try:

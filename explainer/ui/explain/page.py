@@ -25,6 +25,7 @@ from explainer.ui import bleu_view as bv
 from explainer.ui import charts
 from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
+from explainer.ui import pagestate as ps
 from explainer.ui import rouge_view as rv
 from explainer.ui.display import large_text, render_display_toggle
 from explainer.ui.explain import example_view, first_view
@@ -344,10 +345,8 @@ def _reference_picker(rouge_trace, ref_count: int, default: int) -> int:
     page as a bare string instead of a reference number (rouge155 -> another dialect crashed the page)."""
     if ref_count <= 1:
         return 0
-    ss = st.session_state
-    k = ss.get("rouge_ref")
-    if type(k) is not int or not 0 <= k < ref_count:
-        ss["rouge_ref"] = default  # the reference the first type kept (the first one when counts were pooled)
+    # the reference the first type kept (the first one when counts were pooled) when the stored one is no option
+    ps.choice("rouge_ref", range(ref_count), default)
     k = st.selectbox("Show the details against reference", list(range(ref_count)), key="rouge_ref",
                      format_func=lambda i: f"reference {i + 1}" if type(i) is int else str(i))
     k = k if type(k) is int and 0 <= k < ref_count else 0

@@ -70,10 +70,8 @@ def query() -> dict:
         return PAGE.params({"lab": section, "preset": values["preset"]}, always=("lab", "preset"))
     mine = {"generators": ("gen",), "sweeps": ("knob",), "optimizer": ("target", "seed", "budget", "moves")}
     names = ("lab",) + mine[section]
-    out = PAGE.params({k: values[k] for k in names}, always=names)
-    if not out.get("moves", "x"):
-        del out["moves"]
+    out = PAGE.params({k: values[k] for k in names}, always=names)   # no move chosen is "moves="
     cand, refs = ss.get("lab_cand", ""), refs_list(ss.get("lab_refs", ""))
     if ps.texts_fit(cand, refs):
-        out["candidate"], out["ref"] = cand, refs
+        out["candidate"], out["ref"] = cand, refs or [""]   # no reference is "ref=" (absent: the defaults)
     return out
