@@ -180,3 +180,64 @@ def test_rouge155_drop_in_has_the_main_clis_caps(flags, needle, tmp_path):
                        capture_output=True, text=True, timeout=60,
                        env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert r.returncode == 1 and needle in r.stderr and len(r.stderr) < 400, r.stderr[:400]
+
+
+# ------------------------------------------------------------------------------------------------ item 9
+@pytest.mark.parametrize("argv", [["dialects", "--candidate", b"caf\xe9 a", "--ref", "a b"],
+                                  ["reproduce", "--claim", b"BLEU \xe9 0.5", "--candidate", "a b", "--ref", "a b"],
+                                  ["compare", "--ref", "{f}", "--system", b"n\xe9={f}"]])
+def test_invalid_utf8_in_argv_is_refused_not_echoed(argv, tmp_path):
+    f = tmp_path / "h.txt"
+    f.write_text("a b\n", encoding="utf-8")
+    argv = [a.replace("{f}", str(f)) if isinstance(a, str) else a.replace(b"{f}", str(f).encode()) for a in argv]
+    r = cli(argv, env={**os.environ, "LC_ALL": "C.UTF-8"})
+    assert r.returncode == 2 and r.stdout == b"", r.stdout[:200]
+    err = r.stderr.decode("utf-8")          # valid UTF-8: the byte is named, not written
+    assert "not valid UTF-8" in err and "0xE9" in err
+
+
+def test_write_json_never_writes_a_lone_surrogate(capsys):
+    from explainer.cli.io import CliError, write_json
+
+    with pytest.raises(CliError, match="not valid UTF-8"):
+        write_json({"name": "n\udce9"}, "the result")
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("argv", [["compare", "--ref", "{f}", "--system", "a={f}", "--system", "b={f}", "--paired-bs",
+                                   "--paired-bs-n", "9" * 5000],
+                                  ["compare", "--ref", "{f}", "--system", "a={f}", "--confidence", "--confidence-n",
+                                   "9" * 4000],
+                                  ["compare", "--ref", "{f}", "--system", "a={f}", "--max-order", "9" * 5000]])
+def test_long_numbers_are_not_echoed(argv, tmp_path):
+    f = tmp_path / "h.txt"
+    f.write_text("a b\n", encoding="utf-8")
+    r = cli([a.replace("{f}", str(f)) for a in argv])
+    assert r.returncode == 2 and len(r.stderr) < 400, r.stderr[:400]
+
+
+@pytest.mark.parametrize("argv", [["bleu", "--hyp", "{f}", "--ref", "{f}", "--bootstrap", "١٠"],
+                                  ["compare", "--ref", "{f}", "--system", "a={f}", "--system", "b={f}", "--paired-bs",
+                                   "--paired-bs-n", "١٠"]])
+def test_non_ascii_digits_are_refused(argv, tmp_path):
+    f = tmp_path / "h.txt"
+    f.write_text("a b\n", encoding="utf-8")
+    r = cli([a.replace("{f}", str(f)) for a in argv])
+    assert r.returncode == 2 and "invalid int value" in r.stderr.decode(), r.stderr[:300]
+
+
+def test_segments_to_a_closed_pipe_is_quiet(tmp_path):
+    f = _files(tmp_path, 3000)
+    cmd = " ".join(f"'{a}'" for a in [sys.executable, "-m", "explainer", *_compare_args(f, "--segments",
+                                                                                        "/dev/stdout")])
+    r = subprocess.run(["bash", "-c", f"{cmd} | head -c1 >/dev/null; exit ${{PIPESTATUS[0]}}"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stderr == "", r.stderr[-300:]
+
+
+def test_an_upload_refused_by_the_uploader_is_named_with_the_limit():
+    from explainer.corpus.testset import TestSetError
+    from explainer.ui.corpus_page import PAGE_MAX_BYTES, testset_from_uploads
+
+    with pytest.raises(TestSetError, match=f"{PAGE_MAX_BYTES / 1e6:.0f} MB"):
+        testset_from_uploads([], [("ref.txt", b"a b\n")])
