@@ -121,6 +121,13 @@ def _corpus(hyps, refs, args, opts) -> int:
     from explainer.bleu.report import stats_dict
 
     _check_bootstrap(args, len(hyps))
+    if args.full:           # the full corpus trace's limit, before the dialect's input checks and any trace
+        from explainer.bleu.limits import check_corpus_trace_size
+
+        try:
+            check_corpus_trace_size(sum(map(len, hyps)) + sum(len(r) for rs in refs for r in rs), len(hyps))
+        except ValueError as e:
+            raise CliError(str(e)) from None
     try:
         if args.full:
             d = bleu.explain_bleu_corpus(hyps, refs, dialect=args.dialect, **opts).to_dict(full=True)
