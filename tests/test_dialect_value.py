@@ -125,3 +125,11 @@ def test_metric_settings_equal_means_equal_hash():
     assert a == c and hash(a) == hash(c)
     assert (a == b) == (hash(a) == hash(b))
     assert a != b                       # two NLTK configurations (the one freeze tells them apart)
+
+
+def test_a_bound_dialect_given_to_bootstrap_is_named_by_its_name():
+    """The CLI now passes its one bound dialect everywhere; the bootstrap's refusal printed the object's repr."""
+    from explainer.bleu import bootstrap_bleu_corpus
+
+    with pytest.raises(ValueError, match=r"not defined for the nltk dialect \("):
+        bootstrap_bleu_corpus(["a b c"], [["a b c"]], dialect=get_dialect("nltk"), n_bootstrap=2)
