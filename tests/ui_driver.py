@@ -50,6 +50,19 @@ TEXTS = ("the cat is on the mat", "there is a cat on the mat", "a b c", "", "   
          "北京是中国的首都", "the the the the", "x", "e\u0301t\u00e9 <b>&amp;</b> $x$", "0.25", "1/4", "3", "abc")
 
 
+def _server_labels(node):
+    """The label(s) of the value the server holds for a choice widget (``...`` when it has none it can show)."""
+    try:
+        v = node.value
+        if node.type in _ONE_LABEL:
+            return None if v is None else node.format_func(v)
+        if node.type == "button_group" and node.proto.click_mode == node.proto.ClickMode.SINGLE_SELECT:
+            return [] if v is None else [node.format_func(v)]
+        return [node.format_func(x) for x in (v or [])]
+    except Exception:  # noqa: BLE001 - a stale value the widget's format function cannot show
+        return ...
+
+
 @contextmanager
 def _error_details():
     """The app's exceptions with their message and stack trace (the app's config redacts them for strangers)."""
@@ -99,6 +112,7 @@ class BrowserLikeApp:
             for t in ROUGE_TYPE_CHOICES:
                 self.at.session_state[f"xp_more_{t}"] = True
         self.held: dict[str, str | list[str] | None] = {}   # choice widget id -> the label(s) the browser holds
+        self._server: dict[str, object] = {}   # choice widget id -> its value's label(s) after the last run
         self._run_first()
 
     @property
@@ -124,7 +138,16 @@ class BrowserLikeApp:
             if node.id not in self.held or node.proto.set_value:
                 # a new widget shows its initial value; a value the server sets replaces the browser's
                 self.held[node.id] = _held_from_proto(node)
+            self._server[node.id] = _server_labels(node)
         self.held = {k: v for k, v in self.held.items() if k in live}
+
+    def _take_test_values(self) -> None:
+        """A value the test put into session state (``at.session_state[key] = …``) between two runs is what the
+        widget shows next, as if the user had picked it."""
+        for node in self.widgets(_ONE_LABEL + _LABELS):
+            now = _server_labels(node)
+            if now is not ... and now != self._server.get(node.id, ...):
+                self.held[node.id] = now
 
     def _run_first(self) -> None:
         with _error_details():
@@ -134,6 +157,7 @@ class BrowserLikeApp:
     def _states(self) -> WidgetStates:
         """The widget states the browser sends: AppTest's, with the labels the browser holds for choice widgets
         (a form's widgets only when the form is submitted, as a browser does)."""
+        self._take_test_values()
         tree = self.at._tree
         submitted = et._submitted_form_ids(tree)
         out = WidgetStates()
@@ -403,8 +427,19 @@ def _random_slider(p, rng: random.Random):
 
 
 def view_diff(a: dict, b: dict) -> dict:
-    """The entries of two views that differ (keys shown by both, and the numbers)."""
-    return {k: (a[k], b[k]) for k in a.keys() & b.keys() if a[k] != b[k]}
+    """The entries of two views that differ (keys shown by both, and the numbers), each narrowed to its first
+    differing part."""
+    return {k: _first_difference(a[k], b[k]) for k in a.keys() & b.keys() if a[k] != b[k]}
+
+
+def _first_difference(x, y):
+    while isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)) and len(x) == len(y):
+        k = next(i for i, (p, q) in enumerate(zip(x, y)) if p != q)
+        x, y = x[k], y[k]
+    if isinstance(x, dict) and isinstance(y, dict) and x.keys() == y.keys():
+        k = next(k for k in x if x[k] != y[k])
+        return _first_difference(x[k], y[k])
+    return x, y
 
 
 # ------------------------------------------------------------------------------ random sequences, any page
