@@ -145,3 +145,18 @@ def _reopened_same(app, spec):
     from tests.ui_driver import check_link
 
     check_link(app, spec, ["regression"])
+
+
+def test_dialects_headline_rouge_type_is_in_the_link():
+    """Dialects, seed 0 (shortened): the headline ROUGE type changes the chart and the table's columns, but the
+    link left it out, so the link opened the page on ROUGE-1."""
+    from tests.ui_driver import BrowserLikeApp
+
+    app = BrowserLikeApp({"candidate": "the cat sat on the mat", "ref": ["the cat is on the mat"], "metric": "rouge"},
+                         page="dialects")
+    app.select("dl_head", "rougeL")
+    assert not app.exceptions and app.query["head"] == ["rougeL"]
+    assert list(app.at.dataframe[0].value.columns)[1] == "rougeL F"
+    _reopened_same(app, DIALECTS)
+    again = app.reopen()
+    assert again.at.selectbox(key="dl_head").value == "rougeL"

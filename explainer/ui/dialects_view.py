@@ -492,11 +492,21 @@ def parse_page_params(params: Mapping[str, Any]) -> tuple[dict, list[str]]:
         v = first(key)
         if v is not None:
             state[key] = v[:60]
+    head = first("head")
+    if head is not None:
+        if head in HEAD_TYPES:
+            state["head"] = head
+        else:
+            warns.append(f"“head={head[:40]}” is not one of {', '.join(HEAD_TYPES)}; using {HEAD_TYPES[0]}.")
     return state, warns
 
 
+#: the ROUGE types of the side-by-side view; ``head`` (in the link when not the first) leads the chart and table
+HEAD_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+
 def page_params(candidate: str, refs: Sequence[str], metric: str, claim: str, claim_metric: str,
-                a: str = "", b: str = "") -> dict:
+                a: str = "", b: str = "", head: str = HEAD_TYPES[0]) -> dict:
     """This page's state -> URL parameters (texts left out when longer than MAX_URL_TEXT in all)."""
     out: dict = {}
     if len(candidate) + sum(len(r) for r in refs) <= MAX_URL_TEXT:
@@ -511,4 +521,6 @@ def page_params(candidate: str, refs: Sequence[str], metric: str, claim: str, cl
         out["a"] = a
     if b:
         out["b"] = b
+    if metric == "rouge" and head in HEAD_TYPES[1:]:
+        out["head"] = head
     return out
