@@ -160,3 +160,23 @@ def test_dialects_headline_rouge_type_is_in_the_link():
     _reopened_same(app, DIALECTS)
     again = app.reopen()
     assert again.at.selectbox(key="dl_head").value == "rougeL"
+
+
+def test_lab_no_move_and_no_reference_are_in_the_link():
+    """Gaming lab, seeds 2 and 5 of the sequences: with no optimizer move chosen, or every reference box line
+    blank, the link said nothing, so it opened with every move and with the default references."""
+    from tests.ui_driver import BrowserLikeApp
+
+    app = BrowserLikeApp({"lab": "optimizer", "budget": "0.5"}, page="lab")
+    app.select("lab_opt_moves", [], kind="multiselect")
+    assert not app.exceptions and app.query["moves"] == [""]
+    again = app.reopen()
+    assert again.at.multiselect(key="lab_opt_moves").value == []
+    assert any("Choose at least one move" in w.value for w in again.at.warning)
+    _reopened_same(app, LAB)
+    app.set("text_area", "lab_refs_box", "   ")
+    assert not app.exceptions and app.query["ref"] == [""]
+    again = app.reopen()
+    assert again.at.text_area(key="lab_refs_box").value == ""
+    assert any("Add at least one reference" in w.value for w in again.at.warning)
+    _reopened_same(app, LAB)
