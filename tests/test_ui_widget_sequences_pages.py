@@ -180,3 +180,18 @@ def test_lab_no_move_and_no_reference_are_in_the_link():
     assert again.at.text_area(key="lab_refs_box").value == ""
     assert any("Add at least one reference" in w.value for w in again.at.warning)
     _reopened_same(app, LAB)
+
+
+def test_corpus_sample_link_keeps_the_default_rouge_types():
+    """Corpus, seed 0: ``corpus?sample=news-zh&metric=rouge`` (a sample with its own suggested settings) opened
+    with no ROUGE type at all ("Select at least one ROUGE type"), and its link then said ``rouge_types=``: the
+    sample's settings were put on top of settings read before any widget existed, where no pick yet was taken
+    for an empty pick."""
+    from tests.ui_driver import BrowserLikeApp
+
+    app = BrowserLikeApp({"sample": "news-zh", "metric": "rouge"}, page="corpus")
+    assert not app.exceptions
+    assert app.at.multiselect(key="rouge_types").value == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    assert not [w for w in app.at.warning if "ROUGE type" in w.value]
+    assert app.query["tokenize"] == ["zh"] and app.query["rouge_types"] == ["rouge1,rouge2,rougeL,rougeLsum"]
+    _reopened_same(app, CORPUS)
