@@ -495,6 +495,12 @@ def parse_page_params(params: Mapping[str, Any]) -> tuple[dict, list[str]]:
             state["claim_metric"] = cm
         else:
             warns.append(f"“claim_metric={cm[:40]}” is not one of {', '.join(METRIC_CHOICES)}; using any.")
+    _parse_view_choices(first, state, warns)
+    return state, warns
+
+
+def _parse_view_choices(first, state: dict, warns: list[str]) -> None:
+    """The rows compared (``a``, ``b``) and the headline ROUGE type (``head``) of a link into ``state``."""
     for key in ("a", "b"):
         v = first(key)
         if v is not None:
@@ -505,7 +511,6 @@ def parse_page_params(params: Mapping[str, Any]) -> tuple[dict, list[str]]:
             state["head"] = head
         else:
             warns.append(f"“head={head[:40]}” is not one of {', '.join(HEAD_TYPES)}; using {HEAD_TYPES[0]}.")
-    return state, warns
 
 
 #: the ROUGE types of the side-by-side view; ``head`` (in the link when not the first) leads the chart and table
