@@ -235,7 +235,9 @@ def read_settings(ss=None) -> tuple[MetricSettings, list[str]]:
     bd = bd if bd in b.dialects else b.default_dialect
     rd = ss.get("rouge_dialect")
     rd = rd if rd in r.dialects else r.default_dialect
-    types = tuple(t for t in (ss.get("rouge_types") or ()) if t in ROUGE_TYPE_CHOICES)
+    # no ROUGE types picked yet (a first run before the widgets are drawn) is the default types, not an empty pick
+    picked = ss.get("rouge_types")
+    types = DEFAULT_ROUGE_TYPES() if picked is None else tuple(t for t in picked if t in ROUGE_TYPE_CHOICES)
     return MetricSettings(bd, _read_family(ss, b, bd, bleu_key, warns), rd, types,
                           _read_family(ss, r, rd, rouge_key, warns)), warns
 
