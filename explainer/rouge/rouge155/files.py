@@ -358,7 +358,7 @@ def _check_limits(opts) -> None:
 
 def _check_draws(opts, specs) -> None:
     """Resamples x evaluations, the bootstrap's draws (the core's limit), before any summary is read."""
-    from explainer.bleu.bootstrap import MAX_BOOTSTRAP_DRAWS
+    from explainer.rouge.rouge155.dialect import MAX_BOOTSTRAP_DRAWS
 
     if opts.resamples * max(1, len(specs)) > MAX_BOOTSTRAP_DRAWS:
         raise ValueError(f"-r {opts.resamples:,} x {len(specs):,} evaluations = {opts.resamples * len(specs):,} "
