@@ -105,11 +105,11 @@ _SACRE_SMOOTH = (("exp", None, 0.0, ""), ("none", None, 0.5, "no smoothing"),
 
 
 def _sacrebleu_space(sp: _Space, *, cjk: bool) -> None:
-    """Tokenizer (zh and char for text without spaces), lowercase, smoothing, max order, corpus_bleu or
-    sentence_bleu."""
-    toks = {"13a": 0.0, "intl": 1.0, "none": 1.0}
+    """Tokenizer (every one of sacreBLEU's that runs without extra packages: char always, zh for text in a
+    script without spaces), lowercase, smoothing, max order, corpus_bleu or sentence_bleu."""
+    toks = {"13a": 0.0, "intl": 1.0, "none": 1.0, "char": 1.0 if cjk else 2.0}
     if cjk:
-        toks.update({"zh": 0.5, "char": 1.0})
+        toks["zh"] = 0.5
     for tok, tc in toks.items():
         for lc in (False, True):
             for method, value, sc, sw in _SACRE_SMOOTH:

@@ -32,7 +32,8 @@ from explainer.ui.permalink import ExplainState
 
 DEFAULT_EXAMPLE = "cat_sat"
 TABS = ("Side by side", "Reproduce a number")
-_VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error}
+_VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error,
+            "refused": st.error}
 
 
 # ------------------------------------------------------------------------------------------------ state
