@@ -12,6 +12,7 @@ reference subset: all references, the first only, each single one.
 """
 from __future__ import annotations
 
+import shlex
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -76,10 +77,12 @@ class Match:
     stdin: str
     lsum_split: bool = False
     distance: float = 0.0
+    corpus_argv: list | None = None     # a corpus match: the command over the --hyp/--ref files
+    value_path: list | None = None      # a corpus match: where the value is in that command's JSON output
 
     @property
     def argv(self) -> list[str]:
-        return self.config.argv()
+        return self.corpus_argv if self.corpus_argv is not None else self.config.argv()
 
     @property
     def unusual(self) -> bool:
@@ -99,7 +102,10 @@ class Match:
         return {"metric": self.metric, "dialect": self.config.dialect, "options": self.config.opts,
                 "references": self.references, "measure": self.measure, "value": self.value, "shown": self.shown,
                 "form": self.form, "rounding": self.rounding, "argv": self.argv, "stdin": self.stdin,
-                "command": shell_command(self.argv, self.stdin), "settings": self.settings,
+                "command": (shell_command(self.argv, self.stdin) if self.corpus_argv is None
+                            else "python -m explainer " + shlex.join(self.argv)),
+                **({"value_path": self.value_path} if self.value_path is not None else {}),
+                "settings": self.settings,
                 "description": self.description, "cost": self.cost, "unusual": self.unusual,
                 **({"distance": self.distance} if self.distance else {})}
 
