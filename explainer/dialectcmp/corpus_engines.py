@@ -221,7 +221,7 @@ class CorpusRougeEngine:
         hit = self._per_ref.get(key)
         if hit is not None:
             return hit
-        d = bind_dialect(name, list(types), **opts)
+        d = bind_dialect(name, list(types), corpus=True, **opts)
         cands, refs = self._prepared(d)
         score = d.score_type
         items = [[{rt.name: score(rt, cp, rp, full=False) for rt in d.types} for rp in rps]
@@ -246,7 +246,7 @@ class CorpusRougeEngine:
         from explainer.rouge.engine import bind_dialect
 
         name, opts, types, rts, items = prepared
-        d = bind_dialect(name, types, **dict(opts, multi_ref=rule))
+        d = bind_dialect(name, types, corpus=True, **dict(opts, multi_ref=rule))
         comb = d.combine
         return {t: [comb(rt, [per[k][t] for k in subset])[0] for per in items] for t, rt in rts.items()}
 

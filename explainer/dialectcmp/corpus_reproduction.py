@@ -54,9 +54,12 @@ class _CorpusCollector(_Collector):
         return ""
 
 
-def _files_argv(argv: list[str], hyp_path: str, ref_paths: Sequence[str], subset) -> list[str]:
-    """``bleu|rouge --jsonl - ...`` as the corpus command over files: ``--hyp HYP --ref R ...``."""
+def _files_argv(argv: list[str], hyp_path: str, ref_paths: Sequence[str] | None, subset) -> list[str]:
+    """``bleu|rouge --jsonl - ...`` as the corpus command over files: ``--hyp HYP --ref R ...``, or ``--jsonl
+    FILE --corpus`` (``ref_paths`` None: texts with line breaks, one JSON object per segment)."""
     head, rest = argv[0], argv[3:]
+    if ref_paths is None:
+        return [head, "--jsonl", hyp_path, "--corpus"] + rest
     out = [head, "--hyp", hyp_path]
     for k in subset:
         out += ["--ref", ref_paths[k]]
@@ -69,7 +72,9 @@ def reproduce_corpus(candidates: Sequence[str], references: Sequence[Sequence[st
                      max_matches: int | None = MAX_MATCHES) -> Reproduction:
     """Search the configurations for a corpus claim. ``references[i]`` are segment i's references (the same number
     for every segment: one per reference file); ``paths``: (hypothesis file, [reference files]) for the ``argv``
-    of the matches. A claim naming another metric comes back ``refused``."""
+    of the matches, or (JSONL file, None) for a corpus read from one JSONL file (texts may hold line breaks:
+    multi-sentence summaries; only all the references are searched then, as the file holds them). A claim naming
+    another metric comes back ``refused``."""
     t0 = time.perf_counter()
     cands, refs = check_reproduce_corpus(candidates, references)
     refused = _refusal(claim)
@@ -78,8 +83,9 @@ def reproduce_corpus(candidates: Sequence[str], references: Sequence[Sequence[st
     cl = claim if isinstance(claim, Claim) else parse_claim(claim, metric)
     n_refs = len(refs[0])
     hyp_path, ref_paths = paths or (DEFAULT_PATHS[0], [f"REF{k + 1}" for k in range(n_refs)])
-    col = _CorpusCollector(cl, hyp_path, ref_paths)
-    subsets = corpus_subsets(n_refs)
+    ref_paths = list(ref_paths) if ref_paths is not None else None
+    col = _CorpusCollector(cl, hyp_path, ref_paths or [])
+    subsets = corpus_subsets(n_refs) if ref_paths is not None else corpus_subsets(n_refs)[:1]
     do_bleu = cl.family in (None, "bleu") and not (cl.family is None and set(cl.measures) & {"recall", "fmeasure"})
     do_rouge = cl.family in (None, "rouge") and not (cl.family is None and set(cl.measures) & {"bp"})
     sample = cands[:200] + [r for rs in refs[:200] for r in rs]
