@@ -116,7 +116,7 @@ def test_every_reported_value_is_what_the_cli_prints(files, capsys):
     hyp, refs = files
     claim, _, _, _ = _sacrebleu_claim(random.Random(3))
     checked = 0
-    for c in (claim, "ROUGE-2 recall 25.0", "R-L 0.61"):
+    for c in (claim, "ROUGE-2 recall 25.0", "R-L 0.61", "BLEU 30.00", "R-1 precision 0.7"):
         res = reproduce_corpus(HYPS, REFS, c, paths=(hyp, refs))
         checked += _check_against_cli(res, capsys)
     assert checked >= 10
@@ -185,3 +185,25 @@ def test_corpus_inputs_are_bounded_before_the_search():
         reproduce_corpus(["x" * 600_000], [["y" * 600_000]], "BLEU 30")
     with pytest.raises(ExplainerInputError, match="empty"):
         reproduce_corpus([], [], "BLEU 30")
+
+
+def test_one_line_texts_give_the_same_sentence_and_summary_level_rouge_l_in_every_configuration():
+    """Why a corpus without line breaks searches ROUGE-L once: rougeLsum equals rougeL item by item."""
+    from explainer.dialectcmp.corpus_engines import CorpusRougeEngine
+    from explainer.dialectcmp.space import rouge_corpus_space
+
+    eng = CorpusRougeEngine(HYPS[:25], REFS[:25])
+    for sc in rouge_corpus_space():
+        if sc.dialect == "textbook":
+            continue        # no rougeLsum there
+        per = eng.item_scores(eng.per_reference(sc.dialect, sc.config.opts, ["rougeL", "rougeLsum"]),
+                              "best-f" if sc.dialect != "rouge155" else "pool", (0, 1))
+        assert [tuple(s) for s in per["rougeL"]] == [tuple(s) for s in per["rougeLsum"]], sc.config
+
+
+def test_a_rouge_l_claim_on_one_line_texts_says_the_summary_level_value_is_the_same():
+    sc = rouge_scorer.RougeScorer(["rougeL"])
+    mean = math.fsum(sc.score_multi(REFS[i], HYPS[i])["rougeL"].fmeasure for i in range(N)) / N
+    res = reproduce_corpus(HYPS, REFS, f"ROUGE-L {100 * mean:.2f}")
+    m = next(m for m in res.matches if m.config.dialect == "rouge-score" and m.references == [0, 1])
+    assert any("summary-level" in s and "the same" in s for s in m.settings), m.settings
