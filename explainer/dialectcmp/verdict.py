@@ -114,8 +114,8 @@ _HITS = {"lcs": "rougeL", "lsum_hits": "rougeLsum", "rouge1_hits": "rouge1"}
 def _judge_count(candidate: str, references: list, c) -> Judgement:
     """A count (LCS length, union-LCS hits, unigram overlap) against each reference, under every ROUGE
     configuration searched: the simplest that gives it, else the nearest count."""
+    from explainer.dialectcmp.configs import dialect_class
     from explainer.dialectcmp.engines import RougeEngine
-    from explainer.dialectcmp.reproduction import _LABELS
     from explainer.dialectcmp.space import rouge_space
 
     t = _HITS[c.metric]
@@ -129,7 +129,8 @@ def _judge_count(candidate: str, references: list, c) -> Judgement:
             continue        # the type is not one of this implementation's
         for k, per in enumerate(prepared[4]):
             hits = float(per[t].hits)
-            words = ", ".join((_LABELS.get(sc.dialect, sc.dialect),) + sc.words + (f"reference {k + 1}",))
+            label = dialect_class("rouge", sc.dialect).short_label or sc.dialect
+            words = ", ".join((label,) + sc.words + (f"reference {k + 1}",))
             if hits == c.value and best is None:
                 best = f"{words}: {hits:g}"
             d = abs(hits - c.value)
