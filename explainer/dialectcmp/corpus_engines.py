@@ -1,7 +1,7 @@
 """Scoring many configurations of one corpus (a system output and its reference streams), sharing the work.
 
-BLEU: every text is tokenized once per tokenization (dialect + tokenizer/case options: ``engines._tok_key``) and
-its n-grams (orders 1-4) counted once; a tokenization that gives the same tokens as one already counted (zh on
+BLEU: every text is tokenized once per tokenization (the dialect's ``tokenization_key``) and its n-grams
+(orders 1-4) counted once; a tokenization that gives the same tokens as one already counted (zh on
 text without Chinese, ...) reuses its counts. Per tokenization, one pass over the candidates' n-grams gives the
 clipped matches of every reference subset at once (per n-gram the count in each reference, the subset's maximum).
 Each configuration then applies only its own rules, on the summed statistics: the reference length of each
@@ -25,7 +25,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Sequence
 
-from explainer.dialectcmp.engines import BleuResult, _tok_key
+from explainer.dialectcmp.engines import BleuResult
 
 __all__ = ["CorpusBleuEngine", "CorpusRougeEngine", "corpus_subsets", "rouge155_average"]
 
@@ -181,7 +181,7 @@ class CorpusBleuEngine:
         N = d.max_order
         if N > self.MAX_ORDER:
             raise ValueError(f"the search counts n-grams up to order {self.MAX_ORDER}")
-        tk = _tok_key(name, opts)
+        tk = d.tokenization_key()         # configurations with the same key tokenize every text identically
         _, _, sums = self._statistics(tk, d)
         c, r, totals = self._length_sums(tk, d, subset)
         # what the library refuses before scoring concerns the inputs (no candidate, no reference, an empty text):
