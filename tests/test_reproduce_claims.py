@@ -123,3 +123,17 @@ def test_every_textbook_number_gets_a_three_way_verdict(ex):
     if ex.id == "abandon_hope":
         j = judge_printed(ex.candidate, ex.references, ex.claims[0], False)
         assert "the first reference only" in j.detail
+
+
+def test_the_explain_pages_table_says_where_a_wrong_number_holds():
+    from explainer.bleu import explain_bleu
+    from explainer.rouge import explain_rouge
+    from explainer.ui.example_view import claim_rows
+
+    for ex_id, start in (("papineni_the", "Holds with other settings: "),
+                         ("cat_sat", "Holds under no configuration searched: the nearest"),
+                         ("cat_mat", "Holds with these settings.")):
+        ex = get_example(ex_id)
+        rows = claim_rows(ex, explain_bleu(ex.candidate, list(ex.references)),
+                          explain_rouge(ex.candidate, list(ex.references)))
+        assert rows[0]["verdict"].startswith(start), rows[0]
