@@ -8,8 +8,8 @@ import pytest
 from sacrebleu.metrics import BLEU
 
 from explainer.dialectcmp.claim_names import METRIC_NAMES, split_claims
+from explainer.dialectcmp.printed import judge_printed
 from explainer.dialectcmp.reproduction import reproduce, reproduce_claims
-from explainer.dialectcmp.verdict import judge_printed
 from explainer.examples import EXAMPLES, claim_value, get_example
 from explainer.rouge import score_rouge
 

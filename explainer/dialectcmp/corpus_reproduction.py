@@ -22,6 +22,7 @@ import time
 from typing import Callable, Sequence
 
 from explainer.dialectcmp.claim import Claim, parse_claim
+from explainer.dialectcmp.configs import dialect_class
 from explainer.dialectcmp.corpus_engines import CorpusBleuEngine, CorpusRougeEngine, corpus_subsets
 from explainer.dialectcmp.limits import check_reproduce_corpus
 from explainer.dialectcmp.reproduction import (
@@ -164,9 +165,8 @@ def _search_rouge(col, cl: Claim, space, subsets, eng: CorpusRougeEngine, tick) 
         types = _rouge_types(cl, sc.dialect)
         if one_line and "rougeLsum" not in cl.rouge_types and "rougeL" in types:
             types = [t for t in types if t != "rougeLsum"]
-        measures = measures_all
-        if sc.dialect == "hf-evaluate":
-            measures = tuple(m for m in measures if m == "fmeasure")
+        reported = dialect_class("rouge", sc.dialect).reported_measures    # HF evaluate: F only
+        measures = tuple(m for m in measures_all if m in reported)
         if not types or not measures:
             continue
         prepared = eng.per_reference(sc.dialect, sc.config.opts, types)

@@ -364,7 +364,7 @@ def rouge_l_meaning(cl: Claim, rtype: str, dialect: str, split: bool) -> tuple[f
         return 0.0, "ROUGE-L as sentence-level LCS (rouge-score's rougeL)"
     if rtype != "rougeLsum":
         return 0.0, ""
-    if dialect == "rouge155":
+    if dialect_class("rouge", dialect).rouge_l_is_summary_level:
         return 0.0, "ROUGE-L as ROUGE-1.5.5 computes it: summary-level union LCS over sentences (rougeLsum here)"
     return 0.5, ("ROUGE-L reported from rougeLsum (summary-level, sentences at "
                  + ("the sentence ends, one per line)" if split else "line breaks)"))

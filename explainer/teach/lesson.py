@@ -52,8 +52,8 @@ def claim_checks(claims: Sequence[Claim], b: dict | None, r: dict | None) -> lis
 
 def _elsewhere(c: Claim, b: dict | None, r: dict | None):
     """The three-way verdict of a number that is wrong with these settings: which settings give it, or the
-    nearest value (``explainer.dialectcmp.verdict.judge_printed``, over the texts of the traces)."""
-    from explainer.dialectcmp.verdict import judge_printed
+    nearest value (``explainer.dialectcmp.printed.judge_printed``, over the texts of the traces)."""
+    from explainer.dialectcmp.printed import judge_printed
 
     src = b or r
     if not src:

@@ -115,7 +115,7 @@ class ClaimCheck:
     implementation: str
     agrees: bool | None
     #: where a number that is wrong with these settings holds (the three-way verdict,
-    #: ``explainer.dialectcmp.verdict.judge_printed``): kind ("holds-otherwise" / "holds-nowhere") and which
+    #: ``explainer.dialectcmp.printed.judge_printed``): kind ("holds-otherwise" / "holds-nowhere") and which
     #: settings, or the nearest value
     elsewhere: str = ""
     elsewhere_detail: str = ""

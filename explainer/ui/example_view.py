@@ -31,10 +31,10 @@ def claim_rows(example: Example, bleu_trace, rouge_trace) -> list[dict]:
 
 def _three_way(example: Example, c, agrees: bool | None) -> str:
     """Holds with these settings / holds with other settings (which) / holds under no configuration searched (the
-    nearest): ``explainer.dialectcmp.verdict.judge_printed`` (cached per example and number)."""
+    nearest): ``explainer.dialectcmp.printed.judge_printed`` (cached per example and number)."""
     if agrees is None:
         return "not computed with these settings"
-    from explainer.dialectcmp.verdict import judge_printed
+    from explainer.dialectcmp.printed import judge_printed
 
     try:
         return judge_printed(example.candidate, example.references, c, agrees).sentence
