@@ -207,3 +207,10 @@ def test_a_rouge_l_claim_on_one_line_texts_says_the_summary_level_value_is_the_s
     res = reproduce_corpus(HYPS, REFS, f"ROUGE-L {100 * mean:.2f}")
     m = next(m for m in res.matches if m.config.dialect == "rouge-score" and m.references == [0, 1])
     assert any("summary-level" in s and "the same" in s for s in m.settings), m.settings
+
+
+def test_progress_reaches_the_total():
+    seen = []
+    reproduce_corpus(HYPS[:20], REFS[:20], "BLEU 30.00", progress=lambda d, t: seen.append((d, t)))
+    assert seen and seen[-1][0] == seen[-1][1] > 0
+    assert all(d <= t for d, t in seen) and [d for d, _ in seen] == sorted(d for d, _ in seen)
