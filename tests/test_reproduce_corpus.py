@@ -183,6 +183,8 @@ def test_corpus_inputs_are_bounded_before_the_search():
         reproduce_corpus(HYPS[:2], [["a", "b"], ["a"]], "BLEU 30")
     with pytest.raises(ExplainerInputError, match="characters"):
         reproduce_corpus(["x" * 600_000], [["y" * 600_000]], "BLEU 30")
+    with pytest.raises(ExplainerInputError, match="7 reference subsets"):      # 3 references: fewer characters
+        reproduce_corpus(["x" * 100_000], [["y" * 100_000] * 3], "BLEU 30")
     with pytest.raises(ExplainerInputError, match="empty"):
         reproduce_corpus([], [], "BLEU 30")
 
