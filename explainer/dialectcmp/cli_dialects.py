@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import argparse
 
-from explainer.cli import CliError
+from explainer.cli.io import CliError, write_json
 from explainer.cli.io import read_segments as _read_segments
-from explainer.cli.io import write_json
 
 __all__ = ["add_arguments", "run", "parse_pairs", "read_segments", "write"]
 
