@@ -18,7 +18,7 @@ __all__ = ["ChrfStats", "NgramRow", "OrderTrace", "ChrfText", "ChrfTrace", "Chrf
 
 
 def _common(comb: Combination) -> dict:
-    return {"score": comb.score, "score100": comb.score100, "chrf": comb.chrf, "scale": comb.scale,
+    return {"score": comb.score100, "native_score": comb.score, "chrf": comb.chrf, "scale": comb.scale,
             "orders": [{"kind": o.kind, "n": o.n, "hyp": o.hyp, "ref": o.ref, "match": o.match,
                         "precision": o.precision, "recall": o.recall, "f": o.f, "included": o.included}
                        for o in comb.orders],

@@ -1,4 +1,4 @@
-"""`python -m explainer {bleu,rouge,dialects,reproduce,compare} ...` (console script: `explainer`).
+"""`python -m explainer {bleu,rouge,chrf,dialects,reproduce,compare} ...` (console script: `explainer`).
 
 Each sub-command is a module with ``add_arguments(parser)`` and ``run(args) -> int`` (``explainer/cli/bleu.py``,
 ``explainer/cli/rouge.py``), registered in ``COMMANDS``; its input and output go through ``explainer.cli.io``
@@ -22,6 +22,7 @@ __all__ = ["main", "build_parser", "COMMANDS", "CliError"]
 COMMANDS = {
     "bleu": ("explainer.cli.bleu", "Explain BLEU for JSONL segments or a line-aligned corpus."),
     "rouge": ("explainer.cli.rouge", "Explain ROUGE for JSONL segments or a line-aligned corpus."),
+    "chrf": ("explainer.cli.chrf", "Explain chrF / chrF++ for JSONL segments or a line-aligned corpus."),
     "dialects": ("explainer.dialectcmp.cli_dialects",
                  "Every BLEU or ROUGE implementation side by side, and the first step where two disagree."),
     "reproduce": ("explainer.dialectcmp.cli_reproduce",

@@ -1,0 +1,110 @@
+"""`python -m explainer chrf ...`
+
+Segments: ``--jsonl FILE|-``: one JSON object per line, ``{"candidate": str, "references": [str, ...]}``; writes one
+JSON object per line, in order, with ``score`` (0-100), ``native_score`` (the library's scale: sacreBLEU 0-100,
+NLTK 0-1), ``name`` (chrF2, chrF2++), ``orders`` (per order: candidate, reference and matched n-grams, precision,
+recall, F, whether it enters the average), the averaging, ``chosen_references``, ``signature`` (sacreBLEU's own),
+``warnings`` and ``library_error`` (``--full``: the whole trace; ``--corpus``: the lines as one corpus).
+Corpus: ``--hyp FILE --ref FILE [--ref FILE ...]`` (line-aligned, one ``--ref`` per reference stream) writes one
+JSON object for the corpus.
+
+Flags map onto each dialect's options (``--char-order`` is ``char_order`` for sacreBLEU and ``max_len`` for NLTK,
+``--whitespace`` is ``ignore_whitespace=false`` for NLTK); a flag the dialect does not have is an error.
+``-o KEY=VALUE`` sets any option by name (``explainer.chrf.dialect_options(name)``). Input, output and error
+rules (the same as ``bleu``): ``explainer.cli.io``.
+"""
+from __future__ import annotations
+
+import argparse
+
+from explainer.cli.io import CliError, int_arg, option_pairs, run_input, write_json
+
+__all__ = ["add_arguments", "run", "build_options", "FLAG_TO_OPTION"]
+
+#: flag -> {dialect: option name}; a flag missing for a dialect does not apply to it
+FLAG_TO_OPTION = {
+    "char_order": {"sacrebleu": "char_order", "nltk": "max_len"},
+    "word_order": {"sacrebleu": "word_order"},
+    "beta": {"sacrebleu": "beta", "nltk": "beta"},
+    "lowercase": {"sacrebleu": "lowercase"},
+    "whitespace": {"sacrebleu": "whitespace", "nltk": "ignore_whitespace"},
+    "eps_smoothing": {"sacrebleu": "eps_smoothing"},
+}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--jsonl", metavar="FILE", help="JSONL segments ('-' = stdin)")
+    src.add_argument("--hyp", metavar="FILE", help="corpus: candidates, one per line")
+    p.add_argument("--ref", metavar="FILE", action="append", default=[],
+                   help="corpus: a reference stream, one per line (repeat for several references)")
+    p.add_argument("--dialect", default="sacrebleu", help="sacrebleu (default) or nltk")
+    p.add_argument("--char-order", type=int_arg(1, 10), default=None, metavar="N",
+                   help="character n-gram order (default 6)")
+    p.add_argument("--word-order", type=int_arg(0, 4), default=None, metavar="N",
+                   help="sacrebleu: word n-gram order (0 = chrF, default; 2 = chrF++)")
+    p.add_argument("--beta", type=float, default=None, help="recall weight (sacrebleu default 2, nltk 3)")
+    p.add_argument("--lowercase", action="store_true", default=None, help="sacrebleu: lowercase the texts")
+    p.add_argument("--whitespace", action="store_true", default=None,
+                   help="keep whitespace in the character n-grams")
+    p.add_argument("--eps-smoothing", action="store_true", default=None,
+                   help="sacrebleu: average the per-order F-scores (eps for empty orders)")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="any dialect option by name, e.g. -o min_len=2 (nltk)")
+    p.add_argument("--full", action="store_true", help="write the whole trace instead of the statistics")
+    p.add_argument("--corpus", action="store_true",
+                   help="with --jsonl: score the lines as one corpus (for texts containing newlines)")
+
+
+def build_options(args) -> dict:
+    """The dialect options implied by the flags that were given."""
+    from explainer.chrf import dialect_names
+
+    d = args.dialect
+    if d not in dialect_names():
+        raise CliError(f"unknown chrF dialect {d!r}; choose one of: {', '.join(dialect_names())}")
+    opts: dict = {}
+    for flag, table in FLAG_TO_OPTION.items():
+        value = getattr(args, flag, None)
+        if value is None:
+            continue
+        if d not in table:
+            if flag == "word_order" and value == 0:
+                continue        # NLTK has no word n-grams: order 0 is what it does
+            raise CliError(f"--{flag.replace('_', '-')} does not apply to the {d} dialect "
+                           f"(it applies to: {', '.join(table)})")
+        if flag == "whitespace" and d == "nltk":
+            value = not value
+        opts[table[d]] = value
+    opts.update(option_pairs(args.option))
+    return opts
+
+
+def run(args) -> int:
+    import explainer.chrf as chrf
+
+    opts = build_options(args)
+    try:
+        chrf.get_dialect(args.dialect, **opts)        # validate options once, before reading any input
+    except ValueError as e:
+        raise CliError(str(e)) from None
+
+    def per_segment(cand: str, refs: list[str]) -> dict:
+        if args.full:
+            return chrf.explain_chrf(cand, refs, dialect=args.dialect, **opts).to_dict()
+        return chrf.score_chrf(cand, refs, dialect=args.dialect, **opts).to_dict()
+
+    def corpus(hyps, refs) -> int:
+        try:
+            if args.full:
+                d = chrf.explain_chrf_corpus(hyps, refs, dialect=args.dialect, **opts).to_dict(full=True)
+            else:
+                d = chrf.score_chrf_corpus(hyps, refs, dialect=args.dialect, **opts).to_dict()
+                d.pop("segment_stats", None)
+        except ValueError as e:
+            raise CliError(str(e)) from None
+        d["n_segments"] = len(hyps)
+        write_json(d, "the corpus result")
+        return 0
+
+    return run_input(args, per_segment, corpus, metric="chrF")
