@@ -1,7 +1,7 @@
 """`python -m explainer compare`: corpus scores of several systems, confidence intervals and paired tests.
 
     python -m explainer compare --ref R1.txt [--ref R2.txt ...] --system NAME=FILE [--system NAME=FILE ...]
-        [--metric bleu|rouge] [BLEU options as `bleu`: --dialect --tokenize --lowercase --smooth ...]
+        [--metric bleu|rouge|chrf] [BLEU options as `bleu`: --dialect --tokenize --lowercase --smooth ...]
         [--paired-bs [--paired-bs-n N] | --paired-ar [--paired-ar-n N]] [--confidence [--confidence-n N]]
 
 The first system is the baseline. Prints one JSON object: ``"systems"`` is a list in input order of
@@ -18,6 +18,9 @@ The first system is the baseline. Prints one JSON object: ``"systems"`` is a lis
 * ROUGE (``--metric rouge``; options as `rouge`: ``--dialect --types --stem --multi-ref --tokenizer -o``): the
   corpus numbers are the dialect's aggregation (in ``"corpus"``); ``score`` is the mean per-item F of
   ``--rouge-type`` (default: the first type), the statistic the tests resample (the project's own extension).
+* chrF (``--metric chrf``; options as `chrf`: ``--dialect sacrebleu|nltk --char-order --word-order --beta
+  --lowercase --whitespace --eps-smoothing -o``): with sacreBLEU every number is ``PairedTest``'s with ``CHRF``
+  (``explainer/corpus/chrf_cli.py``).
 """
 from __future__ import annotations
 
@@ -36,7 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--system", metavar="NAME=FILE", action="append", default=[], required=True,
                    help="a system output, one segment per line; NAME= may be left out (the file name is used); "
                         "the first system is the baseline")
-    p.add_argument("--metric", choices=["bleu", "rouge"], default="bleu")
+    p.add_argument("--metric", choices=["bleu", "rouge", "chrf"], default="bleu")
     p.add_argument("--dialect", default=None,
                    help="BLEU: sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook; "
                         "ROUGE: rouge-score (default), hf-evaluate, textbook, rouge155")
@@ -62,6 +65,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                                       "first of --types)")
     r.add_argument("--measure", choices=["fmeasure", "precision", "recall"], default="fmeasure",
                    help="ROUGE: which per-item value 'score' and the tests average (default fmeasure)")
+    c = p.add_argument_group("chrF options (as `python -m explainer chrf`; --lowercase above)")
+    c.add_argument("--char-order", type=int, default=None, metavar="N", help="character n-gram order (default 6)")
+    c.add_argument("--word-order", type=int, default=None, metavar="N", help="word n-gram order (2 = chrF++)")
+    c.add_argument("--beta", type=float, default=None, help="recall weight (sacrebleu default 2, nltk 3)")
+    c.add_argument("--whitespace", action="store_true", default=None, help="keep whitespace in character n-grams")
+    c.add_argument("--eps-smoothing", action="store_true", default=None, help="sacrebleu: eps smoothing")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="any other dialect option by name")
     t = p.add_argument_group("confidence and significance (sacreBLEU's; seed from SACREBLEU_SEED, default 12345)")
@@ -144,6 +153,9 @@ def _read_blocks(args, systems, on_block) -> int:
     return n
 
 
+_CHRF_FLAGS = ("char_order", "word_order", "beta", "whitespace", "eps_smoothing")
+
+
 def run(args) -> int:
     from explainer.corpus.testset import TestSetError, check_names
     from explainer.errors import ExplainerInputError
@@ -154,7 +166,15 @@ def run(args) -> int:
     except TestSetError as e:
         raise CliError(str(e)) from None
     settings = _check_settings(args, len(systems))
+    if args.metric != "chrf":
+        for flag in _CHRF_FLAGS:
+            if getattr(args, flag, None) is not None:
+                raise CliError(f"--{flag.replace('_', '-')} is a chrF option (use --metric chrf)")
     try:
+        if args.metric == "chrf":
+            from explainer.corpus.chrf_cli import run_chrf
+
+            return run_chrf(args, systems, settings, _read_blocks, _tests, _emit, _write_csv)
         if args.metric == "rouge":
             return _run_rouge(args, systems, settings)
         return _run_bleu(args, systems, settings)

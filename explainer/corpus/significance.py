@@ -71,6 +71,9 @@ class Statistic:
     score: float
     resample_dtype: Any = np.float32
     integer: bool = True                # statistics are integers (BLEU); False for ROUGE's per-item values
+    #: keep the resampled scores in the dtype NumPy gives the values ``score_rows`` returns (sacreBLEU's chrF scores
+    #: float32 rows in float32: its means, intervals and p-values are then float32 too); False: float64
+    native_scores: bool = False
 
 
 @dataclass
@@ -197,7 +200,10 @@ def check_test_size(n: int, n_segments: int, what: str, kind: str = "bs") -> Non
 
 def estimate_ci(scores: np.ndarray) -> tuple[float, float, float, float]:
     """sacreBLEU's ``significance.estimate_ci``: (mean of the sorted scores, half-width, low, high)."""
-    s = np.sort(np.asarray(scores, dtype=np.float64))
+    s = np.asarray(scores)
+    if s.dtype.kind != "f":
+        s = s.astype(np.float64)
+    s = np.sort(s)                      # float32 scores (chrF) stay float32, as in sacreBLEU
     n = len(s)
     lo_i = n // 40
     hi_i = n - lo_i - 1
@@ -256,7 +262,7 @@ def _bootstrap_pass(rng: np.random.Generator, n: int, stats_list: Sequence[Stati
                 rows = np.stack([arr[r].sum(0) for r in idx])
                 out[j].extend(st.score_rows(rows, "f32" if st.resample_dtype == np.float32 else "py"))
         del idx
-    return [np.asarray(x, dtype=np.float64) for x in out]
+    return [np.array(x) if st.native_scores else np.asarray(x, dtype=np.float64) for x, st in zip(out, stats_list)]
 
 
 # ------------------------------------------------------------------------------------- --confidence
@@ -267,10 +273,13 @@ def bootstrap_confidence(st: Statistic, n: int = DEFAULT_BS_N, *, seed: Any = No
     check_test_size(n, S, "the bootstrap confidence interval")
     seed_str, seed_val = seed_from_env(seed)
     scores = _bootstrap_pass(np.random.default_rng(seed_val), n, [st])[0]
-    srt = sorted(scores.tolist())
+    # Score.estimate_ci sorts the scores as they are: Python floats, or NumPy float32 for chrF (then its
+    # statistics.mean and half-width are float32 too)
+    srt = sorted(scores) if st.native_scores and scores.dtype == np.float32 else sorted(scores.tolist())
     lo_i = n // 40
     lo, hi = srt[lo_i], srt[n - lo_i - 1]
-    return Confidence(score=st.score, mean=statistics.mean(srt), ci=0.5 * (hi - lo), low=lo, high=hi,
+    return Confidence(score=st.score, mean=float(statistics.mean(srt)), ci=float(0.5 * (hi - lo)), low=float(lo),
+                      high=float(hi),
                       n_bootstrap=n, seed=seed_str, resampled=scores, faithful=faithful)
 
 
