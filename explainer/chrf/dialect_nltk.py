@@ -62,7 +62,7 @@ class NltkChrfDialect(ChrfDialect):
 
     @property
     def metric_name(self) -> str:
-        return "chrF (NLTK)"
+        return "chrF"
 
     def prepare(self, text: str) -> str:
         return text

@@ -1,7 +1,7 @@
 """`python -m explainer reproduce ...`: which configurations give a claimed number?
 
     python -m explainer reproduce --candidate TEXT --ref TEXT [--ref TEXT ...] --claim VALUE
-        [--metric bleu|rouge1|rouge2|rougeL|rougeLsum|any]
+        [--metric bleu|rouge1|rouge2|rougeL|rougeLsum|chrf|any]
 
 Prints ``{"claim", "decimals", "verdict", "message", "matches": [{"metric", "dialect", "options", "references",
 "measure", "value", "argv", "stdin", ...}], "truncated": [...], "nearest": [...]}``. ``argv`` is the
@@ -24,8 +24,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a reference text (repeat for several references)")
     p.add_argument("--claim", metavar="VALUE", required=True,
                    help="the claimed number, with words if you like: 'BLEU = 0.576', '38.0', 'ROUGE-L 0.41', "
-                        "'R-1 recall 0.67'")
-    p.add_argument("--metric", default="any", choices=("bleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "any"),
+                        "'R-1 recall 0.67', 'chrF++ 55.2'")
+    p.add_argument("--metric", default="any",
+                   choices=("bleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "chrf", "any"),
                    help="what the claim is (default: any; words in the claim narrow it too)")
 
 

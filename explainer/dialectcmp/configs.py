@@ -13,7 +13,7 @@ from typing import Sequence
 
 from explainer.options import format_value
 
-__all__ = ["Config", "bleu_argv", "rouge_argv", "stdin_line", "shell_command"]
+__all__ = ["Config", "bleu_argv", "rouge_argv", "chrf_argv", "stdin_line", "shell_command"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,8 @@ class Config:
     def argv(self) -> list[str]:
         if self.family == "bleu":
             return bleu_argv(self.dialect, self.opts)
+        if self.family == "chrf":
+            return chrf_argv(self.dialect, self.opts)
         return rouge_argv(self.dialect, self.opts, self.types)
 
 
@@ -67,6 +69,26 @@ def rouge_argv(dialect: str, options: dict, types: Sequence[str]) -> list[str]:
             argv += ["--multi-ref", str(v)]
         elif name == "tokenizer":
             argv += ["--tokenizer", str(v)]
+        else:
+            argv += ["-o", f"{name}={format_value(v)}"]
+    return argv
+
+
+def chrf_argv(dialect: str, options: dict) -> list[str]:
+    """``python -m explainer chrf`` arguments for a configuration (its flags where it has them, -o otherwise)."""
+    argv = ["chrf", "--jsonl", "-", "--dialect", dialect]
+    flags = {"word_order": "--word-order", "char_order": "--char-order", "beta": "--beta"}
+    switches = {"lowercase": "--lowercase", "whitespace": "--whitespace", "eps_smoothing": "--eps-smoothing"}
+    for name in sorted(options):
+        v = options[name]
+        if v is None:
+            continue
+        if name in flags:
+            argv += [flags[name], format_value(v)]
+        elif name in switches and v is True:
+            argv.append(switches[name])
+        elif name == "ignore_whitespace" and v is False:
+            argv.append("--whitespace")
         else:
             argv += ["-o", f"{name}={format_value(v)}"]
     return argv

@@ -237,6 +237,10 @@ def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, 
     rspace = rouge_space(split_changes=split_changes) if do_rouge else []
     total = len(bspace) + len(rspace)
     done = 0
+    if cl.family == "chrf":             # a claim that names chrF (or --metric chrf): chrF's own space
+        from explainer.dialectcmp.chrf_space import search_chrf
+
+        done += search_chrf(col, cl, candidate, refs, subsets)
     if do_bleu:
         _search_bleu(col, cl, bspace, subsets, candidate, refs, lambda: progress and progress(done, total))
         done += len(bspace)

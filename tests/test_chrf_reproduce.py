@@ -1,0 +1,70 @@
+"""`reproduce` with a claim that names chrF: searched in chrF's own space (sacreBLEU CHRF and NLTK chrf_score),
+the values computed here by the real libraries; every match's command prints the claimed number."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from nltk.translate.chrf_score import sentence_chrf
+from sacrebleu.metrics import CHRF
+
+from explainer.cli import main
+from explainer.dialectcmp.claim import parse_claim
+from explainer.dialectcmp.reproduction import reproduce
+from explainer.errors import ExplainerInputError
+
+H = "It is a guide to action which ensures that the military always obeys the commands of the party."
+R = ["It is a guide to action that ensures that the military will forever heed Party commands.",
+     "It is the guiding principle which guarantees the military forces always being under the command of the Party."]
+
+
+def test_claim_names_chrf():
+    c = parse_claim("chrF++ = 55.2")
+    assert (c.family, c.chrf_word_order, c.chrf_beta, float(c.value), c.decimals) == ("chrf", 2, None, 55.2, 1)
+    c = parse_claim("chrF3 41.07")
+    assert (c.family, c.chrf_word_order, c.chrf_beta) == ("chrf", None, 3)
+    assert parse_claim("41.07", metric="chrf").family == "chrf"
+    with pytest.raises(ExplainerInputError, match="both chrF and BLEU"):
+        parse_claim("BLEU chrF 41.0")
+    with pytest.raises(ExplainerInputError, match="--metric is bleu"):
+        parse_claim("chrF 41.0", metric="bleu")
+
+
+@pytest.mark.parametrize("opts,claim_name", [({}, "chrF"), ({"word_order": 2}, "chrF++"),
+                                             ({"word_order": 2, "lowercase": True}, "chrF++"),
+                                             ({"eps_smoothing": True}, "chrF2")])
+def test_sacrebleu_values_are_reproduced(opts, claim_name):
+    v = CHRF(**opts).sentence_score(H, R).score
+    res = reproduce(H, R, f"{claim_name} {v:.2f}")
+    assert res.verdict == "reproduced", res.message
+    assert any(m.config.dialect == "sacrebleu" and {k: x for k, x in m.config.opts.items()} == opts
+               and m.references == [0, 1] for m in res.matches)
+    # the simplest match's command prints the claimed number
+    m = res.matches[0]
+    out = subprocess.run([sys.executable, "-m", "explainer"] + m.argv, input=m.stdin + "\n", capture_output=True,
+                         text=True, check=True).stdout
+    assert f"{json.loads(out)['native_score']:.2f}" == f"{v:.2f}" or m.form != "as printed"
+
+
+def test_nltk_value_is_reproduced_on_a_single_reference():
+    v = sentence_chrf(R[1], H)
+    res = reproduce(H, R, f"chrF = {v:.4f}")
+    assert res.verdict == "reproduced"
+    assert any(m.config.dialect == "nltk" and m.references == [1] and m.form == "as printed" for m in res.matches)
+
+
+def test_a_chrf_claim_is_never_matched_by_bleu_or_rouge():
+    res = reproduce(H, R, "chrF 12.34")
+    assert res.verdict == "unreproducible"
+    assert all(m.config.family == "chrf" for m in res.nearest)
+
+
+def test_cli_reproduce_metric_chrf(capsys):
+    v = CHRF(word_order=2).sentence_score(H, R).score
+    rc = main(["reproduce", "--candidate", H, "--ref", R[0], "--ref", R[1], "--claim", f"{v:.3f}",
+               "--metric", "chrf"])
+    d = json.loads(capsys.readouterr().out)
+    assert rc == 0 and d["verdict"] == "reproduced"
+    assert d["matches"][0]["argv"][:1] == ["chrf"]
