@@ -19,7 +19,7 @@ from explainer.errors import ExplainerInputError, TraceTooLarge
 from explainer.gcpause import gc_paused
 
 __all__ = ["MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS", "prepare_references", "candidate_stats", "segment_stats",
-           "score_segment", "score_corpus", "explain_segment", "explain_corpus", "candidate_spans",
+           "score_segment", "score_corpus", "explain_segment", "explain_corpus", "candidate_spans", "missed_ngrams",
            "check_references", "nrefs_of"]
 
 #: characters (candidate + references) one segment's full trace may cover: a trace lists every distinct n-gram of
@@ -143,38 +143,47 @@ def build_segment_trace(d: ChrfDialect, candidate: str, references: Sequence[str
     rext = [d.extract(r.prepared) for r in rtexts]
     K = len(refs)
     per_ref: list[list] = [[] for _ in range(K)]
-    cols = []
+    triple = d.order_triple
+    orders = []
     for i, (kind, n) in enumerate(d.orders):
         h = hc[i]
         keys = list(h)
         counts = list(h.values())
+        zeros = [0] * len(keys)
         rcounts, matched, rstats = [], [], []
         for k in range(K):
-            rc, rl = rext[k]
-            r = rc[i]
-            rk = [r.get(x, 0) for x in keys]
+            r = rext[k][0][i]
+            rk = list(map(r.get, keys, zeros))
+            mk = list(map(min, counts, rk))
             rcounts.append(rk)
-            matched.append(list(map(min, counts, rk)))
-            trip = list(d.order_stats(h, r, hl[i], rl[i]))
-            rstats.append(trip)
+            matched.append(mk)
+            trip = triple(hl[i], rext[k][1][i], sum(mk))
+            rstats.append(list(trip))
             per_ref[k].extend(trip)
-        cols.append((kind, n, keys, counts, rcounts, matched, rstats))
-    scores = [d.f_score(v) for v in per_ref]
-    chosen = d.select_reference(scores)
-    orders = []
-    for i, (kind, n, keys, counts, rcounts, matched, rstats) in enumerate(cols):
-        h = hc[i]
-        r = rext[chosen][0][i]
-        missed = []
-        for ng, c in r.items():
-            m = h.get(ng, 0)
-            if m < c:
-                missed.append([ng, c, m])
-        orders.append(OrderTrace(kind, n, keys, counts, rcounts, matched, rstats, missed))
+        orders.append(OrderTrace(kind, n, keys, counts, rcounts, matched, rstats))
+    scores = [d.f_score(v) for v in per_ref] if K > 1 else [None]
+    chosen = d.select_reference(scores) if K > 1 else 0
     stats = per_ref[chosen]
     comb = d.corpus_combine([stats], stats) if d.corpus_rule == "mean" else d.combine(stats)
-    return ChrfTrace(d.name, d.metric_name, d.options_dict(), cand, rtexts, orders, per_ref, scores, chosen, stats,
-                     comb, _signature(d, len(references)), warns + w2, err)
+    if K == 1:
+        scores = [comb.score]
+    tr = ChrfTrace(d.name, d.metric_name, d.options_dict(), cand, rtexts, orders, per_ref, scores, chosen, stats,
+                   comb, _signature(d, len(references)), warns + w2, err)
+    tr.dialect_object = d
+    return tr
+
+
+def missed_ngrams(d: ChrfDialect, trace: ChrfTrace, i: int) -> list[list]:
+    """Order ``i``'s n-grams of the kept reference that the candidate does not match fully (recall's misses):
+    ``[ngram, count in the reference, matched]``, in order of first occurrence in the reference."""
+    h = d.extract(trace.candidate.prepared)[0][i]
+    r = d.extract(trace.references[trace.chosen_reference].prepared)[0][i]
+    out = []
+    for ng, c in r.items():
+        m = h.get(ng, 0)
+        if m < c:
+            out.append([ng, c, m if m < c else c])
+    return out
 
 
 def explain_segment(d: ChrfDialect, candidate: str, references: Sequence[str]) -> ChrfTrace:
@@ -189,7 +198,6 @@ def explain_corpus(d: ChrfDialect, candidates, references, *, full: bool = False
     if not candidates:
         raise ExplainerInputError("the corpus has no segment")
     check_references(references)
-    st = score_corpus(d, candidates, references)
 
     def builder(i: int) -> ChrfTrace:
         _check_trace_size(candidates[i], references[i], f"segment {i + 1}: ")
@@ -207,6 +215,19 @@ def explain_corpus(d: ChrfDialect, candidates, references, *, full: bool = False
             _check_trace_size(candidates[i], references[i], f"segment {i + 1}: ")
         with gc_paused():
             segments = [build_segment_trace(d, h, rs) for h, rs in zip(candidates, references)]
+        # the corpus statistics are the segments' kept vectors (the same numbers score_corpus computes)
+        warns, err = d.check_inputs(candidates, references, corpus=True)
+        for t in segments:
+            for w in t.warnings:
+                if w.message not in [x.message for x in warns]:
+                    warns.append(w)
+        seg_stats = [t.stats for t in segments]
+        summed = _sum(seg_stats)
+        return ChrfCorpusTrace(d.name, d.metric_name, d.options_dict(), seg_stats,
+                               [t.chosen_reference for t in segments], summed, d.corpus_combine(seg_stats, summed),
+                               _signature(d, nrefs_of(references)), len(candidates), warns, err, builder=builder,
+                               segments=segments)
+    st = score_corpus(d, candidates, references)
     return ChrfCorpusTrace(d.name, d.metric_name, d.options_dict(), st.segment_stats, st.chosen_references,
                            st.stats, st.combination, st.signature, len(candidates), st.warnings, st.library_error,
                            builder=builder, segments=segments)

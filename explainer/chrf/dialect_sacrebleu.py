@@ -122,7 +122,7 @@ class SacreChrfDialect(ChrfDialect):
         out = []
         if self._lc and text.lower() != text:
             out.append({"step": "lowercase", "detail": "str.lower() applied"})
-        if not self._ws and any(c.isspace() for c in text):
+        if not self._ws and "".join(text.split()) != text:
             out.append({"step": "whitespace", "detail": "whitespace removed before taking character n-grams"})
         if self._W:
             out.append({"step": "words", "detail": "words split at whitespace; one punctuation character split "
@@ -136,8 +136,9 @@ class SacreChrfDialect(ChrfDialect):
         return self._chrf._remove_punctuation(prepared)
 
     def extract(self, prepared: str) -> tuple[list[Counter], list[int]]:
-        counters = extract_all_char_ngrams(prepared, self._C, self._ws)
-        L = len(prepared) if self._ws else len(prepared) - sum(1 for c in prepared if c.isspace())
+        units = prepared if self._ws else "".join(prepared.split())    # extract_all_char_ngrams's own removal
+        counters = extract_all_char_ngrams(units, self._C, True)
+        L = len(units)
         lens = [L - n + 1 if L >= n else 0 for n in range(1, self._C + 1)]
         if self._W:
             words = self._chrf._remove_punctuation(prepared)
@@ -147,11 +148,10 @@ class SacreChrfDialect(ChrfDialect):
         return counters, lens
 
     # ---- statistics (CHRF._get_match_statistics)
-    def order_stats(self, hyp, ref, n_hyp, n_ref):
-        _, _, m = super().order_stats(hyp, ref, n_hyp, n_ref)
+    def order_triple(self, n_hyp, n_ref, match):
         # "Don't count hits if no reference exists for that n-gram": an order without reference n-grams
         # reports 0 candidate n-grams
-        return (n_hyp if n_ref else 0), n_ref, m
+        return (n_hyp if n_ref else 0), n_ref, match
 
     def f_score(self, stats) -> float:
         return sacrebleu_f_score(stats, self._factor, self._order, self._eps)

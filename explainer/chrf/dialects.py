@@ -13,8 +13,9 @@ hook                            decides
 ``char_units(prepared)``        the string character n-grams are taken from (whitespace removed or kept)
 ``words(prepared)``             the word tokens of chrF++ (sacreBLEU's punctuation splitter)
 ``effective_references(refs)``  the references as the library sees them (NLTK joins several into one text)
-``order_stats(h, r, lens)``     one order's ``[hyp, ref, match]`` (sacreBLEU: hyp = 0 when the reference has
-                                no n-gram of that order)
+``order_stats(h, r, lens)``     one order's clipped matches, then ``order_triple``: ``[hyp, ref, match]`` as the
+                                library records them (sacreBLEU: hyp = 0 when the reference has no n-gram of
+                                that order)
 ``f_score(stats)``              the score of one statistics vector, fast (selects the best reference)
 ``combine(stats)``              the same, step by step (per-order P, R, F; the averaging; the score)
 ``corpus_combine(stats)``       the corpus score (sacreBLEU: sum the vectors, combine; NLTK: mean of the
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass, field
+from itertools import repeat
 from typing import ClassVar, Sequence
 
 from explainer.bleu.dialects import LibraryError, LibraryWarning
@@ -170,12 +172,13 @@ class ChrfDialect(Dialect):
     # ---- statistics
     def order_stats(self, hyp: Counter, ref: Counter, n_hyp: int, n_ref: int) -> tuple[int, int, int]:
         """``[hyp, ref, match]`` of one order: clipped matches, counted as the library counts them."""
-        if len(hyp) <= len(ref):
-            common = [k for k in hyp if k in ref]
-        else:
-            common = [k for k in ref if k in hyp]
-        m = sum(map(min, map(hyp.__getitem__, common), map(ref.__getitem__, common))) if common else 0
-        return n_hyp, n_ref, m
+        m = sum(map(min, hyp.values(), map(ref.get, hyp, repeat(0)))) if ref else 0
+        return self.order_triple(n_hyp, n_ref, m)
+
+    def order_triple(self, n_hyp: int, n_ref: int, match: int) -> tuple[int, int, int]:
+        """``[hyp, ref, match]`` as the library records them, from the candidate's and the reference's number of
+        n-gram positions and the clipped matches."""
+        return n_hyp, n_ref, match
 
     def select_reference(self, f_scores: Sequence[float]) -> int:
         """The index of the reference whose statistics the segment keeps (sacreBLEU: the best F, the first one

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from explainer.chrf.dialects import Combination, LibraryError, LibraryWarning
 
@@ -84,9 +84,6 @@ class OrderTrace:
     ref_counts: list[list[int]]   # [reference][ngram]
     matched: list[list[int]]      # [reference][ngram]: min(count, ref_count)
     ref_stats: list[list]         # per reference: [hyp, ref, match] as the library counts them
-    #: reference n-grams of the kept reference that the candidate does not match fully (recall's misses):
-    #: [ngram, count in the reference, matched]
-    missed: list[list]
 
     def rows(self) -> list[NgramRow]:
         K = len(self.ref_counts)
@@ -95,7 +92,7 @@ class OrderTrace:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "n": self.n, "ngrams": [r.to_dict() for r in self.rows()],
-                "ref_stats": self.ref_stats, "missed": self.missed}
+                "ref_stats": self.ref_stats}
 
 
 @dataclass
@@ -127,11 +124,36 @@ class ChrfTrace:
     warnings: list[LibraryWarning] = field(default_factory=list)
     library_error: LibraryError | None = None
 
+    #: the bound dialect that built the trace (not exported): ``missed`` and ``spans`` recompute from the texts
+    dialect_object: Any = field(default=None, repr=False, compare=False)
+
     @property
     def score(self) -> float:
         return self.combination.score
 
+    def missed(self, i: int) -> list[list]:
+        """Order ``i``'s n-grams of the kept reference not matched fully: ``[ngram, reference count, matched]``."""
+        from explainer.chrf.algorithm import missed_ngrams
+
+        return missed_ngrams(self.dialect_object, self, i)
+
+    def spans(self, i: int, which: int = -1) -> dict | None:
+        """Order ``i``'s n-grams -> their ``[start, end)`` spans in the original candidate (``which=-1``) or
+        reference ``which`` (``explainer.chrf.algorithm.candidate_spans``)."""
+        from explainer.chrf.algorithm import candidate_spans
+
+        kind, n = self.orders[i].kind, self.orders[i].n
+        text = self.candidate if which < 0 else self.references[which]
+        return candidate_spans(self.dialect_object, text, kind, n)
+
     def to_dict(self) -> dict:
+        d = self._dict()
+        if self.dialect_object is not None:
+            for i, o in enumerate(d["order_traces"]):
+                o["missed"] = self.missed(i)
+        return d
+
+    def _dict(self) -> dict:
         return {"dialect": self.dialect, "name": self.name, **_common(self.combination),
                 "signature": self.signature, "options": self.options,
                 "candidate": self.candidate.to_dict(), "references": [r.to_dict() for r in self.references],
