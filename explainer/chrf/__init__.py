@@ -14,9 +14,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from explainer.chrf import algorithm as _alg
-from explainer.chrf.algorithm import MAX_CORPUS_TRACE_CHARS, MAX_TRACE_CHARS, candidate_spans
+from explainer.chrf.algorithm import MAX_CORPUS_TRACE_CHARS, MAX_TRACE_CHARS
 from explainer.chrf.dialects import ChrfDialect
 from explainer.chrf.registry import DIALECTS, dialect_names, dialect_options, get_dialect, register_dialect
+from explainer.chrf.spans import candidate_spans
 from explainer.chrf.trace import ChrfCorpusTrace, ChrfStats, ChrfTrace
 
 __all__ = ["explain_chrf", "explain_chrf_corpus", "score_chrf", "score_chrf_corpus", "ChrfTrace", "ChrfCorpusTrace",

@@ -133,14 +133,14 @@ class ChrfTrace:
 
     def missed(self, i: int) -> list[list]:
         """Order ``i``'s n-grams of the kept reference not matched fully: ``[ngram, reference count, matched]``."""
-        from explainer.chrf.algorithm import missed_ngrams
+        from explainer.chrf.spans import missed_ngrams
 
         return missed_ngrams(self.dialect_object, self, i)
 
     def spans(self, i: int, which: int = -1) -> dict | None:
         """Order ``i``'s n-grams -> their ``[start, end)`` spans in the original candidate (``which=-1``) or
-        reference ``which`` (``explainer.chrf.algorithm.candidate_spans``)."""
-        from explainer.chrf.algorithm import candidate_spans
+        reference ``which`` (``explainer.chrf.spans.candidate_spans``)."""
+        from explainer.chrf.spans import candidate_spans
 
         kind, n = self.orders[i].kind, self.orders[i].n
         text = self.candidate if which < 0 else self.references[which]
