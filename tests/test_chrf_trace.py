@@ -164,3 +164,25 @@ def test_random_texts_trace_equals_statistics():
         refs = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 8))) for _ in range(rng.randint(1, 3))]
         opts = {"word_order": rng.choice([0, 2]), "lowercase": rng.random() < 0.5, "whitespace": rng.random() < 0.5}
         assert explain_chrf(h, refs, **opts).stats == score_chrf(h, refs, **opts).stats
+
+
+def test_view_models_are_the_traces_numbers():
+    from explainer.chrf import view
+
+    tr = explain_chrf(H, R, word_order=2)
+    rows = view.order_rows(tr)
+    assert [r["f"] for r in rows] == [o.f for o in tr.combination.orders]
+    assert rows[6]["order"] == "word 1-grams"
+    ng = view.ngram_rows(tr, 0)
+    assert sum(r["matched"] for r in ng) == tr.stats[2]
+    hl = view.highlights(tr, 2)
+    assert sum(h["matched"] for h in hl) == tr.stats[3 * 2 + 2]
+    assert all(H[h["start"]:h["end"]].replace(" ", "") == h["ngram"] for h in hl)
+    chart = view.prf_chart(tr)
+    assert chart["precision"] == [o.precision for o in tr.combination.orders]
+    assert view.averaging_steps(tr)[-1]["value"] == tr.score
+    assert [r["kept"] for r in view.reference_rows(tr)].count(True) == 1
+    sbs = view.side_by_side(H, R)
+    assert [r["name"] for r in sbs] == ["chrF2", "chrF2++", "chrF"]
+    assert sbs[0]["score"] == score_chrf(H, R).score
+    json.dumps(sbs)

@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from explainer.chrf.dialects import ChrfDialect
 
-__all__ = ["candidate_spans", "missed_ngrams"]
+__all__ = ["candidate_spans", "missed_ngrams", "missed_all"]
+
+
+def missed_all(d: ChrfDialect, trace) -> list[list[list]]:
+    """``missed_ngrams`` of every order (the texts' n-grams extracted once)."""
+    hc = d.extract(trace.candidate.prepared)[0]
+    rc = d.extract(trace.references[trace.chosen_reference].prepared)[0]
+    out = []
+    for h, r in zip(hc, rc):
+        out.append([[ng, c, m] for ng, c, m in zip(r, r.values(), map(h.get, r, [0] * len(r))) if m < c])
+    return out
 
 
 def missed_ngrams(d: ChrfDialect, trace, i: int) -> list[list]:

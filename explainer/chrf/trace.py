@@ -91,8 +91,11 @@ class OrderTrace:
                 for j, (ng, c) in enumerate(zip(self.ngrams, self.counts))]
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "n": self.n, "ngrams": [r.to_dict() for r in self.rows()],
-                "ref_stats": self.ref_stats}
+        per_ref_counts = list(zip(*self.ref_counts)) if self.ref_counts else [()] * len(self.ngrams)
+        per_ref_matched = list(zip(*self.matched)) if self.matched else [()] * len(self.ngrams)
+        rows = [{"ngram": g, "count": c, "ref_counts": list(rc), "matched": list(m)}
+                for g, c, rc, m in zip(self.ngrams, self.counts, per_ref_counts, per_ref_matched)]
+        return {"kind": self.kind, "n": self.n, "ngrams": rows, "ref_stats": self.ref_stats}
 
 
 @dataclass
@@ -149,8 +152,10 @@ class ChrfTrace:
     def to_dict(self) -> dict:
         d = self._dict()
         if self.dialect_object is not None:
-            for i, o in enumerate(d["order_traces"]):
-                o["missed"] = self.missed(i)
+            from explainer.chrf.spans import missed_all
+
+            for o, missed in zip(d["order_traces"], missed_all(self.dialect_object, self)):
+                o["missed"] = missed
         return d
 
     def _dict(self) -> dict:
