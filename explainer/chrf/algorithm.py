@@ -23,9 +23,9 @@ __all__ = ["MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS", "prepare_references", "c
            "score_segment", "score_corpus", "explain_segment", "explain_corpus", "candidate_spans", "missed_ngrams",
            "check_references", "nrefs_of"]
 
-#: characters (candidate + references) one segment's trace may cover (at the limit, chrF++: build ~0.6 s, to_dict ~1.2 s,
-#: JSON ~0.9 s on a busy machine, ~5 MB): a trace lists every distinct n-gram of
-#: every order (up to 6-10 per character) with its counts per reference (docs/chrf.md "Limits")
+#: characters (candidate + references) one segment's trace may cover: a trace lists every distinct n-gram of every
+#: order (up to 6-10 per character) with its counts per reference; at the limit (chrF++) building takes ~0.6 s,
+#: to_dict ~1.2 s and its JSON ~0.9 s on a busy machine, ~5 MB (docs/chrf.md "Limits")
 MAX_TRACE_CHARS = 40_000
 #: characters of a corpus whose every segment's trace is built at once (explain_chrf_corpus(full=True))
 MAX_CORPUS_TRACE_CHARS = 1_500_000
