@@ -186,3 +186,22 @@ def test_view_models_are_the_traces_numbers():
     assert [r["name"] for r in sbs] == ["chrF2", "chrF2++", "chrF"]
     assert sbs[0]["score"] == score_chrf(H, R).score
     json.dumps(sbs)
+
+
+def test_registry_is_lazy_and_dialects_are_read_only():
+    """Naming the chrF dialects imports none; scoring with sacreBLEU's imports neither NLTK nor NumPy; a bound
+    dialect's options cannot change."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys\nimport explainer.chrf as c\nassert c.dialect_names() == ['sacrebleu', 'nltk']\n"
+            "assert 'explainer.chrf.dialect_sacrebleu' not in sys.modules\nc.score_chrf('a b', ['a c'])\n"
+            "assert 'nltk' not in sys.modules and 'numpy' not in sys.modules\nprint('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], capture_output=True,
+                         text=True, timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr
+    d = get_dialect("sacrebleu", word_order=2)
+    with pytest.raises(TypeError):
+        d.options["word_order"] = 0
+    assert d.describe()["corpus_rule"] == "sum" and get_dialect("nltk").describe()["scale"] == 1.0
