@@ -117,11 +117,13 @@ def _dialect_names_and_modules() -> tuple[set[str], set[str]]:
     each dialect's own module and the package it lives in when that is its own (``bleu/moses/``,
     ``rouge/rouge155/``)."""
     from explainer.bleu import DIALECTS as BLEU
+    from explainer.chrf import DIALECTS as CHRF
     from explainer.rouge import DIALECTS as ROUGE
 
     names, mods = set(), {"explainer.dialect", "explainer.registry", "explainer.bleu.dialects",
-                          "explainer.rouge.dialects", "explainer.bleu.registry", "explainer.rouge.registry"}
-    for reg, family in ((BLEU, "explainer.bleu"), (ROUGE, "explainer.rouge")):
+                          "explainer.rouge.dialects", "explainer.bleu.registry", "explainer.rouge.registry",
+                          "explainer.chrf.dialects", "explainer.chrf.registry"}
+    for reg, family in ((BLEU, "explainer.bleu"), (ROUGE, "explainer.rouge"), (CHRF, "explainer.chrf")):
         for name in reg:
             names.add(name)
             m = reg[name].__module__

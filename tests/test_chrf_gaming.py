@@ -7,8 +7,8 @@ import json
 from nltk.translate.chrf_score import sentence_chrf
 from sacrebleu.metrics import CHRF
 
+from explainer.attacks.chrf_presets import CHRF_METRICS, evaluate_all, verdict_table
 from explainer.attacks.presets import PRESETS, get_preset, verdict
-from explainer.chrf.gaming import CHRF_METRICS, evaluate_all, verdict_table
 
 
 def test_every_preset_is_scored_with_the_libraries_numbers():

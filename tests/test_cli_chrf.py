@@ -127,3 +127,22 @@ def test_real_subprocess_no_traceback(tmp_path):
     p = subprocess.run([sys.executable, "-m", "explainer", "chrf", "--hyp", str(tmp_path / "missing"), "--ref",
                         str(tmp_path / "missing2")], capture_output=True, text=True)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "cannot read" in p.stderr
+
+
+@pytest.mark.parametrize("dialect,opts", [
+    ("sacrebleu", {}), ("sacrebleu", {"word_order": 2, "lowercase": True, "eps_smoothing": True}),
+    ("sacrebleu", {"char_order": 4, "beta": 1.0, "whitespace": True, "lowercase": False}),
+    ("nltk", {"beta": 2.0, "ignore_whitespace": False}), ("nltk", {"min_len": 2, "max_len": 3}),
+    ("nltk", {"ignore_whitespace": True}),
+])
+def test_cli_argv_prints_the_configurations_numbers(dialect, opts, capsys, monkeypatch):
+    """A dialect's cli_argv (what reproduce and the Dialects rows print) binds the same options again."""
+    from explainer.chrf import DIALECTS, score_chrf
+
+    argv = DIALECTS[dialect].cli_argv(opts)
+    seg = SEGS[0]
+    rc, out, err = run_cli(argv, _jsonl([seg]), capsys, monkeypatch)
+    assert rc == 0, err
+    want = score_chrf(seg["candidate"], seg["references"], dialect=dialect, **opts)
+    got = json.loads(out)
+    assert got["native_score"] == want.score and got["options"] == want.options

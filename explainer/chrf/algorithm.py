@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from explainer.bleu.algorithm import normalize_corpus_input, normalize_segment_input
+from explainer.chrf.checks import check_references, normalize_corpus_input, normalize_segment_input
 from explainer.chrf.dialects import ChrfDialect
 from explainer.chrf.spans import candidate_spans, missed_ngrams  # noqa: F401  (re-exported)
 from explainer.chrf.trace import ChrfCorpusTrace, ChrfStats, ChrfText, ChrfTrace, OrderTrace
@@ -29,14 +29,6 @@ __all__ = ["MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS", "prepare_references", "c
 MAX_TRACE_CHARS = 40_000
 #: characters of a corpus whose every segment's trace is built at once (explain_chrf_corpus(full=True))
 MAX_CORPUS_TRACE_CHARS = 1_500_000
-
-
-def check_references(references: Sequence[Sequence[str]]) -> None:
-    for i, refs in enumerate(references):
-        if not refs:
-            where = f"segment {i + 1}" if len(references) > 1 else "the segment"
-            raise ExplainerInputError(f"{where} has no reference; chrF compares the candidate with at least one "
-                                      "reference")
 
 
 def nrefs_of(references: Sequence[Sequence[str]]) -> int | str:

@@ -29,8 +29,13 @@ class NltkChrfDialect(ChrfDialect):
     implementation = f"nltk {nltk.__version__}"
     description = ("NLTK's sentence_chrf / corpus_chrf: character n-grams 1-6 without whitespace, beta = 3, "
                    "per-order F averaged, corpus = mean of the segments, one reference, score on 0-1.")
+    short_label = "NLTK"
+    rank = 1
     scale = 1.0
     corpus_rule = "mean"
+    cli_flags = {"char_order": "max_len", "beta": "beta", "whitespace": "ignore_whitespace"}
+    negated_flags = frozenset({"whitespace"})
+    no_op_flags = {"word_order": 0}
     OPTIONS = (
         OptionSpec("min_len", "int", 1, "smallest character n-gram order", min=1, max=10),
         OptionSpec("max_len", "int", 6, "largest character n-gram order", min=1, max=10),

@@ -53,6 +53,32 @@ def sacrebleu_f_score(stats: Sequence[float], factor: float, order: int, eps_smo
     return 0.0
 
 
+def _order_result(kind: str, n: int, n_hyp, n_ref, n_match, factor) -> OrderResult:
+    """One order of ``CHRF._compute_f_score``: P, R (eps for an empty side), F (eps when P = R = 0), and whether
+    the order enters the effective-order average (``included``)."""
+    eps = EPS
+    if n_hyp > 0:
+        prec = n_match / n_hyp
+        pn = f"{g(n_match)} / {g(n_hyp)} = {g(prec)}"
+    else:
+        prec = eps
+        pn = "no candidate n-grams counted (none in the candidate, or none in the reference): eps = 1e-16"
+    if n_ref > 0:
+        rec = n_match / n_ref
+        rn = f"{g(n_match)} / {g(n_ref)} = {g(rec)}"
+    else:
+        rec = eps
+        rn = "no reference n-grams: eps = 1e-16"
+    denom = factor * prec + rec
+    if denom > 0:
+        f = (1 + factor) * prec * rec / denom
+        fn = f"(1 + {g(factor)}) · {g(prec)} · {g(rec)} / ({g(factor)} · {g(prec)} + {g(rec)}) = {g(f)}"
+    else:
+        f = eps
+        fn = "P = R = 0: eps = 1e-16"
+    return OrderResult(kind, n, n_hyp, n_ref, n_match, prec, rec, f, pn, rn, fn, n_hyp > 0 and n_ref > 0)
+
+
 def _beta_value(beta: float):
     """sacreBLEU's CLI takes an integer beta (``chrF2``); a whole number is passed as an int so that the score's
     name and arithmetic are the library's (``beta ** 2`` of 2 and of 2.0 give the same floats)."""
@@ -65,8 +91,12 @@ class SacreChrfDialect(ChrfDialect):
     implementation = f"sacrebleu {sacrebleu.__version__}"
     description = ("sacreBLEU's CHRF: character n-grams 1-6 without whitespace (chrF++: word 1-2-grams too), "
                    "beta = 2, statistics summed over the corpus, the best reference per segment, score on 0-100.")
+    short_label = "sacreBLEU"
+    rank = 0
     scale = 100.0
     corpus_rule = "sum"
+    sacrebleu_significance = True
+    cli_flags = {f: f for f in ("char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing")}
     OPTIONS = (
         OptionSpec("char_order", "int", CHRF.CHAR_ORDER, "character n-gram order", min=1, max=10),
         OptionSpec("word_order", "int", CHRF.WORD_ORDER, "word n-gram order (2 = chrF++)", min=0, max=4),
@@ -158,55 +188,37 @@ class SacreChrfDialect(ChrfDialect):
 
     def combine(self, stats) -> Combination:
         """``CHRF._compute_f_score``, step by step."""
-        factor, eps = self._factor, EPS
-        f1 = 1 + factor
         score = 0.0
         eff = 0
         avg_prec = avg_rec = 0.0
         orders = []
         for i, (kind, n) in enumerate(self.orders):
-            n_hyp, n_ref, n_match = stats[3 * i: 3 * i + 3]
-            if n_hyp > 0:
-                prec = n_match / n_hyp
-                pn = f"{g(n_match)} / {g(n_hyp)} = {g(prec)}"
-            else:
-                prec = eps
-                pn = ("no candidate n-grams counted (none in the candidate, or none in the reference): "
-                      "eps = 1e-16")
-            if n_ref > 0:
-                rec = n_match / n_ref
-                rn = f"{g(n_match)} / {g(n_ref)} = {g(rec)}"
-            else:
-                rec = eps
-                rn = "no reference n-grams: eps = 1e-16"
-            denom = factor * prec + rec
-            if denom > 0:
-                f = f1 * prec * rec / denom
-                fn = f"(1 + {g(factor)}) · {g(prec)} · {g(rec)} / ({g(factor)} · {g(prec)} + {g(rec)}) = {g(f)}"
-            else:
-                f = eps
-                fn = "P = R = 0: eps = 1e-16"
-            score += f
-            inc = n_hyp > 0 and n_ref > 0
-            if inc:
-                avg_prec += prec
-                avg_rec += rec
+            o = _order_result(kind, n, *stats[3 * i: 3 * i + 3], self._factor)
+            score += o.f
+            if o.included:
+                avg_prec += o.precision
+                avg_rec += o.recall
                 eff += 1
-            orders.append(OrderResult(kind, n, n_hyp, n_ref, n_match, prec, rec, f, pn, rn, fn,
-                                      inc if not self._eps else True))
+            if self._eps:
+                o.included = True
+            orders.append(o)
         n_orders = self._order
         if self._eps:
             final = 100 * score / n_orders
             return Combination(orders, "mean-f", self._beta, None, None, n_orders, score, final, 100.0,
                                f"100 · {g(score)} / {n_orders} = {g(final)}",
                                "eps_smoothing: the mean of the per-order F-scores (an empty order counts eps)")
+        return self._effective_order(orders, avg_prec, avg_rec, eff)
+
+    def _effective_order(self, orders, avg_prec, avg_rec, eff) -> Combination:
+        factor = self._factor
         if eff == 0:
             avg_prec = avg_rec = 0.0
         else:
             avg_prec /= eff
             avg_rec /= eff
         if avg_prec + avg_rec:
-            s = f1 * avg_prec * avg_rec
+            s = (1 + factor) * avg_prec * avg_rec
             s /= ((factor * avg_prec) + avg_rec)
             final = 100 * s
             formula = (f"100 · (1 + {g(factor)}) · {g(avg_prec)} · {g(avg_rec)} / ({g(factor)} · {g(avg_prec)} + "
@@ -216,8 +228,8 @@ class SacreChrfDialect(ChrfDialect):
             formula = "mean P + mean R = 0: score 0"
         return Combination(orders, "effective-order", self._beta, avg_prec, avg_rec, eff, None, final, 100.0,
                            formula,
-                           f"effective order: precision and recall are averaged over the {eff} of {n_orders} orders "
-                           "with candidate and reference n-grams, then combined into one F-score")
+                           f"effective order: precision and recall are averaged over the {eff} of {self._order} "
+                           "orders with candidate and reference n-grams, then combined into one F-score")
 
     # ---- signature and library behaviour
     def signature(self, nrefs) -> str:

@@ -32,12 +32,39 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from itertools import repeat
-from typing import ClassVar, Sequence
+from typing import Any, ClassVar, Mapping, Sequence
 
-from explainer.bleu.dialects import LibraryError, LibraryWarning
 from explainer.dialect import Dialect
+from explainer.options import format_value
 
-__all__ = ["ChrfDialect", "OrderResult", "Combination", "LibraryError", "LibraryWarning", "order_names"]
+__all__ = ["ChrfDialect", "OrderResult", "Combination", "LibraryError", "LibraryWarning", "order_names", "FLAGS"]
+
+#: the generic flags of ``explainer chrf`` / ``compare --metric chrf``, each a dialect maps to its own option
+#: (``ChrfDialect.cli_flags``) or refuses
+FLAGS = ("char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing")
+
+
+@dataclass
+class LibraryError:
+    """An exception the real library would raise on this input (recorded, never raised)."""
+
+    type: str
+    message: str
+    explanation: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class LibraryWarning:
+    """A warning the real library (or the explainer about the library's behaviour) gives on this input."""
+
+    category: str
+    message: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
 
 
 @dataclass
@@ -119,6 +146,14 @@ class ChrfDialect(Dialect):
     scale: ClassVar[float] = 100.0
     #: "sum" (corpus score from the summed statistics) or "mean" (mean of the segments' per-order F)
     corpus_rule: ClassVar[str] = "sum"
+    #: the bootstrap and paired tests are the library's own (sacreBLEU's PairedTest), not the project's extension
+    sacrebleu_significance: ClassVar[bool] = False
+    #: generic flag (``FLAGS``) -> this dialect's option; a flag missing here does not apply to the dialect
+    cli_flags: ClassVar[Mapping[str, str]] = {}
+    #: flags whose value is the negation of the option (NLTK: ``--whitespace`` is ``ignore_whitespace=False``)
+    negated_flags: ClassVar[frozenset] = frozenset()
+    #: flags with a value that means "what this dialect does anyway" (NLTK has no word n-grams: --word-order 0)
+    no_op_flags: ClassVar[Mapping[str, Any]] = {}
 
     # ---- identity
     def describe(self) -> dict:
@@ -199,6 +234,52 @@ class ChrfDialect(Dialect):
     def corpus_combine(self, segment_stats: Sequence[Sequence[float]], summed: Sequence[float]) -> Combination:
         """The corpus score from the segments' statistics (``summed`` = their column sums)."""
         return self.combine(summed)
+
+    # ---- command line
+    @classmethod
+    def options_from_flags(cls, flags: Mapping[str, Any], all_classes=()) -> dict:
+        """The options the generic flags given (flag -> value, None = not given) set; ValueError naming the
+        dialects a flag applies to when it does not apply to this one."""
+        opts: dict = {}
+        for flag in FLAGS:
+            value = flags.get(flag)
+            if value is None:
+                continue
+            option = cls.cli_flags.get(flag)
+            if option is None:
+                if flag in cls.no_op_flags and cls.no_op_flags[flag] == value:
+                    continue
+                where = ", ".join(c.name for c in all_classes if flag in c.cli_flags)
+                raise ValueError(f"--{flag.replace('_', '-')} does not apply to the {cls.name} dialect"
+                                 + (f" (it applies to: {where})" if where else ""))
+            opts[option] = (not value) if flag in cls.negated_flags else value
+        return opts
+
+    @classmethod
+    def cli_argv(cls, given: Mapping[str, Any], types=()) -> list[str]:
+        """The ``explainer chrf`` arguments (input: one JSON line on stdin) that bind this dialect with the options
+        ``given`` (its flags where it has them, ``-o NAME=VALUE`` otherwise; options in name order)."""
+        argv = ["chrf", "--jsonl", "-", "--dialect", cls.name]
+        to_flag = {opt: flag for flag, opt in cls.cli_flags.items()}
+        for name in sorted(given):
+            v = given[name]
+            if v is None:
+                continue
+            flag = to_flag.get(name)
+            if flag is None:
+                argv += ["-o", f"{name}={format_value(v)}"]
+                continue
+            spec = next((o for o in cls.OPTIONS if o.name == name), None)
+            dash = "--" + flag.replace("_", "-")
+            if spec is not None and spec.type == "bool":
+                want = (not v) if flag in cls.negated_flags else v
+                if want:
+                    argv.append(dash)
+                else:
+                    argv += ["-o", f"{name}={format_value(v)}"]
+            else:
+                argv += [dash, format_value(v)]
+        return argv
 
     # ---- signature, library behaviour
     def signature(self, nrefs: int | str) -> str:

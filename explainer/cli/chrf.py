@@ -19,18 +19,7 @@ import argparse
 
 from explainer.cli.io import CliError, int_arg, option_pairs, run_input, write_json
 
-__all__ = ["add_arguments", "run", "build_options", "FLAG_TO_OPTION"]
-
-#: flag -> {dialect: option name}; a flag missing for a dialect does not apply to it
-FLAG_TO_OPTION = {
-    "char_order": {"sacrebleu": "char_order", "nltk": "max_len"},
-    "word_order": {"sacrebleu": "word_order"},
-    "beta": {"sacrebleu": "beta", "nltk": "beta"},
-    "lowercase": {"sacrebleu": "lowercase"},
-    "whitespace": {"sacrebleu": "whitespace", "nltk": "ignore_whitespace"},
-    "eps_smoothing": {"sacrebleu": "eps_smoothing"},
-}
-
+__all__ = ["add_arguments", "run", "build_options"]
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
@@ -57,25 +46,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def build_options(args) -> dict:
-    """The dialect options implied by the flags that were given."""
-    from explainer.chrf import dialect_names
+    """The dialect options implied by the flags that were given (the dialect's own flag table, ``cli_flags``)."""
+    from explainer.chrf import DIALECTS
+    from explainer.chrf.dialects import FLAGS
 
-    d = args.dialect
-    if d not in dialect_names():
-        raise CliError(f"unknown chrF dialect {d!r}; choose one of: {', '.join(dialect_names())}")
-    opts: dict = {}
-    for flag, table in FLAG_TO_OPTION.items():
-        value = getattr(args, flag, None)
-        if value is None:
-            continue
-        if d not in table:
-            if flag == "word_order" and value == 0:
-                continue        # NLTK has no word n-grams: order 0 is what it does
-            raise CliError(f"--{flag.replace('_', '-')} does not apply to the {d} dialect "
-                           f"(it applies to: {', '.join(table)})")
-        if flag == "whitespace" and d == "nltk":
-            value = not value
-        opts[table[d]] = value
+    if args.dialect not in DIALECTS:
+        raise CliError(f"unknown chrF dialect {args.dialect!r}; choose one of: {', '.join(DIALECTS)}")
+    cls = DIALECTS[args.dialect]
+    try:
+        opts = cls.options_from_flags({f: getattr(args, f, None) for f in FLAGS}, [DIALECTS[n] for n in DIALECTS])
+    except ValueError as e:
+        raise CliError(str(e)) from None
     opts.update(option_pairs(args.option))
     return opts
 

@@ -3,12 +3,12 @@
 The files are read in lockstep a block at a time (as for BLEU); each segment's references are prepared once and
 every system's statistics vector is kept (flat memory: integers only). With the sacrebleu dialect every number is
 ``sacrebleu.significance.PairedTest``'s with ``CHRF(...)`` (``corpus_score(..., n_bootstrap=N)`` for
-``--confidence``), including its float32 arithmetic in the bootstrap (``explainer/chrf/resample.py``); with NLTK the
+``--confidence``), including its float32 arithmetic in the bootstrap (``explainer/corpus/chrf_stats.py``); with NLTK the
 tests resample the per-segment, per-order F-scores whose mean is NLTK's corpus score (the project's own extension).
 """
 from __future__ import annotations
 
-from explainer.cli.io import CliError
+from explainer.errors import ExplainerInputError
 
 __all__ = ["run_chrf", "chrf_dialect"]
 
@@ -16,36 +16,38 @@ _NOT_CHRF = ("tokenize", "smooth", "smooth_value", "max_order", "api", "weights"
              "types", "multi_ref", "tokenizer", "rouge_type")
 
 
-def chrf_dialect(args):
-    from explainer.chrf import get_dialect
-    from explainer.cli.chrf import build_options
+def chrf_dialect(args, extra_options: dict):
+    """The bound dialect of the flags (its own flag table) and ``-o`` options; ExplainerInputError otherwise."""
+    from explainer.chrf import DIALECTS, get_dialect
+    from explainer.chrf.dialects import FLAGS
 
     if args.dialect is None:
-        args.dialect = "sacrebleu"
+        args.dialect = DIALECTS.names()[0]
     for flag in _NOT_CHRF:
         if getattr(args, flag, None) is not None:
-            raise CliError(f"--{flag.replace('_', '-')} is not a chrF option (chrF takes --char-order --word-order "
-                           "--beta --lowercase --whitespace --eps-smoothing -o)")
+            raise ExplainerInputError(f"--{flag.replace('_', '-')} is not a chrF option (chrF takes --char-order "
+                                      "--word-order --beta --lowercase --whitespace --eps-smoothing -o)")
     if args.stem:
-        raise CliError("--stem is a ROUGE option (use --metric rouge)")
+        raise ExplainerInputError("--stem is a ROUGE option (use --metric rouge)")
     if args.report:
-        raise CliError("--report is not available for chrF yet; use --segments for the per-segment table")
-    opts = build_options(args)
+        raise ExplainerInputError("--report is not available for chrF yet; use --segments for the per-segment table")
     try:
-        d = get_dialect(args.dialect, **opts)
+        cls = DIALECTS.dialect_class(args.dialect)
+        opts = cls.options_from_flags({f: getattr(args, f, None) for f in FLAGS}, [DIALECTS[n] for n in DIALECTS])
+        opts.update(extra_options)
+        return get_dialect(args.dialect, **opts)
     except ValueError as e:
-        raise CliError(str(e)) from None
-    return d, opts
+        raise ExplainerInputError(str(e)) from None
 
 
-def run_chrf(args, systems, settings, read_blocks, tests, emit, write_csv) -> int:
+def run_chrf(args, systems, settings, read_blocks, tests, emit, write_csv, extra_options: dict) -> int:
     import numpy as np
 
     from explainer.chrf.algorithm import candidate_stats, check_references, prepare_references
-    from explainer.chrf.resample import chrf_statistic
+    from explainer.corpus.chrf_stats import chrf_statistic
     from explainer.gcpause import gc_paused
 
-    d, _ = chrf_dialect(args)
+    d = chrf_dialect(args, extra_options)
     K = len(args.ref)
     stats: list[list] = [[] for _ in systems]
     chosen: list[list] = [[] for _ in systems]
@@ -77,7 +79,7 @@ def run_chrf(args, systems, settings, read_blocks, tests, emit, write_csv) -> in
              "averaging": comb.averaging, "effective_order": comb.effective_order}
         corpus.append(c)
         statistics.append(chrf_statistic(d, stats[j], comb.score))
-    sacre = d.name == "sacrebleu"
+    sacre = d.sacrebleu_significance
     out = tests(systems, statistics, settings, faithful=sacre, plain_sig=d.signature(K), sacre=sacre)
     out.update({"metric": "chrf", "name": d.metric_name, "dialect": d.name, "options": d.options_dict(),
                 "n_segments": S, "n_references": K, "corpus": corpus, "warnings": warnings})

@@ -172,9 +172,10 @@ def run(args) -> int:
                 raise CliError(f"--{flag.replace('_', '-')} is a chrF option (use --metric chrf)")
     try:
         if args.metric == "chrf":
+            from explainer.cli.io import option_pairs
             from explainer.corpus.chrf_cli import run_chrf
 
-            return run_chrf(args, systems, settings, _read_blocks, _tests, _emit, _write_csv)
+            return run_chrf(args, systems, settings, _read_blocks, _tests, _emit, _write_csv, option_pairs(args.option))
         if args.metric == "rouge":
             return _run_rouge(args, systems, settings)
         return _run_bleu(args, systems, settings)

@@ -84,12 +84,8 @@ def search_chrf(col, cl, candidate: str, refs: list[str], subsets, tick=None) ->
     space = chrf_space(cl.chrf_word_order, cl.chrf_beta)
     for i, sc in enumerate(space):
         d = get_dialect(sc.dialect, **sc.config.opts)
-        prepared = prepare_references(d, refs)[0] if sc.dialect == "sacrebleu" else None
         for subset, sub_cost, sub_words in subsets:
-            if prepared is not None:
-                stats, _ = candidate_stats(d, candidate, [prepared[k] for k in subset])
-            else:
-                stats, _ = candidate_stats(d, candidate, prepare_references(d, [refs[k] for k in subset])[0])
+            stats, _ = candidate_stats(d, candidate, prepare_references(d, [refs[k] for k in subset])[0])
             comb = d.corpus_combine([stats], stats) if d.corpus_rule == "mean" else d.combine(stats)
             col.n += 1
             col.add(d.metric_name, sc, subset, sub_cost, sub_words, "score", comb.score, d.scale)
