@@ -68,3 +68,51 @@ def test_cli_reproduce_metric_chrf(capsys):
     d = json.loads(capsys.readouterr().out)
     assert rc == 0 and d["verdict"] == "reproduced"
     assert d["matches"][0]["argv"][:1] == ["chrf"]
+
+
+def _news():
+    from explainer.corpus.samples import HERE, SAMPLES
+
+    d = HERE / "news-en"
+    read = lambda f: (d / f).read_text(encoding="utf-8").rstrip("\n").split("\n")   # noqa: E731
+    streams = [read(f) for f in SAMPLES["news-en"].references]
+    return read(SAMPLES["news-en"].systems[0]), streams
+
+
+def test_corpus_search_values_are_the_libraries_corpus_scores():
+    """The corpus search (shared statistics per counting key) gives sacreBLEU's corpus_score and NLTK's corpus_chrf
+    for every configuration and reference subset; a published corpus chrF++ is found."""
+    from nltk.translate.chrf_score import corpus_chrf
+
+    from explainer.chrf import get_dialect
+    from explainer.dialectcmp.chrf_space import _corpus_score, chrf_space, corpus_vectors, search_chrf_corpus
+    from explainer.dialectcmp.reproduction import _Collector, reference_subsets
+
+    hyps, streams = _news()
+    hyps, streams = hyps[:60], [s[:60] for s in streams]
+    per_seg = [list(x) for x in zip(*streams)]
+    subsets = reference_subsets(2)
+    seen = set()
+    for sc in chrf_space():
+        d = get_dialect(sc.dialect, **sc.config.opts)
+        if d.counting_key() in seen and sc.config.opts.get("beta") is None:
+            continue
+        seen.add(d.counting_key())
+        vec = corpus_vectors(d, hyps, per_seg, subsets)
+        for subset, _, _ in subsets:
+            got = _corpus_score(d, vec[tuple(subset)])
+            if d.scale == 100.0:
+                want = CHRF(**sc.config.opts).corpus_score(hyps, [streams[k] for k in subset]).score
+            else:
+                joined = [" ".join(rs[k] for k in subset) for rs in per_seg]
+                want = corpus_chrf(joined, hyps, **sc.config.opts)
+            assert abs(got - want) <= 1e-9, (sc.config, subset, got, want)
+    v = CHRF(word_order=2).corpus_score(hyps, streams).score
+    cl = parse_claim(f"chrF++ {v:.2f}")
+    class CorpusCollector(_Collector):
+        def _stdin(self, cand, refs, subset) -> str:     # a corpus match is a --hyp/--ref command, no stdin
+            return ""
+
+    col = CorpusCollector(cl, "", [])
+    search_chrf_corpus(col, cl, hyps, per_seg, subsets)
+    assert any(m.references == [0, 1] and m.config.opts == {"word_order": 2} for m in col.matches.values())

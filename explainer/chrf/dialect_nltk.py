@@ -36,6 +36,7 @@ class NltkChrfDialect(ChrfDialect):
     cli_flags = {"char_order": "max_len", "beta": "beta", "whitespace": "ignore_whitespace"}
     negated_flags = frozenset({"whitespace"})
     no_op_flags = {"word_order": 0}
+    counting_options = ("min_len", "max_len", "ignore_whitespace")
     OPTIONS = (
         OptionSpec("min_len", "int", 1, "smallest character n-gram order", min=1, max=10),
         OptionSpec("max_len", "int", 6, "largest character n-gram order", min=1, max=10),

@@ -96,6 +96,7 @@ class SacreChrfDialect(ChrfDialect):
     scale = 100.0
     corpus_rule = "sum"
     sacrebleu_significance = True
+    counting_options = ("char_order", "word_order", "lowercase", "whitespace")
     cli_flags = {f: f for f in ("char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing")}
     OPTIONS = (
         OptionSpec("char_order", "int", CHRF.CHAR_ORDER, "character n-gram order", min=1, max=10),

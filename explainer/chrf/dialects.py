@@ -154,6 +154,13 @@ class ChrfDialect(Dialect):
     negated_flags: ClassVar[frozenset] = frozenset()
     #: flags with a value that means "what this dialect does anyway" (NLTK has no word n-grams: --word-order 0)
     no_op_flags: ClassVar[Mapping[str, Any]] = {}
+    #: the options that change the n-gram counts (the others, beta and the averaging, change only the arithmetic):
+    #: configurations equal in these share their statistics vectors (the reproduce search)
+    counting_options: ClassVar[tuple[str, ...]] = ()
+
+    def counting_key(self) -> tuple:
+        """This dialect's name and the values of its ``counting_options``."""
+        return (self.name,) + tuple(self.options[o] for o in self.counting_options)
 
     # ---- identity
     def describe(self) -> dict:

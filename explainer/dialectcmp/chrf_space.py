@@ -11,7 +11,7 @@ from __future__ import annotations
 from explainer.dialectcmp.configs import Config
 from explainer.dialectcmp.space import SearchConfig
 
-__all__ = ["chrf_space", "search_chrf"]
+__all__ = ["chrf_space", "search_chrf", "search_chrf_corpus", "corpus_vectors"]
 
 _SACRE_BETAS = ((2, 0.0, ""), (1, 1.5, "beta = 1"), (3, 1.5, "beta = 3"))
 _NLTK_BETAS = ((3.0, 0.0, ""), (2.0, 0.5, "beta = 2"))
@@ -91,4 +91,69 @@ def search_chrf(col, cl, candidate: str, refs: list[str], subsets, tick=None) ->
             col.add(d.metric_name, sc, subset, sub_cost, sub_words, "score", comb.score, d.scale)
         if tick is not None and i % 16 == 0:
             tick()
+    return len(space)
+
+
+# ------------------------------------------------------------------------------------------------ corpus
+def corpus_vectors(d, candidates, references, subsets) -> dict:
+    """Per reference subset, per segment, the statistics vector against each reference the library compares with
+    (``effective_references`` of the subset's references): computed once for every configuration that counts the
+    same n-grams (``counting_key``). Only integers are kept, no n-gram tables."""
+    from explainer.chrf.algorithm import prepare_references
+
+    out: dict = {tuple(s): [] for s, _, _ in subsets}
+    for h, refs in zip(candidates, references):
+        hyp = d.extract(d.prepare(h))
+        cache: dict = {}
+        for subset in out:
+            eff, _ = d.effective_references([refs[k] for k in subset])
+            vecs = []
+            for r in eff:
+                v = cache.get(r)
+                if v is None:
+                    v = cache[r] = _vector(d, hyp, prepare_references(d, [r])[0][0])
+                vecs.append(v)
+            out[subset].append(vecs)
+    return out
+
+
+def _vector(d, hyp, ref) -> list:
+    (hc, hl), (rc, rl) = hyp, ref
+    v: list = []
+    for h, r, nh, nr in zip(hc, rc, hl, rl):
+        v.extend(d.order_stats(h, r, nh, nr))
+    return v
+
+
+def _corpus_score(d, per_segment: list) -> float:
+    kept = []
+    for vecs in per_segment:
+        kept.append(vecs[0] if len(vecs) == 1 else vecs[d.select_reference([d.f_score(v) for v in vecs])])
+    summed = [sum(col) for col in zip(*kept)]
+    return d.corpus_combine(kept, summed).score
+
+
+def search_chrf_corpus(col, cl, candidates, references, subsets, tick=None) -> int:
+    """The corpus search: every configuration of ``chrf_space`` on every reference subset, the corpus score as
+    ``python -m explainer chrf --hyp ... --ref ...`` prints it (``native_score``). Configurations that count the
+    same n-grams share their statistics (``corpus_vectors``). Returns the number of configurations."""
+    from explainer.chrf import get_dialect
+
+    space = chrf_space(cl.chrf_word_order, cl.chrf_beta)
+    groups: dict = {}
+    for sc in space:
+        d = get_dialect(sc.dialect, **sc.config.opts)
+        groups.setdefault(d.counting_key(), []).append((sc, d))
+    paths = getattr(col, "value_paths", None)
+    for members in groups.values():
+        vectors = corpus_vectors(members[0][1], candidates, references, subsets)
+        for sc, d in members:
+            for subset, sub_cost, sub_words in subsets:
+                value = _corpus_score(d, vectors[tuple(subset)])
+                col.n += 1
+                col.add(d.metric_name, sc, subset, sub_cost, sub_words, "score", value, d.scale)
+                if paths is not None:
+                    paths[(d.metric_name, sc.config, tuple(subset), "score")] = ["native_score"]
+            if tick is not None:
+                tick()
     return len(space)
