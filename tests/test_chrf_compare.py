@@ -108,7 +108,7 @@ def test_cli_compare_paired_ar_and_segments(capsys, monkeypatch, tmp_path):
     (["--tokenize", "13a"], "is not a chrF option"),
     (["--char-order", "0"], "char_order must be between"),
     (["--dialect", "nltk", "--lowercase"], "does not apply to the nltk dialect"),
-    (["--report", "x.json"], "--report is not available for chrF"),
+    (["--dialect", "comet"], "unknown chrF dialect 'comet'"),
 ])
 def test_cli_compare_refusals(capsys, flags, msg):
     rc, out = _compare(capsys, *flags)
@@ -132,3 +132,40 @@ def test_nltk_compare_is_the_mean_of_segments(capsys):
     for row, (_, hyps) in zip(d["systems"], SYSTEMS):
         assert abs(row["score"] - corpus_chrf(joined, hyps)) <= 1e-9
     assert d["test"]["faithful"] is False
+
+
+def test_cli_compare_report(capsys, monkeypatch, tmp_path):
+    """--report: the whole chrF report; its numbers are sacreBLEU's, the tests PairedTest's."""
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    rep = tmp_path / "rep.json"
+    seg = tmp_path / "seg.csv"
+    rc, out = _compare(capsys, "--word-order", "2", "--paired-bs", "--paired-bs-n", "150", "--report", str(rep),
+                       "--segments", str(seg))
+    assert rc == 0, out.err
+    d = json.loads(out.out)
+    _, want = _sacre("bs", 150, {"word_order": 2})
+    for row, r in zip(d["systems"], want):
+        assert row["score"] == r.score and row["p_value"] == r.p_value and row["ci"] == r.ci
+    report = json.loads(rep.read_text(encoding="utf-8"))
+    assert report["kind"] == "chrf-corpus-report" and report["name"] == "chrF2++"
+    assert report["n_segments"] == len(PER_SEG) and len(report["segments"]) == len(PER_SEG)
+    m = CHRF(word_order=2)
+    first = report["segments"][0]["systems"][SYSTEMS[0][0]]
+    assert first["score"] == m.sentence_score(SYSTEMS[0][1][0], PER_SEG[0]).score
+    assert report["tests"]["type"] == "bs"
+    assert [s["corpus"]["score"] for s in report["systems"]] == [r.score for r in want]
+    assert len(seg.read_text(encoding="utf-8").splitlines()) == len(PER_SEG) + 1
+
+
+def test_report_api_drill_down():
+    from explainer.corpus.chrf_report import chrf_report
+    from explainer.corpus.samples import load_sample
+
+    rep = chrf_report(load_sample("news-en"), word_order=2)
+    s0 = rep.systems[0]
+    tr = s0.trace.segment(3)
+    assert tr.stats == s0.trace.segment_stats[3] and tr.score == s0.sentence[3]
+    assert rep.order_rows(0)[0]["kind"] == "char"
+    ld = rep.largest_deltas(1)
+    assert ld["n_better"] + ld["n_worse"] + ld["n_equal"] == rep.n_segments
+    assert sum(b["n_segments"] for b in rep.length_buckets()) == rep.n_segments

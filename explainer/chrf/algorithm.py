@@ -174,7 +174,10 @@ def explain_segment(d: ChrfDialect, candidate: str, references: Sequence[str]) -
     return build_segment_trace(d, candidate, references)
 
 
-def explain_corpus(d: ChrfDialect, candidates, references, *, full: bool = False) -> ChrfCorpusTrace:
+def explain_corpus(d: ChrfDialect, candidates, references, *, full: bool = False,
+                   prepared: list | None = None) -> ChrfCorpusTrace:
+    """The corpus trace (``prepared``: the references already prepared, one ``prepare_references`` per segment,
+    shared by several systems; statistics path only)."""
     candidates, references = normalize_corpus_input(candidates, references)
     if not candidates:
         raise ExplainerInputError("the corpus has no segment")
@@ -208,7 +211,7 @@ def explain_corpus(d: ChrfDialect, candidates, references, *, full: bool = False
                                [t.chosen_reference for t in segments], summed, d.corpus_combine(seg_stats, summed),
                                _signature(d, nrefs_of(references)), len(candidates), warns, err, builder=builder,
                                segments=segments)
-    st = score_corpus(d, candidates, references)
+    st = score_corpus(d, candidates, references, prepared=prepared)
     return ChrfCorpusTrace(d.name, d.metric_name, d.options_dict(), st.segment_stats, st.chosen_references,
                            st.stats, st.combination, st.signature, len(candidates), st.warnings, st.library_error,
                            builder=builder, segments=segments)

@@ -29,8 +29,6 @@ def chrf_dialect(args, extra_options: dict):
                                       "--word-order --beta --lowercase --whitespace --eps-smoothing -o)")
     if args.stem:
         raise ExplainerInputError("--stem is a ROUGE option (use --metric rouge)")
-    if args.report:
-        raise ExplainerInputError("--report is not available for chrF yet; use --segments for the per-segment table")
     try:
         cls = DIALECTS.dialect_class(args.dialect)
         opts = cls.options_from_flags({f: getattr(args, f, None) for f in FLAGS}, [DIALECTS[n] for n in DIALECTS])
@@ -40,14 +38,39 @@ def chrf_dialect(args, extra_options: dict):
         raise ExplainerInputError(str(e)) from None
 
 
-def run_chrf(args, systems, settings, read_blocks, tests, emit, write_csv, extra_options: dict) -> int:
-    import numpy as np
+def run_chrf(args, systems, settings, io: dict, extra_options: dict) -> int:
+    """``compare --metric chrf``. ``io``: the compare command's helpers (read_blocks, read_testset, tests, emit,
+    write_csv, write_json)."""
+    d = chrf_dialect(args, extra_options)
+    if args.report:
+        return _run_report(args, systems, settings, io, d)
+    K = len(args.ref)
+    stats, chosen, warnings, S = _statistics(args, systems, io["read_blocks"], d)
+    corpus, statistics = [], []
+    for j, (name, _) in enumerate(systems):
+        summed = [sum(col) for col in zip(*stats[j])]
+        comb = d.corpus_combine(stats[j], summed)
+        corpus.append(_corpus_row(name, comb, summed))
+        statistics.append(_statistic(d, stats[j], comb.score))
+    out = _output(d, systems, statistics, settings, io, K, S, corpus, warnings)
+    if args.segments:
+        io["write_csv"](args.segments, _segment_columns(d, systems, stats, chosen, S))
+    io["emit"](out)
+    return 0
 
-    from explainer.chrf.algorithm import candidate_stats, check_references, prepare_references
+
+def _statistic(d, stats, score):
     from explainer.corpus.chrf_stats import chrf_statistic
+
+    return chrf_statistic(d, stats, score)
+
+
+def _statistics(args, systems, read_blocks, d):
+    """Every system's per-segment statistics vectors and kept references, the files read block by block (each
+    segment's references prepared once for all systems)."""
+    from explainer.chrf.algorithm import candidate_stats, check_references, prepare_references
     from explainer.gcpause import gc_paused
 
-    d = chrf_dialect(args, extra_options)
     K = len(args.ref)
     stats: list[list] = [[] for _ in systems]
     chosen: list[list] = [[] for _ in systems]
@@ -68,33 +91,55 @@ def run_chrf(args, systems, settings, read_blocks, tests, emit, write_csv, extra
 
     with gc_paused():
         S = read_blocks(args, systems, on_block)
-    corpus, statistics = [], []
-    for j, (name, _) in enumerate(systems):
-        summed = [sum(col) for col in zip(*stats[j])]
-        comb = d.corpus_combine(stats[j], summed)
-        c = {"name": name, "score": comb.score100, "native_score": comb.score, "stats": summed,
-             "orders": [{"kind": o.kind, "n": o.n, "hyp": o.hyp, "ref": o.ref, "match": o.match,
-                         "precision": o.precision, "recall": o.recall, "f": o.f, "included": o.included}
-                        for o in comb.orders],
-             "averaging": comb.averaging, "effective_order": comb.effective_order}
-        corpus.append(c)
-        statistics.append(chrf_statistic(d, stats[j], comb.score))
+    return stats, chosen, warnings, S
+
+
+def _corpus_row(name, comb, summed) -> dict:
+    return {"name": name, "score": comb.score100, "native_score": comb.score, "stats": list(summed),
+            "orders": [{"kind": o.kind, "n": o.n, "hyp": o.hyp, "ref": o.ref, "match": o.match,
+                        "precision": o.precision, "recall": o.recall, "f": o.f, "included": o.included}
+                       for o in comb.orders],
+            "averaging": comb.averaging, "effective_order": comb.effective_order}
+
+
+def _output(d, systems, statistics, settings, io, K, S, corpus, warnings) -> dict:
     sacre = d.sacrebleu_significance
-    out = tests(systems, statistics, settings, faithful=sacre, plain_sig=d.signature(K), sacre=sacre)
+    out = io["tests"](systems, statistics, settings, faithful=sacre, plain_sig=d.signature(K), sacre=sacre)
     out.update({"metric": "chrf", "name": d.metric_name, "dialect": d.name, "options": d.options_dict(),
                 "n_segments": S, "n_references": K, "corpus": corpus, "warnings": warnings})
+    return out
+
+
+def _segment_columns(d, systems, stats, chosen, S) -> dict:
+    cols: dict = {"segment": list(range(1, S + 1))}
+    base = None
+    for j, (name, _) in enumerate(systems):
+        sc = [d.f_score(v) for v in stats[j]]
+        cols[f"{name} | score"] = sc
+        if base is None:
+            base = sc
+        else:
+            cols[f"{name} | Δ"] = [a - b for a, b in zip(sc, base)]
+        cols[f"{name} | reference"] = [k + 1 for k in chosen[j]]
+    return cols
+
+
+def _run_report(args, systems, settings, io, d) -> int:
+    """--report: the whole chrF report (the texts are kept: the report lists every segment)."""
+    from explainer.corpus.chrf_report import chrf_report
+
+    ts = io["read_testset"](args, systems)
+    rep = chrf_report(ts, dialect=d.name, **d.options_dict())
+    statistics = [rep.statistic(j) for j in range(len(systems))]
+    corpus = [_corpus_row(s.name, s.trace.combination, s.trace.summed) for s in rep.systems]
+    warnings = []
+    for s in rep.systems:
+        for w in s.trace.warnings:
+            if w.message not in warnings:
+                warnings.append(w.message)
+    out = _output(d, systems, statistics, settings, io, len(args.ref), rep.n_segments, corpus, warnings)
     if args.segments:
-        cols: dict = {"segment": list(range(1, S + 1))}
-        base = None
-        for j, (name, _) in enumerate(systems):
-            sc = np.asarray([d.f_score(v) if d.corpus_rule == "sum" else d.corpus_combine([v], v).score
-                             for v in stats[j]])
-            cols[f"{name} | score"] = sc.tolist()
-            if base is None:
-                base = sc
-            else:
-                cols[f"{name} | Δ"] = (sc - base).tolist()
-            cols[f"{name} | reference"] = [k + 1 for k in chosen[j]]
-        write_csv(args.segments, cols)
-    emit(out)
+        io["write_csv"](args.segments, rep.segment_rows())
+    io["write_json"](args.report, rep.to_dict(tests=out.get("test")))
+    io["emit"](out)
     return 0

@@ -175,7 +175,9 @@ def run(args) -> int:
             from explainer.cli.io import option_pairs
             from explainer.corpus.chrf_cli import run_chrf
 
-            return run_chrf(args, systems, settings, _read_blocks, _tests, _emit, _write_csv, option_pairs(args.option))
+            io = {"read_blocks": _read_blocks, "read_testset": _read_testset, "tests": _tests, "emit": _emit,
+                  "write_csv": _write_csv, "write_json": _write_json}
+            return run_chrf(args, systems, settings, io, option_pairs(args.option))
         if args.metric == "rouge":
             return _run_rouge(args, systems, settings)
         return _run_bleu(args, systems, settings)
