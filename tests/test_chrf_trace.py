@@ -205,3 +205,21 @@ def test_registry_is_lazy_and_dialects_are_read_only():
     with pytest.raises(TypeError):
         d.options["word_order"] = 0
     assert d.describe()["corpus_rule"] == "sum" and get_dialect("nltk").describe()["scale"] == 1.0
+
+
+def test_every_chrf_dialects_capabilities_are_well_formed():
+    """As tests/test_dialect_value.py checks BLEU's and ROUGE's: the capabilities name the dialect's own options,
+    and a Config row gives the bound dialect."""
+    from explainer.chrf.dialects import FLAGS
+    from explainer.dialectcmp.configs import Config
+
+    for name in DIALECTS:
+        cls = DIALECTS[name]
+        own = {o.name for o in cls.OPTIONS}
+        assert cls.short_label and isinstance(cls.rank, int), name
+        assert set(cls.cli_flags) <= set(FLAGS) and set(cls.cli_flags.values()) <= own, name
+        assert set(cls.negated_flags) <= set(cls.cli_flags) and set(cls.counting_options) <= own, name
+        assert cls.cli_argv({})[:5] == ["chrf", "--jsonl", "-", "--dialect", name]
+        d = get_dialect(name)
+        assert d.counting_key()[0] == name and d == get_dialect(name) and hash(d) == hash(get_dialect(name))
+        assert Config.make("chrf", name, {"beta": 1.0}).bound() == get_dialect(name, beta=1.0)
