@@ -169,3 +169,19 @@ def test_report_api_drill_down():
     ld = rep.largest_deltas(1)
     assert ld["n_better"] + ld["n_worse"] + ld["n_equal"] == rep.n_segments
     assert sum(b["n_segments"] for b in rep.length_buckets()) == rep.n_segments
+
+
+def test_confidence_where_sacrebleu_fails_is_recorded(monkeypatch):
+    """A resample without any match: sacreBLEU's chrF returns the Python 0.0 among float32 scores and
+    corpus_score(n_bootstrap) raises TypeError; the explainer records that error (and still gives the numbers)."""
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    hyps, refs = ["abc def", "xyz"], [["abc def", "qqq"]]
+    with pytest.raises(TypeError, match="coerce float and float32"):
+        CHRF().corpus_score(hyps, refs, n_bootstrap=50)
+    d = get_dialect("sacrebleu")
+    st = score_corpus(d, hyps, [[r] for r in refs[0]])
+    c = bootstrap_confidence(chrf_statistic(d, st.segment_stats, st.score), 50)
+    assert c.library_error and "TypeError" in c.library_error
+    # on the news corpus nothing is mixed: no error, the numbers are sacreBLEU's (test above)
+    name, stat = _named({})[0]
+    assert bootstrap_confidence(stat, 100).library_error is None

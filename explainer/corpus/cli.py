@@ -418,6 +418,8 @@ def _tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, sac
         for row, st in zip(rows, statistics):
             c = bootstrap_confidence(st, conf_n, faithful=faithful)
             row["mean"], row["ci"] = float(c.mean), float(c.ci)
+            if c.library_error:
+                row["library_error"] = c.library_error
         test.update({"type": "confidence", "name": "bootstrap confidence interval (per system)",
                      "n_samples": conf_n, "seed": seed_str})
         if not faithful:

@@ -133,11 +133,15 @@ class Confidence:
     seed: str
     resampled: np.ndarray = field(repr=False)
     faithful: bool = True
+    #: the exception the real library raises here (its numbers are still given, computed in float64)
+    library_error: str | None = None
 
     def to_dict(self, *, with_samples: bool = False) -> dict:
         d = {"score": float(self.score), "mean": float(self.mean), "ci": float(self.ci), "low": float(self.low),
              "high": float(self.high), "n_bootstrap": self.n_bootstrap, "seed": self.seed,
              "faithful": self.faithful}
+        if self.library_error:
+            d["library_error"] = self.library_error
         if with_samples:
             d["resampled"] = [float(x) for x in self.resampled]
         return d
@@ -229,7 +233,14 @@ def _f32_sums_exact(stats_list: Sequence[Statistic]) -> bool:
     return True
 
 
-def _bootstrap_pass(rng: np.random.Generator, n: int, stats_list: Sequence[Statistic]) -> list[np.ndarray]:
+def _mixed_types(values: list) -> bool:
+    """Python floats among NumPy float32 scores (sacreBLEU's chrF returns the Python 0.0 for a row without any
+    match): ``np.array`` makes them float64, ``statistics.mean`` refuses them (TypeError)."""
+    return any(type(v) is float for v in values) and any(isinstance(v, np.float32) for v in values)
+
+
+def _bootstrap_pass(rng: np.random.Generator, n: int, stats_list: Sequence[Statistic],
+                    mixed: list | None = None) -> list[np.ndarray]:
     """Resampled scores of every statistic under the same index matrix ``rng.choice(S, size=(n, S))``, drawn in
     blocks of rows (the same stream as one call). Rows are summed as sacreBLEU sums them and scored in mode f32
     (float32 statistics) or py (float64 statistics, the project's own extension)."""
@@ -262,6 +273,8 @@ def _bootstrap_pass(rng: np.random.Generator, n: int, stats_list: Sequence[Stati
                 rows = np.stack([arr[r].sum(0) for r in idx])
                 out[j].extend(st.score_rows(rows, "f32" if st.resample_dtype == np.float32 else "py"))
         del idx
+    if mixed is not None:
+        mixed.extend(j for j, (x, st) in enumerate(zip(out, stats_list)) if st.native_scores and _mixed_types(x))
     return [np.array(x) if st.native_scores else np.asarray(x, dtype=np.float64) for x, st in zip(out, stats_list)]
 
 
@@ -272,15 +285,20 @@ def bootstrap_confidence(st: Statistic, n: int = DEFAULT_BS_N, *, seed: Any = No
     S = st.stats.shape[0]
     check_test_size(n, S, "the bootstrap confidence interval")
     seed_str, seed_val = seed_from_env(seed)
-    scores = _bootstrap_pass(np.random.default_rng(seed_val), n, [st])[0]
+    mixed: list = []
+    scores = _bootstrap_pass(np.random.default_rng(seed_val), n, [st], mixed)[0]
     # Score.estimate_ci sorts the scores as they are: Python floats, or NumPy float32 for chrF (then its
     # statistics.mean and half-width are float32 too)
     srt = sorted(scores) if st.native_scores and scores.dtype == np.float32 else sorted(scores.tolist())
     lo_i = n // 40
     lo, hi = srt[lo_i], srt[n - lo_i - 1]
+    err = None
+    if mixed:
+        err = ("TypeError: don't know how to coerce float and float32 (sacreBLEU's Score.estimate_ci: a resample "
+               "without any match scores the Python 0.0 among float32 scores; the mean shown is computed in float64)")
     return Confidence(score=st.score, mean=float(statistics.mean(srt)), ci=float(0.5 * (hi - lo)), low=float(lo),
-                      high=float(hi),
-                      n_bootstrap=n, seed=seed_str, resampled=scores, faithful=faithful)
+                      high=float(hi), n_bootstrap=n, seed=seed_str, resampled=scores, faithful=faithful,
+                      library_error=err)
 
 
 # ------------------------------------------------------------------------------------------ PairedTest
