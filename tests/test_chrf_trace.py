@@ -183,7 +183,8 @@ def test_view_models_are_the_traces_numbers():
     assert view.averaging_steps(tr)[-1]["value"] == tr.score
     assert [r["kept"] for r in view.reference_rows(tr)].count(True) == 1
     sbs = view.side_by_side(H, R)
-    assert [r["name"] for r in sbs] == ["chrF2", "chrF2++", "chrF"]
+    assert [r["name"] for r in sbs] == ["chrF2", "chrF2++", "chrF2", "chrF", "chrF"]
+    assert [r["id"] for r in sbs][:2] == ["sacrebleu", "sacrebleu:chrf++"]
     assert sbs[0]["score"] == score_chrf(H, R).score
     json.dumps(sbs)
 

@@ -44,6 +44,12 @@ class NltkChrfDialect(ChrfDialect):
         OptionSpec("ignore_whitespace", "bool", True, "remove whitespace (regular expression \\s+) first"),
     )
 
+    @classmethod
+    def comparison_rows(cls, texts=()) -> list[dict]:
+        return [{"options": {}, "id": cls.name, "label": "NLTK chrF (β = 3)", "note": cls.description},
+                {"options": {"beta": 2.0}, "id": f"{cls.name}:beta2", "label": "NLTK chrF, β = 2",
+                 "note": "NLTK with sacreBLEU's β"}]
+
     def _setup(self) -> None:
         o = self.options
         if o["min_len"] > o["max_len"]:

@@ -110,6 +110,14 @@ class SacreChrfDialect(ChrfDialect):
                    "instead of sacreBLEU's effective-order average of precision and recall"),
     )
 
+    @classmethod
+    def comparison_rows(cls, texts=()) -> list[dict]:
+        return [{"options": {}, "id": cls.name, "label": "sacreBLEU chrF2", "note": cls.description},
+                {"options": {"word_order": 2}, "id": f"{cls.name}:chrf++", "label": "sacreBLEU chrF2++",
+                 "note": "word unigrams and bigrams added to the character orders"},
+                {"options": {"eps_smoothing": True}, "id": f"{cls.name}:eps", "label": "sacreBLEU chrF2, eps smoothing",
+                 "note": "the mean of the per-order F (chrF++.py, Moses and NLTK style) instead of effective order"}]
+
     def _setup(self) -> None:
         o = self.options
         self._beta = _beta_value(o["beta"])

@@ -8,7 +8,7 @@ charts. No Streamlit here; every number is the trace's.
 * ``prf_chart(trace)``: P, R and F per order (chart data);
 * ``averaging_steps(trace)``: the final step in words and numbers;
 * ``reference_rows(trace)``: each reference's score and which one is kept;
-* ``side_by_side(candidate, references)``: sacreBLEU chrF, chrF++ and NLTK on the same texts (Dialects page).
+* ``side_by_side(candidate, references)``: every chrF dialect's comparison rows on the same texts (Dialects page).
 """
 from __future__ import annotations
 
@@ -89,17 +89,17 @@ def reference_rows(trace: ChrfTrace) -> list[dict]:
 
 
 def side_by_side(candidate: str, references: Sequence[str]) -> list[dict]:
-    """sacreBLEU chrF2, chrF2++ and NLTK's chrF on the same segment: score (0-100 and native) and per-order F."""
-    from explainer.chrf import explain_chrf
+    """Every chrF dialect's comparison rows (sacreBLEU chrF2, chrF2++, eps smoothing; NLTK β = 3 and 2) on the same
+    segment: score (0-100 and native), per-order F, signature."""
+    from explainer.chrf import DIALECTS, explain_chrf
 
     out = []
-    for dialect, opts, label in (("sacrebleu", {}, "sacreBLEU chrF2"), ("sacrebleu", {"word_order": 2},
-                                                                        "sacreBLEU chrF2++"),
-                                 ("nltk", {}, "NLTK chrF (β = 3)")):
-        tr = explain_chrf(candidate, references, dialect=dialect, **opts)
-        c = tr.combination
-        out.append({"label": label, "dialect": dialect, "options": opts, "name": tr.name, "score": c.score100,
-                    "native_score": c.score, "scale": c.scale, "averaging": c.averaging,
-                    "f": {order_label(o.kind, o.n): o.f for o in c.orders}, "signature": tr.signature,
-                    "warnings": [w.message for w in tr.warnings]})
+    for name in DIALECTS:
+        for row in DIALECTS[name].comparison_rows([candidate, *references]):
+            tr = explain_chrf(candidate, references, dialect=name, **row["options"])
+            c = tr.combination
+            out.append({"id": row["id"], "label": row["label"], "dialect": name, "options": row["options"],
+                        "name": tr.name, "score": c.score100, "native_score": c.score, "scale": c.scale,
+                        "averaging": c.averaging, "f": {order_label(o.kind, o.n): o.f for o in c.orders},
+                        "signature": tr.signature, "warnings": [w.message for w in tr.warnings]})
     return out

@@ -1,7 +1,8 @@
 """chrF implementations side by side, and the first step where two disagree (``dialects --metric chrf`` and the
 Dialects page's data).
 
-Rows: sacreBLEU's chrF2 and chrF2++ (and eps smoothing), NLTK's chrF (β = 3, its default, and β = 2). The steps
+Rows: every chrF dialect's ``comparison_rows`` (sacreBLEU's chrF2, chrF2++ and eps smoothing; NLTK's chrF with
+β = 3, its default, and β = 2). The steps
 compared, in the order the computation takes them: the references the library compares with (NLTK joins several
 into one), the characters read (whitespace, case), the orders (chrF++'s word n-grams), the counts per order, β,
 the per-order F (eps rules), the averaging, the scale. Each row carries the ``argv`` of the ``chrf`` command that
@@ -14,17 +15,7 @@ from typing import Sequence
 
 from explainer.dialectcmp.configs import Config
 
-__all__ = ["ChrfRow", "CHRF_ROWS", "chrf_rows", "first_difference", "compare_chrf"]
-
-#: (row id, dialect, options, label)
-CHRF_ROWS: tuple[tuple[str, str, dict, str], ...] = (
-    ("sacrebleu", "sacrebleu", {}, "sacreBLEU chrF2"),
-    ("sacrebleu:chrf++", "sacrebleu", {"word_order": 2}, "sacreBLEU chrF2++"),
-    ("sacrebleu:eps", "sacrebleu", {"eps_smoothing": True}, "sacreBLEU chrF2, eps smoothing"),
-    ("nltk", "nltk", {}, "NLTK chrF (β = 3)"),
-    ("nltk:beta2", "nltk", {"beta": 2.0}, "NLTK chrF, β = 2"),
-)
-
+__all__ = ["ChrfRow", "row_specs", "chrf_rows", "first_difference", "compare_chrf"]
 
 @dataclass
 class ChrfRow:
@@ -41,9 +32,17 @@ class ChrfRow:
                 "orders": t["orders"], "warnings": [w["message"] for w in t["warnings"]]}
 
 
+def row_specs(texts: Sequence[str] = ()) -> list[tuple[str, str, dict, str]]:
+    """(row id, dialect, options, label) of every registered chrF dialect's ``comparison_rows``, in order."""
+    from explainer.chrf import DIALECTS
+
+    return [(r["id"], name, r["options"], r["label"]) for name in DIALECTS
+            for r in DIALECTS[name].comparison_rows(texts)]
+
+
 def chrf_rows(candidate: str, references: Sequence[str]) -> list[ChrfRow]:
     out = []
-    for rid, dialect, opts, label in CHRF_ROWS:
+    for rid, dialect, opts, label in row_specs([candidate, *references]):
         cfg = Config.make("chrf", dialect, opts, id=rid, label=label)
         out.append(ChrfRow(rid, label, cfg, _trace(cfg, candidate, references)))
     return out

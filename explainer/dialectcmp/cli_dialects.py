@@ -113,9 +113,9 @@ def _compare(args, types, cand, refs, where: str) -> dict:
 
 def _compare_chrf(args, cand, refs, where: str) -> dict:
     """chrF's implementations side by side (explainer/dialectcmp/chrf_compare.py)."""
-    from explainer.dialectcmp.chrf_compare import CHRF_ROWS, compare_chrf
+    from explainer.dialectcmp.chrf_compare import compare_chrf, row_specs
 
-    ids = [r[0] for r in CHRF_ROWS]
+    ids = [r[0] for r in row_specs([cand, *refs])]
     try:
         return compare_chrf(cand, refs, parse_pairs(args.pair, ids, args.all_pairs))
     except ValueError as e:
