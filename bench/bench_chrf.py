@@ -5,6 +5,7 @@
   candidate n-gram with its count, its count in each reference and the clipped matches, the per-reference
   statistics and scores, the kept reference and the combination step by step (target <= 2.0x); the corpus
   statistics are taken from the traces
+* memory of the full traces (tracemalloc peak)
 * the paired bootstrap (1,000 resamples) of two systems: ``paired_test`` vs sacreBLEU's ``PairedTest`` with CHRF
 
 Corpus: 2,037 synthetic segments x 2 references (``bench_bleu.make_corpus``: 8-40 words from a 3,000-word vocabulary
@@ -62,6 +63,20 @@ def bench_scores(hyps, r0, r1, repeat: int) -> dict:
     return out
 
 
+def bench_memory(hyps, r0, r1) -> None:
+    import tracemalloc
+
+    per_seg = [[x, y] for x, y in zip(r0, r1)]
+    gc.collect()
+    tracemalloc.start()
+    tr = explain_chrf_corpus(hyps, per_seg, word_order=2, full=True)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del tr
+    print(f"memory: explain_chrf_corpus(full=True), chrF2++, {len(hyps)} segments: tracemalloc peak "
+          f"{peak / 2 ** 20:.0f} MB")
+
+
 def bench_paired(hyps, r0, r1, repeat: int) -> None:
     import os
 
@@ -105,6 +120,7 @@ def main() -> int:
     hyps, r0, r1 = make_corpus(a.segments)
     print(f"corpus: {a.segments} segments x 2 references, {sum(map(len, hyps)) + sum(map(len, r0 + r1)):,} characters")
     bench_scores(hyps, r0, r1, a.repeat)
+    bench_memory(hyps, r0, r1)
     bench_paired(hyps, r0, r1, max(1, a.repeat // 2))
     return 0
 
