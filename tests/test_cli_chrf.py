@@ -146,3 +146,21 @@ def test_cli_argv_prints_the_configurations_numbers(dialect, opts, capsys, monke
     want = score_chrf(seg["candidate"], seg["references"], dialect=dialect, **opts)
     got = json.loads(out)
     assert got["native_score"] == want.score and got["options"] == want.options
+
+
+def test_corpus_bootstrap_equals_corpus_score_n_bootstrap(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    hyps = ["The cat sat on the mat.", "Hello there", "a b c", "the dog barks"]
+    r1 = ["The cat is on the mat.", "Hello", "a b d", "a dog barked"]
+    for name, lines in (("h", hyps), ("r1", r1)):
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rc, out, err = run_cli(["chrf", "--hyp", str(tmp_path / "h"), "--ref", str(tmp_path / "r1"), "--word-order", "2",
+                            "--bootstrap", "300"], None, capsys, monkeypatch)
+    assert rc == 0, err
+    b = json.loads(out)["bootstrap"]
+    m = CHRF(word_order=2)
+    s = m.corpus_score(hyps, [r1], n_bootstrap=300)
+    assert b["mean"] == s._mean and b["ci"] == s._ci
+    assert b["signature"] == m.get_signature().format()
+    rc, out, err = run_cli(["chrf", "--jsonl", "-", "--bootstrap", "10"], _jsonl(SEGS[:1]), capsys, monkeypatch)
+    assert rc == 2 and "--bootstrap needs a corpus" in err

@@ -19,7 +19,10 @@ import argparse
 
 from explainer.cli.io import CliError, int_arg, option_pairs, run_input, write_json
 
-__all__ = ["add_arguments", "run", "build_options"]
+__all__ = ["add_arguments", "run", "build_options", "MAX_BOOTSTRAP"]
+
+# the bootstrap's bound, as the bleu command's (explainer.bleu.bootstrap.MAX_BOOTSTRAP; parsing imports no core)
+MAX_BOOTSTRAP = 10_000
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
@@ -40,6 +43,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="sacrebleu: average the per-order F-scores (eps for empty orders)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="any dialect option by name, e.g. -o min_len=2 (nltk)")
+    p.add_argument("--bootstrap", type=int_arg(1, MAX_BOOTSTRAP), default=None, metavar="N",
+                   help=f"corpus modes: add a bootstrap mean and 95%% CI from N resamples, 1 to {MAX_BOOTSTRAP:,} "
+                        "(sacreBLEU's corpus_score(..., n_bootstrap=N); seed from SACREBLEU_SEED, default 12345)")
     p.add_argument("--full", action="store_true", help="write the whole trace instead of the statistics")
     p.add_argument("--corpus", action="store_true",
                    help="with --jsonl: score the lines as one corpus (for texts containing newlines)")
@@ -64,6 +70,8 @@ def build_options(args) -> dict:
 def run(args) -> int:
     import explainer.chrf as chrf
 
+    if args.bootstrap is not None and args.jsonl is not None and not args.corpus:
+        raise CliError("--bootstrap needs a corpus: use --hyp/--ref files or --jsonl with --corpus")
     opts = build_options(args)
     try:
         chrf.get_dialect(args.dialect, **opts)        # validate options once, before reading any input
@@ -76,6 +84,8 @@ def run(args) -> int:
         return chrf.score_chrf(cand, refs, dialect=args.dialect, **opts).to_dict()
 
     def corpus(hyps, refs) -> int:
+        if args.bootstrap is not None:
+            _check_bootstrap(args.bootstrap, len(hyps))
         try:
             if args.full:
                 d = chrf.explain_chrf_corpus(hyps, refs, dialect=args.dialect, **opts).to_dict(full=True)
@@ -85,7 +95,34 @@ def run(args) -> int:
         except ValueError as e:
             raise CliError(str(e)) from None
         d["n_segments"] = len(hyps)
+        if args.bootstrap:
+            d["bootstrap"] = _bootstrap(hyps, refs, args, opts)
         write_json(d, "the corpus result")
         return 0
 
     return run_input(args, per_segment, corpus, metric="chrF")
+
+
+def _check_bootstrap(n: int, n_segments: int) -> None:
+    from explainer.corpus.significance import check_test_size
+
+    try:
+        check_test_size(n, n_segments, f"--bootstrap {n:,}")
+    except ValueError as e:
+        raise CliError(str(e)) from None
+
+
+def _bootstrap(hyps, refs, args, opts) -> dict:
+    """sacreBLEU's ``CHRF(...).corpus_score(..., n_bootstrap=N)``: mean and 95 % half-width (and its signature)."""
+    import explainer.chrf as chrf
+    from explainer.corpus.chrf_stats import chrf_statistic
+    from explainer.corpus.significance import bootstrap_confidence, confidence_signature
+
+    d = chrf.get_dialect(args.dialect, **opts)
+    st = chrf.score_chrf_corpus(hyps, refs, dialect=d)
+    c = bootstrap_confidence(chrf_statistic(d, st.segment_stats, st.score), args.bootstrap,
+                             faithful=d.sacrebleu_significance)
+    out = c.to_dict()
+    if d.sacrebleu_significance:
+        out["signature"] = confidence_signature(st.signature, args.bootstrap, c.seed)
+    return out
