@@ -185,3 +185,17 @@ def test_confidence_where_sacrebleu_fails_is_recorded(monkeypatch):
     # on the news corpus nothing is mixed: no error, the numbers are sacreBLEU's (test above)
     name, stat = _named({})[0]
     assert bootstrap_confidence(stat, 100).library_error is None
+
+
+def test_report_ngram_differences_add_up_to_the_corpus_matches():
+    from explainer.corpus.chrf_report import chrf_report
+    from explainer.corpus.samples import load_sample
+
+    rep = chrf_report(load_sample("news-en"), word_order=2)
+    for order in (None, 0, 5):
+        d = rep.ngram_differences(1, order=order, k=5)
+        j = 6 if order is None else order          # default: chrF++'s word unigrams
+        assert d["matched"]["system"] == rep.systems[1].trace.combination.orders[j].match
+        assert d["matched"]["baseline"] == rep.systems[0].trace.combination.orders[j].match
+        assert all(x["difference"] > 0 and x["n_segments"] > 0 for x in d["better"])
+        assert all(x["difference"] < 0 for x in d["worse"])

@@ -82,6 +82,20 @@ class ChrfReport(ReportBase):
                                    for s in self.systems}})
         return out
 
+    def ngram_differences(self, i: int, baseline: int = 0, *, order: int | None = None, k: int = 15) -> dict:
+        """The n-grams of one order (index into the dialect's orders; default: the word unigrams of chrF++, else the
+        longest character order) that system ``i`` matches more often than the baseline (``better``) and less often
+        (``worse``), with chrF's own clipped counts against each segment's kept reference; the segments where the
+        difference occurs. The matched counts add up to the order's ``match`` of each system's corpus statistics."""
+        orders = self.d.orders
+        if order is None:
+            words = [j for j, (kind, _) in enumerate(orders) if kind == "word"]
+            order = words[0] if words else len(orders) - 1 - sum(1 for kind, _ in orders if kind == "word")
+        key = ("ngd", i, baseline, order, k)
+        if key not in self._cache:
+            self._cache[key] = _ngram_differences(self, i, baseline, order, k)
+        return self._cache[key]
+
     def to_dict(self, *, baseline: int = 0, segments: bool = True, tests: dict | None = None) -> dict:
         out: dict[str, Any] = {
             "kind": "chrf-corpus-report", "dialect": self.dialect, "name": self.d.metric_name,
@@ -102,6 +116,44 @@ class ChrfReport(ReportBase):
                                             for j, s in enumerate(self.systems)}}
                                for k in range(self.n_segments)]
         return out
+
+
+def _matched(report: ChrfReport, j: int, order: int) -> tuple[dict, dict]:
+    """System j's clipped matches of one order summed over the corpus (against each segment's kept reference), and
+    per n-gram the segments with their counts."""
+    from explainer.chrf.algorithm import build_segment_trace
+
+    total: dict = {}
+    per_seg: dict = {}
+    lines = report.testset.systems[j][1]
+    with gc_paused():
+        for s, (h, refs) in enumerate(zip(lines, report.testset.references)):
+            t = build_segment_trace(report.d, h, refs)
+            o = t.orders[order]
+            for g, m in zip(o.ngrams, o.matched[t.chosen_reference]):
+                if m:
+                    total[g] = total.get(g, 0) + m
+                    per_seg.setdefault(g, {})[s] = m
+    return total, per_seg
+
+
+def _ngram_differences(report: ChrfReport, i: int, baseline: int, order: int, k: int) -> dict:
+    a, seg_a = _matched(report, i, order)
+    b, seg_b = _matched(report, baseline, order)
+    diffs = [(a.get(g, 0) - b.get(g, 0), g) for g in set(a) | set(b) if a.get(g, 0) != b.get(g, 0)]
+
+    def rec(delta, g):
+        sa, sb = seg_a.get(g, {}), seg_b.get(g, {})
+        segs = sorted(s + 1 for s in set(sa) | set(sb) if (sa.get(s, 0) - sb.get(s, 0)) * delta > 0)
+        return {"ngram": g, "system": a.get(g, 0), "baseline": b.get(g, 0), "difference": delta,
+                "segments": segs, "n_segments": len(segs)}
+
+    kind, n = report.d.orders[order]
+    better = sorted((x for x in diffs if x[0] > 0), key=lambda x: (-x[0], x[1]))[:k]
+    worse = sorted((x for x in diffs if x[0] < 0), key=lambda x: (x[0], x[1]))[:k]
+    return {"system": report.systems[i].name, "baseline": report.systems[baseline].name, "kind": kind, "n": n,
+            "better": [rec(*x) for x in better], "worse": [rec(*x) for x in worse],
+            "matched": {"system": sum(a.values()), "baseline": sum(b.values())}}
 
 
 def _corpus_dict(t: ChrfCorpusTrace) -> dict:
