@@ -50,3 +50,10 @@ def test_cli_rows_print_their_numbers(capsys, monkeypatch):
         assert json.loads(capsys.readouterr().out)["native_score"] == row["native_score"]
     rc = main(["dialects", "--metric", "chrf", "--jsonl", "-", "--corpus"])
     assert rc == 2 and "not available for --metric chrf" in capsys.readouterr().err
+
+
+def test_the_comparison_is_bounded_before_any_work():
+    from explainer.dialectcmp.limits import MAX_COMPARE_CHARS
+
+    with pytest.raises(ValueError, match="the limit here is"):
+        compare_chrf("a" * MAX_COMPARE_CHARS, ["b"])

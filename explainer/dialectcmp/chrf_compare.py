@@ -98,6 +98,9 @@ def first_difference(a: dict, b: dict) -> dict:
 def compare_chrf(candidate: str, references: Sequence[str], pairs: Sequence[tuple[str, str]] | None = None
                  ) -> dict:
     """The rows and, per pair (default: each row against the first), the first step where they disagree."""
+    from explainer.dialectcmp.limits import check_segment
+
+    references = check_segment(candidate, references)      # the Dialects comparison's limits, before any work
     rows = chrf_rows(candidate, references)
     by_id = {r.id: r for r in rows}
     todo = pairs if pairs is not None else [(rows[0].id, r.id) for r in rows[1:]]
