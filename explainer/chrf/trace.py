@@ -158,6 +158,17 @@ class ChrfTrace:
                 o["missed"] = missed
         return d
 
+    def summary_dict(self) -> dict:
+        """``to_dict()`` without the n-gram tables (``order_traces``): the texts as read, the per-order statistics,
+        the combination, the kept reference (cheap for long texts)."""
+        return {"dialect": self.dialect, "name": self.name, **_common(self.combination),
+                "signature": self.signature, "options": self.options,
+                "candidate": self.candidate.to_dict(), "references": [r.to_dict() for r in self.references],
+                "reference_stats": self.reference_stats, "reference_scores": self.reference_scores,
+                "chosen_reference": self.chosen_reference, "stats": list(self.stats),
+                "combination": self.combination.to_dict(), "warnings": [w.to_dict() for w in self.warnings],
+                "library_error": self.library_error.to_dict() if self.library_error else None}
+
     def _dict(self) -> dict:
         return {"dialect": self.dialect, "name": self.name, **_common(self.combination),
                 "signature": self.signature, "options": self.options,

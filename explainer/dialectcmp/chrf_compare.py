@@ -51,7 +51,8 @@ def chrf_rows(candidate: str, references: Sequence[str]) -> list[ChrfRow]:
 def _trace(cfg: Config, candidate: str, references: Sequence[str]) -> dict:
     from explainer.chrf.algorithm import explain_segment
 
-    return explain_segment(cfg.bound(), candidate, list(references)).to_dict()
+    tr = explain_segment(cfg.bound(), candidate, list(references))
+    return tr.summary_dict()
 
 
 def _orders(t: dict) -> list[str]:
