@@ -178,6 +178,10 @@ def test_view_models_are_the_traces_numbers():
     hl = view.highlights(tr, 2)
     assert sum(h["matched"] for h in hl) == tr.stats[3 * 2 + 2]
     assert all(H[h["start"]:h["end"]].replace(" ", "") == h["ngram"] for h in hl)
+    k = tr.chosen_reference
+    rh = view.highlights(tr, 2, k)
+    assert sum(h["matched"] for h in rh) == tr.stats[3 * 2 + 2]
+    assert all(R[k][h["start"]:h["end"]].replace(" ", "") == h["ngram"] for h in rh)
     chart = view.prf_chart(tr)
     assert chart["precision"] == [o.precision for o in tr.combination.orders]
     assert view.averaging_steps(tr)[-1]["value"] == tr.score

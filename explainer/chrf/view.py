@@ -44,15 +44,21 @@ def ngram_rows(trace: ChrfTrace, i: int) -> list[dict]:
     return rows
 
 
-def highlights(trace: ChrfTrace, i: int) -> list[dict] | None:
-    """``[{"start", "end", "ngram", "matched"}]`` for every occurrence of order ``i``'s n-grams in the candidate as
-    typed, in text order (None when the spans cannot be mapped back to the text)."""
-    spans = trace.spans(i)
+def highlights(trace: ChrfTrace, i: int, which: int = -1) -> list[dict] | None:
+    """``[{"start", "end", "ngram", "matched"}]`` for every occurrence of order ``i``'s n-grams in the candidate
+    (``which=-1``) or in reference ``which``, as typed, in text order (None when the spans cannot be mapped back to
+    the text). The first ``matched`` occurrences of an n-gram count as matched, as clipping does: in the candidate
+    min(count, count in the kept reference), in a reference min(its count, the candidate's count)."""
+    spans = trace.spans(i, which)
     if spans is None:
         return None
     o = trace.orders[i]
-    k = trace.chosen_reference
-    matched = dict(zip(o.ngrams, o.matched[k]))
+    k = trace.chosen_reference if which < 0 else which
+    if which < 0:
+        matched = dict(zip(o.ngrams, o.matched[k]))
+    else:
+        cand = dict(zip(o.ngrams, o.counts))
+        matched = {g: min(len(sp), cand.get(g, 0)) for g, sp in spans.items()}
     out = []
     for g, sp in spans.items():
         m = matched.get(g, 0)
