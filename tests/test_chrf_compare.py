@@ -199,3 +199,29 @@ def test_report_ngram_differences_add_up_to_the_corpus_matches():
         assert d["matched"]["baseline"] == rep.systems[0].trace.combination.orders[j].match
         assert all(x["difference"] > 0 and x["n_segments"] > 0 for x in d["better"])
         assert all(x["difference"] < 0 for x in d["worse"])
+
+
+def test_paired_tests_random_configurations(monkeypatch):
+    """Random options and seeds on a 60-segment slice: every p-value, mean and interval is PairedTest's."""
+    import random
+
+    rng = random.Random(4)
+    systems = [(n, h[:60]) for n, h in SYSTEMS]
+    refs = [r[:60] for r in REFS]
+    per_seg = [list(x) for x in zip(*refs)]
+    for _ in range(4):
+        opts = {"word_order": rng.choice([0, 2]), "beta": rng.choice([1, 2, 3]), "lowercase": rng.random() < 0.5,
+                "whitespace": rng.random() < 0.5, "eps_smoothing": rng.random() < 0.5}
+        seed = str(rng.randint(1, 99999))
+        monkeypatch.setenv("SACREBLEU_SEED", seed)
+        d = get_dialect("sacrebleu", **opts)
+        named = []
+        for name, hyps in systems:
+            st = score_corpus(d, hyps, per_seg)
+            named.append((name, chrf_statistic(d, st.segment_stats, st.score)))
+        for test, n, kw in (("bs", 200, {}), ("ar", 300, {"n_ar_confidence": 100})):
+            ours = paired_test(named, test=test, n_samples=n, **kw)
+            _, res = PairedTest(systems, {"chrf": CHRF(**opts)}, refs, test_type=test, n_samples=n, **kw)()
+            (key,) = [k for k in res if k != "System"]
+            for o, r in zip(ours.systems, res[key]):
+                assert (o.score, o.p_value, o.mean, o.ci) == (r.score, r.p_value, r.mean, r.ci), (opts, test)
