@@ -228,3 +228,17 @@ def test_every_chrf_dialects_capabilities_are_well_formed():
         d = get_dialect(name)
         assert d.counting_key()[0] == name and d == get_dialect(name) and hash(d) == hash(get_dialect(name))
         assert Config.make("chrf", name, {"beta": 1.0}).bound() == get_dialect(name, beta=1.0)
+
+
+def test_explain_view_holds_the_traces_numbers():
+    from explainer.chrf import view
+
+    tr = explain_chrf(H, R, word_order=2)
+    v = view.explain_view(tr)
+    assert v.score == tr.score and v.headline.startswith("chrF2++ = ") and v.focus == 1
+    assert v.focus_label == "character 2-grams" and len(v.ngrams) == len(tr.orders[1].ngrams)
+    assert sum(m["matched"] for m in v.candidate_marks) == tr.stats[3 * 1 + 2]
+    nl = view.explain_view(explain_chrf(H, R[:1], dialect="nltk"), focus=0)
+    assert nl.headline == f"chrF = {nl.score:.6f}" and nl.focus_label == "character 1-grams"
+    with pytest.raises(ValueError, match="out of range"):
+        view.explain_view(tr, focus=99)

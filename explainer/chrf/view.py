@@ -12,12 +12,13 @@ charts. No Streamlit here; every number is the trace's.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 from explainer.chrf.trace import ChrfTrace
 
 __all__ = ["order_rows", "ngram_rows", "highlights", "prf_chart", "averaging_steps", "reference_rows",
-           "side_by_side", "order_label"]
+           "side_by_side", "order_label", "ChrfExplainView", "explain_view", "headline"]
 
 
 def order_label(kind: str, n: int) -> str:
@@ -109,3 +110,52 @@ def side_by_side(candidate: str, references: Sequence[str]) -> list[dict]:
                         "averaging": c.averaging, "f": {order_label(o.kind, o.n): o.f for o in c.orders},
                         "signature": tr.signature, "warnings": [w.message for w in tr.warnings]})
     return out
+
+
+def headline(trace: ChrfTrace) -> str:
+    """The score as a page shows it: 4 decimals on 0-100 (sacreBLEU), 6 on 0-1 (NLTK), with the library's name."""
+    c = trace.combination
+    value = f"{c.score:.4f}" if c.scale == 100 else f"{c.score:.6f}"
+    return f"{trace.name} = {value}"
+
+
+@dataclass(frozen=True)
+class ChrfExplainView:
+    """Everything an Explain section for chrF shows, from one trace: the headline, the per-order table with the
+    formulas, the chart, the n-gram table and the highlights of the focus order (candidate and kept reference),
+    the references and their scores, the averaging, the signature and the library's warnings."""
+
+    headline: str
+    score: float
+    scale: float
+    name: str
+    signature: str
+    orders: tuple
+    chart: dict
+    focus: int
+    focus_label: str
+    ngrams: tuple
+    candidate_marks: tuple | None
+    reference_marks: tuple | None
+    references: tuple
+    averaging: tuple
+    warnings: tuple
+
+
+def explain_view(trace: ChrfTrace, focus: int | None = None) -> ChrfExplainView:
+    """The view model of one trace; ``focus``: the order index shown in detail (default: character bigrams, or the
+    only order)."""
+    n_orders = len(trace.orders)
+    i = focus if focus is not None else (1 if n_orders > 1 else 0)
+    if not 0 <= i < n_orders:
+        raise ValueError(f"order index {i} is out of range: the trace has {n_orders} orders")
+    o = trace.orders[i]
+    cm = highlights(trace, i)
+    rm = highlights(trace, i, trace.chosen_reference)
+    return ChrfExplainView(
+        headline=headline(trace), score=trace.combination.score, scale=trace.combination.scale, name=trace.name,
+        signature=trace.signature, orders=tuple(order_rows(trace)), chart=prf_chart(trace), focus=i,
+        focus_label=order_label(o.kind, o.n), ngrams=tuple(ngram_rows(trace, i)),
+        candidate_marks=None if cm is None else tuple(cm), reference_marks=None if rm is None else tuple(rm),
+        references=tuple(reference_rows(trace)), averaging=tuple(averaging_steps(trace)),
+        warnings=tuple(w.message for w in trace.warnings))
