@@ -45,7 +45,7 @@ def run_chrf(args, systems, settings, io: dict, extra_options: dict) -> int:
     if args.report:
         return _run_report(args, systems, settings, io, d)
     K = len(args.ref)
-    stats, chosen, warnings, S = _statistics(args, systems, io["read_blocks"], d)
+    stats, chosen, warnings, S = _statistics(args, systems, io["read_blocks"], d, settings)
     corpus, statistics = [], []
     for j, (name, _) in enumerate(systems):
         summed = [sum(col) for col in zip(*stats[j])]
@@ -65,7 +65,7 @@ def _statistic(d, stats, score):
     return chrf_statistic(d, stats, score)
 
 
-def _statistics(args, systems, read_blocks, d):
+def _statistics(args, systems, read_blocks, d, settings):
     """Every system's per-segment statistics vectors and kept references, the files read block by block (each
     segment's references prepared once for all systems)."""
     from explainer.chrf.algorithm import candidate_stats, check_references, prepare_references
@@ -90,7 +90,7 @@ def _statistics(args, systems, read_blocks, d):
                 chosen[j].append(k)
 
     with gc_paused():
-        S = read_blocks(args, systems, on_block)
+        S = read_blocks(args, systems, on_block, settings)      # the limits checked after every block
     return stats, chosen, warnings, S
 
 
@@ -128,7 +128,7 @@ def _run_report(args, systems, settings, io, d) -> int:
     """--report: the whole chrF report (the texts are kept: the report lists every segment)."""
     from explainer.corpus.chrf_report import chrf_report
 
-    ts = io["read_testset"](args, systems)
+    ts = io["read_testset"](args, systems, settings)
     rep = chrf_report(ts, dialect=d.name, **d.options_dict())
     statistics = [rep.statistic(j) for j in range(len(systems))]
     corpus = [_corpus_row(s.name, s.trace.combination, s.trace.summed) for s in rep.systems]
