@@ -116,3 +116,28 @@ def test_corpus_search_values_are_the_libraries_corpus_scores():
     col = CorpusCollector(cl, "", [])
     search_chrf_corpus(col, cl, hyps, per_seg, subsets)
     assert any(m.references == [0, 1] and m.config.opts == {"word_order": 2} for m in col.matches.values())
+
+
+def test_a_published_corpus_chrf_is_reproduced_from_the_files(tmp_path, capsys):
+    """`reproduce --hyp SYSTEM --ref R1 --ref R2 --claim 'chrF++ X'`: the value sacreBLEU's corpus_score prints (and
+    NLTK's corpus_chrf on one reference) is found, and each match's own command prints it at its value_path."""
+    from nltk.translate.chrf_score import corpus_chrf
+
+    hyps, streams = _news()
+    paths = []
+    for name, lines in (("hyp.txt", hyps), ("ref1.txt", streams[0]), ("ref2.txt", streams[1])):
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(str(tmp_path / name))
+    v = CHRF(word_order=2).corpus_score(hyps, streams).score
+    rc = main(["reproduce", "--hyp", paths[0], "--ref", paths[1], "--ref", paths[2], "--claim", f"chrF++ {v:.2f}"])
+    d = json.loads(capsys.readouterr().out)
+    assert rc == 0 and d["verdict"] == "reproduced", d["message"]
+    m = d["matches"][0]
+    assert m["dialect"] == "sacrebleu" and m["options"] == {"word_order": 2} and m["references"] == [0, 1]
+    assert main(m["argv"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert f"{out[m['value_path'][0]]:.2f}" == f"{v:.2f}"
+    w = corpus_chrf(streams[1], hyps)
+    rc = main(["reproduce", "--hyp", paths[0], "--ref", paths[1], "--ref", paths[2], "--claim", f"chrF {w:.4f}"])
+    d = json.loads(capsys.readouterr().out)
+    assert any(x["dialect"] == "nltk" and x["references"] == [1] for x in d["matches"]), d["message"]
