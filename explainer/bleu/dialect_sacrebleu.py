@@ -24,7 +24,31 @@ from explainer.bleu.dialects import (
 )
 from explainer.text import ENTITIES_13A
 
-TOKENIZERS = ("13a", "intl", "zh", "char", "none")
+TOKENIZERS = ("13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab")
+#: sacreBLEU tokenizers the explainer refuses: each downloads a SentencePiece model the first time it is used
+#: (sacrebleu/tokenizers/tokenizer_spm.py), and nothing here downloads at run time
+REFUSED_TOKENIZERS = {
+    "flores101": "the FLORES-101 SentencePiece model (flores101_mm100_175M/sentencepiece.bpe.model)",
+    "flores200": "the FLORES-200 SentencePiece model (flores200_sacrebleu_tokenizer_spm.model)",
+    "spm": "the FLORES-101 SentencePiece model (spm is sacreBLEU's old name for flores101)",
+    "spBLEU-1K": "the spBLEU-1K SentencePiece model",
+}
+#: tokenizers that call MeCab: what their trace says they did
+_MECAB_NOTES = {
+    "ja-mecab": "ja-mecab: strip, then MeCab with the IPA dictionary (ipadic), -Owakati: morphemes separated by "
+                "spaces",
+    "ko-mecab": "ko-mecab: strip, then MeCab-ko with mecab-ko-dic, -Owakati: morphemes separated by spaces",
+}
+
+
+def refused_tokenizer_message(name: str) -> str | None:
+    """Why ``tokenize=name`` is refused (None when it is not): the tokenizer downloads a model at run time."""
+    what = REFUSED_TOKENIZERS.get(name)
+    if what is None:
+        return None
+    return (f"sacreBLEU's {name!r} tokenizer downloads {what} from the internet the first time it is used; the "
+            "explainer never downloads at run time, so it cannot reproduce it here. Use a tokenizer that needs no "
+            f"model: {', '.join(TOKENIZERS)} (ja-mecab / ko-mecab for Japanese / Korean)")
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
 _MYLOG_FLOOR = -9999999999  # sacrebleu.utils.my_log(0)
 
@@ -129,6 +153,12 @@ class SacreBleuDialect(BleuDialect):
                    "silence the 'lines end in a tokenized period' warning (corpus of 100+ such lines)"),
     )
 
+    def __init__(self, **options) -> None:
+        msg = refused_tokenizer_message(options.get("tokenize")) if isinstance(options.get("tokenize"), str) else None
+        if msg:
+            raise ValueError(msg)
+        super().__init__(**options)
+
     def _setup(self) -> None:
         o = self.options
         if o["effective_order"] is None:
@@ -176,6 +206,8 @@ class SacreBleuDialect(BleuDialect):
                                                        "included) is a token, then 13a regexes"})
         elif name == "char":
             out.append({"step": "tokenize", "detail": "char: every non-space character is a token"})
+        elif name in _MECAB_NOTES:
+            out.append({"step": "tokenize", "detail": f"{_MECAB_NOTES[name]} ({self._tok.signature()})"})
         else:
             out.append({"step": "tokenize", "detail": "none: whitespace split only"})
         return out

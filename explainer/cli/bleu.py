@@ -44,7 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="corpus: a reference stream, one per line (repeat for several references)")
     p.add_argument("--dialect", default="sacrebleu",
                    help="sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook")
-    p.add_argument("--tokenize", default=None, help="sacrebleu: 13a (default), intl, zh, char, none")
+    p.add_argument("--tokenize", default=None,
+                   help="sacrebleu: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab (flores101, flores200: "
+                        "refused, they download a model)")
     p.add_argument("--lowercase", action="store_true", default=None, help="lowercase (sacrebleu, multi-bleu -lc)")
     p.add_argument("--smooth", default=None,
                    help="sacrebleu: exp|floor|add-k|none; nltk: method0..method7; hf-evaluate: none|add-one "
