@@ -130,7 +130,12 @@ def run(args) -> int:
             return bleu.explain_bleu(cand, refs, dialect=args.dialect, **opts).to_dict()
         return stats_dict(bleu.score_bleu(cand, refs, dialect=args.dialect, **opts))
 
-    return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, opts))
+    def traps(hyps, refs):
+        from explainer.traps import bleu_traps
+
+        return bleu_traps(hyps, refs, bleu.get_dialect(args.dialect, **opts))
+
+    return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, opts), traps=traps)
 
 
 def _corpus(hyps, refs, args, opts) -> int:

@@ -73,7 +73,14 @@ def run(args) -> int:
         return {t: s.to_dict() for t, s in
                 rouge.score_rouge(cand, refs, dialect=args.dialect, types=args.types, **opts).items()}
 
-    return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, opts), metric="ROUGE")
+    def traps(hyps, refs):
+        from explainer.rouge.engine import bind_dialect
+        from explainer.traps import rouge_traps
+
+        return rouge_traps(hyps, refs, bind_dialect(args.dialect, args.types, corpus=True, **opts))
+
+    return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, opts), metric="ROUGE",
+                     traps=traps)
 
 
 def _corpus(hyps, refs, args, opts) -> int:
