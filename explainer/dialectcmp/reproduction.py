@@ -36,9 +36,11 @@ N_NEAREST = 5
 
 _LABELS = {"sacrebleu": "sacreBLEU", "nltk": "NLTK", "hf-evaluate": "HF evaluate", "multi-bleu": "multi-bleu.perl",
            "mteval": "mteval-v13a.pl", "textbook": "the textbook", "rouge-score": "rouge-score",
-           "rouge155": "ROUGE-1.5.5"}
+           "rouge155": "ROUGE-1.5.5", "pltrdy": "rouge (pltrdy)", "rouge-chinese": "rouge-chinese + jieba",
+           "rouge-metric": "rouge-metric (PyRouge)"}
 _ROUGE_KINDS = {"rouge-score": ("N", "L", "Lsum"), "hf-evaluate": ("N", "L", "Lsum"), "textbook": ("N", "L"),
-                "rouge155": ("N", "L", "Lsum", "W", "S", "SU")}
+                "rouge155": ("N", "L", "Lsum", "W", "S", "SU"), "pltrdy": ("N", "L"), "rouge-chinese": ("N", "L"),
+                "rouge-metric": ("N", "L", "Lsum", "W", "S", "SU")}
 _MEASURE_WORDS = {"score": "score", "bp": "brevity penalty", "precision": "precision", "recall": "recall",
                   "fmeasure": "F", "p1": "1-gram precision", "p2": "2-gram precision", "p3": "3-gram precision",
                   "p4": "4-gram precision"}
@@ -211,7 +213,7 @@ def _form_words(form: str) -> str:
 
 
 _RANK = {"sacrebleu": 0, "nltk": 1, "hf-evaluate": 2, "rouge-score": 0, "multi-bleu": 3, "mteval": 4,
-         "rouge155": 3, "textbook": 5}
+         "rouge155": 3, "textbook": 5, "pltrdy": 6, "rouge-chinese": 6, "rouge-metric": 7}
 
 
 def _order(m: Match) -> tuple:
@@ -292,10 +294,12 @@ def _search_bleu(col, cl: Claim, space, subsets, candidate, refs, tick) -> None:
 
 def _rouge_types(cl: Claim, dialect: str) -> list[str]:
     from explainer.rouge import parse_type
+    from explainer.rouge.registry import DIALECTS
 
     wanted = cl.rouge_types or ROUGE_TYPES_SEARCHED
     kinds = _ROUGE_KINDS[dialect]
-    return [t for t in wanted if parse_type(t).kind in kinds]
+    max_n = getattr(DIALECTS[dialect], "max_n", 9)      # the rouge package: rouge-1..rouge-5 only
+    return [t for t in wanted if parse_type(t).kind in kinds and parse_type(t).n <= max_n]
 
 
 def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, split_texts) -> None:

@@ -2,7 +2,9 @@
 
 BLEU rows: sacreBLEU with its default (13a) and with every other tokenizer the text makes relevant, NLTK with
 method0 and method1, HF evaluate, multi-bleu.perl, mteval-v13a.pl, the textbook. ROUGE rows: rouge-score
-with and without stemming, HF evaluate, ROUGE-1.5.5 -f A and -f B, the textbook. A row's numbers are the
+with and without stemming, HF evaluate, ROUGE-1.5.5 -f A and -f B, the textbook, the rouge package (pltrdy),
+rouge-chinese over jieba, rouge-metric's PyRouge. sacreBLEU's ja-mecab / ko-mecab rows appear for Japanese /
+Korean. A row's numbers are the
 trace's, which are what ``python -m explainer bleu|rouge`` prints with the row's ``argv`` (tested).
 """
 from __future__ import annotations
@@ -20,6 +22,8 @@ DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
 # scripts written without spaces between words: the zh and char tokenizers exist for them
 _NO_SPACE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f\uac00-\ud7af]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
 
 
 @dataclass
@@ -57,6 +61,10 @@ def relevant_tokenizers(texts: Sequence[str]) -> list[str]:
             d = get_dialect("sacrebleu", tokenize=name)
             if any(d.tokenize(t) != bt for t, bt in zip(texts, base_toks)):
                 out.append(name)
+    # MeCab: Japanese (kana) and Korean (Hangul) text, the languages these tokenizers are for
+    for name, rx in (("ja-mecab", _KANA), ("ko-mecab", _HANGUL)):
+        if any(rx.search(t) for t in texts):
+            out.append(name)
     return out
 
 
@@ -105,6 +113,18 @@ def rouge_row_configs(types: Sequence[str] = DEFAULT_ROUGE_TYPES) -> list[Config
     if tb_types:
         rows.append(Config.make("rouge", "textbook", {}, id="textbook", label="Textbook", types=tb_types,
                                 note="the textbook's rouge_n / rouge_l: lowercase + whitespace"))
+    # the other Python ROUGE packages (ROUGE-N up to 5 and their ROUGE-L only for rouge / rouge-chinese)
+    pl_types = tuple(t for t in types if parse_types([t])[0].kind == "L"
+                     or (parse_types([t])[0].kind == "N" and parse_types([t])[0].n <= 5))
+    if pl_types:
+        rows.append(Config.make("rouge", "pltrdy", {}, id="pltrdy", label="rouge 1.0.1 (pltrdy)", types=pl_types,
+                                note="from rouge import Rouge: sentences at '.', words at spaces, n-grams as sets, "
+                                     "F with 1e-8"))
+        rows.append(Config.make("rouge", "rouge-chinese", {}, id="rouge-chinese", label="rouge-chinese + jieba",
+                                types=pl_types, note="rouge-chinese over jieba words, as the Chinese fine-tuning "
+                                                     "scripts score"))
+    rows.append(Config.make("rouge", "rouge-metric", {}, id="rouge-metric", label="rouge-metric (PyRouge)",
+                            types=types, note="PyRouge: lines, str.split() words (case kept), references pooled"))
     return rows
 
 

@@ -109,7 +109,7 @@ def _sacrebleu_space(sp: _Space, *, cjk: bool) -> None:
     sentence_bleu."""
     toks = {"13a": 0.0, "intl": 1.0, "none": 1.0}
     if cjk:
-        toks.update({"zh": 0.5, "char": 1.0})
+        toks.update({"zh": 0.5, "char": 1.0, "ja-mecab": 0.5, "ko-mecab": 0.5})
     for tok, tc in toks.items():
         for lc in (False, True):
             for method, value, sc, sw in _SACRE_SMOOTH:
@@ -246,6 +246,13 @@ def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
                                           "-p 0.2 (F-beta with beta = 2)" if alpha != 0.5 else "", sw) if w),
                         lsum_split=split))
     out.append(SearchConfig(Config.make("rouge", "textbook", {}), 1.0, ()))
+    # the other Python ROUGE packages, their defaults and the one switch people change
+    out.append(SearchConfig(Config.make("rouge", "pltrdy", {}), 0.5, ()))
+    out.append(SearchConfig(Config.make("rouge", "pltrdy", {"exclusive": False}), 1.5, ("Rouge(exclusive=False)",)))
+    out.append(SearchConfig(Config.make("rouge", "rouge-chinese", {}), 0.5, ()))
+    for split in splits:
+        out.append(SearchConfig(Config.make("rouge", "rouge-metric", {}), 0.5 + (1.0 if split else 0.0),
+                                ("one sentence per line (for ROUGE-Lsum)",) if split else (), lsum_split=split))
     return out
 
 
@@ -256,6 +263,9 @@ MULTI_REF_RULES = {
     "rouge155": (("pool", 0.0, ""), ("best-recall", 0.5, "-f B (best-recall reference)")),
     "textbook": (("best-f", 0.0, ""), ("pool", 1.5, "references pooled"),
                  ("best-recall", 1.5, "best-recall reference")),
+    "pltrdy": (("best-f", 0.0, ""),),
+    "rouge-chinese": (("best-f", 0.0, ""),),
+    "rouge-metric": (("pool", 0.0, ""), ("best-recall", 0.5, "multi_ref_mode='best'")),
 }
 
 

@@ -111,6 +111,10 @@ class PltrdyDialect(RougeDialect):
     native_kinds = frozenset({"N", "L"})
     supported_kinds = frozenset({"N", "L"})
     default_types = ("rouge1", "rouge2", "rougeL")
+    #: the highest ROUGE-N the package defines (rouge-1 .. rouge-5)
+    max_n = 5
+    #: how the F of a trace is computed, in words (the Dialects page's divergence explanation)
+    f_rule_words = "F = 2·(P·R / (P + R + 1e-8)), never exactly F1"
     #: the package's metric names
     METRIC_NAMES = {"rougeL": "rouge-l", **{f"rouge{n}": f"rouge-{n}" for n in range(1, 6)}}
     OPTIONS = (_EXCLUSIVE, multi_ref_option("best-f", ("best-f",)))
@@ -123,7 +127,7 @@ class PltrdyDialect(RougeDialect):
 
     def check_types(self, types):
         for rtype in types:
-            if rtype.kind not in self.supported_kinds or (rtype.kind == "N" and rtype.n > 5):
+            if rtype.kind not in self.supported_kinds or (rtype.kind == "N" and rtype.n > self.max_n):
                 raise ValueError(f"the {self.name} dialect defines rouge1..rouge5 and rougeL only "
                                  f"(the package's rouge-1..rouge-5, rouge-l), not {rtype.name}")
         return []

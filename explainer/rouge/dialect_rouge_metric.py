@@ -138,6 +138,7 @@ class RougeMetricDialect(RougeDialect):
     native_kinds = frozenset({"N", "Lsum", "W", "S", "SU"})
     supported_kinds = frozenset({"N", "L", "Lsum", "W", "S", "SU"})
     default_multi_ref = "pool"
+    f_rule_words = "F = PR/((1−α)P + αR), α = {alpha:g}; 0 when P or R is close to 0"
     OPTIONS = (
         OptionSpec("multi_ref", "choice", "pool",
                    "several references: pool = multi_ref_mode='average' (sum of matches / sum of sizes, like "
