@@ -8,12 +8,12 @@ import json
 import logging
 
 import pytest
-from dialects_samples import EN_SUMMARIES, JA_NEWS, KO_NEWS, ZH_NEWS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import explainer.bleu as bleu
 from explainer.rouge import explain_rouge, explain_rouge_corpus, score_rouge
+from tests.dialects_samples import EN_SUMMARIES, JA_NEWS, KO_NEWS, ZH_NEWS
 
 TOL = 1e-9
 
@@ -190,7 +190,7 @@ _RM_TYPES = ["rouge1", "rouge2", "rouge3", "rougeLsum", "rougeW-1.2"]
 
 
 def _rm_golden(level: str):
-    from conftest import DATA, load_jsonl
+    from tests.conftest import DATA, load_jsonl
 
     return [r for r in load_jsonl(str(DATA / "rouge_metric.jsonl.gz")) if r["level"] == level]
 

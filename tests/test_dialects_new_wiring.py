@@ -8,7 +8,6 @@ import json
 import sys
 
 import pytest
-from dialects_samples import EN_SUMMARIES, JA_NEWS, KO_NEWS, ZH_NEWS
 
 import explainer.bleu as bleu
 from explainer.cli import main
@@ -16,6 +15,7 @@ from explainer.dialectcmp.configs import stdin_line
 from explainer.dialectcmp.reproduction import reproduce
 from explainer.dialectcmp.rows import bleu_row_configs, relevant_tokenizers, rouge_row_configs
 from explainer.rouge import score_rouge
+from tests.dialects_samples import EN_SUMMARIES, JA_NEWS, KO_NEWS, ZH_NEWS
 
 
 def _cli(argv, stdin: str, capsys, monkeypatch):

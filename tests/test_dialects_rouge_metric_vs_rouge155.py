@@ -13,12 +13,11 @@ against the golden ROUGE-1.5.5 records (tests/data/golden/rouge/rouge155.jsonl.g
 """
 from __future__ import annotations
 
-from conftest import golden
-from dialects_samples import EN_SUMMARIES
-
 from explainer.rouge import explain_rouge_corpus, score_rouge
 from explainer.rouge.engine import bind_dialect
 from explainer.rouge.registry import get_dialect
+from tests.conftest import golden
+from tests.dialects_samples import EN_SUMMARIES
 
 TYPES = {"rouge1": "ROUGE-1", "rouge2": "ROUGE-2", "rouge3": "ROUGE-3", "rouge4": "ROUGE-4", "rougeLsum": "ROUGE-L",
          "rougeW-1.2": "ROUGE-W-1.2", "rougeS4": "ROUGE-S4", "rougeSU4": "ROUGE-SU4"}
@@ -52,7 +51,7 @@ def test_pooled_counts_equal_rouge155_f_A_on_its_tokens():
     d = bind_dialect("rouge-metric", list(TYPES))
     n = 0
     for rec in _records("A"):
-        for t, (rt, res) in _per_reference(d, rec).items():
+        for t, (_rt, res) in _per_reference(d, rec).items():
             got = (sum(x.hits for x in res), sum(x.ref_total for x in res), sum(x.cand_total for x in res))
             assert _same_counts(got, rec["result"]["counts"][TYPES[t]]), (rec["case_id"], t)
         n += 1

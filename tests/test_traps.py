@@ -5,7 +5,6 @@ import json
 import logging
 
 import pytest
-from dialects_samples import EN_SUMMARIES, JA_NEWS, ZH_NEWS
 
 import explainer.bleu as bleu
 from explainer.cli import main
@@ -22,6 +21,7 @@ from explainer.traps import (
     rouge_traps,
     swapped_files,
 )
+from tests.dialects_samples import EN_SUMMARIES, JA_NEWS, ZH_NEWS
 
 
 def _codes(traps):

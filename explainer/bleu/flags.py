@@ -15,11 +15,13 @@ __all__ = ["FLAG_TO_OPTION", "BOOL_SMOOTH", "SWITCHES", "flag_name", "option_arg
 
 #: generic flag (argparse dest) -> {dialect: the option it sets}
 FLAG_TO_OPTION: dict[str, dict[str, str]] = {
-    "tokenize": {"sacrebleu": "tokenize"},
-    "lowercase": {"sacrebleu": "lowercase", "multi-bleu": "lowercase"},
-    "smooth": {"sacrebleu": "smooth_method", "nltk": "smoothing", "hf-evaluate": "smooth", "mteval": "smoothing"},
+    "tokenize": {"sacrebleu": "tokenize", "torchmetrics-sacrebleu": "tokenize"},
+    "lowercase": {"sacrebleu": "lowercase", "multi-bleu": "lowercase", "torchmetrics-sacrebleu": "lowercase"},
+    "smooth": {"sacrebleu": "smooth_method", "nltk": "smoothing", "hf-evaluate": "smooth", "mteval": "smoothing",
+               "torchmetrics": "smooth", "torchmetrics-sacrebleu": "smooth"},
     "smooth_value": {"sacrebleu": "smooth_value"},
-    "max_order": {"sacrebleu": "max_ngram_order", "hf-evaluate": "max_order", "textbook": "max_n"},
+    "max_order": {"sacrebleu": "max_ngram_order", "hf-evaluate": "max_order", "textbook": "max_n",
+                  "torchmetrics": "n_gram", "torchmetrics-sacrebleu": "n_gram"},
     "effective_order": {"sacrebleu": "effective_order"},
     "api": {"sacrebleu": "api"},
     "weights": {"nltk": "weights"},
@@ -32,6 +34,8 @@ FLAG_TO_OPTION: dict[str, dict[str, str]] = {
 BOOL_SMOOTH: dict[str, dict[str, str]] = {
     "hf-evaluate": {"none": "false", "add-one": "true", "false": "false", "true": "true"},
     "mteval": {"none": "false", "exp": "true", "nist": "true", "false": "false", "true": "true"},
+    "torchmetrics": {"none": "false", "add-one": "true", "false": "false", "true": "true"},
+    "torchmetrics-sacrebleu": {"none": "false", "add-one": "true", "false": "false", "true": "true"},
 }
 
 #: flags without a value: (flag when True, flag when False or None if False has no flag)

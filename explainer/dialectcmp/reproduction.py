@@ -21,6 +21,7 @@ from explainer.dialectcmp.configs import Config, shell_command, stdin_line
 from explainer.dialectcmp.engines import BleuEngine, RougeEngine
 from explainer.dialectcmp.limits import MAX_REPRODUCE_CHARS, MAX_REPRODUCE_TEXT_CHARS, check_segment
 from explainer.dialectcmp.space import (
+    _NO_SPACE_SCRIPT,
     UNUSUAL_COST,
     SearchConfig,
     bleu_space,
@@ -236,7 +237,8 @@ def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, 
     bspace = bleu_space([candidate] + refs, cl.bleu_order) if do_bleu else []
     split_c, split_r = split_sentences_per_line(candidate), [split_sentences_per_line(r) for r in refs]
     split_changes = split_c != candidate or split_r != refs
-    rspace = rouge_space(split_changes=split_changes) if do_rouge else []
+    cjk = any(_NO_SPACE_SCRIPT.search(t) for t in [candidate] + refs)
+    rspace = rouge_space(split_changes=split_changes, cjk=cjk) if do_rouge else []
     total = len(bspace) + len(rspace)
     done = 0
     if do_bleu:
@@ -313,6 +315,9 @@ def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, s
         measures = tuple(m for m in measures if m == "fmeasure")
         if not measures:
             return
+    from explainer.rouge.registry import DIALECTS
+
+    single_ok = getattr(DIALECTS[sc.dialect], "multi_reference", True)
     prepared = eng.per_reference(sc.dialect, sc.config.opts, types, split_texts)
     rules = list(iter_rules(sc.dialect)) if len(col.references) > 1 else [next(iter(iter_rules(sc.dialect)))]
     for rule, rule_cost, rule_words in rules:
@@ -322,6 +327,8 @@ def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, s
         for subset, sub_cost, sub_words in subsets:
             if len(subset) == 1 and rule != next(iter(iter_rules(sc.dialect)))[0]:
                 continue        # one reference: every rule gives the same numbers
+            if len(subset) > 1 and not single_ok:
+                continue        # the package takes one reference per candidate (the rouge package, rouge-chinese)
             scores = eng.combine(prepared, rule, subset)
             col.n += 1
             for t, s in scores.items():

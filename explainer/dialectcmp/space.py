@@ -209,8 +209,9 @@ _ROUGE_TOKENIZERS = (
 )
 
 
-def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
-    """Every ROUGE configuration searched (the multi-reference rule is applied on top, see reproduce)."""
+def rouge_space(*, split_changes: bool, cjk: bool = False) -> list[SearchConfig]:
+    """Every ROUGE configuration searched (the multi-reference rule is applied on top, see reproduce). ``cjk``: a
+    text is in a script written without spaces, the texts rouge-chinese (jieba) is for."""
     out: list[SearchConfig] = []
     splits = (False, True) if split_changes else (False,)
     for split in splits:
@@ -249,7 +250,8 @@ def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
     # the other Python ROUGE packages, their defaults and the one switch people change
     out.append(SearchConfig(Config.make("rouge", "pltrdy", {}), 0.5, ()))
     out.append(SearchConfig(Config.make("rouge", "pltrdy", {"exclusive": False}), 1.5, ("Rouge(exclusive=False)",)))
-    out.append(SearchConfig(Config.make("rouge", "rouge-chinese", {}), 0.5, ()))
+    if cjk:
+        out.append(SearchConfig(Config.make("rouge", "rouge-chinese", {}), 0.5, ()))
     for split in splits:
         out.append(SearchConfig(Config.make("rouge", "rouge-metric", {}), 0.5 + (1.0 if split else 0.0),
                                 ("one sentence per line (for ROUGE-Lsum)",) if split else (), lsum_split=split))

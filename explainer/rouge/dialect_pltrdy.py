@@ -113,6 +113,8 @@ class PltrdyDialect(RougeDialect):
     default_types = ("rouge1", "rouge2", "rougeL")
     #: the highest ROUGE-N the package defines (rouge-1 .. rouge-5)
     max_n = 5
+    #: get_scores pairs each candidate with ONE reference: several are the explainer's best-F loop, not the package
+    multi_reference = False
     #: how the F of a trace is computed, in words (the Dialects page's divergence explanation)
     f_rule_words = "F = 2·(P·R / (P + R + 1e-8)), never exactly F1"
     #: the package's metric names

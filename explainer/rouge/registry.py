@@ -17,6 +17,7 @@ DIALECTS = DialectRegistry("ROUGE", {
     "rouge-chinese": "explainer.rouge.dialect_pltrdy:RougeChineseDialect",
     "pltrdy": "explainer.rouge.dialect_pltrdy:PltrdyDialect",
     "rouge-metric": "explainer.rouge.dialect_rouge_metric:RougeMetricDialect",
+    "torchmetrics": "explainer.rouge.dialect_torchmetrics:TorchmetricsRougeDialect",
 })
 
 #: add a dialect class: ``register_dialect(MyDialect)``
