@@ -198,7 +198,7 @@ def test_the_colab_rouge_numbers_need_case_keeping_whitespace_tokens_against_ref
     first = res.matches[0]
     assert res.verdict == "reproduced" and first.config.dialect == "rouge-metric"
     assert first.config.opts == {"multi_ref": "best-recall"} and first.measure == "fmeasure"
-    assert first.argv[-2:] == ["-o", "multi_ref=best-recall"]
+    assert first.argv[-2:] == ["--multi-ref", "best-recall"]
     tr = explain_rouge(e.candidate, list(e.references), dialect="rouge-metric", multi_ref="best-recall",
                        types=[metric])
     assert tr.chosen_reference[metric] == 0
