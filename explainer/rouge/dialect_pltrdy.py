@@ -22,7 +22,7 @@ What they do (rouge/rouge.py, rouge/rouge_score.py; rouge_chinese/ the same file
   the explainer keeps the best F, as a loop over the references would); a corpus is the mean of P, R and F
   (``get_scores(..., avg=True)``).
 
-See docs/dialects-rouge-packages.md.
+See docs/dialects-packages.md.
 """
 from __future__ import annotations
 

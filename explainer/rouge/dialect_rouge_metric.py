@@ -19,7 +19,7 @@ What it does (rouge_metric/py_rouge.py):
 * a corpus (``mode="average"``): the mean of P and the mean of R, and F computed from those two means
   (ROUGE-1.5.5 averages F itself).
 
-See docs/dialects-rouge-packages.md for where it equals ROUGE-1.5.5 and where not.
+See docs/dialects-packages.md for where it equals ROUGE-1.5.5 and where not.
 """
 from __future__ import annotations
 
