@@ -98,3 +98,20 @@ def test_reproduce_finds_the_new_dialects():
     b = bleu.score_bleu(jc, [jr], tokenize="ja-mecab").score
     res = reproduce(jc, [jr], f"BLEU = {b:.2f}", max_matches=None)
     assert any(m.config.dialect == "sacrebleu" and m.config.opts.get("tokenize") == "ja-mecab" for m in res.matches)
+
+
+def test_torchmetrics_rows_and_reproduce(capsys, monkeypatch):
+    c, refs = EN_SUMMARIES[4]
+    assert {"torchmetrics", "torchmetrics-sacrebleu"} <= {x.id for x in bleu_row_configs([c, *refs])}
+    assert "torchmetrics" in {x.id for x in rouge_row_configs()}
+    b = bleu.score_bleu(c, list(refs), dialect="torchmetrics", smooth=True).score
+    res = reproduce(c, list(refs), f"BLEU {b:.6f}", max_matches=None)
+    hits = [m for m in res.matches if m.config.dialect == "torchmetrics"]
+    assert hits and hits[0].config.opts == {"smooth": True}
+    [got] = _cli(hits[0].argv, hits[0].stdin + "\n", capsys, monkeypatch)
+    assert got["score"] == b
+    # ROUGE accumulate='avg' through the command line
+    [avg] = _cli(["rouge", "--jsonl", "-", "--dialect", "torchmetrics", "--multi-ref", "avg"],
+                 stdin_line(c, list(refs)) + "\n", capsys, monkeypatch)
+    want = score_rouge(c, list(refs), dialect="torchmetrics", multi_ref="avg")
+    assert avg == {t: s.to_dict() for t, s in want.items()}

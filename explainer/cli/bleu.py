@@ -43,7 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ref", metavar="FILE", action="append", default=[],
                    help="corpus: a reference stream, one per line (repeat for several references)")
     p.add_argument("--dialect", default="sacrebleu",
-                   help="sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook")
+                   help="sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook, torchmetrics, "
+                        "torchmetrics-sacrebleu")
     p.add_argument("--tokenize", default=None,
                    help="sacrebleu: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab (flores101, flores200: "
                         "refused, they download a model)")

@@ -36,6 +36,8 @@ def _tok_key(dialect: str, opts: dict) -> tuple:
         return ("multi-bleu", opts.get("script", "multi-bleu.perl"), bool(opts.get("lowercase", False)))
     if dialect == "mteval":
         return ("mteval", bool(opts.get("preserve_case", False)), bool(opts.get("international_tokenization", False)))
+    if dialect == "torchmetrics-sacrebleu":
+        return (dialect, opts.get("tokenize", "13a"), bool(opts.get("lowercase", False)))
     return (dialect,)
 
 

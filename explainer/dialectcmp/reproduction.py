@@ -38,10 +38,11 @@ N_NEAREST = 5
 _LABELS = {"sacrebleu": "sacreBLEU", "nltk": "NLTK", "hf-evaluate": "HF evaluate", "multi-bleu": "multi-bleu.perl",
            "mteval": "mteval-v13a.pl", "textbook": "the textbook", "rouge-score": "rouge-score",
            "rouge155": "ROUGE-1.5.5", "pltrdy": "rouge (pltrdy)", "rouge-chinese": "rouge-chinese + jieba",
-           "rouge-metric": "rouge-metric (PyRouge)"}
+           "rouge-metric": "rouge-metric (PyRouge)", "torchmetrics": "torchmetrics",
+           "torchmetrics-sacrebleu": "torchmetrics SacreBLEUScore"}
 _ROUGE_KINDS = {"rouge-score": ("N", "L", "Lsum"), "hf-evaluate": ("N", "L", "Lsum"), "textbook": ("N", "L"),
                 "rouge155": ("N", "L", "Lsum", "W", "S", "SU"), "pltrdy": ("N", "L"), "rouge-chinese": ("N", "L"),
-                "rouge-metric": ("N", "L", "Lsum", "W", "S", "SU")}
+                "rouge-metric": ("N", "L", "Lsum", "W", "S", "SU"), "torchmetrics": ("N", "L")}
 _MEASURE_WORDS = {"score": "score", "bp": "brevity penalty", "precision": "precision", "recall": "recall",
                   "fmeasure": "F", "p1": "1-gram precision", "p2": "2-gram precision", "p3": "3-gram precision",
                   "p4": "4-gram precision"}
@@ -214,7 +215,8 @@ def _form_words(form: str) -> str:
 
 
 _RANK = {"sacrebleu": 0, "nltk": 1, "hf-evaluate": 2, "rouge-score": 0, "multi-bleu": 3, "mteval": 4,
-         "rouge155": 3, "textbook": 5, "pltrdy": 6, "rouge-chinese": 6, "rouge-metric": 7}
+         "rouge155": 3, "textbook": 5, "pltrdy": 6, "rouge-chinese": 6, "rouge-metric": 7,
+         "torchmetrics": 8, "torchmetrics-sacrebleu": 8}
 
 
 def _order(m: Match) -> tuple:

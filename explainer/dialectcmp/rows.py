@@ -88,6 +88,11 @@ def bleu_row_configs(texts: Sequence[str]) -> list[Config]:
                     note="Moses mteval-v13a.pl: 13a, ASCII lowercasing, NIST smoothing"),
         Config.make("bleu", "textbook", {}, id="textbook", label="Textbook",
                     note="the textbook's bleu_score: lowercase + whitespace, 1e-10 floor"),
+        Config.make("bleu", "torchmetrics", {}, id="torchmetrics", label="torchmetrics BLEUScore",
+                    note="torchmetrics BLEUScore: whitespace tokens, 0 when an order has no match, float32"),
+        Config.make("bleu", "torchmetrics-sacrebleu", {}, id="torchmetrics-sacrebleu",
+                    label="torchmetrics SacreBLEUScore",
+                    note="torchmetrics SacreBLEUScore: 13a tokens, no exp smoothing, float32"),
     ]
     return rows
 
@@ -125,6 +130,11 @@ def rouge_row_configs(types: Sequence[str] = DEFAULT_ROUGE_TYPES) -> list[Config
                                                      "scripts score"))
     rows.append(Config.make("rouge", "rouge-metric", {}, id="rouge-metric", label="rouge-metric (PyRouge)",
                             types=types, note="PyRouge: lines, str.split() words (case kept), references pooled"))
+    tm_types = tuple(t for t in types if parse_types([t])[0].kind in ("N", "L"))
+    if tm_types:
+        rows.append(Config.make("rouge", "torchmetrics", {}, id="torchmetrics", label="torchmetrics ROUGEScore",
+                                types=tm_types, note="torchmetrics ROUGEScore: rouge-score's tokens, float32, "
+                                                     "accumulate='best'"))
     return rows
 
 
@@ -148,6 +158,8 @@ def smoothing_label(dialect: str, options: dict) -> str:
         return "NIST geometric" if o.get("smoothing", True) else "none"
     if dialect == "textbook":
         return "none (log floor 1e-10)"
+    if dialect in ("torchmetrics", "torchmetrics-sacrebleu"):
+        return "add-one (orders ≥ 2)" if o.get("smooth") else "none"
     return "none"
 
 

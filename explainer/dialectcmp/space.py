@@ -92,6 +92,7 @@ def bleu_space(texts: Sequence[str], order: int | None = None) -> list[SearchCon
     _nltk_space(sp)
     _hf_space(sp)
     _moses_space(sp)
+    _torchmetrics_space(sp, cjk=any(_NO_SPACE_SCRIPT.search(t) for t in texts))
     for n in (4, 3, 2, 1):                  # the textbook
         sp.add("textbook", {"max_n": n} if n != 4 else {}, 1.0 + sp.order_cost(n), (f"max_n={n}" if n != 4 else "",),
                n)
@@ -162,6 +163,30 @@ def _hf_space(sp: _Space) -> None:
                 opts["smooth"] = True
             sp.add("hf-evaluate", opts, 1.0 * smooth_on + sp.order_cost(n),
                    (f"max_order={n}" if n != 4 else "", "smooth=True" if smooth_on else ""), n)
+
+
+def _torchmetrics_space(sp: _Space, *, cjk: bool) -> None:
+    """torchmetrics BLEUScore (n_gram 1-4, smooth) and SacreBLEUScore (tokenizer, lowercase, smooth)."""
+    for n in (4, 3, 2, 1):
+        for smooth_on in (False, True):
+            opts = {}
+            if n != 4:
+                opts["n_gram"] = n
+            if smooth_on:
+                opts["smooth"] = True
+            words = (f"n_gram={n}" if n != 4 else "", "smooth=True" if smooth_on else "")
+            sp.add("torchmetrics", dict(opts), 0.5 + 1.0 * smooth_on + sp.order_cost(n), words, n)
+            toks = ("13a", "intl", "zh", "char") if cjk else ("13a", "intl")
+            for tok in toks:
+                for lc in (False, True):
+                    o2 = dict(opts)
+                    if tok != "13a":
+                        o2["tokenize"] = tok
+                    if lc:
+                        o2["lowercase"] = True
+                    sp.add("torchmetrics-sacrebleu", o2,
+                           0.5 + 1.0 * smooth_on + (tok != "13a") * 1.0 + 0.5 * lc + sp.order_cost(n),
+                           words + (f"tokenize={tok}" if tok != "13a" else "", "lowercase=True" if lc else ""), n)
 
 
 def _moses_space(sp: _Space) -> None:
@@ -252,6 +277,9 @@ def rouge_space(*, split_changes: bool, cjk: bool = False) -> list[SearchConfig]
     out.append(SearchConfig(Config.make("rouge", "pltrdy", {"exclusive": False}), 1.5, ("Rouge(exclusive=False)",)))
     if cjk:
         out.append(SearchConfig(Config.make("rouge", "rouge-chinese", {}), 0.5, ()))
+    for stem in (False, True):
+        out.append(SearchConfig(Config.make("rouge", "torchmetrics", {"use_stemmer": True} if stem else {}),
+                                0.5 + 0.5 * stem, ("use_stemmer=True",) if stem else ()))
     for split in splits:
         out.append(SearchConfig(Config.make("rouge", "rouge-metric", {}), 0.5 + (1.0 if split else 0.0),
                                 ("one sentence per line (for ROUGE-Lsum)",) if split else (), lsum_split=split))
@@ -268,6 +296,7 @@ MULTI_REF_RULES = {
     "pltrdy": (("best-f", 0.0, ""),),
     "rouge-chinese": (("best-f", 0.0, ""),),
     "rouge-metric": (("pool", 0.0, ""), ("best-recall", 0.5, "multi_ref_mode='best'")),
+    "torchmetrics": (("best-f", 0.0, ""), ("avg", 0.5, "accumulate='avg'")),
 }
 
 
