@@ -65,6 +65,18 @@ def test_model_downloading_tokenizers_are_refused_with_a_reason(name):
 
 
 # ------------------------------------------------------------------------------------------- ROUGE: pltrdy
+def test_the_installed_rouge_package_is_pltrdys():
+    """rouge-chinese's wheel also installs a package named 'rouge' (a copy that imports rouge_chinese); whichever
+    wheel pip unpacks last owns rouge/. The Makefile reinstalls rouge==1.0.1 last; this guards the parity tests
+    below against comparing with rouge-chinese under pltrdy's name."""
+    import rouge
+    import rouge.rouge
+
+    assert rouge.Rouge.__module__ == "rouge.rouge" and not hasattr(rouge.rouge.Rouge, "cut_sent"), (
+        "the installed 'rouge' package is rouge-chinese's copy: reinstall pltrdy's last "
+        "(pip install --force-reinstall --no-deps rouge==1.0.1; make test-venv does)")
+
+
 def _pltrdy(c, r, **kw):
     from rouge import Rouge
 
