@@ -114,7 +114,8 @@ def test_bleu_registry_is_lazy():
         "print('nltk' in sys.modules, 'explainer.bleu.moses' in sys.modules, "
         "'explainer.bleu.dialect_nltk' in sys.modules)\n")
     first, second = out.strip().splitlines()
-    assert first == "['sacrebleu', 'nltk', 'hf-evaluate', 'multi-bleu', 'mteval', 'textbook'] []"
+    assert first == ("['sacrebleu', 'nltk', 'hf-evaluate', 'multi-bleu', 'mteval', 'textbook', 'torchmetrics', "
+                     "'torchmetrics-sacrebleu'] []")
     assert second == "False False False"
 
 
