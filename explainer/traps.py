@@ -35,6 +35,15 @@ SACREBLEU_DETOK_LINES = 100
 #: a token with at least this many CJK characters was not split into words
 CJK_RUN = 6
 
+_SENT_END = re.compile(r"(?<=[.!?])[ \t]+(?=\S)")
+
+
+def split_sentences_per_line(text: str) -> str:
+    """One sentence per line, as summarization scripts prepare texts for ROUGE-Lsum: a line break after . ! ?
+    followed by a space (the reproduce search splits the same way, ``dialectcmp.space``)."""
+    return _SENT_END.sub("\n", text)
+
+
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
@@ -128,8 +137,6 @@ def lsum_without_newlines(candidates: Sequence[str], references: Sequence[Sequen
     texts = [t for c, refs in list(zip(candidates, references))[:SAMPLE] for t in [c, *refs]]
     if any("\n" in t for t in texts):
         return []
-    from explainer.dialectcmp.space import split_sentences_per_line
-
     multi = [t for t in texts if "\n" in split_sentences_per_line(t)]
     if not multi:           # one sentence per text: ROUGE-Lsum = ROUGE-L is then the right answer
         return []

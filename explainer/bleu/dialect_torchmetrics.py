@@ -38,6 +38,10 @@ class TorchmetricsBleuDialect(BleuDialect):
     description = ("torchmetrics.text.BLEUScore: str.split() tokens, closest reference length (first listed on "
                    "ties), 0 when any order has no match, optional add-one smoothing of orders ≥ 2, float32, 0-1.")
     scale = 1.0
+    short_label = "torchmetrics BLEUScore"
+    rank = 8
+    cli_flags = {"smooth": "smooth", "max_order": "n_gram"}
+    smooth_words = {"none": "false", "add-one": "true", "false": "false", "true": "true"}
     tokenizer_name = "str.split() (torchmetrics _tokenize_fn)"
     OPTIONS = (
         OptionSpec("n_gram", "int", 4, "maximum n-gram order", min=1, max=4),
@@ -122,6 +126,9 @@ class TorchmetricsBleuDialect(BleuDialect):
             bp = np.exp(np.float32(1) - np.float32(r) / np.float32(c)) if c else np.float32(0.0)
         return bp, "c ≤ r", f"exp(1 − r/c) = exp(1 − {r}/{c}) = {float(bp):.6g} (float32)"
 
+    def smoothing_label(self) -> str:
+        return "add-one (orders ≥ 2)" if self.options["smooth"] else "none"
+
     def signature(self, nrefs) -> str:
         o = self.options
         return f"torchmetrics:BLEUScore|nrefs:{nrefs}|n_gram:{o['n_gram']}|smooth:{'yes' if o['smooth'] else 'no'}"
@@ -134,6 +141,8 @@ class TorchmetricsSacreBleuDialect(TorchmetricsBleuDialect):
     description = ("torchmetrics.text.SacreBLEUScore: sacreBLEU's tokenizers (no rstrip, lowercase after "
                    "tokenizing) under torchmetrics' BLEU: 0 when any order has no match (no exp smoothing), "
                    "closest reference length with the first listed on ties, float32, 0-1.")
+    short_label = "torchmetrics SacreBLEUScore"
+    cli_flags = {"smooth": "smooth", "max_order": "n_gram", "tokenize": "tokenize", "lowercase": "lowercase"}
     OPTIONS = TorchmetricsBleuDialect.OPTIONS + (
         OptionSpec("tokenize", "choice", "13a", "sacreBLEU tokenizer (torchmetrics' copies)",
                    choices=_SACRE_TOKENIZERS),
@@ -144,6 +153,9 @@ class TorchmetricsSacreBleuDialect(TorchmetricsBleuDialect):
         self._tok = sacrebleu_tokenizer(self.options["tokenize"])
         self.tokenizer_name = f"{self.options['tokenize']} (sacreBLEU's class on the raw line; torchmetrics' copy)"
         self.align_mode = (self.options["lowercase"], self.options["tokenize"] == "13a")
+
+    def tokenization_key(self) -> tuple:
+        return (self.name, self.options["tokenize"], bool(self.options["lowercase"]))
 
     def tokenize(self, text: str) -> list[str]:
         if not text:

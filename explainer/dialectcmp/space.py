@@ -88,11 +88,12 @@ class _Space:
 def bleu_space(texts: Sequence[str], order: int | None = None) -> list[SearchConfig]:
     """Every BLEU configuration searched for these texts (``order``: a claimed BLEU-n keeps only order n)."""
     sp = _Space(order)
-    _sacrebleu_space(sp, cjk=any(_NO_SPACE_SCRIPT.search(t) for t in texts))
+    cjk = any(_NO_SPACE_SCRIPT.search(t) for t in texts)
+    _sacrebleu_space(sp, cjk=cjk)
+    _torchmetrics_space(sp, cjk=cjk)
     _nltk_space(sp)
     _hf_space(sp)
     _moses_space(sp)
-    _torchmetrics_space(sp, cjk=any(_NO_SPACE_SCRIPT.search(t) for t in texts))
     for n in (4, 3, 2, 1):                  # the textbook
         sp.add("textbook", {"max_n": n} if n != 4 else {}, 1.0 + sp.order_cost(n), (f"max_n={n}" if n != 4 else "",),
                n)
@@ -103,6 +104,26 @@ def bleu_space(texts: Sequence[str], order: int | None = None) -> list[SearchCon
 _SACRE_SMOOTH = (("exp", None, 0.0, ""), ("none", None, 0.5, "no smoothing"),
                  ("floor", 0.1, 1.0, "floor smoothing 0.1"), ("floor", 0.01, 2.0, "floor smoothing 0.01"),
                  ("add-k", 1.0, 1.0, "add-k smoothing, k = 1"), ("add-k", 0.5, 2.0, "add-k smoothing, k = 0.5"))
+
+
+def _torchmetrics_space(sp: _Space, *, cjk: bool) -> None:
+    """torchmetrics BLEUScore (n_gram 1-4, smooth) and SacreBLEUScore (tokenizer, lowercase, smooth)."""
+    for n in (4, 3, 2, 1):
+        for smooth_on in (False, True):
+            opts = {}
+            if n != 4:
+                opts["n_gram"] = n
+            if smooth_on:
+                opts["smooth"] = True
+            words = (f"n_gram={n}" if n != 4 else "", "smooth=True" if smooth_on else "")
+            sp.add("torchmetrics", dict(opts), 0.5 + 1.0 * smooth_on + sp.order_cost(n), words, n)
+            for tok in (("13a", "intl", "zh", "char") if cjk else ("13a", "intl")):
+                for lc in (False, True):
+                    o2 = dict(opts, **({"tokenize": tok} if tok != "13a" else {}),
+                              **({"lowercase": True} if lc else {}))
+                    sp.add("torchmetrics-sacrebleu", o2,
+                           0.5 + 1.0 * smooth_on + (tok != "13a") * 1.0 + 0.5 * lc + sp.order_cost(n),
+                           words + (f"tokenize={tok}" if tok != "13a" else "", "lowercase=True" if lc else ""), n)
 
 
 def _sacrebleu_space(sp: _Space, *, cjk: bool) -> None:
@@ -165,30 +186,6 @@ def _hf_space(sp: _Space) -> None:
                    (f"max_order={n}" if n != 4 else "", "smooth=True" if smooth_on else ""), n)
 
 
-def _torchmetrics_space(sp: _Space, *, cjk: bool) -> None:
-    """torchmetrics BLEUScore (n_gram 1-4, smooth) and SacreBLEUScore (tokenizer, lowercase, smooth)."""
-    for n in (4, 3, 2, 1):
-        for smooth_on in (False, True):
-            opts = {}
-            if n != 4:
-                opts["n_gram"] = n
-            if smooth_on:
-                opts["smooth"] = True
-            words = (f"n_gram={n}" if n != 4 else "", "smooth=True" if smooth_on else "")
-            sp.add("torchmetrics", dict(opts), 0.5 + 1.0 * smooth_on + sp.order_cost(n), words, n)
-            toks = ("13a", "intl", "zh", "char") if cjk else ("13a", "intl")
-            for tok in toks:
-                for lc in (False, True):
-                    o2 = dict(opts)
-                    if tok != "13a":
-                        o2["tokenize"] = tok
-                    if lc:
-                        o2["lowercase"] = True
-                    sp.add("torchmetrics-sacrebleu", o2,
-                           0.5 + 1.0 * smooth_on + (tok != "13a") * 1.0 + 0.5 * lc + sp.order_cost(n),
-                           words + (f"tokenize={tok}" if tok != "13a" else "", "lowercase=True" if lc else ""), n)
-
-
 def _moses_space(sp: _Space) -> None:
     """multi-bleu.perl (-lc, the detok variant); mteval-v13a.pl (-c, smoothing, international tokenization,
     shortest reference)."""
@@ -249,7 +246,7 @@ def rouge_space(*, split_changes: bool, cjk: bool = False) -> list[SearchConfig]
                 opts = {}
                 if stem:
                     opts["use_stemmer"] = True
-                if tok != "rouge-score":
+                if tok != _ROUGE_TOKENIZERS[0][0]:      # the library's own tokenizer is the default
                     opts["tokenizer"] = tok
                 out.append(SearchConfig(Config.make("rouge", "rouge-score", opts), sc + tc,
                                         tuple(w for w in ("use_stemmer=True" if stem else "", tw, sw) if w),
@@ -272,33 +269,28 @@ def rouge_space(*, split_changes: bool, cjk: bool = False) -> list[SearchConfig]
                                           "-p 0.2 (F-beta with beta = 2)" if alpha != 0.5 else "", sw) if w),
                         lsum_split=split))
     out.append(SearchConfig(Config.make("rouge", "textbook", {}), 1.0, ()))
-    # the other Python ROUGE packages, their defaults and the one switch people change
-    out.append(SearchConfig(Config.make("rouge", "pltrdy", {}), 0.5, ()))
-    out.append(SearchConfig(Config.make("rouge", "pltrdy", {"exclusive": False}), 1.5, ("Rouge(exclusive=False)",)))
-    if cjk:
-        out.append(SearchConfig(Config.make("rouge", "rouge-chinese", {}), 0.5, ()))
-    for stem in (False, True):
-        out.append(SearchConfig(Config.make("rouge", "torchmetrics", {"use_stemmer": True} if stem else {}),
-                                0.5 + 0.5 * stem, ("use_stemmer=True",) if stem else ()))
-    for split in splits:
-        out.append(SearchConfig(Config.make("rouge", "rouge-metric", {}), 0.5 + (1.0 if split else 0.0),
-                                ("one sentence per line (for ROUGE-Lsum)",) if split else (), lsum_split=split))
+    out += _package_space(split_changes, cjk)
     return out
 
 
-MULTI_REF_RULES = {
-    "rouge-score": (("best-f", 0.0, ""), ("pool", 1.5, "references pooled (as ROUGE-1.5.5 -f A)"),
-                    ("best-recall", 1.5, "best-recall reference (as ROUGE-1.5.5 -f B)")),
-    "hf-evaluate": (("best-f", 0.0, ""),),
-    "rouge155": (("pool", 0.0, ""), ("best-recall", 0.5, "-f B (best-recall reference)")),
-    "textbook": (("best-f", 0.0, ""), ("pool", 1.5, "references pooled"),
-                 ("best-recall", 1.5, "best-recall reference")),
-    "pltrdy": (("best-f", 0.0, ""),),
-    "rouge-chinese": (("best-f", 0.0, ""),),
-    "rouge-metric": (("pool", 0.0, ""), ("best-recall", 0.5, "multi_ref_mode='best'")),
-    "torchmetrics": (("best-f", 0.0, ""), ("avg", 0.5, "accumulate='avg'")),
-}
+def _package_space(split_changes: bool, cjk: bool) -> list[SearchConfig]:
+    """The other Python ROUGE packages: their defaults and the one switch people change."""
+    out = [SearchConfig(Config.make("rouge", "pltrdy", {}), 0.5, ()),
+           SearchConfig(Config.make("rouge", "pltrdy", {"exclusive": False}), 1.5, ("Rouge(exclusive=False)",))]
+    if cjk:
+        out.append(SearchConfig(Config.make("rouge", "rouge-chinese", {}), 0.5, ()))
+    for split in ((False, True) if split_changes else (False,)):
+        out.append(SearchConfig(Config.make("rouge", "rouge-metric", {}), 0.5 + (1.0 if split else 0.0),
+                                ("one sentence per line (for ROUGE-Lsum)",) if split else (), lsum_split=split))
+    for stem in (False, True):
+        out.append(SearchConfig(Config.make("rouge", "torchmetrics", {"use_stemmer": True} if stem else {}),
+                                0.5 + 0.5 * stem, ("use_stemmer=True",) if stem else ()))
+    return out
 
 
 def iter_rules(dialect: str) -> Iterable[tuple[str, float, str]]:
-    return MULTI_REF_RULES[dialect]
+    """The multi-reference rules searched for a ROUGE dialect, the dialect's own rule first (its
+    ``search_multi_ref``: rule, cost, words)."""
+    from explainer.rouge import DIALECTS
+
+    return DIALECTS[dialect].search_multi_ref

@@ -123,8 +123,9 @@ class PltrdyDialect(RougeDialect):
     max_n = 5
     #: get_scores pairs each candidate with ONE reference: several are the explainer's best-F loop, not the package
     multi_reference = False
-    #: how the F of a trace is computed, in words (the Dialects page's divergence explanation)
-    f_rule_words = "F = 2·(P·R / (P + R + 1e-8)), never exactly F1"
+    short_label = "rouge (pltrdy)"
+    rank = 6
+    search_multi_ref = (("best-f", 0.0, ""),)
     #: the package's metric names
     METRIC_NAMES = {"rougeL": "rouge-l", **{f"rouge{n}": f"rouge-{n}" for n in range(1, 6)}}
     OPTIONS = (_EXCLUSIVE, multi_ref_option("best-f", ("best-f",)))
@@ -134,6 +135,16 @@ class PltrdyDialect(RougeDialect):
     def _setup(self) -> None:
         super()._setup()
         self.exclusive = bool(self.options["exclusive"])
+
+    @classmethod
+    def f_rule(cls, options: dict) -> str:
+        return "F = 2·(P·R / (P + R + 1e-8)), never exactly F1"
+
+    @classmethod
+    def comparison_rows(cls) -> list[dict]:
+        return [{"options": {}, "id": cls.name, "label": cls.label, "note": cls.row_note}]
+
+    row_note = "from rouge import Rouge: sentences at '.', words at spaces, n-grams as sets, F with 1e-8"
 
     def check_types(self, types):
         for rtype in types:
@@ -356,6 +367,8 @@ class RougeChineseDialect(PltrdyDialect):
                           "the text is already split into words by spaces", label="jieba segmentation"),
                _EXCLUSIVE, multi_ref_option("best-f", ("best-f",)))
     splitter_label = "after 。！？? and ellipses, and at newlines (rouge-chinese cut_sent)"
+    short_label = "rouge-chinese + jieba"
+    row_note = "rouge-chinese over jieba words, as the Chinese fine-tuning scripts score"
     _report = _SplitTokenizer("rouge-chinese", "splits words at spaces (after jieba)")
     import_line = "import jieba\nfrom rouge_chinese import Rouge  # pip install rouge-chinese==1.0.3 jieba==0.42.1"
 

@@ -138,7 +138,9 @@ class RougeMetricDialect(RougeDialect):
     native_kinds = frozenset({"N", "Lsum", "W", "S", "SU"})
     supported_kinds = frozenset({"N", "L", "Lsum", "W", "S", "SU"})
     default_multi_ref = "pool"
-    f_rule_words = "F = PR/((1−α)P + αR), α = {alpha:g}; 0 when P or R is close to 0"
+    short_label = "rouge-metric (PyRouge)"
+    rank = 7
+    search_multi_ref = (("pool", 0.0, ""), ("best-recall", 0.5, "multi_ref_mode='best'"))
     OPTIONS = (
         OptionSpec("multi_ref", "choice", "pool",
                    "several references: pool = multi_ref_mode='average' (sum of matches / sum of sizes, like "
@@ -153,6 +155,14 @@ class RougeMetricDialect(RougeDialect):
     def _setup(self) -> None:
         super()._setup()
         self.alpha = float(self.options["alpha"])
+
+    @classmethod
+    def f_alpha(cls, options: dict) -> float:
+        return float(options.get("alpha", 0.5))
+
+    @classmethod
+    def f_rule(cls, options: dict) -> str:
+        return f"F = PR/((1−α)P + αR), α = {cls.f_alpha(options):g}; 0 when P or R is close to 0"
 
     def __init__(self, types=None, **options) -> None:
         super().__init__(types, **options)

@@ -37,6 +37,9 @@ class TorchmetricsRougeDialect(RougeDialect):
     native_kinds = frozenset({"N", "L"})
     supported_kinds = frozenset({"N", "L"})
     default_types = ("rouge1", "rouge2", "rougeL")
+    short_label = "torchmetrics ROUGEScore"
+    rank = 8
+    search_multi_ref = (("best-f", 0.0, ""), ("avg", 0.5, "accumulate='avg'"))
     OPTIONS = (
         stemmer_option(),
         OptionSpec("multi_ref", "choice", "best-f",
