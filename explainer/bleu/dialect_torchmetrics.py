@@ -40,6 +40,8 @@ class TorchmetricsBleuDialect(BleuDialect):
     scale = 1.0
     short_label = "torchmetrics BLEUScore"
     rank = 8
+    #: every step is rounded to float32, as the library's tensors are
+    arithmetic = "float32"
     cli_flags = {"smooth": "smooth", "max_order": "n_gram"}
     smooth_words = {"none": "false", "add-one": "true", "false": "false", "true": "true"}
     tokenizer_name = "str.split() (torchmetrics _tokenize_fn)"
