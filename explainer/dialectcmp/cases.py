@@ -55,8 +55,8 @@ BUILTIN_CLAIMS: tuple[BuiltinClaim, ...] = (
     BuiltinClaim("colab_abandon_rl", "abandon_hope", "ROUGE-L 0.750", "rougeL",
                  "the same Colab tutorial's ROUGE scores (recall = precision = F1)", "reproduced",
                  "With whitespace tokens keeping case and punctuation the LCS with reference 1 is `hope , ye who "
-                 "enter here`, 6 of 8 tokens (rouge-metric with multi_ref_mode='best'; the rouge package against "
-                 "reference 1). rouge-score's tokenizer gives 0.857; ROUGE-1.5.5 (pooled) 0.667."),
+                 "enter here`, 6 of 8 tokens: the rouge package (pltrdy) against reference 1. rouge-score's "
+                 "tokenizer gives 0.857; ROUGE-1.5.5 (pooled) 0.667."),
     BuiltinClaim("chapter_papineni", "papineni_the", "modified unigram precision 0.29", "bleu",
                  "a chapter's “modified precision 2/7 = 0.29”", "reproduced",
                  "2/7 needs lowercasing (the references start with `The`); case-sensitive it is 1/7."),
