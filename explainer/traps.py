@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 __all__ = ["Trap", "dropped_words", "lsum_without_newlines", "cjk_unsplit", "reference_layout", "swapped_files",
-           "pretokenized", "bleu_traps", "rouge_traps", "SAMPLE", "SACREBLEU_DETOK_LINES"]
+           "pretokenized", "bleu_traps", "rouge_traps", "page_traps", "SAMPLE", "SACREBLEU_DETOK_LINES"]
 
 #: segments looked at by each check
 SAMPLE = 500
@@ -311,3 +311,21 @@ def rouge_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], 
 
     out += cjk_unsplit(candidates, references, surface)
     return out
+
+
+def page_traps(family: str, candidates: Sequence[str], references: Sequence[Sequence[str]], dialect: str,
+               types: Any = None, **options: Any) -> list[dict]:
+    """What a page shows, as data: the traps of ``candidates`` / ``references`` (``references[i]``: segment i's
+    references) under the named dialect and options (``types`` for ROUGE), each ``{"code", "message", "detail"}``.
+    Options the dialect refuses give no traps (the page reports the option error itself)."""
+    try:
+        if family == "bleu":
+            from explainer.bleu import get_dialect
+
+            return [t.to_dict() for t in bleu_traps(candidates, references, get_dialect(dialect, **options))]
+        from explainer.rouge.engine import bind_dialect
+
+        d = bind_dialect(dialect, types, corpus=True, **options)
+    except ValueError:
+        return []
+    return [t.to_dict() for t in rouge_traps(candidates, references, d)]

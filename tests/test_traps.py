@@ -192,3 +192,17 @@ def test_cli_refuses_flores_in_one_line(tok, capsys, monkeypatch):
     rc, out, err = _run(["bleu", "--jsonl", "-", "--tokenize", tok], '{"candidate": "a", "references": ["a"]}\n',
                         capsys, monkeypatch)
     assert rc == 2 and out == "" and "downloads" in err and err.count("\n") == 1
+
+
+def test_page_traps_are_data_for_the_pages():
+    from explainer.traps import page_traps
+
+    c, r = ZH_NEWS[1]
+    [t] = page_traps("rouge", [c], [[r]], "rouge-score", types=["rouge1"])
+    assert t["code"] == "dropped-words" and "rouge-chinese" in t["message"] and t["detail"]["script"] == "Chinese"
+    assert page_traps("rouge", [c], [[r]], "rouge-chinese") == []
+    jc, jr = JA_NEWS[0]
+    assert [x["code"] for x in page_traps("bleu", [jc], [[jr]], "sacrebleu")] == ["cjk-unsplit"]
+    assert page_traps("bleu", [jc], [[jr]], "sacrebleu", tokenize="ja-mecab") == []
+    assert page_traps("bleu", [jc], [[jr]], "sacrebleu", tokenize="flores200") == []     # the page says why
+    json.dumps(page_traps("rouge", [c], [[r]], "rouge-score"))
