@@ -179,10 +179,10 @@ def _overlap(a: str, b: str) -> float:
     return len(sa & sb) / max(1, len(sa | sb))
 
 
-def reference_layout(candidates: Sequence[Any], references: Sequence[Any]) -> list[Trap]:
+def reference_layout(candidates: Sequence[Any], references: Sequence[Any], *, corpus: bool = True) -> list[Trap]:
     """``references`` should hold, per segment, the list of its references. Warn when it looks like reference
-    STREAMS (sacreBLEU's ``corpus_score(hyps, [refs_stream_1, refs_stream_2])`` layout) or when the number of
-    references varies between segments."""
+    STREAMS (sacreBLEU's ``corpus_score(hyps, [refs_stream_1, refs_stream_2])`` layout) or, for a corpus, when the
+    number of references varies between segments (segments scored one by one may each have their own)."""
     out: list[Trap] = []
     n = len(candidates)
     refs = [r for r in references]
@@ -206,7 +206,7 @@ def reference_layout(candidates: Sequence[Any], references: Sequence[Any]) -> li
                             "like reference streams; transpose them (list(zip(*streams)))",
                             {"overlap_as_given": straight / k, "overlap_transposed": crossed / k}))
     counts = sorted(set(per))
-    if len(counts) > 1:
+    if corpus and len(counts) > 1:
         where = [f"segment {i + 1}: {c}" for i, c in enumerate(per) if c != max(per)][:5]
         out.append(Trap("references-varying",
                         f"segments have {counts[0]} to {counts[-1]} references ({_ex(where)}): sacreBLEU needs the "
@@ -286,9 +286,11 @@ def pretokenized(candidates: Sequence[str]) -> list[Trap]:
 
 
 # ------------------------------------------------------------------------------------------- entry points
-def bleu_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], dialect: Any) -> list[Trap]:
-    """Every trap for BLEU over a bound dialect (``explainer.bleu.get_dialect``)."""
-    out = reference_layout(candidates, references)
+def bleu_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], dialect: Any, *,
+               corpus: bool = True) -> list[Trap]:
+    """Every trap for BLEU over a bound dialect (``explainer.bleu.get_dialect``); ``corpus=False``: the segments are
+    scored one by one."""
+    out = reference_layout(candidates, references, corpus=corpus)
     if any(t.code == "references-transposed" for t in out):
         return out
     out += swapped_files(candidates, references)
@@ -297,9 +299,11 @@ def bleu_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], d
     return out
 
 
-def rouge_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], dialect: Any) -> list[Trap]:
-    """Every trap for ROUGE over a bound dialect (``explainer.rouge.engine.bind_dialect``)."""
-    out = reference_layout(candidates, references)
+def rouge_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], dialect: Any, *,
+                corpus: bool = True) -> list[Trap]:
+    """Every trap for ROUGE over a bound dialect (``explainer.rouge.engine.bind_dialect``); ``corpus=False``: the
+    segments are scored one by one."""
+    out = reference_layout(candidates, references, corpus=corpus)
     if any(t.code == "references-transposed" for t in out):
         return out
     out += swapped_files(candidates, references)
@@ -314,7 +318,7 @@ def rouge_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], 
 
 
 def page_traps(family: str, candidates: Sequence[str], references: Sequence[Sequence[str]], dialect: str,
-               types: Any = None, **options: Any) -> list[dict]:
+               types: Any = None, *, corpus: bool = True, **options: Any) -> list[dict]:
     """What a page shows, as data: the traps of ``candidates`` / ``references`` (``references[i]``: segment i's
     references) under the named dialect and options (``types`` for ROUGE), each ``{"code", "message", "detail"}``.
     Options the dialect refuses give no traps (the page reports the option error itself)."""
@@ -322,10 +326,11 @@ def page_traps(family: str, candidates: Sequence[str], references: Sequence[Sequ
         if family == "bleu":
             from explainer.bleu import get_dialect
 
-            return [t.to_dict() for t in bleu_traps(candidates, references, get_dialect(dialect, **options))]
+            return [t.to_dict() for t in bleu_traps(candidates, references, get_dialect(dialect, **options),
+                                                    corpus=corpus)]
         from explainer.rouge.engine import bind_dialect
 
         d = bind_dialect(dialect, types, corpus=True, **options)
     except ValueError:
         return []
-    return [t.to_dict() for t in rouge_traps(candidates, references, d)]
+    return [t.to_dict() for t in rouge_traps(candidates, references, d, corpus=corpus)]

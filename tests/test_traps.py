@@ -103,6 +103,16 @@ def test_square_transposition_is_found_by_overlap():
 def test_varying_number_of_references():
     [t] = reference_layout(["a", "b", "c"], [["a"], ["b", "bb"], ["c"]])
     assert t.code == "references-varying" and t.detail["distinct"] == [1, 2]
+    assert reference_layout(["a", "b", "c"], [["a"], ["b", "bb"], ["c"]], corpus=False) == []   # one by one
+
+
+def test_cli_names_varying_references_for_a_corpus_only(capsys, monkeypatch):
+    lines = "".join(json.dumps({"candidate": f"the cat sat {i}", "references": [f"the cat sat {i}"] * (1 + i % 2)})
+                    + "\n" for i in range(4))
+    rc, out, err = _run(["bleu", "--jsonl", "-", "--corpus"], lines, capsys, monkeypatch)
+    assert rc == 0 and "1 to 2 references" in err
+    rc, out, err = _run(["bleu", "--jsonl", "-"], lines, capsys, monkeypatch)
+    assert rc == 0 and "references" not in err
 
 
 # ------------------------------------------------------------------------------ swapped files

@@ -119,7 +119,8 @@ def run(args) -> int:
     def traps(hyps, refs):
         from explainer.traps import bleu_traps
 
-        return bleu_traps(hyps, refs, bleu.get_dialect(args.dialect, **opts))
+        return bleu_traps(hyps, refs, bleu.get_dialect(args.dialect, **opts),
+                          corpus=bool(args.corpus or args.hyp is not None))
 
     return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, opts), traps=traps)
 

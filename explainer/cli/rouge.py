@@ -79,7 +79,8 @@ def run(args) -> int:
         from explainer.rouge.engine import bind_dialect
         from explainer.traps import rouge_traps
 
-        return rouge_traps(hyps, refs, bind_dialect(args.dialect, args.types, corpus=True, **opts))
+        return rouge_traps(hyps, refs, bind_dialect(args.dialect, args.types, corpus=True, **opts),
+                           corpus=bool(args.corpus or args.hyp is not None))
 
     return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, opts), metric="ROUGE",
                      traps=traps)
