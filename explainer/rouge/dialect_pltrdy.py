@@ -205,7 +205,8 @@ class PltrdyDialect(RougeDialect):
                     a, b = located[0].start, located[-1].end
             objs.append(Sentence(i, s, a, b))
             k += len(st)
-        tt.sentences, tt.sentence_tokens = objs, sent_tokens
+        # the sentences are always read (ROUGE-L needs them); the trace shows them when a summary-level type is asked
+        tt.sentences, tt.sentence_tokens = (objs if need_sents else None), sent_tokens
         return tt
 
     # ---- scoring ---------------------------------------------------------------------------------
@@ -236,13 +237,20 @@ class PltrdyDialect(RougeDialect):
         raise AssertionError("score_type handles rougeL")  # pragma: no cover
 
     def score_type(self, rtype, cand: TokenizedText, ref: TokenizedText, *, full: bool) -> TypeResult:
-        if not cand.sentence_tokens or not ref.sentence_tokens:     # the package raises ValueError here
-            return TypeResult(rtype.name, 0, 0, 0, self._zero(), {"library_error": "ValueError"} if full else None)
+        empty = not cand.sentence_tokens or not ref.sentence_tokens     # the package raises ValueError here
         if rtype.kind == "L":
             hits, rtot, ctot, detail = self._lcs(cand, ref, full)
-            p, r = hits / ctot, hits / rtot
-            return TypeResult(rtype.name, hits, rtot, ctot, self._score(p, r), detail)
-        return super().score_type(rtype, cand, ref, full=full)
+            p, r = (0.0, 0.0) if empty else (hits / ctot, hits / rtot)
+            res = TypeResult(rtype.name, hits, rtot, ctot, self._score(p, r), detail)
+        else:
+            res = super().score_type(rtype, cand, ref, full=full)
+        if empty:
+            res.score = self._zero()
+            if full:
+                msg = ("Collections must contain at least 1 sentence." if rtype.kind == "L"
+                       else "Hypothesis is empty." if not cand.sentence_tokens else "Reference is empty.")
+                res.detail["library_error"] = f"ValueError: {msg}"
+        return res
 
     def _zero(self):
         from explainer.rouge.scoring import Score
@@ -253,6 +261,16 @@ class PltrdyDialect(RougeDialect):
         from explainer.rouge.scoring import Score
 
         return Score(p, r, pltrdy_f(p, r))
+
+    def _flat_lcs(self, cand: TokenizedText, ref: TokenizedText) -> dict:
+        """The LCS of all reference and candidate words with its table (``lcs_length``, ``pairs``, ``table``, …)."""
+        from explainer.rouge.dialects import LCS_TIE_RULE
+
+        r, c = ref.tokens, cand.tokens
+        res = lcs_mod.lcs(r, c)
+        return {"lcs_length": res.length, "pairs": [list(p) for p in res.pairs], "ref_indices": res.ref_indices,
+                "cand_indices": res.cand_indices, "table": lcs_mod.table_form(res, len(r), len(c)),
+                "alternative_lcs_exists": lcs_mod.alternative_exists(r, c, res), "tie_rule": LCS_TIE_RULE}
 
     def _lcs(self, cand: TokenizedText, ref: TokenizedText, full: bool):
         """``rouge_l_summary_level``: the union of LCS words over every (reference sentence, candidate sentence)."""
@@ -280,15 +298,19 @@ class PltrdyDialect(RougeDialect):
         hits = len(union)
         detail = None
         if full:
-            detail = {"summary_level": True, "ref_words": m, "cand_words": n, "hits": hits,
+            # the LCS of all words (the keys every ROUGE-L trace has, for the table and the alignment), then the
+            # package's own counting: the union of the LCS words per sentence pair
+            detail = dict(self._flat_lcs(cand, ref))
+            detail.update({"ref_words": m, "cand_words": n, "hits": hits,
                       "union": sorted(union) if ex else list(union), "per_ref_sentence": steps,
                       "rule": ("hits = distinct words in the union of the LCS words of every (reference sentence, "
                                "candidate sentence) pair; m, n = distinct words" if ex else
                                "hits = sum of the LCS lengths of every (reference sentence, candidate sentence) "
                                "pair; m, n = words"),
-                      "tie_rule": "rouge _recon_lcs: diagonal on equal words; else up (drop a reference word) when "
-                                  "table[i-1][j] > table[i][j-1], otherwise left (drop a candidate word)",
-                      "recursion_steps": deepest}
+                      "package_tie_rule": "rouge _recon_lcs: diagonal on equal words; else up (drop a reference "
+                                          "word) when table[i-1][j] > table[i][j-1], otherwise left (drop a candidate "
+                                          "word)",
+                      "recursion_steps": deepest})
             if deepest >= RECURSION_STEPS:
                 detail["library_error"] = (
                     f"RecursionError: the package reads each LCS back recursively, one call per step; the longest "
@@ -391,10 +413,7 @@ class RougeChineseDialect(PltrdyDialect):
         r, c = ref.tokens, cand.tokens
         if not full:
             return lcs_mod.lcs_length(r, c), len(r), len(c), None
-        res = lcs_mod.lcs(r, c)
-        detail = {"summary_level": False, "lcs_length": res.length, "pairs": [list(p) for p in res.pairs],
-                  "ref_indices": res.ref_indices, "cand_indices": res.cand_indices,
-                  "table": lcs_mod.table_form(res, len(r), len(c)),
-                  "rule": "rouge-chinese 1.0.3: one LCS over all words (not summary level, unlike the rouge package "
-                          "it forks), m and n = words with repeats"}
-        return res.length, len(r), len(c), detail
+        detail = dict(self._flat_lcs(cand, ref),
+                      rule="rouge-chinese 1.0.3: one LCS over all words (not summary level, unlike the rouge package "
+                           "it forks), m and n = words with repeats")
+        return detail["lcs_length"], len(r), len(c), detail

@@ -166,7 +166,6 @@ class RougeMetricDialect(RougeDialect):
 
     def __init__(self, types=None, **options) -> None:
         super().__init__(types, **options)
-        self.needs_sentences = True
         for t in self.types:
             if t.kind == "W":
                 _weight(t.weight, False)
@@ -210,7 +209,8 @@ class RougeMetricDialect(RougeDialect):
             self._report.find_dropped(tt, what)
         else:
             tt = TokenizedText(text, tokens)
-        tt.sentences, tt.sentence_tokens = sents, sent_tokens
+        # the lines are always read (every type needs them); the trace shows them for the summary-level types
+        tt.sentences, tt.sentence_tokens = (sents if need_sents else None), sent_tokens
         return tt
 
     # ---- scoring: PyRouge's _Match (matches, hyp_size, ref_size) per reference -----------------------
@@ -237,12 +237,27 @@ class RougeMetricDialect(RougeDialect):
         elif k in ("L", "Lsum"):
             if k == "L":
                 hyps, refs = [cand.tokens], [ref.tokens]
-            hits, ctot, rtot, detail = self._summary_lcs(hyps, refs, full)
+            hits, ctot, rtot, _ = self._summary_lcs(hyps, refs, False)
         elif k == "W":
-            hits, ctot, rtot, detail = self._summary_wlcs(hyps, refs, rtype.weight, full)
+            hits, ctot, rtot, _ = self._summary_wlcs(hyps, refs, rtype.weight, False)
         else:
-            hits, ctot, rtot, detail = self._skip(cand.tokens, ref.tokens, rtype, full)
+            hits, ctot, rtot, _ = self._skip(cand.tokens, ref.tokens, rtype, False)
+        if full and k != "N":
+            detail = self._shared_detail(rtype, cand, ref)
         return self.finish(rtype, hits, rtot, ctot, detail)
+
+    def _shared_detail(self, rtype, cand: TokenizedText, ref: TokenizedText) -> dict:
+        """The step-by-step record of the shared algorithms (LCS table, union LCS with budgets, WLCS runs, skip-bigram
+        table): on PyRouge's tokens they count what PyRouge counts (its recorded numbers on 2,175 reference pairs,
+        tests/test_dialects_new_parity.py, which also checks every trace against the numbers)."""
+        k = rtype.kind
+        if k == "L":
+            return self._score_l(cand.tokens, ref.tokens, True)[3]
+        if k == "Lsum":
+            return self._score_lsum(cand, ref, True)[3]
+        if k == "W":
+            return self._score_w(rtype, cand, ref, True)[3]
+        return self._score_skip(rtype, cand.tokens, ref.tokens, True)[3]
 
     def _summary_lcs(self, hyps, refs, full):
         """``_rouge_l_summary_level``."""
@@ -328,9 +343,12 @@ class RougeMetricDialect(RougeDialect):
             rtot = sum(x.ref_total for x in results)
             ctot = sum(x.cand_total for x in results)
             tr = self.finish(rtype, hits, rtot, ctot)
-            return tr.score, None, {"hits": hits, "ref_total": rtot, "cand_total": ctot, "references": len(results),
-                                    "rule": "multi_ref_mode='average': matches, candidate sizes and reference sizes "
-                                            "summed over the references (the candidate counted once per reference)"}
+            # multi_ref_mode='average': matches, candidate sizes and reference sizes summed over the references
+            pool = {"hits": hits, "ref_total": rtot, "cand_total": ctot, "references": len(results)}
+            if rtype.kind == "W":
+                pool["rule"] = ("multi_ref_mode='average' for ROUGE-W: the weighted hits, f(|C|) and f(Σ f(|r|)) of "
+                                "each reference summed, then P = f^-1(Σ hits / Σ f(|C|)), R = f^-1(Σ hits / Σ ref)")
+            return tr.score, None, pool
         keys = [div_or_zero(x.hits, x.ref_total) for x in results]
         best = max(range(len(results)), key=lambda i: keys[i])     # max(): the first of equal keys
         return results[best].score, best, None

@@ -79,9 +79,8 @@ class TorchmetricsRougeDialect(RougeDialect):
                 for x in results:
                     s = np.float32(s + np.float32(x.score[k]))
                 vals.append(float(s / np.float32(len(results))))
-            return Score(*vals), None, {"references": len(results),
-                                        "rule": "accumulate='avg': float32 mean of P, of R and of F over the "
-                                                "references"}
+            # accumulate='avg': no reference is kept and nothing is pooled (the means of P, R and F)
+            return Score(*vals), None, None
         best = 0
         for i in range(1, len(results)):
             if results[i].score.fmeasure > results[best].score.fmeasure:
