@@ -61,7 +61,8 @@ def test_the_core_does_not_import_the_cli():
 # ------------------------------------------------------------------------------------------ one flag table
 _SAMPLES = {"tokenize": "intl", "lowercase": True, "smooth_method": "floor", "smoothing": "method3",
             "smooth": True, "smooth_value": 0.25, "max_ngram_order": 2, "max_order": 3, "max_n": 2,
-            "effective_order": False, "api": "sentence_bleu", "weights": (0.5, 0.5), "auto_reweigh": True}
+            "effective_order": False, "api": "sentence_bleu", "weights": (0.5, 0.5), "auto_reweigh": True,
+            "n_gram": 3}
 
 
 def _cli_options(argv: list[str]) -> dict:

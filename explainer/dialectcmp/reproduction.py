@@ -28,6 +28,7 @@ from explainer.dialectcmp.limits import (
     check_segment,
 )
 from explainer.dialectcmp.space import (
+    _NO_SPACE_SCRIPT,
     UNUSUAL_COST,
     SearchConfig,
     bleu_space,
@@ -258,7 +259,8 @@ def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, 
     bspace = bleu_space([candidate] + refs, cl.bleu_order) if do_bleu else []
     split_c, split_r = split_sentences_per_line(candidate), [split_sentences_per_line(r) for r in refs]
     split_changes = split_c != candidate or split_r != refs
-    rspace = rouge_space(split_changes=split_changes) if do_rouge else []
+    cjk = any(_NO_SPACE_SCRIPT.search(t) for t in [candidate] + refs)
+    rspace = rouge_space(split_changes=split_changes, cjk=cjk) if do_rouge else []
     total = len(bspace) + len(rspace)
     done = 0
     if cl.family == "chrf":             # a claim that names chrF (or --metric chrf): chrF's own space
@@ -380,8 +382,10 @@ def _rouge_types(cl: Claim, dialect: str) -> list[str]:
     wanted = list(cl.rouge_types or ROUGE_TYPES_SEARCHED)
     if "rougeL" in wanted and "rougeLsum" not in wanted:
         wanted.append("rougeLsum")      # "ROUGE-L" is summary-level in ROUGE-1.5.5 and in many papers' rougeLsum
-    kinds = dialect_class("rouge", dialect).native_kinds     # what the implementation itself computes
-    return [t for t in wanted if parse_type(t).kind in kinds]
+    cls = dialect_class("rouge", dialect)
+    kinds = cls.native_kinds     # what the implementation itself computes
+    max_n = getattr(cls, "max_n", 9)        # the rouge package: rouge-1 .. rouge-5 only
+    return [t for t in wanted if parse_type(t).kind in kinds and parse_type(t).n <= max_n]
 
 
 def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, split_texts) -> None:
@@ -396,6 +400,8 @@ def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, s
         measures = tuple(m for m in measures if m in reported)
         if not measures:
             return
+    # a package that takes one reference per candidate (the rouge package, rouge-chinese) on single references only
+    several_ok = getattr(dialect_class("rouge", sc.dialect), "multi_reference", True)
     prepared = eng.per_reference(sc.dialect, sc.config.opts, types, split_texts)
     rules = list(iter_rules(sc.dialect)) if len(col.references) > 1 else [next(iter(iter_rules(sc.dialect)))]
     for rule, rule_cost, rule_words in rules:
@@ -405,6 +411,8 @@ def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, s
         for subset, sub_cost, sub_words in subsets:
             if len(subset) == 1 and rule != next(iter(iter_rules(sc.dialect)))[0]:
                 continue        # one reference: every rule gives the same numbers
+            if len(subset) > 1 and not several_ok:
+                continue
             scores = eng.combine(prepared, rule, subset)
             col.n += 1
             for t, s in scores.items():
