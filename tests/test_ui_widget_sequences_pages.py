@@ -99,13 +99,15 @@ def _lab_numbers(app):
 
 LAB = PageSpec(
     "lab",
-    starts=[lambda r: {}, lambda r: {"lab": r.choice(["presets", "generators", "sweeps", "optimizer"])},
+    # every start with the optimizer's smallest time budget (a run costs half a second; the link keeps it)
+    starts=[lambda r: {"budget": "0.5"},
+            lambda r: {"lab": r.choice(["presets", "generators", "sweeps", "optimizer"]), "budget": "0.5"},
             lambda r: {"lab": "optimizer", "budget": "0.5", "seed": str(r.randrange(100))}],
     switches=["lab_section", "lab_section", "lab_preset", "lab_gen_box", "lab_sweep_box", "lab_opt_target_box"],
     # kept across sections but not in the link: the generators' parameters, the sweeps' own inputs and the G3
     # corpus texts
     exclude={"large_text", "lab_gen_*", "lab_sw_*", "lab_pad_*", "lab_refs_box"}, numbers=_lab_numbers,
-    # the optimizer's time budget: the smallest, so that a run costs half a second
+    # the optimizer's time budget stays the smallest; the length sweep's longest length stays small
     fixed={"lab_opt_budget": 0.5, "lab_sw_len": 40},
 )
 
@@ -116,15 +118,16 @@ CORPUS = PageSpec(
     starts=[lambda r: {"sample": "news-zh", "metric": r.choice(["bleu", "rouge"])},
             lambda r: {"sample": "news-en"}],
     switches=["cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_rouge_type", "cp_differ_view",
-              "cp_rdiffer_view", "cp_view_family", "bleu_dialect", "rouge_dialect", "rouge_types"],
+              "cp_rdiffer_view", "cp_view_family", "cp_impl_a", "cp_impl_b", "bleu_dialect", "rouge_dialect",
+              "rouge_types"],
     # not in the link (docs/corpus.md lists what is): the input form (the sample loaded is), the table's search
     # and filter, the chart format, the names given to the systems (the headline metrics' labels show them: their
-    # values are compared), the analysis shown and the segment's step-by-step view
+    # values are compared), the analysis shown, the segment's step-by-step view and the implementations compared
+    # (computed on demand)
     exclude={"cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*",
-             "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "(metrics)"},
+             "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "cp_impl_*", "(metrics)"},
     numbers=lambda app: [m.value for m in app.at.metric],
     fixed={"cp_test_n_bs": 100, "cp_test_n_ar": 100},
-    skip=lambda n: n.key in ("cp_impl_run",),
 )
 
 SPECS = {"teach": TEACH, "dialects": DIALECTS, "lab": LAB, "corpus": CORPUS}
