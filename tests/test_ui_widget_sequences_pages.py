@@ -257,3 +257,17 @@ def test_corpus_link_keeps_the_baseline_when_a_typed_name_is_refused():
     assert not app.exceptions
     assert app.query["baseline"] == ["system-b"] and app.query["system"] in (["system-a"], ["system-b"])
     _reopened_same(app, CORPUS)
+
+
+def test_exercise_set_link_keeps_settings_equal_to_the_lessons_source():
+    """Teach, seed 25 of the full run: a gaming-lab preset's lesson, then the exercise set and a setting equal
+    to the preset's own (sentence_bleu): the link left it out (it states only what differs from the lesson's
+    source), but an exercise set's link has no source, so the link read back showed the default setting."""
+    from tests.ui_driver import BrowserLikeApp
+
+    app = BrowserLikeApp({"preset": "permutation"}, page="teach")
+    app.select("tch_mode", "practice", kind="button_group")
+    app.select("bleu_opt:sacrebleu:api", "sentence_bleu")
+    assert not app.exceptions and app.query["bleu_api"] == ["sentence_bleu"]
+    assert app.reopen().at.selectbox(key="bleu_opt:sacrebleu:api").value == "sentence_bleu"
+    _reopened_same(app, TEACH)
