@@ -32,7 +32,8 @@ from explainer.ui.permalink import ExplainState
 
 DEFAULT_EXAMPLE = "cat_sat"
 TABS = ("Side by side", "Reproduce a number")
-_VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error}
+_VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error,
+            "refused": st.error}
 
 
 # ------------------------------------------------------------------------------------------------ state
@@ -312,6 +313,7 @@ def _search(cand: str, refs: list[str], claim: str, claim_metric: str):
 def _show_search(res, cand: str, refs: list[str], claim: str) -> None:
     """The verdict, the built-in claim's note, the matches (or the nearest ones), the command, the download."""
     _VERDICT[res.verdict](hl.md_escape(res.message))
+    st.caption(hl.md_escape(res.judgement().sentence))    # the three-way verdict (explainer.dialectcmp.verdict)
     builtin = next((c for c in BUILTIN_CLAIMS if c.claim == claim and get_example(c.example).candidate == cand
                     and list(get_example(c.example).references) == refs), None)
     if builtin is not None:

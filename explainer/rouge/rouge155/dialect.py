@@ -106,9 +106,6 @@ class _PerlTokenizerInfo(Tokenizer):
 _INFO = _PerlTokenizerInfo()
 #: most bootstrap resamples (-r) of a corpus: each resample draws every item once
 MAX_RESAMPLES = 10_000
-#: resamples x evaluations: the same bound as BLEU's bootstrap (bleu/bootstrap.py), kept here so the ROUGE core does not
-#: import the BLEU core (docs/architecture.md)
-MAX_BOOTSTRAP_DRAWS = 100_000_000
 STEMMER_LABEL = ("ROUGE-1.5.5 -m: WordNet-2.0 exception list first, else ROUGE's Porter variant (modified "
                  "step 4), tokens longer than 3 characters")
 
@@ -128,6 +125,7 @@ class Rouge155Dialect(RougeDialect):
     rank = 3
     printed_decimals = 5
     weighted_f = True
+    rouge_l_is_summary_level = True
     search_multi_ref = (("pool", 0.0, ""), ("best-recall", 0.5, "-f B (best-recall reference)"))
 
     @classmethod
