@@ -152,7 +152,7 @@ def _set_testset(ts: TestSet, label: str, sample: str | None = None) -> None:
     ss["cp_names"] = list(ts.names)
     for i, n in enumerate(ts.names):
         ss[f"cp_name_{i}"] = n
-    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_view_sys", "cp_filter_ids"):
+    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_view_sys", "cp_filter_ids", SHOWN_NAMES):
         ss.pop(k, None)
 
 
@@ -205,6 +205,7 @@ def _load_paste() -> None:
 
 # ------------------------------------------------------------------------------------------- the link
 LAST_PARAMS = "_cp_last_params"     # the query parameters this page last wrote
+SHOWN_NAMES = "_cp_shown_names"     # the systems' names as the page last showed them
 LINK_WARNINGS = "cp_link_warnings"  # what was wrong with the link (shown once, above the page)
 
 
@@ -277,7 +278,7 @@ def _apply_view(link, settings) -> None:
         own = list(ts.names)
 
         def shown(name: str) -> str:
-            return ss.get(f"cp_name_{own.index(name)}", name)
+            return _shown_names(own)[own.index(name)]
 
         if link.baseline:
             ss["cp_baseline"] = shown(link.baseline)
@@ -297,6 +298,16 @@ def _apply_view(link, settings) -> None:
         ss[_copt_key(settings.rouge_dialect, name)] = v
 
 
+def _shown_names(own: list[str]) -> list[str]:
+    """The names the page shows for the test set's systems ``own``: the ones typed, unless they were refused
+    (blank or repeated: then the file names, as the page says)."""
+    ss = st.session_state
+    last = ss.get(SHOWN_NAMES)
+    if isinstance(last, list) and len(last) == len(own):
+        return last
+    return [ss.get(f"cp_name_{i}", n) for i, n in enumerate(own)]
+
+
 def _link_now() -> dict[str, str]:
     """This view's link (from the widgets' state: callable in a fragment's run too)."""
     from explainer.ui import corpus_link
@@ -309,7 +320,7 @@ def _link_now() -> dict[str, str]:
     kw: dict[str, Any] = {}
     if sample is not None:
         own = list(ts.names)
-        shown = [ss.get(f"cp_name_{i}", n) for i, n in enumerate(own)]
+        shown = _shown_names(own)
 
         def link_name(key: str) -> str | None:
             v = ss.get(key)
@@ -428,10 +439,11 @@ def _system_names(ts: TestSet) -> TestSet:
         with cols[i]:
             names.append(st.text_input(f"System {i + 1}", key=key, max_chars=60))
     try:
-        return ts.with_names(names)
+        ts = ts.with_names(names)
     except TestSetError as e:
         st.warning(hl.md_escape(f"{e}; using the file names."))
-        return ts
+    ss[SHOWN_NAMES] = list(ts.names)   # the names the page shows (the file names when the typed ones are refused)
+    return ts
 
 
 # ------------------------------------------------------------------------------------------- computing

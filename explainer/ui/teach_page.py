@@ -515,8 +515,10 @@ def _query(settings: MetricSettings, *, mode: str, step: int | None = None) -> d
         else:   # the link cannot carry them: this tab keeps them, the link says so
             out["text"] = NOT_IN_LINK
             ss["_tch_long_texts"] = (cand, list(refs))
+    # an exercise set's link carries no source: its settings are stated against the page's default source
     have = ms.settings_to_params(_source_defaults(src, out.get("example", DEFAULT_EXAMPLE), ss.get("tch_preset"),
-                                                  ss.get("tch_variant", 0)))
+                                                  ss.get("tch_variant", 0)) if mode != "practice" else
+                                 _source_defaults("example", DEFAULT_EXAMPLE, None, 0))
     out.update({k: v for k, v in full.items() if have.get(k) != v})   # only what differs from the source's own
     if mode != "walk":
         out["mode"] = mode
