@@ -44,8 +44,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
+    from explainer.cli.dialects import write
     from explainer.cli.io import read_corpus, read_segments
-    from explainer.dialectcmp.cli_dialects import write
     from explainer.dialectcmp.corpus_reproduction import reproduce_corpus
     from explainer.dialectcmp.reproduction import _parts, reproduce
 
