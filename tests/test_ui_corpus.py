@@ -101,14 +101,43 @@ def test_upload_two_systems_and_two_references():
                  [(f"out/{n}.detok.txt", ("\n".join(lines) + "\n").encode()) for n, lines in systems],
                  [(f"ref{k}.txt", ("\n".join(r) + "\n").encode()) for k, r in enumerate(refs)])
     df = scores_table(at)
-    assert list(df["system"]) == ["sys1.detok", "sys2.detok"]       # names from the file names
+    assert list(df["system"]) == ["sys1", "sys2"]       # the file names without their common prefix and suffix
     for (_, lines), got in zip(systems, df["BLEU"]):
         assert got == sacrebleu.corpus_bleu(lines, refs).score
     # names are editable
     at.text_input(key="cp_name_1").set_value("improved").run()
-    assert list(scores_table(ok(at))["system"]) == ["sys1.detok", "improved"]
-    at.text_input(key="cp_name_1").set_value("sys1.detok").run()
+    assert list(scores_table(ok(at))["system"]) == ["sys1", "improved"]
+    at.text_input(key="cp_name_1").set_value("sys1").run()
     assert any("given twice" in plain(w.value) for w in ok(at).warning)
+
+
+def test_released_wmt_file_names_upload_with_distinct_names_everywhere():
+    """Issue 19, items 1-2: files named as WMT releases them (no .txt) are accepted, read by content (said on
+    the page), give sacreBLEU's scores and three distinct names in the table and every chart."""
+    import json as _json
+
+    refs, systems = make_testset(150, 2, 3, seed=19)
+    names = ["Online-B", "OpenNMT", "PROMT"]
+    at = new_page()
+    at.radio(key="cp_source").set_value("Upload files").run()
+    for up in at.get("file_uploader"):
+        assert not list(up.proto.type), "the uploader restricts file names"
+    at = _upload(at, [(f"generaltest2022.en-de.hyp.{n}.de", ("\n".join(lines) + "\n").encode())
+                      for n, (_, lines) in zip(names, systems)],
+                 [(f"generaltest2022.en-de.ref.{k}.de", ("\n".join(r) + "\n").encode()) for k, r in zip("AB", refs)])
+    df = scores_table(at)
+    assert list(df["system"]) == names
+    for (_, lines), got in zip(systems, df["BLEU"]):
+        assert got == sacrebleu.corpus_bleu(lines, refs).score
+    assert any("Read by content" in plain(c.value) and "plain text" in plain(c.value) for c in at.caption)
+    charts = [_json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert charts
+    for fig in charts:
+        for tr in fig.get("data", []):
+            x = tr.get("x")
+            if tr.get("type") == "bar" and isinstance(x, list) and len(x) == 3 and all(isinstance(v, str) for v in x):
+                if set(x) & set(names) or any("…" in v for v in x):
+                    assert x == names, x
 
 
 @pytest.mark.parametrize("bad,needle", [
@@ -488,3 +517,15 @@ def test_an_uploaded_test_set_is_not_in_the_link_and_the_page_says_so():
     at.radio(key="cp_source").set_value("Sample corpus").run()
     at.button(key="cp_load_sample").click().run()
     assert ok(at).query_params["sample"] == "news-en"
+
+
+def test_long_system_names_never_merge_in_a_chart():
+    """Cut at 28 characters, `…hyp.Online-B.de` and `…hyp.OpenNMT.de` were one bar (issue 19, item 2)."""
+    from explainer.ui import corpus_charts as cc
+
+    names = [f"generaltest2022.en-de.hyp.{n}.de" for n in ("Online-B", "OpenNMT", "PROMT")]
+    fig = cc.corpus_scores_figure(names, [30.0, 20.0, 25.0])
+    xs = list(fig.data[0].x)
+    assert len(set(xs)) == 3 and all(len(x) <= 30 for x in xs)
+    same_ends = ["a" * 40 + "1" + "b" * 40, "a" * 40 + "2" + "b" * 40]
+    assert len(set(cc.chart_names(same_ends))) == 2

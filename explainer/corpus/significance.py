@@ -41,15 +41,19 @@ from explainer.bleu.bootstrap import MAX_BOOTSTRAP, MAX_BOOTSTRAP_DRAWS
 from explainer.errors import ExplainerInputError
 
 __all__ = ["MAX_RESAMPLES", "MAX_TEST_CELLS", "DEFAULT_BS_N", "DEFAULT_AR_N", "Statistic", "SystemResult",
-           "PairedResult", "Confidence", "seed_from_env", "check_test_size", "bootstrap_confidence",
+           "PairedResult", "Confidence", "TestTimeout", "seed_from_env", "check_test_size", "bootstrap_confidence",
            "paired_test", "estimate_ci", "paired_signature", "confidence_signature"]
 
 #: most bootstrap resamples (the core's bootstrap limit) and AR trials of one test (sacreBLEU's defaults: 1,000 and
 #: 10,000; AR is cheaper per trial, and its p-values resolve 1/(n+1))
 MAX_RESAMPLES = {"bs": MAX_BOOTSTRAP, "ar": 100_000}
-#: most resamples x segments of one test, the core's bootstrap limit too: the random draws and the sums grow with
-#: it (about 10 s of work at the limit); memory does not (blocks of _BLOCK_CELLS)
-MAX_TEST_CELLS = MAX_BOOTSTRAP_DRAWS
+#: most resamples x segments of one test: sacreBLEU's default AR (10,000 trials) on 20,000 segments. The random
+#: draws and the sums grow with it (AR at the limit with 10 systems: about 6 s on a quiet 2-core machine, see
+#: docs/benchmarks.md); memory does not (blocks of _BLOCK_CELLS). Each test is also bounded by time
+#: (``time_limit``, checked between blocks). It used to be the single-system bootstrap's limit (100M draws), and
+#: the page's own 20M, sized when the statistics were resampled per trial rather than as one matrix product.
+MAX_TEST_CELLS = 200_000_000
+assert MAX_TEST_CELLS >= MAX_BOOTSTRAP_DRAWS
 DEFAULT_BS_N = 1000
 DEFAULT_AR_N = 10000
 _BLOCK_CELLS = 2_000_000         # random draws generated and used per block (16 MB of int64 indices)
@@ -205,6 +209,32 @@ def estimate_ci(scores: np.ndarray) -> tuple[float, float, float, float]:
     return float(s.mean()), float(0.5 * (hi - lo)), float(lo), float(hi)
 
 
+class TestTimeout(ExplainerInputError):
+    """A test stopped at its time limit (the message says the limit and what to do instead)."""
+
+    __test__ = False
+
+
+class _Deadline:
+    """``check()`` between blocks raises :class:`TestTimeout` once ``limit`` seconds have passed (None: never)."""
+
+    def __init__(self, limit: float | None, what: str):
+        import time
+
+        self._now = time.perf_counter
+        self.limit, self.what = limit, what
+        self.t0 = self._now()
+
+    def check(self) -> None:
+        if self.limit is not None and self._now() - self.t0 > self.limit:
+            raise TestTimeout(f"{self.what} stopped after {self.limit:g} s, the time limit of one test here; use "
+                              "fewer resamples or trials, or the command line (`python -m explainer compare`), "
+                              "which has no time limit")
+
+
+_NO_DEADLINE = _Deadline(None, "")
+
+
 def _block_rows(n_segments: int, multiple: int = 1) -> int:
     rows = max(1, _BLOCK_CELLS // max(1, n_segments))
     if multiple > 1:
@@ -223,7 +253,9 @@ def _f32_sums_exact(stats_list: Sequence[Statistic]) -> bool:
     return True
 
 
-def _bootstrap_pass(rng: np.random.Generator, n: int, stats_list: Sequence[Statistic]) -> list[np.ndarray]:
+def _bootstrap_pass(rng: np.random.Generator, n: int, stats_list: Sequence[Statistic],
+                    deadline: _Deadline = _NO_DEADLINE, tick: Callable[[float], None] | None = None
+                    ) -> list[np.ndarray]:
     """Resampled scores of every statistic under the same index matrix ``rng.choice(S, size=(n, S))``, drawn in
     blocks of rows (the same stream as one call). Rows are summed as sacreBLEU sums them and scored in mode f32
     (float32 statistics) or py (float64 statistics, the project's own extension)."""
@@ -256,17 +288,22 @@ def _bootstrap_pass(rng: np.random.Generator, n: int, stats_list: Sequence[Stati
                 rows = np.stack([arr[r].sum(0) for r in idx])
                 out[j].extend(st.score_rows(rows, "f32" if st.resample_dtype == np.float32 else "py"))
         del idx
+        if tick is not None:
+            tick(done / n)
+        deadline.check()
     return [np.asarray(x, dtype=np.float64) for x in out]
 
 
 # ------------------------------------------------------------------------------------- --confidence
-def bootstrap_confidence(st: Statistic, n: int = DEFAULT_BS_N, *, seed: Any = None, faithful: bool = True
-                         ) -> Confidence:
-    """``Metric.corpus_score(..., n_bootstrap=n)``: ``_bootstrap_resample`` + ``Score.estimate_ci``."""
+def bootstrap_confidence(st: Statistic, n: int = DEFAULT_BS_N, *, seed: Any = None, faithful: bool = True,
+                         time_limit: float | None = None) -> Confidence:
+    """``Metric.corpus_score(..., n_bootstrap=n)``: ``_bootstrap_resample`` + ``Score.estimate_ci``.
+    ``time_limit``: seconds (None: none); over it :class:`TestTimeout` is raised."""
     S = st.stats.shape[0]
     check_test_size(n, S, "the bootstrap confidence interval")
     seed_str, seed_val = seed_from_env(seed)
-    scores = _bootstrap_pass(np.random.default_rng(seed_val), n, [st])[0]
+    scores = _bootstrap_pass(np.random.default_rng(seed_val), n, [st],
+                             _Deadline(time_limit, "the bootstrap confidence interval"))[0]
     srt = sorted(scores.tolist())
     lo_i = n // 40
     lo, hi = srt[lo_i], srt[n - lo_i - 1]
@@ -277,9 +314,11 @@ def bootstrap_confidence(st: Statistic, n: int = DEFAULT_BS_N, *, seed: Any = No
 # ------------------------------------------------------------------------------------------ PairedTest
 def paired_test(named: Sequence[tuple[str, Statistic]], *, test: str = "bs", n_samples: int = 0,
                 n_ar_confidence: int = -1, seed: Any = None, faithful: bool = True,
-                progress: Callable[[float], None] | None = None) -> PairedResult:
+                progress: Callable[[float], None] | None = None, time_limit: float | None = None) -> PairedResult:
     """``PairedTest(named_systems, ..., test_type=test, n_samples=n_samples, n_ar_confidence=...)()``.
-    The first system is the baseline. ``n_samples=0``: sacreBLEU's default (bs 1,000, ar 10,000)."""
+    The first system is the baseline. ``n_samples=0``: sacreBLEU's default (bs 1,000, ar 10,000).
+    ``time_limit``: seconds for the whole test (None: none), checked between blocks of draws; over it
+    :class:`TestTimeout` says so."""
     if test not in ("bs", "ar"):
         raise ExplainerInputError(f"unknown paired test {test!r}: choose bs (bootstrap) or ar (approximate "
                                   "randomization)")
@@ -301,10 +340,11 @@ def paired_test(named: Sequence[tuple[str, Statistic]], *, test: str = "bs", n_s
     others = [SystemResult(nm, st.score, observed_diff=abs(bl.score - st.score), seeded=cmp_seed is not None)
               for nm, st in named[1:]]
     tick = progress or (lambda f: None)
+    dl = _Deadline(time_limit, what)
     if test == "bs":
-        _run_bs(named, n, bl_seed, cmp_seed, base, others, tick)
+        _run_bs(named, n, bl_seed, cmp_seed, base, others, tick, dl)
     else:
-        _run_ar(named, n, n_conf, bl_seed, cmp_seed, base, others, tick)
+        _run_ar(named, n, n_conf, bl_seed, cmp_seed, base, others, tick, dl)
     tick(1.0)
     note = ("" if faithful else "the project's own extension: sacreBLEU's procedure applied to this metric's "
             "statistics (no implementation has this test)")
@@ -321,27 +361,27 @@ def _paired_bs_finish(res: SystemResult, bl_scores: np.ndarray, sys_scores: np.n
     res.resampled, res.baseline_resampled, res.null_stats = sys_scores, bl_scores, stats
 
 
-def _run_bs(named, n, bl_seed, cmp_seed, base, others, tick) -> None:
+def _run_bs(named, n, bl_seed, cmp_seed, base, others, tick, dl=_NO_DEADLINE) -> None:
     stats = [st for _, st in named]
     if cmp_seed is not None:
         # seeded: the baseline's interval and every comparison draw the same index matrix; resample all at once
-        scores = _bootstrap_pass(np.random.default_rng(bl_seed), n, stats)
+        scores = _bootstrap_pass(np.random.default_rng(bl_seed), n, stats, dl, tick)
         base.mean, base.ci, _, _ = estimate_ci(scores[0])
         base.resampled = scores[0]
         for res, sc in zip(others, scores[1:]):
             _paired_bs_finish(res, scores[0], sc)
         return
-    bl_scores = _bootstrap_pass(np.random.default_rng(bl_seed), n, stats[:1])[0]
+    bl_scores = _bootstrap_pass(np.random.default_rng(bl_seed), n, stats[:1], dl)[0]
     base.mean, base.ci, _, _ = estimate_ci(bl_scores)
     base.resampled = bl_scores
     for k, (res, st) in enumerate(zip(others, stats[1:])):
-        b, s = _bootstrap_pass(np.random.default_rng(cmp_seed), n, [stats[0], st])
+        b, s = _bootstrap_pass(np.random.default_rng(cmp_seed), n, [stats[0], st], dl)
         _paired_bs_finish(res, b, s)
         tick((k + 1) / len(others))
 
 
-def _ar_pass(rng, n: int, bl: Statistic, systems: Sequence[Statistic], tick, share: float
-             ) -> list[tuple[np.ndarray, np.ndarray]]:
+def _ar_pass(rng, n: int, bl: Statistic, systems: Sequence[Statistic], tick, share: float,
+             dl: _Deadline = _NO_DEADLINE) -> list[tuple[np.ndarray, np.ndarray]]:
     """|A - B| ingredients for every system under the same swap matrix, drawn in blocks of rows (a multiple of
     32 booleans per block keeps NumPy's stream identical to one call)."""
     S = bl.stats.shape[0]
@@ -371,6 +411,7 @@ def _ar_pass(rng, n: int, bl: Statistic, systems: Sequence[Statistic], tick, sha
             out_a[j].extend(st.score_rows(a, "i64"))
             out_b[j].extend(st.score_rows(b, "i64"))
         tick(share * done / n)
+        dl.check()
     return [(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)) for a, b in zip(out_a, out_b)]
 
 
@@ -381,31 +422,31 @@ def _ar_finish(res: SystemResult, a: np.ndarray, b: np.ndarray) -> None:
     res.null_stats = stats
 
 
-def _run_ar(named, n, n_conf, bl_seed, cmp_seed, base, others, tick) -> None:
+def _run_ar(named, n, n_conf, bl_seed, cmp_seed, base, others, tick, dl=_NO_DEADLINE) -> None:
     bl = named[0][1]
     systems = [st for _, st in named[1:]]
     if n_conf > 0:
-        bl_scores = _bootstrap_pass(np.random.default_rng(bl_seed), n_conf, [bl])[0]
+        bl_scores = _bootstrap_pass(np.random.default_rng(bl_seed), n_conf, [bl], dl)[0]
         base.mean, base.ci, _, _ = estimate_ci(bl_scores)
         base.resampled = bl_scores
     if cmp_seed is not None:
         rng = np.random.default_rng(cmp_seed)
-        pairs = _ar_pass(rng, n, bl, systems, tick, 0.9)
+        pairs = _ar_pass(rng, n, bl, systems, tick, 0.9, dl)
         for res, (a, b) in zip(others, pairs):
             _ar_finish(res, a, b)
         if n_conf > 0:
             # drawn after the swap matrix, from the same generator (the same for every comparison)
-            sc = _bootstrap_pass(rng, n_conf, systems)
+            sc = _bootstrap_pass(rng, n_conf, systems, dl)
             for res, s in zip(others, sc):
                 res.mean, res.ci, _, _ = estimate_ci(s)
                 res.resampled = s
         return
     for k, (res, st) in enumerate(zip(others, systems)):
         rng = np.random.default_rng(None)
-        (a, b), = _ar_pass(rng, n, bl, [st], lambda f: None, 1.0)
+        (a, b), = _ar_pass(rng, n, bl, [st], lambda f: None, 1.0, dl)
         _ar_finish(res, a, b)
         if n_conf > 0:
-            s = _bootstrap_pass(rng, n_conf, [st])[0]
+            s = _bootstrap_pass(rng, n_conf, [st], dl)[0]
             res.mean, res.ci, _, _ = estimate_ci(s)
             res.resampled = s
         tick((k + 1) / len(others))

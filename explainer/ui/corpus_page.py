@@ -34,11 +34,8 @@ from explainer.corpus.testset import (
     TestSet,
     TestSetError,
     build_testset,
-    parse_jsonl,
-    parse_tsv,
     segment_lines,
-    system_name_from_file,
-    unique_name,
+    testset_from_files,
 )
 from explainer.errors import ExplainerInputError
 from explainer.ui import corpus_charts as cc
@@ -50,66 +47,32 @@ from explainer.ui.page_links import dropped_link_warning, watch_dropped_link
 __all__ = ["render", "PAGE_MAX_SEGMENTS", "PAGE_MAX_SYSTEMS", "PAGE_MAX_BYTES", "PAGE_MAX_RESAMPLES",
            "PAGE_MAX_TEST_CELLS", "testset_from_uploads", "testset_from_paste"]
 
-PAGE_MAX_SEGMENTS = 10_000
-PAGE_MAX_SYSTEMS = 6
-PAGE_MAX_BYTES = 20_000_000          # all uploaded / pasted text together
+PAGE_MAX_SEGMENTS = 20_000           # a full WMT test set is 2,000-3,000 segments; the largest ones under 20,000
+PAGE_MAX_SYSTEMS = 10                # sacreBLEU's defaults run on 20,000 segments x 10 systems
+PAGE_MAX_BYTES = 40_000_000          # all uploaded / pasted text together (20,000 segments x 12 files)
 PAGE_MAX_RESAMPLES = MAX_RESAMPLES               # bootstrap 10,000 resamples, AR 100,000 trials
 PAGE_MAX_TEST_CELLS = 20_000_000     # resamples x segments of one test (sacreBLEU's AR on 2,000 segments)
 TABLE_SEARCH_MAX = 200               # characters of a table search
 CHART_CONFIG = {"displaylogo": False}
+DETECTED = "cp_detected"             # what the uploaded files were read as (one sentence per file)
 
 
 # ---------------------------------------------------------------------------------------------- loading
-def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[tuple[str, bytes]]) -> TestSet:
-    """Build a test set from uploaded files (name, bytes): .txt systems and references, or .jsonl / .tsv files
-    that carry their references. Raises TestSetError with the file and line."""
+def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[tuple[str, bytes]],
+                         detected: list[str] | None = None) -> TestSet:
+    """Build a test set from uploaded files (name, bytes) of any name, each read by its content
+    (``explainer.corpus.testset.testset_from_files``: plain lines, JSON Lines with candidate/references, TSV with
+    ref… columns); ``detected`` gets one sentence per file saying what was found. Raises TestSetError with the
+    file and line."""
     total = sum(len(b) for _, b in system_files) + sum(len(b) for _, b in ref_files)
     if total > PAGE_MAX_BYTES:
         raise TestSetError(f"the files hold {total / 1e6:.1f} MB, over the page's limit of {PAGE_MAX_BYTES / 1e6:.0f} "
                            "MB (the command line `python -m explainer compare` takes larger test sets)")
-    systems: list[tuple[str, list[str]]] = []
-    sources: dict[str, str] = {}
-    per_segment_refs: list[list[str]] | None = None
-    ref_source = None
-    streams: list[tuple[str, list[str]]] = []
-    for name, data in system_files:
-        low = name.lower()
-        if low.endswith(".jsonl"):
-            cands, refs = parse_jsonl(data, name)
-            if per_segment_refs is None:
-                per_segment_refs, ref_source = refs, name
-            elif refs != per_segment_refs:
-                k = next((i for i, (a, b) in enumerate(zip(refs, per_segment_refs)) if a != b),
-                         min(len(refs), len(per_segment_refs)))
-                raise TestSetError(f"{name}: the references of segment {k + 1} differ from those in {ref_source}; "
-                                   "every system must be scored against the same references")
-            systems.append((unique_name(system_name_from_file(name), [n for n, _ in systems]), cands))
-            sources[systems[-1][0]] = name
-        elif low.endswith(".tsv"):
-            syss, rstreams = parse_tsv(data, name)
-            for n, lines in syss:
-                systems.append((unique_name(n, [x for x, _ in systems]), lines))
-                sources[systems[-1][0]] = f"{name}, column {n}"
-            streams += [(f"{name}:{i + 1}", s) for i, s in enumerate(rstreams)]
-        else:
-            systems.append((unique_name(system_name_from_file(name), [n for n, _ in systems]),
-                            segment_lines(data, name)))
-            sources[systems[-1][0]] = name
-    for name, data in ref_files:
-        streams.append((name, segment_lines(data, name)))
-    if len(systems) > PAGE_MAX_SYSTEMS:
-        raise TestSetError(f"{len(systems)} systems, over the page's limit of {PAGE_MAX_SYSTEMS}")
-    if per_segment_refs is not None:
-        if streams:
-            raise TestSetError(f"{ref_source} carries its own references; do not upload reference files with .jsonl "
-                               "systems")
-        return build_testset(systems, per_segment_refs=per_segment_refs, max_segments=PAGE_MAX_SEGMENTS,
-                             sources=sources)
-    if not streams:
-        raise TestSetError("add at least one reference file (one segment per line, aligned with the systems)")
-    if len(streams) > MAX_REFERENCES:
-        raise TestSetError(f"{len(streams)} reference files, over the limit of {MAX_REFERENCES}")
-    return build_testset(systems, streams, max_segments=PAGE_MAX_SEGMENTS, sources=sources)
+    ts, found = testset_from_files(system_files, ref_files, max_segments=PAGE_MAX_SEGMENTS,
+                                   max_systems=PAGE_MAX_SYSTEMS)
+    if detected is not None:
+        detected.extend(found)
+    return ts
 
 
 def testset_from_paste(systems: list[tuple[str, str]], refs: list[str]) -> TestSet:
@@ -147,7 +110,7 @@ def _set_testset(ts: TestSet, label: str, sample: str | None = None) -> None:
     ss["cp_names"] = list(ts.names)
     for i, n in enumerate(ts.names):
         ss[f"cp_name_{i}"] = n
-    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_view_sys", "cp_filter_ids"):
+    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_view_sys", "cp_filter_ids", DETECTED):
         ss.pop(k, None)
 
 
@@ -174,13 +137,15 @@ def _load_uploads() -> None:
     ss = st.session_state
     sys_files = ss.get("cp_up_sys") or []
     ref_files = ss.get("cp_up_ref") or []
+    detected: list[str] = []
     try:
         ts = testset_from_uploads([(f.name, f.getvalue()) for f in sys_files],
-                                  [(f.name, f.getvalue()) for f in ref_files])
+                                  [(f.name, f.getvalue()) for f in ref_files], detected)
     except (TestSetError, ExplainerInputError) as e:
         ss["cp_load_error"] = str(e)
         return
     _set_testset(ts, f"{len(ts.systems)} uploaded system(s), {ts.n_refs()} reference(s)")
+    ss[DETECTED] = detected
 
 
 def _load_paste() -> None:
@@ -371,17 +336,19 @@ def _input_section() -> TestSet | None:
         elif source == "Upload files":
             c1, c2 = st.columns(2)
             with c1:
-                st.file_uploader("System outputs (one .txt per system; or .jsonl with candidate/references; or "
-                                 ".tsv with a header: ref… columns and one column per system)",
-                                 type=["txt", "jsonl", "tsv"], accept_multiple_files=True, key="cp_up_sys")
+                st.file_uploader("System outputs, any file name (one segment per line, one file per system; or "
+                                 "JSON Lines with candidate/references; or TSV with a header: ref… columns and one "
+                                 "column per system; the format is read from the content)",
+                                 type=None, accept_multiple_files=True, key="cp_up_sys")
             with c2:
-                st.file_uploader(f"References (.txt, 1–{MAX_REFERENCES} files, one segment per line)", type=["txt"],
-                                 accept_multiple_files=True, key="cp_up_ref")
+                st.file_uploader(f"References, any file name (1–{MAX_REFERENCES} files, one segment per line)",
+                                 type=None, accept_multiple_files=True, key="cp_up_ref")
             st.button("Use these files", key="cp_load_up", on_click=_load_uploads, type="primary")
             st.caption(f"UTF-8, one segment per line, the same number of lines in every file. Limits: "
                        f"{PAGE_MAX_SEGMENTS:,} segments, {PAGE_MAX_SYSTEMS} systems, {MAX_REFERENCES} references, "
                        f"{PAGE_MAX_BYTES / 1e6:.0f} MB; larger test sets: `python -m explainer compare`. "
-                       "File names become system names (editable below). Nothing is stored on the server.")
+                       "File names become system names without their common prefix and suffix "
+                       "(`…hyp.Online-B.de` → `Online-B`; editable below). Nothing is stored on the server.")
         else:
             n_ref = ss.setdefault("cp_paste_nref", 1)
             for k in range(n_ref):
@@ -401,6 +368,9 @@ def _input_section() -> TestSet | None:
         err = ss.pop("cp_load_error", None)
         if err:
             st.error(hl.md_escape(err), icon=":material/error:")
+    found = ss.get(DETECTED)
+    if found and loaded is not None and ss.get("cp_ts_sample") is None:
+        st.caption(hl.md_escape("Read by content — " + "; ".join(found)))
     for w in ss.pop(LINK_WARNINGS, None) or []:
         st.warning(hl.md_escape(w), icon=":material/link:")
     notice = ss.pop("cp_notice", None)
