@@ -201,13 +201,34 @@ def test_baseline_switch_and_paired_test_equal_sacrebleu():
     assert list(res["system"]) == order
     for (_, row), w in zip(res.iterrows(), want["BLEU"]):
         assert row["score"] == w.score and row["bootstrap mean"] == w.mean and row["95% CI ±"] == w.ci
-        assert (row["p-value"] == w.p_value) or (w.p_value is None and row["p-value"] != row["p-value"]) \
-            or (w.p_value is None and row["p-value"] is None)
+        # sacreBLEU's 4 decimals; the baseline says so (it showed "None")
+        assert row["p-value"] == ("— (baseline)" if w.p_value is None else f"{w.p_value:.4f}")
     assert any("Bonferroni" in m.value for m in at.markdown)
     # the scores table shows the test's p-values and intervals too
     table = scores_table(at).set_index("system")
-    assert table["p-value"]["small-model"] == want["BLEU"][2].p_value
+    assert table["p-value"]["small-model"] == f"{want['BLEU'][2].p_value:.4f}"
+    assert table["p-value"]["new-model"] == "— (baseline)"
     assert table["95% CI ±"]["new-model"] == want["BLEU"][0].ci
+
+
+def test_sacrebleus_default_ar_runs_on_a_wmt_sized_test_set():
+    """Issue 19, item 3: AR with sacreBLEU's 10,000 trials on 2,100 segments x 3 systems was disabled ("use at
+    most 9,523"); it runs (bounded by time, said) and equals PairedTest's p-values."""
+    refs, systems = make_testset(2100, 2, 3, seed=23)
+    at = _upload(new_page(), [(f"generaltest2022.en-de.hyp.{n}.de", ("\n".join(lines) + "\n").encode())
+                              for n, lines in systems],
+                 [(f"generaltest2022.en-de.ref.{k}.de", ("\n".join(r) + "\n").encode()) for k, r in zip("AB", refs)])
+    at.radio(key="cp_test").set_value("ar").run()
+    assert at.number_input(key="cp_test_n_ar").value == 10_000
+    assert not at.button(key="cp_run_test").disabled
+    assert any("s per test" in c.value for c in at.caption)          # the bound is stated
+    at.button(key="cp_run_test").click().run()
+    ok(at)
+    _, want = PairedTest(systems, {"BLEU": BLEU(references=refs)}, None, test_type="ar", n_samples=10_000)()
+    res = next(d.value for d in at.dataframe if "p-value" in d.value.columns and "bootstrap mean" in d.value.columns)
+    assert list(res["system"]) == [n for n, _ in systems]
+    assert list(res["p-value"]) == ["— (baseline)"] + [f"{w.p_value:.4f}" for w in want["BLEU"][1:]]
+    assert list(res["score"]) == [w.score for w in want["BLEU"]]
 
 
 def test_rouge_metric_shows_the_dialects_aggregation():
@@ -260,7 +281,7 @@ def test_rouge_paired_test_is_labelled_as_the_projects_own():
     ok(at)
     assert any("project's own extension" in plain(c.value) for c in at.caption)
     res = next(d.value for d in at.dataframe if "p-value" in d.value.columns and "bootstrap mean" in d.value.columns)
-    assert len(res) == 3 and 0 < res["p-value"][1] <= 1
+    assert len(res) == 3 and 0 < float(res["p-value"][1]) <= 1
 
 
 def test_sample_link_loads_the_sample():
@@ -333,12 +354,12 @@ def test_stored_p_values_belong_to_the_test_set_and_settings_not_to_a_report_obj
     ok(at)
     _, want = PairedTest(list(ts.systems), {"BLEU": BLEU(references=streams)}, None, test_type="bs",
                          n_samples=120)()
-    assert scores_table(at)["p-value"].tolist()[1:] == [w.p_value for w in want["BLEU"][1:]]
+    assert scores_table(at)["p-value"].tolist()[1:] == [f"{w.p_value:.4f}" for w in want["BLEU"][1:]]
     for lowercase, tok in [(True, "13a"), (False, "intl"), (False, "char"), (True, "intl")]:
         _set_lowercase_and_tokenizer(at, lowercase, tok)
         assert "p-value" not in scores_table(at).columns       # another setting: no result of the first one
     _set_lowercase_and_tokenizer(at, False, "13a")           # its report was evicted and is computed anew
-    assert scores_table(at)["p-value"].tolist()[1:] == [w.p_value for w in want["BLEU"][1:]]
+    assert scores_table(at)["p-value"].tolist()[1:] == [f"{w.p_value:.4f}" for w in want["BLEU"][1:]]
 
 
 def test_charts_download_holds_the_charts_of_this_run(monkeypatch):

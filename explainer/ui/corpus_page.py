@@ -28,7 +28,7 @@ import streamlit as st
 
 from explainer.corpus.export import columns_csv, json_text
 from explainer.corpus.samples import SAMPLES, load_sample
-from explainer.corpus.significance import MAX_RESAMPLES
+from explainer.corpus.significance import MAX_RESAMPLES, MAX_TEST_CELLS
 from explainer.corpus.testset import (
     MAX_REFERENCES,
     TestSet,
@@ -45,13 +45,14 @@ from explainer.ui import settings as metric_settings
 from explainer.ui.page_links import dropped_link_warning, watch_dropped_link
 
 __all__ = ["render", "PAGE_MAX_SEGMENTS", "PAGE_MAX_SYSTEMS", "PAGE_MAX_BYTES", "PAGE_MAX_RESAMPLES",
-           "PAGE_MAX_TEST_CELLS", "testset_from_uploads", "testset_from_paste"]
+           "PAGE_MAX_TEST_CELLS", "PAGE_TEST_SECONDS", "testset_from_uploads", "testset_from_paste"]
 
 PAGE_MAX_SEGMENTS = 20_000           # a full WMT test set is 2,000-3,000 segments; the largest ones under 20,000
 PAGE_MAX_SYSTEMS = 10                # sacreBLEU's defaults run on 20,000 segments x 10 systems
 PAGE_MAX_BYTES = 40_000_000          # all uploaded / pasted text together (20,000 segments x 12 files)
 PAGE_MAX_RESAMPLES = MAX_RESAMPLES               # bootstrap 10,000 resamples, AR 100,000 trials
-PAGE_MAX_TEST_CELLS = 20_000_000     # resamples x segments of one test (sacreBLEU's AR on 2,000 segments)
+PAGE_MAX_TEST_CELLS = MAX_TEST_CELLS  # resamples x segments of one test: sacreBLEU's AR on 20,000 segments
+PAGE_TEST_SECONDS = 120              # one test's time limit on the page (the command line has none)
 TABLE_SEARCH_MAX = 200               # characters of a table search
 CHART_CONFIG = {"displaylogo": False}
 DETECTED = "cp_detected"             # what the uploaded files were read as (one sentence per file)
@@ -607,7 +608,7 @@ def _scores_section_bleu(rep, rkey: tuple, b: int) -> None:
         for n, p in enumerate(t.precisions):
             row[f"p{n + 1}"] = p
         if tests is not None:
-            row["p-value"] = by[s.name].p_value if s.name in by else None
+            row["p-value"] = p_value_text(by[s.name].p_value) if s.name in by else "—"
             row["95% CI ±"] = by[s.name].ci if s.name in by else None
         row["Δ vs baseline"] = s.score - rep.systems[b].score
         rows.append(row)
@@ -752,6 +753,11 @@ def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_t
         _test_result(rep, metric, got, faithful, rouge_type)
 
 
+def p_value_text(p: float | None) -> str:
+    """A p-value as sacreBLEU prints it (4 decimals); the baseline has none (it was shown as "None")."""
+    return "— (baseline)" if p is None else f"{p:.4f}"
+
+
 def _significance_caption(metric: str, faithful: bool, rouge_type: str | None, measure: str) -> None:
     """Whose procedure the numbers are: sacreBLEU's own, or the project's extension of it."""
     if metric == "bleu":
@@ -785,6 +791,9 @@ def _test_controls(rep) -> tuple[str, int, bool]:
                    f"use at most {PAGE_MAX_TEST_CELLS // S:,} (or the command line).")
     one = len(rep.systems) < 2
     run = c3.button("Run the test", key="cp_run_test", type="primary", disabled=too_big or one)
+    st.caption(f"Bounded: at most {PAGE_MAX_RESAMPLES[test]:,} {'resamples' if test == 'bs' else 'trials'}, "
+               f"{PAGE_MAX_TEST_CELLS:,} draws (× segments) and {PAGE_TEST_SECONDS} s per test; the statistics of "
+               "each segment are resampled, not the texts.")
     if one:
         st.info("A paired test needs two systems. With one system, the bootstrap interval below is sacreBLEU's "
                 "`--confidence`.")
@@ -804,7 +813,8 @@ def _run_paired_test(rep, metric: str, b: int, test: str, n: int, key: tuple, *,
     t0 = time.perf_counter()
     try:
         res = paired_test(named, test=test, n_samples=n, faithful=faithful,
-                          progress=lambda f: p(f, f"{int(100 * f)} %"))
+                          progress=lambda f: p(f, f"{int(100 * f)} % (time limit {PAGE_TEST_SECONDS} s)"),
+                          time_limit=PAGE_TEST_SECONDS)
     except ExplainerInputError as e:
         st.error(hl.md_escape(str(e)))
         return False
@@ -836,9 +846,10 @@ def _test_result(rep, metric: str, got: dict, faithful: bool, rouge_type: str | 
     st.markdown(hl.md_escape(f"{'Paired bootstrap' if res.test == 'bs' else 'Approximate randomization'}, "
                              f"{res.n_samples:,} {'resamples' if res.test == 'bs' else 'trials'}, seed {res.seed}, "
                              f"baseline {res.systems[0].name} — computed in {got['seconds']:.2f} s."))
-    rows = [{"system": s.name, "score": s.score, "p-value": s.p_value,
+    rows = [{"system": s.name, "score": s.score, "p-value": p_value_text(s.p_value),
              "bootstrap mean": s.mean, "95% CI ±": s.ci,
-             "significant at 0.05": None if s.p_value is None else bool(s.p_value < 0.05)} for s in res.systems]
+             "significant at 0.05": "baseline" if s.p_value is None else ("yes" if s.p_value < 0.05 else "no")}
+            for s in res.systems]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if metric == "bleu" and faithful:
         from explainer.corpus.significance import paired_signature
