@@ -42,6 +42,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "ROUGE: rouge-score (default), hf-evaluate, textbook, rouge155")
     g = p.add_argument_group("BLEU options (as `python -m explainer bleu`)")
     g.add_argument("--tokenize", default=None, help="sacrebleu: 13a (default), intl, zh, char, none")
+    g.add_argument("-l", "--language-pair", default=None, metavar="SRC-TRG",
+                   help="sacreBLEU's -l: the target language picks the tokenizer when --tokenize is not given "
+                        "(zh -> zh, ja -> ja-mecab, ko -> ko-mecab, else 13a)")
     g.add_argument("--lowercase", action="store_true", default=None, help="lowercase (sacrebleu, multi-bleu -lc)")
     g.add_argument("--smooth", default=None, help="sacrebleu: exp|floor|add-k|none; nltk: method0..method7; "
                                                   "hf-evaluate: none|add-one; mteval: exp|nist|none")
@@ -92,6 +95,24 @@ def parse_system(spec: str) -> tuple[str, str]:
             raise CliError(f"--system {spec!r}: no file after '='")
         return name, path
     return system_name_from_file(spec), spec
+
+
+def _short_names(systems: list[tuple[str, str]], specs: list[str]) -> list[tuple[str, str]]:
+    """Systems given without NAME= are named by their files without the common prefix and suffix
+    (``explainer.corpus.testset.display_names``: ``…hyp.Online-B.de`` -> ``Online-B``)."""
+    from explainer.corpus.testset import display_names
+
+    unnamed = [k for k, spec in enumerate(specs) if "=" not in spec]
+    short = display_names([systems[k][1] for k in unnamed])
+    out = list(systems)
+    taken = {systems[k][0] for k in range(len(systems)) if k not in unnamed}
+    for k, name in zip(unnamed, short):
+        from explainer.corpus.testset import unique_name
+
+        name = unique_name(name, taken)
+        taken.add(name)
+        out[k] = (name, systems[k][1])
+    return out
 
 
 def _check_settings(args, n_systems: int) -> dict:
@@ -148,18 +169,58 @@ def run(args) -> int:
     from explainer.corpus.testset import TestSetError, check_names
     from explainer.errors import ExplainerInputError
 
-    systems = [parse_system(s) for s in args.system]
+    systems = _short_names([parse_system(s) for s in args.system], args.system)
     try:
         check_names([n for n, _ in systems])
     except TestSetError as e:
         raise CliError(str(e)) from None
     settings = _check_settings(args, len(systems))
     try:
+        args.corpus_warnings = _language_settings(args)
         if args.metric == "rouge":
             return _run_rouge(args, systems, settings)
         return _run_bleu(args, systems, settings)
     except (TestSetError, ExplainerInputError) as e:
         raise CliError(str(e)) from None
+
+
+def _language_settings(args) -> list[str]:
+    """``-l SRC-TRG``: sacreBLEU's tokenizer for the target (when --tokenize is not given), and the warnings:
+    sacreBLEU's own for a tokenizer that is not the target's, and CJK references scored with a tokenizer that
+    does not split them (read from the first lines of the first --ref file)."""
+    from explainer.corpus.langpair import cjk_warning, pair_mismatch_warning, parse_language_pair
+    from explainer.inputs import iter_lines
+
+    pair = None
+    warns: list[str] = []
+    if args.language_pair is not None:
+        if args.metric != "bleu" or (args.dialect or "sacrebleu") != "sacrebleu":
+            raise CliError("-l/--language-pair is sacreBLEU's option (--metric bleu --dialect sacrebleu)")
+        pair = parse_language_pair(args.language_pair)
+        if args.tokenize is None:
+            from explainer.bleu.dialect_sacrebleu import TOKENIZERS
+
+            if pair.tokenizer not in TOKENIZERS:
+                raise CliError(f"-l {args.language_pair}: sacreBLEU picks the {pair.tokenizer} tokenizer for "
+                               f"{pair.target}, which needs MeCab (pip install sacrebleu[{pair.target}]) and is not "
+                               f"one of this explainer's ({', '.join(TOKENIZERS)}); give --tokenize char (or "
+                               "another) explicitly")
+            args.tokenize = pair.tokenizer
+        else:
+            w = pair_mismatch_warning(pair, args.tokenize)
+            if w:
+                warns.append(w)
+    if args.metric == "bleu" and (args.dialect or "sacrebleu") == "sacrebleu" and args.ref and args.ref[0] != "-":
+        def head():
+            for k, line in enumerate(iter_lines(args.ref[0])):
+                if k >= 2000:
+                    return
+                yield line
+
+        w = cjk_warning(head(), args.tokenize, target=pair.target if pair else None)
+        if w:
+            warns.append(w)
+    return warns
 
 
 # ------------------------------------------------------------------------------------------------ BLEU
@@ -199,6 +260,7 @@ def _run_bleu(args, systems, settings) -> int:
     # garbage collector has nothing to find in them and would only re-scan everything alive, again and again
     with gc_paused():
         S = _read_blocks(args, systems, _statistics_of_blocks(d, K, stream, warnings))
+    warnings[:0] = getattr(args, "corpus_warnings", [])
     arrays = stream.arrays()
     corpus, statistics = _bleu_corpus(d, systems, arrays, stream.last_contexts(), S, K)
     if d.name == "sacrebleu" and not d.options["force"]:
@@ -286,7 +348,7 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
         for k in ("signature", "options", "dialect", "warnings", "segment_stats"):
             c.pop(k, None)
         corpus.append(dict(name=s.name, **c))
-    warnings = []
+    warnings = list(getattr(args, "corpus_warnings", []))
     for s in rep.systems:
         for w in s.trace.warnings:
             if w.message not in warnings:

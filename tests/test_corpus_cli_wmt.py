@@ -1,0 +1,81 @@
+"""`compare` with test sets as WMT releases them (issue 19): released file names become short names, sacreBLEU's
+language pair (-l) picks the tokenizer, and CJK text scored with a tokenizer that does not split it is warned
+about. Every number is sacreBLEU's, computed here."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from sacrebleu.metrics import BLEU
+
+from explainer.cli import main
+from explainer.corpus.langpair import cjk_warning, parse_language_pair, tokenizer_for
+from explainer.errors import ExplainerInputError
+from tests.corpus_data import make_testset
+
+
+def run(argv, capsys):
+    try:
+        rc = main(["compare"] + argv)
+    except SystemExit as e:
+        rc = e.code
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def _write(tmp_path, refs, systems, pair="en-zh"):
+    trg = pair.split("-")[1]
+    ref_paths, sys_paths = [], []
+    for k, r in zip("AB", refs):
+        p = tmp_path / f"generaltest2022.{pair}.ref.{k}.{trg}"
+        p.write_text("\n".join(r) + "\n", encoding="utf-8")
+        ref_paths.append(str(p))
+    for n, lines in systems:
+        p = tmp_path / f"generaltest2022.{pair}.hyp.{n}.{trg}"
+        p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        sys_paths.append(str(p))
+    return ref_paths, sys_paths
+
+
+def test_language_pair_picks_sacrebleus_tokenizer_and_released_names_are_short(tmp_path, capsys):
+    refs, systems = make_testset(300, 2, 3, lang="zh", seed=5)
+    ref_paths, sys_paths = _write(tmp_path, refs, [(f"Online-{c}", lines) for c, (_, lines) in zip("ABG", systems)])
+    argv = sum((["--ref", p] for p in ref_paths), []) + sum((["--system", p] for p in sys_paths), [])
+    rc, out, err = run(argv + ["-l", "en-zh"], capsys)
+    assert rc == 0, err
+    got = json.loads(out)
+    assert [s["name"] for s in got["systems"]] == ["Online-A", "Online-B", "Online-G"]
+    for s, (_, lines) in zip(got["systems"], systems):
+        m = BLEU(trg_lang="zh")               # sacreBLEU's -l en-zh
+        assert s["score"] == m.corpus_score(lines, refs).score
+    assert "tok:zh" in got["signature"] and got["warnings"] == []
+    # without -l: 13a, and a warning that says why the score is low
+    rc, out, err = run(argv, capsys)
+    got = json.loads(out)
+    assert got["systems"][0]["score"] == BLEU().corpus_score(systems[0][1], refs).score
+    assert any("does not split them" in w and "en-zh" in w for w in got["warnings"]), got["warnings"]
+    # an explicit tokenizer wins, as in sacreBLEU, with its warning
+    rc, out, err = run(argv + ["-l", "en-zh", "--tokenize", "char"], capsys)
+    got = json.loads(out)
+    assert got["systems"][0]["score"] == BLEU(trg_lang="zh", tokenize="char").corpus_score(systems[0][1], refs).score
+    assert any("sacreBLEU would use zh" in w for w in got["warnings"])
+
+
+def test_language_pair_table_is_sacrebleus():
+    for trg in ("zh", "ja", "ko", "de", "en", "fr"):
+        assert tokenizer_for(trg) == BLEU._TOKENIZER_MAP.get(trg, "13a")
+    assert parse_language_pair("en-zh").tokenizer == "zh"
+    with pytest.raises(ExplainerInputError, match="source-target"):
+        parse_language_pair("english to german")
+    assert cjk_warning(["Ein Satz auf Deutsch."], "13a") is None
+    assert cjk_warning(["这是一个句子。"], "zh") is None
+    assert "13a tokenizer does not split" in cjk_warning(["这是一个句子。"], "13a")
+
+
+def test_language_pair_refusals_say_what_to_do(tmp_path, capsys):
+    refs, systems = make_testset(20, 1, 1, seed=1)
+    ref_paths, sys_paths = _write(tmp_path, refs, systems, pair="en-ja")
+    rc, out, err = run(["--ref", ref_paths[0], "--system", sys_paths[0], "-l", "en-ja"], capsys)
+    assert rc != 0 and "ja-mecab" in err and "--tokenize char" in err
+    rc, out, err = run(["--ref", ref_paths[0], "--system", sys_paths[0], "-l", "en-de", "--metric", "rouge"], capsys)
+    assert rc != 0 and "sacreBLEU's option" in err
