@@ -77,6 +77,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     t.add_argument("--confidence", action="store_true", help="bootstrap 95%% confidence interval")
     t.add_argument("--confidence-n", type=int, default=None, metavar="N", help="bootstrap resamples (default 1000)")
     o = p.add_argument_group("more output")
+    o.add_argument("--format", choices=["json", "text", "latex", "markdown"], default="json",
+                   help="json (default: every number), text (sacreBLEU's own table), latex (booktabs: scores, "
+                        "± CI, p-values, markers against the baseline, the signature as a footnote), markdown")
     o.add_argument("--segments", metavar="FILE", default=None, help="write the per-segment table as CSV")
     o.add_argument("--report", metavar="FILE", default=None,
                    help="write the whole corpus report as JSON (analyses, every segment)")
@@ -272,7 +275,7 @@ def _run_bleu(args, systems, settings) -> int:
                 "n_references": K, "corpus": corpus, "warnings": warnings})
     if args.segments:
         _write_bleu_segments(args.segments, d, systems, arrays, stream.first_reference_lengths(), stream.ctxs)
-    _emit(out)
+    _emit(out, getattr(args, "format", "json"))
     return 0
 
 
@@ -358,7 +361,7 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
     if args.segments:
         _write_csv(args.segments, rep.segment_rows())
     _write_json(args.report, rep.to_dict(tests=out.get("test")))
-    _emit(out)
+    _emit(out, getattr(args, "format", "json"))
     return 0
 
 
@@ -422,7 +425,7 @@ def _run_rouge(args, systems, settings) -> int:
         _write_csv(args.segments, rep.segment_rows(rtype, measure=args.measure))
     if args.report:
         _write_json(args.report, rep.to_dict(tests=out.get("test")))
-    _emit(out)
+    _emit(out, getattr(args, "format", "json"))
     return 0
 
 
@@ -469,10 +472,17 @@ def _tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, sac
 
 
 # ---------------------------------------------------------------------------------------------- output
-def _emit(obj) -> None:
+def _emit(obj, fmt: str = "json") -> None:
     from explainer.cli.io import write_json
     from explainer.corpus.export import clean_json
 
+    if fmt != "json":
+        import sys
+
+        from explainer.corpus.tables import render_table
+
+        sys.stdout.write(render_table(clean_json(obj), fmt))
+        return
     write_json(clean_json(obj), "the comparison")
 
 
