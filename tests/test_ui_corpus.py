@@ -550,3 +550,47 @@ def test_long_system_names_never_merge_in_a_chart():
     assert len(set(xs)) == 3 and all(len(x) <= 30 for x in xs)
     same_ends = ["a" * 40 + "1" + "b" * 40, "a" * 40 + "2" + "b" * 40]
     assert len(set(cc.chart_names(same_ends))) == 2
+
+
+def test_a_saved_comparison_restores_the_view():
+    """Issue 19: a saved file (uploaded texts, names, settings, view, test results) restores the page: the same
+    names, tokenizer, baseline, segment and p-values (PairedTest's), without running the test again."""
+    from explainer.corpus.report import bleu_report
+    from explainer.corpus.saved import Saved, dump_saved
+    from explainer.corpus.significance import paired_test
+    from explainer.corpus.testset import build_testset
+    from explainer.ui.settings import default_settings, settings_to_params
+
+    refs, systems = make_testset(120, 2, 3, lang="zh", seed=37)
+    ts = build_testset([(n, lines) for n, (_, lines) in zip(["Online-A", "Online-B", "HuaweiTSC"], systems)],
+                       [(f"ref.{k}", r) for k, r in zip("AB", refs)])
+    from dataclasses import replace
+
+    settings = default_settings()
+    settings = replace(settings, bleu_options={**settings.bleu_options, "tokenize": "zh"})
+    rep = bleu_report(ts, tokenize="zh")
+    order = [1, 0, 2]
+    res = paired_test([(rep.names[j], rep.statistic(j)) for j in order], test="bs", n_samples=300)
+    d = res.to_dict(with_samples=True)
+    d.update(metric="bleu", baseline="Online-B", seconds=0.5)
+    view = {"cp_metric": "BLEU", "cp_baseline": "Online-B", "cp_system": "HuaweiTSC", "cp_seg": 17, "cp_test": "bs",
+            "cp_test_n_bs": 300}
+    data = dump_saved(Saved(ts, "restored set", settings_to_params(settings), view, [d])).encode()
+    at = new_page()
+    at.radio(key="cp_source").set_value("Saved comparison").run()
+    at.file_uploader(key="cp_up_saved").set_value(("comparison.json", data, "application/json"))
+    at.run()
+    at.button(key="cp_load_saved").click().run()
+    ok(at)
+    assert at.session_state["bleu_opt:sacrebleu:tokenize"] == "zh"
+    df = scores_table(at).set_index("system")
+    named = [(n, ts.system(n)) for n in ["Online-B", "Online-A", "HuaweiTSC"]]
+    _, want = PairedTest(named, {"BLEU": BLEU(references=refs, tokenize="zh")}, None, test_type="bs",
+                         n_samples=300)()
+    for w, (n, lines) in zip(want["BLEU"], named):
+        assert df["BLEU"][n] == BLEU(tokenize="zh").corpus_score(lines, refs).score == w.score
+    assert df["p-value"]["Online-B"] == "— (baseline)"
+    assert df["p-value"]["HuaweiTSC"] == f"{want['BLEU'][2].p_value:.4f}"
+    assert at.selectbox(key="cp_baseline").value == "Online-B"
+    assert at.selectbox(key="cp_system").value == "HuaweiTSC"
+    assert at.session_state["cp_seg"] == 17

@@ -115,6 +115,19 @@ class PairedResult:
     faithful: bool
     note: str = ""
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "PairedResult":
+        """Back from ``to_dict(with_samples=True)`` (a saved comparison): the same numbers and series."""
+        def arr(v):
+            return None if v is None else np.asarray(v, dtype=np.float64)
+
+        systems = [SystemResult(s["name"], float(s["score"]), s.get("p_value"), s.get("mean"), s.get("ci"),
+                                arr(s.get("resampled")), arr(s.get("baseline_resampled")), arr(s.get("null_stats")),
+                                s.get("observed_diff")) for s in d["systems"]]
+        return cls(test=d["test"], n_samples=int(d["n_samples"]), seed=str(d["seed"]),
+                   n_ar_confidence=int(d.get("n_ar_confidence", -1)), systems=systems,
+                   faithful=bool(d.get("faithful", True)), note=str(d.get("note", "")))
+
     def to_dict(self, *, with_samples: bool = False) -> dict:
         return {"test": self.test, "n_samples": self.n_samples, "seed": self.seed,
                 "n_ar_confidence": self.n_ar_confidence, "faithful": self.faithful, "note": self.note,

@@ -111,7 +111,7 @@ def _set_testset(ts: TestSet, label: str, sample: str | None = None) -> None:
     ss["cp_names"] = list(ts.names)
     for i, n in enumerate(ts.names):
         ss[f"cp_name_{i}"] = n
-    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_view_sys", "cp_filter_ids", DETECTED):
+    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_view_sys", "cp_filter_ids", DETECTED, RESTORED_TESTS):
         ss.pop(k, None)
 
 
@@ -147,6 +147,94 @@ def _load_uploads() -> None:
         return
     _set_testset(ts, f"{len(ts.systems)} uploaded system(s), {ts.n_refs()} reference(s)")
     ss[DETECTED] = detected
+
+
+#: the widgets a saved comparison restores (besides the test set, the names and the settings)
+SAVED_VIEW_KEYS = ("cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_seg", "cp_test", "cp_test_n_bs",
+                   "cp_test_n_ar", "cp_rouge_type", "cp_differ_view", "cp_rdiffer_view", "cp_view_family")
+RESTORED_TESTS = "cp_restored_tests"
+
+
+def saved_comparison() -> str | None:
+    """This view as a saved comparison (``explainer.corpus.saved``), or None when nothing is loaded."""
+    parts = _saved_parts()
+    return None if parts is None else _dump_saved(parts)
+
+
+def _dump_saved(parts) -> str:
+    from explainer.corpus.saved import dump_saved
+
+    return dump_saved(parts)
+
+
+def _saved_parts():
+    """What a saved comparison holds, taken in this run (the download is made later, outside any run); the
+    JSON is only written when the button is pressed."""
+    from explainer.corpus.saved import Saved
+
+    ss = st.session_state
+    ts = ss.get("cp_ts")
+    if ts is None:
+        return None
+    names = [ss.get(f"cp_name_{i}", n) for i, n in enumerate(ts.names)]
+    try:
+        ts = ts.with_names(names)
+    except TestSetError:
+        pass
+    settings = metric_settings.stored_settings() or metric_settings.default_settings()
+    view = {k: ss[k] for k in SAVED_VIEW_KEYS if k in ss and isinstance(ss[k], (str, int, float, bool))}
+    tests = []
+    for key, got in ss.get("cp_tests", {}).items():
+        if len(key) < 3 or key[1] != ss.get("cp_ts_key"):
+            continue
+        d = got["result"].to_dict(with_samples=True)
+        d.update(metric=key[0], baseline=got["result"].systems[0].name, seconds=got.get("seconds", 0.0),
+                 rouge_type=key[-2] if key[0] == "rouge" else None, measure=key[-1] if key[0] == "rouge" else None)
+        tests.append(d)
+    return Saved(ts, ss.get("cp_ts_label", ""), metric_settings.settings_to_params(settings), view, tests)
+
+
+def _load_saved() -> None:
+    from explainer.corpus.saved import load_saved
+
+    ss = st.session_state
+    f = ss.get("cp_up_saved")
+    if f is None:
+        ss["cp_load_error"] = "choose a saved comparison (.json) first"
+        return
+    try:
+        saved = load_saved(f.getvalue(), max_bytes=PAGE_MAX_BYTES, max_segments=PAGE_MAX_SEGMENTS,
+                           max_systems=PAGE_MAX_SYSTEMS, name=f.name)
+    except (TestSetError, ExplainerInputError) as e:
+        ss["cp_load_error"] = str(e)
+        return
+    _set_testset(saved.testset, saved.label or f"restored from {f.name}")
+    settings, warns = metric_settings.settings_from_params(saved.settings)
+    metric_settings.put_settings(settings)
+    for k, v in saved.view.items():
+        if k in SAVED_VIEW_KEYS and v is not None:
+            ss[k] = v
+    ss[RESTORED_TESTS] = saved.tests
+    if warns:
+        ss["cp_notice"] = "Restored, with warnings: " + "; ".join(warns)
+
+
+def _restore_tests(key: tuple, metric: str, baseline: str, rouge_type: str | None, measure: str) -> None:
+    """Results of a restored comparison go where the page keeps its own (under this view's key)."""
+    from explainer.corpus.significance import PairedResult
+
+    ss = st.session_state
+    pending = ss.get(RESTORED_TESTS)
+    if not pending:
+        return
+    for t in pending:
+        if (t.get("metric") == metric and t.get("baseline") == baseline
+                and (metric == "bleu" or (t.get("rouge_type") == rouge_type and t.get("measure") == measure))):
+            res = PairedResult.from_dict(t)
+            ss.setdefault("cp_tests", {})[key] = {"result": res, "seconds": float(t.get("seconds") or 0.0),
+                                                  "test": res.test, "n": res.n_samples}
+            pending.remove(t)
+            break
 
 
 def _load_paste() -> None:
@@ -326,7 +414,8 @@ def _input_section() -> TestSet | None:
     with st.expander("Test set: upload, paste or pick a sample" + (f" — loaded: {ss.get('cp_ts_label', '')}"
                                                                     if loaded is not None else ""),
                      expanded=loaded is None):
-        source = st.radio("Source", ["Sample corpus", "Upload files", "Paste"], horizontal=True, key="cp_source")
+        source = st.radio("Source", ["Sample corpus", "Upload files", "Paste", "Saved comparison"], horizontal=True,
+                          key="cp_source")
         if source == "Sample corpus":
             ids = list(SAMPLES)
             if ss.get("cp_sample") not in ids:
@@ -350,6 +439,12 @@ def _input_section() -> TestSet | None:
                        f"{PAGE_MAX_BYTES / 1e6:.0f} MB; larger test sets: `python -m explainer compare`. "
                        "File names become system names without their common prefix and suffix "
                        "(`…hyp.Online-B.de` → `Online-B`; editable below). Nothing is stored on the server.")
+        elif source == "Saved comparison":
+            st.file_uploader("A comparison saved from this page (JSON: the test set, names, settings, view and "
+                             "test results)", type=None, accept_multiple_files=False, key="cp_up_saved")
+            st.button("Restore it", key="cp_load_saved", on_click=_load_saved, type="primary")
+            st.caption(f"Limit: {PAGE_MAX_BYTES / 1e6:.0f} MB, and the limits of uploads. Save one with “Save this "
+                       "comparison” under Downloads. Nothing is stored on the server.")
         else:
             n_ref = ss.setdefault("cp_paste_nref", 1)
             for k in range(n_ref):
@@ -738,6 +833,7 @@ def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_t
         return
     test, n, run = _test_controls(rep)
     key = _tests_key(rkey, rep.names[b], rouge_type, measure)
+    _restore_tests(key, metric, rep.names[b], rouge_type, measure)
     if run:
         if not _run_paired_test(rep, metric, b, test, n, key, faithful=faithful, rouge_type=rouge_type,
                                 measure=measure):
@@ -1222,6 +1318,9 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
                            file_name="corpus_charts.html", mime="text/html", key="cp_dl_html", on_click="ignore")
     with c4:
         st.selectbox("Chart image format (camera icon of each chart)", ["png", "svg"], key="cp_chart_format")
+    st.download_button("Save this comparison (JSON: test set, names, settings, view, test results)",
+                       partial(_dump_saved, _saved_parts()), file_name="corpus_comparison.json",
+                       mime="application/json", key="cp_dl_saved", on_click="ignore")
     st.caption("Every chart's camera icon saves it as PNG or SVG (made in your browser). The HTML file holds all "
                "charts of this page, interactive, with Plotly included (works offline).")
 
@@ -1351,6 +1450,7 @@ def _render() -> None:
         return
     b, i = _baseline_and_system(rep.names)
     if metric == "BLEU":
+        _restore_tests(_tests_key(rkey, rep.names[b]), "bleu", rep.names[b], None, "fmeasure")
         _scores_section_bleu(rep, rkey, b)
         _worked_out_section(rep, i)
         _corpus_vs_mean_section(rep, i)
