@@ -1060,7 +1060,9 @@ def _ngrams_view(rep, b: int, i: int) -> None:
 
 
 def _deltas_view(rep, b: int, i: int) -> None:
-    _delta_buttons(rep.largest_deltas(i, b), "cp_delta", "", 2)
+    dl = rep.largest_deltas(i, b)
+    _delta_buttons(dl, "cp_delta", "", 2)
+    st.caption(hl.md_escape(f"Sentence scores: {dl['scored_by']}."))
     delta = rep.systems[i].sentence - rep.systems[b].sentence
     _plot(cc.delta_histogram_figure(delta, name=rep.names[i], base_name=rep.names[b]), "cp_delta_hist",
           selection_mode="points", on_select=partial(_on_pick, "cp_delta_hist", partial(cc.delta_bar_segments, delta)))
