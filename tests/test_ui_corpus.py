@@ -594,3 +594,22 @@ def test_a_saved_comparison_restores_the_view():
     assert at.selectbox(key="cp_baseline").value == "Online-B"
     assert at.selectbox(key="cp_system").value == "HuaweiTSC"
     assert at.session_state["cp_seg"] == 17
+
+
+def test_language_pair_picks_the_tokenizer_and_cjk_under_13a_is_warned():
+    """Issue 19, item 5: en-zh uploaded with the default tokenizer scored 13a silently."""
+    refs, systems = make_testset(150, 1, 2, lang="zh", seed=43)
+    at = _upload(new_page(), [(f"generaltest2022.en-zh.hyp.{n}.zh", ("\n".join(lines) + "\n").encode())
+                              for n, lines in systems],
+                 [("generaltest2022.en-zh.ref.A.zh", ("\n".join(refs[0]) + "\n").encode())])
+    df = scores_table(at)
+    assert list(df["BLEU"]) == [BLEU().corpus_score(lines, refs).score for _, lines in systems]
+    assert any("does not split them" in plain(w.value) for w in at.warning)
+    at.text_input(key="cp_langpair").set_value("en-zh").run()
+    ok(at)
+    assert at.session_state["bleu_opt:sacrebleu:tokenize"] == "zh"
+    df = scores_table(at)
+    assert list(df["BLEU"]) == [BLEU(trg_lang="zh").corpus_score(lines, refs).score for _, lines in systems]
+    assert not any("does not split them" in plain(w.value) for w in at.warning)
+    at.text_input(key="cp_langpair").set_value("en-ja").run()
+    assert any("MeCab" in plain(c.value) for c in at.caption)

@@ -115,6 +115,42 @@ def _set_testset(ts: TestSet, label: str, sample: str | None = None) -> None:
         ss.pop(k, None)
 
 
+def _language_pair() -> None:
+    """sacreBLEU's language pair (``-l en-zh``): the target picks the tokenizer, as sacreBLEU's own table says."""
+    st.text_input("Language pair (sacreBLEU's -l: the target picks the tokenizer)", key="cp_langpair",
+                  placeholder="e.g. en-de, en-zh", max_chars=20, on_change=_apply_language_pair)
+    note = st.session_state.pop("cp_langpair_note", None)
+    if note:
+        st.caption(hl.md_escape(note))
+
+
+def _apply_language_pair() -> None:
+    from explainer.bleu.dialect_sacrebleu import TOKENIZERS
+    from explainer.corpus.langpair import parse_language_pair
+
+    ss = st.session_state
+    text = (ss.get("cp_langpair") or "").strip()
+    if not text:
+        return
+    try:
+        pair = parse_language_pair(text)
+    except ExplainerInputError as e:
+        ss["cp_langpair_note"] = str(e)
+        return
+    current, _ = metric_settings.current_settings()
+    if "tokenize" not in current.bleu_options:
+        ss["cp_langpair_note"] = (f"{current.bleu_dialect} has no tokenizer setting; the language pair is "
+                                  "sacreBLEU's (pick sacrebleu in the sidebar)")
+        return
+    if pair.tokenizer not in TOKENIZERS:
+        ss["cp_langpair_note"] = (f"sacreBLEU picks {pair.tokenizer} for {pair.target}: it needs MeCab, which this "
+                                  f"explainer does not have; pick char (or another) in the sidebar")
+        return
+    metric_settings.put_settings(replace(current, bleu_options={**current.bleu_options, "tokenize": pair.tokenizer}))
+    ss["cp_langpair_note"] = (f"{pair.source}-{pair.target}: tokenizer {pair.tokenizer}, sacreBLEU's choice for "
+                              f"{pair.target} (sidebar)")
+
+
 def _sample_settings(sid: str) -> None:
     """The sample's suggested settings (e.g. the zh tokenizer), on the dialect that has the option."""
     ss = st.session_state
@@ -151,7 +187,8 @@ def _load_uploads() -> None:
 
 #: the widgets a saved comparison restores (besides the test set, the names and the settings)
 SAVED_VIEW_KEYS = ("cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_seg", "cp_test", "cp_test_n_bs",
-                   "cp_test_n_ar", "cp_rouge_type", "cp_differ_view", "cp_rdiffer_view", "cp_view_family")
+                   "cp_test_n_ar", "cp_rouge_type", "cp_differ_view", "cp_rdiffer_view", "cp_view_family",
+                   "cp_langpair")
 RESTORED_TESTS = "cp_restored_tests"
 
 
@@ -560,6 +597,14 @@ def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple]:
     return _cached("bleu", key, compute), ("bleu",) + key
 
 
+def _cjk_warning(ts: TestSet, tokenizer: str | None) -> str | None:
+    from explainer.corpus.langpair import cjk_warning
+
+    pair = (st.session_state.get("cp_langpair") or "").strip()
+    target = pair.split("-")[-1].lower() if "-" in pair else None
+    return cjk_warning((r for rs in ts.references[:2000] for r in rs), tokenizer, target=target)
+
+
 def _rouge_types(settings) -> tuple[tuple[str, ...], list[str]]:
     from explainer.ui.schema import supported_types
 
@@ -721,6 +766,10 @@ def _scores_section_bleu(rep, rkey: tuple, b: int) -> None:
     st.code(f"BLEU signature: {rep.signature}", language=None, wrap_lines=True)
     st.caption(hl.md_escape(f"{rep.d.implementation}; corpus BLEU from the summed statistics of all "
                             f"{rep.n_segments:,} segments (not a mean of sentence scores). Scale 0–{rep.scale:g}."))
+    tok = rep.d.options.get("tokenize") if "tokenize" in rep.d.options else None
+    cjk = _cjk_warning(rep.testset, tok) if "tokenize" in rep.d.options else None
+    if cjk:
+        st.warning(hl.md_escape(cjk), icon=":material/translate:")
     warns = {w.message for s in rep.systems for w in s.trace.warnings}
     for w in sorted(warns):
         st.warning(hl.md_escape(f"{rep.d.implementation}: {w}"), icon=":material/warning:")
@@ -1434,7 +1483,11 @@ def _render() -> None:
     ss = st.session_state
     if ss.get("cp_metric") not in ("BLEU", "ROUGE"):
         ss["cp_metric"] = "BLEU"
-    metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric") or "BLEU"
+    c_metric, c_pair = st.columns([1, 2], vertical_alignment="bottom")
+    with c_metric:
+        metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric") or "BLEU"
+    with c_pair:
+        _language_pair()
     try:
         if metric == "BLEU":
             rep, rkey = _bleu_report(ts, ss["cp_ts_key"], settings)
