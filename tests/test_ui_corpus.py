@@ -613,3 +613,34 @@ def test_language_pair_picks_the_tokenizer_and_cjk_under_13a_is_warned():
     assert not any("does not split them" in plain(w.value) for w in at.warning)
     at.text_input(key="cp_langpair").set_value("en-ja").run()
     assert any("MeCab" in plain(c.value) for c in at.caption)
+
+
+def _scroll_scripts(at) -> list[str]:
+    out = []
+    for el in at.get("iframe"):
+        src = getattr(el.proto, "srcdoc", "")
+        if "scrollIntoView" in src:
+            out.append(src)
+    return out
+
+
+def test_opening_a_segment_from_a_gain_scrolls_to_it_once():
+    """Issue 19, item 7: the segment opened two screens below the buttons, out of sight."""
+    at = load_sample_page()
+    assert not _scroll_scripts(at)
+    at.segmented_control(key="cp_differ_view").set_value("Largest deltas").run()
+    btn = next(b for b in ok(at).button if b.key and b.key.startswith("cp_delta_Largest gains_"))
+    btn.click().run()
+    scripts = _scroll_scripts(ok(at))
+    assert len(scripts) == 1 and "segment-view" in scripts[0]
+    at.run()                                    # any other rerun: no scrolling
+    assert not _scroll_scripts(ok(at))
+
+
+def test_the_worked_out_precisions_fit_the_page():
+    """Issue 19, item 7: p₁ … p₄ in one formula were cut at 1280 px on a WMT-sized corpus."""
+    at = load_sample_page()
+    precisions = [x.value for x in at.latex if "p_{" in x.value or "p_" in x.value]
+    assert precisions
+    for f in precisions:
+        assert f.count("\\quad") <= 1, f

@@ -649,6 +649,22 @@ def _plot(fig, key: str, **kw):
 
 
 OPEN_REQUEST = "cp_open_request"
+SCROLL_TO_SEGMENT = "cp_scroll_to_segment"     # a counter: each opening asks once to scroll to the segment view
+SCROLLED = "_cp_scrolled"
+
+
+def _scroll_to_segment_view() -> None:
+    """Scroll the page to the segment view once after a click opened a segment (it opens two screens below the
+    gain / loss buttons and chart bars, out of sight). A zero-height component's script, same origin."""
+    ss = st.session_state
+    n = ss.get(SCROLL_TO_SEGMENT, 0)
+    if not n or ss.get(SCROLLED) == n:
+        return
+    ss[SCROLLED] = n
+    import streamlit.components.v1 as components
+
+    components.html(f"<script>/* {n} */ const el = window.parent.document.getElementById('segment-view');"
+                    "if (el) { el.scrollIntoView({behavior: 'smooth', block: 'start'}); }</script>", height=0)
 
 
 def _open_segment(seg: int, system: str | None = None, note: str = "") -> None:
@@ -672,6 +688,7 @@ def _apply_open_request() -> None:
         ss["cp_system"] = system
         ss["cp_view_sys"] = system
     ss["cp_opened_note"] = note
+    ss[SCROLL_TO_SEGMENT] = ss.get(SCROLL_TO_SEGMENT, 0) + 1     # the segment opens below: bring it into view
 
 
 def _selected_points(key: str) -> list[dict]:
@@ -794,9 +811,13 @@ def _worked_out_section(rep, i: int) -> None:
              "in the mean": o["included"]} for o in orders]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     _plot(charts.bleu_counts_figure(orders), "cp_counts")
-    st.latex(r"\quad ".join(bv.precision_latex(o) for o in t.combination.orders[:4]) or r"\text{—}")
-    if len(t.combination.orders) > 4:
-        st.latex(r"\quad ".join(bv.precision_latex(o) for o in t.combination.orders[4:]))
+    # two precisions per line: four of a WMT-sized corpus (p₄ = 11559/33421 = 0.345…) were cut at 1280 px
+    per_line = 2
+    orders_c = list(t.combination.orders)
+    if not orders_c:
+        st.latex(r"\text{—}")
+    for k in range(0, len(orders_c), per_line):
+        st.latex(r"\quad ".join(bv.precision_latex(o) for o in orders_c[k:k + per_line]))
     st.markdown(hl.md_escape(f"Total candidate length c = {t.sys_len:,} tokens, total reference length r = "
                              f"{t.ref_len:,} (each segment's r is the reference length its rule picks; "
                              f"the corpus r is their sum). Ratio c/r = "
@@ -1259,6 +1280,7 @@ def _seg_input_changed() -> None:
 
 def _segment_view(rep, metric: str, settings) -> None:
     st.header("Segment view", anchor="segment-view")
+    _scroll_to_segment_view()
     seg, j = _segment_navigation(rep.n_segments, rep.names)
     k = seg - 1
     cand = rep.testset.systems[j][1][k]
