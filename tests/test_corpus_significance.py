@@ -233,3 +233,31 @@ def test_default_ar_on_more_segments_than_the_old_page_cap_equals_sacrebleu():
                        time_limit=600)
     _, scores = PairedTest(systems, {"BLEU": BLEU(references=refs)}, None, test_type="ar", n_samples=10_000)()
     _same(mine, scores["BLEU"])
+
+
+# ------------------------------------------------------------------------------ every pair and clusters
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_pair_matrix_is_sacrebleus_paired_test_with_each_baseline(test):
+    refs, systems = make_testset(250, 1, 4, seed=53)
+    d = get_dialect("sacrebleu")
+    named = _named(d, systems, [list(x) for x in zip(*refs)])
+    m = sig.pair_matrix(named, test=test, n_samples=300)
+    for i in range(len(systems)):
+        order = [systems[i]] + [s for k, s in enumerate(systems) if k != i]
+        _, scores = PairedTest(order, {"BLEU": BLEU(references=refs)}, None, test_type=test, n_samples=300)()
+        others = [k for k in range(len(systems)) if k != i]
+        for k, r in zip(others, scores["BLEU"][1:]):
+            assert m.p[i][k] == r.p_value, (i, k)
+        assert m.p[i][i] is None
+    flat = [n for c in m.clusters for n in c]
+    assert sorted(flat) == sorted(n for n, _ in systems)
+
+
+def test_clusters_split_only_where_everything_above_beats_everything_below():
+    names = ["a", "b", "c", "d"]
+    scores = [40.0, 39.0, 30.0, 29.5]
+    p = [[None, 0.3, 0.001, 0.001], [0.3, None, 0.001, 0.001], [0.001, 0.001, None, 0.2],
+         [0.001, 0.001, 0.2, None]]
+    assert sig.clusters(names, scores, p) == [["a", "b"], ["c", "d"]]
+    p[1][2] = p[2][1] = 0.2           # b is not better than c, c not better than d: nothing splits
+    assert sig.clusters(names, scores, p) == [["a", "b", "c", "d"]]

@@ -105,3 +105,20 @@ def test_latex_table_compiles_with_pdflatex(files, capsys):
         rc, out, err = run(_argv(ref_paths, sys_paths, named=False) + extra + ["--format", "latex"], capsys)
         assert rc == 0, err
         _compile(latex_document(out))
+
+
+def test_all_pairs_matrix_in_every_format_and_the_latex_compiles(files, capsys):
+    refs, systems, ref_paths, sys_paths = files
+    rc, out, err = run(_argv(ref_paths, sys_paths, named=False) + ["--paired-bs", "--paired-bs-n", "300",
+                                                                   "--all-pairs"], capsys)
+    assert rc == 0, err
+    m = json.loads(out)["matrix"]
+    assert m["names"] == [n for n, _ in systems] and len(m["p_values"]) == 3
+    for fmt in ("text", "markdown", "latex"):
+        rc, text, err = run(_argv(ref_paths, sys_paths, named=False) + ["--paired-bs", "--paired-bs-n", "300",
+                                                                        "--all-pairs", "--format", fmt], capsys)
+        assert rc == 0 and "Clusters (best first" in text and f"{m['p_values'][0][1]:.4f}" in text
+        if fmt == "latex":
+            _compile(latex_document(text))
+    rc, out, err = run(_argv(ref_paths, sys_paths, named=False) + ["--all-pairs"], capsys)
+    assert rc != 0 and "--all-pairs needs --paired-bs or --paired-ar" in err

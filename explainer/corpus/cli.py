@@ -74,6 +74,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                       help="paired approximate randomization (Riezler & Maxwell 2005)")
     t.add_argument("--paired-bs-n", type=int, default=None, metavar="N", help="bootstrap resamples (default 1000)")
     t.add_argument("--paired-ar-n", type=int, default=None, metavar="N", help="AR trials (default 10000)")
+    t.add_argument("--all-pairs", action="store_true",
+                   help="with --paired-bs or --paired-ar: every pair of systems (a p-value matrix) and WMT-style "
+                        "clusters of systems that are not significantly different")
     t.add_argument("--confidence", action="store_true", help="bootstrap 95%% confidence interval")
     t.add_argument("--confidence-n", type=int, default=None, metavar="N", help="bootstrap resamples (default 1000)")
     o = p.add_argument_group("more output")
@@ -178,6 +181,9 @@ def run(args) -> int:
     except TestSetError as e:
         raise CliError(str(e)) from None
     settings = _check_settings(args, len(systems))
+    settings["all_pairs"] = bool(getattr(args, "all_pairs", False))
+    if settings["all_pairs"] and not settings["paired"]:
+        raise CliError("--all-pairs needs --paired-bs or --paired-ar (the test run on every pair)")
     try:
         args.corpus_warnings = _language_settings(args)
         if args.metric == "rouge":
@@ -456,7 +462,14 @@ def _tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, sac
             test["note"] = res.note
         if sacre:
             sig = paired_signature(plain_sig, paired, n, res.seed, res.n_ar_confidence)
-    elif conf_n:
+    if paired and settings.get("all_pairs"):
+        from explainer.corpus.significance import pair_matrix
+
+        matrix = pair_matrix([(name, st) for (name, _), st in zip(systems, statistics)], test=paired,
+                             n_samples=n, faithful=faithful).to_dict()
+    else:
+        matrix = None
+    if not paired and conf_n:
         seed_str, _ = seed_from_env()
         for row, st in zip(rows, statistics):
             c = bootstrap_confidence(st, conf_n, faithful=faithful)
@@ -468,7 +481,10 @@ def _tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, sac
                             "statistics")
         if sacre:
             sig = confidence_signature(plain_sig, conf_n, seed_str)
-    return {"systems": rows, "signature": sig, "test": test}
+    out = {"systems": rows, "signature": sig, "test": test}
+    if matrix is not None:
+        out["matrix"] = matrix
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- output

@@ -41,7 +41,8 @@ from explainer.bleu.bootstrap import MAX_BOOTSTRAP, MAX_BOOTSTRAP_DRAWS
 from explainer.errors import ExplainerInputError
 
 __all__ = ["MAX_RESAMPLES", "MAX_TEST_CELLS", "DEFAULT_BS_N", "DEFAULT_AR_N", "Statistic", "SystemResult",
-           "PairedResult", "Confidence", "TestTimeout", "seed_from_env", "check_test_size", "bootstrap_confidence",
+           "PairedResult", "Confidence", "TestTimeout", "PairMatrix", "pair_matrix", "clusters",
+           "seed_from_env", "check_test_size", "bootstrap_confidence",
            "paired_test", "estimate_ci", "paired_signature", "confidence_signature"]
 
 #: most bootstrap resamples (the core's bootstrap limit) and AR trials of one test (sacreBLEU's defaults: 1,000 and
@@ -463,3 +464,78 @@ def _run_ar(named, n, n_conf, bl_seed, cmp_seed, base, others, tick, dl=_NO_DEAD
             res.mean, res.ci, _, _ = estimate_ci(s)
             res.resampled = s
         tick((k + 1) / len(others))
+
+
+# ---------------------------------------------------------------------------------- every pair, clusters
+@dataclass
+class PairMatrix:
+    """Every pair of systems under one paired test: ``p[i][j]`` is the p-value of system j against baseline i
+    (sacreBLEU's PairedTest with that baseline: its statistic is symmetric, so ``p[i][j] == p[j][i]`` when the
+    comparisons are seeded); the diagonal is None. ``clusters``: WMT-style groups (:func:`clusters`)."""
+
+    test: str
+    n_samples: int
+    seed: str
+    names: list[str]
+    scores: list[float]
+    p: list[list[float | None]]
+    alpha: float
+    clusters: list[list[str]]
+    faithful: bool
+
+    def to_dict(self) -> dict:
+        return {"test": self.test, "n_samples": self.n_samples, "seed": self.seed, "names": self.names,
+                "scores": [float(x) for x in self.scores], "p_values": self.p, "alpha": self.alpha,
+                "clusters": self.clusters, "faithful": self.faithful,
+                "clustering": ("systems ordered by score; a cluster ends where every system above is significantly "
+                               f"better (p < {self.alpha:g}) than every system below")}
+
+
+def pair_matrix(named: Sequence[tuple[str, Statistic]], *, test: str = "bs", n_samples: int = 0, seed: Any = None,
+                alpha: float = 0.05, faithful: bool = True, progress: Callable[[float], None] | None = None,
+                time_limit: float | None = None) -> PairMatrix:
+    """Every pair of systems: for each system i, ``paired_test`` with i as the baseline against the systems
+    after it (the same draws for every comparison when seeded, so a pair's p-value does not depend on the other
+    systems); the time limit covers the whole matrix."""
+    import time
+
+    K = len(named)
+    if K < 2:
+        raise ExplainerInputError("the significance matrix needs at least two systems")
+    p: list[list[float | None]] = [[None] * K for _ in range(K)]
+    t0 = time.perf_counter()
+    tick = progress or (lambda f: None)
+    res = None
+    total = K * (K - 1) / 2
+    done = 0
+    for i in range(K - 1):
+        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))
+        n_pairs = K - 1 - i
+        res = paired_test([named[i]] + list(named[i + 1:]), test=test, n_samples=n_samples, seed=seed,
+                          faithful=faithful, time_limit=left,
+                          progress=lambda f, _d=done, _n=n_pairs: tick((_d + f * _n) / total))
+        for k, s in enumerate(res.systems[1:]):
+            j = i + 1 + k
+            p[i][j] = p[j][i] = float(s.p_value)
+        done += n_pairs
+    tick(1.0)
+    names = [n for n, _ in named]
+    scores = [float(st.score) for _, st in named]
+    return PairMatrix(test=res.test, n_samples=res.n_samples, seed=res.seed, names=names, scores=scores, p=p,
+                      alpha=alpha, clusters=clusters(names, scores, p, alpha), faithful=faithful)
+
+
+def clusters(names: Sequence[str], scores: Sequence[float], p: Sequence[Sequence[float | None]],
+             alpha: float = 0.05) -> list[list[str]]:
+    """WMT-style clusters: the systems ordered by score (best first); a boundary between ranks k and k+1 where
+    every system ranked 1..k is significantly better (p < alpha) than every system ranked k+1..K. Systems in one
+    cluster are not told apart; each system of a cluster beats every system of the clusters below."""
+    order = sorted(range(len(names)), key=lambda j: (-scores[j], j))
+    out: list[list[str]] = [[]]
+    for pos, j in enumerate(order):
+        out[-1].append(names[j])
+        above, below = order[:pos + 1], order[pos + 1:]
+        if below and all(p[a][b] is not None and p[a][b] < alpha and scores[a] > scores[b]
+                         for a in above for b in below):
+            out.append([])
+    return out

@@ -168,7 +168,47 @@ def markdown_table(out: dict, width: int = 2) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _matrix_rows(m: dict) -> tuple[list[str], list[list[str]]]:
+    names = m["names"]
+    rows = []
+    for i, n in enumerate(names):
+        rows.append([n] + ["–" if i == j else f"{m['p_values'][i][j]:.4f}" for j in range(len(names))])
+    return names, rows
+
+
+def matrix_text(m: dict, fmt: str) -> str:
+    """The p-value matrix of every pair and the clusters (``compare --all-pairs``) in ``fmt``."""
+    names, rows = _matrix_rows(m)
+    cl = " > ".join("{" + ", ".join(c) + "}" for c in m["clusters"])
+    if fmt == "markdown":
+        lines = ["| p | " + " | ".join(_md_escape(n) for n in names) + " |",
+                 "|:---|" + "|".join(["---:"] * len(names)) + "|"]
+        lines += ["| " + _md_escape(r[0]) + " | " + " | ".join(r[1:]) + " |" for r in rows]
+        return "\n".join(lines + ["", f"Clusters (best first; {m['clustering']}): {_md_escape(cl)}"]) + "\n"
+    if fmt == "latex":
+        body = [" & ".join([latex_escape(r[0])] + [x.replace("–", "--") for x in r[1:]]) + r" \\" for r in rows]
+        return "\n".join([
+            "\\begin{table}[t]", "\\centering", "\\caption{$p$-values of every pair of systems}",
+            "\\begin{tabular}{l" + "r" * len(names) + "}", "\\toprule",
+            " & ".join([""] + [latex_escape(n) for n in names]) + r" \\", "\\midrule", *body, "\\bottomrule",
+            "\\end{tabular}",
+            "\\par\\smallskip\\footnotesize Clusters (best first): " + latex_escape(cl) + ".",
+            "\\end{table}"]) + "\n"
+    from tabulate import tabulate
+
+    return tabulate(rows, headers=["p"] + names, tablefmt="fancy_grid") + f"\nClusters (best first): {cl}\n"
+
+
 def render_table(out: dict, fmt: str, width: int | None = None) -> str:
+    """The comparison ``out`` as ``fmt`` (one of :data:`FORMATS`, json excluded: that is the CLI's own), and the
+    matrix of every pair when it was computed."""
+    text = _render_table(out, fmt, width)
+    if out.get("matrix"):
+        text += "\n" + matrix_text(out["matrix"], fmt)
+    return text
+
+
+def _render_table(out: dict, fmt: str, width: int | None = None) -> str:
     """The comparison ``out`` as ``fmt`` (one of :data:`FORMATS`, json excluded: that is the CLI's own);
     ``width``: decimals (default: sacreBLEU's 1 for text, 2 for the paper's tables)."""
     if fmt == "text":
