@@ -86,6 +86,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     o.add_argument("--segments", metavar="FILE", default=None, help="write the per-segment table as CSV")
     o.add_argument("--report", metavar="FILE", default=None,
                    help="write the whole corpus report as JSON (analyses, every segment)")
+    o.add_argument("--source", metavar="FILE", default=None,
+                   help="with --report (BLEU): the source side, one segment per line: source-length buckets and "
+                        "the source in the segment records")
+    o.add_argument("--freq-corpus", metavar="FILE", default=None,
+                   help="with --report (BLEU): word frequencies for compare-mt's word accuracy buckets from this "
+                        "file (e.g. the training data's target side) instead of the references")
 
 
 def parse_system(spec: str) -> tuple[str, str]:
@@ -182,6 +188,9 @@ def run(args) -> int:
         raise CliError(str(e)) from None
     settings = _check_settings(args, len(systems))
     settings["all_pairs"] = bool(getattr(args, "all_pairs", False))
+    for flag in ("source", "freq_corpus"):
+        if getattr(args, flag, None) and (not args.report or args.metric != "bleu"):
+            raise CliError(f"--{flag.replace('_', '-')} goes with --report (BLEU): its analyses are in the report")
     if settings["all_pairs"] and not settings["paired"]:
         raise CliError("--all-pairs needs --paired-bs or --paired-ar (the test run on every pair)")
     try:
@@ -366,9 +375,29 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
                 "n_references": K, "corpus": corpus, "warnings": warnings})
     if args.segments:
         _write_csv(args.segments, rep.segment_rows())
-    _write_json(args.report, rep.to_dict(tests=out.get("test")))
+    report = rep.to_dict(tests=out.get("test"))
+    report.update(_comparemt_analyses(args, rep))
+    _write_json(args.report, report)
     _emit(out, getattr(args, "format", "json"))
     return 0
+
+
+def _comparemt_analyses(args, rep) -> dict:
+    """compare-mt's analyses for --report: word accuracy by frequency bucket (--freq-corpus or the references),
+    sentence-score buckets, source-length buckets (--source)."""
+    from explainer.corpus.comparemt import sentence_buckets, source_length_buckets, word_accuracy
+    from explainer.inputs import iter_lines, read_lines
+
+    out: dict = {}
+    freq = iter_lines(args.freq_corpus) if getattr(args, "freq_corpus", None) else None
+    out["word_accuracy"] = word_accuracy(rep, freq_corpus=freq)
+    out["sentence_buckets"] = sentence_buckets(rep)
+    if getattr(args, "source", None):
+        source = read_lines(args.source)
+        ts = rep.testset.with_source(source, f"source {args.source}")
+        out["source_length_buckets"] = source_length_buckets(rep, ts.source)
+        out["source"] = ts.source
+    return out
 
 
 # ----------------------------------------------------------------------------------------------- ROUGE

@@ -57,7 +57,8 @@ def dump_saved(saved: Saved) -> str:
     obj = {"kind": KIND, "version": VERSION, "label": saved.label, "references": ts.references,
            "reference_files": list(ts.ref_names),
            "systems": [{"name": n, "lines": lines} for n, lines in ts.systems],
-           "source": saved.source, "settings": dict(saved.settings), "view": dict(saved.view),
+           "source": saved.source if saved.source is not None else ts.source,
+           "settings": dict(saved.settings), "view": dict(saved.view),
            "tests": list(saved.tests)[-MAX_SAVED_TESTS:]}
     return json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
@@ -153,6 +154,8 @@ def load_saved(data: bytes, *, max_bytes: int, max_segments: int = MAX_SEGMENTS,
         raise _err("'reference_files' must be a list of names")
     ts = build_testset(named, per_segment_refs=refs, max_segments=max_segments)
     ts.ref_names = list(ref_files)[:MAX_REFERENCES]
+    if source is not None:
+        ts = ts.with_source(source)
     label = obj.get("label") if isinstance(obj.get("label"), str) else ""
     return Saved(ts, label[:200], _flat_dict(obj.get("settings"), "'settings'", (str,)),
                  _flat_dict(obj.get("view"), "'view'", (str, int, float, bool)), _check_tests(obj.get("tests")), source)

@@ -149,6 +149,7 @@ class TestSet:
     references: list[list[str]]
     systems: list[tuple[str, list[str]]]
     ref_names: list[str] = field(default_factory=list)
+    source: list[str] | None = None      # the source side, one line per segment (optional)
 
     @property
     def n_segments(self) -> int:
@@ -176,7 +177,17 @@ class TestSet:
         """The same test set with its systems renamed (names must be distinct and non-empty)."""
         names = [n.strip() for n in names]
         check_names(names)
-        return TestSet(self.references, [(n, lines) for n, (_, lines) in zip(names, self.systems)], self.ref_names)
+        return TestSet(self.references, [(n, lines) for n, (_, lines) in zip(names, self.systems)], self.ref_names,
+                       self.source)
+
+    def with_source(self, lines: Sequence[str] | None, name: str = "the source") -> "TestSet":
+        """The same test set with a source side (one line per segment, checked)."""
+        if lines is None:
+            return TestSet(self.references, self.systems, self.ref_names, None)
+        if len(lines) != self.n_segments:
+            raise TestSetError(inputs.line_count_mismatch(name, len(lines), "the references", self.n_segments))
+        check_segment_lengths(lines, name)
+        return TestSet(self.references, self.systems, self.ref_names, list(lines))
 
 
 def check_names(names: Sequence[str]) -> None:
@@ -328,8 +339,22 @@ def _common_cut(names: Sequence[str]) -> int:
 
 
 def testset_from_files(system_files: Sequence[tuple[str, bytes]], ref_files: Sequence[tuple[str, bytes]] = (), *,
-                       max_segments: int = MAX_SEGMENTS, max_systems: int = MAX_SYSTEMS
-                       ) -> tuple[TestSet, list[str]]:
+                       max_segments: int = MAX_SEGMENTS, max_systems: int = MAX_SYSTEMS,
+                       source_file: tuple[str, bytes] | None = None) -> tuple[TestSet, list[str]]:
+    """See :func:`_testset_from_files`; ``source_file`` (name, bytes): the source side, plain lines (optional)."""
+    ts, detected = _testset_from_files(system_files, ref_files, max_segments=max_segments, max_systems=max_systems)
+    if source_file is not None:
+        f = read_file(source_file[1], source_file[0])
+        if f.format != "lines":
+            raise TestSetError(f"{f.name} is {FORMATS[f.format]}: the source file holds one segment per line")
+        detected.append(f.described + " — the source")
+        ts = ts.with_source(f.lines or [], f"source {f.name}")
+    return ts, detected
+
+
+def _testset_from_files(system_files: Sequence[tuple[str, bytes]], ref_files: Sequence[tuple[str, bytes]] = (), *,
+                        max_segments: int = MAX_SEGMENTS, max_systems: int = MAX_SYSTEMS
+                        ) -> tuple[TestSet, list[str]]:
     """A test set from files of any name (name, bytes), each read by its content (:func:`read_file`): plain
     files are one system each (``system_files``) or one reference stream each (``ref_files``); a JSON Lines file
     is one system with its references; a TSV file holds reference and system columns. Plain-file systems are
