@@ -79,3 +79,25 @@ def test_language_pair_refusals_say_what_to_do(tmp_path, capsys):
     assert rc != 0 and "ja-mecab" in err and "--tokenize char" in err
     rc, out, err = run(["--ref", ref_paths[0], "--system", sys_paths[0], "-l", "en-de", "--metric", "rouge"], capsys)
     assert rc != 0 and "sacreBLEU's option" in err
+
+
+def test_segment_csv_carries_the_texts(tmp_path, capsys):
+    import csv
+
+    refs, systems = make_testset(80, 2, 2, seed=71)
+    systems[0][1][3] = "=HYPERLINK(\"x\") a formula"          # a spreadsheet must not run it
+    ref_paths, sys_paths = _write(tmp_path, refs, systems, pair="en-de")
+    argv = sum((["--ref", p] for p in ref_paths), []) + sum((["--system", p] for p in sys_paths), [])
+    csv_path = tmp_path / "seg.csv"
+    rc, out, err = run(argv + ["--segments", str(csv_path)], capsys)
+    assert rc == 0, err
+    rows = list(csv.DictReader(csv_path.open(encoding="utf-8")))
+    names = [s["name"] for s in json.loads(out)["systems"]]
+    for k in (0, 3, 79):
+        assert rows[k]["reference 1"] == refs[0][k] and rows[k]["reference 2"] == refs[1][k]
+        for n, (_, lines) in zip(names, systems):
+            want = lines[k]
+            assert rows[k][f"{n} | text"] == ("'" + want if want.startswith("=") else want)
+    csv2 = tmp_path / "seg2.csv"
+    rc, _, err = run(argv + ["--segments", str(csv2), "--report", str(tmp_path / "r.json")], capsys)
+    assert csv2.read_bytes() == csv_path.read_bytes()      # streamed texts = the report's texts

@@ -289,7 +289,8 @@ def _run_bleu(args, systems, settings) -> int:
     out.update({"metric": "bleu", "dialect": d.name, "options": d.options_dict(), "n_segments": S,
                 "n_references": K, "corpus": corpus, "warnings": warnings})
     if args.segments:
-        _write_bleu_segments(args.segments, d, systems, arrays, stream.first_reference_lengths(), stream.ctxs)
+        _write_bleu_segments(args.segments, d, systems, arrays, stream.first_reference_lengths(), stream.ctxs,
+                             args.ref)
     _emit(out, getattr(args, "format", "json"))
     return 0
 
@@ -340,14 +341,26 @@ def _bleu_corpus(d, systems, arrays, lasts, S: int, K: int) -> tuple[list[dict],
     return corpus, statistics
 
 
-def _write_bleu_segments(path, d, systems, arrays, ref_first, ctxs) -> None:
+def _write_bleu_segments(path, d, systems, arrays, ref_first, ctxs, ref_paths=()) -> None:
     from explainer.corpus.report import segment_columns, segment_scores
 
     rows = []
     for j, (name, _) in enumerate(systems):
         sent, bp = segment_scores(d, arrays[j], ctxs[j] if ctxs is not None else None)
         rows.append((name, arrays[j], sent, bp))
-    _write_csv(path, segment_columns(rows, ref_first, d.max_order))
+    _write_csv(path, _streamed_texts(segment_columns(rows, ref_first, d.max_order), ref_paths, systems))
+
+
+def _streamed_texts(cols, ref_paths, systems):
+    """The segment table with the texts, read again from the files line by line while the CSV is written (flat
+    memory: the statistics pass kept no text)."""
+    from explainer.corpus.export import with_texts
+    from explainer.inputs import iter_lines
+
+    if not ref_paths or any(p == "-" for p in list(ref_paths) + [p for _, p in systems]):
+        return cols
+    refs = [(f"reference {k + 1}", iter_lines(p)) for k, p in enumerate(ref_paths)]
+    return with_texts(cols, refs, [(name, iter_lines(p)) for name, p in systems])
 
 
 def _run_bleu_report(args, systems, settings, d, opts) -> int:
@@ -374,7 +387,9 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
     out.update({"metric": "bleu", "dialect": d.name, "options": d.options_dict(), "n_segments": rep.n_segments,
                 "n_references": K, "corpus": corpus, "warnings": warnings})
     if args.segments:
-        _write_csv(args.segments, rep.segment_rows())
+        from explainer.corpus.export import testset_texts, with_texts
+
+        _write_csv(args.segments, with_texts(rep.segment_rows(), *testset_texts(rep.testset)))
     report = rep.to_dict(tests=out.get("test"))
     report.update(_comparemt_analyses(args, rep))
     _write_json(args.report, report)
@@ -457,7 +472,10 @@ def _run_rouge(args, systems, settings) -> int:
                 "types": rep.types, "rouge_type": rtype, "measure": args.measure, "n_segments": rep.n_segments,
                 "n_references": len(args.ref), "corpus": corpus})
     if args.segments:
-        _write_csv(args.segments, rep.segment_rows(rtype, measure=args.measure))
+        from explainer.corpus.export import testset_texts, with_texts
+
+        _write_csv(args.segments, with_texts(rep.segment_rows(rtype, measure=args.measure),
+                                             *testset_texts(rep.testset)))
     if args.report:
         _write_json(args.report, rep.to_dict(tests=out.get("test")))
     _emit(out, getattr(args, "format", "json"))

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explainer.corpus.export import columns_csv, json_text
+from explainer.corpus.export import columns_csv, json_text, testset_texts, with_texts
 from explainer.corpus.samples import SAMPLES, load_sample
 from explainer.corpus.significance import MAX_RESAMPLES, MAX_TEST_CELLS
 from explainer.corpus.testset import (
@@ -1371,9 +1371,10 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
     tests_dict = tests["result"].to_dict() if tests else None
     c1, c2, c3, c4 = st.columns(4)
     with c1:
-        st.download_button("Per-segment table (CSV)",
-                           lambda: columns_csv(rep.segment_rows(b) if metric == "bleu" else
-                                               rep.segment_rows(rouge_type, b)),
+        st.download_button("Per-segment table with the texts (CSV)",
+                           lambda: columns_csv(with_texts(rep.segment_rows(b) if metric == "bleu" else
+                                                          rep.segment_rows(rouge_type, b),
+                                                          *testset_texts(rep.testset))),
                            file_name=f"corpus_segments_{metric}.csv", mime="text/csv", key="cp_dl_csv",
                            on_click="ignore")
     with c2:
