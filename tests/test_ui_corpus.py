@@ -644,3 +644,28 @@ def test_the_worked_out_precisions_fit_the_page():
     assert precisions
     for f in precisions:
         assert f.count("\\quad") <= 1, f
+
+
+def test_source_file_compare_mt_views_and_side_by_side():
+    """Issue 19: an optional source file (any name) shown in the segment view and used for source-length
+    buckets; compare-mt's word accuracy and sentence buckets; the baseline, the system and the references side by
+    side."""
+    refs, systems = make_testset(120, 2, 3, seed=47)
+    source = [f"source sentence number {k} with some words" + " more" * (k % 30) for k in range(120)]
+    at = new_page()
+    at.radio(key="cp_source").set_value("Upload files").run()
+    at.file_uploader(key="cp_up_src").set_value(("generaltest2022.en-de.src.en",
+                                                 ("\n".join(source) + "\n").encode(), "text/plain"))
+    at = _upload(at, [(f"{n}.de", ("\n".join(lines) + "\n").encode()) for n, lines in systems],
+                 [(f"ref.{k}.de", ("\n".join(r) + "\n").encode()) for k, r in zip("AB", refs)])
+    for view in ("Word accuracy", "Sentence buckets", "Source length"):
+        at.segmented_control(key="cp_differ_view").set_value(view).run()
+        ok(at)
+    names = [n for n, _ in systems]
+    at.selectbox(key="cp_view_sys").set_value(names[2]).run()
+    at.number_input(key="cp_seg_input").set_value(5).run()
+    md = [plain(m.value) for m in ok(at).markdown]
+    assert any(source[4] in m for m in md)
+    assert any(systems[0][1][4] == m for m in md) and any(systems[2][1][4] == m for m in md)
+    assert any(refs[1][4] == m for m in md)
+    assert any("Read by content" in plain(c.value) and "the source" in plain(c.value) for c in at.caption)

@@ -227,17 +227,20 @@ def null_distribution_figure(stats: np.ndarray, observed: float, p_value: float,
 
 
 # --------------------------------------------------------------------------------------- where they differ
-def length_buckets_figure(buckets: Sequence[dict], names: Sequence[str], *, metric: str = "BLEU") -> go.Figure:
-    """Corpus score per reference-length bucket and system; the bucket's segment count on the axis labels."""
+def length_buckets_figure(buckets: Sequence[dict], names: Sequence[str], *, metric: str = "BLEU",
+                          title: str | None = None, what: str = "reference length") -> go.Figure:
+    """Corpus score per reference-length bucket and system; the bucket's segment count on the axis labels
+    (``title`` / ``what``: the same chart for other buckets — source length, word frequency, score bands)."""
     xs = [f"{b['bucket']}<br>({b['n_segments']} seg.)" for b in buckets]
     data = []
     for i, n in enumerate(names):
         ys = [b["scores"].get(n) for b in buckets]
         data.append(dict(type="bar", x=xs, y=ys, name=_name(n), marker=dict(color=_colour(i), pattern=_pattern(i)),
                          customdata=[[b["bucket"], b["n_segments"], k] for k, b in enumerate(buckets)],
-                         hovertemplate="%{fullData.name}, reference length %{customdata[0]} (%{customdata[1]} "
-                                       "segments): %{y:.3f}<extra></extra>"))
-    return _fig(data, _layout(f"{metric} by reference length (tokens of reference 1; buckets of about equal size)",
+                         hovertemplate="%{fullData.name}, " + plotly_escape(what) + " %{customdata[0]} "
+                                       "(%{customdata[1]} segments): %{y:.3f}<extra></extra>"))
+    return _fig(data, _layout(title or f"{metric} by reference length (tokens of reference 1; buckets of about "
+                                       "equal size)",
                               height=420, barmode="group", margin=dict(l=60, r=30, t=70, b=120),
                               legend=dict(orientation="h", yanchor="top", y=-0.28, xanchor="left", x=0),
                               yaxis=dict(title=dict(text=metric))))

@@ -60,17 +60,18 @@ DETECTED = "cp_detected"             # what the uploaded files were read as (one
 
 # ---------------------------------------------------------------------------------------------- loading
 def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[tuple[str, bytes]],
-                         detected: list[str] | None = None) -> TestSet:
+                         detected: list[str] | None = None, source_file: tuple[str, bytes] | None = None) -> TestSet:
     """Build a test set from uploaded files (name, bytes) of any name, each read by its content
     (``explainer.corpus.testset.testset_from_files``: plain lines, JSON Lines with candidate/references, TSV with
     ref… columns); ``detected`` gets one sentence per file saying what was found. Raises TestSetError with the
     file and line."""
-    total = sum(len(b) for _, b in system_files) + sum(len(b) for _, b in ref_files)
+    total = (sum(len(b) for _, b in system_files) + sum(len(b) for _, b in ref_files)
+             + (len(source_file[1]) if source_file else 0))
     if total > PAGE_MAX_BYTES:
         raise TestSetError(f"the files hold {total / 1e6:.1f} MB, over the page's limit of {PAGE_MAX_BYTES / 1e6:.0f} "
                            "MB (the command line `python -m explainer compare` takes larger test sets)")
     ts, found = testset_from_files(system_files, ref_files, max_segments=PAGE_MAX_SEGMENTS,
-                                   max_systems=PAGE_MAX_SYSTEMS)
+                                   max_systems=PAGE_MAX_SYSTEMS, source_file=source_file)
     if detected is not None:
         detected.extend(found)
     return ts
@@ -175,9 +176,11 @@ def _load_uploads() -> None:
     sys_files = ss.get("cp_up_sys") or []
     ref_files = ss.get("cp_up_ref") or []
     detected: list[str] = []
+    src = ss.get("cp_up_src")
     try:
         ts = testset_from_uploads([(f.name, f.getvalue()) for f in sys_files],
-                                  [(f.name, f.getvalue()) for f in ref_files], detected)
+                                  [(f.name, f.getvalue()) for f in ref_files], detected,
+                                  (src.name, src.getvalue()) if src is not None else None)
     except (TestSetError, ExplainerInputError) as e:
         ss["cp_load_error"] = str(e)
         return
@@ -470,6 +473,9 @@ def _input_section() -> TestSet | None:
             with c2:
                 st.file_uploader(f"References, any file name (1–{MAX_REFERENCES} files, one segment per line)",
                                  type=None, accept_multiple_files=True, key="cp_up_ref")
+            st.file_uploader("Source (optional, any file name, one segment per line): shown in the segment view "
+                             "and the table, and source-length buckets", type=None, accept_multiple_files=False,
+                             key="cp_up_src")
             st.button("Use these files", key="cp_load_up", on_click=_load_uploads, type="primary")
             st.caption(f"UTF-8, one segment per line, the same number of lines in every file. Limits: "
                        f"{PAGE_MAX_SEGMENTS:,} segments, {PAGE_MAX_SYSTEMS} systems, {MAX_REFERENCES} references, "
@@ -1042,7 +1048,10 @@ def _differ_section_bleu(rep, b: int, i: int) -> None:
     st.header("Where the systems differ", anchor="differ")
     # One analysis at a time (tabs would compute and draw all of them on every rerun)
     views = {"Length buckets": _buckets_view, "Precision by order": _precision_view, "N-grams": _ngrams_view,
-             "Largest deltas": _deltas_view, "Segment scores": _scatter_view, "Length ratio": _ratio_view}
+             "Largest deltas": _deltas_view, "Segment scores": _scatter_view, "Length ratio": _ratio_view,
+             "Word accuracy": _word_accuracy_view, "Sentence buckets": _sentence_buckets_view}
+    if rep.testset.source is not None:
+        views["Source length"] = _source_length_view
     if st.session_state.get("cp_differ_view") not in views:
         st.session_state["cp_differ_view"] = next(iter(views))
     view = st.segmented_control("Analysis", list(views), key="cp_differ_view") or next(iter(views))
@@ -1064,6 +1073,67 @@ def _buckets_view(rep, b: int, i: int) -> None:
                  key="cp_bucket_table", on_select=partial(_on_group_row, "cp_bucket_table", groups))
     st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a bar or a row to list "
                "its segments in the table below.")
+
+
+def _cached_analysis(rep, name: str, compute):
+    """compare-mt's analyses of a report, computed once per report (the report is kept per input and settings)."""
+    key = ("comparemt", name)
+    if key not in rep._cache:
+        rep._cache[key] = compute()
+    return rep._cache[key]
+
+
+def _word_accuracy_view(rep, b: int, i: int) -> None:
+    from explainer.corpus.comparemt import word_accuracy
+
+    wa = _cached_analysis(rep, "word_accuracy", lambda: word_accuracy(rep))
+    buckets = [{"bucket": lab, "n_segments": len(wa["systems"][0]["buckets"][k]["segments"]),
+                "segments": wa["systems"][0]["buckets"][k]["segments"],
+                "scores": {s["system"]: s["buckets"][k]["fmeasure"] for s in wa["systems"]}}
+               for k, lab in enumerate(wa["labels"])]
+    buckets = [bk for k, bk in enumerate(buckets)
+               if any(s["buckets"][k]["reference_words"] or s["buckets"][k]["output_words"] for s in wa["systems"])]
+    _plot(cc.length_buckets_figure(buckets, rep.names, metric="word F-measure", what="frequency",
+                                   title="Word accuracy (F-measure) by frequency in the references"),
+          "cp_wordacc", selection_mode="points",
+          on_select=partial(_on_pick, "cp_wordacc", partial(cc.bucket_bar_segments, buckets)))
+    rows = [{"system": s["system"], "frequency": bk["bucket"], "matches": bk["matches"],
+             "output words": bk["output_words"], "reference words": bk["reference_words"],
+             "precision": bk["precision"], "recall": bk["recall"], "F": bk["fmeasure"]}
+            for s in wa["systems"] for bk in s["buckets"]]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.caption("compare-mt's word accuracy analysis: each word of an output or a reference is bucketed by how often "
+               "it occurs in the references (first reference); a word matches min(count in the output, count in "
+               "the reference) times per segment. The tokens are the BLEU dialect's. Click a bar to list the "
+               "segments with words of that bucket.")
+
+
+def _sentence_buckets_view(rep, b: int, i: int) -> None:
+    from explainer.corpus.comparemt import sentence_buckets
+
+    sb = _cached_analysis(rep, "sentence_buckets", lambda: sentence_buckets(rep))
+    buckets = [{"bucket": lab, "n_segments": sum(s["counts"][k] for s in sb["systems"]),
+                "segments": sorted({x for s in sb["systems"] for x in s["segments"][k]}),
+                "scores": {s["system"]: s["counts"][k] for s in sb["systems"]}} for k, lab in enumerate(sb["labels"])]
+    _plot(cc.length_buckets_figure(buckets, rep.names, metric="segments", what="sentence score",
+                                   title="Segments per band of sentence score"), "cp_sentbuckets",
+          selection_mode="points", on_select=partial(_on_pick, "cp_sentbuckets",
+                                                      partial(cc.bucket_bar_segments, buckets)))
+    st.caption(hl.md_escape(f"compare-mt's sentence bucket analysis: how many segments of each system score in "
+                            f"each band; sentence scores: {sb['scored_by']}. Click a bar to list the band's "
+                            "segments (of every system) below."))
+
+
+def _source_length_view(rep, b: int, i: int) -> None:
+    from explainer.corpus.comparemt import source_length_buckets
+
+    buckets = _cached_analysis(rep, "source_length", lambda: source_length_buckets(rep, rep.testset.source))
+    _plot(cc.length_buckets_figure(buckets, rep.names, what="source length",
+                                   title="BLEU by source length (buckets of about equal size)"), "cp_srcbuckets",
+          selection_mode="points", on_select=partial(_on_pick, "cp_srcbuckets",
+                                                      partial(cc.bucket_bar_segments, buckets)))
+    st.caption("Corpus BLEU of the segments whose source has that many words (characters for a source written "
+               "without spaces). Click a bar to list its segments below.")
 
 
 def _on_group_row(key: str, groups: list[tuple[list[int], str]]) -> None:
@@ -1285,8 +1355,31 @@ def _segment_view(rep, metric: str, settings) -> None:
     k = seg - 1
     cand = rep.testset.systems[j][1][k]
     refs = rep.testset.references[k]
+    _side_by_side(rep, k, j)
     _segment_summary(rep, metric, seg, j, cand, refs, settings)
     _segment_explanation(cand, refs, metric, settings)
+
+
+def _side_by_side(rep, k: int, j: int) -> None:
+    """The source (when loaded), the baseline's and the shown system's outputs and the references of segment k
+    side by side (compare-mt's sentence examples; the explanation below takes one candidate at a time)."""
+    ss = st.session_state
+    ts = rep.testset
+    names = rep.names
+    b = names.index(ss["cp_baseline"]) if ss.get("cp_baseline") in names else 0
+    shown = [b] if b == j else [b, j]
+    if ts.source is not None:
+        st.markdown("**Source** " + hl.md_escape(ts.source[k]))
+    cols = st.columns(len(shown) + 1)
+    for col, idx in zip(cols, shown):
+        with col:
+            role = "baseline" if idx == b else "system"
+            st.markdown(f"**{hl.md_escape(names[idx])}** ({role})")
+            st.markdown(hl.md_escape(ts.systems[idx][1][k]) or "_(empty)_")
+    with cols[-1]:
+        for r_i, r in enumerate(ts.references[k]):
+            st.markdown(f"**Reference {r_i + 1}**")
+            st.markdown(hl.md_escape(r) or "_(empty)_")
 
 
 def _segment_navigation(S: int, names: list[str]) -> tuple[int, int]:
