@@ -122,3 +122,25 @@ def test_all_pairs_matrix_in_every_format_and_the_latex_compiles(files, capsys):
             _compile(latex_document(text))
     rc, out, err = run(_argv(ref_paths, sys_paths, named=False) + ["--all-pairs"], capsys)
     assert rc != 0 and "--all-pairs needs --paired-bs or --paired-ar" in err
+
+
+def test_the_pages_table_download_is_compares_table(files, capsys):
+    """The page's LaTeX / Markdown downloads: the same table as `compare --format` for the same test."""
+    from explainer.corpus.report import bleu_report
+    from explainer.corpus.significance import paired_test
+    from explainer.corpus.testset import build_testset
+    from explainer.ui.corpus_page import paper_table_input
+
+    refs, systems, ref_paths, sys_paths = files
+    rep = bleu_report(build_testset(systems, [(p, r) for p, r in zip(ref_paths, refs)]))
+    res = paired_test([(s.name, rep.statistic(j)) for j, s in enumerate(rep.systems)], test="bs", n_samples=300)
+    comp = paper_table_input(rep, "bleu", res, None)
+    rc, out, err = run(_argv(ref_paths, [(n, p) for (n, _), (_, p) in zip(systems, sys_paths)], named=False)
+                       + ["--paired-bs", "--paired-bs-n", "300"], capsys)
+    cli = json.loads(out)
+    for fmt, render in (("latex", latex_table), ("markdown", markdown_table)):
+        assert render(comp) == render({**cli, "systems": [{**s, "name": n} for s, (n, _) in
+                                                          zip(cli["systems"], systems)]})
+    _compile(latex_document(latex_table(comp)))
+    plain_comp = paper_table_input(rep, "bleu", None, None)
+    assert [s["score"] for s in plain_comp["systems"]] == [s["score"] for s in cli["systems"]]

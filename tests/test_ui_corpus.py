@@ -669,3 +669,27 @@ def test_source_file_compare_mt_views_and_side_by_side():
     assert any(systems[0][1][4] == m for m in md) and any(systems[2][1][4] == m for m in md)
     assert any(refs[1][4] == m for m in md)
     assert any("Read by content" in plain(c.value) and "the source" in plain(c.value) for c in at.caption)
+
+
+def test_every_pair_matrix_and_clusters_on_the_page():
+    from explainer.corpus.significance import clusters
+
+    at = load_sample_page()
+    ts = load_sample("news-en")
+    streams = [list(s) for s in zip(*ts.references)]
+    at.number_input(key="cp_test_n_bs").set_value(300).run()
+    at.button(key="cp_run_matrix").click().run()
+    ok(at)
+    table = next(d.value for d in at.dataframe if "system" in d.value.columns and len(d.value.columns) == 4)
+    names = list(ts.names)
+    p = [[None] * 3 for _ in range(3)]
+    for i in range(3):
+        order = [(names[i], ts.system(names[i]))] + [(n, ts.system(n)) for k, n in enumerate(names) if k != i]
+        _, want = PairedTest(order, {"BLEU": BLEU(references=streams)}, None, test_type="bs", n_samples=300)()
+        others = [k for k in range(3) if k != i]
+        for k, w in zip(others, want["BLEU"][1:]):
+            p[i][k] = w.p_value
+            assert table[names[k]][i] == f"{w.p_value:.4f}"
+    scores = [BLEU().corpus_score(ts.system(n), streams).score for n in names]
+    want_cl = clusters(names, scores, p)
+    assert any(" > ".join("{" + ", ".join(c) + "}" for c in want_cl) in plain(m.value) for m in at.markdown)

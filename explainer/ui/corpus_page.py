@@ -917,6 +917,8 @@ def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_t
         # the scores table above shows the p-values and intervals too: draw the page again with them
         st.rerun()
     got = st.session_state.setdefault("cp_tests", {}).get(key)
+    if len(rep.systems) > 2:
+        _pair_matrix_box(rep, metric, test, n, key, faithful=faithful, rouge_type=rouge_type, measure=measure)
     if got is None and len(rep.systems) == 1 and metric == "bleu":
         _confidence_of_one_system(rep, faithful)
     elif got is None:
@@ -998,6 +1000,46 @@ def _run_paired_test(rep, metric: str, b: int, test: str, n: int, key: tuple, *,
     while len(store) > _TESTS_KEPT:     # each holds its resamples: the last few only
         store.pop(next(iter(store)))
     return True
+
+
+MATRICES = "cp_matrices"
+
+
+def _pair_matrix_box(rep, metric: str, test: str, n: int, key: tuple, *, faithful: bool, rouge_type: str | None,
+                     measure: str) -> None:
+    """Every pair of systems under the chosen test (a p-value matrix) and WMT-style clusters."""
+    from explainer.corpus.significance import pair_matrix
+
+    ss = st.session_state
+    store = ss.setdefault(MATRICES, {})
+    mkey = key[1:] + (test, n)
+    with st.expander("All systems against each other (every pair, WMT-style clusters)",
+                     expanded=mkey in store):
+        if st.button(f"Run the test on every pair ({len(rep.systems) * (len(rep.systems) - 1) // 2} pairs)",
+                     key="cp_run_matrix"):
+            named = [(s.name, rep.statistic(j) if metric == "bleu" else rep.statistic(j, rouge_type, measure))
+                     for j, s in enumerate(rep.systems)]
+            p = _Progress("Every pair")
+            try:
+                store[mkey] = pair_matrix(named, test=test, n_samples=n, faithful=faithful,
+                                          progress=lambda f: p(f, f"{int(100 * f)} %"), time_limit=PAGE_TEST_SECONDS)
+            except ExplainerInputError as e:
+                st.error(hl.md_escape(str(e)))
+            finally:
+                p.done()
+            while len(store) > 2:
+                store.pop(next(iter(store)))
+        m = store.get(mkey)
+        if m is None:
+            st.caption(f"The test above ({test}, {n:,}) run with each system as the baseline; bounded by the same "
+                       f"{PAGE_TEST_SECONDS} s.")
+            return
+        rows = [{"system": a, **{b: ("—" if i == j else f"{m.p[i][j]:.4f}") for j, b in enumerate(m.names)}}
+                for i, a in enumerate(m.names)]
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        st.markdown(hl.md_escape("Clusters, best first: " + " > ".join("{" + ", ".join(c) + "}" for c in m.clusters)))
+        st.caption(hl.md_escape(m.to_dict()["clustering"] + ". Many pairs at 0.05: some differences are chance "
+                                "(see the note on Bonferroni below)."))
 
 
 def _confidence_of_one_system(rep, faithful: bool) -> None:
@@ -1485,11 +1527,53 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
                            file_name="corpus_charts.html", mime="text/html", key="cp_dl_html", on_click="ignore")
     with c4:
         st.selectbox("Chart image format (camera icon of each chart)", ["png", "svg"], key="cp_chart_format")
+    comp = paper_table_input(rep, metric, tests["result"] if tests else None, rouge_type)
+    d1, d2 = st.columns(2)
+    with d1:
+        st.download_button("Table for the paper (LaTeX, booktabs)", partial(_paper_table, comp, "latex"),
+                           file_name=f"corpus_{metric}_table.tex", mime="text/x-tex", key="cp_dl_latex",
+                           on_click="ignore")
+    with d2:
+        st.download_button("Table for the paper (Markdown)", partial(_paper_table, comp, "markdown"),
+                           file_name=f"corpus_{metric}_table.md", mime="text/markdown", key="cp_dl_md",
+                           on_click="ignore")
+    st.caption("The tables hold each system's score, the bootstrap mean ± 95 % CI and the p-value against the "
+               "baseline when a test was run above (* where p ≤ 0.05), and the signature as a footnote; the LaTeX "
+               "needs \\usepackage{booktabs}. The command line writes the same: `compare --format latex`.")
     st.download_button("Save this comparison (JSON: test set, names, settings, view, test results)",
                        partial(_dump_saved, _saved_parts()), file_name="corpus_comparison.json",
                        mime="application/json", key="cp_dl_saved", on_click="ignore")
     st.caption("Every chart's camera icon saves it as PNG or SVG (made in your browser). The HTML file holds all "
                "charts of this page, interactive, with Plotly included (works offline).")
+
+
+def paper_table_input(rep, metric: str, res, rouge_type: str | None) -> dict:
+    """The comparison as ``compare`` prints it (``explainer.corpus.tables``' input): the test's rows when one was
+    run (baseline first), else the corpus scores."""
+    from explainer.corpus.significance import paired_signature
+
+    out: dict[str, Any] = {"metric": metric, "n_segments": rep.n_segments, "signature": rep.signature}
+    if metric == "rouge":
+        out.update(rouge_type=rouge_type, measure="fmeasure")
+    if res is not None:
+        out["systems"] = [s.to_dict() for s in res.systems]
+        out["test"] = {"type": res.test, "n_samples": res.n_samples, "seed": res.seed}
+        if metric == "bleu" and res.faithful:
+            out["signature"] = paired_signature(rep.signature, res.test, res.n_samples, res.seed,
+                                                res.n_ar_confidence)
+    elif metric == "bleu":
+        out["systems"] = [{"name": s.name, "score": float(s.score)} for s in rep.systems]
+        out["test"] = {"type": None}
+    else:
+        out["systems"] = [{"name": s.name, "score": s.mean(rouge_type)} for s in rep.systems]
+        out["test"] = {"type": None}
+    return out
+
+
+def _paper_table(comp: dict, fmt: str) -> str:
+    from explainer.corpus.tables import render_table
+
+    return render_table(comp, fmt)
 
 
 # --------------------------------------------------------------------------------------------------- ROUGE
