@@ -138,7 +138,7 @@ def test_the_pages_table_download_is_compares_table(files, capsys):
     rc, out, err = run(_argv(ref_paths, [(n, p) for (n, _), (_, p) in zip(systems, sys_paths)], named=False)
                        + ["--paired-bs", "--paired-bs-n", "300"], capsys)
     cli = json.loads(out)
-    for fmt, render in (("latex", latex_table), ("markdown", markdown_table)):
+    for render in (latex_table, markdown_table):
         assert render(comp) == render({**cli, "systems": [{**s, "name": n} for s, (n, _) in
                                                           zip(cli["systems"], systems)]})
     _compile(latex_document(latex_table(comp)))
