@@ -7,12 +7,13 @@
    report's statistics against ``sacrebleu.significance.PairedTest(...)()`` (p-values checked equal first).
 3. 20,000 segments x 3 systems (the WMT set repeated): upload -> scores, BS 1,000, AR 10,000 (ours; sacreBLEU's
    PairedTest on the same for the ratio unless --no-sacre-big).
+4. 20,000 segments x 10 systems (ours only): upload -> scores, BS 1,000, AR 10,000.
 
 Data: ``--wmt DIR`` with WMT22's ``generaltest2022.en-de.*`` files (github.com/wmt-conference/wmt22-news-systems,
 ``txt/``); without it, generated data of the same shape (tests/corpus_data.py). Nothing is read at run time
 from outside the repository unless given.
 
-Usage: ``python bench/bench_corpus_wmt.py [--wmt DIR] [--repeat R] [--no-sacre-big]``
+Usage: ``python bench/bench_corpus_wmt.py [--wmt DIR] [--repeat R] [--no-sacre-big] [--ten-only]``
 """
 from __future__ import annotations
 
@@ -111,17 +112,53 @@ def block(syss, refs, label, repeat, sacre_tests=True):
         print(line)
 
 
+def block_ten(wmt: str | None, S: int) -> None:
+    """sacreBLEU's defaults on S segments x 10 systems (the page's and the CLI's stated size): the WMT22 en-de
+    systems (9, the 10th is the first again under another name) or generated ones, repeated to S segments."""
+    from explainer.corpus.report import bleu_report
+    from explainer.ui.corpus_page import testset_from_uploads
+
+    if wmt:
+        d = Path(wmt)
+        files = sorted(d.glob("generaltest2022.en-de.hyp.*.de"))[:10]
+        syss = [(f.name, f.read_bytes()) for f in files]
+        if len(syss) < 10:
+            syss.append(("generaltest2022.en-de.hyp.copy.de", syss[0][1]))
+        refs = [(f"generaltest2022.en-de.ref.{k}.de", (d / f"generaltest2022.en-de.ref.{k}.de").read_bytes())
+                for k in "AB"]
+    else:
+        from tests.corpus_data import make_testset
+
+        r, s = make_testset(2037, 2, 10, seed=10)
+        syss = [(f"sys{k}.de", ("\n".join(lines) + "\n").encode()) for k, (_, lines) in enumerate(s)]
+        refs = [(f"ref.{k}.de", ("\n".join(x) + "\n").encode()) for k, x in zip("AB", r)]
+    syss, refs = repeat_to(syss, S), repeat_to(refs, S)
+    t0 = time.perf_counter()
+    rep = bleu_report(testset_from_uploads(syss, refs), keep_refs=False)
+    t_scores = time.perf_counter() - t0
+    print(f"\n{S:,} segments x {len(syss)} systems x 2 references (ours only)")
+    print(f"  upload -> scores   {t_scores:7.2f} s")
+    for test, n in (("bs", 1000), ("ar", 10000)):
+        t, _ = timed(lambda test=test, n=n: ours_paired(rep, test, n), 1)
+        print(f"  {test.upper()} {n:>6,}         {t:7.2f} s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--wmt", default=None)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--big", type=int, default=20_000)
     ap.add_argument("--no-sacre-big", action="store_true")
+    ap.add_argument("--ten-only", action="store_true", help="only the 20,000 x 10 systems block")
     a = ap.parse_args()
+    if a.ten_only:
+        block_ten(a.wmt, a.big)
+        return
     syss, refs, label = load(a.wmt)
     block(syss, refs, label, a.repeat)
     block(repeat_to(syss, a.big), repeat_to(refs, a.big), label + f", repeated to {a.big:,}", 1,
           sacre_tests=not a.no_sacre_big)
+    block_ten(a.wmt, a.big)
 
 
 if __name__ == "__main__":
