@@ -693,3 +693,29 @@ def test_every_pair_matrix_and_clusters_on_the_page():
     scores = [BLEU().corpus_score(ts.system(n), streams).score for n in names]
     want_cl = clusters(names, scores, p)
     assert any(" > ".join("{" + ", ".join(c) + "}" for c in want_cl) in plain(m.value) for m in at.markdown)
+
+
+def test_what_the_page_saves_restores_the_same_view():
+    from explainer.corpus.saved import dump_saved
+    from explainer.ui import corpus_page
+
+    at = load_sample_page()
+    at.text_input(key="cp_name_1").set_value("renamed model").run()
+    at.selectbox(key="cp_baseline").set_value("renamed model").run()
+    at.number_input(key="cp_test_n_bs").set_value(300).run()
+    at.button(key="cp_run_test").click().run()
+    ok(at)
+    before = scores_table(at)
+    from explainer.ui import settings as ms
+
+    ss = dict(at.session_state.to_dict())           # what the page's run sees, as a mapping
+    ss[ms.SESSION_KEY] = at.session_state[ms.SESSION_KEY]
+    data = dump_saved(corpus_page._saved_parts(ss)).encode()
+    again = new_page()
+    again.radio(key="cp_source").set_value("Saved comparison").run()
+    again.file_uploader(key="cp_up_saved").set_value(("c.json", data, "application/json"))
+    again.run()
+    again.button(key="cp_load_saved").click().run()
+    after = scores_table(ok(again))
+    assert after.to_dict() == before.to_dict()
+    assert again.selectbox(key="cp_baseline").value == "renamed model"

@@ -207,12 +207,12 @@ def _dump_saved(parts) -> str:
     return dump_saved(parts)
 
 
-def _saved_parts():
+def _saved_parts(ss=None):
     """What a saved comparison holds, taken in this run (the download is made later, outside any run); the
-    JSON is only written when the button is pressed."""
+    JSON is only written when the button is pressed. ``ss``: the session state (this run's by default)."""
     from explainer.corpus.saved import Saved
 
-    ss = st.session_state
+    ss = st.session_state if ss is None else ss
     ts = ss.get("cp_ts")
     if ts is None:
         return None
@@ -221,7 +221,7 @@ def _saved_parts():
         ts = ts.with_names(names)
     except TestSetError:
         pass
-    settings = metric_settings.stored_settings() or metric_settings.default_settings()
+    settings = metric_settings.stored_settings(ss) or metric_settings.default_settings()
     view = {k: ss[k] for k in SAVED_VIEW_KEYS if k in ss and isinstance(ss[k], (str, int, float, bool))}
     tests = []
     for key, got in ss.get("cp_tests", {}).items():
