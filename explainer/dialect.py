@@ -11,7 +11,14 @@ a dialect object is constructed with its options bound:
   instance can serve many calls and threads;
 * ``signature`` describes every option that changes a number;
 * :meth:`Dialect.cached` keeps per-instance caches (tokenized references, signatures), bounded in entries
-  and in size.
+  and in size;
+* a bound dialect *is* the value "dialect + bound options": equal and hashable by :attr:`Dialect.key` (family,
+  name, options as bound, and what else it binds, e.g. ROUGE's types), so the registry, the shared caches, the
+  Corpus and Dialects features, reproduce and the CLI all key their work on it and no other shape is needed.
+
+What differs between implementations is a hook or a capability of the dialect (class attributes and methods
+here and in the families' base classes), never a comparison of ``name`` elsewhere
+(``tests/test_architecture.py`` fails on one).
 
 The families add their hooks on top: :class:`explainer.bleu.dialects.BleuDialect` and
 :class:`explainer.rouge.dialects.RougeDialect`. Dialects are found by name through a
@@ -23,7 +30,7 @@ import threading
 from types import MappingProxyType
 from typing import Any, Callable, ClassVar, Mapping
 
-from explainer.options import OptionSpec, bind_options
+from explainer.options import OptionSpec, bind_options, freeze
 
 __all__ = ["Dialect", "BoundedCache"]
 
@@ -77,6 +84,11 @@ class Dialect:
     label: ClassVar[str] = ""
     implementation: ClassVar[str] = ""
     description: ClassVar[str] = ""
+    #: the implementation's short name in a sentence ("sacreBLEU", "ROUGE-1.5.5")
+    short_label: ClassVar[str] = ""
+    #: how standard the implementation is (0 = the reference implementation of its family): the order of the
+    #: side-by-side rows and of equally good reproduce matches
+    rank: ClassVar[int] = 9
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
     #: other names accepted for options (e.g. ``stem`` for ``use_stemmer``)
     ALIASES: ClassVar[Mapping[str, str]] = {}
@@ -87,6 +99,25 @@ class Dialect:
         self.options: Mapping[str, Any] = opts
         self._setup()
         self.options = MappingProxyType(opts)
+        self._key: tuple | None = None
+
+    def _bound_extra(self) -> tuple:
+        """Hook: what the dialect binds besides its options (ROUGE: its types), hashable."""
+        return ()
+
+    # ---- value semantics: a bound dialect is its family, name and bound options
+    @property
+    def key(self) -> tuple:
+        """The hashable value "this dialect with these options" (what every cache keys on)."""
+        if self._key is None:    # first use: a family's constructor may bind more after the options
+            self._key = (self.family, self.name, freeze(self.options)) + self._bound_extra()
+        return self._key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Dialect) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
 
     @classmethod
     def option_specs(cls, scope: str | None = None) -> tuple[OptionSpec, ...]:

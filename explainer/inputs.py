@@ -83,11 +83,25 @@ def _cannot_read(path: str, e: OSError) -> InputFileError:
     return InputFileError(f"cannot read {shown_name(path)}: {e.strerror or e}")
 
 
+def _stdin_bytes():
+    """stdin as a binary stream; a closed one (``<&-``: Python sets ``sys.stdin`` to None) is refused."""
+    s = sys.stdin
+    if s is None or getattr(s, "closed", False):
+        raise InputFileError("cannot read stdin: it is closed (<&-); pipe the input in, or give a file instead "
+                             "of '-'")
+    buf = getattr(s, "buffer", None)
+    if buf is None:             # a text stream without bytes underneath (io.StringIO)
+        import io
+
+        return io.BytesIO(s.read().encode("utf-8"))
+    return buf
+
+
 def read_lines(path: str) -> list[str]:
     """The lines of a UTF-8 file, or of stdin (``"-"``)."""
     try:
         if path == STDIN:
-            data = sys.stdin.buffer.read()
+            data = _stdin_bytes().read()
         else:
             with open(path, "rb") as f:
                 data = f.read()
@@ -101,7 +115,7 @@ def iter_lines(path: str) -> Iterator[str]:
     messages as ``read_lines``."""
     name = shown_name(path)
     try:
-        fh = sys.stdin.buffer if path == STDIN else open(path, "rb")
+        fh = _stdin_bytes() if path == STDIN else open(path, "rb")
     except OSError as e:
         raise _cannot_read(path, e) from None
     try:

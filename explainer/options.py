@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-__all__ = ["OptionSpec", "OPTION_TYPES", "coerce_value", "bind_options", "format_value"]
+__all__ = ["OptionSpec", "OPTION_TYPES", "coerce_value", "bind_options", "format_value", "freeze"]
 
 OPTION_TYPES = ("bool", "choice", "int", "float", "optional_float", "float_list", "text")
 SCOPES = ("segment", "corpus")
@@ -196,3 +196,20 @@ def format_value(v: Any) -> str:
     if isinstance(v, (tuple, list)):
         return ",".join(format_value(float(x)) for x in v)
     return str(v)
+
+
+def freeze(value: Any) -> Any:
+    """The one hashable key of an option value (or a mapping of them), used by the registry, the bound dialect's
+    identity and every cache. It tells apart what Python's ``==`` does not and an implementation may: ``True`` /
+    ``1`` / ``1.0`` (NLTK tells ``alpha=5`` from ``alpha=5.0``), ``0.0`` / ``-0.0``, a list from a tuple (NLTK
+    again); mappings compare as sorted items. A value of another type must be hashable (TypeError otherwise)."""
+    if isinstance(value, Mapping):
+        return ("dict", tuple(sorted((str(k), freeze(v)) for k, v in value.items())))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(freeze(v) for v in value))
+    if isinstance(value, float):
+        return ("float", repr(value))
+    if value is None or isinstance(value, (str, bool, int)):
+        return (type(value).__name__, value)
+    hash(value)         # TypeError for an unhashable value: it has no key
+    return (type(value).__name__, value)

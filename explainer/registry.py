@@ -17,22 +17,9 @@ import threading
 from collections import OrderedDict
 from typing import Any, Iterator, Mapping
 
+from explainer.options import freeze
+
 __all__ = ["DialectRegistry"]
-
-_UNHASHABLE = object()
-
-
-def _freeze(value: Any) -> Any:
-    """A hashable key for an option value that keeps its type (NLTK tells ``alpha=0`` from ``alpha=0.0``)."""
-    if isinstance(value, (list, tuple)):
-        return (type(value).__name__, tuple(_freeze(v) for v in value))   # NLTK tells a list from a tuple
-    if isinstance(value, (str, int, float, bool, type(None))):
-        return (type(value).__name__, value)
-    try:
-        hash(value)
-    except TypeError:
-        return _UNHASHABLE
-    return (type(value).__name__, value)
 
 
 class DialectRegistry(Mapping):
@@ -93,8 +80,9 @@ class DialectRegistry(Mapping):
     def create(self, name: str, **options: Any) -> Any:
         """A dialect bound to ``options`` (validated by its constructor). Identical requests share an instance."""
         cls = self.dialect_class(name)
-        key = (name, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
-        if any(v is _UNHASHABLE for _, v in key[1]):
+        try:
+            key = (name, freeze(options))
+        except TypeError:           # a value without a key (unhashable): not shared
             return cls(**options)
         with self._lock:
             d = self._instances.get(key)

@@ -75,11 +75,12 @@ def test_one_flag_table_read_both_ways():
     """Every (flag, dialect, option) of the core's table: the comparison writes the flag, and the command line
     reads it back to the same option value (mteval's smoothing both ways, lowercase off as -o)."""
     from explainer.bleu import get_dialect
-    from explainer.bleu.flags import FLAG_TO_OPTION
+    from explainer.bleu import DIALECTS
+    from explainer.bleu.flags import flag_table
     from explainer.dialectcmp.configs import bleu_argv
 
     n = 0
-    for flag, table in FLAG_TO_OPTION.items():
+    for flag, table in flag_table(DIALECTS.values()).items():
         for dialect, option in table.items():
             values = [True if (dialect, option) == ("mteval", "smoothing") else _SAMPLES[option]]
             if isinstance(values[0], bool):
@@ -104,12 +105,12 @@ def test_the_cli_and_the_comparison_have_no_copies_of_the_table():
     assert "--smooth-value" not in src and "--max-order" not in src    # the flags are the core table's
 
 
-def test_a_new_flag_in_the_core_table_is_used_by_the_comparison(monkeypatch):
-    from explainer.bleu import flags
+def test_a_new_flag_in_a_dialects_table_is_used_by_the_comparison(monkeypatch):
+    from explainer.bleu import DIALECTS
     from explainer.dialectcmp.configs import bleu_argv
 
     assert bleu_argv("nltk", {"epsilon": 0.2})[-2:] == ["-o", "epsilon=0.2"]
-    monkeypatch.setitem(flags.FLAG_TO_OPTION, "epsilon", {"nltk": "epsilon"})
+    monkeypatch.setattr(DIALECTS["nltk"], "cli_flags", {**DIALECTS["nltk"].cli_flags, "epsilon": "epsilon"})
     assert bleu_argv("nltk", {"epsilon": 0.2})[-2:] == ["--epsilon", "0.2"]
 
 

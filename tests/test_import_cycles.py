@@ -1,95 +1,41 @@
 """No import cycles in explainer/: no module imports a module that (directly or through others) imports it back.
 
 Every ``import`` statement of every module counts, also those inside functions (a lazy import hides a cycle from
-Python, not from a reader). ``from package import name`` counts as an import of ``package.name`` when that is a
-module, else of the package. A package's own ``__init__`` running before its submodules is not counted."""
+Python, not from a reader), and so does every import *by name* (``importlib.import_module``, a registry's
+``"module:Class"`` path, a command table, a lazy facade's map): see ``tests/import_graph.py``. A package's own
+``__init__`` running before its submodules is not counted."""
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-PKG = ROOT / "explainer"
-
-
-def _modules() -> dict[str, Path]:
-    out = {}
-    for p in PKG.rglob("*.py"):
-        parts = list(p.relative_to(ROOT).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        out[".".join(parts)] = p
-    return out
-
-
-def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    is_pkg = path.name == "__init__.py"
-    base = name.split(".") if is_pkg else name.split(".")[:-1]
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                if a.name in modules:
-                    out.add(a.name)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                mod = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
-            else:
-                mod = node.module or ""
-            for a in node.names:
-                sub = f"{mod}.{a.name}"
-                if sub in modules:
-                    out.add(sub)
-                elif mod in modules:
-                    out.add(mod)
-    out.discard(name)
-    return out
-
-
-def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components with more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    out: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return out
+from tests import import_graph as G
 
 
 def test_the_checker_finds_a_cycle():
-    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert _cycles({"a": {"b"}, "b": set()}) == []
+    assert G.cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert G.cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_graph_sees_statement_and_string_imports():
+    g = G.graph()
+    assert "explainer.bleu.moses.dialects" in g and "explainer.rouge.rouge155.dialect" in g
+    assert "explainer.bleu.trace" in g["explainer.bleu.algorithm"]                 # a statement
+    assert "explainer.bleu.dialect_nltk" in g["explainer.bleu.registry"]           # "module:Class" in the registry
+    assert "explainer.rouge.engine" in g["explainer.rouge"]                        # f"explainer.rouge.{module}"
+    assert "explainer.corpus.report" in g["explainer.corpus"]                      # a lazy facade's map
+    statements_only = G.graph(strings=False)
+    assert "explainer.bleu.dialect_nltk" not in statements_only["explainer.bleu.registry"]
+
+
+def test_a_string_import_closes_a_cycle():
+    """The case that hid a cycle from the statement-only check: a table names a module that imports back."""
+    import ast
+
+    tree = ast.parse('COMMANDS = {"x": ("explainer.cli.bleu", "help")}\n')
+    assert G._string_imports(tree, {"explainer.cli.bleu": None}) == {"explainer.cli.bleu"}
+    tree = ast.parse('M = {"f": "engine"}\ndef g(m):\n    return f"explainer.rouge.{m}"\n')
+    assert G._string_imports(tree, {"explainer.rouge": None, "explainer.rouge.engine": None}) == {
+        "explainer.rouge.engine"}
 
 
 def test_no_import_cycles_in_explainer():
-    modules = _modules()
-    assert "explainer.bleu.moses.dialects" in modules and "explainer.rouge.rouge155.dialect" in modules
-    graph = {name: _imports(name, path, modules) for name, path in modules.items()}
-    assert "explainer.bleu.trace" in graph["explainer.bleu.algorithm"]     # the parser sees imports
-    cycles = _cycles(graph)
+    cycles = G.cycles(G.graph())
     assert not cycles, "import cycles: " + "; ".join(" <-> ".join(c) for c in cycles)

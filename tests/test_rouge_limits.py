@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 from rouge_score import rouge_scorer
@@ -34,16 +33,32 @@ def _lines(n_lines: int, per_line: int = 8) -> str:
     return "\n".join(" ".join(_rng.choice(_VOCAB) for _ in range(per_line)) for _ in range(n_lines))
 
 
+@pytest.fixture
+def no_tables(monkeypatch):
+    """Every LCS / WLCS primitive the dialects reach raises if called: a refusal "at once" is one made before any
+    table is built. (A CPU-time bound here was flaky on a loaded machine; speed is in bench/bench_lsum_limit.py.)"""
+    from explainer.rouge import lcs as lcs_mod
+    from explainer.rouge import union, wlcs
+    from explainer.rouge.rouge155 import evaluation
+
+    def built(*a, **k):
+        raise AssertionError("a table was built before the refusal")
+    for mod, names in ((lcs_mod, ("lcs", "lcs_pairs", "masks_of")), (union, ("lcs", "lcs_pairs", "masks_of")),
+                       (wlcs, ("wlcs",)), (evaluation, ("_core_lcs_pairs", "_core_wlcs"))):
+        for name in names:
+            monkeypatch.setattr(mod, name, built)
+    return monkeypatch
+
+
 @pytest.mark.parametrize("dialect", ["rouge-score", "rouge155"])
-def test_lsum_over_the_pair_limit_is_refused_at_once(dialect):
+def test_lsum_over_the_pair_limit_is_refused_at_once(dialect, no_tables):
     """The audit's case: ~30,000 tokens on ~1,700 lines (2.9 million sentence pairs)."""
     cand, ref = _lines(1_700, 18), _lines(1_700, 18)
-    t0 = time.process_time()
     for call in (score_rouge, explain_rouge):
         with pytest.raises(ExplainerInputError) as e:
             call(cand, [ref], types=["rouge1", "rougeLsum"], dialect=dialect)
         assert "2,890,000 sentence pairs" in str(e.value) and f"{limits.LSUM_MAX_PAIRS:,}" in str(e.value)
-    assert time.process_time() - t0 < 8   # tokenizing the texts; no LCS table is built
+    no_tables.undo()
     assert score_rouge(cand, [ref], types=["rouge1", "rougeL"], dialect=dialect)["rougeL"].fmeasure > 0
 
 
@@ -84,12 +99,12 @@ def test_limited_trace_numbers_are_rouge_scores():
 
 
 @pytest.mark.parametrize("dialect", ["rouge-score", "rouge155"])
-def test_lsum_over_the_cell_limit_is_refused_at_once(dialect):
+def test_lsum_over_the_cell_limit_is_refused_at_once(dialect, no_tables):
     """The audit's second case, inside every other limit: each text ~153,000 characters (under 200,000), 49,060
-    sentence pairs (under 50,000), but 33,450 x 33,000 x 10 = 11,038,500,000 table cells: 39 s before the limit."""
+    sentence pairs (under 50,000), but 33,450 x 33,000 x 10 = 11,038,500,000 table cells: 39 s before the limit.
+    Refused before any LCS table is built (the no_tables fixture)."""
     cand, refs = _lines(223, 150), [_lines(22, 1_500) for _ in range(10)]
     assert max(map(len, [cand] + refs)) < 200_000
-    t0 = time.process_time()
     for call in (score_rouge, explain_rouge):
         with pytest.raises(SummaryWorkTooLarge) as e:
             call(cand, refs, types=["rouge1", "rougeLsum"], dialect=dialect)
@@ -97,7 +112,6 @@ def test_lsum_over_the_cell_limit_is_refused_at_once(dialect):
         msg = str(e.value)
         assert "11,038,500,000 table cells" in msg and f"{limits.LSUM_MAX_CELLS:,}" in msg
         assert "LSUM_MAX_CELLS" in msg and "sentence pairs here" not in msg
-    assert time.process_time() - t0 < 8   # tokenizing the texts; no LCS table is built
 
 
 def test_cell_limit_boundary_counts_every_reference_and_keeps_exact_scores(monkeypatch):
@@ -159,14 +173,13 @@ def test_page_leaves_out_the_type_over_its_limit_and_says_why(monkeypatch):
     assert rt is None and "rougeLsum is left out" in errors["ROUGE types"] and errors["ROUGE"]
 
 
-def test_rouge_w_total_cells_are_bounded(monkeypatch):
+def test_rouge_w_total_cells_are_bounded(monkeypatch, no_tables):
     """Every sentence pair fills a pure-Python table: the per-pair limit alone let many short lines run for minutes."""
     cand, ref = _lines(400, 10), _lines(400, 10)          # 4,000 x 4,000 tokens = 16 million cells
-    t0 = time.process_time()
     with pytest.raises(ExplainerInputError, match=r"ROUGE-W .* 16,000,000 cells here, over the explainer's limit of "
                                                   r"12,000,000"):
         score_rouge(cand, [ref], types=["rougeW-1.2"])
-    assert time.process_time() - t0 < 3
+    no_tables.undo()
     monkeypatch.setattr(limits, "SUMMARY_TRACE_MAX_CELLS", 100)
     tr = explain_rouge(_lines(3), [_lines(3)], types=["rougeW-1.2"])      # 24 x 24 = 576 cells > 100
     d = tr.per_reference[0]["rougeW-1.2"].detail

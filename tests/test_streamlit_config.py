@@ -15,3 +15,44 @@ def test_no_upload_larger_than_the_corpus_page_limit_reaches_the_server():
 
 def test_visitors_never_see_a_traceback():
     assert CONFIG["client"]["showErrorDetails"] == "none"
+
+
+def test_the_server_listens_locally_and_sends_nothing_by_default():
+    """Issue 17 item 8: `streamlit run app.py --server.headless true` (no --server.address) asked an outside
+    service for the machine's external IP; the committed address makes every way of starting it quiet."""
+    assert CONFIG["server"]["address"] == "localhost"
+    assert CONFIG["browser"]["gatherUsageStats"] is False
+
+
+def test_a_headless_start_without_flags_looks_nothing_up(tmp_path):
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parents[1]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    mark = tmp_path / "external-ip-lookup"
+    code = ("import sys, streamlit.net_util as n\n"
+            f"def f():\n    open({str(mark)!r}, 'w').write('asked')\n    return None\n"
+            "n.get_external_ip = f\n"
+            "from streamlit.web.cli import main\n"
+            f"sys.argv = ['streamlit', 'run', 'app.py', '--server.headless', 'true', '--server.port', '{port}']\n"
+            "main()\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
+    log = tmp_path / "log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-c", code], cwd=root, stdout=out, stderr=subprocess.STDOUT, env=env)
+        try:
+            deadline = time.time() + 60
+            while time.time() < deadline and "URL" not in log.read_text(errors="replace") and proc.poll() is None:
+                time.sleep(0.2)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+    text = log.read_text(errors="replace")
+    assert "URL" in text, text[-2000:]
+    assert not mark.exists() and "External URL" not in text and "Network URL" not in text, text[-2000:]

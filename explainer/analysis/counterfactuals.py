@@ -20,21 +20,19 @@ def _texts(trace) -> tuple[str, list[str]]:
 def bleu_other_entry_point(trace) -> dict[str, float]:
     """sacreBLEU's sentence vs corpus semantics: when an order has no match, the score of its other entry point
     ({description in the page's words: score}); {} for other dialects or when every order matches."""
-    opts = trace.options or {}
-    if trace.dialect != "sacrebleu" or "api" not in opts:
-        return {}
     if not any(o.matches == 0 for o in trace.combination.orders):
         return {}
-    from explainer.bleu import score_bleu
+    from explainer.bleu import get_dialect, score_bleu
 
-    other = "sentence_bleu" if opts.get("api") == "corpus_bleu" else "corpus_bleu"
     cand, refs = _texts(trace)
     try:
-        s = score_bleu(cand, refs, dialect="sacrebleu", **{**opts, "api": other, "effective_order": None})
+        other = get_dialect(trace.dialect, **(trace.options or {})).other_entry_point()
+        if other is None:
+            return {}
+        label, dialect = other
+        s = score_bleu(cand, refs, dialect=dialect)
     except ValueError:
         return {}
-    label = ("API = sentence_bleu (effective order on by default)" if other == "sentence_bleu"
-             else "API = corpus_bleu (effective order off)")
     return {label: s.score}
 
 

@@ -72,7 +72,8 @@ class _DialectConfig:
         raise AttributeError(f"{type(self).__name__} is immutable; use with_options()")
 
     def _key(self) -> tuple:
-        return (type(self).__name__, self.dialect, self.options) + self._extra_key()
+        # the bound dialect is the value "dialect + options" (explainer.dialect.Dialect.key); the lab adds its extra
+        return (type(self).__name__, self._bound.key) + self._extra_key()
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _DialectConfig) and self._key() == other._key()
@@ -127,8 +128,10 @@ class BleuConfig(_DialectConfig):
     def _take_extra(self, dialect: str, options: dict) -> dict:
         if "nltk_input" not in options:
             return {}
+        from explainer.bleu import DIALECTS
+
         value = NLTK_INPUT.coerce(options.pop("nltk_input"))
-        if value not in (None, NLTK_INPUT.default) and dialect != "nltk":
+        if value not in (None, NLTK_INPUT.default) and not DIALECTS.dialect_class(dialect).reads_strings_as_characters:
             raise ValueError(f"option nltk_input applies to the nltk dialect only, not to {dialect}")
         return {"nltk_input": value}
 

@@ -89,17 +89,15 @@ def sacrebleu_metric(bleu: BleuConfig = SENTENCE_BLEU, references=None) -> BLEU:
     """sacreBLEU's own ``BLEU`` object for a ``sacrebleu`` configuration (with ``references``: its reference
     cache, tokenised once). Its options are the bound dialect's, defaults resolved (effective order from
     ``api``, the smoothing value). Any other dialect is an error: it has no sacreBLEU object."""
-    if bleu.dialect != "sacrebleu":
-        raise ValueError(f"the {bleu.dialect} dialect has no sacreBLEU metric object")
     return _bleu_metric(bleu) if references is None else _new_metric(bleu, references)
 
 
 def _new_metric(bleu: BleuConfig, references=None) -> BLEU:
-    o = bleu.dialect_object().options
-    return BLEU(lowercase=o["lowercase"], tokenize=o["tokenize"], smooth_method=o["smooth_method"],
-                smooth_value=o["smooth_value"], max_ngram_order=o["max_ngram_order"],
-                effective_order=o["effective_order"], references=references,
-                force=True)  # force only silences sacreBLEU's tokenized-period log warning, never a number
+    # force only silences sacreBLEU's tokenized-period log warning, never a number
+    metric = bleu.dialect_object().library_metric(references, force=True)
+    if metric is None:
+        raise ValueError(f"the {bleu.dialect} dialect has no sacreBLEU metric object")
+    return metric
 
 
 @lru_cache(maxsize=64)
@@ -192,7 +190,8 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]],
 
     if len(candidates) != len(references):
         raise ValueError(f"{len(candidates)} candidates but {len(references)} reference lists")
-    if bleu.dialect != "sacrebleu" or bleu.get("api") != "corpus_bleu":
+    d = bleu.dialect_object()
+    if d.compute_bleu_params() is None or d.options.get("api") != "corpus_bleu":
         raise ValueError("corpus presets use sacreBLEU's corpus_bleu")
     if not candidates:
         raise ValueError("the corpus is empty")

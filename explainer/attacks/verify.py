@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from rouge_score import rouge_scorer
-from sacrebleu.metrics.bleu import BLEU
 
 from explainer.attacks.scoring import SENTENCE_BLEU, BleuConfig
 
@@ -36,13 +35,11 @@ PACKAGES = f"sacreBLEU {_version('sacrebleu')} / rouge-score {_version('rouge-sc
 
 def real_scores(candidate: str, references: Sequence[str], bleu: BleuConfig = SENTENCE_BLEU) -> dict[str, float]:
     """Every metric of :data:`REAL_METRICS` for one candidate, computed by the installed packages (a
-    ``sacrebleu`` configuration only: the check runs sacreBLEU itself)."""
-    if bleu.dialect != "sacrebleu":
+    configuration whose dialect has the real library's metric object, ``library_metric``: sacreBLEU's)."""
+    metric = bleu.dialect_object().library_metric()
+    if metric is None:
         raise ValueError(f"the real-package check runs sacreBLEU; the {bleu.dialect} dialect is not sacreBLEU")
     refs = list(references)
-    metric = BLEU(lowercase=bleu.get("lowercase"), tokenize=bleu.get("tokenize"),
-                  smooth_method=bleu.get("smooth_method"), smooth_value=bleu.get("smooth_value"),
-                  max_ngram_order=bleu.get("max_ngram_order"), effective_order=bleu.get("effective_order"))
     b = metric.sentence_score(candidate, refs) if bleu.get("api") == "sentence_bleu" else metric.corpus_score(
         [candidate], [[r] for r in refs])
     sc = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=False)

@@ -127,10 +127,7 @@ def bootstrap_bleu_corpus(candidates, references, *, dialect: str = "sacrebleu",
     srt = sorted(scores)
     n = len(srt)
     lo, hi = srt[n // 40], srt[n - n // 40 - 1]
-    if dialect == "sacrebleu":
-        sig = d.signature(nrefs_of(references), n_bootstrap=n_bootstrap, seed=seed_str)
-    else:
-        sig = f"{st.signature}|bs:{n_bootstrap}|seed:{seed_str}"
+    sig = d.bootstrap_signature(nrefs_of(references), n_bootstrap, seed_str)
     return BleuBootstrap(score=st.score, mean=statistics.mean(scores), ci=0.5 * (hi - lo), low=lo, high=hi,
-                         n_bootstrap=n_bootstrap, seed=seed_str, signature=sig, faithful=dialect == "sacrebleu",
+                         n_bootstrap=n_bootstrap, seed=seed_str, signature=sig, faithful=d.sacrebleu_significance,
                          scores=scores)

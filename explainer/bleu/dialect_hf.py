@@ -24,6 +24,10 @@ class HfEvaluateDialect(BleuDialect):
                    "optional add-one smoothing of every order, score on 0-1.")
     scale = 1.0
     tokenizer_name = "13a (HF copy: no rstrip)"
+    short_label = "HF evaluate"
+    rank = 2
+    cli_flags = {"smooth": "smooth", "max_order": "max_order"}
+    smooth_words = {"none": "false", "add-one": "true", "false": "false", "true": "true"}
     OPTIONS = (
         OptionSpec("max_order", "int", 4, "maximum n-gram order", min=1, max=10),
         OptionSpec("smooth", "bool", False, "add 1 to matches and totals of every order (unigrams too)"),
@@ -31,6 +35,14 @@ class HfEvaluateDialect(BleuDialect):
 
     def _setup(self) -> None:
         self._tok = sacrebleu_tokenizer("13a")
+
+    def smoothing_label(self) -> str:
+        return "add-one (all orders)" if self.options["smooth"] else "none"
+
+    @classmethod
+    def comparison_rows(cls, texts):
+        return [{"options": {}, "id": cls.name, "label": "HF evaluate",
+                 "note": "evaluate.load('bleu'): shortest reference length, no smoothing"}]
 
     def tokenize(self, text: str) -> list[str]:
         return self._tok(text).split()

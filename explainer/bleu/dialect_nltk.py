@@ -227,6 +227,11 @@ class NltkDialect(BleuDialect):
     totals_rule = ("max(1, number of candidate n-grams) per sentence: a sentence shorter than n adds 1 to the "
                    "denominator (NLTK modified_precision)")
     tokenizer_name = "str.split"
+    short_label = "NLTK"
+    rank = 1
+    totals_rule_notable = True
+    reads_strings_as_characters = True
+    cli_flags = {"smooth": "smoothing", "weights": "weights", "auto_reweigh": "auto_reweigh"}
     OPTIONS = (
         OptionSpec("weights", "float_list", (0.25, 0.25, 0.25, 0.25),
                    "weights per order; their number sets the maximum order", max=10),
@@ -238,6 +243,28 @@ class NltkDialect(BleuDialect):
         OptionSpec("auto_reweigh", "bool", False,
                    "if c < 4 and the weights are exactly (0.25,)*4, use (1/c,)*c"),
     )
+
+    @classmethod
+    def flag_options(cls, flag, value):
+        if flag != "max_order":
+            return None
+        if value < 1:
+            raise ValueError("--max-order must be at least 1")
+        return {"weights": (1.0 / value,) * value}     # NLTK's order is the number of weights
+
+    def smoothing_label(self) -> str:
+        o = self.options
+        m = o["smoothing"]
+        extra = {"method1": f" (ε = {o['epsilon']:g})", "method4": f" (k = {o['k']:g})",
+                 "method6": f" (α = {o['alpha']:g})", "method7": f" (k = {o['k']:g})"}.get(m, "")
+        return m + extra + (" = none" if m == "method0" else "")
+
+    @classmethod
+    def comparison_rows(cls, texts):
+        return [{"options": {"smoothing": "method0"}, "id": "nltk:method0", "label": "NLTK method0",
+                 "note": "NLTK sentence_bleu, no smoothing"},
+                {"options": {"smoothing": "method1"}, "id": "nltk:method1", "label": "NLTK method1",
+                 "note": "NLTK sentence_bleu with SmoothingFunction().method1"}]
 
     def __init__(self, **options) -> None:
         # SmoothingFunction keeps epsilon, alpha and k exactly as given, and their type shows in NLTK's

@@ -7,6 +7,7 @@ _get_closest_ref_len 327-345); docs/dialects-bleu.md.
 from __future__ import annotations
 
 import math
+import re
 from typing import Sequence
 
 import sacrebleu
@@ -25,6 +26,9 @@ from explainer.bleu.dialects import (
 from explainer.text import ENTITIES_13A
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
+_PERIOD_WARNING = "That's 100 lines that end in a tokenized period ('.')"
+# scripts written without spaces between words: the zh and char tokenizers exist for them
+_NO_SPACE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f\uac00-\ud7af]")
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
 _MYLOG_FLOOR = -9999999999  # sacrebleu.utils.my_log(0)
 
@@ -109,6 +113,14 @@ class SacreBleuDialect(BleuDialect):
     description = ("sacreBLEU's BLEU: 13a tokenizer, case-sensitive, exp (NIST) smoothing, closest reference "
                    "length (ties to the shorter), score on 0-100.")
     scale = 100.0
+    short_label = "sacreBLEU"
+    rank = 0
+    log_of_percent = True
+    sacrebleu_significance = True
+    checks_whole_corpus = True
+    cli_flags = {"tokenize": "tokenize", "lowercase": "lowercase", "smooth": "smooth_method",
+                 "smooth_value": "smooth_value", "max_order": "max_ngram_order", "effective_order": "effective_order",
+                 "api": "api"}
     OPTIONS = (
         OptionSpec("tokenize", "choice", "13a", "sacreBLEU tokenizer (its own classes)", choices=TOKENIZERS),
         OptionSpec("lowercase", "bool", False, "lowercase (Python str.lower) before tokenizing"),
@@ -286,6 +298,51 @@ class SacreBleuDialect(BleuDialect):
             args["seed"] = seed
         return BLEUSignature(args).format()
 
+    def bootstrap_signature(self, nrefs, n_bootstrap: int, seed: str) -> str:
+        return self.signature(nrefs, n_bootstrap=n_bootstrap, seed=seed)
+
+    def streamed_input_warnings(self, ends_with_period) -> list[str]:
+        if not self.options["force"] and any(x >= 100 for x in ends_with_period):
+            return [_PERIOD_WARNING]
+        return []
+
+    # ---- capabilities the features use (see BleuDialect)
+    def compute_bleu_params(self) -> dict:
+        o = self.options
+        return {"max_order": o["max_ngram_order"], "smooth_method": o["smooth_method"],
+                "smooth_value": o["smooth_value"], "effective_order": o["effective_order"]}
+
+    def library_metric(self, references=None, *, force: bool = False) -> BLEU:
+        o = self.options
+        return BLEU(lowercase=o["lowercase"], tokenize=o["tokenize"], smooth_method=o["smooth_method"],
+                    smooth_value=o["smooth_value"], max_ngram_order=o["max_ngram_order"],
+                    effective_order=o["effective_order"], references=references, force=force)
+
+    def other_entry_point(self) -> tuple[str, "SacreBleuDialect"]:
+        if self.options["api"] == "corpus_bleu":
+            other, words = "sentence_bleu", "API = sentence_bleu (effective order on by default)"
+        else:
+            other, words = "corpus_bleu", "API = corpus_bleu (effective order off)"
+        return words, type(self)(**{**self.options, "api": other, "effective_order": None})
+
+    def tokenization_key(self) -> tuple:
+        return (self.name, self.options["tokenize"], bool(self.options["lowercase"]))
+
+    def smoothing_label(self) -> str:
+        m = self.options["smooth_method"]
+        if m in ("floor", "add-k"):
+            return f"{m} {self.options['smooth_value']:g}"
+        return "exp (NIST)" if m == "exp" else "none"
+
+    @classmethod
+    def comparison_rows(cls, texts: Sequence[str]) -> list[dict]:
+        rows = [{"options": {}, "id": cls.name, "label": "sacreBLEU (13a)",
+                 "note": "sacreBLEU's defaults: 13a tokens, exp smoothing, closest reference length"}]
+        for tok in relevant_tokenizers(texts):
+            rows.append({"options": {"tokenize": tok}, "id": f"{cls.name}:{tok}", "label": f"sacreBLEU ({tok})",
+                         "note": f"sacreBLEU with tokenize={tok!r}"})
+        return rows
+
     def check_inputs(self, candidates, references, *, corpus):
         warns: list[LibraryWarning] = []
         o = self.options
@@ -293,7 +350,7 @@ class SacreBleuDialect(BleuDialect):
             warns.append(LibraryWarning("logging.WARNING",
                                         "It is recommended to enable `effective_order` for sentence-level BLEU."))
         if not o["force"] and sum(1 for h in candidates if h.endswith(" .")) >= 100:
-            for msg in ("That's 100 lines that end in a tokenized period ('.')",
+            for msg in (_PERIOD_WARNING,
                         "It looks like you forgot to detokenize your test data, which may hurt your score.",
                         "If you insist your data is detokenized, or don't care, you can suppress this message "
                         "with the `force` parameter."):
@@ -348,3 +405,18 @@ def changes_13a(t: str, tokenize_note: str, hyphen_note: str = "line-break hyphe
 
 def _ordinal(k: int) -> str:
     return {1: "first", 2: "second", 3: "third", 4: "fourth"}.get(k, f"{k}th")
+
+
+def relevant_tokenizers(texts: Sequence[str]) -> list[str]:
+    """sacreBLEU tokenizers besides 13a that change something for these texts: ``intl`` and ``none`` when
+    their tokens differ from 13a's, ``zh`` and ``char`` when a text is in a script written without spaces
+    (their purpose; on English text ``char`` would only show that characters are not words)."""
+    base = sacrebleu_tokenizer("13a")
+    base_toks = [base(t.rstrip()).split() for t in texts]
+    out = []
+    names = ["intl", "none"] + (["zh", "char"] if any(_NO_SPACE_SCRIPT.search(t) for t in texts) else [])
+    for name in names:
+        tok = sacrebleu_tokenizer(name)
+        if any(tok(t.rstrip()).split() != bt for t, bt in zip(texts, base_toks)):
+            out.append(name)
+    return out

@@ -24,6 +24,17 @@ class TextbookDialect(BleuDialect):
     scale = 1.0
     OPTIONS = (OptionSpec("max_n", "int", 4, "maximum n-gram order (the textbook's max_n)", min=1, max=10),)
     tokenizer_name = "lower+split"
+    short_label = "the textbook"
+    rank = 5
+    cli_flags = {"max_order": "max_n"}
+
+    def smoothing_label(self) -> str:
+        return "none (log floor 1e-10)"
+
+    @classmethod
+    def comparison_rows(cls, texts):
+        return [{"options": {}, "id": cls.name, "label": "Textbook",
+                 "note": "the textbook's bleu_score: lowercase + whitespace, 1e-10 floor"}]
 
     def tokenize(self, text: str) -> list[str]:
         return text.lower().split()

@@ -31,7 +31,7 @@ it to the registry (``explainer/bleu/registry.py``: its module path for a built-
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import ClassVar, Sequence
+from typing import Any, ClassVar, Mapping, Sequence
 
 from explainer.dialect import Dialect
 from explainer.options import OptionSpec
@@ -237,6 +237,25 @@ class BleuDialect(Dialect):
     #: what the trace shows as the per-segment totals rule
     totals_rule: ClassVar[str] = ("number of candidate n-grams: max(0, c − n + 1); 0 when the candidate is shorter "
                                   "than n")
+    #: a lesson points the totals rule out (NLTK's max(1, ·) differs from the textbook's count)
+    totals_rule_notable: ClassVar[bool] = False
+    #: the log terms are logs of precisions in percent (sacreBLEU computes on 0-100)
+    log_of_percent: ClassVar[bool] = False
+    #: its bootstrap confidence interval and paired tests are sacreBLEU's own (the same procedure, numbers and
+    #: signature), not the project's extension of them to this dialect
+    sacrebleu_significance: ClassVar[bool] = False
+    #: the real library reads a plain string as a sequence of characters (NLTK's ``sentence_bleu``): the gaming
+    #: lab can reproduce that mistake
+    reads_strings_as_characters: ClassVar[bool] = False
+    #: ``check_inputs`` looks at the whole corpus at once (sacreBLEU counts lines ending in " ."), so a corpus
+    #: read block by block is checked at the end from tallies (``streamed_input_warnings``), not per block
+    checks_whole_corpus: ClassVar[bool] = False
+    #: command-line flags of ``explainer bleu`` (generic flag -> this dialect's option), read both ways: the CLI
+    #: reads flags to options, ``cli_argv`` writes a configuration's options as flags
+    cli_flags: ClassVar[Mapping[str, str]] = {}
+    #: ``--smooth`` words of a dialect whose smoothing option is a bool (word -> "true"/"false"); the first word of
+    #: each truth value is the one ``cli_argv`` writes
+    smooth_words: ClassVar[Mapping[str, str]] = {}
 
     # ---- identity
     def describe(self) -> dict:
@@ -315,3 +334,58 @@ class BleuDialect(Dialect):
         """Warnings the real library emits and the error it raises *before* scoring (e.g. no reference).
         The default records nothing."""
         return [], None
+
+    def bootstrap_signature(self, nrefs: int | str, n_bootstrap: int, seed: str) -> str:
+        """The signature of a bootstrap confidence interval (sacreBLEU's own format for sacreBLEU)."""
+        return f"{self.signature(nrefs)}|bs:{n_bootstrap}|seed:{seed}"
+
+    def streamed_input_warnings(self, ends_with_period: Sequence[int]) -> list[str]:
+        """With ``checks_whole_corpus``: the library's input warnings for a corpus read block by block, from the
+        number of lines of each system that end in " ."."""
+        return []
+
+    # ---- what the features ask of a dialect (capabilities; the defaults: "not this dialect")
+    def compute_bleu_params(self) -> dict | None:
+        """When this dialect's arithmetic from summed statistics is sacreBLEU's ``compute_bleu``: its parameters
+        (``max_order``, ``smooth_method``, ``smooth_value``, ``effective_order``), so that many rows can be
+        scored at once, vectorised (``explainer.corpus.rowscore``); None otherwise (rows go through ``combine``)."""
+        return None
+
+    def library_metric(self, references: Any = None, *, force: bool = False) -> Any:
+        """The real library's own metric object with these options (sacreBLEU's ``BLEU``; with ``references``:
+        its reference cache), or None when the dialect has none to run."""
+        return None
+
+    def other_entry_point(self) -> tuple[str, "BleuDialect"] | None:
+        """When the library has two entry points that differ on this input's kind (sacreBLEU's ``corpus_bleu`` and
+        ``sentence_bleu``): (the other one in words, this dialect bound as it), else None."""
+        return None
+
+    def tokenization_key(self) -> tuple:
+        """Bound dialects with the same key tokenize every text identically (work shared between them)."""
+        return (self.name,)
+
+    def smoothing_label(self) -> str:
+        """The smoothing this dialect applies, in a few words."""
+        return "none"
+
+    @classmethod
+    def comparison_rows(cls, texts: Sequence[str]) -> list[dict]:
+        """The rows this dialect adds to the side-by-side comparison of ``texts`` (candidate(s) and references):
+        ``{"options", "id", "label", "note"}`` each, in display order."""
+        return [{"options": {}, "id": cls.name, "label": cls.short_label or cls.label, "note": cls.description}]
+
+    @classmethod
+    def flag_options(cls, flag: str, value: Any) -> dict | None:
+        """The options a generic flag sets when the dialect has no option of that name in ``cli_flags``
+        (NLTK: ``--max-order N`` is N equal weights), or None when the flag does not apply."""
+        return None
+
+    @classmethod
+    def cli_argv(cls, given: Mapping[str, Any], types: Sequence[str] = ()) -> list[str]:
+        """The ``explainer bleu`` arguments (input: one JSON line on stdin) that bind this dialect with the
+        options ``given`` (documented flags where ``cli_flags`` has one, ``-o NAME=VALUE`` otherwise; options in
+        name order, None left out). ``types`` is ROUGE's; BLEU has none."""
+        from explainer.bleu.flags import option_argv
+
+        return ["bleu", "--jsonl", "-", "--dialect", cls.name] + option_argv(cls, given)

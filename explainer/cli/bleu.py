@@ -70,33 +70,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def build_options(args) -> dict:
-    """The dialect options implied by the CLI flags (only the flags that were given)."""
-    from explainer.bleu import dialect_names
-    from explainer.bleu.flags import BOOL_SMOOTH, FLAG_TO_OPTION
+    """The dialect options implied by the CLI flags (only the flags that were given): the core's
+    ``explainer.bleu.flags.options_from_flags``, then any ``-o KEY=VALUE``."""
+    from explainer.bleu import DIALECTS
+    from explainer.bleu.flags import FLAGS, options_from_flags
 
-    d = args.dialect
-    if d not in dialect_names():
-        raise CliError(f"unknown dialect {d!r}; choose one of: {', '.join(dialect_names())}")
-    opts: dict = {}
-    for flag, table in FLAG_TO_OPTION.items():
-        value = getattr(args, flag, None)
-        if value is None:
-            continue
-        if flag == "max_order" and d == "nltk":
-            if value < 1:
-                raise CliError("--max-order must be at least 1")
-            opts["weights"] = (1.0 / value,) * value
-            continue
-        if d not in table:
-            raise CliError(f"--{flag.replace('_', '-')} does not apply to the {d} dialect "
-                           f"(it applies to: {', '.join(table)})")
-        if flag == "smooth" and d in BOOL_SMOOTH:
-            v = BOOL_SMOOTH[d].get(str(value).lower())
-            if v is None:
-                raise CliError(f"--smooth {value!r} is not a {d} smoothing; {d} accepts: "
-                               f"{', '.join(BOOL_SMOOTH[d])}")
-            value = v
-        opts[table[d]] = value
+    if args.dialect not in DIALECTS:
+        raise CliError(f"unknown dialect {args.dialect!r}; choose one of: {', '.join(DIALECTS)}")
+    try:
+        opts = options_from_flags(DIALECTS[args.dialect], {f: getattr(args, f, None) for f in FLAGS},
+                                  DIALECTS.values())
+    except ValueError as e:
+        raise CliError(str(e)) from None
     opts.update(option_pairs(args.option))
     return opts
 

@@ -281,11 +281,10 @@ def _run_bleu(args, systems, settings) -> int:
     warnings[:0] = getattr(args, "corpus_warnings", [])
     arrays = stream.arrays()
     corpus, statistics = _bleu_corpus(d, systems, arrays, stream.last_contexts(), S, K)
-    if d.name == "sacrebleu" and not d.options["force"]:
-        if any(x >= 100 for x in stream.ends_with_period):
-            warnings.append("That's 100 lines that end in a tokenized period ('.')")
-    out = _tests(systems, statistics, settings, faithful=d.name == "sacrebleu", plain_sig=d.signature(K),
-                 sacre=d.name == "sacrebleu")
+    if d.checks_whole_corpus:
+        warnings += d.streamed_input_warnings(stream.ends_with_period)
+    out = _tests(systems, statistics, settings, faithful=d.sacrebleu_significance, plain_sig=d.signature(K),
+                 sacre=d.sacrebleu_significance)
     out.update({"metric": "bleu", "dialect": d.name, "options": d.options_dict(), "n_segments": S,
                 "n_references": K, "corpus": corpus, "warnings": warnings})
     if args.segments:
@@ -307,7 +306,7 @@ def _statistics_of_blocks(d, K: int, stream, warnings: list[str]):
         for i, refs in enumerate(refs_block):
             stream.add([h[i] for h in hyps_block], refs)
         clear_tokenizer_caches()     # no line is seen twice: keep memory flat
-        if d.name == "sacrebleu":
+        if d.checks_whole_corpus:       # checked once at the end, from the stream's tallies
             return
         for hyps in hyps_block:
             ws, err = d.check_inputs(hyps, refs_block, corpus=True)
@@ -371,8 +370,8 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
     rep = bleu_report(ts, dialect=d.name, **opts)
     statistics = [rep.statistic(j) if not d.needs_last_segment else None for j in range(len(systems))]
     K = len(args.ref)
-    out = _tests(systems, statistics, settings, faithful=d.name == "sacrebleu", plain_sig=rep.signature,
-                 sacre=d.name == "sacrebleu")
+    out = _tests(systems, statistics, settings, faithful=d.sacrebleu_significance, plain_sig=rep.signature,
+                 sacre=d.sacrebleu_significance)
     corpus = []
     for s in rep.systems:
         c = s.trace.stats_summary().to_dict()

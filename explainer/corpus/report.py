@@ -128,16 +128,17 @@ class BleuReport(ReportBase):
 
     # ------------------------------------------------------------------------ sentence variants
     def sacrebleu_sentence_variants(self, i: int) -> dict | None:
-        """sacreBLEU only: each segment as ``sacrebleu.sentence_bleu`` scores it (effective order on) and as
-        ``BLEU().sentence_score`` does (effective order off, as BLEU() defaults), with the page's other options."""
-        if self.dialect != "sacrebleu":
+        """A dialect whose arithmetic is sacreBLEU's ``compute_bleu`` only (``d.compute_bleu_params()``): each
+        segment as ``sacrebleu.sentence_bleu`` scores it (effective order on) and as ``BLEU().sentence_score``
+        does (effective order off, as BLEU() defaults), with the page's other options."""
+        params = self.d.compute_bleu_params()
+        if params is None:
             return None
         key = ("sent_variants", i)
         if key not in self._cache:
-            o = self.d.options
             st = self.systems[i].stats
-            kw = dict(max_order=o["max_ngram_order"], smooth_method=o["smooth_method"],
-                      smooth_value=o["smooth_value"], mode="py")
+            kw = {k: v for k, v in params.items() if k != "effective_order"}
+            kw["mode"] = "py"
             self._cache[key] = {
                 "sentence_bleu": np.asarray(sacrebleu_scores(st, effective_order=True, **kw)),
                 "sentence_score": np.asarray(sacrebleu_scores(st, effective_order=False, **kw)),
@@ -424,7 +425,7 @@ def segment_columns(systems: Sequence[tuple[str, np.ndarray, np.ndarray, np.ndar
 def segment_scores(d: BleuDialect, stats: np.ndarray, ctxs: list | None) -> tuple[np.ndarray, np.ndarray]:
     """Each segment scored alone, and its brevity penalty, with the dialect's own arithmetic (``ctxs``: the
     last-segment contexts of a dialect that needs them, else None)."""
-    if d.name == "sacrebleu":
+    if d.compute_bleu_params() is not None:        # vectorised: sacreBLEU's compute_bleu arithmetic
         scores = np.asarray(score_rows(d, stats, mode="py"))
         bp = [1.0 if c >= r else (math.exp(1 - r / c) if c > 0 else 0.0) for c, r in stats[:, :2].tolist()]
         return scores, np.asarray(bp)

@@ -145,10 +145,9 @@ def dialect_scores(d, rows, *, mode: str = "py", ctxs: Sequence | None = None) -
 
 
 def score_rows(d, rows, *, mode: str = "py", ctxs: Sequence | None = None) -> list[float]:
-    """Scores of summed-statistics rows under dialect ``d`` (native scale): the vectorised sacreBLEU path for the
-    sacrebleu dialect, the dialect's ``combine`` for the others."""
-    if d.name == "sacrebleu" and ctxs is None:
-        o = d.options
-        return sacrebleu_scores(rows, max_order=o["max_ngram_order"], smooth_method=o["smooth_method"],
-                                smooth_value=o["smooth_value"], effective_order=o["effective_order"], mode=mode)
+    """Scores of summed-statistics rows under dialect ``d`` (native scale): vectorised when the dialect's
+    arithmetic is sacreBLEU's ``compute_bleu`` (``d.compute_bleu_params()``), the dialect's ``combine`` else."""
+    params = d.compute_bleu_params()
+    if params is not None and ctxs is None:
+        return sacrebleu_scores(rows, **params, mode=mode)
     return dialect_scores(d, rows, mode=mode, ctxs=ctxs)

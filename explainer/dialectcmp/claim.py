@@ -29,6 +29,11 @@ _DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?")
 #: the smallest positive value a float holds: a claim below it cannot be any implementation's output
 _TINY = Decimal("4.9e-324")
 MAX_DIGITS = 12
+#: scientific notation: the largest exponent magnitude read (floats end near 5e-324; BLEU and ROUGE values are at
+#: most 100: anything past ±330 is refused by those checks anyway), and the most decimals a value may stand for
+#: (``0e-340``: 340); beyond them Decimal overflows or a claim asks for a million decimals
+MAX_EXPONENT = 1000
+MAX_DECIMALS = 340
 _BLEU = re.compile(r"\b(?:sacre)?bleu(?:[\s_-]*@?\s*([1-9])(?![\d.]))?")
 _ROUGE = re.compile(r"\b(?:rouge|r)[\s_-]*(lsum|l|w(?:-?1\.2)?|su\*|s\*|su4|s4|[1-9](?![\d.]))(?![a-z])")
 _ROUGE_BARE = re.compile(r"\brouge\b")
@@ -200,6 +205,10 @@ def _read_number(s: str, text: str) -> tuple[Decimal, int, int | None, bool]:
         kind = "a hexadecimal number" if re.fullmatch(r"[+-]?0x[0-9a-f]+", raw) else "not a decimal number"
         raise ExplainerInputError(f"{raw[:30]!r} is {kind}; write the value as a decimal number as printed, e.g. "
                                   "0.576, 38.0 or 7.26e-78")
+    exponent = raw.partition("e")[2]
+    if exponent and (len(exponent.lstrip("+-").lstrip("0")) > 4 or abs(int(exponent)) > MAX_EXPONENT):
+        raise ExplainerInputError(f"{raw[:30]!r} has the exponent {exponent[:12]}{'…' if len(exponent) > 12 else ''}; "
+                                  f"a BLEU or ROUGE value needs one between -{MAX_EXPONENT} and {MAX_EXPONENT}")
     value = Decimal(raw)
     if value < 0 or value > 100:
         raise ExplainerInputError(f"{raw} cannot be a BLEU or ROUGE value (they are between 0 and 1, or 0 and 100)")
@@ -210,6 +219,8 @@ def _read_number(s: str, text: str) -> tuple[Decimal, int, int | None, bool]:
     significant = max(digits, 1) if "e" in raw else None
     exp = value.as_tuple().exponent
     decimals = max(0, -exp) if significant is not None else (len(mantissa.split(".", 1)[1]) if "." in mantissa else 0)
+    if decimals > MAX_DECIMALS:
+        raise ExplainerInputError(f"{raw[:30]!r} stands for {decimals:,} decimals; at most {MAX_DECIMALS} are read")
     if (significant or decimals) > MAX_DIGITS:
         what = f"{significant} significant digits" if significant else f"{decimals} decimals"
         raise ExplainerInputError(f"{raw} has {what}; at most {MAX_DIGITS} are compared")

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import argparse
 
-from explainer.cli import CliError
+from explainer.cli.io import CliError, write_json
 from explainer.cli.io import read_segments as _read_segments
-from explainer.cli.io import write_json
 
 __all__ = ["add_arguments", "run", "parse_pairs", "read_segments", "write"]
 
@@ -95,14 +94,15 @@ def _types(args) -> tuple:
 
 
 def _compare(args, types, cand, refs, where: str) -> dict:
-    from explainer.dialectcmp.comparison import compare, default_pairs
+    from explainer.dialectcmp.comparison import compare, default_pairs, pairs_scope
 
     try:
         cmp = compare(cand, refs, metric=args.metric, types=types, pairs=[])
         ids = [r.id for r in cmp.rows]
         pairs = parse_pairs(args.pair, ids, args.all_pairs)
-        for a, b in (default_pairs(cmp.rows) if pairs is None else pairs):
-            cmp.pair(a, b)
+        with pairs_scope():
+            for a, b in (default_pairs(cmp.rows) if pairs is None else pairs):
+                cmp.pair(a, b)
     except ValueError as e:
         raise CliError(f"{where}{e}") from None
     return cmp.to_dict()
@@ -126,14 +126,15 @@ def run(args) -> int:
         raise CliError(f"{where} has no segments: give one JSON object per line, "
                        '{"candidate": "...", "references": ["..."]}')
     if args.corpus:
-        from explainer.dialectcmp.comparison import compare_corpus, default_pairs
+        from explainer.dialectcmp.comparison import compare_corpus, default_pairs, pairs_scope
 
         try:
             cmp = compare_corpus([s[1] for s in segments], [s[2] for s in segments], metric=args.metric,
                                  types=types, pairs=[])
             pairs = parse_pairs(args.pair, [r.id for r in cmp.rows], args.all_pairs)
-            for a, b in (default_pairs(cmp.rows) if pairs is None else pairs):
-                cmp.pair(a, b)
+            with pairs_scope():
+                for a, b in (default_pairs(cmp.rows) if pairs is None else pairs):
+                    cmp.pair(a, b)
         except ValueError as e:
             raise CliError(str(e)) from None
         _write(cmp.to_dict(), "the corpus result")

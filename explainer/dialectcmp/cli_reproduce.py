@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 
-from explainer.cli import CliError
+from explainer.cli.io import CliError
 
 __all__ = ["add_arguments", "run"]
 

@@ -16,8 +16,9 @@ from explainer.dialectcmp.configs import Config
 from explainer.dialectcmp.divergence import Divergence, bleu_divergence, rouge_corpus_divergence, rouge_divergence
 from explainer.dialectcmp.limits import check_corpus, check_segment
 from explainer.dialectcmp.rows import DEFAULT_ROUGE_TYPES, Row, bleu_row, bleu_row_configs, rouge_row, rouge_row_configs
+from explainer.dialectcmp.tokdiff import MAX_COMPARISON_ALIGN_WORK, MAX_PAIR_ALIGN_WORK, alignment_budget
 
-__all__ = ["Comparison", "compare", "compare_corpus", "divergence", "default_pairs"]
+__all__ = ["Comparison", "compare", "compare_corpus", "divergence", "default_pairs", "pairs_scope"]
 
 
 @dataclass
@@ -54,7 +55,20 @@ def default_pairs(rows: Sequence[Row]) -> list[tuple[str, str]]:
     return [(rows[0].id, r.id) for r in rows[1:]]
 
 
+def pairs_scope():
+    """A context in which a run of ``cmp.pair`` calls shares one alignment budget (the token step's cost of all
+    of them together is bounded: ``tokdiff.MAX_COMPARISON_ALIGN_WORK``)."""
+    return alignment_budget(MAX_COMPARISON_ALIGN_WORK)
+
+
 def divergence(cmp: Comparison, a: str, b: str) -> Divergence:
+    """The first divergence of rows ``a`` and ``b``; its token alignments share ``tokdiff.MAX_PAIR_ALIGN_WORK``
+    (of the enclosing ``pairs_scope``'s budget, if any)."""
+    with alignment_budget(MAX_PAIR_ALIGN_WORK):
+        return _divergence(cmp, a, b)
+
+
+def _divergence(cmp: Comparison, a: str, b: str) -> Divergence:
     ra, rb = cmp.row(a), cmp.row(b)
     if cmp.metric == "bleu":
         return bleu_divergence(ra.trace, rb.trace, ra.label, rb.label, id_a=a, id_b=b)
@@ -74,11 +88,12 @@ Progress = Callable[[int, int, str], None]   # (steps done, steps in all, what i
 
 
 def _pairs(cmp: Comparison, pairs, progress: Progress | None = None, done: int = 0, total: int = 0) -> None:
-    for a, b in (default_pairs(cmp.rows) if pairs is None else pairs):
-        if progress is not None:
-            progress(done, total, f"first divergence: {cmp.row(a).label} vs {cmp.row(b).label}")
-            done += 1
-        cmp.pair(a, b)
+    with pairs_scope():
+        for a, b in (default_pairs(cmp.rows) if pairs is None else pairs):
+            if progress is not None:
+                progress(done, total, f"first divergence: {cmp.row(a).label} vs {cmp.row(b).label}")
+                done += 1
+            cmp.pair(a, b)
 
 
 def compare(candidate: str, references: Sequence[str], *, metric: str = "bleu",

@@ -11,9 +11,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from explainer.options import format_value
-
-__all__ = ["Config", "bleu_argv", "rouge_argv", "stdin_line", "shell_command"]
+__all__ = ["Config", "bleu_argv", "dialect_class", "rouge_argv", "stdin_line", "shell_command"]
 
 
 @dataclass(frozen=True)
@@ -39,37 +37,43 @@ class Config:
     def opts(self) -> dict:
         return dict(self.options)
 
-    def argv(self) -> list[str]:
+    def dialect_class(self) -> type:
+        """The dialect's class, from its family's registry."""
+        return dialect_class(self.family, self.dialect)
+
+    def bound(self):
+        """The bound dialect: the one hashable value "dialect + options" (ROUGE: + types) the cores, the caches
+        and the CLI use; configurations that compute the same numbers give equal values."""
         if self.family == "bleu":
-            return bleu_argv(self.dialect, self.opts)
-        return rouge_argv(self.dialect, self.opts, self.types)
+            from explainer.bleu import get_dialect
+
+            return get_dialect(self.dialect, **self.opts)
+        from explainer.rouge.engine import bind_dialect
+
+        return bind_dialect(self.dialect, list(self.types) or None, **self.opts)
+
+    def argv(self) -> list[str]:
+        """The ``python -m explainer`` arguments that print this configuration's numbers (the dialect's own
+        ``cli_argv``)."""
+        return self.dialect_class().cli_argv(self.opts, self.types)
+
+
+def dialect_class(family: str, name: str) -> type:
+    """A dialect class of family "bleu" or "rouge" by name (ValueError naming the choices when unknown)."""
+    if family == "bleu":
+        from explainer.bleu import DIALECTS
+    else:
+        from explainer.rouge import DIALECTS
+    return DIALECTS.dialect_class(name)
 
 
 def bleu_argv(dialect: str, options: dict) -> list[str]:
-    """``python -m explainer bleu`` arguments for a configuration (the command line's own flag table)."""
-    from explainer.bleu.flags import option_argv
-
-    return ["bleu", "--jsonl", "-", "--dialect", dialect] + option_argv(dialect, options)
+    """``python -m explainer bleu`` arguments for a configuration (the dialect's flag table)."""
+    return dialect_class("bleu", dialect).cli_argv(options)
 
 
 def rouge_argv(dialect: str, options: dict, types: Sequence[str]) -> list[str]:
-    argv = ["rouge", "--jsonl", "-", "--dialect", dialect]
-    if types:
-        argv += ["--types", ",".join(types)]
-    for name in sorted(options):
-        v = options[name]
-        if v is None:
-            continue
-        if name == "use_stemmer":
-            if v:
-                argv.append("--stem")
-        elif name == "multi_ref":
-            argv += ["--multi-ref", str(v)]
-        elif name == "tokenizer":
-            argv += ["--tokenizer", str(v)]
-        else:
-            argv += ["-o", f"{name}={format_value(v)}"]
-    return argv
+    return dialect_class("rouge", dialect).cli_argv(options, types)
 
 
 def stdin_line(candidate: str, references: Sequence[str]) -> str:

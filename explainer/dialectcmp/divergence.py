@@ -387,9 +387,15 @@ def _rouge_kind(t: str) -> str:
     return parse_type(t).kind
 
 
+def _rouge_class(trace) -> type:
+    from explainer.rouge import DIALECTS
+
+    return DIALECTS[trace.dialect]
+
+
 def _rounds(trace) -> int | None:
     """Decimals the implementation rounds its printed P and R to (ROUGE-1.5.5: 5), else None."""
-    return 5 if trace.dialect == "rouge155" else None
+    return _rouge_class(trace).printed_decimals
 
 
 def rouge_divergence(a, b, la: str, lb: str, *, id_a: str = "", id_b: str = "", segment: int | None = None
@@ -567,14 +573,12 @@ def _multi_words(trace, t: str, label: str) -> str:
 
 
 def _f_rule(trace) -> str:
-    if trace.dialect == "rouge155":
-        return f"F = PR/((1−α)P + αR), α = {trace.options.get('alpha', 0.5):g}, from the 5-decimal P and R"
-    return "F1 = 2PR/(P + R)"
+    return _rouge_class(trace).f_rule(trace.options)
 
 
 def _alpha(trace) -> float:
     """The F weighting: F = PR/((1−α)P + αR); α = 0.5 is F1 (ROUGE-1.5.5 -p sets it)."""
-    return float(trace.options.get("alpha", 0.5)) if trace.dialect == "rouge155" else 0.5
+    return _rouge_class(trace).f_alpha(trace.options)
 
 
 def _prf_step(a, b, t) -> str | None:

@@ -28,17 +28,6 @@ class BleuResult:
         self.score, self.bleu, self.bp, self.precisions, self.error = score, bleu, bp, precisions, error
 
 
-def _tok_key(dialect: str, opts: dict) -> tuple:
-    """Configurations with the same key tokenize every text identically."""
-    if dialect == "sacrebleu":
-        return ("sacrebleu", opts.get("tokenize", "13a"), bool(opts.get("lowercase", False)))
-    if dialect == "multi-bleu":
-        return ("multi-bleu", opts.get("script", "multi-bleu.perl"), bool(opts.get("lowercase", False)))
-    if dialect == "mteval":
-        return ("mteval", bool(opts.get("preserve_case", False)), bool(opts.get("international_tokenization", False)))
-    return (dialect,)
-
-
 class BleuEngine:
     """One candidate, its references; ``score(dialect, options, subset)`` for any configuration."""
 
@@ -104,7 +93,7 @@ class BleuEngine:
         N = d.max_order
         if N > self.MAX_ORDER:
             raise ValueError(f"the search counts n-grams up to order {self.MAX_ORDER}")
-        tk = _tok_key(name, opts)
+        tk = d.tokenization_key()         # configurations with the same key tokenize every text identically
         c, ref_lens, matches = self._stats(tk, d, subset)
         refs = [self.references[k] for k in subset]
         warns, err = d.check_inputs([self.candidate], [refs], corpus=False)

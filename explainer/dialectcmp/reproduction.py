@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from explainer.dialectcmp.claim import ROUGE_TYPES_SEARCHED, Claim, parse_claim
-from explainer.dialectcmp.configs import Config, shell_command, stdin_line
+from explainer.dialectcmp.configs import Config, dialect_class, shell_command, stdin_line
 from explainer.dialectcmp.engines import BleuEngine, RougeEngine
 from explainer.dialectcmp.limits import MAX_REPRODUCE_CHARS, MAX_REPRODUCE_TEXT_CHARS, check_segment
 from explainer.dialectcmp.space import (
@@ -34,11 +34,6 @@ __all__ = ["reproduce", "Reproduction", "Match", "reference_subsets", "MAX_MATCH
 MAX_MATCHES = 100       # matches listed (all are counted)
 N_NEAREST = 5
 
-_LABELS = {"sacrebleu": "sacreBLEU", "nltk": "NLTK", "hf-evaluate": "HF evaluate", "multi-bleu": "multi-bleu.perl",
-           "mteval": "mteval-v13a.pl", "textbook": "the textbook", "rouge-score": "rouge-score",
-           "rouge155": "ROUGE-1.5.5"}
-_ROUGE_KINDS = {"rouge-score": ("N", "L", "Lsum"), "hf-evaluate": ("N", "L", "Lsum"), "textbook": ("N", "L"),
-                "rouge155": ("N", "L", "Lsum", "W", "S", "SU")}
 _MEASURE_WORDS = {"score": "score", "bp": "brevity penalty", "precision": "precision", "recall": "recall",
                   "fmeasure": "F", "p1": "1-gram precision", "p2": "2-gram precision", "p3": "3-gram precision",
                   "p4": "4-gram precision"}
@@ -79,7 +74,7 @@ class Match:
 
     @property
     def description(self) -> str:
-        label = _LABELS.get(self.config.dialect, self.config.dialect)
+        label = self.config.dialect_class().short_label or self.config.dialect
         what = "BLEU" if self.metric == "bleu" else self.metric
         meas = "" if self.measure == "score" else f" {_MEASURE_WORDS.get(self.measure, self.measure)}"
         s = f"{label} {what}{meas}"
@@ -210,12 +205,8 @@ def _form_words(form: str) -> str:
     return {"x100": "×100 (reported on 0–100)", "/100": "÷100 (reported on 0–1)"}.get(form, "")
 
 
-_RANK = {"sacrebleu": 0, "nltk": 1, "hf-evaluate": 2, "rouge-score": 0, "multi-bleu": 3, "mteval": 4,
-         "rouge155": 3, "textbook": 5}
-
-
 def _order(m: Match) -> tuple:
-    return (m.cost, len(m.settings), _RANK.get(m.config.dialect, 9), m.metric, m.measure, m.references)
+    return (m.cost, len(m.settings), m.config.dialect_class().rank, m.metric, m.measure, m.references)
 
 
 def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, metric: str = "any",
@@ -294,7 +285,7 @@ def _rouge_types(cl: Claim, dialect: str) -> list[str]:
     from explainer.rouge import parse_type
 
     wanted = cl.rouge_types or ROUGE_TYPES_SEARCHED
-    kinds = _ROUGE_KINDS[dialect]
+    kinds = dialect_class("rouge", dialect).native_kinds     # what the implementation itself computes
     return [t for t in wanted if parse_type(t).kind in kinds]
 
 
@@ -305,8 +296,9 @@ def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, s
     if not types:
         return
     measures = cl.measures or ("precision", "recall", "fmeasure")
-    if sc.dialect == "hf-evaluate":
-        measures = tuple(m for m in measures if m == "fmeasure")
+    reported = dialect_class("rouge", sc.dialect).reported_measures
+    if set(reported) != {"precision", "recall", "fmeasure"}:      # e.g. HF evaluate reports F only
+        measures = tuple(m for m in measures if m in reported)
         if not measures:
             return
     prepared = eng.per_reference(sc.dialect, sc.config.opts, types, split_texts)

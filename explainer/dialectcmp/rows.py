@@ -7,7 +7,6 @@ trace's, which are what ``python -m explainer bleu|rouge`` prints with the row's
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -17,9 +16,6 @@ __all__ = ["bleu_row_configs", "rouge_row_configs", "bleu_row", "rouge_row", "ro
            "relevant_tokenizers", "smoothing_label", "Row"]
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
-
-# scripts written without spaces between words: the zh and char tokenizers exist for them
-_NO_SPACE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f\uac00-\ud7af]")
 
 
 @dataclass
@@ -40,95 +36,57 @@ class Row:
 
 
 def relevant_tokenizers(texts: Sequence[str]) -> list[str]:
-    """sacreBLEU tokenizers besides 13a that change something for these texts: ``intl`` and ``none`` when
-    their tokens differ from 13a's, ``zh`` and ``char`` when a text is in a script written without spaces
-    (their purpose; on English text ``char`` would only show that characters are not words)."""
-    from explainer.bleu import get_dialect
+    """sacreBLEU tokenizers besides 13a that change something for these texts (see the sacreBLEU dialect)."""
+    from explainer.bleu.dialect_sacrebleu import relevant_tokenizers as tokenizers
 
-    base = get_dialect("sacrebleu")
-    base_toks = [base.tokenize(t) for t in texts]
+    return tokenizers(texts)
+
+
+def _rows_of(family: str, dialect_classes, texts=None, types: tuple = ()) -> list[Config]:
     out = []
-    for name in ("intl", "none"):
-        d = get_dialect("sacrebleu", tokenize=name)
-        if any(d.tokenize(t) != bt for t, bt in zip(texts, base_toks)):
-            out.append(name)
-    if any(_NO_SPACE_SCRIPT.search(t) for t in texts):
-        for name in ("zh", "char"):
-            d = get_dialect("sacrebleu", tokenize=name)
-            if any(d.tokenize(t) != bt for t, bt in zip(texts, base_toks)):
-                out.append(name)
+    for cls in sorted(dialect_classes, key=lambda c: c.rank):       # stable: registry order within a rank
+        kw = {}
+        if family == "rouge":
+            kw["types"] = tuple(t for t in types if _rouge_kind(t) in cls.supported_kinds)
+            if not kw["types"]:
+                continue
+            rows = cls.comparison_rows()
+        else:
+            rows = cls.comparison_rows(texts)
+        out += [Config.make(family, cls.name, r["options"], id=r["id"], label=r["label"], note=r["note"], **kw)
+                for r in rows]
     return out
 
 
+def _rouge_kind(t: str) -> str:
+    from explainer.rouge import parse_types
+
+    return parse_types([t])[0].kind
+
+
 def bleu_row_configs(texts: Sequence[str]) -> list[Config]:
-    """The BLEU rows for these texts (candidate(s) and references), in display order."""
-    rows = [Config.make("bleu", "sacrebleu", {}, id="sacrebleu", label="sacreBLEU (13a)",
-                        note="sacreBLEU's defaults: 13a tokens, exp smoothing, closest reference length")]
-    for tok in relevant_tokenizers(texts):
-        rows.append(Config.make("bleu", "sacrebleu", {"tokenize": tok}, id=f"sacrebleu:{tok}",
-                                label=f"sacreBLEU ({tok})", note=f"sacreBLEU with tokenize={tok!r}"))
-    rows += [
-        Config.make("bleu", "nltk", {"smoothing": "method0"}, id="nltk:method0", label="NLTK method0",
-                    note="NLTK sentence_bleu, no smoothing"),
-        Config.make("bleu", "nltk", {"smoothing": "method1"}, id="nltk:method1", label="NLTK method1",
-                    note="NLTK sentence_bleu with SmoothingFunction().method1"),
-        Config.make("bleu", "hf-evaluate", {}, id="hf-evaluate", label="HF evaluate",
-                    note="evaluate.load('bleu'): shortest reference length, no smoothing"),
-        Config.make("bleu", "multi-bleu", {}, id="multi-bleu", label="multi-bleu.perl",
-                    note="Moses multi-bleu.perl: whitespace tokens, no smoothing"),
-        Config.make("bleu", "mteval", {}, id="mteval", label="mteval-v13a.pl",
-                    note="Moses mteval-v13a.pl: 13a, ASCII lowercasing, NIST smoothing"),
-        Config.make("bleu", "textbook", {}, id="textbook", label="Textbook",
-                    note="the textbook's bleu_score: lowercase + whitespace, 1e-10 floor"),
-    ]
-    return rows
+    """The BLEU rows for these texts (candidate(s) and references), in display order: each dialect's own
+    ``comparison_rows``, the most standard implementation first (``rank``)."""
+    from explainer.bleu import DIALECTS
+
+    return _rows_of("bleu", [DIALECTS[n] for n in DIALECTS], texts=texts)
 
 
 def rouge_row_configs(types: Sequence[str] = DEFAULT_ROUGE_TYPES) -> list[Config]:
-    """The ROUGE rows (the textbook computes only the ROUGE-N and ROUGE-L types it defines)."""
-    from explainer.rouge import parse_types
+    """The ROUGE rows (each dialect with the types of its ``supported_kinds``: the textbook computes only the
+    ROUGE-N and ROUGE-L types it defines)."""
+    from explainer.rouge import DIALECTS, parse_types
 
     types = tuple(rt.name for rt in parse_types(types))
-    tb_types = tuple(t for t in types if parse_types([t])[0].kind in ("N", "L"))
-    rows = [
-        Config.make("rouge", "rouge-score", {}, id="rouge-score", label="rouge-score", types=types,
-                    note="rouge-score RougeScorer, no stemming, best-F reference"),
-        Config.make("rouge", "rouge-score", {"use_stemmer": True}, id="rouge-score:stem",
-                    label="rouge-score (stemmer)", types=types, note="rouge-score with use_stemmer=True"),
-        Config.make("rouge", "hf-evaluate", {}, id="hf-evaluate", label="HF evaluate", types=types,
-                    note="evaluate.load('rouge'): rouge-score underneath, F only"),
-        Config.make("rouge", "rouge155", {"multi_ref": "pool"}, id="rouge155:A", label="ROUGE-1.5.5 -f A",
-                    types=types, note="ROUGE-1.5.5.pl, references pooled (-f A, the script's default)"),
-        Config.make("rouge", "rouge155", {"multi_ref": "best-recall"}, id="rouge155:B", label="ROUGE-1.5.5 -f B",
-                    types=types, note="ROUGE-1.5.5.pl, the best-recall reference (-f B)"),
-    ]
-    if tb_types:
-        rows.append(Config.make("rouge", "textbook", {}, id="textbook", label="Textbook", types=tb_types,
-                                note="the textbook's rouge_n / rouge_l: lowercase + whitespace"))
-    return rows
+    return _rows_of("rouge", [DIALECTS[n] for n in DIALECTS], types=types)
 
 
 # ------------------------------------------------------------------------------------------------ BLEU
 def smoothing_label(dialect: str, options: dict) -> str:
-    """The smoothing a BLEU configuration applies, in a few words."""
-    o = options
-    if dialect == "sacrebleu":
-        m = o.get("smooth_method", "exp")
-        if m in ("floor", "add-k"):
-            return f"{m} {o.get('smooth_value'):g}"
-        return "exp (NIST)" if m == "exp" else "none"
-    if dialect == "nltk":
-        m = o.get("smoothing", "method0")
-        extra = {"method1": f" (ε = {o.get('epsilon', 0.1):g})", "method4": f" (k = {o.get('k', 5):g})",
-                 "method6": f" (α = {o.get('alpha', 5):g})", "method7": f" (k = {o.get('k', 5):g})"}.get(m, "")
-        return m + extra + (" = none" if m == "method0" else "")
-    if dialect == "hf-evaluate":
-        return "add-one (all orders)" if o.get("smooth") else "none"
-    if dialect == "mteval":
-        return "NIST geometric" if o.get("smoothing", True) else "none"
-    if dialect == "textbook":
-        return "none (log floor 1e-10)"
-    return "none"
+    """The smoothing a BLEU configuration applies, in a few words (the dialect's ``smoothing_label``)."""
+    from explainer.bleu import get_dialect
+
+    return get_dialect(dialect, **options).smoothing_label()
 
 
 def bleu_row(config: Config, trace) -> Row:
@@ -138,7 +96,7 @@ def bleu_row(config: Config, trace) -> Row:
 
     # the statistics exactly as ``python -m explainer bleu`` prints them (null where the real library fails)
     data.update(stats_dict(trace.stats_summary()))
-    data.update(scale=trace.scale, tokenizer=trace.tokenizer, smoothing=smoothing_label(config.dialect, trace.options),
+    data.update(scale=trace.scale, tokenizer=trace.tokenizer, smoothing=config.bound().smoothing_label(),
                 argv=config.argv())
     if getattr(trace, "n_segments", None) is not None:
         data["n_segments"] = trace.n_segments

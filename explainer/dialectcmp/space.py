@@ -223,7 +223,7 @@ def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
                 opts = {}
                 if stem:
                     opts["use_stemmer"] = True
-                if tok != "rouge-score":
+                if tok != _ROUGE_TOKENIZERS[0][0]:      # the library's own tokenizer is the default
                     opts["tokenizer"] = tok
                 out.append(SearchConfig(Config.make("rouge", "rouge-score", opts), sc + tc,
                                         tuple(w for w in ("use_stemmer=True" if stem else "", tw, sw) if w),
@@ -249,15 +249,9 @@ def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
     return out
 
 
-MULTI_REF_RULES = {
-    "rouge-score": (("best-f", 0.0, ""), ("pool", 1.5, "references pooled (as ROUGE-1.5.5 -f A)"),
-                    ("best-recall", 1.5, "best-recall reference (as ROUGE-1.5.5 -f B)")),
-    "hf-evaluate": (("best-f", 0.0, ""),),
-    "rouge155": (("pool", 0.0, ""), ("best-recall", 0.5, "-f B (best-recall reference)")),
-    "textbook": (("best-f", 0.0, ""), ("pool", 1.5, "references pooled"),
-                 ("best-recall", 1.5, "best-recall reference")),
-}
-
-
 def iter_rules(dialect: str) -> Iterable[tuple[str, float, str]]:
-    return MULTI_REF_RULES[dialect]
+    """The multi-reference rules searched for a ROUGE dialect, the dialect's own rule first (its
+    ``search_multi_ref``: rule, cost, words)."""
+    from explainer.rouge import DIALECTS
+
+    return DIALECTS[dialect].search_multi_ref

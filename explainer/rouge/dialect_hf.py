@@ -24,6 +24,16 @@ class HfEvaluateDialect(RougeDialect):
                                              "global RNG with it before every compute", scope="corpus", min=0,
                           max=2**32 - 1))
 
+    short_label = "HF evaluate"
+    rank = 2
+    reported_measures = ("fmeasure",)
+    search_multi_ref = (("best-f", 0.0, ""),)     # evaluate's compute has no other rule
+
+    @classmethod
+    def comparison_rows(cls):
+        return [{"options": {}, "id": cls.name, "label": "HF evaluate",
+                 "note": "evaluate.load('rouge'): rouge-score underneath, F only"}]
+
     def reported(self, scores):
         return {t: s.fmeasure for t, s in scores.items()}
 

@@ -28,6 +28,17 @@ class RougeScoreDialect(RougeDialect):
                           "(needs NLTK punkt_tab)",
                           label="split sentences with NLTK (not newlines)"),
                *bootstrap_corpus_options())
+    short_label = "rouge-score"
+    search_multi_ref = (("best-f", 0.0, ""), ("pool", 1.5, "references pooled (as ROUGE-1.5.5 -f A)"),
+                        ("best-recall", 1.5, "best-recall reference (as ROUGE-1.5.5 -f B)"))
+    rank = 0
+
+    @classmethod
+    def comparison_rows(cls):
+        return [{"options": {}, "id": cls.name, "label": "rouge-score",
+                 "note": "rouge-score RougeScorer, no stemming, best-F reference"},
+                {"options": {"use_stemmer": True}, "id": "rouge-score:stem", "label": "rouge-score (stemmer)",
+                 "note": "rouge-score with use_stemmer=True"}]
 
     def call_snippet(self, n_refs):
         o = self.options

@@ -17,6 +17,13 @@ class TextbookDialect(RougeDialect):
                    "clipped n-gram matches, LCS over the whole token list, F1. Defines ROUGE-N and ROUGE-L only.")
     native_kinds = frozenset({"N", "L"})
     supported_kinds = frozenset({"N", "L"})
+    short_label = "the textbook"
+    rank = 5
+
+    @classmethod
+    def comparison_rows(cls):
+        return [{"options": {}, "id": cls.name, "label": "Textbook",
+                 "note": "the textbook's rouge_n / rouge_l: lowercase + whitespace"}]
     default_types = ("rouge1", "rouge2", "rougeL")   # the textbook has no rougeLsum
     OPTIONS = (multi_ref_option(),
                OptionSpec("tokenizer", "choice", "whitespace-lower", "the textbook's tokenizer: text.lower().split()",

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Sequence
 
 from explainer.dialect import Dialect
-from explainer.options import OptionSpec
+from explainer.options import OptionSpec, format_value
 from explainer.rouge import lcs as lcs_mod
 from explainer.rouge.aggregate import bootstrap, mean_scores
 from explainer.rouge.ngrams import ngram_overlap, ngram_table
@@ -64,6 +64,9 @@ LCS_TIE_RULE = ("rouge-score _backtrack_norec: diagonal on equal tokens; else dr
 
 
 # ------------------------------------------------------------------------------- options shared by dialects
+#: the documented ``explainer rouge`` flags of the options every ROUGE dialect has (others: ``-o NAME=VALUE``)
+_CLI_FLAGS = {"use_stemmer": "--stem", "multi_ref": "--multi-ref", "tokenizer": "--tokenizer"}
+
 def stemmer_option(default: bool = False) -> OptionSpec:
     return OptionSpec("use_stemmer", "bool", default,
                       "Porter-stem tokens longer than 3 characters (NLTK PorterStemmer, as rouge-score does)",
@@ -108,6 +111,16 @@ class RougeDialect(Dialect):
     default_types: ClassVar[tuple] = DEFAULT_TYPES
     #: ROUGE-1.5.5 quirk: SU never counts the last token's unigram
     su_last_token: ClassVar[bool] = False
+    #: the P, R and F the implementation reports per segment (HF evaluate: F only)
+    reported_measures: ClassVar[tuple[str, ...]] = ("precision", "recall", "fmeasure")
+    #: decimals the implementation rounds its printed P and R to (ROUGE-1.5.5: 5), None when it does not round
+    printed_decimals: ClassVar[int | None] = None
+    #: F is P·R / ((1 − α)·P + α·R) from the printed (rounded) P and R, α an option (ROUGE-1.5.5 -p); otherwise
+    #: F1 = 2PR / (P + R)
+    weighted_f: ClassVar[bool] = False
+    #: the multi-reference rules a reproduce search tries, the dialect's own first: (rule, cost, words)
+    search_multi_ref: ClassVar[tuple] = (("best-f", 0.0, ""), ("pool", 1.5, "references pooled"),
+                                         ("best-recall", 1.5, "best-recall reference"))
     ALIASES: ClassVar[dict] = {"stem": "use_stemmer", "stemmer": "use_stemmer", "multi_ref_policy": "multi_ref"}
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (stemmer_option(), multi_ref_option(), tokenizer_option())
 
@@ -125,6 +138,9 @@ class RougeDialect(Dialect):
             self._tokenizer = get_tokenizer(o["tokenizer"])
 
     # ---- identity ----------------------------------------------------------------------------------
+    def _bound_extra(self) -> tuple:
+        return (tuple(t.name for t in self.types),)
+
     @property
     def type_names(self) -> list[str]:
         return [t.name for t in self.types]
@@ -302,6 +318,43 @@ class RougeDialect(Dialect):
         ctot = sum(r.cand_total for r in results)
         tr = self.finish(rtype, hits, rtot, ctot)
         return tr.score, None, {"hits": hits, "ref_total": rtot, "cand_total": ctot, "references": len(results)}
+
+    @classmethod
+    def f_alpha(cls, options: dict) -> float:
+        """α of the F-measure under ``options`` (0.5 is F1)."""
+        return 0.5
+
+    @classmethod
+    def f_rule(cls, options: dict) -> str:
+        """How F is computed from P and R, in a line."""
+        return "F1 = 2PR/(P + R)"
+
+    @classmethod
+    def comparison_rows(cls) -> list[dict]:
+        """The rows this dialect adds to the side-by-side comparison: ``{"options", "id", "label", "note"}`` each
+        (the types are the table's, those of ``supported_kinds``)."""
+        return [{"options": {}, "id": cls.name, "label": cls.short_label or cls.label, "note": cls.description}]
+
+    @classmethod
+    def cli_argv(cls, given: dict, types: Sequence[str] = ()) -> list[str]:
+        """The ``explainer rouge`` arguments (input: one JSON line on stdin) that bind this dialect with the
+        options ``given`` and ``types`` (the documented flags where the CLI has one, ``-o NAME=VALUE`` else)."""
+        argv = ["rouge", "--jsonl", "-", "--dialect", cls.name]
+        if types:
+            argv += ["--types", ",".join(types)]
+        for name in sorted(given):
+            v = given[name]
+            if v is None:
+                continue
+            flag = _CLI_FLAGS.get(name)
+            if flag == "--stem":
+                if v:
+                    argv.append(flag)
+            elif flag is not None:
+                argv += [flag, str(v)]
+            else:
+                argv += ["-o", f"{name}={format_value(v)}"]
+        return argv
 
     def call_snippet(self, n_refs: int) -> str | None:
         """Python that reproduces the segment's numbers with the real implementation (None if there is none)."""

@@ -287,6 +287,13 @@ def _precision_chart(orders: list[dict], smoothed: bool) -> Chart:
     return Chart("precision_bars", {"orders": data, "smoothed": smoothed}, "Precision per order: " + alt)
 
 
+def _dialect_class(b: dict) -> type:
+    """The class of the dialect a trace (as JSON) was computed with: what it does differently is its attributes."""
+    from explainer.bleu import DIALECTS
+
+    return DIALECTS[b["dialect"]]
+
+
 def _step_precision(b: dict, order: dict) -> Step:
     orders = b["combination"]["orders"]
     rows = tuple((o["n"], o["matches"], o["totals"], "no n-grams" if o["precision_raw"] is None
@@ -295,7 +302,7 @@ def _step_precision(b: dict, order: dict) -> Step:
               Table(("order n", "matches m_n", "n-grams t_n", "p_n = m_n / t_n"), rows,
                     tuple(i for i, o in enumerate(orders) if o["n"] == order["n"])),
               _precision_chart(orders, False)]
-    if b["dialect"] == "nltk":
+    if _dialect_class(b).totals_rule_notable:
         blocks.append(Para(b["totals_rule"], "note"))
     n = order["n"]
     o = next(x for x in orders if x["n"] == n)
@@ -386,7 +393,7 @@ def _step_score(b: dict) -> Step:
     comb = b["combination"]
     orders = comb["orders"]
     scale = comb["scale"]
-    pct = scale == 100 and b["dialect"] == "sacrebleu"
+    pct = scale == 100 and _dialect_class(b).log_of_percent
     rows = tuple((o["n"], num(o["precision"]), f"{o['weight']:g}", "—" if o["log_term"] is None else num(o["log_term"]))
                  for o in orders)
     blocks: list[Any] = [

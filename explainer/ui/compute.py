@@ -30,6 +30,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Callable, Hashable
 
+from explainer.options import freeze  # the one key of option values (also the registry's and the dialects')
 from explainer.ui.permalink import ExplainState
 from explainer.ui.schema import supported_types
 
@@ -37,20 +38,6 @@ __all__ = ["BUDGET_CHARS", "SharedResults", "cached", "compute_traces", "freeze"
 
 BUDGET_CHARS = 100_000
 SMALL_RATIO = 64   # a result of a few numbers: its entry (the key's texts) costs 1/64 of a trace's
-
-
-def freeze(value: Any) -> Hashable:
-    """A hashable key for an option value that tells apart what Python's ``==`` does not (True / 1 / 1.0,
-    0.0 / -0.0) and accepts lists, tuples and dicts."""
-    if isinstance(value, dict):
-        return ("dict", tuple(sorted((str(k), freeze(v)) for k, v in value.items())))
-    if isinstance(value, (list, tuple)):
-        return (type(value).__name__, tuple(freeze(v) for v in value))
-    if isinstance(value, float):
-        return ("float", repr(value))
-    if value is None or isinstance(value, (str, bool, int)):
-        return (type(value).__name__, value)
-    return (type(value).__name__, repr(value))
 
 
 class _Pending:

@@ -38,6 +38,7 @@ from explainer.corpus.testset import (
     testset_from_files,
 )
 from explainer.errors import ExplainerInputError
+from explainer.options import freeze
 from explainer.ui import corpus_charts as cc
 from explainer.ui import corpus_dialects
 from explainer.ui import highlight as hl
@@ -157,7 +158,9 @@ def _sample_settings(sid: str) -> None:
     ss = st.session_state
     bleu = SAMPLES[sid].settings.get("bleu", {})
     current, _ = metric_settings.current_settings()
-    if bleu and current.bleu_dialect == "sacrebleu":
+    from explainer.bleu import DIALECTS
+
+    if bleu and set(bleu) <= {o.name for o in DIALECTS[current.bleu_dialect].OPTIONS}:   # the dialect has them
         metric_settings.put_settings(replace(current, bleu_options={**current.bleu_options, **bleu}))
         ss["cp_notice"] = "Loaded with the sample's suggested settings: " + ", ".join(
             f"{k} = {v}" for k, v in bleu.items()) + " (sidebar)."
@@ -537,16 +540,6 @@ def _system_names(ts: TestSet) -> TestSet:
 
 
 # ------------------------------------------------------------------------------------------- computing
-def _freeze(v: Any):
-    if isinstance(v, dict) or hasattr(v, "items"):
-        return tuple(sorted((str(k), _freeze(x)) for k, x in v.items()))
-    if isinstance(v, (list, tuple)):
-        return tuple(_freeze(x) for x in v)
-    if isinstance(v, float):
-        return ("float", repr(v))
-    return (type(v).__name__, v)
-
-
 _REPORTS_KEPT = 3
 
 
@@ -590,7 +583,7 @@ def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple]:
     from explainer.corpus.report import bleu_report
 
     kw = settings.bleu_kwargs()
-    key = (ts_key, tuple(ts.names), _freeze(kw))
+    key = (ts_key, tuple(ts.names), freeze(kw))
 
     def compute():
         p = _Progress("Scoring every system (BLEU)")
@@ -623,7 +616,7 @@ def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict) -> tupl
 
     types, _ = _rouge_types(settings)
     kw = settings.rouge_kwargs()
-    key = (ts_key, tuple(ts.names), _freeze(kw), types, _freeze(corpus_opts))
+    key = (ts_key, tuple(ts.names), freeze(kw), types, freeze(corpus_opts))
 
     def compute():
         p = _Progress("Scoring every system (ROUGE)")
@@ -901,7 +894,7 @@ systems were equally good). Compare the p-values with 0.05 / {k} = {bonf:.4f} (B
 def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_type: str | None = None,
                           measure: str = "fmeasure") -> None:
     st.header("Confidence and significance", anchor="significance")
-    faithful = metric == "bleu" and rep.dialect == "sacrebleu"
+    faithful = metric == "bleu" and rep.d.sacrebleu_significance
     _significance_caption(metric, faithful, rouge_type, measure)
     if metric == "bleu" and rep.d.needs_last_segment:
         st.info(f"Bootstrap and paired tests are not defined for the {rep.dialect} dialect: its corpus score depends "

@@ -362,11 +362,18 @@ def explain_query(family: str, dialect: str, options: Mapping[str, Any], candida
         r = rouge_schema()
         known = {s.name for s in r.specs(dialect)}
         wanted = list(types) or list(DEFAULT_ROUGE_TYPES())
-        if dialect == "textbook":
-            wanted = [t for t in wanted if t != "rougeLsum"] or ["rouge1", "rouge2", "rougeL"]
+        wanted = _supported(dialect, wanted) or ["rouge1", "rouge2", "rougeL"]
         settings = replace(settings, rouge_dialect=dialect, rouge_types=tuple(dict.fromkeys(wanted)),
                            rouge_options={**r.defaults(dialect), **{k: v for k, v in options.items() if k in known}})
     return explain_link_params(candidate, list(references) or [""], settings)
+
+
+def _supported(dialect: str, types: list[str]) -> list[str]:
+    """The types the ROUGE dialect computes (its ``supported_kinds``: the textbook has no ROUGE-Lsum)."""
+    from explainer.rouge import DIALECTS, parse_type
+
+    kinds = DIALECTS[dialect].supported_kinds
+    return [t for t in types if parse_type(t).kind in kinds]
 
 
 def explain_link(family: str, dialect: str, options: Mapping[str, Any], candidate: str,

@@ -13,6 +13,7 @@ read on light and dark backgrounds.
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -67,9 +68,21 @@ def escape_attr(s: str) -> str:
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$&:\"'=")
 
 
+#: Streamlit's Markdown (remark-gfm) finds bare URLs and e-mail addresses in the text AFTER escapes are read, so
+#: ``http\://`` still links: a zero-width space after ``:`` before ``//``, after ``www`` before ``.`` and after
+#: ``@`` breaks every autolink literal (www., http(s)://, any scheme://, e-mail, mailto:, xmpp:) invisibly
+_ZWSP = "\u200b"
+_AUTOLINKS = re.compile(r"(\\:)(?=//)|(?i:(www))(?=\\\.)|(@)(?=[-\w])")
+
+
 def md_escape(s: str) -> str:
     """Text for st.markdown / labels: every ASCII punctuation backslash-escaped (CommonMark), so no link,
-    emphasis, HTML or ``$…$`` maths can form; invisible characters spelled out as ``<U+XXXX>``."""
+    emphasis, HTML or ``$…$`` maths can form; bare URLs and e-mail addresses cannot become links (``_AUTOLINKS``);
+    invisible characters spelled out as ``<U+XXXX>``."""
+    return _AUTOLINKS.sub(lambda m: m.group() + _ZWSP, _md_escape_chars(s))
+
+
+def _md_escape_chars(s: str) -> str:
     out = []
     for ch in s:
         if is_suspicious_char(ch):

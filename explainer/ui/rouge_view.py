@@ -310,11 +310,26 @@ def _tex(x: float) -> str:
     return tex_num(x, 6) if not float(x).is_integer() else str(int(x))
 
 
+def _dialect_class(trace) -> type:
+    from explainer.rouge import DIALECTS
+
+    return DIALECTS[trace.dialect]
+
+
+def _f_note(trace) -> str:
+    cls = _dialect_class(trace)
+    if cls.weighted_f:
+        return (f"F = P·R / ((1 − α)·P + α·R) with α = {cls.f_alpha(trace.options):g}; ROUGE-1.5.5 prints P and R "
+                "rounded to 5 decimals and computes F from the rounded values.")
+    return "F = 2·P·R / (P + R), the harmonic mean of P and R (0 when both are 0)."
+
+
 def _f_latex(trace, p: float, r: float, f: float) -> str:
     """F from P and R as the dialect computes it, with the numbers shown."""
     ps, rs = fmt_score(p), fmt_score(r)
-    if trace.dialect == "rouge155":
-        a = float((trace.options or {}).get("alpha", 0.5))
+    cls = _dialect_class(trace)
+    if cls.weighted_f:
+        a = cls.f_alpha(trace.options)
         if p == 0 or r == 0:
             return r"F = 0\quad\text{(P or R is 0)}"
         value = p * r / ((1 - a) * p + a * r)
@@ -494,10 +509,7 @@ def rouge_view(trace) -> RougeView:
                         "reference at a time; their hits and "
                         "sizes, summed over the references, give this table.") if several and pooled else "",
         default_reference=kept if type(kept) is int and 0 <= kept < len(trace.references) else 0,
-        f_note=(f"F = P·R / ((1 − α)·P + α·R) with α = {float((trace.options or {}).get('alpha', 0.5)):g}; ROUGE-1.5.5 "
-                "prints P and R rounded to 5 decimals and computes F from the rounded values."
-                if trace.dialect == "rouge155" else "F = 2·P·R / (P + R), the harmonic mean of P and R (0 when both "
-                "are 0)."))
+        f_note=_f_note(trace))
 
 
 def _ngram_details(trace, k: int) -> list[NgramDetail]:

@@ -55,7 +55,7 @@ def rouge_schema() -> FamilySchema:
     from explainer.rouge import DIALECTS, dialect_names
 
     names = tuple(dialect_names())
-    default = "rouge-score" if "rouge-score" in names else names[0]
+    default = min(names, key=lambda n: DIALECTS[n].rank)        # the family's reference implementation
     return FamilySchema("rouge_dialect", default, names,
                         {n: _specs(DIALECTS[n], _ROUGE_PARAMS, "rouge_") for n in names})
 

@@ -89,6 +89,17 @@ class MultiBleuDialect(BleuDialect):
                                                "(multi-bleu.perl only)"),
     )
     totals_rule = "number of candidate n-grams, max(0, c − n + 1); a precision with 0 candidate n-grams is 0"
+    short_label = "multi-bleu.perl"
+    rank = 3
+    cli_flags = {"lowercase": "lowercase"}
+
+    def tokenization_key(self) -> tuple:
+        return (self.name, self.options["script"], bool(self.options["lowercase"]))
+
+    @classmethod
+    def comparison_rows(cls, texts):
+        return [{"options": {}, "id": cls.name, "label": "multi-bleu.perl",
+                 "note": "Moses multi-bleu.perl: whitespace tokens, no smoothing"}]
 
     def _setup(self) -> None:
         o = self.options
@@ -285,6 +296,21 @@ class MtevalDialect(BleuDialect):
                    "--brevity-penalty: closest (ties to the shorter) or shortest reference length",
                    choices=("closest", "shortest")),
     )
+    short_label = "mteval-v13a.pl"
+    rank = 4
+    cli_flags = {"smooth": "smoothing"}
+    smooth_words = {"none": "false", "exp": "true", "nist": "true", "false": "false", "true": "true"}
+
+    def tokenization_key(self) -> tuple:
+        return (self.name, bool(self.options["preserve_case"]), bool(self.options["international_tokenization"]))
+
+    def smoothing_label(self) -> str:
+        return "NIST geometric" if self.options["smoothing"] else "none"
+
+    @classmethod
+    def comparison_rows(cls, texts):
+        return [{"options": {}, "id": cls.name, "label": "mteval-v13a.pl",
+                 "note": "Moses mteval-v13a.pl: 13a, ASCII lowercasing, NIST smoothing"}]
 
     def _setup(self) -> None:
         o = self.options

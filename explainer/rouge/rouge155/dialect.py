@@ -121,6 +121,26 @@ class Rouge155Dialect(RougeDialect):
     native_kinds = frozenset({"N", "L", "Lsum", "W", "S", "SU"})
     supported_kinds = native_kinds
     default_multi_ref = "pool"
+    short_label = "ROUGE-1.5.5"
+    rank = 3
+    printed_decimals = 5
+    weighted_f = True
+    search_multi_ref = (("pool", 0.0, ""), ("best-recall", 0.5, "-f B (best-recall reference)"))
+
+    @classmethod
+    def f_alpha(cls, options) -> float:
+        return float((options or {}).get("alpha", 0.5))
+
+    @classmethod
+    def f_rule(cls, options) -> str:
+        return f"F = PR/((1−α)P + αR), α = {(options or {}).get('alpha', 0.5):g}, from the 5-decimal P and R"
+
+    @classmethod
+    def comparison_rows(cls):
+        return [{"options": {"multi_ref": "pool"}, "id": "rouge155:A", "label": "ROUGE-1.5.5 -f A",
+                 "note": "ROUGE-1.5.5.pl, references pooled (-f A, the script's default)"},
+                {"options": {"multi_ref": "best-recall"}, "id": "rouge155:B", "label": "ROUGE-1.5.5 -f B",
+                 "note": "ROUGE-1.5.5.pl, the best-recall reference (-f B)"}]
     su_last_token = False
     OPTIONS = (
         OptionSpec("use_stemmer", "bool", False, "-m: " + STEMMER_LABEL, label="stemming (-m)"),
