@@ -211,34 +211,48 @@ def _language_settings(args) -> list[str]:
 
     pair = None
     warns: list[str] = []
+    tok_spec = _tokenize_option(args)
     if args.language_pair is not None:
-        if args.metric != "bleu" or (args.dialect or "sacrebleu") != "sacrebleu":
-            raise CliError("-l/--language-pair is sacreBLEU's option (--metric bleu --dialect sacrebleu)")
+        if tok_spec is None:
+            raise CliError("-l/--language-pair picks the tokenizer, as sacreBLEU's -l does: it needs --metric bleu "
+                           "and a dialect with a tokenize option (sacrebleu)")
         pair = parse_language_pair(args.language_pair)
         if args.tokenize is None:
-            from explainer.bleu.dialect_sacrebleu import TOKENIZERS
-
-            if pair.tokenizer not in TOKENIZERS:
+            choices = tok_spec.get("choices") or ()
+            if pair.tokenizer not in choices:
                 raise CliError(f"-l {args.language_pair}: sacreBLEU picks the {pair.tokenizer} tokenizer for "
                                f"{pair.target}, which needs MeCab (pip install sacrebleu[{pair.target}]) and is not "
-                               f"one of this explainer's ({', '.join(TOKENIZERS)}); give --tokenize char (or "
-                               "another) explicitly")
+                               f"one of this explainer's ({', '.join(choices)}); give --tokenize char (or another) "
+                               "explicitly")
             args.tokenize = pair.tokenizer
         else:
             w = pair_mismatch_warning(pair, args.tokenize)
             if w:
                 warns.append(w)
-    if args.metric == "bleu" and (args.dialect or "sacrebleu") == "sacrebleu" and args.ref and args.ref[0] != "-":
+    if tok_spec is not None and args.ref and args.ref[0] != "-":
         def head():
             for k, line in enumerate(iter_lines(args.ref[0])):
                 if k >= 2000:
                     return
                 yield line
 
-        w = cjk_warning(head(), args.tokenize, target=pair.target if pair else None)
+        w = cjk_warning(head(), args.tokenize or tok_spec.get("default"), target=pair.target if pair else None)
         if w:
             warns.append(w)
     return warns
+
+
+def _tokenize_option(args) -> dict | None:
+    """The BLEU dialect's ``tokenize`` option (its choices and default), or None (ROUGE, or a dialect without
+    one)."""
+    from explainer.bleu.registry import dialect_options
+
+    if args.metric != "bleu":
+        return None
+    try:
+        return next((o for o in dialect_options(args.dialect or "sacrebleu") if o["name"] == "tokenize"), None)
+    except (KeyError, ValueError):
+        return None      # an unknown dialect: refused later, in the dialect's own words
 
 
 # ------------------------------------------------------------------------------------------------ BLEU

@@ -127,7 +127,7 @@ def _language_pair() -> None:
 
 
 def _apply_language_pair() -> None:
-    from explainer.bleu.dialect_sacrebleu import TOKENIZERS
+    from explainer.bleu.registry import dialect_options
     from explainer.corpus.langpair import parse_language_pair
 
     ss = st.session_state
@@ -144,7 +144,8 @@ def _apply_language_pair() -> None:
         ss["cp_langpair_note"] = (f"{current.bleu_dialect} has no tokenizer setting; the language pair is "
                                   "sacreBLEU's (pick sacrebleu in the sidebar)")
         return
-    if pair.tokenizer not in TOKENIZERS:
+    spec = next((o for o in dialect_options(current.bleu_dialect) if o["name"] == "tokenize"), {})
+    if pair.tokenizer not in (spec.get("choices") or ()):
         ss["cp_langpair_note"] = (f"sacreBLEU picks {pair.tokenizer} for {pair.target}: it needs MeCab, which this "
                                   f"explainer does not have; pick char (or another) in the sidebar")
         return
