@@ -101,3 +101,37 @@ def test_segment_csv_carries_the_texts(tmp_path, capsys):
     csv2 = tmp_path / "seg2.csv"
     rc, _, err = run(argv + ["--segments", str(csv2), "--report", str(tmp_path / "r.json")], capsys)
     assert csv2.read_bytes() == csv_path.read_bytes()      # streamed texts = the report's texts
+
+
+def test_compare_reads_json_lines_and_tsv_by_content(tmp_path, capsys):
+    """Any file name: JSON Lines systems carry their references (no --ref), a TSV file its columns; the output
+    says what was detected; the scores are sacreBLEU's."""
+    refs, systems = make_testset(60, 2, 2, seed=73)
+    paths = []
+    for n, lines in systems:
+        p = tmp_path / f"generaltest2022.en-de.hyp.{n}.de"
+        p.write_text("\n".join(json.dumps({"candidate": c, "references": [refs[0][k], refs[1][k]]})
+                               for k, c in enumerate(lines)) + "\n", encoding="utf-8")
+        paths.append(str(p))
+    rc, out, err = run(sum((["--system", p] for p in paths), []) + ["--paired-bs", "--paired-bs-n", "200"], capsys)
+    assert rc == 0, err
+    got = json.loads(out)
+    assert [s["name"] for s in got["systems"]] == [n for n, _ in systems]
+    for s, (_, lines) in zip(got["systems"], systems):
+        assert s["score"] == BLEU().corpus_score(lines, refs).score
+    assert all("JSON Lines" in x for x in got["inputs"]) and got["n_references"] == 2
+    tsv = tmp_path / "table.de"
+    tsv.write_text("ref\tsys1\tsys2\n" + "".join(f"{refs[0][k]}\t{systems[0][1][k]}\t{systems[1][1][k]}\n"
+                                               for k in range(60)), encoding="utf-8")
+    rc, out, err = run(["--system", str(tsv)], capsys)
+    assert rc == 0, err
+    got = json.loads(out)
+    assert [s["name"] for s in got["systems"]] == ["sys1", "sys2"] and "TSV" in got["inputs"][0]
+    for s, (_, lines) in zip(got["systems"], systems):
+        assert s["score"] == BLEU().corpus_score(lines, [refs[0]]).score
+    rc, out, err = run(["--system", paths[0].replace("hyp", "nothing")], capsys)
+    assert rc != 0
+    plain = tmp_path / "plain.de"
+    plain.write_text("a b\n", encoding="utf-8")
+    rc, out, err = run(["--system", str(plain)], capsys)
+    assert rc != 0 and "give at least one --ref file" in err

@@ -31,7 +31,7 @@ BLOCK = 1000        # segments read per block
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ref", metavar="FILE", action="append", default=[], required=True,
+    p.add_argument("--ref", metavar="FILE", action="append", default=[],
                    help="a reference file, one segment per line (repeat for 2-4 references)")
     p.add_argument("--system", metavar="NAME=FILE", action="append", default=[], required=True,
                    help="a system output, one segment per line; NAME= may be left out (the file name is used); "
@@ -107,6 +107,29 @@ def parse_system(spec: str) -> tuple[str, str]:
             raise CliError(f"--system {spec!r}: no file after '='")
         return name, path
     return system_name_from_file(spec), spec
+
+
+def _sniff_structured(args, systems) -> bool:
+    """Whether a --system file holds JSON Lines or TSV (read by content, any file name: its first 50 lines); then
+    the whole test set is read as the page reads uploads (``testset.testset_from_files``), else the files are
+    streamed as plain lines."""
+    from explainer.corpus.testset import detect_format
+    from explainer.inputs import iter_lines
+
+    for _, path in systems:
+        if path == "-":
+            continue
+        head = []
+        try:
+            for k, line in enumerate(iter_lines(path)):
+                if k >= 50:
+                    break
+                head.append(line)
+        except ValueError:
+            continue            # unreadable / not UTF-8: said in the reader's own words when the file is read
+        if detect_format(head) != "lines":
+            return True
+    return False
 
 
 def _short_names(systems: list[tuple[str, str]], specs: list[str]) -> list[tuple[str, str]]:
@@ -186,6 +209,10 @@ def run(args) -> int:
         check_names([n for n, _ in systems])
     except TestSetError as e:
         raise CliError(str(e)) from None
+    args.structured = _sniff_structured(args, systems)
+    if not args.ref and not args.structured:
+        raise CliError("give at least one --ref file (one segment per line), or systems in JSON Lines or TSV that "
+                       "carry their references")
     settings = _check_settings(args, len(systems))
     settings["all_pairs"] = bool(getattr(args, "all_pairs", False))
     for flag in ("source", "freq_corpus"):
@@ -283,7 +310,7 @@ def _run_bleu(args, systems, settings) -> int:
     if (settings["paired"] or settings["confidence_n"]) and d.needs_last_segment:
         raise CliError(f"bootstrap and paired tests are not defined for the {d.name} dialect: its corpus score "
                        "depends on the last segment (NLTK's smoothing reads it), which resampling would change")
-    if args.report:
+    if args.report or getattr(args, "structured", False):
         return _run_bleu_report(args, systems, settings, d, opts)
     K = len(args.ref)
     stream = StatsStream(d, len(systems))
@@ -381,9 +408,10 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
     from explainer.corpus.report import bleu_report
 
     ts = _read_testset(args, systems)
+    systems = _systems_of(ts, systems)
     rep = bleu_report(ts, dialect=d.name, **opts)
     statistics = [rep.statistic(j) if not d.needs_last_segment else None for j in range(len(systems))]
-    K = len(args.ref)
+    K = ts.n_refs()
     out = _tests(systems, statistics, settings, faithful=d.sacrebleu_significance, plain_sig=rep.signature,
                  sacre=d.sacrebleu_significance)
     corpus = []
@@ -405,7 +433,10 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
         _write_csv(args.segments, with_texts(rep.segment_rows(), *testset_texts(rep.testset)))
     report = rep.to_dict(tests=out.get("test"))
     report.update(_comparemt_analyses(args, rep))
-    _write_json(args.report, report)
+    if args.report:
+        _write_json(args.report, report)
+    if getattr(args, "detected", None):
+        out["inputs"] = args.detected
     _emit(out, getattr(args, "format", "json"))
     return 0
 
@@ -429,9 +460,41 @@ def _comparemt_analyses(args, rep) -> dict:
 
 
 # ----------------------------------------------------------------------------------------------- ROUGE
+def _systems_of(ts, systems):
+    """(name, file) of every system of the test set read: a TSV file holds several."""
+    if len(ts.systems) == len(systems):
+        return systems
+    return [(name, "") for name in ts.names]
+
+
+def _read_structured(args, systems):
+    """The test set from files read by content (JSON Lines with their references, TSV columns, plain lines),
+    as the page reads uploads; the names given with NAME= are kept; what was detected goes to the output."""
+    from explainer.corpus.testset import MAX_SEGMENTS, testset_from_files
+
+    def read_bytes(path: str) -> bytes:
+        if path == "-":
+            raise CliError("stdin ('-') cannot be read with JSON Lines or TSV systems: give the files")
+        try:
+            with open(path, "rb") as fh:
+                return fh.read()
+        except OSError as e:
+            raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+
+    ts, detected = testset_from_files([(p, read_bytes(p)) for _, p in systems],
+                                      [(p, read_bytes(p)) for p in args.ref], max_segments=MAX_SEGMENTS)
+    args.detected = detected
+    if len(ts.systems) == len(systems):
+        ts = ts.with_names([n for n, _ in systems])
+    return ts
+
+
 def _read_testset(args, systems):
     """The whole test set in memory (ROUGE and --report need the texts), read as the BLEU statistics are."""
     from explainer.corpus.testset import build_testset
+
+    if getattr(args, "structured", False):
+        return _read_structured(args, systems)
 
     K = len(args.ref)
     streams: list[list[str]] = [[] for _ in range(K + len(systems))]
@@ -464,6 +527,7 @@ def _run_rouge(args, systems, settings) -> int:
     except ValueError as e:
         raise CliError(str(e)) from None
     ts = _read_testset(args, systems)
+    systems = _systems_of(ts, systems)
     rep = rouge_report(ts, dialect=args.dialect, types=args.types, **opts)
     rtype = args.rouge_type or rep.types[0]
     if rtype not in rep.types:
@@ -483,7 +547,9 @@ def _run_rouge(args, systems, settings) -> int:
                        "mean": {t: s.mean(t, args.measure) for t in rep.types}})
     out.update({"metric": "rouge", "dialect": args.dialect, "options": rep.systems[0].trace.options,
                 "types": rep.types, "rouge_type": rtype, "measure": args.measure, "n_segments": rep.n_segments,
-                "n_references": len(args.ref), "corpus": corpus})
+                "n_references": ts.n_refs(), "corpus": corpus})
+    if getattr(args, "detected", None):
+        out["inputs"] = args.detected
     if args.segments:
         from explainer.corpus.export import testset_texts, with_texts
 
