@@ -669,6 +669,8 @@ def test_source_file_compare_mt_views_and_side_by_side():
     assert any(systems[0][1][4] == m for m in md) and any(systems[2][1][4] == m for m in md)
     assert any(refs[1][4] == m for m in md)
     assert any("Read by content" in plain(c.value) and "the source" in plain(c.value) for c in at.caption)
+    table = next(d.value for d in at.dataframe if "source" in d.value.columns and "reference 1" in d.value.columns)
+    assert table["source"][4] == source[4][:70] + ("…" if len(source[4]) > 70 else "")
 
 
 def test_every_pair_matrix_and_clusters_on_the_page():

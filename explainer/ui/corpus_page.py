@@ -1353,9 +1353,11 @@ PREVIEW_CHARS = 70
 def _table_frame(cols: dict, ts: TestSet, names: list[str]) -> pd.DataFrame:
     """The table as shown: id, the first reference (shortened), its length, then per system its score first
     (the CSV download keeps every column in the report's order)."""
-    out = {"segment": cols["segment"],
-           "reference 1": [r[0][:PREVIEW_CHARS] + ("…" if len(r[0]) > PREVIEW_CHARS else "") if r else ""
-                           for r in ts.references]}
+    out = {"segment": cols["segment"]}
+    if ts.source is not None:
+        out["source"] = [x[:PREVIEW_CHARS] + ("…" if len(x) > PREVIEW_CHARS else "") for x in ts.source]
+    out["reference 1"] = [r[0][:PREVIEW_CHARS] + ("…" if len(r[0]) > PREVIEW_CHARS else "") if r else ""
+                          for r in ts.references]
     for k in ("ref_len", "ref_words"):
         if k in cols:
             out[k] = cols[k]
