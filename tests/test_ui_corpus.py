@@ -721,3 +721,17 @@ def test_what_the_page_saves_restores_the_same_view():
     after = scores_table(ok(again))
     assert after.to_dict() == before.to_dict()
     assert again.selectbox(key="cp_baseline").value == "renamed model"
+
+
+def test_a_20000_segment_test_set_opens_on_the_page():
+    """Issue 19, item 4: the page refused 20,000 segments ("over the limit of 10,000")."""
+    refs, systems = make_testset(2000, 1, 2, seed=79)
+    reps = 10
+    ref = refs[0] * reps
+    sys_lines = [(n, lines * reps) for n, lines in systems]
+    at = _upload(new_page(),
+                 [(f"generaltest.hyp.{n}.de", ("\n".join(lines) + "\n").encode()) for n, lines in sys_lines],
+                 [("generaltest.ref.A.de", ("\n".join(ref) + "\n").encode())])
+    df = scores_table(at)
+    assert list(df["BLEU"]) == [BLEU().corpus_score(lines, [ref]).score for _, lines in sys_lines]
+    assert not at.error
