@@ -735,3 +735,24 @@ def test_a_20000_segment_test_set_opens_on_the_page():
     df = scores_table(at)
     assert list(df["BLEU"]) == [BLEU().corpus_score(lines, [ref]).score for _, lines in sys_lines]
     assert not at.error
+
+
+def test_the_delta_histogram_counts_the_same_scores_as_the_gains_and_losses():
+    import json as _json
+
+    import numpy as np
+
+    from explainer.ui.corpus_charts import DELTA_BINS, histogram_bins
+
+    at = load_sample_page()
+    at.segmented_control(key="cp_differ_view").set_value("Largest deltas").run()
+    ts = load_sample("news-en")
+    base, other = ts.systems[0][1], ts.systems[1][1]
+    deltas = np.array([sacrebleu.sentence_bleu(o, r).score - sacrebleu.sentence_bleu(b, r).score
+                       for b, o, r in zip(base, other, ts.references)])
+    figs = [_json.loads(c.proto.spec) for c in ok(at).get("plotly_chart")]
+    hist = next(f for f in figs if "with Δ near" in (f["data"][0].get("hovertemplate") or ""))
+    _, want_y, _, _ = histogram_bins(deltas, DELTA_BINS)
+    assert list(hist["data"][0]["y"]) == list(want_y)
+    words = next(plain(m.value) for m in at.markdown if "is better than" in plain(m.value))
+    assert f"on {int((deltas > 0).sum()):,} segments" in words

@@ -1239,7 +1239,11 @@ def _deltas_view(rep, b: int, i: int) -> None:
     dl = rep.largest_deltas(i, b)
     _delta_buttons(dl, "cp_delta", "", 2)
     st.caption(hl.md_escape(f"Sentence scores: {dl['scored_by']}."))
-    delta = rep.systems[i].sentence - rep.systems[b].sentence
+    vi, vb = rep.sacrebleu_sentence_variants(i), rep.sacrebleu_sentence_variants(b)
+    if vi is not None and vb is not None:          # the same scores as the gains and losses above
+        delta = vi["sentence_bleu"] - vb["sentence_bleu"]
+    else:
+        delta = rep.systems[i].sentence - rep.systems[b].sentence
     _plot(cc.delta_histogram_figure(delta, name=rep.names[i], base_name=rep.names[b]), "cp_delta_hist",
           selection_mode="points", on_select=partial(_on_pick, "cp_delta_hist", partial(cc.delta_bar_segments, delta)))
     st.caption("Click a bar to list its segments in the table below.")
