@@ -144,3 +144,17 @@ def test_the_pages_table_download_is_compares_table(files, capsys):
     _compile(latex_document(latex_table(comp)))
     plain_comp = paper_table_input(rep, "bleu", None, None)
     assert [s["score"] for s in plain_comp["systems"]] == [s["score"] for s in cli["systems"]]
+
+
+def test_rouge_tables_have_the_decimals_of_a_0_to_1_score(files, capsys):
+    refs, systems, ref_paths, sys_paths = files
+    base = _argv(ref_paths, sys_paths, named=False) + ["--metric", "rouge", "--types", "rouge1", "--paired-bs",
+                                                       "--paired-bs-n", "200"]
+    rc, out, err = run(base, capsys)
+    got = json.loads(out)
+    rc, tex, err = run(base + ["--format", "latex"], capsys)
+    assert rc == 0, err
+    for s in got["systems"]:
+        assert f"{s['score']:.4f}" in tex
+    assert "rouge1 F" in tex
+    _compile(latex_document(tex))

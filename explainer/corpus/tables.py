@@ -211,9 +211,10 @@ def render_table(out: dict, fmt: str, width: int | None = None) -> str:
 def _render_table(out: dict, fmt: str, width: int | None = None) -> str:
     """The comparison ``out`` as ``fmt`` (one of :data:`FORMATS`, json excluded: that is the CLI's own);
     ``width``: decimals (default: sacreBLEU's 1 for text, 2 for the paper's tables)."""
+    unit = out.get("metric") == "rouge"          # ROUGE's per-item F is 0-1: two more decimals
     if fmt == "text":
-        return text_table(out, 1 if width is None else width)
-    width = 2 if width is None else width
+        return text_table(out, (3 if unit else 1) if width is None else width)
+    width = (4 if unit else 2) if width is None else width
     if fmt == "latex":
         return latex_table(out, width)
     if fmt == "markdown":
