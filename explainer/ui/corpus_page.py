@@ -66,6 +66,10 @@ def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[
     (``explainer.corpus.testset.testset_from_files``: plain lines, JSON Lines with candidate/references, TSV with
     ref… columns); ``detected`` gets one sentence per file saying what was found. Raises TestSetError with the
     file and line."""
+    if not system_files:    # the uploader itself refuses a file over the limit: it is marked red, never sent
+        raise TestSetError(f"give at least one system output file (the limit is {PAGE_MAX_BYTES / 1e6:.0f} MB for "
+                           "all files together: a larger file is refused by the uploader, marked red, and never "
+                           "reaches the page; `python -m explainer compare` takes larger test sets)")
     total = (sum(len(b) for _, b in system_files) + sum(len(b) for _, b in ref_files)
              + (len(source_file[1]) if source_file else 0))
     if total > PAGE_MAX_BYTES:

@@ -32,7 +32,8 @@ from explainer.ui.permalink import ExplainState
 
 DEFAULT_EXAMPLE = "cat_sat"
 TABS = ("Side by side", "Reproduce a number")
-_VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error}
+_VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error,
+            "refused": st.error}
 
 
 # ------------------------------------------------------------------------------------------------ state
@@ -56,6 +57,7 @@ def _load_from_url() -> None:
     ss["dl_claim"] = state.get("claim", "")
     ss["dl_claim_metric"] = state.get("claim_metric", "any")
     ss["dl_a"], ss["dl_b"] = state.get("a", ""), state.get("b", "")
+    ss["dl_head"] = state.get("head", dv.HEAD_TYPES[0])
     ss["_dl_autorun"] = bool(state.get("claim"))
     if state.get("claim"):
         ss["dl_tab"] = TABS[1]                  # a link with a claim opens on its answer
@@ -72,7 +74,8 @@ def _texts() -> tuple[str, list[str]]:
 def _sync_url(cand: str, refs: list[str]) -> None:
     ss = st.session_state
     want = dv.page_params(cand, refs, ss.get("dl_metric", "BLEU").lower(), ss.get("dl_claim", ""),
-                          ss.get("dl_claim_metric", "any"), ss.get("dl_a", ""), ss.get("dl_b", ""))
+                          ss.get("dl_claim_metric", "any"), ss.get("dl_a", ""), ss.get("dl_b", ""),
+                          ss.get("dl_head", dv.HEAD_TYPES[0]))
     have = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
     norm = {k: (v if isinstance(v, list) else [v]) for k, v in want.items()}
     if norm != have:
@@ -190,7 +193,7 @@ def _link_base() -> ms.MetricSettings:
 def _compare(cand: str, refs: list[str]) -> None:
     ss = st.session_state
     metric = st.radio("Metric", ["BLEU", "ROUGE"], key="dl_metric", horizontal=True)
-    types = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+    types = dv.HEAD_TYPES
     if metric == "ROUGE":
         head = st.selectbox("Headline ROUGE type (the chart and the 'score' column)", types, key="dl_head")
         types = (head,) + tuple(t for t in types if t != head)
@@ -310,6 +313,7 @@ def _search(cand: str, refs: list[str], claim: str, claim_metric: str):
 def _show_search(res, cand: str, refs: list[str], claim: str) -> None:
     """The verdict, the built-in claim's note, the matches (or the nearest ones), the command, the download."""
     _VERDICT[res.verdict](hl.md_escape(res.message))
+    st.caption(hl.md_escape(res.judgement().sentence))    # the three-way verdict (explainer.dialectcmp.verdict)
     builtin = next((c for c in BUILTIN_CLAIMS if c.claim == claim and get_example(c.example).candidate == cand
                     and list(get_example(c.example).references) == refs), None)
     if builtin is not None:
