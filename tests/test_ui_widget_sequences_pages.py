@@ -119,8 +119,10 @@ CORPUS = PageSpec(
               "cp_rdiffer_view", "cp_view_family", "bleu_dialect", "rouge_dialect", "rouge_types"],
     # not in the link (docs/corpus.md lists what is): the input form (the sample loaded is), the table's search
     # and filter, the chart format, the names given to the systems (the headline metrics' labels show them: their
-    # values are compared), the analysis shown and the segment's step-by-step view
+    # values are compared), the analysis shown and the segment's step-by-step view; the language-pair field (what
+    # it sets, the tokenizer, is in the link)
     exclude={"cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*",
+             "cp_langpair",
              "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "(metrics)"},
     numbers=lambda app: [m.value for m in app.at.metric],
     fixed={"cp_test_n_bs": 100, "cp_test_n_ar": 100},
