@@ -96,6 +96,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="ROUGE: which per-item value 'score' and the tests average (default fmeasure)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="any other dialect option by name")
+    _add_test_and_output_arguments(p)
+
+
+def _add_test_and_output_arguments(p: argparse.ArgumentParser) -> None:
+    """The confidence / significance options and the outputs of ``compare``."""
     t = p.add_argument_group("confidence and significance (sacreBLEU's; seed from SACREBLEU_SEED, default 12345)")
     pair = t.add_mutually_exclusive_group()
     pair.add_argument("--paired-bs", action="store_true", help="paired bootstrap resampling (Koehn 2004)")

@@ -456,6 +456,28 @@ def _share_box() -> None:
                + (" The names you gave the systems are not in it." if renamed else ""))
 
 
+def _upload_form() -> None:
+    """Uploads: systems, references and an optional source, any file name (read by content)."""
+    c1, c2 = st.columns(2)
+    with c1:
+        st.file_uploader("System outputs, any file name (one segment per line, one file per system; or "
+                         "JSON Lines with candidate/references; or TSV with a header: ref… columns and one "
+                         "column per system; the format is read from the content)",
+                         type=None, accept_multiple_files=True, key="cp_up_sys")
+    with c2:
+        st.file_uploader(f"References, any file name (1–{MAX_REFERENCES} files, one segment per line)",
+                         type=None, accept_multiple_files=True, key="cp_up_ref")
+    st.file_uploader("Source (optional, any file name, one segment per line): shown in the segment view "
+                     "and the table, and source-length buckets", type=None, accept_multiple_files=False,
+                     key="cp_up_src")
+    st.button("Use these files", key="cp_load_up", on_click=_load_uploads, type="primary")
+    st.caption(f"UTF-8, one segment per line, the same number of lines in every file. Limits: "
+               f"{PAGE_MAX_SEGMENTS:,} segments, {PAGE_MAX_SYSTEMS} systems, {MAX_REFERENCES} references, "
+               f"{PAGE_MAX_BYTES / 1e6:.0f} MB; larger test sets: `python -m explainer compare`. "
+               "File names become system names without their common prefix and suffix "
+               "(`…hyp.Online-B.de` → `Online-B`; editable below). Nothing is stored on the server.")
+
+
 def _input_section() -> TestSet | None:
     ss = st.session_state
     loaded = ss.get("cp_ts")
@@ -472,24 +494,7 @@ def _input_section() -> TestSet | None:
             st.caption(hl.md_escape(SAMPLES[ss["cp_sample"]].description) + " Written for this project.")
             st.button("Load the sample", key="cp_load_sample", on_click=_load_sample, type="primary")
         elif source == "Upload files":
-            c1, c2 = st.columns(2)
-            with c1:
-                st.file_uploader("System outputs, any file name (one segment per line, one file per system; or "
-                                 "JSON Lines with candidate/references; or TSV with a header: ref… columns and one "
-                                 "column per system; the format is read from the content)",
-                                 type=None, accept_multiple_files=True, key="cp_up_sys")
-            with c2:
-                st.file_uploader(f"References, any file name (1–{MAX_REFERENCES} files, one segment per line)",
-                                 type=None, accept_multiple_files=True, key="cp_up_ref")
-            st.file_uploader("Source (optional, any file name, one segment per line): shown in the segment view "
-                             "and the table, and source-length buckets", type=None, accept_multiple_files=False,
-                             key="cp_up_src")
-            st.button("Use these files", key="cp_load_up", on_click=_load_uploads, type="primary")
-            st.caption(f"UTF-8, one segment per line, the same number of lines in every file. Limits: "
-                       f"{PAGE_MAX_SEGMENTS:,} segments, {PAGE_MAX_SYSTEMS} systems, {MAX_REFERENCES} references, "
-                       f"{PAGE_MAX_BYTES / 1e6:.0f} MB; larger test sets: `python -m explainer compare`. "
-                       "File names become system names without their common prefix and suffix "
-                       "(`…hyp.Online-B.de` → `Online-B`; editable below). Nothing is stored on the server.")
+            _upload_form()
         elif source == "Saved comparison":
             st.file_uploader("A comparison saved from this page (JSON: the test set, names, settings, view and "
                              "test results)", type=None, accept_multiple_files=False, key="cp_up_saved")
