@@ -123,9 +123,10 @@ CORPUS = PageSpec(
     # not in the link (docs/corpus.md lists what is): the input form (the sample loaded is), the table's search
     # and filter, the chart format, the names given to the systems (the headline metrics' labels show them: their
     # values are compared), the analysis shown, the segment's step-by-step view and the implementations compared
-    # (computed on demand)
+    # (computed on demand); the language-pair field (what it sets, the tokenizer, is in the link)
     exclude={"cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*",
-             "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "cp_impl_*", "(metrics)"},
+             "cp_langpair", "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "cp_impl_*",
+             "(metrics)"},
     numbers=lambda app: [m.value for m in app.at.metric],
     fixed={"cp_test_n_bs": 100, "cp_test_n_ar": 100},
 )

@@ -26,19 +26,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explainer.corpus.export import columns_csv, json_text
+from explainer.corpus.export import columns_csv, json_text, testset_texts, with_texts
 from explainer.corpus.samples import SAMPLES, load_sample
-from explainer.corpus.significance import MAX_RESAMPLES
+from explainer.corpus.significance import MAX_RESAMPLES, MAX_TEST_CELLS
 from explainer.corpus.testset import (
     MAX_REFERENCES,
     TestSet,
     TestSetError,
     build_testset,
-    parse_jsonl,
-    parse_tsv,
     segment_lines,
-    system_name_from_file,
-    unique_name,
+    testset_from_files,
 )
 from explainer.errors import ExplainerInputError
 from explainer.options import freeze
@@ -49,72 +46,40 @@ from explainer.ui import settings as metric_settings
 from explainer.ui.page_links import dropped_link_warning, watch_dropped_link
 
 __all__ = ["render", "PAGE_MAX_SEGMENTS", "PAGE_MAX_SYSTEMS", "PAGE_MAX_BYTES", "PAGE_MAX_RESAMPLES",
-           "PAGE_MAX_TEST_CELLS", "testset_from_uploads", "testset_from_paste"]
+           "PAGE_MAX_TEST_CELLS", "PAGE_TEST_SECONDS", "testset_from_uploads", "testset_from_paste"]
 
-PAGE_MAX_SEGMENTS = 10_000
-PAGE_MAX_SYSTEMS = 6
-PAGE_MAX_BYTES = 20_000_000          # all uploaded / pasted text together
+PAGE_MAX_SEGMENTS = 20_000           # a full WMT test set is 2,000-3,000 segments; the largest ones under 20,000
+PAGE_MAX_SYSTEMS = 10                # sacreBLEU's defaults run on 20,000 segments x 10 systems
+PAGE_MAX_BYTES = 40_000_000          # all uploaded / pasted text together (20,000 segments x 12 files)
 PAGE_MAX_RESAMPLES = MAX_RESAMPLES               # bootstrap 10,000 resamples, AR 100,000 trials
-PAGE_MAX_TEST_CELLS = 20_000_000     # resamples x segments of one test (sacreBLEU's AR on 2,000 segments)
+PAGE_MAX_TEST_CELLS = MAX_TEST_CELLS  # resamples x segments of one test: sacreBLEU's AR on 20,000 segments
+PAGE_TEST_SECONDS = 120              # one test's time limit on the page (the command line has none)
 TABLE_SEARCH_MAX = 200               # characters of a table search
 CHART_CONFIG = {"displaylogo": False}
+DETECTED = "cp_detected"             # what the uploaded files were read as (one sentence per file)
 
 
 # ---------------------------------------------------------------------------------------------- loading
-def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[tuple[str, bytes]]) -> TestSet:
-    """Build a test set from uploaded files (name, bytes): .txt systems and references, or .jsonl / .tsv files
-    that carry their references. Raises TestSetError with the file and line."""
+def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[tuple[str, bytes]],
+                         detected: list[str] | None = None, source_file: tuple[str, bytes] | None = None) -> TestSet:
+    """Build a test set from uploaded files (name, bytes) of any name, each read by its content
+    (``explainer.corpus.testset.testset_from_files``: plain lines, JSON Lines with candidate/references, TSV with
+    ref… columns); ``detected`` gets one sentence per file saying what was found. Raises TestSetError with the
+    file and line."""
     if not system_files:    # the uploader itself refuses a file over the limit: it is marked red, never sent
         raise TestSetError(f"give at least one system output file (the limit is {PAGE_MAX_BYTES / 1e6:.0f} MB for "
                            "all files together: a larger file is refused by the uploader, marked red, and never "
                            "reaches the page; `python -m explainer compare` takes larger test sets)")
-    total = sum(len(b) for _, b in system_files) + sum(len(b) for _, b in ref_files)
+    total = (sum(len(b) for _, b in system_files) + sum(len(b) for _, b in ref_files)
+             + (len(source_file[1]) if source_file else 0))
     if total > PAGE_MAX_BYTES:
         raise TestSetError(f"the files hold {total / 1e6:.1f} MB, over the page's limit of {PAGE_MAX_BYTES / 1e6:.0f} "
                            "MB (the command line `python -m explainer compare` takes larger test sets)")
-    systems: list[tuple[str, list[str]]] = []
-    sources: dict[str, str] = {}
-    per_segment_refs: list[list[str]] | None = None
-    ref_source = None
-    streams: list[tuple[str, list[str]]] = []
-    for name, data in system_files:
-        low = name.lower()
-        if low.endswith(".jsonl"):
-            cands, refs = parse_jsonl(data, name)
-            if per_segment_refs is None:
-                per_segment_refs, ref_source = refs, name
-            elif refs != per_segment_refs:
-                k = next((i for i, (a, b) in enumerate(zip(refs, per_segment_refs)) if a != b),
-                         min(len(refs), len(per_segment_refs)))
-                raise TestSetError(f"{name}: the references of segment {k + 1} differ from those in {ref_source}; "
-                                   "every system must be scored against the same references")
-            systems.append((unique_name(system_name_from_file(name), [n for n, _ in systems]), cands))
-            sources[systems[-1][0]] = name
-        elif low.endswith(".tsv"):
-            syss, rstreams = parse_tsv(data, name)
-            for n, lines in syss:
-                systems.append((unique_name(n, [x for x, _ in systems]), lines))
-                sources[systems[-1][0]] = f"{name}, column {n}"
-            streams += [(f"{name}:{i + 1}", s) for i, s in enumerate(rstreams)]
-        else:
-            systems.append((unique_name(system_name_from_file(name), [n for n, _ in systems]),
-                            segment_lines(data, name)))
-            sources[systems[-1][0]] = name
-    for name, data in ref_files:
-        streams.append((name, segment_lines(data, name)))
-    if len(systems) > PAGE_MAX_SYSTEMS:
-        raise TestSetError(f"{len(systems)} systems, over the page's limit of {PAGE_MAX_SYSTEMS}")
-    if per_segment_refs is not None:
-        if streams:
-            raise TestSetError(f"{ref_source} carries its own references; do not upload reference files with .jsonl "
-                               "systems")
-        return build_testset(systems, per_segment_refs=per_segment_refs, max_segments=PAGE_MAX_SEGMENTS,
-                             sources=sources)
-    if not streams:
-        raise TestSetError("add at least one reference file (one segment per line, aligned with the systems)")
-    if len(streams) > MAX_REFERENCES:
-        raise TestSetError(f"{len(streams)} reference files, over the limit of {MAX_REFERENCES}")
-    return build_testset(systems, streams, max_segments=PAGE_MAX_SEGMENTS, sources=sources)
+    ts, found = testset_from_files(system_files, ref_files, max_segments=PAGE_MAX_SEGMENTS,
+                                   max_systems=PAGE_MAX_SYSTEMS, source_file=source_file)
+    if detected is not None:
+        detected.extend(found)
+    return ts
 
 
 def testset_from_paste(systems: list[tuple[str, str]], refs: list[str]) -> TestSet:
@@ -152,8 +117,46 @@ def _set_testset(ts: TestSet, label: str, sample: str | None = None) -> None:
     ss["cp_names"] = list(ts.names)
     for i, n in enumerate(ts.names):
         ss[f"cp_name_{i}"] = n
-    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_view_sys", "cp_filter_ids", SHOWN_NAMES):
+    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_view_sys", "cp_filter_ids", SHOWN_NAMES, DETECTED,
+              RESTORED_TESTS):
         ss.pop(k, None)
+
+
+def _language_pair() -> None:
+    """sacreBLEU's language pair (``-l en-zh``): the target picks the tokenizer, as sacreBLEU's own table says."""
+    st.text_input("Language pair (sacreBLEU's -l: the target picks the tokenizer)", key="cp_langpair",
+                  placeholder="e.g. en-de, en-zh", max_chars=20, on_change=_apply_language_pair)
+    note = st.session_state.pop("cp_langpair_note", None)
+    if note:
+        st.caption(hl.md_escape(note))
+
+
+def _apply_language_pair() -> None:
+    from explainer.bleu.registry import dialect_options
+    from explainer.corpus.langpair import parse_language_pair
+
+    ss = st.session_state
+    text = (ss.get("cp_langpair") or "").strip()
+    if not text:
+        return
+    try:
+        pair = parse_language_pair(text)
+    except ExplainerInputError as e:
+        ss["cp_langpair_note"] = str(e)
+        return
+    current, _ = metric_settings.current_settings()
+    if "tokenize" not in current.bleu_options:
+        ss["cp_langpair_note"] = (f"{current.bleu_dialect} has no tokenizer setting; the language pair is "
+                                  "sacreBLEU's (pick sacrebleu in the sidebar)")
+        return
+    spec = next((o for o in dialect_options(current.bleu_dialect) if o["name"] == "tokenize"), {})
+    if pair.tokenizer not in (spec.get("choices") or ()):
+        ss["cp_langpair_note"] = (f"sacreBLEU picks {pair.tokenizer} for {pair.target}: it needs MeCab, which this "
+                                  f"explainer does not have; pick char (or another) in the sidebar")
+        return
+    metric_settings.put_settings(replace(current, bleu_options={**current.bleu_options, "tokenize": pair.tokenizer}))
+    ss["cp_langpair_note"] = (f"{pair.source}-{pair.target}: tokenizer {pair.tokenizer}, sacreBLEU's choice for "
+                              f"{pair.target} (sidebar)")
 
 
 def _sample_settings(sid: str) -> None:
@@ -181,13 +184,106 @@ def _load_uploads() -> None:
     ss = st.session_state
     sys_files = ss.get("cp_up_sys") or []
     ref_files = ss.get("cp_up_ref") or []
+    detected: list[str] = []
+    src = ss.get("cp_up_src")
     try:
         ts = testset_from_uploads([(f.name, f.getvalue()) for f in sys_files],
-                                  [(f.name, f.getvalue()) for f in ref_files])
+                                  [(f.name, f.getvalue()) for f in ref_files], detected,
+                                  (src.name, src.getvalue()) if src is not None else None)
     except (TestSetError, ExplainerInputError) as e:
         ss["cp_load_error"] = str(e)
         return
     _set_testset(ts, f"{len(ts.systems)} uploaded system(s), {ts.n_refs()} reference(s)")
+    ss[DETECTED] = detected
+
+
+#: the widgets a saved comparison restores (besides the test set, the names and the settings)
+SAVED_VIEW_KEYS = ("cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_seg", "cp_test", "cp_test_n_bs",
+                   "cp_test_n_ar", "cp_rouge_type", "cp_differ_view", "cp_rdiffer_view", "cp_view_family",
+                   "cp_langpair")
+RESTORED_TESTS = "cp_restored_tests"
+
+
+def saved_comparison() -> str | None:
+    """This view as a saved comparison (``explainer.corpus.saved``), or None when nothing is loaded."""
+    parts = _saved_parts()
+    return None if parts is None else _dump_saved(parts)
+
+
+def _dump_saved(parts) -> str:
+    from explainer.corpus.saved import dump_saved
+
+    return dump_saved(parts)
+
+
+def _saved_parts(ss=None):
+    """What a saved comparison holds, taken in this run (the download is made later, outside any run); the
+    JSON is only written when the button is pressed. ``ss``: the session state (this run's by default)."""
+    from explainer.corpus.saved import Saved
+
+    ss = st.session_state if ss is None else ss
+    ts = ss.get("cp_ts")
+    if ts is None:
+        return None
+    names = [ss.get(f"cp_name_{i}", n) for i, n in enumerate(ts.names)]
+    try:
+        ts = ts.with_names(names)
+    except TestSetError:
+        pass
+    settings = metric_settings.stored_settings(ss) or metric_settings.default_settings()
+    view = {k: ss[k] for k in SAVED_VIEW_KEYS if k in ss and isinstance(ss[k], (str, int, float, bool))}
+    tests = []
+    for key, got in ss.get("cp_tests", {}).items():
+        if len(key) < 3 or key[1] != ss.get("cp_ts_key"):
+            continue
+        d = got["result"].to_dict(with_samples=True)
+        d.update(metric=key[0], baseline=got["result"].systems[0].name, seconds=got.get("seconds", 0.0),
+                 rouge_type=key[-2] if key[0] == "rouge" else None, measure=key[-1] if key[0] == "rouge" else None)
+        tests.append(d)
+    return Saved(ts, ss.get("cp_ts_label", ""), metric_settings.settings_to_params(settings), view, tests)
+
+
+def _load_saved() -> None:
+    from explainer.corpus.saved import load_saved
+
+    ss = st.session_state
+    f = ss.get("cp_up_saved")
+    if f is None:
+        ss["cp_load_error"] = "choose a saved comparison (.json) first"
+        return
+    try:
+        saved = load_saved(f.getvalue(), max_bytes=PAGE_MAX_BYTES, max_segments=PAGE_MAX_SEGMENTS,
+                           max_systems=PAGE_MAX_SYSTEMS, name=f.name)
+    except (TestSetError, ExplainerInputError) as e:
+        ss["cp_load_error"] = str(e)
+        return
+    _set_testset(saved.testset, saved.label or f"restored from {f.name}")
+    settings, warns = metric_settings.settings_from_params(saved.settings)
+    metric_settings.put_settings(settings)
+    for k, v in saved.view.items():
+        if k in SAVED_VIEW_KEYS and v is not None:
+            ss[k] = v
+    ss[RESTORED_TESTS] = saved.tests
+    if warns:
+        ss["cp_notice"] = "Restored, with warnings: " + "; ".join(warns)
+
+
+def _restore_tests(key: tuple, metric: str, baseline: str, rouge_type: str | None, measure: str) -> None:
+    """Results of a restored comparison go where the page keeps its own (under this view's key)."""
+    from explainer.corpus.significance import PairedResult
+
+    ss = st.session_state
+    pending = ss.get(RESTORED_TESTS)
+    if not pending:
+        return
+    for t in pending:
+        if (t.get("metric") == metric and t.get("baseline") == baseline
+                and (metric == "bleu" or (t.get("rouge_type") == rouge_type and t.get("measure") == measure))):
+            res = PairedResult.from_dict(t)
+            ss.setdefault("cp_tests", {})[key] = {"result": res, "seconds": float(t.get("seconds") or 0.0),
+                                                  "test": res.test, "n": res.n_samples}
+            pending.remove(t)
+            break
 
 
 def _load_paste() -> None:
@@ -372,13 +468,36 @@ def _share_box() -> None:
                + (" The names you gave the systems are not in it." if renamed else ""))
 
 
+def _upload_form() -> None:
+    """Uploads: systems, references and an optional source, any file name (read by content)."""
+    c1, c2 = st.columns(2)
+    with c1:
+        st.file_uploader("System outputs, any file name (one segment per line, one file per system; or "
+                         "JSON Lines with candidate/references; or TSV with a header: ref… columns and one "
+                         "column per system; the format is read from the content)",
+                         type=None, accept_multiple_files=True, key="cp_up_sys")
+    with c2:
+        st.file_uploader(f"References, any file name (1–{MAX_REFERENCES} files, one segment per line)",
+                         type=None, accept_multiple_files=True, key="cp_up_ref")
+    st.file_uploader("Source (optional, any file name, one segment per line): shown in the segment view "
+                     "and the table, and source-length buckets", type=None, accept_multiple_files=False,
+                     key="cp_up_src")
+    st.button("Use these files", key="cp_load_up", on_click=_load_uploads, type="primary")
+    st.caption(f"UTF-8, one segment per line, the same number of lines in every file. Limits: "
+               f"{PAGE_MAX_SEGMENTS:,} segments, {PAGE_MAX_SYSTEMS} systems, {MAX_REFERENCES} references, "
+               f"{PAGE_MAX_BYTES / 1e6:.0f} MB; larger test sets: `python -m explainer compare`. "
+               "File names become system names without their common prefix and suffix "
+               "(`…hyp.Online-B.de` → `Online-B`; editable below). Nothing is stored on the server.")
+
+
 def _input_section() -> TestSet | None:
     ss = st.session_state
     loaded = ss.get("cp_ts")
     with st.expander("Test set: upload, paste or pick a sample" + (f" — loaded: {ss.get('cp_ts_label', '')}"
                                                                     if loaded is not None else ""),
                      expanded=loaded is None):
-        source = st.radio("Source", ["Sample corpus", "Upload files", "Paste"], horizontal=True, key="cp_source")
+        source = st.radio("Source", ["Sample corpus", "Upload files", "Paste", "Saved comparison"], horizontal=True,
+                          key="cp_source")
         if source == "Sample corpus":
             ids = list(SAMPLES)
             if ss.get("cp_sample") not in ids:
@@ -387,19 +506,13 @@ def _input_section() -> TestSet | None:
             st.caption(hl.md_escape(SAMPLES[ss["cp_sample"]].description) + " Written for this project.")
             st.button("Load the sample", key="cp_load_sample", on_click=_load_sample, type="primary")
         elif source == "Upload files":
-            c1, c2 = st.columns(2)
-            with c1:
-                st.file_uploader("System outputs (one .txt per system; or .jsonl with candidate/references; or "
-                                 ".tsv with a header: ref… columns and one column per system)",
-                                 type=["txt", "jsonl", "tsv"], accept_multiple_files=True, key="cp_up_sys")
-            with c2:
-                st.file_uploader(f"References (.txt, 1–{MAX_REFERENCES} files, one segment per line)", type=["txt"],
-                                 accept_multiple_files=True, key="cp_up_ref")
-            st.button("Use these files", key="cp_load_up", on_click=_load_uploads, type="primary")
-            st.caption(f"UTF-8, one segment per line, the same number of lines in every file. Limits: "
-                       f"{PAGE_MAX_SEGMENTS:,} segments, {PAGE_MAX_SYSTEMS} systems, {MAX_REFERENCES} references, "
-                       f"{PAGE_MAX_BYTES / 1e6:.0f} MB; larger test sets: `python -m explainer compare`. "
-                       "File names become system names (editable below). Nothing is stored on the server.")
+            _upload_form()
+        elif source == "Saved comparison":
+            st.file_uploader("A comparison saved from this page (JSON: the test set, names, settings, view and "
+                             "test results)", type=None, accept_multiple_files=False, key="cp_up_saved")
+            st.button("Restore it", key="cp_load_saved", on_click=_load_saved, type="primary")
+            st.caption(f"Limit: {PAGE_MAX_BYTES / 1e6:.0f} MB, and the limits of uploads. Save one with “Save this "
+                       "comparison” under Downloads. Nothing is stored on the server.")
         else:
             n_ref = ss.setdefault("cp_paste_nref", 1)
             for k in range(n_ref):
@@ -419,6 +532,9 @@ def _input_section() -> TestSet | None:
         err = ss.pop("cp_load_error", None)
         if err:
             st.error(hl.md_escape(err), icon=":material/error:")
+    found = ss.get(DETECTED)
+    if found and loaded is not None and ss.get("cp_ts_sample") is None:
+        st.caption(hl.md_escape("Read by content — " + "; ".join(found)))
     for w in ss.pop(LINK_WARNINGS, None) or []:
         st.warning(hl.md_escape(w), icon=":material/link:")
     notice = ss.pop("cp_notice", None)
@@ -503,6 +619,14 @@ def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple]:
     return _cached("bleu", key, compute), ("bleu",) + key
 
 
+def _cjk_warning(ts: TestSet, tokenizer: str | None) -> str | None:
+    from explainer.corpus.langpair import cjk_warning
+
+    pair = (st.session_state.get("cp_langpair") or "").strip()
+    target = pair.split("-")[-1].lower() if "-" in pair else None
+    return cjk_warning((r for rs in ts.references[:2000] for r in rs), tokenizer, target=target)
+
+
 def _rouge_types(settings) -> tuple[tuple[str, ...], list[str]]:
     from explainer.ui.schema import supported_types
 
@@ -547,6 +671,22 @@ def _plot(fig, key: str, **kw):
 
 
 OPEN_REQUEST = "cp_open_request"
+SCROLL_TO_SEGMENT = "cp_scroll_to_segment"     # a counter: each opening asks once to scroll to the segment view
+SCROLLED = "_cp_scrolled"
+
+
+def _scroll_to_segment_view() -> None:
+    """Scroll the page to the segment view once after a click opened a segment (it opens two screens below the
+    gain / loss buttons and chart bars, out of sight). A zero-height component's script, same origin."""
+    ss = st.session_state
+    n = ss.get(SCROLL_TO_SEGMENT, 0)
+    if not n or ss.get(SCROLLED) == n:
+        return
+    ss[SCROLLED] = n
+    import streamlit.components.v1 as components
+
+    components.html(f"<script>/* {n} */ const el = window.parent.document.getElementById('segment-view');"
+                    "if (el) { el.scrollIntoView({behavior: 'smooth', block: 'start'}); }</script>", height=0)
 
 
 def _open_segment(seg: int, system: str | None = None, note: str = "") -> None:
@@ -570,6 +710,7 @@ def _apply_open_request() -> None:
         ss["cp_system"] = system
         ss["cp_view_sys"] = system
     ss["cp_opened_note"] = note
+    ss[SCROLL_TO_SEGMENT] = ss.get(SCROLL_TO_SEGMENT, 0) + 1     # the segment opens below: bring it into view
 
 
 def _selected_points(key: str) -> list[dict]:
@@ -646,7 +787,7 @@ def _scores_section_bleu(rep, rkey: tuple, b: int) -> None:
         for n, p in enumerate(t.precisions):
             row[f"p{n + 1}"] = p
         if tests is not None:
-            row["p-value"] = by[s.name].p_value if s.name in by else None
+            row["p-value"] = p_value_text(by[s.name].p_value) if s.name in by else "—"
             row["95% CI ±"] = by[s.name].ci if s.name in by else None
         row["Δ vs baseline"] = s.score - rep.systems[b].score
         rows.append(row)
@@ -664,6 +805,10 @@ def _scores_section_bleu(rep, rkey: tuple, b: int) -> None:
     st.code(f"BLEU signature: {rep.signature}", language=None, wrap_lines=True)
     st.caption(hl.md_escape(f"{rep.d.implementation}; corpus BLEU from the summed statistics of all "
                             f"{rep.n_segments:,} segments (not a mean of sentence scores). Scale 0–{rep.scale:g}."))
+    tok = rep.d.options.get("tokenize") if "tokenize" in rep.d.options else None
+    cjk = _cjk_warning(rep.testset, tok) if "tokenize" in rep.d.options else None
+    if cjk:
+        st.warning(hl.md_escape(cjk), icon=":material/translate:")
     warns = {w.message for s in rep.systems for w in s.trace.warnings}
     for w in sorted(warns):
         st.warning(hl.md_escape(f"{rep.d.implementation}: {w}"), icon=":material/warning:")
@@ -688,9 +833,13 @@ def _worked_out_section(rep, i: int) -> None:
              "in the mean": o["included"]} for o in orders]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     _plot(charts.bleu_counts_figure(orders), "cp_counts")
-    st.latex(r"\quad ".join(bv.precision_latex(o) for o in t.combination.orders[:4]) or r"\text{—}")
-    if len(t.combination.orders) > 4:
-        st.latex(r"\quad ".join(bv.precision_latex(o) for o in t.combination.orders[4:]))
+    # two precisions per line: four of a WMT-sized corpus (p₄ = 11559/33421 = 0.345…) were cut at 1280 px
+    per_line = 2
+    orders_c = list(t.combination.orders)
+    if not orders_c:
+        st.latex(r"\text{—}")
+    for k in range(0, len(orders_c), per_line):
+        st.latex(r"\quad ".join(bv.precision_latex(o) for o in orders_c[k:k + per_line]))
     st.markdown(hl.md_escape(f"Total candidate length c = {t.sys_len:,} tokens, total reference length r = "
                              f"{t.ref_len:,} (each segment's r is the reference length its rule picks; "
                              f"the corpus r is their sum). Ratio c/r = "
@@ -776,6 +925,7 @@ def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_t
         return
     test, n, run = _test_controls(rep)
     key = _tests_key(rkey, rep.names[b], rouge_type, measure)
+    _restore_tests(key, metric, rep.names[b], rouge_type, measure)
     if run:
         if not _run_paired_test(rep, metric, b, test, n, key, faithful=faithful, rouge_type=rouge_type,
                                 measure=measure):
@@ -783,12 +933,19 @@ def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_t
         # the scores table above shows the p-values and intervals too: draw the page again with them
         st.rerun()
     got = st.session_state.setdefault("cp_tests", {}).get(key)
+    if len(rep.systems) > 2:
+        _pair_matrix_box(rep, metric, test, n, key, faithful=faithful, rouge_type=rouge_type, measure=measure)
     if got is None and len(rep.systems) == 1 and metric == "bleu":
         _confidence_of_one_system(rep, faithful)
     elif got is None:
         st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
     else:
         _test_result(rep, metric, got, faithful, rouge_type)
+
+
+def p_value_text(p: float | None) -> str:
+    """A p-value as sacreBLEU prints it (4 decimals); the baseline has none (it was shown as "None")."""
+    return "— (baseline)" if p is None else f"{p:.4f}"
 
 
 def _significance_caption(metric: str, faithful: bool, rouge_type: str | None, measure: str) -> None:
@@ -824,6 +981,9 @@ def _test_controls(rep) -> tuple[str, int, bool]:
                    f"use at most {PAGE_MAX_TEST_CELLS // S:,} (or the command line).")
     one = len(rep.systems) < 2
     run = c3.button("Run the test", key="cp_run_test", type="primary", disabled=too_big or one)
+    st.caption(f"Bounded: at most {PAGE_MAX_RESAMPLES[test]:,} {'resamples' if test == 'bs' else 'trials'}, "
+               f"{PAGE_MAX_TEST_CELLS:,} draws (× segments) and {PAGE_TEST_SECONDS} s per test; the statistics of "
+               "each segment are resampled, not the texts.")
     if one:
         st.info("A paired test needs two systems. With one system, the bootstrap interval below is sacreBLEU's "
                 "`--confidence`.")
@@ -843,7 +1003,8 @@ def _run_paired_test(rep, metric: str, b: int, test: str, n: int, key: tuple, *,
     t0 = time.perf_counter()
     try:
         res = paired_test(named, test=test, n_samples=n, faithful=faithful,
-                          progress=lambda f: p(f, f"{int(100 * f)} %"))
+                          progress=lambda f: p(f, f"{int(100 * f)} % (time limit {PAGE_TEST_SECONDS} s)"),
+                          time_limit=PAGE_TEST_SECONDS)
     except ExplainerInputError as e:
         st.error(hl.md_escape(str(e)))
         return False
@@ -855,6 +1016,46 @@ def _run_paired_test(rep, metric: str, b: int, test: str, n: int, key: tuple, *,
     while len(store) > _TESTS_KEPT:     # each holds its resamples: the last few only
         store.pop(next(iter(store)))
     return True
+
+
+MATRICES = "cp_matrices"
+
+
+def _pair_matrix_box(rep, metric: str, test: str, n: int, key: tuple, *, faithful: bool, rouge_type: str | None,
+                     measure: str) -> None:
+    """Every pair of systems under the chosen test (a p-value matrix) and WMT-style clusters."""
+    from explainer.corpus.significance import pair_matrix
+
+    ss = st.session_state
+    store = ss.setdefault(MATRICES, {})
+    mkey = key[1:] + (test, n)
+    with st.expander("All systems against each other (every pair, WMT-style clusters)",
+                     expanded=mkey in store):
+        if st.button(f"Run the test on every pair ({len(rep.systems) * (len(rep.systems) - 1) // 2} pairs)",
+                     key="cp_run_matrix"):
+            named = [(s.name, rep.statistic(j) if metric == "bleu" else rep.statistic(j, rouge_type, measure))
+                     for j, s in enumerate(rep.systems)]
+            p = _Progress("Every pair")
+            try:
+                store[mkey] = pair_matrix(named, test=test, n_samples=n, faithful=faithful,
+                                          progress=lambda f: p(f, f"{int(100 * f)} %"), time_limit=PAGE_TEST_SECONDS)
+            except ExplainerInputError as e:
+                st.error(hl.md_escape(str(e)))
+            finally:
+                p.done()
+            while len(store) > 2:
+                store.pop(next(iter(store)))
+        m = store.get(mkey)
+        if m is None:
+            st.caption(f"The test above ({test}, {n:,}) run with each system as the baseline; bounded by the same "
+                       f"{PAGE_TEST_SECONDS} s.")
+            return
+        rows = [{"system": a, **{b: ("—" if i == j else f"{m.p[i][j]:.4f}") for j, b in enumerate(m.names)}}
+                for i, a in enumerate(m.names)]
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        st.markdown(hl.md_escape("Clusters, best first: " + " > ".join("{" + ", ".join(c) + "}" for c in m.clusters)))
+        st.caption(hl.md_escape(m.to_dict()["clustering"] + ". Many pairs at 0.05: some differences are chance "
+                                "(see the note on Bonferroni below)."))
 
 
 def _confidence_of_one_system(rep, faithful: bool) -> None:
@@ -875,9 +1076,10 @@ def _test_result(rep, metric: str, got: dict, faithful: bool, rouge_type: str | 
     st.markdown(hl.md_escape(f"{'Paired bootstrap' if res.test == 'bs' else 'Approximate randomization'}, "
                              f"{res.n_samples:,} {'resamples' if res.test == 'bs' else 'trials'}, seed {res.seed}, "
                              f"baseline {res.systems[0].name} — computed in {got['seconds']:.2f} s."))
-    rows = [{"system": s.name, "score": s.score, "p-value": s.p_value,
+    rows = [{"system": s.name, "score": s.score, "p-value": p_value_text(s.p_value),
              "bootstrap mean": s.mean, "95% CI ±": s.ci,
-             "significant at 0.05": None if s.p_value is None else bool(s.p_value < 0.05)} for s in res.systems]
+             "significant at 0.05": "baseline" if s.p_value is None else ("yes" if s.p_value < 0.05 else "no")}
+            for s in res.systems]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if metric == "bleu" and faithful:
         from explainer.corpus.significance import paired_signature
@@ -904,7 +1106,10 @@ def _differ_section_bleu(rep, b: int, i: int) -> None:
     st.header("Where the systems differ", anchor="differ")
     # One analysis at a time (tabs would compute and draw all of them on every rerun)
     views = {"Length buckets": _buckets_view, "Precision by order": _precision_view, "N-grams": _ngrams_view,
-             "Largest deltas": _deltas_view, "Segment scores": _scatter_view, "Length ratio": _ratio_view}
+             "Largest deltas": _deltas_view, "Segment scores": _scatter_view, "Length ratio": _ratio_view,
+             "Word accuracy": _word_accuracy_view, "Sentence buckets": _sentence_buckets_view}
+    if rep.testset.source is not None:
+        views["Source length"] = _source_length_view
     if st.session_state.get("cp_differ_view") not in views:
         st.session_state["cp_differ_view"] = next(iter(views))
     view = st.segmented_control("Analysis", list(views), key="cp_differ_view") or next(iter(views))
@@ -926,6 +1131,67 @@ def _buckets_view(rep, b: int, i: int) -> None:
                  key="cp_bucket_table", on_select=partial(_on_group_row, "cp_bucket_table", groups))
     st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a bar or a row to list "
                "its segments in the table below.")
+
+
+def _cached_analysis(rep, name: str, compute):
+    """compare-mt's analyses of a report, computed once per report (the report is kept per input and settings)."""
+    key = ("comparemt", name)
+    if key not in rep._cache:
+        rep._cache[key] = compute()
+    return rep._cache[key]
+
+
+def _word_accuracy_view(rep, b: int, i: int) -> None:
+    from explainer.corpus.comparemt import word_accuracy
+
+    wa = _cached_analysis(rep, "word_accuracy", lambda: word_accuracy(rep))
+    buckets = [{"bucket": lab, "n_segments": len(wa["systems"][0]["buckets"][k]["segments"]),
+                "segments": wa["systems"][0]["buckets"][k]["segments"],
+                "scores": {s["system"]: s["buckets"][k]["fmeasure"] for s in wa["systems"]}}
+               for k, lab in enumerate(wa["labels"])]
+    buckets = [bk for k, bk in enumerate(buckets)
+               if any(s["buckets"][k]["reference_words"] or s["buckets"][k]["output_words"] for s in wa["systems"])]
+    _plot(cc.length_buckets_figure(buckets, rep.names, metric="word F-measure", what="frequency",
+                                   title="Word accuracy (F-measure) by frequency in the references"),
+          "cp_wordacc", selection_mode="points",
+          on_select=partial(_on_pick, "cp_wordacc", partial(cc.bucket_bar_segments, buckets)))
+    rows = [{"system": s["system"], "frequency": bk["bucket"], "matches": bk["matches"],
+             "output words": bk["output_words"], "reference words": bk["reference_words"],
+             "precision": bk["precision"], "recall": bk["recall"], "F": bk["fmeasure"]}
+            for s in wa["systems"] for bk in s["buckets"]]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.caption("compare-mt's word accuracy analysis: each word of an output or a reference is bucketed by how often "
+               "it occurs in the references (first reference); a word matches min(count in the output, count in "
+               "the reference) times per segment. The tokens are the BLEU dialect's. Click a bar to list the "
+               "segments with words of that bucket.")
+
+
+def _sentence_buckets_view(rep, b: int, i: int) -> None:
+    from explainer.corpus.comparemt import sentence_buckets
+
+    sb = _cached_analysis(rep, "sentence_buckets", lambda: sentence_buckets(rep))
+    buckets = [{"bucket": lab, "n_segments": sum(s["counts"][k] for s in sb["systems"]),
+                "segments": sorted({x for s in sb["systems"] for x in s["segments"][k]}),
+                "scores": {s["system"]: s["counts"][k] for s in sb["systems"]}} for k, lab in enumerate(sb["labels"])]
+    _plot(cc.length_buckets_figure(buckets, rep.names, metric="segments", what="sentence score",
+                                   title="Segments per band of sentence score"), "cp_sentbuckets",
+          selection_mode="points", on_select=partial(_on_pick, "cp_sentbuckets",
+                                                      partial(cc.bucket_bar_segments, buckets)))
+    st.caption(hl.md_escape(f"compare-mt's sentence bucket analysis: how many segments of each system score in "
+                            f"each band; sentence scores: {sb['scored_by']}. Click a bar to list the band's "
+                            "segments (of every system) below."))
+
+
+def _source_length_view(rep, b: int, i: int) -> None:
+    from explainer.corpus.comparemt import source_length_buckets
+
+    buckets = _cached_analysis(rep, "source_length", lambda: source_length_buckets(rep, rep.testset.source))
+    _plot(cc.length_buckets_figure(buckets, rep.names, what="source length",
+                                   title="BLEU by source length (buckets of about equal size)"), "cp_srcbuckets",
+          selection_mode="points", on_select=partial(_on_pick, "cp_srcbuckets",
+                                                      partial(cc.bucket_bar_segments, buckets)))
+    st.caption("Corpus BLEU of the segments whose source has that many words (characters for a source written "
+               "without spaces). Click a bar to list its segments below.")
 
 
 def _on_group_row(key: str, groups: list[tuple[list[int], str]]) -> None:
@@ -992,8 +1258,14 @@ def _ngrams_view(rep, b: int, i: int) -> None:
 
 
 def _deltas_view(rep, b: int, i: int) -> None:
-    _delta_buttons(rep.largest_deltas(i, b), "cp_delta", "", 2)
-    delta = rep.systems[i].sentence - rep.systems[b].sentence
+    dl = rep.largest_deltas(i, b)
+    _delta_buttons(dl, "cp_delta", "", 2)
+    st.caption(hl.md_escape(f"Sentence scores: {dl['scored_by']}."))
+    vi, vb = rep.sacrebleu_sentence_variants(i), rep.sacrebleu_sentence_variants(b)
+    if vi is not None and vb is not None:          # the same scores as the gains and losses above
+        delta = vi["sentence_bleu"] - vb["sentence_bleu"]
+    else:
+        delta = rep.systems[i].sentence - rep.systems[b].sentence
     _plot(cc.delta_histogram_figure(delta, name=rep.names[i], base_name=rep.names[b]), "cp_delta_hist",
           selection_mode="points", on_select=partial(_on_pick, "cp_delta_hist", partial(cc.delta_bar_segments, delta)))
     st.caption("Click a bar to list its segments in the table below.")
@@ -1107,9 +1379,11 @@ PREVIEW_CHARS = 70
 def _table_frame(cols: dict, ts: TestSet, names: list[str]) -> pd.DataFrame:
     """The table as shown: id, the first reference (shortened), its length, then per system its score first
     (the CSV download keeps every column in the report's order)."""
-    out = {"segment": cols["segment"],
-           "reference 1": [r[0][:PREVIEW_CHARS] + ("…" if len(r[0]) > PREVIEW_CHARS else "") if r else ""
-                           for r in ts.references]}
+    out = {"segment": cols["segment"]}
+    if ts.source is not None:
+        out["source"] = [x[:PREVIEW_CHARS] + ("…" if len(x) > PREVIEW_CHARS else "") for x in ts.source]
+    out["reference 1"] = [r[0][:PREVIEW_CHARS] + ("…" if len(r[0]) > PREVIEW_CHARS else "") if r else ""
+                          for r in ts.references]
     for k in ("ref_len", "ref_words"):
         if k in cols:
             out[k] = cols[k]
@@ -1140,12 +1414,36 @@ def _seg_input_changed() -> None:
 
 def _segment_view(rep, metric: str, settings) -> None:
     st.header("Segment view", anchor="segment-view")
+    _scroll_to_segment_view()
     seg, j = _segment_navigation(rep.n_segments, rep.names)
     k = seg - 1
     cand = rep.testset.systems[j][1][k]
     refs = rep.testset.references[k]
+    _side_by_side(rep, k, j)
     _segment_summary(rep, metric, seg, j, cand, refs, settings)
     _segment_explanation(cand, refs, metric, settings)
+
+
+def _side_by_side(rep, k: int, j: int) -> None:
+    """The source (when loaded), the baseline's and the shown system's outputs and the references of segment k
+    side by side (compare-mt's sentence examples; the explanation below takes one candidate at a time)."""
+    ss = st.session_state
+    ts = rep.testset
+    names = rep.names
+    b = names.index(ss["cp_baseline"]) if ss.get("cp_baseline") in names else 0
+    shown = [b] if b == j else [b, j]
+    if ts.source is not None:
+        st.markdown("**Source** " + hl.md_escape(ts.source[k]))
+    cols = st.columns(len(shown) + 1)
+    for col, idx in zip(cols, shown):
+        with col:
+            role = "baseline" if idx == b else "system"
+            st.markdown(f"**{hl.md_escape(names[idx])}** ({role})")
+            st.markdown(hl.md_escape(ts.systems[idx][1][k]) or "_(empty)_")
+    with cols[-1]:
+        for r_i, r in enumerate(ts.references[k]):
+            st.markdown(f"**Reference {r_i + 1}**")
+            st.markdown(hl.md_escape(r) or "_(empty)_")
 
 
 def _segment_navigation(S: int, names: list[str]) -> tuple[int, int]:
@@ -1230,9 +1528,10 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
     tests_dict = tests["result"].to_dict() if tests else None
     c1, c2, c3, c4 = st.columns(4)
     with c1:
-        st.download_button("Per-segment table (CSV)",
-                           lambda: columns_csv(rep.segment_rows(b) if metric == "bleu" else
-                                               rep.segment_rows(rouge_type, b)),
+        st.download_button("Per-segment table with the texts (CSV)",
+                           lambda: columns_csv(with_texts(rep.segment_rows(b) if metric == "bleu" else
+                                                          rep.segment_rows(rouge_type, b),
+                                                          *testset_texts(rep.testset))),
                            file_name=f"corpus_segments_{metric}.csv", mime="text/csv", key="cp_dl_csv",
                            on_click="ignore")
     with c2:
@@ -1250,8 +1549,53 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
                            file_name="corpus_charts.html", mime="text/html", key="cp_dl_html", on_click="ignore")
     with c4:
         st.selectbox("Chart image format (camera icon of each chart)", ["png", "svg"], key="cp_chart_format")
+    comp = paper_table_input(rep, metric, tests["result"] if tests else None, rouge_type)
+    d1, d2 = st.columns(2)
+    with d1:
+        st.download_button("Table for the paper (LaTeX, booktabs)", partial(_paper_table, comp, "latex"),
+                           file_name=f"corpus_{metric}_table.tex", mime="text/x-tex", key="cp_dl_latex",
+                           on_click="ignore")
+    with d2:
+        st.download_button("Table for the paper (Markdown)", partial(_paper_table, comp, "markdown"),
+                           file_name=f"corpus_{metric}_table.md", mime="text/markdown", key="cp_dl_md",
+                           on_click="ignore")
+    st.caption("The tables hold each system's score, the bootstrap mean ± 95 % CI and the p-value against the "
+               "baseline when a test was run above (* where p ≤ 0.05), and the signature as a footnote; the LaTeX "
+               "needs \\usepackage{booktabs}. The command line writes the same: `compare --format latex`.")
+    st.download_button("Save this comparison (JSON: test set, names, settings, view, test results)",
+                       partial(_dump_saved, _saved_parts()), file_name="corpus_comparison.json",
+                       mime="application/json", key="cp_dl_saved", on_click="ignore")
     st.caption("Every chart's camera icon saves it as PNG or SVG (made in your browser). The HTML file holds all "
                "charts of this page, interactive, with Plotly included (works offline).")
+
+
+def paper_table_input(rep, metric: str, res, rouge_type: str | None) -> dict:
+    """The comparison as ``compare`` prints it (``explainer.corpus.tables``' input): the test's rows when one was
+    run (baseline first), else the corpus scores."""
+    from explainer.corpus.significance import paired_signature
+
+    out: dict[str, Any] = {"metric": metric, "n_segments": rep.n_segments, "signature": rep.signature}
+    if metric == "rouge":
+        out.update(rouge_type=rouge_type, measure="fmeasure")
+    if res is not None:
+        out["systems"] = [s.to_dict() for s in res.systems]
+        out["test"] = {"type": res.test, "n_samples": res.n_samples, "seed": res.seed}
+        if metric == "bleu" and res.faithful:
+            out["signature"] = paired_signature(rep.signature, res.test, res.n_samples, res.seed,
+                                                res.n_ar_confidence)
+    elif metric == "bleu":
+        out["systems"] = [{"name": s.name, "score": float(s.score)} for s in rep.systems]
+        out["test"] = {"type": None}
+    else:
+        out["systems"] = [{"name": s.name, "score": s.mean(rouge_type)} for s in rep.systems]
+        out["test"] = {"type": None}
+    return out
+
+
+def _paper_table(comp: dict, fmt: str) -> str:
+    from explainer.corpus.tables import render_table
+
+    return render_table(comp, fmt)
 
 
 # --------------------------------------------------------------------------------------------------- ROUGE
@@ -1361,7 +1705,11 @@ def _render() -> None:
     ss = st.session_state
     if ss.get("cp_metric") not in ("BLEU", "ROUGE"):
         ss["cp_metric"] = "BLEU"
-    metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric") or "BLEU"
+    c_metric, c_pair = st.columns([1, 2], vertical_alignment="bottom")
+    with c_metric:
+        metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric") or "BLEU"
+    with c_pair:
+        _language_pair()
     try:
         if metric == "BLEU":
             rep, rkey = _bleu_report(ts, ss["cp_ts_key"], settings)
@@ -1379,6 +1727,7 @@ def _render() -> None:
         return
     b, i = _baseline_and_system(rep.names)
     if metric == "BLEU":
+        _restore_tests(_tests_key(rkey, rep.names[b]), "bleu", rep.names[b], None, "fmeasure")
         _scores_section_bleu(rep, rkey, b)
         _worked_out_section(rep, i)
         _corpus_vs_mean_section(rep, i)
