@@ -74,8 +74,7 @@ def _cli_options(argv: list[str]) -> dict:
 def test_one_flag_table_read_both_ways():
     """Every (flag, dialect, option) of the core's table: the comparison writes the flag, and the command line
     reads it back to the same option value (mteval's smoothing both ways, lowercase off as -o)."""
-    from explainer.bleu import get_dialect
-    from explainer.bleu import DIALECTS
+    from explainer.bleu import DIALECTS, get_dialect
     from explainer.bleu.flags import flag_table
     from explainer.dialectcmp.configs import bleu_argv
 

@@ -64,6 +64,10 @@ CHART_CONFIG = {"displaylogo": False}
 def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[tuple[str, bytes]]) -> TestSet:
     """Build a test set from uploaded files (name, bytes): .txt systems and references, or .jsonl / .tsv files
     that carry their references. Raises TestSetError with the file and line."""
+    if not system_files:    # the uploader itself refuses a file over the limit: it is marked red, never sent
+        raise TestSetError(f"give at least one system output file (the limit is {PAGE_MAX_BYTES / 1e6:.0f} MB for "
+                           "all files together: a larger file is refused by the uploader, marked red, and never "
+                           "reaches the page; `python -m explainer compare` takes larger test sets)")
     total = sum(len(b) for _, b in system_files) + sum(len(b) for _, b in ref_files)
     if total > PAGE_MAX_BYTES:
         raise TestSetError(f"the files hold {total / 1e6:.1f} MB, over the page's limit of {PAGE_MAX_BYTES / 1e6:.0f} "

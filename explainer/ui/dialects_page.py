@@ -57,6 +57,7 @@ def _load_from_url() -> None:
     ss["dl_claim"] = state.get("claim", "")
     ss["dl_claim_metric"] = state.get("claim_metric", "any")
     ss["dl_a"], ss["dl_b"] = state.get("a", ""), state.get("b", "")
+    ss["dl_head"] = state.get("head", dv.HEAD_TYPES[0])
     ss["_dl_autorun"] = bool(state.get("claim"))
     if state.get("claim"):
         ss["dl_tab"] = TABS[1]                  # a link with a claim opens on its answer
@@ -73,7 +74,8 @@ def _texts() -> tuple[str, list[str]]:
 def _sync_url(cand: str, refs: list[str]) -> None:
     ss = st.session_state
     want = dv.page_params(cand, refs, ss.get("dl_metric", "BLEU").lower(), ss.get("dl_claim", ""),
-                          ss.get("dl_claim_metric", "any"), ss.get("dl_a", ""), ss.get("dl_b", ""))
+                          ss.get("dl_claim_metric", "any"), ss.get("dl_a", ""), ss.get("dl_b", ""),
+                          ss.get("dl_head", dv.HEAD_TYPES[0]))
     have = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
     norm = {k: (v if isinstance(v, list) else [v]) for k, v in want.items()}
     if norm != have:
@@ -191,7 +193,7 @@ def _link_base() -> ms.MetricSettings:
 def _compare(cand: str, refs: list[str]) -> None:
     ss = st.session_state
     metric = st.radio("Metric", ["BLEU", "ROUGE"], key="dl_metric", horizontal=True)
-    types = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+    types = dv.HEAD_TYPES
     if metric == "ROUGE":
         head = st.selectbox("Headline ROUGE type (the chart and the 'score' column)", types, key="dl_head")
         types = (head,) + tuple(t for t in types if t != head)

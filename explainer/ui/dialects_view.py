@@ -495,15 +495,30 @@ def parse_page_params(params: Mapping[str, Any]) -> tuple[dict, list[str]]:
             state["claim_metric"] = cm
         else:
             warns.append(f"“claim_metric={cm[:40]}” is not one of {', '.join(METRIC_CHOICES)}; using any.")
+    _parse_view_choices(first, state, warns)
+    return state, warns
+
+
+def _parse_view_choices(first, state: dict, warns: list[str]) -> None:
+    """The rows compared (``a``, ``b``) and the headline ROUGE type (``head``) of a link into ``state``."""
     for key in ("a", "b"):
         v = first(key)
         if v is not None:
             state[key] = v[:60]
-    return state, warns
+    head = first("head")
+    if head is not None:
+        if head in HEAD_TYPES:
+            state["head"] = head
+        else:
+            warns.append(f"“head={head[:40]}” is not one of {', '.join(HEAD_TYPES)}; using {HEAD_TYPES[0]}.")
+
+
+#: the ROUGE types of the side-by-side view; ``head`` (in the link when not the first) leads the chart and table
+HEAD_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
 
 def page_params(candidate: str, refs: Sequence[str], metric: str, claim: str, claim_metric: str,
-                a: str = "", b: str = "") -> dict:
+                a: str = "", b: str = "", head: str = HEAD_TYPES[0]) -> dict:
     """This page's state -> URL parameters (texts left out when longer than MAX_URL_TEXT in all)."""
     out: dict = {}
     if len(candidate) + sum(len(r) for r in refs) <= MAX_URL_TEXT:
@@ -518,4 +533,6 @@ def page_params(candidate: str, refs: Sequence[str], metric: str, claim: str, cl
         out["a"] = a
     if b:
         out["b"] = b
+    if metric == "rouge" and head in HEAD_TYPES[1:]:
+        out["head"] = head
     return out

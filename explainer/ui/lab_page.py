@@ -116,7 +116,9 @@ def _load_optimizer_settings(qp, warns: list[str]) -> None:
     moves = list(MOVES)
     if raw is not None:
         given = [m.strip() for m in raw.split(",") if m.strip()]
-        if given and all(m in MOVES for m in given):
+        if not raw.strip():
+            moves = []   # the link of a page with no move chosen
+        elif given and all(m in MOVES for m in given):
             moves = [m for m in MOVES if m in given]
         else:
             warns.append(f"{hl.md_escape('moves=' + raw[:60])} is not a comma-separated list of "
@@ -138,13 +140,12 @@ def _params() -> dict:
         if section == "optimizer":
             out["seed"] = str(int(ss.get("lab_opt_seed_v", OPT_SEED[2])))
             out["budget"] = f"{float(ss.get('lab_opt_budget_v', OPT_BUDGET[2])):g}"
-            moves = ",".join(m for m in MOVES if m in ss.get("lab_opt_moves_v", MOVES))
-            if moves:
-                out["moves"] = moves
+            # no move chosen is "moves=" (absent means every move)
+            out["moves"] = ",".join(m for m in MOVES if m in ss.get("lab_opt_moves_v", MOVES))
         cand, refs = ss.get("lab_cand", ""), _refs_list(ss.get("lab_refs", ""))
         if len(cand) + sum(map(len, refs)) <= MAX_URL_TEXT:
             out["candidate"] = cand
-            out["ref"] = refs
+            out["ref"] = refs or [""]   # no reference is "ref=" (absent means the default references)
     return out
 
 
