@@ -31,7 +31,8 @@ class MetricName:
 METRIC_NAMES: tuple[MetricName, ...] = (
     MetricName("BLEU", r"\b(?:sacre)?bleu\b", "bleu", "BLEU"),
     MetricName("ROUGE", r"\b(?:rouge|r)[\s_-]*(?:lsum|l|w|su|s|[1-9])\b|\brouge\b", "rouge", "ROUGE"),
-    MetricName("chrF", r"\bchrf(?:\+\+|\+|\d)?(?![\w])", None, "chrF, a character n-gram F-score"),
+    # chrF is searched once its searcher is on main (explainer/dialectcmp/chrf_space.py: reproduction.SEARCHERS)
+    MetricName("chrF", r"\bchrf(?:\+\+|\+|\d)?(?![\w])", "chrf", "chrF, a character n-gram F-score"),
     MetricName("TER", r"\b(?:h?ter|translation edit rate)\b", None, "TER, an edit rate"),
     MetricName("COMET", r"\b(?:x-?)?comet(?:[\w-]*)?\b", None, "COMET, a learned metric"),
     MetricName("METEOR", r"\bmeteor\b", None, "METEOR, an alignment metric with stems and synonyms"),
@@ -57,9 +58,13 @@ def other_metric(text: str, searchers=("bleu", "rouge")) -> MetricName | None:
     return None
 
 
-def refusal_message(m: MetricName, claim: str) -> str:
-    return (f"{claim.strip()!r} is a {m.name} number: {m.what}. This tool computes BLEU and ROUGE only, so it cannot "
-            f"say which settings give it (no BLEU or ROUGE configuration is offered in its place).")
+_SEARCHED = {"bleu": "BLEU", "rouge": "ROUGE", "chrf": "chrF"}
+
+
+def refusal_message(m: MetricName, claim: str, searchers=("bleu", "rouge")) -> str:
+    names = " and ".join(_SEARCHED.get(s, s) for s in searchers)
+    return (f"{claim.strip()!r} is a {m.name} number: {m.what}. This search covers {names} only, so it cannot say "
+            f"which settings give it (no {names} configuration is offered in its place).")
 
 
 _NUMBER = r"[+-]?(?:\d+(?:[.,]\d+)?|[.,]\d+)(?:e[+-]?\d+)?\s*%?"

@@ -288,22 +288,29 @@ def finish(col, cl: Claim, t0: float, max_matches: int | None, candidate="", ref
                         time.perf_counter() - t0, candidate, list(refs))
 
 
-#: the metric families ``reproduce`` searches; a claim naming any other metric (claim_names.METRIC_NAMES) is
-#: refused. A new metric's searcher is added here and named in METRIC_NAMES.
-SEARCHERS = ("bleu", "rouge")
+def _searchers() -> tuple[str, ...]:
+    """The metric families ``reproduce`` searches: BLEU, ROUGE, and chrF once its searcher
+    (``explainer.dialectcmp.chrf_space``) is there. A claim naming any other metric (claim_names.METRIC_NAMES) is
+    refused; a new metric's searcher is named in METRIC_NAMES and listed here."""
+    import importlib.util
+
+    return ("bleu", "rouge") + (("chrf",) if importlib.util.find_spec("explainer.dialectcmp.chrf_space") else ())
 
 
-def _refusal(claim) -> Reproduction | None:
+SEARCHERS = _searchers()
+
+
+def _refusal(claim, searchers: tuple = SEARCHERS) -> Reproduction | None:
     """A refused Reproduction when the claim names a metric that is not searched (None otherwise)."""
     if isinstance(claim, Claim) or not isinstance(claim, str):
         return None
-    other = other_metric(claim, SEARCHERS)
+    other = other_metric(claim, searchers)
     if other is None:
         return None
     from decimal import Decimal
 
     cl = Claim(claim.strip()[:MAX_CLAIM_CHARS], Decimal(0), 0, False, other.name, None, (), ())
-    return Reproduction(cl, [], [], [], 0, 0, 0.0, refused=refusal_message(other, claim))
+    return Reproduction(cl, [], [], [], 0, 0, 0.0, refused=refusal_message(other, claim, searchers))
 
 
 def reproduce_claims(candidate: str, references: Sequence[str], text: str, **kw) -> list[Reproduction]:
