@@ -241,3 +241,10 @@ def test_an_upload_refused_by_the_uploader_is_named_with_the_limit():
 
     with pytest.raises(TestSetError, match=f"{PAGE_MAX_BYTES / 1e6:.0f} MB"):
         testset_from_uploads([], [("ref.txt", b"a b\n")])
+
+
+def test_the_rouge155_drop_in_uses_the_cores_draw_limit():
+    from explainer.bleu.bootstrap import MAX_BOOTSTRAP_DRAWS
+    from explainer.rouge.rouge155 import files
+
+    assert files.MAX_BOOTSTRAP_DRAWS == MAX_BOOTSTRAP_DRAWS

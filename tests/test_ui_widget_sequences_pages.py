@@ -13,6 +13,7 @@ full 40 sequences of 10 steps per page.
 """
 from __future__ import annotations
 
+import importlib.util
 import re
 
 import pytest
@@ -116,10 +117,12 @@ CORPUS = PageSpec(
             lambda r: {"sample": "news-en"}],
     switches=["cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_rouge_type", "cp_differ_view",
               "cp_rdiffer_view", "cp_view_family", "bleu_dialect", "rouge_dialect", "rouge_types"],
-    # not in the link (docs/corpus.md lists what is): the input form, the table's search and filter, the chart
-    # format, the names given to the systems, the analysis shown and the segment's step-by-step family
-    exclude={"cp_source", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*", "cp_differ_view",
-             "cp_rdiffer_view", "cp_view_family", "colour", "ngram"},
+    # not in the link (docs/corpus.md lists what is): the input form (the sample loaded is), the table's search
+    # and filter, the chart format, the names given to the systems (the headline metrics' labels show them: their
+    # values are compared), the analysis shown and the segment's step-by-step view
+    exclude={"cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*",
+             "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "(metrics)"},
+    numbers=lambda app: [m.value for m in app.at.metric],
     fixed={"cp_test_n_bs": 100, "cp_test_n_ar": 100},
     skip=lambda n: n.key in ("cp_impl_run",),
 )
@@ -127,15 +130,26 @@ CORPUS = PageSpec(
 SPECS = {"teach": TEACH, "dialects": DIALECTS, "lab": LAB, "corpus": CORPUS}
 DEFAULT = {"teach": (12, 10), "dialects": (8, 10), "lab": (8, 10), "corpus": (6, 10)}
 
+# Issue 18's two Teach crashes (Next after the step list changed; Next / Previous after Check) are fixed on the
+# branch that brings explainer.ui.pagestate; until it is merged the Teach sequences may hit them. The marker goes
+# away by itself with that module: from then on the Teach sequences are as strict as the others.
+TEACH_CRASHES_FIXED = importlib.util.find_spec("explainer.ui.pagestate") is not None
+KNOWN_TEACH_CRASH = pytest.mark.xfail(not TEACH_CRASHES_FIXED, strict=False,
+                                      reason="issue 18 crashes 1-2 (Teach), fixed with explainer.ui.pagestate")
 
-@pytest.mark.parametrize("page,seed", [(p, s) for p, (n, _) in DEFAULT.items() for s in range(n)],
-                         ids=lambda x: str(x))
+
+def _cases(seeds: dict[str, int]) -> list:
+    return [pytest.param(p, s, id=f"{p}-{s}", marks=[KNOWN_TEACH_CRASH] if p == "teach" else [])
+            for p, n in seeds.items() for s in range(n)]
+
+
+@pytest.mark.parametrize("page,seed", _cases({p: n for p, (n, _) in DEFAULT.items()}))
 def test_random_widget_sequence_never_raises(page, seed):
     run_sequence(SPECS[page], seed, DEFAULT[page][1])
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("page,seed", [(p, s) for p in SPECS for s in range(FULL_SEEDS)], ids=lambda x: str(x))
+@pytest.mark.parametrize("page,seed", _cases(dict.fromkeys(SPECS, FULL_SEEDS)))
 def test_random_widget_sequence_never_raises_full(page, seed):
     run_sequence(SPECS[page], seed, FULL_STEPS)
 
@@ -195,3 +209,33 @@ def test_corpus_sample_link_keeps_the_default_rouge_types():
     assert not [w for w in app.at.warning if "ROUGE type" in w.value]
     assert app.query["tokenize"] == ["zh"] and app.query["rouge_types"] == ["rouge1,rouge2,rougeL,rougeLsum"]
     _reopened_same(app, CORPUS)
+
+
+@KNOWN_TEACH_CRASH
+def test_teach_next_after_the_step_list_changed():
+    """Issue 18 crash 1 (Teach seeds 10 and 21 hit it too): a worked example whose lesson has another number of
+    steps, then Next: the browser sent the old label '1 / 15 · BLEU · …' back and Next crashed (int() of it)."""
+    from tests.ui_driver import BrowserLikeApp
+
+    app = BrowserLikeApp({}, page="teach")
+    app.select("tch_example", "papineni_the")
+    app.click("tch_next")
+    assert not app.exceptions, app.exceptions
+    _reopened_same(app, TEACH)
+
+
+@KNOWN_TEACH_CRASH
+def test_exercise_set_next_and_previous_after_check():
+    """Issue 18 crash 2: an exercise set, an answer checked (its label gets a tick), then Next and Previous."""
+    from tests.ui_driver import BrowserLikeApp
+
+    app = BrowserLikeApp({"mode": "practice", "seed": "1", "level": "easy", "n": "6", "item": "1"}, page="teach")
+    box = next(t for t in app.at.text_input if (t.key or "").startswith("tch_set_answer_"))
+    box.set_value("3")   # a count (a whole number is asked)
+    next(b for b in app.at.button if b.label == "Check").click()
+    app.run()
+    for key in ("tch_item_next", "tch_item_prev"):
+        app.click(key)
+        assert not app.exceptions, (key, app.exceptions)
+    assert app.query["item"] == ["1"]
+    _reopened_same(app, TEACH)

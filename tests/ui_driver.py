@@ -364,7 +364,7 @@ class BrowserLikeApp:
              ) -> dict:
         """What the page shows: each keyed widget's value as the browser shows it (choice widgets: the label's
         position; ``exclude``: keys the page's link does not carry, "prefix*" for a family of keys), the headline
-        metrics and ``numbers(self)``."""
+        metrics (unless "(metrics)" is excluded) and ``numbers(self)``."""
         exact = {k for k in exclude if not k.endswith("*")}
         prefixes = tuple(k[:-1] for k in exclude if k.endswith("*"))
         out: dict = {}
@@ -380,7 +380,8 @@ class BrowserLikeApp:
                     out[node.key] = node.value
                 except (KeyError, ValueError, TypeError):
                     out[node.key] = "<unreadable>"
-        out["(metrics)"] = [(m.label, m.value) for m in self.at.metric]
+        if "(metrics)" not in exact:
+            out["(metrics)"] = [(m.label, m.value) for m in self.at.metric]
         if numbers is not None:
             out["(numbers)"] = numbers(self)
         return out

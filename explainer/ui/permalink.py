@@ -289,6 +289,8 @@ def _parse_types(params, choices: Sequence[str], default: Sequence[str], warning
     raw_types = _first(params, "rouge_types")
     if raw_types is None:
         return tuple(default)
+    if not raw_types.strip():
+        return ()   # the link of a page with no ROUGE type picked (the page says to pick one)
     asked = [t.strip() for t in raw_types.split(",") if t.strip()]
     good = [t for t in asked if t in choices]
     bad = [t for t in asked if t not in choices]

@@ -106,9 +106,6 @@ class _PerlTokenizerInfo(Tokenizer):
 _INFO = _PerlTokenizerInfo()
 #: most bootstrap resamples (-r) of a corpus: each resample draws every item once
 MAX_RESAMPLES = 10_000
-#: resamples x evaluations: the same bound as BLEU's bootstrap (bleu/bootstrap.py), kept here so the ROUGE core does not
-#: import the BLEU core (docs/architecture.md)
-MAX_BOOTSTRAP_DRAWS = 100_000_000
 STEMMER_LABEL = ("ROUGE-1.5.5 -m: WordNet-2.0 exception list first, else ROUGE's Porter variant (modified "
                  "step 4), tokens longer than 3 characters")
 

@@ -343,6 +343,9 @@ USAGE = ("usage: python -m explainer.rouge.rouge155 [ROUGE-1.5.5 flags] <ROUGE-e
 
 #: the main CLI's bounds (``python -m explainer rouge``): ROUGE-1..9, and the rouge155 dialect's resamples
 CLI_MAX_N = 9
+#: resamples x evaluations: the bootstrap's draw limit (the BLEU core's MAX_BOOTSTRAP_DRAWS; a test checks they
+#: are equal, the ROUGE core does not import the BLEU one)
+MAX_BOOTSTRAP_DRAWS = 100_000_000
 
 
 def _check_limits(opts) -> None:
@@ -358,8 +361,6 @@ def _check_limits(opts) -> None:
 
 def _check_draws(opts, specs) -> None:
     """Resamples x evaluations, the bootstrap's draws (the core's limit), before any summary is read."""
-    from explainer.rouge.rouge155.dialect import MAX_BOOTSTRAP_DRAWS
-
     if opts.resamples * max(1, len(specs)) > MAX_BOOTSTRAP_DRAWS:
         raise ValueError(f"-r {opts.resamples:,} x {len(specs):,} evaluations = {opts.resamples * len(specs):,} "
                          f"bootstrap draws, over the limit of {MAX_BOOTSTRAP_DRAWS:,}; use -r "
