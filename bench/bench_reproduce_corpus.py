@@ -8,10 +8,10 @@ output and its references A and B) those are used. Claims: corpus scores made wi
 configurations (sacreBLEU: tokenizer incl. char, case, smoothing, order, effective order, reference subset;
 NLTK corpus_bleu; rouge-score mean of the documents; ROUGE-1.5.5's Average; a claim without a metric name
 (BLEU and ROUGE); a refused chrF), each printed to two decimals as papers print them, searched cold (a fresh
-search per claim; sacreBLEU's tokenizer caches emptied before each). Printed: seconds per claim, median and worst (targets: median
-≤ 10 s, worst ≤ 30 s), whether the generating configuration and subset were named, and, for the BLEU part, the
-time sacreBLEU itself takes to score every sacreBLEU configuration of the search once per subset (measured on a
-sample of the configurations and scaled), in the same run.
+search per claim; sacreBLEU's tokenizer caches emptied before each). Printed: seconds per claim, median and worst
+(targets: median ≤ 10 s, worst ≤ 30 s), whether the generating configuration and subset were named, and, for the
+BLEU part, the time sacreBLEU itself takes to score every sacreBLEU configuration of the search once per subset
+(measured on a sample of the configurations and scaled), in the same run.
 """
 from __future__ import annotations
 
