@@ -62,9 +62,9 @@ _SEARCHED = {"bleu": "BLEU", "rouge": "ROUGE", "chrf": "chrF"}
 
 
 def refusal_message(m: MetricName, claim: str, searchers=("bleu", "rouge")) -> str:
-    names = " and ".join(_SEARCHED.get(s, s) for s in searchers)
-    return (f"{claim.strip()!r} is a {m.name} number: {m.what}. This search covers {names} only, so it cannot say "
-            f"which settings give it (no {names} configuration is offered in its place).")
+    names = [_SEARCHED.get(s, s) for s in searchers]
+    return (f"{claim.strip()!r} is a {m.name} number: {m.what}. This search covers {' and '.join(names)} only, so it "
+            f"cannot say which settings give it (no {' or '.join(names)} configuration is offered in its place).")
 
 
 _NUMBER = r"[+-]?(?:\d+(?:[.,]\d+)?|[.,]\d+)(?:e[+-]?\d+)?\s*%?"

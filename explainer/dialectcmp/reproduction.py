@@ -157,6 +157,10 @@ class Reproduction:
                 f"searched.{tail}")
 
     def to_dict(self) -> dict:
+        if self.refused:        # not read as a BLEU or ROUGE number: no value, no parse
+            return {"claim": self.claim.text, "metric": self.claim.family, "verdict": self.verdict,
+                    "message": self.message, "n_matches": 0, "n_configurations": 0, "matches": [], "truncated": [],
+                    "nearest": [], "judgement": self.judgement().to_dict()}
         return {"claim": self.claim.text, "value": float(self.claim.value), "decimals": self.claim.decimals,
                 "significant": self.claim.significant,
                 "parsed": self.claim.to_dict(), "verdict": self.verdict, "message": self.message,
