@@ -121,7 +121,8 @@ CORPUS = PageSpec(
     # and filter, the chart format, the names given to the systems (the headline metrics' labels show them: their
     # values are compared), the analysis shown and the segment's step-by-step view
     exclude={"cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*",
-             "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "(metrics)"},
+             "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "(metrics)",
+             "cp_rep_claim", "cp_rep_metric"},
     numbers=lambda app: [m.value for m in app.at.metric],
     fixed={"cp_test_n_bs": 100, "cp_test_n_ar": 100},
     skip=lambda n: n.key in ("cp_impl_run",),
