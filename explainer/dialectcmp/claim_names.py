@@ -31,7 +31,7 @@ class MetricName:
 METRIC_NAMES: tuple[MetricName, ...] = (
     MetricName("BLEU", r"\b(?:sacre)?bleu\b", "bleu", "BLEU"),
     MetricName("ROUGE", r"\b(?:rouge|r)[\s_-]*(?:lsum|l|w|su|s|[1-9])\b|\brouge\b", "rouge", "ROUGE"),
-    # chrF is searched once its searcher is on main (explainer/dialectcmp/chrf_space.py: reproduction.SEARCHERS)
+    # chrF is searched once its searcher is on main (reproduction.SEARCHERS finds it); refused until then
     MetricName("chrF", r"\bchrf(?:\+\+|\+|\d)?(?![\w])", "chrf", "chrF, a character n-gram F-score"),
     MetricName("TER", r"\b(?:h?ter|translation edit rate)\b", None, "TER, an edit rate"),
     MetricName("COMET", r"\b(?:x-?)?comet(?:[\w-]*)?\b", None, "COMET, a learned metric"),
