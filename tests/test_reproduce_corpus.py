@@ -216,3 +216,21 @@ def test_progress_reaches_the_total():
     reproduce_corpus(HYPS[:20], REFS[:20], "BLEU 30.00", progress=lambda d, t: seen.append((d, t)))
     assert seen and seen[-1][0] == seen[-1][1] > 0
     assert all(d <= t for d, t in seen) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_empty_lines_score_as_the_commands_score_them(tmp_path, capsys):
+    hyps = HYPS[:30]
+    hyps[3] = ""
+    streams = [list(STREAMS[0][:30]), list(STREAMS[1][:30])]
+    streams[1][5] = ""
+    paths = []
+    for name, lines in (("h.txt", hyps), ("r1.txt", streams[0]), ("r2.txt", streams[1])):
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(str(tmp_path / name))
+    refs = [list(x) for x in zip(*streams)]
+    v = BLEU(lowercase=True).corpus_score(hyps, streams).score
+    checked = 0
+    for claim in (f"BLEU {v:.2f}", "ROUGE-1 recall 0.55"):
+        res = reproduce_corpus(hyps, refs, claim, paths=(paths[0], paths[1:]))
+        checked += _check_against_cli(res, capsys, limit=4)
+    assert checked >= 6

@@ -38,6 +38,9 @@ from explainer.dialectcmp.space import SearchConfig, bleu_space, iter_rules, rou
 
 __all__ = ["reproduce_corpus", "reproduce_corpus_claims", "DEFAULT_PATHS"]
 
+#: the metric families the corpus search covers (a claim naming any other metric is refused, by name): chrF too
+#: (chrf_space.search_chrf_corpus)
+CORPUS_SEARCHERS = ("bleu", "rouge", "chrf")
 #: file names used in ``argv`` when the caller gives none
 DEFAULT_PATHS = ("HYP", ("REF1", "REF2", "REF3", "REF4"))
 
@@ -78,7 +81,7 @@ def reproduce_corpus(candidates: Sequence[str], references: Sequence[Sequence[st
     another metric comes back ``refused``."""
     t0 = time.perf_counter()
     cands, refs = check_reproduce_corpus(candidates, references)
-    refused = _refusal(claim)
+    refused = _refusal(claim, CORPUS_SEARCHERS)
     if refused is not None:
         return refused
     cl = claim if isinstance(claim, Claim) else parse_claim(claim, metric)

@@ -158,6 +158,10 @@ class Reproduction:
                 f"searched.{tail}")
 
     def to_dict(self) -> dict:
+        if self.refused:        # not read as a BLEU or ROUGE number: no value, no parse
+            return {"claim": self.claim.text, "metric": self.claim.family, "verdict": self.verdict,
+                    "message": self.message, "n_matches": 0, "n_configurations": 0, "matches": [], "truncated": [],
+                    "nearest": [], "judgement": self.judgement().to_dict()}
         return {"claim": self.claim.text, "value": float(self.claim.value), "decimals": self.claim.decimals,
                 "significant": self.claim.significant,
                 "parsed": self.claim.to_dict(), "verdict": self.verdict, "message": self.message,
@@ -299,11 +303,11 @@ def finish(col, cl: Claim, t0: float, max_matches: int | None, candidate="", ref
 SEARCHERS = ("bleu", "rouge", "chrf")
 
 
-def _refusal(claim) -> Reproduction | None:
+def _refusal(claim, searchers: tuple = SEARCHERS) -> Reproduction | None:
     """A refused Reproduction when the claim names a metric that is not searched (None otherwise)."""
     if isinstance(claim, Claim) or not isinstance(claim, str):
         return None
-    other = other_metric(claim, SEARCHERS)
+    other = other_metric(claim, searchers)
     if other is None:
         return None
     from decimal import Decimal

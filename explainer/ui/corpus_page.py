@@ -40,7 +40,7 @@ from explainer.corpus.testset import (
 from explainer.errors import ExplainerInputError
 from explainer.options import freeze
 from explainer.ui import corpus_charts as cc
-from explainer.ui import corpus_dialects
+from explainer.ui import corpus_dialects, corpus_reproduce
 from explainer.ui import highlight as hl
 from explainer.ui import settings as metric_settings
 from explainer.ui.page_links import dropped_link_warning, watch_dropped_link
@@ -1747,3 +1747,4 @@ def _render() -> None:
                                open_segment=_open_segment)
         _segments_fragment(rep, "rouge", b, settings, t)
         _downloads(rep, rkey, "rouge", b, t)
+    corpus_reproduce.render(ts, i, ss["cp_ts_key"])     # "Which settings give …?" for the selected system
