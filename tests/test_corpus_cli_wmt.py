@@ -72,11 +72,22 @@ def test_language_pair_table_is_sacrebleus():
     assert "13a tokenizer does not split" in cjk_warning(["这是一个句子。"], "13a")
 
 
-def test_language_pair_refusals_say_what_to_do(tmp_path, capsys):
-    refs, systems = make_testset(20, 1, 1, seed=1)
+def test_language_pair_japanese_and_korean_take_sacrebleus_mecab_tokenizers(tmp_path, capsys):
+    """-l en-ja / en-ko: sacreBLEU's own table picks ja-mecab / ko-mecab (installed with the MeCab dialects), and
+    the score is sacreBLEU's with that tokenizer."""
+    refs = [["今日は良い天気です。", "猫がマットの上に座った。", "東京は日本の首都です。"]]
+    systems = [("Online-B", ["今日はいい天気です。", "猫はマットに座った。", "東京は日本の首都。"])]
     ref_paths, sys_paths = _write(tmp_path, refs, systems, pair="en-ja")
     rc, out, err = run(["--ref", ref_paths[0], "--system", sys_paths[0], "-l", "en-ja"], capsys)
-    assert rc != 0 and "ja-mecab" in err and "--tokenize char" in err
+    assert rc == 0, err
+    res = json.loads(out)
+    want = BLEU(tokenize="ja-mecab").corpus_score(systems[0][1], refs)
+    assert res["systems"][0]["score"] == pytest.approx(want.score, abs=1e-9) and "tok:ja-mecab" in res["signature"]
+
+
+def test_language_pair_refusals_say_what_to_do(tmp_path, capsys):
+    refs, systems = make_testset(20, 1, 1, seed=1)
+    ref_paths, sys_paths = _write(tmp_path, refs, systems, pair="en-de")
     rc, out, err = run(["--ref", ref_paths[0], "--system", sys_paths[0], "-l", "en-de", "--metric", "rouge"], capsys)
     assert rc != 0 and "needs --metric bleu and a dialect with a tokenize option" in err
 

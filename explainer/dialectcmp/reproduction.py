@@ -319,11 +319,12 @@ def _refusal(claim, searchers: tuple = SEARCHERS) -> Reproduction | None:
 def reproduce_claims(candidate: str, references: Sequence[str], text: str, **kw) -> list[Reproduction]:
     """``reproduce`` for each number of a claim string ("R-1/R-2/R-L 44.2/21.3/41.0", "BLEU 27.3 / chrF 55.1"),
     each searched (or refused) under its own name; a claim with one number gives one Reproduction."""
-    parts = _parts(text)
+    parts = claim_parts(text)
     return [reproduce(candidate, references, p, **kw) for p in parts]
 
 
-def _parts(text) -> list:
+def claim_parts(text) -> list:
+    """The numbers of a claim string, each a claim of its own (bounded: MAX_CLAIM_CHARS, MAX_CLAIM_PARTS)."""
     if not isinstance(text, str):
         return [text]
     if len(text) > MAX_CLAIM_CHARS:

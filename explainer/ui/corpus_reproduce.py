@@ -26,7 +26,7 @@ _BOX = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning
 
 def _search(lines: list[str], refs: list[list[str]], claim: str, metric: str, paths: tuple) -> list:
     from explainer.dialectcmp.corpus_reproduction import reproduce_corpus
-    from explainer.dialectcmp.reproduction import _parts
+    from explainer.dialectcmp.reproduction import claim_parts
 
     bar = st.progress(0.0, text="Searching every configuration…")
 
@@ -35,7 +35,7 @@ def _search(lines: list[str], refs: list[list[str]], claim: str, metric: str, pa
 
     try:
         return [reproduce_corpus(lines, refs, c, metric=metric, paths=paths, progress=progress)
-                for c in _parts(claim)]
+                for c in claim_parts(claim)]
     finally:
         bar.empty()
 
