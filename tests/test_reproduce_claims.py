@@ -149,4 +149,4 @@ def test_the_explain_pages_table_says_where_a_wrong_number_holds():
 def test_a_refused_claim_carries_no_value_in_its_json():
     d = reproduce(CAT.candidate, list(CAT.references), "COMET 0.26").to_dict()
     assert d["verdict"] == "refused" and d["metric"] == "COMET" and "value" not in d and "parsed" not in d
-    assert "no BLEU or ROUGE configuration" in d["message"]
+    assert "no BLEU, ROUGE or chrF configuration" in d["message"]

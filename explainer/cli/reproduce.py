@@ -47,14 +47,14 @@ def run(args) -> int:
     from explainer.cli.dialects import write
     from explainer.cli.io import read_corpus, read_segments
     from explainer.dialectcmp.corpus_reproduction import reproduce_corpus
-    from explainer.dialectcmp.reproduction import _parts, reproduce
+    from explainer.dialectcmp.reproduction import claim_parts, reproduce
 
     if args.jsonl is None and not args.ref:
         raise CliError("give at least one --ref: the metrics compare the candidate with references")
     if args.jsonl is not None and args.ref:
         raise CliError("--ref is for --candidate and --hyp; with --jsonl put the references in each line")
     try:
-        parts = _parts(args.claim)
+        parts = claim_parts(args.claim)
         if args.jsonl is not None:
             segs = read_segments(args.jsonl)
             if not segs:

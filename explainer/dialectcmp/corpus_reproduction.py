@@ -124,9 +124,9 @@ def reproduce_corpus(candidates: Sequence[str], references: Sequence[Sequence[st
 
 def reproduce_corpus_claims(candidates, references, text: str, **kw) -> list[Reproduction]:
     """``reproduce_corpus`` for each number of a claim string (each under its own name)."""
-    from explainer.dialectcmp.reproduction import _parts
+    from explainer.dialectcmp.reproduction import claim_parts
 
-    return [reproduce_corpus(candidates, references, p, **kw) for p in _parts(text)]
+    return [reproduce_corpus(candidates, references, p, **kw) for p in claim_parts(text)]
 
 
 # ------------------------------------------------------------------------------------------------ BLEU
