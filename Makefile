@@ -12,12 +12,18 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 # Stamp files make re-runs cheap; they are rebuilt when a requirements file changes.
+# rouge-chinese's wheel also installs a package named 'rouge' (its own copy, importing rouge_chinese): whichever
+# wheel pip unpacks last owns rouge/. pltrdy's rouge==1.0.1 is reinstalled last so that 'import rouge' is pltrdy's.
+PLTRDY_LAST = $(BIN)/pip install -q --force-reinstall --no-deps -c constraints.txt rouge
+
 $(VENV)/.stamp-run: requirements.txt constraints.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements.txt
+	$(PLTRDY_LAST)
 	touch $@
 
 $(VENV)/.stamp-test: requirements.txt requirements-test.txt constraints.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-test.txt
+	$(PLTRDY_LAST)
 	touch $@
 
 venv: $(VENV)/.stamp-run

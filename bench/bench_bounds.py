@@ -63,7 +63,7 @@ def _line(rng, words, nb=249) -> str:
 
 
 def report_memory() -> None:
-    from explainer.corpus.cli import REPORT_MAX_BYTES, REPORT_MAX_TEXTS
+    from explainer.cli.compare import REPORT_MAX_BYTES, REPORT_MAX_TEXTS
 
     rng = random.Random(1)
     words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))

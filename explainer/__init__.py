@@ -1,4 +1,4 @@
-"""BLEU and ROUGE explainer: compute the metrics exactly as the real implementations do, recording every step.
+"""BLEU, ROUGE and chrF explainer: compute the metrics exactly as the real implementations do, recording every step.
 
 Public API (pure Python, no Streamlit):
 
@@ -7,6 +7,8 @@ Public API (pure Python, no Streamlit):
 * ``score_bleu`` / ``score_bleu_corpus`` (statistics only) and ``bootstrap_bleu_corpus``
 * ``explain_rouge(candidate, references, *, dialect="rouge-score", types=..., **options) -> RougeTrace``
 * ``score_rouge`` (scores only) and ``explain_rouge_corpus``
+* ``explain_chrf(candidate, references, *, dialect="sacrebleu", **options) -> ChrfTrace`` (chrF, chrF++:
+  ``word_order=2``), ``explain_chrf_corpus``, ``score_chrf`` / ``score_chrf_corpus`` (statistics only)
 
 Architecture and the dialect contract: docs/architecture.md.
 
@@ -30,6 +32,13 @@ _LAZY = {
     "score_rouge": ("explainer.rouge", "score_rouge"),
     "RougeTrace": ("explainer.rouge", "RougeTrace"),
     "RougeCorpusTrace": ("explainer.rouge", "RougeCorpusTrace"),
+    "explain_chrf": ("explainer.chrf", "explain_chrf"),
+    "explain_chrf_corpus": ("explainer.chrf", "explain_chrf_corpus"),
+    "score_chrf": ("explainer.chrf", "score_chrf"),
+    "score_chrf_corpus": ("explainer.chrf", "score_chrf_corpus"),
+    "ChrfTrace": ("explainer.chrf", "ChrfTrace"),
+    "ChrfCorpusTrace": ("explainer.chrf", "ChrfCorpusTrace"),
+    "ChrfStats": ("explainer.chrf", "ChrfStats"),
 }
 
 __all__ = list(_LAZY) + ["__version__"]

@@ -67,7 +67,7 @@ def _compare_args(f, *extra):
 
 
 def test_report_refuses_what_it_cannot_keep_before_reading(tmp_path, monkeypatch, capsys):
-    import explainer.corpus.cli as ccli
+    import explainer.cli.compare as ccli
     from explainer.cli import main
 
     f = _files(tmp_path, 50)
@@ -85,7 +85,7 @@ def test_report_refuses_what_it_cannot_keep_before_reading(tmp_path, monkeypatch
 
 
 def test_report_limit_is_checked_while_a_pipe_is_read(tmp_path, monkeypatch, capsys):
-    import explainer.corpus.cli as ccli
+    import explainer.cli.compare as ccli
     from explainer.cli import main
 
     f = _files(tmp_path, 50)
@@ -111,7 +111,7 @@ def test_report_limit_is_checked_while_a_pipe_is_read(tmp_path, monkeypatch, cap
 @pytest.mark.slow
 def test_report_peak_memory_at_the_limits(tmp_path):
     """Peak RSS of `compare --report` with files at REPORT_MAX_BYTES (3 files) stays under 1 GB."""
-    from explainer.corpus.cli import REPORT_MAX_BYTES, REPORT_MAX_TEXTS
+    from explainer.cli.compare import REPORT_MAX_BYTES, REPORT_MAX_TEXTS
 
     segs = min(REPORT_MAX_TEXTS // 3, REPORT_MAX_BYTES // (3 * 250))
     words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho".split()
@@ -131,7 +131,7 @@ def test_report_peak_memory_at_the_limits(tmp_path):
 
 # ------------------------------------------------------------------------------------------------ item 4
 def test_paired_draws_are_refused_before_reading(tmp_path, monkeypatch, capsys):
-    import explainer.corpus.cli as ccli
+    import explainer.cli.compare as ccli
     import explainer.corpus.significance as sig
     from explainer.cli import main
 
@@ -144,7 +144,7 @@ def test_paired_draws_are_refused_before_reading(tmp_path, monkeypatch, capsys):
 
 
 def test_paired_draws_are_refused_while_a_pipe_is_read(tmp_path, monkeypatch, capsys):
-    import explainer.corpus.cli as ccli
+    import explainer.cli.compare as ccli
     import explainer.corpus.significance as sig
     from explainer.cli import main
 

@@ -201,3 +201,63 @@ def test_limits_are_checked_before_any_work():
         paired_test([("a", st)], test="ar")
     with pytest.raises(ExplainerInputError, match="positive integer"):
         bootstrap_confidence(st, 0)
+
+
+# ------------------------------------------------------------------ sacreBLEU's defaults at WMT sizes (issue 19)
+def test_sacrebleus_default_ar_runs_on_20000_segments():
+    """--paired-ar's 10,000 trials on 20,000 segments (2e8 draws) pass the stated limits (they were refused at
+    1e8 before); the work is bounded by time instead."""
+    sig.check_test_size(sig.DEFAULT_AR_N, 20_000, "AR", "ar")
+    sig.check_test_size(sig.DEFAULT_BS_N, 20_000, "BS", "bs")
+    with pytest.raises(ExplainerInputError, match="draws, over the limit"):
+        sig.check_test_size(sig.DEFAULT_AR_N, 20_001, "AR", "ar")
+
+
+def test_a_test_over_its_time_limit_stops_with_what_to_do():
+    d = get_dialect("sacrebleu")
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 5, size=(3000, 10)).astype(np.int64)
+    st = Statistic(a, lambda rows, mode: score_rows(d, rows, mode=mode), 0.0)
+    for test in ("ar", "bs"):
+        with pytest.raises(sig.TestTimeout, match=r"stopped after 0 s.*command line"):
+            paired_test([("a", st), ("b", st)], test=test, time_limit=0.0)
+    with pytest.raises(sig.TestTimeout):
+        bootstrap_confidence(st, 1000, time_limit=0.0)
+
+
+def test_default_ar_on_more_segments_than_the_old_page_cap_equals_sacrebleu():
+    """10,000 AR trials on 2,100 segments (over the 20M draws the page used to allow) equal PairedTest's."""
+    refs, systems = make_testset(2100, 2, 3, seed=19)
+    d = get_dialect("sacrebleu")
+    mine = paired_test(_named(d, systems, [list(x) for x in zip(*refs)]), test="ar", n_samples=10_000,
+                       time_limit=600)
+    _, scores = PairedTest(systems, {"BLEU": BLEU(references=refs)}, None, test_type="ar", n_samples=10_000)()
+    _same(mine, scores["BLEU"])
+
+
+# ------------------------------------------------------------------------------ every pair and clusters
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_pair_matrix_is_sacrebleus_paired_test_with_each_baseline(test):
+    refs, systems = make_testset(250, 1, 4, seed=53)
+    d = get_dialect("sacrebleu")
+    named = _named(d, systems, [list(x) for x in zip(*refs)])
+    m = sig.pair_matrix(named, test=test, n_samples=300)
+    for i in range(len(systems)):
+        order = [systems[i]] + [s for k, s in enumerate(systems) if k != i]
+        _, scores = PairedTest(order, {"BLEU": BLEU(references=refs)}, None, test_type=test, n_samples=300)()
+        others = [k for k in range(len(systems)) if k != i]
+        for k, r in zip(others, scores["BLEU"][1:]):
+            assert m.p[i][k] == r.p_value, (i, k)
+        assert m.p[i][i] is None
+    flat = [n for c in m.clusters for n in c]
+    assert sorted(flat) == sorted(n for n, _ in systems)
+
+
+def test_clusters_split_only_where_everything_above_beats_everything_below():
+    names = ["a", "b", "c", "d"]
+    scores = [40.0, 39.0, 30.0, 29.5]
+    p = [[None, 0.3, 0.001, 0.001], [0.3, None, 0.001, 0.001], [0.001, 0.001, None, 0.2],
+         [0.001, 0.001, 0.2, None]]
+    assert sig.clusters(names, scores, p) == [["a", "b"], ["c", "d"]]
+    p[1][2] = p[2][1] = 0.2           # b is not better than c, c not better than d: nothing splits
+    assert sig.clusters(names, scores, p) == [["a", "b", "c", "d"]]

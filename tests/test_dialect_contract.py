@@ -114,7 +114,8 @@ def test_bleu_registry_is_lazy():
         "print('nltk' in sys.modules, 'explainer.bleu.moses' in sys.modules, "
         "'explainer.bleu.dialect_nltk' in sys.modules)\n")
     first, second = out.strip().splitlines()
-    assert first == "['sacrebleu', 'nltk', 'hf-evaluate', 'multi-bleu', 'mteval', 'textbook'] []"
+    assert first == ("['sacrebleu', 'nltk', 'hf-evaluate', 'multi-bleu', 'mteval', 'textbook', 'torchmetrics', "
+                     "'torchmetrics-sacrebleu'] []")
     assert second == "False False False"
 
 
@@ -203,10 +204,12 @@ def test_rouge_registry_is_lazy():
         "names = r.dialect_names()\n"
         "r.score_rouge('the cat', ['the cat'])\n"
         "r.explain_rouge('the cat', ['the cat']).to_dict()\n"
-        "print(names, 'explainer.rouge.rouge155' in sys.modules, 'explainer.rouge.dialect_textbook' in sys.modules)\n"
+        "print(names, 'explainer.rouge.rouge155' in sys.modules, 'explainer.rouge.dialect_textbook' in sys.modules,\n"
+        "      'jieba' in sys.modules, 'explainer.rouge.dialect_rouge_metric' in sys.modules)\n"
         "r.score_rouge('the cat', ['the cat'], dialect='rouge155')\n"
         "print('explainer.rouge.rouge155.dialect' in sys.modules)\n")
-    assert out.split("\n")[:2] == ["['rouge-score', 'hf-evaluate', 'textbook', 'rouge155'] False False", "True"]
+    assert out.split("\n")[:2] == ["['rouge-score', 'hf-evaluate', 'textbook', 'rouge155', 'rouge-chinese', 'pltrdy', "
+                                    "'rouge-metric', 'torchmetrics'] False False False False", "True"]
 
 
 def test_importing_the_packages_is_cheap():

@@ -222,8 +222,10 @@ def test_relevant_tokenizers():
     assert "sacrebleu:zh" not in ids and "sacrebleu:char" not in ids    # English text: no zh / char rows
     ids = [r.id for r in compare("北京是中国的首都", ["北京是中国的首都"]).rows]
     assert "sacrebleu:zh" in ids and "sacrebleu:char" in ids
+    assert "sacrebleu:ja-mecab" not in ids and "sacrebleu:ko-mecab" not in ids   # Chinese: no MeCab rows
     ids = [r.id for r in compare("the cat sat", ["the cat sat"]).rows]
-    assert ids == ["sacrebleu", "nltk:method0", "nltk:method1", "hf-evaluate", "multi-bleu", "mteval", "textbook"]
+    assert ids == ["sacrebleu", "nltk:method0", "nltk:method1", "hf-evaluate", "multi-bleu", "mteval", "textbook",
+                   "torchmetrics", "torchmetrics-sacrebleu"]
 
 
 def test_rouge_rows_carry_the_counts_and_lengths_each_score_comes_from():

@@ -188,24 +188,27 @@ def test_builtin_claims(case):
 @pytest.mark.parametrize("claim,metric", [("ROUGE-1 0.750", "rouge1"), ("ROUGE-2 0.571", "rouge2"),
                                           ("ROUGE-L 0.750", "rougeL")])
 def test_the_colab_rouge_numbers_need_case_keeping_whitespace_tokens_against_reference_1(claim, metric):
+    """Case- and punctuation-keeping whitespace tokens against reference 1: the defaults of rouge-metric's PyRouge
+    (with multi_ref_mode='best', which keeps reference 1) and of the rouge package (pltrdy, one reference), and
+    rouge-score with the opt-in whitespace tokenizer (unusual)."""
     from explainer.rouge import explain_rouge
 
     e = get_example("abandon_hope")
     res = reproduce(e.candidate, list(e.references), claim, metric=metric, max_matches=None)
     first = res.matches[0]
-    assert res.verdict == "unusual" and first.config.dialect == "rouge-score"
-    assert first.config.opts == {"tokenizer": "whitespace"} and first.measure == "fmeasure"
-    assert "whitespace tokens keeping case and punctuation" in first.description
-    assert first.argv[-2:] == ["--tokenizer", "whitespace"]
-    # all four references under best F: the F comes from reference 1; reference 1 alone gives the same number
-    tr = explain_rouge(e.candidate, list(e.references), tokenizer="whitespace", types=[metric])
-    assert tr.chosen_reference[metric] == 0
-    assert any(m.references == [0] and m.config.opts == {"tokenizer": "whitespace"} for m in res.matches)
-    # the simplest explanations (F, P and R: equal here) are the case-keeping tokens; the other matches are
-    # coincidences of other unusual settings (ROUGE-1.5.5 -s on a single other reference), listed after them
-    assert [(m.config.opts, m.measure) for m in res.matches[:3]] == [
-        ({"tokenizer": "whitespace"}, "fmeasure"), ({"tokenizer": "whitespace"}, "precision"),
-        ({"tokenizer": "whitespace"}, "recall")]
+    assert res.verdict == "reproduced" and first.measure == "fmeasure"
+    if metric == "rougeL":      # PyRouge's own ROUGE-L is summary level (rougeLsum here): not searched for ROUGE-L
+        assert first.config.dialect == "pltrdy" and first.references == [0]
+    else:
+        assert first.config.dialect == "rouge-metric" and first.config.opts == {"multi_ref": "best-recall"}
+        assert first.argv[-2:] == ["--multi-ref", "best-recall"]
+        tr = explain_rouge(e.candidate, list(e.references), dialect="rouge-metric", multi_ref="best-recall",
+                           types=[metric])
+        assert tr.chosen_reference[metric] == 0
+    assert any(m.config.dialect == "pltrdy" and m.references == [0] for m in res.matches)
+    ws = [m for m in res.matches if m.config.dialect == "rouge-score" and m.config.opts == {"tokenizer": "whitespace"}]
+    assert ws and all(m.unusual for m in ws) and "whitespace tokens keeping case and punctuation" in ws[0].description
+    assert ws[0].argv[-2:] == ["--tokenizer", "whitespace"]
     assert all(m.cost >= first.cost for m in res.matches)
 
 

@@ -16,20 +16,27 @@ from explainer.rouge import score_rouge
 CAT = get_example("cat_sat")
 
 
-@pytest.mark.parametrize("claim,name", [("chrF 55.2", "chrF"), ("TER 40", "TER"), ("COMET 0.26", "COMET"),
-                                        ("METEOR 0.55", "METEOR"), ("chrF++ 50.1", "chrF"),
+@pytest.mark.parametrize("claim,name", [("TER 40", "TER"), ("COMET 0.26", "COMET"), ("METEOR 0.55", "METEOR"),
                                         ("BERTScore F1 0.91", "BERTScore"), ("COMET-22: 0.8412", "COMET")])
 def test_a_claim_naming_another_metric_is_refused_by_name(claim, name):
     # before: "METEOR 0.55" came back "reproduced by HF evaluate BLEU, max_order=1, smooth=True"
     res = reproduce(CAT.candidate, list(CAT.references), claim)
     assert res.verdict == "refused" and not res.matches and not res.nearest
-    assert name in res.message and "BLEU and ROUGE only" in res.message
+    assert name in res.message and "BLEU, ROUGE and chrF only" in res.message
     d = res.to_dict()
     assert d["verdict"] == "refused" and d["judgement"]["kind"] == "refused"
 
 
-def test_every_refused_name_has_no_searcher_and_bleu_rouge_have_one():
-    assert {m.name: m.searcher for m in METRIC_NAMES if m.searcher} == {"BLEU": "bleu", "ROUGE": "rouge"}
+def test_every_refused_name_has_no_searcher_and_bleu_rouge_chrf_have_one():
+    assert {m.name: m.searcher for m in METRIC_NAMES if m.searcher} == {"BLEU": "bleu", "ROUGE": "rouge",
+                                                                        "chrF": "chrf"}
+
+
+@pytest.mark.parametrize("claim", ["chrF 55.2", "chrF++ 50.1", "chrF2 41.0"])
+def test_a_claim_naming_chrf_is_searched_not_refused(claim):
+    res = reproduce(CAT.candidate, list(CAT.references), claim)
+    assert res.verdict != "refused" and res.claim.family == "chrf"
+    assert all(m.config.family == "chrf" for m in res.matches + res.nearest) and res.nearest
 
 
 @pytest.mark.parametrize("text,parts", [
@@ -50,7 +57,7 @@ def test_each_number_is_searched_under_its_own_name():
     assert [r.claim.rouge_types for r in res] == [("rouge1",), ("rouge2",), ("rougeL",)]
     assert all(r.claim.family == "rouge" for r in res)
     bleu, chrf = reproduce_claims(CAT.candidate, list(CAT.references), "BLEU 38.0 / chrF 55.1")
-    assert bleu.verdict == "reproduced" and chrf.verdict == "refused"
+    assert bleu.verdict == "reproduced" and chrf.verdict != "refused" and chrf.claim.family == "chrf"
     assert bleu.matches[0].config.dialect == "sacrebleu"
 
 
@@ -137,3 +144,9 @@ def test_the_explain_pages_table_says_where_a_wrong_number_holds():
         rows = claim_rows(ex, explain_bleu(ex.candidate, list(ex.references)),
                           explain_rouge(ex.candidate, list(ex.references)))
         assert rows[0]["verdict"].startswith(start), rows[0]
+
+
+def test_a_refused_claim_carries_no_value_in_its_json():
+    d = reproduce(CAT.candidate, list(CAT.references), "COMET 0.26").to_dict()
+    assert d["verdict"] == "refused" and d["metric"] == "COMET" and "value" not in d and "parsed" not in d
+    assert "no BLEU, ROUGE or chrF configuration" in d["message"]

@@ -233,7 +233,18 @@ def test_every_dialect_from_the_link(family, dialect):
     from explainer.rouge import explain_rouge
 
     cand, refs = _texts("abandon_hope")
-    at = new_page({"example": "abandon_hope", f"{family}_dialect": dialect, "step": "7" if family == "bleu" else "13"})
+    step = 7
+    if family == "rouge":
+        # step 13 is rouge-score's ROUGE-L result; a dialect whose ROUGE-L has no LCS table (the rouge package's
+        # and PyRouge's are summary level) has fewer steps before it
+        from explainer.teach.rouge_steps import rouge_steps
+
+        def at_rouge_l(d):
+            tr = explain_rouge(cand, refs, dialect=d, types=("rouge1", "rouge2", "rougeL")).to_dict()
+            return next(i for i, s in enumerate(rouge_steps(tr)) if s.title == "ROUGE-L")
+
+        step = 13 - at_rouge_l("rouge-score") + at_rouge_l(dialect)
+    at = new_page({"example": "abandon_hope", f"{family}_dialect": dialect, "step": str(step)})
     body = page_html(at)
     if family == "bleu":
         want = explain_bleu(cand, refs, dialect=dialect).score
@@ -337,3 +348,15 @@ def test_handouts_say_why_a_lesson_has_no_link():
     assert f"No link: {note}" in html and "teach?" not in html
     md = handout_markdown(lesson, link="", link_note=note)
     assert f"**Open in the app:** no link — {note}" in md and "teach?" not in md
+
+
+def test_a_lesson_on_pooled_references_without_a_rule_text():
+    """rouge-score with multi_ref='pool' (and rouge-metric, which pools by default) records no 'rule' for ROUGE-N/L:
+    the lesson's note on pooled counts raised KeyError: 'rule'."""
+    from explainer.rouge import explain_rouge
+    from explainer.teach.rouge_steps import rouge_steps
+
+    cand, refs = _texts("abandon_hope")
+    for dialect, opts in (("rouge-score", {"multi_ref": "pool"}), ("rouge-metric", {})):
+        tr = explain_rouge(cand, refs, dialect=dialect, types=("rouge1", "rouge2", "rougeL"), **opts).to_dict()
+        assert any(s.title == "ROUGE-L" for s in rouge_steps(tr))

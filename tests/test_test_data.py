@@ -21,12 +21,21 @@ def test_every_data_file_is_produced_by_the_refresh_script():
     """corpus_golden_bleu.jsonl (read by test_corpus_report.py) was neither written by the script nor in the README:
     `--check` listed it as EXTRA."""
     present = sorted(str(p.relative_to(DATA)) for p in DATA.rglob("*") if p.is_file() and p.name != "README.md")
-    assert present == _script().produced_files()
+    script = _script()
+    assert present == sorted(script.produced_files() + list(script.RECORDED_BY))
+
+
+def test_every_recorded_file_names_the_script_that_writes_it():
+    """Vectors recorded from a package that is not a test requirement (torchmetrics, rouge-metric) come from a
+    script of their own, which writes exactly that file."""
+    for rel, script in _script().RECORDED_BY.items():
+        text = (ROOT / script).read_text(encoding="utf-8")
+        assert f'OUT = ROOT / "tests" / "data" / "{rel}"' in text, (rel, script)
 
 
 def test_every_data_file_has_its_provenance_in_the_readme():
     readme = (DATA / "README.md").read_text(encoding="utf-8")
-    for rel in _script().produced_files():
+    for rel in _script().produced_files() + list(_script().RECORDED_BY):
         parts = rel.split("/")
         names = {"/".join(parts[k:]) for k in range(len(parts))}     # as the README's sections name them
         assert any(f"`{n}`" in readme for n in names), rel

@@ -101,14 +101,43 @@ def test_upload_two_systems_and_two_references():
                  [(f"out/{n}.detok.txt", ("\n".join(lines) + "\n").encode()) for n, lines in systems],
                  [(f"ref{k}.txt", ("\n".join(r) + "\n").encode()) for k, r in enumerate(refs)])
     df = scores_table(at)
-    assert list(df["system"]) == ["sys1.detok", "sys2.detok"]       # names from the file names
+    assert list(df["system"]) == ["sys1", "sys2"]       # the file names without their common prefix and suffix
     for (_, lines), got in zip(systems, df["BLEU"]):
         assert got == sacrebleu.corpus_bleu(lines, refs).score
     # names are editable
     at.text_input(key="cp_name_1").set_value("improved").run()
-    assert list(scores_table(ok(at))["system"]) == ["sys1.detok", "improved"]
-    at.text_input(key="cp_name_1").set_value("sys1.detok").run()
+    assert list(scores_table(ok(at))["system"]) == ["sys1", "improved"]
+    at.text_input(key="cp_name_1").set_value("sys1").run()
     assert any("given twice" in plain(w.value) for w in ok(at).warning)
+
+
+def test_released_wmt_file_names_upload_with_distinct_names_everywhere():
+    """Issue 19, items 1-2: files named as WMT releases them (no .txt) are accepted, read by content (said on
+    the page), give sacreBLEU's scores and three distinct names in the table and every chart."""
+    import json as _json
+
+    refs, systems = make_testset(150, 2, 3, seed=19)
+    names = ["Online-B", "OpenNMT", "PROMT"]
+    at = new_page()
+    at.radio(key="cp_source").set_value("Upload files").run()
+    for up in at.get("file_uploader"):
+        assert not list(up.proto.type), "the uploader restricts file names"
+    at = _upload(at, [(f"generaltest2022.en-de.hyp.{n}.de", ("\n".join(lines) + "\n").encode())
+                      for n, (_, lines) in zip(names, systems)],
+                 [(f"generaltest2022.en-de.ref.{k}.de", ("\n".join(r) + "\n").encode()) for k, r in zip("AB", refs)])
+    df = scores_table(at)
+    assert list(df["system"]) == names
+    for (_, lines), got in zip(systems, df["BLEU"]):
+        assert got == sacrebleu.corpus_bleu(lines, refs).score
+    assert any("Read by content" in plain(c.value) and "plain text" in plain(c.value) for c in at.caption)
+    charts = [_json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert charts
+    for fig in charts:
+        for tr in fig.get("data", []):
+            x = tr.get("x")
+            if tr.get("type") == "bar" and isinstance(x, list) and len(x) == 3 and all(isinstance(v, str) for v in x):
+                if set(x) & set(names) or any("…" in v for v in x):
+                    assert x == names, x
 
 
 @pytest.mark.parametrize("bad,needle", [
@@ -172,13 +201,34 @@ def test_baseline_switch_and_paired_test_equal_sacrebleu():
     assert list(res["system"]) == order
     for (_, row), w in zip(res.iterrows(), want["BLEU"]):
         assert row["score"] == w.score and row["bootstrap mean"] == w.mean and row["95% CI ±"] == w.ci
-        assert (row["p-value"] == w.p_value) or (w.p_value is None and row["p-value"] != row["p-value"]) \
-            or (w.p_value is None and row["p-value"] is None)
+        # sacreBLEU's 4 decimals; the baseline says so (it showed "None")
+        assert row["p-value"] == ("— (baseline)" if w.p_value is None else f"{w.p_value:.4f}")
     assert any("Bonferroni" in m.value for m in at.markdown)
     # the scores table shows the test's p-values and intervals too
     table = scores_table(at).set_index("system")
-    assert table["p-value"]["small-model"] == want["BLEU"][2].p_value
+    assert table["p-value"]["small-model"] == f"{want['BLEU'][2].p_value:.4f}"
+    assert table["p-value"]["new-model"] == "— (baseline)"
     assert table["95% CI ±"]["new-model"] == want["BLEU"][0].ci
+
+
+def test_sacrebleus_default_ar_runs_on_a_wmt_sized_test_set():
+    """Issue 19, item 3: AR with sacreBLEU's 10,000 trials on 2,100 segments x 3 systems was disabled ("use at
+    most 9,523"); it runs (bounded by time, said) and equals PairedTest's p-values."""
+    refs, systems = make_testset(2100, 2, 3, seed=23)
+    at = _upload(new_page(), [(f"generaltest2022.en-de.hyp.{n}.de", ("\n".join(lines) + "\n").encode())
+                              for n, lines in systems],
+                 [(f"generaltest2022.en-de.ref.{k}.de", ("\n".join(r) + "\n").encode()) for k, r in zip("AB", refs)])
+    at.radio(key="cp_test").set_value("ar").run()
+    assert at.number_input(key="cp_test_n_ar").value == 10_000
+    assert not at.button(key="cp_run_test").disabled
+    assert any("s per test" in c.value for c in at.caption)          # the bound is stated
+    at.button(key="cp_run_test").click().run()
+    ok(at)
+    _, want = PairedTest(systems, {"BLEU": BLEU(references=refs)}, None, test_type="ar", n_samples=10_000)()
+    res = next(d.value for d in at.dataframe if "p-value" in d.value.columns and "bootstrap mean" in d.value.columns)
+    assert list(res["system"]) == [n for n, _ in systems]
+    assert list(res["p-value"]) == ["— (baseline)"] + [f"{w.p_value:.4f}" for w in want["BLEU"][1:]]
+    assert list(res["score"]) == [w.score for w in want["BLEU"]]
 
 
 def test_rouge_metric_shows_the_dialects_aggregation():
@@ -231,7 +281,7 @@ def test_rouge_paired_test_is_labelled_as_the_projects_own():
     ok(at)
     assert any("project's own extension" in plain(c.value) for c in at.caption)
     res = next(d.value for d in at.dataframe if "p-value" in d.value.columns and "bootstrap mean" in d.value.columns)
-    assert len(res) == 3 and 0 < res["p-value"][1] <= 1
+    assert len(res) == 3 and 0 < float(res["p-value"][1]) <= 1
 
 
 def test_sample_link_loads_the_sample():
@@ -304,12 +354,12 @@ def test_stored_p_values_belong_to_the_test_set_and_settings_not_to_a_report_obj
     ok(at)
     _, want = PairedTest(list(ts.systems), {"BLEU": BLEU(references=streams)}, None, test_type="bs",
                          n_samples=120)()
-    assert scores_table(at)["p-value"].tolist()[1:] == [w.p_value for w in want["BLEU"][1:]]
+    assert scores_table(at)["p-value"].tolist()[1:] == [f"{w.p_value:.4f}" for w in want["BLEU"][1:]]
     for lowercase, tok in [(True, "13a"), (False, "intl"), (False, "char"), (True, "intl")]:
         _set_lowercase_and_tokenizer(at, lowercase, tok)
         assert "p-value" not in scores_table(at).columns       # another setting: no result of the first one
     _set_lowercase_and_tokenizer(at, False, "13a")           # its report was evicted and is computed anew
-    assert scores_table(at)["p-value"].tolist()[1:] == [w.p_value for w in want["BLEU"][1:]]
+    assert scores_table(at)["p-value"].tolist()[1:] == [f"{w.p_value:.4f}" for w in want["BLEU"][1:]]
 
 
 def test_charts_download_holds_the_charts_of_this_run(monkeypatch):
@@ -488,3 +538,221 @@ def test_an_uploaded_test_set_is_not_in_the_link_and_the_page_says_so():
     at.radio(key="cp_source").set_value("Sample corpus").run()
     at.button(key="cp_load_sample").click().run()
     assert ok(at).query_params["sample"] == "news-en"
+
+
+def test_long_system_names_never_merge_in_a_chart():
+    """Cut at 28 characters, `…hyp.Online-B.de` and `…hyp.OpenNMT.de` were one bar (issue 19, item 2)."""
+    from explainer.ui.corpus import charts as cc
+
+    names = [f"generaltest2022.en-de.hyp.{n}.de" for n in ("Online-B", "OpenNMT", "PROMT")]
+    fig = cc.corpus_scores_figure(names, [30.0, 20.0, 25.0])
+    xs = list(fig.data[0].x)
+    assert len(set(xs)) == 3 and all(len(x) <= 30 for x in xs)
+    same_ends = ["a" * 40 + "1" + "b" * 40, "a" * 40 + "2" + "b" * 40]
+    assert len(set(cc.chart_names(same_ends))) == 2
+
+
+def test_a_saved_comparison_restores_the_view():
+    """Issue 19: a saved file (uploaded texts, names, settings, view, test results) restores the page: the same
+    names, tokenizer, baseline, segment and p-values (PairedTest's), without running the test again."""
+    from explainer.corpus.report import bleu_report
+    from explainer.corpus.saved import Saved, dump_saved
+    from explainer.corpus.significance import paired_test
+    from explainer.corpus.testset import build_testset
+    from explainer.ui.settings import default_settings, settings_to_params
+
+    refs, systems = make_testset(120, 2, 3, lang="zh", seed=37)
+    ts = build_testset([(n, lines) for n, (_, lines) in zip(["Online-A", "Online-B", "HuaweiTSC"], systems)],
+                       [(f"ref.{k}", r) for k, r in zip("AB", refs)])
+    from dataclasses import replace
+
+    settings = default_settings()
+    settings = replace(settings, bleu_options={**settings.bleu_options, "tokenize": "zh"})
+    rep = bleu_report(ts, tokenize="zh")
+    order = [1, 0, 2]
+    res = paired_test([(rep.names[j], rep.statistic(j)) for j in order], test="bs", n_samples=300)
+    d = res.to_dict(with_samples=True)
+    d.update(metric="bleu", baseline="Online-B", seconds=0.5)
+    view = {"cp_metric": "BLEU", "cp_baseline": "Online-B", "cp_system": "HuaweiTSC", "cp_seg": 17, "cp_test": "bs",
+            "cp_test_n_bs": 300}
+    data = dump_saved(Saved(ts, "restored set", settings_to_params(settings), view, [d])).encode()
+    at = new_page()
+    at.radio(key="cp_source").set_value("Saved comparison").run()
+    at.file_uploader(key="cp_up_saved").set_value(("comparison.json", data, "application/json"))
+    at.run()
+    at.button(key="cp_load_saved").click().run()
+    ok(at)
+    assert at.session_state["bleu_opt:sacrebleu:tokenize"] == "zh"
+    df = scores_table(at).set_index("system")
+    named = [(n, ts.system(n)) for n in ["Online-B", "Online-A", "HuaweiTSC"]]
+    _, want = PairedTest(named, {"BLEU": BLEU(references=refs, tokenize="zh")}, None, test_type="bs",
+                         n_samples=300)()
+    for w, (n, lines) in zip(want["BLEU"], named):
+        assert df["BLEU"][n] == BLEU(tokenize="zh").corpus_score(lines, refs).score == w.score
+    assert df["p-value"]["Online-B"] == "— (baseline)"
+    assert df["p-value"]["HuaweiTSC"] == f"{want['BLEU'][2].p_value:.4f}"
+    assert at.selectbox(key="cp_baseline").value == "Online-B"
+    assert at.selectbox(key="cp_system").value == "HuaweiTSC"
+    assert at.session_state["cp_seg"] == 17
+
+
+def test_language_pair_picks_the_tokenizer_and_cjk_under_13a_is_warned():
+    """Issue 19, item 5: en-zh uploaded with the default tokenizer scored 13a silently."""
+    refs, systems = make_testset(150, 1, 2, lang="zh", seed=43)
+    at = _upload(new_page(), [(f"generaltest2022.en-zh.hyp.{n}.zh", ("\n".join(lines) + "\n").encode())
+                              for n, lines in systems],
+                 [("generaltest2022.en-zh.ref.A.zh", ("\n".join(refs[0]) + "\n").encode())])
+    df = scores_table(at)
+    assert list(df["BLEU"]) == [BLEU().corpus_score(lines, refs).score for _, lines in systems]
+    assert any("does not split them" in plain(w.value) for w in at.warning)
+    at.text_input(key="cp_langpair").set_value("en-zh").run()
+    ok(at)
+    assert at.session_state["bleu_opt:sacrebleu:tokenize"] == "zh"
+    df = scores_table(at)
+    assert list(df["BLEU"]) == [BLEU(trg_lang="zh").corpus_score(lines, refs).score for _, lines in systems]
+    assert not any("does not split them" in plain(w.value) for w in at.warning)
+    at.text_input(key="cp_langpair").set_value("en-ja").run()
+    assert any("MeCab" in plain(c.value) for c in at.caption)
+
+
+def _scroll_scripts(at) -> list[str]:
+    out = []
+    for el in at.get("iframe"):
+        src = getattr(el.proto, "srcdoc", "")
+        if "scrollIntoView" in src:
+            out.append(src)
+    return out
+
+
+def test_opening_a_segment_from_a_gain_scrolls_to_it_once():
+    """Issue 19, item 7: the segment opened two screens below the buttons, out of sight."""
+    at = load_sample_page()
+    assert not _scroll_scripts(at)
+    at.segmented_control(key="cp_differ_view").set_value("Largest deltas").run()
+    btn = next(b for b in ok(at).button if b.key and b.key.startswith("cp_delta_Largest gains_"))
+    btn.click().run()
+    scripts = _scroll_scripts(ok(at))
+    assert len(scripts) == 1 and "segment-view" in scripts[0]
+    at.run()                                    # any other rerun: no scrolling
+    assert not _scroll_scripts(ok(at))
+
+
+def test_the_worked_out_precisions_fit_the_page():
+    """Issue 19, item 7: p₁ … p₄ in one formula were cut at 1280 px on a WMT-sized corpus."""
+    at = load_sample_page()
+    precisions = [x.value for x in at.latex if "p_{" in x.value or "p_" in x.value]
+    assert precisions
+    for f in precisions:
+        assert f.count("\\quad") <= 1, f
+
+
+def test_source_file_compare_mt_views_and_side_by_side():
+    """Issue 19: an optional source file (any name) shown in the segment view and used for source-length
+    buckets; compare-mt's word accuracy and sentence buckets; the baseline, the system and the references side by
+    side."""
+    refs, systems = make_testset(120, 2, 3, seed=47)
+    source = [f"source sentence number {k} with some words" + " more" * (k % 30) for k in range(120)]
+    at = new_page()
+    at.radio(key="cp_source").set_value("Upload files").run()
+    at.file_uploader(key="cp_up_src").set_value(("generaltest2022.en-de.src.en",
+                                                 ("\n".join(source) + "\n").encode(), "text/plain"))
+    at = _upload(at, [(f"{n}.de", ("\n".join(lines) + "\n").encode()) for n, lines in systems],
+                 [(f"ref.{k}.de", ("\n".join(r) + "\n").encode()) for k, r in zip("AB", refs)])
+    for view in ("Word accuracy", "Sentence buckets", "Source length"):
+        at.segmented_control(key="cp_differ_view").set_value(view).run()
+        ok(at)
+    names = [n for n, _ in systems]
+    at.selectbox(key="cp_view_sys").set_value(names[2]).run()
+    at.number_input(key="cp_seg_input").set_value(5).run()
+    md = [plain(m.value) for m in ok(at).markdown]
+    assert any(source[4] in m for m in md)
+    assert any(systems[0][1][4] == m for m in md) and any(systems[2][1][4] == m for m in md)
+    assert any(refs[1][4] == m for m in md)
+    assert any("Read by content" in plain(c.value) and "the source" in plain(c.value) for c in at.caption)
+    table = next(d.value for d in at.dataframe if "source" in d.value.columns and "reference 1" in d.value.columns)
+    assert table["source"][4] == source[4][:70] + ("…" if len(source[4]) > 70 else "")
+
+
+def test_every_pair_matrix_and_clusters_on_the_page():
+    from explainer.corpus.significance import clusters
+
+    at = load_sample_page()
+    ts = load_sample("news-en")
+    streams = [list(s) for s in zip(*ts.references)]
+    at.number_input(key="cp_test_n_bs").set_value(300).run()
+    at.button(key="cp_run_matrix").click().run()
+    ok(at)
+    table = next(d.value for d in at.dataframe if "system" in d.value.columns and len(d.value.columns) == 4)
+    names = list(ts.names)
+    p = [[None] * 3 for _ in range(3)]
+    for i in range(3):
+        order = [(names[i], ts.system(names[i]))] + [(n, ts.system(n)) for k, n in enumerate(names) if k != i]
+        _, want = PairedTest(order, {"BLEU": BLEU(references=streams)}, None, test_type="bs", n_samples=300)()
+        others = [k for k in range(3) if k != i]
+        for k, w in zip(others, want["BLEU"][1:]):
+            p[i][k] = w.p_value
+            assert table[names[k]][i] == f"{w.p_value:.4f}"
+    scores = [BLEU().corpus_score(ts.system(n), streams).score for n in names]
+    want_cl = clusters(names, scores, p)
+    assert any(" > ".join("{" + ", ".join(c) + "}" for c in want_cl) in plain(m.value) for m in at.markdown)
+
+
+def test_what_the_page_saves_restores_the_same_view():
+    from explainer.corpus.saved import dump_saved
+    from explainer.ui.corpus import page as corpus_page
+
+    at = load_sample_page()
+    at.text_input(key="cp_name_1").set_value("renamed model").run()
+    at.selectbox(key="cp_baseline").set_value("renamed model").run()
+    at.number_input(key="cp_test_n_bs").set_value(300).run()
+    at.button(key="cp_run_test").click().run()
+    ok(at)
+    before = scores_table(at)
+    from explainer.ui import settings as ms
+
+    ss = dict(at.session_state.to_dict())           # what the page's run sees, as a mapping
+    ss[ms.SESSION_KEY] = at.session_state[ms.SESSION_KEY]
+    data = dump_saved(corpus_page._saved_parts(ss)).encode()
+    again = new_page()
+    again.radio(key="cp_source").set_value("Saved comparison").run()
+    again.file_uploader(key="cp_up_saved").set_value(("c.json", data, "application/json"))
+    again.run()
+    again.button(key="cp_load_saved").click().run()
+    after = scores_table(ok(again))
+    assert after.to_dict() == before.to_dict()
+    assert again.selectbox(key="cp_baseline").value == "renamed model"
+
+
+def test_a_20000_segment_test_set_opens_on_the_page():
+    """Issue 19, item 4: the page refused 20,000 segments ("over the limit of 10,000")."""
+    refs, systems = make_testset(2000, 1, 2, seed=79)
+    reps = 10
+    ref = refs[0] * reps
+    sys_lines = [(n, lines * reps) for n, lines in systems]
+    at = _upload(new_page(),
+                 [(f"generaltest.hyp.{n}.de", ("\n".join(lines) + "\n").encode()) for n, lines in sys_lines],
+                 [("generaltest.ref.A.de", ("\n".join(ref) + "\n").encode())])
+    df = scores_table(at)
+    assert list(df["BLEU"]) == [BLEU().corpus_score(lines, [ref]).score for _, lines in sys_lines]
+    assert not at.error
+
+
+def test_the_delta_histogram_counts_the_same_scores_as_the_gains_and_losses():
+    import json as _json
+
+    import numpy as np
+
+    from explainer.ui.corpus.charts import DELTA_BINS, histogram_bins
+
+    at = load_sample_page()
+    at.segmented_control(key="cp_differ_view").set_value("Largest deltas").run()
+    ts = load_sample("news-en")
+    base, other = ts.systems[0][1], ts.systems[1][1]
+    deltas = np.array([sacrebleu.sentence_bleu(o, r).score - sacrebleu.sentence_bleu(b, r).score
+                       for b, o, r in zip(base, other, ts.references)])
+    figs = [_json.loads(c.proto.spec) for c in ok(at).get("plotly_chart")]
+    hist = next(f for f in figs if "with Δ near" in (f["data"][0].get("hovertemplate") or ""))
+    _, want_y, _, _ = histogram_bins(deltas, DELTA_BINS)
+    assert list(hist["data"][0]["y"]) == list(want_y)
+    words = next(plain(m.value) for m in at.markdown if "is better than" in plain(m.value))
+    assert f"on {int((deltas > 0).sum()):,} segments" in words

@@ -156,7 +156,9 @@ class BrowserLikeApp:
 
     def _states(self) -> WidgetStates:
         """The widget states the browser sends: AppTest's, with the labels the browser holds for choice widgets
-        (a form's widgets only when the form is submitted, as a browser does)."""
+        (a form's widgets only when the form is submitted, as a browser does). Built from AppTest's own pieces
+        (``element_tree``'s form helpers; Streamlit is pinned below 2) so that one stale value AppTest cannot
+        serialise does not stop the others."""
         self._take_test_values()
         tree = self.at._tree
         submitted = et._submitted_form_ids(tree)
@@ -504,7 +506,8 @@ def check_link(app: BrowserLikeApp, spec: PageSpec, done: list[str]) -> None:
 
 def run_sequence(spec: PageSpec, seed: int, steps: int) -> list[str]:
     """One seeded sequence of ``steps`` user actions on ``spec``'s page: no exception after any step, the
-    page's invariant holds, and the link read back at random points reproduces the view. Returns the steps."""
+    page's invariant holds, and the link read back at random points reproduces the view (``UI_SEQ_NO_LINK=1`` in
+    the environment skips the read-back, to look for crashes only). Returns the steps."""
     rng = random.Random(f"{spec.page}:{seed}")
     start = rng.choice(spec.starts)(rng)
     app = BrowserLikeApp(start, page=spec.page)

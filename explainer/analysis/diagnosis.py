@@ -357,7 +357,15 @@ def _no_spaces(b: _Bleu, tokenizers: Sequence[str], other_scores: dict[str, floa
     long_cjk = _spaceless(b.cand)
     if not long_cjk:
         return []
-    offered = [t for t in ("zh", "ja-mecab", "ko-mecab", "char") if t in tokenizers]
+    import re
+
+    joined = "".join(long_cjk)
+    fits = ["zh", "char"]                   # MeCab's tokenizers only for the language they are made for
+    if re.search(r"[\u3040-\u30ff]", joined):
+        fits.insert(1, "ja-mecab")
+    if re.search(r"[\uac00-\ud7af]", joined):
+        fits.insert(1, "ko-mecab")
+    offered = [t for t in fits if t in tokenizers]
     if offered:
         hint = f"For Chinese, Japanese or Thai choose the {' or '.join(offered)} tokenizer in the sidebar."
         shown = {t: v for t, v in other_scores.items() if t in offered}

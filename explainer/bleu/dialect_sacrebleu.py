@@ -25,10 +25,38 @@ from explainer.bleu.dialects import (
 )
 from explainer.text import ENTITIES_13A
 
-TOKENIZERS = ("13a", "intl", "zh", "char", "none")
+TOKENIZERS = ("13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab")
+#: sacreBLEU tokenizers the explainer refuses: each downloads a SentencePiece model the first time it is used
+#: (sacrebleu/tokenizers/tokenizer_spm.py), and nothing here downloads at run time
+REFUSED_TOKENIZERS = {
+    "flores101": "the FLORES-101 SentencePiece model (flores101_mm100_175M/sentencepiece.bpe.model)",
+    "flores200": "the FLORES-200 SentencePiece model (flores200_sacrebleu_tokenizer_spm.model)",
+    "spm": "the FLORES-101 SentencePiece model (spm is sacreBLEU's old name for flores101)",
+    "spBLEU-1K": "the spBLEU-1K SentencePiece model",
+}
+#: tokenizers that call MeCab: what their trace says they did
+_MECAB_NOTES = {
+    "ja-mecab": "ja-mecab: strip, then MeCab with the IPA dictionary (ipadic), -Owakati: morphemes separated by "
+                "spaces",
+    "ko-mecab": "ko-mecab: strip, then MeCab-ko with mecab-ko-dic, -Owakati: morphemes separated by spaces",
+}
+
+
+def refused_tokenizer_message(name: str) -> str | None:
+    """Why ``tokenize=name`` is refused (None when it is not): the tokenizer downloads a model at run time."""
+    what = REFUSED_TOKENIZERS.get(name)
+    if what is None:
+        return None
+    return (f"sacreBLEU's {name!r} tokenizer downloads {what} from the internet the first time it is used; the "
+            "explainer never downloads at run time, so it cannot reproduce it here. Use a tokenizer that needs no "
+            f"model: {', '.join(TOKENIZERS)} (ja-mecab / ko-mecab for Japanese / Korean)")
+
+
 _PERIOD_WARNING = "That's 100 lines that end in a tokenized period ('.')"
 # scripts written without spaces between words: the zh and char tokenizers exist for them
 _NO_SPACE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f\uac00-\ud7af]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
 _MYLOG_FLOOR = -9999999999  # sacrebleu.utils.my_log(0)
 
@@ -141,6 +169,12 @@ class SacreBleuDialect(BleuDialect):
                    "silence the 'lines end in a tokenized period' warning (corpus of 100+ such lines)"),
     )
 
+    def __init__(self, **options) -> None:
+        msg = refused_tokenizer_message(options.get("tokenize")) if isinstance(options.get("tokenize"), str) else None
+        if msg:
+            raise ValueError(msg)
+        super().__init__(**options)
+
     def _setup(self) -> None:
         o = self.options
         if o["effective_order"] is None:
@@ -188,6 +222,8 @@ class SacreBleuDialect(BleuDialect):
                                                        "included) is a token, then 13a regexes"})
         elif name == "char":
             out.append({"step": "tokenize", "detail": "char: every non-space character is a token"})
+        elif name in _MECAB_NOTES:
+            out.append({"step": "tokenize", "detail": f"{_MECAB_NOTES[name]} ({self._tok.signature()})"})
         else:
             out.append({"step": "tokenize", "detail": "none: whitespace split only"})
         return out
@@ -418,5 +454,9 @@ def relevant_tokenizers(texts: Sequence[str]) -> list[str]:
     for name in names:
         tok = sacrebleu_tokenizer(name)
         if any(tok(t.rstrip()).split() != bt for t, bt in zip(texts, base_toks)):
+            out.append(name)
+    # MeCab: Japanese (kana) and Korean (Hangul) text, the languages these tokenizers are made for
+    for name, rx in (("ja-mecab", _KANA), ("ko-mecab", _HANGUL)):
+        if any(rx.search(t) for t in texts):
             out.append(name)
     return out

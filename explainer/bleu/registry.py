@@ -20,6 +20,8 @@ DIALECTS = DialectRegistry("BLEU", {
     "multi-bleu": "explainer.bleu.moses.dialects:MultiBleuDialect",
     "mteval": "explainer.bleu.moses.dialects:MtevalDialect",
     "textbook": "explainer.bleu.dialect_textbook:TextbookDialect",
+    "torchmetrics": "explainer.bleu.dialect_torchmetrics:TorchmetricsBleuDialect",
+    "torchmetrics-sacrebleu": "explainer.bleu.dialect_torchmetrics:TorchmetricsSacreBleuDialect",
 })
 
 #: add a dialect class (usable as a class decorator): ``register_dialect(MyDialect)``

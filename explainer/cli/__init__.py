@@ -1,9 +1,10 @@
-"""`python -m explainer {bleu,rouge,dialects,reproduce,compare} ...` (console script: `explainer`).
+"""`python -m explainer {bleu,rouge,chrf,dialects,reproduce,compare} ...` (console script: `explainer`).
 
-Each sub-command is a module with ``add_arguments(parser)`` and ``run(args) -> int`` (``explainer/cli/bleu.py``,
-``explainer/cli/rouge.py``), registered in ``COMMANDS``; its input and output go through ``explainer.cli.io``
-(see that module for the shared rules). This module only dispatches and turns every expected error into one
-line on stderr with a non-zero exit (never a traceback).
+Each sub-command is a module of this package with ``add_arguments(parser)`` and ``run(args) -> int`` (``bleu``,
+``rouge``, ``chrf``, ``dialects``, ``reproduce``, ``compare``), imported here and registered in ``COMMANDS`` (no
+import by name); each calls plain functions of the cores and feature packages, and its input and output go through
+``explainer.cli.io`` (see that module for the shared rules). This module only dispatches and turns every expected
+error into one line on stderr with a non-zero exit (never a traceback).
 
 Start-up stays fast: building the parser imports only the sub-command modules, which import nothing heavy at
 the top; the metric cores (and the libraries they use) are imported by ``run``, so ``--help`` loads none.
@@ -11,23 +12,23 @@ the top; the metric cores (and the libraries they use) are imported by ``run``, 
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 
+from explainer.cli import bleu, chrf, compare, dialects, reproduce, rouge
 from explainer.cli.io import CliError, one_line
 
 __all__ = ["main", "build_parser", "COMMANDS", "CliError"]
 
 COMMANDS = {
-    "bleu": ("explainer.cli.bleu", "Explain BLEU for JSONL segments or a line-aligned corpus."),
-    "rouge": ("explainer.cli.rouge", "Explain ROUGE for JSONL segments or a line-aligned corpus."),
-    "dialects": ("explainer.dialectcmp.cli_dialects",
-                 "Every BLEU or ROUGE implementation side by side, and the first step where two disagree."),
-    "reproduce": ("explainer.dialectcmp.cli_reproduce",
-                  "Which configurations give a claimed BLEU or ROUGE number for this candidate and references?"),
-    "compare": ("explainer.corpus.cli", "Compare systems on a test set: corpus scores, confidence intervals and "
-                                        "paired significance tests (sacreBLEU's)."),
+    "bleu": (bleu, "Explain BLEU for JSONL segments or a line-aligned corpus."),
+    "rouge": (rouge, "Explain ROUGE for JSONL segments or a line-aligned corpus."),
+    "chrf": (chrf, "Explain chrF / chrF++ for JSONL segments or a line-aligned corpus."),
+    "dialects": (dialects, "Every BLEU or ROUGE implementation side by side, and the first step where two disagree."),
+    "reproduce": (reproduce, "Which configurations give a claimed BLEU or ROUGE number for this candidate and "
+                             "references?"),
+    "compare": (compare, "Compare systems on a test set: corpus scores, confidence intervals and paired "
+                         "significance tests (sacreBLEU's)."),
 }
 
 
@@ -47,9 +48,8 @@ def _prog() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=_prog(), description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, (modname, help_text) in COMMANDS.items():
+    for name, (mod, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
-        mod = importlib.import_module(modname)
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser

@@ -43,8 +43,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ref", metavar="FILE", action="append", default=[],
                    help="corpus: a reference stream, one per line (repeat for several references)")
     p.add_argument("--dialect", default="sacrebleu",
-                   help="sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook")
-    p.add_argument("--tokenize", default=None, help="sacrebleu: 13a (default), intl, zh, char, none")
+                   help="sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook, torchmetrics, "
+                        "torchmetrics-sacrebleu")
+    p.add_argument("--tokenize", default=None,
+                   help="sacrebleu: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab (flores101, flores200: "
+                        "refused, they download a model)")
     p.add_argument("--lowercase", action="store_true", default=None, help="lowercase (sacrebleu, multi-bleu -lc)")
     p.add_argument("--smooth", default=None,
                    help="sacrebleu: exp|floor|add-k|none; nltk: method0..method7; hf-evaluate: none|add-one "
@@ -112,7 +115,12 @@ def run(args) -> int:
             return bleu.explain_bleu(cand, refs, dialect=d).to_dict()
         return stats_dict(bleu.score_bleu(cand, refs, dialect=d))
 
-    return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, d))
+    def traps(hyps, refs):
+        from explainer.traps import bleu_traps
+
+        return bleu_traps(hyps, refs, d, corpus=bool(args.corpus or args.hyp is not None))
+
+    return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, d), traps=traps)
 
 
 def _corpus(hyps, refs, args, d) -> int:

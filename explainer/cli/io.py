@@ -289,10 +289,20 @@ def write_json(obj, where: str) -> None:
     sys.stdout.write(text)
 
 
+def warn_traps(args, traps: Iterable) -> None:
+    """Each trap (``explainer.traps.Trap``) as one line on stderr: ``explainer <command>: warning: <message>``."""
+    sys.stdout.flush()          # the results first: a closed pipe surfaces here, before any warning
+    for t in traps:
+        print(f"explainer {getattr(args, 'command', '')}: warning: {one_line(t.message)}", file=sys.stderr)
+
+
 def run_input(args, per_segment: Callable[[str, list[str]], dict],
-              corpus: Callable[[list[str], list[list[str]]], int], *, metric: str | None = None) -> int:
+              corpus: Callable[[list[str], list[list[str]]], int], *, metric: str | None = None,
+              traps: Callable[[list[str], list[list[str]]], Iterable] | None = None) -> int:
     """The input rules `bleu` and `rouge` share: ``--jsonl`` (one JSON result per line, or ``--corpus``) or
-    ``--hyp``/``--ref`` files (a corpus). ``metric`` names the metric when every segment needs a reference."""
+    ``--hyp``/``--ref`` files (a corpus). ``metric`` names the metric when every segment needs a reference.
+    ``traps(candidates, references)``: warnings about the whole input, found before any scoring and printed on
+    stderr once the results are written (a run that fails still prints its one error line only)."""
     if args.jsonl is not None:
         if args.ref:
             raise CliError("--ref is for corpus mode (--hyp); with --jsonl put the references in each line")
@@ -300,17 +310,24 @@ def run_input(args, per_segment: Callable[[str, list[str]], dict],
         if metric is not None:
             require_references(segments, metric)
         check_texts(segments, full=args.full)
+        found = traps([s.candidate for s in segments], [s.references for s in segments]) if traps else []
         if args.corpus:
             if not segments:
                 raise CliError(f"{args.jsonl} has no segments")
-            return corpus([s.candidate for s in segments], [s.references for s in segments])
+            rc = corpus([s.candidate for s in segments], [s.references for s in segments])
+            warn_traps(args, found)
+            return rc
         for lineno, cand, refs in segments:
             try:
                 res = per_segment(cand, refs)
             except ValueError as e:
                 raise CliError(f"line {lineno}: {e}") from None
             write_json(res, f"line {lineno}")
+        warn_traps(args, found)
         return 0
     hyps, refs = read_corpus(args.hyp, args.ref)
     check_texts(corpus_items(args.hyp, args.ref, hyps, refs), full=args.full)
-    return corpus(hyps, refs)
+    found = traps(hyps, refs) if traps else []
+    rc = corpus(hyps, refs)
+    warn_traps(args, found)
+    return rc

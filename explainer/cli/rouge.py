@@ -26,12 +26,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     src.add_argument("--hyp", metavar="FILE", help="corpus: candidates, one per line")
     p.add_argument("--ref", metavar="FILE", action="append", default=[],
                    help="corpus: a reference stream, one per line (repeat for several references)")
-    p.add_argument("--dialect", default="rouge-score", help="rouge-score (default), hf-evaluate, textbook, rouge155")
+    p.add_argument("--dialect", default="rouge-score",
+                   help="rouge-score (default), hf-evaluate, textbook, rouge155, rouge-chinese, pltrdy, rouge-metric, "
+                        "torchmetrics")
     p.add_argument("--types", default=None,
                    help="comma-separated: rouge1..rouge9, rougeL, rougeLsum, rougeW-1.2, rougeS4, rougeSU4, rougeS* "
                         "(default: the dialect's: rouge1,rouge2,rougeL,rougeLsum; textbook: rouge1,rouge2,rougeL)")
     p.add_argument("--stem", action="store_true", help="Porter stemming (use_stemmer=True)")
-    p.add_argument("--multi-ref", choices=["best-f", "pool", "best-recall"], default=None,
+    p.add_argument("--multi-ref", choices=["best-f", "pool", "best-recall", "avg"], default=None,
                    help="how several references are combined (default: the dialect's)")
     p.add_argument("--tokenizer", default=None,
                    help="rouge-score (default), unicode or whitespace (opt-in, not a library default; whitespace: "
@@ -73,7 +75,15 @@ def run(args) -> int:
         return {t: s.to_dict() for t, s in
                 rouge.score_rouge(cand, refs, dialect=args.dialect, types=args.types, **opts).items()}
 
-    return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, opts), metric="ROUGE")
+    def traps(hyps, refs):
+        from explainer.rouge.engine import bind_dialect
+        from explainer.traps import rouge_traps
+
+        return rouge_traps(hyps, refs, bind_dialect(args.dialect, args.types, corpus=True, **opts),
+                           corpus=bool(args.corpus or args.hyp is not None))
+
+    return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, opts), metric="ROUGE",
+                     traps=traps)
 
 
 def _corpus(hyps, refs, args, opts) -> int:

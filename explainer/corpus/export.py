@@ -7,7 +7,7 @@ import json
 import math
 from typing import Any, Mapping, Sequence
 
-__all__ = ["csv_cell", "columns_csv", "write_columns_csv", "json_text", "clean_json"]
+__all__ = ["csv_cell", "columns_csv", "write_columns_csv", "json_text", "clean_json", "with_texts", "testset_texts"]
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -54,3 +54,32 @@ def clean_json(obj: Any) -> Any:
 
 def json_text(obj: Any, indent: int | None = 1) -> str:
     return json.dumps(clean_json(obj), ensure_ascii=False, indent=indent)
+
+
+def with_texts(cols: Mapping[str, Sequence], references: Sequence[tuple[str, Any]],
+               systems: Sequence[tuple[str, Any]], source: Any = None) -> dict[str, Any]:
+    """The per-segment table with the texts: the source (when given), each reference stream and each system's
+    output as ``<name> | text``, after the segment id and lengths. The text columns may be iterators (the
+    ``compare`` CLI streams them from the files: memory stays flat)."""
+    out: dict[str, Any] = {}
+    keys = list(cols)
+    lead = [k for k in keys if k in ("segment", "ref_len", "ref_words")]
+    for k in lead:
+        out[k] = cols[k]
+    if source is not None:
+        out["source"] = source
+    for name, lines in references:
+        out[name] = lines
+    for name, lines in systems:
+        out[f"{name} | text"] = lines
+    for k in keys:
+        if k not in out:
+            out[k] = cols[k]
+    return out
+
+
+def testset_texts(ts) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]], Any]:
+    """(reference columns, system columns, source) of a test set for :func:`with_texts`."""
+    K = max((len(r) for r in ts.references), default=0)
+    refs = [(f"reference {k + 1}", [r[k] if k < len(r) else "" for r in ts.references]) for k in range(K)]
+    return refs, [(n, lines) for n, lines in ts.systems], ts.source

@@ -3,9 +3,13 @@ BLEU's own clipped counts).
 
 For every segment and every n-gram of order 1..N the clipped match count is the one BLEU uses:
 ``min(count in the candidate, maximum count in any reference)``, under the report's dialect (its tokenizer,
-lowercasing, order). Summed over the corpus, each n-gram gets a matched count per system; the records with the
-largest difference, in each direction, list the segments where the difference occurs. The counts add up to the
-``counts`` of the corpus traces (tests check it).
+lowercasing, order). Summed over the corpus, each n-gram gets a matched count per system. They are ranked as
+compare-mt ranks them (``stat_utils.extract_salient_features``, its n-gram analysis with ``compare_type=match``):
+by the smoothed match ratio ``(m_sys + alpha) / (m_sys + m_base + 2 alpha)`` (alpha = 1: Laplace), highest first
+for the n-grams the system matches more, lowest first for those the baseline matches more. A raw count difference
+would put ``,`` ``.`` and ``der`` on top (they are frequent, so their counts differ most by chance); the ratio
+ranks n-grams one system gets consistently. Each record lists the segments where the difference occurs. The
+counts add up to the ``counts`` of the corpus traces (tests check it).
 """
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from typing import NamedTuple, Sequence
 
 from explainer.ngrams import count_all_ngrams
 
-__all__ = ["ngram_differences", "clipped_matches"]
+__all__ = ["ngram_differences", "clipped_matches", "match_ratio", "ALPHA"]
 
 
 def clipped_matches(tokens: Sequence[str], ref_ngrams, max_order: int) -> dict:
@@ -29,8 +33,19 @@ def clipped_matches(tokens: Sequence[str], ref_ngrams, max_order: int) -> dict:
     return out
 
 
-def ngram_differences(report, i: int, baseline: int = 0, *, k: int = 15, orders: Sequence[int] | None = None) -> dict:
-    """Top-k n-grams system ``i`` matches more often than the baseline (``better``) and less often (``worse``)."""
+ALPHA = 1.0     # compare-mt's default smoothing (--ngram_alpha / alpha=1.0)
+
+
+def match_ratio(a: float, b: float, alpha: float = ALPHA) -> float:
+    """compare-mt's salience score of an n-gram matched ``a`` times by the system and ``b`` times by the
+    baseline."""
+    return (a + alpha) / (a + b + 2 * alpha)
+
+
+def ngram_differences(report, i: int, baseline: int = 0, *, k: int = 15, orders: Sequence[int] | None = None,
+                      alpha: float = ALPHA) -> dict:
+    """Top-k n-grams system ``i`` matches more often than the baseline (``better``) and less often (``worse``),
+    ranked by compare-mt's smoothed match ratio (:func:`match_ratio`)."""
     d = report.d
     N = d.max_order
     keep = set(orders) if orders else set(range(1, N + 1))
@@ -46,11 +61,12 @@ def ngram_differences(report, i: int, baseline: int = 0, *, k: int = 15, orders:
 
     def rec(delta, ng, a, b, segs):
         return {"ngram": " ".join(ng), "n": len(ng), "system": a, "baseline": b, "difference": delta,
-                "segments": segs, "n_segments": len(segs)}
+                "ratio": match_ratio(a, b, alpha), "segments": segs, "n_segments": len(segs)}
 
-    better = sorted((x for x in diffs if x[0] > 0), key=lambda x: (-x[0], -x[2], x[1]))[:k]
-    worse = sorted((x for x in diffs if x[0] < 0), key=lambda x: (x[0], -x[3], x[1]))[:k]
+    better = sorted((x for x in diffs if x[0] > 0), key=lambda x: (-match_ratio(x[2], x[3], alpha), -x[0], x[1]))[:k]
+    worse = sorted((x for x in diffs if x[0] < 0), key=lambda x: (match_ratio(x[2], x[3], alpha), x[0], x[1]))[:k]
     return {"system": report.systems[i].name, "baseline": report.systems[baseline].name,
+            "ranking": f"compare-mt's smoothed match ratio (m_sys + {alpha:g}) / (m_sys + m_base + {2 * alpha:g})",
             "orders": sorted(keep),
             "better": [rec(*x, m.segments_better[x[1]]) for x in better],
             "worse": [rec(*x, m.segments_worse[x[1]]) for x in worse],

@@ -297,9 +297,18 @@ class BleuReport(ReportBase):
         return {"system": s.name, "order": n, "matches": int(m.sum()), "totals": int(t.sum()), "segments": rows}
 
     def largest_deltas(self, i: int, baseline: int = 0, k: int = 10) -> dict:
-        """Segments where system i's sentence score is most above / below the baseline's."""
-        return largest_deltas(self.systems[i].sentence, self.systems[baseline].sentence, k,
-                              system=self.systems[i].name, baseline=self.systems[baseline].name)
+        """Segments where system i's sentence score is most above / below the baseline's. sacreBLEU: as
+        ``sacrebleu.sentence_bleu`` scores them (effective order on: a 2-4-token segment is not 0 for lack of a
+        4-gram, so it does not jump between 0 and 100 and fill the list); other dialects: their own sentence
+        score. ``scored_by`` says which."""
+        vi, vb = self.sacrebleu_sentence_variants(i), self.sacrebleu_sentence_variants(baseline)
+        if vi is not None and vb is not None:
+            a, b, how = vi["sentence_bleu"], vb["sentence_bleu"], "sacrebleu.sentence_bleu (effective order)"
+        else:
+            a, b = self.systems[i].sentence, self.systems[baseline].sentence
+            how = f"{self.dialect}'s sentence score"
+        return largest_deltas(a, b, k, system=self.systems[i].name, baseline=self.systems[baseline].name,
+                              scored_by=how)
 
     def length_ratio(self) -> list[dict]:
         """Per system: total c / r, each segment's c / r (None where r is 0) and the segments of each bin of

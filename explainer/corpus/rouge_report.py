@@ -94,15 +94,23 @@ class RougeReport(ReportBase):
         return largest_deltas(self.systems[i].item(t, measure), self.systems[baseline].item(t, measure), k,
                               system=self.systems[i].name, baseline=self.systems[baseline].name, type=t)
 
-    def length_buckets(self, t: str, edges: Sequence[int] = (10, 20, 30, 40, 50), measure: str = "fmeasure"
+    def length_buckets(self, t: str, edges: Sequence[int] | None = None, measure: str = "fmeasure"
                        ) -> list[dict]:
-        """Mean per-item score per system by reference-1 length in words (whitespace)."""
+        """Mean per-item score per system by reference-1 length in words (whitespace). ``edges=None``: five
+        buckets of about equal size (quintiles of the lengths, as the BLEU report's); empty buckets are left
+        out."""
+        from explainer.corpus.report import quantile_edges
+
         L = np.array([len(r[0].split()) if r else 0 for r in self.testset.references])
+        if edges is None:
+            edges = quantile_edges(L)
         bounds = [0] + list(edges) + [None]
         out = []
         for lo, hi in zip(bounds[:-1], bounds[1:]):
             mask = (L >= lo) & (L < hi) if hi is not None else (L >= lo)
             idx = np.flatnonzero(mask)
+            if not len(idx):
+                continue
             rec = {"bucket": f"{lo}–{hi - 1}" if hi is not None else f"{lo}+", "low": lo, "high": hi,
                    "n_segments": int(len(idx)), "segments": [int(x) + 1 for x in idx], "scores": {}}
             for s in self.systems:

@@ -41,15 +41,20 @@ from explainer.bleu.bootstrap import MAX_BOOTSTRAP, MAX_BOOTSTRAP_DRAWS
 from explainer.errors import ExplainerInputError
 
 __all__ = ["MAX_RESAMPLES", "MAX_TEST_CELLS", "DEFAULT_BS_N", "DEFAULT_AR_N", "Statistic", "SystemResult",
-           "PairedResult", "Confidence", "seed_from_env", "check_test_size", "bootstrap_confidence",
+           "PairedResult", "Confidence", "TestTimeout", "PairMatrix", "pair_matrix", "clusters",
+           "seed_from_env", "check_test_size", "bootstrap_confidence",
            "paired_test", "estimate_ci", "paired_signature", "confidence_signature"]
 
 #: most bootstrap resamples (the core's bootstrap limit) and AR trials of one test (sacreBLEU's defaults: 1,000 and
 #: 10,000; AR is cheaper per trial, and its p-values resolve 1/(n+1))
 MAX_RESAMPLES = {"bs": MAX_BOOTSTRAP, "ar": 100_000}
-#: most resamples x segments of one test, the core's bootstrap limit too: the random draws and the sums grow with
-#: it (about 10 s of work at the limit); memory does not (blocks of _BLOCK_CELLS)
-MAX_TEST_CELLS = MAX_BOOTSTRAP_DRAWS
+#: most resamples x segments of one test: sacreBLEU's default AR (10,000 trials) on 20,000 segments. The random
+#: draws and the sums grow with it (AR at the limit with 10 systems: about 6 s on a quiet 2-core machine, see
+#: docs/benchmarks.md); memory does not (blocks of _BLOCK_CELLS). Each test is also bounded by time
+#: (``time_limit``, checked between blocks). It used to be the single-system bootstrap's limit (100M draws), and
+#: the page's own 20M, sized when the statistics were resampled per trial rather than as one matrix product.
+MAX_TEST_CELLS = 200_000_000
+assert MAX_TEST_CELLS >= MAX_BOOTSTRAP_DRAWS
 DEFAULT_BS_N = 1000
 DEFAULT_AR_N = 10000
 _BLOCK_CELLS = 2_000_000         # random draws generated and used per block (16 MB of int64 indices)
@@ -71,6 +76,9 @@ class Statistic:
     score: float
     resample_dtype: Any = np.float32
     integer: bool = True                # statistics are integers (BLEU); False for ROUGE's per-item values
+    #: keep the resampled scores in the dtype NumPy gives the values ``score_rows`` returns (sacreBLEU's chrF scores
+    #: float32 rows in float32: its means, intervals and p-values are then float32 too); False: float64
+    native_scores: bool = False
 
 
 @dataclass
@@ -111,6 +119,19 @@ class PairedResult:
     faithful: bool
     note: str = ""
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "PairedResult":
+        """Back from ``to_dict(with_samples=True)`` (a saved comparison): the same numbers and series."""
+        def arr(v):
+            return None if v is None else np.asarray(v, dtype=np.float64)
+
+        systems = [SystemResult(s["name"], float(s["score"]), s.get("p_value"), s.get("mean"), s.get("ci"),
+                                arr(s.get("resampled")), arr(s.get("baseline_resampled")), arr(s.get("null_stats")),
+                                s.get("observed_diff")) for s in d["systems"]]
+        return cls(test=d["test"], n_samples=int(d["n_samples"]), seed=str(d["seed"]),
+                   n_ar_confidence=int(d.get("n_ar_confidence", -1)), systems=systems,
+                   faithful=bool(d.get("faithful", True)), note=str(d.get("note", "")))
+
     def to_dict(self, *, with_samples: bool = False) -> dict:
         return {"test": self.test, "n_samples": self.n_samples, "seed": self.seed,
                 "n_ar_confidence": self.n_ar_confidence, "faithful": self.faithful, "note": self.note,
@@ -130,11 +151,15 @@ class Confidence:
     seed: str
     resampled: np.ndarray = field(repr=False)
     faithful: bool = True
+    #: the exception the real library raises here (its numbers are still given, computed in float64)
+    library_error: str | None = None
 
     def to_dict(self, *, with_samples: bool = False) -> dict:
         d = {"score": float(self.score), "mean": float(self.mean), "ci": float(self.ci), "low": float(self.low),
              "high": float(self.high), "n_bootstrap": self.n_bootstrap, "seed": self.seed,
              "faithful": self.faithful}
+        if self.library_error:
+            d["library_error"] = self.library_error
         if with_samples:
             d["resampled"] = [float(x) for x in self.resampled]
         return d
@@ -197,12 +222,41 @@ def check_test_size(n: int, n_segments: int, what: str, kind: str = "bs") -> Non
 
 def estimate_ci(scores: np.ndarray) -> tuple[float, float, float, float]:
     """sacreBLEU's ``significance.estimate_ci``: (mean of the sorted scores, half-width, low, high)."""
-    s = np.sort(np.asarray(scores, dtype=np.float64))
+    s = np.asarray(scores)
+    if s.dtype.kind != "f":
+        s = s.astype(np.float64)
+    s = np.sort(s)                      # float32 scores (chrF) stay float32, as in sacreBLEU
     n = len(s)
     lo_i = n // 40
     hi_i = n - lo_i - 1
     lo, hi = s[lo_i], s[hi_i]
     return float(s.mean()), float(0.5 * (hi - lo)), float(lo), float(hi)
+
+
+class TestTimeout(ExplainerInputError):
+    """A test stopped at its time limit (the message says the limit and what to do instead)."""
+
+    __test__ = False
+
+
+class _Deadline:
+    """``check()`` between blocks raises :class:`TestTimeout` once ``limit`` seconds have passed (None: never)."""
+
+    def __init__(self, limit: float | None, what: str):
+        import time
+
+        self._now = time.perf_counter
+        self.limit, self.what = limit, what
+        self.t0 = self._now()
+
+    def check(self) -> None:
+        if self.limit is not None and self._now() - self.t0 > self.limit:
+            raise TestTimeout(f"{self.what} stopped after {self.limit:g} s, the time limit of one test here; use "
+                              "fewer resamples or trials, or the command line (`python -m explainer compare`), "
+                              "which has no time limit")
+
+
+_NO_DEADLINE = _Deadline(None, "")
 
 
 def _block_rows(n_segments: int, multiple: int = 1) -> int:
@@ -223,7 +277,15 @@ def _f32_sums_exact(stats_list: Sequence[Statistic]) -> bool:
     return True
 
 
-def _bootstrap_pass(rng: np.random.Generator, n: int, stats_list: Sequence[Statistic]) -> list[np.ndarray]:
+def _mixed_types(values: list) -> bool:
+    """Python floats among NumPy float32 scores (sacreBLEU's chrF returns the Python 0.0 for a row without any
+    match): ``np.array`` makes them float64, ``statistics.mean`` refuses them (TypeError)."""
+    return any(type(v) is float for v in values) and any(isinstance(v, np.float32) for v in values)
+
+
+def _bootstrap_pass(rng: np.random.Generator, n: int, stats_list: Sequence[Statistic],
+                    deadline: _Deadline = _NO_DEADLINE, tick: Callable[[float], None] | None = None,
+                    mixed: list | None = None) -> list[np.ndarray]:
     """Resampled scores of every statistic under the same index matrix ``rng.choice(S, size=(n, S))``, drawn in
     blocks of rows (the same stream as one call). Rows are summed as sacreBLEU sums them and scored in mode f32
     (float32 statistics) or py (float64 statistics, the project's own extension)."""
@@ -256,30 +318,47 @@ def _bootstrap_pass(rng: np.random.Generator, n: int, stats_list: Sequence[Stati
                 rows = np.stack([arr[r].sum(0) for r in idx])
                 out[j].extend(st.score_rows(rows, "f32" if st.resample_dtype == np.float32 else "py"))
         del idx
-    return [np.asarray(x, dtype=np.float64) for x in out]
+        if tick is not None:
+            tick(done / n)
+        deadline.check()
+    if mixed is not None:
+        mixed.extend(j for j, (x, st) in enumerate(zip(out, stats_list)) if st.native_scores and _mixed_types(x))
+    return [np.array(x) if st.native_scores else np.asarray(x, dtype=np.float64) for x, st in zip(out, stats_list)]
 
 
 # ------------------------------------------------------------------------------------- --confidence
-def bootstrap_confidence(st: Statistic, n: int = DEFAULT_BS_N, *, seed: Any = None, faithful: bool = True
-                         ) -> Confidence:
-    """``Metric.corpus_score(..., n_bootstrap=n)``: ``_bootstrap_resample`` + ``Score.estimate_ci``."""
+def bootstrap_confidence(st: Statistic, n: int = DEFAULT_BS_N, *, seed: Any = None, faithful: bool = True,
+                         time_limit: float | None = None) -> Confidence:
+    """``Metric.corpus_score(..., n_bootstrap=n)``: ``_bootstrap_resample`` + ``Score.estimate_ci``.
+    ``time_limit``: seconds (None: none); over it :class:`TestTimeout` is raised."""
     S = st.stats.shape[0]
     check_test_size(n, S, "the bootstrap confidence interval")
     seed_str, seed_val = seed_from_env(seed)
-    scores = _bootstrap_pass(np.random.default_rng(seed_val), n, [st])[0]
-    srt = sorted(scores.tolist())
+    mixed: list = []
+    scores = _bootstrap_pass(np.random.default_rng(seed_val), n, [st],
+                             _Deadline(time_limit, "the bootstrap confidence interval"), mixed=mixed)[0]
+    # Score.estimate_ci sorts the scores as they are: Python floats, or NumPy float32 for chrF (then its
+    # statistics.mean and half-width are float32 too)
+    srt = sorted(scores) if st.native_scores and scores.dtype == np.float32 else sorted(scores.tolist())
     lo_i = n // 40
     lo, hi = srt[lo_i], srt[n - lo_i - 1]
-    return Confidence(score=st.score, mean=statistics.mean(srt), ci=0.5 * (hi - lo), low=lo, high=hi,
-                      n_bootstrap=n, seed=seed_str, resampled=scores, faithful=faithful)
+    err = None
+    if mixed:
+        err = ("TypeError: don't know how to coerce float and float32 (sacreBLEU's Score.estimate_ci: a resample "
+               "without any match scores the Python 0.0 among float32 scores; the mean shown is computed in float64)")
+    return Confidence(score=st.score, mean=float(statistics.mean(srt)), ci=float(0.5 * (hi - lo)), low=float(lo),
+                      high=float(hi), n_bootstrap=n, seed=seed_str, resampled=scores, faithful=faithful,
+                      library_error=err)
 
 
 # ------------------------------------------------------------------------------------------ PairedTest
 def paired_test(named: Sequence[tuple[str, Statistic]], *, test: str = "bs", n_samples: int = 0,
                 n_ar_confidence: int = -1, seed: Any = None, faithful: bool = True,
-                progress: Callable[[float], None] | None = None) -> PairedResult:
+                progress: Callable[[float], None] | None = None, time_limit: float | None = None) -> PairedResult:
     """``PairedTest(named_systems, ..., test_type=test, n_samples=n_samples, n_ar_confidence=...)()``.
-    The first system is the baseline. ``n_samples=0``: sacreBLEU's default (bs 1,000, ar 10,000)."""
+    The first system is the baseline. ``n_samples=0``: sacreBLEU's default (bs 1,000, ar 10,000).
+    ``time_limit``: seconds for the whole test (None: none), checked between blocks of draws; over it
+    :class:`TestTimeout` says so."""
     if test not in ("bs", "ar"):
         raise ExplainerInputError(f"unknown paired test {test!r}: choose bs (bootstrap) or ar (approximate "
                                   "randomization)")
@@ -301,10 +380,11 @@ def paired_test(named: Sequence[tuple[str, Statistic]], *, test: str = "bs", n_s
     others = [SystemResult(nm, st.score, observed_diff=abs(bl.score - st.score), seeded=cmp_seed is not None)
               for nm, st in named[1:]]
     tick = progress or (lambda f: None)
+    dl = _Deadline(time_limit, what)
     if test == "bs":
-        _run_bs(named, n, bl_seed, cmp_seed, base, others, tick)
+        _run_bs(named, n, bl_seed, cmp_seed, base, others, tick, dl)
     else:
-        _run_ar(named, n, n_conf, bl_seed, cmp_seed, base, others, tick)
+        _run_ar(named, n, n_conf, bl_seed, cmp_seed, base, others, tick, dl)
     tick(1.0)
     note = ("" if faithful else "the project's own extension: sacreBLEU's procedure applied to this metric's "
             "statistics (no implementation has this test)")
@@ -321,27 +401,27 @@ def _paired_bs_finish(res: SystemResult, bl_scores: np.ndarray, sys_scores: np.n
     res.resampled, res.baseline_resampled, res.null_stats = sys_scores, bl_scores, stats
 
 
-def _run_bs(named, n, bl_seed, cmp_seed, base, others, tick) -> None:
+def _run_bs(named, n, bl_seed, cmp_seed, base, others, tick, dl=_NO_DEADLINE) -> None:
     stats = [st for _, st in named]
     if cmp_seed is not None:
         # seeded: the baseline's interval and every comparison draw the same index matrix; resample all at once
-        scores = _bootstrap_pass(np.random.default_rng(bl_seed), n, stats)
+        scores = _bootstrap_pass(np.random.default_rng(bl_seed), n, stats, dl, tick)
         base.mean, base.ci, _, _ = estimate_ci(scores[0])
         base.resampled = scores[0]
         for res, sc in zip(others, scores[1:]):
             _paired_bs_finish(res, scores[0], sc)
         return
-    bl_scores = _bootstrap_pass(np.random.default_rng(bl_seed), n, stats[:1])[0]
+    bl_scores = _bootstrap_pass(np.random.default_rng(bl_seed), n, stats[:1], dl)[0]
     base.mean, base.ci, _, _ = estimate_ci(bl_scores)
     base.resampled = bl_scores
     for k, (res, st) in enumerate(zip(others, stats[1:])):
-        b, s = _bootstrap_pass(np.random.default_rng(cmp_seed), n, [stats[0], st])
+        b, s = _bootstrap_pass(np.random.default_rng(cmp_seed), n, [stats[0], st], dl)
         _paired_bs_finish(res, b, s)
         tick((k + 1) / len(others))
 
 
-def _ar_pass(rng, n: int, bl: Statistic, systems: Sequence[Statistic], tick, share: float
-             ) -> list[tuple[np.ndarray, np.ndarray]]:
+def _ar_pass(rng, n: int, bl: Statistic, systems: Sequence[Statistic], tick, share: float,
+             dl: _Deadline = _NO_DEADLINE) -> list[tuple[np.ndarray, np.ndarray]]:
     """|A - B| ingredients for every system under the same swap matrix, drawn in blocks of rows (a multiple of
     32 booleans per block keeps NumPy's stream identical to one call)."""
     S = bl.stats.shape[0]
@@ -371,6 +451,7 @@ def _ar_pass(rng, n: int, bl: Statistic, systems: Sequence[Statistic], tick, sha
             out_a[j].extend(st.score_rows(a, "i64"))
             out_b[j].extend(st.score_rows(b, "i64"))
         tick(share * done / n)
+        dl.check()
     return [(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)) for a, b in zip(out_a, out_b)]
 
 
@@ -381,31 +462,106 @@ def _ar_finish(res: SystemResult, a: np.ndarray, b: np.ndarray) -> None:
     res.null_stats = stats
 
 
-def _run_ar(named, n, n_conf, bl_seed, cmp_seed, base, others, tick) -> None:
+def _run_ar(named, n, n_conf, bl_seed, cmp_seed, base, others, tick, dl=_NO_DEADLINE) -> None:
     bl = named[0][1]
     systems = [st for _, st in named[1:]]
     if n_conf > 0:
-        bl_scores = _bootstrap_pass(np.random.default_rng(bl_seed), n_conf, [bl])[0]
+        bl_scores = _bootstrap_pass(np.random.default_rng(bl_seed), n_conf, [bl], dl)[0]
         base.mean, base.ci, _, _ = estimate_ci(bl_scores)
         base.resampled = bl_scores
     if cmp_seed is not None:
         rng = np.random.default_rng(cmp_seed)
-        pairs = _ar_pass(rng, n, bl, systems, tick, 0.9)
+        pairs = _ar_pass(rng, n, bl, systems, tick, 0.9, dl)
         for res, (a, b) in zip(others, pairs):
             _ar_finish(res, a, b)
         if n_conf > 0:
             # drawn after the swap matrix, from the same generator (the same for every comparison)
-            sc = _bootstrap_pass(rng, n_conf, systems)
+            sc = _bootstrap_pass(rng, n_conf, systems, dl)
             for res, s in zip(others, sc):
                 res.mean, res.ci, _, _ = estimate_ci(s)
                 res.resampled = s
         return
     for k, (res, st) in enumerate(zip(others, systems)):
         rng = np.random.default_rng(None)
-        (a, b), = _ar_pass(rng, n, bl, [st], lambda f: None, 1.0)
+        (a, b), = _ar_pass(rng, n, bl, [st], lambda f: None, 1.0, dl)
         _ar_finish(res, a, b)
         if n_conf > 0:
-            s = _bootstrap_pass(rng, n_conf, [st])[0]
+            s = _bootstrap_pass(rng, n_conf, [st], dl)[0]
             res.mean, res.ci, _, _ = estimate_ci(s)
             res.resampled = s
         tick((k + 1) / len(others))
+
+
+# ---------------------------------------------------------------------------------- every pair, clusters
+@dataclass
+class PairMatrix:
+    """Every pair of systems under one paired test: ``p[i][j]`` is the p-value of system j against baseline i
+    (sacreBLEU's PairedTest with that baseline: its statistic is symmetric, so ``p[i][j] == p[j][i]`` when the
+    comparisons are seeded); the diagonal is None. ``clusters``: WMT-style groups (:func:`clusters`)."""
+
+    test: str
+    n_samples: int
+    seed: str
+    names: list[str]
+    scores: list[float]
+    p: list[list[float | None]]
+    alpha: float
+    clusters: list[list[str]]
+    faithful: bool
+
+    def to_dict(self) -> dict:
+        return {"test": self.test, "n_samples": self.n_samples, "seed": self.seed, "names": self.names,
+                "scores": [float(x) for x in self.scores], "p_values": self.p, "alpha": self.alpha,
+                "clusters": self.clusters, "faithful": self.faithful,
+                "clustering": ("systems ordered by score; a cluster ends where every system above is significantly "
+                               f"better (p < {self.alpha:g}) than every system below")}
+
+
+def pair_matrix(named: Sequence[tuple[str, Statistic]], *, test: str = "bs", n_samples: int = 0, seed: Any = None,
+                alpha: float = 0.05, faithful: bool = True, progress: Callable[[float], None] | None = None,
+                time_limit: float | None = None) -> PairMatrix:
+    """Every pair of systems: for each system i, ``paired_test`` with i as the baseline against the systems
+    after it (the same draws for every comparison when seeded, so a pair's p-value does not depend on the other
+    systems); the time limit covers the whole matrix."""
+    import time
+
+    K = len(named)
+    if K < 2:
+        raise ExplainerInputError("the significance matrix needs at least two systems")
+    p: list[list[float | None]] = [[None] * K for _ in range(K)]
+    t0 = time.perf_counter()
+    tick = progress or (lambda f: None)
+    res = None
+    total = K * (K - 1) / 2
+    done = 0
+    for i in range(K - 1):
+        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))
+        n_pairs = K - 1 - i
+        res = paired_test([named[i]] + list(named[i + 1:]), test=test, n_samples=n_samples, seed=seed,
+                          faithful=faithful, time_limit=left,
+                          progress=lambda f, _d=done, _n=n_pairs: tick((_d + f * _n) / total))
+        for k, s in enumerate(res.systems[1:]):
+            j = i + 1 + k
+            p[i][j] = p[j][i] = float(s.p_value)
+        done += n_pairs
+    tick(1.0)
+    names = [n for n, _ in named]
+    scores = [float(st.score) for _, st in named]
+    return PairMatrix(test=res.test, n_samples=res.n_samples, seed=res.seed, names=names, scores=scores, p=p,
+                      alpha=alpha, clusters=clusters(names, scores, p, alpha), faithful=faithful)
+
+
+def clusters(names: Sequence[str], scores: Sequence[float], p: Sequence[Sequence[float | None]],
+             alpha: float = 0.05) -> list[list[str]]:
+    """WMT-style clusters: the systems ordered by score (best first); a boundary between ranks k and k+1 where
+    every system ranked 1..k is significantly better (p < alpha) than every system ranked k+1..K. Systems in one
+    cluster are not told apart; each system of a cluster beats every system of the clusters below."""
+    order = sorted(range(len(names)), key=lambda j: (-scores[j], j))
+    out: list[list[str]] = [[]]
+    for pos, j in enumerate(order):
+        out[-1].append(names[j])
+        above, below = order[:pos + 1], order[pos + 1:]
+        if below and all(p[a][b] is not None and p[a][b] < alpha and scores[a] > scores[b]
+                         for a in above for b in below):
+            out.append([])
+    return out

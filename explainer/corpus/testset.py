@@ -26,7 +26,8 @@ from explainer.text import MAX_INPUT_CHARS
 
 __all__ = ["TestSet", "TestSetError", "segment_lines", "check_segment_lengths", "parse_jsonl", "parse_tsv",
            "system_name_from_file", "MAX_SYSTEMS", "MAX_REFERENCES", "MAX_SEGMENTS", "build_testset",
-           "check_names", "unique_name"]
+           "check_names", "unique_name", "FORMATS", "detect_format", "LoadedFile", "read_file", "display_names",
+           "testset_from_files"]
 
 MAX_SYSTEMS = 10          # systems compared at once (each added system adds one comparison per test)
 MAX_REFERENCES = 4        # reference streams (sacreBLEU and the Explain page take any number; 4 is WMT's most)
@@ -148,6 +149,7 @@ class TestSet:
     references: list[list[str]]
     systems: list[tuple[str, list[str]]]
     ref_names: list[str] = field(default_factory=list)
+    source: list[str] | None = None      # the source side, one line per segment (optional)
 
     @property
     def n_segments(self) -> int:
@@ -175,7 +177,17 @@ class TestSet:
         """The same test set with its systems renamed (names must be distinct and non-empty)."""
         names = [n.strip() for n in names]
         check_names(names)
-        return TestSet(self.references, [(n, lines) for n, (_, lines) in zip(names, self.systems)], self.ref_names)
+        return TestSet(self.references, [(n, lines) for n, (_, lines) in zip(names, self.systems)], self.ref_names,
+                       self.source)
+
+    def with_source(self, lines: Sequence[str] | None, name: str = "the source") -> "TestSet":
+        """The same test set with a source side (one line per segment, checked)."""
+        if lines is None:
+            return TestSet(self.references, self.systems, self.ref_names, None)
+        if len(lines) != self.n_segments:
+            raise TestSetError(inputs.line_count_mismatch(name, len(lines), "the references", self.n_segments))
+        check_segment_lengths(lines, name)
+        return TestSet(self.references, self.systems, self.ref_names, list(lines))
 
 
 def check_names(names: Sequence[str]) -> None:
@@ -219,10 +231,181 @@ def build_testset(systems: Sequence[tuple[str, Sequence[str]]], ref_streams: Seq
     if S == 0:
         raise TestSetError("the test set has no segments")
     if S > max_segments:
-        raise TestSetError(f"{S:,} segments, over the limit of {max_segments:,}")
+        raise TestSetError(f"{S:,} segments, over the limit of {max_segments:,}" + (
+            f"; the command line `python -m explainer compare` takes up to {MAX_SEGMENTS:,} segments (or split "
+            "the test set)" if max_segments < MAX_SEGMENTS else ""))
     for name, lines in systems:
         if len(lines) != S:
             src = (sources or {}).get(name)
             what = f"system {name}" + (f" ({src})" if src and src != name else "")
             raise TestSetError(inputs.line_count_mismatch(what, len(lines), ref_label, S))
     return TestSet(refs, [(n, list(lines)) for n, lines in systems], ref_names)
+
+
+# ------------------------------------------------------------------------------ format by content, names
+#: the formats :func:`detect_format` tells apart, and how the page and the CLI say what was detected
+FORMATS = {"jsonl": "JSON Lines (candidate and references per line)",
+           "tsv": "TSV with a header (ref… columns and one column per system)",
+           "lines": "plain text, one segment per line"}
+_NAME_SEPARATORS = "._/\\ "
+
+
+def detect_format(lines: Sequence[str]) -> str:
+    """The format of a file's decoded lines, from its content alone (any file name): ``"jsonl"`` when every
+    non-blank line is a JSON object (``{`` ... ``}``), ``"tsv"`` when the first line is a tab-separated header
+    with a ``ref…`` column and every line has as many fields, else ``"lines"`` (one segment per line)."""
+    body = [ln for ln in lines if ln.strip()]
+    if body and all(ln.lstrip().startswith("{") and ln.rstrip().endswith("}") for ln in body):
+        return "jsonl"
+    if lines and "\t" in lines[0]:
+        header = [h.strip() for h in lines[0].split("\t")]
+        k = len(header)
+        if (any(_REF_HEADER.match(h) for h in header) and all(header)
+                and all(ln.count("\t") == k - 1 for ln in lines[1:])):
+            return "tsv"
+    return "lines"
+
+
+@dataclass
+class LoadedFile:
+    """One file read by content: its ``format`` (a key of :data:`FORMATS`), the systems it holds (name, lines),
+    the reference streams it holds (name, lines) or, for JSON Lines, per-segment references."""
+
+    name: str
+    format: str
+    systems: list[tuple[str, list[str]]] = field(default_factory=list)
+    ref_streams: list[tuple[str, list[str]]] = field(default_factory=list)
+    per_segment_refs: list[list[str]] | None = None
+    lines: list[str] | None = None       # a plain file's lines (a system or a reference: the caller decides)
+
+    @property
+    def described(self) -> str:
+        """What was detected, in words: ``"x.de: plain text, one segment per line (2,037 lines)"``."""
+        if self.format == "jsonl":
+            n = len(self.per_segment_refs or [])
+            return f"{self.name}: {FORMATS['jsonl']} ({n:,} segments)"
+        if self.format == "tsv":
+            n = len(self.systems[0][1]) if self.systems else 0
+            return (f"{self.name}: {FORMATS['tsv']} ({n:,} segments, {len(self.ref_streams)} reference and "
+                    f"{len(self.systems)} system column{'s' if len(self.systems) != 1 else ''})")
+        return f"{self.name}: {FORMATS['lines']} ({len(self.lines or []):,} lines)"
+
+
+def read_file(data: bytes, name: str) -> LoadedFile:
+    """A file of any name read by its content (:func:`detect_format`), with the messages of ``parse_jsonl``,
+    ``parse_tsv`` and ``segment_lines``."""
+    with _as_testset_error():
+        lines = inputs.decode_lines(data, name)
+    fmt = detect_format(lines)
+    if fmt == "jsonl":
+        cands, refs = parse_jsonl(data, name)
+        return LoadedFile(name, fmt, systems=[(system_name_from_file(name), cands)], per_segment_refs=refs)
+    if fmt == "tsv":
+        syss, streams = parse_tsv(data, name)
+        return LoadedFile(name, fmt, systems=syss, ref_streams=[(f"{name}:{i + 1}", s) for i, s in enumerate(streams)])
+    check_segment_lengths(lines, name)
+    return LoadedFile(name, fmt, lines=lines)
+
+
+def display_names(file_names: Sequence[str]) -> list[str]:
+    """Short, distinct names for files: the base names without their common prefix and suffix, cut at a
+    separator (``. _ / \\`` or a space), so ``generaltest2022.en-de.hyp.Online-B.de`` and
+    ``generaltest2022.en-de.hyp.OpenNMT.de`` become ``Online-B`` and ``OpenNMT``. One file: its name without a
+    known extension (:func:`system_name_from_file`). Never two equal names, never an empty one."""
+    bases = [Path(str(n).replace("\\", "/")).name or str(n) for n in file_names]
+    if len(bases) < 2 or len(set(bases)) < len(bases):
+        out = [system_name_from_file(b) for b in bases]
+    else:
+        pre = _common_cut(bases)
+        suf = _common_cut([b[::-1] for b in bases])
+        out = [b[pre: len(b) - suf] for b in bases]
+        if any(not x.strip() for x in out):
+            out = [system_name_from_file(b) for b in bases]
+    names: list[str] = []
+    for x in out:
+        names.append(unique_name(x.strip() or "system", names))
+    return names
+
+
+def _common_cut(names: Sequence[str]) -> int:
+    """How many leading characters all ``names`` share, cut back to just after a separator."""
+    k = 0
+    shortest = min(len(n) for n in names)
+    while k < shortest and all(n[k] == names[0][k] for n in names):
+        k += 1
+    while k > 0 and names[0][k - 1] not in _NAME_SEPARATORS:
+        k -= 1
+    return k
+
+
+def testset_from_files(system_files: Sequence[tuple[str, bytes]], ref_files: Sequence[tuple[str, bytes]] = (), *,
+                       max_segments: int = MAX_SEGMENTS, max_systems: int = MAX_SYSTEMS,
+                       source_file: tuple[str, bytes] | None = None) -> tuple[TestSet, list[str]]:
+    """See :func:`_testset_from_files`; ``source_file`` (name, bytes): the source side, plain lines (optional)."""
+    ts, detected = _testset_from_files(system_files, ref_files, max_segments=max_segments, max_systems=max_systems)
+    if source_file is not None:
+        f = read_file(source_file[1], source_file[0])
+        if f.format != "lines":
+            raise TestSetError(f"{f.name} is {FORMATS[f.format]}: the source file holds one segment per line")
+        detected.append(f.described + " — the source")
+        ts = ts.with_source(f.lines or [], f"source {f.name}")
+    return ts, detected
+
+
+def _testset_from_files(system_files: Sequence[tuple[str, bytes]], ref_files: Sequence[tuple[str, bytes]] = (), *,
+                        max_segments: int = MAX_SEGMENTS, max_systems: int = MAX_SYSTEMS
+                        ) -> tuple[TestSet, list[str]]:
+    """A test set from files of any name (name, bytes), each read by its content (:func:`read_file`): plain
+    files are one system each (``system_files``) or one reference stream each (``ref_files``); a JSON Lines file
+    is one system with its references; a TSV file holds reference and system columns. Plain-file systems are
+    named by :func:`display_names`. Returns the test set and what was detected, one sentence per file."""
+    loaded = [read_file(data, name) for name, data in system_files]
+    refs_loaded = [read_file(data, name) for name, data in ref_files]
+    detected = [f.described for f in loaded + refs_loaded]
+    for f in refs_loaded:
+        if f.format != "lines":
+            raise TestSetError(f"{f.name} is {FORMATS[f.format]}: give it as a system file (it carries its "
+                               "references); reference files hold one segment per line")
+    by_file = [k for k, f in enumerate(loaded) if f.format != "tsv"]
+    short = dict(zip(by_file, display_names([loaded[k].name for k in by_file])))
+    systems: list[tuple[str, list[str]]] = []
+    sources: dict[str, str] = {}
+    per_segment_refs: list[list[str]] | None = None
+    ref_source = None
+    streams: list[tuple[str, list[str]]] = []
+    for k_file, f in enumerate(loaded):
+        if f.format == "tsv":
+            for n, lines in f.systems:
+                systems.append((unique_name(n, [x for x, _ in systems]), lines))
+                sources[systems[-1][0]] = f"{f.name}, column {n}"
+            streams += f.ref_streams
+            continue
+        lines = f.systems[0][1] if f.format == "jsonl" else f.lines or []
+        if f.format == "jsonl":
+            if per_segment_refs is None:
+                per_segment_refs, ref_source = f.per_segment_refs, f.name
+            elif f.per_segment_refs != per_segment_refs:
+                refs = f.per_segment_refs or []
+                k = next((i for i, (a, b) in enumerate(zip(refs, per_segment_refs)) if a != b),
+                         min(len(refs), len(per_segment_refs)))
+                raise TestSetError(f"{f.name}: the references of segment {k + 1} differ from those in {ref_source}; "
+                                   "every system must be scored against the same references")
+        systems.append((unique_name(short[k_file], [n for n, _ in systems]), lines))
+        sources[systems[-1][0]] = f.name
+    streams += [(f.name, f.lines or []) for f in refs_loaded]
+    if len(systems) > max_systems:
+        raise TestSetError(f"{len(systems)} systems, over the limit of {max_systems} compared at once")
+    if per_segment_refs is not None:
+        if streams:
+            raise TestSetError(f"{ref_source} carries its own references; do not upload reference files with JSON "
+                               "Lines systems")
+        return build_testset(systems, per_segment_refs=per_segment_refs, max_segments=max_segments,
+                             sources=sources), detected
+    if not streams:
+        raise TestSetError("add at least one reference file (one segment per line, aligned with the systems)")
+    if len(streams) > MAX_REFERENCES:
+        raise TestSetError(f"{len(streams)} reference files, over the limit of {MAX_REFERENCES}")
+    return build_testset(systems, streams, max_segments=max_segments, sources=sources), detected
+
+
+testset_from_files.__test__ = False     # not a pytest test, whatever its name

@@ -42,18 +42,21 @@ BUILTIN_CLAIMS: tuple[BuiltinClaim, ...] = (
                  "a Colab tutorial's calculate_bleu(...) with four references", "reproduced",
                  "Only the first reference gives 0.541; with all four BLEU is 0.78."),
     BuiltinClaim("colab_abandon_r1", "abandon_hope", "ROUGE-1 0.750", "rouge1",
-                 "the same Colab tutorial's ROUGE scores (its own code; recall = precision = F1)", "unusual",
+                 "the same Colab tutorial's ROUGE scores (recall = precision = F1)", "reproduced",
                  "0.750 needs whitespace tokens that keep case and punctuation (`Abandon` ≠ `abandon`, `,` is a "
-                 "token): against reference 1, the best F, 6 of 8 unigrams match. rouge-score's tokenizer gives "
-                 "1.000; ROUGE-1.5.5 pools the references: 0.741."),
+                 "token): 6 of 8 unigrams of reference 1. That is rouge-metric's PyRouge with multi_ref_mode='best' "
+                 "and the rouge package (pltrdy) against reference 1. rouge-score's tokenizer gives 1.000; "
+                 "ROUGE-1.5.5 pools the references: 0.741."),
     BuiltinClaim("colab_abandon_r2", "abandon_hope", "ROUGE-2 0.571", "rouge2",
-                 "the same Colab tutorial's ROUGE scores (its own code; recall = precision = F1)", "unusual",
+                 "the same Colab tutorial's ROUGE scores (recall = precision = F1)", "reproduced",
                  "0.571 = 4/7: with whitespace tokens keeping case and punctuation, 4 of the 7 bigrams match "
-                 "reference 1. rouge-score's tokenizer gives 0.667; ROUGE-1.5.5 (pooled) 0.435."),
+                 "reference 1 (rouge-metric with multi_ref_mode='best'; the rouge package against reference 1). "
+                 "rouge-score's tokenizer gives 0.667; ROUGE-1.5.5 (pooled) 0.435."),
     BuiltinClaim("colab_abandon_rl", "abandon_hope", "ROUGE-L 0.750", "rougeL",
-                 "the same Colab tutorial's ROUGE scores (its own code; recall = precision = F1)", "unusual",
+                 "the same Colab tutorial's ROUGE scores (recall = precision = F1)", "reproduced",
                  "With whitespace tokens keeping case and punctuation the LCS with reference 1 is `hope , ye who "
-                 "enter here`, 6 of 8 tokens. rouge-score's tokenizer gives 0.857; ROUGE-1.5.5 (pooled) 0.667."),
+                 "enter here`, 6 of 8 tokens: the rouge package (pltrdy) against reference 1. rouge-score's "
+                 "tokenizer gives 0.857; ROUGE-1.5.5 (pooled) 0.667."),
     BuiltinClaim("chapter_papineni", "papineni_the", "modified unigram precision 0.29", "bleu",
                  "a chapter's “modified precision 2/7 = 0.29”", "reproduced",
                  "2/7 needs lowercasing (the references start with `The`); case-sensitive it is 1/7."),

@@ -1,5 +1,5 @@
 """A claimed number, read from what people write: "BLEU = 0.576", "38.0", "ROUGE-L 0.41", "R-1 recall 0.67",
-"BLEU-4: 27.3", "about 14 %", "BP 0.0131", "unigram precision 0.29", "NLTK BLEU 7.26e-78".
+"chrF++ 55.2", "BLEU-4: 27.3", "about 14 %", "BP 0.0131", "unigram precision 0.29", "NLTK BLEU 7.26e-78".
 
 The number gives the value and the precision it was printed with (decimals, or significant digits in scientific
 notation: ``7.26e-78`` is 3 significant digits); words around it narrow the search: the
@@ -17,7 +17,7 @@ from explainer.errors import ExplainerInputError
 
 __all__ = ["Claim", "parse_claim", "METRIC_CHOICES", "ROUGE_TYPES_SEARCHED"]
 
-METRIC_CHOICES = ("any", "bleu", "rouge1", "rouge2", "rougeL", "rougeLsum")
+METRIC_CHOICES = ("any", "bleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "chrf")
 #: ROUGE types searched when the claim names none
 ROUGE_TYPES_SEARCHED = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
@@ -58,6 +58,8 @@ class Claim:
     rouge_types: tuple          # ROUGE types named (empty: any)
     measures: tuple             # ROUGE: precision/recall/fmeasure; BLEU: score, bp, p1..p4
     significant: int | None = None   # scientific notation: the significant digits written (7.26e-78: 3)
+    chrf_word_order: int | None = None  # chrF: "chrF++" -> 2, "chrF+" -> 1, "chrF" -> None (either)
+    chrf_beta: int | None = None        # chrF: "chrF3" -> 3
 
     def format(self, x: float) -> str:
         """``x`` printed as the claim is: with its decimals, or in scientific notation with its significant
@@ -116,12 +118,40 @@ class Claim:
 def parse_claim(text: str, metric: str = "any") -> Claim:
     """Read a claim; ``metric`` (``--metric``) narrows it. ExplainerInputError with a clear message otherwise."""
     s = _normalise(text, metric)
+    s, chrf = _read_chrf(s)
     s, family, order, types = _read_metric_names(s)
+    if chrf is not None or metric == "chrf":
+        return _chrf_claim(text, s, family, chrf or (None, None), metric)
     s, family, measures = _read_measures(s, family)
     value, decimals, significant, percent = _read_number(s, text)
     family, types, measures = _narrow(family, types, measures, metric)
     return Claim(text.strip(), value, decimals, percent, family, order, tuple(dict.fromkeys(types)),
                  tuple(dict.fromkeys(measures)), significant)
+
+
+#: "chrF", "chrF2", "chrF++", "chrF2++", "chrF+" (the beta digit is written right after the name)
+_CHRF = re.compile(r"\bchrf(\d)?(\+\+|\+)?(?![\w])")
+
+
+def _read_chrf(s: str) -> tuple[str, tuple | None]:
+    """A chrF name in the claim: (the rest of the claim, (word order or None, beta or None)) or (s, None)."""
+    found = None
+    for m in _CHRF.finditer(s):
+        plus = m.group(2) or ""
+        found = ({"++": 2, "+": 1}.get(plus), int(m.group(1)) if m.group(1) else None)
+    return _CHRF.sub(_blank, s), found
+
+
+def _chrf_claim(text: str, s: str, family, chrf: tuple, metric: str) -> Claim:
+    """A chrF claim: the score (no other measure is searched); naming BLEU or ROUGE too is an error."""
+    if family is not None:
+        raise ExplainerInputError(f"the claim names both chrF and {family.upper()}; give one number for one metric")
+    if metric not in ("any", "chrf"):
+        raise ExplainerInputError(f"the claim names chrF but --metric is {metric}")
+    s = _FMEASURE.sub(_blank, s)            # "chrF F-score 55.2"
+    value, decimals, significant, percent = _read_number(s, text)
+    return Claim(text.strip(), value, decimals, percent, "chrf", None, (), ("score",), significant,
+                 chrf_word_order=chrf[0], chrf_beta=chrf[1])
 
 
 def _normalise(text, metric: str) -> str:

@@ -3,8 +3,8 @@
 * ``METRIC_NAMES``: every metric name a claim may carry, each with the searcher ``reproduce`` uses for it
   (``"bleu"``, ``"rouge"``) or ``None`` — a metric this tool does not compute, refused with a message that names
   it (never "reproduced" by a BLEU or ROUGE value that happens to print the same). A metric that lands in the
-  explainer gets its searcher here and in ``explainer.dialectcmp.reproduction.SEARCHERS`` (e.g. chrF: set
-  ``searcher="chrf"`` once a chrF searcher is registered).
+  explainer gets its searcher here and in ``explainer.dialectcmp.reproduction.SEARCHERS`` (as chrF did:
+  ``explainer/dialectcmp/chrf_space.py``).
 * ``other_metric(text)``: the refused metric a claim names (or None).
 * ``split_claims(text)``: "R-1/R-2/R-L 44.2/21.3/41.0" -> ["R-1 44.2", "R-2 21.3", "R-L 41.0"]; "BLEU 27.3 /
   chrF 55.1" -> ["BLEU 27.3", "chrF 55.1"]; a claim with one number (or a fraction "2/7 = 0.29") stays whole.
@@ -31,7 +31,7 @@ class MetricName:
 METRIC_NAMES: tuple[MetricName, ...] = (
     MetricName("BLEU", r"\b(?:sacre)?bleu\b", "bleu", "BLEU"),
     MetricName("ROUGE", r"\b(?:rouge|r)[\s_-]*(?:lsum|l|w|su|s|[1-9])\b|\brouge\b", "rouge", "ROUGE"),
-    MetricName("chrF", r"\bchrf(?:\+\+|\+|\d)?(?![\w])", None, "chrF, a character n-gram F-score"),
+    MetricName("chrF", r"\bchrf(?:\+\+|\+|\d)?(?![\w])", "chrf", "chrF, a character n-gram F-score"),
     MetricName("TER", r"\b(?:h?ter|translation edit rate)\b", None, "TER, an edit rate"),
     MetricName("COMET", r"\b(?:x-?)?comet(?:[\w-]*)?\b", None, "COMET, a learned metric"),
     MetricName("METEOR", r"\bmeteor\b", None, "METEOR, an alignment metric with stems and synonyms"),
@@ -47,7 +47,7 @@ METRIC_NAMES: tuple[MetricName, ...] = (
 _COMPILED = [(m, re.compile(m.pattern)) for m in METRIC_NAMES]
 
 
-def other_metric(text: str, searchers=("bleu", "rouge")) -> MetricName | None:
+def other_metric(text: str, searchers=("bleu", "rouge", "chrf")) -> MetricName | None:
     """The first metric the claim names that ``reproduce`` has no searcher for (None: only searched names, or
     no name)."""
     s = text.lower() if isinstance(text, str) else ""
@@ -58,8 +58,8 @@ def other_metric(text: str, searchers=("bleu", "rouge")) -> MetricName | None:
 
 
 def refusal_message(m: MetricName, claim: str) -> str:
-    return (f"{claim.strip()!r} is a {m.name} number: {m.what}. This tool computes BLEU and ROUGE only, so it cannot "
-            f"say which settings give it (no BLEU or ROUGE configuration is offered in its place).")
+    return (f"{claim.strip()!r} is a {m.name} number: {m.what}. This tool computes BLEU, ROUGE and chrF only, so it "
+            f"cannot say which settings give it (no BLEU, ROUGE or chrF configuration is offered in its place).")
 
 
 _NUMBER = r"[+-]?(?:\d+(?:[.,]\d+)?|[.,]\d+)(?:e[+-]?\d+)?\s*%?"

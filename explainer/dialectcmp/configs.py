@@ -19,7 +19,7 @@ class Config:
     """One dialect with explicit options. ``options`` holds only what is given (the rest is the dialect's
     default), as ``(name, value)`` pairs so that a Config can be a dict key."""
 
-    family: str                     # "bleu" or "rouge"
+    family: str                     # "bleu", "rouge" or "chrf"
     dialect: str
     options: tuple = ()
     id: str = ""
@@ -48,6 +48,10 @@ class Config:
             from explainer.bleu import get_dialect
 
             return get_dialect(self.dialect, **self.opts)
+        if self.family == "chrf":
+            from explainer.chrf import get_dialect as get_chrf_dialect
+
+            return get_chrf_dialect(self.dialect, **self.opts)
         from explainer.rouge.engine import bind_dialect
 
         return bind_dialect(self.dialect, list(self.types) or None, **self.opts)
@@ -59,9 +63,11 @@ class Config:
 
 
 def dialect_class(family: str, name: str) -> type:
-    """A dialect class of family "bleu" or "rouge" by name (ValueError naming the choices when unknown)."""
+    """A dialect class of family "bleu", "rouge" or "chrf" by name (ValueError naming the choices when unknown)."""
     if family == "bleu":
         from explainer.bleu import DIALECTS
+    elif family == "chrf":
+        from explainer.chrf import DIALECTS
     else:
         from explainer.rouge import DIALECTS
     return DIALECTS.dialect_class(name)

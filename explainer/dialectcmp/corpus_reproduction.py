@@ -38,6 +38,9 @@ from explainer.dialectcmp.space import SearchConfig, bleu_space, iter_rules, rou
 
 __all__ = ["reproduce_corpus", "reproduce_corpus_claims", "DEFAULT_PATHS"]
 
+#: the metric families the corpus search covers (a claim naming any other metric is refused, by name): chrF too
+#: (chrf_space.search_chrf_corpus)
+CORPUS_SEARCHERS = ("bleu", "rouge", "chrf")
 #: file names used in ``argv`` when the caller gives none
 DEFAULT_PATHS = ("HYP", ("REF1", "REF2", "REF3", "REF4"))
 
@@ -78,7 +81,7 @@ def reproduce_corpus(candidates: Sequence[str], references: Sequence[Sequence[st
     another metric comes back ``refused``."""
     t0 = time.perf_counter()
     cands, refs = check_reproduce_corpus(candidates, references)
-    refused = _refusal(claim)
+    refused = _refusal(claim, CORPUS_SEARCHERS)
     if refused is not None:
         return refused
     cl = claim if isinstance(claim, Claim) else parse_claim(claim, metric)
@@ -104,6 +107,10 @@ def reproduce_corpus(candidates: Sequence[str], references: Sequence[Sequence[st
         _search_bleu(col, cl, bspace, subsets, CorpusBleuEngine(cands, refs, subsets), tick)
     if do_rouge:
         _search_rouge(col, cl, rspace, subsets, CorpusRougeEngine(cands, refs), tick)
+    if cl.family == "chrf":             # a claim that names chrF (or --metric chrf): chrF's own space
+        from explainer.dialectcmp.chrf_space import search_chrf_corpus
+
+        search_chrf_corpus(col, cl, cands, refs, subsets)
     if progress:
         progress(total, total)
     res = finish(col, cl, t0, max_matches)
@@ -117,9 +124,9 @@ def reproduce_corpus(candidates: Sequence[str], references: Sequence[Sequence[st
 
 def reproduce_corpus_claims(candidates, references, text: str, **kw) -> list[Reproduction]:
     """``reproduce_corpus`` for each number of a claim string (each under its own name)."""
-    from explainer.dialectcmp.reproduction import _parts
+    from explainer.dialectcmp.reproduction import claim_parts
 
-    return [reproduce_corpus(candidates, references, p, **kw) for p in _parts(text)]
+    return [reproduce_corpus(candidates, references, p, **kw) for p in claim_parts(text)]
 
 
 # ------------------------------------------------------------------------------------------------ BLEU

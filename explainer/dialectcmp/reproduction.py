@@ -28,6 +28,7 @@ from explainer.dialectcmp.limits import (
     check_segment,
 )
 from explainer.dialectcmp.space import (
+    _NO_SPACE_SCRIPT,
     UNUSUAL_COST,
     SearchConfig,
     bleu_space,
@@ -157,6 +158,10 @@ class Reproduction:
                 f"searched.{tail}")
 
     def to_dict(self) -> dict:
+        if self.refused:        # not read as a BLEU or ROUGE number: no value, no parse
+            return {"claim": self.claim.text, "metric": self.claim.family, "verdict": self.verdict,
+                    "message": self.message, "n_matches": 0, "n_configurations": 0, "matches": [], "truncated": [],
+                    "nearest": [], "judgement": self.judgement().to_dict()}
         return {"claim": self.claim.text, "value": float(self.claim.value), "decimals": self.claim.decimals,
                 "significant": self.claim.significant,
                 "parsed": self.claim.to_dict(), "verdict": self.verdict, "message": self.message,
@@ -243,7 +248,7 @@ def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, 
     """Search the common configurations for ``claim`` (a string such as "BLEU = 0.576", or a parsed Claim).
     ``progress(done, total)`` is called as configurations are scored (for a progress bar); ``max_matches`` caps
     the matches listed (all are counted in ``n_matches``; None lists all). A claim naming a metric that is not
-    searched ("chrF 55.2") comes back ``refused`` (``claim_names.METRIC_NAMES``); for a string with several
+    searched ("TER 55.2") comes back ``refused`` (``claim_names.METRIC_NAMES``); for a string with several
     numbers use ``reproduce_claims``."""
     t0 = time.perf_counter()
     refs = check_segment(candidate, references, limit=MAX_REPRODUCE_CHARS, per_text=MAX_REPRODUCE_TEXT_CHARS)
@@ -258,9 +263,14 @@ def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, 
     bspace = bleu_space([candidate] + refs, cl.bleu_order) if do_bleu else []
     split_c, split_r = split_sentences_per_line(candidate), [split_sentences_per_line(r) for r in refs]
     split_changes = split_c != candidate or split_r != refs
-    rspace = rouge_space(split_changes=split_changes) if do_rouge else []
+    cjk = any(_NO_SPACE_SCRIPT.search(t) for t in [candidate] + refs)
+    rspace = rouge_space(split_changes=split_changes, cjk=cjk) if do_rouge else []
     total = len(bspace) + len(rspace)
     done = 0
+    if cl.family == "chrf":             # a claim that names chrF (or --metric chrf): chrF's own space
+        from explainer.dialectcmp.chrf_space import search_chrf
+
+        done += search_chrf(col, cl, candidate, refs, subsets)
     if do_bleu:
         _search_bleu(col, cl, bspace, subsets, candidate, refs, lambda: progress and progress(done, total))
         done += len(bspace)
@@ -290,14 +300,14 @@ def finish(col, cl: Claim, t0: float, max_matches: int | None, candidate="", ref
 
 #: the metric families ``reproduce`` searches; a claim naming any other metric (claim_names.METRIC_NAMES) is
 #: refused. A new metric's searcher is added here and named in METRIC_NAMES.
-SEARCHERS = ("bleu", "rouge")
+SEARCHERS = ("bleu", "rouge", "chrf")
 
 
-def _refusal(claim) -> Reproduction | None:
+def _refusal(claim, searchers: tuple = SEARCHERS) -> Reproduction | None:
     """A refused Reproduction when the claim names a metric that is not searched (None otherwise)."""
     if isinstance(claim, Claim) or not isinstance(claim, str):
         return None
-    other = other_metric(claim, SEARCHERS)
+    other = other_metric(claim, searchers)
     if other is None:
         return None
     from decimal import Decimal
@@ -309,11 +319,12 @@ def _refusal(claim) -> Reproduction | None:
 def reproduce_claims(candidate: str, references: Sequence[str], text: str, **kw) -> list[Reproduction]:
     """``reproduce`` for each number of a claim string ("R-1/R-2/R-L 44.2/21.3/41.0", "BLEU 27.3 / chrF 55.1"),
     each searched (or refused) under its own name; a claim with one number gives one Reproduction."""
-    parts = _parts(text)
+    parts = claim_parts(text)
     return [reproduce(candidate, references, p, **kw) for p in parts]
 
 
-def _parts(text) -> list:
+def claim_parts(text) -> list:
+    """The numbers of a claim string, each a claim of its own (bounded: MAX_CLAIM_CHARS, MAX_CLAIM_PARTS)."""
     if not isinstance(text, str):
         return [text]
     if len(text) > MAX_CLAIM_CHARS:
@@ -376,8 +387,10 @@ def _rouge_types(cl: Claim, dialect: str) -> list[str]:
     wanted = list(cl.rouge_types or ROUGE_TYPES_SEARCHED)
     if "rougeL" in wanted and "rougeLsum" not in wanted:
         wanted.append("rougeLsum")      # "ROUGE-L" is summary-level in ROUGE-1.5.5 and in many papers' rougeLsum
-    kinds = dialect_class("rouge", dialect).native_kinds     # what the implementation itself computes
-    return [t for t in wanted if parse_type(t).kind in kinds]
+    cls = dialect_class("rouge", dialect)
+    kinds = cls.native_kinds     # what the implementation itself computes
+    max_n = getattr(cls, "max_n", 9)        # the rouge package: rouge-1 .. rouge-5 only
+    return [t for t in wanted if parse_type(t).kind in kinds and parse_type(t).n <= max_n]
 
 
 def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, split_texts) -> None:
@@ -392,6 +405,8 @@ def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, s
         measures = tuple(m for m in measures if m in reported)
         if not measures:
             return
+    # a package that takes one reference per candidate (the rouge package, rouge-chinese) on single references only
+    several_ok = getattr(dialect_class("rouge", sc.dialect), "multi_reference", True)
     prepared = eng.per_reference(sc.dialect, sc.config.opts, types, split_texts)
     rules = list(iter_rules(sc.dialect)) if len(col.references) > 1 else [next(iter(iter_rules(sc.dialect)))]
     for rule, rule_cost, rule_words in rules:
@@ -401,6 +416,8 @@ def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, s
         for subset, sub_cost, sub_words in subsets:
             if len(subset) == 1 and rule != next(iter(iter_rules(sc.dialect)))[0]:
                 continue        # one reference: every rule gives the same numbers
+            if len(subset) > 1 and not several_ok:
+                continue
             scores = eng.combine(prepared, rule, subset)
             col.n += 1
             for t, s in scores.items():

@@ -91,7 +91,9 @@ def bleu_space(texts: Sequence[str], order: int | None = None, *, corpus: bool =
     ``corpus``: for a corpus score, sacreBLEU's corpus_bleu with and without effective order instead of the two
     APIs)."""
     sp = _Space(order)
-    _sacrebleu_space(sp, cjk=any(_NO_SPACE_SCRIPT.search(t) for t in texts), corpus=corpus)
+    cjk = any(_NO_SPACE_SCRIPT.search(t) for t in texts)
+    _sacrebleu_space(sp, cjk=cjk, corpus=corpus)
+    _torchmetrics_space(sp, cjk=cjk)
     _nltk_space(sp)
     _hf_space(sp)
     _moses_space(sp)
@@ -107,12 +109,36 @@ _SACRE_SMOOTH = (("exp", None, 0.0, ""), ("none", None, 0.5, "no smoothing"),
                  ("add-k", 1.0, 1.0, "add-k smoothing, k = 1"), ("add-k", 0.5, 2.0, "add-k smoothing, k = 0.5"))
 
 
+def _torchmetrics_space(sp: _Space, *, cjk: bool) -> None:
+    """torchmetrics BLEUScore (n_gram 1-4, smooth) and SacreBLEUScore (tokenizer, lowercase, smooth)."""
+    for n in (4, 3, 2, 1):
+        for smooth_on in (False, True):
+            opts = {}
+            if n != 4:
+                opts["n_gram"] = n
+            if smooth_on:
+                opts["smooth"] = True
+            words = (f"n_gram={n}" if n != 4 else "", "smooth=True" if smooth_on else "")
+            sp.add("torchmetrics", dict(opts), 0.5 + 1.0 * smooth_on + sp.order_cost(n), words, n)
+            for tok in (("13a", "intl", "zh", "char") if cjk else ("13a", "intl")):
+                for lc in (False, True):
+                    o2 = dict(opts, **({"tokenize": tok} if tok != "13a" else {}),
+                              **({"lowercase": True} if lc else {}))
+                    sp.add("torchmetrics-sacrebleu", o2,
+                           0.5 + 1.0 * smooth_on + (tok != "13a") * 1.0 + 0.5 * lc + sp.order_cost(n),
+                           words + (f"tokenize={tok}" if tok != "13a" else "", "lowercase=True" if lc else ""), n)
+
+
 def _sacrebleu_space(sp: _Space, *, cjk: bool, corpus: bool = False) -> None:
-    """Tokenizer (every one of sacreBLEU's that runs without extra packages: char always, zh for text in a
+    """Tokenizer (every one of sacreBLEU's that runs without extra packages; zh and char cost less for text in a
     script without spaces), lowercase, smoothing, max order, corpus_bleu or sentence_bleu."""
     toks = {"13a": 0.0, "intl": 1.0, "none": 1.0, "char": 1.0 if cjk else 2.0}
+    if cjk or not corpus:
+        # (a corpus without such text skips zh: its tokenizer is sacreBLEU's slowest — 3.5 s for 6,000 texts in
+        # both cases — and it is meant for Chinese)
+        toks["zh"] = 0.5 if cjk else 2.0
     if cjk:
-        toks["zh"] = 0.5
+        toks.update({"ja-mecab": 0.5, "ko-mecab": 0.5})     # MeCab (sacrebleu[ja], sacrebleu[ko]) is installed
     for tok, tc in toks.items():
         for lc in (False, True):
             for method, value, sc, sw in _SACRE_SMOOTH:
@@ -215,8 +241,9 @@ _ROUGE_TOKENIZERS = (
 )
 
 
-def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
-    """Every ROUGE configuration searched (the multi-reference rule is applied on top, see reproduce)."""
+def rouge_space(*, split_changes: bool, cjk: bool = False) -> list[SearchConfig]:
+    """Every ROUGE configuration searched (the multi-reference rule is applied on top, see reproduce). ``cjk``: a
+    text is in a script written without spaces, the texts rouge-chinese (jieba) is for."""
     out: list[SearchConfig] = []
     splits = (False, True) if split_changes else (False,)
     for split in splits:
@@ -252,6 +279,22 @@ def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
                                           "-p 0.2 (F-beta with beta = 2)" if alpha != 0.5 else "", sw) if w),
                         lsum_split=split))
     out.append(SearchConfig(Config.make("rouge", "textbook", {}), 1.0, ()))
+    out += _package_space(split_changes, cjk)
+    return out
+
+
+def _package_space(split_changes: bool, cjk: bool) -> list[SearchConfig]:
+    """The other Python ROUGE packages: their defaults and the one switch people change."""
+    out = [SearchConfig(Config.make("rouge", "pltrdy", {}), 0.5, ()),
+           SearchConfig(Config.make("rouge", "pltrdy", {"exclusive": False}), 1.5, ("Rouge(exclusive=False)",))]
+    if cjk:
+        out.append(SearchConfig(Config.make("rouge", "rouge-chinese", {}), 0.5, ()))
+    for split in ((False, True) if split_changes else (False,)):
+        out.append(SearchConfig(Config.make("rouge", "rouge-metric", {}), 0.5 + (1.0 if split else 0.0),
+                                ("one sentence per line (for ROUGE-Lsum)",) if split else (), lsum_split=split))
+    for stem in (False, True):
+        out.append(SearchConfig(Config.make("rouge", "torchmetrics", {"use_stemmer": True} if stem else {}),
+                                0.5 + 0.5 * stem, ("use_stemmer=True",) if stem else ()))
     return out
 
 

@@ -14,6 +14,10 @@ DIALECTS = DialectRegistry("ROUGE", {
     "hf-evaluate": "explainer.rouge.dialect_hf:HfEvaluateDialect",
     "textbook": "explainer.rouge.dialect_textbook:TextbookDialect",
     "rouge155": "explainer.rouge.rouge155.dialect:Rouge155Dialect",
+    "rouge-chinese": "explainer.rouge.dialect_pltrdy:RougeChineseDialect",
+    "pltrdy": "explainer.rouge.dialect_pltrdy:PltrdyDialect",
+    "rouge-metric": "explainer.rouge.dialect_rouge_metric:RougeMetricDialect",
+    "torchmetrics": "explainer.rouge.dialect_torchmetrics:TorchmetricsRougeDialect",
 })
 
 #: add a dialect class: ``register_dialect(MyDialect)``

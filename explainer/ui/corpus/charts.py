@@ -43,8 +43,25 @@ def _pattern(i: int) -> dict:
     return dict(shape=p, fillmode="overlay", fgcolor="#000000", fgopacity=0.4, size=8, solidity=0.25)
 
 
+NAME_LIMIT = 28
+
+
 def _name(s: str) -> str:
-    return label_text(s, limit=28)
+    """A system's name as a chart label: a long one keeps its start and its end (``generaltest…Online-B.de``),
+    where names of one test set usually differ."""
+    if len(s) <= NAME_LIMIT:
+        return label_text(s, limit=NAME_LIMIT)
+    head = NAME_LIMIT // 2 - 1
+    return label_text(s[:head], limit=head + 1) + "…" + label_text(s[-(NAME_LIMIT - head - 1):], limit=NAME_LIMIT)
+
+
+def chart_names(names: Sequence[str]) -> list[str]:
+    """Chart labels of several systems, never two alike (a category axis would merge their bars): shortened by
+    :func:`_name`, or the whole names where shortening makes two equal."""
+    out = [_name(n) for n in names]
+    if len(set(out)) < len(out):
+        out = [label_text(n, limit=10_000) for n in names]
+    return out
 
 
 def _layout(title: str, height: int = 400, **extra) -> dict:
@@ -66,7 +83,7 @@ def corpus_scores_figure(names: Sequence[str], scores: Sequence[float], *, ci: S
     err = None
     if ci is not None and any(c is not None for c in ci):
         err = dict(type="data", array=[c if c is not None else 0 for c in ci], visible=True, thickness=2, width=8)
-    data = [dict(type="bar", x=[_name(n) for n in names], y=list(scores), name=metric,
+    data = [dict(type="bar", x=chart_names(names), y=list(scores), name=metric,
                  marker=dict(color=[_colour(i) for i in range(len(names))],
                              pattern=dict(shape=[PATTERNS[i % len(PATTERNS)] for i in range(len(names))],
                                           fillmode="overlay", fgcolor="#000000", fgopacity=0.4, size=8,
@@ -101,7 +118,7 @@ def corpus_vs_mean_figure(rows: Sequence[dict], *, scale: float = 100.0) -> go.F
               ("mean_of_sentences", "mean of sentence scores", "#E69F00", "/"),
               ("mean_sentence_bleu", "mean of sacrebleu.sentence_bleu", "#009E73", "x"),
               ("mean_sentence_score", "mean of BLEU().sentence_score", "#CC79A7", ".")]
-    names = [_name(r["system"]) for r in rows]
+    names = chart_names([r["system"] for r in rows])
     data = []
     for key, label, colour, pat in series:
         vals = [r.get(key) for r in rows]
@@ -210,17 +227,20 @@ def null_distribution_figure(stats: np.ndarray, observed: float, p_value: float,
 
 
 # --------------------------------------------------------------------------------------- where they differ
-def length_buckets_figure(buckets: Sequence[dict], names: Sequence[str], *, metric: str = "BLEU") -> go.Figure:
-    """Corpus score per reference-length bucket and system; the bucket's segment count on the axis labels."""
+def length_buckets_figure(buckets: Sequence[dict], names: Sequence[str], *, metric: str = "BLEU",
+                          title: str | None = None, what: str = "reference length") -> go.Figure:
+    """Corpus score per reference-length bucket and system; the bucket's segment count on the axis labels
+    (``title`` / ``what``: the same chart for other buckets — source length, word frequency, score bands)."""
     xs = [f"{b['bucket']}<br>({b['n_segments']} seg.)" for b in buckets]
     data = []
     for i, n in enumerate(names):
         ys = [b["scores"].get(n) for b in buckets]
         data.append(dict(type="bar", x=xs, y=ys, name=_name(n), marker=dict(color=_colour(i), pattern=_pattern(i)),
                          customdata=[[b["bucket"], b["n_segments"], k] for k, b in enumerate(buckets)],
-                         hovertemplate="%{fullData.name}, reference length %{customdata[0]} (%{customdata[1]} "
-                                       "segments): %{y:.3f}<extra></extra>"))
-    return _fig(data, _layout(f"{metric} by reference length (tokens of reference 1; buckets of about equal size)",
+                         hovertemplate="%{fullData.name}, " + plotly_escape(what) + " %{customdata[0]} "
+                                       "(%{customdata[1]} segments): %{y:.3f}<extra></extra>"))
+    return _fig(data, _layout(title or f"{metric} by reference length (tokens of reference 1; buckets of about "
+                                       "equal size)",
                               height=420, barmode="group", margin=dict(l=60, r=30, t=70, b=120),
                               legend=dict(orientation="h", yanchor="top", y=-0.28, xanchor="left", x=0),
                               yaxis=dict(title=dict(text=metric))))

@@ -1,25 +1,26 @@
-"""What the Corpus page's sections share: its bounds, chart drawing, opening a segment from a chart or a table."""
+"""What the Corpus page's sections share: its bounds, chart drawing, opening a segment from a chart or a table, the
+systems' shown names."""
 from __future__ import annotations
 
 from urllib.parse import urlencode
 
 import streamlit as st
 
-from explainer.corpus.significance import MAX_RESAMPLES
+from explainer.corpus.significance import MAX_RESAMPLES, MAX_TEST_CELLS
 
-PAGE_MAX_SEGMENTS = 10_000
-
-
-PAGE_MAX_SYSTEMS = 6
+PAGE_MAX_SEGMENTS = 20_000           # a full WMT test set is 2,000-3,000 segments; the largest ones under 20,000
 
 
-PAGE_MAX_BYTES = 20_000_000          # all uploaded / pasted text together
+PAGE_MAX_SYSTEMS = 10                # sacreBLEU's defaults run on 20,000 segments x 10 systems
+
+
+PAGE_MAX_BYTES = 40_000_000          # all uploaded / pasted text together (20,000 segments x 12 files)
 
 
 PAGE_MAX_RESAMPLES = MAX_RESAMPLES               # bootstrap 10,000 resamples, AR 100,000 trials
 
 
-PAGE_MAX_TEST_CELLS = 20_000_000     # resamples x segments of one test (sacreBLEU's AR on 2,000 segments)
+PAGE_MAX_TEST_CELLS = MAX_TEST_CELLS  # resamples x segments of one test: sacreBLEU's AR on 20,000 segments
 
 
 TABLE_SEARCH_MAX = 200               # characters of a table search
@@ -28,6 +29,17 @@ TABLE_SEARCH_MAX = 200               # characters of a table search
 CHART_CONFIG = {"displaylogo": False}
 
 
+SHOWN_NAMES = "_cp_shown_names"     # the systems' names as the page last showed them
+
+
+def _shown_names(own: list[str]) -> list[str]:
+    """The names the page shows for the test set's systems ``own``: the ones typed, unless they were refused
+    (blank or repeated: then the file names, as the page says)."""
+    ss = st.session_state
+    last = ss.get(SHOWN_NAMES)
+    if isinstance(last, list) and len(last) == len(own):
+        return last
+    return [ss.get(f"cp_name_{i}", n) for i, n in enumerate(own)]
 
 
 def _base_url() -> str:
@@ -63,6 +75,9 @@ def _plot(fig, key: str, **kw):
 OPEN_REQUEST = "cp_open_request"
 
 
+SCROLL_TO_SEGMENT = "cp_scroll_to_segment"     # a counter: each opening asks once to scroll to the segment view
+
+
 def _open_segment(seg: int, system: str | None = None, note: str = "") -> None:
     """Ask for segment ``seg`` (the candidate of ``system``) to be opened in the segment view. Only a request: a
     widget's key cannot be written once the widget is drawn in a run (Streamlit raises), so it is applied by
@@ -84,6 +99,7 @@ def _apply_open_request() -> None:
         ss["cp_system"] = system
         ss["cp_view_sys"] = system
     ss["cp_opened_note"] = note
+    ss[SCROLL_TO_SEGMENT] = ss.get(SCROLL_TO_SEGMENT, 0) + 1     # the segment opens below: bring it into view
 
 
 def _selected_points(key: str) -> list[dict]:

@@ -16,7 +16,7 @@ from typing import Callable
 import pandas as pd
 import streamlit as st
 
-from explainer.dialectcmp.limits import MAX_CORPUS_CHARS
+from explainer.dialectcmp.limits import MAX_CORPUS_CHARS, MAX_CORPUS_SEGMENTS
 from explainer.dialectcmp.rows import DEFAULT_ROUGE_TYPES
 from explainer.ui import highlight as hl
 from explainer.ui.dialects import view as dv
@@ -26,7 +26,7 @@ __all__ = ["render", "PAGE_MAX_SEGMENTS", "STORE_KEY"]
 #: segments of the comparison on the page (measured on the 2-core machine: 300 news segments with 2 references
 #: take ~0.3 s for the 8 BLEU rows and ~2.4 s for the 6 ROUGE rows; docs/corpus.md). The command line
 #: ``python -m explainer dialects --jsonl FILE --corpus`` takes up to 2,000.
-PAGE_MAX_SEGMENTS = 1_000
+PAGE_MAX_SEGMENTS = MAX_CORPUS_SEGMENTS     # the core's: one full WMT test set (a progress bar shows the work)
 STORE_KEY = "cp_impl_results"   # {(test set, system, metric, types): Comparison}, the last two
 _KEPT = 2
 
@@ -78,8 +78,9 @@ def render(rep, metric: str, i: int, ts_key: str, *, rouge_type: str | None = No
     if len(lines) > PAGE_MAX_SEGMENTS or n_chars > MAX_CORPUS_CHARS:
         st.info(f"This test set has {len(lines):,} segments and {n_chars:,} characters; the side-by-side of every "
                 f"implementation takes at most {PAGE_MAX_SEGMENTS:,} segments and {MAX_CORPUS_CHARS:,} characters "
-                "here (it builds a full corpus trace per implementation). The command line compares up to 2,000 "
-                "segments: `python -m explainer dialects --jsonl FILE --corpus`.", icon=":material/info:")
+                "(one full WMT test set with two references; it builds a full corpus trace per implementation). "
+                "Upload a part of the test set (e.g. its first 3,000 segments) to compare the implementations on "
+                "it; the scores and tests above take the whole set.", icon=":material/info:")
         return
     types = _types(rouge_type)
     key = result_key(ts_key, i, metric, rouge_type)

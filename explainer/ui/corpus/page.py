@@ -1,12 +1,10 @@
 """The Corpus page: whole test sets, several systems, every segment one click from its explanation.
 
 The page computes nothing itself: ``explainer.corpus`` builds the report (corpus scores, per-segment scores, the
-analyses, the confidence intervals and paired tests) and ``explainer.ui.corpus.charts`` draws it; this module
-lays out the sections of :mod:`~explainer.ui.corpus.testset`, ``state``, ``reports``, ``significance`` and
-``segments``. The metric
+analyses, the confidence intervals and paired tests) and ``explainer.ui.corpus_charts`` draws it. The metric
 settings are the shared model of every page (``explainer.ui.settings``: the same sidebar as the Explain page, and
 what is set on one page holds on the others). A segment opens in the Explain page's own components
-(``explain_page.headline`` / ``bleu_section`` / ``rouge_section``) with the same settings and the same shared
+(``explain.page.headline`` / ``bleu_section`` / ``rouge_section``) with the same settings and the same shared
 traces (``explainer.ui.compute``), and as a link to the Explain page that carries the settings.
 
 Bounded: the page takes at most PAGE_MAX_SEGMENTS segments, PAGE_MAX_SYSTEMS systems, 1–4 references and
@@ -17,18 +15,26 @@ this browser session's memory only: never written to disk, never logged. Results
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from functools import partial
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from explainer.corpus.export import columns_csv, json_text
+from explainer.corpus.export import columns_csv, json_text, testset_texts, with_texts
+from explainer.corpus.testset import (
+    TestSet,
+    TestSetError,
+)
 from explainer.errors import ExplainerInputError
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
 from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus import dialects as corpus_dialects
+from explainer.ui.corpus import reproduce as corpus_reproduce
+from explainer.ui.corpus.link import PAGE
 
 __all__ = ["render"]
 from explainer.ui.corpus.common import (
@@ -45,12 +51,95 @@ from explainer.ui.corpus.common import (
     _rouge_types,
     _selected_points,
 )
-from explainer.ui.corpus.link import PAGE
 from explainer.ui.corpus.reports import _bleu_report, _rouge_corpus_options, _rouge_report, _tests_key
 from explainer.ui.corpus.segments import _segments_fragment
-from explainer.ui.corpus.significance import _significance_section
+from explainer.ui.corpus.significance import _restore_tests, _significance_section, p_value_text
 from explainer.ui.corpus.state import _link_in, _sync_url
-from explainer.ui.corpus.testset import _input_section, _system_names
+from explainer.ui.corpus.testset import SAVED_VIEW_KEYS, _input_section, _system_names
+
+
+def _language_pair() -> None:
+    """sacreBLEU's language pair (``-l en-zh``): the target picks the tokenizer, as sacreBLEU's own table says."""
+    st.text_input("Language pair (sacreBLEU's -l: the target picks the tokenizer)", key="cp_langpair",
+                  placeholder="e.g. en-de, en-zh", max_chars=20, on_change=_apply_language_pair)
+    note = st.session_state.pop("cp_langpair_note", None)
+    if note:
+        st.caption(hl.md_escape(note))
+
+
+def _apply_language_pair() -> None:
+    from explainer.bleu.registry import dialect_options
+    from explainer.corpus.langpair import parse_language_pair
+
+    ss = st.session_state
+    text = (ss.get("cp_langpair") or "").strip()
+    if not text:
+        return
+    try:
+        pair = parse_language_pair(text)
+    except ExplainerInputError as e:
+        ss["cp_langpair_note"] = str(e)
+        return
+    current, _ = metric_settings.current_settings()
+    if "tokenize" not in current.bleu_options:
+        ss["cp_langpair_note"] = (f"{current.bleu_dialect} has no tokenizer setting; the language pair is "
+                                  "sacreBLEU's (pick sacrebleu in the sidebar)")
+        return
+    spec = next((o for o in dialect_options(current.bleu_dialect) if o["name"] == "tokenize"), {})
+    if pair.tokenizer not in (spec.get("choices") or ()):
+        ss["cp_langpair_note"] = (f"sacreBLEU picks {pair.tokenizer} for {pair.target}: it needs MeCab, which this "
+                                  f"explainer does not have; pick char (or another) in the sidebar")
+        return
+    metric_settings.put_settings(replace(current, bleu_options={**current.bleu_options, "tokenize": pair.tokenizer}))
+    ss["cp_langpair_note"] = (f"{pair.source}-{pair.target}: tokenizer {pair.tokenizer}, sacreBLEU's choice for "
+                              f"{pair.target} (sidebar)")
+
+
+def saved_comparison() -> str | None:
+    """This view as a saved comparison (``explainer.corpus.saved``), or None when nothing is loaded."""
+    parts = _saved_parts()
+    return None if parts is None else _dump_saved(parts)
+
+
+def _dump_saved(parts) -> str:
+    from explainer.corpus.saved import dump_saved
+
+    return dump_saved(parts)
+
+
+def _saved_parts(ss=None):
+    """What a saved comparison holds, taken in this run (the download is made later, outside any run); the
+    JSON is only written when the button is pressed. ``ss``: the session state (this run's by default)."""
+    from explainer.corpus.saved import Saved
+
+    ss = st.session_state if ss is None else ss
+    ts = ss.get("cp_ts")
+    if ts is None:
+        return None
+    names = [ss.get(f"cp_name_{i}", n) for i, n in enumerate(ts.names)]
+    try:
+        ts = ts.with_names(names)
+    except TestSetError:
+        pass
+    settings = metric_settings.stored_settings(ss) or metric_settings.default_settings()
+    view = {k: ss[k] for k in SAVED_VIEW_KEYS if k in ss and isinstance(ss[k], (str, int, float, bool))}
+    tests = []
+    for key, got in ss.get("cp_tests", {}).items():
+        if len(key) < 3 or key[1] != ss.get("cp_ts_key"):
+            continue
+        d = got["result"].to_dict(with_samples=True)
+        d.update(metric=key[0], baseline=got["result"].systems[0].name, seconds=got.get("seconds", 0.0),
+                 rouge_type=key[-2] if key[0] == "rouge" else None, measure=key[-1] if key[0] == "rouge" else None)
+        tests.append(d)
+    return Saved(ts, ss.get("cp_ts_label", ""), metric_settings.settings_to_params(settings), view, tests)
+
+
+def _cjk_warning(ts: TestSet, tokenizer: str | None) -> str | None:
+    from explainer.corpus.langpair import cjk_warning
+
+    pair = (st.session_state.get("cp_langpair") or "").strip()
+    target = pair.split("-")[-1].lower() if "-" in pair else None
+    return cjk_warning((r for rs in ts.references[:2000] for r in rs), tokenizer, target=target)
 
 
 def _baseline_and_system(names: list[str]) -> tuple[int, int]:
@@ -75,7 +164,7 @@ def _scores_section_bleu(rep, rkey: tuple, b: int) -> None:
         for n, p in enumerate(t.precisions):
             row[f"p{n + 1}"] = p
         if tests is not None:
-            row["p-value"] = by[s.name].p_value if s.name in by else None
+            row["p-value"] = p_value_text(by[s.name].p_value) if s.name in by else "—"
             row["95% CI ±"] = by[s.name].ci if s.name in by else None
         row["Δ vs baseline"] = s.score - rep.systems[b].score
         rows.append(row)
@@ -93,6 +182,10 @@ def _scores_section_bleu(rep, rkey: tuple, b: int) -> None:
     st.code(f"BLEU signature: {rep.signature}", language=None, wrap_lines=True)
     st.caption(hl.md_escape(f"{rep.d.implementation}; corpus BLEU from the summed statistics of all "
                             f"{rep.n_segments:,} segments (not a mean of sentence scores). Scale 0–{rep.scale:g}."))
+    tok = rep.d.options.get("tokenize") if "tokenize" in rep.d.options else None
+    cjk = _cjk_warning(rep.testset, tok) if "tokenize" in rep.d.options else None
+    if cjk:
+        st.warning(hl.md_escape(cjk), icon=":material/translate:")
     warns = {w.message for s in rep.systems for w in s.trace.warnings}
     for w in sorted(warns):
         st.warning(hl.md_escape(f"{rep.d.implementation}: {w}"), icon=":material/warning:")
@@ -117,9 +210,13 @@ def _worked_out_section(rep, i: int) -> None:
              "in the mean": o["included"]} for o in orders]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     _plot(charts.bleu_counts_figure(orders), "cp_counts")
-    st.latex(r"\quad ".join(bv.precision_latex(o) for o in t.combination.orders[:4]) or r"\text{—}")
-    if len(t.combination.orders) > 4:
-        st.latex(r"\quad ".join(bv.precision_latex(o) for o in t.combination.orders[4:]))
+    # two precisions per line: four of a WMT-sized corpus (p₄ = 11559/33421 = 0.345…) were cut at 1280 px
+    per_line = 2
+    orders_c = list(t.combination.orders)
+    if not orders_c:
+        st.latex(r"\text{—}")
+    for k in range(0, len(orders_c), per_line):
+        st.latex(r"\quad ".join(bv.precision_latex(o) for o in orders_c[k:k + per_line]))
     st.markdown(hl.md_escape(f"Total candidate length c = {t.sys_len:,} tokens, total reference length r = "
                              f"{t.ref_len:,} (each segment's r is the reference length its rule picks; "
                              f"the corpus r is their sum). Ratio c/r = "
@@ -165,7 +262,10 @@ def _differ_section_bleu(rep, b: int, i: int) -> None:
     st.header("Where the systems differ", anchor="differ")
     # One analysis at a time (tabs would compute and draw all of them on every rerun)
     views = {"Length buckets": _buckets_view, "Precision by order": _precision_view, "N-grams": _ngrams_view,
-             "Largest deltas": _deltas_view, "Segment scores": _scatter_view, "Length ratio": _ratio_view}
+             "Largest deltas": _deltas_view, "Segment scores": _scatter_view, "Length ratio": _ratio_view,
+             "Word accuracy": _word_accuracy_view, "Sentence buckets": _sentence_buckets_view}
+    if rep.testset.source is not None:
+        views["Source length"] = _source_length_view
     if st.session_state.get("cp_differ_view") not in views:
         st.session_state["cp_differ_view"] = next(iter(views))
     view = st.segmented_control("Analysis", list(views), key="cp_differ_view") or next(iter(views))
@@ -187,6 +287,67 @@ def _buckets_view(rep, b: int, i: int) -> None:
                  key="cp_bucket_table", on_select=partial(_on_group_row, "cp_bucket_table", groups))
     st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a bar or a row to list "
                "its segments in the table below.")
+
+
+def _cached_analysis(rep, name: str, compute):
+    """compare-mt's analyses of a report, computed once per report (the report is kept per input and settings)."""
+    key = ("comparemt", name)
+    if key not in rep._cache:
+        rep._cache[key] = compute()
+    return rep._cache[key]
+
+
+def _word_accuracy_view(rep, b: int, i: int) -> None:
+    from explainer.corpus.comparemt import word_accuracy
+
+    wa = _cached_analysis(rep, "word_accuracy", lambda: word_accuracy(rep))
+    buckets = [{"bucket": lab, "n_segments": len(wa["systems"][0]["buckets"][k]["segments"]),
+                "segments": wa["systems"][0]["buckets"][k]["segments"],
+                "scores": {s["system"]: s["buckets"][k]["fmeasure"] for s in wa["systems"]}}
+               for k, lab in enumerate(wa["labels"])]
+    buckets = [bk for k, bk in enumerate(buckets)
+               if any(s["buckets"][k]["reference_words"] or s["buckets"][k]["output_words"] for s in wa["systems"])]
+    _plot(cc.length_buckets_figure(buckets, rep.names, metric="word F-measure", what="frequency",
+                                   title="Word accuracy (F-measure) by frequency in the references"),
+          "cp_wordacc", selection_mode="points",
+          on_select=partial(_on_pick, "cp_wordacc", partial(cc.bucket_bar_segments, buckets)))
+    rows = [{"system": s["system"], "frequency": bk["bucket"], "matches": bk["matches"],
+             "output words": bk["output_words"], "reference words": bk["reference_words"],
+             "precision": bk["precision"], "recall": bk["recall"], "F": bk["fmeasure"]}
+            for s in wa["systems"] for bk in s["buckets"]]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.caption("compare-mt's word accuracy analysis: each word of an output or a reference is bucketed by how often "
+               "it occurs in the references (first reference); a word matches min(count in the output, count in "
+               "the reference) times per segment. The tokens are the BLEU dialect's. Click a bar to list the "
+               "segments with words of that bucket.")
+
+
+def _sentence_buckets_view(rep, b: int, i: int) -> None:
+    from explainer.corpus.comparemt import sentence_buckets
+
+    sb = _cached_analysis(rep, "sentence_buckets", lambda: sentence_buckets(rep))
+    buckets = [{"bucket": lab, "n_segments": sum(s["counts"][k] for s in sb["systems"]),
+                "segments": sorted({x for s in sb["systems"] for x in s["segments"][k]}),
+                "scores": {s["system"]: s["counts"][k] for s in sb["systems"]}} for k, lab in enumerate(sb["labels"])]
+    _plot(cc.length_buckets_figure(buckets, rep.names, metric="segments", what="sentence score",
+                                   title="Segments per band of sentence score"), "cp_sentbuckets",
+          selection_mode="points", on_select=partial(_on_pick, "cp_sentbuckets",
+                                                      partial(cc.bucket_bar_segments, buckets)))
+    st.caption(hl.md_escape(f"compare-mt's sentence bucket analysis: how many segments of each system score in "
+                            f"each band; sentence scores: {sb['scored_by']}. Click a bar to list the band's "
+                            "segments (of every system) below."))
+
+
+def _source_length_view(rep, b: int, i: int) -> None:
+    from explainer.corpus.comparemt import source_length_buckets
+
+    buckets = _cached_analysis(rep, "source_length", lambda: source_length_buckets(rep, rep.testset.source))
+    _plot(cc.length_buckets_figure(buckets, rep.names, what="source length",
+                                   title="BLEU by source length (buckets of about equal size)"), "cp_srcbuckets",
+          selection_mode="points", on_select=partial(_on_pick, "cp_srcbuckets",
+                                                      partial(cc.bucket_bar_segments, buckets)))
+    st.caption("Corpus BLEU of the segments whose source has that many words (characters for a source written "
+               "without spaces). Click a bar to list its segments below.")
 
 
 def _precision_view(rep, b: int, i: int) -> None:
@@ -239,8 +400,14 @@ def _ngrams_view(rep, b: int, i: int) -> None:
 
 
 def _deltas_view(rep, b: int, i: int) -> None:
-    _delta_buttons(rep.largest_deltas(i, b), "cp_delta", "", 2)
-    delta = rep.systems[i].sentence - rep.systems[b].sentence
+    dl = rep.largest_deltas(i, b)
+    _delta_buttons(dl, "cp_delta", "", 2)
+    st.caption(hl.md_escape(f"Sentence scores: {dl['scored_by']}."))
+    vi, vb = rep.sacrebleu_sentence_variants(i), rep.sacrebleu_sentence_variants(b)
+    if vi is not None and vb is not None:          # the same scores as the gains and losses above
+        delta = vi["sentence_bleu"] - vb["sentence_bleu"]
+    else:
+        delta = rep.systems[i].sentence - rep.systems[b].sentence
     _plot(cc.delta_histogram_figure(delta, name=rep.names[i], base_name=rep.names[b]), "cp_delta_hist",
           selection_mode="points", on_select=partial(_on_pick, "cp_delta_hist", partial(cc.delta_bar_segments, delta)))
     st.caption("Click a bar to list its segments in the table below.")
@@ -285,9 +452,10 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
     tests_dict = tests["result"].to_dict() if tests else None
     c1, c2, c3, c4 = st.columns(4)
     with c1:
-        st.download_button("Per-segment table (CSV)",
-                           lambda: columns_csv(rep.segment_rows(b) if metric == "bleu" else
-                                               rep.segment_rows(rouge_type, b)),
+        st.download_button("Per-segment table with the texts (CSV)",
+                           lambda: columns_csv(with_texts(rep.segment_rows(b) if metric == "bleu" else
+                                                          rep.segment_rows(rouge_type, b),
+                                                          *testset_texts(rep.testset))),
                            file_name=f"corpus_segments_{metric}.csv", mime="text/csv", key="cp_dl_csv",
                            on_click="ignore")
     with c2:
@@ -305,8 +473,53 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
                            file_name="corpus_charts.html", mime="text/html", key="cp_dl_html", on_click="ignore")
     with c4:
         st.selectbox("Chart image format (camera icon of each chart)", ["png", "svg"], key="cp_chart_format")
+    comp = paper_table_input(rep, metric, tests["result"] if tests else None, rouge_type)
+    d1, d2 = st.columns(2)
+    with d1:
+        st.download_button("Table for the paper (LaTeX, booktabs)", partial(_paper_table, comp, "latex"),
+                           file_name=f"corpus_{metric}_table.tex", mime="text/x-tex", key="cp_dl_latex",
+                           on_click="ignore")
+    with d2:
+        st.download_button("Table for the paper (Markdown)", partial(_paper_table, comp, "markdown"),
+                           file_name=f"corpus_{metric}_table.md", mime="text/markdown", key="cp_dl_md",
+                           on_click="ignore")
+    st.caption("The tables hold each system's score, the bootstrap mean ± 95 % CI and the p-value against the "
+               "baseline when a test was run above (* where p ≤ 0.05), and the signature as a footnote; the LaTeX "
+               "needs \\usepackage{booktabs}. The command line writes the same: `compare --format latex`.")
+    st.download_button("Save this comparison (JSON: test set, names, settings, view, test results)",
+                       partial(_dump_saved, _saved_parts()), file_name="corpus_comparison.json",
+                       mime="application/json", key="cp_dl_saved", on_click="ignore")
     st.caption("Every chart's camera icon saves it as PNG or SVG (made in your browser). The HTML file holds all "
                "charts of this page, interactive, with Plotly included (works offline).")
+
+
+def paper_table_input(rep, metric: str, res, rouge_type: str | None) -> dict:
+    """The comparison as ``compare`` prints it (``explainer.corpus.tables``' input): the test's rows when one was
+    run (baseline first), else the corpus scores."""
+    from explainer.corpus.significance import paired_signature
+
+    out: dict[str, Any] = {"metric": metric, "n_segments": rep.n_segments, "signature": rep.signature}
+    if metric == "rouge":
+        out.update(rouge_type=rouge_type, measure="fmeasure")
+    if res is not None:
+        out["systems"] = [s.to_dict() for s in res.systems]
+        out["test"] = {"type": res.test, "n_samples": res.n_samples, "seed": res.seed}
+        if metric == "bleu" and res.faithful:
+            out["signature"] = paired_signature(rep.signature, res.test, res.n_samples, res.seed,
+                                                res.n_ar_confidence)
+    elif metric == "bleu":
+        out["systems"] = [{"name": s.name, "score": float(s.score)} for s in rep.systems]
+        out["test"] = {"type": None}
+    else:
+        out["systems"] = [{"name": s.name, "score": s.mean(rouge_type)} for s in rep.systems]
+        out["test"] = {"type": None}
+    return out
+
+
+def _paper_table(comp: dict, fmt: str) -> str:
+    from explainer.corpus.tables import render_table
+
+    return render_table(comp, fmt)
 
 
 def _scores_section_rouge(rr, b: int) -> None:
@@ -382,7 +595,11 @@ def _render() -> None:
     ss = st.session_state
     if ss.get("cp_metric") not in ("BLEU", "ROUGE"):
         ss["cp_metric"] = "BLEU"
-    metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric") or "BLEU"
+    c_metric, c_pair = st.columns([1, 2], vertical_alignment="bottom")
+    with c_metric:
+        metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric") or "BLEU"
+    with c_pair:
+        _language_pair()
     try:
         if metric == "BLEU":
             rep, rkey = _bleu_report(ts, ss["cp_ts_key"], settings)
@@ -400,6 +617,7 @@ def _render() -> None:
         return
     b, i = _baseline_and_system(rep.names)
     if metric == "BLEU":
+        _restore_tests(_tests_key(rkey, rep.names[b]), "bleu", rep.names[b], None, "fmeasure")
         _scores_section_bleu(rep, rkey, b)
         _worked_out_section(rep, i)
         _corpus_vs_mean_section(rep, i)
@@ -418,3 +636,4 @@ def _render() -> None:
                                open_segment=_open_segment)
         _segments_fragment(rep, "rouge", b, settings, t)
         _downloads(rep, rkey, "rouge", b, t)
+    corpus_reproduce.render(ts, i, ss["cp_ts_key"])     # "Which settings give …?" for the selected system

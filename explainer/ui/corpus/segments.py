@@ -12,6 +12,7 @@ from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
 from explainer.ui.corpus.common import (
+    SCROLL_TO_SEGMENT,
     TABLE_SEARCH_MAX,
     _apply_open_request,
     _explain_url,
@@ -20,6 +21,22 @@ from explainer.ui.corpus.common import (
     _selected_rows,
 )
 from explainer.ui.corpus.state import _share_box, _sync_url
+
+SCROLLED = "_cp_scrolled"
+
+
+def _scroll_to_segment_view() -> None:
+    """Scroll the page to the segment view once after a click opened a segment (it opens two screens below the
+    gain / loss buttons and chart bars, out of sight). A zero-height component's script, same origin."""
+    ss = st.session_state
+    n = ss.get(SCROLL_TO_SEGMENT, 0)
+    if not n or ss.get(SCROLLED) == n:
+        return
+    ss[SCROLLED] = n
+    import streamlit.components.v1 as components
+
+    components.html(f"<script>/* {n} */ const el = window.parent.document.getElementById('segment-view');"
+                    "if (el) { el.scrollIntoView({behavior: 'smooth', block: 'start'}); }</script>", height=0)
 
 
 def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> None:
@@ -98,9 +115,11 @@ PREVIEW_CHARS = 70
 def _table_frame(cols: dict, ts: TestSet, names: list[str]) -> pd.DataFrame:
     """The table as shown: id, the first reference (shortened), its length, then per system its score first
     (the CSV download keeps every column in the report's order)."""
-    out = {"segment": cols["segment"],
-           "reference 1": [r[0][:PREVIEW_CHARS] + ("…" if len(r[0]) > PREVIEW_CHARS else "") if r else ""
-                           for r in ts.references]}
+    out = {"segment": cols["segment"]}
+    if ts.source is not None:
+        out["source"] = [x[:PREVIEW_CHARS] + ("…" if len(x) > PREVIEW_CHARS else "") for x in ts.source]
+    out["reference 1"] = [r[0][:PREVIEW_CHARS] + ("…" if len(r[0]) > PREVIEW_CHARS else "") if r else ""
+                          for r in ts.references]
     for k in ("ref_len", "ref_words"):
         if k in cols:
             out[k] = cols[k]
@@ -131,12 +150,36 @@ def _seg_input_changed() -> None:
 
 def _segment_view(rep, metric: str, settings) -> None:
     st.header("Segment view", anchor="segment-view")
+    _scroll_to_segment_view()
     seg, j = _segment_navigation(rep.n_segments, rep.names)
     k = seg - 1
     cand = rep.testset.systems[j][1][k]
     refs = rep.testset.references[k]
+    _side_by_side(rep, k, j)
     _segment_summary(rep, metric, seg, j, cand, refs, settings)
     _segment_explanation(cand, refs, metric, settings)
+
+
+def _side_by_side(rep, k: int, j: int) -> None:
+    """The source (when loaded), the baseline's and the shown system's outputs and the references of segment k
+    side by side (compare-mt's sentence examples; the explanation below takes one candidate at a time)."""
+    ss = st.session_state
+    ts = rep.testset
+    names = rep.names
+    b = names.index(ss["cp_baseline"]) if ss.get("cp_baseline") in names else 0
+    shown = [b] if b == j else [b, j]
+    if ts.source is not None:
+        st.markdown("**Source** " + hl.md_escape(ts.source[k]))
+    cols = st.columns(len(shown) + 1)
+    for col, idx in zip(cols, shown):
+        with col:
+            role = "baseline" if idx == b else "system"
+            st.markdown(f"**{hl.md_escape(names[idx])}** ({role})")
+            st.markdown(hl.md_escape(ts.systems[idx][1][k]) or "_(empty)_")
+    with cols[-1]:
+        for r_i, r in enumerate(ts.references[k]):
+            st.markdown(f"**Reference {r_i + 1}**")
+            st.markdown(hl.md_escape(r) or "_(empty)_")
 
 
 def _segment_navigation(S: int, names: list[str]) -> tuple[int, int]:

@@ -13,6 +13,28 @@ from explainer.ui import pagestate as ps
 from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus.common import PAGE_MAX_RESAMPLES, PAGE_MAX_TEST_CELLS, _plot
 from explainer.ui.corpus.reports import _TESTS_KEPT, _Progress, _tests_key
+from explainer.ui.corpus.testset import RESTORED_TESTS
+
+PAGE_TEST_SECONDS = 120              # one test's time limit on the page (the command line has none)
+
+
+def _restore_tests(key: tuple, metric: str, baseline: str, rouge_type: str | None, measure: str) -> None:
+    """Results of a restored comparison go where the page keeps its own (under this view's key)."""
+    from explainer.corpus.significance import PairedResult
+
+    ss = st.session_state
+    pending = ss.get(RESTORED_TESTS)
+    if not pending:
+        return
+    for t in pending:
+        if (t.get("metric") == metric and t.get("baseline") == baseline
+                and (metric == "bleu" or (t.get("rouge_type") == rouge_type and t.get("measure") == measure))):
+            res = PairedResult.from_dict(t)
+            ss.setdefault("cp_tests", {})[key] = {"result": res, "seconds": float(t.get("seconds") or 0.0),
+                                                  "test": res.test, "n": res.n_samples}
+            pending.remove(t)
+            break
+
 
 P_VALUE_WORDS = """
 **What the p-value says.** Suppose the two systems were equally good on test sets like this one. The p-value is
@@ -43,6 +65,7 @@ def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_t
         return
     test, n, run = _test_controls(rep)
     key = _tests_key(rkey, rep.names[b], rouge_type, measure)
+    _restore_tests(key, metric, rep.names[b], rouge_type, measure)
     if run:
         if not _run_paired_test(rep, metric, b, test, n, key, faithful=faithful, rouge_type=rouge_type,
                                 measure=measure):
@@ -50,12 +73,19 @@ def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_t
         # the scores table above shows the p-values and intervals too: draw the page again with them
         st.rerun()
     got = st.session_state.setdefault("cp_tests", {}).get(key)
+    if len(rep.systems) > 2:
+        _pair_matrix_box(rep, metric, test, n, key, faithful=faithful, rouge_type=rouge_type, measure=measure)
     if got is None and len(rep.systems) == 1 and metric == "bleu":
         _confidence_of_one_system(rep, faithful)
     elif got is None:
         st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
     else:
         _test_result(rep, metric, got, faithful, rouge_type)
+
+
+def p_value_text(p: float | None) -> str:
+    """A p-value as sacreBLEU prints it (4 decimals); the baseline has none (it was shown as "None")."""
+    return "— (baseline)" if p is None else f"{p:.4f}"
 
 
 def _significance_caption(metric: str, faithful: bool, rouge_type: str | None, measure: str) -> None:
@@ -91,6 +121,9 @@ def _test_controls(rep) -> tuple[str, int, bool]:
                    f"use at most {PAGE_MAX_TEST_CELLS // S:,} (or the command line).")
     one = len(rep.systems) < 2
     run = c3.button("Run the test", key="cp_run_test", type="primary", disabled=too_big or one)
+    st.caption(f"Bounded: at most {PAGE_MAX_RESAMPLES[test]:,} {'resamples' if test == 'bs' else 'trials'}, "
+               f"{PAGE_MAX_TEST_CELLS:,} draws (× segments) and {PAGE_TEST_SECONDS} s per test; the statistics of "
+               "each segment are resampled, not the texts.")
     if one:
         st.info("A paired test needs two systems. With one system, the bootstrap interval below is sacreBLEU's "
                 "`--confidence`.")
@@ -110,7 +143,8 @@ def _run_paired_test(rep, metric: str, b: int, test: str, n: int, key: tuple, *,
     t0 = time.perf_counter()
     try:
         res = paired_test(named, test=test, n_samples=n, faithful=faithful,
-                          progress=lambda f: p(f, f"{int(100 * f)} %"))
+                          progress=lambda f: p(f, f"{int(100 * f)} % (time limit {PAGE_TEST_SECONDS} s)"),
+                          time_limit=PAGE_TEST_SECONDS)
     except ExplainerInputError as e:
         st.error(hl.md_escape(str(e)))
         return False
@@ -122,6 +156,46 @@ def _run_paired_test(rep, metric: str, b: int, test: str, n: int, key: tuple, *,
     while len(store) > _TESTS_KEPT:     # each holds its resamples: the last few only
         store.pop(next(iter(store)))
     return True
+
+
+MATRICES = "cp_matrices"
+
+
+def _pair_matrix_box(rep, metric: str, test: str, n: int, key: tuple, *, faithful: bool, rouge_type: str | None,
+                     measure: str) -> None:
+    """Every pair of systems under the chosen test (a p-value matrix) and WMT-style clusters."""
+    from explainer.corpus.significance import pair_matrix
+
+    ss = st.session_state
+    store = ss.setdefault(MATRICES, {})
+    mkey = key[1:] + (test, n)
+    with st.expander("All systems against each other (every pair, WMT-style clusters)",
+                     expanded=mkey in store):
+        if st.button(f"Run the test on every pair ({len(rep.systems) * (len(rep.systems) - 1) // 2} pairs)",
+                     key="cp_run_matrix"):
+            named = [(s.name, rep.statistic(j) if metric == "bleu" else rep.statistic(j, rouge_type, measure))
+                     for j, s in enumerate(rep.systems)]
+            p = _Progress("Every pair")
+            try:
+                store[mkey] = pair_matrix(named, test=test, n_samples=n, faithful=faithful,
+                                          progress=lambda f: p(f, f"{int(100 * f)} %"), time_limit=PAGE_TEST_SECONDS)
+            except ExplainerInputError as e:
+                st.error(hl.md_escape(str(e)))
+            finally:
+                p.done()
+            while len(store) > 2:
+                store.pop(next(iter(store)))
+        m = store.get(mkey)
+        if m is None:
+            st.caption(f"The test above ({test}, {n:,}) run with each system as the baseline; bounded by the same "
+                       f"{PAGE_TEST_SECONDS} s.")
+            return
+        rows = [{"system": a, **{b: ("—" if i == j else f"{m.p[i][j]:.4f}") for j, b in enumerate(m.names)}}
+                for i, a in enumerate(m.names)]
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        st.markdown(hl.md_escape("Clusters, best first: " + " > ".join("{" + ", ".join(c) + "}" for c in m.clusters)))
+        st.caption(hl.md_escape(m.to_dict()["clustering"] + ". Many pairs at 0.05: some differences are chance "
+                                "(see the note on Bonferroni below)."))
 
 
 def _confidence_of_one_system(rep, faithful: bool) -> None:
@@ -142,9 +216,10 @@ def _test_result(rep, metric: str, got: dict, faithful: bool, rouge_type: str | 
     st.markdown(hl.md_escape(f"{'Paired bootstrap' if res.test == 'bs' else 'Approximate randomization'}, "
                              f"{res.n_samples:,} {'resamples' if res.test == 'bs' else 'trials'}, seed {res.seed}, "
                              f"baseline {res.systems[0].name} — computed in {got['seconds']:.2f} s."))
-    rows = [{"system": s.name, "score": s.score, "p-value": s.p_value,
+    rows = [{"system": s.name, "score": s.score, "p-value": p_value_text(s.p_value),
              "bootstrap mean": s.mean, "95% CI ±": s.ci,
-             "significant at 0.05": None if s.p_value is None else bool(s.p_value < 0.05)} for s in res.systems]
+             "significant at 0.05": "baseline" if s.p_value is None else ("yes" if s.p_value < 0.05 else "no")}
+            for s in res.systems]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if metric == "bleu" and faithful:
         from explainer.corpus.significance import paired_signature

@@ -9,7 +9,7 @@ import streamlit as st
 from explainer.corpus.samples import SAMPLES, load_sample
 from explainer.ui import settings as metric_settings
 from explainer.ui.corpus import link as corpus_link
-from explainer.ui.corpus.common import PAGE_MAX_RESAMPLES, PAGE_MAX_TEST_CELLS, _base_url, _copt_key
+from explainer.ui.corpus.common import PAGE_MAX_RESAMPLES, PAGE_MAX_TEST_CELLS, _base_url, _copt_key, _shown_names
 from explainer.ui.corpus.link import PAGE
 from explainer.ui.corpus.testset import _sample_settings, _set_testset
 
@@ -64,7 +64,7 @@ def _apply_view(link, settings) -> None:
         own = list(ts.names)
 
         def shown(name: str) -> str:
-            return ss.get(f"cp_name_{own.index(name)}", name)
+            return _shown_names(own)[own.index(name)]
 
         if link.baseline:
             ss["cp_baseline"] = shown(link.baseline)
@@ -94,7 +94,7 @@ def _link_now() -> dict[str, str]:
     kw: dict[str, Any] = {}
     if sample is not None:
         own = list(ts.names)
-        shown = [ss.get(f"cp_name_{i}", n) for i, n in enumerate(own)]
+        shown = _shown_names(own)
 
         def link_name(key: str) -> str | None:
             v = ss.get(key)

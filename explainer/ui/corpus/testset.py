@@ -1,4 +1,5 @@
-"""The Corpus page's test set: uploads, pasted text or a bundled sample, bounded before any work; the systems' names."""
+"""The Corpus page's test set: uploads, pasted text, a bundled sample or a saved page, bounded before any work; the
+systems' names."""
 from __future__ import annotations
 
 import hashlib
@@ -13,74 +14,39 @@ from explainer.corpus.testset import (
     TestSet,
     TestSetError,
     build_testset,
-    parse_jsonl,
-    parse_tsv,
     segment_lines,
-    system_name_from_file,
-    unique_name,
+    testset_from_files,
 )
 from explainer.errors import ExplainerInputError
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
-from explainer.ui.corpus.common import PAGE_MAX_BYTES, PAGE_MAX_SEGMENTS, PAGE_MAX_SYSTEMS
+from explainer.ui.corpus.common import PAGE_MAX_BYTES, PAGE_MAX_SEGMENTS, PAGE_MAX_SYSTEMS, SHOWN_NAMES
 from explainer.ui.corpus.link import PAGE
 
+DETECTED = "cp_detected"             # what the uploaded files were read as (one sentence per file)
 
-def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[tuple[str, bytes]]) -> TestSet:
-    """Build a test set from uploaded files (name, bytes): .txt systems and references, or .jsonl / .tsv files
-    that carry their references. Raises TestSetError with the file and line."""
+
+def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[tuple[str, bytes]],
+                         detected: list[str] | None = None, source_file: tuple[str, bytes] | None = None) -> TestSet:
+    """Build a test set from uploaded files (name, bytes) of any name, each read by its content
+    (``explainer.corpus.testset.testset_from_files``: plain lines, JSON Lines with candidate/references, TSV with
+    ref… columns); ``detected`` gets one sentence per file saying what was found. Raises TestSetError with the
+    file and line."""
     if not system_files:    # the uploader itself refuses a file over the limit: it is marked red, never sent
         raise TestSetError(f"give at least one system output file (the limit is {PAGE_MAX_BYTES / 1e6:.0f} MB for "
                            "all files together: a larger file is refused by the uploader, marked red, and never "
                            "reaches the page; `python -m explainer compare` takes larger test sets)")
-    total = sum(len(b) for _, b in system_files) + sum(len(b) for _, b in ref_files)
+    total = (sum(len(b) for _, b in system_files) + sum(len(b) for _, b in ref_files)
+             + (len(source_file[1]) if source_file else 0))
     if total > PAGE_MAX_BYTES:
         raise TestSetError(f"the files hold {total / 1e6:.1f} MB, over the page's limit of {PAGE_MAX_BYTES / 1e6:.0f} "
                            "MB (the command line `python -m explainer compare` takes larger test sets)")
-    systems: list[tuple[str, list[str]]] = []
-    sources: dict[str, str] = {}
-    per_segment_refs: list[list[str]] | None = None
-    ref_source = None
-    streams: list[tuple[str, list[str]]] = []
-    for name, data in system_files:
-        low = name.lower()
-        if low.endswith(".jsonl"):
-            cands, refs = parse_jsonl(data, name)
-            if per_segment_refs is None:
-                per_segment_refs, ref_source = refs, name
-            elif refs != per_segment_refs:
-                k = next((i for i, (a, b) in enumerate(zip(refs, per_segment_refs)) if a != b),
-                         min(len(refs), len(per_segment_refs)))
-                raise TestSetError(f"{name}: the references of segment {k + 1} differ from those in {ref_source}; "
-                                   "every system must be scored against the same references")
-            systems.append((unique_name(system_name_from_file(name), [n for n, _ in systems]), cands))
-            sources[systems[-1][0]] = name
-        elif low.endswith(".tsv"):
-            syss, rstreams = parse_tsv(data, name)
-            for n, lines in syss:
-                systems.append((unique_name(n, [x for x, _ in systems]), lines))
-                sources[systems[-1][0]] = f"{name}, column {n}"
-            streams += [(f"{name}:{i + 1}", s) for i, s in enumerate(rstreams)]
-        else:
-            systems.append((unique_name(system_name_from_file(name), [n for n, _ in systems]),
-                            segment_lines(data, name)))
-            sources[systems[-1][0]] = name
-    for name, data in ref_files:
-        streams.append((name, segment_lines(data, name)))
-    if len(systems) > PAGE_MAX_SYSTEMS:
-        raise TestSetError(f"{len(systems)} systems, over the page's limit of {PAGE_MAX_SYSTEMS}")
-    if per_segment_refs is not None:
-        if streams:
-            raise TestSetError(f"{ref_source} carries its own references; do not upload reference files with .jsonl "
-                               "systems")
-        return build_testset(systems, per_segment_refs=per_segment_refs, max_segments=PAGE_MAX_SEGMENTS,
-                             sources=sources)
-    if not streams:
-        raise TestSetError("add at least one reference file (one segment per line, aligned with the systems)")
-    if len(streams) > MAX_REFERENCES:
-        raise TestSetError(f"{len(streams)} reference files, over the limit of {MAX_REFERENCES}")
-    return build_testset(systems, streams, max_segments=PAGE_MAX_SEGMENTS, sources=sources)
+    ts, found = testset_from_files(system_files, ref_files, max_segments=PAGE_MAX_SEGMENTS,
+                                   max_systems=PAGE_MAX_SYSTEMS, source_file=source_file)
+    if detected is not None:
+        detected.extend(found)
+    return ts
 
 
 def testset_from_paste(systems: list[tuple[str, str]], refs: list[str]) -> TestSet:
@@ -118,7 +84,7 @@ def _set_testset(ts: TestSet, label: str, sample: str | None = None) -> None:
     ss["cp_names"] = list(ts.names)
     for i, n in enumerate(ts.names):
         ss[f"cp_name_{i}"] = n
-    for k in ("cp_seg", "cp_filter_ids"):
+    for k in ("cp_seg", "cp_filter_ids", SHOWN_NAMES, DETECTED, RESTORED_TESTS):
         ss.pop(k, None)
     for k in ("cp_baseline", "cp_system", "cp_view_sys"):
         ps.reset(k)         # another test set: its first systems, not the last ones shown
@@ -149,13 +115,51 @@ def _load_uploads() -> None:
     ss = st.session_state
     sys_files = ss.get("cp_up_sys") or []
     ref_files = ss.get("cp_up_ref") or []
+    detected: list[str] = []
+    src = ss.get("cp_up_src")
     try:
         ts = testset_from_uploads([(f.name, f.getvalue()) for f in sys_files],
-                                  [(f.name, f.getvalue()) for f in ref_files])
+                                  [(f.name, f.getvalue()) for f in ref_files], detected,
+                                  (src.name, src.getvalue()) if src is not None else None)
     except (TestSetError, ExplainerInputError) as e:
         ss["cp_load_error"] = str(e)
         return
     _set_testset(ts, f"{len(ts.systems)} uploaded system(s), {ts.n_refs()} reference(s)")
+    ss[DETECTED] = detected
+
+
+#: the widgets a saved comparison restores (besides the test set, the names and the settings)
+SAVED_VIEW_KEYS = ("cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_seg", "cp_test", "cp_test_n_bs",
+                   "cp_test_n_ar", "cp_rouge_type", "cp_differ_view", "cp_rdiffer_view", "cp_view_family",
+                   "cp_langpair")
+
+
+RESTORED_TESTS = "cp_restored_tests"
+
+
+def _load_saved() -> None:
+    from explainer.corpus.saved import load_saved
+
+    ss = st.session_state
+    f = ss.get("cp_up_saved")
+    if f is None:
+        ss["cp_load_error"] = "choose a saved comparison (.json) first"
+        return
+    try:
+        saved = load_saved(f.getvalue(), max_bytes=PAGE_MAX_BYTES, max_segments=PAGE_MAX_SEGMENTS,
+                           max_systems=PAGE_MAX_SYSTEMS, name=f.name)
+    except (TestSetError, ExplainerInputError) as e:
+        ss["cp_load_error"] = str(e)
+        return
+    _set_testset(saved.testset, saved.label or f"restored from {f.name}")
+    settings, warns = metric_settings.settings_from_params(saved.settings)
+    metric_settings.put_settings(settings)
+    for k, v in saved.view.items():
+        if k in SAVED_VIEW_KEYS and v is not None:
+            ss[k] = v
+    ss[RESTORED_TESTS] = saved.tests
+    if warns:
+        ss["cp_notice"] = "Restored, with warnings: " + "; ".join(warns)
 
 
 def _load_paste() -> None:
@@ -171,13 +175,36 @@ def _load_paste() -> None:
     _set_testset(ts, "pasted text")
 
 
+def _upload_form() -> None:
+    """Uploads: systems, references and an optional source, any file name (read by content)."""
+    c1, c2 = st.columns(2)
+    with c1:
+        st.file_uploader("System outputs, any file name (one segment per line, one file per system; or "
+                         "JSON Lines with candidate/references; or TSV with a header: ref… columns and one "
+                         "column per system; the format is read from the content)",
+                         type=None, accept_multiple_files=True, key="cp_up_sys")
+    with c2:
+        st.file_uploader(f"References, any file name (1–{MAX_REFERENCES} files, one segment per line)",
+                         type=None, accept_multiple_files=True, key="cp_up_ref")
+    st.file_uploader("Source (optional, any file name, one segment per line): shown in the segment view "
+                     "and the table, and source-length buckets", type=None, accept_multiple_files=False,
+                     key="cp_up_src")
+    st.button("Use these files", key="cp_load_up", on_click=_load_uploads, type="primary")
+    st.caption(f"UTF-8, one segment per line, the same number of lines in every file. Limits: "
+               f"{PAGE_MAX_SEGMENTS:,} segments, {PAGE_MAX_SYSTEMS} systems, {MAX_REFERENCES} references, "
+               f"{PAGE_MAX_BYTES / 1e6:.0f} MB; larger test sets: `python -m explainer compare`. "
+               "File names become system names without their common prefix and suffix "
+               "(`…hyp.Online-B.de` → `Online-B`; editable below). Nothing is stored on the server.")
+
+
 def _input_section() -> TestSet | None:
     ss = st.session_state
     loaded = ss.get("cp_ts")
     with st.expander("Test set: upload, paste or pick a sample" + (f" — loaded: {ss.get('cp_ts_label', '')}"
                                                                     if loaded is not None else ""),
                      expanded=loaded is None):
-        source = st.radio("Source", ["Sample corpus", "Upload files", "Paste"], horizontal=True, key="cp_source")
+        source = st.radio("Source", ["Sample corpus", "Upload files", "Paste", "Saved comparison"], horizontal=True,
+                          key="cp_source")
         if source == "Sample corpus":
             ids = list(SAMPLES)
             if ss.get("cp_sample") not in ids:
@@ -186,19 +213,13 @@ def _input_section() -> TestSet | None:
             st.caption(hl.md_escape(SAMPLES[ss["cp_sample"]].description) + " Written for this project.")
             st.button("Load the sample", key="cp_load_sample", on_click=_load_sample, type="primary")
         elif source == "Upload files":
-            c1, c2 = st.columns(2)
-            with c1:
-                st.file_uploader("System outputs (one .txt per system; or .jsonl with candidate/references; or "
-                                 ".tsv with a header: ref… columns and one column per system)",
-                                 type=["txt", "jsonl", "tsv"], accept_multiple_files=True, key="cp_up_sys")
-            with c2:
-                st.file_uploader(f"References (.txt, 1–{MAX_REFERENCES} files, one segment per line)", type=["txt"],
-                                 accept_multiple_files=True, key="cp_up_ref")
-            st.button("Use these files", key="cp_load_up", on_click=_load_uploads, type="primary")
-            st.caption(f"UTF-8, one segment per line, the same number of lines in every file. Limits: "
-                       f"{PAGE_MAX_SEGMENTS:,} segments, {PAGE_MAX_SYSTEMS} systems, {MAX_REFERENCES} references, "
-                       f"{PAGE_MAX_BYTES / 1e6:.0f} MB; larger test sets: `python -m explainer compare`. "
-                       "File names become system names (editable below). Nothing is stored on the server.")
+            _upload_form()
+        elif source == "Saved comparison":
+            st.file_uploader("A comparison saved from this page (JSON: the test set, names, settings, view and "
+                             "test results)", type=None, accept_multiple_files=False, key="cp_up_saved")
+            st.button("Restore it", key="cp_load_saved", on_click=_load_saved, type="primary")
+            st.caption(f"Limit: {PAGE_MAX_BYTES / 1e6:.0f} MB, and the limits of uploads. Save one with “Save this "
+                       "comparison” under Downloads. Nothing is stored on the server.")
         else:
             n_ref = ss.setdefault("cp_paste_nref", 1)
             for k in range(n_ref):
@@ -218,6 +239,9 @@ def _input_section() -> TestSet | None:
         err = ss.pop("cp_load_error", None)
         if err:
             st.error(hl.md_escape(err), icon=":material/error:")
+    found = ss.get(DETECTED)
+    if found and loaded is not None and ss.get("cp_ts_sample") is None:
+        st.caption(hl.md_escape("Read by content — " + "; ".join(found)))
     for w in ss.pop(PAGE.warnings_key, None) or []:
         st.warning(hl.md_escape(w), icon=":material/link:")
     notice = ss.pop("cp_notice", None)
@@ -238,7 +262,8 @@ def _system_names(ts: TestSet) -> TestSet:
         with cols[i]:
             names.append(st.text_input(f"System {i + 1}", key=key, max_chars=60))
     try:
-        return ts.with_names(names)
+        ts = ts.with_names(names)
     except TestSetError as e:
         st.warning(hl.md_escape(f"{e}; using the file names."))
-        return ts
+    ss[SHOWN_NAMES] = list(ts.names)   # the names the page shows (the file names when the typed ones are refused)
+    return ts

@@ -1,7 +1,7 @@
 """`python -m explainer compare`: corpus scores of several systems, confidence intervals and paired tests.
 
     python -m explainer compare --ref R1.txt [--ref R2.txt ...] --system NAME=FILE [--system NAME=FILE ...]
-        [--metric bleu|rouge] [BLEU options as `bleu`: --dialect --tokenize --lowercase --smooth ...]
+        [--metric bleu|rouge|chrf] [BLEU options as `bleu`: --dialect --tokenize --lowercase --smooth ...]
         [--paired-bs [--paired-bs-n N] | --paired-ar [--paired-ar-n N]] [--confidence [--confidence-n N]]
 
 The first system is the baseline. Prints one JSON object: ``"systems"`` is a list in input order of
@@ -23,11 +23,18 @@ The first system is the baseline. Prints one JSON object: ``"systems"`` is a lis
 * ROUGE (``--metric rouge``; options as `rouge`: ``--dialect --types --stem --multi-ref --tokenizer -o``): the
   corpus numbers are the dialect's aggregation (in ``"corpus"``); ``score`` is the mean per-item F of
   ``--rouge-type`` (default: the first type), the statistic the tests resample (the project's own extension).
+* chrF (``--metric chrf``; options as `chrf`: ``--dialect sacrebleu|nltk --char-order --word-order --beta
+  --lowercase --whitespace --eps-smoothing -o``): with sacreBLEU every number is ``PairedTest``'s with ``CHRF``
+  (``explainer/corpus/chrf_cli.py``).
 """
 from __future__ import annotations
 
 import argparse
 
+from explainer.cli.compare_output import emit as _emit
+from explainer.cli.compare_output import run_tests as _tests
+from explainer.cli.compare_output import write_csv as _write_csv
+from explainer.cli.compare_output import write_json as _write_json
 from explainer.cli.io import CliError, int_arg
 
 __all__ = ["add_arguments", "run", "parse_system"]
@@ -60,17 +67,20 @@ _count.__name__ = "int"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ref", metavar="FILE", action="append", default=[], required=True,
+    p.add_argument("--ref", metavar="FILE", action="append", default=[],
                    help="a reference file, one segment per line (repeat for 2-4 references)")
     p.add_argument("--system", metavar="NAME=FILE", action="append", default=[], required=True,
                    help="a system output, one segment per line; NAME= may be left out (the file name is used); "
                         "the first system is the baseline")
-    p.add_argument("--metric", choices=["bleu", "rouge"], default="bleu")
+    p.add_argument("--metric", choices=["bleu", "rouge", "chrf"], default="bleu")
     p.add_argument("--dialect", default=None,
                    help="BLEU: sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook; "
                         "ROUGE: rouge-score (default), hf-evaluate, textbook, rouge155")
     g = p.add_argument_group("BLEU options (as `python -m explainer bleu`)")
     g.add_argument("--tokenize", default=None, help="sacrebleu: 13a (default), intl, zh, char, none")
+    g.add_argument("-l", "--language-pair", default=None, metavar="SRC-TRG",
+                   help="sacreBLEU's -l: the target language picks the tokenizer when --tokenize is not given "
+                        "(zh -> zh, ja -> ja-mecab, ko -> ko-mecab, else 13a)")
     g.add_argument("--lowercase", action="store_true", default=None, help="lowercase (sacrebleu, multi-bleu -lc)")
     g.add_argument("--smooth", default=None, help="sacrebleu: exp|floor|add-k|none; nltk: method0..method7; "
                                                   "hf-evaluate: none|add-one; mteval: exp|nist|none")
@@ -91,8 +101,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                                       "first of --types)")
     r.add_argument("--measure", choices=["fmeasure", "precision", "recall"], default="fmeasure",
                    help="ROUGE: which per-item value 'score' and the tests average (default fmeasure)")
+    c = p.add_argument_group("chrF options (as `python -m explainer chrf`; --lowercase above)")
+    c.add_argument("--char-order", type=int, default=None, metavar="N", help="character n-gram order (default 6)")
+    c.add_argument("--word-order", type=int, default=None, metavar="N", help="word n-gram order (2 = chrF++)")
+    c.add_argument("--beta", type=float, default=None, help="recall weight (sacrebleu default 2, nltk 3)")
+    c.add_argument("--whitespace", action="store_true", default=None, help="keep whitespace in character n-grams")
+    c.add_argument("--eps-smoothing", action="store_true", default=None, help="sacrebleu: eps smoothing")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="any other dialect option by name")
+    _add_test_and_output_arguments(p)
+
+
+def _add_test_and_output_arguments(p: argparse.ArgumentParser) -> None:
+    """The confidence / significance options and the outputs of ``compare``."""
     t = p.add_argument_group("confidence and significance (sacreBLEU's; seed from SACREBLEU_SEED, default 12345)")
     pair = t.add_mutually_exclusive_group()
     pair.add_argument("--paired-bs", action="store_true", help="paired bootstrap resampling (Koehn 2004)")
@@ -102,13 +123,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="bootstrap resamples (default 1000)")
     t.add_argument("--paired-ar-n", type=_count, default=None, metavar="N",
                    help="AR trials (default 10000)")
+    t.add_argument("--all-pairs", action="store_true",
+                   help="with --paired-bs or --paired-ar: every pair of systems (a p-value matrix) and WMT-style "
+                        "clusters of systems that are not significantly different")
     t.add_argument("--confidence", action="store_true", help="bootstrap 95%% confidence interval")
     t.add_argument("--confidence-n", type=_count, default=None, metavar="N",
                    help="bootstrap resamples (default 1000)")
     o = p.add_argument_group("more output")
+    o.add_argument("--format", choices=["json", "text", "latex", "markdown"], default="json",
+                   help="json (default: every number), text (sacreBLEU's own table), latex (booktabs: scores, "
+                        "± CI, p-values, markers against the baseline, the signature as a footnote), markdown")
     o.add_argument("--segments", metavar="FILE", default=None, help="write the per-segment table as CSV")
     o.add_argument("--report", metavar="FILE", default=None,
                    help="write the whole corpus report as JSON (analyses, every segment)")
+    o.add_argument("--source", metavar="FILE", default=None,
+                   help="with --report (BLEU): the source side, one segment per line: source-length buckets and "
+                        "the source in the segment records")
+    o.add_argument("--freq-corpus", metavar="FILE", default=None,
+                   help="with --report (BLEU): word frequencies for compare-mt's word accuracy buckets from this "
+                        "file (e.g. the training data's target side) instead of the references")
 
 
 def parse_system(spec: str) -> tuple[str, str]:
@@ -124,6 +157,47 @@ def parse_system(spec: str) -> tuple[str, str]:
             raise CliError(f"--system {spec!r}: no file after '='")
         return name, path
     return system_name_from_file(spec), spec
+
+
+def _sniff_structured(args, systems) -> bool:
+    """Whether a --system file holds JSON Lines or TSV (read by content, any file name: its first 50 lines); then
+    the whole test set is read as the page reads uploads (``testset.testset_from_files``), else the files are
+    streamed as plain lines."""
+    from explainer.corpus.testset import detect_format
+    from explainer.inputs import iter_lines
+
+    for _, path in systems:
+        if path == "-":
+            continue
+        head = []
+        try:
+            for k, line in enumerate(iter_lines(path)):
+                if k >= 50:
+                    break
+                head.append(line)
+        except ValueError:
+            continue            # unreadable / not UTF-8: said in the reader's own words when the file is read
+        if detect_format(head) != "lines":
+            return True
+    return False
+
+
+def _short_names(systems: list[tuple[str, str]], specs: list[str]) -> list[tuple[str, str]]:
+    """Systems given without NAME= are named by their files without the common prefix and suffix
+    (``explainer.corpus.testset.display_names``: ``…hyp.Online-B.de`` -> ``Online-B``)."""
+    from explainer.corpus.testset import display_names
+
+    unnamed = [k for k, spec in enumerate(specs) if "=" not in spec]
+    short = display_names([systems[k][1] for k in unnamed])
+    out = list(systems)
+    taken = {systems[k][0] for k in range(len(systems)) if k not in unnamed}
+    for k, name in zip(unnamed, short):
+        from explainer.corpus.testset import unique_name
+
+        name = unique_name(name, taken)
+        taken.add(name)
+        out[k] = (name, systems[k][1])
+    return out
 
 
 def _check_settings(args, n_systems: int) -> dict:
@@ -281,23 +355,101 @@ def _read_blocks(args, systems, on_block, settings=None) -> int:
     return n
 
 
+_CHRF_FLAGS = ("char_order", "word_order", "beta", "whitespace", "eps_smoothing")
+
+
 def run(args) -> int:
     from explainer.corpus.testset import TestSetError, check_names
     from explainer.errors import ExplainerInputError
 
-    systems = [parse_system(s) for s in args.system]
+    systems = _short_names([parse_system(s) for s in args.system], args.system)
     try:
         check_names([n for n, _ in systems])
     except TestSetError as e:
         raise CliError(str(e)) from None
+    args.structured = _sniff_structured(args, systems)
+    if not args.ref and not args.structured:
+        raise CliError("give at least one --ref file (one segment per line), or systems in JSON Lines or TSV that "
+                       "carry their references")
     settings = _check_settings(args, len(systems))
+    if args.metric != "chrf":
+        for flag in _CHRF_FLAGS:
+            if getattr(args, flag, None) is not None:
+                raise CliError(f"--{flag.replace('_', '-')} is a chrF option (use --metric chrf)")
+    settings["all_pairs"] = bool(getattr(args, "all_pairs", False))
+    for flag in ("source", "freq_corpus"):
+        if getattr(args, flag, None) and (not args.report or args.metric != "bleu"):
+            raise CliError(f"--{flag.replace('_', '-')} goes with --report (BLEU): its analyses are in the report")
+    if settings["all_pairs"] and not settings["paired"]:
+        raise CliError("--all-pairs needs --paired-bs or --paired-ar (the test run on every pair)")
     _precheck(args, systems, settings)
     try:
+        args.corpus_warnings = _language_settings(args)
+        if args.metric == "chrf":
+            from explainer.cli.io import option_pairs
+            from explainer.corpus.chrf_cli import run_chrf
+
+            io = {"read_blocks": _read_blocks, "read_testset": _read_testset, "tests": _tests, "emit": _emit,
+                  "write_csv": _write_csv, "write_json": _write_json}
+            return run_chrf(args, systems, settings, io, option_pairs(args.option))
         if args.metric == "rouge":
             return _run_rouge(args, systems, settings)
         return _run_bleu(args, systems, settings)
     except (TestSetError, ExplainerInputError) as e:
         raise CliError(str(e)) from None
+
+
+def _language_settings(args) -> list[str]:
+    """``-l SRC-TRG``: sacreBLEU's tokenizer for the target (when --tokenize is not given), and the warnings:
+    sacreBLEU's own for a tokenizer that is not the target's, and CJK references scored with a tokenizer that
+    does not split them (read from the first lines of the first --ref file)."""
+    from explainer.corpus.langpair import cjk_warning, pair_mismatch_warning, parse_language_pair
+    from explainer.inputs import iter_lines
+
+    pair = None
+    warns: list[str] = []
+    tok_spec = _tokenize_option(args)
+    if args.language_pair is not None:
+        if tok_spec is None:
+            raise CliError("-l/--language-pair picks the tokenizer, as sacreBLEU's -l does: it needs --metric bleu "
+                           "and a dialect with a tokenize option (sacrebleu)")
+        pair = parse_language_pair(args.language_pair)
+        if args.tokenize is None:
+            choices = tok_spec.get("choices") or ()
+            if pair.tokenizer not in choices:
+                raise CliError(f"-l {args.language_pair}: sacreBLEU picks the {pair.tokenizer} tokenizer for "
+                               f"{pair.target}, which needs MeCab (pip install sacrebleu[{pair.target}]) and is not "
+                               f"one of this explainer's ({', '.join(choices)}); give --tokenize char (or another) "
+                               "explicitly")
+            args.tokenize = pair.tokenizer
+        else:
+            w = pair_mismatch_warning(pair, args.tokenize)
+            if w:
+                warns.append(w)
+    if tok_spec is not None and args.ref and args.ref[0] != "-":
+        def head():
+            for k, line in enumerate(iter_lines(args.ref[0])):
+                if k >= 2000:
+                    return
+                yield line
+
+        w = cjk_warning(head(), args.tokenize or tok_spec.get("default"), target=pair.target if pair else None)
+        if w:
+            warns.append(w)
+    return warns
+
+
+def _tokenize_option(args) -> dict | None:
+    """The BLEU dialect's ``tokenize`` option (its choices and default), or None (ROUGE, or a dialect without
+    one)."""
+    from explainer.bleu.registry import dialect_options
+
+    if args.metric != "bleu":
+        return None
+    try:
+        return next((o for o in dialect_options(args.dialect or "sacrebleu") if o["name"] == "tokenize"), None)
+    except (KeyError, ValueError):
+        return None      # an unknown dialect: refused later, in the dialect's own words
 
 
 # ------------------------------------------------------------------------------------------------ BLEU
@@ -328,7 +480,7 @@ def _run_bleu(args, systems, settings) -> int:
     if (settings["paired"] or settings["confidence_n"]) and d.needs_last_segment:
         raise CliError(f"bootstrap and paired tests are not defined for the {d.name} dialect: its corpus score "
                        "depends on the last segment (NLTK's smoothing reads it), which resampling would change")
-    if args.report:
+    if args.report or getattr(args, "structured", False):
         return _run_bleu_report(args, systems, settings, d, opts)
     K = len(args.ref)
     stream = StatsStream(d, len(systems))
@@ -337,6 +489,7 @@ def _run_bleu(args, systems, settings) -> int:
     # garbage collector has nothing to find in them and would only re-scan everything alive, again and again
     with gc_paused():
         S = _read_blocks(args, systems, _statistics_of_blocks(d, K, stream, warnings), settings)
+    warnings[:0] = getattr(args, "corpus_warnings", [])
     arrays = stream.arrays()
     corpus, statistics = _bleu_corpus(d, systems, arrays, stream.last_contexts(), S, K)
     if d.checks_whole_corpus:
@@ -346,8 +499,9 @@ def _run_bleu(args, systems, settings) -> int:
     out.update({"metric": "bleu", "dialect": d.name, "options": d.options_dict(), "n_segments": S,
                 "n_references": K, "corpus": corpus, "warnings": warnings})
     if args.segments:
-        _write_bleu_segments(args.segments, d, systems, arrays, stream.first_reference_lengths(), stream.ctxs)
-    _emit(out)
+        _write_bleu_segments(args.segments, d, systems, arrays, stream.first_reference_lengths(), stream.ctxs,
+                             args.ref)
+    _emit(out, getattr(args, "format", "json"))
     return 0
 
 
@@ -397,14 +551,26 @@ def _bleu_corpus(d, systems, arrays, lasts, S: int, K: int) -> tuple[list[dict],
     return corpus, statistics
 
 
-def _write_bleu_segments(path, d, systems, arrays, ref_first, ctxs) -> None:
+def _write_bleu_segments(path, d, systems, arrays, ref_first, ctxs, ref_paths=()) -> None:
     from explainer.corpus.report import segment_columns, segment_scores
 
     rows = []
     for j, (name, _) in enumerate(systems):
         sent, bp = segment_scores(d, arrays[j], ctxs[j] if ctxs is not None else None)
         rows.append((name, arrays[j], sent, bp))
-    _write_csv(path, segment_columns(rows, ref_first, d.max_order))
+    _write_csv(path, _streamed_texts(segment_columns(rows, ref_first, d.max_order), ref_paths, systems))
+
+
+def _streamed_texts(cols, ref_paths, systems):
+    """The segment table with the texts, read again from the files line by line while the CSV is written (flat
+    memory: the statistics pass kept no text)."""
+    from explainer.corpus.export import with_texts
+    from explainer.inputs import iter_lines
+
+    if not ref_paths or any(p == "-" for p in list(ref_paths) + [p for _, p in systems]):
+        return cols
+    refs = [(f"reference {k + 1}", iter_lines(p)) for k, p in enumerate(ref_paths)]
+    return with_texts(cols, refs, [(name, iter_lines(p)) for name, p in systems])
 
 
 def _run_bleu_report(args, systems, settings, d, opts) -> int:
@@ -412,9 +578,10 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
     from explainer.corpus.report import bleu_report
 
     ts = _read_testset(args, systems, settings)
+    systems = _systems_of(ts, systems)
     rep = bleu_report(ts, dialect=d.name, **opts)
     statistics = [rep.statistic(j) if not d.needs_last_segment else None for j in range(len(systems))]
-    K = len(args.ref)
+    K = ts.n_refs()
     out = _tests(systems, statistics, settings, faithful=d.sacrebleu_significance, plain_sig=rep.signature,
                  sacre=d.sacrebleu_significance)
     corpus = []
@@ -423,7 +590,7 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
         for k in ("signature", "options", "dialect", "warnings", "segment_stats"):
             c.pop(k, None)
         corpus.append(dict(name=s.name, **c))
-    warnings = []
+    warnings = list(getattr(args, "corpus_warnings", []))
     for s in rep.systems:
         for w in s.trace.warnings:
             if w.message not in warnings:
@@ -431,16 +598,73 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
     out.update({"metric": "bleu", "dialect": d.name, "options": d.options_dict(), "n_segments": rep.n_segments,
                 "n_references": K, "corpus": corpus, "warnings": warnings})
     if args.segments:
-        _write_csv(args.segments, rep.segment_rows())
-    _write_json(args.report, rep.to_dict(tests=out.get("test")))
-    _emit(out)
+        from explainer.corpus.export import testset_texts, with_texts
+
+        _write_csv(args.segments, with_texts(rep.segment_rows(), *testset_texts(rep.testset)))
+    report = rep.to_dict(tests=out.get("test"))
+    report.update(_comparemt_analyses(args, rep))
+    if args.report:
+        _write_json(args.report, report)
+    if getattr(args, "detected", None):
+        out["inputs"] = args.detected
+    _emit(out, getattr(args, "format", "json"))
     return 0
 
 
+def _comparemt_analyses(args, rep) -> dict:
+    """compare-mt's analyses for --report: word accuracy by frequency bucket (--freq-corpus or the references),
+    sentence-score buckets, source-length buckets (--source)."""
+    from explainer.corpus.comparemt import sentence_buckets, source_length_buckets, word_accuracy
+    from explainer.inputs import iter_lines, read_lines
+
+    out: dict = {}
+    freq = iter_lines(args.freq_corpus) if getattr(args, "freq_corpus", None) else None
+    out["word_accuracy"] = word_accuracy(rep, freq_corpus=freq)
+    out["sentence_buckets"] = sentence_buckets(rep)
+    if getattr(args, "source", None):
+        source = read_lines(args.source)
+        ts = rep.testset.with_source(source, f"source {args.source}")
+        out["source_length_buckets"] = source_length_buckets(rep, ts.source)
+        out["source"] = ts.source
+    return out
+
+
 # ----------------------------------------------------------------------------------------------- ROUGE
+def _systems_of(ts, systems):
+    """(name, file) of every system of the test set read: a TSV file holds several."""
+    if len(ts.systems) == len(systems):
+        return systems
+    return [(name, "") for name in ts.names]
+
+
+def _read_structured(args, systems):
+    """The test set from files read by content (JSON Lines with their references, TSV columns, plain lines),
+    as the page reads uploads; the names given with NAME= are kept; what was detected goes to the output."""
+    from explainer.corpus.testset import MAX_SEGMENTS, testset_from_files
+
+    def read_bytes(path: str) -> bytes:
+        if path == "-":
+            raise CliError("stdin ('-') cannot be read with JSON Lines or TSV systems: give the files")
+        try:
+            with open(path, "rb") as fh:
+                return fh.read()
+        except OSError as e:
+            raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+
+    ts, detected = testset_from_files([(p, read_bytes(p)) for _, p in systems],
+                                      [(p, read_bytes(p)) for p in args.ref], max_segments=MAX_SEGMENTS)
+    args.detected = detected
+    if len(ts.systems) == len(systems):
+        ts = ts.with_names([n for n, _ in systems])
+    return ts
+
+
 def _read_testset(args, systems, settings=None):
     """The whole test set in memory (ROUGE and --report need the texts), read as the BLEU statistics are."""
     from explainer.corpus.testset import build_testset
+
+    if getattr(args, "structured", False):
+        return _read_structured(args, systems)
 
     K = len(args.ref)
     streams: list[list[str]] = [[] for _ in range(K + len(systems))]
@@ -473,6 +697,7 @@ def _run_rouge(args, systems, settings) -> int:
     except ValueError as e:
         raise CliError(str(e)) from None
     ts = _read_testset(args, systems, settings)
+    systems = _systems_of(ts, systems)
     rep = rouge_report(ts, dialect=args.dialect, types=args.types, **opts)
     rtype = args.rouge_type or rep.types[0]
     if rtype not in rep.types:
@@ -492,84 +717,15 @@ def _run_rouge(args, systems, settings) -> int:
                        "mean": {t: s.mean(t, args.measure) for t in rep.types}})
     out.update({"metric": "rouge", "dialect": args.dialect, "options": rep.systems[0].trace.options,
                 "types": rep.types, "rouge_type": rtype, "measure": args.measure, "n_segments": rep.n_segments,
-                "n_references": len(args.ref), "corpus": corpus})
+                "n_references": ts.n_refs(), "corpus": corpus})
+    if getattr(args, "detected", None):
+        out["inputs"] = args.detected
     if args.segments:
-        _write_csv(args.segments, rep.segment_rows(rtype, measure=args.measure))
+        from explainer.corpus.export import testset_texts, with_texts
+
+        _write_csv(args.segments, with_texts(rep.segment_rows(rtype, measure=args.measure),
+                                             *testset_texts(rep.testset)))
     if args.report:
         _write_json(args.report, rep.to_dict(tests=out.get("test")))
-    _emit(out)
+    _emit(out, getattr(args, "format", "json"))
     return 0
-
-
-# ---------------------------------------------------------------------------------------------- tests
-def _tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, sacre: bool) -> dict:
-    from explainer.corpus.significance import (
-        bootstrap_confidence,
-        confidence_signature,
-        paired_signature,
-        paired_test,
-        seed_from_env,
-    )
-
-    paired, n, conf_n = settings["paired"], settings["n"], settings["confidence_n"]
-    rows = [{"name": name, "score": float(st.score), "p_value": None, "mean": None, "ci": None}
-            for (name, _), st in zip(systems, statistics)]
-    test: dict = {"type": None, "faithful": faithful}
-    sig = plain_sig
-    if paired:
-        n_conf = conf_n if (paired == "ar" and conf_n) else -1
-        res = paired_test([(name, st) for (name, _), st in zip(systems, statistics)], test=paired, n_samples=n,
-                          n_ar_confidence=n_conf, faithful=faithful)
-        rows = [r.to_dict() for r in res.systems]
-        test.update({"type": paired, "name": "paired bootstrap resampling" if paired == "bs"
-                     else "paired approximate randomization", "n_samples": n, "seed": res.seed,
-                     "n_ar_confidence": res.n_ar_confidence, "baseline": systems[0][0]})
-        if not faithful:
-            test["note"] = res.note
-        if sacre:
-            sig = paired_signature(plain_sig, paired, n, res.seed, res.n_ar_confidence)
-    elif conf_n:
-        seed_str, _ = seed_from_env()
-        for row, st in zip(rows, statistics):
-            c = bootstrap_confidence(st, conf_n, faithful=faithful)
-            row["mean"], row["ci"] = float(c.mean), float(c.ci)
-        test.update({"type": "confidence", "name": "bootstrap confidence interval (per system)",
-                     "n_samples": conf_n, "seed": seed_str})
-        if not faithful:
-            test["note"] = ("the project's own extension: sacreBLEU's bootstrap applied to this metric's "
-                            "statistics")
-        if sacre:
-            sig = confidence_signature(plain_sig, conf_n, seed_str)
-    return {"systems": rows, "signature": sig, "test": test}
-
-
-# ---------------------------------------------------------------------------------------------- output
-def _emit(obj) -> None:
-    from explainer.cli.io import write_json
-    from explainer.corpus.export import clean_json
-
-    write_json(clean_json(obj), "the comparison")
-
-
-def _write_csv(path: str, cols) -> None:
-    from explainer.corpus.export import write_columns_csv
-
-    try:
-        with open(path, "w", encoding="utf-8", newline="") as fh:
-            write_columns_csv(fh, cols)
-    except BrokenPipeError:     # --segments /dev/stdout | head: the reader went away, quiet as for stdout
-        raise
-    except OSError as e:
-        raise CliError(f"cannot write {path}: {e.strerror or e}") from None
-
-
-def _write_json(path: str, obj) -> None:
-    from explainer.corpus.export import json_text
-
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(json_text(obj))
-    except BrokenPipeError:
-        raise
-    except OSError as e:
-        raise CliError(f"cannot write {path}: {e.strerror or e}") from None

@@ -1,6 +1,6 @@
 """`python -m explainer dialects ...`: every implementation side by side, and where two first disagree.
 
-    python -m explainer dialects --candidate TEXT --ref TEXT [--ref TEXT ...] [--metric bleu|rouge]
+    python -m explainer dialects --candidate TEXT --ref TEXT [--ref TEXT ...] [--metric bleu|rouge|chrf]
     python -m explainer dialects --jsonl FILE [--metric bleu|rouge] [--corpus]
 
 Prints, per input (one JSON object per line in ``--jsonl`` mode; one for the whole file with ``--corpus``):
@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                      help="JSONL: one {\"candidate\": ..., \"references\": [...]} per line ('-' = stdin)")
     p.add_argument("--ref", metavar="TEXT", action="append", default=[],
                    help="a reference text (repeat for several references); with --candidate")
-    p.add_argument("--metric", choices=("bleu", "rouge"), default="bleu", help="bleu (default) or rouge")
+    p.add_argument("--metric", choices=("bleu", "rouge", "chrf"), default="bleu", help="bleu (default), rouge or chrf")
     p.add_argument("--types", default=None,
                    help="rouge: comma-separated types (default rouge1,rouge2,rougeL,rougeLsum); the first one is "
                         "each row's headline 'score'")
@@ -96,6 +96,9 @@ def _types(args) -> tuple:
 def _compare(args, types, cand, refs, where: str) -> dict:
     from explainer.dialectcmp.comparison import compare, default_pairs, pairs_scope
 
+    if args.metric == "chrf":
+        return _compare_chrf(args, cand, refs, where)
+
     try:
         cmp = compare(cand, refs, metric=args.metric, types=types, pairs=[])
         ids = [r.id for r in cmp.rows]
@@ -108,9 +111,22 @@ def _compare(args, types, cand, refs, where: str) -> dict:
     return cmp.to_dict()
 
 
+def _compare_chrf(args, cand, refs, where: str) -> dict:
+    """chrF's implementations side by side (explainer/dialectcmp/chrf_compare.py)."""
+    from explainer.dialectcmp.chrf_compare import compare_chrf, row_specs
+
+    ids = [r[0] for r in row_specs([cand, *refs])]
+    try:
+        return compare_chrf(cand, refs, parse_pairs(args.pair, ids, args.all_pairs))
+    except ValueError as e:
+        raise CliError(f"{where}{e}") from None
+
+
 def run(args) -> int:
     _write = write
     types = _types(args)
+    if args.corpus and args.metric == "chrf":
+        raise CliError("--corpus is not available for --metric chrf yet (compare the segments one by one)")
     if args.candidate is not None:
         if args.corpus:
             raise CliError("--corpus needs --jsonl (one segment per line)")

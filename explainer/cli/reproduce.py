@@ -1,7 +1,7 @@
 """`python -m explainer reproduce ...`: which configurations give a claimed number?
 
     python -m explainer reproduce --candidate TEXT --ref TEXT [--ref TEXT ...] --claim VALUE
-        [--metric bleu|rouge1|rouge2|rougeL|rougeLsum|any]
+        [--metric bleu|rouge1|rouge2|rougeL|rougeLsum|chrf|any]
     python -m explainer reproduce --hyp SYSTEM --ref R1 [--ref R2 ...] --claim VALUE [--metric ...]
     python -m explainer reproduce --jsonl CORPUS.jsonl --claim VALUE [--metric ...]
 
@@ -13,7 +13,8 @@ reads the files itself (``--hyp SYSTEM --ref ...``: the files of the subset used
 ``value`` is in its output. ``references`` are the 0-based indices of the ``--ref`` given. Every match's value,
 printed with the claim's decimals (as is, or ×100 / ÷100: ``form``), is the claim. A claim with several numbers
 ("R-1/R-2/L 44.2/21.3/41.0", "BLEU 27.3 / chrF 55.1") prints ``{"claim", "parts": [one result per number]}``; a
-number of a metric this tool does not compute ("chrF 55.2") is ``refused``, with a message naming it.
+number of a metric this tool does not compute ("TER 55.2") is ``refused``, with a message naming it; a chrF claim
+is searched in chrF's own settings.
 """
 from __future__ import annotations
 
@@ -36,23 +37,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(repeat for several references)")
     p.add_argument("--claim", metavar="VALUE", required=True,
                    help="the claimed number, with words if you like: 'BLEU = 0.576', '38.0', 'ROUGE-L 0.41', "
-                        "'R-1 recall 0.67', 'R-1/R-2/R-L 44.2/21.3/41.0'")
-    p.add_argument("--metric", default="any", choices=("bleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "any"),
+                        "'R-1 recall 0.67', 'R-1/R-2/R-L 44.2/21.3/41.0', 'chrF++ 55.2'")
+    p.add_argument("--metric", default="any",
+                   choices=("bleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "chrf", "any"),
                    help="what the claim is (default: any; words in the claim narrow it too)")
 
 
 def run(args) -> int:
+    from explainer.cli.dialects import write
     from explainer.cli.io import read_corpus, read_segments
-    from explainer.dialectcmp.cli_dialects import write
     from explainer.dialectcmp.corpus_reproduction import reproduce_corpus
-    from explainer.dialectcmp.reproduction import _parts, reproduce
+    from explainer.dialectcmp.reproduction import claim_parts, reproduce
 
     if args.jsonl is None and not args.ref:
         raise CliError("give at least one --ref: the metrics compare the candidate with references")
     if args.jsonl is not None and args.ref:
         raise CliError("--ref is for --candidate and --hyp; with --jsonl put the references in each line")
     try:
-        parts = _parts(args.claim)
+        parts = claim_parts(args.claim)
         if args.jsonl is not None:
             segs = read_segments(args.jsonl)
             if not segs:

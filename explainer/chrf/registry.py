@@ -1,0 +1,35 @@
+"""The chrF dialect registry: name -> dialect class, imported on first use (see ``explainer/registry.py``)."""
+from __future__ import annotations
+
+from typing import Any
+
+from explainer.chrf.dialects import ChrfDialect
+from explainer.registry import DialectRegistry
+
+__all__ = ["DIALECTS", "register_dialect", "get_dialect", "dialect_options", "dialect_names"]
+
+#: name -> ChrfDialect subclass, in display order
+DIALECTS = DialectRegistry("chrF", {
+    "sacrebleu": "explainer.chrf.dialect_sacrebleu:SacreChrfDialect",
+    "nltk": "explainer.chrf.dialect_nltk:NltkChrfDialect",
+})
+
+register_dialect = DIALECTS.register
+
+
+def dialect_names() -> list[str]:
+    return DIALECTS.names()
+
+
+def get_dialect(name: str | ChrfDialect, **options: Any) -> ChrfDialect:
+    """A dialect bound to ``options`` (validated; ValueError with a clear message otherwise); an instance is
+    returned as it is."""
+    if isinstance(name, ChrfDialect):
+        if options:
+            raise ValueError("options cannot be given together with a dialect instance")
+        return name
+    return DIALECTS.create(name, **options)
+
+
+def dialect_options(name: str) -> list[dict]:
+    return DIALECTS.options(name)

@@ -1,0 +1,91 @@
+"""compare-mt's analyses (issue 19): word accuracy by frequency bucket, sentence-score buckets, source-length
+buckets; scores from sacreBLEU, computed here; `compare --report --source/--freq-corpus` writes them."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import numpy as np
+import sacrebleu
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+from explainer.cli import main
+from explainer.corpus.comparemt import FREQ_CUTOFFS, sentence_buckets, source_length_buckets, word_accuracy
+from explainer.corpus.report import bleu_report
+from explainer.corpus.testset import build_testset
+from tests.corpus_data import make_testset, write_files
+
+
+def _bucket(f):
+    return next((k for k, c in enumerate(FREQ_CUTOFFS) if f < c), len(FREQ_CUTOFFS))
+
+
+def test_word_accuracy_counts_every_word_once_in_its_frequency_bucket():
+    refs, systems = make_testset(150, 2, 2, seed=61)
+    ts = build_testset(systems, [("a", refs[0]), ("b", refs[1])])
+    rep = bleu_report(ts)
+    wa = word_accuracy(rep)
+    tok = Tokenizer13a()
+    freq = Counter(w for r in refs[0] for w in tok(r).split())
+    for srec, (_, lines) in zip(wa["systems"], systems):
+        match = np.zeros(len(FREQ_CUTOFFS) + 1, int)
+        n_out = np.zeros_like(match)
+        n_ref = np.zeros_like(match)
+        for h, r in zip(lines, refs[0]):
+            hc, rc = Counter(tok(h).split()), Counter(tok(r).split())
+            for w, c in hc.items():
+                n_out[_bucket(freq[w])] += c
+                match[_bucket(freq[w])] += min(c, rc[w])
+            for w, c in rc.items():
+                n_ref[_bucket(freq[w])] += c
+        assert [b["matches"] for b in srec["buckets"]] == match.tolist()
+        assert [b["output_words"] for b in srec["buckets"]] == n_out.tolist()
+        assert [b["reference_words"] for b in srec["buckets"]] == n_ref.tolist()
+        for b in srec["buckets"]:
+            p = b["matches"] / b["output_words"] if b["output_words"] else 0.0
+            r = b["matches"] / b["reference_words"] if b["reference_words"] else 0.0
+            assert b["fmeasure"] == (2 * p * r / (p + r) if p + r else 0.0)
+    assert wa["labels"][0] == "<1" and wa["labels"][-1] == ">=1000"
+    # frequencies from another corpus: a word unseen there falls in the first bucket
+    wa2 = word_accuracy(rep, freq_corpus=["zzzz qqqq"])
+    assert wa2["frequencies_from"] == "the given corpus"
+    assert wa2["systems"][0]["buckets"][0]["reference_words"] == sum(n_ref)
+
+
+def test_sentence_buckets_count_sentence_bleu():
+    refs, systems = make_testset(120, 1, 2, seed=62)
+    rep = bleu_report(build_testset(systems, [("r", refs[0])]))
+    sb = sentence_buckets(rep)
+    assert sb["scored_by"].startswith("sacrebleu.sentence_bleu")
+    for srec, (_, lines) in zip(sb["systems"], systems):
+        scores = [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(lines, refs[0])]
+        want = [sum(1 for x in scores if min(int(x // 10), 9) == k) for k in range(10)]
+        assert srec["counts"] == want
+
+
+def test_source_length_buckets_are_corpus_bleu_of_their_segments(tmp_path, capsys):
+    refs, systems = make_testset(200, 1, 2, seed=63)
+    rng = np.random.default_rng(1)
+    source = [" ".join(["w"] * int(n)) for n in rng.integers(1, 60, size=200)]
+    ts = build_testset(systems, [("r", refs[0])]).with_source(source)
+    rep = bleu_report(ts)
+    buckets = source_length_buckets(rep, ts.source)
+    sizes = [b["n_segments"] for b in buckets]
+    assert sum(sizes) == 200 and max(sizes) <= 2 * min(sizes)
+    for b in buckets:
+        ids = [k - 1 for k in b["segments"]]
+        for name, lines in systems:
+            want = sacrebleu.corpus_bleu([lines[k] for k in ids], [[refs[0][k] for k in ids]]).score
+            assert b["scores"][name] == want
+    # the CLI writes them into --report
+    ref_paths, sys_paths = write_files(tmp_path, refs, systems)
+    src = tmp_path / "src.en"
+    src.write_text("\n".join(source) + "\n", encoding="utf-8")
+    rep_path = tmp_path / "report.json"
+    argv = ["compare", "--ref", ref_paths[0]] + sum((["--system", p] for _, p in sys_paths), [])
+    rc = main(argv + ["--report", str(rep_path), "--source", str(src)])
+    capsys.readouterr()
+    assert rc == 0
+    got = json.loads(rep_path.read_text(encoding="utf-8"))
+    assert [b["n_segments"] for b in got["source_length_buckets"]] == sizes
+    assert got["source"] == source and "word_accuracy" in got and "sentence_buckets" in got
