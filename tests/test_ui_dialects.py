@@ -184,14 +184,14 @@ def test_bad_link_parameters_are_warnings():
 def test_page_params_roundtrip_and_bounds():
     """The page's link (built by the engine) reads back to the same state, and the texts over a link's size
     stay out of it."""
-    at = new_page({"candidate": "c", "ref": ["r1", "r2"], "metric": "rouge", "claim": "BLEU 0.5",
+    at = new_page({"candidate": "c", "ref": ["r1", "r2"], "metric": "bleu", "claim": "BLEU 0.5",
                    "claim_metric": "bleu"})
     assert not at.exception and not at.warning
     q = {k: at.query_params[k] for k in at.query_params}
     again = new_page(q)
     assert not again.warning and {k: again.query_params[k] for k in again.query_params} == q
     assert (again.text_area(key="dl_cand").value, again.text_area(key="dl_ref_1").value) == ("c", "r2")
-    assert again.radio(key="dl_metric").value == "rouge" and again.text_input(key="dl_claim").value == "BLEU 0.5"
+    assert again.radio(key="dl_metric").value == "bleu" and again.text_input(key="dl_claim").value == "BLEU 0.5"
     long = new_page({"candidate": "x" * 7000, "ref": "r"})
     assert any("more than a link may carry" in w.value for w in long.warning)
     long.text_area(key="dl_cand").set_value("x" * 7000).run()
