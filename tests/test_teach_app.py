@@ -157,6 +157,10 @@ def test_student_answers_right_and_wrong():
     assert "m_1 = Σ" not in page_html(at)   # the step's answer is hidden until answered
     at.text_input(key="tch_answer_3").set_value("2")
     at.button[[b.label for b in at.button].index("Check")].click().run()
+    # a first wrong answer: a retry with a hint (off by one), the answer not shown yet
+    assert not at.error and "Off by one" in warnings(at) and "Try again" in warnings(at)
+    assert "the answer is" not in warnings(at) and "m_1 = Σ" not in page_html(at)
+    at.button[[b.label for b in at.button].index("Check")].click().run()
     assert at.error and "the answer is 1" in at.error[0].value
     assert "m\\_1 \\= Σ" not in at.error[0].value and "m_1 = Σ" in page_html(at)
     # the answer marks the tokens it names: both ‘the’ of the candidate, the one ‘the’ of the reference
@@ -192,9 +196,11 @@ def test_exercise_set_from_the_url_and_its_score():
     at.radio(key=f"tch_atk_pick_{atk.index}").set_value(atk.attack)
     at.button_group(key=f"tch_atk_metrics_{atk.index}").set_value(sorted(atk.fooled))
     at.button[[b.label for b in at.button].index("Check")].click().run()
-    assert at.success and "Right" in at.success[0].value
+    assert at.success and "2 of 2 points" in at.success[0].value and "as you said" in at.success[0].value
     at.selectbox(key="tch_item").set_value(6).run()
-    assert "Your score: 3 of 7" in page_html(at)
+    assert "Score: 3 of 7 points · 2 of 6 exercises done" in page_html(at)
+    assert "(2 points)" not in page_html(at)   # the score screen lists points per item instead
+    assert "2 / 2" in page_html(at) and "1 / 1" in page_html(at)
     assert qp(at)["seed"] == "7" and qp(at)["item"] == "7" and qp(at)["mode"] == "practice"
 
 

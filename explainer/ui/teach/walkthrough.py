@@ -182,7 +182,8 @@ def student_step(lesson: Lesson, i: int) -> None:
     def again():
         ans.pop(i, None)
         revealed.discard(rkey)
-        st.session_state.pop(f"tch_answer_{i}", None)
+        for k in (f"tch_answer_{i}", f"_tch_answer_{i}_tries", f"_tch_answer_{i}_retry"):
+            st.session_state.pop(k, None)
 
     st.button("Try this one again", key=f"tch_again_{i}", on_click=again, type="tertiary")
 
