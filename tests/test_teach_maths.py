@@ -1,0 +1,58 @@
+"""The geometric-mean step as the textbook writes it: Σ w_n log p_n with 0–1 precisions (negative logs), beside
+sacreBLEU's log-of-percent form; both give sacreBLEU's own score."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from explainer.examples import EXAMPLES
+from explainer.teach import build_lesson
+from explainer.teach.bleu_steps import textbook_logs
+from explainer.teach.model import Formula, Table, num
+
+
+def _cases():
+    return [(e.id, e.candidate, list(e.references)) for e in EXAMPLES][:8] + [
+        ("own", "the the the the cat sat on the mat today", ["the cat sat on the mat"])]
+
+
+@pytest.mark.parametrize("eid,cand,refs", _cases())
+def test_textbook_logs_give_sacrebleus_score(eid, cand, refs):
+    from sacrebleu.metrics import BLEU
+
+    real = BLEU().corpus_score([cand], [[r] for r in refs])
+    lesson = build_lesson(cand, refs)
+    step = next(s for s in lesson.steps if s.id == "bleu-score")
+    if real.score == 0:
+        return
+    from explainer.bleu import explain_bleu
+
+    comb = explain_bleu(cand, refs, dialect="sacrebleu").to_dict()["combination"]
+    terms = textbook_logs(comb)
+    used = [t for t in terms if t is not None]
+    assert all(t <= 0 for t in used)                          # logs of 0–1 precisions are negative
+    assert real.bp * math.exp(sum(used)) * 100 == pytest.approx(real.score, abs=1e-9)
+    table = next(b for b in step.blocks if isinstance(b, Table))
+    assert "w_n · log p_n" in table.columns and any("sacreBLEU" in c for c in table.columns)
+    text = " ".join(" ".join(b.lines) for b in step.blocks if isinstance(b, Formula))
+    assert text.index("Textbook: Σ w_n · log p_n") < text.index("sacreBLEU, same value")
+    assert num(sum(used)) in text and f"{num(math.exp(sum(used)))} (on 0–1)" in text
+
+
+@pytest.mark.parametrize("eid,cand,refs", _cases())
+def test_the_closing_step_compares_bleu_and_rouge_with_the_libraries_numbers(eid, cand, refs):
+    from rouge_score import rouge_scorer
+    from sacrebleu.metrics import BLEU
+
+    real = BLEU().corpus_score([cand], [[r] for r in refs])
+    rl = rouge_scorer.RougeScorer(["rouge1", "rougeL"]).score_multi(refs, cand)
+    lesson = build_lesson(cand, refs)
+    last = lesson.steps[-1]
+    assert last.id == "bleu-vs-rouge" and last.say and last.misconception
+    table = next(b for b in last.blocks if isinstance(b, Table))
+    cells = " ".join(str(c) for row in table.rows for c in row)
+    assert f"p_1 = {num(real.precisions[0] / 100)}" in cells
+    assert f"BP = {num(real.bp)}" in cells
+    assert f"F = {num(rl['rouge1'].fmeasure)}" in cells and f"ROUGE-L F = {num(rl['rougeL'].fmeasure)}" in cells
+    assert lesson.bleu_summary["shown"] in cells
