@@ -19,8 +19,21 @@ def no_error(page) -> None:
 
 
 def pick(page, label: str, option: str) -> None:
-    page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first.click()
-    page.get_by_role("option", name=option, exact=True).click()
+    """Pick ``option`` in the selectbox ``label`` (the sidebar may still be sliding in: a click that opened
+    nothing is tried again)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    box.wait_for(state="visible")
+    for attempt in range(3):
+        box.click()
+        try:
+            page.get_by_role("option", name=option, exact=True).click(timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+            page.keyboard.press("Escape")
     wait_idle(page)
 
 
