@@ -11,6 +11,7 @@ import pytest
 
 from explainer.examples import example_ids, get_example
 from explainer.teach import build_lesson
+from explainer.teach.handout import handout_name
 from explainer.ui import settings as ms
 from tests.browser.conftest import SCREENSHOTS, wait_idle
 
@@ -182,11 +183,21 @@ def test_handout_opens_offline_with_sacrebleus_bleu(new_page, app_url, tmp_path,
     teach(page, app_url, "example=abandon_hope&step=1")
     page.get_by_role("button", name="Handout").click()
     with page.expect_download() as dl:
-        page.get_by_role("button", name="Handout (HTML)").click()
+        page.get_by_role("button", name="Teacher's handout (HTML)").click()
     path = tmp_path / "handout.html"
     dl.value.save_as(path)
+    # the file names name the lesson and whose handout it is (every handout was "bleu-rouge-lesson.html")
+    assert dl.value.suggested_filename == handout_name(build_lesson(ex.candidate, list(ex.references),
+                                                                    title=ex.title), student=False, ext="html")
+    assert "abandon" in dl.value.suggested_filename
+    with page.expect_download() as dl_st:
+        page.get_by_role("button", name="Student's handout (HTML)").click()
+    assert dl_st.value.suggested_filename.endswith("-student.html")
+    student = tmp_path / "student.html"
+    dl_st.value.save_as(student)
+    assert "Your answer:" in student.read_text(encoding="utf-8") and "Say:" not in student.read_text(encoding="utf-8")
     with page.expect_download() as dl_md:
-        page.get_by_role("button", name="Handout (Markdown)").click()
+        page.get_by_role("button", name="Teacher's handout (Markdown)").click()
     md = tmp_path / "handout.md"
     dl_md.value.save_as(md)
     real = BLEU().corpus_score([ex.candidate], [[r] for r in ex.references]).score

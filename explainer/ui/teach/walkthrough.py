@@ -6,6 +6,7 @@ import dataclasses
 
 import streamlit as st
 
+from explainer.teach.handout import handout_name
 from explainer.teach.model import LcsGrid, Lesson
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
@@ -77,15 +78,19 @@ def downloads(lesson: Lesson, settings: MetricSettings, source: str, texts, no_l
     link = "" if no_link else to_link(query(settings, texts, mode="walk", step=0))
     note = _no_link_note(no_link) if no_link else ""
     lesson = dataclasses.replace(lesson, source=source)
-    st.download_button("Handout (HTML)", lambda: th.handout_html(lesson, settings=_settings_lines(lesson), link=link,
-                                                                 link_note=note),
-                       file_name="bleu-rouge-lesson.html", mime="text/html", key="tch_dl_html", on_click="ignore",
-                       icon=":material/description:")
-    st.download_button("Handout (Markdown)", lambda: handout_markdown(lesson, settings=_settings_lines(lesson),
-                                                                      link=link, link_note=note),
-                       file_name="bleu-rouge-lesson.md", mime="text/markdown", key="tch_dl_md", on_click="ignore",
-                       icon=":material/notes:")
-    st.caption("The HTML handout is one file: it opens offline and prints one step per page."
+    lines = _settings_lines(lesson)
+    for student, who in ((False, "Teacher's"), (True, "Student's")):
+        tag = "_student" if student else ""
+        st.download_button(f"{who} handout (HTML)", lambda s=student: th.handout_html(
+                               lesson, settings=lines, link=link, link_note=note, student=s),
+                           file_name=handout_name(lesson, student=student, ext="html"), mime="text/html",
+                           key=f"tch_dl_html{tag}", on_click="ignore", icon=":material/description:")
+        st.download_button(f"{who} handout (Markdown)", lambda s=student: handout_markdown(
+                               lesson, settings=lines, link=link, link_note=note, student=s),
+                           file_name=handout_name(lesson, student=student, ext="md"), mime="text/markdown",
+                           key=f"tch_dl_md{tag}", on_click="ignore", icon=":material/notes:")
+    st.caption("The HTML handout is one file: it opens offline and prints one step per page. The student's "
+               "handout has blanks instead of the worked numbers, the answers at the end and no speaker notes."
                + (" It has no link to this lesson: the texts are too long for one." if no_link else ""))
 
 
