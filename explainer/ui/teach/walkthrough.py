@@ -111,18 +111,15 @@ def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False) 
             st.session_state[key] = total
         upto = st.slider("Cells filled, row by row", 0, total, key=key,
                          help="Move the slider to fill the table one cell at a time.")
-    # walkthrough: the step fits the window below the page's own rows (head, navigation, title; the slider)
-    fit = (f"calc(100vh - {FIT_OFFSET + (SLIDER_HEIGHT if upto is not None else 0)}px - {FIT_TITLE} * var(--tcb))"
-           if fit_window else None)
+    # walkthrough: the step fits the window below the page's own rows (head, navigation, title; the slider) and,
+    # with the speaker notes on, above their panel (--tnotes-h, page CSS): the notes never cover the step
+    fit = (f"calc(100vh - {FIT_OFFSET + (SLIDER_HEIGHT if upto is not None else 0)}px - {FIT_TITLE} * var(--tcb)"
+           + (" - var(--tnotes-h) - 1.2rem" if notes else "") + ")" if fit_window else None)
     body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "")
     html(body)
     if notes:
-        extra = ""
-        if s.question:
-            extra = (f'<br><b>Ask the class:</b> {escape(s.question.prompt)} <b>Answer:</b> '
-                     f"{escape(s.question.shown)}")
-        # a panel fixed to the bottom of the window: the step keeps its layout (no scrolling), the notes
-        # cover its lower part while the toggle is on
+        # the class sees this window: the question, never its answer (that is in the presenter window)
+        extra = f"<br><b>Ask the class:</b> {escape(s.question.prompt)}" if s.question else ""
         html(f'<div class="tc"><div class="tnotes tnotes-fixed" style="{_panel_style()}" role="note" '
               f'aria-label="speaker notes"><b>Say:</b> {escape(s.say)}<br><b>Common misconception:</b> '
               f"{escape(s.misconception)}{extra}</div></div>")
