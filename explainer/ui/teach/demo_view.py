@@ -42,6 +42,7 @@ def render() -> None:
                   on_click=_go, args=(1, n), shortcut="PageDown")
         st.button("End the demo", icon=":material/close:", key="tch_demo_end",
                   on_click=lambda: ss.update(tch_demo=0))
+    before = "Start" if s.id == "optimizer" else "Honest"   # the optimizer's start is no honest output
     rows = "".join(f"<tr><td>{escape(m)}</td><td class='n'>{escape(a)}</td><td class='n'>{escape(b)}</td></tr>"
                    for m, a, b in s.numbers)
     refs = "".join(f'<div class="tc-lab">Reference {j + 1}</div><div class="tc-box">{escape(r)}</div>'
@@ -49,8 +50,8 @@ def render() -> None:
     html(f'<div class="tc-title"><span class="fam">Demo</span>{escape(s.title)}'
          f'<span class="num">step {k} of {n}</span></div>'
          f'<div class="tc"><p class="tp-key" data-testid="demo-lesson">{escape(s.lesson)}</p>{refs}'
-         f'<div class="tc-lab">Honest</div><div class="tc-box">{escape(s.honest)}</div>'
+         f'<div class="tc-lab">{before}</div><div class="tc-box">{escape(s.honest)}</div>'
          f'<div class="tc-lab">Gamed</div><div class="tc-box">{escape(s.candidate)}</div>'
-         '<table class="tt"><thead><tr><th>metric</th><th>honest</th><th>gamed</th></tr></thead>'
+         f'<table class="tt"><thead><tr><th>metric</th><th>{before.lower()}</th><th>gamed</th></tr></thead>'
          f"<tbody>{rows}</tbody></table></div>")
     st.link_button("Run it live in the Gaming lab", _lab_link(s.lab_query), icon=":material/science:")

@@ -313,5 +313,6 @@ def _walk(lesson: Lesson, mode: str) -> int:
     elif view == "presenter":
         presenting.presenter_panel(lesson, i)
     else:
-        step_body(lesson, i, notes=bool(ss.get("tch_notes")) and view is None, fit_window=True)
+        step_body(lesson, i, notes=bool(ss.get("tch_notes")) and view is None, fit_window=True,
+                  projector=view == "projector")
     return i

@@ -18,6 +18,7 @@ PROJECTOR_CSS = """<style>
 header[data-testid="stHeader"],[data-testid="stToolbar"],[data-testid="stSidebar"],
 [data-testid="stExpandSidebarButton"],.st-key-tch_head,.st-key-tch_nav,.st-key-tch_keys{display:none!important}
 [data-testid="stMainBlockContainer"]{padding-top:1rem!important}
+[data-testid="stMain"]:focus,[data-testid="stMain"]:focus-visible{outline:none!important}
 </style>"""
 
 # clicker keys: what presentation remotes send (PageDown / PageUp), the space bar and the arrows

@@ -22,6 +22,7 @@ from explainer.ui.teach.teach_markdown import handout_markdown
 # widgets, in px) and of the step's title (in the lesson's base size --tcb, which grows with the window), and of
 # the LCS table's slider: the body gets the rest of the window.
 FIT_OFFSET = 218
+FIT_OFFSET_PROJECTOR = 110   # the projector hides the page's rows (PROJECTOR_CSS): the top spacer and padding remain
 FIT_TITLE = 2.11
 SLIDER_HEIGHT = 90
 
@@ -100,7 +101,7 @@ def title(lesson: Lesson, i: int) -> None:
           f'<span class="num">step {i + 1} of {len(lesson.steps)}</span></div>')
 
 
-def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False) -> None:
+def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, projector: bool = False) -> None:
     s = lesson.steps[i]
     grid = next((b for b in s.blocks if isinstance(b, LcsGrid)), None)
     upto = None
@@ -113,7 +114,8 @@ def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False) 
                          help="Move the slider to fill the table one cell at a time.")
     # walkthrough: the step fits the window below the page's own rows (head, navigation, title; the slider) and,
     # with the speaker notes on, above their panel (--tnotes-h, page CSS): the notes never cover the step
-    fit = (f"calc(100vh - {FIT_OFFSET + (SLIDER_HEIGHT if upto is not None else 0)}px - {FIT_TITLE} * var(--tcb)"
+    offset = FIT_OFFSET_PROJECTOR if projector else FIT_OFFSET
+    fit = (f"calc(100vh - {offset + (SLIDER_HEIGHT if upto is not None else 0)}px - {FIT_TITLE} * var(--tcb)"
            + (" - var(--tnotes-h) - 1.2rem" if notes else "") + ")" if fit_window else None)
     body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "")
     html(body)
