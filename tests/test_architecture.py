@@ -17,6 +17,8 @@ MAX_MODULE_LINES = 800
 LONG_FUNCTIONS: set[tuple[str, str]] = set()
 #: modules still over the limit (the pages the ui/ rewrite splits); a shrinking list as well
 LONG_MODULES: set[str] = set()
+#: command modules still inside a feature package, moving to explainer/cli/ (they may import explainer.cli.*)
+PENDING_MOVE = {"explainer.corpus.cli", "explainer.dialectcmp.cli_dialects", "explainer.dialectcmp.cli_reproduce"}
 
 
 # ------------------------------------------------------------------------------------------------ layers
@@ -70,7 +72,7 @@ def test_every_import_follows_the_layer_table():
         la, ga = _group_of(a, table)
         for b in targets:
             lb, gb = _group_of(b, table)
-            if ga == gb or lb in allowed[la]:
+            if ga == gb or lb in allowed[la] or (a in PENDING_MOVE and lb == "cli"):
                 continue
             bad.append(f"{a} ({la}) -> {b} ({lb})")
     assert not bad, "imports against docs/architecture.md's layer table:\n" + "\n".join(sorted(bad))

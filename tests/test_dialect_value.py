@@ -112,3 +112,24 @@ def test_every_dialects_capabilities_are_well_formed():
         for row in cls.comparison_rows():
             bind_dialect(name, None, **row["options"])
         assert 0 < cls.f_alpha({}) < 1 and cls.f_rule({})
+
+
+def test_metric_settings_equal_means_equal_hash():
+    """MetricSettings compared options with ``==`` (5 == 5.0) but hashed their repr ("5" != "5.0"): two equal
+    settings could land in two cache slots, and NLTK's alpha=5 and alpha=5.0 counted as the same settings."""
+    from explainer.ui.settings import MetricSettings
+
+    a = MetricSettings("nltk", {"smoothing": "method6", "alpha": 5}, "rouge-score", ("rouge1",), {})
+    b = MetricSettings("nltk", {"smoothing": "method6", "alpha": 5.0}, "rouge-score", ("rouge1",), {})
+    c = MetricSettings("nltk", {"alpha": 5, "smoothing": "method6"}, "rouge-score", ("rouge1",), {})
+    assert a == c and hash(a) == hash(c)
+    assert (a == b) == (hash(a) == hash(b))
+    assert a != b                       # two NLTK configurations (the one freeze tells them apart)
+
+
+def test_a_bound_dialect_given_to_bootstrap_is_named_by_its_name():
+    """The CLI now passes its one bound dialect everywhere; the bootstrap's refusal printed the object's repr."""
+    from explainer.bleu import bootstrap_bleu_corpus
+
+    with pytest.raises(ValueError, match=r"not defined for the nltk dialect \("):
+        bootstrap_bleu_corpus(["a b c"], [["a b c"]], dialect=get_dialect("nltk"), n_bootstrap=2)

@@ -39,3 +39,21 @@ def test_a_string_import_closes_a_cycle():
 def test_no_import_cycles_in_explainer():
     cycles = G.cycles(G.graph())
     assert not cycles, "import cycles: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+def test_every_import_of_the_package_names_one_of_its_modules():
+    """A moved module leaves no import of its old name behind (a lazy one would fail only when it runs)."""
+    import ast
+
+    mods = G.modules()
+    bad = []
+    for path in mods.values():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("explainer"):
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names if a.name.startswith("explainer")]
+            else:
+                continue
+            bad += [f"{path.relative_to(G.ROOT)}:{node.lineno}: {n}" for n in names if n not in mods]
+    assert not bad, "imports of modules that do not exist: " + "; ".join(bad)

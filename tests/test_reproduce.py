@@ -50,7 +50,7 @@ def _real_claim(rng: random.Random, cand: str, refs: list[str]):
     sub = [refs[k] for k in subset]
     lib = rng.choice(["sacrebleu", "nltk", "rouge-score"])
     if lib == "sacrebleu":
-        opts = {"tokenize": rng.choice(["13a", "intl", "none"]), "lowercase": rng.random() < 0.5,
+        opts = {"tokenize": rng.choice(["13a", "intl", "none", "char"]), "lowercase": rng.random() < 0.5,
                 "smooth_method": rng.choice(["exp", "none", "floor", "add-k"]),
                 "max_ngram_order": rng.randint(1, 4), "effective_order": rng.random() < 0.5}
         value = BLEU(**opts).corpus_score([cand], [[r] for r in sub]).score

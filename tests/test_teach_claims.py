@@ -59,6 +59,8 @@ def test_each_claim_is_compared_at_its_step(ex):
         assert s.startswith("The textbook says " + CLAIM_METRICS[claim.metric]) and claim.printed in s
         impl = "sacrebleu 2." if claim.metric.startswith("bleu") else "rouge-score 0.1.2"
         assert f"; {impl}" in s and ("wrong with these settings" in s) is (not holds)
+        if not holds:     # the three-way verdict: where it holds instead, or that it holds nowhere searched
+            assert "holds with other settings (" in s or "holds under no configuration searched (" in s, s
     # without claims (own text, a preset) there is no comparison
     plain = build_lesson(ex.candidate, refs)
     assert plain.claims == [] and not any(checks_by_step(plain).values())
@@ -130,4 +132,5 @@ def test_claims_in_both_handouts():
     assert "## The textbook’s numbers" in md and "| ✗ wrong |" in md
     md_step = md.split("Geometric mean and the final score", 1)[1].split("\n## ", 1)[0]
     assert re.search(r"^> \*\*✗\*\* The textbook says BLEU \(0–1\) ≈ 0\.576; sacrebleu 2\.\S+ gives "
-                     rf"0\.3799 \({real:.4f} on its 0–100 scale\) — wrong with these settings\.$", md_step, re.M)
+                     rf"0\.3799 \({real:.4f} on its 0–100 scale\) — wrong with these settings; holds under no "
+                     r"configuration searched \(the nearest: .*\)\.$", md_step, re.M)

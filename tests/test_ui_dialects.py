@@ -305,3 +305,11 @@ def test_rouge_step_table_has_five_columns_with_the_counts():
     head = re.findall(r"<th[^>]*>(.*?)</th>", a)
     assert head[:5] == ["reference", "hits / cand / ref", "P", "R", "F"]
     assert ">7 / 7 / 7</td>" in a          # rouge1 against reference 1 (rouge-score's tokens)
+
+
+def test_a_claim_of_another_metric_is_refused_and_the_three_way_verdict_is_said():
+    ex = get_example("abandon_hope")
+    at = new_page({"candidate": ex.candidate, "ref": list(ex.references), "claim": "METEOR 0.55"})
+    assert not at.exception and at.error and "METEOR" in at.error[0].value and not at.success
+    at = new_page({"candidate": ex.candidate, "ref": list(ex.references), "claim": "BLEU: 0.541"})
+    assert any(c.value.startswith(hl.md_escape("Holds with other settings:")) for c in at.caption)

@@ -3,8 +3,9 @@
 Each seed drives one reproducible sequence of what a user does — switch dialects, change options and ROUGE
 types, add and remove references, edit texts, pick examples, the ROUGE reference, an n-gram, the colouring —
 through :class:`tests.ui_driver.BrowserLikeApp`, which sends selectbox labels back as a browser does. After
-every step the page must have run without an exception and still show its headline. A failure names the seed
-and the steps, so it can be replayed with ``-k 'seed_N'``.
+every step the page must have run without an exception and still show its headline; at random points the link in
+the address bar, opened in a new session, must show the same view (widget values and headline numbers). A failure
+names the seed and the steps, so it can be replayed with ``-k 'seed_N'``.
 """
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ from explainer.examples import EXAMPLES
 from explainer.ui.pagestate import MAX_REFS
 from explainer.ui.schema import ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
 from explainer.ui.settings import bleu_key, rouge_key
-from tests.ui_driver import BrowserLikeApp
+from tests.ui_driver import BrowserLikeApp, PageSpec, check_link
 
 SEEDS = range(40)
-STEPS = 8
+STEPS = 10
+# what the Explain page's link carries: every keyed widget but the display size (a preference of the viewer)
+EXPLAIN = PageSpec("explain", starts=[], switches=[], exclude={"large_text"})
 TEXTS = ("the cat is on the mat", "there is a cat on the mat", "a b c", "", "   ", "The Cat.\nOn the mat!",
          "北京是中国的首都", "the the the the", "x", "e\u0301t\u00e9 <b>&amp;</b> $x$")
 
@@ -152,6 +155,9 @@ def test_random_widget_sequence_never_raises(seed):
         assert not app.exceptions, (seed, done, app.exceptions)
         assert [m.label for m in app.at.metric][:1] == ["BLEU"] or app.at.warning or app.at.error, (seed, done)
         assert 1 <= app.at.session_state["n_refs"] <= MAX_REFS
+        if rng.random() < 0.25:
+            done.append("read the link back")
+            check_link(app, EXPLAIN, done)
 
 
 def test_rouge155_then_another_dialect_with_two_references():
@@ -216,3 +222,15 @@ def test_over_long_bleu_trace_is_said_in_the_pages_terms():
     errors = " ".join(e.value for e in app.at.error).replace("\\", "")
     assert "100,000" in errors and "Shorten" in errors
     assert "score_bleu" not in errors and "CLI" not in errors and "--full" not in errors
+
+
+def test_no_rouge_type_picked_is_kept_by_the_link():
+    """Seed 7 of the sequences: with every ROUGE type removed the page writes ``rouge_types=`` into its link, and
+    the link read back picked the default types again (another view, other numbers)."""
+    app = BrowserLikeApp({"example": "concat_refs"}, tab="BLEU")
+    app.set("multiselect", "rouge_types", [])
+    assert not app.exceptions and app.query["rouge_types"] == [""]
+    again = app.reopen()
+    assert again.at.multiselect(key="rouge_types").value == []
+    assert not [w for w in again.at.warning if "rouge_types" in w.value]
+    check_link(app, EXPLAIN, ["regression"])

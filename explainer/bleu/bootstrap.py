@@ -115,7 +115,7 @@ def bootstrap_bleu_corpus(candidates, references, *, dialect: str = "sacrebleu",
     """Corpus score plus a bootstrap mean and 95 % CI. ``seed=None`` reads ``SACREBLEU_SEED`` like sacreBLEU."""
     d = get_dialect(dialect, **options)
     if d.needs_last_segment:
-        raise ValueError(f"bootstrap is not defined for the {dialect} dialect (its smoothing depends on the "
+        raise ValueError(f"bootstrap is not defined for the {d.name} dialect (its smoothing depends on the "
                          "last segment)")
     candidates, references = normalize_corpus_input(candidates, references)
     if not candidates:

@@ -70,8 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     prefix = f"explainer {args.command}"
     try:
-        from explainer.cli.io import check_stdout
+        from explainer.cli.io import check_argv, check_stdout
 
+        check_argv(sys.argv[1:] if argv is None else argv)
         check_stdout()
         rc = int(args._run(args) or 0)
         sys.stdout.flush()   # inside the try: a closed pipe or a full disk surfaces here, not at exit

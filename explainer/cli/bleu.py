@@ -102,38 +102,43 @@ def run(args) -> int:
 
     if args.bootstrap is not None and args.jsonl is not None and not args.corpus:
         raise CliError("--bootstrap needs a corpus: use --hyp/--ref files or --jsonl with --corpus")
-    opts = build_options(args)
-    try:
-        bleu.get_dialect(args.dialect, **opts)        # validate options once, before reading any input
+    try:            # the bound dialect, validated once before any input is read; every call below uses it
+        d = bleu.get_dialect(args.dialect, **build_options(args))
     except ValueError as e:
         raise CliError(str(e)) from None
 
     def per_segment(cand: str, refs: list[str]) -> dict:
         if args.full:
-            return bleu.explain_bleu(cand, refs, dialect=args.dialect, **opts).to_dict()
-        return stats_dict(bleu.score_bleu(cand, refs, dialect=args.dialect, **opts))
+            return bleu.explain_bleu(cand, refs, dialect=d).to_dict()
+        return stats_dict(bleu.score_bleu(cand, refs, dialect=d))
 
-    return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, opts))
+    return run_input(args, per_segment, lambda hyps, refs: _corpus(hyps, refs, args, d))
 
 
-def _corpus(hyps, refs, args, opts) -> int:
+def _corpus(hyps, refs, args, d) -> int:
     import explainer.bleu as bleu
     from explainer.bleu.report import stats_dict
 
     _check_bootstrap(args, len(hyps))
-    try:
-        if args.full:
-            d = bleu.explain_bleu_corpus(hyps, refs, dialect=args.dialect, **opts).to_dict(full=True)
-        else:
-            d = stats_dict(bleu.score_bleu_corpus(hyps, refs, dialect=args.dialect, **opts))
-    except ValueError as e:
-        raise CliError(str(e)) from None
-    d["n_segments"] = len(hyps)
-    if args.bootstrap:
+    if args.full:           # the full corpus trace's limit, before the dialect's input checks and any trace
+        from explainer.bleu.limits import check_corpus_trace_size
+
         try:
-            d["bootstrap"] = bleu.bootstrap_bleu_corpus(hyps, refs, dialect=args.dialect,
-                                                        n_bootstrap=args.bootstrap, **opts).to_dict()
+            check_corpus_trace_size(sum(map(len, hyps)) + sum(len(r) for rs in refs for r in rs), len(hyps))
         except ValueError as e:
             raise CliError(str(e)) from None
-    write_json(d, "the corpus result")
+    try:
+        if args.full:
+            out = bleu.explain_bleu_corpus(hyps, refs, dialect=d).to_dict(full=True)
+        else:
+            out = stats_dict(bleu.score_bleu_corpus(hyps, refs, dialect=d))
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    out["n_segments"] = len(hyps)
+    if args.bootstrap:
+        try:
+            out["bootstrap"] = bleu.bootstrap_bleu_corpus(hyps, refs, dialect=d, n_bootstrap=args.bootstrap).to_dict()
+        except ValueError as e:
+            raise CliError(str(e)) from None
+    write_json(out, "the corpus result")
     return 0

@@ -58,7 +58,8 @@ if TYPE_CHECKING:
     from explainer.inputs import Segment
 
 __all__ = ["CliError", "read_lines", "read_segments", "read_corpus", "aligned_blocks", "corpus_items", "run_input",
-           "option_pairs", "int_arg", "require_references", "check_stdout", "check_texts", "write_json", "one_line"]
+           "option_pairs", "int_arg", "require_references", "check_argv", "check_stdout", "check_texts", "write_json",
+           "one_line"]
 
 
 # Python's int/str conversion limit (sys.get_int_max_str_digits() default); explainer.inputs.MAX_INT_DIGITS too
@@ -157,7 +158,7 @@ def int_arg(lo: int | None = None, hi: int | None = None):
     def convert(text: str) -> int:
         t = text.strip()
         digits = t.lstrip("+-")
-        if not digits.isdigit():
+        if not (digits.isascii() and digits.isdigit()):     # int() would read '١٠' (Arabic-Indic) as 10
             raise argparse.ArgumentTypeError(f"invalid int value: {text[:40]!r}")
         limit = min(len(str(hi)) if hi is not None else MAX_INT_DIGITS, MAX_INT_DIGITS)
         too_long = len(digits.lstrip("0")) > limit
@@ -180,6 +181,16 @@ def int_arg(lo: int | None = None, hi: int | None = None):
 
 
 # ---------------------------------------------------------------------------------------- checks up front
+def check_argv(argv: Sequence[str]) -> None:
+    """Refuse an argument that is not valid UTF-8 (Python keeps its bytes as lone surrogates U+DC80..U+DCFF, which
+    stdout would write back raw: invalid JSON), before any work."""
+    for k, a in enumerate(argv, 1):
+        m = re.search("[\udc80-\udcff]", a) if isinstance(a, str) else None
+        if m:
+            raise CliError(f"argument {k} ({a[:m.start()][-20:]!r} then byte 0x{ord(m.group()) - 0xDC00:02X}) is not "
+                           "valid UTF-8; give text and file names as UTF-8")
+
+
 def check_stdout() -> None:
     """Refuse a closed stdout before doing any work (Python sets sys.stdout to None when fd 1 is closed)."""
     if sys.stdout is None or getattr(sys.stdout, "closed", False):
@@ -261,6 +272,10 @@ def _dumps(obj) -> str:
 def write_json(obj, where: str) -> None:
     """One JSON line on stdout, encoded completely before anything is written."""
     text = _dumps(obj) + "\n"
+    m = _SURROGATE.search(text)
+    if m:       # stdout's surrogateescape would write the raw byte back: never invalid UTF-8 / JSON
+        raise CliError(f"{where}: the result cannot be written as UTF-8: it contains {_char_desc(m.group())} "
+                       "(an argument or file name that is not valid UTF-8?)")
     enc, errors = _stdout_encoding()
     try:
         text.encode(enc, errors)

@@ -14,7 +14,12 @@ The first system is the baseline. Prints one JSON object: ``"systems"`` is a lis
   system gets its own ``corpus_score(..., n_bootstrap=N)``; with ``--paired-ar`` it is PairedTest's
   ``n_ar_confidence=N``; with ``--paired-bs`` the intervals come from the paired resamples, as in sacreBLEU.
 * BLEU files are read line by line in one pass; only the statistics are kept (flat memory). ``--segments FILE``
-  writes the per-segment table as CSV; ``--report FILE`` the whole corpus report as JSON (that keeps the texts).
+  writes the per-segment table as CSV; ``--report FILE`` the whole corpus report as JSON (that keeps the texts
+  and every segment's analysis in memory: at most ``REPORT_MAX_TEXTS`` texts and ``REPORT_MAX_BYTES`` bytes,
+  ~1 GB; ROUGE keeps the texts too: ``ROUGE_MAX_TEXTS`` / ``ROUGE_MAX_BYTES``).
+* Limits are checked before the work: from the arguments and the sizes of regular files first (their lines are
+  counted, which takes a fraction of a second), then again while the files are read (pipes), block by block;
+  a test's draws (resamples x segments) are refused as soon as the segments read exceed them.
 * ROUGE (``--metric rouge``; options as `rouge`: ``--dialect --types --stem --multi-ref --tokenizer -o``): the
   corpus numbers are the dialect's aggregation (in ``"corpus"``); ``score`` is the mean per-item F of
   ``--rouge-type`` (default: the first type), the statistic the tests resample (the project's own extension).
@@ -23,11 +28,35 @@ from __future__ import annotations
 
 import argparse
 
-from explainer.cli.io import CliError
+from explainer.cli.io import CliError, int_arg
 
 __all__ = ["add_arguments", "run", "parse_system"]
 
 BLOCK = 1000        # segments read per block
+#: what ``--report`` keeps in memory (texts, tokens and every segment's analysis): texts (segments x (systems +
+#: references)) and bytes of all files. Measured peak RSS at 100,000 texts and 25 MB: 0.93 GB (10 systems, 4
+#: references) and 1.04 GB (2 systems, 1 reference); these limits are 60 % of that (docs/limits.md)
+REPORT_MAX_TEXTS = 60_000
+REPORT_MAX_BYTES = 15_000_000
+#: ROUGE keeps every text for the per-item scores: ~1.2 KB per text (peak 0.40 GB at 300,000 texts and 75 MB,
+#: 250-byte lines); at these limits ~0.8 GB
+ROUGE_MAX_TEXTS = 600_000
+ROUGE_MAX_BYTES = 150_000_000
+
+
+def _count(text: str) -> int:
+    """An argparse ``type=`` for a number of resamples: ASCII digits (``int`` would read '١٠' as 10), and a long
+    digit string refused without echoing it; the range is checked with the other settings (``_check_settings``)."""
+    t = text.strip()
+    digits = t.lstrip("+-")
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"invalid int value: {text[:20]!r}")
+    if len(digits.lstrip("0")) > 12:
+        raise argparse.ArgumentTypeError(f"expected a number of resamples, got {t[:12]}... ({len(digits):,} digits)")
+    return int(t)
+
+
+_count.__name__ = "int"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -46,7 +75,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--smooth", default=None, help="sacrebleu: exp|floor|add-k|none; nltk: method0..method7; "
                                                   "hf-evaluate: none|add-one; mteval: exp|nist|none")
     g.add_argument("--smooth-value", type=float, default=None, help="sacrebleu: value for floor / add-k")
-    g.add_argument("--max-order", type=int, default=None, help="maximum n-gram order (default 4)")
+    g.add_argument("--max-order", type=int_arg(), default=None, help="maximum n-gram order (default 4)")
     eff = g.add_mutually_exclusive_group()
     eff.add_argument("--effective-order", dest="effective_order", action="store_true", default=None)
     eff.add_argument("--no-effective-order", dest="effective_order", action="store_false")
@@ -69,10 +98,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     pair.add_argument("--paired-bs", action="store_true", help="paired bootstrap resampling (Koehn 2004)")
     pair.add_argument("--paired-ar", action="store_true",
                       help="paired approximate randomization (Riezler & Maxwell 2005)")
-    t.add_argument("--paired-bs-n", type=int, default=None, metavar="N", help="bootstrap resamples (default 1000)")
-    t.add_argument("--paired-ar-n", type=int, default=None, metavar="N", help="AR trials (default 10000)")
+    t.add_argument("--paired-bs-n", type=_count, default=None, metavar="N",
+                   help="bootstrap resamples (default 1000)")
+    t.add_argument("--paired-ar-n", type=_count, default=None, metavar="N",
+                   help="AR trials (default 10000)")
     t.add_argument("--confidence", action="store_true", help="bootstrap 95%% confidence interval")
-    t.add_argument("--confidence-n", type=int, default=None, metavar="N", help="bootstrap resamples (default 1000)")
+    t.add_argument("--confidence-n", type=_count, default=None, metavar="N",
+                   help="bootstrap resamples (default 1000)")
     o = p.add_argument_group("more output")
     o.add_argument("--segments", metavar="FILE", default=None, help="write the per-segment table as CSV")
     o.add_argument("--report", metavar="FILE", default=None,
@@ -124,22 +156,127 @@ def _check_settings(args, n_systems: int) -> dict:
     return {"paired": paired, "n": n if paired else None, "confidence_n": conf_n}
 
 
-def _read_blocks(args, systems, on_block) -> int:
+class _Keep:
+    """What a run keeps in memory: at most ``texts`` texts and ``nbytes`` bytes, or a refusal naming ``why``."""
+
+    def __init__(self, texts: int, nbytes: int, why: str):
+        self.texts, self.nbytes, self.why = texts, nbytes, why
+
+    def check(self, n_texts: int, n_bytes: int, *, exact: bool = True) -> None:
+        more = "" if exact else "at least "
+        if n_texts > self.texts:
+            raise CliError(f"{self.why} keeps every text in memory: {more}{n_texts:,} texts (segments x files), "
+                           f"over the limit of {self.texts:,}; split the test set or compare fewer systems")
+        if n_bytes > self.nbytes:
+            raise CliError(f"{self.why} keeps every text in memory: the files have {more}{n_bytes:,} bytes, over "
+                           f"the limit of {self.nbytes:,}; split the test set or compare fewer systems")
+
+
+def _keep(args) -> _Keep | None:
+    if args.report:
+        return _Keep(REPORT_MAX_TEXTS, REPORT_MAX_BYTES, "--report")
+    if args.metric == "rouge":
+        return _Keep(ROUGE_MAX_TEXTS, ROUGE_MAX_BYTES, "ROUGE")
+    return None
+
+
+def _count_lines(path: str) -> int | None:
+    """The lines of a regular file, counted without decoding (None for stdin, a pipe or an unreadable file: the
+    reading itself will say)."""
+    import os
+    import stat
+
+    if path == "-":
+        return None
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        n, last = 0, b"\n"
+        with open(path, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                n += chunk.count(b"\n")
+                last = chunk[-1:]
+        return n + (last != b"\n")
+    except OSError:
+        return None
+
+
+def _file_bytes(paths) -> int:
+    import os
+    import stat
+
+    total = 0
+    for p in paths:
+        try:
+            st = os.stat(p) if p != "-" else None
+        except OSError:
+            continue
+        if st is not None and stat.S_ISREG(st.st_mode):
+            total += st.st_size
+    return total
+
+
+def _check_draws(settings, n_segments: int, *, exact: bool = True) -> None:
+    """The test's draws (resamples x segments), refused as the test itself would, before any of the work."""
+    from explainer.corpus.significance import check_test_size
+    from explainer.errors import ExplainerInputError
+
+    checks = []
+    if settings["paired"]:
+        flag = "--paired-bs-n" if settings["paired"] == "bs" else "--paired-ar-n"
+        checks.append((settings["n"], flag, settings["paired"]))
+    if settings["confidence_n"] and settings["paired"] != "bs":
+        checks.append((settings["confidence_n"], "--confidence-n", "bs"))
+    for n, flag, kind in checks:
+        try:
+            check_test_size(n, n_segments, f"{flag} {n:,}", kind)
+        except ExplainerInputError as e:
+            more = "" if exact else " (counted so far)"
+            raise CliError(f"{e}{more}") from None
+
+
+def _precheck(args, systems, settings) -> None:
+    """What can be checked before reading: the sizes of regular files, and their lines (the first system's file
+    is the one every other is measured against)."""
+    from explainer.corpus.testset import MAX_SEGMENTS
+
+    paths = list(args.ref) + [p for _, p in systems]
+    keep = _keep(args)
+    if keep is not None:
+        keep.check(0, _file_bytes(paths))
+    S = _count_lines(systems[0][1])
+    if S is None:
+        return
+    if S > MAX_SEGMENTS:
+        raise CliError(f"{systems[0][1]} has {S:,} lines: more than {MAX_SEGMENTS:,} segments, over the limit")
+    _check_draws(settings, S)
+    if keep is not None:
+        keep.check(S * len(paths), 0)
+
+
+def _read_blocks(args, systems, on_block, settings=None) -> int:
     """Read the --ref and --system files in lockstep, BLOCK lines at a time (``explainer.cli.io.aligned_blocks``:
     every command's rules and messages; the files are measured against the first system, as ``bleu --hyp``
-    against its --ref files); ``on_block(lines per file)``, references first. Returns the number of segments."""
+    against its --ref files); ``on_block(lines per file)``, references first. Returns the number of segments.
+    The limits are checked after every block (segments, a test's draws, what ``--report`` / ROUGE keep)."""
     from explainer.cli.io import aligned_blocks
     from explainer.corpus.testset import MAX_SEGMENTS, TestSetError, check_segment_lengths
     from explainer.inputs import shown_name
 
     paths = list(args.ref) + [p for _, p in systems]
-    n = 0
+    keep = _keep(args)
+    n = n_bytes = 0
     for block in aligned_blocks(paths, first=len(args.ref), block=BLOCK):
         for path, lines in zip(paths, block):
             check_segment_lengths(lines, shown_name(path), n + 1)
         n += len(block[0])
         if n > MAX_SEGMENTS:
             raise TestSetError(f"more than {MAX_SEGMENTS:,} segments: over the limit")
+        if settings is not None:
+            _check_draws(settings, n, exact=False)
+        if keep is not None:
+            n_bytes += sum(len(ln.encode("utf-8", "surrogatepass")) + 1 for lines in block for ln in lines)
+            keep.check(n * len(paths), n_bytes, exact=False)
         on_block(block)
     return n
 
@@ -154,6 +291,7 @@ def run(args) -> int:
     except TestSetError as e:
         raise CliError(str(e)) from None
     settings = _check_settings(args, len(systems))
+    _precheck(args, systems, settings)
     try:
         if args.metric == "rouge":
             return _run_rouge(args, systems, settings)
@@ -198,7 +336,7 @@ def _run_bleu(args, systems, settings) -> int:
     # the statistics are built from short-lived, acyclic objects (token lists, n-gram Counters): the cyclic
     # garbage collector has nothing to find in them and would only re-scan everything alive, again and again
     with gc_paused():
-        S = _read_blocks(args, systems, _statistics_of_blocks(d, K, stream, warnings))
+        S = _read_blocks(args, systems, _statistics_of_blocks(d, K, stream, warnings), settings)
     arrays = stream.arrays()
     corpus, statistics = _bleu_corpus(d, systems, arrays, stream.last_contexts(), S, K)
     if d.checks_whole_corpus:
@@ -273,7 +411,7 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
     """--report: the whole report (texts kept in memory, the analyses need them)."""
     from explainer.corpus.report import bleu_report
 
-    ts = _read_testset(args, systems)
+    ts = _read_testset(args, systems, settings)
     rep = bleu_report(ts, dialect=d.name, **opts)
     statistics = [rep.statistic(j) if not d.needs_last_segment else None for j in range(len(systems))]
     K = len(args.ref)
@@ -300,7 +438,7 @@ def _run_bleu_report(args, systems, settings, d, opts) -> int:
 
 
 # ----------------------------------------------------------------------------------------------- ROUGE
-def _read_testset(args, systems):
+def _read_testset(args, systems, settings=None):
     """The whole test set in memory (ROUGE and --report need the texts), read as the BLEU statistics are."""
     from explainer.corpus.testset import build_testset
 
@@ -311,7 +449,7 @@ def _read_testset(args, systems):
         for lines, more in zip(streams, block):
             lines.extend(more)
 
-    _read_blocks(args, systems, keep)
+    _read_blocks(args, systems, keep, settings)
     return build_testset([(name, streams[K + j]) for j, (name, _) in enumerate(systems)],
                          [(path, streams[k]) for k, path in enumerate(args.ref)])
 
@@ -334,7 +472,7 @@ def _run_rouge(args, systems, settings) -> int:
         check_rouge_call(args.dialect, args.types, corpus=True, **opts)
     except ValueError as e:
         raise CliError(str(e)) from None
-    ts = _read_testset(args, systems)
+    ts = _read_testset(args, systems, settings)
     rep = rouge_report(ts, dialect=args.dialect, types=args.types, **opts)
     rtype = args.rouge_type or rep.types[0]
     if rtype not in rep.types:
@@ -419,6 +557,8 @@ def _write_csv(path: str, cols) -> None:
     try:
         with open(path, "w", encoding="utf-8", newline="") as fh:
             write_columns_csv(fh, cols)
+    except BrokenPipeError:     # --segments /dev/stdout | head: the reader went away, quiet as for stdout
+        raise
     except OSError as e:
         raise CliError(f"cannot write {path}: {e.strerror or e}") from None
 
@@ -429,5 +569,7 @@ def _write_json(path: str, obj) -> None:
     try:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(json_text(obj))
+    except BrokenPipeError:
+        raise
     except OSError as e:
         raise CliError(f"cannot write {path}: {e.strerror or e}") from None

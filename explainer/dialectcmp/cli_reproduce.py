@@ -2,12 +2,18 @@
 
     python -m explainer reproduce --candidate TEXT --ref TEXT [--ref TEXT ...] --claim VALUE
         [--metric bleu|rouge1|rouge2|rougeL|rougeLsum|any]
+    python -m explainer reproduce --hyp SYSTEM --ref R1 [--ref R2 ...] --claim VALUE [--metric ...]
+    python -m explainer reproduce --jsonl CORPUS.jsonl --claim VALUE [--metric ...]
 
-Prints ``{"claim", "decimals", "verdict", "message", "matches": [{"metric", "dialect", "options", "references",
-"measure", "value", "argv", "stdin", ...}], "truncated": [...], "nearest": [...]}``. ``argv`` is the
-``python -m explainer`` argument list that prints ``value`` when ``stdin`` (one JSON line: the candidate and
-the references used) is its input; ``references`` are the 0-based indices of the references used. Every
-match's value, printed with the claim's decimals (as is, or ×100 / ÷100: ``form``), is the claim.
+Prints ``{"claim", "decimals", "verdict", "message", "judgement", "matches": [{"metric", "dialect", "options",
+"references", "measure", "value", "argv", ...}], "truncated": [...], "nearest": [...]}``. One segment: ``argv``
+is the ``python -m explainer`` argument list that prints ``value`` when ``stdin`` (one JSON line: the candidate
+and the references used) is its input. A corpus (``--hyp`` and one ``--ref`` file per reference stream): ``argv``
+reads the files itself (``--hyp SYSTEM --ref ...``: the files of the subset used) and ``value_path`` says where
+``value`` is in its output. ``references`` are the 0-based indices of the ``--ref`` given. Every match's value,
+printed with the claim's decimals (as is, or ×100 / ÷100: ``form``), is the claim. A claim with several numbers
+("R-1/R-2/L 44.2/21.3/41.0", "BLEU 27.3 / chrF 55.1") prints ``{"claim", "parts": [one result per number]}``; a
+number of a metric this tool does not compute ("chrF 55.2") is ``refused``, with a message naming it.
 """
 from __future__ import annotations
 
@@ -19,23 +25,51 @@ __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--candidate", metavar="TEXT", required=True, help="the candidate text")
-    p.add_argument("--ref", metavar="TEXT", action="append", default=[], required=True,
-                   help="a reference text (repeat for several references)")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--candidate", metavar="TEXT", help="the candidate text (one segment)")
+    src.add_argument("--hyp", metavar="FILE", help="a system output, one segment per line (a corpus score)")
+    src.add_argument("--jsonl", metavar="FILE",
+                     help="a corpus as JSON Lines ({'candidate', 'references'} per segment), for texts with line "
+                          "breaks (multi-sentence summaries); all the references of each line are used")
+    p.add_argument("--ref", metavar="TEXT|FILE", action="append", default=[],
+                   help="a reference text (with --candidate) or a reference file, line-aligned with --hyp "
+                        "(repeat for several references)")
     p.add_argument("--claim", metavar="VALUE", required=True,
                    help="the claimed number, with words if you like: 'BLEU = 0.576', '38.0', 'ROUGE-L 0.41', "
-                        "'R-1 recall 0.67'")
+                        "'R-1 recall 0.67', 'R-1/R-2/R-L 44.2/21.3/41.0'")
     p.add_argument("--metric", default="any", choices=("bleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "any"),
                    help="what the claim is (default: any; words in the claim narrow it too)")
 
 
 def run(args) -> int:
+    from explainer.cli.io import read_corpus, read_segments
     from explainer.dialectcmp.cli_dialects import write
-    from explainer.dialectcmp.reproduction import reproduce
+    from explainer.dialectcmp.corpus_reproduction import reproduce_corpus
+    from explainer.dialectcmp.reproduction import _parts, reproduce
 
+    if args.jsonl is None and not args.ref:
+        raise CliError("give at least one --ref: the metrics compare the candidate with references")
+    if args.jsonl is not None and args.ref:
+        raise CliError("--ref is for --candidate and --hyp; with --jsonl put the references in each line")
     try:
-        res = reproduce(args.candidate, args.ref, args.claim, metric=args.metric)
+        parts = _parts(args.claim)
+        if args.jsonl is not None:
+            segs = read_segments(args.jsonl)
+            if not segs:
+                raise CliError(f"{args.jsonl} has no segments")
+            hyps, refs = [s.candidate for s in segs], [s.references for s in segs]
+            results = [reproduce_corpus(hyps, refs, c, metric=args.metric, paths=(args.jsonl, None))
+                       for c in parts]
+        elif args.hyp is not None:
+            hyps, refs = read_corpus(args.hyp, args.ref)
+            results = [reproduce_corpus(hyps, refs, c, metric=args.metric, paths=(args.hyp, list(args.ref)))
+                       for c in parts]
+        else:
+            results = [reproduce(args.candidate, args.ref, c, metric=args.metric) for c in parts]
     except ValueError as e:
         raise CliError(str(e)) from None
-    write(res.to_dict(), "the result")
+    if len(results) == 1:
+        write(results[0].to_dict(), "the result")
+    else:
+        write({"claim": args.claim, "parts": [r.to_dict() for r in results]}, "the result")
     return 0

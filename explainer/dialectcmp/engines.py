@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from explainer.options import freeze
+
 __all__ = ["BleuEngine", "RougeEngine", "BleuResult"]
 
 
@@ -44,7 +46,7 @@ class BleuEngine:
     def dialect(self, name: str, opts: dict):
         from explainer.bleu import get_dialect
 
-        key = (name, tuple(sorted(opts.items())))
+        key = (name, freeze(opts))       # the one key of option values (5 and 5.0 are two NLTK configurations)
         d = self._dialects.get(key)
         if d is None:
             d = self._dialects[key] = get_dialect(name, **opts)
@@ -126,7 +128,7 @@ class RougeEngine:
         from explainer.rouge.engine import bind_dialect
 
         cand, refs = texts or (self.candidate, self.references)
-        key = (name, tuple(sorted(opts.items())), tuple(types), cand, tuple(refs))
+        key = (name, freeze(opts), tuple(types), cand, tuple(refs))
         hit = self._per_ref.get(key)
         if hit is not None:
             return hit

@@ -7,7 +7,9 @@ from typing import Sequence
 from explainer.errors import ExplainerInputError
 
 __all__ = ["MAX_REFS", "MAX_COMPARE_CHARS", "MAX_REPRODUCE_TEXT_CHARS", "MAX_REPRODUCE_CHARS", "MAX_CLAIM_CHARS",
-           "MAX_CORPUS_SEGMENTS", "MAX_CORPUS_CHARS", "check_segment", "check_corpus"]
+           "MAX_CORPUS_SEGMENTS", "MAX_CORPUS_CHARS", "check_segment", "check_corpus", "check_reproduce_corpus",
+           "MAX_REPRODUCE_CORPUS_SEGMENTS", "MAX_REPRODUCE_CORPUS_REFS", "MAX_REPRODUCE_CORPUS_CHARS",
+           "MAX_REPRODUCE_CORPUS_WORK"]
 
 #: references per candidate (the Explain page's limit too)
 MAX_REFS = 10
@@ -24,6 +26,15 @@ MAX_CLAIM_CHARS = 200
 #: corpus comparison: segments, and characters of all candidates and references
 MAX_CORPUS_SEGMENTS = 2_000
 MAX_CORPUS_CHARS = 400_000
+#: corpus reproduce: segments, reference streams, characters of the system output and references (a WMT test
+#: set of 2,037 segments with 2 references has ~710,000; every configuration is scored over every reference
+#: subset: docs/benchmarks.md "reproduce, corpus")
+MAX_REPRODUCE_CORPUS_SEGMENTS = 5_000
+MAX_REPRODUCE_CORPUS_REFS = 4
+MAX_REPRODUCE_CORPUS_CHARS = 900_000
+#: characters × reference subsets searched (2 references: 3 subsets, 900,000 characters; 3: 7, 385,714; 4: 15,
+#: 180,000): the worst claim (no metric name: BLEU and ROUGE) stays near 30 s of CPU at the bound
+MAX_REPRODUCE_CORPUS_WORK = 2_700_000
 
 
 def _check_texts(candidate, references, what: str) -> list[str]:
@@ -81,4 +92,45 @@ def check_corpus(candidates: Sequence, references: Sequence) -> tuple[list[str],
     if total > MAX_CORPUS_CHARS:
         raise ExplainerInputError(f"the corpus has {total:,} characters; the corpus comparison takes at most "
                                   f"{MAX_CORPUS_CHARS:,}")
+    return cands, out
+
+
+def check_reproduce_corpus(candidates: Sequence, references: Sequence) -> tuple[list[str], list[list[str]]]:
+    """Validate a corpus for the reproduce search (the same number of references for every segment: one per
+    reference file) against its limits, before any work."""
+    if isinstance(candidates, str) or isinstance(references, str):
+        raise ExplainerInputError("a corpus is a list of candidates and, per candidate, a list of references")
+    cands, refs = list(candidates), list(references)
+    if not cands:
+        raise ExplainerInputError("the corpus is empty: give at least one candidate")
+    if len(cands) != len(refs):
+        raise ExplainerInputError(f"{len(cands)} candidates but {len(refs)} reference lists: every candidate needs "
+                                  "its own list of references")
+    if len(cands) > MAX_REPRODUCE_CORPUS_SEGMENTS:
+        raise ExplainerInputError(f"{len(cands):,} segments; the corpus search takes at most "
+                                  f"{MAX_REPRODUCE_CORPUS_SEGMENTS:,}")
+    out = []
+    total = 0
+    n_refs = None
+    for i, (c, rs) in enumerate(zip(cands, refs)):
+        rs = _check_texts(c, rs, f"segment {i + 1}: ")
+        if n_refs is None:
+            n_refs = len(rs)
+            if n_refs > MAX_REPRODUCE_CORPUS_REFS:
+                raise ExplainerInputError(f"{n_refs} references per segment; the corpus search takes at most "
+                                          f"{MAX_REPRODUCE_CORPUS_REFS} (every subset of them is scored)")
+        elif len(rs) != n_refs:
+            raise ExplainerInputError(f"segment {i + 1} has {len(rs)} references, segment 1 has {n_refs}: give the "
+                                      "same references for every segment (one file per reference)")
+        total += len(c) + sum(len(r) for r in rs)
+        if total > MAX_REPRODUCE_CORPUS_CHARS:
+            raise ExplainerInputError(f"the corpus has more than {MAX_REPRODUCE_CORPUS_CHARS:,} characters "
+                                      "(system output and references); the corpus search takes at most that")
+        out.append(rs)
+    subsets = 2 ** (n_refs or 1) - 1         # every non-empty subset (corpus_engines.corpus_subsets)
+    if total * subsets > MAX_REPRODUCE_CORPUS_WORK:
+        raise ExplainerInputError(f"{n_refs} references give {subsets} reference subsets to score; with that many, "
+                                  f"the corpus search takes at most {MAX_REPRODUCE_CORPUS_WORK // subsets:,} "
+                                  f"characters (this corpus has {total:,}); give fewer references or a part of the "
+                                  "test set")
     return cands, out

@@ -12,14 +12,21 @@ reference subset: all references, the first only, each single one.
 """
 from __future__ import annotations
 
+import shlex
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from explainer.dialectcmp.claim import ROUGE_TYPES_SEARCHED, Claim, parse_claim
+from explainer.dialectcmp.claim_names import MAX_CLAIM_PARTS, other_metric, refusal_message, split_claims
 from explainer.dialectcmp.configs import Config, dialect_class, shell_command, stdin_line
 from explainer.dialectcmp.engines import BleuEngine, RougeEngine
-from explainer.dialectcmp.limits import MAX_REPRODUCE_CHARS, MAX_REPRODUCE_TEXT_CHARS, check_segment
+from explainer.dialectcmp.limits import (
+    MAX_CLAIM_CHARS,
+    MAX_REPRODUCE_CHARS,
+    MAX_REPRODUCE_TEXT_CHARS,
+    check_segment,
+)
 from explainer.dialectcmp.space import (
     UNUSUAL_COST,
     SearchConfig,
@@ -28,8 +35,10 @@ from explainer.dialectcmp.space import (
     rouge_space,
     split_sentences_per_line,
 )
+from explainer.errors import ExplainerInputError
 
-__all__ = ["reproduce", "Reproduction", "Match", "reference_subsets", "MAX_MATCHES", "N_NEAREST"]
+__all__ = ["reproduce", "reproduce_claims", "Reproduction", "Match", "reference_subsets", "MAX_MATCHES", "N_NEAREST",
+           "SEARCHERS", "finish"]
 
 MAX_MATCHES = 100       # matches listed (all are counted)
 N_NEAREST = 5
@@ -63,10 +72,12 @@ class Match:
     stdin: str
     lsum_split: bool = False
     distance: float = 0.0
+    corpus_argv: list | None = None     # a corpus match: the command over the --hyp/--ref files
+    value_path: list | None = None      # a corpus match: where the value is in that command's JSON output
 
     @property
     def argv(self) -> list[str]:
-        return self.config.argv()
+        return self.corpus_argv if self.corpus_argv is not None else self.config.argv()
 
     @property
     def unusual(self) -> bool:
@@ -86,7 +97,10 @@ class Match:
         return {"metric": self.metric, "dialect": self.config.dialect, "options": self.config.opts,
                 "references": self.references, "measure": self.measure, "value": self.value, "shown": self.shown,
                 "form": self.form, "rounding": self.rounding, "argv": self.argv, "stdin": self.stdin,
-                "command": shell_command(self.argv, self.stdin), "settings": self.settings,
+                "command": (shell_command(self.argv, self.stdin) if self.corpus_argv is None
+                            else "python -m explainer " + shlex.join(self.argv)),
+                **({"value_path": self.value_path} if self.value_path is not None else {}),
+                "settings": self.settings,
                 "description": self.description, "cost": self.cost, "unusual": self.unusual,
                 **({"distance": self.distance} if self.distance else {})}
 
@@ -102,11 +116,15 @@ class Reproduction:
     seconds: float
     candidate: str = ""
     references: list = field(default_factory=list)
+    refused: str = ""           # the claim names a metric this tool does not compute: why it is not searched
 
     @property
     def verdict(self) -> str:
         """``reproduced`` (a common configuration gives it), ``unusual`` (only an unusual setting does),
-        ``truncated`` (only by cutting instead of rounding) or ``unreproducible``."""
+        ``truncated`` (only by cutting instead of rounding), ``unreproducible``, or ``refused`` (the claim names
+        a metric that is not searched: ``refused`` says which)."""
+        if self.refused:
+            return "refused"
         if any(not m.unusual for m in self.matches):
             return "reproduced"
         if self.matches:
@@ -119,6 +137,8 @@ class Reproduction:
     def message(self) -> str:
         v = self.verdict
         c = self.claim.text
+        if v == "refused":
+            return self.refused
         if v == "reproduced":
             m = self.matches[0]
             return (f"{c!r} is reproduced by {self.n_matches} configuration(s); the simplest: {m.description} "
@@ -143,7 +163,14 @@ class Reproduction:
                 "n_matches": self.n_matches, "n_configurations": self.n_configurations,
                 "seconds": round(self.seconds, 4),
                 "matches": [m.to_dict() for m in self.matches], "truncated": [m.to_dict() for m in self.truncated],
-                "nearest": [m.to_dict() for m in self.nearest]}
+                "nearest": [m.to_dict() for m in self.nearest], "judgement": self.judgement().to_dict()}
+
+    def judgement(self, value_here: float | None = None, *, scale: float = 1.0):
+        """The three-way verdict (``explainer.dialectcmp.verdict.judge``): ``value_here`` is the value with the
+        settings the claim is shown with (None: no such settings)."""
+        from explainer.dialectcmp.verdict import judge
+
+        return judge(self, value_here, scale=scale)
 
 
 # ------------------------------------------------------------------------------------------------ search
@@ -173,7 +200,8 @@ class _Collector:
             if dist <= self.window:     # cheap test first: only values this close can print as the claim
                 rounding = "round" if claim.rounds_to(x) else ("truncate" if claim.truncates_to(x) else None)
             cost = base_cost + fc + (0.5 if rounding == "truncate" else 0.0)
-            shown = claim.format(x)
+            # a cut value shows the claim's digits (cut), not the rounded ones
+            shown = claim.shown if rounding == "truncate" else claim.format(x)
             key = (metric, sc.dialect, subset, measure, round(value, 12), form)
             if rounding is None:
                 # nearest: keep the simplest configuration per distinct value
@@ -214,9 +242,14 @@ def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, 
               max_matches: int | None = MAX_MATCHES) -> Reproduction:
     """Search the common configurations for ``claim`` (a string such as "BLEU = 0.576", or a parsed Claim).
     ``progress(done, total)`` is called as configurations are scored (for a progress bar); ``max_matches`` caps
-    the matches listed (all are counted in ``n_matches``; None lists all)."""
+    the matches listed (all are counted in ``n_matches``; None lists all). A claim naming a metric that is not
+    searched ("chrF 55.2") comes back ``refused`` (``claim_names.METRIC_NAMES``); for a string with several
+    numbers use ``reproduce_claims``."""
     t0 = time.perf_counter()
     refs = check_segment(candidate, references, limit=MAX_REPRODUCE_CHARS, per_text=MAX_REPRODUCE_TEXT_CHARS)
+    refused = _refusal(claim)
+    if refused is not None:
+        return refused
     cl = claim if isinstance(claim, Claim) else parse_claim(claim, metric)
     col = _Collector(cl, candidate, refs)
     subsets = reference_subsets(len(refs))
@@ -242,12 +275,53 @@ def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, 
                 progress(done, total)
     if progress:
         progress(total, total)
+    return finish(col, cl, t0, max_matches, candidate, refs)
+
+
+def finish(col, cl: Claim, t0: float, max_matches: int | None, candidate="", refs=()) -> Reproduction:
+    """The collected values as a Reproduction: matches and cut matches simplest first, the nearest values."""
     matches = sorted(col.matches.values(), key=_order)
     truncated = sorted((m for k, m in col.truncated.items() if not _also_rounds(col, m)), key=_order)
     nearest = sorted(col.near.values(), key=lambda m: (m.distance, m.cost))[:N_NEAREST]
     cap = slice(None) if max_matches is None else slice(max_matches)
     return Reproduction(cl, matches[cap], truncated[cap], nearest, len(matches), col.n,
-                        time.perf_counter() - t0, candidate, refs)
+                        time.perf_counter() - t0, candidate, list(refs))
+
+
+#: the metric families ``reproduce`` searches; a claim naming any other metric (claim_names.METRIC_NAMES) is
+#: refused. A new metric's searcher is added here and named in METRIC_NAMES.
+SEARCHERS = ("bleu", "rouge")
+
+
+def _refusal(claim) -> Reproduction | None:
+    """A refused Reproduction when the claim names a metric that is not searched (None otherwise)."""
+    if isinstance(claim, Claim) or not isinstance(claim, str):
+        return None
+    other = other_metric(claim, SEARCHERS)
+    if other is None:
+        return None
+    from decimal import Decimal
+
+    cl = Claim(claim.strip()[:MAX_CLAIM_CHARS], Decimal(0), 0, False, other.name, None, (), ())
+    return Reproduction(cl, [], [], [], 0, 0, 0.0, refused=refusal_message(other, claim))
+
+
+def reproduce_claims(candidate: str, references: Sequence[str], text: str, **kw) -> list[Reproduction]:
+    """``reproduce`` for each number of a claim string ("R-1/R-2/R-L 44.2/21.3/41.0", "BLEU 27.3 / chrF 55.1"),
+    each searched (or refused) under its own name; a claim with one number gives one Reproduction."""
+    parts = _parts(text)
+    return [reproduce(candidate, references, p, **kw) for p in parts]
+
+
+def _parts(text) -> list:
+    if not isinstance(text, str):
+        return [text]
+    if len(text) > MAX_CLAIM_CHARS:
+        parse_claim(text)       # the length message
+    parts = split_claims(text)
+    if len(parts) > MAX_CLAIM_PARTS:
+        raise ExplainerInputError(f"the claim has {len(parts)} numbers; give at most {MAX_CLAIM_PARTS} at once")
+    return parts
 
 
 def _also_rounds(col, m: Match) -> bool:
@@ -281,10 +355,27 @@ def _search_bleu(col, cl: Claim, space, subsets, candidate, refs, tick) -> None:
             tick()
 
 
+def rouge_l_meaning(cl: Claim, rtype: str, dialect: str, split: bool) -> tuple[float, str]:
+    """(extra cost, words) of the meaning of "ROUGE-L" a value has, when the claim names ROUGE-L (finding: papers'
+    ROUGE-L is rouge-score's sentence-level rougeL, ROUGE-1.5.5's summary-level union LCS, or rougeLsum)."""
+    if "rougeL" not in cl.rouge_types or "rougeLsum" in cl.rouge_types:
+        return 0.0, ""
+    if rtype == "rougeL":
+        return 0.0, "ROUGE-L as sentence-level LCS (rouge-score's rougeL)"
+    if rtype != "rougeLsum":
+        return 0.0, ""
+    if dialect_class("rouge", dialect).rouge_l_is_summary_level:
+        return 0.0, "ROUGE-L as ROUGE-1.5.5 computes it: summary-level union LCS over sentences (rougeLsum here)"
+    return 0.5, ("ROUGE-L reported from rougeLsum (summary-level, sentences at "
+                 + ("the sentence ends, one per line)" if split else "line breaks)"))
+
+
 def _rouge_types(cl: Claim, dialect: str) -> list[str]:
     from explainer.rouge import parse_type
 
-    wanted = cl.rouge_types or ROUGE_TYPES_SEARCHED
+    wanted = list(cl.rouge_types or ROUGE_TYPES_SEARCHED)
+    if "rougeL" in wanted and "rougeLsum" not in wanted:
+        wanted.append("rougeLsum")      # "ROUGE-L" is summary-level in ROUGE-1.5.5 and in many papers' rougeLsum
     kinds = dialect_class("rouge", dialect).native_kinds     # what the implementation itself computes
     return [t for t in wanted if parse_type(t).kind in kinds]
 
@@ -316,7 +407,9 @@ def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, s
                 if getattr(s, "died", None):
                     continue    # ROUGE-1.5.5 dies here (-w with an empty reference): it prints nothing
                 cfg = Config.make("rouge", sc.dialect, opts, types=(t,))
-                sc2 = SearchConfig(cfg, sc.cost + rule_cost, sc.words + ((rule_words,) if rule_words else ()),
+                mean_cost, meaning = rouge_l_meaning(cl, t, sc.dialect, sc.lsum_split)
+                sc2 = SearchConfig(cfg, sc.cost + rule_cost + mean_cost,
+                                   sc.words + ((rule_words,) if rule_words else ()) + ((meaning,) if meaning else ()),
                                    lsum_split=sc.lsum_split)
                 for m in measures:
                     col.add(t, sc2, subset, sub_cost, sub_words, m, float(getattr(s, m)), 1.0, split_texts)

@@ -21,8 +21,8 @@ from typing import Iterable, Sequence
 
 from explainer.dialectcmp.configs import Config
 
-__all__ = ["SearchConfig", "bleu_space", "rouge_space", "UNUSUAL_COST", "split_sentences_per_line",
-           "NLTK_WEIGHTS"]
+__all__ = ["SearchConfig", "bleu_space", "rouge_space", "rouge_corpus_space", "UNUSUAL_COST",
+           "split_sentences_per_line", "NLTK_WEIGHTS"]
 
 #: a match costing this much or more needs an unusual setting
 UNUSUAL_COST = 3.0
@@ -37,6 +37,7 @@ class SearchConfig:
     words: tuple            # the non-default settings, in words ("lowercase", "BLEU-2", ...)
     order: int | None = None        # BLEU: the highest order used (for a "BLEU-n" claim)
     lsum_split: bool = False        # ROUGE: the texts are put one sentence per line first
+    aggregation: str = ""           # ROUGE corpus: "mean" or "bootstrap" (the implementation's resampling)
 
     @property
     def dialect(self) -> str:
@@ -85,10 +86,12 @@ class _Space:
         return _order_cost(n, self.order)
 
 
-def bleu_space(texts: Sequence[str], order: int | None = None) -> list[SearchConfig]:
-    """Every BLEU configuration searched for these texts (``order``: a claimed BLEU-n keeps only order n)."""
+def bleu_space(texts: Sequence[str], order: int | None = None, *, corpus: bool = False) -> list[SearchConfig]:
+    """Every BLEU configuration searched for these texts (``order``: a claimed BLEU-n keeps only order n;
+    ``corpus``: for a corpus score, sacreBLEU's corpus_bleu with and without effective order instead of the two
+    APIs)."""
     sp = _Space(order)
-    _sacrebleu_space(sp, cjk=any(_NO_SPACE_SCRIPT.search(t) for t in texts))
+    _sacrebleu_space(sp, cjk=any(_NO_SPACE_SCRIPT.search(t) for t in texts), corpus=corpus)
     _nltk_space(sp)
     _hf_space(sp)
     _moses_space(sp)
@@ -104,17 +107,17 @@ _SACRE_SMOOTH = (("exp", None, 0.0, ""), ("none", None, 0.5, "no smoothing"),
                  ("add-k", 1.0, 1.0, "add-k smoothing, k = 1"), ("add-k", 0.5, 2.0, "add-k smoothing, k = 0.5"))
 
 
-def _sacrebleu_space(sp: _Space, *, cjk: bool) -> None:
-    """Tokenizer (zh and char for text without spaces), lowercase, smoothing, max order, corpus_bleu or
-    sentence_bleu."""
-    toks = {"13a": 0.0, "intl": 1.0, "none": 1.0}
+def _sacrebleu_space(sp: _Space, *, cjk: bool, corpus: bool = False) -> None:
+    """Tokenizer (every one of sacreBLEU's that runs without extra packages: char always, zh for text in a
+    script without spaces), lowercase, smoothing, max order, corpus_bleu or sentence_bleu."""
+    toks = {"13a": 0.0, "intl": 1.0, "none": 1.0, "char": 1.0 if cjk else 2.0}
     if cjk:
-        toks.update({"zh": 0.5, "char": 1.0})
+        toks["zh"] = 0.5
     for tok, tc in toks.items():
         for lc in (False, True):
             for method, value, sc, sw in _SACRE_SMOOTH:
                 for n in (4, 3, 2, 1):
-                    for api in ("corpus_bleu", "sentence_bleu"):
+                    for api in (("corpus_bleu", "effective_order") if corpus else ("corpus_bleu", "sentence_bleu")):
                         opts = {}
                         if tok != "13a":
                             opts["tokenize"] = tok
@@ -126,12 +129,15 @@ def _sacrebleu_space(sp: _Space, *, cjk: bool) -> None:
                             opts["smooth_value"] = value
                         if n != 4:
                             opts["max_ngram_order"] = n
-                        if api != "corpus_bleu":
+                        if api == "sentence_bleu":
                             opts["api"] = api
-                        sp.add("sacrebleu", opts, tc + 0.5 * lc + sc + sp.order_cost(n),
+                        elif api == "effective_order":
+                            opts["effective_order"] = True
+                        sp.add("sacrebleu", opts, tc + 0.5 * lc + sc + sp.order_cost(n) + (api == "effective_order"),
                                (f"tokenize={tok}" if tok != "13a" else "", "lowercase" if lc else "", sw,
                                 f"BLEU-{n} (max_ngram_order={n})" if n != 4 else "",
-                                "sacrebleu.sentence_bleu (effective order)" if api != "corpus_bleu" else ""), n)
+                                {"corpus_bleu": "", "sentence_bleu": "sacrebleu.sentence_bleu (effective order)",
+                                 "effective_order": "effective_order=True"}[api]), n)
 
 
 def _nltk_space(sp: _Space) -> None:
@@ -246,6 +252,38 @@ def rouge_space(*, split_changes: bool) -> list[SearchConfig]:
                                           "-p 0.2 (F-beta with beta = 2)" if alpha != 0.5 else "", sw) if w),
                         lsum_split=split))
     out.append(SearchConfig(Config.make("rouge", "textbook", {}), 1.0, ()))
+    return out
+
+
+def rouge_corpus_space() -> list[SearchConfig]:
+    """Every ROUGE configuration searched for a corpus score (multi-reference rules on top): rouge-score
+    (stemming, tokenizer; its bootstrap mid, or the mean of the per-document scores), HF evaluate (stemming; its
+    bootstrap mid of F), ROUGE-1.5.5 (-m; its Average), the textbook (mean). Summary-level types split at line
+    breaks (texts read from a JSONL corpus may hold them)."""
+    out: list[SearchConfig] = []
+    for stem in (False, True):
+        sw = "use_stemmer=True" if stem else ""
+        for k, (tok, tc, tw) in enumerate(_ROUGE_TOKENIZERS):
+            if stem and tc >= UNUSUAL_COST:
+                continue    # hand-written split() code does not stem
+            for agg, ac, aw in (("bootstrap", 0.0, ""), ("mean", 0.5, "the mean of the per-document scores "
+                                                                     "(-o aggregate=mean)")):
+                opts: dict = {}
+                if stem:
+                    opts["use_stemmer"] = True
+                if k:       # the first is rouge-score's own (no option)
+                    opts["tokenizer"] = tok
+                if agg != "bootstrap":
+                    opts["aggregate"] = agg
+                out.append(SearchConfig(Config.make("rouge", "rouge-score", opts), tc + ac,
+                                        tuple(w for w in (sw, tw, aw) if w), aggregation=agg))
+        out.append(SearchConfig(Config.make("rouge", "hf-evaluate", {"use_stemmer": True} if stem else {}), 0.0,
+                                tuple(w for w in (sw,) if w), aggregation="bootstrap"))
+        # (-s, stop words removed, is left out at corpus level: an unusual setting that doubles the cost of
+        # ROUGE-1.5.5, whose text reading is most of the time of a ROUGE claim)
+        out.append(SearchConfig(Config.make("rouge", "rouge155", {"use_stemmer": True} if stem else {}), 0.5,
+                                ("-m",) if stem else (), aggregation="bootstrap"))
+    out.append(SearchConfig(Config.make("rouge", "textbook", {}), 1.0, (), aggregation="mean"))
     return out
 
 

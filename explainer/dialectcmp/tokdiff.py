@@ -20,13 +20,13 @@ from typing import Iterator, Sequence
 __all__ = ["TokenDiff", "Stretch", "first_token_diff", "describe", "quote", "MAX_ALIGN_WORK", "MAX_PAIR_ALIGN_WORK",
            "MAX_COMPARISON_ALIGN_WORK", "alignment_budget"]
 
-#: work units (one unit: one b-position visited or one a-token scanned by ``find_longest_match``; ~65 ns) of one
+#: work units (one unit: one b-position visited or one a-token scanned by ``find_longest_match``; 65-95 ns) of one
 #: alignment attempt; each text may take two attempts (whole lists, then the middle without the common ends)
-MAX_ALIGN_WORK = 1_500_000
+MAX_ALIGN_WORK = 1_000_000
 #: work units shared by every alignment of one divergence (one pair of rows: the candidate and every reference)
-MAX_PAIR_ALIGN_WORK = 4_000_000
+MAX_PAIR_ALIGN_WORK = 2_500_000
 #: work units shared by every pair of one comparison (the default pairs, or every pair of ``--all-pairs``)
-MAX_COMPARISON_ALIGN_WORK = 10_000_000
+MAX_COMPARISON_ALIGN_WORK = 5_000_000
 
 
 class _OverBudget(Exception):

@@ -118,6 +118,9 @@ class RougeDialect(Dialect):
     #: F is P·R / ((1 − α)·P + α·R) from the printed (rounded) P and R, α an option (ROUGE-1.5.5 -p); otherwise
     #: F1 = 2PR / (P + R)
     weighted_f: ClassVar[bool] = False
+    #: what the implementation itself calls ROUGE-L is the summary-level union LCS over sentences (this project's
+    #: rougeLsum; ROUGE-1.5.5), not one LCS over the whole text (a reproduce search labels a "ROUGE-L" match with it)
+    rouge_l_is_summary_level: ClassVar[bool] = False
     #: the multi-reference rules a reproduce search tries, the dialect's own first: (rule, cost, words)
     search_multi_ref: ClassVar[tuple] = (("best-f", 0.0, ""), ("pool", 1.5, "references pooled"),
                                          ("best-recall", 1.5, "best-recall reference"))

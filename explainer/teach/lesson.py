@@ -45,9 +45,25 @@ def claim_checks(claims: Sequence[Claim], b: dict | None, r: dict | None) -> lis
         shown = "" if v is None else num(v)   # as the lesson's steps show numbers
         if v is not None and c.metric == "bleu" and b["scale"] != 1:
             shown += f" ({bleu_headline(b['score'], b['scale'])} on its 0–{b['scale']:g} scale)"
-        out.append(ClaimCheck(c.metric, CLAIM_METRICS[c.metric], c.printed, v, shown, impl,
-                              None if v is None else c.agrees(v)))
+        agrees = None if v is None else c.agrees(v)
+        where = _elsewhere(c, b, r) if agrees is False else None
+        out.append(ClaimCheck(c.metric, CLAIM_METRICS[c.metric], c.printed, v, shown, impl, agrees,
+                              *((where.kind, where.detail) if where is not None else ())))
     return out
+
+
+def _elsewhere(c: Claim, b: dict | None, r: dict | None):
+    """The three-way verdict of a number that is wrong with these settings: which settings give it, or the
+    nearest value (``explainer.dialectcmp.printed.judge_printed``, over the texts of the traces)."""
+    from explainer.dialectcmp.printed import judge_printed
+
+    src = b or r
+    if not src:
+        return None
+    try:
+        return judge_printed(src["candidate"]["text"], [x["text"] for x in src.get("references", [])], c, False)
+    except ValueError:
+        return None     # texts beyond the search's limits: the two-way verdict stays
 
 
 def _place_claims(steps: list[Step], checks: list[ClaimCheck]) -> list[Step]:

@@ -114,12 +114,24 @@ class ClaimCheck:
     shown: str
     implementation: str
     agrees: bool | None
+    #: where a number that is wrong with these settings holds (the three-way verdict,
+    #: ``explainer.dialectcmp.printed.judge_printed``): kind ("holds-otherwise" / "holds-nowhere") and which
+    #: settings, or the nearest value
+    elsewhere: str = ""
+    elsewhere_detail: str = ""
 
     @property
     def verdict(self) -> str:
         if self.agrees is None:
             return "not computed with these settings"
-        return "holds with these settings" if self.agrees else "wrong with these settings"
+        if self.agrees:
+            return "holds with these settings"
+        tail = f" ({self.elsewhere_detail})" if self.elsewhere_detail else ""
+        if self.elsewhere == "holds-otherwise":
+            return f"wrong with these settings; holds with other settings{tail}"
+        if self.elsewhere == "holds-nowhere":
+            return f"wrong with these settings; holds under no configuration searched{tail}"
+        return "wrong with these settings"
 
     @property
     def mark(self) -> str:

@@ -426,6 +426,17 @@ def choice(key: str, options: Sequence, default: Any = None) -> Any:
     return value
 
 
+def reset(key: str, value: Any = None) -> None:
+    """Put a choice widget back to ``value`` (None: its default on the next run), forgetting the value last shown
+    (which :func:`choice` would otherwise fall back to)."""
+    ss = st.session_state
+    ss.get(_SHOWN, {}).pop(key, None)
+    if value is None:
+        ss.pop(key, None)
+    else:
+        ss[key] = value
+
+
 def shown(key: str, default: Any = None) -> Any:
     """The value of ``key`` as last drawn by :func:`choice` (for callbacks: the stored value may be a stale
     display string until the script reconciles it)."""

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
+from explainer.options import freeze
 from explainer.ui.schema import (
     DEFAULT_ROUGE_TYPES,
     ROUGE_TYPE_CHOICES,
@@ -80,17 +81,19 @@ class MetricSettings:
         object.__setattr__(self, "rouge_options", MappingProxyType(dict(self.rouge_options)))
         object.__setattr__(self, "rouge_types", tuple(self.rouge_types))
 
+    def _key(self) -> tuple:
+        # the one freeze of option values (explainer.options.freeze): equal settings hash equal, and NLTK's
+        # alpha=5 and alpha=5.0 stay two settings
+        return (self.bleu_dialect, freeze(self.bleu_options), self.rouge_dialect, self.rouge_types,
+                freeze(self.rouge_options))
+
     def __eq__(self, other):
         if not isinstance(other, MetricSettings):
             return NotImplemented
-        return (self.bleu_dialect, dict(self.bleu_options), self.rouge_dialect, self.rouge_types,
-                dict(self.rouge_options)) == (other.bleu_dialect, dict(other.bleu_options), other.rouge_dialect,
-                                              other.rouge_types, dict(other.rouge_options))
+        return self._key() == other._key()
 
     def __hash__(self):
-        return hash((self.bleu_dialect, self.rouge_dialect, self.rouge_types,
-                     tuple(sorted((k, repr(v)) for k, v in self.bleu_options.items())),
-                     tuple(sorted((k, repr(v)) for k, v in self.rouge_options.items()))))
+        return hash(self._key())
 
     def bleu_kwargs(self) -> dict[str, Any]:
         """``explain_bleu(candidate, refs, **settings.bleu_kwargs())``."""

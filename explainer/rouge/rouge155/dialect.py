@@ -125,6 +125,7 @@ class Rouge155Dialect(RougeDialect):
     rank = 3
     printed_decimals = 5
     weighted_f = True
+    rouge_l_is_summary_level = True
     search_multi_ref = (("pool", 0.0, ""), ("best-recall", 0.5, "-f B (best-recall reference)"))
 
     @classmethod

@@ -341,6 +341,32 @@ USAGE = ("usage: python -m explainer.rouge.rouge155 [ROUGE-1.5.5 flags] <ROUGE-e
          "  Reproduces ROUGE-1.5.5.pl's printed report without Perl (data files are built in; -e is ignored).")
 
 
+#: the main CLI's bounds (``python -m explainer rouge``): ROUGE-1..9, and the rouge155 dialect's resamples
+CLI_MAX_N = 9
+#: resamples x evaluations: the bootstrap's draw limit (the BLEU core's MAX_BOOTSTRAP_DRAWS; a test checks they
+#: are equal, the ROUGE core does not import the BLEU one)
+MAX_BOOTSTRAP_DRAWS = 100_000_000
+
+
+def _check_limits(opts) -> None:
+    """The bounds of ``python -m explainer rouge --dialect rouge155``, checked from the flags before any file is
+    read (-n 999999999 built a billion n-gram types; -r 100000000 a hundred million resamples)."""
+    from explainer.rouge.rouge155.dialect import MAX_RESAMPLES
+
+    if opts.n > CLI_MAX_N:
+        raise ValueError(f"-n {opts.n:,}: the explainer computes ROUGE-1 to ROUGE-{CLI_MAX_N} (-n 0 to {CLI_MAX_N})")
+    if opts.resamples > MAX_RESAMPLES:
+        raise ValueError(f"-r {opts.resamples:,}: at most {MAX_RESAMPLES:,} bootstrap resamples")
+
+
+def _check_draws(opts, specs) -> None:
+    """Resamples x evaluations, the bootstrap's draws (the core's limit), before any summary is read."""
+    if opts.resamples * max(1, len(specs)) > MAX_BOOTSTRAP_DRAWS:
+        raise ValueError(f"-r {opts.resamples:,} x {len(specs):,} evaluations = {opts.resamples * len(specs):,} "
+                         f"bootstrap draws, over the limit of {MAX_BOOTSTRAP_DRAWS:,}; use -r "
+                         f"{max(1, MAX_BOOTSTRAP_DRAWS // len(specs)):,} or fewer")
+
+
 def main(argv: list[str] | None = None) -> int:
     """A drop-in for ``ROUGE-1.5.5.pl [flags] config [systemID]``: prints the script's report."""
     import sys
@@ -372,6 +398,7 @@ def main(argv: list[str] | None = None) -> int:
             be_mode = core_flags[k + 1]
             del core_flags[k:k + 2]
         opts = parse_flags(core_flags)
+        _check_limits(opts)
         z = flags[flags.index("-z") + 1] if "-z" in flags else None
         system_id = pos[1] if len(pos) > 1 else None
         if z is not None:
@@ -383,6 +410,7 @@ def main(argv: list[str] | None = None) -> int:
             all_peers = "-a" in flags and system_id is None
             if not all_peers and system_id is None:
                 raise ValueError("Please specify a system ID to evaluate or use option '-a' to evaluate all systems.")
+        _check_draws(opts, specs)
         run = run_config(specs, opts, system_id=system_id, all_peers=all_peers, be_mode=be_mode)
         for w in run.missing:
             print(w, file=sys.stderr)

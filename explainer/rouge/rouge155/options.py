@@ -145,7 +145,8 @@ def parse_flags(flags: Sequence[str]) -> Rouge155Options:
         try:
             _apply_flag(kw, c, val)
         except (TypeError, ValueError):
-            raise ValueError(f"bad value {val!r} for flag {f}") from None
+            shown = val if val is None or len(val) <= 20 else f"{val[:12]}... ({len(val):,} characters)"
+            raise ValueError(f"bad value {shown!r} for flag {f}") from None
     return Rouge155Options(**kw)
 
 

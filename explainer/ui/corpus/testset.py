@@ -21,6 +21,7 @@ from explainer.corpus.testset import (
 )
 from explainer.errors import ExplainerInputError
 from explainer.ui import highlight as hl
+from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
 from explainer.ui.corpus.common import PAGE_MAX_BYTES, PAGE_MAX_SEGMENTS, PAGE_MAX_SYSTEMS
 from explainer.ui.corpus.link import PAGE
@@ -29,6 +30,10 @@ from explainer.ui.corpus.link import PAGE
 def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[tuple[str, bytes]]) -> TestSet:
     """Build a test set from uploaded files (name, bytes): .txt systems and references, or .jsonl / .tsv files
     that carry their references. Raises TestSetError with the file and line."""
+    if not system_files:    # the uploader itself refuses a file over the limit: it is marked red, never sent
+        raise TestSetError(f"give at least one system output file (the limit is {PAGE_MAX_BYTES / 1e6:.0f} MB for "
+                           "all files together: a larger file is refused by the uploader, marked red, and never "
+                           "reaches the page; `python -m explainer compare` takes larger test sets)")
     total = sum(len(b) for _, b in system_files) + sum(len(b) for _, b in ref_files)
     if total > PAGE_MAX_BYTES:
         raise TestSetError(f"the files hold {total / 1e6:.1f} MB, over the page's limit of {PAGE_MAX_BYTES / 1e6:.0f} "
@@ -113,8 +118,10 @@ def _set_testset(ts: TestSet, label: str, sample: str | None = None) -> None:
     ss["cp_names"] = list(ts.names)
     for i, n in enumerate(ts.names):
         ss[f"cp_name_{i}"] = n
-    for k in ("cp_seg", "cp_baseline", "cp_system", "cp_view_sys", "cp_filter_ids"):
+    for k in ("cp_seg", "cp_filter_ids"):
         ss.pop(k, None)
+    for k in ("cp_baseline", "cp_system", "cp_view_sys"):
+        ps.reset(k)         # another test set: its first systems, not the last ones shown
 
 
 def _sample_settings(sid: str) -> None:

@@ -31,13 +31,15 @@ from explainer.ui import settings as ms
 from explainer.ui.dialects import view as dv
 from explainer.ui.dialects.link import HEAD_TYPES, PAGE, TABS, load_from_url, query, set_texts, texts
 
-_VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error}
+_VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error,
+            "refused": st.error}
 
 
 # ------------------------------------------------------------------------------------------------ callbacks
 def _set_texts(cand: str, refs) -> None:
     set_texts(cand, refs)
-    st.session_state["dl_a"] = st.session_state["dl_b"] = ""
+    ps.reset("dl_a", "")      # other texts, other rows: the first two again
+    ps.reset("dl_b", "")
 
 
 def _on_example() -> None:
@@ -264,6 +266,7 @@ def _search(cand: str, refs: list[str], claim: str, claim_metric: str):
 def _show_search(res, cand: str, refs: list[str], claim: str) -> None:
     """The verdict, the built-in claim's note, the matches (or the nearest ones), the command, the download."""
     _VERDICT[res.verdict](hl.md_escape(res.message))
+    st.caption(hl.md_escape(res.judgement().sentence))    # the three-way verdict (explainer.dialectcmp.verdict)
     builtin = next((c for c in BUILTIN_CLAIMS if c.claim == claim and get_example(c.example).candidate == cand
                     and list(get_example(c.example).references) == refs), None)
     if builtin is not None:

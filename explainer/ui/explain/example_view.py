@@ -24,5 +24,19 @@ def claim_rows(example: Example, bleu_trace, rouge_trace) -> list[dict]:
         agrees = "—" if v is None else ("yes" if c.agrees(v) else "no")
         shown = "not computed" if v is None else examples.format_claim_value(c.metric, v)
         rows.append({"number": CLAIM_METRICS[c.metric], "the textbook prints": c.printed,
-                     "these settings give": shown, "agrees": agrees})
+                     "these settings give": shown, "agrees": agrees,
+                     "verdict": _three_way(example, c, None if v is None else c.agrees(v))})
     return rows
+
+
+def _three_way(example: Example, c, agrees: bool | None) -> str:
+    """Holds with these settings / holds with other settings (which) / holds under no configuration searched (the
+    nearest): ``explainer.dialectcmp.printed.judge_printed`` (cached per example and number)."""
+    if agrees is None:
+        return "not computed with these settings"
+    from explainer.dialectcmp.printed import judge_printed
+
+    try:
+        return judge_printed(example.candidate, example.references, c, agrees).sentence
+    except ValueError:
+        return "holds with these settings" if agrees else "wrong with these settings"

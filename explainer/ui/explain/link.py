@@ -56,7 +56,7 @@ def _put_view(values: dict) -> None:
     if values.get("rouge_ref"):
         ss["rouge_ref"] = values["rouge_ref"]
     else:
-        ss.pop("rouge_ref", None)
+        ps.reset("rouge_ref")
 
 
 def _restore() -> None:

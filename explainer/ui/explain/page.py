@@ -75,7 +75,7 @@ def _on_example() -> None:
     xl.put_texts(ex.candidate, list(ex.references))
     put_settings(settings)
     ss["ngram"] = ""
-    ss.pop("rouge_ref", None)
+    ps.reset("rouge_ref")
 
 
 def _add_ref() -> None:
@@ -111,7 +111,7 @@ def _on_ngram_row() -> None:
 def _on_text_change() -> None:
     st.session_state["example"] = ""
     st.session_state["ngram"] = ""
-    st.session_state.pop("rouge_ref", None)
+    ps.reset("rouge_ref")
 
 
 # --------------------------------------------------------------------------------------------- widgets

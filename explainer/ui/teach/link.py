@@ -237,7 +237,10 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
     out: dict[str, Any] = {}
     if mode == "practice":
         values.update({k: ss.get(PAGE[k].key, PAGE[k].default) for k in ("seed", "level", "n", "item")})
-        return {**_differing(full, src), **PAGE.params(values, always=("seed", "level", "n", "item"))}
+        # an exercise set's link names no source: it reads back on the default worked example, so the settings
+        # are stated against that example's own, not the source's
+        return {**_differing(full, "example", DEFAULT_EXAMPLE), **PAGE.params(values, always=("seed", "level", "n",
+                                                                                             "item"))}
     if src == "example":
         values["example"] = ss.get("tch_example") or DEFAULT_EXAMPLE
     elif src == "preset":
@@ -258,9 +261,9 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
     return {**PAGE.params(values, always=("example", "preset", "variant", "step")), **out, **_differing(full, src)}
 
 
-def _differing(full: dict, src: str) -> dict:
+def _differing(full: dict, src: str, example: str | None = None) -> dict:
     """The settings that differ from the source's own (a worked example's, a preset's, the defaults)."""
     ss = st.session_state
-    have = ms.settings_to_params(source_defaults(src, ss.get("tch_example") or DEFAULT_EXAMPLE,
+    have = ms.settings_to_params(source_defaults(src, example or ss.get("tch_example") or DEFAULT_EXAMPLE,
                                                  ss.get("tch_preset"), ss.get("tch_variant", 0)))
     return {k: v for k, v in full.items() if have.get(k) != v}

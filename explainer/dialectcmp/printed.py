@@ -1,0 +1,99 @@
+"""The three-way verdict on the numbers the textbook prints for the worked examples (``explainer.examples``):
+``judge_printed(candidate, references, claim, agrees)`` — holds with these settings, with other settings (which:
+the reproduce search for a value, every ROUGE configuration and reference for a count, every BLEU configuration for
+a bound), or under no configuration searched (the nearest). Used by Teach, the handouts and the Explain page."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from explainer.dialectcmp.verdict import Judgement, judge
+
+__all__ = ["judge_printed", "example_claim_text"]
+
+#: the textbook's claim metrics (explainer.examples.CLAIM_METRICS) as reproduce claim words; counts are not searched
+_CLAIM_WORDS = {"bleu": ("BLEU", "bleu"), "bleu_p1": ("unigram precision", "bleu"), "bleu_bp": ("BP", "bleu"),
+                "rouge1_p": ("ROUGE-1 precision", "rouge1"), "rouge1_r": ("ROUGE-1 recall", "rouge1"),
+                "rouge1_f": ("ROUGE-1 F", "rouge1"), "rouge2_r": ("ROUGE-2 recall", "rouge2"),
+                "rouge2_f": ("ROUGE-2 F", "rouge2"), "rougeL_r": ("ROUGE-L recall", "rougeL"),
+                "rougeL_f": ("ROUGE-L F", "rougeL")}
+
+
+def example_claim_text(c) -> tuple[str, str] | None:
+    """(claim string, --metric) for a textbook claim (``explainer.examples.Claim``), None when it is not a
+    number the search looks for (counts; "below 1")."""
+    words = _CLAIM_WORDS.get(c.metric)
+    if words is None or c.relation != "=":
+        return None
+    printed = c.printed.split("(")[0].replace("≈", "=").replace("about", "").strip()
+    return f"{words[0]} {printed}", words[1]
+
+
+def judge_printed(candidate: str, references, c, agrees: bool | None) -> Judgement:
+    """The three-way verdict of a textbook number ``c`` for an example's texts; ``agrees``: whether it holds with
+    the settings on the page (``explainer.examples.Claim.agrees`` of the value there; None: not computed)."""
+    if agrees:
+        return Judgement("holds", "")
+    return _judge_elsewhere(candidate, tuple(references), c)
+
+
+@lru_cache(maxsize=256)
+def _judge_elsewhere(candidate: str, references: tuple, c) -> Judgement:
+    q = example_claim_text(c)
+    if q is not None:
+        from explainer.dialectcmp.reproduction import reproduce
+
+        return judge(reproduce(candidate, list(references), q[0], metric=q[1]), None)
+    if c.metric in _HITS:
+        return _judge_count(candidate, list(references), c)
+    if c.metric == "bleu" and c.relation == "<":
+        return _judge_bound(candidate, list(references), c)
+    return Judgement("not-searched", "")
+
+
+#: count claims: the ROUGE type whose hits they are
+_HITS = {"lcs": "rougeL", "lsum_hits": "rougeLsum", "rouge1_hits": "rouge1"}
+
+
+def _judge_count(candidate: str, references: list, c) -> Judgement:
+    """A count (LCS length, union-LCS hits, unigram overlap) against each reference, under every ROUGE
+    configuration searched: the simplest that gives it, else the nearest count."""
+    from explainer.dialectcmp.configs import dialect_class
+    from explainer.dialectcmp.engines import RougeEngine
+    from explainer.dialectcmp.space import rouge_space
+
+    t = _HITS[c.metric]
+    eng = RougeEngine(candidate, references)
+    best = None
+    near = None
+    for sc in sorted(rouge_space(split_changes=False), key=lambda x: x.cost):
+        try:
+            prepared = eng.per_reference(sc.dialect, sc.config.opts, [t])
+        except ValueError:
+            continue        # the type is not one of this implementation's
+        for k, per in enumerate(prepared[4]):
+            hits = float(per[t].hits)
+            label = dialect_class("rouge", sc.dialect).short_label or sc.dialect
+            words = ", ".join((label,) + sc.words + (f"reference {k + 1}",))
+            if hits == c.value and best is None:
+                best = f"{words}: {hits:g}"
+            d = abs(hits - c.value)
+            if near is None or d < near[0]:
+                near = (d, f"the nearest: {words}: {hits:g}")
+    if best is not None:
+        return Judgement("holds-otherwise", best)
+    return Judgement("holds-nowhere", near[1] if near else "")
+
+
+def _judge_bound(candidate: str, references: list, c) -> Judgement:
+    """A bound ("BLEU stays below 1") under every BLEU configuration searched."""
+    from explainer.dialectcmp.engines import BleuEngine
+    from explainer.dialectcmp.space import bleu_space
+
+    eng = BleuEngine(candidate, references)
+    subset = tuple(range(len(references)))
+    for sc in sorted(bleu_space([candidate, *references]), key=lambda x: x.cost):
+        res = eng.score(sc.dialect, sc.config.opts, subset)
+        scale = eng.dialect(sc.dialect, sc.config.opts).scale
+        if res.error is None and c.agrees(res.score / scale):
+            return Judgement("holds-otherwise", ", ".join((sc.dialect,) + sc.words) + f": {res.score / scale:.6g}")
+    return Judgement("holds-nowhere", "every configuration searched gives at least the bound")

@@ -1,0 +1,241 @@
+"""No click crashes, as a property of every page (issue 18): random widget sequences on the Dialects, Corpus,
+Gaming lab and Teach pages (the Explain page's are in test_ui_widget_sequences.py).
+
+Each seed drives one reproducible sequence of what a user does on one page, through
+:class:`tests.ui_driver.BrowserLikeApp` (choice widgets send back the labels the browser holds): any widget the
+page shows (by key or label, nothing about the page's internals), and between those steps switches of the
+page's examples, lessons, modes, metrics and dialects. After every step the page must have run without an
+exception; at random points the link in the address bar is opened in a new session and must show the same view
+(the keyed widgets' values and the page's key numbers). A failure names the seed and the steps.
+
+The default run is a sample (``SEEDS`` × ``STEPS`` per page, every page and its modes); ``-m slow`` runs the
+full 40 sequences of 10 steps per page.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+
+import pytest
+
+from explainer.examples import EXAMPLES
+from tests.ui_driver import PageSpec, run_sequence
+
+FULL_SEEDS, FULL_STEPS = 40, 10
+
+
+def _html(app) -> str:
+    return "".join(h.proto.body for h in app.at.get("html"))
+
+
+def _frames(app) -> list:
+    """The tables' cells as shown (NaN as an empty cell: NaN is not equal to itself)."""
+    return [[list(d.value.columns)] + d.value.astype(object).where(d.value.notna(), "").values.tolist()
+            for d in app.at.dataframe]
+
+
+# ------------------------------------------------------------------------------------------------ Teach
+def _teach_numbers(app):
+    """The step shown (family, title, 'step i of n') or the exercise shown, and the score line."""
+    body = _html(app)
+    return (re.findall(r'<div class="tc-title">(.*?)</div>', body), [m.value for m in app.at.markdown
+                                                                     if m.value.startswith("**Score")])
+
+
+def _teach_link_ok(app) -> bool:
+    # own texts longer than a link carries are left out of it (said on the page): nothing to read back
+    return "text" not in app.query
+
+
+def _teach_exclude(app) -> set[str]:
+    # the answers typed and the LCS table's fill slider are the student's own, not the lesson's; an exercise set
+    # does not depend on the lesson's source (the sidebar keeps it, its link leaves it out)
+    own = {"large_text", "tch_answer_*", "tch_set_answer_*", "tch_atk_*", "tch_cells_*"}
+    if app.query.get("mode") == ["practice"]:
+        own |= {"tch_source", "tch_example", "tch_preset", "tch_variant", "tch_cand", "tch_ref_*", "tch_order"}
+    return own
+
+
+TEACH = PageSpec(
+    "teach",
+    starts=[lambda r: {}, lambda r: {"example": r.choice(EXAMPLES).id},
+            lambda r: {"example": r.choice(EXAMPLES).id, "mode": "student"},
+            lambda r: {"preset": r.choice(["word-salad", "permutation", "stem-mismatch"])},
+            lambda r: {"candidate": "the the the the", "ref": ["the cat is on the mat", "there is a cat"]},
+            lambda r: {"mode": "practice", "seed": str(r.randrange(20)), "level": r.choice(["easy", "medium"]),
+                       "n": "6", "item": "1"}],
+    switches=["tch_mode", "tch_source", "tch_example", "tch_example", "tch_preset", "tch_variant", "tch_step",
+              "tch_order", "tch_item", "tch_level", "bleu_dialect", "rouge_dialect"],
+    # the answers typed and the LCS table's fill slider are the student's own, not the lesson's
+    exclude=_teach_exclude, numbers=_teach_numbers,
+    link_ok=_teach_link_ok,
+)
+
+
+# ------------------------------------------------------------------------------------------------ Dialects
+def _dialects_numbers(app):
+    return _frames(app), re.findall(r'data-testid="dl-divergence">(.*?)</div>', _html(app))
+
+
+DIALECTS = PageSpec(
+    "dialects",
+    starts=[lambda r: {}, lambda r: {"candidate": "the cat sat on the mat", "ref": ["the cat is on the mat"],
+                                     "metric": r.choice(["bleu", "rouge"])},
+            lambda r: {"candidate": "a b c", "ref": ["a b", "b c"], "metric": "rouge"}],
+    switches=["dl_example", "dl_metric", "dl_a", "dl_b", "dl_head",
+              lambda app, r: app.open_tab(r.choice(["Side by side", "Reproduce a number"]), key="dl_tab")
+              and "open a tab"],
+    # "Load a worked example" and the textbook claim picker load texts; they are not a state of the page
+    exclude={"dl_example", "dl_builtin", "dl_head"}, numbers=_dialects_numbers,
+)
+
+
+# ------------------------------------------------------------------------------------------------ Gaming lab
+def _lab_numbers(app):
+    """The references as the lab reads them (one per non-empty line, stripped: the link carries them so)."""
+    boxes = [t.value for t in app.at.text_area if t.key == "lab_refs_box"]
+    return [[ln.strip() for ln in b.splitlines() if ln.strip()] for b in boxes]
+
+
+LAB = PageSpec(
+    "lab",
+    starts=[lambda r: {}, lambda r: {"lab": r.choice(["presets", "generators", "sweeps", "optimizer"])},
+            lambda r: {"lab": "optimizer", "budget": "0.5", "seed": str(r.randrange(100))}],
+    switches=["lab_section", "lab_section", "lab_preset", "lab_gen_box", "lab_sweep_box", "lab_opt_target_box"],
+    # kept across sections but not in the link: the generators' parameters, the sweeps' own inputs and the G3
+    # corpus texts
+    exclude={"large_text", "lab_gen_*", "lab_sw_*", "lab_pad_*", "lab_refs_box"}, numbers=_lab_numbers,
+    # the optimizer's time budget: the smallest, so that a run costs half a second
+    fixed={"lab_opt_budget": 0.5, "lab_sw_len": 40},
+)
+
+
+# ------------------------------------------------------------------------------------------------ Corpus
+CORPUS = PageSpec(
+    "corpus",
+    starts=[lambda r: {"sample": "news-zh", "metric": r.choice(["bleu", "rouge"])},
+            lambda r: {"sample": "news-en"}],
+    switches=["cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_rouge_type", "cp_differ_view",
+              "cp_rdiffer_view", "cp_view_family", "bleu_dialect", "rouge_dialect", "rouge_types"],
+    # not in the link (docs/corpus.md lists what is): the input form (the sample loaded is), the table's search
+    # and filter, the chart format, the names given to the systems (the headline metrics' labels show them: their
+    # values are compared), the analysis shown and the segment's step-by-step view
+    exclude={"cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*",
+             "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "(metrics)"},
+    numbers=lambda app: [m.value for m in app.at.metric],
+    fixed={"cp_test_n_bs": 100, "cp_test_n_ar": 100},
+    skip=lambda n: n.key in ("cp_impl_run",),
+)
+
+SPECS = {"teach": TEACH, "dialects": DIALECTS, "lab": LAB, "corpus": CORPUS}
+DEFAULT = {"teach": (12, 10), "dialects": (8, 10), "lab": (8, 10), "corpus": (6, 10)}
+
+# Issue 18's two Teach crashes (Next after the step list changed; Next / Previous after Check) are fixed on the
+# branch that brings explainer.ui.pagestate; until it is merged the Teach sequences may hit them. The marker goes
+# away by itself with that module: from then on the Teach sequences are as strict as the others.
+TEACH_CRASHES_FIXED = importlib.util.find_spec("explainer.ui.pagestate") is not None
+KNOWN_TEACH_CRASH = pytest.mark.xfail(not TEACH_CRASHES_FIXED, strict=False,
+                                      reason="issue 18 crashes 1-2 (Teach), fixed with explainer.ui.pagestate")
+
+
+def _cases(seeds: dict[str, int]) -> list:
+    return [pytest.param(p, s, id=f"{p}-{s}", marks=[KNOWN_TEACH_CRASH] if p == "teach" else [])
+            for p, n in seeds.items() for s in range(n)]
+
+
+@pytest.mark.parametrize("page,seed", _cases({p: n for p, (n, _) in DEFAULT.items()}))
+def test_random_widget_sequence_never_raises(page, seed):
+    run_sequence(SPECS[page], seed, DEFAULT[page][1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page,seed", _cases(dict.fromkeys(SPECS, FULL_SEEDS)))
+def test_random_widget_sequence_never_raises_full(page, seed):
+    run_sequence(SPECS[page], seed, FULL_STEPS)
+
+
+# --------------------------------------------------------------------- sequences that failed, kept as they were
+def _reopened_same(app, spec):
+    from tests.ui_driver import check_link
+
+    check_link(app, spec, ["regression"])
+
+
+def test_dialects_headline_rouge_type_is_in_the_link():
+    """Dialects, seed 0 (shortened): the headline ROUGE type changes the chart and the table's columns, but the
+    link left it out, so the link opened the page on ROUGE-1."""
+    from tests.ui_driver import BrowserLikeApp
+
+    app = BrowserLikeApp({"candidate": "the cat sat on the mat", "ref": ["the cat is on the mat"], "metric": "rouge"},
+                         page="dialects")
+    app.select("dl_head", "rougeL")
+    assert not app.exceptions and app.query["head"] == ["rougeL"]
+    assert list(app.at.dataframe[0].value.columns)[1] == "rougeL F"
+    _reopened_same(app, DIALECTS)
+    again = app.reopen()
+    assert again.at.selectbox(key="dl_head").value == "rougeL"
+
+
+def test_lab_no_move_and_no_reference_are_in_the_link():
+    """Gaming lab, seeds 2 and 5 of the sequences: with no optimizer move chosen, or every reference box line
+    blank, the link said nothing, so it opened with every move and with the default references."""
+    from tests.ui_driver import BrowserLikeApp
+
+    app = BrowserLikeApp({"lab": "optimizer", "budget": "0.5"}, page="lab")
+    app.select("lab_opt_moves", [], kind="multiselect")
+    assert not app.exceptions and app.query["moves"] == [""]
+    again = app.reopen()
+    assert again.at.multiselect(key="lab_opt_moves").value == []
+    assert any("Choose at least one move" in w.value for w in again.at.warning)
+    _reopened_same(app, LAB)
+    app.set("text_area", "lab_refs_box", "   ")
+    assert not app.exceptions and app.query["ref"] == [""]
+    again = app.reopen()
+    assert again.at.text_area(key="lab_refs_box").value == ""
+    assert any("Add at least one reference" in w.value for w in again.at.warning)
+    _reopened_same(app, LAB)
+
+
+def test_corpus_sample_link_keeps_the_default_rouge_types():
+    """Corpus, seed 0: ``corpus?sample=news-zh&metric=rouge`` (a sample with its own suggested settings) opened
+    with no ROUGE type at all ("Select at least one ROUGE type"), and its link then said ``rouge_types=``: the
+    sample's settings were put on top of settings read before any widget existed, where no pick yet was taken
+    for an empty pick."""
+    from tests.ui_driver import BrowserLikeApp
+
+    app = BrowserLikeApp({"sample": "news-zh", "metric": "rouge"}, page="corpus")
+    assert not app.exceptions
+    assert app.at.multiselect(key="rouge_types").value == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    assert not [w for w in app.at.warning if "ROUGE type" in w.value]
+    assert app.query["tokenize"] == ["zh"] and app.query["rouge_types"] == ["rouge1,rouge2,rougeL,rougeLsum"]
+    _reopened_same(app, CORPUS)
+
+
+@KNOWN_TEACH_CRASH
+def test_teach_next_after_the_step_list_changed():
+    """Issue 18 crash 1 (Teach seeds 10 and 21 hit it too): a worked example whose lesson has another number of
+    steps, then Next: the browser sent the old label '1 / 15 · BLEU · …' back and Next crashed (int() of it)."""
+    from tests.ui_driver import BrowserLikeApp
+
+    app = BrowserLikeApp({}, page="teach")
+    app.select("tch_example", "papineni_the")
+    app.click("tch_next")
+    assert not app.exceptions, app.exceptions
+    _reopened_same(app, TEACH)
+
+
+@KNOWN_TEACH_CRASH
+def test_exercise_set_next_and_previous_after_check():
+    """Issue 18 crash 2: an exercise set, an answer checked (its label gets a tick), then Next and Previous."""
+    from tests.ui_driver import BrowserLikeApp
+
+    app = BrowserLikeApp({"mode": "practice", "seed": "1", "level": "easy", "n": "6", "item": "1"}, page="teach")
+    box = next(t for t in app.at.text_input if (t.key or "").startswith("tch_set_answer_"))
+    box.set_value("3")   # a count (a whole number is asked)
+    next(b for b in app.at.button if b.label == "Check").click()
+    app.run()
+    for key in ("tch_item_next", "tch_item_prev"):
+        app.click(key)
+        assert not app.exceptions, (key, app.exceptions)
+    assert app.query["item"] == ["1"]
+    _reopened_same(app, TEACH)
