@@ -56,3 +56,16 @@ def test_the_closing_step_compares_bleu_and_rouge_with_the_libraries_numbers(eid
     assert f"BP = {num(real.bp)}" in cells
     assert f"F = {num(rl['rouge1'].fmeasure)}" in cells and f"ROUGE-L F = {num(rl['rougeL'].fmeasure)}" in cells
     assert lesson.bleu_summary["shown"] in cells
+
+
+def test_a_lesson_with_pooled_references_of_the_textbook_dialect():
+    """Found by the Teach page's random sequences: the textbook ROUGE with multi_ref=pool records pooled counts
+    without a rule name, and the lesson crashed (KeyError 'rule')."""
+    from explainer.rouge import explain_rouge
+
+    cand, refs = "the cat sat on the mat", ["the cat sat", "a cat was on the mat"]
+    lesson = build_lesson(cand, refs, rouge_dialect="textbook", rouge_options={"multi_ref": "pool"})
+    r = explain_rouge(cand, refs, dialect="textbook", types=("rouge1",), multi_ref="pool").to_dict()
+    pooled = r["pooled"]["rouge1"]
+    text = " ".join(b.text for s in lesson.steps for b in s.blocks if hasattr(b, "text") and isinstance(b.text, str))
+    assert f"hits {pooled['hits']}, reference size {pooled['ref_total']}" in text

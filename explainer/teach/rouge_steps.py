@@ -181,7 +181,9 @@ def _final_note(r: dict, t: str, res: dict) -> Para | None:
         return None
     if abs(s["fmeasure"] - res["fmeasure"]) > 1e-12 or abs(s["recall"] - res["recall"]) > 1e-12:
         pool = (r.get("pooled") or {}).get(t)
-        how = (f" ({pool['rule']}: hits {num(pool['hits'])}, reference size {num(pool['ref_total'])}, candidate "
+        # the pooled record names its rule in some dialects only (the textbook's "pool" has none)
+        rule = f"{pool['rule']}: " if pool and pool.get("rule") else ""
+        how = (f" ({rule}hits {num(pool['hits'])}, reference size {num(pool['ref_total'])}, candidate "
                f"size {num(pool['cand_total'])})") if pool else ""
         lead = "The counts of all references are pooled: the" if pool else "The"
         return Para(f"{lead} reported {LABELS.get(t, t)} is P {num(s['precision'])}, R {num(s['recall'])}, "
