@@ -13,7 +13,6 @@ and shared by every session (:mod:`explainer.ui.compute`): a class opening the t
 from __future__ import annotations
 
 import dataclasses
-import functools
 
 import streamlit as st
 
@@ -43,7 +42,7 @@ from explainer.ui.teach.link import (
     source_defaults,
 )
 from explainer.ui.teach.practice import practice
-from explainer.ui.teach.walkthrough import _go, downloads, nav, step_body, student_step
+from explainer.ui.teach.walkthrough import downloads, nav, step_body, student_step
 from explainer.ui.teach.walkthrough import title as title_
 
 # the LCS table's slider: the body gets the rest of the window.
@@ -52,6 +51,7 @@ FIT_TITLE = 2.11
 SLIDER_HEIGHT = 90
 
 PAGE_CSS = """<style>
+.st-key-tch_keys,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys){display:none!important}
 :root{--tcb:max(1.22rem,2.7vmin);--tnotes-h:26vh}
 [data-testid="stMainBlockContainer"]{padding-top:3.4rem;padding-bottom:1.2rem}
 .tc{font-size:var(--tcb)}
@@ -303,8 +303,6 @@ def _walk(lesson: Lesson, mode: str) -> int:
     presenting.apply_pending()
     i = nav(lesson, mode)
     n = len(lesson.steps)
-    if mode == "walk":
-        presenting.clicker_keys(functools.partial(_go, n=n))
     if view:
         presenting.sync(i, n)
     title_(lesson, i)

@@ -74,12 +74,13 @@ def _clock(got: dict | None) -> None:
 
 
 def clicker_keys(go) -> None:
-    """Hidden buttons bound to the clicker keys (the visible Previous / Next keep ← and →)."""
-    with st.container(key="tch_keys", height=1, border=False):
+    """Hidden buttons bound to the clicker keys (the visible Previous / Next keep ← and →); hidden by the page's
+    CSS (``.st-key-tch_keys``): a hidden button still answers its shortcut."""
+    with st.container(key="tch_keys", border=False):
         for k in FORWARD_KEYS:
-            st.button(f"Next ({k})", key=f"tch_key_{k.lower()}", on_click=go, args=(1,), shortcut=k)
+            st.button(f"Clicker forward ({k})", key=f"tch_key_{k.lower()}", on_click=go, args=(1,), shortcut=k)
         for k in BACK_KEYS:
-            st.button(f"Previous ({k})", key=f"tch_key_{k.lower()}", on_click=go, args=(-1,), shortcut=k)
+            st.button(f"Clicker back ({k})", key=f"tch_key_{k.lower()}", on_click=go, args=(-1,), shortcut=k)
 
 
 def presenter_panel(lesson: Lesson, i: int) -> None:

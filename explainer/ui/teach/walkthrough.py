@@ -3,6 +3,7 @@ student view (predict, check, reveal) and the handouts."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import streamlit as st
 
@@ -12,6 +13,7 @@ from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui.pagestate import MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
+from explainer.ui.teach import presenting
 from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import answer_form, escape, html
 from explainer.ui.teach.common import link as to_link
@@ -51,6 +53,8 @@ def nav(lesson: Lesson, mode: str) -> int:
                   args=(1, n), shortcut="Right" if mode == "walk" else None, help="Next step (→ key)")
         if mode == "walk":
             st.toggle("Speaker notes", key="tch_notes")
+            # in this row: hidden (display:none), they add no row to the page (the step keeps its fit)
+            presenting.clicker_keys(functools.partial(_go, n=n))
         else:
             right, asked = _student_score(lesson)
             st.markdown(f"**{right}/{asked}** right", help=f"{right} of your {asked} answers were right; this "
