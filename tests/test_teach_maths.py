@@ -69,3 +69,28 @@ def test_a_lesson_with_pooled_references_of_the_textbook_dialect():
     pooled = r["pooled"]["rouge1"]
     text = " ".join(b.text for s in lesson.steps for b in s.blocks if hasattr(b, "text") and isinstance(b.text, str))
     assert f"hits {pooled['hits']}, reference size {pooled['ref_total']}" in text
+
+
+@pytest.mark.parametrize("c,r", [(6, 6), (7, 6), (5, 6), (12, 6), (3, 9)])
+def test_the_bp_chart_labels_do_not_overlap(c, r):
+    """'r = 6' and 'c = 6, BP = 1' overlapped on the BP chart (c = r): their boxes (14 px text, about 0.6 em a
+    character) must not intersect."""
+    import re as _re
+
+    from explainer.teach.model import Chart
+    from explainer.ui.teach.teach_html import svg_chart
+
+    bp = 1.0 if c >= r else math.exp(1 - r / c)
+    svg = svg_chart(Chart("bp_curve", {"c": c, "r": r, "bp": bp}, "alt"))
+    boxes = []
+    for m in _re.finditer(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*?font-size="(\d+)"[^>]*?text-anchor="(\w+)"[^>]*>'
+                          r'([^<]*)</text>', svg):
+        x, y, size, anchor, text = float(m[1]), float(m[2]), int(m[3]), m[4], m[5]
+        if not (text.startswith("r = ") or text.startswith("c = ")):
+            continue
+        w = 0.6 * size * len(text)
+        left = x - w if anchor == "end" else (x - w / 2 if anchor == "middle" else x)
+        boxes.append((left, y - size, left + w, y))
+    assert len(boxes) == 2, svg
+    (a0, b0, a1, b1), (c0, d0, c1, d1) = boxes
+    assert a1 <= c0 or c1 <= a0 or b1 <= d0 or d1 <= b0, boxes

@@ -133,3 +133,11 @@ def test_the_demo_runs_from_one_click():
     assert esc(steps[2].lesson) in page_html(again)
     at.button(key="tch_demo_end").click().run()
     assert "demo" not in qp(at) and title(at).startswith("BLEU|")
+
+
+def test_previous_and_next_have_no_tooltip_left_over_the_step():
+    """The "Next step (→ key)" tooltip stayed over the caption after each click; the key is on the button."""
+    at = new_page({"example": "cat_mat", "step": "2"})
+    for key in ("tch_prev", "tch_next"):
+        b = at.button(key=key)
+        assert not b.help and b.proto.shortcut

@@ -521,7 +521,10 @@ def _bp_svg(data: dict) -> tuple[list[str], int, int]:
         parts.append(f'<polyline points="{" ".join(pts)}" fill="none" stroke="{BLUE}" stroke-width="3"/>')
         parts.append(f'<line x1="{X(r):.1f}" y1="{y0}" x2="{X(r):.1f}" y2="{y0 + h}" stroke="{GREEN}" '
                      f'stroke-width="2" stroke-dasharray="6 4"/>')
-        parts.append(_svg_text(X(r) + 4, y0 + 12, f"r = {r}", size=13, anchor="start", fill=GREEN, weight="bold"))
+        # at the foot of the dashed line: the curve is at BP = 1 there, and the candidate's label sits at the top
+        # when c is near r (at the top both overlapped: "r = 6" over "c = 6, BP = 1")
+        parts.append(_svg_text(X(r) + 4, y0 + h - 8, f"r = {r}", size=13, anchor="start", fill=GREEN,
+                               weight="bold"))
     cx, cy = X(c), Y(max(0.0, min(1.0, bp)))
     parts.append(f'<path d="M{cx:.1f},{cy - 9:.1f} L{cx + 9:.1f},{cy:.1f} L{cx:.1f},{cy + 9:.1f} L{cx - 9:.1f},'
                  f'{cy:.1f} Z" fill="{VERMILLION}" stroke="#000"/>')

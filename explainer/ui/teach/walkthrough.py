@@ -46,11 +46,12 @@ def nav(lesson: Lesson, mode: str) -> int:
     i = ps.choice("tch_step", range(n), 0)
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_nav"):
         st.button("Previous", icon=":material/arrow_back:", key="tch_prev", disabled=i == 0, on_click=_go,
-                  args=(-1, n), shortcut="Left" if mode == "walk" else None, help="Previous step (← key)")
+                  args=(-1, n), shortcut="Left" if mode == "walk" else None)
         st.selectbox("Step", list(range(n)), key="tch_step", format_func=lambda k: _step_label(lesson, k),
                      label_visibility="collapsed", width=380)
         st.button("Next", icon=":material/arrow_forward:", key="tch_next", disabled=i >= n - 1, on_click=_go,
-                  args=(1, n), shortcut="Right" if mode == "walk" else None, help="Next step (→ key)")
+                  args=(1, n), shortcut="Right" if mode == "walk" else None)
+        # no tooltip: it stayed over the step's caption after each click; the button shows its key itself
         if mode == "walk":
             st.toggle("Speaker notes", key="tch_notes")
             # in this row: hidden (display:none), they add no row to the page (the step keeps its fit)
