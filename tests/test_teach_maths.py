@@ -36,8 +36,9 @@ def test_textbook_logs_give_sacrebleus_score(eid, cand, refs):
     table = next(b for b in step.blocks if isinstance(b, Table))
     assert "w_n · log p_n" in table.columns and any("sacreBLEU" in c for c in table.columns)
     text = " ".join(" ".join(b.lines) for b in step.blocks if isinstance(b, Formula))
-    assert text.index("Textbook: Σ w_n · log p_n") < text.index("sacreBLEU, same value")
-    assert num(sum(used)) in text and f"{num(math.exp(sum(used)))} (on 0–1)" in text
+    assert text.index("Textbook: Σ w_n·log p_n") < text.index("sacreBLEU: Σ log(100·p_n)")
+    assert f"= {num(sum(used))} → exp = {num(math.exp(sum(used)))} (on 0–1)" in text
+    assert f"{num(sum(used))} + log 100" in text
 
 
 @pytest.mark.parametrize("eid,cand,refs", _cases())

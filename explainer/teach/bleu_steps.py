@@ -405,11 +405,11 @@ def _textbook_lines(comb: dict, terms: list) -> list[str]:
     used = [t for t in terms if t is not None]
     total = sum(used)
     k = comb["effective_order"]
+    # short lines: the terms are in the table above, and the step must fit a 1024×768 projector
     return [
-        "Textbook: Σ w_n · log p_n = " + " + ".join(f"({num(t)})" for t in used) + f" = {num(total)}",
-        f"geometric mean = exp({num(total)}) = {num(math.exp(total))} (on 0–1)",
-        f"sacreBLEU, same value: mean of log(100 · p_n) = {num(comb['log_sum'])} / {k} = {num(comb['log_mean'])}"
-        f" = {num(total)} + log 100; exp({num(comb['log_mean'])}) = {num(comb['geo_mean'])} (in percent)",
+        f"Textbook: Σ w_n·log p_n = {num(total)} → exp = {num(math.exp(total))} (on 0–1)",
+        f"sacreBLEU: Σ log(100·p_n) / {k} = {num(comb['log_mean'])} = {num(total)} + log 100"
+        f" → exp = {num(comb['geo_mean'])} (%)",
     ]
 
 
