@@ -159,6 +159,11 @@ def test_student_answers_wrong_then_right(new_page, app_url):
     box = page.get_by_role("textbox", name="Your answer")
     box.fill("2")
     box.press("Enter")
+    # the first wrong answer: a retry with a hint (off by one), no answer yet
+    retry = page.locator('[data-testid="stAlertContentWarning"]')
+    retry.wait_for()
+    assert "Off by one" in retry.inner_text() and "the answer is" not in retry.inner_text()
+    box.press("Enter")
     alert = page.locator('[data-testid="stAlertContentError"]')
     alert.wait_for()
     assert "the answer is 1" in alert.inner_text() and "min(2, 1) = 1" in alert.inner_text()
