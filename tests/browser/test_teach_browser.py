@@ -253,18 +253,23 @@ def test_exercise_set_and_spot_the_attack(new_page, app_url):
     page.screenshot(path=str(SCREENSHOTS / "teach-spot-the-attack.png"))   # the window: nothing scrolls
 
 
+def _abandon():
+    ex = get_example("abandon_hope")
+    return ex.candidate, list(ex.references)
+
+
 def test_back_from_another_page_keeps_the_lesson_and_step(new_page, app_url):
     page = new_page(width=1400, height=900)
     teach(page, app_url, "example=abandon_hope&step=5")
     page.get_by_role("button", name="Next").click()
-    wait_for_step(page, 6, 15)
+    wait_for_step(page, 6, len(build_lesson(*_abandon()).steps))
     page.locator('[data-testid="stExpandSidebarButton"]').first.click()
     page.get_by_role("link", name="Explain").click()
     page.locator("h1").filter(has_text="BLEU & ROUGE, step by step").wait_for()
     wait_idle(page)
     page.get_by_role("link", name="Teach").click()
     page.wait_for_selector(".tc-title")
-    wait_for_step(page, 6, 15)
+    wait_for_step(page, 6, len(build_lesson(*_abandon()).steps))
     assert "Abandon all hope" in page.locator(".st-key-tch_head").inner_text()
 
 
