@@ -53,22 +53,22 @@ def test_navigation_entry_teach():
     at.switch_page("explainer/ui/pages/teach.py")
     at.run()
     assert not at.exception
-    assert title(at) == "BLEU|The texts and their tokens|1/15"
+    assert title(at) == "BLEU|The texts and their tokens|1/16"
     assert qp(at)["example"] == "cat_mat" and qp(at)["step"] == "1"
 
 
 def test_next_previous_and_the_step_index_follow_the_url():
     at = new_page({"example": "cat_mat", "step": "1"})
     lesson = build_lesson(*_texts("cat_mat"))
-    assert title(at).endswith("|1/15")
+    assert title(at).endswith("|1/16")
     at.button(key="tch_next").click().run()
-    assert title(at) == f"BLEU|{lesson.steps[1].title}|2/15" and qp(at)["step"] == "2"
+    assert title(at) == f"BLEU|{lesson.steps[1].title}|2/16" and qp(at)["step"] == "2"
     at.button(key="tch_next").click().run()
     at.button(key="tch_prev").click().run()
     assert qp(at)["step"] == "2"
     at.selectbox(key="tch_step").set_value(11).run()
-    assert title(at) == f"ROUGE|{lesson.steps[11].title}|12/15" and qp(at)["step"] == "12"
-    at.selectbox(key="tch_step").set_value(14).run()
+    assert title(at) == f"ROUGE|{lesson.steps[11].title}|12/16" and qp(at)["step"] == "12"
+    at.selectbox(key="tch_step").set_value(len(lesson.steps) - 1).run()
     assert at.button(key="tch_next").disabled and not at.button(key="tch_prev").disabled
 
 
@@ -83,11 +83,11 @@ def test_every_step_of_every_source_renders():
 
 def test_step_parameter_and_bad_links():
     at = new_page({"example": "cat_mat", "step": "4"})
-    assert title(at) == "BLEU|Clipping the unigram counts|4/15"
+    assert title(at) == "BLEU|Clipping the unigram counts|4/16"
     at = new_page({"example": "cat_mat", "step": "99"})
-    assert title(at).endswith("|1/15") and "“step=99” is not a step of this lesson (1–15)" in warnings(at)
+    assert title(at).endswith("|1/16") and "“step=99” is not a step of this lesson (1–16)" in warnings(at)
     at = new_page({"example": "nope", "step": "²"})
-    assert title(at).endswith("|1/15")
+    assert title(at).endswith("|1/16")
     assert "example=nope" in warnings(at) and "step=²" in warnings(at)
     at = new_page({"preset": "not-a-preset", "mode": "cinema", "seed": "9" * 5000})
     w = warnings(at)
@@ -157,6 +157,10 @@ def test_student_answers_right_and_wrong():
     assert "m_1 = Σ" not in page_html(at)   # the step's answer is hidden until answered
     at.text_input(key="tch_answer_3").set_value("2")
     at.button[[b.label for b in at.button].index("Check")].click().run()
+    # a first wrong answer: a retry with a hint (off by one), the answer not shown yet
+    assert not at.error and "Off by one" in warnings(at) and "Try again" in warnings(at)
+    assert "the answer is" not in warnings(at) and "m_1 = Σ" not in page_html(at)
+    at.button[[b.label for b in at.button].index("Check")].click().run()
     assert at.error and "the answer is 1" in at.error[0].value
     assert "m\\_1 \\= Σ" not in at.error[0].value and "m_1 = Σ" in page_html(at)
     # the answer marks the tokens it names: both ‘the’ of the candidate, the one ‘the’ of the reference
@@ -192,9 +196,11 @@ def test_exercise_set_from_the_url_and_its_score():
     at.radio(key=f"tch_atk_pick_{atk.index}").set_value(atk.attack)
     at.button_group(key=f"tch_atk_metrics_{atk.index}").set_value(sorted(atk.fooled))
     at.button[[b.label for b in at.button].index("Check")].click().run()
-    assert at.success and "Right" in at.success[0].value
+    assert at.success and "2 of 2 points" in at.success[0].value and "as you said" in at.success[0].value
     at.selectbox(key="tch_item").set_value(6).run()
-    assert "Your score: 3 of 7" in page_html(at)
+    assert "Score: 3 of 7 points · 2 of 6 exercises done" in page_html(at)
+    assert "(2 points)" not in page_html(at)   # the score screen lists points per item instead
+    assert "2 / 2" in page_html(at) and "1 / 1" in page_html(at)
     assert qp(at)["seed"] == "7" and qp(at)["item"] == "7" and qp(at)["mode"] == "practice"
 
 
@@ -328,7 +334,7 @@ def test_own_text_too_long_for_a_link_says_so_and_stays_in_the_tab():
     at.switch_page("explainer/ui/pages/teach.py")
     at.run()
     assert at.session_state["tch_cand"] == cand and at.session_state["tch_source"] == "text"
-    assert title(at).endswith("|3/15") and qp(at)["text"] == "not-in-link"
+    assert title(at).endswith("|3/16") and qp(at)["text"] == "not-in-link"
     # the link opened elsewhere (a new session): a message, the own-text source, not another lesson
     fresh = new_page({"text": "not-in-link", "step": "3"})
     assert "longer than a link carries" in warnings(fresh) and fresh.session_state["tch_source"] == "text"

@@ -44,13 +44,13 @@ def test_step_sequence_of_every_example(ex):
     bt = explain_bleu(ex.candidate, refs)
     zero = any(o.matches == 0 for o in bt.combination.orders)
     want = BLEU_ALWAYS + (["bleu-smoothing"] if zero else []) + ["bleu-bp", "bleu-score"] + ROUGE_ALWAYS + (
-        ["rouge-refs"] if len(refs) > 1 else [])
+        ["rouge-refs"] if len(refs) > 1 else []) + ["bleu-vs-rouge"]
     assert lesson.step_ids() == want
     assert lesson.notes == []
     # every step has speaker notes and a misconception, every step but the multi-reference table a question
     for s in lesson.steps:
         assert s.say and s.misconception and s.title
-    assert all(s.question is not None for s in lesson.steps if s.id != "rouge-refs")
+    assert all(s.question is not None for s in lesson.steps if s.id not in ("rouge-refs", "bleu-vs-rouge"))
     # the final numbers are the real libraries' (sacreBLEU corpus_score, rouge-score score_multi)
     res = results(lesson)
     assert res["bleu"].value == pytest.approx(real_bleu(ex.candidate, refs), abs=1e-9)

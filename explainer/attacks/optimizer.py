@@ -29,13 +29,22 @@ from typing import Callable, Sequence
 
 from explainer.attacks.scoring import FastScorer
 
-__all__ = ["OptimizerResult", "optimize", "TARGETS", "unreadability", "MOVES", "MAX_WORDS", "applicable_moves"]
+__all__ = ["OptimizerResult", "optimize", "TARGETS", "unreadability", "MOVES", "MAX_WORDS", "applicable_moves",
+           "DEFAULT_START", "DEFAULT_REFERENCES", "DEFAULT_TARGET", "default_run", "is_word_salad"]
 
 TARGETS = {"bleu": "BLEU", "rouge1_f": "ROUGE-1 F", "rouge2_f": "ROUGE-2 F", "rougeL_f": "ROUGE-L F",
            "rouge1_r": "ROUGE-1 recall"}
 TRACKED = ("bleu", "rouge1_f", "rouge2_f", "rougeL_f", "rouge1_p", "rouge1_r")
 MOVES = ("insert", "delete", "swap", "replace")
 MAX_WORDS = 200
+
+# The default start: what a live demo runs. From a fluent near-copy of a reference the climb simply rebuilds the
+# reference (the lab's fox sentence went 43.2 → 100 BLEU), which teaches nothing. From a list of the story's
+# keywords, maximising ROUGE-1 F fills in the reference's missing words wherever they raise the unigram overlap:
+# ROUGE-1 F reaches 1 on a text whose word pairs are mostly in no reference — word salad (see is_word_salad).
+DEFAULT_REFERENCES = ("police arrested two men after a robbery at a bank in the city centre on friday",)
+DEFAULT_START = "friday police robbery bank men city"
+DEFAULT_TARGET = "rouge1_f"
 
 
 @dataclass
@@ -306,3 +315,18 @@ class _Climb:
         if not applicable_moves(len(self.words), self.moves):
             return "no applicable move"
         return ""
+
+
+def default_run(budget_seconds: float = 3.0, seed: int = 0) -> OptimizerResult:
+    """The optimizer from its default start (:data:`DEFAULT_START` against :data:`DEFAULT_REFERENCES`,
+    maximising :data:`DEFAULT_TARGET`)."""
+    return optimize(DEFAULT_START, DEFAULT_REFERENCES, DEFAULT_TARGET, budget_seconds=budget_seconds, seed=seed)
+
+
+def is_word_salad(res: OptimizerResult) -> bool:
+    """The stated criterion: the final text has (almost) every reference word — ROUGE-1 F ≥ 0.9 — but not
+    their order: ROUGE-2 F ≤ 0.3 and at least half of its adjacent word pairs occur in no reference and not in
+    the start text (``unreadable["unseen_bigram_share"]``)."""
+    last = res.trajectory[-1]
+    return (last["rouge1_f"] >= 0.9 and last["rouge2_f"] <= 0.3
+            and res.unreadable.get("unseen_bigram_share", 0.0) >= 0.5)

@@ -2,6 +2,11 @@
 
 Accepted forms: ``0.25``, ``0,25``, ``.25``, ``1/4``, ``25%`` (a percentage of a 0–1 quantity), ``1e-3``, a
 Unicode minus. Input is bounded (``MAX_ANSWER_CHARS``) and never raises: a bad entry is a message.
+
+Checking is formative: a wrong first answer gets a retry (``status == "retry"``) with a hint and without the
+answer; the answer is revealed only after the last of :data:`ATTEMPTS` tries. The hint names the usual mix-ups
+when the number read fits one of them: the other scale of a score (0.38 for a BLEU on 0–100), a percentage typed
+as a plain number (50 for a 0–1 precision: "did you mean 50 %?") and a count off by one.
 """
 from __future__ import annotations
 
@@ -11,22 +16,31 @@ from dataclasses import dataclass
 
 from explainer.teach.model import Question, num
 
-__all__ = ["Check", "parse_number", "check_answer", "tolerance_for", "hint_for", "question", "MAX_ANSWER_CHARS"]
+__all__ = ["Check", "parse_number", "check_answer", "tolerance_for", "hint_for", "question", "MAX_ANSWER_CHARS",
+           "ATTEMPTS", "mixup_hint"]
 
 MAX_ANSWER_CHARS = 40
+#: tries per question: a wrong answer before the last try gets a hint and another try, not the answer
+ATTEMPTS = 2
 
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
 
 
 @dataclass(frozen=True)
 class Check:
-    status: str            # "right", "wrong" or "invalid"
+    status: str            # "right", "retry" (wrong, try again: no answer shown), "wrong" (final) or "invalid"
     value: float | None    # the number read from the answer
     message: str
+    hint: str = ""         # the mix-up the number fits ("" when none), part of ``message``
 
     @property
     def right(self) -> bool:
         return self.status == "right"
+
+    @property
+    def final(self) -> bool:
+        """The question is settled (right, or wrong on the last try): the answer may be shown."""
+        return self.status in ("right", "wrong")
 
 
 def tolerance_for(kind: str, answer: float, scale: float = 1.0) -> float:
@@ -84,17 +98,47 @@ def parse_number(raw: str, *, percent_of_one: bool = True) -> tuple[float | None
     return v, None
 
 
-def check_answer(q: Question, raw: str) -> Check:
-    """Right when |value − answer| ≤ tolerance (a whole number must be a whole number)."""
+def _near(v: float, target: float, tol: float) -> bool:
+    return abs(v - target) <= tol + 1e-12
+
+
+def mixup_hint(q: Question, v: float) -> str:
+    """A hint when ``v`` (wrong) fits a usual mix-up: the other scale of a score, a percentage typed without its
+    sign, a count off by one. "" otherwise. Never states the answer."""
+    if q.kind == "score" and q.scale == 100 and v <= 1 and _near(v * 100, q.answer, q.tolerance):
+        return (f"You typed {num(v)}: that looks like the 0–1 scale, but this BLEU is on the 0–100 scale "
+                "(sacreBLEU reports percent). Multiply by 100.")
+    if q.kind == "score" and q.scale == 1 and v > 1 and _near(v / 100, q.answer, q.tolerance):
+        return f"You typed {num(v)}: that looks like the 0–100 scale, but this score is on the 0–1 scale."
+    if q.kind == "ratio" and v > 1 and _near(v / 100, q.answer, q.tolerance):
+        return (f"This is a number between 0 and 1 — did you mean {num(v)} %? Type it as {num(v)}% or as "
+                f"{num(v / 100)}.")
+    if q.kind == "count" and abs(v - q.answer) == 1:
+        return ("Off by one: count again, token by token (a clipped count never exceeds the largest count in "
+                "one reference; an n-gram of n tokens starts at each of the first len − n + 1 positions).")
+    return ""
+
+
+def check_answer(q: Question, raw: str, attempt: int = ATTEMPTS) -> Check:
+    """Right when |value − answer| ≤ tolerance (a whole number must be a whole number). ``attempt`` (1-based):
+    a wrong answer before try :data:`ATTEMPTS` is ``retry`` (a hint, no answer); on the last try ``wrong`` (the
+    answer). An invalid entry does not use a try."""
     v, err = parse_number(raw, percent_of_one=q.kind == "ratio")
     if err:
         return Check("invalid", None, err)
     if q.kind == "count" and not float(v).is_integer():
         return Check("invalid", v, "The answer is a whole number (a count).")
     shown = q.shown or num(q.answer)
-    if abs(v - q.answer) <= q.tolerance + 1e-12:
+    if _near(v, q.answer, q.tolerance):
         return Check("right", v, f"Right — {shown}.")
-    return Check("wrong", v, f"Not quite: you said {num(v)}, the answer is {shown}.")
+    hint = mixup_hint(q, v)
+    if attempt < ATTEMPTS:
+        left = ATTEMPTS - attempt
+        return Check("retry", v, f"Not quite: {num(v)} is not it. " + (hint + " " if hint else
+                     f"Expected: {q.hint}. ") + f"Try again ({left} {'try' if left == 1 else 'tries'} left).",
+                     hint)
+    return Check("wrong", v, f"Not quite: you said {num(v)}, the answer is {shown}." + (" " + hint if hint else ""),
+                 hint)
 
 
 def question(qid: str, prompt: str, answer: float, *, kind: str, explanation: str, given=(), shown: str = "",

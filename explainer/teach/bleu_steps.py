@@ -7,6 +7,7 @@ Every number is a trace field or a count of trace entries.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from explainer.teach.answers import question
@@ -389,26 +390,57 @@ def _step_bp(b: dict) -> Step:
                 misconception("bleu-bp"), q)
 
 
+def textbook_logs(comb: dict) -> list[float | None] | None:
+    """The textbook's terms w_n · log p_n with 0–1 precisions (negative logs) for a dialect that sums logs of
+    percentages (sacreBLEU): the trace's smoothed precisions and weights, one term per order (None where the
+    order is left out or p_n = 0). None when the trace has no log sum (an early exit)."""
+    if comb.get("log_sum") is None:
+        return None
+    return [None if not o.get("included", True) or o["log_term"] is None or o["precision"] <= 0
+            else o["weight"] * math.log(o["precision"]) for o in comb["orders"]]
+
+
+def _textbook_lines(comb: dict, terms: list) -> list[str]:
+    """Σ w_n log p_n with 0–1 precisions, then sacreBLEU's equivalent form with logs of percentages."""
+    used = [t for t in terms if t is not None]
+    total = sum(used)
+    k = comb["effective_order"]
+    # short lines: the terms are in the table above, and the step must fit a 1024×768 projector
+    return [
+        f"Textbook: Σ w_n·log p_n = {num(total)} → exp = {num(math.exp(total))} (on 0–1)",
+        f"sacreBLEU: Σ log(100·p_n) / {k} = {num(comb['log_mean'])} = {num(total)} + log 100"
+        f" → exp = {num(comb['geo_mean'])} (%)",
+    ]
+
+
 def _step_score(b: dict) -> Step:
     comb = b["combination"]
     orders = comb["orders"]
     scale = comb["scale"]
     pct = scale == 100 and _dialect_class(b).log_of_percent
-    rows = tuple((o["n"], num(o["precision"]), f"{o['weight']:g}", "—" if o["log_term"] is None else num(o["log_term"]))
-                 for o in orders)
+    terms = textbook_logs(comb) if pct else None
+    if terms is not None:
+        rows = tuple((o["n"], num(o["precision"]), f"{o['weight']:g}", "—" if t is None else num(t),
+                      "—" if o["log_term"] is None else num(o["log_term"])) for o, t in zip(orders, terms))
+        cols = ("order", "p_n (0–1)", "weight w_n", "w_n · log p_n", "sacreBLEU: log(100 · p_n)")
+    else:
+        rows = tuple((o["n"], num(o["precision"]), f"{o['weight']:g}",
+                      "—" if o["log_term"] is None else num(o["log_term"])) for o in orders)
+        cols = ("order", "p_n", "weight w_n", "log term")
     blocks: list[Any] = [
         Para("BLEU = BP · exp(Σ w_n · log p_n): the weighted geometric mean of the precisions, times the brevity "
              "penalty.", "key"),
-        Table(("order", "p_n", "weight w_n", "log term" + (" (log of p in percent)" if pct else "")), rows)]
+        Table(cols, rows)]
     lines = []
-    if comb.get("log_sum") is not None:
+    if terms is not None:
+        lines += _textbook_lines(comb, terms)
+    elif comb.get("log_sum") is not None:
         if comb.get("log_mean") is not None and abs(comb["log_mean"] - comb["log_sum"]) > 1e-12:
             lines.append(f"mean of the logs = {num(comb['log_sum'])} / {comb['effective_order']} = "
                          f"{num(comb['log_mean'])}")
         else:
             lines.append(f"Σ w_n · log p_n = {num(comb['log_sum'])}")
-        lines.append(f"geometric mean = exp({num(comb['log_mean'])}) = {num(comb['geo_mean'])}"
-                     + (" (in percent)" if pct else ""))
+        lines.append(f"geometric mean = exp({num(comb['log_mean'])}) = {num(comb['geo_mean'])}")
     lines.append(f"BLEU = BP · geometric mean = {num(comb['bp'])} · {num(comb['geo_mean'])} = "
                  f"{bleu_headline(comb['score'], scale)}")
     blocks.append(Formula(tuple(lines)))

@@ -15,13 +15,15 @@ Kinds of generated pair:
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass, field
 
 from explainer.teach.model import Question
 
 __all__ = ["LEVELS", "KINDS", "MAX_SET", "MAX_SEED", "Exercise", "AttackItem", "ExerciseSet", "generate_set",
-           "attack_items", "check_attack", "attack_preset_ids", "make_pair"]
+           "attack_items", "check_attack", "attack_preset_ids", "make_pair", "attack_feedback", "item_points",
+           "score_text", "ATTACK_CONTEXT"]
 
 LEVELS = ("easy", "medium", "hard")
 KINDS = ("clip", "missing4", "short", "reorder")
@@ -86,6 +88,16 @@ class AttackItem:
     lesson: str
     citation: str
     kind: str = "attack"
+    context: tuple[tuple[str, str], ...] = ()   # (label, text) the item needs besides the references
+
+
+#: Texts an attack item cannot be solved without: "copy the lead sentence" is only visible beside the article
+#: it copies from (the preset's "first source sentence" opens it).
+ATTACK_CONTEXT = {
+    "copy-lead": (("Source article", "a fire destroyed a warehouse in the port of dover on sunday night. "
+                   "firefighters fought the blaze for six hours before it was under control. the owners said the "
+                   "damage would cost millions of pounds, and police are investigating the cause."),),
+}
 
 
 @dataclass
@@ -97,7 +109,21 @@ class ExerciseSet:
     @property
     def points(self) -> int:
         """Maximum score: one point per number, two per attack item (which text, which metrics)."""
-        return sum(2 if isinstance(i, AttackItem) else 1 for i in self.items)
+        return sum(item_points(i) for i in self.items)
+
+
+def item_points(item) -> int:
+    """The points an item is worth: 1 for a number, 2 for an attack item (which output, which metrics)."""
+    return 2 if isinstance(item, AttackItem) else 1
+
+
+def score_text(ex_set: "ExerciseSet", answers: dict) -> str:
+    """The score line: points out of the set's points and exercises done out of the set's exercises (a set of
+    6 with one attack item is worth 7 points, which "0 of 7" alone left unexplained)."""
+    got = sum(a["points"] for a in answers.values())
+    n = len(ex_set.items)
+    return (f"Score: {got} of {ex_set.points} points · {len(answers)} of {n} exercise{'s' if n != 1 else ''} "
+            "done")
 
 
 # --------------------------------------------------------------------------------------------- pairs
@@ -208,7 +234,7 @@ def _attack_item(index: int, pid: str, rng: random.Random) -> AttackItem:
     values = {m: (format_metric(m, res.scores[idx[0]].values[m]), format_metric(m, res.scores[idx[1]].values[m]))
               for m in p.headline}
     return AttackItem(index, pid, p.title, p.catalogue, tuple(honest.references), texts, 0 if attack_first else 1,
-                      metrics, fooled, values, p.lesson, p.citation)
+                      metrics, fooled, values, p.lesson, p.citation, context=ATTACK_CONTEXT.get(pid, ()))
 
 
 def attack_items(seed: int, count: int, level: str = "") -> list[AttackItem]:
@@ -221,6 +247,31 @@ def attack_items(seed: int, count: int, level: str = "") -> list[AttackItem]:
 def check_attack(item: AttackItem, choice: int | None, metrics) -> tuple[bool, bool]:
     """(picked the attack, named exactly the metrics it fools)."""
     return choice == item.attack, frozenset(metrics or ()) == item.fooled
+
+
+def attack_feedback(item: AttackItem, choice: int | None, metrics) -> tuple[int, str]:
+    """(points, feedback) for an answer: one point for the output, one for exactly the metrics it fools. The
+    feedback says what each point was for, and names the fooled metrics not ticked and the ticked ones that
+    resisted — never a bare "Right" when half the answer is wrong."""
+    picked, named = check_attack(item, choice, metrics)
+    ticked = frozenset(metrics or ())
+    which = "AB"[item.attack]
+    head = (f"Output {which} is the attack, as you said" if picked else
+            f"Output {which} is the attack, not output {'AB'[1 - item.attack]}")
+    head += f" ({item.catalogue} · {item.title})."
+    names = lambda keys: ", ".join(lab for m, lab in item.metrics if m in keys)   # noqa: E731
+    if named:
+        mets = "The metrics are right too: it fools " + (names(item.fooled) or "none of them") + "."
+    else:
+        parts = []
+        if item.fooled - ticked:
+            parts.append("it also fools " + names(item.fooled - ticked) + " (not ticked)")
+        if ticked - item.fooled:
+            parts.append(names(ticked - item.fooled) + (" resists" if len(ticked - item.fooled) == 1 else
+                                                         " resist") + " it (ticked)")
+        mets = "The metrics are not right: " + "; ".join(parts) + "."
+    points = int(picked) + int(named)
+    return points, f"{points} of {item_points(item)} points. {head} {mets}"
 
 
 # -------------------------------------------------------------------------------------------- the set
@@ -245,8 +296,7 @@ def generate_set(seed: int, level: str = "easy", n: int = 6, *, attacks: bool = 
     for i, kind in enumerate(plan):
         if kind == "attack":
             a = next(atk)
-            items.append(AttackItem(i, a.preset_id, a.title, a.catalogue, a.references, a.texts, a.attack,
-                                    a.metrics, a.fooled, a.values, a.lesson, a.citation))
+            items.append(dataclasses.replace(a, index=i))
         else:
             items.append(_numeric(i, kind, level, rng))
     return ExerciseSet(seed, level, items)

@@ -6,10 +6,12 @@ from typing import Any, Mapping, Sequence
 
 from explainer.examples import CLAIM_METRICS, Claim, claim_value
 from explainer.teach.bleu_steps import bleu_headline, bleu_steps
-from explainer.teach.model import ClaimCheck, Lesson, Result, Step, num
+from explainer.teach.model import ClaimCheck, Lesson, Para, Result, Step, Table, num
+from explainer.teach.notes import misconception, say
 from explainer.teach.rouge_steps import rouge_steps
 
-__all__ = ["build_lesson", "lesson_from_traces", "claim_checks", "LESSON_TYPES", "MAX_LESSON_CHARS", "CLAIM_STEP"]
+__all__ = ["build_lesson", "lesson_from_traces", "claim_checks", "LESSON_TYPES", "MAX_LESSON_CHARS", "CLAIM_STEP",
+           "compare_step"]
 
 LESSON_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 # A lesson is for a projector and a handout: its texts together are limited (checked before any work); the
@@ -83,6 +85,41 @@ def _place_claims(steps: list[Step], checks: list[ClaimCheck]) -> list[Step]:
     return out
 
 
+def _prf(sc: dict, t: str) -> str:
+    if t not in sc:
+        return "—"
+    return f"P = {num(sc[t]['precision'])}, R = {num(sc[t]['recall'])}, F = {num(sc[t]['fmeasure'])}"
+
+
+def compare_step(b: dict, r: dict) -> Step:
+    """The closing step: what BLEU and ROUGE each rewarded in this example, every number from the two traces."""
+    comb = b["combination"]
+    p = {o["n"]: o["precision"] for o in comb["orders"]}
+    sc = r["scores"]
+    bleu = bleu_headline(b["score"], b["scale"])
+    rows = (
+        ("what it asks", "precision: how much of the candidate is in a reference",
+         "recall (and P, F): how much of the reference the candidate covers"),
+        ("single words", f"p_1 = {num(p.get(1))}", "ROUGE-1: " + _prf(sc, "rouge1")),
+        ("word order", "p_2 … p_4 = " + ", ".join(num(p[n]) for n in sorted(p) if n > 1),
+         "ROUGE-2: " + _prf(sc, "rouge2") + "; ROUGE-L: " + _prf(sc, "rougeL")),
+        ("length", f"BP = {num(comb['bp'])} (c = {comb['c']}, r = {comb['r']})",
+         "no penalty: a short candidate loses recall, a long one precision"),
+        ("final number", f"BLEU = {bleu} (0–{num(b['scale'])})",
+         "ROUGE-L F = " + (num(sc["rougeL"]["fmeasure"]) if "rougeL" in sc else "—") + " (0–1)"),
+    )
+    r1 = sc.get("rouge1")
+    extra = ""
+    if r1:
+        extra = (f"Here unigram precision p_1 = {num(p.get(1))} and ROUGE-1 recall = {num(r1['recall'])}; "
+                 f"BLEU = {bleu}, ROUGE-1 F = {num(r1['fmeasure'])}.")
+    blocks = (Para("BLEU rewards precision over orders 1–4 and penalises short candidates; ROUGE rewards "
+                   "covering the reference. Same overlaps, different questions.", "key"),
+              Table(("", f"BLEU ({b['dialect']})", f"ROUGE ({r['dialect']})"), rows))
+    return Step("bleu-vs-rouge", "Summary", "BLEU vs ROUGE on this example", blocks, say("bleu-vs-rouge", extra),
+                misconception("bleu-vs-rouge"))
+
+
 def lesson_from_traces(bleu_trace, rouge_trace, *, title: str = "", focus_order: int | None = None,
                        notes: Sequence[str] = (), claims: Sequence[Claim] = ()) -> Lesson:
     """Steps from existing traces (objects or their ``to_dict()``); either may be None (that family is left
@@ -94,6 +131,8 @@ def lesson_from_traces(bleu_trace, rouge_trace, *, title: str = "", focus_order:
         steps += bleu_steps(b, focus_order)
     if r is not None:
         steps += rouge_steps(r)
+    if b is not None and r is not None:
+        steps.append(compare_step(b, r))
     checks = claim_checks(claims, b, r)
     steps = _place_claims(steps, checks)
     src = b or r or {}

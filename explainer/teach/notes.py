@@ -101,6 +101,14 @@ NOTES: dict[str, tuple[str, str]] = {
         "by default (-f A).",
         "“Several references are averaged.” rouge-score takes the best F, ROUGE-1.5.5 pools the counts or "
         "keeps the best recall; an average is yet another rule, so say which one you used."),
+    "bleu-vs-rouge": (
+        "Put the two side by side for this example. BLEU asks how much of the candidate is in a reference "
+        "(precision over orders 1–4, a penalty for being short); ROUGE asks how much of the reference the "
+        "candidate covers (recall, with precision and F beside it). The same text can look good on one and "
+        "poor on the other.",
+        "“BLEU is for translation, ROUGE for summaries, so they measure different things.” Both count the "
+        "same overlapping n-grams; what differs is the ratio (precision vs recall), the orders combined and "
+        "how length is handled — choose the one whose blind spots your task can live with."),
 }
 
 

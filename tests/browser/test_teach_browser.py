@@ -11,6 +11,7 @@ import pytest
 
 from explainer.examples import example_ids, get_example
 from explainer.teach import build_lesson
+from explainer.teach.handout import handout_name
 from explainer.ui import settings as ms
 from tests.browser.conftest import SCREENSHOTS, wait_idle
 
@@ -158,6 +159,11 @@ def test_student_answers_wrong_then_right(new_page, app_url):
     box = page.get_by_role("textbox", name="Your answer")
     box.fill("2")
     box.press("Enter")
+    # the first wrong answer: a retry with a hint (off by one), no answer yet
+    retry = page.locator('[data-testid="stAlertContentWarning"]')
+    retry.wait_for()
+    assert "Off by one" in retry.inner_text() and "the answer is" not in retry.inner_text()
+    box.press("Enter")
     alert = page.locator('[data-testid="stAlertContentError"]')
     alert.wait_for()
     assert "the answer is 1" in alert.inner_text() and "min(2, 1) = 1" in alert.inner_text()
@@ -182,11 +188,21 @@ def test_handout_opens_offline_with_sacrebleus_bleu(new_page, app_url, tmp_path,
     teach(page, app_url, "example=abandon_hope&step=1")
     page.get_by_role("button", name="Handout").click()
     with page.expect_download() as dl:
-        page.get_by_role("button", name="Handout (HTML)").click()
+        page.get_by_role("button", name="Teacher's handout (HTML)").click()
     path = tmp_path / "handout.html"
     dl.value.save_as(path)
+    # the file names name the lesson and whose handout it is (every handout was "bleu-rouge-lesson.html")
+    assert dl.value.suggested_filename == handout_name(build_lesson(ex.candidate, list(ex.references),
+                                                                    title=ex.title), student=False, ext="html")
+    assert "abandon" in dl.value.suggested_filename
+    with page.expect_download() as dl_st:
+        page.get_by_role("button", name="Student's handout (HTML)").click()
+    assert dl_st.value.suggested_filename.endswith("-student.html")
+    student = tmp_path / "student.html"
+    dl_st.value.save_as(student)
+    assert "Your answer:" in student.read_text(encoding="utf-8") and "Say:" not in student.read_text(encoding="utf-8")
     with page.expect_download() as dl_md:
-        page.get_by_role("button", name="Handout (Markdown)").click()
+        page.get_by_role("button", name="Teacher's handout (Markdown)").click()
     md = tmp_path / "handout.md"
     dl_md.value.save_as(md)
     real = BLEU().corpus_score([ex.candidate], [[r] for r in ex.references]).score
@@ -237,18 +253,23 @@ def test_exercise_set_and_spot_the_attack(new_page, app_url):
     page.screenshot(path=str(SCREENSHOTS / "teach-spot-the-attack.png"))   # the window: nothing scrolls
 
 
+def _abandon():
+    ex = get_example("abandon_hope")
+    return ex.candidate, list(ex.references)
+
+
 def test_back_from_another_page_keeps_the_lesson_and_step(new_page, app_url):
     page = new_page(width=1400, height=900)
     teach(page, app_url, "example=abandon_hope&step=5")
     page.get_by_role("button", name="Next").click()
-    wait_for_step(page, 6, 15)
+    wait_for_step(page, 6, len(build_lesson(*_abandon()).steps))
     page.locator('[data-testid="stExpandSidebarButton"]').first.click()
     page.get_by_role("link", name="Explain").click()
     page.locator("h1").filter(has_text="BLEU & ROUGE, step by step").wait_for()
     wait_idle(page)
     page.get_by_role("link", name="Teach").click()
     page.wait_for_selector(".tc-title")
-    wait_for_step(page, 6, 15)
+    wait_for_step(page, 6, len(build_lesson(*_abandon()).steps))
     assert "Abandon all hope" in page.locator(".st-key-tch_head").inner_text()
 
 

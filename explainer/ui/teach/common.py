@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from explainer.teach import check_answer
-from explainer.teach.answers import MAX_ANSWER_CHARS
+from explainer.teach.answers import ATTEMPTS, MAX_ANSWER_CHARS
 from explainer.teach.lesson import LESSON_TYPES, build_lesson
 from explainer.teach.model import Lesson
 from explainer.ui import compute as shared_compute
@@ -51,17 +51,29 @@ def link(query: dict) -> str:
 
 
 def answer_form(q, form_key: str, input_key: str):
-    """An answer box with a Check button (Enter submits). The checked answer, or None: not submitted yet, or
-    not a number (a warning says so and the question stays)."""
+    """An answer box with a Check button (Enter submits). The settled answer (right, or wrong on the last try),
+    or None: not submitted yet, not a number (a warning says so), or wrong with a try left (a hint says so and
+    the question stays, without its answer). The tries are counted per question in the session."""
+    ss = st.session_state
+    tries_key = f"_{input_key}_tries"
     with st.form(form_key, border=False, enter_to_submit=True):
         with st.container(horizontal=True, vertical_alignment="bottom"):
             st.text_input("Your answer", key=input_key, max_chars=MAX_ANSWER_CHARS, width=260,
                           placeholder="e.g. 3, 0.25, 1/4 or 25%")
             submitted = st.form_submit_button("Check", type="primary")
     if not submitted:
+        if ss.get(f"_{input_key}_retry"):
+            st.warning(hl.md_escape(ss[f"_{input_key}_retry"]), icon=":material/replay:")
         return None
-    c = check_answer(q, st.session_state.get(input_key, ""))
+    attempt = int(ss.get(tries_key, 0)) + 1
+    c = check_answer(q, ss.get(input_key, ""), attempt=min(attempt, ATTEMPTS))
     if c.status == "invalid":
         st.warning(hl.md_escape(c.message), icon=":material/edit:")
         return None
+    ss[tries_key] = attempt
+    if c.status == "retry":
+        ss[f"_{input_key}_retry"] = c.message
+        st.warning(hl.md_escape(c.message), icon=":material/replay:")
+        return None
+    ss.pop(f"_{input_key}_retry", None)
     return c

@@ -17,6 +17,7 @@ import streamlit as st
 from explainer.attacks.presets import PRESETS
 from explainer.examples import EXAMPLES, get_example
 from explainer.options import OptionSpec
+from explainer.teach.demo import DEMO_IDS
 from explainer.teach.exercises import LEVELS, MAX_SEED, MAX_SET
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
@@ -25,6 +26,9 @@ from explainer.ui.settings import MetricSettings
 
 DEFAULT_EXAMPLE = "cat_mat"
 MODES = {"walk": "Walkthrough", "student": "Student", "practice": "Exercise set"}
+# presenting from two windows (explainer.ui.teach.present): the projector shows the step only, the presenter
+# window the notes, the answers, the next step and a clock
+VIEWS = {"projector": "Projector", "presenter": "Presenter"}
 SOURCES = {"example": "Worked example", "preset": "Gaming-lab preset", "text": "Your own text"}
 NOT_IN_LINK = "not-in-link"
 MAX_ORDER = 10   # the largest maximum n-gram order a BLEU dialect takes (``order`` is bounded by the settings' own)
@@ -59,14 +63,18 @@ PAGE = ps.Page("teach", (
     Field(_spec("step", "int", 0, min=0, max=MAX_STEPS - 1), "tch_step", base=1, late=True,
           what="a step of this lesson", label="Step"),
     Field(_spec("notes", "bool", False), "tch_notes", label="Speaker notes"),
+    Field(_spec("view", "choice", None, choices=tuple(VIEWS)), "tch_view", what="a view (projector or presenter)",
+          default_words="the ordinary page", label="Presenting"),
     Field(_spec("order", "int", 0, min=0, max=MAX_ORDER), "tch_order", late=True, what=ORDER_WHAT,
           label="n-gram order followed in steps 2–4"),
+    Field(_spec("demo", "int", 0, min=0, max=len(DEMO_IDS)), "tch_demo", what="a step of the demo (0 = none)",
+          label="Demo step"),
     Field(_spec("level", "choice", "easy", choices=tuple(LEVELS)), "tch_level", label="Level"),
     Field(_spec("seed", "int", 1, min=0, max=MAX_SEED), "tch_seed", what="a seed", label="Seed"),
     Field(_spec("n", "int", 6, min=1, max=MAX_SET), "tch_n", what="a number of exercises", label="Exercises"),
     Field(_spec("item", "int", 0, min=0, max=MAX_SET), "tch_item", base=1, what="an exercise number",
           label="Exercise"),
-), known=lambda: ms.settings_params() | set(_EXPLAIN_VIEW_PARAMS))
+), known=lambda: ms.settings_params() | set(_EXPLAIN_VIEW_PARAMS) | {"room"})
 
 
 def preset_params(pid: str, variant: int) -> dict[str, list[str]]:
@@ -200,7 +208,22 @@ def load_from_url() -> None:
         warns += [w] if w else []
     st.session_state["tch_order"] = order
     st.session_state["tch_step"] = 0
+    _read_room(params, warns)
     PAGE.loaded(warns)
+
+
+def _read_room(params, warns: list[str]) -> None:
+    """``room``: the presenting channel of the projector and presenter windows (16 hex digits, else dropped)."""
+    from explainer.ui.teach.present import valid_room
+
+    raw = ps.first(params, "room")
+    room = valid_room(raw)
+    if raw is not None and room is None:
+        warns.append(f"“room={ps.show(raw)}” is not a presenting room (16 hex digits); this window is not "
+                     "linked to another.")
+    st.session_state["tch_room"] = room
+    for k in ("_tch_room_seen", "_tch_room_step"):
+        st.session_state.pop(k, None)
 
 
 def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None) -> dict:
@@ -210,7 +233,7 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
     src = ss.get("tch_source", "example")
     full = ms.settings_to_params(settings)
     full.pop("rouge_types", None)   # not a setting of a lesson
-    values: dict[str, Any] = {"mode": mode}
+    values: dict[str, Any] = {"mode": mode, "demo": int(ss.get("tch_demo") or 0)}
     out: dict[str, Any] = {}
     if mode == "practice":
         values.update({k: ss.get(PAGE[k].key, PAGE[k].default) for k in ("seed", "level", "n", "item")})
@@ -231,6 +254,10 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
             values["text"] = NOT_IN_LINK
             ss["_tch_long_texts"] = (cand, list(refs))
     values.update(step=step, order=ss.get("tch_order") or 0, notes=bool(ss.get("tch_notes")) and mode == "walk")
+    view = ss.get("tch_view") if mode == "walk" else None
+    values["view"] = view
+    if view and ss.get("tch_room"):
+        out["room"] = ss["tch_room"]
     return {**PAGE.params(values, always=("example", "preset", "variant", "step")), **out, **_differing(full, src)}
 
 

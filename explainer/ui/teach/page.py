@@ -25,6 +25,7 @@ from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
+from explainer.ui.teach import demo_view, presenting
 from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import html, shared_lesson
 from explainer.ui.teach.link import (
@@ -50,7 +51,8 @@ FIT_TITLE = 2.11
 SLIDER_HEIGHT = 90
 
 PAGE_CSS = """<style>
-:root{--tcb:max(1.22rem,2.7vmin)}
+.st-key-tch_keys,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys){display:none!important}
+:root{--tcb:max(1.22rem,2.7vmin);--tnotes-h:26vh}
 [data-testid="stMainBlockContainer"]{padding-top:3.4rem;padding-bottom:1.2rem}
 .tc{font-size:var(--tcb)}
 .tc-title{font-size:calc(var(--tcb) * 1.52);font-weight:800;line-height:1.2;margin:.05em 0 .14em 0}
@@ -63,7 +65,7 @@ PAGE_CSS = """<style>
 .st-key-tch_nav button p{font-size:1.05rem}
 .st-key-tch_head>.stElementContainer:has([data-testid="stCaptionContainer"]){flex:1 1 0 !important;min-width:8rem}
 .st-key-tch_head [data-testid="stCaptionContainer"] p{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.tnotes-fixed{position:fixed;right:1rem;bottom:.8rem;width:min(52em,calc(100vw - 6rem));max-height:42vh;
+.tnotes-fixed{position:fixed;right:1rem;bottom:.8rem;width:min(52em,calc(100vw - 6rem));max-height:var(--tnotes-h);
   overflow:auto;z-index:999990;box-shadow:0 4px 18px rgba(0,0,0,.35);font-size:calc(var(--tcb) * .84);
   line-height:1.4}
 </style>"""
@@ -245,14 +247,11 @@ def render() -> None:
     no_link = _link_chars(cand, refs) if mode != "practice" and ss.get("tch_source") == "text" else None
     if no_link:
         st.warning(hl.md_escape(_no_link_warning(no_link)), icon=":material/link_off:")
-    with st.container(horizontal=True, vertical_alignment="center", key="tch_head"):
-        st.segmented_control("View", list(MODES), key="tch_mode", format_func=MODES.get, required=True,
-                             label_visibility="collapsed")
-        if lesson is not None and lesson.steps:
-            with st.popover("Handout", icon=":material/download:"):
-                downloads(lesson, settings, source, (cand, refs), no_link)
-        st.caption(hl.md_escape(f"Teaching: {title}") if mode != "practice" else
-                   "Fresh exercises: predict the number, then check it.")
+    _head(lesson, settings, source, (cand, refs), title, mode, no_link)
+    if ss.get("tch_demo"):
+        demo_view.render()
+        PAGE.write(query(settings, (cand, refs), mode=mode))
+        return
     if mode == "practice":
         practice()
         PAGE.write(query(settings, (cand, refs), mode=mode))
@@ -266,10 +265,52 @@ def render() -> None:
     if not lesson.steps:
         PAGE.write(query(settings, (cand, refs), mode=mode))
         return
+    i = _walk(lesson, mode)
+    PAGE.write(query(settings, (cand, refs), mode=mode, step=i))
+
+
+def _head(lesson, settings, source, texts, title, mode, no_link) -> None:
+    """The row above the lesson: the view, the handouts, the demo, presenting."""
+    with st.container(horizontal=True, vertical_alignment="center", key="tch_head"):
+        st.segmented_control("View", list(MODES), key="tch_mode", format_func=MODES.get, required=True,
+                             label_visibility="collapsed")
+        if lesson is not None and lesson.steps:
+            with st.popover("Handout", icon=":material/download:"):
+                downloads(lesson, settings, source, texts, no_link)
+            st.button("Demo", icon=":material/play_circle:", key="tch_demo_start", on_click=demo_view.start,
+                      help="The ready-made demo: repetition fools plain precision → word salad keeps ROUGE-1 → the "
+                           "optimizer climbs into word salad, each step with its one-line lesson.")
+            if mode == "walk" and not no_link:
+                with st.popover("Present", icon=":material/co_present:"):
+                    proj, pres = presenting.links(query(settings, texts, mode=mode, step=0))
+                    st.link_button("Open the projector window", proj, icon=":material/tv:")
+                    st.link_button("Open the presenter window", pres, icon=":material/speaker_notes:")
+                    st.caption("Two windows of this lesson kept in step: the projector shows the step only "
+                               "(PageDown / PageUp / Space / arrows move it); the presenter window the notes, "
+                               "the answers, the next step and a clock. Moving either moves both.")
+        st.caption(hl.md_escape(f"Teaching: {title}") if mode != "practice" else
+                   "Fresh exercises: predict the number, then check it.")
+
+
+def _walk(lesson: Lesson, mode: str) -> int:
+    """The walkthrough or the student view of one step (projector / presenter when presenting); the step."""
+    ss = st.session_state
+    view = ss.get("tch_view") if mode == "walk" else None
+    if view == "projector":
+        html(presenting.PROJECTOR_CSS)
+    elif view == "presenter":
+        html(presenting.PRESENTER_CSS)
+    presenting.apply_pending()
     i = nav(lesson, mode)
+    n = len(lesson.steps)
+    if view:
+        presenting.sync(i, n)
     title_(lesson, i)
     if mode == "student":
         student_step(lesson, i)
+    elif view == "presenter":
+        presenting.presenter_panel(lesson, i)
     else:
-        step_body(lesson, i, notes=bool(ss.get("tch_notes")), fit_window=True)
-    PAGE.write(query(settings, (cand, refs), mode=mode, step=i))
+        step_body(lesson, i, notes=bool(ss.get("tch_notes")) and view is None, fit_window=True,
+                  projector=view == "projector")
+    return i

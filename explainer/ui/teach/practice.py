@@ -7,7 +7,16 @@ from functools import lru_cache
 
 import streamlit as st
 
-from explainer.teach.exercises import LEVELS, MAX_SEED, MAX_SET, AttackItem, check_attack, generate_set
+from explainer.teach.exercises import (
+    LEVELS,
+    MAX_SEED,
+    MAX_SET,
+    AttackItem,
+    attack_feedback,
+    generate_set,
+    item_points,
+    score_text,
+)
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
@@ -29,7 +38,6 @@ def practice() -> None:
     store = ss.setdefault("_tch_set_answers", {})
     answers = store.setdefault((seed, level, n), {})
     i = ps.choice("tch_item", range(n + 1), 0)
-    got = sum(a["points"] for a in answers.values())
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_set_nav"):
         st.button("Previous", icon=":material/arrow_back:", key="tch_item_prev", disabled=i == 0,
                   on_click=lambda: ss.update(tch_item=max(0, ps.shown("tch_item", 0) - 1)))
@@ -38,7 +46,7 @@ def practice() -> None:
                      f"{k + 1} / {n} · {_item_title(ex_set.items[k])}" + (" ✓" if k in answers else ""))
         st.button("Next", icon=":material/arrow_forward:", key="tch_item_next", disabled=i >= n,
                   on_click=lambda: ss.update(tch_item=min(n, ps.shown("tch_item", 0) + 1)))
-        st.markdown(f"**Score: {got} of {ex_set.points}**")
+        st.markdown(f"**{score_text(ex_set, answers)}**")
     if i == n:
         _score_screen(ex_set, answers)
     else:
@@ -58,6 +66,11 @@ def _item_title(item) -> str:
     return "Spot the gaming attack" if isinstance(item, AttackItem) else item.title
 
 
+def _points_tag(item) -> str:
+    k = item_points(item)
+    return f' <span class="thint">({k} point{"s" if k != 1 else ""})</span>'
+
+
 def _texts_html(cand: str | None, refs) -> str:
     out = []
     if cand is not None:
@@ -69,7 +82,7 @@ def _texts_html(cand: str | None, refs) -> str:
 
 def _numeric_item(item, answers: dict) -> None:
     q = item.question
-    html(f'<div class="tc-title">Exercise {item.index + 1} · {escape(item.title)}</div>' +
+    html(f'<div class="tc-title">Exercise {item.index + 1} · {escape(item.title)}{_points_tag(item)}</div>' +
           _texts_html(item.candidate, item.references) +
           f'<div class="tc"><div class="task"><b>{escape(q.prompt)}</b> <span class="thint">'
           f"({escape(q.hint)}; {'sacreBLEU' if item.family == 'BLEU' else 'rouge-score'} with its defaults)"
@@ -78,7 +91,7 @@ def _numeric_item(item, answers: dict) -> None:
     if done is None:
         c = answer_form(q, f"tch_set_form_{item.index}", f"tch_set_answer_{item.index}")
         if c is not None:
-            answers[item.index] = {"points": int(c.right), "message": c.message}
+            answers[item.index] = {"points": int(c.right), "message": f"{int(c.right)} of 1 point. {c.message}"}
             st.rerun()
         return
     (st.success if done["points"] else st.error)(hl.md_escape(done["message"] + " " + q.explanation),
@@ -101,7 +114,9 @@ def _walk_step_of(item) -> int | None:
 
 
 def _attack_item(item: AttackItem, answers: dict) -> None:
-    html(f'<div class="tc-title">Exercise {item.index + 1} · Spot the gaming attack</div>' +
+    html(f'<div class="tc-title">Exercise {item.index + 1} · Spot the gaming attack{_points_tag(item)}</div>' +
+          "".join(f'<div class="tc-lab">{escape(lab)}</div><div class="tc-box">{escape(t)}</div>'
+                  for lab, t in item.context) +
           _texts_html(None, item.references) +
           "".join(f'<div class="tc-lab">Output {"AB"[k]}</div><div class="tc-box">{escape(t)}</div>'
                   for k, t in enumerate(item.texts)))
@@ -121,15 +136,13 @@ def _attack_item(item: AttackItem, answers: dict) -> None:
             if pick is None:
                 st.warning("Pick output A or B first.", icon=":material/edit:")
             else:
-                a, b = check_attack(item, pick, mets)
-                answers[item.index] = {"points": int(a) + int(b), "pick": a, "metrics": b}
+                pts, msg = attack_feedback(item, pick, mets)
+                answers[item.index] = {"points": pts, "message": msg}
                 st.rerun()
         return
-    msg = (("Right: " if done["pick"] else "No: ") + f"output {'AB'[item.attack]} is the attack "
-           f"({item.catalogue} · {item.title}). " + ("The metrics are right too." if done["metrics"] else
-                                                    "It fools: " + ", ".join(lab for m, lab in item.metrics
-                                                                            if m in item.fooled) + "."))
-    (st.success if done["points"] == 2 else st.warning)(hl.md_escape(msg), icon=":material/science:")
+    msg = done["message"]
+    (st.success if done["points"] == item_points(item) else st.warning)(hl.md_escape(msg),
+                                                                       icon=":material/science:")
     rows = "".join(f"<tr><td>{escape(labels[m])}</td><td class='n'>{escape(item.values[m][0])}</td>"
                    f"<td class='n'>{escape(item.values[m][1])}</td>"
                    f"<td>{'fooled' if m in item.fooled else 'not fooled'}</td></tr>" for m, _ in item.metrics)
@@ -139,12 +152,11 @@ def _attack_item(item: AttackItem, answers: dict) -> None:
 
 
 def _score_screen(ex_set, answers: dict) -> None:
-    got = sum(a["points"] for a in answers.values())
-    html(f'<div class="tc-title">Your score: {got} of {ex_set.points}</div>')
+    html(f'<div class="tc-title">{escape(score_text(ex_set, answers))}</div>')
     rows = []
     for it in ex_set.items:
         a = answers.get(it.index)
-        pts = 2 if isinstance(it, AttackItem) else 1
+        pts = item_points(it)
         rows.append(f"<tr><td>{it.index + 1}</td><td>{escape(_item_title(it))}</td>"
                     f"<td class='n'>{'—' if a is None else a['points']} / {pts}</td></tr>")
     html('<div class="tc"><table class="tt"><thead><tr><th>#</th><th>exercise</th><th>points</th></tr></thead>'

@@ -521,7 +521,10 @@ def _bp_svg(data: dict) -> tuple[list[str], int, int]:
         parts.append(f'<polyline points="{" ".join(pts)}" fill="none" stroke="{BLUE}" stroke-width="3"/>')
         parts.append(f'<line x1="{X(r):.1f}" y1="{y0}" x2="{X(r):.1f}" y2="{y0 + h}" stroke="{GREEN}" '
                      f'stroke-width="2" stroke-dasharray="6 4"/>')
-        parts.append(_svg_text(X(r) + 4, y0 + 12, f"r = {r}", size=13, anchor="start", fill=GREEN, weight="bold"))
+        # at the foot of the dashed line: the curve is at BP = 1 there, and the candidate's label sits at the top
+        # when c is near r (at the top both overlapped: "r = 6" over "c = 6, BP = 1")
+        parts.append(_svg_text(X(r) + 4, y0 + h - 8, f"r = {r}", size=13, anchor="start", fill=GREEN,
+                               weight="bold"))
     cx, cy = X(c), Y(max(0.0, min(1.0, bp)))
     parts.append(f'<path d="M{cx:.1f},{cy - 9:.1f} L{cx + 9:.1f},{cy:.1f} L{cx:.1f},{cy + 9:.1f} L{cx - 9:.1f},'
                  f'{cy:.1f} Z" fill="{VERMILLION}" stroke="#000"/>')
@@ -604,13 +607,20 @@ h1{font-size:1.9rem;margin:.2rem 0 .6rem 0}
 h2{font-size:1.45rem;margin:.2rem 0 .5rem 0;border-bottom:3px solid #0072B2;padding-bottom:.2rem}
 h2 .fam{display:inline-block;font-size:.9rem;border:2px solid currentColor;border-radius:.3rem;padding:0 .35rem;
   margin-right:.5rem;vertical-align:middle}
-.meta{font-size:.95rem;width:100%}
+.meta{font-size:.95rem;width:100%;table-layout:fixed}
 .meta td{padding:.1rem .6rem .1rem 0;vertical-align:top}
 .meta td:first-child{width:9.5rem}
 .text{white-space:pre-wrap;border:1px solid #999;border-radius:.3rem;padding:.3rem .5rem;margin:.2rem 0}
 /* long unbroken strings (a link, a token, a text without spaces) break anywhere rather than run off the page */
-h1,h2,.meta td,.text,code.link,.answers li,.tc p,.tc table.tt td,.tc table.tt th,.tc .tf,.tc .tclaim,.tc .task,
+h1,h2,.text,code.link,.answers li,.tc p,.tc table.tt td,.tc .tf,.tc .tclaim,.tc .task,
 .tc .tnotes,.tc .tcap,.tc .trow-h{overflow-wrap:anywhere}
+/* column heads wrap between words only: "anywhere" let a narrow column break "implementatio|n" */
+.tc table.tt th{overflow-wrap:normal;word-break:normal;hyphens:manual}
+/* the header's settings (signatures, "implementation") wrap between words: "anywhere" let the table shrink the
+   column below a word's width and broke "implementatio|n"; a string longer than the line still breaks */
+.meta td{overflow-wrap:break-word;word-break:normal;hyphens:manual}
+.meta td:first-child{white-space:nowrap}
+.blank .line{display:inline-block;width:12em;border-bottom:1px solid currentColor;height:1.1em}
 code.link{word-break:break-all}
 .tc .tk{max-width:100%;white-space:pre-wrap;overflow-wrap:anywhere}
 .tc .tk-t{min-width:0;max-width:100%}
@@ -641,14 +651,29 @@ footer{font-size:.85rem;opacity:.85;margin-top:2rem;border-top:1px solid #999;pa
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 
+def _step_section(i: int, s: Step, *, student: bool) -> str:
+    q = s.question
+    if student and q is not None:
+        # the student's handout: what the question gives and a line to write on, not the worked numbers
+        body = (f'<div class="task"><b>Predict first:</b> {_e(q.prompt)} <span class="thint">({_e(q.hint)})'
+                f"</span></div>{blocks_html(q.given)}"
+                '<p class="blank"><b>Your answer:</b> <span class="line"></span></p>')
+    else:
+        body = (question_html(q) if q else "") + blocks_html(s.blocks) + ("" if student else notes_html(s))
+    return (f'<section class="step" id="step-{i + 1}"><h2><span class="fam">{_e(s.family)}</span>'
+            f'Step {i + 1} · {_e(s.title)}</h2><div class="tc">{body}</div></section>')
+
+
 def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), link: str = "",
-                 link_note: str = "") -> str:
+                 link_note: str = "", student: bool = False) -> str:
     """The whole walkthrough as one self-contained HTML file: texts, every step's tables, formulas with
     numbers and charts (inline SVG), speaker notes, the predict-first questions and, at the end, their
     answers. No script and no external resource; a CSP forbids requests; print CSS puts each step on its own
     page. ``settings``: (label, value) lines for the header (dialects, signatures); ``link``: the Teach-page
-    URL of this lesson (shown as text, not fetched); ``link_note``: why there is none (said in its place)."""
-    title = lesson.title or "BLEU and ROUGE, step by step"
+    URL of this lesson (shown as text, not fetched); ``link_note``: why there is none (said in its place).
+    ``student``: the student's handout — a question's step shows what the question gives and a blank instead of
+    its worked numbers, no speaker notes and no textbook-claims table; the answers at the end."""
+    title = (lesson.title or "BLEU and ROUGE, step by step") + (" — student's handout" if student else "")
     meta = [("Candidate", f'<div class="text">{_e(lesson.candidate)}</div>')]
     for k, r in enumerate(lesson.references):
         meta.append((f"Reference {k + 1}", f'<div class="text">{_e(r)}</div>'))
@@ -662,15 +687,10 @@ def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), li
         meta.append(("Open in the app", f"No link: {_e(link_note)}"))
     meta_html = "".join(f"<tr><td><b>{_e(a)}</b></td><td>{b}</td></tr>" for a, b in meta)
     claims = (f'<section class="claims" id="claims"><h2>The textbook’s numbers</h2>'
-              f"{claims_table_html(lesson.claims)}</section>" if lesson.claims else "")
+              f"{claims_table_html(lesson.claims)}</section>" if lesson.claims and not student else "")
     toc = "".join(f'<li><a href="#step-{i + 1}">{_e(s.family)}: {_e(s.title)}</a></li>'
                   for i, s in enumerate(lesson.steps))
-    sections = []
-    for i, s in enumerate(lesson.steps):
-        q = question_html(s.question) if s.question else ""
-        sections.append(f'<section class="step" id="step-{i + 1}"><h2><span class="fam">{_e(s.family)}</span>'
-                        f"Step {i + 1} · {_e(s.title)}</h2>"
-                        f'<div class="tc">{q}{blocks_html(s.blocks)}{notes_html(s)}</div></section>')
+    sections = [_step_section(i, s, student=student) for i, s in enumerate(lesson.steps)]
     answers = "".join(f'<li><b>Step {i + 1} · {_e(q.prompt)}</b><br>{_e(q.shown)} — {_e(q.explanation)}'
                       + (f'<div class="tc">{blocks_html(q.marked)}</div>' if q.marked else "") + "</li>"
                       for i, q in lesson.questions())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from explainer.teach.handout import STEP_TEX
 from explainer.teach.model import Chart, ClaimCheck, Formula, LcsGrid, Lesson, Para, Result, Table, TokenRow, num
 from explainer.ui.highlight import is_suspicious_char
 
@@ -118,11 +119,37 @@ def block_markdown(b) -> str:
     raise TypeError(f"unknown block {type(b).__name__}")
 
 
+BLANK = "\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_"   # a line to write on, escaped (not emphasis)
+
+
+def _step_markdown(i: int, s, *, student: bool) -> list[str]:
+    out = ["---", "", f"## Step {i + 1} · {s.family} · {md_text(s.title)}", ""]
+    if s.id in STEP_TEX:
+        out += ["$$", STEP_TEX[s.id], "$$", ""]
+    q = s.question
+    if student and q is not None:
+        # the worked numbers would give the answer away: what the question gives, and a blank
+        out += [f"> **Predict first:** {md_text(q.prompt)} ({md_text(q.hint)})", ""]
+        for b in q.given:
+            out += [block_markdown(b), ""]
+        return out + [f"**Your answer:** {BLANK}", ""]
+    if q:
+        out += [f"> **Predict first:** {md_text(q.prompt)} ({md_text(q.hint)})", ""]
+    for b in s.blocks:
+        out += [block_markdown(b), ""]
+    if not student:
+        out += [f"**Say:** {md_text(s.say)}", "", f"**Common misconception:** {md_text(s.misconception)}", ""]
+    return out
+
+
 def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), link: str = "",
-                     link_note: str = "") -> str:
-    """The walkthrough as Markdown; ``link``: the Teach-page URL of the lesson, ``link_note``: why there is none."""
+                     link_note: str = "", student: bool = False) -> str:
+    """The walkthrough as Markdown; ``link``: the Teach-page URL of the lesson, ``link_note``: why there is none.
+    Each step's general formula in LaTeX ($$ … $$). ``student``: the student's handout — a question's step shows
+    what the question gives and a blank instead of its worked numbers, no speaker notes, the answers at the end."""
     title = lesson.title or "BLEU and ROUGE, step by step"
-    out = [f"# {md_text(title)}", "", f"**Candidate:** {md_text(lesson.candidate)}", ""]
+    out = [f"# {md_text(title)}" + (" — student's handout" if student else ""), "",
+           f"**Candidate:** {md_text(lesson.candidate)}", ""]
     for k, r in enumerate(lesson.references):
         out += [f"**Reference {k + 1}:** {md_text(r)}", ""]
     for label, value in settings:
@@ -136,7 +163,7 @@ def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = ()
         out += [f"**Open in the app:** no link — {md_text(link_note)}", ""]
     for n in lesson.notes:
         out += [f"*{md_text(n)}*", ""]
-    if lesson.claims:
+    if lesson.claims and not student:
         out += ["## The textbook’s numbers", "",
                 "| number | the textbook prints | implementation | it gives | verdict |",
                 "| --- | --- | --- | --- | --- |"]
@@ -145,12 +172,7 @@ def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = ()
         out += ["", "*With the settings above; in the app, switch the dialect or an option to see under which one a "
                 "printed number holds. Each comparison is repeated at the step where the number appears.*", ""]
     for i, s in enumerate(lesson.steps):
-        out += ["---", "", f"## Step {i + 1} · {s.family} · {md_text(s.title)}", ""]
-        if s.question:
-            out += [f"> **Predict first:** {md_text(s.question.prompt)} ({md_text(s.question.hint)})", ""]
-        for b in s.blocks:
-            out += [block_markdown(b), ""]
-        out += [f"**Say:** {md_text(s.say)}", "", f"**Common misconception:** {md_text(s.misconception)}", ""]
+        out += _step_markdown(i, s, student=student)
     qs = lesson.questions()
     if qs:
         out += ["---", "", "## Answers", ""]

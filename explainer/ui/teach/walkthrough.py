@@ -3,14 +3,17 @@ student view (predict, check, reveal) and the handouts."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import streamlit as st
 
+from explainer.teach.handout import handout_name
 from explainer.teach.model import LcsGrid, Lesson
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui.pagestate import MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
+from explainer.ui.teach import presenting
 from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import answer_form, escape, html
 from explainer.ui.teach.common import link as to_link
@@ -21,6 +24,7 @@ from explainer.ui.teach.teach_markdown import handout_markdown
 # widgets, in px) and of the step's title (in the lesson's base size --tcb, which grows with the window), and of
 # the LCS table's slider: the body gets the rest of the window.
 FIT_OFFSET = 218
+FIT_OFFSET_PROJECTOR = 110   # the projector hides the page's rows (PROJECTOR_CSS): the top spacer and padding remain
 FIT_TITLE = 2.11
 SLIDER_HEIGHT = 90
 
@@ -42,13 +46,16 @@ def nav(lesson: Lesson, mode: str) -> int:
     i = ps.choice("tch_step", range(n), 0)
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_nav"):
         st.button("Previous", icon=":material/arrow_back:", key="tch_prev", disabled=i == 0, on_click=_go,
-                  args=(-1, n), shortcut="Left" if mode == "walk" else None, help="Previous step (← key)")
+                  args=(-1, n), shortcut="Left" if mode == "walk" else None)
         st.selectbox("Step", list(range(n)), key="tch_step", format_func=lambda k: _step_label(lesson, k),
                      label_visibility="collapsed", width=380)
         st.button("Next", icon=":material/arrow_forward:", key="tch_next", disabled=i >= n - 1, on_click=_go,
-                  args=(1, n), shortcut="Right" if mode == "walk" else None, help="Next step (→ key)")
+                  args=(1, n), shortcut="Right" if mode == "walk" else None)
+        # no tooltip: it stayed over the step's caption after each click; the button shows its key itself
         if mode == "walk":
             st.toggle("Speaker notes", key="tch_notes")
+            # in this row: hidden (display:none), they add no row to the page (the step keeps its fit)
+            presenting.clicker_keys(functools.partial(_go, n=n))
         else:
             right, asked = _student_score(lesson)
             st.markdown(f"**{right}/{asked}** right", help=f"{right} of your {asked} answers were right; this "
@@ -77,15 +84,19 @@ def downloads(lesson: Lesson, settings: MetricSettings, source: str, texts, no_l
     link = "" if no_link else to_link(query(settings, texts, mode="walk", step=0))
     note = _no_link_note(no_link) if no_link else ""
     lesson = dataclasses.replace(lesson, source=source)
-    st.download_button("Handout (HTML)", lambda: th.handout_html(lesson, settings=_settings_lines(lesson), link=link,
-                                                                 link_note=note),
-                       file_name="bleu-rouge-lesson.html", mime="text/html", key="tch_dl_html", on_click="ignore",
-                       icon=":material/description:")
-    st.download_button("Handout (Markdown)", lambda: handout_markdown(lesson, settings=_settings_lines(lesson),
-                                                                      link=link, link_note=note),
-                       file_name="bleu-rouge-lesson.md", mime="text/markdown", key="tch_dl_md", on_click="ignore",
-                       icon=":material/notes:")
-    st.caption("The HTML handout is one file: it opens offline and prints one step per page."
+    lines = _settings_lines(lesson)
+    for student, who in ((False, "Teacher's"), (True, "Student's")):
+        tag = "_student" if student else ""
+        st.download_button(f"{who} handout (HTML)", lambda s=student: th.handout_html(
+                               lesson, settings=lines, link=link, link_note=note, student=s),
+                           file_name=handout_name(lesson, student=student, ext="html"), mime="text/html",
+                           key=f"tch_dl_html{tag}", on_click="ignore", icon=":material/description:")
+        st.download_button(f"{who} handout (Markdown)", lambda s=student: handout_markdown(
+                               lesson, settings=lines, link=link, link_note=note, student=s),
+                           file_name=handout_name(lesson, student=student, ext="md"), mime="text/markdown",
+                           key=f"tch_dl_md{tag}", on_click="ignore", icon=":material/notes:")
+    st.caption("The HTML handout is one file: it opens offline and prints one step per page. The student's "
+               "handout has blanks instead of the worked numbers, the answers at the end and no speaker notes."
                + (" It has no link to this lesson: the texts are too long for one." if no_link else ""))
 
 
@@ -95,7 +106,7 @@ def title(lesson: Lesson, i: int) -> None:
           f'<span class="num">step {i + 1} of {len(lesson.steps)}</span></div>')
 
 
-def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False) -> None:
+def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, projector: bool = False) -> None:
     s = lesson.steps[i]
     grid = next((b for b in s.blocks if isinstance(b, LcsGrid)), None)
     upto = None
@@ -106,18 +117,16 @@ def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False) 
             st.session_state[key] = total
         upto = st.slider("Cells filled, row by row", 0, total, key=key,
                          help="Move the slider to fill the table one cell at a time.")
-    # walkthrough: the step fits the window below the page's own rows (head, navigation, title; the slider)
-    fit = (f"calc(100vh - {FIT_OFFSET + (SLIDER_HEIGHT if upto is not None else 0)}px - {FIT_TITLE} * var(--tcb))"
-           if fit_window else None)
+    # walkthrough: the step fits the window below the page's own rows (head, navigation, title; the slider) and,
+    # with the speaker notes on, above their panel (--tnotes-h, page CSS): the notes never cover the step
+    offset = FIT_OFFSET_PROJECTOR if projector else FIT_OFFSET
+    fit = (f"calc(100vh - {offset + (SLIDER_HEIGHT if upto is not None else 0)}px - {FIT_TITLE} * var(--tcb)"
+           + (" - var(--tnotes-h) - 1.2rem" if notes else "") + ")" if fit_window else None)
     body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "")
     html(body)
     if notes:
-        extra = ""
-        if s.question:
-            extra = (f'<br><b>Ask the class:</b> {escape(s.question.prompt)} <b>Answer:</b> '
-                     f"{escape(s.question.shown)}")
-        # a panel fixed to the bottom of the window: the step keeps its layout (no scrolling), the notes
-        # cover its lower part while the toggle is on
+        # the class sees this window: the question, never its answer (that is in the presenter window)
+        extra = f"<br><b>Ask the class:</b> {escape(s.question.prompt)}" if s.question else ""
         html(f'<div class="tc"><div class="tnotes tnotes-fixed" style="{_panel_style()}" role="note" '
               f'aria-label="speaker notes"><b>Say:</b> {escape(s.say)}<br><b>Common misconception:</b> '
               f"{escape(s.misconception)}{extra}</div></div>")
@@ -182,7 +191,8 @@ def student_step(lesson: Lesson, i: int) -> None:
     def again():
         ans.pop(i, None)
         revealed.discard(rkey)
-        st.session_state.pop(f"tch_answer_{i}", None)
+        for k in (f"tch_answer_{i}", f"_tch_answer_{i}_tries", f"_tch_answer_{i}_retry"):
+            st.session_state.pop(k, None)
 
     st.button("Try this one again", key=f"tch_again_{i}", on_click=again, type="tertiary")
 

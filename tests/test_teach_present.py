@@ -1,0 +1,143 @@
+"""Presenting a lesson from two windows: the projector never shows an answer or the notes, the presenter window
+has the notes, the answers, the next step and a clock, and moving either window moves the other (the in-memory
+channel, bounded in size and lifetime, holding step numbers only). Clicker keys on the walkthrough."""
+from __future__ import annotations
+
+import pytest
+
+from explainer.examples import get_example
+from explainer.teach import build_lesson
+from explainer.ui.highlight import escape_text as esc
+from explainer.ui.teach import present
+from tests.test_teach_app import new_page, page_html, qp, title
+
+ROOM = "0123456789abcdef"
+
+
+@pytest.fixture(autouse=True)
+def _clean_rooms():
+    present.clear()
+    yield
+    present.clear()
+
+
+def _lesson(eid="cat_mat"):
+    ex = get_example(eid)
+    return build_lesson(ex.candidate, list(ex.references), title=ex.title)
+
+
+def test_the_channel_is_bounded_expires_and_holds_numbers_only(monkeypatch):
+    assert present.valid_room(ROOM) == ROOM
+    for bad in ("", "xyz", ROOM.upper(), ROOM + "0", "<script>", None, 5):
+        assert present.valid_room(bad) is None
+    with pytest.raises(ValueError):
+        present.publish("not a room", 1)
+    v1 = present.publish(ROOM, 3, now=1000.0)
+    got = present.current(ROOM, now=1001.0)
+    assert got["step"] == 3 and got["version"] == v1 and set(got) == {"step", "version", "t", "opened"}
+    assert all(isinstance(x, (int, float)) for x in got.values())
+    assert present.current(ROOM, now=1000.0 + present.ROOM_TTL + 1) is None      # expired
+    monkeypatch.setattr(present, "MAX_ROOMS", 5)
+    rooms = [present.new_room() for _ in range(8)]
+    for k, r in enumerate(rooms):
+        present.publish(r, k, now=2000.0 + k)
+    assert present.current(rooms[0], now=2010.0) is None and present.current(rooms[-1], now=2010.0)["step"] == 7
+
+
+def test_the_projector_never_shows_an_answer_or_the_notes():
+    lesson = _lesson()
+    for i, s in enumerate(lesson.steps):
+        if s.question is None:
+            continue
+        at = new_page({"example": "cat_mat", "step": str(i + 1), "view": "projector", "room": ROOM,
+                       "notes": "1"})
+        body = page_html(at)
+        assert title(at).endswith(f"|{i + 1}/{len(lesson.steps)}")
+        assert "Answer:" not in body and esc(s.question.explanation) not in body and esc(s.say) not in body, s.id
+
+
+def test_speaker_notes_on_the_ordinary_page_ask_but_do_not_answer():
+    lesson = _lesson()
+    i = next(k for k, s in enumerate(lesson.steps) if s.question is not None)
+    at = new_page({"example": "cat_mat", "step": str(i + 1), "notes": "1"})
+    body = page_html(at)
+    assert esc(lesson.steps[i].say) in body and "Ask the class:" in body and "Answer:" not in body
+    # the step is fitted above the notes panel (which no longer covers it)
+    assert "- var(--tnotes-h)" in body
+
+
+def test_the_presenter_window_has_notes_answer_next_step_and_clock():
+    lesson = _lesson()
+    i = next(k for k, s in enumerate(lesson.steps) if s.question is not None)
+    at = new_page({"example": "cat_mat", "step": str(i + 1), "view": "presenter", "room": ROOM})
+    body = page_html(at)
+    q = lesson.steps[i].question
+    assert esc(lesson.steps[i].say) in body and "Answer:</b> " + esc(q.shown) in body
+    assert "Next:</b> " in body and esc(lesson.steps[i + 1].title) in body
+    assert 'role="timer"' in body and "presenting for" in body
+    assert qp(at)["view"] == "presenter" and qp(at)["room"] == ROOM
+
+
+def test_moving_either_window_moves_the_other():
+    n = len(_lesson().steps)
+    proj = new_page({"example": "cat_mat", "step": "1", "view": "projector", "room": ROOM})
+    pres = new_page({"example": "cat_mat", "step": "1", "view": "presenter", "room": ROOM})
+    pres.button(key="tch_next").click().run()
+    assert title(pres).endswith(f"|2/{n}")
+    proj.run()            # the projector's poll (every POLL_SECONDS in a browser)
+    assert title(proj).endswith(f"|2/{n}") and not proj.exception
+    for _ in range(3):    # the clicker on the projector: three presses, three steps
+        proj.button(key="tch_key_pagedown").click().run()
+    assert title(proj).endswith(f"|5/{n}")
+    pres.run()
+    assert title(pres).endswith(f"|5/{n}")
+    pres.button(key="tch_key_pageup").click().run()
+    proj.run()
+    assert title(proj).endswith(f"|4/{n}") and title(pres).endswith(f"|4/{n}")
+    assert present.POLL_SECONDS <= 1.0
+
+
+def test_clicker_keys_are_bound():
+    at = new_page({"example": "cat_mat", "step": "2"})
+    keys = {b.key: b for b in at.button}
+    for k in ("pagedown", "space", "down", "pageup", "up"):
+        assert f"tch_key_{k}" in keys
+    at.button(key="tch_key_space").click().run()
+    assert title(at).startswith("BLEU|") and title(at).split("|")[2].startswith("3/")
+    at.button(key="tch_key_pageup").click().run()
+    assert title(at).split("|")[2].startswith("2/")
+
+
+def test_a_bad_room_is_dropped_with_a_warning():
+    at = new_page({"example": "cat_mat", "view": "projector", "room": "<b>x</b>"})
+    assert any("not a presenting room" in w.value for w in at.warning)
+    assert "room" not in qp(at)
+
+
+def test_the_demo_runs_from_one_click():
+    from explainer.teach.demo import demo_sequence
+    from explainer.ui.teach.demo_view import DEMO_BUDGET
+
+    steps = demo_sequence(DEMO_BUDGET)
+    at = new_page({"example": "cat_mat", "step": "3"})
+    at.button(key="tch_demo_start").click().run()
+    assert not at.exception
+    for k, s in enumerate(steps):
+        body = page_html(at)
+        assert esc(s.lesson) in body and esc(s.candidate) in body and f"step {k + 1} of {len(steps)}" in body
+        assert qp(at)["demo"] == str(k + 1)
+        if k + 1 < len(steps):
+            at.button(key="tch_demo_next").click().run()
+    assert at.button(key="tch_demo_next").disabled
+    again = new_page({"example": "cat_mat", "demo": "3"})       # the link reopens the demo where it was
+    assert esc(steps[2].lesson) in page_html(again)
+    at.button(key="tch_demo_end").click().run()
+    assert "demo" not in qp(at) and title(at).startswith("BLEU|")
+
+
+def test_previous_and_next_have_no_tooltip_left_over_the_step():
+    """The "Next step (→ key)" tooltip stayed over the caption after each click; the key is on the button."""
+    at = new_page({"example": "cat_mat", "step": "2"})
+    for key in ("tch_prev", "tch_next"):
+        b = at.button(key=key)
+        assert not b.help and b.proto.shortcut
