@@ -313,3 +313,15 @@ def test_a_claim_of_another_metric_is_refused_and_the_three_way_verdict_is_said(
     assert not at.exception and at.error and "METEOR" in at.error[0].value and not at.success
     at = new_page({"candidate": ex.candidate, "ref": list(ex.references), "claim": "BLEU: 0.541"})
     assert any(c.value.startswith(hl.md_escape("Holds with other settings:")) for c in at.caption)
+
+
+def test_a_chrf_claim_lists_its_matches_with_the_command_not_an_explain_link():
+    """A random widget sequence (dialects-39) crashed: a chrF match was sent to the Explain link builder, which
+    looked the chrF dialect up among the ROUGE dialects (KeyError 'nltk'). The Explain page shows no chrF yet."""
+    at = new_page({"candidate": "The Cat.\nOn the mat!", "ref": ["a b c"], "metric": "rouge"})
+    at.text_input(key="dl_claim").set_value("0.25")
+    at.selectbox(key="dl_claim_metric").set_value("chrf")
+    at.button(key="FormSubmitter:dl_form-Search").click().run()
+    assert not at.exception
+    body = html_of(at)
+    assert "chrf" in body.lower() and "<code>" in body and "explain →" not in body

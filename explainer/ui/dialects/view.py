@@ -372,14 +372,21 @@ def _supported(dialect: str, types: list[str]) -> list[str]:
     return [t for t in types if parse_type(t).kind in kinds]
 
 
+#: the metric families the Explain page shows; a chrF configuration has no Explain view yet (its command is shown)
+EXPLAIN_FAMILIES = ("bleu", "rouge")
+
+
 def explain_link(family: str, dialect: str, options: Mapping[str, Any], candidate: str,
-                 references: Sequence[str], types: Sequence[str] = (), *, base=None) -> str:
-    """A relative link to the Explain page (the app's default page) with these settings."""
+                 references: Sequence[str], types: Sequence[str] = (), *, base=None) -> str | None:
+    """A relative link to the Explain page (the app's default page) with these settings (None for a family the
+    Explain page does not show)."""
+    if family not in EXPLAIN_FAMILIES:
+        return None
     q = explain_query(family, dialect, options, candidate, references, types, base=base)
     return "./?" + urllib.parse.urlencode(q, doseq=True, quote_via=urllib.parse.quote)
 
 
-def explain_link_for_row(cmp, row, *, base=None) -> str:
+def explain_link_for_row(cmp, row, *, base=None) -> str | None:
     c = row.config
     return explain_link(c.family, c.dialect, c.opts, cmp.candidate, cmp.references, c.types, base=base)
 
@@ -407,9 +414,11 @@ def matches_html(rows: Sequence[dict], *, limit: int = 25, total: int | None = N
     items = []
     for r in rows[:limit]:
         flag = ' <span class="dl-unusual">unusual setting</span>' if r["unusual"] else ""
-        items.append(f'<li><b>{html.escape(r["shown"])}</b> — {escape_text(r["configuration"])}{flag} '
-                     f'<a class="dl-explain" href="{html.escape(r["explain"], quote=True)}" target="_self">'
-                     f"explain →</a> <span class=\"xp-note\">value {html.escape(repr(r['value']))}, "
+        # a chrF match has no Explain view yet: the command that prints it instead
+        go = (f'<a class="dl-explain" href="{html.escape(r["explain"], quote=True)}" target="_self">explain →</a>'
+              if r["explain"] else f'<code>{html.escape(str(r["command"]))}</code>')
+        items.append(f'<li><b>{html.escape(r["shown"])}</b> — {escape_text(r["configuration"])}{flag} {go} '
+                     f"<span class=\"xp-note\">value {html.escape(repr(r['value']))}, "
                      f"reference(s) {html.escape(r['references'])}</span></li>")
     more = (total if total is not None else len(rows)) - min(limit, len(rows))
     tail = f'<div class="xp-note">… and {more:,} more (download the result for all of them)</div>' if more > 0 else ""
