@@ -65,7 +65,7 @@ def timed(fn, repeat: int):
 
 def ours_scores(syss, refs):
     from explainer.corpus.report import bleu_report
-    from explainer.ui.corpus_page import testset_from_uploads
+    from explainer.ui.corpus.testset import testset_from_uploads
 
     ts = testset_from_uploads(syss, refs)
     return bleu_report(ts, keep_refs=False)
@@ -116,7 +116,7 @@ def block_ten(wmt: str | None, S: int) -> None:
     """sacreBLEU's defaults on S segments x 10 systems (the page's and the CLI's stated size): the WMT22 en-de
     systems (9, the 10th is the first again under another name) or generated ones, repeated to S segments."""
     from explainer.corpus.report import bleu_report
-    from explainer.ui.corpus_page import testset_from_uploads
+    from explainer.ui.corpus.testset import testset_from_uploads
 
     if wmt:
         d = Path(wmt)

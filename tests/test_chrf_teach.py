@@ -31,8 +31,8 @@ def test_lesson_questions_are_the_libraries_numbers(opts):
 
 
 def test_nltk_lesson_and_handouts():
-    from explainer.ui.teach_html import handout_html
-    from explainer.ui.teach_markdown import handout_markdown
+    from explainer.ui.teach.teach_html import handout_html
+    from explainer.ui.teach.teach_markdown import handout_markdown
 
     lesson = chrf_lesson(H, R[:1], dialect="nltk", title="chrF (NLTK)")
     assert "chrf-refs" not in lesson.step_ids()

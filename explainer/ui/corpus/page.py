@@ -1,7 +1,7 @@
 """The Corpus page: whole test sets, several systems, every segment one click from its explanation.
 
 The page computes nothing itself: ``explainer.corpus`` builds the report (corpus scores, per-segment scores, the
-analyses, the confidence intervals and paired tests) and ``explainer.ui.corpus_charts`` draws it. The metric
+analyses, the confidence intervals and paired tests) and ``explainer.ui.corpus.charts`` draws it. The metric
 settings are the shared model of every page (``explainer.ui.settings``: the same sidebar as the Explain page, and
 what is set on one page holds on the others). A segment opens in the Explain page's own components
 (``explain.page.headline`` / ``bleu_section`` / ``rouge_section``) with the same settings and the same shared
