@@ -77,15 +77,7 @@ def _is_long(ex) -> bool:
     return max(len(t.split()) for t in (ex.candidate, *ex.references)) > LONG_TEXT
 
 
-#: known open defect (issue 21, "LCS answer visible at 1024x768"): the three-way verdict of the textbook's ROUGE-L
-#: number adds a line to the 'earnings' LCS step, which pushes its table into a scroll box. Strict: the mark
-#: fails the run as soon as the step fits again, so it cannot outlive the fix.
-_KNOWN_UNFIT = {"earnings"}
-
-
-@pytest.mark.parametrize("example_id", [pytest.param(e, marks=pytest.mark.xfail(
-    strict=True, reason="issue 21: the earnings LCS step needs an inner scroll since the three-way verdict"))
-    if e in _KNOWN_UNFIT else e for e in example_ids()])
+@pytest.mark.parametrize("example_id", example_ids())
 def test_every_step_fits_1024x768(projector, app_url, example_id):
     """Every step of every worked example and preset fits the window: no page scrolling, nothing cut off. Only a
     long text (a text over LONG_TEXT words) may make a long table or token row scroll inside its own box."""

@@ -32,7 +32,7 @@ from explainer.teach.model import (
 from explainer.ui.highlight import escape_attr, escape_text
 
 __all__ = ["TEACH_CSS", "block_html", "blocks_html", "step_html", "notes_html", "question_html", "grid_html",
-           "cell_rule", "grid_cells", "svg_chart", "handout_html", "HANDOUT_CSS", "claims_table_html"]
+           "cell_rule", "grid_cells", "claim_details", "svg_chart", "handout_html", "HANDOUT_CSS", "claims_table_html"]
 
 BLUE, ORANGE, GREEN, PURPLE, VERMILLION, SKY = "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"
 
@@ -192,10 +192,11 @@ def _result_html(r: Result) -> str:
             f'<span class="tres-v">{_e(r.shown)}</span></div>')
 
 
-def _claims_html(claims: Sequence[ClaimCheck]) -> str:
+def _claims_html(claims: Sequence[ClaimCheck], *, fitted: bool = False) -> str:
     """The textbook's printed numbers of one step beside the trace's, in one box: one sentence for one
     number, a small table for several (each row: what the material says, what the implementation gives, ✓ / ✗).
-    ✓ / ✗ and the border colour (any wrong number: orange) say the same."""
+    ✓ / ✗ and the border colour (any wrong number: orange) say the same. ``fitted`` (a step fitted to the
+    window): the sentence without the three-way verdict's detail (in its tooltip and the presenter's notes)."""
     def attrs(c: ClaimCheck) -> str:
         agrees = {True: "yes", False: "no", None: "unknown"}[c.agrees]
         return (f'data-claim="{_a(c.metric)}" data-agrees="{agrees}" '
@@ -205,7 +206,10 @@ def _claims_html(claims: Sequence[ClaimCheck]) -> str:
            "tclaim-yes" if all(c.agrees for c in claims) else "tclaim-na")
     if len(claims) == 1:
         (c,) = claims
-        inner = f'<div class="tclaim-l" {attrs(c)}><span class="tclaim-mark">{_e(c.mark)}</span>{_e(c.sentence)}</div>'
+        said = c.brief if fitted else c.sentence
+        tip = f' title="{_a(c.sentence)}"' if said != c.sentence else ""
+        inner = (f'<div class="tclaim-l" {attrs(c)}{tip}><span class="tclaim-mark">{_e(c.mark)}</span>{_e(said)}'
+                 "</div>")
     else:
         impls = list(dict.fromkeys(c.implementation for c in claims if c.implementation))
         gives = f"{' / '.join(impls)} gives" if impls else "the implementation gives"
@@ -249,7 +253,7 @@ def block_html(b, *, upto: int | None = None, img_charts: bool = False, fitted: 
     if isinstance(b, LcsGrid):
         return grid_html(b, upto=upto)
     if isinstance(b, ClaimCheck):
-        return _claims_html([b])
+        return _claims_html([b], fitted=fitted)
     raise TypeError(f"unknown block {type(b).__name__}")
 
 
@@ -280,7 +284,7 @@ def blocks_html(blocks: Iterable, *, upto: int | None = None, img_charts: bool =
             out.append(f'<div class="tres-row">{"".join(results)}</div>')
             results.clear()
         if claims:
-            out.append(_claims_html(claims))
+            out.append(_claims_html(claims, fitted=fitted))
             claims.clear()
 
     for b in blocks:
@@ -303,6 +307,13 @@ def blocks_html(blocks: Iterable, *, upto: int | None = None, img_charts: bool =
         out.append(block_html(b, upto=upto, img_charts=img_charts, fitted=fitted))
     flush()
     return "".join(out)
+
+
+def claim_details(step: Step) -> str:
+    """The step's textbook comparisons in full (with where a wrong number holds), for the speaker's notes: a
+    step fitted to the window shows them without that detail (:attr:`ClaimCheck.brief`)."""
+    full = [c.sentence for c in step.blocks if isinstance(c, ClaimCheck) and c.brief != c.sentence]
+    return " ".join(full)
 
 
 def notes_html(step: Step) -> str:

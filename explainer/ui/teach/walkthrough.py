@@ -127,6 +127,8 @@ def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, 
     if notes:
         # the class sees this window: the question, never its answer (that is in the presenter window)
         extra = f"<br><b>Ask the class:</b> {escape(s.question.prompt)}" if s.question else ""
+        detail = th.claim_details(s)
+        extra += f"<br><b>The textbook's number:</b> {escape(detail)}" if detail else ""
         html(f'<div class="tc"><div class="tnotes tnotes-fixed" style="{_panel_style()}" role="note" '
               f'aria-label="speaker notes"><b>Say:</b> {escape(s.say)}<br><b>Common misconception:</b> '
               f"{escape(s.misconception)}{extra}</div></div>")
