@@ -105,6 +105,49 @@ def test_every_step_fits_1024x768(projector, app_url, example_id):
     assert page.get_by_role("button", name="Next").is_disabled()
 
 
+IN_SIGHT = """() => {
+  // on the screen: inside the window and inside every box that clips it (a scrolling table's box)
+  const seen = e => { const r = e.getBoundingClientRect(); if (!r.width) return false;
+    if (r.bottom > innerHeight + 1 || r.right > innerWidth + 1 || r.top < -1) return false;
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      if (getComputedStyle(p).overflow === 'visible') continue;
+      const q = p.getBoundingClientRect();
+      if (r.bottom > q.bottom + 1 || r.right > q.right + 1 || r.top < q.top - 1 || r.left < q.left - 1) return false;
+    }
+    return true; };
+  const rows = [...document.querySelectorAll('.tc-fit .tgrid tr')];
+  return {totals: [...document.querySelectorAll('.tc-fit tr.tot')].map(t => [...t.children].every(seen)),
+          lcs: rows.length ? seen(rows[rows.length - 1].lastElementChild) : null};
+}"""
+_NEWS = ("the police arrested two men on friday after a robbery at a bank in the city centre and said two men had "
+         "guns and a car", "police arrested two men after a robbery at a bank in the city centre on friday and said "
+         "both men had guns and a car")
+
+
+@pytest.mark.parametrize("tokens", [15, 20, 25])
+def test_an_own_text_of_15_to_25_tokens_fits_with_its_totals_and_lcs_answer_in_sight(projector, app_url, tokens):
+    """Issue 21: at 1024x768 the clipping table hid its total row and the LCS table its bottom-right cell (the
+    answer) in a scroll box. For an own text of 15-25 tokens every step fits the window, and every total row and
+    the LCS answer cell are on the screen (a long table may scroll in its box; those rows stay in sight)."""
+    cand, ref = (" ".join(t.split()[:tokens]) for t in _NEWS)
+    assert len(cand.split()) == len(ref.split()) == tokens
+    n = len(build_lesson(cand, [ref]).steps)
+    page = projector
+    teach(page, app_url, urllib.parse.urlencode({"candidate": cand, "ref": ref, "step": 1}))
+    totals = lcs = 0
+    for k in range(1, n + 1):
+        wait_for_step(page, k, n, quick=True)
+        fits, sight = page.evaluate(FITS), page.evaluate(IN_SIGHT)
+        assert fits["page"] <= 1 and not fits["cut"] and not fits["inner"], (k, step_title(page), fits)
+        assert all(sight["totals"]) and sight["lcs"] is not False, (k, step_title(page), sight)
+        totals, lcs = totals + len(sight["totals"]), lcs + (sight["lcs"] is not None)
+        if tokens == 25 and k in (4, 11):
+            page.screenshot(path=str(SCREENSHOTS / f"teach-own25-step{k}.png"))
+        if k < n:
+            page.get_by_role("button", name="Next").click()
+    assert totals >= 3 and lcs == 1   # the clipping, ROUGE-1 and ROUGE-2 tables; the LCS table
+
+
 SHOTS = {("cat_mat", 1), ("cat_mat", 4), ("cat_mat", 7), ("cat_mat", 12), ("cat_mat", 13), ("earnings", 10),
          ("earnings", 12), ("union_lcs", 15), ("military_c1", 14), ("frankenstein", 14), ("abandon_hope", 10),
          ("medication", 8)}

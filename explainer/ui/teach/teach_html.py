@@ -121,6 +121,21 @@ TEACH_CSS = """
   overflow:auto}
 .tc-fit>.tlcs>.tgrid{flex:0 0 auto}
 .tc-fit>.tlcs>.tlcs-side{flex:1 1 14em;min-width:14em}
+.tc-fit .tgrid-wide td,.tc-fit .tgrid-wide th{min-width:1.45em;padding:0 .08em}
+/* a long text's tables scroll in their box: the total row and the LCS answer (the last row and column) stay in
+   sight, on the page's background (--tbg) so that what scrolls under them does not show through */
+.tc-fit .tscroll-long table.tt tr.tot td,.tc-fit .tgrid tr:last-child>*,.tc-fit .tgrid tr>:last-child,
+.tc-fit .tgrid tr:first-child>*{position:sticky;z-index:1;background-color:var(--tbg,#fff)!important;
+  background-image:linear-gradient(var(--tint,transparent),var(--tint,transparent))}
+.tc-fit .tscroll-long table.tt tr.tot td,.tc-fit .tgrid tr:last-child>*{bottom:0}
+.tc-fit .tgrid tr>:last-child{right:0}
+.tc-fit .tgrid tr:first-child>*{top:0}
+.tc-fit .tgrid tr:last-child>td.pz{opacity:1}
+.tc-fit .tgrid tr:last-child>:last-child,.tc-fit .tgrid tr:first-child>:last-child{z-index:2}
+.tc-fit .tgrid th{--tint:rgba(128,128,128,.16)}
+.tc-fit .tgrid td.path{--tint:rgba(0,158,115,.30)}
+.tc-fit .tgrid td.src{--tint:rgba(230,159,0,.28)}
+.tc-fit .tscroll-long table.tt tr.tot td{border-top:3px solid currentColor;box-shadow:0 -1px 0 rgba(128,128,128,.55)}
 .tc-dense .tk-t{font-size:.803em}
 .tc-dense .tk{padding:0 .25em;border-width:1.5px}
 .tc-dense .tks{gap:.16em .2em}
@@ -328,11 +343,12 @@ def question_html(q: Question, *, with_answer: bool = False) -> str:
 
 
 def step_html(step: Step, *, upto: int | None = None, notes: bool = False, fit: str | None = None,
-              lead: str = "", img_charts: bool = True) -> str:
+              lead: str = "", img_charts: bool = True, background: str = "") -> str:
     """A step's body (without its title) wrapped in the teach style. ``fit`` (a CSS length such as
     ``calc(100vh - 220px)``) makes the body a column of at most that height in which the tables give up space
     and scroll inside their own box; many token boxes are drawn smaller (``DENSE_CHIPS``). ``lead``: a first
-    sentence (the LCS cell being filled)."""
+    sentence (the LCS cell being filled); ``background``: the page's colour (under a table's rows that stay in
+    sight while the table scrolls)."""
     chips = sum(len(b.chips) for b in step.blocks if isinstance(b, TokenRow))
     cls = "tc" + (" tc-dense" if chips > DENSE_CHIPS else "")
     lead_html = f'<p class="tp-key">{_e(lead)}</p>' if lead else ""
@@ -344,7 +360,8 @@ def step_html(step: Step, *, upto: int | None = None, notes: bool = False, fit: 
         body = lead_html + blocks_html(step.blocks, upto=upto, img_charts=img_charts, fitted=bool(fit))
     body += notes_html(step) if notes else ""
     if fit:
-        return f'<div class="{cls} tc-fit" style="max-height:{_a(fit)}">{body}</div>'
+        bg = f";--tbg:{_a(background)}" if background else ""
+        return f'<div class="{cls} tc-fit" style="max-height:{_a(fit)}{bg}">{body}</div>'
     return f'<div class="{cls}">{body}</div>'
 
 
@@ -379,6 +396,7 @@ def cell_rule(g: LcsGrid, k: int) -> str:
                     f"{v[a][b]}.")
 
 
+WIDE_GRID = 15   # columns: a wider LCS table gets narrower cells in a fitted step
 GRID_TOKEN = 10   # a token longer than this is cut (…) in the LCS table's headers (whole in their tooltip)
 
 
@@ -425,11 +443,12 @@ def grid_html(g: LcsGrid, *, upto: int | None = None, side: str = "") -> str:
     legend = ('<div class="tcap">Green double-outlined cells: the alignment the backtrace picks (matched token '
               "pairs). The bottom-right cell is the LCS length.</div>")
     table = f'<table>{head_row}{"".join(rows)}</table>'
+    wide = " tgrid-wide" if len(g.col_index) > WIDE_GRID else ""
     if side:   # one scroll box (a long text) for the explanation and the table: side by side, or the
         # explanation above a table too wide for both
         return (f'<div class="tlcs tscroll tscroll-long"><div class="tlcs-side">{side}{legend}{note}</div>'
-                f'<div class="tgrid">{table}</div></div>')
-    return f'<div class="tgrid tscroll tscroll-long">{table}</div>{legend}{note}'
+                f'<div class="tgrid{wide}">{table}</div></div>')
+    return f'<div class="tgrid{wide} tscroll tscroll-long">{table}</div>{legend}{note}'
 
 
 # ---------------------------------------------------------------------------------------------- charts
