@@ -185,6 +185,27 @@ def test_large_type_is_large_and_grows_with_the_window(browser, app_url):
         assert big[k] >= small[k] * 1.3, (k, small, big)   # 1080 / 768 = 1.41: the lesson scales with the window
 
 
+CHART_TYPE = """alt => { const img = [...document.querySelectorAll('.tc img.tchart')].find(i => i.alt.startsWith(alt));
+  const svg = atob(img.src.split(',')[1]);
+  const W = parseFloat(/viewBox="0 0 ([\\d.]+)/.exec(svg)[1]);
+  const sizes = [...svg.matchAll(/font-size="([\\d.]+)"/g)].map(m => parseFloat(m[1]));
+  const shown = img.getBoundingClientRect().width;
+  return {min: Math.min(...sizes) * shown / W, width: shown}; }"""
+
+
+def test_rouge_prf_chart_labels_are_readable_at_1024x768(new_page, app_url):
+    """Issue 21: the ROUGE precision / recall / F chart's labels were drawn at about 8 px at 1024x768 (a 620-wide
+    drawing shrunk into half the step); every label of it is now at least 14 px on the screen."""
+    ex = get_example("earnings")
+    lesson = build_lesson(ex.candidate, list(ex.references))
+    k = lesson.step_ids().index("rouge-prf") + 1
+    page = new_page(width=1024, height=768)
+    teach(page, app_url, f"example=earnings&step={k}")
+    got = page.evaluate(CHART_TYPE, "Precision, recall and F")
+    assert got["min"] >= 14, got
+    assert page.evaluate(FITS)["page"] <= 1
+
+
 def test_notes_panel_does_not_make_the_page_scroll(new_page, app_url):
     page = new_page(width=1024, height=768)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

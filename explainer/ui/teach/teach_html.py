@@ -468,13 +468,13 @@ _PATTERNS = (f'<defs><pattern id="hatch" width="7" height="7" patternUnits="user
              f'fill="{GREEN}"/><circle cx="4" cy="4" r="1.8" fill="#000" fill-opacity=".45"/></pattern></defs>')
 
 
-def _axes(x0, y0, w, h, ticks=(0, .25, .5, .75, 1)) -> list[str]:
+def _axes(x0, y0, w, h, ticks=(0, .25, .5, .75, 1), size: int = 13) -> list[str]:
     out = []
     for t in ticks:
         y = y0 + h - t * h
         out.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + w}" y2="{y:.1f}" stroke="currentColor" '
                    f'stroke-opacity=".2"/>')
-        out.append(_svg_text(x0 - 6, y + 5, f"{t:g}", size=13, anchor="end"))
+        out.append(_svg_text(x0 - 6, y + 5, f"{t:g}", size=size, anchor="end"))
     out.append(f'<line x1="{x0}" y1="{y0 + h}" x2="{x0 + w}" y2="{y0 + h}" stroke="currentColor"/>')
     return out
 
@@ -507,29 +507,45 @@ def _precision_svg(data: dict) -> str:
     return parts + legend, W, H
 
 
+PRF_GROUP = 190   # width of one type's three bars (viewBox units): the chart is as wide as its types need, so
+# that in a step's half-width column (about 430 px at 1024x768) its labels are drawn near their own size (they
+# were shrunk to about 8 px in a 620-wide drawing)
+
+
 def _prf_svg(data: dict) -> tuple[list[str], int, int]:
     rows = data["rows"]
-    W, H, x0, y0, h = 620, 230, 48, 26, 150
+    group = PRF_GROUP if len(rows) <= 3 else PRF_GROUP * 0.6
+    x0 = 52
+    W = int(max(440, x0 + 12 + len(rows) * group))
     w = W - x0 - 12
     group = w / max(1, len(rows))
-    bw = group * 0.22
-    parts = [_PATTERNS] + _axes(x0, y0, w, h)
+    bw = group * 0.27
+    vsize = 17
+    labels = [[num(r[k] or 0.0, 3) for k in ("p", "r", "f")] for r in rows]
+    # values wider than their bar's pitch are written upwards (many types: chrF's orders)
+    upright = max(len(t) for ts in labels for t in ts) * vsize * .6 > bw + 6 if rows else False
+    y0, h = (58 if upright else 30), 150
+    H = y0 + h + 62
+    parts = [_PATTERNS] + _axes(x0, y0, w, h, size=15)
     spec = (("p", "precision", BLUE), ("r", "recall", "url(#hatch)"), ("f", "F-measure", "url(#dots)"))
     for i, r in enumerate(rows):
-        gx = x0 + i * group + group * 0.14
+        gx = x0 + i * group + group * 0.08
         for j, (key, _, fill) in enumerate(spec):
             v = r[key] or 0.0
             bh = max(0.0, min(1.0, v)) * h
-            x = gx + j * (bw + 4)
+            x = gx + j * (bw + 6)
             parts.append(f'<rect x="{x:.1f}" y="{y0 + h - bh:.1f}" width="{bw:.1f}" height="{bh:.1f}" fill="{fill}" '
                          f'stroke="#000" stroke-opacity=".5"/>')
-            parts.append(_svg_text(x + bw / 2, y0 + h - bh - 5, num(v, 3), size=12, weight="bold"))
-        parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 20, r["label"], size=14, weight="bold"))
+            ty = y0 + h - bh - 6
+            turn = f' transform="rotate(-90 {x + bw / 2 + 6:.1f} {ty:.1f})"' if upright else ""
+            parts.append(_svg_text(x + bw / 2 + (6 if upright else 0), ty, labels[i][j], size=vsize, weight="bold",
+                                   anchor="start" if upright else "middle", extra=turn))
+        parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 24, r["label"], size=18, weight="bold"))
     lx = x0
     for _, name, fill in spec:
-        parts += [f'<rect x="{lx}" y="{H - 22}" width="14" height="14" fill="{fill}"/>',
-                  _svg_text(lx + 20, H - 10, name, size=13, anchor="start")]
-        lx += 150
+        parts += [f'<rect x="{lx}" y="{H - 24}" width="16" height="16" fill="{fill}"/>',
+                  _svg_text(lx + 22, H - 10, name, size=16, anchor="start")]
+        lx += 130
     return parts, W, H
 
 
