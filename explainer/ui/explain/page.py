@@ -330,11 +330,12 @@ def _bleu_ngrams(view) -> None:
 
 
 def _bleu_length(view) -> None:
-    st.markdown("#### Step 3 · Reference length and brevity penalty")
+    st.markdown(f"#### {view.length_title}")
     st.markdown(hl.md_escape(view.ref_length_text))
     st.dataframe(pd.DataFrame(view.ref_length_rows), hide_index=True)
     st.latex(view.bp_formula)
-    _plot(charts.bp_curve_figure(**view.bp_curve), "bp_curve", view.bp_alt)
+    if view.bp_curve is not None:
+        _plot(charts.bp_curve_figure(**view.bp_curve), "bp_curve", view.bp_alt)
     st.caption(hl.md_escape(view.bp_caption))
 
 
