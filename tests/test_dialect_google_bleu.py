@@ -223,3 +223,27 @@ def test_corpus_report_with_two_systems_and_two_reference_streams():
         want = corpus_gleu([[r.split() for r in rs] for rs in refs], [x.split() for x in lines])
         assert s.trace.score == want, name
     assert ngram_differences(rep, 1)["system"] == "b"
+
+
+def test_reproduce_finds_a_google_bleu_number_reported_as_bleu(capsys, monkeypatch):
+    """A google_bleu number reported as "BLEU" (one segment with several references, and a corpus) is found by
+    reproduce as Google BLEU, and the match's command prints it."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    from explainer.dialectcmp.corpus_reproduction import reproduce_corpus
+    from explainer.dialectcmp.reproduction import reproduce
+
+    tok = Tokenizer13a()
+    c, rs = EN_SUMMARIES[2][0], list(EN_SUMMARIES[2][1])
+    g = sentence_gleu([tok(r).split() for r in rs], tok(c).split())
+    res = reproduce(c, rs, f"BLEU = {g:.4f}", max_matches=None)
+    hits = [m for m in res.matches if m.config.dialect == D]
+    assert hits and hits[0].config.opts == {}
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((hits[0].stdin + "\n").encode()), encoding="utf-8"))
+    assert main(hits[0].argv) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == g
+    cands = [x[0] for x in EN_SUMMARIES]
+    refs = [[x[1][0]] for x in EN_SUMMARIES]
+    g = corpus_gleu([[tok(r[0]).split()] for r in refs], [tok(x).split() for x in cands])
+    res = reproduce_corpus(cands, refs, f"BLEU {g:.4f}", max_matches=None)
+    assert any(m.config.dialect == D for m in res.matches)
