@@ -122,7 +122,7 @@ def test_trace_shows_each_reference_and_keeps_the_best():
         assert all(e.clipped == min(e.cand_count, e.ref_counts[pick.index]) for e in o.entries)
     assert sum(tr.totals) == kept["n_all"]
     assert tr.ref_length.r == len(tr.references[pick.index].token_texts)
-    assert tr.combination.extra["gleu"]["formula"].startswith(f"Σtp / Σn_all = {kept['tp']} / {kept['n_all']}")
+    assert tr.combination.extra["ratio"]["formula"].startswith(f"Σtp / Σn_all = {kept['tp']} / {kept['n_all']}")
     d = tr.to_dict()
     json.dumps(d)
     assert d["reference_pick"]["index"] == pick.index
@@ -247,3 +247,31 @@ def test_reproduce_finds_a_google_bleu_number_reported_as_bleu(capsys, monkeypat
     g = corpus_gleu([[tok(r[0]).split()] for r in refs], [tok(x).split() for x in cands])
     res = reproduce_corpus(cands, refs, f"BLEU {g:.4f}", max_matches=None)
     assert any(m.config.dialect == D for m in res.matches)
+
+
+def test_corpus_page_scores_and_works_out_google_bleu():
+    """The Corpus page with google-bleu: NLTK's corpus GLEU in the scores table, and the worked-out section (a
+    corpus trace has no per-reference table: its formula is the ratio's; this crashed before)."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ROOT
+
+    refs = [x[1][0] for x in EN_SUMMARIES]
+    hyps = [x[0] for x in EN_SUMMARIES]
+    at = AppTest.from_file(str(ROOT / "explainer" / "ui" / "pages" / "corpus.py"), default_timeout=120)
+    at.query_params["bleu_dialect"] = D
+    at.run()
+    at.radio(key="cp_source").set_value("Paste").run()
+    at.text_area(key="cp_paste_ref_0").set_value("\n".join(r.replace("\n", " ") for r in refs))
+    at.text_area(key="cp_paste_sys_0").set_value("\n".join(h.replace("\n", " ") for h in hyps))
+    at.text_area(key="cp_paste_sys_1").set_value("\n".join(r.replace("\n", " ") for r in refs))
+    at.button(key="cp_load_paste").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="bleu_dialect").value == D
+    tok = Tokenizer13a()
+    want = corpus_gleu([[tok(r.replace("\n", " ")).split()] for r in refs],
+                       [tok(h.replace("\n", " ")).split() for h in hyps])
+    [table] = [df.value for df in at.dataframe if "BLEU" in df.value.columns and "system" in df.value.columns]
+    assert table["BLEU"][0] == want
+    assert any(r"\text{GLEU}" in x.value for x in at.latex)

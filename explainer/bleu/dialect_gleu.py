@@ -145,7 +145,8 @@ class GoogleBleuDialect(BleuDialect):
             weights=[o.weight for o in orders], nominal_weights=[1.0 / N] * N,
             effective_order=sum(1 for o in orders if o.included), log_sum=None, log_mean=None, geo_mean=score,
             score=score, bleu=score, scale=1.0, early_exit=None if n_all else "Σn_all = 0: GLEU returns 0.0",
-            extra={"gleu": {"tp": tp, "n_all": n_all, "formula": formula}})
+            extra={"ratio": {"numerator": tp, "denominator": n_all, "formula": formula,
+                             "what": "GLEU = Σtp / Σmax(tpfp, tpfn): one ratio of summed counts, no BP, no logs"}})
 
     def signature(self, nrefs) -> str:
         o = self.options

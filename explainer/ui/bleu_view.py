@@ -352,7 +352,7 @@ def reference_pick_rows(trace) -> list[dict]:
 
 
 def ref_length_rows(trace) -> list[dict]:
-    if trace.reference_pick is not None:
+    if getattr(trace, "reference_pick", None) is not None:
         return reference_pick_rows(trace)
     rl = trace.ref_length
     c = trace.combination.c
@@ -462,7 +462,8 @@ def _sum_value(x: float) -> str:
 
 
 def _ratio_formula(trace) -> str:
-    """A dialect keeping one reference's statistics (GLEU): Σ matches / Σ n-grams of the larger side."""
+    """A score that is one ratio of summed counts (``combination.extra["ratio"]``, GLEU): Σ matches / Σ n-grams of
+    the larger side."""
     comb = trace.combination
     tp, n_all = sum(o.matches for o in comb.orders), sum(o.totals for o in comb.orders)
     if not n_all:
@@ -478,7 +479,7 @@ def formula_latex(trace) -> str:
     comb = trace.combination
     if trace.library_error is not None:
         return r"\text{BLEU: the real library fails on this input (see the note below)}"
-    if trace.reference_pick is not None:
+    if "ratio" in comb.extra:
         return _ratio_formula(trace)
     terms = log_terms(trace)
     if comb.log_sum is None or not terms:
@@ -508,7 +509,7 @@ def formula_latex(trace) -> str:
 def bp_latex(trace) -> str:
     comb = trace.combination
     c, r = comb.c, comb.r
-    if trace.reference_pick is not None:
+    if "ratio" in comb.extra:
         return r"\text{no brevity penalty: recall (the reference's n-grams) already counts a short candidate}"
     if c > r or r == 0:
         return rf"c = {c} > r = {r} \;\Rightarrow\; \mathrm{{BP}} = 1" if c > r else \
@@ -658,7 +659,7 @@ def _orders_alt(orders: list[dict]) -> str:
 
 
 def _clip_words(trace) -> str:
-    pick = trace.reference_pick
+    pick = getattr(trace, "reference_pick", None)
     if pick is None:
         return ("Each candidate n-gram counts at most as often as it occurs in the single reference where it is most "
                 "frequent (the ‘max/ref’ column); the rest is clipped away. ")
