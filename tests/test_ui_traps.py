@@ -17,7 +17,7 @@ APP = str(ROOT / "app.py")
 PREFIX = "Before you read the numbers: "
 #: a Chinese token that carries markdown: the cjk-unsplit trap quotes it (its first 20 characters) under a whitespace
 #: tokenizer
-EVIL = "新华社北[点](javascript:x)**粗**<b>体</b> "
+EVIL = "新[点](javascript:x)北京三月五日电**粗**<b>体</b> "
 
 
 def _shown(at) -> list[str]:
