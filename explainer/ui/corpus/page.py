@@ -31,6 +31,7 @@ from explainer.errors import ExplainerInputError
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
+from explainer.ui import traps_view
 from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus import dialects as corpus_dialects
 from explainer.ui.corpus import reproduce as corpus_reproduce
@@ -140,6 +141,19 @@ def _cjk_warning(ts: TestSet, tokenizer: str | None) -> str | None:
     pair = (st.session_state.get("cp_langpair") or "").strip()
     target = pair.split("-")[-1].lower() if "-" in pair else None
     return cjk_warning((r for rs in ts.references[:2000] for r in rs), tokenizer, target=target)
+
+
+def _traps(ts: TestSet, metric: str, settings) -> None:
+    """The classic traps of the test set under these settings (kept for the last test set and settings: the
+    checks read a bounded sample, yet a rerun of the page need not repeat them). The BLEU section says the CJK
+    one itself, with the language pair."""
+    ss = st.session_state
+    key = (ss.get("cp_ts_key"), metric, settings)
+    kept = ss.get("_cp_traps")
+    if kept is None or kept[0] != key:
+        kept = ss["_cp_traps"] = (key, traps_view.corpus_traps(
+            ts.systems, ts.references, settings, metric=metric, skip=("cjk-unsplit",) if metric == "bleu" else ()))
+    traps_view.show(kept[1])
 
 
 def _baseline_and_system(names: list[str]) -> tuple[int, int]:
@@ -615,6 +629,7 @@ def _render() -> None:
     except (ExplainerInputError, ValueError) as e:
         st.error(hl.md_escape(str(e)), icon=":material/error:")
         return
+    _traps(ts, metric.lower(), settings)
     b, i = _baseline_and_system(rep.names)
     if metric == "BLEU":
         _restore_tests(_tests_key(rkey, rep.names[b]), "bleu", rep.names[b], None, "fmeasure")
