@@ -57,32 +57,71 @@ def generated_files(tmp: Path) -> tuple[list[Path], list[Path], Path | None]:
     return [x for _, x in sys_paths], list(ref_paths), None
 
 
+def _cpu_of(pid: int) -> float:
+    try:
+        parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def browser_cpu() -> float:
+    """CPU seconds of this process's descendants other than the server: Playwright's driver and Chromium (its
+    renderer draws what the server sends; on a busy 2-core machine the two compete)."""
+    children: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(d.name))
+    total, todo = 0.0, list(children.get(os.getpid(), []))
+    while todo:
+        pid = todo.pop()
+        if pid == cp.SERVER_PID:
+            continue
+        total += _cpu_of(pid)
+        todo += children.get(pid, [])
+    return total
+
+
 class Clicks:
-    """Timed clicks on one page: ``res[name]`` wall seconds, ``cpu[name]`` server CPU seconds."""
+    """Timed clicks on one page: wall seconds from the click to the answer on screen (``answer``) and to the page
+    idle (``res``), and the CPU seconds the server and the browser spent on it."""
 
     def __init__(self, page) -> None:
         self.page = page
         self.res: dict[str, list[float]] = {}
+        self.answer: dict[str, list[float]] = {}
         self.cpu: dict[str, list[float]] = {}
+        self.bcpu: dict[str, list[float]] = {}
 
     def time(self, name: str, action, until=lambda: None) -> float:
-        c0 = cp.server_cpu()
+        c0, b0 = cp.server_cpu(), browser_cpu()
         t0 = time.perf_counter()
         action()
         until()
+        self.answer.setdefault(name, []).append(time.perf_counter() - t0)
         cp.idle(self.page)
         wall = time.perf_counter() - t0
         self.res.setdefault(name, []).append(wall)
         self.cpu.setdefault(name, []).append(cp.server_cpu() - c0)
+        self.bcpu.setdefault(name, []).append(browser_cpu() - b0)
         return wall
 
-    def report(self, target_median: float, target_max: float) -> list[str]:
+    def report(self, target_median: float, target_max: float, *, on_answer: bool = False) -> list[str]:
+        """One line per kind of click; the target is checked on the time to the page idle (``on_answer``: to the
+        answer on screen)."""
         fails = []
+        med = statistics.median
         for k, v in self.res.items():
-            med = statistics.median(v)
-            ok = med < target_median and max(v) <= target_max
-            print(f"  {k:<42} median {med * 1000:6.0f} ms, max {max(v) * 1000:6.0f} ms of {len(v)}; server CPU "
-                  f"median {statistics.median(self.cpu[k]) * 1000:5.0f} ms  {'OK' if ok else 'MISSED'}")
+            a = self.answer[k]
+            w = a if on_answer else v
+            ok = med(w) < target_median and max(w) <= target_max
+            print(f"  {k:<40} idle: median {med(v) * 1000:6.0f} ms, max {max(v) * 1000:6.0f} ms; answer: median "
+                  f"{med(a) * 1000:6.0f} ms (of {len(v)}); CPU median: server {med(self.cpu[k]) * 1000:4.0f} ms, "
+                  f"browser {med(self.bcpu[k]) * 1000:5.0f} ms  {'OK' if ok else 'MISSED'}")
             if not ok:
                 fails.append(k)
         return fails
@@ -194,6 +233,8 @@ def main() -> int:
     ap.add_argument("--generated", action="store_true", help="generated data of the same shape instead of WMT22")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--root", help="run the server of another checkout (e.g. an older commit), for a paired figure")
+    ap.add_argument("--no-explain", action="store_true", help="the Corpus page only")
     a = ap.parse_args()
     if not a.wmt and not a.generated:
         print("SKIPPED: no WMT22 files. Give --wmt DIR (or EXPLAINER_WMT22) with generaltest2022.en-de.* from "
@@ -207,6 +248,9 @@ def main() -> int:
     print(f"load average before: {os.getloadavg()[0]:.2f} (2 cores shared)")
     if a.port:
         cp.free_port = lambda: a.port
+    if a.root:
+        cp.ROOT = Path(a.root).resolve()
+        print(f"server: {cp.ROOT}")
     proc, url = cp.start_server()
     cp.SERVER_PID = proc.pid
     fails: list[str] = []
@@ -222,9 +266,10 @@ def main() -> int:
                   f"{' + source' if src else ''}] loaded in {t:.1f} s")
             c = corpus_clicks(page, a.repeat)
             fails += c.report(TARGET_MEDIAN_S, TARGET_MAX_S)
-            print("\n[Explain page]")
-            e = explain_edits(page, url, a.repeat)
-            fails += e.report(TARGET_EDIT_S, float("inf"))
+            if not a.no_explain:
+                print("\n[Explain page]")
+                e = explain_edits(page, url, a.repeat)
+                fails += e.report(TARGET_EDIT_S, float("inf"), on_answer=True)
             b.close()
     finally:
         proc.terminate()
