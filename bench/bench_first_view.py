@@ -396,7 +396,13 @@ def main() -> int:
     ap.add_argument("--no-browser", action="store_true", help="skip the Chromium part")
     ap.add_argument("--ordinary-only", action="store_true",
                     help="only the ordinary 2-reference links (issue 18 item 4)")
+    ap.add_argument("--paired-with", metavar="DIR",
+                    help="only: thirty ordinary links at once on this checkout's server and on DIR's (e.g. an older "
+                         "commit), alternating, --rounds times each")
+    ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
+    if args.paired_with:
+        return paired_class(Path(args.paired_with), args.rounds)
     print(f"load average before: {os.getloadavg()[0]:.2f} (2 cores shared; times are wall clock)")
     server = Server()
     failures: list[str] = []
@@ -482,6 +488,29 @@ def _end(server: Server, failures: list[str]) -> int:
         print("FAIL", f)
     print("PASS" if not failures else f"FAIL ({len(failures)} problems)")
     return 0 if not failures else 1
+
+
+def paired_class(other: Path, rounds: int) -> int:
+    """Thirty different ordinary links at once, on two servers (this checkout and ``other``) alternating: the
+    slowest and median headline of each round, and the load average (a busy machine slows both alike)."""
+    servers = {"this": Server(), "other": Server(other)}
+    try:
+        for s in servers.values():
+            asyncio.run(ws_view(s.port, query(*ordinary_links(1, seed=1)[0])))
+        for k in range(rounds):
+            for name, s in servers.items():
+                links = ordinary_links(CLASS, seed=40 + k)
+                res = asyncio.run(ws_class(s.port, [query(c, r) for c, r in links]))
+                bad = [m for i, ((c, r), x) in enumerate(zip(links, res))
+                       for m in check_values(x, expected_headline(c, r), f"{name}, session {i + 1}")]
+                hs = [x["headline_s"] for x in res if x["headline_s"] is not None]
+                print(f"round {k + 1}, {name:5} server: headlines median {statistics.median(hs):.2f} s, max "
+                      f"{max(hs):.2f} s ({len(hs)} of {CLASS}); load {os.getloadavg()[0]:.1f}"
+                      + (f"; WRONG: {bad[0]}" if bad else ""))
+    finally:
+        for s in servers.values():
+            s.stop()
+    return 0
 
 
 def ordinary(server: Server) -> list[str]:
