@@ -150,6 +150,9 @@ def analysis_options(page) -> list[str]:
     return [b.inner_text().strip() for b in page.locator(".st-key-cp_differ_view button").all()]
 
 
+SEG_INPUT = "document.querySelector('.st-key-cp_seg_input input')"   # absent for a moment while a fragment reruns
+
+
 def corpus_clicks(page, repeat: int) -> Clicks:
     c = Clicks(page)
     views = analysis_options(page)
@@ -166,12 +169,10 @@ def corpus_clicks(page, repeat: int) -> Clicks:
         btn = btns.nth(k % max(1, btns.count()))
         seg = int(btn.inner_text().split(":")[0].split()[-1])
         c.time("open a segment (largest gains button)", btn.click,
-               lambda seg=seg: page.wait_for_function(
-                   f"() => document.querySelector('.st-key-cp_seg_input input').value == '{seg}'"))
+               lambda seg=seg: page.wait_for_function(f"() => {SEG_INPUT} && {SEG_INPUT}.value == '{seg}'"))
         cur = int(page.locator(".st-key-cp_seg_input input").input_value())
         c.time("next segment", lambda: page.get_by_role("button", name="next →").click(),
-               lambda cur=cur: page.wait_for_function(
-                   f"() => document.querySelector('.st-key-cp_seg_input input').value != '{cur}'"))
+               lambda cur=cur: page.wait_for_function(f"() => {SEG_INPUT} && {SEG_INPUT}.value != '{cur}'"))
         target = 100 + 37 * k
 
         def jump(target=target):
