@@ -557,8 +557,16 @@ def _usable_references(cand: str, all_refs: list[str]) -> list[str] | None:
 
 
 def _explanation(bleu_trace, rouge_trace, cand: str, refs: list[str], settings: MetricSettings) -> None:
-    """Below the headline: the diagnosis, then (after a browser's first view) the BLEU and ROUGE steps in two
-    tabs, only the open one built."""
+    """Below the headline (after a browser's first view, whose first run computes the headline only): the
+    diagnosis, then the BLEU and ROUGE steps in two tabs, only the open one built."""
+    if first_view.details_later():  # a browser's first view: the headline now, the rest right after
+        return
+    first_view.after_first_views()  # a class opening a link at once: everyone's headline first
+    with first_view.second_run_turn():
+        _details(bleu_trace, rouge_trace, cand, refs, settings)
+
+
+def _details(bleu_trace, rouge_trace, cand: str, refs: list[str], settings: MetricSettings) -> None:
     # a function of the inputs only: shared across sessions like the traces
     findings = shared_compute.cached("findings", cand, refs, settings, lambda: _diagnosis(bleu_trace, rouge_trace),
                                      small=True)
@@ -568,9 +576,6 @@ def _explanation(bleu_trace, rouge_trace, cand: str, refs: list[str], settings: 
             _findings(findings)
         else:
             st.success("Nothing unusual: every order has matches and no penalty applies.")
-    if first_view.details_later():  # a browser's first view: the headline now, the sections right after
-        return
-    first_view.after_first_views()  # a class opening a link at once: everyone's headline first
     # Only the open tab's content is built and sent (switching tabs reruns the page).
     tab_b, tab_r = st.tabs(["BLEU", "ROUGE"], key=TABS_KEY, on_change="rerun")
     with tab_b:
