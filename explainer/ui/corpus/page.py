@@ -300,7 +300,10 @@ def _buckets_view(rep, b: int, i: int) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", selection_mode="single-row",
                  key="cp_bucket_table", on_select=partial(_on_group_row, "cp_bucket_table", groups))
     st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a bar or a row to list "
-               "its segments in the table below.")
+               "its segments in the table below. Not compare-mt's length buckets, on purpose: compare-mt cuts at "
+               "10, 20, …, 60 reference tokens and scores with its own BLEU, which counts a segment shorter than n "
+               "as one n-gram of order n and leaves an order without a match out of the mean; here the buckets are "
+               "of about equal size and the score is the dialect's own corpus BLEU, with every reference.")
 
 
 def _cached_analysis(rep, name: str, compute):

@@ -97,6 +97,8 @@ def presenter_panel(lesson: Lesson, i: int) -> None:
                f'<div class="tp-next-body">{th.step_html(t, img_charts=True)}</div></div>')
     else:
         nxt = '<div class="tp-next"><b>Next:</b> the end of the lesson.</div>'
+    detail = th.claim_details(s)
+    ask += f"<p><b>The textbook's number:</b> {escape(detail)}</p>" if detail else ""
     html(f'<div class="tc tp-presenter"><div class="tnotes"><b>Say:</b> {escape(s.say)}<br>'
          f"<b>Common misconception:</b> {escape(s.misconception)}</div>{ask}</div>" + nxt)
 
