@@ -182,6 +182,8 @@ def test_dialects_page_has_a_google_bleu_row(capsys):
     assert rows[D]["score"] == bleu.score_bleu(c, rs, dialect=D).score
     [pair] = [p for p in out["pairs"] if (p["a"], p["b"]) == ("hf-evaluate", D)]
     assert pair["first_step"] == "counts"
+    k = bleu.explain_bleu(c, rs, dialect=D).reference_pick.index
+    assert f"clips each n-gram against reference {k + 1} alone" in pair["why"]
 
 
 def test_explain_page_shows_each_reference_and_the_kept_one():
