@@ -274,7 +274,8 @@ def test_a_worked_examples_printed_numbers_at_their_step():
     recorded = _seed("s002_medication", "sacrebleu", {})["score"]
     at = new_page({"example": "medication", "step": str(k)})
     body = page_html(at)
-    m = re.search(r'<div class="tclaim-l" data-claim="bleu" data-agrees="no" data-value="([^"]+)">(.*?)</div>', body)
+    m = re.search(r'<div class="tclaim-l" data-claim="bleu" data-agrees="no" data-value="([^"]+)"'
+                  r'(?: title="[^"]*")?>(.*?)</div>', body)   # the title: the verdict with its detail
     assert m and float(m.group(1)) == pytest.approx(recorded / 100, abs=1e-12)
     text = html.unescape(re.sub(r"<[^>]+>", "", m.group(2)))
     assert text.startswith("✗The textbook says BLEU (0–1) = 0") and f"{recorded:.4f}" in text

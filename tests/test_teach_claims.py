@@ -4,6 +4,7 @@ claims of the course material are all there. Expected values come from the real 
 examples' recorded vectors (tests/data/seeds), never typed in."""
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -134,3 +135,23 @@ def test_claims_in_both_handouts():
     assert re.search(r"^> \*\*✗\*\* The textbook says BLEU \(0–1\) ≈ 0\.576; sacrebleu 2\.\S+ gives "
                      rf"0\.3799 \({real:.4f} on its 0–100 scale\) — wrong with these settings; holds under no "
                      r"configuration searched \(the nearest: .*\)\.$", md_step, re.M)
+
+
+def test_a_fitted_step_shows_the_verdict_without_its_detail_and_the_notes_keep_it():
+    """The three-way verdict's detail (which settings give a wrong number, or the nearest value) made the
+    'earnings' LCS step too tall for a 1024x768 projector: the fitted step shows the verdict without it (in its
+    tooltip), the speaker's notes and both handouts keep the whole sentence."""
+    from explainer.ui.teach.teach_html import claim_details, step_html
+
+    ex = get_example("earnings")
+    lesson = build_lesson(ex.candidate, list(ex.references), claims=ex.claims)
+    step = next(s for s in lesson.steps if s.id == CLAIM_STEP["lcs"])
+    (check,) = checks_by_step(lesson)[step.id]
+    assert check.agrees is False and check.elsewhere_detail, check   # a wrong number with a detail
+    assert check.sentence == check.brief[:-1] + f" ({check.elsewhere_detail})."
+    fitted = step_html(step, fit="calc(100vh - 300px)")
+    shown = html.unescape(re.sub(r' title="[^"]*"', "", fitted))   # what is on the screen (not the tooltips)
+    assert check.brief in shown and check.elsewhere_detail not in shown
+    assert check.elsewhere_detail in html.unescape(fitted)          # in the box's tooltip
+    assert check.sentence in claim_details(step)
+    assert check.sentence in handout_html(lesson) and check.sentence in handout_markdown(lesson)

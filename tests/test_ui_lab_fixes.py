@@ -69,3 +69,22 @@ def test_the_untouched_default_page_does_not_replace_the_labs_example():
     app.at.session_state["lab_section"] = "generators"
     app.run()
     assert app.at.text_area(key="lab_cand_box").value == DEFAULT_CAND
+
+
+def test_a_variant_label_does_not_repeat_its_role():
+    """Issue 21: the lab showed "Honest (honest)" above the honest text of an attack preset; the role in brackets
+    is only added when the label does not say it."""
+    import re
+
+    from explainer.attacks.presets import PRESETS
+
+    app = BrowserLikeApp()
+    app.at.switch_page("explainer/ui/pages/gaming_lab.py")
+    app.at.query_params.update({"lab": "presets", "preset": "repetition"})
+    app.run()
+    assert not app.exceptions, app.exceptions
+    shown = " ".join(h.proto.body for h in app.at.get("html"))
+    labels = [re.sub(r"<[^>]+>", "", m) for m in re.findall(r'<div class="lab-label">(.*?)</div>', shown)]
+    first = PRESETS["repetition"].variants[0].label
+    assert first in labels and not any(x.lower().count(first.lower()) > 1 for x in labels), labels
+    assert any("(attack)" in x for x in labels), labels   # a role the label does not say is still given

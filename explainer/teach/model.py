@@ -122,11 +122,14 @@ class ClaimCheck:
 
     @property
     def verdict(self) -> str:
+        return self._verdict(detail=True)
+
+    def _verdict(self, *, detail: bool) -> str:
         if self.agrees is None:
             return "not computed with these settings"
         if self.agrees:
             return "holds with these settings"
-        tail = f" ({self.elsewhere_detail})" if self.elsewhere_detail else ""
+        tail = f" ({self.elsewhere_detail})" if self.elsewhere_detail and detail else ""
         if self.elsewhere == "holds-otherwise":
             return f"wrong with these settings; holds with other settings{tail}"
         if self.elsewhere == "holds-nowhere":
@@ -149,11 +152,20 @@ class ClaimCheck:
 
     @property
     def sentence(self) -> str:
-        """The comparison in one sentence (the page, both handouts)."""
+        """The comparison in one sentence (both handouts, the presenter's notes)."""
+        return self._sentence(detail=True)
+
+    @property
+    def brief(self) -> str:
+        """The sentence without the three-way verdict's detail (which settings, the nearest value): what a step
+        fitted to a projector's window shows (the detail is in the presenter's notes and the handouts)."""
+        return self._sentence(detail=False)
+
+    def _sentence(self, *, detail: bool) -> str:
         head = f"The textbook says {self.what} {self.said}"
         if self.agrees is None:
-            return f"{head} — {self.verdict}."
-        return f"{head}; {self.implementation} gives {self.shown} — {self.verdict}."
+            return f"{head} — {self._verdict(detail=detail)}."
+        return f"{head}; {self.implementation} gives {self.shown} — {self._verdict(detail=detail)}."
 
 
 Block = Union[Para, TokenRow, Table, Formula, Chart, LcsGrid, Result, ClaimCheck]

@@ -203,7 +203,9 @@ def _preset_variants(p) -> None:
     cols = st.columns(len(p.variants))
     for i, (col, v) in enumerate(zip(cols, p.variants)):
         with col:
-            body = f'<div class="lab-label">{hl.escape_text(v.label)} <small>({_variant_role(p, i, v)})</small></div>'
+            role = _variant_role(p, i, v)   # not repeated when the label says it ("Honest (honest)")
+            tag = f" <small>({role})</small>" if role.lower() not in v.label.lower() else ""
+            body = f'<div class="lab-label">{hl.escape_text(v.label)}{tag}</div>'
             if v.is_corpus:
                 body += "".join(_box(f"segment {k + 1}: {c}") for k, c in enumerate(v.candidate))
                 body += '<div class="lab-label">References</div>' + "".join(

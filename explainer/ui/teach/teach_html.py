@@ -32,7 +32,7 @@ from explainer.teach.model import (
 from explainer.ui.highlight import escape_attr, escape_text
 
 __all__ = ["TEACH_CSS", "block_html", "blocks_html", "step_html", "notes_html", "question_html", "grid_html",
-           "cell_rule", "grid_cells", "svg_chart", "handout_html", "HANDOUT_CSS", "claims_table_html"]
+           "cell_rule", "grid_cells", "claim_details", "svg_chart", "handout_html", "HANDOUT_CSS", "claims_table_html"]
 
 BLUE, ORANGE, GREEN, PURPLE, VERMILLION, SKY = "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"
 
@@ -121,6 +121,21 @@ TEACH_CSS = """
   overflow:auto}
 .tc-fit>.tlcs>.tgrid{flex:0 0 auto}
 .tc-fit>.tlcs>.tlcs-side{flex:1 1 14em;min-width:14em}
+.tc-fit .tgrid-wide td,.tc-fit .tgrid-wide th{min-width:1.45em;padding:0 .08em}
+/* a long text's tables scroll in their box: the total row and the LCS answer (the last row and column) stay in
+   sight, on the page's background (--tbg) so that what scrolls under them does not show through */
+.tc-fit .tscroll-long table.tt tr.tot td,.tc-fit .tgrid tr:last-child>*,.tc-fit .tgrid tr>:last-child,
+.tc-fit .tgrid tr:first-child>*{position:sticky;z-index:1;background-color:var(--tbg,#fff)!important;
+  background-image:linear-gradient(var(--tint,transparent),var(--tint,transparent))}
+.tc-fit .tscroll-long table.tt tr.tot td,.tc-fit .tgrid tr:last-child>*{bottom:0}
+.tc-fit .tgrid tr>:last-child{right:0}
+.tc-fit .tgrid tr:first-child>*{top:0}
+.tc-fit .tgrid tr:last-child>td.pz{opacity:1}
+.tc-fit .tgrid tr:last-child>:last-child,.tc-fit .tgrid tr:first-child>:last-child{z-index:2}
+.tc-fit .tgrid th{--tint:rgba(128,128,128,.16)}
+.tc-fit .tgrid td.path{--tint:rgba(0,158,115,.30)}
+.tc-fit .tgrid td.src{--tint:rgba(230,159,0,.28)}
+.tc-fit .tscroll-long table.tt tr.tot td{border-top:3px solid currentColor;box-shadow:0 -1px 0 rgba(128,128,128,.55)}
 .tc-dense .tk-t{font-size:.803em}
 .tc-dense .tk{padding:0 .25em;border-width:1.5px}
 .tc-dense .tks{gap:.16em .2em}
@@ -192,10 +207,11 @@ def _result_html(r: Result) -> str:
             f'<span class="tres-v">{_e(r.shown)}</span></div>')
 
 
-def _claims_html(claims: Sequence[ClaimCheck]) -> str:
+def _claims_html(claims: Sequence[ClaimCheck], *, fitted: bool = False) -> str:
     """The textbook's printed numbers of one step beside the trace's, in one box: one sentence for one
     number, a small table for several (each row: what the material says, what the implementation gives, ✓ / ✗).
-    ✓ / ✗ and the border colour (any wrong number: orange) say the same."""
+    ✓ / ✗ and the border colour (any wrong number: orange) say the same. ``fitted`` (a step fitted to the
+    window): the sentence without the three-way verdict's detail (in its tooltip and the presenter's notes)."""
     def attrs(c: ClaimCheck) -> str:
         agrees = {True: "yes", False: "no", None: "unknown"}[c.agrees]
         return (f'data-claim="{_a(c.metric)}" data-agrees="{agrees}" '
@@ -205,7 +221,10 @@ def _claims_html(claims: Sequence[ClaimCheck]) -> str:
            "tclaim-yes" if all(c.agrees for c in claims) else "tclaim-na")
     if len(claims) == 1:
         (c,) = claims
-        inner = f'<div class="tclaim-l" {attrs(c)}><span class="tclaim-mark">{_e(c.mark)}</span>{_e(c.sentence)}</div>'
+        said = c.brief if fitted else c.sentence
+        tip = f' title="{_a(c.sentence)}"' if said != c.sentence else ""
+        inner = (f'<div class="tclaim-l" {attrs(c)}{tip}><span class="tclaim-mark">{_e(c.mark)}</span>{_e(said)}'
+                 "</div>")
     else:
         impls = list(dict.fromkeys(c.implementation for c in claims if c.implementation))
         gives = f"{' / '.join(impls)} gives" if impls else "the implementation gives"
@@ -249,7 +268,7 @@ def block_html(b, *, upto: int | None = None, img_charts: bool = False, fitted: 
     if isinstance(b, LcsGrid):
         return grid_html(b, upto=upto)
     if isinstance(b, ClaimCheck):
-        return _claims_html([b])
+        return _claims_html([b], fitted=fitted)
     raise TypeError(f"unknown block {type(b).__name__}")
 
 
@@ -280,7 +299,7 @@ def blocks_html(blocks: Iterable, *, upto: int | None = None, img_charts: bool =
             out.append(f'<div class="tres-row">{"".join(results)}</div>')
             results.clear()
         if claims:
-            out.append(_claims_html(claims))
+            out.append(_claims_html(claims, fitted=fitted))
             claims.clear()
 
     for b in blocks:
@@ -305,6 +324,13 @@ def blocks_html(blocks: Iterable, *, upto: int | None = None, img_charts: bool =
     return "".join(out)
 
 
+def claim_details(step: Step) -> str:
+    """The step's textbook comparisons in full (with where a wrong number holds), for the speaker's notes: a
+    step fitted to the window shows them without that detail (:attr:`ClaimCheck.brief`)."""
+    full = [c.sentence for c in step.blocks if isinstance(c, ClaimCheck) and c.brief != c.sentence]
+    return " ".join(full)
+
+
 def notes_html(step: Step) -> str:
     return (f'<div class="tnotes"><b>Say:</b> {_e(step.say)}<br><b>Common misconception:</b> '
             f"{_e(step.misconception)}</div>")
@@ -317,11 +343,12 @@ def question_html(q: Question, *, with_answer: bool = False) -> str:
 
 
 def step_html(step: Step, *, upto: int | None = None, notes: bool = False, fit: str | None = None,
-              lead: str = "", img_charts: bool = True) -> str:
+              lead: str = "", img_charts: bool = True, background: str = "") -> str:
     """A step's body (without its title) wrapped in the teach style. ``fit`` (a CSS length such as
     ``calc(100vh - 220px)``) makes the body a column of at most that height in which the tables give up space
     and scroll inside their own box; many token boxes are drawn smaller (``DENSE_CHIPS``). ``lead``: a first
-    sentence (the LCS cell being filled)."""
+    sentence (the LCS cell being filled); ``background``: the page's colour (under a table's rows that stay in
+    sight while the table scrolls)."""
     chips = sum(len(b.chips) for b in step.blocks if isinstance(b, TokenRow))
     cls = "tc" + (" tc-dense" if chips > DENSE_CHIPS else "")
     lead_html = f'<p class="tp-key">{_e(lead)}</p>' if lead else ""
@@ -333,7 +360,8 @@ def step_html(step: Step, *, upto: int | None = None, notes: bool = False, fit: 
         body = lead_html + blocks_html(step.blocks, upto=upto, img_charts=img_charts, fitted=bool(fit))
     body += notes_html(step) if notes else ""
     if fit:
-        return f'<div class="{cls} tc-fit" style="max-height:{_a(fit)}">{body}</div>'
+        bg = f";--tbg:{_a(background)}" if background else ""
+        return f'<div class="{cls} tc-fit" style="max-height:{_a(fit)}{bg}">{body}</div>'
     return f'<div class="{cls}">{body}</div>'
 
 
@@ -368,6 +396,7 @@ def cell_rule(g: LcsGrid, k: int) -> str:
                     f"{v[a][b]}.")
 
 
+WIDE_GRID = 15   # columns: a wider LCS table gets narrower cells in a fitted step
 GRID_TOKEN = 10   # a token longer than this is cut (…) in the LCS table's headers (whole in their tooltip)
 
 
@@ -414,11 +443,12 @@ def grid_html(g: LcsGrid, *, upto: int | None = None, side: str = "") -> str:
     legend = ('<div class="tcap">Green double-outlined cells: the alignment the backtrace picks (matched token '
               "pairs). The bottom-right cell is the LCS length.</div>")
     table = f'<table>{head_row}{"".join(rows)}</table>'
+    wide = " tgrid-wide" if len(g.col_index) > WIDE_GRID else ""
     if side:   # one scroll box (a long text) for the explanation and the table: side by side, or the
         # explanation above a table too wide for both
         return (f'<div class="tlcs tscroll tscroll-long"><div class="tlcs-side">{side}{legend}{note}</div>'
-                f'<div class="tgrid">{table}</div></div>')
-    return f'<div class="tgrid tscroll tscroll-long">{table}</div>{legend}{note}'
+                f'<div class="tgrid{wide}">{table}</div></div>')
+    return f'<div class="tgrid{wide} tscroll tscroll-long">{table}</div>{legend}{note}'
 
 
 # ---------------------------------------------------------------------------------------------- charts
@@ -438,13 +468,13 @@ _PATTERNS = (f'<defs><pattern id="hatch" width="7" height="7" patternUnits="user
              f'fill="{GREEN}"/><circle cx="4" cy="4" r="1.8" fill="#000" fill-opacity=".45"/></pattern></defs>')
 
 
-def _axes(x0, y0, w, h, ticks=(0, .25, .5, .75, 1)) -> list[str]:
+def _axes(x0, y0, w, h, ticks=(0, .25, .5, .75, 1), size: int = 13) -> list[str]:
     out = []
     for t in ticks:
         y = y0 + h - t * h
         out.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + w}" y2="{y:.1f}" stroke="currentColor" '
                    f'stroke-opacity=".2"/>')
-        out.append(_svg_text(x0 - 6, y + 5, f"{t:g}", size=13, anchor="end"))
+        out.append(_svg_text(x0 - 6, y + 5, f"{t:g}", size=size, anchor="end"))
     out.append(f'<line x1="{x0}" y1="{y0 + h}" x2="{x0 + w}" y2="{y0 + h}" stroke="currentColor"/>')
     return out
 
@@ -477,29 +507,45 @@ def _precision_svg(data: dict) -> str:
     return parts + legend, W, H
 
 
+PRF_GROUP = 190   # width of one type's three bars (viewBox units): the chart is as wide as its types need, so
+# that in a step's half-width column (about 430 px at 1024x768) its labels are drawn near their own size (they
+# were shrunk to about 8 px in a 620-wide drawing)
+
+
 def _prf_svg(data: dict) -> tuple[list[str], int, int]:
     rows = data["rows"]
-    W, H, x0, y0, h = 620, 230, 48, 26, 150
+    group = PRF_GROUP if len(rows) <= 3 else PRF_GROUP * 0.6
+    x0 = 52
+    W = int(max(440, x0 + 12 + len(rows) * group))
     w = W - x0 - 12
     group = w / max(1, len(rows))
-    bw = group * 0.22
-    parts = [_PATTERNS] + _axes(x0, y0, w, h)
+    bw = group * 0.27
+    vsize = 17
+    labels = [[num(r[k] or 0.0, 3) for k in ("p", "r", "f")] for r in rows]
+    # values wider than their bar's pitch are written upwards (many types: chrF's orders)
+    upright = max(len(t) for ts in labels for t in ts) * vsize * .6 > bw + 6 if rows else False
+    y0, h = (58 if upright else 30), 150
+    H = y0 + h + 62
+    parts = [_PATTERNS] + _axes(x0, y0, w, h, size=15)
     spec = (("p", "precision", BLUE), ("r", "recall", "url(#hatch)"), ("f", "F-measure", "url(#dots)"))
     for i, r in enumerate(rows):
-        gx = x0 + i * group + group * 0.14
+        gx = x0 + i * group + group * 0.08
         for j, (key, _, fill) in enumerate(spec):
             v = r[key] or 0.0
             bh = max(0.0, min(1.0, v)) * h
-            x = gx + j * (bw + 4)
+            x = gx + j * (bw + 6)
             parts.append(f'<rect x="{x:.1f}" y="{y0 + h - bh:.1f}" width="{bw:.1f}" height="{bh:.1f}" fill="{fill}" '
                          f'stroke="#000" stroke-opacity=".5"/>')
-            parts.append(_svg_text(x + bw / 2, y0 + h - bh - 5, num(v, 3), size=12, weight="bold"))
-        parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 20, r["label"], size=14, weight="bold"))
+            ty = y0 + h - bh - 6
+            turn = f' transform="rotate(-90 {x + bw / 2 + 6:.1f} {ty:.1f})"' if upright else ""
+            parts.append(_svg_text(x + bw / 2 + (6 if upright else 0), ty, labels[i][j], size=vsize, weight="bold",
+                                   anchor="start" if upright else "middle", extra=turn))
+        parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 24, r["label"], size=18, weight="bold"))
     lx = x0
     for _, name, fill in spec:
-        parts += [f'<rect x="{lx}" y="{H - 22}" width="14" height="14" fill="{fill}"/>',
-                  _svg_text(lx + 20, H - 10, name, size=13, anchor="start")]
-        lx += 150
+        parts += [f'<rect x="{lx}" y="{H - 24}" width="16" height="16" fill="{fill}"/>',
+                  _svg_text(lx + 22, H - 10, name, size=16, anchor="start")]
+        lx += 130
     return parts, W, H
 
 

@@ -122,22 +122,32 @@ def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, 
     offset = FIT_OFFSET_PROJECTOR if projector else FIT_OFFSET
     fit = (f"calc(100vh - {offset + (SLIDER_HEIGHT if upto is not None else 0)}px - {FIT_TITLE} * var(--tcb)"
            + (" - var(--tnotes-h) - 1.2rem" if notes else "") + ")" if fit_window else None)
-    body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "")
+    body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "",
+                        background=_background())
     html(body)
     if notes:
         # the class sees this window: the question, never its answer (that is in the presenter window)
         extra = f"<br><b>Ask the class:</b> {escape(s.question.prompt)}" if s.question else ""
+        detail = th.claim_details(s)
+        extra += f"<br><b>The textbook's number:</b> {escape(detail)}" if detail else ""
         html(f'<div class="tc"><div class="tnotes tnotes-fixed" style="{_panel_style()}" role="note" '
               f'aria-label="speaker notes"><b>Say:</b> {escape(s.say)}<br><b>Common misconception:</b> '
               f"{escape(s.misconception)}{extra}</div></div>")
 
 
-def _panel_style() -> str:
+def _dark() -> bool:
     try:
-        dark = st.context.theme.type == "dark"
+        return st.context.theme.type == "dark"
     except Exception:  # noqa: BLE001 - no theme information (tests, embedded)
-        dark = False
-    return "background:#0e1117;color:#fafafa" if dark else "background:#fff;color:#111"
+        return False
+
+
+def _background() -> str:
+    return "#0e1117" if _dark() else "#fff"
+
+
+def _panel_style() -> str:
+    return f"background:{_background()};color:{'#fafafa' if _dark() else '#111'}"
 
 
 
