@@ -599,6 +599,20 @@ def render() -> None:
 METRICS = {"BLEU": "BLEU", "ROUGE": "ROUGE", "CHRF": "chrF"}   # value (the link's, upper case) -> label
 
 
+def _metric_and_language_pair() -> str:
+    """The metric picker (BLEU, ROUGE, chrF) beside the language pair; the metric chosen."""
+    ss = st.session_state
+    if ss.get("cp_metric") not in METRICS:
+        ss["cp_metric"] = "BLEU"
+    c_metric, c_pair = st.columns([1, 2], vertical_alignment="bottom")
+    with c_metric:
+        metric = st.segmented_control("Metric", list(METRICS), key="cp_metric",
+                                      format_func=lambda m: METRICS.get(m, str(m))) or "BLEU"
+    with c_pair:
+        _language_pair()
+    return metric
+
+
 def _render() -> None:
     settings, warns = metric_settings.render_settings_sidebar()
     st.title("Corpus: whole test sets")
@@ -614,14 +628,7 @@ def _render() -> None:
         return
     ts = _system_names(ts)
     ss = st.session_state
-    if ss.get("cp_metric") not in METRICS:
-        ss["cp_metric"] = "BLEU"
-    c_metric, c_pair = st.columns([1, 2], vertical_alignment="bottom")
-    with c_metric:
-        metric = st.segmented_control("Metric", list(METRICS), key="cp_metric",
-                                      format_func=lambda m: METRICS.get(m, str(m))) or "BLEU"
-    with c_pair:
-        _language_pair()
+    metric = _metric_and_language_pair()
     if metric == "CHRF":    # chrF's report and sections are its own (explainer.ui.corpus.chrf_section)
         b, i = _baseline_and_system(list(ts.names))
         chrf_section.render(ts, ss["cp_ts_key"], b, i, settings)
