@@ -78,3 +78,50 @@ def test_xss_payloads_stay_inert_in_the_chrf_tab(page, open_app):
     assert "<script>window.__xss=2</script>" in shown and "U+202E" in shown
     ref = page.locator('.xp-text[aria-label="reference 1, character 1-grams"]').first
     assert "<b>bold</b>" in text_without_labels(ref)
+
+
+# ------------------------------------------------------------------------------------- the other pages
+def test_dialects_chrf_side_by_side(page, app_url):
+    from sacrebleu.metrics import CHRF
+
+    from tests.browser.test_dialects_browser import dialects_url
+
+    page.goto(dialects_url(app_url, H, R[:1], metric="chrf"))
+    page.get_by_text("Every implementation side by side").first.wait_for()
+    page.wait_for_selector(".js-plotly-plot")
+    wait_idle(page)
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    assert grid.is_visible()
+    # the chart's labels are the numbers the libraries report
+    labels = page.locator(".js-plotly-plot text.bartext").all_text_contents()
+    assert f"{CHRF().sentence_score(H, R[:1]).score:.4f}" in labels
+    assert "First divergence" in page.locator('[data-testid="stMarkdown"]').filter(
+        has_text="First divergence").first.inner_text()
+    shot(page, "dialects-chrf")
+
+
+def test_corpus_chrf_scores(page, app_url):
+    from sacrebleu.metrics import CHRF
+
+    from explainer.corpus.samples import load_sample
+
+    page.goto(app_url + "/corpus?sample=news-en&metric=chrf")
+    page.get_by_text("The corpus score worked out").first.wait_for()
+    wait_idle(page, 120)
+    ts = load_sample("news-en")
+    streams = [[refs[j] for refs in ts.references] for j in range(len(ts.references[0]))]
+    got = shown_metrics(page)
+    for name, lines in ts.systems:
+        assert got[f"chrF2 — {name}"] == f"{CHRF().corpus_score(list(lines), streams).score:.4f}"
+    shot(page, "corpus-chrf")
+
+
+def test_lab_and_teach_chrf(page, app_url):
+    page.goto(app_url + "/gaming_lab?lab=presets&preset=repetition")
+    page.get_by_text("And chrF?").first.wait_for()
+    wait_idle(page)
+    shot(page, "lab-chrf")
+    page.goto(app_url + "/teach?metric=chrf&example=cat_mat")
+    page.get_by_text("The text as chrF reads it").first.wait_for()
+    wait_idle(page)
+    shot(page, "teach-chrf")

@@ -110,8 +110,8 @@ def _differ(rep, b: int, i: int) -> None:
             st.markdown(f"**Segments most {words} the baseline**")
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key=f"cp_chrf_deltas_{what}")
     lb = rep.length_buckets()
-    _plot(cc.corpus_scores_figure(rep.names, [s.trace.score for s in rep.systems], scale=rep.scale),
-          "cp_chrf_scores")
+    _plot(cc.corpus_scores_figure(rep.names, [s.trace.score for s in rep.systems], metric=rep.d.metric_name,
+                                  scale=rep.scale), "cp_chrf_scores")
     st.markdown("**Mean segment score by the length of reference 1 (characters)**")
     st.dataframe(pd.DataFrame([{"bucket": x["bucket"], "segments": x["n_segments"], **x["scores"]} for x in lb]),
                  hide_index=True, width="stretch", key="cp_chrf_buckets")

@@ -47,8 +47,9 @@ def render(pid: str) -> None:
     res = evaluate_chrf(pid)
     st.markdown("**And chrF?**")
     st.dataframe(pd.DataFrame(variant_rows(res)), hide_index=True, width="stretch", key="lab_chrf_table")
-    st.caption(summary_text(res) + ". chrF counts character n-grams (chrF++ also words) and weighs recall twice "
-               "as much as precision: the verdict rule is the lab's, the numbers sacreBLEU's and NLTK's.")
+    st.caption(summary_text(res) + ". Scores on 0–100 (NLTK's 0–1 times 100). chrF counts character n-grams "
+               "(chrF++ also words) and weighs recall twice as much as precision: the verdict rule is the lab's, the "
+               "numbers sacreBLEU's and NLTK's.")
     with st.expander("Which attacks fool chrF? Every preset"):
         if st.button("Score every preset with chrF (a few seconds)", key="lab_chrf_all"):
             st.dataframe(pd.DataFrame(list(all_presets())), hide_index=True, width="stretch")
