@@ -62,3 +62,23 @@ def test_a_segments_explain_link_shows_its_sentence_chrf():
     assert not explain.exceptions
     want = CHRF(word_order=2).sentence_score(q["candidate"][0], q["ref"]).score
     assert next(m.value for m in explain.at.metric if m.label == "chrF") == f"{want:.4f}"
+
+
+def test_the_paired_test_is_sacrebleus_pairedtest_with_chrf(monkeypatch):
+    from sacrebleu.significance import PairedTest
+
+    from explainer.ui.corpus.significance import p_value_text
+
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
+    app.set("number_input", "cp_test_n_bs", 200)
+    app.click("cp_run_test")
+    assert not app.exceptions, app.exceptions
+    table = next(d.value for d in app.at.dataframe if "p-value" in d.value.columns).to_dict("records")
+    ts = load_sample("news-en")
+    _, res = PairedTest([(n, list(h)) for n, h in ts.systems], {"chrf": CHRF()}, _streams(ts), test_type="bs",
+                        n_samples=200)()
+    (key,) = [k for k in res if k != "System"]
+    for row, want in zip(table, res[key]):
+        assert row["score"] == want.score and row["p-value"] == p_value_text(want.p_value)
+        assert row["mean"] == want.mean and row["95% CI ±"] == want.ci

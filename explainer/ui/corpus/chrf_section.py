@@ -96,6 +96,50 @@ def _order_rows(trace) -> list[dict]:
     return order_rows(trace)
 
 
+TESTS_KEY = "cp_chrf_tests"
+
+
+def test_rows(res) -> list[dict]:
+    """The paired test's result as sacreBLEU prints it: score, p-value (4 decimals) and the 95 % interval."""
+    from explainer.ui.corpus.significance import p_value_text
+
+    return [{"system": r.name, "score": r.score, "p-value": p_value_text(r.p_value), "mean": r.mean,
+             "95% CI ±": r.ci} for r in res.systems]
+
+
+def _tests(rep, b: int, ts_key: str) -> None:
+    """sacreBLEU's PairedTest with chrF against the baseline (the BLEU view's controls: test, resamples, run)."""
+    from explainer.corpus.significance import paired_test
+    from explainer.errors import ExplainerInputError
+    from explainer.ui.corpus.significance import PAGE_TEST_SECONDS, _test_controls
+
+    st.header("Confidence and significance", anchor="significance")
+    st.caption("Paired bootstrap or approximate randomization against the baseline, as sacreBLEU's PairedTest "
+               "computes them with chrF (same seed, same numbers).")
+    test, n, run = _test_controls(rep)
+    key = (ts_key, tuple(rep.names), rep.dialect, tuple(sorted(rep.options.items())), rep.names[b], test, n)
+    store = st.session_state.setdefault(TESTS_KEY, {})
+    if run:
+        order = [b] + [j for j in range(len(rep.systems)) if j != b]
+        p = _Progress("Paired bootstrap" if test == "bs" else "Approximate randomization")
+        try:
+            res = paired_test([(rep.systems[j].name, rep.statistic(j)) for j in order], test=test, n_samples=n,
+                              faithful=rep.d.sacrebleu_significance, time_limit=PAGE_TEST_SECONDS,
+                              progress=lambda f: p(f, f"{int(100 * f)} %"))
+        except ExplainerInputError as e:
+            st.error(hl.md_escape(str(e)))
+            return
+        finally:
+            p.done()
+        store.clear()       # one result kept: each holds its resamples
+        store[key] = res
+    res = store.get(key)
+    if res is None:
+        st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
+        return
+    st.dataframe(pd.DataFrame(test_rows(res)), hide_index=True, width="stretch", key="cp_chrf_test_table")
+
+
 def _differ(rep, b: int, i: int) -> None:
     st.header("Where the systems differ", anchor="chrf-differ")
     if i == b:
@@ -130,11 +174,11 @@ def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
     st.dataframe(pd.DataFrame(scores_rows(rep, b)), hide_index=True, width="stretch", key="cp_chrf_table")
     st.code(f"{rep.d.metric_name} signature: {rep.signature}", language=None, wrap_lines=True)
     st.caption(hl.md_escape(f"{rep.d.label}; corpus {rep.d.metric_name} from the statistics of all "
-                            f"{rep.n_segments:,} segments. Confidence intervals and paired tests for chrF: "
-                            "`python -m explainer compare --metric chrf` (sacreBLEU's PairedTest)."))
+                            f"{rep.n_segments:,} segments."))
     for w in sorted({w.message for s in rep.systems for w in s.trace.warnings}):
         st.warning(hl.md_escape(w), icon=":material/warning:")
     _worked_out(rep, i)
+    _tests(rep, b, ts_key)
     _differ(rep, b, i)
     st.header("Segments", anchor="chrf-segments")
     st.caption(hl.md_escape(f"Each segment's own {rep.d.metric_name} per system; “open” shows "
