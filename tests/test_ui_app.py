@@ -82,6 +82,9 @@ def test_defaults_match_real_libraries(app):
     real = real_rouge_score(ex.candidate, list(ex.references))
     for label, t in ROUGE_LABELS.items():
         assert m[label] == f"{real[t].fmeasure:.5f}", label
+    from sacrebleu.metrics import CHRF
+
+    assert m["chrF"] == f"{CHRF().sentence_score(ex.candidate, list(ex.references)).score:.4f}"
     # the signature of the real sacreBLEU is shown
     from sacrebleu.metrics import BLEU
 
@@ -693,12 +696,12 @@ def test_first_view_in_a_browser_sends_the_headline_first():
     at.run()
     assert not at.exception
     assert metrics(at) == first
-    assert len(at.tabs) == 2 and len(at.get("plotly_chart")) == 2 and len(at.sidebar.selectbox) > 0
+    assert len(at.tabs) == 3 and len(at.get("plotly_chart")) == 2 and len(at.sidebar.selectbox) > 0
     assert any(e.label == "Why is this score zero / low?" for e in at.expander)
     assert not any("Loading the step-by-step" in c.value for c in at.caption)
     # without a URL: everything in one run
     plain = new_app({"candidate": cand, "ref": refs})
-    assert len(plain.tabs) == 2 and metrics(plain) == first
+    assert len(plain.tabs) == 3 and metrics(plain) == first
 
 
 def test_link_warnings_stay_through_a_browsers_first_view():

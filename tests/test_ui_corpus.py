@@ -506,7 +506,7 @@ def test_bad_link_values_are_warned_about_and_dropped_from_the_address_bar():
     warns = [plain(w.value) for w in at.warning]
     for needle in ["“seg=0” is not a segment of this sample (1–300); showing segment 1",
                    "“baseline=nobody” is not a system of this sample (baseline, new-model, small-model)",
-                   "“metric=xyz” is not bleu or rouge; showing BLEU",
+                   "“metric=xyz” is not bleu, rouge or chrf; showing BLEU",
                    "“test=zz” is not bs (paired bootstrap) or ar",
                    "“n=99999999999999999999” is not a number of resamples the page runs",
                    "“max_order=abc”",

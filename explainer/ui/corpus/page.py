@@ -33,6 +33,7 @@ from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
 from explainer.ui import traps_view
 from explainer.ui.corpus import charts as cc
+from explainer.ui.corpus import chrf_section
 from explainer.ui.corpus import dialects as corpus_dialects
 from explainer.ui.corpus import reproduce as corpus_reproduce
 from explainer.ui.corpus.link import PAGE
@@ -597,6 +598,23 @@ def render() -> None:
     st.session_state["_cp_render_seconds"] = time.perf_counter() - t0
 
 
+METRICS = {"BLEU": "BLEU", "ROUGE": "ROUGE", "CHRF": "chrF"}   # value (the link's, upper case) -> label
+
+
+def _metric_and_language_pair() -> str:
+    """The metric picker (BLEU, ROUGE, chrF) beside the language pair; the metric chosen."""
+    ss = st.session_state
+    if ss.get("cp_metric") not in METRICS:
+        ss["cp_metric"] = "BLEU"
+    c_metric, c_pair = st.columns([1, 2], vertical_alignment="bottom")
+    with c_metric:
+        metric = st.segmented_control("Metric", list(METRICS), key="cp_metric",
+                                      format_func=lambda m: METRICS.get(m, str(m))) or "BLEU"
+    with c_pair:
+        _language_pair()
+    return metric
+
+
 def _render() -> None:
     settings, warns = metric_settings.render_settings_sidebar()
     st.title("Corpus: whole test sets")
@@ -612,13 +630,12 @@ def _render() -> None:
         return
     ts = _system_names(ts)
     ss = st.session_state
-    if ss.get("cp_metric") not in ("BLEU", "ROUGE"):
-        ss["cp_metric"] = "BLEU"
-    c_metric, c_pair = st.columns([1, 2], vertical_alignment="bottom")
-    with c_metric:
-        metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric") or "BLEU"
-    with c_pair:
-        _language_pair()
+    metric = _metric_and_language_pair()
+    if metric == "CHRF":    # chrF's report and sections are its own (explainer.ui.corpus.chrf_section)
+        b, i = _baseline_and_system(list(ts.names))
+        chrf_section.render(ts, ss["cp_ts_key"], b, i, settings)
+        corpus_reproduce.render(ts, i, ss["cp_ts_key"])
+        return
     try:
         if metric == "BLEU":
             rep, rkey = _bleu_report(ts, ss["cp_ts_key"], settings)
