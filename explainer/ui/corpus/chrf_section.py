@@ -26,7 +26,7 @@ MAX_TABLE_SEGMENTS = 5_000
 
 
 def report(ts, ts_key: str, settings: cs.ChrfSettings):
-    """The chrF report of this test set with these settings (kept for the session, as the other reports)."""
+    """The chrF report of this test set with these settings (shared by every session, as the other reports)."""
     from explainer.corpus.chrf_report import chrf_report
 
     def compute():
@@ -36,7 +36,7 @@ def report(ts, ts_key: str, settings: cs.ChrfSettings):
         finally:
             p.done()
 
-    return _cached("chrf", (ts_key, tuple(ts.names), settings), compute)
+    return _cached("chrf", (ts_key, tuple(ts.names), settings), compute, ts)
 
 
 def _fmt(rep, x: float) -> str:
