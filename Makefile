@@ -21,9 +21,15 @@ $(VENV)/.stamp-run: requirements.txt constraints.txt | $(BIN)/python
 	$(PLTRDY_LAST)
 	touch $@
 
+# compare-mt's wheel installs its own unit tests as a top-level package named 'tests', which shadows this
+# repository's tests/ ("No module named 'tests.conftest'"): removed after installing (it is nothing we use).
+DROP_STRAY_TESTS = for d in $(VENV)/lib/python3*/site-packages/tests; do \
+	if [ -f "$$d/test_scorers.py" ]; then rm -rf "$$d"; fi; done
+
 $(VENV)/.stamp-test: requirements.txt requirements-test.txt constraints.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-test.txt
 	$(PLTRDY_LAST)
+	$(DROP_STRAY_TESTS)
 	touch $@
 
 venv: $(VENV)/.stamp-run

@@ -23,7 +23,8 @@ VARIANTS = [("sacrebleu", {}), ("sacrebleu", {"smooth_method": "none"}), ("sacre
             ("sacrebleu", {"effective_order": True}), ("nltk", {}), ("nltk", {"smoothing": "method1"}),
             ("hf-evaluate", {}), ("hf-evaluate", {"smooth": True}), ("multi-bleu", {}), ("mteval", {}),
             ("mteval", {"smoothing": False}), ("textbook", {}), ("torchmetrics", {}),
-            ("torchmetrics", {"smooth": True}), ("torchmetrics-sacrebleu", {})]
+            ("torchmetrics", {"smooth": True}), ("torchmetrics-sacrebleu", {}), ("google-bleu", {}),
+            ("google-bleu", {"tokenize": "split", "min_len": 2})]
 assert {d for d, _ in VARIANTS} == set(dialect_names())
 
 # words of the libraries' code, issue numbers, internal names: not for the page's reader

@@ -137,7 +137,7 @@ def test_paired_draws_are_refused_before_reading(tmp_path, monkeypatch, capsys):
 
     f = _files(tmp_path, 30)
     monkeypatch.setattr(sig, "MAX_TEST_CELLS", 5_000)
-    monkeypatch.setattr(ccli, "_statistics_of_blocks", lambda *a: pytest.fail("read before refusing"))
+    monkeypatch.setattr(ccli, "_statistics_feeder", lambda *a: pytest.fail("read before refusing"))
     assert main(_compare_args(f, "--paired-bs", "--paired-bs-n", "1000")) == 2
     err = capsys.readouterr().err
     assert "1,000 resamples x 30 segments" in err and "limit of 5,000" in err

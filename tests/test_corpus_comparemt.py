@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 import sacrebleu
+from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from explainer.cli import main
@@ -52,14 +53,20 @@ def test_word_accuracy_counts_every_word_once_in_its_frequency_bucket():
     assert wa2["systems"][0]["buckets"][0]["reference_words"] == sum(n_ref)
 
 
-def test_sentence_buckets_count_sentence_bleu():
-    refs, systems = make_testset(120, 1, 2, seed=62)
-    rep = bleu_report(build_testset(systems, [("r", refs[0])]))
+def test_sentence_buckets_count_compare_mts_sentbleu():
+    """compare-mt's ``sentbleu`` (NLTK ``sentence_bleu``, Chen & Cherry method 2) against the first reference;
+    tests/test_corpus_comparemt_parity.py checks the same against compare-mt itself."""
+    refs, systems = make_testset(120, 2, 2, seed=62)
+    rep = bleu_report(build_testset(systems, [("a", refs[0]), ("b", refs[1])]))
     sb = sentence_buckets(rep)
-    assert sb["scored_by"].startswith("sacrebleu.sentence_bleu")
+    assert sb["scored_by"].startswith("compare-mt's sentbleu")
+    tok = Tokenizer13a()
+    m2 = SmoothingFunction().method2
     for srec, (_, lines) in zip(sb["systems"], systems):
-        scores = [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(lines, refs[0])]
-        want = [sum(1 for x in scores if min(int(x // 10), 9) == k) for k in range(10)]
+        scores = [100 * sentence_bleu([tok(r).split()], tok(h).split(), smoothing_function=m2)
+                  for h, r in zip(lines, refs[0])]
+        want = [sum(1 for x in scores if next((k for k, c in enumerate(sb["cutoffs"]) if x < c), 9) == k)
+                for k in range(10)]
         assert srec["counts"] == want
 
 

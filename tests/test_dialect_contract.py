@@ -115,7 +115,7 @@ def test_bleu_registry_is_lazy():
         "'explainer.bleu.dialect_nltk' in sys.modules)\n")
     first, second = out.strip().splitlines()
     assert first == ("['sacrebleu', 'nltk', 'hf-evaluate', 'multi-bleu', 'mteval', 'textbook', 'torchmetrics', "
-                     "'torchmetrics-sacrebleu'] []")
+                     "'torchmetrics-sacrebleu', 'google-bleu'] []")
     assert second == "False False False"
 
 

@@ -10,8 +10,10 @@ import sys
 
 import pytest
 from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+from nltk.translate.gleu_score import sentence_gleu
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from explainer.cli import main
 from explainer.dialectcmp.comparison import compare
@@ -54,7 +56,7 @@ def bleu_golden():
 
 
 def test_bleu_rows_equal_golden_vectors_and_live_libraries(bleu_golden):
-    n = {"sacrebleu": 0, "tok": 0, "nltk": 0, "hf": 0, "mb": 0, "mt": 0}
+    n = {"sacrebleu": 0, "tok": 0, "nltk": 0, "hf": 0, "mb": 0, "mt": 0, "gleu": 0}
     for case in _cases(stride=9):
         cid, cand, refs = case["case_id"], case["candidate"], case["references"]
         cmp = compare(cand, refs, metric="bleu")
@@ -108,8 +110,13 @@ def test_bleu_rows_equal_golden_vectors_and_live_libraries(bleu_golden):
             close(row["score"], rec["result"]["full_precision"]["score"], f"{cid} mteval")
             assert row["counts"] == rec["result"]["matches"] and row["totals"] == rec["result"]["totals"], cid
             n["mt"] += 1
+        # Google BLEU: NLTK's GLEU, live, over the tokens of HF's 13a copy (sacreBLEU's class on the raw line)
+        tok = Tokenizer13a()
+        live = sentence_gleu([tok(r).split() for r in refs], tok(cand).split())
+        assert rows["google-bleu"]["score"] == live, cid
+        n["gleu"] += 1
     # the comparison covered every implementation on many cases
-    assert n["sacrebleu"] >= 50 and n["tok"] >= 20 and n["nltk"] >= 80 and n["hf"] >= 40, n
+    assert n["sacrebleu"] >= 50 and n["tok"] >= 20 and n["nltk"] >= 80 and n["hf"] >= 40 and n["gleu"] >= 40, n
     assert n["mb"] >= 40 and n["mt"] >= 40, n
 
 
@@ -225,7 +232,7 @@ def test_relevant_tokenizers():
     assert "sacrebleu:ja-mecab" not in ids and "sacrebleu:ko-mecab" not in ids   # Chinese: no MeCab rows
     ids = [r.id for r in compare("the cat sat", ["the cat sat"]).rows]
     assert ids == ["sacrebleu", "nltk:method0", "nltk:method1", "hf-evaluate", "multi-bleu", "mteval", "textbook",
-                   "torchmetrics", "torchmetrics-sacrebleu"]
+                   "torchmetrics", "torchmetrics-sacrebleu", "google-bleu"]
 
 
 def test_rouge_rows_carry_the_counts_and_lengths_each_score_comes_from():

@@ -294,6 +294,24 @@ def _brevity(b: _Bleu) -> list[Finding]:
                     f"multiplied by {comb.bp:.4f} (−{_pct(1 - comb.bp)}).", "bp")]
 
 
+def _min_of_precision_and_recall(b: _Bleu) -> list[Finding]:
+    """GLEU: the kept reference, its precision and recall over all n-grams together, and which is the score."""
+    pick = b.trace.reference_pick
+    if pick.index is None:
+        return [Finding("warning", "Nothing to count", pick.explanation, "gleu_nothing")]
+    row = pick.rows[pick.index]
+    p, r = row["precision"] or 0.0, row["recall"] or 0.0
+    low = "recall" if r < p else "precision"
+    why = ("the references have more n-grams than the candidate: a short candidate loses here, as BLEU's brevity "
+           "penalty would make it" if low == "recall" else "the candidate has more n-grams than the reference")
+    more = (f" Of {len(pick.rows)} references, reference {pick.index + 1} scores best and is the one counted."
+            if len(pick.rows) > 1 else "")
+    return [Finding("info", "Score = the smaller of precision and recall",
+                    f"{row['tp']} n-grams (all orders together) are shared with reference {pick.index + 1}: "
+                    f"precision {row['tp']}/{row['tpfp']} = {_num(p)}, recall {row['tp']}/{row['tpfn']} = {_num(r)}. "
+                    f"The score is the {low} ({why}).{more}", "gleu_min")]
+
+
 def _clipped_repetition(b: _Bleu) -> list[Finding]:
     """Candidate words used more often than any single reference has them."""
     if not b.trace.ngrams:
@@ -428,8 +446,13 @@ def diagnose_bleu(trace, *, alternatives: dict[str, float] | None = None,
     if not b.cand:
         return out
     offered = tuple(tokenizers) if tokenizers is not None else _offered_tokenizers(trace)
-    for step in (_unmatched_words, _early_return, _missing_orders, _zero_matches, _brevity, _clipped_repetition,
-                 _case, _punctuation):
+    # a dialect keeping one reference's statistics (GLEU) takes no geometric mean and no brevity penalty: the
+    # findings about a 0 in the mean, missing orders and BP do not apply; its own ratio is named instead
+    steps = ((_unmatched_words, _min_of_precision_and_recall, _clipped_repetition, _case, _punctuation)
+             if getattr(trace, "reference_pick", None) is not None else
+             (_unmatched_words, _early_return, _missing_orders, _zero_matches, _brevity, _clipped_repetition, _case,
+              _punctuation))
+    for step in steps:
         out += step(b)
     out += _no_spaces(b, offered, tokenizer_scores or {})
     out += _unicode(b)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from explainer.bleu.dialects import BleuDialect, LibraryError, SegmentContext
+from explainer.bleu.dialects import BleuDialect, LibraryError, ReferencePick, SegmentContext
 from explainer.bleu.limits import (
     MAX_CORPUS_TRACE_CHARS,
     MAX_TRACE_CHARS,
@@ -145,30 +145,37 @@ def segment_stats(d: BleuDialect, candidate: str, references: Sequence[str]) -> 
 
 def prepare_references(d: BleuDialect, references: Sequence[str]) -> tuple:
     """The references' half of ``segment_stats``: (per-n-gram maximum count over the references or None,
-    reference lengths). Scoring several systems against the same references prepares them once."""
+    reference lengths), and with ``d.per_reference`` each reference's own counts third. Scoring several systems
+    against the same references prepares them once."""
     N = d.max_order
     tok = d.tokenize
     ref_ngrams = None
     ref_lens = []
+    own = []        # each reference's own counts, for a dialect that keeps one reference's statistics
     for ref in references:
         ref_toks = tok(ref)
         cnt = count_all_ngrams(ref_toks, N)
         ref_lens.append(len(ref_toks))
+        if d.per_reference:
+            own.append(cnt)
+            cnt = cnt.copy()
         if ref_ngrams is None:
             ref_ngrams = cnt
         else:
             for ng, k in cnt.items():
                 if k > ref_ngrams[ng]:
                     ref_ngrams[ng] = k
-    return ref_ngrams, ref_lens
+    return (ref_ngrams, ref_lens, own) if d.per_reference else (ref_ngrams, ref_lens)
 
 
 def candidate_stats(d: BleuDialect, candidate: str, prepared: tuple) -> list:
     """The candidate's half of ``segment_stats`` against ``prepare_references(d, references)``."""
-    ref_ngrams, ref_lens = prepared
+    ref_ngrams, ref_lens = prepared[0], prepared[1]
     N = d.max_order
     ht = d.tokenize(candidate)
     c = len(ht)
+    if d.per_reference:
+        return d.pick_reference(c, ref_lens, _per_reference_matches(count_all_ngrams(ht, N), prepared[2], N)).stats
     correct = [0] * N
     if ref_ngrams:
         for ng, k in count_all_ngrams(ht, N).items():
@@ -178,6 +185,19 @@ def candidate_stats(d: BleuDialect, candidate: str, prepared: tuple) -> list:
     r = d.ref_length_fast(c, ref_lens)
     seg_total = d.segment_total
     return [c, r] + correct + [seg_total(c, n) for n in range(1, N + 1)]
+
+
+def _per_reference_matches(hyp: dict, refs: Sequence[dict], N: int) -> list[list[int]]:
+    """Per reference, per order: the candidate's n-grams clipped against that reference's counts alone."""
+    out = []
+    for cnt in refs:
+        m = [0] * N
+        for ng, k in hyp.items():
+            rk = cnt.get(ng)
+            if rk:
+                m[len(ng) - 1] += k if k < rk else rk
+        out.append(m)
+    return out
 
 
 def _context(d: BleuDialect, candidate: str, references: Sequence[str]) -> SegmentContext | None:
@@ -258,7 +278,7 @@ def _group_by_next(positions: Sequence[int], ref_toks: Sequence[str], off: int, 
 
 
 def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str]) -> tuple[
-        BleuText, list[BleuText], list[OrderNgrams], Any, list]:
+        BleuText, list[BleuText], list[OrderNgrams], Any, list, ReferencePick | None]:
     """Tokens, n-gram tables, reference-length choice and the statistics vector of one segment.
 
     Reference positions are found by extension rather than by listing every reference n-gram: an n-gram
@@ -268,7 +288,10 @@ def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str
     shares the prefix, the prefix's positions are grouped by their next token once. Each reference position
     is so visited at most twice per order, whatever the text: the work is linear in the total number of tokens
     (filtering per n-gram was quadratic when many distinct n-grams continue one frequent prefix, e.g. a
-    candidate "a x1 a x2 a x3 ..." against references "a a a ...")."""
+    candidate "a x1 a x2 a x3 ..." against references "a a a ...").
+
+    With ``d.per_reference`` the dialect keeps one reference's statistics (the last item: its ``ReferencePick``,
+    else None)."""
     cand = _bleu_text(d, candidate)
     refs = [_bleu_text(d, r) for r in references]
     ht = cand.token_texts
@@ -289,9 +312,28 @@ def build_segment_trace(d: BleuDialect, candidate: str, references: Sequence[str
         matches.append(m)
         orders.append(OrderNgrams(n, m, c - n + 1 if c >= n else 0, d.segment_total(c, n), ht, firsts, ids,
                                   counts, ref_positions, len(refs_toks)))
+    if d.per_reference:
+        pick = _pick_reference(d, c, ref_lens, orders)
+        return cand, refs, orders, pick.ref_length, pick.stats, pick
     choice = d.choose_ref_length(c, ref_lens)
     stats = [c, choice.r] + matches + [o.totals for o in orders]
-    return cand, refs, orders, choice, stats
+    return cand, refs, orders, choice, stats, None
+
+
+def _pick_reference(d: BleuDialect, c: int, ref_lens: list, orders: list) -> ReferencePick:
+    """The dialect's reference and statistics from each reference's own clipped matches; every order's n-grams
+    are then clipped against that reference alone (their matches and totals are the dialect's)."""
+    per_ref = [[0] * len(orders) for _ in ref_lens]
+    for o in orders:
+        for cc, rp in zip(o._counts, o._ref_positions):
+            if rp is not None:
+                for k, pos in enumerate(rp):
+                    per_ref[k][o.n - 1] += cc if cc < len(pos) else len(pos)
+    pick = d.pick_reference(c, ref_lens, per_ref)
+    N = len(orders)
+    for o in orders:
+        o.matches, o.totals, o.clip_ref = pick.stats[1 + o.n], pick.stats[1 + N + o.n], pick.index
+    return pick
 
 
 def _distinct_ngrams(ht: Sequence[str], n: int) -> tuple[list, list, list]:
@@ -396,7 +438,7 @@ def explain_segment(d: BleuDialect, candidate: str, references: Sequence[str]) -
 
 def _segment_trace(d: BleuDialect, candidate: str, references: Sequence[str], options: dict | None = None) -> BleuTrace:
     warns, err = d.check_inputs([candidate], [references], corpus=False)
-    cand, refs, orders, choice, stats = build_segment_trace(d, candidate, references)
+    cand, refs, orders, choice, stats, pick = build_segment_trace(d, candidate, references)
     ctx = d.last_segment_context(cand.token_texts, [r.token_texts for r in refs]) if d.needs_last_segment else None
     comb = _combine_checked(d, stats, ctx, 1, err)
     return BleuTrace(dialect=d.name, implementation=d.implementation,
@@ -404,7 +446,7 @@ def _segment_trace(d: BleuDialect, candidate: str, references: Sequence[str], op
                      tokenizer=d.tokenizer_name, candidate=cand, references=refs, ngrams=orders,
                      totals_rule=d.totals_rule, ref_length=choice, stats=stats, combination=comb,
                      signature=_signature(d, len(references)), warnings=warns + comb.warnings,
-                     library_error=_merge_error(err, comb.library_error))
+                     library_error=_merge_error(err, comb.library_error), reference_pick=pick)
 
 
 def explain_corpus(d: BleuDialect, candidates, references, *, full: bool = False,

@@ -20,6 +20,8 @@ hook                        decides
                             output scale, early exits, warnings and errors of the real library
 ``signature(nrefs)``        a reproducibility string (sacreBLEU's exact format for sacreBLEU)
 ``check_inputs``            errors the real library raises *before* scoring (recorded, never raised)
+``pick_reference``          with ``per_reference``: the statistics are ONE reference's own (counts clipped
+                            against that reference alone), the reference the dialect picks (GLEU: the best)
 ==========================  =============================================================================
 
 A dialect is constructed with its options bound (``SacreBleuDialect(tokenize="intl")``); the options are
@@ -39,7 +41,8 @@ from explainer.text import Token, align_spans
 
 __all__ = [
     "OptionSpec", "BleuDialect", "RefLengthChoice", "OrderResult", "Combination", "LibraryError",
-    "LibraryWarning", "SegmentContext", "align_offsets", "closest_shorter", "closest_first", "shortest",
+    "LibraryWarning", "SegmentContext", "ReferencePick", "align_offsets", "closest_shorter", "closest_first",
+    "shortest",
 ]
 
 
@@ -80,6 +83,23 @@ class RefLengthChoice:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+@dataclass
+class ReferencePick:
+    """A segment scored against ONE of its references (``BleuDialect.per_reference``, GLEU): the reference kept,
+    each reference's own numbers (the trace's per-reference table) and the segment's statistics vector."""
+
+    index: int | None           # the reference kept (None: no reference qualifies, the segment adds nothing)
+    rows: list[dict]            # per reference, in order: its statistics as the dialect reads them
+    rule: str                   # the choice, in words
+    explanation: str
+    stats: list                 # [c, r, m_1..m_N, t_1..t_N] of the segment (the dialect's meaning of m and t)
+    ref_length: RefLengthChoice
+
+    def to_dict(self) -> dict:
+        return {"index": self.index, "rows": self.rows, "rule": self.rule, "explanation": self.explanation,
+                "stats": list(self.stats)}
 
 
 @dataclass
@@ -315,6 +335,16 @@ class BleuDialect(Dialect):
     def ref_length_fast(self, c: int, ref_lens: Sequence[int]) -> int:
         """Same r as ``choose_ref_length`` without building the explanation (statistics path)."""
         return self.choose_ref_length(c, ref_lens).r
+
+    # ---- one reference's own statistics (GLEU)
+    #: the segment's statistics are those of one reference alone, chosen by ``pick_reference`` (each candidate
+    #: n-gram clipped against that reference's count), not clipped against the maximum over the references
+    per_reference: ClassVar[bool] = False
+
+    def pick_reference(self, c: int, ref_lens: Sequence[int], matches: Sequence[Sequence[int]]) -> ReferencePick:
+        """With ``per_reference``: from the candidate length, each reference's length and each reference's own
+        clipped matches per order (``matches[k][n - 1]``), the reference kept and the segment's statistics."""
+        raise NotImplementedError
 
     # ---- last-segment context (NLTK smoothing methods 5/6)
     def last_segment_context(self, hyp_tokens: Sequence[str], refs_tokens: Sequence[Sequence[str]]) -> SegmentContext:

@@ -22,6 +22,7 @@ DIALECTS = DialectRegistry("BLEU", {
     "textbook": "explainer.bleu.dialect_textbook:TextbookDialect",
     "torchmetrics": "explainer.bleu.dialect_torchmetrics:TorchmetricsBleuDialect",
     "torchmetrics-sacrebleu": "explainer.bleu.dialect_torchmetrics:TorchmetricsSacreBleuDialect",
+    "google-bleu": "explainer.bleu.dialect_gleu:GoogleBleuDialect",
 })
 
 #: add a dialect class (usable as a class decorator): ``register_dialect(MyDialect)``

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from explainer.bleu.dialects import Combination, LibraryError, LibraryWarning, RefLengthChoice
+from explainer.bleu.dialects import Combination, LibraryError, LibraryWarning, ReferencePick, RefLengthChoice
 from explainer.bleu.limits import check_corpus_trace_size
 from explainer.gcpause import gc_paused
 from explainer.text import Token
@@ -92,7 +92,7 @@ class OrderNgrams:
     attaining it, clipped count, one assignment) and keeps them."""
 
     __slots__ = ("n", "matches", "candidate_ngrams", "totals", "_tokens", "_firsts", "_ids", "_counts",
-                 "_ref_positions", "_n_refs", "_entries")
+                 "_ref_positions", "_n_refs", "_entries", "clip_ref")
 
     def __init__(self, n: int, matches: int, candidate_ngrams: int, totals: int, tokens: list, firsts: list,
                  ids: list, counts: list, ref_positions: list, n_refs: int) -> None:
@@ -107,6 +107,9 @@ class OrderNgrams:
         self._ref_positions = ref_positions         # per distinct n-gram: None (in no reference) or per-ref tuples
         self._n_refs = n_refs
         self._entries = None
+        #: None: every n-gram is clipped against its largest count in one reference (BLEU); an index: against
+        #: that reference's count alone (a dialect keeping one reference's statistics, GLEU)
+        self.clip_ref = None
 
     @property
     def entries(self) -> list[NgramEntry]:
@@ -138,7 +141,13 @@ class OrderNgrams:
             if rp is None:
                 append(Entry(ng, cc, cpos, zeros, no_pos, 0, [], 0, []))
                 continue
-            if K == 1:
+            if self.clip_ref is not None:
+                rc = tuple([len(x) for x in rp])
+                k0 = self.clip_ref
+                mx = rc[k0]
+                max_refs = [k0] if mx else []
+                r0 = rp[k0]
+            elif K == 1:
                 k0 = 0
                 r0 = rp[0]
                 mx = len(r0)
@@ -163,8 +172,8 @@ class OrderNgrams:
                 f"distinct={len(self._firsts)})")
 
     def to_dict(self) -> dict:
-        return {"n": self.n, "matches": self.matches, "candidate_ngrams": self.candidate_ngrams,
-                "totals": self.totals, "entries": [e.to_dict() for e in self.entries]}
+            return {"n": self.n, "matches": self.matches, "candidate_ngrams": self.candidate_ngrams,
+                "totals": self.totals, "clip_ref": self.clip_ref, "entries": [e.to_dict() for e in self.entries]}
 
 
 def _combo_props(cls):
@@ -194,6 +203,8 @@ class BleuTrace:
     signature: str
     warnings: list[LibraryWarning] = field(default_factory=list)
     library_error: LibraryError | None = None
+    #: a dialect keeping one reference's statistics (GLEU): each reference's numbers and the one kept
+    reference_pick: ReferencePick | None = None
 
     @property
     def counts(self) -> list:
@@ -236,6 +247,7 @@ class BleuTrace:
             "signature": self.signature,
             "warnings": [w.to_dict() for w in self.warnings],
             "library_error": self.library_error.to_dict() if self.library_error else None,
+            "reference_pick": self.reference_pick.to_dict() if self.reference_pick else None,
         }
 
 

@@ -44,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="corpus: a reference stream, one per line (repeat for several references)")
     p.add_argument("--dialect", default="sacrebleu",
                    help="sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook, torchmetrics, "
-                        "torchmetrics-sacrebleu")
+                        "torchmetrics-sacrebleu, google-bleu (GLEU: HF evaluate google_bleu, NLTK gleu_score)")
     p.add_argument("--tokenize", default=None,
                    help="sacrebleu: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab (flores101, flores200: "
                         "refused, they download a model)")

@@ -42,7 +42,7 @@ def run_chrf(args, systems, settings, io: dict, extra_options: dict) -> int:
     """``compare --metric chrf``. ``io``: the compare command's helpers (read_blocks, read_testset, tests, emit,
     write_csv, write_json)."""
     d = chrf_dialect(args, extra_options)
-    if args.report:
+    if args.report or getattr(args, "structured", False):     # a TSV / JSON Lines input is read whole
         return _run_report(args, systems, settings, io, d)
     K = len(args.ref)
     stats, chosen, warnings, S = _statistics(args, systems, io["read_blocks"], d, settings)
@@ -55,7 +55,7 @@ def run_chrf(args, systems, settings, io: dict, extra_options: dict) -> int:
     out = _output(d, systems, statistics, settings, io, K, S, corpus, warnings)
     if args.segments:
         io["write_csv"](args.segments, _segment_columns(d, systems, stats, chosen, S))
-    io["emit"](out)
+    io["emit"](out, getattr(args, "format", "json"))
     return 0
 
 
@@ -129,6 +129,8 @@ def _run_report(args, systems, settings, io, d) -> int:
     from explainer.corpus.chrf_report import chrf_report
 
     ts = io["read_testset"](args, systems, settings)
+    if len(ts.systems) != len(systems):         # a TSV holds several
+        systems = [(name, "") for name in ts.names]
     rep = chrf_report(ts, dialect=d.name, **d.options_dict())
     statistics = [rep.statistic(j) for j in range(len(systems))]
     corpus = [_corpus_row(s.name, s.trace.combination, s.trace.summed) for s in rep.systems]
@@ -137,9 +139,12 @@ def _run_report(args, systems, settings, io, d) -> int:
         for w in s.trace.warnings:
             if w.message not in warnings:
                 warnings.append(w.message)
-    out = _output(d, systems, statistics, settings, io, len(args.ref), rep.n_segments, corpus, warnings)
+    out = _output(d, systems, statistics, settings, io, ts.n_refs(), rep.n_segments, corpus, warnings)
+    if getattr(args, "detected", None):
+        out["inputs"] = args.detected
     if args.segments:
         io["write_csv"](args.segments, rep.segment_rows())
-    io["write_json"](args.report, rep.to_dict(tests=out.get("test")))
-    io["emit"](out)
+    if args.report:
+        io["write_json"](args.report, rep.to_dict(tests=out.get("test")))
+    io["emit"](out, getattr(args, "format", "json"))
     return 0

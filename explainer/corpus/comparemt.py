@@ -1,15 +1,22 @@
 """compare-mt's analyses (Neubig et al. 2019) on a BLEU report, with the report's own tokens (the dialect's
-tokenizer and lowercasing) and sacreBLEU's sentence scores:
+tokenizer and lowercasing):
 
 * ``word_accuracy``: precision, recall and F-measure of the words, bucketed by their frequency in the references
   (or in a training / source-side corpus when given), as compare-mt's ``generate_word_accuracy_report`` with
   its default frequency cut-offs 1, 2, 3, 4, 5, 10, 100, 1000: per segment, a word type matches
   min(count in the output, count in the reference) times; an output word is bucketed by its own frequency, a
   reference word by its own. With several references, the first one is used (compare-mt takes one reference).
-* ``sentence_buckets``: how many segments of each system fall in each band of sentence score (sacreBLEU's
-  ``sentence_bleu`` with effective order, compare-mt's ``sentbleu``), bands of 10 points.
-* ``source_length_buckets``: corpus BLEU of each system over the segments of each source-length bucket (whitespace
-  tokens of the source file, or characters for text without spaces), buckets of about equal size.
+* ``sentence_buckets``: how many segments of each system fall in each band of sentence score, as compare-mt's
+  ``--compare_sentence_buckets bucket_type=score,score_measure=sentbleu`` counts them: its ``sentbleu`` is NLTK's
+  ``sentence_bleu`` with Chen & Cherry's method 2 against the first reference (NLTK's own function is called
+  here), its cut-offs 10, 20, ..., 90 (times the scale / 100) and its bucket labels.
+* ``source_length_buckets`` (this project's, not compare-mt's: compare-mt's length buckets are by reference
+  length): corpus BLEU of each system over the segments of each source-length bucket (whitespace tokens of the
+  source file, or characters for text without spaces), buckets of about equal size.
+
+compare-mt reads files that are already tokenized (split at single spaces: an empty line is one empty token
+there); here the tokens are the dialect's. Given the same tokens, the counts, precisions, recalls, F-measures
+and sentence-bucket counts are compare-mt's own (``tests/test_corpus_comparemt_parity.py`` runs compare-mt).
 
 Every record lists its segments (1-based ids), as the report's own analyses do.
 """
@@ -20,16 +27,28 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["FREQ_CUTOFFS", "word_accuracy", "sentence_buckets", "source_length_buckets", "source_lengths"]
+__all__ = ["FREQ_CUTOFFS", "SENTBLEU_SCORED_BY", "word_accuracy", "sentence_buckets", "sentbleu_scores",
+           "source_length_buckets", "source_lengths"]
 
 #: compare-mt's default frequency bucket boundaries (``--wordacc_bucket_cutoffs``-less runs)
 FREQ_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
 
 
-def _bucket_labels(cutoffs: Sequence[int]) -> list[str]:
-    out = [f"<{cutoffs[0]}"]
-    for lo, hi in zip(cutoffs[:-1], cutoffs[1:]):
-        out.append(f"{lo}" if hi == lo + 1 else f"[{lo},{hi})")
+#: how :func:`sentence_buckets` scores a segment (said on the page and in the JSON report)
+SENTBLEU_SCORED_BY = ("compare-mt's sentbleu: NLTK sentence_bleu with Chen & Cherry's method 2, against the first "
+                      "reference, on the dialect's tokens")
+
+
+def _bucket_labels(cutoffs: Sequence, num_type: str = "int") -> list[str]:
+    """compare-mt's ``Bucketer.set_bucket_cutoffs`` labels: ``<1``, ``1`` .. ``4``, ``[5,10)``, ``>=1000``."""
+    out = []
+    for k, x in enumerate(cutoffs):
+        if k == 0:
+            out.append(f"<{x}")
+        elif num_type == "int" and x - 1 == cutoffs[k - 1]:
+            out.append(f"{x - 1}")
+        else:
+            out.append(f"[{cutoffs[k - 1]},{x})")
     out.append(f">={cutoffs[-1]}")
     return out
 
@@ -87,23 +106,42 @@ def word_accuracy(report, *, freq_corpus: Iterable[str] | None = None,
     return {"frequencies_from": source, "cutoffs": list(cutoffs), "labels": labels, "systems": out_systems}
 
 
-def sentence_buckets(report, width: float = 10.0) -> dict:
-    """Segments per band of sentence score (sacreBLEU: ``sentence_bleu``, effective order; else the dialect's
-    sentence score), per system."""
-    scale = report.scale
-    step = width if scale >= 100 else width / 100
-    n = int(round(scale / step))
-    labels = [f"{k * step:g}–{(k + 1) * step:g}" for k in range(n)]
+def sentbleu_scores(report, j: int) -> list[float]:
+    """System j's segments as compare-mt's ``SentBleuScorer`` scores them: ``scale * nltk sentence_bleu([ref],
+    out, smoothing_function=SmoothingFunction().method2)`` on the dialect's tokens, the first reference."""
+    import warnings
+
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    d = report.d
+    scale = _comparemt_scale(report)
+    method2 = SmoothingFunction().method2
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")       # NLTK warns on segments without matches; the score says it
+        for hyp, refs in zip(report.testset.systems[j][1], report.testset.references):
+            ref = d.tokenize(refs[0]) if refs else []
+            out.append(scale * sentence_bleu([ref], d.tokenize(hyp), smoothing_function=method2))
+    return out
+
+
+def _comparemt_scale(report) -> float:
+    """compare-mt's ``--scorer_scale`` (1 or 100) that matches the dialect's scale."""
+    return 100.0 if report.scale >= 100 else 1.0
+
+
+def sentence_buckets(report) -> dict:
+    """Segments per band of compare-mt's sentence score (:func:`sentbleu_scores`), per system, with compare-mt's
+    cut-offs (``x * scale / 10`` for x in 1..9, a score below a cut-off falls under it) and labels."""
+    scale = _comparemt_scale(report)
+    cutoffs = [x * scale / 10.0 for x in range(1, 10)]
+    labels = _bucket_labels(cutoffs, num_type="float")
     systems = []
-    how = None
     for j, s in enumerate(report.systems):
-        var = report.sacrebleu_sentence_variants(j)
-        scores = var["sentence_bleu"] if var is not None else s.sentence
-        how = "sacrebleu.sentence_bleu (effective order)" if var is not None else f"{report.dialect}'s sentence score"
-        idx = np.minimum((np.asarray(scores) / step).astype(int), n - 1)
-        systems.append({"system": s.name, "counts": [int((idx == k).sum()) for k in range(n)],
-                        "segments": [[int(x) + 1 for x in np.flatnonzero(idx == k)] for k in range(n)]})
-    return {"scored_by": how, "labels": labels, "systems": systems}
+        idx = np.array([_bucket_of(x, cutoffs) for x in sentbleu_scores(report, j)], dtype=np.int64)
+        systems.append({"system": s.name, "counts": [int((idx == k).sum()) for k in range(len(labels))],
+                        "segments": [[int(x) + 1 for x in np.flatnonzero(idx == k)] for k in range(len(labels))]})
+    return {"scored_by": SENTBLEU_SCORED_BY, "cutoffs": cutoffs, "labels": labels, "systems": systems}
 
 
 def source_lengths(source: Sequence[str]) -> np.ndarray:

@@ -36,6 +36,8 @@ def _md_escape(s: str) -> str:
 def _metric_label(out: dict) -> str:
     if out.get("metric") == "rouge":
         return f"{out.get('rouge_type', 'ROUGE')} {out.get('measure', 'fmeasure')}".replace("fmeasure", "F")
+    if out.get("metric") == "chrf":
+        return out.get("name") or "chrF"          # the dialect's own name: chrF2, chrF2++
     return "BLEU"
 
 

@@ -183,6 +183,8 @@ class CorpusBleuEngine:
         N = d.max_order
         if N > self.MAX_ORDER:
             raise ValueError(f"the search counts n-grams up to order {self.MAX_ORDER}")
+        if d.per_reference:
+            return self._per_reference_score(d, subset)
         tk = d.tokenization_key()         # configurations with the same key tokenize every text identically
         _, _, sums = self._statistics(tk, d)
         c, r, totals = self._length_sums(tk, d, subset)
@@ -203,6 +205,15 @@ class CorpusBleuEngine:
         if err is not None and (score != 0.0 or bleu != 0.0):
             score = bleu = 0.0
         return BleuResult(score, bleu, comb.bp, [o.precision for o in comb.orders], err or comb.library_error)
+
+
+    def _per_reference_score(self, d, subset: tuple) -> BleuResult:
+        """A dialect keeping one reference's statistics per segment (GLEU): the core's own corpus statistics over
+        the subset (its per-reference choice does not decompose into the shared per-subset sums)."""
+        from explainer.bleu.algorithm import score_corpus
+
+        st = score_corpus(d, self.candidates, [[rs[k] for k in subset] for rs in self.references])
+        return BleuResult(st.score, st.bleu, st.bp, list(st.precisions), st.library_error)
 
 
 class CorpusRougeEngine:

@@ -99,8 +99,12 @@ class BleuEngine:
         c, ref_lens, matches = self._stats(tk, d, subset)
         refs = [self.references[k] for k in subset]
         warns, err = d.check_inputs([self.candidate], [refs], corpus=False)
-        r = d.ref_length_fast(c, ref_lens)
-        totals = [d.segment_total(c, n) for n in range(1, N + 1)]
+        if d.per_reference:    # one reference's own statistics (GLEU): each reference of the subset alone
+            st = d.pick_reference(c, ref_lens, [self._stats(tk, d, (k,))[2][:N] for k in subset]).stats
+            r, matches, totals = st[1], st[2:2 + N], st[2 + N:]
+        else:
+            r = d.ref_length_fast(c, ref_lens)
+            totals = [d.segment_total(c, n) for n in range(1, N + 1)]
         ctx = None
         if d.needs_last_segment:
             cand_toks, ref_toks = self._toks(tk, d)

@@ -97,6 +97,10 @@ def bleu_space(texts: Sequence[str], order: int | None = None, *, corpus: bool =
     _nltk_space(sp)
     _hf_space(sp)
     _moses_space(sp)
+    # Google BLEU (HF evaluate's google_bleu): another metric reported under the name BLEU
+    sp.add("google-bleu", {}, 2.0 + sp.order_cost(4), ("Google BLEU (GLEU: evaluate.load('google_bleu'))",), 4)
+    sp.add("google-bleu", {"tokenize": "split"}, 2.5 + sp.order_cost(4),
+           ("Google BLEU (GLEU) over whitespace tokens",), 4)
     for n in (4, 3, 2, 1):                  # the textbook
         sp.add("textbook", {"max_n": n} if n != 4 else {}, 1.0 + sp.order_cost(n), (f"max_n={n}" if n != 4 else "",),
                n)

@@ -338,7 +338,22 @@ def smoothing_rows(orders: list[dict]) -> list[dict]:
              "in the mean": o["included"], "weight": o["weight"]} for o in orders]
 
 
+def reference_pick_rows(trace) -> list[dict]:
+    """A dialect keeping one reference's statistics (GLEU): each reference's shared n-grams (all orders), the
+    candidate's and its own n-gram counts, precision, recall and their minimum, and the one kept."""
+    out = []
+    for row in trace.reference_pick.rows:
+        out.append({"reference": f"ref {row['ref'] + 1}", "length (tokens)": row["length"],
+                    "shared n-grams (tp)": row["tp"], "candidate n-grams": row["tpfp"],
+                    "reference n-grams": row["tpfn"], "precision": fmt(row["precision"]),
+                    "recall": fmt(row["recall"]), "min = tp / max(…)": fmt(row["gleu"]),
+                    "kept": "✔ kept" if row["kept"] else ("skipped (nothing to count)" if row["skipped"] else "")})
+    return out
+
+
 def ref_length_rows(trace) -> list[dict]:
+    if getattr(trace, "reference_pick", None) is not None:
+        return reference_pick_rows(trace)
     rl = trace.ref_length
     c = trace.combination.c
     out = []
@@ -446,6 +461,17 @@ def _sum_value(x: float) -> str:
     return f"{x:.4f}"
 
 
+def _ratio_formula(trace) -> str:
+    """A score that is one ratio of summed counts (``combination.extra["ratio"]``, GLEU): Σ matches / Σ n-grams of
+    the larger side."""
+    comb = trace.combination
+    tp, n_all = sum(o.matches for o in comb.orders), sum(o.totals for o in comb.orders)
+    if not n_all:
+        return r"\textstyle\sum n_{\text{all}} = 0 \;\Rightarrow\; \text{GLEU} = 0"
+    return (rf"\text{{GLEU}} = \frac{{\sum_n \text{{tp}}_n}}{{\max(\text{{tpfp}}, \text{{tpfn}})}} = "
+            rf"\frac{{{tex_num(tp)}}}{{{tex_num(n_all)}}} = {tex_num(comb.score)}")
+
+
 def formula_latex(trace) -> str:
     """BLEU = BP · exp(Σ w_n log p_n) with this trace's numbers: the terms the library adds (smoothed, floored, or
     its stand-in for log 0), their sum, and the score, so every line evaluates to the next and the last to the
@@ -453,6 +479,8 @@ def formula_latex(trace) -> str:
     comb = trace.combination
     if trace.library_error is not None:
         return r"\text{BLEU: the real library fails on this input (see the note below)}"
+    if "ratio" in comb.extra:
+        return _ratio_formula(trace)
     terms = log_terms(trace)
     if comb.log_sum is None or not terms:
         return _direct_formula(trace)
@@ -481,6 +509,8 @@ def formula_latex(trace) -> str:
 def bp_latex(trace) -> str:
     comb = trace.combination
     c, r = comb.c, comb.r
+    if "ratio" in comb.extra:
+        return r"\text{no brevity penalty: recall (the reference's n-grams) already counts a short candidate}"
     if c > r or r == 0:
         return rf"c = {c} > r = {r} \;\Rightarrow\; \mathrm{{BP}} = 1" if c > r else \
             rf"r = 0 \;\Rightarrow\; \mathrm{{BP}} = {tex_num(comb.bp)}"
@@ -568,9 +598,10 @@ class BleuView:
     smoothing_rows: list[dict]             # per order: before/after smoothing and why (table)
     precision_formulas: list[str]          # LaTeX, one per order
     ref_length_text: str
+    length_title: str                      # Step 3's heading (reference length and BP, or GLEU's reference choice)
     ref_length_rows: list[dict]
     bp_formula: str                        # LaTeX
-    bp_curve: dict                         # charts.bp_curve_figure arguments
+    bp_curve: dict | None                  # charts.bp_curve_figure arguments (None: the dialect has no BP)
     bp_alt: str
     bp_caption: str
     score_formula: str                     # LaTeX
@@ -627,6 +658,17 @@ def _orders_alt(orders: list[dict]) -> str:
         f"{fmt(o['precision'])} after smoothing" for o in orders)
 
 
+def _clip_words(trace) -> str:
+    pick = getattr(trace, "reference_pick", None)
+    if pick is None:
+        return ("Each candidate n-gram counts at most as often as it occurs in the single reference where it is most "
+                "frequent (the ‘max/ref’ column); the rest is clipped away. ")
+    if pick.index is None:
+        return "No reference is kept (nothing to count), so no n-gram counts. "
+    return (f"Each candidate n-gram counts at most as often as it occurs in reference {pick.index + 1}, the reference "
+            "kept (the ‘max/ref’ column is its count); the rest is clipped away. ")
+
+
 def bleu_view(trace, *, selected: str | None = None, colour_by: str = "order") -> BleuView:
     """The BLEU section's view model. ``selected``: the n-gram picked in the table (outlined in the texts);
     ``colour_by``: "order" or "reference" (what the highlight colours encode)."""
@@ -639,9 +681,7 @@ def bleu_view(trace, *, selected: str | None = None, colour_by: str = "order") -
     return BleuView(
         title=f"BLEU step by step — {trace.implementation}", colour_by=by, n_orders=len(trace.ngrams),
         n_references=len(trace.references), texts=_marked_texts(trace, sel, by), token_rows=_token_rows(trace),
-        ngram_caption=("Each candidate n-gram counts at most as often as it occurs in the single reference where it "
-                       "is most frequent (the ‘max/ref’ column); the rest is clipped away. "
-                       + trace.totals_rule[:1].upper() + trace.totals_rule[1:] + "."),
+        ngram_caption=(_clip_words(trace) + trace.totals_rule[:1].upper() + trace.totals_rule[1:] + "."),
         ngram_choices=choices, selected=sel, selected_unknown=unknown,
         selected_unknown_note=(f"The n-gram “{unknown[:80]}” (from the link or an earlier choice) is not among this "
                                "candidate's n-grams with these settings, so nothing is outlined." if unknown else ""),
@@ -649,9 +689,12 @@ def bleu_view(trace, *, selected: str | None = None, colour_by: str = "order") -
         orders=orders, orders_alt=_orders_alt(orders), smoothing_rows=smoothing_rows(orders),
         precision_formulas=[precision_latex(o, trace) for o in comb.orders],
         ref_length_text=(f"Candidate length c = {comb.c}. Rule: {rl.rule} ({rl.tie_break}). {rl.explanation}. "
-                         f"Chosen r = {rl.r}."),
+                         + ("" if trace.reference_pick is not None else f"Chosen r = {rl.r}.")),
+        length_title=("Step 3 · Each reference's precision and recall: the best one is kept"
+                      if trace.reference_pick is not None else "Step 3 · Reference length and brevity penalty"),
         ref_length_rows=ref_length_rows(trace), bp_formula=bp_latex(trace),
-        bp_curve={"c": comb.c, "r": comb.r, "bp": comb.bp, "rule": rl.rule},
+        bp_curve=(None if trace.reference_pick is not None else
+                  {"c": comb.c, "r": comb.r, "bp": comb.bp, "rule": rl.rule}),
         bp_alt=(f"Brevity penalty curve exp(1 - r/c) for r = {comb.r}; this candidate: c = {comb.c}, "
                 f"BP = {comb.bp:.4f}"),
         bp_caption=f"Branch of the BP formula taken: {comb.bp_branch}. {comb.bp_formula}",

@@ -31,6 +31,7 @@ from explainer.errors import ExplainerInputError
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
+from explainer.ui import traps_view
 from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus import dialects as corpus_dialects
 from explainer.ui.corpus import reproduce as corpus_reproduce
@@ -140,6 +141,19 @@ def _cjk_warning(ts: TestSet, tokenizer: str | None) -> str | None:
     pair = (st.session_state.get("cp_langpair") or "").strip()
     target = pair.split("-")[-1].lower() if "-" in pair else None
     return cjk_warning((r for rs in ts.references[:2000] for r in rs), tokenizer, target=target)
+
+
+def _traps(ts: TestSet, metric: str, settings) -> None:
+    """The classic traps of the test set under these settings (kept for the last test set and settings: the
+    checks read a bounded sample, yet a rerun of the page need not repeat them). The BLEU section says the CJK
+    one itself, with the language pair."""
+    ss = st.session_state
+    key = (ss.get("cp_ts_key"), metric, settings)
+    kept = ss.get("_cp_traps")
+    if kept is None or kept[0] != key:
+        kept = ss["_cp_traps"] = (key, traps_view.corpus_traps(
+            ts.systems, ts.references, settings, metric=metric, skip=("cjk-unsplit",) if metric == "bleu" else ()))
+    traps_view.show(kept[1])
 
 
 def _baseline_and_system(names: list[str]) -> tuple[int, int]:
@@ -286,7 +300,10 @@ def _buckets_view(rep, b: int, i: int) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", selection_mode="single-row",
                  key="cp_bucket_table", on_select=partial(_on_group_row, "cp_bucket_table", groups))
     st.caption("Corpus BLEU of the segments in each bucket (their summed statistics). Click a bar or a row to list "
-               "its segments in the table below.")
+               "its segments in the table below. Not compare-mt's length buckets, on purpose: compare-mt cuts at "
+               "10, 20, …, 60 reference tokens and scores with its own BLEU, which counts a segment shorter than n "
+               "as one n-gram of order n and leaves an order without a match out of the mean; here the buckets are "
+               "of about equal size and the score is the dialect's own corpus BLEU, with every reference.")
 
 
 def _cached_analysis(rep, name: str, compute):
@@ -615,6 +632,7 @@ def _render() -> None:
     except (ExplainerInputError, ValueError) as e:
         st.error(hl.md_escape(str(e)), icon=":material/error:")
         return
+    _traps(ts, metric.lower(), settings)
     b, i = _baseline_and_system(rep.names)
     if metric == "BLEU":
         _restore_tests(_tests_key(rkey, rep.names[b]), "bleu", rep.names[b], None, "fmeasure")

@@ -28,6 +28,7 @@ from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
+from explainer.ui import traps_view
 from explainer.ui.dialects import view as dv
 from explainer.ui.dialects.link import HEAD_TYPES, PAGE, TABS, load_from_url, query, set_texts, texts
 
@@ -133,6 +134,17 @@ def pair(cmp, cand: str, refs: list[str], types: tuple[str, ...], a: str, b: str
                    lambda: divergence(cmp, a, b), small=True)
 
 
+def _traps(cand: str, refs: list[str], metric: str, types: tuple[str, ...]) -> list[dict]:
+    """The classic traps of these texts under the family's reference implementation (the first row: sacreBLEU,
+    rouge-score), which the rows then show side by side with the implementations that avoid them."""
+    from dataclasses import replace
+
+    base = replace(ms.default_settings(), rouge_types=types)
+    return _shared(f"dialects_traps:{metric}:{','.join(types)}", cand, refs, small=True,
+                   fn=lambda: traps_view.settings_traps([cand], [refs], base, bleu=metric == "bleu",
+                                                        rouge=metric == "rouge", corpus=False))
+
+
 def _link_base() -> ms.MetricSettings:
     """The settings the Explain links keep for what a row does not set: the user's, from the other pages."""
     return ms.stored_settings() or ms.default_settings()
@@ -153,6 +165,7 @@ def _compare(cand: str, refs: list[str]) -> None:
     except ValueError as e:
         st.error(hl.md_escape(str(e)))
         return
+    traps_view.show(_traps(cand, refs, metric, types))
     st.subheader("Every implementation side by side")
     st.caption("One row per implementation and setting people use; the last column says at which step the row "
                "first differs from the first row. “open” shows that configuration step by step on the Explain page.")

@@ -22,7 +22,7 @@ from explainer.bleu.algorithm import MAX_TRACE_CHARS
 from explainer.examples import EXAMPLES, get_example
 from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
-from explainer.ui import charts
+from explainer.ui import charts, traps_view
 from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
@@ -330,11 +330,12 @@ def _bleu_ngrams(view) -> None:
 
 
 def _bleu_length(view) -> None:
-    st.markdown("#### Step 3 · Reference length and brevity penalty")
+    st.markdown(f"#### {view.length_title}")
     st.markdown(hl.md_escape(view.ref_length_text))
     st.dataframe(pd.DataFrame(view.ref_length_rows), hide_index=True)
     st.latex(view.bp_formula)
-    _plot(charts.bp_curve_figure(**view.bp_curve), "bp_curve", view.bp_alt)
+    if view.bp_curve is not None:
+        _plot(charts.bp_curve_figure(**view.bp_curve), "bp_curve", view.bp_alt)
     st.caption(hl.md_escape(view.bp_caption))
 
 
@@ -614,6 +615,10 @@ def render() -> None:
         bleu_trace, rouge_trace, errors = compute(cand, refs, settings)
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
+    # the classic traps of these texts under these settings (texts and settings only: shared like the traces)
+    traps_view.show(shared_compute.cached("traps", cand, refs, settings,
+                                          lambda: traps_view.settings_traps([cand], [refs], settings, corpus=False),
+                                          small=True))
     headline(bleu_trace, rouge_trace, settings.rouge_types)
     _example_panel(view["example"], cand, all_refs, bleu_trace, rouge_trace)
     _explanation(bleu_trace, rouge_trace, cand, refs, settings)

@@ -303,8 +303,6 @@ def _walk(lesson: Lesson, mode: str) -> int:
     presenting.apply_pending()
     i = nav(lesson, mode)
     n = len(lesson.steps)
-    if view:
-        presenting.sync(i, n)
     title_(lesson, i)
     if mode == "student":
         student_step(lesson, i)
@@ -313,4 +311,7 @@ def _walk(lesson: Lesson, mode: str) -> int:
     else:
         step_body(lesson, i, notes=bool(ss.get("tch_notes")) and view is None, fit_window=True,
                   projector=view == "projector")
+    if view:
+        # last on the page: the poll fragment's own reruns can then never displace the step's elements
+        presenting.sync(i, n)
     return i

@@ -67,6 +67,7 @@ def _poll(n: int) -> None:
 
 
 def _clock(got: dict | None) -> None:
+    # drawn by the poll, which is last on the page: fixed to the window's corner, it stays in sight on any step
     now = time.time()
     since = int(now - got["opened"]) if got else 0
     html(f'<div class="tc tp-clock" role="timer"><b>{time.strftime("%H:%M", time.localtime(now))}</b> · '
@@ -115,5 +116,6 @@ PRESENTER_CSS = """<style>
 .tp-presenter{font-size:1.05rem}
 .tp-next{margin-top:.6rem;border-top:2px solid #999;padding-top:.4rem;font-size:.95rem}
 .tp-next-body{max-height:40vh;overflow:hidden;opacity:.8;transform-origin:top left}
-.tp-clock{font-size:1.3rem;margin:.2rem 0}
+.tp-clock{font-size:1.3rem;margin:0;position:fixed;right:1rem;bottom:.6rem;z-index:1000;padding:.15rem .6rem;
+  background:var(--background-color,#fff);border:2px solid #999;border-radius:.4rem}
 </style>"""
