@@ -25,7 +25,7 @@ from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
-from explainer.ui.teach import demo_view, presenting
+from explainer.ui.teach import clicker, demo_view, presenting
 from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import html, shared_lesson
 from explainer.ui.teach.link import (
@@ -51,7 +51,8 @@ FIT_TITLE = 2.11
 SLIDER_HEIGHT = 90
 
 PAGE_CSS = """<style>
-.st-key-tch_keys,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys){display:none!important}
+.st-key-tch_keys,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys),
+.st-key-tch_keys_count,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys_count){display:none!important}
 :root{--tcb:max(1.22rem,2.7vmin);--tnotes-h:26vh}
 [data-testid="stMainBlockContainer"]{padding-top:3.4rem;padding-bottom:1.2rem}
 .tc{font-size:var(--tcb)}
@@ -300,6 +301,7 @@ def _walk(lesson: Lesson, mode: str) -> int:
         html(presenting.PROJECTOR_CSS)
     elif view == "presenter":
         html(presenting.PRESENTER_CSS)
+    clicker.room_moved()
     presenting.apply_pending()
     i = nav(lesson, mode)
     n = len(lesson.steps)

@@ -13,7 +13,7 @@ from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui.pagestate import MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
-from explainer.ui.teach import presenting
+from explainer.ui.teach import clicker, presenting
 from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import answer_form, escape, html
 from explainer.ui.teach.common import link as to_link
@@ -43,6 +43,8 @@ def nav(lesson: Lesson, mode: str) -> int:
     ss = st.session_state
     n = len(lesson.steps)
     PAGE.settle("step", 0, n - 1, 0)
+    if mode == "walk":
+        clicker.apply()
     i = ps.choice("tch_step", range(n), 0)
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_nav"):
         st.button("Previous", icon=":material/arrow_back:", key="tch_prev", disabled=i == 0, on_click=_go,
@@ -56,6 +58,7 @@ def nav(lesson: Lesson, mode: str) -> int:
             st.toggle("Speaker notes", key="tch_notes")
             # in this row: hidden (display:none), they add no row to the page (the step keeps its fit)
             presenting.clicker_keys(functools.partial(_go, n=n))
+            clicker.keys(n)   # the same keys counted in the browser: every press moves one step
         else:
             right, asked = _student_score(lesson)
             st.markdown(f"**{right}/{asked}** right", help=f"{right} of your {asked} answers were right; this "
