@@ -64,7 +64,8 @@ PAGE_CSS = """<style>
   margin:.13em 0 .4em 0;white-space:pre-wrap;word-break:break-word;font-size:calc(var(--tcb) * .92)}
 .tc-lab{font-weight:700;font-size:calc(var(--tcb) * .82)}
 .st-key-tch_nav button p{font-size:1.05rem}
-.st-key-tch_head>.stElementContainer:has([data-testid="stCaptionContainer"]){flex:1 1 0 !important;min-width:8rem}
+.st-key-tch_head>.stElementContainer:has([data-testid="stCaptionContainer"]){flex:1 1 0 !important;min-width:3rem}
+.st-key-tch_nav>.st-key-tch_step{flex:1 1 12rem!important;max-width:380px!important;width:auto!important}
 .st-key-tch_head [data-testid="stCaptionContainer"] p{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .tnotes-fixed{position:fixed;right:1rem;bottom:.8rem;width:min(52em,calc(100vw - 6rem));max-height:var(--tnotes-h);
   overflow:auto;z-index:999990;box-shadow:0 4px 18px rgba(0,0,0,.35);font-size:calc(var(--tcb) * .84);

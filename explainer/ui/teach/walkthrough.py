@@ -36,6 +36,7 @@ def _step_label(lesson: Lesson, i: int) -> str:
 
 def _go(delta: int, n: int) -> None:
     ss = st.session_state
+    ss.pop(clicker.GOTO, None)   # a move of the buttons: the keys' pending move is over
     ss["tch_step"] = max(0, min(n - 1, ps.shown("tch_step", 0) + delta))
 
 
@@ -50,7 +51,7 @@ def nav(lesson: Lesson, mode: str) -> int:
         st.button("Previous", icon=":material/arrow_back:", key="tch_prev", disabled=i == 0, on_click=_go,
                   args=(-1, n), shortcut="Left" if mode == "walk" else None)
         st.selectbox("Step", list(range(n)), key="tch_step", format_func=lambda k: _step_label(lesson, k),
-                     label_visibility="collapsed", width=380)
+                     label_visibility="collapsed", width=380, on_change=lambda: ss.pop(clicker.GOTO, None))
         st.button("Next", icon=":material/arrow_forward:", key="tch_next", disabled=i >= n - 1, on_click=_go,
                   args=(1, n), shortcut="Right" if mode == "walk" else None)
         # no tooltip: it stayed over the step's caption after each click; the button shows its key itself
