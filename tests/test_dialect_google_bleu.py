@@ -182,6 +182,8 @@ def test_dialects_page_has_a_google_bleu_row(capsys):
     assert rows[D]["score"] == bleu.score_bleu(c, rs, dialect=D).score
     [pair] = [p for p in out["pairs"] if (p["a"], p["b"]) == ("hf-evaluate", D)]
     assert pair["first_step"] == "counts"
+    k = bleu.explain_bleu(c, rs, dialect=D).reference_pick.index
+    assert f"clips each n-gram against reference {k + 1} alone" in pair["why"]
 
 
 def test_explain_page_shows_each_reference_and_the_kept_one():
@@ -275,3 +277,32 @@ def test_corpus_page_scores_and_works_out_google_bleu():
     [table] = [df.value for df in at.dataframe if "BLEU" in df.value.columns and "system" in df.value.columns]
     assert table["BLEU"][0] == want
     assert any(r"\text{GLEU}" in x.value for x in at.latex)
+
+
+def test_teach_lesson_walks_through_gleu_with_nltks_numbers():
+    """The Teach lesson under google-bleu: clipping against the kept reference, each reference's precision and
+    recall (NLTK's tp and n_all), the kept reference, Σtp / Σn_all as the score (NLTK's GLEU) — under the step ids
+    exercises and claims look for — and the handout prints GLEU's formulas, not BLEU's."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    from explainer.teach import build_lesson
+    from explainer.teach.model import Result, Table
+    from explainer.ui.teach.teach_markdown import handout_markdown
+
+    tok = Tokenizer13a()
+    c, rs = next((x[0], list(x[1])) for x in EN_SUMMARIES if len(x[1]) > 1)
+    L = build_lesson(c, rs, bleu_dialect=D)
+    steps = {s.id: s for s in L.steps if s.family == "BLEU"}
+    assert list(steps) == ["bleu-texts", "bleu-ngrams", "bleu-counting", "bleu-clipping", "bleu-precision", "bleu-bp",
+                           "bleu-score"]
+    want = sentence_gleu([tok(r).split() for r in rs], tok(c).split())
+    [res] = [b for b in steps["bleu-score"].blocks if isinstance(b, Result)]
+    assert res.value == want and steps["bleu-score"].question.answer == want
+    per = _nltk_per_reference(tok(c).split(), [tok(r).split() for r in rs])
+    [table] = [b for b in steps["bleu-precision"].blocks if isinstance(b, Table)]
+    assert [(row[1], max(row[2], row[3])) for row in table.rows] == per
+    best = max(range(len(per)), key=lambda k: per[k][0] / per[k][1])
+    assert steps["bleu-bp"].question.answer == best + 1
+    assert "in reference" in steps["bleu-clipping"].blocks[0].text
+    md = handout_markdown(L)
+    assert r"\mathrm{GLEU}" in md and r"\mathrm{BP} = \begin{cases}" not in md

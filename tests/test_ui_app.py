@@ -82,6 +82,9 @@ def test_defaults_match_real_libraries(app):
     real = real_rouge_score(ex.candidate, list(ex.references))
     for label, t in ROUGE_LABELS.items():
         assert m[label] == f"{real[t].fmeasure:.5f}", label
+    from sacrebleu.metrics import CHRF
+
+    assert m["chrF"] == f"{CHRF().sentence_score(ex.candidate, list(ex.references)).score:.4f}"
     # the signature of the real sacreBLEU is shown
     from sacrebleu.metrics import BLEU
 
@@ -667,9 +670,10 @@ def test_closed_tab_and_expanders_send_nothing():
 
 
 def test_first_view_in_a_browser_sends_the_headline_first():
-    """A browser (a client that reports its page URL) gets the headline, the texts and the diagnosis in the first
-    run, without the sidebar's settings and the step-by-step sections; once it reports the headline painted,
-    the whole page with the same numbers. A client without a URL (AppTest, scripts) gets everything at once."""
+    """A browser (a client that reports its page URL) gets the headline and the texts in the first run, without
+    the sidebar's settings, the diagnosis and the step-by-step sections (the first run computes only what the
+    headline needs: issue 18); once it reports the headline painted, the whole page with the same numbers. A
+    client without a URL (AppTest, scripts) gets everything at once."""
     from explainer.ui.explain import first_view
 
     cand, refs = "the cat sat on the mat", ["the cat is on the mat", "a cat sat on a mat"]
@@ -685,18 +689,19 @@ def test_first_view_in_a_browser_sends_the_headline_first():
     assert first["BLEU"] == fmt_bleu(real_sacrebleu(cand, refs), 100)
     assert at.text_area(key="candidate").value == cand
     assert len(at.tabs) == 0 and len(at.get("plotly_chart")) == 0 and len(at.dataframe) == 0
-    assert len(at.sidebar.selectbox) == 0 and len(at.code) == 0
+    assert len(at.sidebar.selectbox) == 0 and len(at.code) == 0 and len(at.expander) == 0
     assert any("Loading the step-by-step" in c.value for c in at.caption)
     assert len(at.get("bidi_component")) == 1  # the component that reports the paint
     at.session_state[first_view.DONE_KEY] = True  # what its callback does
     at.run()
     assert not at.exception
     assert metrics(at) == first
-    assert len(at.tabs) == 2 and len(at.get("plotly_chart")) == 2 and len(at.sidebar.selectbox) > 0
+    assert len(at.tabs) == 3 and len(at.get("plotly_chart")) == 2 and len(at.sidebar.selectbox) > 0
+    assert any(e.label == "Why is this score zero / low?" for e in at.expander)
     assert not any("Loading the step-by-step" in c.value for c in at.caption)
     # without a URL: everything in one run
     plain = new_app({"candidate": cand, "ref": refs})
-    assert len(plain.tabs) == 2 and metrics(plain) == first
+    assert len(plain.tabs) == 3 and metrics(plain) == first
 
 
 def test_link_warnings_stay_through_a_browsers_first_view():

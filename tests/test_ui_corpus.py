@@ -506,7 +506,7 @@ def test_bad_link_values_are_warned_about_and_dropped_from_the_address_bar():
     warns = [plain(w.value) for w in at.warning]
     for needle in ["“seg=0” is not a segment of this sample (1–300); showing segment 1",
                    "“baseline=nobody” is not a system of this sample (baseline, new-model, small-model)",
-                   "“metric=xyz” is not bleu or rouge; showing BLEU",
+                   "“metric=xyz” is not bleu, rouge or chrf; showing BLEU",
                    "“test=zz” is not bs (paired bootstrap) or ar",
                    "“n=99999999999999999999” is not a number of resamples the page runs",
                    "“max_order=abc”",
@@ -757,3 +757,31 @@ def test_the_delta_histogram_counts_the_same_scores_as_the_gains_and_losses():
     assert list(hist["data"][0]["y"]) == list(want_y)
     words = next(plain(m.value) for m in at.markdown if "is better than" in plain(m.value))
     assert f"on {int((deltas > 0).sum()):,} segments" in words
+
+
+def test_reports_are_shared_by_sessions_and_keyed_on_everything_shown(monkeypatch):
+    """Issue 18: a report is computed once per (test set, settings) for every session of the server (a class
+    opening the same sample pays once), and a session only ever gets a report of the very texts it loaded: the
+    same systems and references with another source, or other reference names, is another report."""
+    import explainer.corpus.report as report_mod
+    from explainer.ui import compute
+    from explainer.ui.corpus import reports
+
+    compute.corpus_reports.clear()
+    calls = []
+    real = report_mod.bleu_report
+    monkeypatch.setattr(report_mod, "bleu_report", lambda *a, **k: calls.append(1) or real(*a, **k))
+    first = load_sample_page()
+    second = load_sample_page()
+    assert len(calls) == 1
+    assert scores_table(first).equals(scores_table(second))
+    ts = load_sample("news-en")
+    key = ("key", tuple(ts.names))
+    a = reports._cached("t", key, lambda: object(), ts)
+    assert reports._cached("t", key, lambda: object(), ts) is a
+    other_source = ts.with_source(["x"] * ts.n_segments)
+    assert reports._cached("t", key, lambda: object(), other_source) is not a
+    from dataclasses import replace
+
+    renamed = replace(ts, ref_names=["A", "B"])
+    assert reports._cached("t", key, lambda: object(), renamed) is not a

@@ -74,7 +74,7 @@ def test_rouge155_float_and_int_aggregation_options_round_trip():
     # AR trials: bounded by the page's draws per test (20,000,000 / 300 segments)
     ({"sample": "news-en", "test": "ar", "n": "100000"}, "(1–66,666); using 10,000"),
     ({"sample": "nope"}, "The link asks for the sample “nope”, which does not exist"),
-    ({"metric": "BLEU!"}, "“metric=BLEU!” is not bleu or rouge"),
+    ({"metric": "BLEU!"}, "“metric=BLEU!” is not bleu, rouge or chrf"),
     ({"agg_seed": "-3"}, "“agg_seed=-3” is not a value of seed"),
     ({"agg_seed": "1" * 200}, "is not a value of seed"),
     ({"agg_nothing": "1"}, "“agg_nothing” is not a corpus option of rouge-score"),

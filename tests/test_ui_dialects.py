@@ -176,7 +176,7 @@ def test_bad_input_messages_keep_the_text():
 def test_bad_link_parameters_are_warnings():
     at = new_page({"metric": "meteor", "claim_metric": "x", "ref": ["r"] * 12, "candidate": "c"})
     warns = " ".join(w.value for w in at.warning)
-    assert "not bleu or rouge" in warns and "only the first 10" in warns and "using any" in warns
+    assert "not bleu, rouge or chrf" in warns and "only the first 10" in warns and "using any" in warns
     at = new_page({"claim": "x" * 500})
     assert any("longer than 200" in w.value for w in at.warning)
 
@@ -315,13 +315,28 @@ def test_a_claim_of_another_metric_is_refused_and_the_three_way_verdict_is_said(
     assert any(c.value.startswith(hl.md_escape("Holds with other settings:")) for c in at.caption)
 
 
-def test_a_chrf_claim_lists_its_matches_with_the_command_not_an_explain_link():
+def test_a_chrf_claims_matches_open_the_explain_page_on_the_libraries_number():
     """A random widget sequence (dialects-39) crashed: a chrF match was sent to the Explain link builder, which
-    looked the chrF dialect up among the ROUGE dialects (KeyError 'nltk'). The Explain page shows no chrF yet."""
-    at = new_page({"candidate": "The Cat.\nOn the mat!", "ref": ["a b c"], "metric": "rouge"})
+    looked the chrF dialect up among the ROUGE dialects (KeyError 'nltk'). Now that the Explain page shows chrF
+    (issue 23), a match links there with its chrF settings, and the page shows sacreBLEU's own number for them."""
+    from sacrebleu.metrics import CHRF
+
+    from tests.ui_driver import BrowserLikeApp
+
+    cand, refs = "The Cat.\nOn the mat!", ["a b c"]
+    at = new_page({"candidate": cand, "ref": refs, "metric": "rouge"})
     at.text_input(key="dl_claim").set_value("0.25")
     at.selectbox(key="dl_claim_metric").set_value("chrf")
     at.button(key="FormSubmitter:dl_form-Search").click().run()
     assert not at.exception
-    body = html_of(at)
-    assert "chrf" in body.lower() and "<code>" in body and "explain →" not in body
+    links = [html.unescape(h) for h in re.findall(r'class="dl-explain" href="([^"]+)"', html_of(at))]
+    assert links and "<code>" not in html_of(at)
+    q = urllib.parse.parse_qs(links[0][3:], keep_blank_values=True)
+    assert q["chrf_dialect"] == ["sacrebleu"]
+    opts = {k[len("chrf_sacrebleu_"):]: v[0] for k, v in q.items() if k.startswith("chrf_sacrebleu_")}
+    flags = ("lowercase", "whitespace", "eps_smoothing")
+    kw = {k: (v == "1") if k in flags else int(float(v)) for k, v in opts.items()}
+    explain = BrowserLikeApp(q)
+    assert not explain.exceptions
+    shown = next(m for m in explain.at.metric if m.label == "chrF")
+    assert shown.value == f"{CHRF(**kw).sentence_score(cand, refs).score:.4f}"

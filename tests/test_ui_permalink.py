@@ -3,12 +3,12 @@ link is read by the page-state engine (explainer.ui.pagestate, the page's fields
 and the shared settings codec (explainer.ui.settings, explainer.ui.schema)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from explainer.ui.explain.link import PAGE, parse_link
+from explainer.ui.explain.link import CHRF_PARAMS, PAGE, parse_link
 from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT, texts_fit
 from explainer.ui.schema import FamilySchema, OptionSpec
 from explainer.ui.settings import MetricSettings, apply_example_settings, format_settings
@@ -51,17 +51,23 @@ class State:
     ngram: str = ""
     colour: str = "order"
     rouge_ref: int = 0
+    chrf: dict = field(default_factory=lambda: dict(CHRF_DEFAULTS))   # the chrF settings and order (link names)
 
     def settings(self) -> MetricSettings:
         return MetricSettings(self.bleu_dialect, self.bleu_options, self.rouge_dialect, self.rouge_types,
                               self.rouge_options)
 
 
+CHRF_DEFAULTS = {f.param: f.default for f in PAGE.fields if f.param in CHRF_PARAMS or f.param == "chrf_order"}
+
+
 def parse(params):
     link = parse_link(params, bleu=BLEU, rouge=ROUGE, type_choices=TYPES, default_types=DEF_TYPES)
     s = link.settings
+    view = {k: v for k, v in link.view.items() if k not in CHRF_DEFAULTS}
+    chrf = {k: v for k, v in link.view.items() if k in CHRF_DEFAULTS}
     return State(link.candidate, link.refs, s.bleu_dialect, dict(s.bleu_options), s.rouge_dialect, s.rouge_types,
-                 dict(s.rouge_options), **link.view), link.warnings
+                 dict(s.rouge_options), **view, chrf=chrf), link.warnings
 
 
 def to_params(state: State, bleu=BLEU, rouge=ROUGE) -> dict:
@@ -70,7 +76,7 @@ def to_params(state: State, bleu=BLEU, rouge=ROUGE) -> dict:
     out = {"candidate": state.candidate, "ref": list(state.refs)} if texts_fit(state.candidate, state.refs) else {}
     out.update(format_settings(state.settings(), bleu, rouge))
     out.update(PAGE.params({"example": state.example, "ngram": state.ngram, "colour": state.colour,
-                            "rouge_ref": state.rouge_ref}))
+                            "rouge_ref": state.rouge_ref, **state.chrf}))
     return out
 
 
@@ -162,6 +168,20 @@ def test_round_trip(cand, refs, dialect, tok, lc, sv, order, eff, weights, rd, s
     s = State(candidate=cand, refs=refs, bleu_dialect=dialect, bleu_options=bo, rouge_dialect=rd,
               rouge_types=types, rouge_options=ro, example="cat_mat", ngram="the cat", colour=colour,
               rouge_ref=rr % len(refs))
+    back, warns = parse(_as_lists(to_params(s, BLEU, ROUGE)))
+    assert warns == []
+    assert back == s
+
+
+@given(chrf_dialect=st.sampled_from(["sacrebleu", "nltk"]), word_order=st.integers(0, 4),
+       beta=st.floats(0, 10, allow_nan=False).map(lambda x: round(x, 3)), ws=st.booleans(),
+       max_len=st.integers(1, 10), focus=st.integers(0, 13))
+def test_round_trip_of_the_chrf_settings(chrf_dialect, word_order, beta, ws, max_len, focus):
+    chrf = dict(CHRF_DEFAULTS, chrf_dialect=chrf_dialect, chrf_sacrebleu_word_order=word_order,
+                chrf_sacrebleu_whitespace=ws, chrf_nltk_beta=beta, chrf_nltk_max_len=max_len, chrf_order=focus)
+    s = State(candidate="a b", refs=["a"], bleu_dialect="sacrebleu", bleu_options=BLEU.defaults("sacrebleu"),
+              rouge_dialect="rouge-score", rouge_types=DEF_TYPES, rouge_options=ROUGE.defaults("rouge-score"),
+              chrf=chrf)
     back, warns = parse(_as_lists(to_params(s, BLEU, ROUGE)))
     assert warns == []
     assert back == s

@@ -1,11 +1,11 @@
 """Random sequences of widget changes on the Explain page never raise (issue 10, defect 1).
 
 Each seed drives one reproducible sequence of what a user does — switch dialects, change options and ROUGE
-types, add and remove references, edit texts, pick examples, the ROUGE reference, an n-gram, the colouring —
-through :class:`tests.ui_driver.BrowserLikeApp`, which sends selectbox labels back as a browser does. After
-every step the page must have run without an exception and still show its headline; at random points the link in
-the address bar, opened in a new session, must show the same view (widget values and headline numbers). A failure
-names the seed and the steps, so it can be replayed with ``-k 'seed_N'``.
+types, add and remove references, edit texts, pick examples, the ROUGE reference, an n-gram, the colouring, the
+chrF settings and the chrF order shown — through :class:`tests.ui_driver.BrowserLikeApp`, which sends selectbox
+labels back as a browser does. After every step the page must have run without an exception and still show its
+headline; at random points the link in the address bar, opened in a new session, must show the same view (widget
+values and headline numbers). A failure names the seed and the steps, so it can be replayed with ``-k 'seed_N'``.
 """
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ import random
 import pytest
 
 from explainer.examples import EXAMPLES
+from explainer.ui import chrf_settings as cs
 from explainer.ui.pagestate import MAX_REFS
 from explainer.ui.schema import ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
 from explainer.ui.settings import bleu_key, rouge_key
 from tests.ui_driver import BrowserLikeApp, PageSpec, check_link
 
 SEEDS = range(40)
+TABS = ("BLEU", "ROUGE", "chrF")
 STEPS = 10
 # what the Explain page's link carries: every keyed widget but the display size (a preference of the viewer)
 EXPLAIN = PageSpec("explain", starts=[], switches=[], exclude={"large_text"})
@@ -58,12 +60,14 @@ def _step(app: BrowserLikeApp, rng: random.Random) -> str:
     """One random user action; returns its description."""
     at, ss = app.at, app.at.session_state
     actions = ["bleu_dialect", "rouge_dialect", "option", "option", "types", "add", "remove", "text", "example",
-               "rouge_ref", "ngram", "colour", "tab"]
+               "rouge_ref", "ngram", "colour", "tab", "chrf_dialect", "chrf_option", "chrf_option", "chrf_order"]
     what = rng.choice(actions)
     if what == "tab":
-        tab = rng.choice(["BLEU", "ROUGE"])
+        tab = rng.choice(TABS)
         app.open_tab(tab)
         return f"open the {tab} tab"
+    if what.startswith("chrf"):
+        return _chrf_step(app, rng, what)
     if what == "bleu_dialect":
         d = rng.choice(bleu_schema().dialects)
         app.select("bleu_dialect", d)
@@ -141,12 +145,34 @@ def _step(app: BrowserLikeApp, rng: random.Random) -> str:
     return f"colour by {v}"
 
 
+def _chrf_step(app: BrowserLikeApp, rng: random.Random, what: str) -> str:
+    """A chrF action: the dialect, one of its options (sidebar), or the order the chrF tab shows."""
+    ss = app.at.session_state
+    if what == "chrf_dialect":
+        d = rng.choice(cs.dialects())
+        app.select(cs.DIALECT_KEY, d)
+        return f"chrF dialect {d}"
+    if what == "chrf_option":
+        d = ss[cs.DIALECT_KEY]
+        spec = rng.choice(cs.specs(d))
+        value = _option_value(spec, rng)
+        app.set(_widget_kind(spec), cs.chrf_key(d, spec.name), value)
+        return f"chrF option {spec.name} = {value!r}"
+    boxes = [sb for sb in app.at.selectbox if sb.key == cs.ORDER_KEY]
+    if not boxes:
+        app.run()
+        return "rerun (no chrF order picker)"
+    k = rng.randrange(len(boxes[0].options))
+    app.select(cs.ORDER_KEY, k)
+    return f"chrF order {k + 1}"
+
+
 @pytest.mark.parametrize("seed", SEEDS, ids=lambda s: f"seed_{s}")
 def test_random_widget_sequence_never_raises(seed):
     rng = random.Random(seed)
     start = rng.choice([{}, {"candidate": "a b c", "ref": ["a b", "b c"]},
                         {"example": rng.choice(EXAMPLES).id}])
-    tab = rng.choice(["BLEU", "ROUGE"])
+    tab = rng.choice(TABS)
     app = BrowserLikeApp(start, tab=tab)
     done = [f"open {start} on the {tab} tab"]
     assert not app.exceptions, (done, app.exceptions)

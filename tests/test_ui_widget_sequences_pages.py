@@ -84,7 +84,7 @@ def _dialects_numbers(app):
 DIALECTS = PageSpec(
     "dialects",
     starts=[lambda r: {}, lambda r: {"candidate": "the cat sat on the mat", "ref": ["the cat is on the mat"],
-                                     "metric": r.choice(["bleu", "rouge"])},
+                                     "metric": r.choice(["bleu", "rouge", "chrf"])},
             lambda r: {"candidate": "a b c", "ref": ["a b", "b c"], "metric": "rouge"}],
     switches=["dl_example", "dl_metric", "dl_a", "dl_b", "dl_head",
               lambda app, r: app.open_tab(r.choice(["Side by side", "Reproduce a number"]), key="dl_tab")
@@ -119,7 +119,7 @@ LAB = PageSpec(
 # ------------------------------------------------------------------------------------------------ Corpus
 CORPUS = PageSpec(
     "corpus",
-    starts=[lambda r: {"sample": "news-zh", "metric": r.choice(["bleu", "rouge"])},
+    starts=[lambda r: {"sample": "news-zh", "metric": r.choice(["bleu", "rouge", "chrf"])},
             lambda r: {"sample": "news-en"}],
     switches=["cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_rouge_type", "cp_differ_view",
               "cp_rdiffer_view", "cp_view_family", "cp_impl_a", "cp_impl_b", "bleu_dialect", "rouge_dialect",

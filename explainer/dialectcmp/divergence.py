@@ -167,11 +167,21 @@ def _pairs_of_orders(a, b):
     return list(zip(oa, ob))
 
 
+def _one_reference_words(trace, label: str) -> str:
+    """How a trace that keeps one reference's statistics (GLEU) clips, or "" for the usual clipping."""
+    pick = getattr(trace, "reference_pick", None)
+    if pick is None or pick.index is None:
+        return ""
+    return (f"; {label} clips each n-gram against reference {pick.index + 1} alone (the reference it keeps: the "
+            "best min(precision, recall)), not against its largest count in any reference")
+
+
 def _bleu_counts_step(a, b, la, lb, _stats) -> Divergence | None:
     for x, y in _pairs_of_orders(a, b):
         if not _same(x.matches, y.matches):
             return Divergence("", "", "counts",
-                              f"{x.n}-gram matches (clipped) {_f(x.matches)} ({la}) vs {_f(y.matches)} ({lb})",
+                              f"{x.n}-gram matches (clipped) {_f(x.matches)} ({la}) vs {_f(y.matches)} ({lb})"
+                              + _one_reference_words(a, la) + _one_reference_words(b, lb),
                               [{"kind": "order", "n": x.n, "field": "matches"}])
     return None
 

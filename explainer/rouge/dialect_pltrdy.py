@@ -144,6 +144,18 @@ class PltrdyDialect(RougeDialect):
     def comparison_rows(cls) -> list[dict]:
         return [{"options": {}, "id": cls.name, "label": cls.label, "note": cls.row_note}]
 
+    @classmethod
+    def rouge_l_words(cls, options: dict) -> dict:
+        """``rouge_l_summary_level``: the union of the LCS words of every (reference sentence, candidate sentence)."""
+        ex = options.get("exclusive", True)
+        what = "distinct words" if ex else "words"
+        return {"key": ("The rouge package's ROUGE-L is summary level: each reference sentence's LCS with every "
+                        "candidate sentence, read back as words, all united "
+                        + ("as a set (a word counts once)" if ex else "as a list (a word counts each time it is found)")
+                        + f". The hits are the {what} of that union, not the length of one LCS, and P and R divide by "
+                          f"the candidate's and the reference's {what}."),
+                "hits": "union of LCS words", "cand": f"candidate {what}", "ref": f"reference {what}", "note": ""}
+
     row_note = "from rouge import Rouge: sentences at '.', words at spaces, n-grams as sets, F with 1e-8"
 
     def check_types(self, types):
@@ -393,6 +405,13 @@ class RougeChineseDialect(PltrdyDialect):
     row_note = "rouge-chinese over jieba words, as the Chinese fine-tuning scripts score"
     _report = _SplitTokenizer("rouge-chinese", "splits words at spaces (after jieba)")
     import_line = "import jieba\nfrom rouge_chinese import Rouge  # pip install rouge-chinese==1.0.3 jieba==0.42.1"
+
+    @classmethod
+    def rouge_l_words(cls, options: dict) -> dict:
+        return {"key": ("rouge-chinese's ROUGE-L is ONE LCS of all the candidate's and all the reference's words (the "
+                        "sentences play no part, unlike the rouge package it forks); P and R divide by the numbers of "
+                        "words, repeats included."),
+                "hits": "LCS", "cand": "candidate words", "ref": "reference words", "note": ""}
 
     def wrap(self, name: str) -> str:
         return f"' '.join(jieba.cut({name}))" if self.options["jieba"] else name

@@ -164,6 +164,13 @@ class RougeMetricDialect(RougeDialect):
     def f_rule(cls, options: dict) -> str:
         return f"F = PR/((1−α)P + αR), α = {cls.f_alpha(options):g}; 0 when P or R is close to 0"
 
+    @classmethod
+    def rouge_l_words(cls, options: dict) -> dict:
+        return dict(super().rouge_l_words(options),
+                    note=("rouge-metric's own ROUGE-L (its rouge-l) is summary level over the lines: each reference "
+                          "line's LCS with every candidate line, united, each word taken while the candidate's count "
+                          "lasts — ROUGE-Lsum here. This ROUGE-L is the same with each text on one line: one LCS."))
+
     def __init__(self, types=None, **options) -> None:
         super().__init__(types, **options)
         for t in self.types:

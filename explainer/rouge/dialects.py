@@ -333,6 +333,16 @@ class RougeDialect(Dialect):
         return "F1 = 2PR/(P + R)"
 
     @classmethod
+    def rouge_l_words(cls, options: dict) -> dict:
+        """What this implementation's ``rougeL`` counts, in words (the Teach page's ROUGE-L step): ``key`` (the rule),
+        ``hits`` (what the numerator is), ``cand`` and ``ref`` (what P and R divide by), ``note`` (how the
+        implementation's own "ROUGE-L" differs from this ``rougeL``, or "")."""
+        note = (f"What {cls.label} itself calls ROUGE-L is summary level (the union of LCS hits over sentences): "
+                "ROUGE-Lsum here." if cls.rouge_l_is_summary_level else "")
+        return {"key": "ROUGE-L replaces the n-gram hits by the length of the longest common subsequence.",
+                "hits": "LCS", "cand": "candidate tokens", "ref": "reference tokens", "note": note}
+
+    @classmethod
     def comparison_rows(cls) -> list[dict]:
         """The rows this dialect adds to the side-by-side comparison: ``{"options", "id", "label", "note"}`` each
         (the types are the table's, those of ``supported_kinds``)."""

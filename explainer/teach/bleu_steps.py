@@ -239,12 +239,17 @@ def _step_clipping(b: dict, order: dict) -> Step:
         just = _refs(e["max_refs"])
         rows.append((e["text"], e["cand_count"], e["max_ref_count"], just, e["clipped"]))
     bites = [i for i, e in enumerate(entries) if e["cand_count"] > e["clipped"]]
+    kept = order.get("clip_ref")     # a dialect keeping one reference's statistics (GLEU): clipped against it alone
+    key = (f"Clipping: a candidate {n}-gram counts at most as often as it occurs in the single reference where it is "
+           "most frequent — min(count in candidate, largest count in one reference)." if kept is None else
+           f"Clipping: a candidate {n}-gram counts at most as often as it occurs in reference {kept + 1}, the one "
+           f"{b['dialect']} keeps (the next steps show why) — min(count in candidate, count in reference {kept + 1}).")
     blocks: list[Any] = [
-        Para(f"Clipping: a candidate {n}-gram counts at most as often as it occurs in the single reference where "
-             "it is most frequent — min(count in candidate, largest count in one reference).", "key"),
+        Para(key, "key"),
         TokenRow(f"Candidate {n}-grams: counted (R = the reference that justified it) or clipped (✂)",
                  _occurrence_chips(b, order), f"{order['matches']} of {order['candidate_ngrams']} counted"),
-        Table(("n-gram", "in candidate", "max in one ref", "justified by", "counted"), tuple(rows),
+        Table(("n-gram", "in candidate", "max in one ref" if kept is None else f"in ref {kept + 1}", "justified by",
+               "counted"), tuple(rows),
               tuple(i for i in bites if entries[i]["max_ref_count"] > 0),
               "Highlighted: n-grams the candidate repeats more often than any single reference allows.",
               total=("total", order["candidate_ngrams"], "", "", order["matches"])),
@@ -252,7 +257,8 @@ def _step_clipping(b: dict, order: dict) -> Step:
     terms = [str(e["clipped"]) for e in order["entries"] if e["clipped"]]
     sum_text = " + ".join(terms) if 0 < len(terms) <= 12 else (f"({len(terms)} non-zero terms)" if terms else "0")
     tail = f" = {order['matches']}" if sum_text != str(order["matches"]) else ""
-    blocks.append(Formula((f"m_{n} = Σ min(count, max ref count) = {sum_text}{tail}",)))
+    blocks.append(Formula((f"m_{n} = Σ min(count, {'max ref count' if kept is None else f'count in ref {kept + 1}'})"
+                           f" = {sum_text}{tail}",)))
     chosen = max((e for e in order["entries"] if e["cand_count"] > e["clipped"] and e["max_ref_count"] > 0),
                  key=lambda e: e["cand_count"] - e["clipped"], default=None)
     given = (_counting_table(b, order),)
@@ -466,8 +472,12 @@ def bleu_steps(b: dict, focus_order: int | None = None) -> list[Step]:
     N = len(b["ngrams"])
     n = focus_order if isinstance(focus_order, int) and 1 <= focus_order <= N else default_focus_order(b)
     order = b["ngrams"][n - 1]
-    steps = [_step_texts(b), _step_ngrams(b, order), _step_counting(b, order), _step_clipping(b, order),
-             _step_precision(b, order)]
+    steps = [_step_texts(b), _step_ngrams(b, order), _step_counting(b, order), _step_clipping(b, order)]
+    if b.get("reference_pick") is not None:      # one reference's statistics (GLEU): its own last steps
+        from explainer.teach.gleu_steps import gleu_steps
+
+        return steps + gleu_steps(b)
+    steps.append(_step_precision(b, order))
     if any(o["matches"] == 0 for o in b["combination"]["orders"]):
         steps.append(_step_smoothing(b))
     steps += [_step_bp(b), _step_score(b)]

@@ -21,6 +21,11 @@ STEP_TEX = {
                       r"{\sum_{g \in n\text{-grams}} \mathrm{Count}(g)}",
     "bleu-bp": r"\mathrm{BP} = \begin{cases} 1 & c > r \\ e^{\,1 - r/c} & c \le r \end{cases}",
     "bleu-score": r"\mathrm{BLEU} = \mathrm{BP} \cdot \exp\Big(\sum_{n=1}^{N} w_n \log p_n\Big)",
+    "gleu-precision": r"P = \frac{\mathrm{tp}}{\mathrm{tpfp}}, \quad R = \frac{\mathrm{tp}}{\mathrm{tpfn}}, \quad "
+                      r"\min(P, R) = \frac{\mathrm{tp}}{\max(\mathrm{tpfp}, \mathrm{tpfn})}",
+    "gleu-bp": r"k^* = \arg\max_k \frac{\mathrm{tp}_k}{\max(\mathrm{tpfp}, \mathrm{tpfn}_k)}",
+    "gleu-score": r"\mathrm{GLEU} = \frac{\sum_{\text{sentences}} \mathrm{tp}}"
+                  r"{\sum_{\text{sentences}} \max(\mathrm{tpfp}, \mathrm{tpfn})}",
     "rouge-1": r"\mathrm{hits}_1 = \sum_{w} \min\big(\mathrm{Count}_{\mathrm{cand}}(w),\ "
                r"\mathrm{Count}_{\mathrm{ref}}(w)\big)",
     "rouge-prf": r"P = \frac{\mathrm{hits}}{|\mathrm{cand}|}, \quad R = \frac{\mathrm{hits}}{|\mathrm{ref}|}, "

@@ -203,6 +203,7 @@ class Step:
     say: str                           # speaker notes: what to say
     misconception: str                 # the common misconception at this step
     question: Question | None = None
+    formula_id: str = ""               # the textbook formula the handout prints (STEP_TEX key; "" = ``id``)
 
 
 @dataclass

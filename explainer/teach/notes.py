@@ -56,6 +56,23 @@ NOTES: dict[str, tuple[str, str]] = {
         "low order pulls the whole score down. sacreBLEU reports it on 0–100, NLTK and Hugging Face on 0–1.",
         "“Corpus BLEU is the average of the sentence BLEUs.” Corpus BLEU adds up the counts of all sentences "
         "first and combines once; the mean of sentence scores is a different number."),
+    "gleu-precision": (
+        "Google BLEU (GLEU) takes no geometric mean: it adds the shared n-grams of orders 1 to 4 together and "
+        "divides once, by the candidate's n-grams (precision) and by the reference's (recall). The score of a "
+        "reference is the smaller of the two.",
+        "“GLEU is BLEU for sentences.” It is another number: min(precision, recall) of all n-grams together, "
+        "with no brevity penalty and no smoothing; a GLEU of 0.4 and a BLEU of 0.4 say different things."),
+    "gleu-bp": (
+        "Each reference is scored alone and the best one is kept (the first listed on a tie). There is no "
+        "brevity penalty: when the candidate is shorter, the reference has more n-grams, recall is the smaller "
+        "value and the score drops by itself.",
+        "“Several references are pooled, as in BLEU.” GLEU never clips against the largest count over the "
+        "references: one reference is kept per sentence."),
+    "gleu-score": (
+        "The score is one ratio. Over a corpus the shared n-grams and the denominators are summed over the "
+        "sentences first, so long sentences weigh more — not the mean of the sentence scores.",
+        "“Hugging Face's google_bleu is BLEU.” It is NLTK's corpus GLEU over the 13a tokenizer: report it "
+        "under its own name."),
     "rouge-1": (
         "ROUGE has its own tokenizer: rouge-score lowercases and keeps only ASCII letters and digits, so "
         "punctuation disappears. ROUGE-1 counts the words the two texts share, each at most as often as in "

@@ -336,11 +336,17 @@ def _step_rouge_l(r: dict) -> Step | None:
     if res is None:
         return None
     lcs = res["hits"]
-    lines = [f"P = LCS / candidate tokens = {frac(lcs, res['cand_total'], res['precision'])}",
-             f"R = LCS / reference tokens = {frac(lcs, res['ref_total'], res['recall'])}",
+    w = _rouge_l_words(r)
+    lines = [f"P = {w['hits']} / {w['cand']} = {frac(lcs, res['cand_total'], res['precision'])}",
+             f"R = {w['hits']} / {w['ref']} = {frac(lcs, res['ref_total'], res['recall'])}",
              _f_formula(r, res["precision"], res["recall"], res["fmeasure"])]
-    blocks: list[Any] = [Para("ROUGE-L replaces the n-gram hits by the length of the longest common subsequence.",
-                              "key"), Formula(tuple(lines))]
+    blocks: list[Any] = [Para(w["key"], "key"), Formula(tuple(lines))]
+    one = (res.get("detail") or {}).get("lcs_length")
+    if one is not None and one != lcs:
+        blocks.append(Para(f"One LCS of the whole texts (the table above) has {num(one)} tokens; "
+                           f"{r['dialect_label']} counts {num(lcs)}.", "note"))
+    if w["note"]:
+        blocks.append(Para(w["note"], "note"))
     compare = []
     for t in ("rouge1", "rouge2", "rougeL"):
         kk = _ref_for(r, t)
@@ -356,14 +362,23 @@ def _step_rouge_l(r: dict) -> Step | None:
     s = r["scores"]["rougeL"]
     blocks.append(Result("ROUGE-L F", s["fmeasure"], num(s["fmeasure"]), "rougeL_f"))
     q = question("rougeL-f", f"ROUGE-L against reference {k + 1}: what is the F-measure?", res["fmeasure"],
-                 kind="ratio", given=(Para(f"LCS = {num(lcs)} tokens; the candidate has {num(res['cand_total'])} "
-                                           f"tokens, reference {k + 1} has {num(res['ref_total'])}."),),
+                 kind="ratio", given=(Para(f"{w['hits'][:1].upper() + w['hits'][1:]} = {num(lcs)}; "
+                                           f"{w['cand']}: {num(res['cand_total'])}; {w['ref']} (reference {k + 1}): "
+                                           f"{num(res['ref_total'])}."),),
                  explanation="; ".join(lines) + ".")
     extra = ""
     one = _res(r, "rouge1", _ref_for(r, "rouge1"))
     if one is not None:
         extra = f"Here ROUGE-1 F is {num(one['fmeasure'])} and ROUGE-L F {num(res['fmeasure'])}."
     return Step("rouge-l", "ROUGE", "ROUGE-L", tuple(blocks), say("rouge-l", extra), misconception("rouge-l"), q)
+
+
+def _rouge_l_words(r: dict) -> dict:
+    """The dialect's own words for its ROUGE-L (``RougeDialect.rouge_l_words``): what the hits are, what P and R
+    divide by, and how the implementation's own "ROUGE-L" differs."""
+    from explainer.rouge import DIALECTS
+
+    return DIALECTS[r["dialect"]].rouge_l_words(r.get("options") or {})
 
 
 def _sentence_rows(view: dict, label: str, marks: dict[int, dict[int, tuple[str, str]]] | None = None):

@@ -33,7 +33,8 @@ from typing import Any, Callable, Hashable
 from explainer.options import freeze  # the one key of option values (also the registry's and the dialects')
 from explainer.ui.schema import supported_types
 
-__all__ = ["BUDGET_CHARS", "SharedResults", "cached", "compute_traces", "freeze", "inputs_key", "shared", "traces"]
+__all__ = ["BUDGET_CHARS", "CORPUS_BUDGET_CHARS", "SharedResults", "cached", "corpus_reports", "compute_traces",
+           "freeze", "inputs_key", "shared", "traces"]
 
 BUDGET_CHARS = 100_000
 SMALL_RATIO = 64   # a result of a few numbers: its entry (the key's texts) costs 1/64 of a trace's
@@ -120,6 +121,12 @@ class SharedResults:
 
 #: The process-wide cache the Explain page uses.
 shared = SharedResults()
+
+#: The Corpus page's reports, shared the same way: a report costs about 3.3 bytes per character of its test set
+#: (measured: WMT22 en-de, 3 systems x 2,037 segments x 2 references, 1.1 M characters -> 3.8 MB with its
+#: analyses), so 30 M characters of test sets keep at most ~100 MB.
+CORPUS_BUDGET_CHARS = 30_000_000
+corpus_reports = SharedResults(CORPUS_BUDGET_CHARS)
 
 
 def inputs_key(candidate: str, refs: list[str], settings) -> tuple[Hashable, int]:

@@ -36,12 +36,13 @@ def text_without_labels(locator) -> str:
 
 def real_values(candidate: str, refs: list[str], *, stem: bool = False) -> dict[str, str]:
     from rouge_score import rouge_scorer
-    from sacrebleu.metrics import BLEU
+    from sacrebleu.metrics import BLEU, CHRF
 
     out = {"BLEU": f"{BLEU().corpus_score([candidate], [[r] for r in refs]).score:.4f}"}
     sc = rouge_scorer.RougeScorer(list(ROUGE.values()), use_stemmer=stem).score_multi(refs, candidate)
     for label, t in ROUGE.items():
         out[label] = f"{sc[t].fmeasure:.5f}"
+    out["chrF"] = f"{CHRF().sentence_score(candidate, refs).score:.4f}"
     return out
 
 
@@ -207,7 +208,7 @@ def test_headline_and_buttons_readable_at_1024(new_page, open_app):
     assert shown_metrics(page) == real_values(ex.candidate, list(ex.references))
     for sel in ('[data-testid="stMetricValue"]', '[data-testid="stMetricLabel"]'):
         got = page.evaluate(_CLIPPED_JS, sel)
-        assert len(got) == 5
+        assert len(got) == 6   # BLEU, four ROUGE types, chrF
         for g in got:
             assert not g["over"] and not g["outside"], (sel, g)
     # the value text is the whole number (no ellipsis) and at least as wide as its glyphs need

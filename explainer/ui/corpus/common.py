@@ -86,9 +86,24 @@ def _open_segment(seg: int, system: str | None = None, note: str = "") -> None:
     st.session_state[OPEN_REQUEST] = (int(seg), system, note)
 
 
+def _app_run_if_needed() -> None:
+    """In a fragment's run: a pending request to open a segment of another system than the one picked above
+    changes that picker and the sections drawn for it, outside the fragment: run the whole page instead."""
+    ss = st.session_state
+    req = ss.get(OPEN_REQUEST)
+    if req is None or req[1] is None or req[1] == ss.get("cp_system"):
+        return
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is not None and ctx.fragment_ids_this_run:
+        st.rerun(scope="app")
+
+
 def _apply_open_request() -> None:
     """Apply a pending :func:`_open_segment` request; called at the top of a run, before any widget is drawn (the
     page's run, and the segments fragment's own runs)."""
+    _app_run_if_needed()
     ss = st.session_state
     req = ss.pop(OPEN_REQUEST, None)
     if req is None:

@@ -28,6 +28,7 @@ from typing import Any, Mapping, Sequence
 
 from explainer.corpus.samples import SAMPLES
 from explainer.options import OptionSpec
+from explainer.ui import chrf_settings as cs
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.pagestate import Field
@@ -56,6 +57,7 @@ class CorpusLink:
     n: int | None = None
     rouge_type: str | None = None
     agg: dict[str, Any] = field(default_factory=dict)
+    chrf: dict[str, Any] = field(default_factory=dict)   # the chrF settings the link states (link names)
     settings: "ms.MetricSettings | None" = None      # None: the link states no metric setting
     warnings: list[str] = field(default_factory=list)
 
@@ -72,7 +74,7 @@ AGG_INT_MAX = 10_000         # the page's bound on an int aggregation option (re
 PAGE = ps.Page("corpus", (
     Field(OptionSpec("sample", "choice", None, choices=tuple(SAMPLES)), "cp_sample",
           message="The link asks for the sample “{raw}”, which does not exist; pick one below.", label="Sample"),
-    Field(OptionSpec("metric", "choice", None, choices=("bleu", "rouge")), what="bleu or rouge",
+    Field(OptionSpec("metric", "choice", None, choices=("bleu", "rouge", "chrf")), what="bleu, rouge or chrf",
           default_words="BLEU", verb="showing", label="Metric"),
     Field(OptionSpec("baseline", "text", None, max=MAX_VALUE_CHARS), what="a system of this sample",
           default_words="the first system as the baseline", label="Baseline"),
@@ -87,9 +89,11 @@ PAGE = ps.Page("corpus", (
     Field(OptionSpec("n", "int", None, min=1, max=10**9), what="a number of resamples the page runs",
           label="Resamples"),
     Field(OptionSpec("rouge_type", "text", None, max=MAX_VALUE_CHARS), label="ROUGE type"),
+    *cs.fields(),       # the chrF settings (chrf_dialect, chrf_<dialect>_<option>), in the link with metric=chrf
 ), known=ms.settings_params, texts=False, max_chars=MAX_VALUE_CHARS,
     # the shared dropped-link sentence as it applies here (this page has no default example)
     dropped_words=lambda s: s.replace("so the page shows its default example instead", "so the page opened without it"))
+CHRF_PARAMS = tuple(f.param for f in cs.fields())
 
 
 def _agg_field(o: dict) -> Field:
@@ -189,6 +193,7 @@ def parse_link(params: Mapping[str, Sequence[str] | str], *, samples: Mapping[st
         link.settings, sw = ms.settings_from_params(stated)
         w += sw
     link.metric, link.test = values["metric"], values["test"]
+    link.chrf = {k: values[k] for k in CHRF_PARAMS if k in params}
     names: list[str] = []
     n_segments = 0
     if values["sample"] is not None and values["sample"] in samples:
@@ -211,7 +216,8 @@ def _agg_text(o: dict, v: Any) -> str:
 def link_params(*, settings: "ms.MetricSettings", sample: str | None = None, metric: str = "bleu",
                 baseline: str | None = None, system: str | None = None, seg: int | None = None,
                 seg_system: str | None = None, test: str | None = None, n: int | None = None,
-                rouge_type: str | None = None, agg: Mapping[str, Any] | None = None) -> dict[str, str]:
+                rouge_type: str | None = None, agg: Mapping[str, Any] | None = None,
+                chrf: Mapping[str, Any] | None = None) -> dict[str, str]:
     """The page's link for this view (what :func:`parse_link` reads back). Without a sample (uploaded or pasted
     texts) the link holds only what does not name the data: the metric, its settings and options."""
     out: dict[str, str] = {}
@@ -238,5 +244,7 @@ def link_params(*, settings: "ms.MetricSettings", sample: str | None = None, met
             o = specs.get(name)
             if o is not None and v is not None and v != o["default"]:
                 out[AGG_PREFIX + name] = _agg_text(o, v)
+    if metric == "chrf" and chrf:      # the chrF settings: those that differ from the library's defaults
+        out.update(PAGE.params({k: v for k, v in chrf.items() if k in CHRF_PARAMS}))
     out.update(ms.settings_to_params(settings))
     return out

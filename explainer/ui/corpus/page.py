@@ -33,6 +33,7 @@ from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
 from explainer.ui import traps_view
 from explainer.ui.corpus import charts as cc
+from explainer.ui.corpus import chrf_section
 from explainer.ui.corpus import dialects as corpus_dialects
 from explainer.ui.corpus import reproduce as corpus_reproduce
 from explainer.ui.corpus.link import PAGE
@@ -40,6 +41,7 @@ from explainer.ui.corpus.link import PAGE
 __all__ = ["render"]
 from explainer.ui.corpus.common import (
     RUN_FIGURES,
+    _app_run_if_needed,
     _apply_open_request,
     _filter_segments,
     _fmt,
@@ -482,11 +484,12 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
                            file_name=f"corpus_report_{metric}.json", mime="application/json", key="cp_dl_json",
                            on_click="ignore")
     with c3:
-        # made when pressed, outside any run: it gets this run's charts, not the session (gone by then)
-        figures = list(ss.get(RUN_FIGURES, {}).values())
+        # made when pressed, outside any run: it gets this run's charts (the dict itself, which the analysis
+        # fragment's own runs update), not the session (gone by then)
+        figures = ss.setdefault(RUN_FIGURES, {})
         st.download_button("Charts (HTML, interactive)",
-                           partial(cc.charts_html, figures, title="Corpus charts",
-                                   subtitle=f"{ss.get('cp_ts_label', '')} — {rep.signature}"),
+                           lambda: cc.charts_html(list(figures.values()), title="Corpus charts",
+                                                  subtitle=f"{ss.get('cp_ts_label', '')} — {rep.signature}"),
                            file_name="corpus_charts.html", mime="text/html", key="cp_dl_html", on_click="ignore")
     with c4:
         st.selectbox("Chart image format (camera icon of each chart)", ["png", "svg"], key="cp_chart_format")
@@ -595,6 +598,23 @@ def render() -> None:
     st.session_state["_cp_render_seconds"] = time.perf_counter() - t0
 
 
+METRICS = {"BLEU": "BLEU", "ROUGE": "ROUGE", "CHRF": "chrF"}   # value (the link's, upper case) -> label
+
+
+def _metric_and_language_pair() -> str:
+    """The metric picker (BLEU, ROUGE, chrF) beside the language pair; the metric chosen."""
+    ss = st.session_state
+    if ss.get("cp_metric") not in METRICS:
+        ss["cp_metric"] = "BLEU"
+    c_metric, c_pair = st.columns([1, 2], vertical_alignment="bottom")
+    with c_metric:
+        metric = st.segmented_control("Metric", list(METRICS), key="cp_metric",
+                                      format_func=lambda m: METRICS.get(m, str(m))) or "BLEU"
+    with c_pair:
+        _language_pair()
+    return metric
+
+
 def _render() -> None:
     settings, warns = metric_settings.render_settings_sidebar()
     st.title("Corpus: whole test sets")
@@ -610,13 +630,12 @@ def _render() -> None:
         return
     ts = _system_names(ts)
     ss = st.session_state
-    if ss.get("cp_metric") not in ("BLEU", "ROUGE"):
-        ss["cp_metric"] = "BLEU"
-    c_metric, c_pair = st.columns([1, 2], vertical_alignment="bottom")
-    with c_metric:
-        metric = st.segmented_control("Metric", ["BLEU", "ROUGE"], key="cp_metric") or "BLEU"
-    with c_pair:
-        _language_pair()
+    metric = _metric_and_language_pair()
+    if metric == "CHRF":    # chrF's report and sections are its own (explainer.ui.corpus.chrf_section)
+        b, i = _baseline_and_system(list(ts.names))
+        chrf_section.render(ts, ss["cp_ts_key"], b, i, settings)
+        corpus_reproduce.render(ts, i, ss["cp_ts_key"])
+        return
     try:
         if metric == "BLEU":
             rep, rkey = _bleu_report(ts, ss["cp_ts_key"], settings)
@@ -639,19 +658,51 @@ def _render() -> None:
         _scores_section_bleu(rep, rkey, b)
         _worked_out_section(rep, i)
         _corpus_vs_mean_section(rep, i)
-        _significance_section(rep, rkey, "bleu", b, i)
-        _differ_section_bleu(rep, b, i)
-        corpus_dialects.render(rep, "bleu", i, ss["cp_ts_key"], plot=_plot, open_segment=_open_segment)
-        _segments_fragment(rep, "bleu", b, settings)
+        _significance_fragment(rep, rkey, "bleu", b, i)
+        _analysis_fragment(rep, "bleu", b, i, settings, ss["cp_ts_key"])
         _downloads(rep, rkey, "bleu", b, None)
     else:
         ps.choice("cp_rouge_type", rep.types, rep.types[0])
         t = st.selectbox("ROUGE type of the tests, deltas and table", rep.types, key="cp_rouge_type")
         _scores_section_rouge(rep, b)
-        _significance_section(rep, rkey, "rouge", b, i, rouge_type=t)
-        _rouge_differ(rep, t, b, i)
-        corpus_dialects.render(rep, "rouge", i, ss["cp_ts_key"], rouge_type=t, plot=_plot,
-                               open_segment=_open_segment)
-        _segments_fragment(rep, "rouge", b, settings, t)
+        _significance_fragment(rep, rkey, "rouge", b, i, t)
+        _analysis_fragment(rep, "rouge", b, i, settings, ss["cp_ts_key"], t)
         _downloads(rep, rkey, "rouge", b, t)
-    corpus_reproduce.render(ts, i, ss["cp_ts_key"])     # "Which settings give …?" for the selected system
+    _reproduce_fragment(ts, i, ss["cp_ts_key"])     # "Which settings give …?" for the selected system
+
+
+# A click reruns only the section it changes (issue 18): each part below the scores is a fragment. What one part
+# changes in another goes through a full run: a test's result (the scores table shows its p-values) and a segment
+# opened for another system than the one picked above (common._apply_open_request).
+FRAGMENT_FIGURES = "_cp_fragment_figures"   # the chart keys the analysis fragment drew in its last run
+
+
+@st.fragment
+def _significance_fragment(rep, rkey: tuple, metric: str, b: int, i: int, rouge_type: str | None = None) -> None:
+    _significance_section(rep, rkey, metric, b, i, rouge_type=rouge_type)
+    _sync_url()     # the test and its number of resamples are in the link
+
+
+@st.fragment
+def _analysis_fragment(rep, metric: str, b: int, i: int, settings, ts_key: str, t: str | None = None) -> None:
+    """Where the systems differ, every implementation, the segment table and the segment view: an analysis
+    picked, a bar clicked or a segment opened from them redraws this part only."""
+    _app_run_if_needed()
+    ss = st.session_state
+    figures = ss.setdefault(RUN_FIGURES, {})
+    for k in ss.get(FRAGMENT_FIGURES, ()):     # this part's charts of its last run (the download lists this run's)
+        figures.pop(k, None)
+    before = set(figures)
+    if metric == "bleu":
+        _differ_section_bleu(rep, b, i)
+        corpus_dialects.render(rep, "bleu", i, ts_key, plot=_plot, open_segment=_open_segment)
+    else:
+        _rouge_differ(rep, t, b, i)
+        corpus_dialects.render(rep, "rouge", i, ts_key, rouge_type=t, plot=_plot, open_segment=_open_segment)
+    ss[FRAGMENT_FIGURES] = sorted(set(figures) - before)
+    _segments_fragment(rep, metric, b, settings, t)
+
+
+@st.fragment
+def _reproduce_fragment(ts, i: int, ts_key: str) -> None:
+    corpus_reproduce.render(ts, i, ts_key)

@@ -1,6 +1,7 @@
-"""The Corpus page's reports, computed once per (test set, settings) and kept for this browser session."""
+"""The Corpus page's reports, computed once per (test set, settings) and shared by the server's sessions."""
 from __future__ import annotations
 
+import hashlib
 import time
 from typing import Any
 
@@ -12,23 +13,20 @@ from explainer.corpus.testset import (
 from explainer.options import freeze
 from explainer.ui.corpus.common import _copt_key, _rouge_types
 
-_REPORTS_KEPT = 3
 
+def _cached(kind: str, key: tuple, compute, ts: TestSet):
+    """Results keyed by input and settings, computed once and shared by every session of the server
+    (``explainer.ui.compute.corpus_reports``: in memory, bounded by the test sets' characters, one computation
+    per key at a time). The key holds everything the report is made from and shows: the texts (``key``'s test
+    set hash), the systems' and references' names and the source, so a session only ever gets a report of the
+    very texts it loaded."""
+    from explainer.ui.compute import corpus_reports
 
-def _cached(kind: str, key: tuple, compute):
-    """Per-session results keyed by input and settings (the last few kept)."""
-    ss = st.session_state
-    store = ss.setdefault("cp_results", {})
-    full = (kind,) + key
-    if full in store:
-        val = store.pop(full)
-        store[full] = val
-        return val
-    val = compute()
-    store[full] = val
-    while len(store) > _REPORTS_KEPT:
-        store.pop(next(iter(store)))
-    return val
+    src = hashlib.sha256("\n".join(ts.source).encode("utf-8", "surrogatepass")).hexdigest()[:24] \
+        if ts.source is not None else None
+    full = (kind,) + key + (tuple(ts.ref_names or ()), src)
+    cost = sum(len(x) for _, lines in ts.systems for x in lines) + sum(len(r) for rs in ts.references for r in rs)
+    return corpus_reports.get(full, cost + 1, compute)
 
 
 class _Progress:
@@ -65,7 +63,7 @@ def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple]:
         finally:
             p.done()
 
-    return _cached("bleu", key, compute), ("bleu",) + key
+    return _cached("bleu", key, compute, ts), ("bleu",) + key
 
 
 def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict) -> tuple[Any, tuple]:
@@ -84,7 +82,7 @@ def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict) -> tupl
         finally:
             p.done()
 
-    return _cached("rouge", key, compute), ("rouge",) + key
+    return _cached("rouge", key, compute, ts), ("rouge",) + key
 
 
 _TESTS_KEPT = 6

@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from explainer.corpus.samples import SAMPLES, load_sample
+from explainer.ui import chrf_settings
 from explainer.ui import settings as metric_settings
 from explainer.ui.corpus import link as corpus_link
 from explainer.ui.corpus.common import PAGE_MAX_RESAMPLES, PAGE_MAX_TEST_CELLS, _base_url, _copt_key, _shown_names
@@ -59,6 +60,8 @@ def _apply_view(link, settings) -> None:
     ss = st.session_state
     if link.metric:
         ss["cp_metric"] = link.metric.upper()
+    if link.chrf:
+        PAGE.seed(link.chrf)
     ts = ss.get("cp_ts")
     if link.sample is not None and ts is not None and ss.get("cp_ts_sample") == link.sample:
         own = list(ts.names)
@@ -109,6 +112,8 @@ def _link_now() -> dict[str, str]:
         kw["agg"] = {o["name"]: ss[_copt_key(settings.rouge_dialect, o["name"])]
                      for o in corpus_link.agg_specs(settings.rouge_dialect)
                      if _copt_key(settings.rouge_dialect, o["name"]) in ss}
+    if metric == "chrf":
+        kw["chrf"] = chrf_settings.view_values(ss)
     return corpus_link.link_params(settings=settings, sample=sample, metric=metric, **kw)
 
 

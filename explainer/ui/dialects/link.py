@@ -1,6 +1,6 @@
 """The Dialects page's state, declared once (:data:`PAGE`), and its link in and out, on the engine of
 :mod:`explainer.ui.pagestate`: ``candidate``/``ref`` (at most 10 references; texts over a link's size are left
-out), ``metric`` (bleu or rouge), ``claim`` and ``claim_metric`` (the Reproduce tab), ``a``/``b`` (the two rows
+out), ``metric`` (bleu, rouge or chrf), ``claim`` and ``claim_metric`` (the Reproduce tab), ``a``/``b`` (the two rows
 compared)."""
 from __future__ import annotations
 
@@ -16,10 +16,12 @@ from explainer.ui.pagestate import MAX_URL_TEXT, Field
 DEFAULT_EXAMPLE = "cat_sat"
 TABS = ("Side by side", "Reproduce a number")
 MAX_ROW_ID = 60   # no row id is longer
+METRICS = ("bleu", "rouge", "chrf")
+METRIC_NAMES = {"bleu": "BLEU", "rouge": "ROUGE", "chrf": "chrF"}
 HEAD_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")   # the ROUGE types of the side-by-side view
 
 PAGE = ps.Page("dialects", (
-    Field(OptionSpec("metric", "choice", "bleu", choices=("bleu", "rouge")), "dl_metric", what="bleu or rouge",
+    Field(OptionSpec("metric", "choice", "bleu", choices=METRICS), "dl_metric", what="bleu, rouge or chrf",
           label="Metric"),
     Field(OptionSpec("claim", "text", "", max=MAX_CLAIM_CHARS), "dl_claim", label="Claimed number"),
     Field(OptionSpec("claim_metric", "choice", "any", choices=METRIC_CHOICES), "dl_claim_metric", label="It is"),

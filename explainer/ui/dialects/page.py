@@ -29,8 +29,19 @@ from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui import traps_view
+from explainer.ui.dialects import chrf_part
 from explainer.ui.dialects import view as dv
-from explainer.ui.dialects.link import HEAD_TYPES, PAGE, TABS, load_from_url, query, set_texts, texts
+from explainer.ui.dialects.link import (
+    HEAD_TYPES,
+    METRIC_NAMES,
+    METRICS,
+    PAGE,
+    TABS,
+    load_from_url,
+    query,
+    set_texts,
+    texts,
+)
 
 _VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error,
             "refused": st.error}
@@ -153,8 +164,11 @@ def _link_base() -> ms.MetricSettings:
 # ------------------------------------------------------------------------------------------------ compare
 def _compare(cand: str, refs: list[str]) -> None:
     ss = st.session_state
-    ps.choice("dl_metric", ("bleu", "rouge"), "bleu")
-    metric = st.radio("Metric", ["bleu", "rouge"], key="dl_metric", horizontal=True, format_func=str.upper)
+    ps.choice("dl_metric", METRICS, "bleu")
+    metric = st.radio("Metric", list(METRICS), key="dl_metric", horizontal=True, format_func=METRIC_NAMES.get)
+    if metric == "chrf":   # chrF's rows and steps are its own (explainer.dialectcmp.chrf_compare)
+        chrf_part.compare(cand, refs, lambda kind, fn: _shared(kind, cand, refs, fn), base=_link_base())
+        return
     types = HEAD_TYPES
     if metric == "rouge":
         ps.choice("dl_head", types, types[0])
@@ -307,8 +321,9 @@ def _show_search(res, cand: str, refs: list[str], claim: str) -> None:
 def render() -> None:
     load_from_url()
     st.title("Dialects")
-    st.caption("Why do two libraries give different numbers? Every BLEU and ROUGE implementation side by side, the "
-               "first step at which two of them disagree, and which settings reproduce a number you read somewhere.")
+    st.caption("Why do two libraries give different numbers? Every BLEU, ROUGE and chrF implementation side by side, "
+               "the first step at which two of them disagree, and which settings reproduce a number you read "
+               "somewhere.")
     PAGE.warnings()
     _inputs()
     cand, refs = texts()

@@ -372,8 +372,8 @@ def _supported(dialect: str, types: list[str]) -> list[str]:
     return [t for t in types if parse_type(t).kind in kinds]
 
 
-#: the metric families the Explain page shows; a chrF configuration has no Explain view yet (its command is shown)
-EXPLAIN_FAMILIES = ("bleu", "rouge")
+#: the metric families the Explain page shows (a configuration of another family: its command is shown)
+EXPLAIN_FAMILIES = ("bleu", "rouge", "chrf")
 
 
 def explain_link(family: str, dialect: str, options: Mapping[str, Any], candidate: str,
@@ -382,6 +382,10 @@ def explain_link(family: str, dialect: str, options: Mapping[str, Any], candidat
     Explain page does not show)."""
     if family not in EXPLAIN_FAMILIES:
         return None
+    if family == "chrf":   # the chrF settings are the Explain page's own fields, not the shared BLEU/ROUGE ones
+        from explainer.ui.dialects.chrf_part import explain_link as chrf_link
+
+        return chrf_link(dialect, options, candidate, references, base=base)
     q = explain_query(family, dialect, options, candidate, references, types, base=base)
     return "./?" + urllib.parse.urlencode(q, doseq=True, quote_via=urllib.parse.quote)
 
@@ -414,7 +418,7 @@ def matches_html(rows: Sequence[dict], *, limit: int = 25, total: int | None = N
     items = []
     for r in rows[:limit]:
         flag = ' <span class="dl-unusual">unusual setting</span>' if r["unusual"] else ""
-        # a chrF match has no Explain view yet: the command that prints it instead
+        # a match of a family the Explain page does not show: the command that prints it instead
         go = (f'<a class="dl-explain" href="{html.escape(r["explain"], quote=True)}" target="_self">explain →</a>'
               if r["explain"] else f'<code>{html.escape(str(r["command"]))}</code>')
         items.append(f'<li><b>{html.escape(r["shown"])}</b> — {escape_text(r["configuration"])}{flag} {go} '

@@ -5,7 +5,9 @@ A link: ``candidate``; ``ref`` (one per reference, repeated, in order, 1-10); th
 names of :mod:`explainer.ui.settings` (``bleu_dialect``, ``tokenize``, ``smooth``, ``lowercase``, ``stem``,
 ``rouge_types`` …, every option a dialect declares); ``example`` (the example picked), ``ngram`` (the n-gram
 selected in the table), ``colour`` (``order`` or ``reference``: what the BLEU highlight colours encode) and
-``rouge_ref`` (1-based: the reference the ROUGE details are shown against).
+``rouge_ref`` (1-based: the reference the ROUGE details are shown against); the chrF settings (``chrf_dialect``,
+``chrf_<dialect>_<option>``: :mod:`explainer.ui.chrf_settings`) and ``chrf_order`` (1-based: the order whose
+n-grams the chrF tab shows).
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import streamlit as st
 
 from explainer.examples import EXAMPLES, get_example
 from explainer.options import OptionSpec
+from explainer.ui import chrf_settings as cs
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.pagestate import MAX_REFS, Field
@@ -23,6 +26,7 @@ from explainer.ui.settings import MetricSettings
 
 DEFAULT_EXAMPLE = "cat_mat"
 COLOUR_MODES = ("order", "reference")
+CHRF_ORDER_DEFAULT = 1     # the chrF tab shows character bigrams first (the first order with overlaps)
 MAX_NGRAM_CHARS = 1_000   # an n-gram of the table (its tokens joined); longer is no n-gram of a text shown
 LAST = "_xp_last"          # the texts and view this page last showed (texts over a link's size are not in its link)
 
@@ -33,7 +37,11 @@ PAGE = ps.Page("explain", (
     Field(OptionSpec("colour", "choice", "order", choices=COLOUR_MODES), "colour", label="Colours show"),
     Field(OptionSpec("rouge_ref", "int", 0, min=0, max=MAX_REFS - 1), "rouge_ref", base=1, late=True,
           what="a reference number", label="Reference"),
+    *cs.fields(),
+    Field(OptionSpec(cs.ORDER_KEY, "int", CHRF_ORDER_DEFAULT, min=0, max=cs.MAX_ORDERS - 1), cs.ORDER_KEY, base=1,
+          what="an order number", label="Show the n-grams of"),
 ), known=ms.settings_params)
+CHRF_PARAMS = tuple(f.param for f in cs.fields())
 
 
 def put_texts(cand: str, refs: list[str]) -> None:
@@ -57,6 +65,8 @@ def _put_view(values: dict) -> None:
         ss["rouge_ref"] = values["rouge_ref"]
     else:
         ps.reset("rouge_ref")
+    PAGE.seed({k: values[k] for k in CHRF_PARAMS if k in values})
+    ps.reset(cs.ORDER_KEY, values.get(cs.ORDER_KEY, CHRF_ORDER_DEFAULT))
 
 
 def _restore() -> None:
@@ -145,7 +155,12 @@ def view_values(n_refs: int) -> dict:
     rouge_ref = ss.get("rouge_ref")
     return {"example": ss.get("example") or "", "ngram": ss.get("ngram") or "",
             "colour": ss.get("colour") if ss.get("colour") in COLOUR_MODES else "order",
-            "rouge_ref": rouge_ref if type(rouge_ref) is int and 0 <= rouge_ref < n_refs else 0}
+            "rouge_ref": rouge_ref if type(rouge_ref) is int and 0 <= rouge_ref < n_refs else 0,
+            **cs.view_values(ss), cs.ORDER_KEY: _chrf_order(ss.get(cs.ORDER_KEY))}
+
+
+def _chrf_order(v) -> int:
+    return v if type(v) is int and 0 <= v < cs.MAX_ORDERS else CHRF_ORDER_DEFAULT
 
 
 def query(cand: str, refs: list[str], settings: MetricSettings, view: dict) -> dict:

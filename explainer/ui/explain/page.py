@@ -23,6 +23,7 @@ from explainer.examples import EXAMPLES, get_example
 from explainer.text import MAX_INPUT_CHARS
 from explainer.ui import bleu_view as bv
 from explainer.ui import charts, traps_view
+from explainer.ui import chrf_settings as cs
 from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
@@ -30,6 +31,7 @@ from explainer.ui import rouge_view as rv
 from explainer.ui.display import large_text, render_display_toggle
 from explainer.ui.explain import example_view, first_view
 from explainer.ui.explain import link as xl
+from explainer.ui.explain.chrf_section import chrf_metric, chrf_section
 from explainer.ui.page_links import LINK_LIMITS_TEXT
 from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT, texts_fit
 from explainer.ui.settings import (
@@ -47,7 +49,7 @@ HIGHLIGHT_MAX_CHARS = 20_000     # highlight at most this much of each text
 TABLE_MAX_ROWS = bv.NGRAM_TABLE_MAX_ROWS   # rows of a ROUGE table shown (the n-gram table: its view model)
 # Tables without row selection are lazy (lazy=True): beyond 1,000 rows Streamlit sends the rows in view and
 # fetches more on scroll, instead of the whole table (the n-gram table needs its rows for row selection).
-HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum")
+HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum", "chrF")
 
 
 # ---------------------------------------------------------------------------------------------- state
@@ -128,6 +130,7 @@ def _sidebar() -> None:
                      help="Worked examples of the textbook and gaming presets. Loading one replaces "
                           "the texts.")
     render_settings_sidebar()  # its values are read back with the texts in _current_state
+    cs.sidebar()
     render_display_toggle()
 
 
@@ -153,7 +156,7 @@ def _inputs() -> None:
 
 
 # ------------------------------------------------------------------------------------------ rendering
-TABS_KEY = "xp_tab"  # the open tab: "BLEU" or "ROUGE"
+TABS_KEY = "xp_tab"  # the open tab: "BLEU", "ROUGE" or "chrF"
 
 
 def _lazy_expander(label: str, key: str):
@@ -180,10 +183,11 @@ HEADLINE_CSS = """<style>
 </style>"""
 
 
-def headline(bleu_trace, rouge_trace, rtypes, *, signatures: bool | None = None) -> None:
+def headline(bleu_trace, rouge_trace, rtypes, *, signatures: bool | None = None, chrf=None) -> None:
     """The five headline numbers (BLEU and the ROUGE types' F) and the signatures, from the two traces (either
     may be None). Shared with the Corpus page's segment view. ``signatures``: show the signatures' code box
-    (default: not in a browser's first view of the Explain page, see :mod:`explainer.ui.explain.first_view`)."""
+    (default: not in a browser's first view of the Explain page, see :mod:`explainer.ui.explain.first_view`).
+    ``chrf``: (chrF trace or None, message or None): a sixth number, chrF, and its signature."""
     st.html(HEADLINE_CSS)
     row = st.container(horizontal=True, gap="medium", key="xp_headline")
     cols = [row] * 5
@@ -211,11 +215,16 @@ def headline(bleu_trace, rouge_trace, rtypes, *, signatures: bool | None = None)
                 st.metric(label, "—", help=("left out for these texts: see the note above" if left_out else
                                             "not selected in the ROUGE types (sidebar)" if rouge_trace is not None
                                             else None))
+    if chrf is not None:
+        with row:
+            chrf_metric(*chrf)
     sig = []
     if bleu_trace is not None:
         sig.append(f"BLEU signature: {bleu_trace.signature}")
     if rouge_trace is not None:
         sig.append(f"ROUGE signature: {rouge_trace.signature}")
+    if chrf is not None and chrf[0] is not None:
+        sig.append(f"chrF signature: {chrf[0].signature}")
     if signatures is None:
         signatures = not first_view.pending()  # not in a browser's first run: the code box's script is 1.5 MB
     if sig and signatures:
@@ -460,10 +469,11 @@ def _wlcs_details(o) -> None:
         st.caption(o.wlcs_more_note)
 
 
-def trace_json(bleu_trace, rouge_trace) -> str:
-    """The "Trace (JSON)" download: both traces' ``to_dict()``."""
+def trace_json(bleu_trace, rouge_trace, chrf_trace=None) -> str:
+    """The "Trace (JSON)" download: the traces' ``to_dict()``."""
     payload = {"bleu": bleu_trace.to_dict() if bleu_trace is not None else None,
-               "rouge": rouge_trace.to_dict() if rouge_trace is not None else None}
+               "rouge": rouge_trace.to_dict() if rouge_trace is not None else None,
+               "chrf": chrf_trace.to_dict() if chrf_trace is not None else None}
     return json.dumps(payload, ensure_ascii=False, indent=1)
 
 
@@ -484,13 +494,14 @@ def ngram_csv(bleu_trace) -> str:
     return buf.getvalue()
 
 
-def _downloads(bleu_trace, rouge_trace) -> None:
+def _downloads(bleu_trace, rouge_trace, chrf_trace=None) -> None:
     st.markdown("#### Downloads")
     # Deferred: the files are built only when a button is clicked, so a rerun does not serialise traces. In a
     # wrapping row the buttons keep their full labels on a narrow page (columns cut them to "BLEU n-gram table (…").
     with st.container(horizontal=True, gap="small"):
-        st.download_button("Trace (JSON)", lambda: trace_json(bleu_trace, rouge_trace), file_name="trace.json",
-                           mime="application/json", key="dl_json", on_click="ignore", width="content")
+        st.download_button("Trace (JSON)", lambda: trace_json(bleu_trace, rouge_trace, chrf_trace),
+                           file_name="trace.json", mime="application/json", key="dl_json", on_click="ignore",
+                           width="content")
         if bleu_trace is not None:
             st.download_button("BLEU n-gram table (CSV)", lambda: ngram_csv(bleu_trace), file_name="bleu_ngrams.csv",
                                mime="text/csv", key="dl_csv", on_click="ignore", width="content")
@@ -556,9 +567,17 @@ def _usable_references(cand: str, all_refs: list[str]) -> list[str] | None:
     return refs
 
 
-def _explanation(bleu_trace, rouge_trace, cand: str, refs: list[str], settings: MetricSettings) -> None:
-    """Below the headline: the diagnosis, then (after a browser's first view) the BLEU and ROUGE steps in two
-    tabs, only the open one built."""
+def _explanation(bleu_trace, rouge_trace, cand: str, refs: list[str], settings: MetricSettings, chrf) -> None:
+    """Below the headline (after a browser's first view, whose first run computes the headline only): the
+    diagnosis, then the BLEU, ROUGE and chrF steps in three tabs, only the open one built."""
+    if first_view.details_later():  # a browser's first view: the headline now, the rest right after
+        return
+    first_view.after_first_views()  # a class opening a link at once: everyone's headline first
+    with first_view.second_run_turn():
+        _details(bleu_trace, rouge_trace, cand, refs, settings, chrf)
+
+
+def _details(bleu_trace, rouge_trace, cand: str, refs: list[str], settings: MetricSettings, chrf) -> None:
     # a function of the inputs only: shared across sessions like the traces
     findings = shared_compute.cached("findings", cand, refs, settings, lambda: _diagnosis(bleu_trace, rouge_trace),
                                      small=True)
@@ -568,11 +587,8 @@ def _explanation(bleu_trace, rouge_trace, cand: str, refs: list[str], settings: 
             _findings(findings)
         else:
             st.success("Nothing unusual: every order has matches and no penalty applies.")
-    if first_view.details_later():  # a browser's first view: the headline now, the sections right after
-        return
-    first_view.after_first_views()  # a class opening a link at once: everyone's headline first
     # Only the open tab's content is built and sent (switching tabs reruns the page).
-    tab_b, tab_r = st.tabs(["BLEU", "ROUGE"], key=TABS_KEY, on_change="rerun")
+    tab_b, tab_r, tab_c = st.tabs(["BLEU", "ROUGE", "chrF"], key=TABS_KEY, on_change="rerun")
     with tab_b:
         if not tab_b.open:
             pass
@@ -587,7 +603,14 @@ def _explanation(bleu_trace, rouge_trace, cand: str, refs: list[str], settings: 
             rouge_section(rouge_trace, len(refs))
         else:
             st.info("ROUGE could not be computed; see the message above.")
-    _downloads(bleu_trace, rouge_trace)
+    with tab_c:
+        if not tab_c.open:
+            pass
+        elif chrf[0] is not None:
+            chrf_section(chrf[0])
+        else:
+            st.info("chrF could not be computed: " + hl.md_escape(chrf[1] or ""))
+    _downloads(bleu_trace, rouge_trace, chrf[0])
 
 
 def render() -> None:
@@ -613,13 +636,14 @@ def render() -> None:
         return
     with st.spinner("Computing BLEU and ROUGE step by step…"):
         bleu_trace, rouge_trace, errors = compute(cand, refs, settings)
+        chrf = cs.trace(cand, refs, cs.read())
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
     # the classic traps of these texts under these settings (texts and settings only: shared like the traces)
     traps_view.show(shared_compute.cached("traps", cand, refs, settings,
                                           lambda: traps_view.settings_traps([cand], [refs], settings, corpus=False),
                                           small=True))
-    headline(bleu_trace, rouge_trace, settings.rouge_types)
+    headline(bleu_trace, rouge_trace, settings.rouge_types, chrf=chrf)
     _example_panel(view["example"], cand, all_refs, bleu_trace, rouge_trace)
-    _explanation(bleu_trace, rouge_trace, cand, refs, settings)
+    _explanation(bleu_trace, rouge_trace, cand, refs, settings, chrf)
     st.session_state["_render_seconds"] = time.perf_counter() - t0

@@ -20,6 +20,7 @@ from explainer.ui import charts
 from explainer.ui import highlight as hl
 from explainer.ui.display import large_text, render_display_toggle
 from explainer.ui.lab import charts as lab_charts
+from explainer.ui.lab import chrf_panel
 from explainer.ui.lab import view as lv
 from explainer.ui.lab.link import (
     DEFAULT_PRESET,
@@ -182,6 +183,7 @@ def _presets() -> None:
     _html(lv.comparison_html(res))
     _preset_bp_charts(pid, p, res)
     _preset_summary(p, res)
+    chrf_panel.render(pid)
     st.info(f"**Lesson.** {p.lesson}", icon=LESSON_ICON)
     if p.catalogue in ("G8", "G7", "G11"):
         st.button("G12 — optimise the metric directly: let the optimizer game ROUGE-1 F on this example",

@@ -48,12 +48,18 @@ def preset_default_variant(pid: str) -> int:
     return 1 if len(PRESETS[pid].variants) > 1 else 0
 
 
+#: what a lesson teaches (``metric`` in the link): the BLEU and ROUGE walkthrough, or chrF's (issue 23)
+LESSON_METRICS = {"bleu-rouge": "BLEU & ROUGE", "chrf": "chrF (sacreBLEU chrF2)",
+                  "chrf++": "chrF++ (sacreBLEU chrF2++)"}
+
+
 def _spec(name: str, type_: str, default: Any, **kw) -> OptionSpec:
     return OptionSpec(name, type_, default, **kw)
 
 
 PAGE = ps.Page("teach", (
     Field(_spec("mode", "choice", "walk", choices=tuple(MODES)), "tch_mode", label="View"),
+    Field(_spec("metric", "choice", "bleu-rouge", choices=tuple(LESSON_METRICS)), "tch_metric", label="Lesson of"),
     Field(_spec("example", "choice", DEFAULT_EXAMPLE, choices=tuple(e.id for e in EXAMPLES)), "tch_example",
           what="a known example", label="Worked example"),
     Field(_spec("preset", "choice", None, choices=tuple(preset_ids())), what="a gaming-lab preset with one "
@@ -257,7 +263,8 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
     src = ss.get("tch_source", "example")
     full = ms.settings_to_params(settings)
     full.pop("rouge_types", None)   # not a setting of a lesson
-    values: dict[str, Any] = {"mode": mode, "demo": int(ss.get("tch_demo") or 0)}
+    metric = ss.get("tch_metric") if ss.get("tch_metric") in LESSON_METRICS else "bleu-rouge"
+    values: dict[str, Any] = {"mode": mode, "demo": int(ss.get("tch_demo") or 0), "metric": metric}
     out: dict[str, Any] = {}
     if mode == "practice":
         values.update({k: ss.get(PAGE[k].key, PAGE[k].default) for k in ("seed", "level", "n", "item")})

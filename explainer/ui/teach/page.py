@@ -27,9 +27,10 @@ from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
 from explainer.ui.teach import clicker, demo_view, presenting
 from explainer.ui.teach import teach_html as th
-from explainer.ui.teach.common import html, shared_lesson
+from explainer.ui.teach.common import chrf_lesson_shared, html, shared_lesson
 from explainer.ui.teach.link import (
     DEFAULT_EXAMPLE,
+    LESSON_METRICS,
     MODES,
     PAGE,
     SOURCES,
@@ -126,6 +127,9 @@ def _sidebar() -> tuple[MetricSettings, list[str]]:
     ss = st.session_state
     with st.sidebar:
         st.header("Lesson")
+        ps.choice("tch_metric", list(LESSON_METRICS), "bleu-rouge")
+        st.radio("Lesson of", list(LESSON_METRICS), key="tch_metric", format_func=LESSON_METRICS.get,
+                 help="chrF: the character n-gram F-score WMT prints beside BLEU (chrF++ adds word n-grams).")
         st.radio("Teach from", list(SOURCES), key="tch_source", format_func=SOURCES.get, horizontal=False)
         src = ss.get("tch_source", "example")
         if src == "example":
@@ -194,6 +198,8 @@ def _lesson(cand: str, refs: list[str], settings: MetricSettings, title: str) ->
     ss = st.session_state
     # a worked example's printed numbers are compared at their steps
     claims = ()
+    if ss.get("tch_metric") in ("chrf", "chrf++"):
+        return chrf_lesson_shared(cand, refs, settings, title, ss["tch_metric"])
     if ss.get("tch_source", "example") == "example":
         claims = get_example(ss.get("tch_example") or DEFAULT_EXAMPLE).claims
     return shared_lesson(cand, refs, settings, order=int(ss.get("tch_order") or 0), title=title, claims=claims)

@@ -117,6 +117,7 @@ TEACH_CSS = """
 .tc-fit>.tside{display:flex;flex-wrap:wrap;align-items:flex-start;gap:.3em 1em}
 .tc-fit>.tside>img.tchart{flex:0 1 auto;width:30em;max-width:50%;height:auto}
 .tc-fit>.tside>.tside-r{flex:1 1 15em;min-width:0}
+.tc-fit>.tside>.tside-r>.tclaim{font-size:.82em}
 .tc-fit>.tlcs{flex:0 1 auto;min-height:5.7em;display:flex;flex-wrap:wrap;align-items:flex-start;gap:.4em 1.2em;
   overflow:auto}
 .tc-fit>.tlcs>.tgrid{flex:0 0 auto}
@@ -279,9 +280,10 @@ def blocks_html(blocks: Iterable, *, upto: int | None = None, img_charts: bool =
     blocks = list(blocks)
     if fitted:
         at = next((i for i, b in enumerate(blocks) if isinstance(b, Chart)), None)
-        results = [b for b in blocks[(at or 0) + 1:] if isinstance(b, Result)] if at is not None else []
-        if results:
-            rest = [b for b in blocks[at + 1:] if not isinstance(b, Result)]
+        # the results and the textbook's numbers after a chart go beside it (the chart is as tall as it is wide)
+        results = [b for b in blocks[(at or 0) + 1:] if isinstance(b, (Result, ClaimCheck))] if at is not None else []
+        if any(isinstance(b, Result) for b in results):
+            rest = [b for b in blocks[at + 1:] if not isinstance(b, (Result, ClaimCheck))]
             return (blocks_html(blocks[:at], upto=upto, img_charts=img_charts, fitted=True) +
                     f'<div class="tside">{block_html(blocks[at], img_charts=img_charts)}'
                     f'<div class="tside-r">{blocks_html(results)}</div></div>' +

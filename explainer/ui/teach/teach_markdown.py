@@ -124,8 +124,9 @@ BLANK = "\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_"   # a line to write on, escaped (not em
 
 def _step_markdown(i: int, s, *, student: bool) -> list[str]:
     out = ["---", "", f"## Step {i + 1} · {s.family} · {md_text(s.title)}", ""]
-    if s.id in STEP_TEX:
-        out += ["$$", STEP_TEX[s.id], "$$", ""]
+    tex = STEP_TEX.get(getattr(s, "formula_id", "") or s.id)
+    if tex:
+        out += ["$$", tex, "$$", ""]
     q = s.question
     if student and q is not None:
         # the worked numbers would give the answer away: what the question gives, and a blank

@@ -1,0 +1,288 @@
+"""Clicks that answer at once on real sizes (issue 18, item 3), in Chromium.
+
+The Corpus page with three WMT22 en-de systems x 2,037 segments x 2 references (and the source) uploaded: every
+"Analysis" option, opening a segment (a "largest gains" button), the next segment, a jump to a segment by number,
+a change of the tokenizer (sidebar), a paired test (bootstrap 1,000 and AR 10,000); then the Explain page: editing
+the candidate until the headline shows the new numbers. Each is timed from the click (or the edit) to the page
+idle again with the answer on screen (wall clock in the browser, websocket and drawing included) and the server
+process's CPU time for it. Targets: every Corpus click median < 0.5 s and none > 1.5 s; an edit on the Explain
+page updates the headline < 0.5 s.
+
+Data: ``--wmt DIR`` (or EXPLAINER_WMT22) with WMT22's ``generaltest2022.en-de.*`` files
+(github.com/wmt-conference/wmt22-news-systems, ``txt/``): the references A and B, the systems Online-B, OpenNMT
+and PROMT, and the source. Not in the repository: without it the benchmark says so and stops (``--generated``
+runs it on generated data of the same shape instead).
+
+Needs Debian's Chromium and Playwright (as the browser tests). Usage:
+``python bench/bench_clicks.py --wmt DIR [--repeat 3] [--port N]``
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import bench_corpus_page as cp  # noqa: E402  (the server, idle and CPU helpers)
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
+SYSTEMS = ("Online-B", "OpenNMT", "PROMT")
+TARGET_MEDIAN_S = 0.5
+TARGET_MAX_S = 1.5
+TARGET_EDIT_S = 0.5
+
+
+def wmt_files(d: Path) -> tuple[list[Path], list[Path], Path | None]:
+    syss = [d / f"generaltest2022.en-de.hyp.{n}.de" for n in SYSTEMS]
+    refs = [d / f"generaltest2022.en-de.ref.{k}.de" for k in "AB"]
+    src = d / "generaltest2022.en-de.src.en"
+    missing = [p for p in syss + refs if not p.exists()]
+    if missing:
+        raise SystemExit(f"WMT22 files missing in {d}: {', '.join(p.name for p in missing)}")
+    return syss, refs, src if src.exists() else None
+
+
+def generated_files(tmp: Path) -> tuple[list[Path], list[Path], Path | None]:
+    from tests.corpus_data import make_testset, write_files
+
+    refs, systems = make_testset(2037, 2, 3, seed=2037)
+    ref_paths, sys_paths = write_files(tmp, refs, systems)
+    return [x for _, x in sys_paths], list(ref_paths), None
+
+
+def _cpu_of(pid: int) -> float:
+    try:
+        parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def browser_cpu() -> float:
+    """CPU seconds of this process's descendants other than the server: Playwright's driver and Chromium (its
+    renderer draws what the server sends; on a busy 2-core machine the two compete)."""
+    children: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(d.name))
+    total, todo = 0.0, list(children.get(os.getpid(), []))
+    while todo:
+        pid = todo.pop()
+        if pid == cp.SERVER_PID:
+            continue
+        total += _cpu_of(pid)
+        todo += children.get(pid, [])
+    return total
+
+
+class Clicks:
+    """Timed clicks on one page: wall seconds from the click to the answer on screen (``answer``) and to the page
+    idle (``res``), and the CPU seconds the server and the browser spent on it."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.res: dict[str, list[float]] = {}
+        self.answer: dict[str, list[float]] = {}
+        self.cpu: dict[str, list[float]] = {}
+        self.bcpu: dict[str, list[float]] = {}
+
+    def time(self, name: str, action, until=lambda: None) -> float:
+        c0, b0 = cp.server_cpu(), browser_cpu()
+        t0 = time.perf_counter()
+        action()
+        until()
+        self.answer.setdefault(name, []).append(time.perf_counter() - t0)
+        cp.idle(self.page)
+        wall = time.perf_counter() - t0
+        self.res.setdefault(name, []).append(wall)
+        self.cpu.setdefault(name, []).append(cp.server_cpu() - c0)
+        self.bcpu.setdefault(name, []).append(browser_cpu() - b0)
+        return wall
+
+    def report(self, target_median: float, target_max: float, *, on_answer: bool = False) -> list[str]:
+        """One line per kind of click; the target is checked on the time to the page idle (``on_answer``: to the
+        answer on screen)."""
+        fails = []
+        med = statistics.median
+        for k, v in self.res.items():
+            a = self.answer[k]
+            w = a if on_answer else v
+            ok = med(w) < target_median and max(w) <= target_max
+            print(f"  {k:<40} idle: median {med(v) * 1000:6.0f} ms, max {max(v) * 1000:6.0f} ms; answer: median "
+                  f"{med(a) * 1000:6.0f} ms (of {len(v)}); CPU median: server {med(self.cpu[k]) * 1000:4.0f} ms, "
+                  f"browser {med(self.bcpu[k]) * 1000:5.0f} ms  {'OK' if ok else 'MISSED'}")
+            if not ok:
+                fails.append(k)
+        return fails
+
+
+def load_corpus(page, url: str, syss, refs, src) -> float:
+    page.goto(url + "/corpus")
+    page.wait_for_selector(".st-key-cp_source")
+    cp.idle(page)
+    page.locator(".st-key-cp_source").get_by_text("Upload files").click()
+    cp.idle(page)
+    page.locator(".st-key-cp_up_sys input[type=file]").set_input_files([str(x) for x in syss])
+    page.locator(".st-key-cp_up_ref input[type=file]").set_input_files([str(x) for x in refs])
+    if src is not None:
+        page.locator(".st-key-cp_up_src input[type=file]").set_input_files(str(src))
+    cp.idle(page)
+    time.sleep(1)
+    t0 = time.perf_counter()
+    page.get_by_role("button", name="Use these files").click()
+    page.wait_for_selector(".st-key-cp_headline [data-testid='stMetric']", timeout=300_000)
+    cp.idle(page, timeout=300)
+    return time.perf_counter() - t0
+
+
+def analysis_options(page) -> list[str]:
+    return [b.inner_text().strip() for b in page.locator(".st-key-cp_differ_view button").all()]
+
+
+SEG_INPUT = "document.querySelector('.st-key-cp_seg_input input')"   # absent for a moment while a fragment reruns
+
+
+def corpus_clicks(page, repeat: int) -> Clicks:
+    c = Clicks(page)
+    views = analysis_options(page)
+    print(f"  analyses: {', '.join(views)}")
+    toks = ["intl", "13a", "char", "13a"]
+    for k in range(repeat):
+        for v in views[1:] + views[:1]:
+            c.time(f"analysis: {v}", lambda v=v: page.locator(".st-key-cp_differ_view").get_by_text(v, exact=True)
+                   .click())
+        # open a segment: a "largest gains" button of the Largest deltas analysis
+        page.locator(".st-key-cp_differ_view").get_by_text("Largest deltas", exact=True).click()
+        cp.idle(page)
+        btns = page.locator("button", has_text="segment ").filter(has_text="→")
+        btn = btns.nth(k % max(1, btns.count()))
+        seg = int(btn.inner_text().split(":")[0].split()[-1])
+        c.time("open a segment (largest gains button)", btn.click,
+               lambda seg=seg: page.wait_for_function(f"() => {SEG_INPUT} && {SEG_INPUT}.value == '{seg}'"))
+        cur = int(page.locator(".st-key-cp_seg_input input").input_value())
+        c.time("next segment", lambda: page.get_by_role("button", name="next →").click(),
+               lambda cur=cur: page.wait_for_function(f"() => {SEG_INPUT} && {SEG_INPUT}.value != '{cur}'"))
+        target = 100 + 37 * k
+
+        def jump(target=target):
+            inp = page.locator(".st-key-cp_seg_input input")
+            inp.fill(str(target))
+            inp.press("Enter")
+
+        c.time("segment by number", jump, lambda target=target: page.get_by_text(
+            f"Segment {target}: sentence score").first.wait_for())
+        tok = toks[k % len(toks)]
+
+        def pick_tok(tok=tok):
+            page.locator('[class*="st-key-bleu_opt"][class*="tokenize"]').click()
+            page.get_by_role("option", name=tok, exact=True).click()
+
+        c.time("change the tokenizer", pick_tok, lambda: page.wait_for_selector(
+            ".st-key-cp_headline [data-testid='stMetric']"))
+    for test, label, n in (("bs", "paired bootstrap", "1,000"), ("ar", "approximate randomization", "10,000")):
+        for _ in range(max(1, repeat // 2)):
+            page.locator(".st-key-cp_test").get_by_text(label).click()
+            cp.idle(page)
+            c.time(f"run a paired test ({test} {n})", lambda: page.get_by_role("button", name="Run the test").click(),
+                   lambda: page.get_by_text("What the p-value says.").first.wait_for())
+    return c
+
+
+def explain_edits(page, url: str, repeat: int) -> Clicks:
+    """Edit the candidate on the Explain page: from the edit (Ctrl+Enter) to the new BLEU on screen."""
+    from urllib.parse import urlencode
+
+    c = Clicks(page)
+    cand = "The cat sat on the mat near the door of the old house."
+    refs = ["A cat was sitting on the mat by the door of the old house.", "The cat sat on a mat at the house door."]
+    page.goto(url + "/?" + urlencode([("candidate", cand)] + [("ref", r) for r in refs]))
+    page.wait_for_selector('[data-testid="stMetricValue"]')
+    cp.idle(page)
+    time.sleep(1.5)
+    cp.idle(page)
+    words = cand.split()
+    values = """() => Array.from(document.querySelectorAll('[data-testid="stMetricValue"]'))
+                      .map(v => v.textContent.trim()).join(' ')"""
+    for k in range(repeat * 3):
+        before = page.evaluate(values)
+        text = " ".join(words[: len(words) - 1 - k % 6])     # a word fewer each time: every number changes
+        box = page.locator(".st-key-candidate textarea")
+
+        def edit(box=box, text=text):
+            box.fill(text)
+            box.press("Control+Enter")
+
+        c.time("edit the candidate: new headline", edit, lambda before=before: page.wait_for_function(
+            f"(b) => ({values})() !== b", arg=before))
+    return c
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--wmt", default=os.environ.get("EXPLAINER_WMT22"), help="directory of WMT22's txt/ files")
+    ap.add_argument("--generated", action="store_true", help="generated data of the same shape instead of WMT22")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--root", help="run the server of another checkout (e.g. an older commit), for a paired figure")
+    ap.add_argument("--no-explain", action="store_true", help="the Corpus page only")
+    a = ap.parse_args()
+    if not a.wmt and not a.generated:
+        print("SKIPPED: no WMT22 files. Give --wmt DIR (or EXPLAINER_WMT22) with generaltest2022.en-de.* from "
+              "github.com/wmt-conference/wmt22-news-systems (txt/), or --generated for data of the same shape.")
+        return 0
+    if not Path(CHROMIUM).exists():
+        print(f"SKIPPED: no Chromium at {CHROMIUM}")
+        return 0
+    from playwright.sync_api import sync_playwright
+
+    print(f"load average before: {os.getloadavg()[0]:.2f} (2 cores shared)")
+    if a.port:
+        cp.free_port = lambda: a.port
+    if a.root:
+        cp.ROOT = Path(a.root).resolve()
+        print(f"server: {cp.ROOT}")
+    proc, url = cp.start_server()
+    cp.SERVER_PID = proc.pid
+    fails: list[str] = []
+    try:
+        with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+            syss, refs, src = wmt_files(Path(a.wmt)) if a.wmt else generated_files(Path(tmp))
+            b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            page = b.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(120_000)
+            t = load_corpus(page, url, syss, refs, src)
+            what = "WMT22 en-de" if a.wmt else "generated"
+            print(f"\n[Corpus page, {what}: {len(syss)} systems x 2,037 segments x {len(refs)} references"
+                  f"{' + source' if src else ''}] loaded in {t:.1f} s")
+            c = corpus_clicks(page, a.repeat)
+            fails += c.report(TARGET_MEDIAN_S, TARGET_MAX_S)
+            if not a.no_explain:
+                print("\n[Explain page]")
+                e = explain_edits(page, url, a.repeat)
+                fails += e.report(TARGET_EDIT_S, float("inf"), on_answer=True)
+            b.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except Exception:  # noqa: BLE001
+            proc.kill()
+    print(f"\nload average after: {os.getloadavg()[0]:.2f}")
+    print("PASS" if not fails else f"MISSED: {', '.join(fails)}")
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    sys.exit(main())

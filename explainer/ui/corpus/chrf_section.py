@@ -1,0 +1,189 @@
+"""The Corpus page with chrF as the metric (issue 23): each system's corpus chrF as sacreBLEU's
+``CHRF.corpus_score`` (or NLTK's ``corpus_chrf``) computes it (:func:`explainer.corpus.chrf_report.chrf_report`),
+the selected system's corpus statistics per order with the averaging worked out, the segments that differ most
+from the baseline, the per-segment scores with each segment's Explain link (the chrF tab shows it step by step),
+and the report download. The chrF settings are the sidebar's (:mod:`explainer.ui.chrf_settings`), in the link.
+
+System names and texts reach markdown only through ``md_escape`` and tables as data; no user text reaches HTML.
+"""
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from explainer.ui import chrf_settings as cs
+from explainer.ui import chrf_view as cview
+from explainer.ui import highlight as hl
+from explainer.ui.corpus import charts as cc
+from explainer.ui.corpus.common import _explain_url, _plot
+from explainer.ui.corpus.reports import _cached, _Progress
+
+__all__ = ["render", "report", "segment_table", "scores_rows"]
+
+MAX_TABLE_SEGMENTS = 5_000
+
+
+def report(ts, ts_key: str, settings: cs.ChrfSettings):
+    """The chrF report of this test set with these settings (kept for the session, as the other reports)."""
+    from explainer.corpus.chrf_report import chrf_report
+
+    def compute():
+        p = _Progress("Scoring chrF")
+        try:
+            return chrf_report(ts, progress=p, **settings.kwargs())
+        finally:
+            p.done()
+
+    return _cached("chrf", (ts_key, tuple(ts.names), settings), compute)
+
+
+def _fmt(rep, x: float) -> str:
+    return f"{x:.4f}" if rep.scale >= 100 else f"{x:.6f}"
+
+
+def scores_rows(rep, b: int) -> list[dict]:
+    """Per system: the corpus score (native scale), its difference to the baseline, the averaging's P and R."""
+    base = rep.systems[b].trace.score
+    out = []
+    for s in rep.systems:
+        c = s.trace.combination
+        row = {"system": s.name, rep.d.metric_name: c.score, "Δ vs baseline": c.score - base}
+        if c.avg_precision is not None:
+            row["mean P"], row["mean R"] = c.avg_precision, c.avg_recall
+        out.append(row)
+    return out
+
+
+def segment_table(rep, b: int, i: int, base_settings) -> pd.DataFrame:
+    """Each segment's score per system (and Δ to the baseline, the kept reference), with a link that opens the
+    selected system's segment on the Explain page with the same chrF settings."""
+    from explainer.ui.dialects.chrf_part import explain_query
+
+    cols = rep.segment_rows(b)
+    df = pd.DataFrame(cols).head(MAX_TABLE_SEGMENTS)
+    lines = rep.testset.systems[i][1]
+    df.insert(1, "explain", [_explain_url(explain_query(rep.dialect, rep.options, lines[k],
+                                                        rep.testset.references[k], base=base_settings))
+                             for k in range(len(df))])
+    return df
+
+
+def _headline(rep, b: int) -> None:
+    row = st.container(horizontal=True, gap="medium", key="cp_chrf_headline")
+    for s in rep.systems:
+        with row:
+            st.metric(hl.md_escape(f"{rep.d.metric_name} — {s.name}"), _fmt(rep, s.trace.score),
+                      delta=None if s is rep.systems[b] else f"{s.trace.score - rep.systems[b].trace.score:+.4f} "
+                                                              "vs baseline",
+                      help=f"corpus {rep.d.metric_name}, exact value {s.trace.score!r}")
+
+
+def _worked_out(rep, i: int) -> None:
+    s = rep.systems[i]
+    st.header("The corpus score worked out", anchor="chrf-worked-out")
+    st.caption(hl.md_escape(f"{s.name}: " + s.trace.combination.explanation + "."))
+    st.dataframe(pd.DataFrame(cview.table_rows(_order_rows(s.trace))), hide_index=True, width="stretch",
+                 key="cp_chrf_orders")
+    for f in cview.average_formulas(s.trace):
+        st.latex(f)
+
+
+def _order_rows(trace) -> list[dict]:
+    from explainer.chrf.view import order_rows
+
+    return order_rows(trace)
+
+
+TESTS_KEY = "cp_chrf_tests"
+
+
+def test_rows(res) -> list[dict]:
+    """The paired test's result as sacreBLEU prints it: score, p-value (4 decimals) and the 95 % interval."""
+    from explainer.ui.corpus.significance import p_value_text
+
+    return [{"system": r.name, "score": r.score, "p-value": p_value_text(r.p_value), "mean": r.mean,
+             "95% CI ±": r.ci} for r in res.systems]
+
+
+def _tests(rep, b: int, ts_key: str) -> None:
+    """sacreBLEU's PairedTest with chrF against the baseline (the BLEU view's controls: test, resamples, run)."""
+    from explainer.corpus.significance import paired_test
+    from explainer.errors import ExplainerInputError
+    from explainer.ui.corpus.significance import PAGE_TEST_SECONDS, _test_controls
+
+    st.header("Confidence and significance", anchor="significance")
+    st.caption("Paired bootstrap or approximate randomization against the baseline, as sacreBLEU's PairedTest "
+               "computes them with chrF (same seed, same numbers).")
+    test, n, run = _test_controls(rep)
+    key = (ts_key, tuple(rep.names), rep.dialect, tuple(sorted(rep.options.items())), rep.names[b], test, n)
+    store = st.session_state.setdefault(TESTS_KEY, {})
+    if run:
+        order = [b] + [j for j in range(len(rep.systems)) if j != b]
+        p = _Progress("Paired bootstrap" if test == "bs" else "Approximate randomization")
+        try:
+            res = paired_test([(rep.systems[j].name, rep.statistic(j)) for j in order], test=test, n_samples=n,
+                              faithful=rep.d.sacrebleu_significance, time_limit=PAGE_TEST_SECONDS,
+                              progress=lambda f: p(f, f"{int(100 * f)} %"))
+        except ExplainerInputError as e:
+            st.error(hl.md_escape(str(e)))
+            return
+        finally:
+            p.done()
+        store.clear()       # one result kept: each holds its resamples
+        store[key] = res
+    res = store.get(key)
+    if res is None:
+        st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
+        return
+    st.dataframe(pd.DataFrame(test_rows(res)), hide_index=True, width="stretch", key="cp_chrf_test_table")
+
+
+def _differ(rep, b: int, i: int) -> None:
+    st.header("Where the systems differ", anchor="chrf-differ")
+    if i == b:
+        st.info("Pick a system other than the baseline to see where they differ.")
+        return
+    dl = rep.largest_deltas(i, b)
+    st.caption(f"{dl['n_better']:,} segments score higher than the baseline, {dl['n_worse']:,} lower, "
+               f"{dl['n_equal']:,} the same.")
+    for what, words in (("better", "above"), ("worse", "below")):
+        rows = dl.get(what) or []
+        if rows:
+            st.markdown(f"**Segments most {words} the baseline**")
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key=f"cp_chrf_deltas_{what}")
+    lb = rep.length_buckets()
+    _plot(cc.corpus_scores_figure(rep.names, [s.trace.score for s in rep.systems], metric=rep.d.metric_name,
+                                  scale=rep.scale), "cp_chrf_scores")
+    st.markdown("**Mean segment score by the length of reference 1 (characters)**")
+    st.dataframe(pd.DataFrame([{"bucket": x["bucket"], "segments": x["n_segments"], **x["scores"]} for x in lb]),
+                 hide_index=True, width="stretch", key="cp_chrf_buckets")
+
+
+def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
+    """The whole chrF view of the page (``b``: the baseline, ``i``: the system looked at)."""
+    settings = cs.sidebar()
+    try:
+        rep = report(ts, ts_key, settings)
+    except ValueError as e:
+        st.error(hl.md_escape(str(e)), icon=":material/error:")
+        return
+    st.header("Corpus scores", anchor="corpus-scores")
+    _headline(rep, b)
+    st.dataframe(pd.DataFrame(scores_rows(rep, b)), hide_index=True, width="stretch", key="cp_chrf_table")
+    st.code(f"{rep.d.metric_name} signature: {rep.signature}", language=None, wrap_lines=True)
+    st.caption(hl.md_escape(f"{rep.d.label}; corpus {rep.d.metric_name} from the statistics of all "
+                            f"{rep.n_segments:,} segments."))
+    for w in sorted({w.message for s in rep.systems for w in s.trace.warnings}):
+        st.warning(hl.md_escape(w), icon=":material/warning:")
+    _worked_out(rep, i)
+    _tests(rep, b, ts_key)
+    _differ(rep, b, i)
+    st.header("Segments", anchor="chrf-segments")
+    st.caption(hl.md_escape(f"Each segment's own {rep.d.metric_name} per system; “open” shows "
+                            f"{rep.systems[i].name}'s segment step by step on the Explain page (chrF tab)."))
+    st.dataframe(segment_table(rep, b, i, base_settings), hide_index=True, width="stretch", key="cp_chrf_segments",
+                 column_config={"explain": st.column_config.LinkColumn("Explain", display_text="open")})
+    st.download_button("Report (JSON)", lambda: json.dumps(rep.to_dict(baseline=b), ensure_ascii=False, indent=1),
+                       file_name="chrf-report.json", mime="application/json", key="cp_chrf_dl", on_click="ignore")

@@ -1,0 +1,84 @@
+"""The Corpus page with chrF (issue 23): each system's corpus chrF is sacreBLEU's ``CHRF.corpus_score`` (NLTK's
+``corpus_chrf``) computed here, the chrF settings travel in the link, and a segment's Explain link shows that
+segment's sentence chrF."""
+from __future__ import annotations
+
+import urllib.parse
+
+import pytest
+from nltk.translate.chrf_score import corpus_chrf
+from sacrebleu.metrics import CHRF
+
+from explainer.corpus.samples import load_sample
+from tests.ui_driver import BrowserLikeApp
+
+
+def _streams(ts):
+    n = len(ts.references[0])
+    return [[refs[j] for refs in ts.references] for j in range(n)]
+
+
+def _metrics(app) -> dict[str, str]:
+    return {m.label.replace("\\", ""): m.value for m in app.at.metric}
+
+
+@pytest.mark.parametrize("link,opts", [({}, {}), ({"chrf_sacrebleu_word_order": "2"}, {"word_order": 2})])
+def test_corpus_scores_are_sacrebleus(link, opts):
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf", **link}, page="corpus")
+    assert not app.exceptions, app.exceptions
+    ts = load_sample("news-en")
+    m = CHRF(**opts)
+    shown = _metrics(app)
+    for name, lines in ts.systems:
+        want = m.corpus_score(list(lines), _streams(ts)).score
+        assert shown[f"{_name(opts)} — {name}"] == f"{want:.4f}"
+    assert app.query["metric"] == ["chrf"]
+    for k, v in link.items():
+        assert app.query[k] == [v]
+
+
+def _name(opts) -> str:
+    return "chrF2++" if opts.get("word_order") else "chrF2"
+
+
+def test_nltk_corpus_chrf_and_the_link_back():
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf", "chrf_dialect": "nltk"}, page="corpus")
+    assert not app.exceptions
+    ts = load_sample("news-en")
+    shown = _metrics(app)
+    for name, lines in ts.systems:    # NLTK's own handling of several references: a list given as the reference
+        assert shown[f"chrF — {name}"] == f"{corpus_chrf([list(r) for r in ts.references], list(lines)):.6f}"
+    again = app.reopen()
+    assert not again.exceptions and _metrics(again) == shown
+
+
+def test_a_segments_explain_link_shows_its_sentence_chrf():
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf", "chrf_sacrebleu_word_order": "2"}, page="corpus")
+    seg = next(d.value for d in app.at.dataframe if "explain" in d.value.columns)
+    link = seg["explain"].iloc[2]
+    q = urllib.parse.parse_qs(link[3:], keep_blank_values=True)
+    assert q["chrf_sacrebleu_word_order"] == ["2"]
+    explain = BrowserLikeApp(q)
+    assert not explain.exceptions
+    want = CHRF(word_order=2).sentence_score(q["candidate"][0], q["ref"]).score
+    assert next(m.value for m in explain.at.metric if m.label == "chrF") == f"{want:.4f}"
+
+
+def test_the_paired_test_is_sacrebleus_pairedtest_with_chrf(monkeypatch):
+    from sacrebleu.significance import PairedTest
+
+    from explainer.ui.corpus.significance import p_value_text
+
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
+    app.set("number_input", "cp_test_n_bs", 200)
+    app.click("cp_run_test")
+    assert not app.exceptions, app.exceptions
+    table = next(d.value for d in app.at.dataframe if "p-value" in d.value.columns).to_dict("records")
+    ts = load_sample("news-en")
+    _, res = PairedTest([(n, list(h)) for n, h in ts.systems], {"chrf": CHRF()}, _streams(ts), test_type="bs",
+                        n_samples=200)()
+    (key,) = [k for k in res if k != "System"]
+    for row, want in zip(table, res[key]):
+        assert row["score"] == want.score and row["p-value"] == p_value_text(want.p_value)
+        assert row["mean"] == want.mean and row["95% CI ±"] == want.ci
