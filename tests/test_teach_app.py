@@ -204,6 +204,33 @@ def test_exercise_set_from_the_url_and_its_score():
     assert qp(at)["seed"] == "7" and qp(at)["item"] == "7" and qp(at)["mode"] == "practice"
 
 
+def test_exercise_progress_survives_a_reload():
+    """Issue 21: the exercise set's progress was lost on reload. The link carries it (``done``: "-" or the points
+    of each exercise); opening that link in a new session (a reload) shows the same score and the answered items
+    as answered; a bad ``done`` gives a message and a fresh set."""
+    s = generate_set(7, "easy", 6)
+    at = new_page({"mode": "practice", "seed": "7", "level": "easy", "n": "6", "item": "1"})
+    at.text_input(key="tch_set_answer_0").set_value(repr(s.items[0].question.answer))
+    at.button[[b.label for b in at.button].index("Check")].click().run()
+    assert at.success and "Right" in at.success[0].value
+    atk = next(i for i in s.items if isinstance(i, AttackItem))
+    at.selectbox(key="tch_item").set_value(atk.index).run()
+    at.radio(key=f"tch_atk_pick_{atk.index}").set_value(1 - atk.attack)   # the wrong output: 0 points
+    at.button[[b.label for b in at.button].index("Check")].click().run()
+    score = re.search(r"Score: [^<*]*", " ".join(m.value for m in at.markdown)).group(0)
+    assert score.startswith("Score: 1 of 7 points · 2 of 6 exercises done"), score
+    link = qp(at)
+    assert link["done"] == "1" + "-" * (atk.index - 1) + "0", link
+    again = new_page(link)                                   # the reload: a new session on the same link
+    assert score in " ".join(m.value for m in again.markdown)
+    assert again.warning and "Answered before" in again.warning[0].value   # the attack item, its 0 points
+    again.selectbox(key="tch_item").set_value(0).run()
+    assert again.success and "1 of 1 point" in again.success[0].value and not again.text_input
+    assert qp(again)["done"] == link["done"]
+    bad = new_page({**link, "done": "x1"})
+    assert "is not the exercises' progress" in warnings(bad) and "done" not in qp(bad)
+
+
 def test_bad_input_gives_a_message():
     at = new_page({"candidate": "", "ref": ["x"]})
     assert "candidate is empty" in warnings(at)

@@ -11,7 +11,7 @@ import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 from explainer.attacks import generators as gen
-from explainer.attacks.optimizer import TARGETS
+from explainer.attacks.optimizer import DEFAULT_TARGET, TARGETS
 from explainer.attacks.presets import PRESETS, get_preset
 from explainer.attacks.scoring import format_metric
 from explainer.attacks.sweeps import SWEEPS
@@ -257,7 +257,7 @@ def test_optimizer_says_it_cut_a_long_candidate_and_shows_the_cut_start():
     cand = " ".join((refs[0] + " and more words about it").split() * 15)[:4900]
     n = len(cand.split())
     assert n > MAX_WORDS
-    at = new_lab({"lab": "optimizer", "candidate": cand, "ref": refs})
+    at = new_lab({"lab": "optimizer", "candidate": cand, "ref": refs, "target": "bleu"})
     assert any(f"has {n} words" in w.value and f"first {MAX_WORDS}" in w.value for w in at.warning)
     at.slider(key="lab_opt_budget").set_value(0.5).run()
     at.button(key="lab_opt_run").click().run()
@@ -304,7 +304,8 @@ def test_rerun_during_a_search_leaves_no_stale_running_flag():
     """A rerun that interrupts a search (a slider moved) ends it; a later Stop must not claim "stopped by
     you", and the result must say how it ended (it showed an empty "stopped:")."""
     refs = ["the minister said that the government will increase the budget for schools in the next year"]
-    at = new_lab({"lab": "optimizer", "candidate": "minister promises more money for schools next year", "ref": refs})
+    at = new_lab({"lab": "optimizer", "candidate": "minister promises more money for schools next year", "ref": refs,
+                  "target": "bleu"})
     at.slider(key="lab_opt_budget").set_value(0.5).run()
     at.button(key="lab_opt_run").click().run()
     # what an interrupted search leaves behind: the flag set and the callback's partial result
@@ -348,7 +349,7 @@ def test_section_choices_are_in_the_permalink():
     at = new_lab({"lab": "optimizer", "target": "rougeL_f"})
     assert at.query_params["target"] == "rougeL_f"
     at = new_lab({"lab": "optimizer", "target": "meteor"})
-    assert any("not one of" in w.value for w in at.warning) and at.query_params["target"] == "bleu"
+    assert any("not one of" in w.value for w in at.warning) and at.query_params["target"] == DEFAULT_TARGET
 
 
 def test_g9_verbosity_example_button():
@@ -455,7 +456,7 @@ def test_optimizer_result_after_editing_the_references_is_scored_against_its_own
     the re-score report differences that were no bug."""
     refs = ["the minister said that the government will increase the budget for schools in the next year"]
     cand = "minister promises more money for schools next year"
-    at = new_lab({"lab": "optimizer", "candidate": cand, "ref": refs})
+    at = new_lab({"lab": "optimizer", "candidate": cand, "ref": refs, "target": "bleu"})
     at.slider(key="lab_opt_budget").set_value(0.5).run()
     at.button(key="lab_opt_run").click().run()
     res = at.session_state["lab_opt_result"]

@@ -88,3 +88,19 @@ def test_a_variant_label_does_not_repeat_its_role():
     first = PRESETS["repetition"].variants[0].label
     assert first in labels and not any(x.lower().count(first.lower()) > 1 for x in labels), labels
     assert any("(attack)" in x for x in labels), labels   # a role the label does not say is still given
+
+
+def test_the_optimizer_starts_from_its_own_defaults_and_makes_word_salad():
+    """Issue 21, defect 7: the optimizer's default (the fox sentence, maximising BLEU) only rebuilt the
+    reference. Opened on the lab's untouched texts, the optimizer section starts from the optimizer's own default
+    start and references and maximises ROUGE-1 F; the climb from there ends on word salad."""
+    from explainer.attacks import optimizer as opt
+    from tests.test_ui_lab import new_lab
+
+    at = new_lab({"lab": "optimizer"})   # the lab's link opened in a new browser tab
+    assert at.text_area(key="lab_cand_box").value == opt.DEFAULT_START
+    assert at.text_area(key="lab_refs_box").value == "\n".join(opt.DEFAULT_REFERENCES)
+    assert at.selectbox(key="lab_opt_target_box").value == opt.DEFAULT_TARGET == "rouge1_f"
+    assert at.query_params["target"] == "rouge1_f"
+    res = opt.default_run(budget_seconds=3.0, seed=0)
+    assert res.target == "rouge1_f" and res.source == opt.DEFAULT_START and opt.is_word_salad(res)

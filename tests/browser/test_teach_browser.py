@@ -371,3 +371,20 @@ def test_handout_long_strings_stay_on_the_page(browser, tmp_path, media, width):
             page.locator(".tgrid").first.screenshot(path=str(SCREENSHOTS / "teach-handout-lcs-table.png"))
     finally:
         ctx.close()
+
+
+ROWS = """() => ['.st-key-tch_head', '.st-key-tch_nav'].map(sel => {
+  // one line: every item overlaps every other vertically (the lowest top is above the highest bottom)
+  const r = [...document.querySelector(sel).children].map(c => c.getBoundingClientRect()).filter(b => b.width > 0);
+  return Math.max(...r.map(b => b.top)) < Math.min(...r.map(b => b.bottom)); })"""
+
+
+def test_at_125_percent_zoom_the_page_rows_stay_one_line_each(new_page, app_url):
+    """Issue 21 (zoom 125 %: 1024x768 at 125 % is an 819x614 window): the page's own rows wrapped (the lesson's name
+    and the speaker-notes toggle took a line each), which the step's fitted height does not allow for and pushed
+    the step's end off the screen. Each row now stays one line; step 7 (the brevity penalty) fits."""
+    page = new_page(width=819, height=614)
+    teach(page, app_url, "example=cat_mat&step=7")
+    assert page.evaluate(ROWS) == [True, True]
+    fits = page.evaluate(FITS)
+    assert fits["page"] <= 1 and not fits["cut"], fits

@@ -100,3 +100,27 @@ def test_exercise_set_next_and_previous_after_check(new_page, app_url):
     no_error(page)
     page.get_by_text(f"Exercise 1 · {s.items[0].title}").first.wait_for()
     assert "item=1" in page.url
+
+
+@pytest.mark.parametrize("view,keys,moved", [
+    ("", ["PageDown"] * 5, 5),
+    ("&view=projector", ["PageDown"] * 5, 5),
+    ("", ["ArrowRight", "PageDown", "Space", "ArrowDown", "PageDown", "PageUp", "ArrowLeft"], 3)])
+def test_every_quick_key_press_moves_one_step(new_page, app_url, view, keys, moved):
+    """Issue 21: presses faster than the page's reruns were merged (five quick presses of a clicker moved one to
+    four steps). Every press of PageDown / Space / ↓ / → moves one step forward, PageUp / ↑ / ← one back, however
+    fast they come (50 ms apart here), on the walkthrough and on the projector window."""
+    import time
+
+    n = len(build_lesson(*(lambda e: (e.candidate, list(e.references)))(get_example("cat_mat"))).steps)
+    page = new_page(width=1024, height=768)
+    teach(page, app_url, "example=cat_mat&step=1" + view)
+    page.mouse.click(5, 300)
+    for k in keys:
+        page.keyboard.press(k)
+        time.sleep(0.05)
+    wait_for_step(page, 1 + moved, n)
+    time.sleep(2)   # no later run takes a press back
+    wait_idle(page)
+    assert f"step {1 + moved} of {n}" in page.locator(".tc-title").first.inner_text()
+    no_error(page)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from explainer.attacks import generators as gen
-from explainer.attacks.optimizer import MOVES, TARGETS
+from explainer.attacks.optimizer import DEFAULT_REFERENCES, DEFAULT_START, DEFAULT_TARGET, MOVES, TARGETS
 from explainer.attacks.presets import ENTRIES
 from explainer.attacks.sweeps import SWEEPS
 from explainer.options import OptionSpec
@@ -18,6 +18,10 @@ from explainer.ui.pagestate import Field
 DEFAULT_PRESET = "permutation"
 DEFAULT_CAND = "the quick brown fox leaped above the lazy dog"
 DEFAULT_REFS = "the quick brown fox jumped over the lazy dog\na fast brown fox jumped over a lazy dog"
+# The optimizer's own default texts (a list of the story's keywords against one reference): from them, maximising
+# ROUGE-1 F (its default target) climbs into word salad; from the fox sentence above it only rebuilt the reference
+OPT_CAND = DEFAULT_START
+OPT_REFS = "\n".join(DEFAULT_REFERENCES)
 OPT_BUDGET = (0.5, 15.0, 3.0, 0.5)  # min, max, default, step of the optimizer's time budget (seconds)
 OPT_SEED = (0, 10_000, 0)
 
@@ -28,7 +32,8 @@ PAGE = ps.Page("lab", (
           label="Preset"),
     Field(OptionSpec("gen", "choice", "permute", choices=tuple(gen.GENERATORS)), "lab_gen", label="Generator"),
     Field(OptionSpec("knob", "choice", "length", choices=tuple(SWEEPS)), "lab_sweep", label="Knob"),
-    Field(OptionSpec("target", "choice", "bleu", choices=tuple(TARGETS)), "lab_opt_target", label="Maximise"),
+    Field(OptionSpec("target", "choice", DEFAULT_TARGET, choices=tuple(TARGETS)), "lab_opt_target",
+          label="Maximise"),
     Field(OptionSpec("seed", "int", OPT_SEED[2], min=OPT_SEED[0], max=OPT_SEED[1]), "lab_opt_seed_v",
           label="seed"),
     Field(OptionSpec("budget", "float", OPT_BUDGET[2], min=OPT_BUDGET[0], max=OPT_BUDGET[1]), "lab_opt_budget_v",
@@ -36,6 +41,13 @@ PAGE = ps.Page("lab", (
     Field(OptionSpec("moves", "choice", tuple(MOVES), choices=tuple(MOVES)), "lab_opt_moves_v", multi=True,
           label="moves"),
 ))
+
+
+def optimizer_texts() -> None:
+    """The optimizer section on the lab's untouched default texts starts from the optimizer's own defaults."""
+    ss = st.session_state
+    if (ss.get("lab_cand"), ss.get("lab_refs")) == (DEFAULT_CAND, DEFAULT_REFS):
+        ss["lab_cand"], ss["lab_refs"] = OPT_CAND, OPT_REFS
 
 
 def refs_list(raw: str) -> list[str]:

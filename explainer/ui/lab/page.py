@@ -22,7 +22,16 @@ from explainer.ui.display import large_text, render_display_toggle
 from explainer.ui.lab import charts as lab_charts
 from explainer.ui.lab import chrf_panel
 from explainer.ui.lab import view as lv
-from explainer.ui.lab.link import DEFAULT_PRESET, OPT_BUDGET, OPT_SEED, PAGE, load_from_url, query, refs_list
+from explainer.ui.lab.link import (
+    DEFAULT_PRESET,
+    OPT_BUDGET,
+    OPT_SEED,
+    PAGE,
+    load_from_url,
+    optimizer_texts,
+    query,
+    refs_list,
+)
 
 MAX_LAB_CHARS = 5_000  # the lab re-scores texts hundreds of times; keep inputs paragraph-sized
 GEN_METRICS = DEFAULT_METRICS
@@ -465,6 +474,7 @@ NO_MOVE = ("None of the chosen moves can change this text: delete and replace ne
 
 
 def _optimizer() -> None:
+    optimizer_texts()
     inp = _user_inputs()
     if inp is None:
         return

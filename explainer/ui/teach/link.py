@@ -9,6 +9,7 @@ the Explain page's dialect parameters (only those that differ from the source's 
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -80,6 +81,8 @@ PAGE = ps.Page("teach", (
     Field(_spec("n", "int", 6, min=1, max=MAX_SET), "tch_n", what="a number of exercises", label="Exercises"),
     Field(_spec("item", "int", 0, min=0, max=MAX_SET), "tch_item", base=1, what="an exercise number",
           label="Exercise"),
+    # the exercise set's progress (a reload keeps it): one character per exercise, "-" or the points it got
+    Field(_spec("done", "text", "", max=MAX_SET), what="the exercises' progress", label="Progress"),
 ), known=lambda: ms.settings_params() | set(_EXPLAIN_VIEW_PARAMS) | {"room"})
 
 
@@ -214,8 +217,29 @@ def load_from_url() -> None:
         warns += [w] if w else []
     st.session_state["tch_order"] = order
     st.session_state["tch_step"] = 0
+    _read_progress(values["done"], warns)
     _read_room(params, warns)
     PAGE.loaded(warns)
+
+
+PROGRESS = re.compile(r"[-0-9]*")
+
+
+def _read_progress(raw: str, warns: list[str]) -> None:
+    """``done``: the points of the set's exercises answered so far (restored by the exercise set's view)."""
+    st.session_state.pop("_tch_done_link", None)
+    if not raw:
+        return
+    if not PROGRESS.fullmatch(raw):
+        warns.append(f"“done={ps.show(raw)}” is not the exercises' progress (one character per exercise: - or "
+                     "its points); starting the set afresh.")
+        return
+    st.session_state["_tch_done_link"] = raw
+
+
+def progress(answers: dict, n: int) -> str:
+    """The ``done`` parameter for ``answers`` (exercise index -> {"points": …}) of a set of ``n``."""
+    return "".join(str(answers[k]["points"]) if k in answers else "-" for k in range(n)).rstrip("-")
 
 
 def _read_room(params, warns: list[str]) -> None:
@@ -244,6 +268,8 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
     out: dict[str, Any] = {}
     if mode == "practice":
         values.update({k: ss.get(PAGE[k].key, PAGE[k].default) for k in ("seed", "level", "n", "item")})
+        key = (int(values["seed"]), values["level"] or "easy", int(values["n"]))
+        values["done"] = progress((ss.get("_tch_set_answers") or {}).get(key, {}), int(values["n"]))
         # an exercise set's link names no source: it reads back on the default worked example, so the settings
         # are stated against that example's own, not the source's
         return {**_differing(full, "example", DEFAULT_EXAMPLE), **PAGE.params(values, always=("seed", "level", "n",

@@ -25,7 +25,7 @@ from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
-from explainer.ui.teach import demo_view, presenting
+from explainer.ui.teach import clicker, demo_view, presenting
 from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import chrf_lesson_shared, html, shared_lesson
 from explainer.ui.teach.link import (
@@ -52,7 +52,8 @@ FIT_TITLE = 2.11
 SLIDER_HEIGHT = 90
 
 PAGE_CSS = """<style>
-.st-key-tch_keys,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys){display:none!important}
+.st-key-tch_keys,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys),
+.st-key-tch_keys_count,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys_count){display:none!important}
 :root{--tcb:max(1.22rem,2.7vmin);--tnotes-h:26vh}
 [data-testid="stMainBlockContainer"]{padding-top:3.4rem;padding-bottom:1.2rem}
 .tc{font-size:var(--tcb)}
@@ -64,7 +65,8 @@ PAGE_CSS = """<style>
   margin:.13em 0 .4em 0;white-space:pre-wrap;word-break:break-word;font-size:calc(var(--tcb) * .92)}
 .tc-lab{font-weight:700;font-size:calc(var(--tcb) * .82)}
 .st-key-tch_nav button p{font-size:1.05rem}
-.st-key-tch_head>.stElementContainer:has([data-testid="stCaptionContainer"]){flex:1 1 0 !important;min-width:8rem}
+.st-key-tch_head>.stElementContainer:has([data-testid="stCaptionContainer"]){flex:1 1 0 !important;min-width:3rem}
+.st-key-tch_nav>.st-key-tch_step{flex:1 1 12rem!important;max-width:380px!important;width:auto!important}
 .st-key-tch_head [data-testid="stCaptionContainer"] p{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .tnotes-fixed{position:fixed;right:1rem;bottom:.8rem;width:min(52em,calc(100vw - 6rem));max-height:var(--tnotes-h);
   overflow:auto;z-index:999990;box-shadow:0 4px 18px rgba(0,0,0,.35);font-size:calc(var(--tcb) * .84);
@@ -306,6 +308,7 @@ def _walk(lesson: Lesson, mode: str) -> int:
         html(presenting.PROJECTOR_CSS)
     elif view == "presenter":
         html(presenting.PRESENTER_CSS)
+    clicker.room_moved()
     presenting.apply_pending()
     i = nav(lesson, mode)
     n = len(lesson.steps)

@@ -37,6 +37,7 @@ def practice() -> None:
     ex_set = _exercise_set(seed, level, n)
     store = ss.setdefault("_tch_set_answers", {})
     answers = store.setdefault((seed, level, n), {})
+    _restore(ex_set, answers, ss.pop("_tch_done_link", None))
     i = ps.choice("tch_item", range(n + 1), 0)
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_set_nav"):
         st.button("Previous", icon=":material/arrow_back:", key="tch_item_prev", disabled=i == 0,
@@ -55,6 +56,18 @@ def practice() -> None:
             _attack_item(item, answers)
         else:
             _numeric_item(item, answers)
+
+
+def _restore(ex_set, answers: dict, done: str | None) -> None:
+    """The progress a link carries (``done``: "-" or the points of each exercise; a reload keeps the score)."""
+    for k, ch in enumerate((done or "")[:len(ex_set.items)]):
+        if ch == "-" or k in answers:
+            continue
+        item = ex_set.items[k]
+        most = item_points(item)
+        pts = min(int(ch), most)
+        answers[k] = {"points": pts, "message": f"Answered before (kept in the link): {pts} of {most} point"
+                                                f"{'s' if most != 1 else ''}."}
 
 
 @lru_cache(maxsize=32)

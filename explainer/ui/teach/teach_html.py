@@ -526,8 +526,8 @@ def _prf_svg(data: dict) -> tuple[list[str], int, int]:
     labels = [[num(r[k] or 0.0, 3) for k in ("p", "r", "f")] for r in rows]
     # values wider than their bar's pitch are written upwards (many types: chrF's orders)
     upright = max(len(t) for ts in labels for t in ts) * vsize * .6 > bw + 6 if rows else False
-    y0, h = (58 if upright else 30), 150
-    H = y0 + h + 62
+    y0, h = (58 if upright else 26), 100   # low: it shares a fitted step with a table, a formula and claims
+    H = y0 + h + 46
     parts = [_PATTERNS] + _axes(x0, y0, w, h, size=15)
     spec = (("p", "precision", BLUE), ("r", "recall", "url(#hatch)"), ("f", "F-measure", "url(#dots)"))
     for i, r in enumerate(rows):
@@ -542,11 +542,11 @@ def _prf_svg(data: dict) -> tuple[list[str], int, int]:
             turn = f' transform="rotate(-90 {x + bw / 2 + 6:.1f} {ty:.1f})"' if upright else ""
             parts.append(_svg_text(x + bw / 2 + (6 if upright else 0), ty, labels[i][j], size=vsize, weight="bold",
                                    anchor="start" if upright else "middle", extra=turn))
-        parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 24, r["label"], size=18, weight="bold"))
+        parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 20, r["label"], size=18, weight="bold"))
     lx = x0
     for _, name, fill in spec:
-        parts += [f'<rect x="{lx}" y="{H - 24}" width="16" height="16" fill="{fill}"/>',
-                  _svg_text(lx + 22, H - 10, name, size=16, anchor="start")]
+        parts += [f'<rect x="{lx}" y="{H - 19}" width="16" height="16" fill="{fill}"/>',
+                  _svg_text(lx + 22, H - 5, name, size=16, anchor="start")]
         lx += 130
     return parts, W, H
 

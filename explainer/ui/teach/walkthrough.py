@@ -13,7 +13,7 @@ from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui.pagestate import MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
-from explainer.ui.teach import presenting
+from explainer.ui.teach import clicker, presenting
 from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import answer_form, escape, html
 from explainer.ui.teach.common import link as to_link
@@ -36,6 +36,7 @@ def _step_label(lesson: Lesson, i: int) -> str:
 
 def _go(delta: int, n: int) -> None:
     ss = st.session_state
+    ss.pop(clicker.GOTO, None)   # a move of the buttons: the keys' pending move is over
     ss["tch_step"] = max(0, min(n - 1, ps.shown("tch_step", 0) + delta))
 
 
@@ -43,12 +44,14 @@ def nav(lesson: Lesson, mode: str) -> int:
     ss = st.session_state
     n = len(lesson.steps)
     PAGE.settle("step", 0, n - 1, 0)
+    if mode == "walk":
+        clicker.apply()
     i = ps.choice("tch_step", range(n), 0)
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_nav"):
         st.button("Previous", icon=":material/arrow_back:", key="tch_prev", disabled=i == 0, on_click=_go,
                   args=(-1, n), shortcut="Left" if mode == "walk" else None)
         st.selectbox("Step", list(range(n)), key="tch_step", format_func=lambda k: _step_label(lesson, k),
-                     label_visibility="collapsed", width=380)
+                     label_visibility="collapsed", width=380, on_change=lambda: ss.pop(clicker.GOTO, None))
         st.button("Next", icon=":material/arrow_forward:", key="tch_next", disabled=i >= n - 1, on_click=_go,
                   args=(1, n), shortcut="Right" if mode == "walk" else None)
         # no tooltip: it stayed over the step's caption after each click; the button shows its key itself
@@ -56,6 +59,7 @@ def nav(lesson: Lesson, mode: str) -> int:
             st.toggle("Speaker notes", key="tch_notes")
             # in this row: hidden (display:none), they add no row to the page (the step keeps its fit)
             presenting.clicker_keys(functools.partial(_go, n=n))
+            clicker.keys(n)   # the same keys counted in the browser: every press moves one step
         else:
             right, asked = _student_score(lesson)
             st.markdown(f"**{right}/{asked}** right", help=f"{right} of your {asked} answers were right; this "

@@ -1,0 +1,108 @@
+"""The walkthrough's keys, counted in the browser: every press of a clicker key (PageDown / PageUp / Space / the
+arrows) moves one step, however fast they come.
+
+Streamlit's button shortcuts lost presses: a press while the previous one's rerun was still running only set the
+same button's trigger again, and the two merged into one move (five quick presses moved one to four steps). Here
+the browser numbers each press and sends the count with the last moves as the component's state (a state value
+is kept, not merged away: the latest holds every press); the server applies the moves it has not seen yet, in
+order. The same keys' Streamlit shortcuts (the hidden clicker buttons, Next / Previous) never see these presses.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from explainer.ui import pagestate as ps
+
+KEY = "tch_clicker"             # the component's key
+SEEN = "_tch_clicker_seen"      # session state: (the document's id, the last press applied)
+GOTO = "_tch_clicker_goto"      # session state: the step the keys moved to, until the browser shows it
+MAX_MOVES = 64                  # the browser keeps this many last moves (more unapplied presses: the rest is lost)
+
+# Trusted constant code (no user data reaches it; only counts and ±1 leave it). One listener per document, in the
+# window's capture phase: it runs before Streamlit's shortcut handler (on the document) and stops the event.
+_JS = """
+export default function (component) {
+  const { setStateValue } = component;
+  const w = window;
+  if (!w.__tchClicker) {
+    const doc = Math.random().toString(36).slice(2, 12);
+    const st = w.__tchClicker = { doc: doc, seq: 0, moves: [], set: null };
+    const FWD = new Set(["PageDown", " ", "ArrowDown", "ArrowRight"]);
+    const BACK = new Set(["PageUp", "ArrowUp", "ArrowLeft"]);
+    w.addEventListener("keydown", (e) => {
+      if (!st.set || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+      const d = FWD.has(e.key) ? 1 : BACK.has(e.key) ? -1 : 0;
+      if (!d) return;
+      const t = e.target;
+      if (t && t.closest && (t.isContentEditable || t.closest(
+          'input,textarea,select,[role="slider"],[role="combobox"],[role="listbox"],[role="menu"],[role="dialog"]')))
+        return;   // typing, a slider, an open list: the key is theirs
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      st.seq += 1;
+      st.moves.push(d);
+      if (st.moves.length > %d) st.moves.shift();
+      st.set("presses", { doc: st.doc, seq: st.seq, moves: st.moves.slice() });
+    }, { capture: true });
+  }
+  w.__tchClicker.set = setStateValue;
+  return () => { if (w.__tchClicker && w.__tchClicker.set === setStateValue) w.__tchClicker.set = null; };
+}
+""" % MAX_MOVES
+
+_component = st.components.v2.component("explainer_teach_clicker", js=_JS)
+
+
+def unseen_moves(got, seen: tuple[str, int] | None) -> tuple[list[int], tuple[str, int] | None]:
+    """The moves of ``got`` (the browser's state: doc, seq, moves) not applied yet, and the new ``seen``. A
+    stranger's client may send anything: anything but the expected shape is no move."""
+    if not isinstance(got, dict):
+        return [], seen
+    doc, seq, moves = got.get("doc"), got.get("seq"), got.get("moves")
+    if not (isinstance(doc, str) and len(doc) <= 16 and type(seq) is int and 0 < seq < 10**9
+            and isinstance(moves, list) and len(moves) <= MAX_MOVES and all(m in (1, -1) and type(m) is int
+                                                                            for m in moves)):
+        return [], seen
+    last = seen[1] if seen and seen[0] == doc else 0
+    new = max(0, min(seq - last, len(moves)))
+    return (moves[len(moves) - new:] if new else []), (doc, max(seq, last))
+
+
+def room_moved() -> None:
+    """Before the room's move is applied (the other window moved): it wins over a pending move of the keys."""
+    if "_tch_room_goto" in st.session_state:
+        st.session_state.pop(GOTO, None)
+
+
+def apply() -> None:
+    """Before the step widget is drawn (after the link's step is read): the step the keys moved to. It stays
+    pending until the browser reports it back, in its step widget and in its address bar: a press sent while the
+    last run's step was still on its way to the browser carries the old widget value and the old link, which
+    would undo the move (five quick presses moved one to four steps)."""
+    ss = st.session_state
+    goto = ss.get(GOTO)
+    if goto is None:
+        return
+    if ss.get("tch_step") == goto and st.query_params.get("step") == str(goto + 1):
+        ss.pop(GOTO, None)
+    else:
+        ss["tch_step"] = goto
+
+
+def keys(n: int) -> None:
+    """Mount the key counter for a lesson of ``n`` steps (in a hidden row: the page's CSS hides
+    ``.st-key-tch_keys_count``)."""
+    def pressed() -> None:
+        ss = st.session_state
+        moves, ss[SEEN] = unseen_moves((ss.get(KEY) or {}).get("presses"), ss.get(SEEN))
+        if not moves:
+            return
+        i = ss.get(GOTO)
+        i = ps.shown("tch_step", 0) if i is None else i
+        for d in moves:
+            i = max(0, min(n - 1, i + d))
+        ss[GOTO] = i
+
+    with st.container(key="tch_keys_count", border=False):
+        _component(key=KEY, on_presses_change=pressed)
+
