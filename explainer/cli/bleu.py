@@ -22,6 +22,7 @@ import argparse
 
 from explainer.cli.io import (
     CliError,
+    add_segment_inputs,
     int_arg,
     option_pairs,
     run_input,
@@ -37,11 +38,7 @@ MAX_BOOTSTRAP = 10_000
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--jsonl", metavar="FILE", help="JSONL segments ('-' = stdin)")
-    src.add_argument("--hyp", metavar="FILE", help="corpus: candidates, one per line")
-    p.add_argument("--ref", metavar="FILE", action="append", default=[],
-                   help="corpus: a reference stream, one per line (repeat for several references)")
+    add_segment_inputs(p)
     p.add_argument("--dialect", default="sacrebleu",
                    help="sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook, torchmetrics, "
                         "torchmetrics-sacrebleu, google-bleu (GLEU: HF evaluate google_bleu, NLTK gleu_score)")

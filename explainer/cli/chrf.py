@@ -17,19 +17,14 @@ from __future__ import annotations
 
 import argparse
 
-from explainer.cli.io import CliError, int_arg, option_pairs, run_input, write_json
+from explainer.cli.bleu import MAX_BOOTSTRAP  # the bootstrap bound is the bleu command's (no core imported)
+from explainer.cli.io import CliError, add_segment_inputs, int_arg, option_pairs, run_input, write_json
 
 __all__ = ["add_arguments", "run", "build_options", "MAX_BOOTSTRAP"]
 
-# the bootstrap's bound, as the bleu command's (explainer.bleu.bootstrap.MAX_BOOTSTRAP; parsing imports no core)
-MAX_BOOTSTRAP = 10_000
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--jsonl", metavar="FILE", help="JSONL segments ('-' = stdin)")
-    src.add_argument("--hyp", metavar="FILE", help="corpus: candidates, one per line")
-    p.add_argument("--ref", metavar="FILE", action="append", default=[],
-                   help="corpus: a reference stream, one per line (repeat for several references)")
+    add_segment_inputs(p)
     p.add_argument("--dialect", default="sacrebleu", help="sacrebleu (default) or nltk")
     p.add_argument("--char-order", type=int_arg(1, 10), default=None, metavar="N",
                    help="character n-gram order (default 6)")

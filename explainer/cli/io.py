@@ -331,3 +331,12 @@ def run_input(args, per_segment: Callable[[str, list[str]], dict],
     rc = corpus(hyps, refs)
     warn_traps(args, found)
     return rc
+
+
+def add_segment_inputs(p) -> None:
+    """The bleu, rouge and chrf commands' inputs: JSONL segments or a corpus (--hyp with --ref streams)."""
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--jsonl", metavar="FILE", help="JSONL segments ('-' = stdin)")
+    src.add_argument("--hyp", metavar="FILE", help="corpus: candidates, one per line")
+    p.add_argument("--ref", metavar="FILE", action="append", default=[],
+                   help="corpus: a reference stream, one per line (repeat for several references)")

@@ -12,6 +12,7 @@ import argparse
 
 from explainer.cli.io import (
     CliError,
+    add_segment_inputs,
     option_pairs,
     run_input,
     write_json,
@@ -21,11 +22,7 @@ __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--jsonl", metavar="FILE", help="JSONL segments ('-' = stdin)")
-    src.add_argument("--hyp", metavar="FILE", help="corpus: candidates, one per line")
-    p.add_argument("--ref", metavar="FILE", action="append", default=[],
-                   help="corpus: a reference stream, one per line (repeat for several references)")
+    add_segment_inputs(p)
     p.add_argument("--dialect", default="rouge-score",
                    help="rouge-score (default), hf-evaluate, textbook, rouge155, rouge-chinese, pltrdy, rouge-metric, "
                         "torchmetrics")

@@ -11,6 +11,7 @@ of :mod:`explainer.chrf.view`. Every number is the trace's; user text reaches HT
 """
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -65,6 +66,7 @@ def text_marks(marks: Sequence[dict] | None, n: int, what: str) -> list[TokenMar
 
 def legend_html(n: int, what: str) -> str:
     cls = f"xp-o{min(max(n, 1), 6)}"
+    what = html.escape(what)
     return ('<div class="xp-legend">'
             f'<span class="xp-tok {cls}">in a matched {what}</span> '
             f'<span class="xp-tok">in no matched {what}</span>'

@@ -35,7 +35,7 @@ def _scroll_to_segment_view() -> None:
     ss[SCROLLED] = n
     import streamlit.components.v1 as components
 
-    components.html(f"<script>/* {n} */ const el = window.parent.document.getElementById('segment-view');"
+    components.html(f"<script>/* {int(n)} */ const el = window.parent.document.getElementById('segment-view');"
                     "if (el) { el.scrollIntoView({behavior: 'smooth', block: 'start'}); }</script>", height=0)
 
 
