@@ -111,3 +111,41 @@ def test_choice_keeps_a_value_that_is_an_option_and_replaces_one_that_is_not():
     at.session_state["step"] = "4 / 14"
     at.run()
     assert not at.exception and at.session_state["step"] == 0     # not an option any more: the default
+
+
+class _Address(dict):
+    """The address bar as a run sees it (``st.query_params``), recording what the page writes."""
+
+    def __init__(self):
+        super().__init__()
+        self.written: list[dict] = []
+
+    def get_all(self, k):
+        return list(self[k])
+
+    def from_dict(self, d):
+        self.written.append(dict(d))
+        self.clear()
+        self.update({k: v if isinstance(v, list) else [v] for k, v in d.items()})
+
+
+def test_the_address_bar_gets_this_runs_link_after_a_stale_address(monkeypatch):
+    """Quick moves (issue 21, a burst of clicker keys): a run sees the address the browser sent with its rerun,
+    which may be older than the page's last write still on its way to the browser. The page wrote step=2, then
+    step=1; the next run wants step=2 and sees the stale step=2: it must write it again, or the browser ends on
+    the step=1 that arrives last."""
+    from types import SimpleNamespace
+
+    from explainer.ui import pagestate
+
+    bar = _Address()
+    monkeypatch.setattr(pagestate, "st", SimpleNamespace(query_params=bar, session_state={}))
+    PAGE.write({"step": "2"})
+    PAGE.write({"step": "1"})
+    assert bar.written == [{"step": "2"}, {"step": "1"}]
+    bar.clear()
+    bar["step"] = ["2"]                 # the browser's address when it sent the rerun: step=1 not there yet
+    PAGE.write({"step": "2"})
+    assert bar.written[-1] == {"step": "2"}
+    PAGE.write({"step": "2"})           # nothing new: nothing written
+    assert len(bar.written) == 3

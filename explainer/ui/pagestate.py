@@ -385,10 +385,14 @@ class Page:
         return {f.param: ss.get(f.key, f.default) for f in self.fields if f.key}
 
     def write(self, want: Mapping[str, str | list[str]]) -> None:
-        """The address bar: ``want`` (written only when it differs), remembered as this page's last link."""
+        """The address bar: ``want`` (written only when it differs from the address or from this page's last
+        link), remembered as this page's last link. The address a run sees is the one the browser sent with its
+        rerun: after quick moves it may be older than the page's last write, still on its way to the browser
+        (``step=2`` seen while ``step=1`` is underway): equal to ``want`` there, the address bar would keep the
+        step written last, not this run's."""
         norm = {k: (list(v) if isinstance(v, (list, tuple)) else [v]) for k, v in want.items()}
         have = {k: st.query_params.get_all(k) for k in st.query_params.keys()}
-        if norm != have:
+        if norm != have or norm != st.session_state.get(self._last):
             st.query_params.from_dict({k: (list(v) if isinstance(v, tuple) else v) for k, v in want.items()})
         st.session_state[self._last] = norm
 

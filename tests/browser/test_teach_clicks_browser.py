@@ -3,6 +3,8 @@ options it was drawn with. Streamlit's selectbox sends back its *display string*
 lesson; an exercise checked: "✓"), the old string is no longer an option and arrived as the stored value."""
 from __future__ import annotations
 
+import urllib.parse
+
 import pytest
 
 from explainer.examples import get_example
@@ -109,7 +111,9 @@ def test_exercise_set_next_and_previous_after_check(new_page, app_url):
 def test_every_quick_key_press_moves_one_step(new_page, app_url, view, keys, moved):
     """Issue 21: presses faster than the page's reruns were merged (five quick presses of a clicker moved one to
     four steps). Every press of PageDown / Space / ↓ / → moves one step forward, PageUp / ↑ / ← one back, however
-    fast they come (50 ms apart here), on the walkthrough and on the projector window."""
+    fast they come (50 ms apart here), on the walkthrough and on the projector window; the address bar ends on
+    the step shown (a run saw the address its rerun was sent with, older than the page's last write, and kept
+    the link's step of a previous press)."""
     import time
 
     n = len(build_lesson(*(lambda e: (e.candidate, list(e.references)))(get_example("cat_mat"))).steps)
@@ -123,4 +127,5 @@ def test_every_quick_key_press_moves_one_step(new_page, app_url, view, keys, mov
     time.sleep(2)   # no later run takes a press back
     wait_idle(page)
     assert f"step {1 + moved} of {n}" in page.locator(".tc-title").first.inner_text()
+    assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["step"] == [str(1 + moved)]
     no_error(page)
