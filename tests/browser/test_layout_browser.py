@@ -13,7 +13,7 @@ import urllib.parse
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, shot, wait_idle
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, shot, wait_idle
 
 NARROW = (1024, 768)
 ALL_TYPES = "rouge1,rouge2,rougeL,rougeLsum,rougeW-1.2,rougeSU4"
@@ -183,7 +183,30 @@ def test_optimizer_moves_box_shows_every_chosen_move(narrow_page, app_url):
     assert "+" not in box.inner_text().replace("insert", "")  # no "+2" for hidden chips
 
 
+LARGE = """() => {
+  const mb = document.querySelector('[data-testid="stMainBlockContainer"]'), cs = getComputedStyle(mb);
+  const r = mb.getBoundingClientRect();
+  const px = sel => [...document.querySelectorAll(sel)].filter(e => e.getBoundingClientRect().width)
+    .map(e => parseFloat(getComputedStyle(e).fontSize));
+  const pl = parseFloat(cs.paddingLeft), pr = parseFloat(cs.paddingRight);
+  return {left: r.left + pl, width: r.width - pl - pr,
+          grids: document.querySelectorAll('[data-testid="stDataFrame"]').length,
+          td: Math.min(...px('[data-testid="stTable"] td, table.lab-table td')),
+          head: Math.min(...px('[data-testid="stMetricValue"], table.lab-table tr.head td[data-metric]'))};
+}"""
+
+
+def _collapse_sidebar(page) -> None:
+    page.locator('[data-testid="stSidebar"]').hover()
+    page.locator('[data-testid="stSidebarCollapseButton"]').first.click()
+    time.sleep(1.0)
+
+
 def test_large_text_scales_page_and_charts(narrow_page, app_url):
+    """Large text scales the page and the charts. Issue 21, defect 2: with the sidebar collapsed a 121 px strip
+    stayed and the page was squeezed to ~380 px at 1024x768, the tables (data grids) stayed at ~15 px. Now the
+    page reflows to the window's width, tables are HTML at 20 px, headline numbers at least 28 px, on the Explain
+    page and the Gaming lab."""
     page = narrow_page
     _open(page, app_url + "/")
     before = page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)")
@@ -195,3 +218,15 @@ def test_large_text_scales_page_and_charts(narrow_page, app_url):
     assert page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)") > before
     assert page.evaluate(tick) >= tick_before * 1.25
     shot(page, "layout-1024-large-text")
+    _collapse_sidebar(page)
+    for name in ("explain", "lab"):
+        got = page.evaluate(LARGE)
+        assert got["left"] < 60 and got["width"] >= 0.9 * NARROW[0] and got["grids"] == 0, (name, got)
+        assert got["td"] >= 20 and got["head"] >= 28, (name, got)
+        page.screenshot(path=str(SCREENSHOTS / f"layout-1024-large-text-{name}-collapsed.png"))
+        if name == "explain":   # the same session (the choice is the session's): the lab through the navigation
+            page.locator('[data-testid="stExpandSidebarButton"]').first.click()
+            page.locator('[data-testid="stSidebarNavLink"]').filter(has_text="Gaming lab").first.click()
+            page.locator("table.lab-table").first.wait_for()
+            wait_idle(page)
+            _collapse_sidebar(page)

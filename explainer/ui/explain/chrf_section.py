@@ -20,7 +20,7 @@ from explainer.ui import chrf_settings as cs
 from explainer.ui import chrf_view as cview
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
-from explainer.ui.display import large_text
+from explainer.ui.display import data_table, large_text
 
 __all__ = ["chrf_section", "chrf_metric", "HIGHLIGHT_MAX_CHARS"]
 
@@ -81,8 +81,8 @@ def chrf_section(trace) -> None:
         view = cview.chrf_view(trace, focus)
     _texts(view)
     st.markdown(f"##### Clipped counts of the {hl.md_escape(view.focus_label)}")
-    st.dataframe(pd.DataFrame(list(view.ngrams[:TABLE_MAX_ROWS])), hide_index=True, width="stretch",
-                 height=min(38 * (len(view.ngrams) + 1), 320), key="chrf_ngrams")
+    data_table(pd.DataFrame(list(view.ngrams[:TABLE_MAX_ROWS])), hide_index=True, width="stretch",
+               height=min(38 * (len(view.ngrams) + 1), 320), key="chrf_ngrams")
     if len(view.ngrams) > TABLE_MAX_ROWS:
         st.caption(f"The first {TABLE_MAX_ROWS:,} of {len(view.ngrams):,} n-grams; the trace download has all.")
     st.markdown("#### Step 2 · Precision, recall and F per order")
@@ -92,12 +92,12 @@ def chrf_section(trace) -> None:
         st.caption(hl.md_escape(n))
     st.plotly_chart(charts.readable(cview.prf_figure(view.chart, view.name), large=large_text()), key="chrf_prf",
                     config={"displaylogo": False}, alt=f"{view.name}: precision, recall and F of each order")
-    st.dataframe(pd.DataFrame(list(view.table)), hide_index=True, width="stretch", key="chrf_orders")
+    data_table(pd.DataFrame(list(view.table)), hide_index=True, width="stretch", key="chrf_orders")
     if view.n_refs > 1:
         st.markdown("#### Step 3 · The reference kept")
         st.caption("sacreBLEU scores the candidate against each reference and keeps the statistics of the best "
                    "one (the first on a tie).")
-        st.dataframe(pd.DataFrame(list(view.references)), hide_index=True, width="stretch", key="chrf_refs")
+        data_table(pd.DataFrame(list(view.references)), hide_index=True, width="stretch", key="chrf_refs")
     st.markdown(f"#### Step {4 if view.n_refs > 1 else 3} · The score")
     st.markdown(hl.md_escape(view.averaging_text[:1].upper() + view.averaging_text[1:]) + ".")
     for f in view.averaging:

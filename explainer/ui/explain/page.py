@@ -28,7 +28,7 @@ from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import rouge_view as rv
-from explainer.ui.display import large_text, render_display_toggle
+from explainer.ui.display import data_table, large_text, render_display_toggle
 from explainer.ui.explain import example_view, first_view
 from explainer.ui.explain import link as xl
 from explainer.ui.explain.chrf_section import chrf_metric, chrf_section
@@ -239,7 +239,7 @@ def _example_panel(example: str, cand: str, refs: list[str], bleu_trace, rouge_t
     st.info(f"**{hl.md_escape(ex.title)}.** {hl.md_escape(ex.note)}", icon=":material/lightbulb:")
     rows = example_view.claim_rows(ex, bleu_trace, rouge_trace)
     if rows:
-        st.dataframe(pd.DataFrame(rows), hide_index=True, key="claims_table")
+        data_table(pd.DataFrame(rows), hide_index=True, key="claims_table")
         st.caption(example_view.CLAIMS_CAPTION)
 
 
@@ -308,7 +308,7 @@ def _bleu_tokens(view) -> None:
     more = _lazy_expander("Tokens exactly as the dialect scores them", "xp_more_tokens")
     with more:
         if more.open:
-            st.dataframe(pd.DataFrame(view.token_rows), hide_index=True, width="stretch")
+            data_table(pd.DataFrame(view.token_rows), hide_index=True, width="stretch")
 
 
 def _bleu_ngrams(view) -> None:
@@ -325,23 +325,24 @@ def _bleu_ngrams(view) -> None:
     st.session_state["_ngram_texts"] = table.ngram_texts
     if table.note:
         st.caption(table.note)
-    st.dataframe(pd.DataFrame(table.rows), hide_index=True, width="stretch",
-                 height=min(38 * (len(table.rows) + 1), 420), key="ngram_table", on_select=_on_ngram_row,
-                 selection_mode="single-row", column_config=_column_config(table.columns))
-    st.caption("Click a row to outline that n-gram in the texts above (or pick it in the list). Hover a column "
-               "header for its meaning; the table scrolls sideways on a narrow page.")
+    data_table(pd.DataFrame(table.rows), hide_index=True, width="stretch",
+               height=min(38 * (len(table.rows) + 1), 420), key="ngram_table", on_select=_on_ngram_row,
+               selection_mode="single-row", column_config=_column_config(table.columns))
+    st.caption("Pick an n-gram in the list to outline it in the texts above; the table scrolls sideways on a "
+               "narrow page." if large_text() else "Click a row to outline that n-gram in the texts above (or pick "
+               "it in the list). Hover a column header for its meaning; the table scrolls sideways on a narrow page.")
     _plot(charts.bleu_counts_figure(view.orders), "bleu_counts", view.orders_alt)
     _latex_lines(view.precision_formulas)
     more = _lazy_expander("Smoothing and zero handling, order by order", "xp_more_smoothing")
     with more:
         if more.open:
-            st.dataframe(pd.DataFrame(view.smoothing_rows), hide_index=True, width="stretch")
+            data_table(pd.DataFrame(view.smoothing_rows), hide_index=True, width="stretch")
 
 
 def _bleu_length(view) -> None:
     st.markdown(f"#### {view.length_title}")
     st.markdown(hl.md_escape(view.ref_length_text))
-    st.dataframe(pd.DataFrame(view.ref_length_rows), hide_index=True)
+    data_table(pd.DataFrame(view.ref_length_rows), hide_index=True)
     st.latex(view.bp_formula)
     if view.bp_curve is not None:
         _plot(charts.bp_curve_figure(**view.bp_curve), "bp_curve", view.bp_alt)
@@ -371,15 +372,15 @@ def rouge_section(rouge_trace, ref_count: int) -> None:
     st.subheader(view.title)
     st.caption(hl.md_escape(view.caption.rstrip(".") + ". " + view.f_note))
     _plot(charts.rouge_prf_figure(view.prf_rows), "rouge_prf", view.chart_alt)
-    st.dataframe(pd.DataFrame(view.table_rows), hide_index=True)
+    data_table(pd.DataFrame(view.table_rows), hide_index=True)
     if view.several:
         st.markdown("##### Which reference won")
-        st.dataframe(pd.DataFrame(view.winner_rows), hide_index=True, width="stretch")
+        data_table(pd.DataFrame(view.winner_rows), hide_index=True, width="stretch")
         if view.pooled_rows:
             st.markdown("##### Pooled over the references: how the headline numbers are made")
             five = st.column_config.NumberColumn(format="%.5f")  # as ROUGE-1.5.5 prints them, as everywhere else
-            st.dataframe(pd.DataFrame(view.pooled_rows), hide_index=True, width="stretch",
-                         column_config={"P": five, "R": five, "F": five})
+            data_table(pd.DataFrame(view.pooled_rows), hide_index=True, width="stretch",
+                       column_config={"P": five, "R": five, "F": five})
             st.caption(hl.md_escape(view.pooled_caption))
     k = _reference_picker(rouge_trace, ref_count, view.default_reference)
     det = rv.reference_details(rouge_trace, k)
@@ -406,8 +407,8 @@ def _rouge_ngram(g, det) -> None:
     st.markdown(f"##### {g.heading}")  # our own words and numbers, no user text
     _html(_pair_html(det, g.cand_marks, g.ref_marks, g.label))
     if g.rows:
-        st.dataframe(pd.DataFrame(g.rows).head(TABLE_MAX_ROWS), hide_index=True, width="stretch",
-                     height=min(38 * (len(g.rows) + 1), 320), lazy=True)
+        data_table(pd.DataFrame(g.rows).head(TABLE_MAX_ROWS), hide_index=True, width="stretch",
+                   height=min(38 * (len(g.rows) + 1), 320), lazy=True)
     _latex_lines(g.formulas)
 
 
@@ -425,7 +426,7 @@ def _rouge_lcs(lcs, det) -> None:
         st.caption(hl.md_escape(lcs.tie_note))
     _html(_pair_html(det, lcs.cand_marks, lcs.ref_marks, "LCS", "Candidate — tokens in the LCS are marked"))
     if lcs.rows:
-        st.dataframe(pd.DataFrame(lcs.rows), hide_index=True, height=min(38 * (len(lcs.rows) + 1), 320), lazy=True)
+        data_table(pd.DataFrame(lcs.rows), hide_index=True, height=min(38 * (len(lcs.rows) + 1), 320), lazy=True)
     _latex_lines(lcs.formulas)
 
 
@@ -446,7 +447,7 @@ def _rouge_other(o) -> None:
             st.caption(hl.md_escape(o.formula_note))
         _latex_lines(o.formulas)
         if o.skip_rows:
-            st.dataframe(pd.DataFrame(o.skip_rows).head(TABLE_MAX_ROWS), hide_index=True, lazy=True)
+            data_table(pd.DataFrame(o.skip_rows).head(TABLE_MAX_ROWS), hide_index=True, lazy=True)
         _wlcs_details(o)
 
 
@@ -456,7 +457,7 @@ def _wlcs_details(o) -> None:
     if o.wlcs_note:
         st.caption(hl.md_escape(o.wlcs_note))
     if o.wlcs_rows:
-        st.dataframe(pd.DataFrame(o.wlcs_rows), hide_index=True, width="stretch")
+        data_table(pd.DataFrame(o.wlcs_rows), hide_index=True, width="stretch")
     if o.wlcs_open_run_note:
         st.caption(o.wlcs_open_run_note)
     for h in o.wlcs_heatmaps:

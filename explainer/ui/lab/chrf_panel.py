@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from explainer.attacks.chrf_presets import CHRF_METRICS, ChrfPresetResult, evaluate_chrf, verdict_table
+from explainer.ui.display import data_table
 
 __all__ = ["variant_rows", "summary_text", "render", "all_presets"]
 
@@ -46,10 +47,10 @@ def render(pid: str) -> None:
     """The chrF panel of preset ``pid``."""
     res = evaluate_chrf(pid)
     st.markdown("**And chrF?**")
-    st.dataframe(pd.DataFrame(variant_rows(res)), hide_index=True, width="stretch", key="lab_chrf_table")
+    data_table(pd.DataFrame(variant_rows(res)), hide_index=True, width="stretch", key="lab_chrf_table")
     st.caption(summary_text(res) + ". Scores on 0–100 (NLTK's 0–1 times 100). chrF counts character n-grams "
                "(chrF++ also words) and weighs recall twice as much as precision: the verdict rule is the lab's, the "
                "numbers sacreBLEU's and NLTK's.")
     with st.expander("Which attacks fool chrF? Every preset"):
         if st.button("Score every preset with chrF (a few seconds)", key="lab_chrf_all"):
-            st.dataframe(pd.DataFrame(list(all_presets())), hide_index=True, width="stretch")
+            data_table(pd.DataFrame(list(all_presets())), hide_index=True, width="stretch")

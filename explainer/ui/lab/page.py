@@ -18,7 +18,7 @@ from explainer.attacks.scoring import DEFAULT_METRICS, metric_label, score, scor
 from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS
 from explainer.ui import charts
 from explainer.ui import highlight as hl
-from explainer.ui.display import large_text, render_display_toggle
+from explainer.ui.display import data_table, large_text, render_display_toggle
 from explainer.ui.lab import charts as lab_charts
 from explainer.ui.lab import chrf_panel
 from explainer.ui.lab import view as lv
@@ -436,7 +436,7 @@ def _sweeps() -> None:
     st.plotly_chart(charts.readable(lab_charts.sweep_figure(sw), large=large_text()), key="lab_sweep_fig")
     df = pd.DataFrame(sw.rows())
     with st.expander("The numbers behind the chart"):
-        st.dataframe(df, hide_index=True)
+        data_table(df, hide_index=True)
     st.download_button("Download the sweep (CSV)", df.to_csv(index=False).encode("utf-8"),
                        file_name=f"sweep-{knob}.csv", mime="text/csv", key="lab_dl_sweep")
 
@@ -598,7 +598,7 @@ def _rescore_check(res, refs, full0, full1) -> None:
                    "(table, headline and chart) equal what the packages say (to 1e-9).")
     else:
         st.error(f"Re-scored by {PACKAGES}: {len(bad)} number(s) differ (a bug):")
-        st.dataframe(pd.DataFrame([{"text": b.label, "metric": b.metric, "shown": b.shown, "package": b.real,
+        data_table(pd.DataFrame([{"text": b.label, "metric": b.metric, "shown": b.shown, "package": b.real,
                                     "difference": b.shown - b.real} for b in bad]), hide_index=True)
 
 
@@ -634,7 +634,7 @@ def _show_optimizer_result(res, refs) -> None:
     st.plotly_chart(charts.readable(lab_charts.trajectory_figure(res), large=large_text()), key="lab_traj_fig")
     df = pd.DataFrame(res.trajectory)
     with st.expander("Every accepted step"):
-        st.dataframe(df, hide_index=True)
+        data_table(df, hide_index=True)
     st.download_button("Download the trajectory (CSV)", df.to_csv(index=False).encode("utf-8"),
                        file_name="optimizer-trajectory.csv", mime="text/csv", key="lab_dl_traj")
 
@@ -644,7 +644,8 @@ def render() -> None:
     load_from_url()
     _carry_explain_texts()
     _repair_optimizer_state()
-    render_display_toggle()
+    if render_display_toggle():
+        st.html(lv.LAB_LARGE_CSS)
     st.title("Gaming lab: how BLEU and ROUGE are fooled")
     PAGE.warnings()
     ss = st.session_state

@@ -21,7 +21,7 @@ from explainer.attacks.scoring import (
 from explainer.ui.highlight import escape_text
 
 __all__ = ["explain_query", "explain_href", "variant_links", "comparison_html", "verdict_badge", "delta_text",
-           "pair_table_html", "preset_json", "LAB_CSS", "SECTIONS", "preset_label"]
+           "pair_table_html", "preset_json", "LAB_CSS", "LAB_LARGE_CSS", "SECTIONS", "preset_label"]
 
 SECTIONS = {"presets": "Presets", "generators": "Attack generators", "sweeps": "Sweeps",
             "optimizer": "Metric optimizer"}
@@ -34,6 +34,13 @@ VERDICT_STYLE = {  # colour-blind safe (Okabe-Ito) + a symbol and the word itsel
     "changed": ("#E69F00", "≠ changed"),
     "unchanged": ("#0072B2", "= unchanged"),
 }
+
+# "Large text (projector)": the headline metrics' scores (BLEU, ROUGE F) as large as a headline (28 px with the
+# page's 20 px root), the counts row at the table's size
+LAB_LARGE_CSS = """<style>
+table.lab-table tr.head td[data-metric]{font-size:1.4rem}
+table.lab-table td.lab-counts{font-size:1rem}
+</style>"""
 
 LAB_CSS = """
 <style>
