@@ -54,6 +54,7 @@ SLIDER_HEIGHT = 90
 PAGE_CSS = """<style>
 .st-key-tch_keys,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys),
 .st-key-tch_keys_count,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys_count){display:none!important}
+.st-key-tch_fit_js,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_fit_js){display:none!important}
 :root{--tcb:max(1.22rem,2.7vmin);--tnotes-h:26vh}
 [data-testid="stMainBlockContainer"]{padding-top:3.4rem;padding-bottom:1.2rem}
 .tc{font-size:var(--tcb)}

@@ -13,7 +13,7 @@ from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui.pagestate import MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
-from explainer.ui.teach import clicker, presenting
+from explainer.ui.teach import clicker, fitter, presenting
 from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import answer_form, escape, html
 from explainer.ui.teach.common import link as to_link
@@ -60,6 +60,7 @@ def nav(lesson: Lesson, mode: str) -> int:
             # in this row: hidden (display:none), they add no row to the page (the step keeps its fit)
             presenting.clicker_keys(functools.partial(_go, n=n))
             clicker.keys(n)   # the same keys counted in the browser: every press moves one step
+            fitter.mount()    # the step's type made smaller in the browser when it does not fit (zoom 125 %)
         else:
             right, asked = _student_score(lesson)
             st.markdown(f"**{right}/{asked}** right", help=f"{right} of your {asked} answers were right; this "
