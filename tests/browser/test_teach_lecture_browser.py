@@ -130,6 +130,17 @@ def test_a_lecture_with_pagedown_only_and_the_presenter_following(browser, app_u
 DOCS = __import__("pathlib").Path(__file__).resolve().parents[2] / "docs"
 
 
+def _docs_shot(page, name: str) -> None:
+    """A screenshot for docs/, kept small: 256 colours (a page of text and flat colours loses nothing visible)."""
+    from PIL import Image
+
+    path = DOCS / name
+    page.screenshot(path=str(path))
+    with Image.open(path) as img:
+        small = img.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)
+
+
 @pytest.mark.parametrize("width,height", [(1024, 768), (1920, 1080)])
 def test_screenshots_for_the_docs(browser, app_url, width, height):
     """docs/teach.md's pictures: the projector and presenter windows on the LCS step of a 15-token own text, and
@@ -153,10 +164,10 @@ def test_screenshots_for_the_docs(browser, app_url, width, height):
             page.goto(f"{app_url}/teach?{q}&view={view}")
             page.wait_for_selector(".tc-title")
             wait_idle(page)
-            page.screenshot(path=str(DOCS / f"teach-{view}-{width}x{height}.png"))
+            _docs_shot(page, f"teach-{view}-{width}x{height}.png")
         page.goto(f"{app_url}/teach?example=cat_mat&demo=3")
         page.wait_for_selector('[data-testid="demo-lesson"]')
         wait_idle(page)
-        page.screenshot(path=str(DOCS / f"teach-demo-{width}x{height}.png"))
+        _docs_shot(page, f"teach-demo-{width}x{height}.png")
     finally:
         ctx.close()
