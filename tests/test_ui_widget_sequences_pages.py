@@ -123,14 +123,15 @@ CORPUS = PageSpec(
             lambda r: {"sample": "news-en"}],
     switches=["cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_rouge_type", "cp_differ_view",
               "cp_rdiffer_view", "cp_view_family", "cp_impl_a", "cp_impl_b", "bleu_dialect", "rouge_dialect",
-              "rouge_types"],
+              "rouge_types", "cp_chrf_view", "cp_chrf_ngram_order", "cp_impl_chrf_a", "cp_impl_chrf_b"],
     # not in the link (docs/corpus.md lists what is): the input form (the sample loaded is), the table's search
     # and filter, the chart format, the names given to the systems (the headline metrics' labels show them: their
     # values are compared), the analysis shown, the segment's step-by-step view and the implementations compared
-    # (computed on demand); the language-pair field (what it sets, the tokenizer, is in the link)
+    # (computed on demand); the language-pair field (what it sets, the tokenizer, is in the link); chrF's analysis
+    # shown and its n-gram order, as BLEU's analysis
     exclude={"cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*",
              "cp_langpair", "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "cp_impl_*",
-             "(metrics)", "cp_rep_claim", "cp_rep_metric"},
+             "(metrics)", "cp_rep_claim", "cp_rep_metric", "cp_chrf_view", "cp_chrf_ngram_order"},
     numbers=lambda app: [m.value for m in app.at.metric],
     fixed={"cp_test_n_bs": 100, "cp_test_n_ar": 100},
 )

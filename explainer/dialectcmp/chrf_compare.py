@@ -16,7 +16,7 @@ from typing import Sequence
 from explainer.dialectcmp.configs import Config
 
 __all__ = ["ChrfRow", "row_specs", "chrf_rows", "first_difference", "compare_chrf", "ChrfCorpusRow", "chrf_corpus_rows",
-           "first_corpus_difference", "compare_chrf_corpus"]
+           "first_corpus_difference", "corpus_comparison", "corpus_pair", "compare_chrf_corpus"]
 
 @dataclass
 class ChrfRow:
@@ -194,20 +194,31 @@ def first_corpus_difference(a: ChrfCorpusRow, b: ChrfCorpusRow) -> dict:
             "why": "the same score on 0–100 (the native scales may differ: NLTK 0–1)"}
 
 
-def compare_chrf_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]],
-                        pairs: Sequence[tuple[str, str]] | None = None, progress=None) -> dict:
-    """``dialects --metric chrf --corpus``: the corpus rows and, per pair (default: each row against the first),
-    the first step where they disagree; the Dialects comparison's corpus limits are checked before any work."""
+def corpus_comparison(candidates: Sequence[str], references: Sequence[Sequence[str]],
+                      pairs: Sequence[tuple[str, str]] | None = None, progress=None
+                      ) -> tuple[dict[str, ChrfCorpusRow], dict]:
+    """The corpus rows by id (their traces: a later pair costs no new pass over the corpus) and the comparison
+    :func:`compare_chrf_corpus` returns."""
     from explainer.dialectcmp.limits import check_corpus
 
     cands, refs = check_corpus(candidates, references)
     rows = chrf_corpus_rows(cands, refs, progress)
     by_id = {r.id: r for r in rows}
     todo = pairs if pairs is not None else [(rows[0].id, r.id) for r in rows[1:]]
-    out_pairs = []
-    for x, y in todo:
-        if x not in by_id or y not in by_id:
-            raise ValueError(f"unknown row in pair {x}:{y}; rows: {', '.join(by_id)}")
-        out_pairs.append({"a": x, "b": y, **first_corpus_difference(by_id[x], by_id[y])})
-    return {"metric": "chrf", "level": "corpus", "n_segments": len(cands), "rows": [r.to_dict() for r in rows],
-            "pairs": out_pairs}
+    out_pairs = [corpus_pair(by_id, x, y) for x, y in todo]
+    return by_id, {"metric": "chrf", "level": "corpus", "n_segments": len(cands),
+                   "rows": [r.to_dict() for r in rows], "pairs": out_pairs}
+
+
+def corpus_pair(by_id: dict[str, ChrfCorpusRow], a: str, b: str) -> dict:
+    """``{"a", "b", "first_step", "segment", "why", "cells"}`` of two corpus rows."""
+    if a not in by_id or b not in by_id:
+        raise ValueError(f"unknown row in pair {a}:{b}; rows: {', '.join(by_id)}")
+    return {"a": a, "b": b, **first_corpus_difference(by_id[a], by_id[b])}
+
+
+def compare_chrf_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]],
+                        pairs: Sequence[tuple[str, str]] | None = None, progress=None) -> dict:
+    """``dialects --metric chrf --corpus``: the corpus rows and, per pair (default: each row against the first),
+    the first step where they disagree; the Dialects comparison's corpus limits are checked before any work."""
+    return corpus_comparison(candidates, references, pairs, progress)[1]

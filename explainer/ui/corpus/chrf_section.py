@@ -17,6 +17,7 @@ from explainer.ui import chrf_settings as cs
 from explainer.ui import chrf_view as cview
 from explainer.ui import highlight as hl
 from explainer.ui.corpus import charts as cc
+from explainer.ui.corpus import chrf_analyses as ca
 from explainer.ui.corpus.common import _explain_url, _plot
 from explainer.ui.corpus.reports import _cached, _Progress
 
@@ -56,17 +57,17 @@ def scores_rows(rep, b: int) -> list[dict]:
     return out
 
 
-def segment_table(rep, b: int, i: int, base_settings) -> pd.DataFrame:
+def segment_table(rep, b: int, i: int, base_settings, only: list[int] | None = None) -> pd.DataFrame:
     """Each segment's score per system (and Δ to the baseline, the kept reference), with a link that opens the
-    selected system's segment on the Explain page with the same chrF settings."""
+    selected system's segment on the Explain page with the same chrF settings; ``only``: these 1-based segments."""
     from explainer.ui.dialects.chrf_part import explain_query
 
-    cols = rep.segment_rows(b)
-    df = pd.DataFrame(cols).head(MAX_TABLE_SEGMENTS)
+    df = pd.DataFrame(rep.segment_rows(b))
+    df = (df.iloc[[k - 1 for k in only]] if only is not None else df).head(MAX_TABLE_SEGMENTS)
     lines = rep.testset.systems[i][1]
-    df.insert(1, "explain", [_explain_url(explain_query(rep.dialect, rep.options, lines[k],
-                                                        rep.testset.references[k], base=base_settings))
-                             for k in range(len(df))])
+    df.insert(1, "explain", [_explain_url(explain_query(rep.dialect, rep.options, lines[k - 1],
+                                                        rep.testset.references[k - 1], base=base_settings))
+                             for k in df["segment"]])
     return df
 
 
@@ -118,6 +119,7 @@ def _tests(rep, b: int, ts_key: str) -> None:
                "computes them with chrF (same seed, same numbers).")
     test, n, run = _test_controls(rep)
     key = (ts_key, tuple(rep.names), rep.dialect, tuple(sorted(rep.options.items())), rep.names[b], test, n)
+    _matrix_and_one_system(rep, test, n, key)
     store = st.session_state.setdefault(TESTS_KEY, {})
     if run:
         order = [b] + [j for j in range(len(rep.systems)) if j != b]
@@ -140,25 +142,17 @@ def _tests(rep, b: int, ts_key: str) -> None:
     st.dataframe(pd.DataFrame(test_rows(res)), hide_index=True, width="stretch", key="cp_chrf_test_table")
 
 
-def _differ(rep, b: int, i: int) -> None:
-    st.header("Where the systems differ", anchor="chrf-differ")
-    if i == b:
-        st.info("Pick a system other than the baseline to see where they differ.")
-        return
-    dl = rep.largest_deltas(i, b)
-    st.caption(f"{dl['n_better']:,} segments score higher than the baseline, {dl['n_worse']:,} lower, "
-               f"{dl['n_equal']:,} the same.")
-    for what, words in (("better", "above"), ("worse", "below")):
-        rows = dl.get(what) or []
-        if rows:
-            st.markdown(f"**Segments most {words} the baseline**")
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key=f"cp_chrf_deltas_{what}")
-    lb = rep.length_buckets()
-    _plot(cc.corpus_scores_figure(rep.names, [s.trace.score for s in rep.systems], metric=rep.d.metric_name,
-                                  scale=rep.scale), "cp_chrf_scores")
-    st.markdown("**Mean segment score by the length of reference 1 (characters)**")
-    st.dataframe(pd.DataFrame([{"bucket": x["bucket"], "segments": x["n_segments"], **x["scores"]} for x in lb]),
-                 hide_index=True, width="stretch", key="cp_chrf_buckets")
+def _matrix_and_one_system(rep, test: str, n: int, key: tuple) -> None:
+    """Every pair of systems (the p-value matrix and WMT-style clusters, as the BLEU view), or with one system
+    sacreBLEU's bootstrap interval (``--confidence``)."""
+    from explainer.ui.corpus.significance import _confidence_of_one_system, _pair_matrix_box
+
+    faithful = rep.d.sacrebleu_significance
+    if len(rep.systems) > 2:
+        _pair_matrix_box(rep, "chrf", test, n, ("chrf",) + key[:-3], faithful=faithful, rouge_type=None,
+                         measure="fmeasure")
+    elif len(rep.systems) == 1:
+        _confidence_of_one_system(rep, faithful)
 
 
 def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
@@ -172,18 +166,24 @@ def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
     st.header("Corpus scores", anchor="corpus-scores")
     _headline(rep, b)
     st.dataframe(pd.DataFrame(scores_rows(rep, b)), hide_index=True, width="stretch", key="cp_chrf_table")
+    _plot(cc.corpus_scores_figure(rep.names, [s.trace.score for s in rep.systems], metric=rep.d.metric_name,
+                                  scale=rep.scale), "cp_chrf_scores")
     st.code(f"{rep.d.metric_name} signature: {rep.signature}", language=None, wrap_lines=True)
     st.caption(hl.md_escape(f"{rep.d.label}; corpus {rep.d.metric_name} from the statistics of all "
                             f"{rep.n_segments:,} segments."))
     for w in sorted({w.message for s in rep.systems for w in s.trace.warnings}):
         st.warning(hl.md_escape(w), icon=":material/warning:")
     _worked_out(rep, i)
+    ca.corpus_vs_mean(rep, i)
     _tests(rep, b, ts_key)
-    _differ(rep, b, i)
+    ca.differ(rep, b, i)
+    ca.implementations(rep, i, ts_key)
     st.header("Segments", anchor="chrf-segments")
+    only = ca.filtered(rep.n_segments)
     st.caption(hl.md_escape(f"Each segment's own {rep.d.metric_name} per system; “open” shows "
                             f"{rep.systems[i].name}'s segment step by step on the Explain page (chrF tab)."))
-    st.dataframe(segment_table(rep, b, i, base_settings), hide_index=True, width="stretch", key="cp_chrf_segments",
+    st.dataframe(segment_table(rep, b, i, base_settings, None if only is None else only[1]), hide_index=True,
+                 width="stretch", key="cp_chrf_segments",
                  column_config={"explain": st.column_config.LinkColumn("Explain", display_text="open")})
     st.download_button("Report (JSON)", lambda: json.dumps(rep.to_dict(baseline=b), ensure_ascii=False, indent=1),
                        file_name="chrf-report.json", mime="application/json", key="cp_chrf_dl", on_click="ignore")

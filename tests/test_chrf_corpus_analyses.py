@@ -1,0 +1,107 @@
+"""The Corpus page's chrF analyses (issue 23): every analysis of the view runs, the n-grams' matched counts are
+sacreBLEU's own statistics, the p-value matrix is sacreBLEU's PairedTest with each system as the baseline, every
+implementation's corpus score is sacreBLEU's ``CHRF.corpus_score`` / NLTK's ``corpus_chrf``, and a click lists
+segments in the segment table. Expected numbers computed here with the libraries."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from nltk.translate.chrf_score import corpus_chrf
+from sacrebleu.metrics import CHRF
+
+from explainer.corpus.samples import load_sample
+from explainer.ui.corpus import chrf_analyses as ca
+from tests.ui_driver import BrowserLikeApp
+
+
+def _streams(ts):
+    return [[refs[j] for refs in ts.references] for j in range(len(ts.references[0]))]
+
+
+def _frame(app, column: str):
+    return next(d.value for d in app.at.dataframe if column in d.value.columns)
+
+
+@pytest.fixture(scope="module")
+def app():
+    return BrowserLikeApp({"sample": "news-en", "metric": "chrf", "chrf_sacrebleu_word_order": "2"}, page="corpus")
+
+
+def test_every_analysis_runs_and_says_what_chrf_has_no_use_for(app):
+    for view in ca.VIEWS:
+        app.select("cp_chrf_view", view, kind="segmented_control")
+        assert not app.exceptions, (view, app.exceptions)
+    body = " ".join(m.value for m in app.at.markdown)
+    for name in ca.NOT_FOR_CHRF:
+        assert f"**{name}**" in body
+
+
+def test_ngram_matches_are_sacrebleus_statistics(app):
+    ts = load_sample("news-en")
+    app.select("cp_chrf_view", "N-grams", kind="segmented_control")
+    m = CHRF(word_order=2)
+    names = list(ts.names)
+    i, b = names.index(app.at.selectbox(key="cp_system").value), names.index(app.at.selectbox(key="cp_baseline").value)
+    for order in (5, 6):                     # character 6-grams and word unigrams (chrF++)
+        app.select("cp_chrf_ngram_order", order)
+        assert not app.exceptions
+        caption = " ".join(c.value for c in app.at.caption)
+        for j in (i, b):
+            stats = np.array(m._extract_corpus_statistics(list(ts.systems[j][1]), _streams(ts))).sum(axis=0)
+            assert f"{int(stats[3 * order + 2]):,}" in caption, (order, j)
+
+
+def test_the_p_value_matrix_is_pairedtest_with_each_baseline(monkeypatch):
+    from sacrebleu.significance import PairedTest
+
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
+    app.set("number_input", "cp_test_n_bs", 100)
+    app.click("cp_run_matrix")
+    assert not app.exceptions, app.exceptions
+    ts = load_sample("news-en")
+    table = _frame(app, "system").to_dict("records")
+    matrix = next(d.value for d in app.at.dataframe if set(ts.names) <= set(d.value.columns)).to_dict("records")
+    assert table
+    systems = [(n, list(h)) for n, h in ts.systems]
+    for k in range(len(systems) - 1):
+        _, res = PairedTest(systems[k:], {"chrf": CHRF()}, _streams(ts), test_type="bs", n_samples=100)()
+        (metric,) = [x for x in res if x != "System"]
+        for name, r in zip([n for n, _ in systems[k + 1:]], res[metric][1:]):
+            row = next(x for x in matrix if x["system"] == systems[k][0])
+            assert row[name] == f"{r.p_value:.4f}", (systems[k][0], name)
+
+
+def test_every_implementation_is_the_libraries_corpus_score_and_lists_the_first_segment():
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
+    app.click("cp_impl_chrf_run")
+    assert not app.exceptions, app.exceptions
+    ts = load_sample("news-en")
+    lines = list(ts.systems[list(ts.names).index(app.at.selectbox(key="cp_system").value)][1])
+    rows = {r["implementation"]: r for r in _frame(app, "implementation").to_dict("records")}
+    for label, opts in (("sacreBLEU chrF2", {}), ("sacreBLEU chrF2++", {"word_order": 2}),
+                        ("sacreBLEU chrF2, eps smoothing", {"eps_smoothing": True})):
+        assert rows[label]["as the library reports it"] == pytest.approx(
+            CHRF(**opts).corpus_score(lines, _streams(ts)).score, abs=1e-9)
+    refs = [list(r) for r in ts.references]
+    assert rows["NLTK chrF (β = 3)"]["as the library reports it"] == pytest.approx(corpus_chrf(refs, lines), abs=1e-12)
+    assert rows["NLTK chrF, β = 2"]["as the library reports it"] == pytest.approx(corpus_chrf(refs, lines, beta=2),
+                                                                                  abs=1e-12)
+    app.select("cp_impl_chrf_b", "nltk")
+    assert not app.exceptions
+    app.click("cp_impl_chrf_open")                  # sacreBLEU and NLTK part at segment 1: its references
+    seg = next(d.value for d in app.at.dataframe if "explain" in d.value.columns)
+    assert list(seg["segment"]) == [1]
+    app.click("cp_chrf_filter_clear")
+    seg = next(d.value for d in app.at.dataframe if "explain" in d.value.columns)
+    assert len(seg) == len(lines)
+
+
+def test_corpus_against_the_mean_of_segment_scores():
+    ts = load_sample("news-en")
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
+    rows = {r["system"]: r for r in _frame(app, "mean of segment scores").to_dict("records")}
+    for name, lines in ts.systems:
+        want = np.mean([CHRF().sentence_score(h, list(r)).score for h, r in zip(lines, ts.references)])
+        assert rows[name]["mean of segment scores"] == pytest.approx(want, abs=1e-9)
+        assert rows[name]["corpus"] == pytest.approx(CHRF().corpus_score(list(lines), _streams(ts)).score, abs=1e-9)
