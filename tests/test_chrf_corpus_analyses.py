@@ -105,3 +105,19 @@ def test_corpus_against_the_mean_of_segment_scores():
         want = np.mean([CHRF().sentence_score(h, list(r)).score for h, r in zip(lines, ts.references)])
         assert rows[name]["mean of segment scores"] == pytest.approx(want, abs=1e-9)
         assert rows[name]["corpus"] == pytest.approx(CHRF().corpus_score(list(lines), _streams(ts)).score, abs=1e-9)
+
+
+def test_the_corpus_pages_claim_box_searches_a_chrf_claim():
+    """The "Which settings give …?" box said chrF was not searched (the core and the CLI search it)."""
+    ts = load_sample("news-en")
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
+    name = app.at.selectbox(key="cp_system").value
+    lines = list(ts.systems[list(ts.names).index(name)][1])
+    want = CHRF(word_order=2).corpus_score(lines, _streams(ts)).score
+    app.at.text_input(key="cp_rep_claim").set_value(f"chrF++ {want:.2f}")
+    app.at.selectbox(key="cp_rep_metric").set_value("chrf")
+    app.at.button[[b.label for b in app.at.button].index("Search")].click().run()
+    assert not app.exceptions, app.exceptions
+    assert app.at.success and "reproduced" in app.at.success[0].value
+    rows = _frame(app, "configuration").to_dict("records")
+    assert any(r["as printed by"] == pytest.approx(want, abs=1e-9) for r in rows)
