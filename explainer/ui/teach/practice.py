@@ -81,6 +81,12 @@ def _exercise_set(seed: int, level: str, n: int, metric: str = "bleu-rouge"):
 FAMILY_SOURCE = {"BLEU": "sacreBLEU", "chrF": "sacreBLEU's CHRF"}
 
 
+def _source(item) -> str:
+    if item.family == "chrF" and st.session_state.get("tch_metric") == "chrf++":
+        return "sacreBLEU's CHRF with word_order=2 (chrF2++), its other defaults"
+    return f"{FAMILY_SOURCE.get(item.family, 'rouge-score')} with its defaults"
+
+
 def _item_title(item) -> str:
     return "Spot the gaming attack" if isinstance(item, AttackItem) else item.title
 
@@ -104,7 +110,7 @@ def _numeric_item(item, answers: dict) -> None:
     html(f'<div class="tc-title">Exercise {item.index + 1} · {escape(item.title)}{_points_tag(item)}</div>' +
           _texts_html(item.candidate, item.references) +
           f'<div class="tc"><div class="task"><b>{escape(q.prompt)}</b> <span class="thint">'
-          f"({escape(q.hint)}; {FAMILY_SOURCE.get(item.family, 'rouge-score')} with its defaults)"
+          f"({escape(q.hint)}; {escape(_source(item))})"
           "</span></div></div>")
     done = answers.get(item.index)
     if done is None:
