@@ -121,3 +121,25 @@ def test_the_corpus_pages_claim_box_searches_a_chrf_claim():
     assert app.at.success and "reproduced" in app.at.success[0].value
     rows = _frame(app, "configuration").to_dict("records")
     assert any(r["as printed by"] == pytest.approx(want, abs=1e-9) for r in rows)
+
+
+@pytest.mark.parametrize("fmt,test", [("markdown", None), ("latex", "bs")])
+def test_the_paper_tables_are_what_compare_writes(fmt, test, capsys, monkeypatch):
+    """The chrF view's LaTeX / Markdown downloads equal ``compare --metric chrf --format ...`` on the same files
+    (with the paired bootstrap run on the page: its p-values, intervals and sacreBLEU's paired signature)."""
+    from explainer.cli import main
+    from explainer.corpus.chrf_report import chrf_report
+    from explainer.corpus.samples import HERE, SAMPLES
+    from explainer.corpus.significance import paired_test
+
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    s = SAMPLES["news-en"]
+    rep = chrf_report(load_sample("news-en"), word_order=2)
+    res = None if test is None else paired_test([(x.name, rep.statistic(j)) for j, x in enumerate(rep.systems)],
+                                                test="bs", n_samples=100, faithful=True)
+    argv = ["compare", "--metric", "chrf", "--word-order", "2", "--format", fmt]
+    argv += [a for r in s.references for a in ("--ref", str(HERE / "news-en" / r))]
+    argv += [a for f in s.systems for a in ("--system", f"{f[:-4]}={HERE / 'news-en' / f}")]
+    argv += ["--paired-bs", "--paired-bs-n", "100"] if test else []
+    assert main(argv) == 0
+    assert ca.paper_table(rep, res, fmt) == capsys.readouterr().out

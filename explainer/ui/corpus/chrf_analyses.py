@@ -308,3 +308,52 @@ def _pair(rows: dict, res: dict) -> None:
         k = pair["segment"] + 1
         st.button(f"List segment {k} in the table below", key="cp_impl_chrf_open", on_click=_filter,
                   args=([k], f"segment {k}: the first where {labels[a]} and {labels[b]} differ"))
+
+
+# ------------------------------------------------------------------------------------------ downloads
+def paper_table_input(rep, res=None) -> dict:
+    """The comparison as ``compare --metric chrf`` writes it (``explainer.corpus.tables``' input): the paired
+    test's rows (baseline first) and sacreBLEU's paired signature when a test was run, else the corpus scores."""
+    from explainer.corpus.significance import paired_signature
+
+    out = {"metric": "chrf", "name": rep.d.metric_name, "n_segments": rep.n_segments, "signature": rep.signature}
+    if res is None:
+        out["systems"] = [{"name": s.name, "score": float(s.trace.score)} for s in rep.systems]
+        out["test"] = {"type": None}
+        return out
+    out["systems"] = [s.to_dict() for s in res.systems]
+    out["test"] = {"type": res.test, "n_samples": res.n_samples, "seed": res.seed}
+    if res.faithful:
+        out["signature"] = paired_signature(rep.signature, res.test, res.n_samples, res.seed, res.n_ar_confidence)
+    return out
+
+
+def paper_table(rep, res, fmt: str) -> str:
+    from explainer.corpus.export import clean_json
+    from explainer.corpus.tables import render_table
+
+    return render_table(clean_json(paper_table_input(rep, res)), fmt)
+
+
+def downloads(rep, b: int, res) -> None:
+    """The BLEU view's downloads for chrF: the per-segment table with the texts (CSV), the tables for the paper
+    (LaTeX, Markdown: the paired test's numbers when one was run above) and the report (JSON)."""
+    from explainer.corpus.export import columns_csv, testset_texts, with_texts
+
+    st.header("Downloads", anchor="chrf-downloads")
+    c1, c2, c3, c4 = st.columns(4)
+    c1.download_button("Per-segment table with the texts (CSV)",
+                       lambda: columns_csv(with_texts(rep.segment_rows(b), *testset_texts(rep.testset))),
+                       file_name="corpus_segments_chrf.csv", mime="text/csv", key="cp_chrf_dl_csv",
+                       on_click="ignore")
+    c2.download_button("Table for the paper (LaTeX, booktabs)", partial(paper_table, rep, res, "latex"),
+                       file_name="corpus_chrf_table.tex", mime="text/x-tex", key="cp_chrf_dl_latex",
+                       on_click="ignore")
+    c3.download_button("Table for the paper (Markdown)", partial(paper_table, rep, res, "markdown"),
+                       file_name="corpus_chrf_table.md", mime="text/markdown", key="cp_chrf_dl_md",
+                       on_click="ignore")
+    c4.download_button("Report (JSON)", lambda: json.dumps(rep.to_dict(baseline=b), ensure_ascii=False, indent=1),
+                       file_name="chrf-report.json", mime="application/json", key="cp_chrf_dl", on_click="ignore")
+    st.caption("The tables hold each system's score, the bootstrap mean ± 95 % CI and the p-value against the "
+               "baseline when a test was run above, and the signature as a footnote — what `compare --metric chrf "
+               "--format latex` writes.")

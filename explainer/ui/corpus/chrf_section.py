@@ -8,8 +8,6 @@ System names and texts reach markdown only through ``md_escape`` and tables as d
 """
 from __future__ import annotations
 
-import json
-
 import pandas as pd
 import streamlit as st
 
@@ -142,6 +140,14 @@ def _tests(rep, b: int, ts_key: str) -> None:
     st.dataframe(pd.DataFrame(test_rows(res)), hide_index=True, width="stretch", key="cp_chrf_test_table")
 
 
+def _tests_result(rep, b: int, ts_key: str):
+    """The paired test run above for this view (baseline, settings), or None."""
+    for key, res in st.session_state.get(TESTS_KEY, {}).items():
+        if key[:5] == (ts_key, tuple(rep.names), rep.dialect, tuple(sorted(rep.options.items())), rep.names[b]):
+            return res
+    return None
+
+
 def _matrix_and_one_system(rep, test: str, n: int, key: tuple) -> None:
     """Every pair of systems (the p-value matrix and WMT-style clusters, as the BLEU view), or with one system
     sacreBLEU's bootstrap interval (``--confidence``)."""
@@ -185,5 +191,4 @@ def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
     st.dataframe(segment_table(rep, b, i, base_settings, None if only is None else only[1]), hide_index=True,
                  width="stretch", key="cp_chrf_segments",
                  column_config={"explain": st.column_config.LinkColumn("Explain", display_text="open")})
-    st.download_button("Report (JSON)", lambda: json.dumps(rep.to_dict(baseline=b), ensure_ascii=False, indent=1),
-                       file_name="chrf-report.json", mime="application/json", key="cp_chrf_dl", on_click="ignore")
+    ca.downloads(rep, b, _tests_result(rep, b, ts_key))
