@@ -143,3 +143,28 @@ def test_the_paper_tables_are_what_compare_writes(fmt, test, capsys, monkeypatch
     argv += ["--paired-bs", "--paired-bs-n", "100"] if test else []
     assert main(argv) == 0
     assert ca.paper_table(rep, res, fmt) == capsys.readouterr().out
+
+
+def _final(app) -> float:
+    """The score the segment view's last formula ends on (``… = 57.224``, as the Explain page's chrF tab writes it)."""
+    import re
+
+    (code,) = [c.value for c in app.at.code if "signature" in c.value and " = " in c.value]
+    return float(re.search(r"= ([0-9.]+)\n", code).group(1))
+
+
+def test_the_segment_view_shows_a_segments_chrf_step_by_step():
+    """A segment opens in the page as under BLEU (``seg`` / ``seg_system`` in the link): its chrF steps, ending on
+    sacreBLEU's sentence score of that segment with the page's settings."""
+    ts = load_sample("news-en")
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf", "chrf_sacrebleu_word_order": "2", "seg": "5",
+                          "seg_system": "small-model"}, page="corpus")
+    assert not app.exceptions, app.exceptions
+    lines = dict(ts.systems)["small-model"]
+    want = CHRF(word_order=2).sentence_score(lines[4], list(ts.references[4])).score
+    assert _final(app) == pytest.approx(want, abs=5e-5)
+    app.click("cp_next")
+    assert not app.exceptions and app.query["seg"] == ["6"]
+    want = CHRF(word_order=2).sentence_score(lines[5], list(ts.references[5])).score
+    assert _final(app) == pytest.approx(want, abs=5e-5)
+    assert _final(app.reopen()) == pytest.approx(want, abs=5e-5)

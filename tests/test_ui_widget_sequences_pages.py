@@ -131,10 +131,10 @@ CORPUS = PageSpec(
     # and filter, the chart format, the names given to the systems (the headline metrics' labels show them: their
     # values are compared), the analysis shown, the segment's step-by-step view and the implementations compared
     # (computed on demand); the language-pair field (what it sets, the tokenizer, is in the link); chrF's analysis
-    # shown and its n-gram order, as BLEU's analysis
+    # shown and its n-gram order, as BLEU's analysis, and the order its segment view shows (as BLEU's "ngram")
     exclude={"cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*",
              "cp_langpair", "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "cp_impl_*",
-             "(metrics)", "cp_rep_claim", "cp_rep_metric", "cp_chrf_view", "cp_chrf_ngram_order"},
+             "(metrics)", "cp_rep_claim", "cp_rep_metric", "cp_chrf_view", "cp_chrf_ngram_order", "chrf_order"},
     numbers=lambda app: [m.value for m in app.at.metric],
     fixed={"cp_test_n_bs": 100, "cp_test_n_ar": 100},
 )

@@ -357,3 +357,29 @@ def downloads(rep, b: int, res) -> None:
     st.caption("The tables hold each system's score, the bootstrap mean ± 95 % CI and the p-value against the "
                "baseline when a test was run above, and the signature as a footnote — what `compare --metric chrf "
                "--format latex` writes.")
+
+
+# ------------------------------------------------------------------------------------------ segment view
+def segment_view(rep) -> None:
+    """One segment in the page, as the BLEU view opens it: the segment picker and the system whose candidate is
+    shown (``seg`` / ``seg_system`` in the link), the outputs and references side by side, and the Explain page's
+    chrF steps for this segment with the page's chrF settings (the segment's own trace of the report)."""
+    from explainer.errors import ExplainerInputError
+    from explainer.ui.corpus.segments import _scroll_to_segment_view, _segment_navigation, _side_by_side
+    from explainer.ui.explain.chrf_section import chrf_section
+
+    st.header("Segment view", anchor="segment-view")
+    _scroll_to_segment_view()
+    seg, j = _segment_navigation(rep.n_segments, rep.names)
+    k = seg - 1
+    _side_by_side(rep, k, j)
+    s = rep.systems[j]
+    st.caption(hl.md_escape(f"Segment {seg}: {s.name}'s {rep.d.metric_name} alone {s.sentence[k]:.4f}, against "
+                            f"reference {s.trace.chosen_references[k] + 1} (the one kept); its statistics "
+                            f"{list(s.trace.segment_stats[k])} are this segment's part of the corpus score."))
+    try:
+        trace = s.trace.segment(k)
+    except (ExplainerInputError, ValueError) as e:
+        st.info(hl.md_escape(str(e)), icon=":material/info:")
+        return
+    chrf_section(trace)

@@ -8,6 +8,8 @@ System names and texts reach markdown only through ``md_escape`` and tables as d
 """
 from __future__ import annotations
 
+from functools import partial
+
 import pandas as pd
 import streamlit as st
 
@@ -16,7 +18,7 @@ from explainer.ui import chrf_view as cview
 from explainer.ui import highlight as hl
 from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus import chrf_analyses as ca
-from explainer.ui.corpus.common import _explain_url, _plot
+from explainer.ui.corpus.common import _explain_url, _on_segment_row, _plot
 from explainer.ui.corpus.reports import _cached, _Progress
 
 __all__ = ["render", "report", "segment_table", "scores_rows"]
@@ -187,8 +189,12 @@ def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
     st.header("Segments", anchor="chrf-segments")
     only = ca.filtered(rep.n_segments)
     st.caption(hl.md_escape(f"Each segment's own {rep.d.metric_name} per system; “open” shows "
-                            f"{rep.systems[i].name}'s segment step by step on the Explain page (chrF tab)."))
-    st.dataframe(segment_table(rep, b, i, base_settings, None if only is None else only[1]), hide_index=True,
-                 width="stretch", key="cp_chrf_segments",
+                            f"{rep.systems[i].name}'s segment step by step on the Explain page (chrF tab); a row "
+                            "opens it in the segment view below."))
+    table = segment_table(rep, b, i, base_settings, None if only is None else only[1])
+    st.dataframe(table, hide_index=True, width="stretch", key="cp_chrf_segments", selection_mode="single-row",
+                 on_select=partial(_on_segment_row, "cp_chrf_segments", [int(x) for x in table["segment"]],
+                                   rep.names[i]),
                  column_config={"explain": st.column_config.LinkColumn("Explain", display_text="open")})
+    ca.segment_view(rep)
     ca.downloads(rep, b, _tests_result(rep, b, ts_key))
