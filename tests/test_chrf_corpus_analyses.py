@@ -168,3 +168,23 @@ def test_the_segment_view_shows_a_segments_chrf_step_by_step():
     want = CHRF(word_order=2).sentence_score(lines[5], list(ts.references[5])).score
     assert _final(app) == pytest.approx(want, abs=5e-5)
     assert _final(app.reopen()) == pytest.approx(want, abs=5e-5)
+
+
+def test_the_scores_chart_shows_the_paired_tests_intervals(monkeypatch):
+    """As under BLEU, the corpus scores chart gets the 95 % half-widths of the test run on the page (sacreBLEU's
+    PairedTest with CHRF, computed here)."""
+    import json
+
+    from sacrebleu.significance import PairedTest
+
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    ts = load_sample("news-en")
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
+    app.set("number_input", "cp_test_n_bs", 100)
+    app.click("cp_run_test")
+    assert not app.exceptions, app.exceptions
+    bars = [d for c in app.at.get("plotly_chart") for d in json.loads(c.proto.spec)["data"] if d.get("error_y")]
+    _, res = PairedTest([(n, list(h)) for n, h in ts.systems], {"chrf": CHRF()}, _streams(ts), test_type="bs",
+                        n_samples=100)()
+    (metric,) = [x for x in res if x != "System"]
+    assert bars and bars[0]["error_y"]["array"] == pytest.approx([r.ci for r in res[metric]], abs=1e-6)

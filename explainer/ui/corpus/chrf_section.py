@@ -135,6 +135,7 @@ def _tests(rep, b: int, ts_key: str) -> None:
             p.done()
         store.clear()       # one result kept: each holds its resamples
         store[key] = res
+        st.rerun()          # the scores chart above shows the intervals: draw the page again with them
     res = store.get(key)
     if res is None:
         st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
@@ -174,8 +175,11 @@ def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
     st.header("Corpus scores", anchor="corpus-scores")
     _headline(rep, b)
     st.dataframe(pd.DataFrame(scores_rows(rep, b)), hide_index=True, width="stretch", key="cp_chrf_table")
+    tested = _tests_result(rep, b, ts_key)       # the paired test run below: its intervals as whiskers
+    by = {x.name: x.ci for x in tested.systems} if tested is not None else {}
     _plot(cc.corpus_scores_figure(rep.names, [s.trace.score for s in rep.systems], metric=rep.d.metric_name,
-                                  scale=rep.scale), "cp_chrf_scores")
+                                  scale=rep.scale, ci=[by.get(n) for n in rep.names] if by else None),
+          "cp_chrf_scores")
     st.code(f"{rep.d.metric_name} signature: {rep.signature}", language=None, wrap_lines=True)
     st.caption(hl.md_escape(f"{rep.d.label}; corpus {rep.d.metric_name} from the statistics of all "
                             f"{rep.n_segments:,} segments."))
