@@ -188,3 +188,24 @@ def test_the_scores_chart_shows_the_paired_tests_intervals(monkeypatch):
                         n_samples=100)()
     (metric,) = [x for x in res if x != "System"]
     assert bars and bars[0]["error_y"]["array"] == pytest.approx([r.ci for r in res[metric]], abs=1e-6)
+
+
+def test_one_system_gets_sacrebleus_bootstrap_interval(monkeypatch):
+    """One system (no paired test): the chrF view offers sacreBLEU's ``--confidence``, as the BLEU view does (it
+    said "the bootstrap interval below" and showed none); = ``CHRF().corpus_score(..., n_bootstrap=1000)``."""
+    from tests.test_ui_corpus import new_page
+
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    ts = load_sample("news-en")
+    hyps, r1 = list(ts.systems[0][1][:60]), [r[0] for r in ts.references[:60]]
+    at = new_page()
+    at.radio(key="cp_source").set_value("Paste").run()
+    at.text_area(key="cp_paste_ref_0").set_value("\n".join(r1))
+    at.text_area(key="cp_paste_sys_0").set_value("\n".join(hyps))
+    at.button(key="cp_load_paste").click().run()
+    at.segmented_control(key="cp_metric").set_value("CHRF").run()
+    at.button(key="cp_run_conf").click().run()
+    assert not at.exception
+    want = CHRF().corpus_score(hyps, [r1], n_bootstrap=1000)
+    line = next(m.value for m in at.markdown if "bootstrap mean" in m.value).replace("\\", "")
+    assert f"{want.score:.4f}, bootstrap mean {want._mean:.4f} ± {want._ci:.4f}" in line
