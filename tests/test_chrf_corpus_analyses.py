@@ -209,3 +209,40 @@ def test_one_system_gets_sacrebleus_bootstrap_interval(monkeypatch):
     want = CHRF().corpus_score(hyps, [r1], n_bootstrap=1000)
     line = next(m.value for m in at.markdown if "bootstrap mean" in m.value).replace("\\", "")
     assert f"{want.score:.4f}, bootstrap mean {want._mean:.4f} ± {want._ci:.4f}" in line
+
+
+def test_a_saved_chrf_comparison_restores_its_settings_view_and_test(monkeypatch):
+    """The chrF view saves a comparison as the BLEU view does: restored, it shows chrF2++ (its settings), the same
+    baseline and the paired test's p-values (PairedTest's) without running the test again."""
+    from sacrebleu.significance import PairedTest
+
+    from explainer.corpus.saved import dump_saved
+    from explainer.ui import settings as ms
+    from explainer.ui.corpus import page as corpus_page
+    from tests.test_ui_corpus import new_page
+
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf", "chrf_sacrebleu_word_order": "2",
+                          "baseline": "new-model"}, page="corpus")
+    app.set("number_input", "cp_test_n_bs", 100)
+    app.click("cp_run_test")
+    assert not app.exceptions and app.has("download_button", "cp_dl_saved")
+    ss = dict(app.at.session_state.to_dict())
+    ss[ms.SESSION_KEY] = app.at.session_state[ms.SESSION_KEY]
+    data = dump_saved(corpus_page._saved_parts(ss)).encode()
+    again = new_page()
+    again.radio(key="cp_source").set_value("Saved comparison").run()
+    again.file_uploader(key="cp_up_saved").set_value(("c.json", data, "application/json"))
+    again.run()
+    again.button(key="cp_load_saved").click().run()
+    assert not again.exception, [e.value for e in again.exception]
+    ts = load_sample("news-en")
+    named = [(n, list(dict(ts.systems)[n])) for n in ("new-model", "baseline", "small-model")]
+    _, res = PairedTest(named, {"chrf": CHRF(word_order=2)}, _streams(ts), test_type="bs", n_samples=100)()
+    (metric,) = [x for x in res if x != "System"]
+    table = {r["system"]: r for r in next(d.value for d in again.dataframe if "p-value" in d.value.columns)
+             .to_dict("records")}
+    for (name, _), want in zip(named, res[metric]):
+        assert table[name]["score"] == want.score
+        assert table[name]["p-value"] == ("— (baseline)" if want.p_value is None else f"{want.p_value:.4f}")
+    assert any(m.label.replace("\\", "").startswith("chrF2++ — ") for m in again.metric)

@@ -357,6 +357,11 @@ def downloads(rep, b: int, res) -> None:
     st.caption("The tables hold each system's score, the bootstrap mean ± 95 % CI and the p-value against the "
                "baseline when a test was run above, and the signature as a footnote — what `compare --metric chrf "
                "--format latex` writes.")
+    from explainer.ui.corpus import page as cp
+
+    st.download_button("Save this comparison (JSON: test set, names, settings, view, test results)",
+                       partial(cp._dump_saved, cp._saved_parts()), file_name="corpus_comparison.json",
+                       mime="application/json", key="cp_dl_saved", on_click="ignore")
 
 
 # ------------------------------------------------------------------------------------------ segment view

@@ -120,6 +120,7 @@ def _tests(rep, b: int, ts_key: str) -> None:
     test, n, run = _test_controls(rep)
     key = (ts_key, tuple(rep.names), rep.dialect, tuple(sorted(rep.options.items())), rep.names[b], test, n)
     _matrix_and_one_system(rep, test, n, key)
+    _restore_test(rep, b, key)
     store = st.session_state.setdefault(TESTS_KEY, {})
     if run:
         order = [b] + [j for j in range(len(rep.systems)) if j != b]
@@ -141,6 +142,51 @@ def _tests(rep, b: int, ts_key: str) -> None:
         st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
         return
     st.dataframe(pd.DataFrame(test_rows(res)), hide_index=True, width="stretch", key="cp_chrf_test_table")
+
+
+def saved_tests(ss) -> list[dict]:
+    """The chrF test of this test set as a saved comparison keeps it (with the dialect and options it was run
+    with: restored only into the same view)."""
+    out = []
+    for key, res in ss.get(TESTS_KEY, {}).items():
+        if key[0] == ss.get("cp_ts_key"):
+            d = res.to_dict(with_samples=True)
+            d.update(metric="chrf", baseline=res.systems[0].name, seconds=0.0, dialect=key[2], options=dict(key[3]))
+            out.append(d)
+    return out
+
+
+def saved_settings(ss) -> dict[str, str]:
+    """The chrF settings as the link writes them (those that differ from the library's defaults)."""
+    from explainer.ui.corpus.link import CHRF_PARAMS, PAGE
+
+    return PAGE.params({k: v for k, v in cs.view_values(ss).items() if k in CHRF_PARAMS})
+
+
+def restore_settings(params: dict, warns: list[str]) -> None:
+    """A saved comparison's chrF settings into the sidebar's widgets (each value bounded as a link's)."""
+    from explainer.ui.corpus.link import CHRF_PARAMS, PAGE
+
+    given = {k: v for k, v in params.items() if k in CHRF_PARAMS}
+    if given:
+        values = PAGE.read(given, warns, only=list(given))
+        PAGE.seed({k: values[k] for k in given})
+
+
+def _restore_test(rep, b: int, key: tuple) -> None:
+    """A restored comparison's chrF test goes where this view keeps its own, when it was run with this dialect,
+    these options and this baseline."""
+    from explainer.corpus.significance import PairedResult
+    from explainer.ui.corpus.testset import RESTORED_TESTS
+
+    pending = st.session_state.get(RESTORED_TESTS) or []
+    for t in pending:
+        if (t.get("metric") == "chrf" and t.get("baseline") == rep.names[b] and t.get("dialect") == rep.dialect
+                and t.get("options") == rep.options):
+            st.session_state.setdefault(TESTS_KEY, {}).clear()
+            st.session_state[TESTS_KEY][key] = PairedResult.from_dict(t)
+            pending.remove(t)
+            st.rerun()      # the scores chart above shows its intervals
 
 
 def _tests_result(rep, b: int, ts_key: str):
