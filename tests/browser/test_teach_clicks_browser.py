@@ -119,6 +119,9 @@ def test_every_quick_key_press_moves_one_step(new_page, app_url, view, keys, mov
     n = len(build_lesson(*(lambda e: (e.candidate, list(e.references)))(get_example("cat_mat"))).steps)
     page = new_page(width=1024, height=768)
     teach(page, app_url, "example=cat_mat&step=1" + view)
+    # the key counter is mounted (on a busy machine it may come after the page is idle: a press before it is
+    # Streamlit's shortcut's, which merges quick presses)
+    page.wait_for_function("() => window.__tchClicker && window.__tchClicker.set")
     page.mouse.click(5, 300)
     for k in keys:
         page.keyboard.press(k)

@@ -119,6 +119,11 @@ def test_a_lecture_with_pagedown_only_and_the_presenter_following(browser, app_u
             body = proj.locator("body").inner_text()
             assert "Answer:" not in body and "Common misconception" not in body, k
         assert _step_of(proj) == n and _step_of(pres) == n
+        # no frame around the step: the main area's focus ring (an inset shadow on its ::before) appeared on the
+        # projector after the click that focuses the window and a clicker key
+        ring = proj.evaluate("""() => { const b = getComputedStyle(document.querySelector('[data-testid="stMain"]'),
+                                '::before'); return [b.boxShadow, b.borderTopStyle, b.outlineStyle]; }""")
+        assert ring == ["none", "none", "none"], ring
         assert sorted(lags)[len(lags) // 2] < 1.5, lags     # median lag: one poll (0.5 s) plus a rerun
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         pres.screenshot(path=str(SCREENSHOTS / "teach-presenter-1024.png"))

@@ -64,13 +64,21 @@ export default function () {
     box.dataset.fitFor = sig;
   };
   const fitAll = () => document.querySelectorAll(".tc-fit").forEach(fitOne);
-  const st = w.__tchFit = { fitAll: fitAll };
-  new MutationObserver(fitAll).observe(document.body, { childList: true, subtree: true, characterData: true });
-  w.addEventListener("resize", fitAll);
+  // once per frame, before it is painted (a rerun changes the page many times: measuring after each change
+  // slowed the page enough on a busy machine that quick clicker presses were lost)
+  let queued = false;
+  const schedule = () => {
+    if (queued) return;
+    queued = true;
+    w.requestAnimationFrame(() => { queued = false; fitAll(); });
+  };
+  w.__tchFit = { fitAll: fitAll };
+  new MutationObserver(schedule).observe(document.body, { childList: true, subtree: true, characterData: true });
+  w.addEventListener("resize", schedule);
   // a chart is an image: its height is known once it is decoded
   document.addEventListener("load", (e) => {
     const box = e.target && e.target.closest && e.target.closest(".tc-fit");
-    if (box) { delete box.dataset.fitFor; fitAll(); }
+    if (box) { delete box.dataset.fitFor; schedule(); }
   }, true);
   fitAll();
 }

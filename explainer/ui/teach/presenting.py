@@ -13,12 +13,14 @@ from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import escape, html
 from explainer.ui.teach.common import link as to_link
 
-# the projector: Streamlit's toolbar, header and the page's own rows hidden; the step gets the window
+# the projector: Streamlit's toolbar, header and the page's own rows hidden; the step gets the window; no focus
+# frame (the main area's focus ring, drawn by its ::before, framed the step after a click and a clicker key)
 PROJECTOR_CSS = """<style>
 header[data-testid="stHeader"],[data-testid="stToolbar"],[data-testid="stSidebar"],
 [data-testid="stExpandSidebarButton"],.st-key-tch_head,.st-key-tch_nav,.st-key-tch_keys{display:none!important}
 [data-testid="stMainBlockContainer"]{padding-top:1rem!important}
 [data-testid="stMain"]:focus,[data-testid="stMain"]:focus-visible{outline:none!important}
+[data-testid="stMain"]::before{box-shadow:none!important;border:none!important;outline:none!important}
 </style>"""
 
 # clicker keys: what presentation remotes send (PageDown / PageUp), the space bar and the arrows
