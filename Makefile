@@ -49,8 +49,15 @@ lint: $(VENV)/.stamp-test
 lint-all: $(VENV)/.stamp-test
 	$(BIN)/ruff check .
 
+# The suite runs on PYTEST_WORKERS pytest-xdist workers (2: CI's 2 cores). --dist loadgroup sends all of
+# tests/browser to one worker, in order (one Streamlit server, one Chromium, as in a serial run; the group is
+# set in tests/browser/conftest.py); the other worker runs the unit and AppTest tests meanwhile, and whichever
+# finishes first takes the remaining ones. PYTEST_WORKERS=0 runs everything in one process.
+PYTEST_WORKERS ?= 2
+XDIST_ARGS = $(if $(filter-out 0,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadgroup)
+
 test: lint
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q $(XDIST_ARGS) $(PYTEST_ARGS)
 
 bench: $(VENV)/.stamp-test
 	$(BIN)/python bench/run_all.py

@@ -64,6 +64,49 @@ def rouge155_sample_test(tmp_path_factory) -> Path:
     return dest
 
 
+BROWSER_TESTS = "tests/browser/"   # node ids are relative to the repository root (pytest.ini)
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: no error where it is not installed
+def pytest_xdist_make_scheduler(config, log):
+    """`make test` runs the suite on 2 pytest-xdist workers with ``--dist loadgroup``; all of tests/browser is ONE
+    work unit, so it runs on one worker, in file order, against that worker's one Streamlit server and Chromium
+    (as in a serial run: never two Chromium sessions at once), while the other worker runs the unit and AppTest
+    tests one by one. The unit is taken first (the largest), and a worker that runs out of work takes the rest.
+
+    Done here by node id rather than with ``xdist_group`` marks: pytest-xdist 3.8.0 groups by renaming the node
+    ids, which pytest 9.2 no longer honours (pytest-dev/pytest-xdist#1386), so the marks are silently ignored."""
+    if config.getoption("dist", None) != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class BrowserTestsOnOneWorker(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return BROWSER_TESTS if nodeid.startswith(BROWSER_TESTS) else super()._split_scope(nodeid)
+
+    return BrowserTestsOnOneWorker(config, log)
+
+
+BROWSER_NOT_RUN = "BROWSER TESTS NOT RUN"   # the skip reason of tests/browser/conftest.py without Chromium
+_BROWSER_SKIPS: list[str] = []
+
+
+def pytest_runtest_logreport(report):
+    # Runs where the reports arrive: in the one pytest process, or in pytest-xdist's controller (which never
+    # imports tests/browser/conftest.py), so the banner below is printed in both cases.
+    if report.skipped and BROWSER_NOT_RUN in str(report.longrepr) and not _BROWSER_SKIPS:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        _BROWSER_SKIPS.append(reason.removeprefix("Skipped: "))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """A banner at the end of the run when the browser tests were skipped, so it is not missed."""
+    if _BROWSER_SKIPS:
+        terminalreporter.write_sep("!", "BROWSER TESTS SKIPPED", red=True, bold=True)
+        terminalreporter.write_line(f"{_BROWSER_SKIPS[0]} — set EXPLAINER_REQUIRE_BROWSER=1 to make this a failure",
+                                    red=True, bold=True)
+
+
 # Hypothesis: no per-example deadline. The machine has 2 cores shared with a Streamlit server during the
 # browser tests, so wall-clock deadlines would make property tests flaky without testing anything real.
 try:

@@ -29,7 +29,7 @@ import pytest
 # Both this file and tests/conftest.py are imported under the bare module name "conftest" (tests/ is not a
 # package), so whichever is loaded last answers `from conftest import ...`. Re-export the shared helpers so
 # that such imports work whatever the collection order.
-from tests.conftest import DATA, GOLDEN, golden, load_jsonl, seed_vectors  # noqa: F401,E402
+from tests.conftest import BROWSER_NOT_RUN, DATA, GOLDEN, golden, load_jsonl, seed_vectors  # noqa: F401,E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("EXPLAINER_CHROMIUM", "/usr/bin/chromium")
@@ -40,26 +40,16 @@ REQUIRE = os.environ.get("EXPLAINER_REQUIRE_BROWSER") == "1"
 
 
 def pytest_collection_modifyitems(config, items):
+    # (under `make test`'s pytest-xdist workers all these tests run on one worker: tests/conftest.py)
     here = str(Path(__file__).parent)
     for item in items:
         if str(item.fspath).startswith(here):
             item.add_marker(pytest.mark.browser)
 
 
-_SKIPPED: list[str] = []
-
-
-def pytest_terminal_summary(terminalreporter):
-    """A banner at the end of the run when the browser tests were skipped, so it is not missed."""
-    if _SKIPPED:
-        terminalreporter.write_sep("!", "BROWSER TESTS SKIPPED", red=True, bold=True)
-        terminalreporter.write_line(f"{_SKIPPED[0]} — set EXPLAINER_REQUIRE_BROWSER=1 to make this a failure",
-                                    red=True, bold=True)
-
-
 def _unavailable(reason: str):
-    msg = f"BROWSER TESTS NOT RUN: {reason}"
-    _SKIPPED.append(msg)
+    # the end-of-run banner is printed by tests/conftest.py (it sees the skip reports, also under pytest-xdist)
+    msg = f"{BROWSER_NOT_RUN}: {reason}"
     if REQUIRE:
         pytest.fail(msg + " (EXPLAINER_REQUIRE_BROWSER=1)", pytrace=False)
     # Loud: also on stderr, so a skipped browser suite is noticed in a local run.
@@ -81,7 +71,10 @@ def app_url(tmp_path_factory):
     if not streamlit:
         _unavailable("the `streamlit` executable was not found next to the Python interpreter")
     # EXPLAINER_APP_PORT: a fixed port (machines shared by several runs give each its own range)
-    port = int(os.environ.get("EXPLAINER_APP_PORT") or _free_port())
+    # (under pytest-xdist each worker runs its own server: worker gwN adds N to that port)
+    fixed = os.environ.get("EXPLAINER_APP_PORT")
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    port = int(fixed) + int(worker.removeprefix("gw") or 0) if fixed else _free_port()
     log = tmp_path_factory.mktemp("streamlit") / "server.log"
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", PYTHONUNBUFFERED="1")
     cmd = [str(streamlit), "run", str(ROOT / "app.py"), "--server.headless", "true",
