@@ -287,22 +287,14 @@ def implementations(rep, i: int, ts_key: str) -> None:
 
 def _pair(rows: dict, res: dict) -> None:
     from explainer.dialectcmp.chrf_compare import corpus_pair
+    from explainer.ui.corpus.dialects import pick_two_rows
     from explainer.ui.dialects.chrf_part import STEP_WORDS, divergence_rows
 
-    ss = st.session_state
-    st.markdown("**Where do two of them first disagree on this corpus?**")
-    ids = [r["id"] for r in res["rows"]]
     labels = {r["id"]: r["label"] for r in res["rows"]}
-    a0 = ss.get("cp_impl_chrf_a") if ss.get("cp_impl_chrf_a") in ids else ids[0]
-    b0 = ss.get("cp_impl_chrf_b") if ss.get("cp_impl_chrf_b") in ids and ss.get("cp_impl_chrf_b") != a0 else \
-        next(x for x in ids if x != a0)
-    ss["cp_impl_chrf_a"], ss["cp_impl_chrf_b"] = a0, b0
-    c1, c2 = st.columns(2)
-    a = c1.selectbox("Row A", ids, key="cp_impl_chrf_a", format_func=labels.get)
-    b = c2.selectbox("Row B", ids, key="cp_impl_chrf_b", format_func=labels.get)
-    if a == b:
-        st.info("Pick two different rows.")
+    picked = pick_two_rows([r["id"] for r in res["rows"]], labels, "cp_impl_chrf_a", "cp_impl_chrf_b")
+    if picked is None:
         return
+    a, b = picked
     pair = next((p for p in res["pairs"] if p["a"] == a and p["b"] == b), None)
     if pair is None:
         pair = corpus_pair(rows, a, b)

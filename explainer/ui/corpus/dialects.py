@@ -110,21 +110,29 @@ def render(rep, metric: str, i: int, ts_key: str, *, rouge_type: str | None = No
                        icon=":material/download:")
 
 
-def _divergence(cmp, name: str, open_segment) -> None:
+def pick_two_rows(ids: list[str], labels: dict[str, str], key_a: str, key_b: str) -> tuple[str, str] | None:
+    """"Where do two of them first disagree?": two row pickers whose stored values are reconciled with the rows
+    drawn (a row no longer there falls back to the first two different ones); None when both pick one row."""
     ss = st.session_state
     st.markdown("**Where do two of them first disagree on this corpus?**")
-    ids = [r.id for r in cmp.rows]
-    labels = {r.id: r.label for r in cmp.rows}
-    a0 = ss.get("cp_impl_a") if ss.get("cp_impl_a") in ids else ids[0]
-    b0 = ss.get("cp_impl_b") if ss.get("cp_impl_b") in ids and ss.get("cp_impl_b") != a0 else \
-        next(x for x in ids if x != a0)
-    ss["cp_impl_a"], ss["cp_impl_b"] = a0, b0
+    a0 = ss.get(key_a) if ss.get(key_a) in ids else ids[0]
+    b0 = ss.get(key_b) if ss.get(key_b) in ids and ss.get(key_b) != a0 else next(x for x in ids if x != a0)
+    ss[key_a], ss[key_b] = a0, b0
     c1, c2 = st.columns(2)
-    a = c1.selectbox("Row A", ids, key="cp_impl_a", format_func=labels.get)
-    b = c2.selectbox("Row B", ids, key="cp_impl_b", format_func=labels.get)
+    a = c1.selectbox("Row A", ids, key=key_a, format_func=labels.get)
+    b = c2.selectbox("Row B", ids, key=key_b, format_func=labels.get)
     if a == b:
         st.info("Pick two different rows.")
+        return None
+    return a, b
+
+
+def _divergence(cmp, name: str, open_segment) -> None:
+    labels = {r.id: r.label for r in cmp.rows}
+    picked = pick_two_rows([r.id for r in cmp.rows], labels, "cp_impl_a", "cp_impl_b")
+    if picked is None:
         return
+    a, b = picked
     div = cmp.pair(a, b)    # this session's comparison: computed on demand and kept
     step = dv.STEP_WORDS.get(div.first_step, div.first_step)
     word = div.first_step or "none"
