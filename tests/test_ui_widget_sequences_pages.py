@@ -130,7 +130,8 @@ CORPUS = PageSpec(
     # (computed on demand); the language-pair field (what it sets, the tokenizer, is in the link)
     exclude={"cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*",
              "cp_langpair", "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "cp_impl_*",
-             "(metrics)", "cp_rep_claim", "cp_rep_metric"},
+             "(metrics)", "cp_rep_claim", "cp_rep_metric", "cp_sort", "cp_sort_desc", "cp_table_page",
+             "cp_seg_charts"},
     numbers=lambda app: [m.value for m in app.at.metric],
     fixed={"cp_test_n_bs": 100, "cp_test_n_ar": 100},
 )
