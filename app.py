@@ -6,7 +6,7 @@ import streamlit as st
 # A local image, not ":material/...:": Streamlit fetches a Material page icon from fonts.gstatic.com, and no
 # request may leave the machine (an offline classroom; privacy). Icons inside the page use the bundled font.
 FAVICON = Path(__file__).resolve().parent / "explainer" / "ui" / "assets" / "favicon.png"
-st.set_page_config(page_title="BLEU & ROUGE explainer", page_icon=str(FAVICON), layout="wide")
+st.set_page_config(page_title="BLEU, ROUGE & chrF explainer", page_icon=str(FAVICON), layout="wide")
 
 pages = [
     st.Page("explainer/ui/pages/explain.py", title="Explain", icon=":material/search:", default=True),

@@ -48,8 +48,6 @@ def test_cli_rows_print_their_numbers(capsys, monkeypatch):
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(line.encode()), encoding="utf-8"))
         assert main(row["argv"]) == 0
         assert json.loads(capsys.readouterr().out)["native_score"] == row["native_score"]
-    rc = main(["dialects", "--metric", "chrf", "--jsonl", "-", "--corpus"])
-    assert rc == 2 and "not available for --metric chrf" in capsys.readouterr().err
 
 
 def test_the_comparison_is_bounded_before_any_work():

@@ -157,8 +157,8 @@ def test_no_product_text_names_a_missing_file_or_where_it_was_made():
     markdown = re.compile(r"(?<![\w/.-])([\w-]+\.md)\b")
     bare_golden = re.compile(r"(?<!data/)\bgolden/[\w/]+\.jsonl\b")
     # + downloads' file names (the lesson handouts, …-teacher.md / …-student.md; the Corpus page's
-    # corpus_{metric}_table.md)
-    downloads = {"bleu-rouge-lesson.md", "_table.md", "-student.md", "-teacher.md"}
+    # corpus_{metric}_table.md, the chrF view's corpus_chrf_table.md)
+    downloads = {"bleu-rouge-lesson.md", "_table.md", "corpus_chrf_table.md", "-student.md", "-teacher.md"}
     names = {pathlib.PurePath(t).name for t in tracked} | downloads
     bad = []
     for f in files:

@@ -134,3 +134,22 @@ def test_reference_picker_speaks_the_tables_words(dialect, word):
     assert all(word in str(v) for v in winners["kept"]) or word == "kept"
     assert word in note
     assert [o for o in app.at.selectbox(key="rouge_ref").options] == [f"reference {i + 1}" for i in range(4)]
+
+
+def test_pltrdy_f_shows_its_epsilon():
+    """rouge 1.0.1 computes F as 2·(P·R / (P + R + 1e-8)): the formula shows the 1e-8 and ends at the package's
+    own F (run live), not at the harmonic mean."""
+    from rouge import Rouge
+
+    ex = get_example("cat_mat")
+    app = BrowserLikeApp({"example": ex.id, "rouge_dialect": "pltrdy"}, tab="ROUGE")
+    assert not app.exceptions
+    tex = [el.value for el in app.at.latex if r"\frac{2PR}" in el.value]
+    assert tex and all(r"P + R + 10^{-8}" in t for t in tex), tex
+    live = Rouge().get_scores(ex.candidate, ex.references[0])[0]["rouge-1"]["f"]
+    assert any(_last_number(t) == pytest.approx(live, abs=6e-6) for t in tex), (tex, live)
+    for t in tex:
+        n, bad = check_formula(t)   # the chain 2·p·r / (p + r + 10^-8) = F holds to its printed digits
+        assert n and not bad, (t, bad)
+    captions = " ".join(c.value for c in app.at.caption).replace("\\", "")
+    assert "F = 2·P·R / (P + R + 1e-8): rouge 1.0.1" in captions and "adds 1e-8 to the denominator" in captions

@@ -64,12 +64,15 @@ TEACH = PageSpec(
             lambda r: {"candidate": "the the the the", "ref": ["the cat is on the mat", "there is a cat"]},
             lambda r: {"mode": "practice", "seed": str(r.randrange(20)), "level": r.choice(["easy", "medium"]),
                        "n": "6", "item": "1"},
+            # chrF's exercise sets (the "Lesson of" choice)
+            lambda r: {"mode": "practice", "seed": str(r.randrange(20)), "level": r.choice(["easy", "hard"]),
+                       "n": "6", "item": "1", "metric": r.choice(["chrf", "chrf++"])},
             # presenting (projector / presenter windows of one room) and the ready-made demo
             lambda r: {"example": r.choice(EXAMPLES).id, "view": r.choice(["projector", "presenter"]),
                        "room": "%016x" % r.getrandbits(64)},
             lambda r: {"example": r.choice(EXAMPLES).id, "demo": str(r.randint(1, 3))}],
     switches=["tch_mode", "tch_source", "tch_example", "tch_example", "tch_preset", "tch_variant", "tch_step",
-              "tch_order", "tch_item", "tch_level", "bleu_dialect", "rouge_dialect"],
+              "tch_order", "tch_item", "tch_level", "bleu_dialect", "rouge_dialect", "tch_metric"],
     # the answers typed and the LCS table's fill slider are the student's own, not the lesson's
     exclude=_teach_exclude, numbers=_teach_numbers,
     link_ok=_teach_link_ok,
@@ -123,15 +126,16 @@ CORPUS = PageSpec(
             lambda r: {"sample": "news-en"}],
     switches=["cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_rouge_type", "cp_differ_view",
               "cp_rdiffer_view", "cp_view_family", "cp_impl_a", "cp_impl_b", "bleu_dialect", "rouge_dialect",
-              "rouge_types"],
+              "rouge_types", "cp_chrf_view", "cp_chrf_ngram_order", "cp_impl_chrf_a", "cp_impl_chrf_b"],
     # not in the link (docs/corpus.md lists what is): the input form (the sample loaded is), the table's search
     # and filter, the chart format, the names given to the systems (the headline metrics' labels show them: their
     # values are compared), the analysis shown, the segment's step-by-step view and the implementations compared
-    # (computed on demand); the language-pair field (what it sets, the tokenizer, is in the link)
+    # (computed on demand); the language-pair field (what it sets, the tokenizer, is in the link); chrF's analysis
+    # shown and its n-gram order, as BLEU's analysis, and the order its segment view shows (as BLEU's "ngram")
     exclude={"cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*",
              "cp_langpair", "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "cp_impl_*",
-             "(metrics)", "cp_rep_claim", "cp_rep_metric", "cp_sort", "cp_sort_desc", "cp_table_page",
-             "cp_seg_charts"},
+             "(metrics)", "cp_rep_claim", "cp_rep_metric", "cp_chrf_view", "cp_chrf_ngram_order", "chrf_order",
+             "cp_sort", "cp_sort_desc", "cp_table_page", "cp_seg_charts"},
     numbers=lambda app: [m.value for m in app.at.metric],
     fixed={"cp_test_n_bs": 100, "cp_test_n_ar": 100},
 )

@@ -1,7 +1,7 @@
 """`python -m explainer dialects ...`: every implementation side by side, and where two first disagree.
 
     python -m explainer dialects --candidate TEXT --ref TEXT [--ref TEXT ...] [--metric bleu|rouge|chrf]
-    python -m explainer dialects --jsonl FILE [--metric bleu|rouge] [--corpus]
+    python -m explainer dialects --jsonl FILE [--metric bleu|rouge|chrf] [--corpus]
 
 Prints, per input (one JSON object per line in ``--jsonl`` mode; one for the whole file with ``--corpus``):
 ``{"metric", "level", "rows": [{"id", "label", "dialect", "options", "argv", "score", "bleu"|"fmeasure", ...}],
@@ -122,11 +122,21 @@ def _compare_chrf(args, cand, refs, where: str) -> dict:
         raise CliError(f"{where}{e}") from None
 
 
+def _compare_chrf_corpus(args, segments) -> dict:
+    """chrF's implementations at corpus level (sacreBLEU's corpus_score, NLTK's corpus_chrf)."""
+    from explainer.dialectcmp.chrf_compare import compare_chrf_corpus, row_specs
+
+    ids = [r[0] for r in row_specs()]
+    try:
+        return compare_chrf_corpus([s[1] for s in segments], [s[2] for s in segments],
+                                   parse_pairs(args.pair, ids, args.all_pairs))
+    except ValueError as e:
+        raise CliError(str(e)) from None
+
+
 def run(args) -> int:
     _write = write
     types = _types(args)
-    if args.corpus and args.metric == "chrf":
-        raise CliError("--corpus is not available for --metric chrf yet (compare the segments one by one)")
     if args.candidate is not None:
         if args.corpus:
             raise CliError("--corpus needs --jsonl (one segment per line)")
@@ -141,6 +151,9 @@ def run(args) -> int:
         where = "standard input" if args.jsonl == "-" else args.jsonl
         raise CliError(f"{where} has no segments: give one JSON object per line, "
                        '{"candidate": "...", "references": ["..."]}')
+    if args.corpus and args.metric == "chrf":
+        _write(_compare_chrf_corpus(args, segments), "the corpus result")
+        return 0
     if args.corpus:
         from explainer.dialectcmp.comparison import compare_corpus, default_pairs, pairs_scope
 

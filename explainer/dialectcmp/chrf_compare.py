@@ -15,7 +15,8 @@ from typing import Sequence
 
 from explainer.dialectcmp.configs import Config
 
-__all__ = ["ChrfRow", "row_specs", "chrf_rows", "first_difference", "compare_chrf"]
+__all__ = ["ChrfRow", "row_specs", "chrf_rows", "first_difference", "compare_chrf", "ChrfCorpusRow", "chrf_corpus_rows",
+           "first_corpus_difference", "corpus_comparison", "corpus_pair", "compare_chrf_corpus"]
 
 @dataclass
 class ChrfRow:
@@ -111,3 +112,113 @@ def compare_chrf(candidate: str, references: Sequence[str], pairs: Sequence[tupl
             raise ValueError(f"unknown row in pair {x}:{y}; rows: {', '.join(by_id)}")
         out_pairs.append({"a": x, "b": y, **first_difference(by_id[x].trace, by_id[y].trace)})
     return {"metric": "chrf", "level": "segment", "rows": [r.to_dict() for r in rows], "pairs": out_pairs}
+
+
+# ------------------------------------------------------------------------------------------------ corpus level
+@dataclass
+class ChrfCorpusRow:
+    id: str
+    label: str
+    config: Config
+    trace: object = field(repr=False)       # ChrfCorpusTrace (segment traces on demand)
+    summary: dict = field(repr=False, default_factory=dict)
+
+    def to_dict(self) -> dict:
+        t = self.summary
+        return {"id": self.id, "label": self.label, "dialect": self.config.dialect, "options": self.config.opts,
+                "argv": self.config.argv() + ["--corpus"], "name": t["name"], "score": t["score"],
+                "native_score": t["native_score"], "scale": t["scale"], "averaging": t["averaging"],
+                "signature": t["signature"], "orders": t["orders"], "stats": t["stats"],
+                "warnings": [w["message"] for w in t["warnings"]]}
+
+
+def chrf_corpus_rows(candidates: Sequence[str], references: Sequence[Sequence[str]], progress=None
+                     ) -> list[ChrfCorpusRow]:
+    """Every chrF dialect's ``comparison_rows`` at corpus level: sacreBLEU's ``corpus_score`` (summed statistics),
+    NLTK's ``corpus_chrf`` (its mean of the per-order F over segments). ``progress(done, total, what)``."""
+    from explainer.chrf.algorithm import explain_corpus
+
+    texts = list(candidates) + [r for rs in references for r in rs]
+    specs = row_specs(texts)
+    out = []
+    for k, (rid, dialect, opts, label) in enumerate(specs):
+        if progress is not None:
+            progress(k, len(specs), label)
+        cfg = Config.make("chrf", dialect, opts, id=rid, label=label)
+        tr = explain_corpus(cfg.bound(), candidates, references)
+        summary = tr.to_dict()
+        summary.pop("segment_stats", None)
+        summary.pop("chosen_references", None)
+        out.append(ChrfCorpusRow(rid, label, cfg, tr, summary))
+    return out
+
+
+def _first_segment(a: ChrfCorpusRow, b: ChrfCorpusRow) -> int | None:
+    """The first segment whose kept statistics (or kept reference) differ in the two rows."""
+    ta, tb = a.trace, b.trace
+    for k, (x, y) in enumerate(zip(ta.segment_stats, tb.segment_stats)):
+        if list(x) != list(y) or ta.chosen_references[k] != tb.chosen_references[k]:
+            return k
+    return None
+
+
+def first_corpus_difference(a: ChrfCorpusRow, b: ChrfCorpusRow) -> dict:
+    """The first step where two corpus rows disagree: the orders; else the first segment whose statistics differ
+    (with that segment's own first step: references, characters, counts); else β, the per-order F, the averaging
+    (NLTK's corpus score is the mean over segments of the per-order F), the score. ``segment``: 0-based or None."""
+    sa, sb = a.summary, b.summary
+    if _orders(sa) != _orders(sb):
+        return {"first_step": "orders", "segment": None, "cells": {"a": _orders(sa), "b": _orders(sb)},
+                "why": "different n-gram orders: chrF++ adds word unigrams and bigrams"}
+    k = _first_segment(a, b)
+    if k is not None:
+        seg = first_difference(a.trace.segment(k).summary_dict(), b.trace.segment(k).summary_dict())
+        step = seg["first_step"] or "counts"
+        why = seg["why"] if seg["first_step"] else "another reference was kept"
+        return {"first_step": step, "segment": k, "cells": seg["cells"],
+                "why": f"segment {k + 1} (the first whose statistics differ): {why}"}
+    steps = (("beta", sa["combination"]["beta"], sb["combination"]["beta"], "a different β weighs recall differently"),
+             ("per-order F", [o["f"] for o in sa["orders"]], [o["f"] for o in sb["orders"]],
+              "the same counts, aggregated differently: the F of the corpus's summed counts per order (sacreBLEU) "
+              "or the mean of each segment's F per order (NLTK's corpus_chrf)"),
+             ("averaging", sa["averaging"], sb["averaging"],
+              "effective order averages P and R over the orders before one F; eps smoothing averages the per-order F "
+              "of the summed statistics; NLTK's corpus_chrf averages the per-order F of each segment"))
+    for step, x, y, why in steps:
+        if x != y:
+            return {"first_step": step, "segment": None, "cells": {"a": x, "b": y}, "why": why}
+    if abs(sa["score"] - sb["score"]) > 1e-9:
+        return {"first_step": "score", "segment": None, "cells": {"a": sa["score"], "b": sb["score"]},
+                "why": "the scores differ"}
+    return {"first_step": None, "segment": None, "cells": {},
+            "why": "the same score on 0–100 (the native scales may differ: NLTK 0–1)"}
+
+
+def corpus_comparison(candidates: Sequence[str], references: Sequence[Sequence[str]],
+                      pairs: Sequence[tuple[str, str]] | None = None, progress=None
+                      ) -> tuple[dict[str, ChrfCorpusRow], dict]:
+    """The corpus rows by id (their traces: a later pair costs no new pass over the corpus) and the comparison
+    :func:`compare_chrf_corpus` returns."""
+    from explainer.dialectcmp.limits import check_corpus
+
+    cands, refs = check_corpus(candidates, references)
+    rows = chrf_corpus_rows(cands, refs, progress)
+    by_id = {r.id: r for r in rows}
+    todo = pairs if pairs is not None else [(rows[0].id, r.id) for r in rows[1:]]
+    out_pairs = [corpus_pair(by_id, x, y) for x, y in todo]
+    return by_id, {"metric": "chrf", "level": "corpus", "n_segments": len(cands),
+                   "rows": [r.to_dict() for r in rows], "pairs": out_pairs}
+
+
+def corpus_pair(by_id: dict[str, ChrfCorpusRow], a: str, b: str) -> dict:
+    """``{"a", "b", "first_step", "segment", "why", "cells"}`` of two corpus rows."""
+    if a not in by_id or b not in by_id:
+        raise ValueError(f"unknown row in pair {a}:{b}; rows: {', '.join(by_id)}")
+    return {"a": a, "b": b, **first_corpus_difference(by_id[a], by_id[b])}
+
+
+def compare_chrf_corpus(candidates: Sequence[str], references: Sequence[Sequence[str]],
+                        pairs: Sequence[tuple[str, str]] | None = None, progress=None) -> dict:
+    """``dialects --metric chrf --corpus``: the corpus rows and, per pair (default: each row against the first),
+    the first step where they disagree; the Dialects comparison's corpus limits are checked before any work."""
+    return corpus_comparison(candidates, references, pairs, progress)[1]

@@ -123,6 +123,7 @@ class PltrdyDialect(RougeDialect):
     max_n = 5
     #: get_scores pairs each candidate with ONE reference: several are the explainer's best-F loop, not the package
     multi_reference = False
+    f_epsilon = 1e-8
     short_label = "rouge (pltrdy)"
     rank = 6
     search_multi_ref = (("best-f", 0.0, ""),)

@@ -118,6 +118,8 @@ class RougeDialect(Dialect):
     #: F is P·R / ((1 − α)·P + α·R) from the printed (rounded) P and R, α an option (ROUGE-1.5.5 -p); otherwise
     #: F1 = 2PR / (P + R)
     weighted_f: ClassVar[bool] = False
+    #: what the implementation adds to the denominator of F1 (rouge 1.0.1: 2·PR/(P + R + 1e-8))
+    f_epsilon: ClassVar[float] = 0.0
     #: what the implementation itself calls ROUGE-L is the summary-level union LCS over sentences (this project's
     #: rougeLsum; ROUGE-1.5.5), not one LCS over the whole text (a reproduce search labels a "ROUGE-L" match with it)
     rouge_l_is_summary_level: ClassVar[bool] = False

@@ -106,7 +106,7 @@ def mixup_hint(q: Question, v: float) -> str:
     """A hint when ``v`` (wrong) fits a usual mix-up: the other scale of a score, a percentage typed without its
     sign, a count off by one. "" otherwise. Never states the answer."""
     if q.kind == "score" and q.scale == 100 and v <= 1 and _near(v * 100, q.answer, q.tolerance):
-        return (f"You typed {num(v)}: that looks like the 0–1 scale, but this BLEU is on the 0–100 scale "
+        return (f"You typed {num(v)}: that looks like the 0–1 scale, but this score is on the 0–100 scale "
                 "(sacreBLEU reports percent). Multiply by 100.")
     if q.kind == "score" and q.scale == 1 and v > 1 and _near(v / 100, q.answer, q.tolerance):
         return f"You typed {num(v)}: that looks like the 0–100 scale, but this score is on the 0–1 scale."

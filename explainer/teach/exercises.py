@@ -12,6 +12,10 @@ Kinds of generated pair:
 * ``missing4``: every fourth token replaced, so no 4-gram matches (precision per order, smoothing);
 * ``short``: the first tokens of the reference only (brevity penalty);
 * ``reorder``: the reference's chunks swapped (ROUGE-L's in-order subsequence).
+
+A chrF set (``metric="chrf"`` or ``"chrf++"``: the Teach page's "Lesson of") asks the chrF lesson's questions
+(:mod:`explainer.teach.chrf_steps`, sacreBLEU's chrF2 / chrF2++) about the same generated pairs: the clipped
+character (or, chrF++, word) n-gram matches of an order, the precision, recall or F-β of an order, the score.
 """
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ from explainer.teach.model import Question
 
 __all__ = ["LEVELS", "KINDS", "MAX_SET", "MAX_SEED", "Exercise", "AttackItem", "ExerciseSet", "generate_set",
            "attack_items", "check_attack", "attack_preset_ids", "make_pair", "attack_feedback", "item_points",
-           "score_text", "ATTACK_CONTEXT"]
+           "score_text", "ATTACK_CONTEXT", "CHRF_KINDS", "SET_METRICS"]
 
 LEVELS = ("easy", "medium", "hard")
 KINDS = ("clip", "missing4", "short", "reorder")
@@ -41,7 +45,23 @@ _TAILS = ("this morning", "after lunch", "in the rain", "last night", "before sc
 _FILLERS = ("quickly", "yellow", "seven", "perhaps", "silver", "gently", "twelve", "orange", "slowly", "maybe")
 
 _KIND_TITLES = {"clip": "Repeated words (clipping)", "missing4": "A missing 4-gram", "short": "A short candidate",
-                "reorder": "A reordering (ROUGE-L)", "attack": "Spot the gaming attack"}
+                "reorder": "A reordering (ROUGE-L)", "attack": "Spot the gaming attack",
+                "chrf-match": "chrF: matched n-grams", "chrf-prf": "chrF: P, R and F of an order",
+                "chrf-score": "chrF: the score"}
+
+SET_METRICS = ("bleu-rouge", "chrf", "chrf++")      # the Teach page's "Lesson of"
+CHRF_KINDS = ("chrf-match", "chrf-prf", "chrf-score")
+# (chrF kind, level) -> (the generated pair's kind, what is asked: a chrF step id, or "precision" / "recall" / "f"
+# of the focus order, the character order followed: None = the lesson's own choice, where clipping matters)
+_CHRF_PLAN = {
+    ("chrf-match", "easy"): ("clip", "chrf-ngrams", None), ("chrf-match", "medium"): ("missing4", "chrf-ngrams", 2),
+    ("chrf-match", "hard"): ("clip", "chrf-words", 3),
+    ("chrf-prf", "easy"): ("short", "recall", None), ("chrf-prf", "medium"): ("missing4", "precision", 2),
+    ("chrf-prf", "hard"): ("clip", "f", 3),
+    ("chrf-score", "easy"): ("short", "chrf-average", None),
+    ("chrf-score", "medium"): ("missing4", "chrf-average", None),
+    ("chrf-score", "hard"): ("clip", "chrf-average", None),
+}
 
 # (kind, level) -> (the walkthrough step whose question is asked, the BLEU order followed, references)
 _PLAN = {
@@ -199,6 +219,54 @@ def _numeric(index: int, kind: str, level: str, rng: random.Random) -> Exercise:
                     family=step.family)
 
 
+def _chrf_numeric(index: int, kind: str, level: str, rng: random.Random, metric: str) -> Exercise:
+    """A chrF exercise: the chrF lesson's question (or P / R / F of its focus order) about a generated pair."""
+    from explainer.chrf import explain_chrf
+    from explainer.teach.chrf_steps import chrf_steps, focus_order
+
+    pair_kind, asked, order = _CHRF_PLAN[(kind, level)]
+    cand, refs = make_pair(pair_kind, level, rng)
+    words = 2 if metric == "chrf++" else 0
+    t = explain_chrf(cand, refs, word_order=words).to_dict()
+    focus = focus_order(t) if order is None else order - 1
+    steps = {s.id: s for s in chrf_steps(t, focus)}
+    if asked == "chrf-words" and asked not in steps:
+        asked = "chrf-ngrams"          # chrF without word n-grams: the character order's matches
+    if asked in steps:
+        q, step_id = steps[asked].question, asked
+    else:
+        q, step_id = _order_question(t, focus, asked), "chrf-prf"
+    return Exercise(index, kind, _KIND_TITLES[kind], cand, tuple(refs), step_id, focus + 1, q, family="chrF")
+
+
+def _order_question(t: dict, i: int, measure: str) -> Question:
+    """Precision, recall or F-β of order ``i`` (the trace's numbers; sacreBLEU's for chrF2)."""
+    from explainer.teach.answers import question
+    from explainer.teach.chrf_steps import _label
+    from explainer.teach.model import Table, frac, num
+
+    o = t["combination"]["orders"][i]
+    beta = num(t["combination"]["beta"])
+    label = _label(o)
+    given = (Table(("order", "matched", "cand. n-grams", "ref. n-grams"),
+                   ((label, num(o["match"]), num(o["hyp"]), num(o["ref"])),)),)
+    if measure == "precision":
+        return question(f"chrf-precision-{o['kind']}{o['n']}", f"What is the precision of the {label}?",
+                        o["precision"], kind="ratio", shown=frac(o["match"], o["hyp"], o["precision"]) if o["hyp"]
+                        else num(o["precision"]), given=given,
+                        explanation=f"Precision divides the matches by the candidate's n-grams: P = "
+                                    f"{o['precision_note']}.")
+    if measure == "recall":
+        return question(f"chrf-recall-{o['kind']}{o['n']}", f"What is the recall of the {label}?", o["recall"],
+                        kind="ratio", shown=frac(o["match"], o["ref"], o["recall"]) if o["ref"] else num(o["recall"]),
+                        given=given, explanation=f"Recall divides the matches by the reference's n-grams: R = "
+                                                 f"{o['recall_note']}.")
+    return question(f"chrf-f-{o['kind']}{o['n']}", f"What is F{beta} (β = {beta}) of the {label}?", o["f"],
+                    kind="ratio", shown=num(o["f"]), given=given,
+                    explanation=f"P = {o['precision_note']}, R = {o['recall_note']}; F{beta} = (1 + β²)·P·R / "
+                                f"(β²·P + R) = {o['f_note']}.")
+
+
 # -------------------------------------------------------------------------------------- attack items
 def attack_preset_ids() -> list[str]:
     """Gaming-lab presets usable as "spot the attack": catalogued gaming attacks (G…) of one candidate whose
@@ -275,18 +343,23 @@ def attack_feedback(item: AttackItem, choice: int | None, metrics) -> tuple[int,
 
 
 # -------------------------------------------------------------------------------------------- the set
-def generate_set(seed: int, level: str = "easy", n: int = 6, *, attacks: bool = True) -> ExerciseSet:
+def generate_set(seed: int, level: str = "easy", n: int = 6, *, attacks: bool = True,
+                 metric: str = "bleu-rouge") -> ExerciseSet:
     """``n`` items (1..MAX_SET) for ``seed`` (0..MAX_SEED) and ``level``: every kind of generated pair in a
-    seeded order, and — with ``attacks`` and at least 3 items — one "spot the attack" item per 4 items."""
+    seeded order, and — with ``attacks`` and at least 3 items — one "spot the attack" item per 4 items.
+    ``metric``: "bleu-rouge" (BLEU and ROUGE questions), "chrf" or "chrf++" (chrF's, :data:`CHRF_KINDS`)."""
+    if metric not in SET_METRICS:
+        raise ValueError(f"metric must be one of {', '.join(SET_METRICS)}")
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
     if not (isinstance(seed, int) and 0 <= seed <= MAX_SEED):
         raise ValueError(f"seed must be a whole number from 0 to {MAX_SEED:,}")
     if not (isinstance(n, int) and 1 <= n <= MAX_SET):
         raise ValueError(f"the number of exercises must be 1–{MAX_SET}")
-    rng = random.Random(f"teach-set|{seed}|{level}|{n}")
+    chrf = metric != "bleu-rouge"
+    rng = random.Random(f"teach-set|{seed}|{level}|{n}" + (f"|{metric}" if chrf else ""))
     n_attack = max(1, n // 4) if attacks and n >= 3 else 0
-    kinds = list(KINDS)
+    kinds = list(CHRF_KINDS if chrf else KINDS)
     rng.shuffle(kinds)
     plan = [kinds[i % len(kinds)] for i in range(n - n_attack)]
     for _ in range(n_attack):
@@ -297,6 +370,8 @@ def generate_set(seed: int, level: str = "easy", n: int = 6, *, attacks: bool = 
         if kind == "attack":
             a = next(atk)
             items.append(dataclasses.replace(a, index=i))
+        elif chrf:
+            items.append(_chrf_numeric(i, kind, level, rng, metric))
         else:
             items.append(_numeric(i, kind, level, rng))
     return ExerciseSet(seed, level, items)

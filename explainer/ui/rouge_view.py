@@ -310,6 +310,12 @@ def _tex(x: float) -> str:
     return tex_num(x, 6) if not float(x).is_integer() else str(int(x))
 
 
+def _tex_power(x: float) -> str:
+    """1e-08 as 10^{-8} (an exact power of ten), anything else as ``_tex``."""
+    e = round(math.log10(x))
+    return rf"10^{{{e}}}" if 10.0 ** e == x else _tex(x)
+
+
 def _dialect_class(trace) -> type:
     from explainer.rouge import DIALECTS
 
@@ -321,6 +327,10 @@ def _f_note(trace) -> str:
     if cls.weighted_f:
         return (f"F = P·R / ((1 − α)·P + α·R) with α = {cls.f_alpha(trace.options):g}; ROUGE-1.5.5 prints P and R "
                 "rounded to 5 decimals and computes F from the rounded values.")
+    if cls.f_epsilon:
+        eps = f"{cls.f_epsilon:g}".replace("e-0", "e-")
+        return (f"F = 2·P·R / (P + R + {eps}): {cls.label} adds {eps} to the denominator, so "
+                "F is never exactly the harmonic mean of P and R (0 when both are 0).")
     return "F = 2·P·R / (P + R), the harmonic mean of P and R (0 when both are 0)."
 
 
@@ -339,9 +349,11 @@ def _f_latex(trace, p: float, r: float, f: float) -> str:
     else:
         if p + r == 0:
             return r"F = 0\quad\text{(P + R = 0)}"
-        if math.isclose(2 * p * r / (p + r), f, rel_tol=1e-9, abs_tol=1e-12):
-            return (rf"\begin{{aligned}}F &= \frac{{2PR}}{{P + R}}\\ "
-                    rf"&= \frac{{2\cdot {ps}\cdot {rs}}}{{{ps} + {rs}}} = {fmt_score(f)}\end{{aligned}}")
+        eps = cls.f_epsilon
+        plus = rf" + {_tex_power(eps)}" if eps else ""
+        if math.isclose(2 * p * r / (p + r + eps), f, rel_tol=1e-9, abs_tol=1e-12):
+            return (rf"\begin{{aligned}}F &= \frac{{2PR}}{{P + R{plus}}}\\ "
+                    rf"&= \frac{{2\cdot {ps}\cdot {rs}}}{{{ps} + {rs}{plus}}} = {fmt_score(f)}\end{{aligned}}")
     return rf"F = {fmt_score(f)}"
 
 

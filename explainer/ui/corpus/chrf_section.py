@@ -8,7 +8,7 @@ System names and texts reach markdown only through ``md_escape`` and tables as d
 """
 from __future__ import annotations
 
-import json
+from functools import partial
 
 import pandas as pd
 import streamlit as st
@@ -17,7 +17,8 @@ from explainer.ui import chrf_settings as cs
 from explainer.ui import chrf_view as cview
 from explainer.ui import highlight as hl
 from explainer.ui.corpus import charts as cc
-from explainer.ui.corpus.common import _explain_url, _plot
+from explainer.ui.corpus import chrf_analyses as ca
+from explainer.ui.corpus.common import _explain_url, _on_segment_row, _plot
 from explainer.ui.corpus.reports import _cached, _Progress
 
 __all__ = ["render", "report", "segment_table", "scores_rows"]
@@ -56,17 +57,17 @@ def scores_rows(rep, b: int) -> list[dict]:
     return out
 
 
-def segment_table(rep, b: int, i: int, base_settings) -> pd.DataFrame:
+def segment_table(rep, b: int, i: int, base_settings, only: list[int] | None = None) -> pd.DataFrame:
     """Each segment's score per system (and Δ to the baseline, the kept reference), with a link that opens the
-    selected system's segment on the Explain page with the same chrF settings."""
+    selected system's segment on the Explain page with the same chrF settings; ``only``: these 1-based segments."""
     from explainer.ui.dialects.chrf_part import explain_query
 
-    cols = rep.segment_rows(b)
-    df = pd.DataFrame(cols).head(MAX_TABLE_SEGMENTS)
+    df = pd.DataFrame(rep.segment_rows(b))
+    df = (df.iloc[[k - 1 for k in only]] if only is not None else df).head(MAX_TABLE_SEGMENTS)
     lines = rep.testset.systems[i][1]
-    df.insert(1, "explain", [_explain_url(explain_query(rep.dialect, rep.options, lines[k],
-                                                        rep.testset.references[k], base=base_settings))
-                             for k in range(len(df))])
+    df.insert(1, "explain", [_explain_url(explain_query(rep.dialect, rep.options, lines[k - 1],
+                                                        rep.testset.references[k - 1], base=base_settings))
+                             for k in df["segment"]])
     return df
 
 
@@ -118,6 +119,8 @@ def _tests(rep, b: int, ts_key: str) -> None:
                "computes them with chrF (same seed, same numbers).")
     test, n, run = _test_controls(rep)
     key = (ts_key, tuple(rep.names), rep.dialect, tuple(sorted(rep.options.items())), rep.names[b], test, n)
+    _matrix_and_one_system(rep, test, n, key)
+    _restore_test(rep, b, key)
     store = st.session_state.setdefault(TESTS_KEY, {})
     if run:
         order = [b] + [j for j in range(len(rep.systems)) if j != b]
@@ -133,6 +136,7 @@ def _tests(rep, b: int, ts_key: str) -> None:
             p.done()
         store.clear()       # one result kept: each holds its resamples
         store[key] = res
+        st.rerun()          # the scores chart above shows the intervals: draw the page again with them
     res = store.get(key)
     if res is None:
         st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
@@ -140,25 +144,70 @@ def _tests(rep, b: int, ts_key: str) -> None:
     st.dataframe(pd.DataFrame(test_rows(res)), hide_index=True, width="stretch", key="cp_chrf_test_table")
 
 
-def _differ(rep, b: int, i: int) -> None:
-    st.header("Where the systems differ", anchor="chrf-differ")
-    if i == b:
-        st.info("Pick a system other than the baseline to see where they differ.")
-        return
-    dl = rep.largest_deltas(i, b)
-    st.caption(f"{dl['n_better']:,} segments score higher than the baseline, {dl['n_worse']:,} lower, "
-               f"{dl['n_equal']:,} the same.")
-    for what, words in (("better", "above"), ("worse", "below")):
-        rows = dl.get(what) or []
-        if rows:
-            st.markdown(f"**Segments most {words} the baseline**")
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key=f"cp_chrf_deltas_{what}")
-    lb = rep.length_buckets()
-    _plot(cc.corpus_scores_figure(rep.names, [s.trace.score for s in rep.systems], metric=rep.d.metric_name,
-                                  scale=rep.scale), "cp_chrf_scores")
-    st.markdown("**Mean segment score by the length of reference 1 (characters)**")
-    st.dataframe(pd.DataFrame([{"bucket": x["bucket"], "segments": x["n_segments"], **x["scores"]} for x in lb]),
-                 hide_index=True, width="stretch", key="cp_chrf_buckets")
+def saved_tests(ss) -> list[dict]:
+    """The chrF test of this test set as a saved comparison keeps it (with the dialect and options it was run
+    with: restored only into the same view)."""
+    out = []
+    for key, res in ss.get(TESTS_KEY, {}).items():
+        if key[0] == ss.get("cp_ts_key"):
+            d = res.to_dict(with_samples=True)
+            d.update(metric="chrf", baseline=res.systems[0].name, seconds=0.0, dialect=key[2], options=dict(key[3]))
+            out.append(d)
+    return out
+
+
+def saved_settings(ss) -> dict[str, str]:
+    """The chrF settings as the link writes them (those that differ from the library's defaults)."""
+    from explainer.ui.corpus.link import CHRF_PARAMS, PAGE
+
+    return PAGE.params({k: v for k, v in cs.view_values(ss).items() if k in CHRF_PARAMS})
+
+
+def restore_settings(params: dict, warns: list[str]) -> None:
+    """A saved comparison's chrF settings into the sidebar's widgets (each value bounded as a link's)."""
+    from explainer.ui.corpus.link import CHRF_PARAMS, PAGE
+
+    given = {k: v for k, v in params.items() if k in CHRF_PARAMS}
+    if given:
+        values = PAGE.read(given, warns, only=list(given))
+        PAGE.seed({k: values[k] for k in given})
+
+
+def _restore_test(rep, b: int, key: tuple) -> None:
+    """A restored comparison's chrF test goes where this view keeps its own, when it was run with this dialect,
+    these options and this baseline."""
+    from explainer.corpus.significance import PairedResult
+    from explainer.ui.corpus.testset import RESTORED_TESTS
+
+    pending = st.session_state.get(RESTORED_TESTS) or []
+    for t in pending:
+        if (t.get("metric") == "chrf" and t.get("baseline") == rep.names[b] and t.get("dialect") == rep.dialect
+                and t.get("options") == rep.options):
+            st.session_state.setdefault(TESTS_KEY, {}).clear()
+            st.session_state[TESTS_KEY][key] = PairedResult.from_dict(t)
+            pending.remove(t)
+            st.rerun()      # the scores chart above shows its intervals
+
+
+def _tests_result(rep, b: int, ts_key: str):
+    """The paired test run above for this view (baseline, settings), or None."""
+    for key, res in st.session_state.get(TESTS_KEY, {}).items():
+        if key[:5] == (ts_key, tuple(rep.names), rep.dialect, tuple(sorted(rep.options.items())), rep.names[b]):
+            return res
+    return None
+
+
+def _matrix_and_one_system(rep, test: str, n: int, key: tuple) -> None:
+    """Every pair of systems (the p-value matrix and WMT-style clusters, as the BLEU view), or with one system
+    sacreBLEU's bootstrap interval (``--confidence``)."""
+    from explainer.ui.corpus.significance import _confidence_of_one_system, _pair_matrix_box
+
+    faithful = rep.d.sacrebleu_significance
+    if len(rep.systems) > 2:
+        _pair_matrix_box(rep, "chrf", test, n, ("chrf",) + key[:-3], faithful=faithful, rouge_type=None,
+                         measure="fmeasure")
+    elif len(rep.systems) == 1:
+        _confidence_of_one_system(rep, faithful)
 
 
 def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
@@ -172,18 +221,30 @@ def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
     st.header("Corpus scores", anchor="corpus-scores")
     _headline(rep, b)
     st.dataframe(pd.DataFrame(scores_rows(rep, b)), hide_index=True, width="stretch", key="cp_chrf_table")
+    tested = _tests_result(rep, b, ts_key)       # the paired test run below: its intervals as whiskers
+    by = {x.name: x.ci for x in tested.systems} if tested is not None else {}
+    _plot(cc.corpus_scores_figure(rep.names, [s.trace.score for s in rep.systems], metric=rep.d.metric_name,
+                                  scale=rep.scale, ci=[by.get(n) for n in rep.names] if by else None),
+          "cp_chrf_scores")
     st.code(f"{rep.d.metric_name} signature: {rep.signature}", language=None, wrap_lines=True)
     st.caption(hl.md_escape(f"{rep.d.label}; corpus {rep.d.metric_name} from the statistics of all "
                             f"{rep.n_segments:,} segments."))
     for w in sorted({w.message for s in rep.systems for w in s.trace.warnings}):
         st.warning(hl.md_escape(w), icon=":material/warning:")
     _worked_out(rep, i)
+    ca.corpus_vs_mean(rep, i)
     _tests(rep, b, ts_key)
-    _differ(rep, b, i)
+    ca.differ(rep, b, i)
+    ca.implementations(rep, i, ts_key)
     st.header("Segments", anchor="chrf-segments")
+    only = ca.filtered(rep.n_segments)
     st.caption(hl.md_escape(f"Each segment's own {rep.d.metric_name} per system; “open” shows "
-                            f"{rep.systems[i].name}'s segment step by step on the Explain page (chrF tab)."))
-    st.dataframe(segment_table(rep, b, i, base_settings), hide_index=True, width="stretch", key="cp_chrf_segments",
+                            f"{rep.systems[i].name}'s segment step by step on the Explain page (chrF tab); a row "
+                            "opens it in the segment view below."))
+    table = segment_table(rep, b, i, base_settings, None if only is None else only[1])
+    st.dataframe(table, hide_index=True, width="stretch", key="cp_chrf_segments", selection_mode="single-row",
+                 on_select=partial(_on_segment_row, "cp_chrf_segments", [int(x) for x in table["segment"]],
+                                   rep.names[i]),
                  column_config={"explain": st.column_config.LinkColumn("Explain", display_text="open")})
-    st.download_button("Report (JSON)", lambda: json.dumps(rep.to_dict(baseline=b), ensure_ascii=False, indent=1),
-                       file_name="chrf-report.json", mime="application/json", key="cp_chrf_dl", on_click="ignore")
+    ca.segment_view(rep)
+    ca.downloads(rep, b, _tests_result(rep, b, ts_key))

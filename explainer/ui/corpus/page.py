@@ -134,7 +134,9 @@ def _saved_parts(ss=None):
         d.update(metric=key[0], baseline=got["result"].systems[0].name, seconds=got.get("seconds", 0.0),
                  rouge_type=key[-2] if key[0] == "rouge" else None, measure=key[-1] if key[0] == "rouge" else None)
         tests.append(d)
-    return Saved(ts, ss.get("cp_ts_label", ""), metric_settings.settings_to_params(settings), view, tests)
+    tests += chrf_section.saved_tests(ss)
+    params = {**metric_settings.settings_to_params(settings), **chrf_section.saved_settings(ss)}
+    return Saved(ts, ss.get("cp_ts_label", ""), params, view, tests)
 
 
 def _cjk_warning(ts: TestSet, tokenizer: str | None) -> str | None:

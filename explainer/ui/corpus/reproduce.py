@@ -19,7 +19,7 @@ __all__ = ["render", "STORE_KEY"]
 
 STORE_KEY = "cp_rep_results"    # {(test set, system, claim, metric): [Reproduction]}, the last two
 _KEPT = 2
-_METRICS = ("any", "bleu", "rouge1", "rouge2", "rougeL", "rougeLsum")
+_METRICS = ("any", "bleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "chrf")
 _BOX = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error,
         "refused": st.error}
 
@@ -66,10 +66,10 @@ def render(ts, i: int, ts_key: str) -> None:
     name, lines = ts.systems[i]
     ref_names = list(ts.ref_names) or [f"reference {k + 1}" for k in range(len(ts.references[0]))]
     st.subheader(f"Which settings give a number printed for {name}?")
-    st.caption("Type the corpus score a paper prints (“BLEU 27.3”, “R-1/R-2/R-L 44.2/21.3/41.0”): every BLEU and "
-               "ROUGE implementation, tokenizer, case, smoothing, order, aggregation and reference subset is searched "
-               "on this test set; each match comes with the command that prints it. Other metrics (chrF, TER, COMET, "
-               "METEOR) are named and not searched.")
+    st.caption("Type the corpus score a paper prints (“BLEU 27.3”, “R-1/R-2/R-L 44.2/21.3/41.0”, “chrF 55.2”): "
+               "every BLEU, ROUGE and chrF implementation, tokenizer, case, smoothing, order, β, aggregation and "
+               "reference subset is searched on this test set; each match comes with the command that prints it. "
+               "Other metrics (TER, COMET, METEOR) are named and not searched.")
     with st.form("cp_rep_form"):
         claim = st.text_input("Claimed number", key="cp_rep_claim", max_chars=200)
         metric = st.selectbox("It is", _METRICS, key="cp_rep_metric")

@@ -146,7 +146,7 @@ def _run_paired_test(rep, metric: str, b: int, test: str, n: int, key: tuple, *,
     from explainer.corpus.significance import paired_test
 
     order = [b] + [j for j in range(len(rep.systems)) if j != b]
-    named = [(rep.systems[j].name, rep.statistic(j) if metric == "bleu" else rep.statistic(j, rouge_type, measure))
+    named = [(rep.systems[j].name, rep.statistic(j) if metric != "rouge" else rep.statistic(j, rouge_type, measure))
              for j in order]
     p = _Progress("Paired bootstrap" if test == "bs" else "Approximate randomization")
     t0 = time.perf_counter()
@@ -182,7 +182,7 @@ def _pair_matrix_box(rep, metric: str, test: str, n: int, key: tuple, *, faithfu
                      expanded=mkey in store):
         if st.button(f"Run the test on every pair ({len(rep.systems) * (len(rep.systems) - 1) // 2} pairs)",
                      key="cp_run_matrix"):
-            named = [(s.name, rep.statistic(j) if metric == "bleu" else rep.statistic(j, rouge_type, measure))
+            named = [(s.name, rep.statistic(j) if metric != "rouge" else rep.statistic(j, rouge_type, measure))
                      for j, s in enumerate(rep.systems)]
             p = _Progress("Every pair")
             try:

@@ -154,6 +154,9 @@ def _load_saved() -> None:
     _set_testset(saved.testset, saved.label or f"restored from {f.name}")
     settings, warns = metric_settings.settings_from_params(saved.settings)
     metric_settings.put_settings(settings)
+    from explainer.ui.corpus.chrf_section import restore_settings
+
+    restore_settings(saved.settings, warns)
     for k, v in saved.view.items():
         if k in SAVED_VIEW_KEYS and v is not None:
             ss[k] = v

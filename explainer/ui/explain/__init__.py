@@ -1,1 +1,1 @@
-"""The Explain page: one candidate, several references, every step of BLEU and ROUGE."""
+"""The Explain page: one candidate, several references, every step of BLEU, ROUGE and chrF."""

@@ -639,8 +639,8 @@ def _details(bleu_trace, rouge_trace, cand: str, refs: list[str], settings: Metr
 def render() -> None:
     t0 = time.perf_counter()
     xl.load_from_url()
-    st.title("BLEU & ROUGE, step by step")
-    st.caption("One candidate, several references: every step of BLEU and ROUGE, computed as the real "
+    st.title("BLEU, ROUGE & chrF, step by step")
+    st.caption("One candidate, several references: every step of BLEU, ROUGE and chrF, computed as the real "
                "implementations do. Pick a worked example in the sidebar or type your own text.")
     # A browser's first view has two runs: the link's warnings are shown in both (dropped after the second).
     xl.PAGE.warnings(take=first_view.once, watch=False)
@@ -657,7 +657,7 @@ def render() -> None:
     refs = _usable_references(cand, all_refs)
     if refs is None:
         return
-    with st.spinner("Computing BLEU and ROUGE step by step…"):
+    with st.spinner("Computing BLEU, ROUGE and chrF step by step…"):
         bleu_trace, rouge_trace, errors = compute(cand, refs, settings)
         chrf = cs.trace(cand, refs, cs.read())
     for fam, msg in errors.items():

@@ -645,7 +645,7 @@ def render() -> None:
     _carry_explain_texts()
     _repair_optimizer_state()
     render_display_toggle()
-    st.title("Gaming lab: how BLEU and ROUGE are fooled")
+    st.title("Gaming lab: how BLEU, ROUGE and chrF are fooled")
     PAGE.warnings()
     ss = st.session_state
     if ss.get("lab_section") not in lv.SECTIONS:  # back from another page: Streamlit dropped the widget's value

@@ -38,14 +38,16 @@ def shared_lesson(cand: str, refs: list[str], settings: MetricSettings, *, order
         focus_order=order or None, title=title, claims=tuple(claims)))
 
 
-def chrf_lesson_shared(cand: str, refs: list[str], settings: MetricSettings, title: str, metric: str) -> Lesson:
+def chrf_lesson_shared(cand: str, refs: list[str], settings: MetricSettings, title: str, metric: str,
+                       order: int = 0) -> Lesson:
     """The chrF lesson (``metric``: "chrf" or "chrf++", sacreBLEU's chrF2 / chrF2++) of these texts, computed once
-    and shared as :func:`shared_lesson` is."""
+    and shared as :func:`shared_lesson` is; ``order``: the character order followed (0: where clipping matters)."""
     from explainer.teach.chrf_steps import chrf_lesson
 
     opts = {"word_order": 2} if metric == "chrf++" else {}
-    return shared_compute.cached(f"teach_chrf:{metric}:{title}", cand, list(refs), settings,
-                                 lambda: chrf_lesson(cand, list(refs), options=opts, title=title))
+    return shared_compute.cached(f"teach_chrf:{metric}:{order}:{title}", cand, list(refs), settings,
+                                 lambda: chrf_lesson(cand, list(refs), options=opts, title=title,
+                                                     focus=order - 1 if order else None))
 
 
 def _base_url() -> str:

@@ -169,7 +169,8 @@ def _sidebar() -> tuple[MetricSettings, list[str]]:
                      format_func=lambda n: "automatic (where clipping matters)" if n == 0 else f"{n}-grams",
                      help="The BLEU walkthrough follows one order through the n-gram, counting and clipping "
                           f"steps; automatic picks the lowest order where clipping removes a count. These BLEU "
-                          f"settings count up to {n_max}-grams.")
+                          f"settings count up to {n_max}-grams. A chrF lesson follows the character n-grams of "
+                          "that order.")
     settings, warns = ms.render_settings_sidebar(rouge_types=False)
     return settings, order_warns + warns
 
@@ -199,7 +200,7 @@ def _lesson(cand: str, refs: list[str], settings: MetricSettings, title: str) ->
     # a worked example's printed numbers are compared at their steps
     claims = ()
     if ss.get("tch_metric") in ("chrf", "chrf++"):
-        return chrf_lesson_shared(cand, refs, settings, title, ss["tch_metric"])
+        return chrf_lesson_shared(cand, refs, settings, title, ss["tch_metric"], int(ss.get("tch_order") or 0))
     if ss.get("tch_source", "example") == "example":
         claims = get_example(ss.get("tch_example") or DEFAULT_EXAMPLE).claims
     return shared_lesson(cand, refs, settings, order=int(ss.get("tch_order") or 0), title=title, claims=claims)

@@ -11,6 +11,7 @@ from explainer.teach.exercises import (
     LEVELS,
     MAX_SEED,
     MAX_SET,
+    SET_METRICS,
     AttackItem,
     attack_feedback,
     generate_set,
@@ -20,7 +21,7 @@ from explainer.teach.exercises import (
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
-from explainer.ui.teach.common import answer_form, escape, html, link, shared_lesson
+from explainer.ui.teach.common import answer_form, chrf_lesson_shared, escape, html, link, shared_lesson
 
 
 def practice() -> None:
@@ -34,9 +35,10 @@ def practice() -> None:
         st.button("New set", icon=":material/casino:", key="tch_new_set",
                   on_click=lambda: ss.update(tch_seed=random.randrange(MAX_SEED + 1), tch_item=0))
     level, seed, n = ss.get("tch_level") or "easy", int(ss.get("tch_seed", 1)), int(ss.get("tch_n", 6))
-    ex_set = _exercise_set(seed, level, n)
+    metric = ss.get("tch_metric") if ss.get("tch_metric") in SET_METRICS else "bleu-rouge"
+    ex_set = _exercise_set(seed, level, n, metric)
     store = ss.setdefault("_tch_set_answers", {})
-    answers = store.setdefault((seed, level, n), {})
+    answers = store.setdefault((seed, level, n) + ((metric,) if metric != "bleu-rouge" else ()), {})
     _restore(ex_set, answers, ss.pop("_tch_done_link", None))
     i = ps.choice("tch_item", range(n + 1), 0)
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_set_nav"):
@@ -71,8 +73,18 @@ def _restore(ex_set, answers: dict, done: str | None) -> None:
 
 
 @lru_cache(maxsize=32)
-def _exercise_set(seed: int, level: str, n: int):
-    return generate_set(seed, level, n)
+def _exercise_set(seed: int, level: str, n: int, metric: str = "bleu-rouge"):
+    return generate_set(seed, level, n, metric=metric)
+
+
+#: whose numbers an exercise of each family asks for (the library, with its defaults)
+FAMILY_SOURCE = {"BLEU": "sacreBLEU", "chrF": "sacreBLEU's CHRF"}
+
+
+def _source(item) -> str:
+    if item.family == "chrF" and st.session_state.get("tch_metric") == "chrf++":
+        return "sacreBLEU's CHRF with word_order=2 (chrF2++), its other defaults"
+    return f"{FAMILY_SOURCE.get(item.family, 'rouge-score')} with its defaults"
 
 
 def _item_title(item) -> str:
@@ -98,7 +110,7 @@ def _numeric_item(item, answers: dict) -> None:
     html(f'<div class="tc-title">Exercise {item.index + 1} · {escape(item.title)}{_points_tag(item)}</div>' +
           _texts_html(item.candidate, item.references) +
           f'<div class="tc"><div class="task"><b>{escape(q.prompt)}</b> <span class="thint">'
-          f"({escape(q.hint)}; {'sacreBLEU' if item.family == 'BLEU' else 'rouge-score'} with its defaults)"
+          f"({escape(q.hint)}; {escape(_source(item))})"
           "</span></div></div>")
     done = answers.get(item.index)
     if done is None:
@@ -112,6 +124,8 @@ def _numeric_item(item, answers: dict) -> None:
                                                  ":material/cancel:")
     step_no = _walk_step_of(item)
     query = {"candidate": item.candidate, "ref": list(item.references)}
+    if item.family == "chrF":
+        query["metric"] = st.session_state.get("tch_metric")
     if item.focus_order:
         query["order"] = str(item.focus_order)
     if step_no is not None:
@@ -121,8 +135,12 @@ def _numeric_item(item, answers: dict) -> None:
 
 def _walk_step_of(item) -> int | None:
     # the lesson the exercise's "step by step" link opens (default settings), shared like every lesson
-    lesson = shared_lesson(item.candidate, list(item.references), ms.default_settings(),
-                           order=item.focus_order or 0, title="Your own text")
+    if item.family == "chrF":
+        lesson = chrf_lesson_shared(item.candidate, list(item.references), ms.default_settings(), "Your own text",
+                                    st.session_state.get("tch_metric"), item.focus_order or 0)
+    else:
+        lesson = shared_lesson(item.candidate, list(item.references), ms.default_settings(),
+                               order=item.focus_order or 0, title="Your own text")
     return next((k for k, s in enumerate(lesson.steps) if s.id == item.step_id), None)
 
 

@@ -751,5 +751,5 @@ def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), li
             + (f'<ul class="tp-note">{notes}</ul>' if notes else "") + claims
             + f'<nav><h2>Steps</h2><ol>{toc}</ol></nav>{"".join(sections)}'
             f'<section class="answers" id="answers"><h2>Answers</h2><ol class="answers">{answers}</ol></section>'
-            "<footer>Made with the BLEU &amp; ROUGE explainer. Every number comes from the trace of the "
+            "<footer>Made with the BLEU, ROUGE &amp; chrF explainer. Every number comes from the trace of the "
             "dialects named above, which reproduce the real implementations.</footer></body></html>\n")
