@@ -11,7 +11,11 @@
 Corpus: 2,037 synthetic segments x 2 references (``bench_bleu.make_corpus``: 8-40 words from a 3,000-word vocabulary
 with punctuation, references are perturbations of the candidate). CPU time of this process is the primary figure.
 
-Usage: ``python bench/bench_chrf.py [--segments N] [--repeat R]``
+Usage: ``python bench/bench_chrf.py [--segments N] [--repeat R] [--hyp H --ref R1 --ref R2]``
+
+With ``--hyp`` and two ``--ref`` files (one segment a line, e.g. a WMT test set's system output and references) the
+corpus is read from them instead of generated; the paired bootstrap then compares the system with the second
+reference as before.
 """
 from __future__ import annotations
 
@@ -116,8 +120,18 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--segments", type=int, default=2037)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--hyp", help="system output, one segment a line (instead of the synthetic corpus)")
+    ap.add_argument("--ref", action="append", default=[], help="reference file (give two, with --hyp)")
     a = ap.parse_args()
-    hyps, r0, r1 = make_corpus(a.segments)
+    if a.hyp:
+        if len(a.ref) != 2:
+            ap.error("--hyp needs exactly two --ref files")
+        hyps, r0, r1 = (Path(f).read_text(encoding="utf-8").rstrip("\n").split("\n") for f in (a.hyp, *a.ref))
+        if not len(hyps) == len(r0) == len(r1):
+            ap.error("the files have different numbers of lines")
+        a.segments = len(hyps)
+    else:
+        hyps, r0, r1 = make_corpus(a.segments)
     print(f"corpus: {a.segments} segments x 2 references, {sum(map(len, hyps)) + sum(map(len, r0 + r1)):,} characters")
     bench_scores(hyps, r0, r1, a.repeat)
     bench_memory(hyps, r0, r1)

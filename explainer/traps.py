@@ -14,6 +14,10 @@ code                        what
 ``references-swapped``      the candidates look like the references and the references like system output
 ``candidate-is-reference``  candidates identical to a reference (the same file given twice)
 ``pretokenized``            candidates that end in " ." (sacreBLEU's "forgot to detokenize" heuristic)
+``chrf-variant``            chrF settings other than sacreBLEU's ``CHRF()`` (chrF2, what results tables
+                            print as "chrF"): chrF++ under the name chrF, beta other than 2, lowercase,
+                            whitespace kept, NLTK's ``chrf_score`` (beta = 3, mean of segments, 0-1), with
+                            the score of these texts under both
 ==========================  ============================================================================
 
 Each check looks at a bounded sample (``SAMPLE`` segments), so it costs a fraction of the scoring it warns about.
@@ -26,7 +30,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 __all__ = ["Trap", "dropped_words", "lsum_without_newlines", "cjk_unsplit", "reference_layout", "swapped_files",
-           "pretokenized", "bleu_traps", "rouge_traps", "page_traps", "SAMPLE", "SACREBLEU_DETOK_LINES"]
+           "pretokenized", "chrf_variant", "bleu_traps", "rouge_traps", "chrf_traps", "page_traps", "SAMPLE",
+           "SACREBLEU_DETOK_LINES"]
 
 #: segments looked at by each check
 SAMPLE = 500
@@ -285,6 +290,46 @@ def pretokenized(candidates: Sequence[str]) -> list[Trap]:
                  {"lines": [i for i, _ in lines[:SAMPLE]], "count": n, "sacrebleu_warns": fires})]
 
 
+# ---------------------------------------------------------------------------------------------- chrF
+def _chrf_differences(d: Any, default: Any) -> list[str]:
+    """How the bound chrF dialect ``d`` differs from sacreBLEU's ``CHRF()`` (``default``): its options that are not
+    the library defaults, or another implementation's description."""
+    if type(d) is not type(default):
+        return [d.description.rstrip(".")]
+    return [f"{o.name} = {d.options[o.name]!r} where CHRF() has {o.default!r}" for o in d.OPTIONS
+            if d.options.get(o.name, o.default) != o.default]
+
+
+def _chrf_value(score: float, scale: float) -> str:
+    return f"{score:.2f}" if scale >= 100 else f"{score:.4f} (on 0–1)"
+
+
+def chrf_variant(candidates: Sequence[str], references: Sequence[Sequence[str]], dialect: Any) -> list[Trap]:
+    """Settings other than sacreBLEU's ``CHRF()``: the score they give these texts (the first ``SAMPLE`` segments)
+    next to chrF2's, so that neither is reported or compared as the other."""
+    from explainer.chrf import DEFAULT_DIALECT, get_dialect
+    from explainer.chrf.algorithm import score_corpus
+
+    default = get_dialect(DEFAULT_DIALECT)
+    diffs = _chrf_differences(dialect, default)
+    if not diffs or not candidates:
+        return []
+    cands, refs = list(candidates)[:SAMPLE], [list(r) for r in list(references)[:SAMPLE]]
+    ours, base = score_corpus(dialect, cands, refs), score_corpus(default, cands, refs)
+    if ours.library_error is not None or base.library_error is not None:
+        return []
+    where = ("these texts" if len(cands) == 1 else f"these {len(cands):,} segments" if len(cands) == len(candidates)
+             else f"the first {len(cands):,} segments")
+    msg = (f"these chrF settings are {dialect.metric_name} of {dialect.label}, not the chrF2 of sacreBLEU's CHRF() "
+           f"that results tables print as “chrF” ({'; '.join(diffs)}): on {where} they give "
+           f"{_chrf_value(ours.score, dialect.scale)} where chrF2 gives {_chrf_value(base.score, default.scale)}. "
+           f"Report the name and the signature ({dialect.metric_name}: {ours.signature}); compare only scores of the "
+           "same settings")
+    return [Trap("chrf-variant", msg, {"metric": dialect.metric_name, "score": ours.score, "scale": dialect.scale,
+                                       "chrf2": base.score, "differences": diffs, "segments": len(cands),
+                                       "signature": ours.signature})]
+
+
 # ------------------------------------------------------------------------------------------- entry points
 def bleu_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], dialect: Any, *,
                corpus: bool = True) -> list[Trap]:
@@ -317,6 +362,18 @@ def rouge_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], 
     return out
 
 
+def chrf_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], dialect: Any, *,
+               corpus: bool = True) -> list[Trap]:
+    """Every trap for chrF over a bound dialect (``explainer.chrf.get_dialect``). chrF needs no tokenizer (no
+    CJK or detokenization trap); β weighs recall, so swapped files change the score too."""
+    out = reference_layout(candidates, references, corpus=corpus)
+    if any(t.code == "references-transposed" for t in out):
+        return out
+    out += swapped_files(candidates, references)
+    out += chrf_variant(candidates, references, dialect)
+    return out
+
+
 def page_traps(family: str, candidates: Sequence[str], references: Sequence[Sequence[str]], dialect: str,
                types: Any = None, *, corpus: bool = True, **options: Any) -> list[dict]:
     """What a page shows, as data: the traps of ``candidates`` / ``references`` (``references[i]``: segment i's
@@ -327,6 +384,11 @@ def page_traps(family: str, candidates: Sequence[str], references: Sequence[Sequ
             from explainer.bleu import get_dialect
 
             return [t.to_dict() for t in bleu_traps(candidates, references, get_dialect(dialect, **options),
+                                                    corpus=corpus)]
+        if family == "chrf":
+            from explainer.chrf import get_dialect as chrf_dialect
+
+            return [t.to_dict() for t in chrf_traps(candidates, references, chrf_dialect(dialect, **options),
                                                     corpus=corpus)]
         from explainer.rouge.engine import bind_dialect
 

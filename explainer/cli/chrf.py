@@ -69,7 +69,7 @@ def run(args) -> int:
         raise CliError("--bootstrap needs a corpus: use --hyp/--ref files or --jsonl with --corpus")
     opts = build_options(args)
     try:
-        chrf.get_dialect(args.dialect, **opts)        # validate options once, before reading any input
+        d = chrf.get_dialect(args.dialect, **opts)    # validate options once, before reading any input
     except ValueError as e:
         raise CliError(str(e)) from None
 
@@ -95,7 +95,12 @@ def run(args) -> int:
         write_json(d, "the corpus result")
         return 0
 
-    return run_input(args, per_segment, corpus, metric="chrF")
+    def traps(hyps, refs):
+        from explainer.traps import chrf_traps
+
+        return chrf_traps(hyps, refs, d, corpus=bool(args.corpus or args.hyp is not None))
+
+    return run_input(args, per_segment, corpus, metric="chrF", traps=traps)
 
 
 def _check_bootstrap(n: int, n_segments: int) -> None:

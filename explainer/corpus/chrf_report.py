@@ -82,6 +82,32 @@ class ChrfReport(ReportBase):
                                    for s in self.systems}})
         return out
 
+    def corpus_vs_mean(self, i: int, top: int = 10) -> dict:
+        """System i's corpus score against the mean of its segment scores, and (when the corpus score sums the
+        segments' statistics, as sacreBLEU's does) the segments that pull the two apart most: leaving segment k out,
+        the corpus score is that of the summed statistics minus k's (= ``corpus_score`` on the corpus without k) and
+        the mean that of the other segments; k's influence is how much larger the gap is with k than without."""
+        key = ("cvm", i, top)
+        if key in self._cache:
+            return self._cache[key]
+        s = self.systems[i]
+        S = len(s.sentence)
+        mean = float(np.mean(s.sentence)) if S else float("nan")
+        out: dict[str, Any] = {"system": s.name, "corpus": float(s.trace.score), "mean_of_sentences": mean,
+                               "gap": float(s.trace.score) - mean, "n_segments": S}
+        if S > 1 and self.d.corpus_rule == "sum":
+            stats = np.asarray(s.trace.segment_stats, dtype=np.int64)
+            loo_corpus = np.asarray(self.statistic(i).score_rows(stats.sum(0)[None, :] - stats, "py"), dtype=float)
+            loo_mean = (s.sentence.sum() - s.sentence) / (S - 1)
+            influence = out["gap"] - (loo_corpus - loo_mean)
+            order = np.argsort(-np.abs(influence), kind="stable")[:top]
+            out["pulling_apart"] = [
+                {"segment": int(k) + 1, "influence": float(influence[k]), "sentence_score": float(s.sentence[k]),
+                 "length": int(stats[k, 0]), "ref_length": int(stats[k, 1]),
+                 "corpus_without": float(loo_corpus[k]), "mean_without": float(loo_mean[k])} for k in order]
+        self._cache[key] = out
+        return out
+
     def ngram_differences(self, i: int, baseline: int = 0, *, order: int | None = None, k: int = 15) -> dict:
         """The n-grams of one order (index into the dialect's orders; default: the word unigrams of chrF++, else the
         longest character order) that system ``i`` matches more often than the baseline (``better``) and less often

@@ -13,7 +13,7 @@ import streamlit as st
 from explainer.traps import page_traps
 from explainer.ui import highlight as hl
 
-__all__ = ["settings_traps", "corpus_traps", "page_trap_list", "show"]
+__all__ = ["settings_traps", "chrf_traps", "corpus_traps", "page_trap_list", "show"]
 
 ICON = ":material/report:"
 
@@ -29,6 +29,12 @@ def settings_traps(candidates: Sequence[str], references: Sequence[Sequence[str]
         out += page_traps("rouge", candidates, references, settings.rouge_dialect, settings.rouge_types,
                           corpus=corpus, **settings.rouge_options)
     return page_trap_list(out)
+
+
+def chrf_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], chrf, *, corpus: bool = True
+               ) -> list[dict]:
+    """The traps of chrF under the page's chrF settings (``explainer.ui.chrf_settings.ChrfSettings``)."""
+    return page_trap_list(page_traps("chrf", candidates, references, chrf.dialect, corpus=corpus, **chrf.options))
 
 
 def page_trap_list(traps: Sequence[dict], *, skip: Sequence[str] = (), prefix: str = "") -> list[dict]:
@@ -51,10 +57,12 @@ _REFERENCE_TRAPS = ("references-transposed", "references-varying")
 def corpus_traps(systems: Sequence[tuple[str, Sequence[str]]], references: Sequence[Sequence[str]], settings, *,
                  metric: str, skip: Sequence[str] = ()) -> list[dict]:
     """The traps of a test set (each system against the references) under the page's settings for ``metric``
-    ("bleu" or "rouge"): each said once, a system's own named after it when there are several."""
+    ("bleu" or "rouge"; "chrf" with ``settings`` the chrF settings): each said once, a system's own named after it
+    when there are several."""
     out: list[dict] = []
     for name, lines in systems:
-        found = settings_traps(lines, references, settings, bleu=metric == "bleu", rouge=metric == "rouge")
+        found = (chrf_traps(lines, references, settings) if metric == "chrf" else
+                 settings_traps(lines, references, settings, bleu=metric == "bleu", rouge=metric == "rouge"))
         for t in found:
             if len(systems) > 1 and t["code"] not in _REFERENCE_TRAPS:
                 t = dict(t, message=f"{name}: {t['message']}")

@@ -19,7 +19,7 @@ import streamlit as st
 
 from explainer.ui import highlight as hl
 from explainer.ui.corpus import charts as cc
-from explainer.ui.corpus.common import _plot, _selected_points, _selected_rows
+from explainer.ui.corpus.common import _on_chart_open, _plot, _selected_points, _selected_rows
 
 __all__ = ["differ", "corpus_vs_mean", "implementations", "filtered", "FILTER_KEY", "VIEWS", "NOT_FOR_CHRF",
            "IMPL_KEY"]
@@ -214,6 +214,14 @@ def corpus_vs_mean(rep, i: int) -> None:
                               f"corpus {r['corpus']:.4f}, mean of the {rep.n_segments:,} segment scores "
                               f"{r['mean of segment scores']:.4f}: the corpus score sums the segments' counts "
                               "first, so long segments weigh more and a short segment's zero counts little.")))
+    cvm = rep.corpus_vs_mean(i)
+    if not same and cvm.get("pulling_apart"):
+        _plot(cc.influence_figure(cvm), "cp_chrf_influence", selection_mode="points",
+              on_select=partial(_on_chart_open, "cp_chrf_influence", rep.names[i]))
+        st.caption("Leave-one-out: for each segment, how much larger the gap (corpus − mean) is with it than without "
+                   "it (the corpus score without it: the summed statistics of the others, as corpus_score scores "
+                   "that corpus). Long segments with many matches raise the corpus score; short ones that score low "
+                   "alone lower the mean. Click a bar to open that segment.")
 
 
 # ------------------------------------------------------------------------------- every implementation

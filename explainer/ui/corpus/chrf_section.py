@@ -16,6 +16,7 @@ import streamlit as st
 from explainer.ui import chrf_settings as cs
 from explainer.ui import chrf_view as cview
 from explainer.ui import highlight as hl
+from explainer.ui import traps_view
 from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus import chrf_analyses as ca
 from explainer.ui.corpus.common import _explain_url, _on_segment_row, _plot
@@ -210,6 +211,16 @@ def _matrix_and_one_system(rep, test: str, n: int, key: tuple) -> None:
         _confidence_of_one_system(rep, faithful)
 
 
+def _traps(ts, ts_key: str, settings) -> None:
+    """The classic traps of the test set under the chrF settings (kept for the last test set and settings)."""
+    key = (ts_key, settings)
+    kept = st.session_state.get("_cp_chrf_traps")
+    if kept is None or kept[0] != key:
+        kept = st.session_state["_cp_chrf_traps"] = (key, traps_view.corpus_traps(ts.systems, ts.references, settings,
+                                                                                 metric="chrf"))
+    traps_view.show(kept[1])
+
+
 def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
     """The whole chrF view of the page (``b``: the baseline, ``i``: the system looked at)."""
     settings = cs.sidebar()
@@ -218,6 +229,7 @@ def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
     except ValueError as e:
         st.error(hl.md_escape(str(e)), icon=":material/error:")
         return
+    _traps(ts, ts_key, settings)
     st.header("Corpus scores", anchor="corpus-scores")
     _headline(rep, b)
     st.dataframe(pd.DataFrame(scores_rows(rep, b)), hide_index=True, width="stretch", key="cp_chrf_table")

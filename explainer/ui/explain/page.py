@@ -659,13 +659,17 @@ def render() -> None:
         return
     with st.spinner("Computing BLEU, ROUGE and chrF step by step…"):
         bleu_trace, rouge_trace, errors = compute(cand, refs, settings)
-        chrf = cs.trace(cand, refs, cs.read())
+        chrf = cs.trace(cand, refs, cs.read())    # (the traps below read the same settings)
     for fam, msg in errors.items():
         st.error(f"{fam}: " + hl.md_escape(msg))
     # the classic traps of these texts under these settings (texts and settings only: shared like the traces)
-    traps_view.show(shared_compute.cached("traps", cand, refs, settings,
-                                          lambda: traps_view.settings_traps([cand], [refs], settings, corpus=False),
-                                          small=True))
+    chrf_settings = cs.read()
+    traps_view.show(traps_view.page_trap_list([
+        *shared_compute.cached("traps", cand, refs, settings,
+                               lambda: traps_view.settings_traps([cand], [refs], settings, corpus=False), small=True),
+        *shared_compute.cached(("traps", chrf_settings), cand, refs, settings,
+                               lambda: traps_view.chrf_traps([cand], [refs], chrf_settings, corpus=False),
+                               small=True)]))
     headline(bleu_trace, rouge_trace, settings.rouge_types, chrf=chrf)
     _example_panel(view["example"], cand, all_refs, bleu_trace, rouge_trace)
     _explanation(bleu_trace, rouge_trace, cand, refs, settings, chrf)
