@@ -134,7 +134,8 @@ CORPUS = PageSpec(
     # shown and its n-gram order, as BLEU's analysis, and the order its segment view shows (as BLEU's "ngram")
     exclude={"cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*",
              "cp_langpair", "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "cp_impl_*",
-             "(metrics)", "cp_rep_claim", "cp_rep_metric", "cp_chrf_view", "cp_chrf_ngram_order", "chrf_order"},
+             "(metrics)", "cp_rep_claim", "cp_rep_metric", "cp_chrf_view", "cp_chrf_ngram_order", "chrf_order",
+             "cp_sort", "cp_sort_desc", "cp_table_page", "cp_seg_charts"},
     numbers=lambda app: [m.value for m in app.at.metric],
     fixed={"cp_test_n_bs": 100, "cp_test_n_ar": 100},
 )

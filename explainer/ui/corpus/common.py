@@ -78,12 +78,47 @@ OPEN_REQUEST = "cp_open_request"
 SCROLL_TO_SEGMENT = "cp_scroll_to_segment"     # a counter: each opening asks once to scroll to the segment view
 
 
-def _open_segment(seg: int, system: str | None = None, note: str = "") -> None:
+def _open_segment(seg: int, system: str | None = None, note: str = "", redraw: bool = True) -> None:
     """Ask for segment ``seg`` (the candidate of ``system``) to be opened in the segment view. Only a request: a
     widget's key cannot be written once the widget is drawn in a run (Streamlit raises), so it is applied by
     :func:`_apply_open_request` before the widgets of the next run are drawn. Called from widget callbacks (a
-    button's ``on_click``, a chart's or table's ``on_select``), which run before the script."""
-    st.session_state[OPEN_REQUEST] = (int(seg), system, note)
+    button's ``on_click``, a chart's or table's ``on_select``), which run before the script; ``redraw``: end the
+    callback by rerunning only what it changed (:func:`_redraw`)."""
+    ss = st.session_state
+    ss[OPEN_REQUEST] = (int(seg), system, note)
+    other = system is not None and system != ss.get("cp_system")
+    ss.setdefault(REDRAW, set()).add("app" if other else "segment")
+    if redraw:
+        _redraw()
+
+
+REDRAW = "_cp_redraw"       # what this click's callback changed: "table", "segment" or "app"
+SEGMENTS_FRAGMENT = "cp_segments"       # the segment table and view
+SEGMENT_VIEW_FRAGMENT = "cp_segview"    # the segment view alone
+
+
+# streamlit.testing's session: its element tree holds only what the last run drew (a browser keeps the rest of the
+# page), so a rerun of some parts would look like a page without the others there: it gets the click's own rerun
+APPTEST_SESSION = "test session id"
+
+
+def _redraw() -> None:
+    """The end of a callback that changed the segment table or view: rerun those parts only (Streamlit's rerun
+    of named fragments, which replaces the click's own rerun — an analysis' bar or button would otherwise redraw
+    its whole section and the table with it, issue 18). A segment of another system than the one picked above
+    changes that picker: then the click's own rerun, which turns into a run of the whole page
+    (:func:`_app_run_if_needed`)."""
+    from streamlit.errors import StreamlitAPIException
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    want = st.session_state.pop(REDRAW, set())
+    ctx = get_script_run_ctx()
+    if not want or "app" in want or ctx is None or ctx.session_id == APPTEST_SESSION:
+        return
+    try:
+        st.rerun(scope=[SEGMENTS_FRAGMENT] if "table" in want else [SEGMENT_VIEW_FRAGMENT])
+    except StreamlitAPIException:     # those parts are not on the page: the click's own rerun draws what it shows
+        pass
 
 
 def _app_run_if_needed() -> None:
@@ -152,9 +187,10 @@ def _on_pick(key: str, resolve) -> None:
     got = resolve(pts[0])
     ids, label = got[0], got[1]
     if ids:
-        _filter_segments(ids, label)
+        _filter_segments(ids, label, redraw=False)
         if len(ids) == 1:
-            _open_segment(ids[0], got[2] if len(got) > 2 else None, f"opened from the chart: {label}")
+            _open_segment(ids[0], got[2] if len(got) > 2 else None, f"opened from the chart: {label}", redraw=False)
+        _redraw()
 
 
 def _on_chart_open(key: str, system: str) -> None:
@@ -166,8 +202,13 @@ def _on_chart_open(key: str, system: str) -> None:
         _filter_segments(ids, "selected in the chart")
 
 
-def _filter_segments(ids, label: str) -> None:
-    st.session_state["cp_filter_ids"] = (label, [int(x) for x in ids])
+def _filter_segments(ids, label: str, redraw: bool = True) -> None:
+    ss = st.session_state
+    ss["cp_filter_ids"] = (label, [int(x) for x in ids])
+    ss["cp_table_page"] = 1       # the table's first page of these segments
+    ss.setdefault(REDRAW, set()).add("table")
+    if redraw:
+        _redraw()
 
 
 def _on_group_row(key: str, groups: list[tuple[list[int], str]]) -> None:

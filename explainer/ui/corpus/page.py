@@ -170,8 +170,27 @@ def _baseline_and_system(names: list[str]) -> tuple[int, int]:
     return names.index(ss["cp_baseline"]), names.index(ss["cp_system"])
 
 
-def _scores_section_bleu(rep, rkey: tuple, b: int) -> None:
+def _scores_section_bleu(rep, rkey: tuple, b: int):
+    """The corpus scores; returns the container of the table and the chart, which show a paired test's p-values
+    and intervals: the significance fragment draws them (:func:`_scores_table_bleu`), so a test run redraws that
+    fragment and this container only, not the whole page (issue 18)."""
     st.header("Corpus scores", anchor="corpus-scores")
+    row = st.container(horizontal=True, gap="medium", key="cp_headline")
+    for s in rep.systems:
+        with row:
+            st.metric(hl.md_escape(f"BLEU — {s.name}"), f"{s.score:.4f}" if rep.scale >= 100 else f"{s.score:.6f}",
+                      delta=None if s is rep.systems[b] else f"{s.score - rep.systems[b].score:+.4f} vs baseline",
+                      help=f"corpus BLEU, exact value {s.score!r}")
+    box = st.container()
+    st.code(f"BLEU signature: {rep.signature}", language=None, wrap_lines=True)
+    st.caption(hl.md_escape(f"{rep.d.implementation}; corpus BLEU from the summed statistics of all "
+                            f"{rep.n_segments:,} segments (not a mean of sentence scores). Scale 0–{rep.scale:g}."))
+    _scores_warnings(rep)
+    return box
+
+
+def _scores_table_bleu(rep, rkey: tuple, b: int) -> None:
+    """The scores table and chart, with the p-values and intervals of the test run against baseline ``b``."""
     tests = st.session_state.get("cp_tests", {}).get(_tests_key(rkey, rep.names[b]))
     by = {x.name: x for x in tests["result"].systems} if tests is not None else {}
     rows = []
@@ -186,20 +205,14 @@ def _scores_section_bleu(rep, rkey: tuple, b: int) -> None:
             row["95% CI ±"] = by[s.name].ci if s.name in by else None
         row["Δ vs baseline"] = s.score - rep.systems[b].score
         rows.append(row)
-    row = st.container(horizontal=True, gap="medium", key="cp_headline")
-    for s in rep.systems:
-        with row:
-            st.metric(hl.md_escape(f"BLEU — {s.name}"), f"{s.score:.4f}" if rep.scale >= 100 else f"{s.score:.6f}",
-                      delta=None if s is rep.systems[b] else f"{s.score - rep.systems[b].score:+.4f} vs baseline",
-                      help=f"corpus BLEU, exact value {s.score!r}")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                  column_config={"BLEU": st.column_config.NumberColumn(format="%.4f"),
                                 "Δ vs baseline": st.column_config.NumberColumn(format="%+.4f")})
     ci = [by[s.name].ci if s.name in by else None for s in rep.systems] if by else None
     _plot(cc.corpus_scores_figure(rep.names, [s.score for s in rep.systems], ci=ci, scale=rep.scale), "cp_scores")
-    st.code(f"BLEU signature: {rep.signature}", language=None, wrap_lines=True)
-    st.caption(hl.md_escape(f"{rep.d.implementation}; corpus BLEU from the summed statistics of all "
-                            f"{rep.n_segments:,} segments (not a mean of sentence scores). Scale 0–{rep.scale:g}."))
+
+
+def _scores_warnings(rep) -> None:
     tok = rep.d.options.get("tokenize") if "tokenize" in rep.d.options else None
     cjk = _cjk_warning(rep.testset, tok) if "tokenize" in rep.d.options else None
     if cjk:
@@ -314,7 +327,9 @@ def _cached_analysis(rep, name: str, compute):
     """compare-mt's analyses of a report, computed once per report (the report is kept per input and settings)."""
     key = ("comparemt", name)
     if key not in rep._cache:
-        rep._cache[key] = compute()
+        # the first time can take seconds on a WMT-sized test set (sentence buckets score every segment alone)
+        with st.spinner(f"Computing the {name.replace('_', ' ')} analysis (once per test set and settings)…"):
+            rep._cache[key] = compute()
     return rep._cache[key]
 
 
@@ -421,7 +436,8 @@ def _ngrams_view(rep, b: int, i: int) -> None:
 
 
 def _deltas_view(rep, b: int, i: int) -> None:
-    dl = rep.largest_deltas(i, b)
+    with st.spinner("Scoring every segment alone (once per test set and settings)…"):
+        dl = rep.largest_deltas(i, b)
     _delta_buttons(dl, "cp_delta", "", 2)
     st.caption(hl.md_escape(f"Sentence scores: {dl['scored_by']}."))
     vi, vb = rep.sacrebleu_sentence_variants(i), rep.sacrebleu_sentence_variants(b)
@@ -469,8 +485,17 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
     st.header("Downloads", anchor="downloads")
     ss = st.session_state
     key = _tests_key(rkey, rep.names[b], rouge_type)
-    tests = ss.get("cp_tests", {}).get(key)
-    tests_dict = tests["result"].to_dict() if tests else None
+    # read when pressed: a test run since redraws its own fragment only, not this section (issue 18); the store
+    # is the session's own dict, which each test run updates in place
+    store = ss.setdefault("cp_tests", {})
+
+    def result():
+        got = store.get(key)
+        return got["result"] if got else None
+
+    def tests_dict():
+        r = result()
+        return r.to_dict() if r is not None else None
     c1, c2, c3, c4 = st.columns(4)
     with c1:
         st.download_button("Per-segment table with the texts (CSV)",
@@ -481,8 +506,7 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
                            on_click="ignore")
     with c2:
         st.download_button("Whole report (JSON)",
-                           lambda: json_text(rep.to_dict(baseline=b, tests=tests_dict) if metric == "bleu"
-                                             else rep.to_dict(baseline=b, tests=tests_dict)),
+                           lambda: json_text(rep.to_dict(baseline=b, tests=tests_dict())),
                            file_name=f"corpus_report_{metric}.json", mime="application/json", key="cp_dl_json",
                            on_click="ignore")
     with c3:
@@ -495,7 +519,8 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
                            file_name="corpus_charts.html", mime="text/html", key="cp_dl_html", on_click="ignore")
     with c4:
         st.selectbox("Chart image format (camera icon of each chart)", ["png", "svg"], key="cp_chart_format")
-    comp = paper_table_input(rep, metric, tests["result"] if tests else None, rouge_type)
+    def comp():
+        return paper_table_input(rep, metric, result(), rouge_type)
     d1, d2 = st.columns(2)
     with d1:
         st.download_button("Table for the paper (LaTeX, booktabs)", partial(_paper_table, comp, "latex"),
@@ -508,8 +533,9 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
     st.caption("The tables hold each system's score, the bootstrap mean ± 95 % CI and the p-value against the "
                "baseline when a test was run above (* where p ≤ 0.05), and the signature as a footnote; the LaTeX "
                "needs \\usepackage{booktabs}. The command line writes the same: `compare --format latex`.")
+    snapshot = ss.to_dict()     # this run's view; its "cp_tests" is the store above, updated by later tests
     st.download_button("Save this comparison (JSON: test set, names, settings, view, test results)",
-                       partial(_dump_saved, _saved_parts()), file_name="corpus_comparison.json",
+                       lambda: _dump_saved(_saved_parts(snapshot)), file_name="corpus_comparison.json",
                        mime="application/json", key="cp_dl_saved", on_click="ignore")
     st.caption("Every chart's camera icon saves it as PNG or SVG (made in your browser). The HTML file holds all "
                "charts of this page, interactive, with Plotly included (works offline).")
@@ -538,10 +564,10 @@ def paper_table_input(rep, metric: str, res, rouge_type: str | None) -> dict:
     return out
 
 
-def _paper_table(comp: dict, fmt: str) -> str:
+def _paper_table(comp, fmt: str) -> str:
     from explainer.corpus.tables import render_table
 
-    return render_table(comp, fmt)
+    return render_table(comp() if callable(comp) else comp, fmt)
 
 
 def _scores_section_rouge(rr, b: int) -> None:
@@ -653,56 +679,79 @@ def _render() -> None:
     except (ExplainerInputError, ValueError) as e:
         st.error(hl.md_escape(str(e)), icon=":material/error:")
         return
-    _traps(ts, metric.lower(), settings)
+    _boxed(_traps, ts, metric.lower(), settings)
     b, i = _baseline_and_system(rep.names)
     if metric == "BLEU":
         _restore_tests(_tests_key(rkey, rep.names[b]), "bleu", rep.names[b], None, "fmeasure")
-        _scores_section_bleu(rep, rkey, b)
-        _worked_out_section(rep, i)
-        _corpus_vs_mean_section(rep, i)
-        _significance_fragment(rep, rkey, "bleu", b, i)
-        _analysis_fragment(rep, "bleu", b, i, settings, ss["cp_ts_key"])
-        _downloads(rep, rkey, "bleu", b, None)
+        with st.container():
+            scores_box = _scores_section_bleu(rep, rkey, b)
+        _boxed(_worked_out_section, rep, i)
+        _boxed(_corpus_vs_mean_section, rep, i)
+        _boxed(_significance_fragment, rep, rkey, "bleu", b, i, None, scores_box)
+        _boxed(_analysis_fragment, rep, "bleu", b, i, settings, ss["cp_ts_key"])
+        _boxed(_segments_fragment, rep, "bleu", b, settings)
+        _boxed(_downloads, rep, rkey, "bleu", b, None)
     else:
         ps.choice("cp_rouge_type", rep.types, rep.types[0])
         t = st.selectbox("ROUGE type of the tests, deltas and table", rep.types, key="cp_rouge_type")
-        _scores_section_rouge(rep, b)
-        _significance_fragment(rep, rkey, "rouge", b, i, t)
-        _analysis_fragment(rep, "rouge", b, i, settings, ss["cp_ts_key"], t)
-        _downloads(rep, rkey, "rouge", b, t)
-    _reproduce_fragment(ts, i, ss["cp_ts_key"])     # "Which settings give …?" for the selected system
+        _boxed(_scores_section_rouge, rep, b)
+        _boxed(_significance_fragment, rep, rkey, "rouge", b, i, t)
+        _boxed(_analysis_fragment, rep, "rouge", b, i, settings, ss["cp_ts_key"], t)
+        _boxed(_segments_fragment, rep, "rouge", b, settings, t)
+        _boxed(_downloads, rep, rkey, "rouge", b, t)
+    _boxed(_reproduce_fragment, ts, i, ss["cp_ts_key"])     # "Which settings give …?" for the selected system
+
+
+def _boxed(section, *args) -> None:
+    """A section in its own container: one that draws an element more or fewer than last time (a warning, a
+    test's result) leaves the places of the sections below unchanged, so the browser updates them instead of
+    building them anew (issue 18: most of a click's time is the browser's)."""
+    with st.container():
+        section(*args)
 
 
 # A click reruns only the section it changes (issue 18): each part below the scores is a fragment. What one part
-# changes in another goes through a full run: a test's result (the scores table shows its p-values) and a segment
-# opened for another system than the one picked above (common._apply_open_request).
+# changes in another: a click in an analysis that lists or opens segments reruns the segment table and view, or
+# the view alone (named fragments, common._redraw); a test's result redraws the scores table above from its own
+# fragment (an outside container); a segment opened for another system than the one picked above runs the
+# whole page (common._apply_open_request).
 FRAGMENT_FIGURES = "_cp_fragment_figures"   # the chart keys the analysis fragment drew in its last run
 
 
 @st.fragment
-def _significance_fragment(rep, rkey: tuple, metric: str, b: int, i: int, rouge_type: str | None = None) -> None:
+def _significance_fragment(rep, rkey: tuple, metric: str, b: int, i: int, rouge_type: str | None = None,
+                           scores_box=None) -> None:
+    """The tests; with ``scores_box`` (BLEU) also the scores table and chart above, which show the test's
+    p-values and intervals: a test run reruns this fragment only (it writes into that outside container)."""
+    if scores_box is not None:
+        with scores_box:
+            _scores_table_bleu(rep, rkey, b)
     _significance_section(rep, rkey, metric, b, i, rouge_type=rouge_type)
     _sync_url()     # the test and its number of resamples are in the link
 
 
 @st.fragment
 def _analysis_fragment(rep, metric: str, b: int, i: int, settings, ts_key: str, t: str | None = None) -> None:
-    """Where the systems differ, every implementation, the segment table and the segment view: an analysis
-    picked, a bar clicked or a segment opened from them redraws this part only."""
+    """Where the systems differ and every implementation: an analysis picked redraws this part only; a bar
+    clicked or a segment opened from them redraws the segment table and view (``common._redraw``)."""
     _app_run_if_needed()
     ss = st.session_state
     figures = ss.setdefault(RUN_FIGURES, {})
     for k in ss.get(FRAGMENT_FIGURES, ()):     # this part's charts of its last run (the download lists this run's)
         figures.pop(k, None)
     before = set(figures)
-    if metric == "bleu":
-        _differ_section_bleu(rep, b, i)
-        corpus_dialects.render(rep, "bleu", i, ts_key, plot=_plot, open_segment=_open_segment)
-    else:
-        _rouge_differ(rep, t, b, i)
-        corpus_dialects.render(rep, "rouge", i, ts_key, rouge_type=t, plot=_plot, open_segment=_open_segment)
+    # each part in its own container: an analysis draws more or fewer elements than the one before, and the
+    # parts below keep their places (the browser then updates the segment table and view instead of building
+    # them anew: most of a click's time, issue 18)
+    with st.container():
+        if metric == "bleu":
+            _differ_section_bleu(rep, b, i)
+        else:
+            _rouge_differ(rep, t, b, i)
+    with st.container():
+        corpus_dialects.render(rep, metric, i, ts_key, rouge_type=t if metric != "bleu" else None, plot=_plot,
+                               open_segment=_open_segment)
     ss[FRAGMENT_FIGURES] = sorted(set(figures) - before)
-    _segments_fragment(rep, metric, b, settings, t)
 
 
 @st.fragment

@@ -13,6 +13,8 @@ from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
 from explainer.ui.corpus.common import (
     SCROLL_TO_SEGMENT,
+    SEGMENT_VIEW_FRAGMENT,
+    SEGMENTS_FRAGMENT,
     TABLE_SEARCH_MAX,
     _apply_open_request,
     _explain_url,
@@ -49,11 +51,12 @@ def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> N
         cols = rep.segment_rows(rouge_type, b)
     df = _table_frame(cols, ts, rep.names)
     c1, c2, c3 = st.columns([3, 2, 2])
-    query = c1.text_input("Search the texts (candidates and references)", key="cp_search", max_chars=TABLE_SEARCH_MAX)
+    query = c1.text_input("Search the texts (candidates and references)", key="cp_search", max_chars=TABLE_SEARCH_MAX,
+                          on_change=_first_page)
     others = [n for j, n in enumerate(rep.names) if j != b]
     cmp_name = ss.get("cp_system") if ss.get("cp_system") in others else (others[0] if others else None)
     show = c2.selectbox("Show", ["all segments", "system better", "system worse", "equal"], key="cp_show",
-                        disabled=cmp_name is None,
+                        disabled=cmp_name is None, on_change=_first_page,
                         help="Compared: the system picked above against the baseline.")
     mask = np.ones(len(df), dtype=bool)
     flt = ss.get("cp_filter_ids")
@@ -74,36 +77,81 @@ def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> N
             if any(q in r.lower() for r in ts.references[k]) or any(q in lines[k].lower() for _, lines in ts.systems):
                 hit[k] = True
         mask &= hit
-    view = df[mask]
-    st.caption(f"{int(mask.sum()):,} of {len(df):,} segments. Click a column header to sort, a row to open the "
-               "segment below. Δ = the system's sentence score minus the baseline's.")
+    view = _sorted_rows(df[mask], df)
+    shown, start = _table_page(view)
+    st.caption(f"{int(mask.sum()):,} of {len(df):,} segments"
+               + (f", rows {start + 1:,}–{start + len(shown):,} shown" if len(shown) < len(view) else "")
+               + ". Click a row to open the segment below (a column header sorts the rows shown). Δ = the "
+               "system's sentence score minus the baseline's.")
     fmt = {c: st.column_config.NumberColumn(format="%.2f" if metric == "bleu" and rep.scale >= 100 else "%.4f")
            for c in df.columns if c.endswith("| score") or c.endswith("| Δ") or c.endswith(f"| {rouge_type}")}
     fmt["reference 1"] = st.column_config.TextColumn("reference 1", width="medium")
-    st.dataframe(view, hide_index=True, width="stretch", height=360, on_select=_on_table_row,
+    st.dataframe(shown, hide_index=True, width="stretch", height=360, on_select=_on_table_row,
                  selection_mode="single-row", key="cp_table", column_config=fmt)
-    # the rows as shown: a row picked in the table is looked up here (and previous / next walk them)
+    # the rows in their order (every page): previous / next walk them; a row picked is looked up from the page's
+    # first row
     ss["cp_visible_ids"] = view["segment"].tolist()
+    ss[TABLE_START] = start
+
+
+TABLE_ROWS = 100        # rows sent to the browser at a time (a WMT test set's 2,037 rows made every click slow)
+TABLE_START = "_cp_table_start"
+
+
+def _sorted_rows(view: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
+    """The filtered rows sorted by the column picked (every row, before they are cut into pages)."""
+    cols = [c for c in df.columns if pd.api.types.is_numeric_dtype(df[c])]
+    ps.choice("cp_sort", cols, "segment")
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    col = c1.selectbox("Sort the segments by", cols, key="cp_sort", on_change=_first_page)
+    desc = c2.toggle("largest first", key="cp_sort_desc", on_change=_first_page)
+    if col == "segment" and not desc:
+        return view
+    return view.sort_values(col, ascending=not desc, kind="stable", na_position="last") if col in view else view
+
+
+def _first_page() -> None:
+    """Another order or other rows: the table starts again at its first page."""
+    st.session_state["cp_table_page"] = 1
+
+
+def _table_page(view: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """(the rows of the page shown, the index of its first row): TABLE_ROWS at a time."""
+    ss = st.session_state
+    pages = max(1, -(-len(view) // TABLE_ROWS))
+    if pages == 1:
+        return view, 0
+    page = ss.get("cp_table_page")
+    if not isinstance(page, int) or not 1 <= page <= pages:
+        ss["cp_table_page"] = 1
+    page = int(st.number_input(f"Page of the table ({pages:,} pages of {TABLE_ROWS} rows)", min_value=1,
+                               max_value=pages, step=1, key="cp_table_page"))
+    start = (page - 1) * TABLE_ROWS
+    return view.iloc[start:start + TABLE_ROWS], start
 
 
 def _on_table_row() -> None:
     rows = _selected_rows("cp_table")
     visible = st.session_state.get("cp_visible_ids") or []
-    if rows and rows[0] < len(visible):
-        _open_segment(int(visible[rows[0]]))
+    k = rows[0] + int(st.session_state.get(TABLE_START, 0)) if rows else None
+    if k is not None and k < len(visible):
+        _open_segment(int(visible[k]))
 
 
-@st.fragment
+@st.fragment(key=SEGMENTS_FRAGMENT)
 def _segments_fragment(rep, metric: str, b: int, settings, rouge_type: str | None = None) -> None:
     """The table and the segment view rerun on their own: picking a row and the table's filters redraw only this
     part of the page; previous / next and the segment number redraw only the segment view (a fragment inside)."""
     _apply_open_request()     # a row picked in the table reruns this fragment only
-    _segment_table(rep, metric, b, rouge_type)
-    _segment_view_fragment(rep, metric, settings)
+    with st.container():
+        _segment_table(rep, metric, b, rouge_type)
+    with st.container():
+        _segment_view_fragment(rep, metric, settings)
 
 
-@st.fragment
+@st.fragment(key=SEGMENT_VIEW_FRAGMENT)
 def _segment_view_fragment(rep, metric: str, settings) -> None:
+    _apply_open_request()     # a segment opened from an analysis or a table row reruns this fragment only
     _segment_view(rep, metric, settings)
     _share_box()
     _sync_url()     # previous / next rerun this fragment only: the link follows the segment
@@ -150,13 +198,20 @@ def _seg_input_changed() -> None:
 
 def _segment_view(rep, metric: str, settings) -> None:
     st.header("Segment view", anchor="segment-view")
-    _scroll_to_segment_view()
-    seg, j = _segment_navigation(rep.n_segments, rep.names)
+    # each part in its own container: a part that draws one element more or fewer this time (the scroll script,
+    # the "opened from" note, a warning) leaves the places of the parts below unchanged, so the browser updates
+    # them instead of building them anew (issue 18: a click's redraw is most of its time)
+    with st.container():
+        _scroll_to_segment_view()
+    with st.container():
+        seg, j = _segment_navigation(rep.n_segments, rep.names)
     k = seg - 1
     cand = rep.testset.systems[j][1][k]
     refs = rep.testset.references[k]
-    _side_by_side(rep, k, j)
-    _segment_summary(rep, metric, seg, j, cand, refs, settings)
+    with st.container():
+        _side_by_side(rep, k, j)
+    with st.container():
+        _segment_summary(rep, metric, seg, j, cand, refs, settings)
     _segment_explanation(cand, refs, metric, settings)
 
 
@@ -229,19 +284,24 @@ def _segment_explanation(cand: str, refs: list[str], metric: str, settings) -> N
     # every session looking at the same segment)
     types, _ = _rouge_types(settings)
     bleu_trace, rouge_trace, errors = shared_compute.traces(cand, list(refs), settings)
-    for fam, msg in errors.items():
-        if fam == "BLEU" or (fam == "ROUGE" and types):   # no / undefined ROUGE types: said below and above
-            st.error(hl.md_escape(f"{fam}: {msg}"))
+    with st.container():
+        for fam, msg in errors.items():
+            if fam == "BLEU" or (fam == "ROUGE" and types):   # no / undefined ROUGE types: said below and above
+                st.error(hl.md_escape(f"{fam}: {msg}"))
     xp.headline(bleu_trace, rouge_trace, types, signatures=True)
     # One family at a time: both would build every chart of the Explain view on each step (ROUGE's LCS tables
     # alone take ~0.3 s), and previous / next should be instant.
     if ss.get("cp_view_family") not in ("BLEU", "ROUGE"):
         ss["cp_view_family"] = "BLEU" if metric == "bleu" else "ROUGE"
     fam = st.segmented_control("Step by step", ["BLEU", "ROUGE"], key="cp_view_family") or "BLEU"
-    if fam == "BLEU":
-        if bleu_trace is not None:
-            xp.bleu_section(bleu_trace)
-    elif rouge_trace is not None:
-        xp.rouge_section(rouge_trace, len(refs))
-    else:
-        st.info("No ROUGE type is selected in the sidebar (or the dialect defines none of them).")
+    # the step-by-step's charts behind an expander, drawn only while it is open: each is a Plotly chart, which
+    # costs the browser more than the rest of the segment view, and previous / next redraw it (issue 18)
+    box = st.expander(f"Charts of this segment ({fam})", key="cp_seg_charts", on_change="rerun")
+    with xp.charts_into(box if box.open else None):
+        if fam == "BLEU":
+            if bleu_trace is not None:
+                xp.bleu_section(bleu_trace)
+        elif rouge_trace is not None:
+            xp.rouge_section(rouge_trace, len(refs))
+        else:
+            st.info("No ROUGE type is selected in the sidebar (or the dialect defines none of them).")

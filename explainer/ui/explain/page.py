@@ -10,6 +10,8 @@ step of one trace).
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import io
 import json
 import time
@@ -273,9 +275,30 @@ def _latex_lines(formulas) -> None:
         st.latex(f)
 
 
+_INLINE = object()
+_CHARTS_INTO: contextvars.ContextVar = contextvars.ContextVar("xp_charts_into", default=_INLINE)
+
+
+@contextlib.contextmanager
+def charts_into(box):
+    """Draw the sections' charts into ``box`` (a container, e.g. an expander) instead of in place, or not at all
+    (``box`` None): the Corpus page's segment view keeps them behind an expander, since a Plotly chart costs the
+    browser far more to draw than the tables and formulas that hold the same numbers (issue 18: each click on
+    the Corpus page redraws the segment view)."""
+    tok = _CHARTS_INTO.set(box)
+    try:
+        yield
+    finally:
+        _CHARTS_INTO.reset(tok)
+
+
 def _plot(fig, key: str, alt: str) -> None:
-    st.plotly_chart(charts.readable(fig, large=large_text()), key=key,
-                    config={"displaylogo": False}, alt=alt)
+    box = _CHARTS_INTO.get()
+    if box is None:
+        return
+    with box if box is not _INLINE else contextlib.nullcontext():
+        st.plotly_chart(charts.readable(fig, large=large_text()), key=key,
+                        config={"displaylogo": False}, alt=alt)
 
 
 # ------------------------------------------------------------------------------------------------- BLEU
