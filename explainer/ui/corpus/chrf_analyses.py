@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from functools import partial
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -335,7 +336,7 @@ def paper_table(rep, res, fmt: str) -> str:
     return render_table(clean_json(paper_table_input(rep, res)), fmt)
 
 
-def downloads(rep, b: int, res) -> None:
+def downloads(rep, b: int, res, save: Callable[[], None]) -> None:
     """The BLEU view's downloads for chrF: the per-segment table with the texts (CSV), the tables for the paper
     (LaTeX, Markdown: the paired test's numbers when one was run above) and the report (JSON)."""
     from explainer.corpus.export import columns_csv, testset_texts, with_texts
@@ -357,11 +358,7 @@ def downloads(rep, b: int, res) -> None:
     st.caption("The tables hold each system's score, the bootstrap mean ± 95 % CI and the p-value against the "
                "baseline when a test was run above, and the signature as a footnote — what `compare --metric chrf "
                "--format latex` writes.")
-    from explainer.ui.corpus import page as cp
-
-    st.download_button("Save this comparison (JSON: test set, names, settings, view, test results)",
-                       partial(cp._dump_saved, cp._saved_parts()), file_name="corpus_comparison.json",
-                       mime="application/json", key="cp_dl_saved", on_click="ignore")
+    save()
 
 
 # ------------------------------------------------------------------------------------------ segment view

@@ -9,6 +9,7 @@ System names and texts reach markdown only through ``md_escape`` and tables as d
 from __future__ import annotations
 
 from functools import partial
+from typing import Callable
 
 import pandas as pd
 import streamlit as st
@@ -164,16 +165,6 @@ def saved_settings(ss) -> dict[str, str]:
     return PAGE.params({k: v for k, v in cs.view_values(ss).items() if k in CHRF_PARAMS})
 
 
-def restore_settings(params: dict, warns: list[str]) -> None:
-    """A saved comparison's chrF settings into the sidebar's widgets (each value bounded as a link's)."""
-    from explainer.ui.corpus.link import CHRF_PARAMS, PAGE
-
-    given = {k: v for k, v in params.items() if k in CHRF_PARAMS}
-    if given:
-        values = PAGE.read(given, warns, only=list(given))
-        PAGE.seed({k: values[k] for k in given})
-
-
 def _restore_test(rep, b: int, key: tuple) -> None:
     """A restored comparison's chrF test goes where this view keeps its own, when it was run with this dialect,
     these options and this baseline."""
@@ -221,8 +212,9 @@ def _traps(ts, ts_key: str, settings) -> None:
     traps_view.show(kept[1])
 
 
-def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
-    """The whole chrF view of the page (``b``: the baseline, ``i``: the system looked at)."""
+def render(ts, ts_key: str, b: int, i: int, base_settings, save: Callable[[], None]) -> None:
+    """The whole chrF view of the page (``b``: the baseline, ``i``: the system looked at; ``save``: the page's
+    "Save this comparison" button, drawn with the downloads)."""
     settings = cs.sidebar()
     try:
         rep = report(ts, ts_key, settings)
@@ -259,4 +251,4 @@ def render(ts, ts_key: str, b: int, i: int, base_settings) -> None:
                                    rep.names[i]),
                  column_config={"explain": st.column_config.LinkColumn("Explain", display_text="open")})
     ca.segment_view(rep)
-    ca.downloads(rep, b, _tests_result(rep, b, ts_key))
+    ca.downloads(rep, b, _tests_result(rep, b, ts_key), save)

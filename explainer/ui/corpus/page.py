@@ -110,6 +110,15 @@ def _dump_saved(parts) -> str:
     return dump_saved(parts)
 
 
+def save_button() -> None:
+    """"Save this comparison" (BLEU, ROUGE and chrF views): this run's view; its "cp_tests" is the page's store,
+    updated by later tests, read when the button is pressed."""
+    snapshot = st.session_state.to_dict()
+    st.download_button("Save this comparison (JSON: test set, names, settings, view, test results)",
+                       lambda: _dump_saved(_saved_parts(snapshot)), file_name="corpus_comparison.json",
+                       mime="application/json", key="cp_dl_saved", on_click="ignore")
+
+
 def _saved_parts(ss=None):
     """What a saved comparison holds, taken in this run (the download is made later, outside any run); the
     JSON is only written when the button is pressed. ``ss``: the session state (this run's by default)."""
@@ -533,10 +542,7 @@ def _downloads(rep, rkey: tuple, metric: str, b: int, rouge_type: str | None) ->
     st.caption("The tables hold each system's score, the bootstrap mean ± 95 % CI and the p-value against the "
                "baseline when a test was run above (* where p ≤ 0.05), and the signature as a footnote; the LaTeX "
                "needs \\usepackage{booktabs}. The command line writes the same: `compare --format latex`.")
-    snapshot = ss.to_dict()     # this run's view; its "cp_tests" is the store above, updated by later tests
-    st.download_button("Save this comparison (JSON: test set, names, settings, view, test results)",
-                       lambda: _dump_saved(_saved_parts(snapshot)), file_name="corpus_comparison.json",
-                       mime="application/json", key="cp_dl_saved", on_click="ignore")
+    save_button()
     st.caption("Every chart's camera icon saves it as PNG or SVG (made in your browser). The HTML file holds all "
                "charts of this page, interactive, with Plotly included (works offline).")
 
@@ -661,7 +667,7 @@ def _render() -> None:
     metric = _metric_and_language_pair()
     if metric == "CHRF":    # chrF's report and sections are its own (explainer.ui.corpus.chrf_section)
         b, i = _baseline_and_system(list(ts.names))
-        chrf_section.render(ts, ss["cp_ts_key"], b, i, settings)
+        chrf_section.render(ts, ss["cp_ts_key"], b, i, settings, save=save_button)
         corpus_reproduce.render(ts, i, ss["cp_ts_key"])
         return
     try:

@@ -154,9 +154,7 @@ def _load_saved() -> None:
     _set_testset(saved.testset, saved.label or f"restored from {f.name}")
     settings, warns = metric_settings.settings_from_params(saved.settings)
     metric_settings.put_settings(settings)
-    from explainer.ui.corpus.chrf_section import restore_settings
-
-    restore_settings(saved.settings, warns)
+    _restore_chrf_settings(saved.settings, warns)
     for k, v in saved.view.items():
         if k in SAVED_VIEW_KEYS and v is not None:
             ss[k] = v
@@ -270,3 +268,13 @@ def _system_names(ts: TestSet) -> TestSet:
         st.warning(hl.md_escape(f"{e}; using the file names."))
     ss[SHOWN_NAMES] = list(ts.names)   # the names the page shows (the file names when the typed ones are refused)
     return ts
+
+
+def _restore_chrf_settings(params: dict, warns: list[str]) -> None:
+    """A saved comparison's chrF settings into the sidebar's widgets (each value bounded as a link's)."""
+    from explainer.ui.corpus.link import CHRF_PARAMS
+
+    given = {k: v for k, v in params.items() if k in CHRF_PARAMS}
+    if given:
+        values = PAGE.read(given, warns, only=list(given))
+        PAGE.seed({k: values[k] for k in given})
