@@ -141,3 +141,27 @@ def test_previous_and_next_have_no_tooltip_left_over_the_step():
     for key in ("tch_prev", "tch_next"):
         b = at.button(key=key)
         assert not b.help and b.proto.shortcut
+
+
+def test_the_text_size_control_sizes_the_step_and_goes_with_the_projector_link():
+    """Presentation mode's zoom control (issue 21): "Text size" sets the fitted step's type (a CSS rule, so the
+    browser's fitter can still make a step that no longer fits smaller), is in the page's link and in the
+    projector / presenter links made from it; a size that is not one of the control's falls back to 100 %."""
+    from explainer.ui.teach.link import ZOOMS
+
+    at = new_page({"example": "cat_mat"})
+    assert "zoom" not in qp(at) and ".tc-fit{font-size:100%}" in page_html(at)
+    at.selectbox(key="tch_zoom").select("150").run()
+    assert not at.exception
+    assert qp(at).get("zoom") == "150" and ".tc-fit{font-size:150%}" in page_html(at)
+    links = [b.proto.url for b in at.get("link_button")]
+    proj = [u for u in links if "view=projector" in u]
+    assert proj and all("zoom=150" in u for u in proj), links
+    q = dict(x.split("=", 1) for x in proj[0].split("?", 1)[1].split("&"))
+    back = new_page(q)   # the projector window opened from that link
+    assert ".tc-fit{font-size:150%}" in page_html(back) and back.session_state["tch_zoom"] == "150"
+    odd = new_page({"example": "cat_mat", "zoom": "130"})
+    assert "130" not in ZOOMS and ".tc-fit{font-size:100%}" in page_html(odd) and "zoom" not in qp(odd)
+    assert any("zoom" in w.value for w in odd.warning), [w.value for w in odd.warning]   # said, not silent
+    for bad in ("5000", "x"):
+        assert ".tc-fit{font-size:100%}" in page_html(new_page({"example": "cat_mat", "zoom": bad}))

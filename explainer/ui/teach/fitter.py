@@ -48,10 +48,12 @@ export default function () {
     const html = box.innerHTML;
     let h = 5381;
     for (let k = 0; k < html.length; k++) h = ((h * 33) ^ html.charCodeAt(k)) | 0;
-    const sig = [w.innerWidth, w.innerHeight, box.style.maxHeight, html.length, h].join(":");
-    if (box.dataset.fitFor === sig) return;
+    // its own type size (the page's text-size control sets it by a rule): a style recalculation, no layout
+    const fitted = box.style.fontSize;
     box.style.fontSize = "";
     const base = parseFloat(getComputedStyle(box).fontSize);
+    const sig = [w.innerWidth, w.innerHeight, box.style.maxHeight, html.length, h, base].join(":");
+    if (box.dataset.fitFor === sig) { box.style.fontSize = fitted; return; }
     if (over(box)) {
       let lo = MIN, hi = 1;
       for (let k = 0; k < 7; k++) {

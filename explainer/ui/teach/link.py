@@ -33,6 +33,9 @@ VIEWS = {"projector": "Projector", "presenter": "Presenter"}
 SOURCES = {"example": "Worked example", "preset": "Gaming-lab preset", "text": "Your own text"}
 NOT_IN_LINK = "not-in-link"
 MAX_ORDER = 10   # the largest maximum n-gram order a BLEU dialect takes (``order`` is bounded by the settings' own)
+#: the step's text size (``zoom`` in the link, percent of its own): the presentation mode's zoom control; the
+#: browser makes a step that no longer fits smaller again (explainer.ui.teach.fitter), so a larger size reflows it
+ZOOMS = ("75", "100", "125", "150", "175", "200")
 MAX_STEPS = 100  # more than any lesson has (``step`` is bounded by the lesson's own number of steps)
 ORDER_WHAT = "an n-gram order of these BLEU settings (0 = automatic, up to their maximum order)"
 # the Explain page's own view parameters: a link made there and edited to ``teach`` may carry them
@@ -70,6 +73,8 @@ PAGE = ps.Page("teach", (
     Field(_spec("step", "int", 0, min=0, max=MAX_STEPS - 1), "tch_step", base=1, late=True,
           what="a step of this lesson", label="Step"),
     Field(_spec("notes", "bool", False), "tch_notes", label="Speaker notes"),
+    Field(_spec("zoom", "choice", "100", choices=ZOOMS), "tch_zoom",
+          what=f"a text size of the step in percent ({', '.join(ZOOMS)})", label="Text size"),
     Field(_spec("view", "choice", None, choices=tuple(VIEWS)), "tch_view", what="a view (projector or presenter)",
           default_words="the ordinary page", label="Presenting"),
     Field(_spec("order", "int", 0, min=0, max=MAX_ORDER), "tch_order", late=True, what=ORDER_WHAT,
@@ -286,7 +291,8 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
         else:   # the link cannot carry them: this tab keeps them, the link says so
             values["text"] = NOT_IN_LINK
             ss["_tch_long_texts"] = (cand, list(refs))
-    values.update(step=step, order=ss.get("tch_order") or 0, notes=bool(ss.get("tch_notes")) and mode == "walk")
+    values.update(step=step, order=ss.get("tch_order") or 0, notes=bool(ss.get("tch_notes")) and mode == "walk",
+                  zoom=ss.get("tch_zoom") if mode == "walk" and ss.get("tch_zoom") in ZOOMS else "100")
     view = ss.get("tch_view") if mode == "walk" else None
     values["view"] = view
     if view and ss.get("tch_room"):

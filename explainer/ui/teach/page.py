@@ -34,6 +34,7 @@ from explainer.ui.teach.link import (
     MODES,
     PAGE,
     SOURCES,
+    ZOOMS,
     load_from_url,
     max_order,
     preset_default_variant,
@@ -314,6 +315,9 @@ def _walk(lesson: Lesson, mode: str) -> int:
     presenting.apply_pending()
     i = nav(lesson, mode)
     n = len(lesson.steps)
+    if mode == "walk":   # the text-size control (a rule, not the step's own style: the fitter sets that one)
+        zoom = ss.get("tch_zoom") if ss.get("tch_zoom") in ZOOMS else "100"
+        html(f"<style>.tc-fit{{font-size:{int(zoom)}%}}</style>")
     title_(lesson, i)
     if mode == "student":
         student_step(lesson, i)

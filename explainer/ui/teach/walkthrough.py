@@ -17,7 +17,7 @@ from explainer.ui.teach import clicker, fitter, presenting
 from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import answer_form, escape, html
 from explainer.ui.teach.common import link as to_link
-from explainer.ui.teach.link import PAGE, query
+from explainer.ui.teach.link import PAGE, ZOOMS, query
 from explainer.ui.teach.teach_markdown import handout_markdown
 
 # Height of what the walkthrough shows above a step's body (top padding, the view / navigation rows: Streamlit's
@@ -57,6 +57,11 @@ def nav(lesson: Lesson, mode: str) -> int:
         # no tooltip: it stayed over the step's caption after each click; the button shows its key itself
         if mode == "walk":
             st.toggle("Speaker notes", key="tch_notes")
+            ps.choice("tch_zoom", ZOOMS, "100")
+            st.selectbox("Text size", ZOOMS, key="tch_zoom", format_func=lambda z: f"Text {z} %", width=130,
+                         label_visibility="collapsed",
+                         help="The step's text size (the projector window's too, when opened from here). A step "
+                              "that no longer fits the window is made smaller again, so nothing is cut off.")
             # in this row: hidden (display:none), they add no row to the page (the step keeps its fit)
             presenting.clicker_keys(functools.partial(_go, n=n))
             clicker.keys(n)   # the same keys counted in the browser: every press moves one step
