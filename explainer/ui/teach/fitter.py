@@ -55,7 +55,9 @@ export default function () {
     const sig = [w.innerWidth, w.innerHeight, box.style.maxHeight, html.length, h, base].join(":");
     if (box.dataset.fitFor === sig) { box.style.fontSize = fitted; return; }
     if (over(box)) {
-      let lo = MIN, hi = 1;
+      // at most down to MIN of the step's own size: of the size before the text-size control's zoom (--tzoom)
+      const zoom = parseFloat(getComputedStyle(box).getPropertyValue("--tzoom")) || 1;
+      let lo = MIN / Math.max(zoom, 1), hi = 1;
       for (let k = 0; k < 7; k++) {
         const mid = (lo + hi) / 2;
         box.style.fontSize = (base * mid) + "px";

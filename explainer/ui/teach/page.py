@@ -317,7 +317,7 @@ def _walk(lesson: Lesson, mode: str) -> int:
     n = len(lesson.steps)
     if mode == "walk":   # the text-size control (a rule, not the step's own style: the fitter sets that one)
         zoom = ss.get("tch_zoom") if ss.get("tch_zoom") in ZOOMS else "100"
-        html(f"<style>.tc-fit{{font-size:{int(zoom)}%}}</style>")
+        html(f"<style>.tc-fit{{--tzoom:{int(zoom) / 100:g};font-size:calc(var(--tcb) * var(--tzoom))}}</style>")
     title_(lesson, i)
     if mode == "student":
         student_step(lesson, i)
