@@ -29,7 +29,9 @@ SCROLLED = "_cp_scrolled"
 
 def _scroll_to_segment_view() -> None:
     """Scroll the page to the segment view once after a click opened a segment (it opens two screens below the
-    gain / loss buttons and chart bars, out of sight). A zero-height component's script, same origin."""
+    gain / loss buttons and chart bars, out of sight). A zero-height component's script, same origin. An instant
+    jump, not a smooth scroll: the animation repaints the long page (its grids and charts) for half a second, and
+    a click in that time (next segment) took 1.3 s instead of 0.4 s (issue 18)."""
     ss = st.session_state
     n = ss.get(SCROLL_TO_SEGMENT, 0)
     if not n or ss.get(SCROLLED) == n:
@@ -38,7 +40,7 @@ def _scroll_to_segment_view() -> None:
     import streamlit.components.v1 as components
 
     components.html(f"<script>/* {int(n)} */ const el = window.parent.document.getElementById('segment-view');"
-                    "if (el) { el.scrollIntoView({behavior: 'smooth', block: 'start'}); }</script>", height=0)
+                    "if (el) { el.scrollIntoView({behavior: 'instant', block: 'start'}); }</script>", height=0)
 
 
 def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> None:
