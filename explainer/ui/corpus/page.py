@@ -651,42 +651,32 @@ def _metric_and_language_pair() -> str:
 
 def _render() -> None:
     settings, warns = metric_settings.render_settings_sidebar()
-    st.title("Corpus: whole test sets")
-    st.caption("Load a test set (system outputs and 1–4 references), see each system's corpus score worked out, "
-               "why it differs from the mean of sentence scores, confidence intervals and paired significance tests "
-               "as sacreBLEU computes them, where the systems differ — and open any segment step by step.")
-    for w in warns:
-        st.warning(hl.md_escape(w))
-    ts = _input_section()
+    # Every part above the fragments is a container, one slot whatever it draws: Streamlit names a fragment by
+    # where it is drawn, and a click in one that comes while the page runs (a new tokenizer's report takes
+    # seconds) is run after that run under the old name. One element more or fewer above it (a warning, the
+    # progress bar of a report being computed) renamed every fragment below, and the click was dropped without
+    # a word: a paired test's "Run the test" got no answer (issue 18).
+    with st.container():
+        ts = _header(warns)
     if ts is None:
-        st.info("Pick a sample corpus above to see the page at work, or upload your own files.",
-                icon=":material/info:")
         return
-    ts = _system_names(ts)
     ss = st.session_state
-    metric = _metric_and_language_pair()
+    with st.container():
+        metric = _metric_and_language_pair()
     if metric == "CHRF":    # chrF's report and sections are its own (explainer.ui.corpus.chrf_section)
-        b, i = _baseline_and_system(list(ts.names))
+        with st.container():
+            b, i = _baseline_and_system(list(ts.names))
         chrf_section.render(ts, ss["cp_ts_key"], b, i, settings, save=save_button)
         corpus_reproduce.render(ts, i, ss["cp_ts_key"])
         return
-    try:
-        if metric == "BLEU":
-            rep, rkey = _bleu_report(ts, ss["cp_ts_key"], settings)
-        else:
-            types, dropped = _rouge_types(settings)
-            if dropped:
-                st.warning(hl.md_escape(f"{', '.join(dropped)} not defined by {settings.rouge_dialect}; left out."))
-            if not types:
-                st.warning("Select at least one ROUGE type in the sidebar.")
-                return
-            copts = _rouge_corpus_options(settings)
-            rep, rkey = _rouge_report(ts, ss["cp_ts_key"], settings, copts)
-    except (ExplainerInputError, ValueError) as e:
-        st.error(hl.md_escape(str(e)), icon=":material/error:")
+    with st.container():    # the report's progress bar, the ROUGE options and warnings, or an error
+        got = _report(ts, metric, settings)
+    if got is None:
         return
+    rep, rkey = got
     _boxed(_traps, ts, metric.lower(), settings)
-    b, i = _baseline_and_system(rep.names)
+    with st.container():
+        b, i = _baseline_and_system(rep.names)
     if metric == "BLEU":
         _restore_tests(_tests_key(rkey, rep.names[b]), "bleu", rep.names[b], None, "fmeasure")
         with st.container():
@@ -698,14 +688,50 @@ def _render() -> None:
         _boxed(_segments_fragment, rep, "bleu", b, settings)
         _boxed(_downloads, rep, rkey, "bleu", b, None)
     else:
-        ps.choice("cp_rouge_type", rep.types, rep.types[0])
-        t = st.selectbox("ROUGE type of the tests, deltas and table", rep.types, key="cp_rouge_type")
+        with st.container():
+            ps.choice("cp_rouge_type", rep.types, rep.types[0])
+            t = st.selectbox("ROUGE type of the tests, deltas and table", rep.types, key="cp_rouge_type")
         _boxed(_scores_section_rouge, rep, b)
         _boxed(_significance_fragment, rep, rkey, "rouge", b, i, t)
         _boxed(_analysis_fragment, rep, "rouge", b, i, settings, ss["cp_ts_key"], t)
         _boxed(_segments_fragment, rep, "rouge", b, settings, t)
         _boxed(_downloads, rep, rkey, "rouge", b, t)
     _boxed(_reproduce_fragment, ts, i, ss["cp_ts_key"])     # "Which settings give …?" for the selected system
+
+
+def _header(warns: list[str]):
+    """The title, the settings' warnings and the input section; the test set loaded (its systems named), or None."""
+    st.title("Corpus: whole test sets")
+    st.caption("Load a test set (system outputs and 1–4 references), see each system's corpus score worked out, "
+               "why it differs from the mean of sentence scores, confidence intervals and paired significance tests "
+               "as sacreBLEU computes them, where the systems differ — and open any segment step by step.")
+    for w in warns:
+        st.warning(hl.md_escape(w))
+    ts = _input_section()
+    if ts is None:
+        st.info("Pick a sample corpus above to see the page at work, or upload your own files.",
+                icon=":material/info:")
+        return None
+    return _system_names(ts)
+
+
+def _report(ts: TestSet, metric: str, settings):
+    """(the BLEU or ROUGE report of the test set under these settings, its key), or None with the reason shown."""
+    ss = st.session_state
+    try:
+        if metric == "BLEU":
+            return _bleu_report(ts, ss["cp_ts_key"], settings)
+        types, dropped = _rouge_types(settings)
+        if dropped:
+            st.warning(hl.md_escape(f"{', '.join(dropped)} not defined by {settings.rouge_dialect}; left out."))
+        if not types:
+            st.warning("Select at least one ROUGE type in the sidebar.")
+            return None
+        copts = _rouge_corpus_options(settings)
+        return _rouge_report(ts, ss["cp_ts_key"], settings, copts)
+    except (ExplainerInputError, ValueError) as e:
+        st.error(hl.md_escape(str(e)), icon=":material/error:")
+        return None
 
 
 def _boxed(section, *args) -> None:

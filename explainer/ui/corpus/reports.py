@@ -30,7 +30,9 @@ def _cached(kind: str, key: tuple, compute, ts: TestSet):
 
 
 class _Progress:
-    """A progress bar that appears only for work that lasts (over ~0.3 s), with what is being done."""
+    """A progress bar that appears only for work that lasts (over AFTER_SECONDS), with what is being done."""
+
+    AFTER_SECONDS = 0.3
 
     def __init__(self, label: str):
         self.label = label
@@ -38,7 +40,7 @@ class _Progress:
         self.bar = None
 
     def __call__(self, frac: float, msg: str = "") -> None:
-        if self.bar is None and time.perf_counter() - self.t0 > 0.3:
+        if self.bar is None and time.perf_counter() - self.t0 >= self.AFTER_SECONDS:
             self.bar = st.progress(0.0, text=self.label)
         if self.bar is not None:
             self.bar.progress(min(1.0, max(0.0, float(frac))), text=f"{self.label}: {msg}" if msg else self.label)
