@@ -28,6 +28,7 @@ class HfEvaluateDialect(BleuDialect):
     rank = 2
     cli_flags = {"smooth": "smooth", "max_order": "max_order"}
     smooth_words = {"none": "false", "add-one": "true", "false": "false", "true": "true"}
+    SCORING_ONLY = frozenset({"smooth"})
     OPTIONS = (
         OptionSpec("max_order", "int", 4, "maximum n-gram order", min=1, max=10),
         OptionSpec("smooth", "bool", False, "add 1 to matches and totals of every order (unigrams too)"),

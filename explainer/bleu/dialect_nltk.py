@@ -232,6 +232,7 @@ class NltkDialect(BleuDialect):
     totals_rule_notable = True
     reads_strings_as_characters = True
     cli_flags = {"smooth": "smoothing", "weights": "weights", "auto_reweigh": "auto_reweigh"}
+    SCORING_ONLY = frozenset({"epsilon", "alpha", "k", "auto_reweigh"})   # not smoothing: method5 counts p5
     OPTIONS = (
         OptionSpec("weights", "float_list", (0.25, 0.25, 0.25, 0.25),
                    "weights per order; their number sets the maximum order", max=10),

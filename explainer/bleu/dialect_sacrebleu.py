@@ -149,6 +149,7 @@ class SacreBleuDialect(BleuDialect):
     cli_flags = {"tokenize": "tokenize", "lowercase": "lowercase", "smooth": "smooth_method",
                  "smooth_value": "smooth_value", "max_order": "max_ngram_order", "effective_order": "effective_order",
                  "api": "api"}
+    SCORING_ONLY = frozenset({"smooth_method", "smooth_value", "effective_order", "api", "force"})
     OPTIONS = (
         OptionSpec("tokenize", "choice", "13a", "sacreBLEU tokenizer (its own classes)", choices=TOKENIZERS),
         OptionSpec("lowercase", "bool", False, "lowercase (Python str.lower) before tokenizing"),

@@ -45,6 +45,7 @@ class TorchmetricsBleuDialect(BleuDialect):
     cli_flags = {"smooth": "smooth", "max_order": "n_gram"}
     smooth_words = {"none": "false", "add-one": "true", "false": "false", "true": "true"}
     tokenizer_name = "str.split() (torchmetrics _tokenize_fn)"
+    SCORING_ONLY = frozenset({"smooth"})
     OPTIONS = (
         OptionSpec("n_gram", "int", 4, "maximum n-gram order", min=1, max=4),
         OptionSpec("smooth", "bool", False, "add 1 to matches and totals of orders 2..N (order 1 unsmoothed)"),

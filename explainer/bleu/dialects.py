@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Mapping, Sequence
 
 from explainer.dialect import Dialect
-from explainer.options import OptionSpec
+from explainer.options import OptionSpec, freeze
 from explainer.text import Token, align_spans
 
 __all__ = [
@@ -276,6 +276,16 @@ class BleuDialect(Dialect):
     #: ``--smooth`` words of a dialect whose smoothing option is a bool (word -> "true"/"false"); the first word of
     #: each truth value is the one ``cli_argv`` writes
     smooth_words: ClassVar[Mapping[str, str]] = {}
+    #: options applied after counting (smoothing, effective order, the API, the warning switch): a segment's
+    #: statistics (lengths, clipped matches and totals per order, NLTK's last-segment context) do not depend on
+    #: them, so a corpus's statistics are kept when only these change (``counts_key``; a test checks each)
+    SCORING_ONLY: ClassVar[frozenset[str]] = frozenset()
+
+    @property
+    def counts_key(self) -> tuple:
+        """The hashable value "this dialect with the options its statistics depend on"."""
+        return (self.family, self.name, freeze({k: v for k, v in self.options.items()
+                                                  if k not in self.SCORING_ONLY}))
 
     # ---- identity
     def describe(self) -> dict:

@@ -438,15 +438,32 @@ def segment_scores(d: BleuDialect, stats: np.ndarray, ctxs: list | None) -> tupl
     return np.asarray(sc), np.asarray(bp)
 
 
-def bleu_report(testset: TestSet, *, dialect: str = "sacrebleu", keep_refs: bool = True,
-                progress: Callable[[float, str], None] | None = None, **options: Any) -> BleuReport:
-    """Score every system of ``testset`` under ``dialect`` with ``options`` (as ``explain_bleu_corpus``)."""
-    d = get_dialect(dialect, **options)
+def report_stats(testset: TestSet, d: BleuDialect, *, keep_refs: bool = False,
+                 progress: Callable[[float, str], None] | None = None) -> tuple:
+    """The statistics of every system of ``testset`` under the bound dialect ``d`` (``system_stats``' tuple, its
+    arrays read-only): what a report is made from, and all a report of another dialect with the same
+    ``counts_key`` needs (only options applied after counting differ)."""
     tick = progress or (lambda f, msg: None)
     hyps = [lines for _, lines in testset.systems]
     arrays, ref_lens, prepared, ctxs = system_stats(
         d, hyps, testset.references, keep_refs=keep_refs,
         progress=lambda a, b: tick(0.85 * a / b, f"statistics: segment {a:,} of {b:,}"))
+    for a in arrays:
+        a.setflags(write=False)     # shared by the reports of several settings
+    return arrays, ref_lens, prepared, ctxs
+
+
+def bleu_report(testset: TestSet, *, dialect: str = "sacrebleu", keep_refs: bool = True,
+                progress: Callable[[float, str], None] | None = None, stats: tuple | None = None,
+                **options: Any) -> BleuReport:
+    """Score every system of ``testset`` under ``dialect`` with ``options`` (as ``explain_bleu_corpus``).
+    ``stats``: :func:`report_stats` of the test set under a dialect with the same ``counts_key`` (computed if
+    None)."""
+    d = get_dialect(dialect, **options)
+    tick = progress or (lambda f, msg: None)
+    if stats is None:
+        stats = report_stats(testset, d, keep_refs=keep_refs, progress=tick)
+    arrays, ref_lens, prepared, ctxs = stats
     systems = []
     for j, (name, lines) in enumerate(testset.systems):
         tick(0.85 + 0.15 * j / len(testset.systems), f"corpus score of {name}")
