@@ -260,7 +260,7 @@ def corpus_clicks(page, repeat: int, runs: Runs) -> Clicks:
 
         # not one of the clicks: an option applied after counting (the statistics are kept)
         c.time("change the smoothing", pick_smooth,
-               lambda smooth=smooth: page.get_by_text(f"|smooth:{smooth}|").first.wait_for())
+               lambda smooth=smooth: page.get_by_text(f"|smooth:{smooth}").first.wait_for())   # floor[0.10]
     for test, label, n in (("bs", "paired bootstrap", "1,000"), ("ar", "approximate randomization", "10,000")):
         for _ in range(max(1, repeat // 2)):
             page.locator(".st-key-cp_test").get_by_text(label).click()
