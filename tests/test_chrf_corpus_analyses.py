@@ -246,3 +246,23 @@ def test_a_saved_chrf_comparison_restores_its_settings_view_and_test(monkeypatch
         assert table[name]["score"] == want.score
         assert table[name]["p-value"] == ("— (baseline)" if want.p_value is None else f"{want.p_value:.4f}")
     assert any(m.label.replace("\\", "").startswith("chrF2++ — ") for m in again.metric)
+
+
+def test_length_buckets_show_the_buckets_that_have_segments_with_their_mean_scores(app):
+    from explainer.corpus.chrf_report import chrf_report
+
+    ts = load_sample("news-en")
+    every = chrf_report(ts, word_order=2).length_buckets()
+    assert any(x["n_segments"] == 0 for x in every)         # the sample has no reference of 150+ characters
+    app.select("cp_chrf_view", "Length buckets", kind="segmented_control")
+    assert not app.exceptions, app.exceptions
+    df = _frame(app, "bucket")
+    kept = [x for x in every if x["n_segments"]]
+    assert list(df["bucket"]) == [x["bucket"] for x in kept]
+    assert (df["segments"] > 0).all()
+    chrf = CHRF(word_order=2)
+    for (name, lines), col in zip(ts.systems, [c for c in df.columns if c not in ("bucket", "segments")]):
+        assert col == name
+        for row, x in zip(df[col], kept):
+            want = np.mean([chrf.sentence_score(lines[k - 1], ts.references[k - 1]).score for k in x["segments"]])
+            assert row == pytest.approx(want, abs=1e-9)

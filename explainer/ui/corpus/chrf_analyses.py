@@ -105,13 +105,13 @@ def differ(rep, b: int, i: int) -> None:
 
 
 def _buckets(rep, b: int, i: int) -> None:
-    lb = rep.length_buckets()
-    buckets = [{**x, "scores": {k: (v if v is not None else 0.0) for k, v in x["scores"].items()}} for x in lb]
-    _plot(cc.length_buckets_figure(buckets, rep.names, metric=f"mean segment {rep.d.metric_name}",
+    # the buckets' edges are fixed lengths: one without a segment has no mean (it was a bar of 0 and "None")
+    lb = [x for x in rep.length_buckets() if x["n_segments"]]
+    _plot(cc.length_buckets_figure(lb, rep.names, metric=f"mean segment {rep.d.metric_name}",
                                    title=f"Mean segment {rep.d.metric_name} by the length of reference 1 "
                                          "(characters)"),
           "cp_chrf_buckets_chart", selection_mode="points",
-          on_select=partial(_on_bar, "cp_chrf_buckets_chart", partial(cc.bucket_bar_segments, buckets)))
+          on_select=partial(_on_bar, "cp_chrf_buckets_chart", partial(cc.bucket_bar_segments, lb)))
     groups = [(x["segments"], f"reference length {x['bucket']} characters") for x in lb]
     st.dataframe(pd.DataFrame([{"bucket": x["bucket"], "segments": x["n_segments"], **x["scores"]} for x in lb]),
                  hide_index=True, width="stretch", key="cp_chrf_buckets", selection_mode="single-row",
