@@ -132,3 +132,43 @@ def test_the_corpus_page_rescores_a_smoothing_change_from_kept_statistics(counte
     assert len(counted) == 2          # a tokenizer: counted anew
     assert list(scores_table(at)["BLEU"]) == [BLEU(tokenize="intl").corpus_score(lines, streams).score
                                              for _, lines in sample.systems]
+
+
+def test_the_analyses_of_the_tokens_survive_a_smoothing_change(counted, monkeypatch):
+    """Sentence buckets (compare-mt's own sentence BLEU), word accuracy and the n-gram differences depend on the
+    tokens, not on the smoothing: the page computes them once per tokenization, and shows the same numbers."""
+    from explainer.corpus import comparemt, ngram_diff
+    from tests.test_ui_corpus import load_sample_page, ok
+
+    calls = {"sentbleu": 0, "words": 0, "ngrams": 0}
+
+    def counting(name, real):
+        def f(*a, **kw):
+            calls[name] += 1
+            return real(*a, **kw)
+        return f
+
+    monkeypatch.setattr(comparemt, "sentbleu_scores", counting("sentbleu", comparemt.sentbleu_scores))
+    monkeypatch.setattr(comparemt, "word_accuracy", counting("words", comparemt.word_accuracy))
+    monkeypatch.setattr(ngram_diff, "ngram_differences", counting("ngrams", ngram_diff.ngram_differences))
+    at = load_sample_page()
+
+    def shown():
+        out = {}
+        for view in ("Sentence buckets", "Word accuracy", "N-grams"):
+            at.segmented_control(key="cp_differ_view").set_value(view).run()
+            ok(at)
+            out[view] = ([d.value.to_dict() for d in at.dataframe if "n-gram" in d.value.columns
+                          or "frequency" in d.value.columns], [c.value for c in at.caption])
+        return out
+
+    before = shown()
+    assert calls == {"sentbleu": 3, "words": 1, "ngrams": 1}      # three systems, one pair
+    at.selectbox(key="bleu_opt:sacrebleu:smooth_method").set_value("floor").run()
+    ok(at)
+    assert shown() == before
+    assert calls == {"sentbleu": 3, "words": 1, "ngrams": 1}
+    at.selectbox(key="bleu_opt:sacrebleu:tokenize").set_value("intl").run()
+    ok(at)
+    shown()
+    assert calls == {"sentbleu": 6, "words": 2, "ngrams": 2}

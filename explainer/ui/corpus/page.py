@@ -54,7 +54,13 @@ from explainer.ui.corpus.common import (
     _rouge_types,
     _selected_points,
 )
-from explainer.ui.corpus.reports import _bleu_report, _rouge_corpus_options, _rouge_report, _tests_key
+from explainer.ui.corpus.reports import (
+    _bleu_report,
+    _rouge_corpus_options,
+    _rouge_report,
+    _tests_key,
+    counts_analysis,
+)
 from explainer.ui.corpus.segments import _segments_fragment
 from explainer.ui.corpus.significance import _restore_tests, _significance_section, p_value_text
 from explainer.ui.corpus.state import _link_in, _sync_url
@@ -333,7 +339,8 @@ def _buckets_view(rep, b: int, i: int) -> None:
 
 
 def _cached_analysis(rep, name: str, compute):
-    """compare-mt's analyses of a report, computed once per report (the report is kept per input and settings)."""
+    """An analysis of a report, computed once per report (kept per input and settings; :func:`counts_analysis`
+    for those that do not depend on the scoring options)."""
     key = ("comparemt", name)
     if key not in rep._cache:
         # the first time can take seconds on a WMT-sized test set (sentence buckets score every segment alone)
@@ -345,7 +352,7 @@ def _cached_analysis(rep, name: str, compute):
 def _word_accuracy_view(rep, b: int, i: int) -> None:
     from explainer.corpus.comparemt import word_accuracy
 
-    wa = _cached_analysis(rep, "word_accuracy", lambda: word_accuracy(rep))
+    wa = counts_analysis(rep, "word_accuracy", lambda: word_accuracy(rep))
     buckets = [{"bucket": lab, "n_segments": len(wa["systems"][0]["buckets"][k]["segments"]),
                 "segments": wa["systems"][0]["buckets"][k]["segments"],
                 "scores": {s["system"]: s["buckets"][k]["fmeasure"] for s in wa["systems"]}}
@@ -370,7 +377,7 @@ def _word_accuracy_view(rep, b: int, i: int) -> None:
 def _sentence_buckets_view(rep, b: int, i: int) -> None:
     from explainer.corpus.comparemt import sentence_buckets
 
-    sb = _cached_analysis(rep, "sentence_buckets", lambda: sentence_buckets(rep))
+    sb = counts_analysis(rep, "sentence_buckets", lambda: sentence_buckets(rep))
     buckets = [{"bucket": lab, "n_segments": sum(s["counts"][k] for s in sb["systems"]),
                 "segments": sorted({x for s in sb["systems"] for x in s["segments"][k]}),
                 "scores": {s["system"]: s["counts"][k] for s in sb["systems"]}} for k, lab in enumerate(sb["labels"])]
@@ -430,8 +437,7 @@ def _on_precision_bar(rows: list[dict]) -> None:
 
 
 def _ngrams_view(rep, b: int, i: int) -> None:
-    with st.spinner("Counting matched n-grams…"):
-        nd = rep.ngram_differences(i, b)
+    nd = counts_analysis(rep, f"ngrams:{i}:{b}", lambda: rep.ngram_differences(i, b))
     _plot(cc.ngram_diff_figure(nd), "cp_ngrams", selection_mode="points",
           on_select=partial(_on_pick, "cp_ngrams", partial(cc.ngram_bar_segments, nd)))
     records = nd["better"] + nd["worse"]

@@ -31,6 +31,21 @@ def _cached(kind: str, key: tuple, compute, ts: TestSet, share: int = 1):
     return corpus_reports.get(full, cost // share + 1, compute)
 
 
+def counts_analysis(rep, name: str, compute):
+    """An analysis of a BLEU report that depends only on what its statistics depend on (the tokens, the
+    references, the order; not smoothing or effective order): computed once per test set and the dialect's
+    ``counts_key``, shared by the server's sessions, so a smoothing change keeps it (issue 18). A spinner the
+    first time: seconds on a WMT-sized test set (sentence buckets score every segment alone)."""
+    key = (st.session_state.get("cp_ts_key"), tuple(rep.names), rep.d.counts_key, name)
+
+    def run():
+        with st.spinner(f"Computing the {name.split(':')[0].replace('_', ' ')} analysis (once per test set and "
+                        "tokenization)…"):
+            return compute()
+
+    return _cached("comparemt", key, run, rep.testset, share=STATS_SHARE)
+
+
 class _Progress:
     """A progress bar that appears only for work that lasts (over AFTER_SECONDS), with what is being done."""
 
