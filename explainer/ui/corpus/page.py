@@ -343,7 +343,7 @@ def _cached_analysis(rep, name: str, compute):
     for those that do not depend on the scoring options)."""
     key = ("comparemt", name)
     if key not in rep._cache:
-        # the first time can take seconds on a WMT-sized test set (sentence buckets score every segment alone)
+        # source length: corpus BLEU per bucket, which the smoothing changes (so per report, not per tokenization)
         with st.spinner(f"Computing the {name.replace('_', ' ')} analysis (once per test set and settings)…"):
             rep._cache[key] = compute()
     return rep._cache[key]
