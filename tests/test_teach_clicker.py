@@ -21,3 +21,26 @@ def test_anything_else_is_no_move():
                 {"doc": "a", "seq": 3, "moves": [True]}, {"doc": "a" * 40, "seq": 3, "moves": [1]},
                 {"doc": "a", "seq": 3, "moves": [1] * (MAX_MOVES + 1)}, {"doc": "a", "seq": 10**12, "moves": [1]}):
         assert unseen_moves(bad, seen) == ([], seen), bad
+
+
+def test_a_pending_move_stands_until_the_browser_shows_it():
+    """settle(goto, picked, widget, url_step) -> (the step drawn, the move still pending)."""
+    from explainer.ui.teach.clicker import settle
+
+    assert settle(None, False, 3, "4") == (3, None)           # no move of the keys: the widget's step
+    assert settle(None, True, 2, "4") == (2, None)            # a pick without a move of the keys
+    assert settle(4, False, 2, "3") == (4, 4)                 # the browser has not shown step 5 yet
+    assert settle(4, False, 4, "3") == (4, 4)                 # its widget has, its address bar not yet
+    assert settle(4, False, 4, "5") == (4, None)              # both show it: nothing pending
+
+
+def test_an_old_step_coming_back_is_not_a_pick():
+    """CI (load ~3): five quick PageDowns moved four steps. A press sent before the browser had the last run's
+    step carries the old step widget value, which Streamlit reports as a change of the step list; that change
+    dropped the pending move, and the next press counted from the step shown before it."""
+    from explainer.ui.teach.clicker import settle
+
+    # the keys moved to step 3 (index 2); the browser still shows step 2 in its widget and its address bar
+    assert settle(2, True, 1, "2") == (2, 2)
+    # the browser had shown the keys' step (its address bar says 3) when the user picked step 2: the pick wins
+    assert settle(2, True, 1, "3") == (1, None)

@@ -16,6 +16,7 @@ from explainer.ui import pagestate as ps
 KEY = "tch_clicker"             # the component's key
 SEEN = "_tch_clicker_seen"      # session state: (the document's id, the last press applied)
 GOTO = "_tch_clicker_goto"      # session state: the step the keys moved to, until the browser shows it
+PICKED = "_tch_clicker_picked"  # session state: the step list changed in this run (a pick, or an old value back)
 MAX_MOVES = 64                  # the browser keeps this many last moves (more unapplied presses: the rest is lost)
 
 # Trusted constant code (no user data reaches it; only counts and ±1 leave it). One listener per document, in the
@@ -74,19 +75,46 @@ def room_moved() -> None:
         st.session_state.pop(GOTO, None)
 
 
-def apply() -> None:
-    """Before the step widget is drawn (after the link's step is read): the step the keys moved to. It stays
-    pending until the browser reports it back, in its step widget and in its address bar: a press sent while the
-    last run's step was still on its way to the browser carries the old widget value and the old link, which
-    would undo the move (five quick presses moved one to four steps)."""
-    ss = st.session_state
-    goto = ss.get(GOTO)
+def picked() -> None:
+    """The step list's change (its ``on_change``): decided in :func:`apply`, which knows what the browser shows."""
+    st.session_state[PICKED] = True
+
+
+def settle(goto: int | None, picked: bool, widget, url_step) -> tuple[object, int | None]:
+    """The step to draw and the keys' move still pending, from the pending move ``goto``, whether the step list
+    changed in this run (``picked``), its value (``widget``) and the browser's address bar (``url_step``, 1-based).
+
+    A move stays pending until the browser reports it back, in its step widget and in its address bar: a press sent
+    while the last run's step was still on its way carries the old widget value and the old link, which would undo
+    the move (five quick presses moved one to four steps). That old value also looks like a change of the step
+    list: it is the user's pick only if the browser already showed the keys' step (its address bar, written after
+    the step widget, says so); else it is the old value coming back, and the keys' move stands."""
     if goto is None:
-        return
-    if ss.get("tch_step") == goto and st.query_params.get("step") == str(goto + 1):
-        ss.pop(GOTO, None)
-    else:
-        ss["tch_step"] = goto
+        return widget, None
+    at_goto = url_step == str(goto + 1)
+    if picked and at_goto and widget != goto:
+        return widget, None          # the user picked another step after the keys' move arrived
+    if widget == goto and at_goto:
+        return goto, None            # the browser shows the move: nothing pending
+    return goto, goto
+
+
+def apply() -> None:
+    """Before the step widget is drawn (after the link's step is read): the step the keys moved to (see
+    :func:`settle`)."""
+    ss = st.session_state
+    step, ss[GOTO] = settle(ss.get(GOTO), bool(ss.pop(PICKED, False)), ss.get("tch_step"),
+                            st.query_params.get("step"))
+    if ss[GOTO] is None:
+        ss.pop(GOTO)
+    if step != ss.get("tch_step"):
+        ss["tch_step"] = step
+
+
+def forget() -> None:
+    """Outside the walkthrough (the student view): no key move is pending."""
+    for k in (GOTO, PICKED):
+        st.session_state.pop(k, None)
 
 
 def keys(n: int) -> None:

@@ -46,12 +46,14 @@ def nav(lesson: Lesson, mode: str) -> int:
     PAGE.settle("step", 0, n - 1, 0)
     if mode == "walk":
         clicker.apply()
+    else:
+        clicker.forget()
     i = ps.choice("tch_step", range(n), 0)
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_nav"):
         st.button("Previous", icon=":material/arrow_back:", key="tch_prev", disabled=i == 0, on_click=_go,
                   args=(-1, n), shortcut="Left" if mode == "walk" else None)
         st.selectbox("Step", list(range(n)), key="tch_step", format_func=lambda k: _step_label(lesson, k),
-                     label_visibility="collapsed", width=380, on_change=lambda: ss.pop(clicker.GOTO, None))
+                     label_visibility="collapsed", width=380, on_change=clicker.picked)
         st.button("Next", icon=":material/arrow_forward:", key="tch_next", disabled=i >= n - 1, on_click=_go,
                   args=(1, n), shortcut="Right" if mode == "walk" else None)
         # no tooltip: it stayed over the step's caption after each click; the button shows its key itself
