@@ -44,3 +44,13 @@ def test_an_old_step_coming_back_is_not_a_pick():
     assert settle(2, True, 1, "2") == (2, 2)
     # the browser had shown the keys' step (its address bar says 3) when the user picked step 2: the pick wins
     assert settle(2, True, 1, "3") == (1, None)
+
+
+def test_an_old_step_sent_by_a_press_is_not_a_pick_even_when_the_address_bar_matches():
+    """Keys that go back revisit steps: after → → → ← the keys' step (3) was in the address bar once already, so
+    the address bar alone cannot tell an old step-list value from a pick (a loaded run of → PageDown Space ↓
+    PageDown PageUp ← ended two steps short). A list change that came with a press was sent by the press."""
+    from explainer.ui.teach.clicker import settle
+
+    assert settle(2, True, 0, "3", pressed=True) == (2, 2)     # old value 0 came with the press: the move stands
+    assert settle(2, True, 0, "3", pressed=False) == (0, None)  # alone: the user's pick

@@ -17,6 +17,7 @@ KEY = "tch_clicker"             # the component's key
 SEEN = "_tch_clicker_seen"      # session state: (the document's id, the last press applied)
 GOTO = "_tch_clicker_goto"      # session state: the step the keys moved to, until the browser shows it
 PICKED = "_tch_clicker_picked"  # session state: the step list changed in this run (a pick, or an old value back)
+PRESSED = "_tch_clicker_pressed"  # session state: this run brought new presses (its list change is no pick)
 MAX_MOVES = 64                  # the browser keeps this many last moves (more unapplied presses: the rest is lost)
 
 # Trusted constant code (no user data reaches it; only counts and ±1 leave it). One listener per document, in the
@@ -80,19 +81,21 @@ def picked() -> None:
     st.session_state[PICKED] = True
 
 
-def settle(goto: int | None, picked: bool, widget, url_step) -> tuple[object, int | None]:
+def settle(goto: int | None, picked: bool, widget, url_step, pressed: bool = False) -> tuple[object, int | None]:
     """The step to draw and the keys' move still pending, from the pending move ``goto``, whether the step list
-    changed in this run (``picked``), its value (``widget``) and the browser's address bar (``url_step``, 1-based).
+    changed in this run (``picked``), its value (``widget``), the browser's address bar (``url_step``, 1-based)
+    and whether this run brought new presses (``pressed``).
 
     A move stays pending until the browser reports it back, in its step widget and in its address bar: a press sent
     while the last run's step was still on its way carries the old widget value and the old link, which would undo
     the move (five quick presses moved one to four steps). That old value also looks like a change of the step
-    list: it is the user's pick only if the browser already showed the keys' step (its address bar, written after
-    the step widget, says so); else it is the old value coming back, and the keys' move stands."""
+    list. It is the user's pick only if it came alone (a press came with it: the press sent it) and the browser
+    already showed the keys' step (its address bar, written after the step widget, says so); else it is the old
+    value coming back, and the keys' move stands."""
     if goto is None:
         return widget, None
     at_goto = url_step == str(goto + 1)
-    if picked and at_goto and widget != goto:
+    if picked and at_goto and not pressed and widget != goto:
         return widget, None          # the user picked another step after the keys' move arrived
     if widget == goto and at_goto:
         return goto, None            # the browser shows the move: nothing pending
@@ -104,7 +107,7 @@ def apply() -> None:
     :func:`settle`)."""
     ss = st.session_state
     step, ss[GOTO] = settle(ss.get(GOTO), bool(ss.pop(PICKED, False)), ss.get("tch_step"),
-                            st.query_params.get("step"))
+                            st.query_params.get("step"), bool(ss.pop(PRESSED, False)))
     if ss[GOTO] is None:
         ss.pop(GOTO)
     if step != ss.get("tch_step"):
@@ -113,7 +116,7 @@ def apply() -> None:
 
 def forget() -> None:
     """Outside the walkthrough (the student view): no key move is pending."""
-    for k in (GOTO, PICKED):
+    for k in (GOTO, PICKED, PRESSED):
         st.session_state.pop(k, None)
 
 
@@ -125,6 +128,7 @@ def keys(n: int) -> None:
         moves, ss[SEEN] = unseen_moves((ss.get(KEY) or {}).get("presses"), ss.get(SEEN))
         if not moves:
             return
+        ss[PRESSED] = True
         i = ss.get(GOTO)
         i = ps.shown("tch_step", 0) if i is None else i
         for d in moves:
