@@ -136,10 +136,18 @@ DOCS = __import__("pathlib").Path(__file__).resolve().parents[2] / "docs"
 
 
 def _docs_shot(page, name: str) -> None:
-    """A screenshot for docs/, kept small: 256 colours (a page of text and flat colours loses nothing visible)."""
+    """A screenshot for docs/, kept small: 256 colours (a page of text and flat colours loses nothing visible).
+    Written to artifacts/screenshots/; to docs/ only with EXPLAINER_DOCS_SHOTS=1 (every run rewrote the committed
+    pictures, a few bytes apart, leaving the tree changed after each test run)."""
+    import os
+
     from PIL import Image
 
-    path = DOCS / name
+    from tests.browser.conftest import SCREENSHOTS
+
+    folder = DOCS if os.environ.get("EXPLAINER_DOCS_SHOTS") == "1" else SCREENSHOTS
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
     page.screenshot(path=str(path))
     with Image.open(path) as img:
         small = img.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
