@@ -89,9 +89,9 @@ def settle(goto: int | None, picked: bool, widget, url_step, pressed: bool = Fal
     A move stays pending until the browser reports it back, in its step widget and in its address bar: a press sent
     while the last run's step was still on its way carries the old widget value and the old link, which would undo
     the move (five quick presses moved one to four steps). That old value also looks like a change of the step
-    list. It is the user's pick only if it came alone (a press came with it: the press sent it) and the browser
-    already showed the keys' step (its address bar, written after the step widget, says so); else it is the old
-    value coming back, and the keys' move stands."""
+    list. It is the user's pick only if no press came with it (else the press sent it) and the browser already
+    showed the keys' step (its address bar, written after the step widget, says so); else it is the old value
+    coming back, and the keys' move stands."""
     if goto is None:
         return widget, None
     at_goto = url_step == str(goto + 1)
@@ -106,10 +106,12 @@ def apply() -> None:
     """Before the step widget is drawn (after the link's step is read): the step the keys moved to (see
     :func:`settle`)."""
     ss = st.session_state
-    step, ss[GOTO] = settle(ss.get(GOTO), bool(ss.pop(PICKED, False)), ss.get("tch_step"),
-                            st.query_params.get("step"), bool(ss.pop(PRESSED, False)))
-    if ss[GOTO] is None:
-        ss.pop(GOTO)
+    step, goto = settle(ss.get(GOTO), bool(ss.pop(PICKED, False)), ss.get("tch_step"),
+                        st.query_params.get("step"), bool(ss.pop(PRESSED, False)))
+    if goto is None:
+        ss.pop(GOTO, None)
+    else:
+        ss[GOTO] = goto
     if step != ss.get("tch_step"):
         ss["tch_step"] = step
 
