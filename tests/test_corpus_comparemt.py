@@ -11,9 +11,17 @@ from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from explainer.cli import main
-from explainer.corpus.comparemt import FREQ_CUTOFFS, sentence_buckets, source_length_buckets, word_accuracy
+from explainer.corpus.comparemt import (
+    FREQ_CUTOFFS,
+    nltk_sentbleu_method2,
+    sentbleu_scores,
+    sentence_buckets,
+    source_length_buckets,
+    word_accuracy,
+)
 from explainer.corpus.report import bleu_report
 from explainer.corpus.testset import build_testset
+from explainer.ngrams import count_all_ngrams
 from tests.corpus_data import make_testset, write_files
 
 
@@ -68,6 +76,38 @@ def test_sentence_buckets_count_compare_mts_sentbleu():
         want = [sum(1 for x in scores if next((k for k, c in enumerate(sb["cutoffs"]) if x < c), 9) == k)
                 for k in range(10)]
         assert srec["counts"] == want
+
+
+def _nltk_sentbleu(hyp, ref):
+    return sentence_bleu([ref], hyp, smoothing_function=SmoothingFunction().method2)
+
+
+def test_sentbleu_from_counts_is_nltks_sentence_bleu_to_the_last_bit():
+    """The sentence buckets score from counts made once per reference; NLTK's own function, called on the same
+    tokens, must give the very same float: short and empty outputs and references (orders with no n-gram), no
+    unigram match, repeats clipped, longer and shorter outputs (brevity penalty)."""
+    rng = np.random.default_rng(64)
+    vocab = [f"w{k}" for k in range(9)]
+    pairs = [([], []), ([], ["a"]), (["a"], []), (["a"], ["a"]), (["a", "b"], ["b", "a"]), (["x", "y", "z"], ["a"]),
+             (["the"] * 7, ["the", "cat", "the", "mat"]), (["a", "b", "c", "d"], ["a", "b", "c", "d"])]
+    for _ in range(3000):
+        h = list(rng.choice(vocab, size=int(rng.integers(0, 14))))
+        r = list(rng.choice(vocab, size=int(rng.integers(0, 14))))
+        pairs.append((h, r))
+    for hyp, ref in pairs:
+        got = nltk_sentbleu_method2(hyp, count_all_ngrams(ref, 4), len(ref))
+        want = _nltk_sentbleu(hyp, ref)
+        assert got == want and type(got) is type(want), (hyp, ref, got, want)
+
+
+def test_sentbleu_scores_equal_nltk_on_a_test_set_with_every_tokenizer():
+    refs, systems = make_testset(200, 2, 2, seed=65)
+    for tok in ("13a", "intl", "char", "none"):
+        rep = bleu_report(build_testset(systems, [("a", refs[0]), ("b", refs[1])]), tokenize=tok)
+        d = rep.d
+        for j, (_, lines) in enumerate(systems):
+            want = [100 * _nltk_sentbleu(d.tokenize(h), d.tokenize(r)) for h, r in zip(lines, refs[0])]
+            assert sentbleu_scores(rep, j) == want
 
 
 def test_source_length_buckets_are_corpus_bleu_of_their_segments(tmp_path, capsys):
