@@ -21,6 +21,7 @@ import streamlit as st
 from explainer.ui import highlight as hl
 from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus.common import _on_chart_open, _plot, _selected_points, _selected_rows
+from explainer.ui.progress import Progress
 
 __all__ = ["differ", "corpus_vs_mean", "implementations", "filtered", "FILTER_KEY", "VIEWS", "NOT_FOR_CHRF",
            "IMPL_KEY"]
@@ -229,15 +230,15 @@ def corpus_vs_mean(rep, i: int) -> None:
 def _compute(lines, refs):
     from explainer.dialectcmp.chrf_compare import corpus_comparison
 
-    bar = st.progress(0.0, text="Scoring the corpus with every chrF implementation…")
+    bar = Progress("Scoring the corpus with every chrF implementation…")
 
     def progress(done: int, total: int, what: str) -> None:
-        bar.progress(min(1.0, done / max(total, 1)), text=f"Every implementation: {what} ({done} of {total})")
+        bar(done / max(total, 1), f"Every implementation: {what} ({done} of {total})")
 
     try:
         return corpus_comparison(lines, refs, progress=progress)
     finally:
-        bar.empty()
+        bar.done()
 
 
 def implementations(rep, i: int, ts_key: str) -> None:

@@ -20,6 +20,7 @@ from explainer.dialectcmp.limits import MAX_CORPUS_CHARS, MAX_CORPUS_SEGMENTS
 from explainer.dialectcmp.rows import DEFAULT_ROUGE_TYPES
 from explainer.ui import highlight as hl
 from explainer.ui.dialects import view as dv
+from explainer.ui.progress import Progress
 
 __all__ = ["render", "PAGE_MAX_SEGMENTS", "STORE_KEY"]
 
@@ -48,15 +49,15 @@ def _html(body: str) -> None:
 def _compute(lines: list[str], refs: list[list[str]], metric: str, types: tuple[str, ...]):
     from explainer.dialectcmp.comparison import compare_corpus
 
-    bar = st.progress(0.0, text="Scoring the corpus with every implementation…")
+    bar = Progress("Scoring the corpus with every implementation…")
 
     def progress(done: int, total: int, what: str) -> None:
-        bar.progress(min(1.0, done / max(total, 1)), text=f"Every implementation: {what} ({done} of {total})")
+        bar(done / max(total, 1), f"Every implementation: {what} ({done} of {total})")
 
     try:
         return compare_corpus(lines, refs, metric=metric, types=types, progress=progress)
     finally:
-        bar.empty()
+        bar.done()
 
 
 def render(rep, metric: str, i: int, ts_key: str, *, rouge_type: str | None = None,

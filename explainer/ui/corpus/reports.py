@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import time
 from typing import Any
 
 import streamlit as st
@@ -12,6 +11,7 @@ from explainer.corpus.testset import (
 )
 from explainer.options import freeze
 from explainer.ui.corpus.common import _copt_key, _rouge_types
+from explainer.ui.progress import Progress
 
 STATS_SHARE = 8     # statistics take an eighth of what a report does (WMT22 en-de: 0.5 MB against 3.8 MB)
 
@@ -46,25 +46,14 @@ def counts_analysis(rep, name: str, compute):
     return _cached("comparemt", key, run, rep.testset, share=STATS_SHARE)
 
 
-class _Progress:
-    """A progress bar that appears only for work that lasts (over AFTER_SECONDS), with what is being done."""
+class _Progress(Progress):
+    """The bar of a report or a test: drawn only for work that lasts over 0.3 s, with what is being done."""
 
-    AFTER_SECONDS = 0.3
-
-    def __init__(self, label: str):
-        self.label = label
-        self.t0 = time.perf_counter()
-        self.bar = None
+    def __init__(self, label: str) -> None:
+        super().__init__(label, after=0.3)
 
     def __call__(self, frac: float, msg: str = "") -> None:
-        if self.bar is None and time.perf_counter() - self.t0 >= self.AFTER_SECONDS:
-            self.bar = st.progress(0.0, text=self.label)
-        if self.bar is not None:
-            self.bar.progress(min(1.0, max(0.0, float(frac))), text=f"{self.label}: {msg}" if msg else self.label)
-
-    def done(self) -> None:
-        if self.bar is not None:
-            self.bar.empty()
+        super().__call__(frac, f"{self.label}: {msg}" if msg else None)
 
 
 def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple]:

@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from explainer.ui import highlight as hl
+from explainer.ui.progress import Progress
 
 __all__ = ["render", "STORE_KEY"]
 
@@ -28,16 +29,16 @@ def _search(lines: list[str], refs: list[list[str]], claim: str, metric: str, pa
     from explainer.dialectcmp.corpus_reproduction import reproduce_corpus
     from explainer.dialectcmp.reproduction import claim_parts
 
-    bar = st.progress(0.0, text="Searching every configuration…")
+    bar = Progress("Searching every configuration…")
 
     def progress(done: int, total: int) -> None:
-        bar.progress(min(1.0, done / max(total, 1)), text=f"Searching: {done} of {total} configurations")
+        bar(done / max(total, 1), f"Searching: {done} of {total} configurations")
 
     try:
         return [reproduce_corpus(lines, refs, c, metric=metric, paths=paths, progress=progress)
                 for c in claim_parts(claim)]
     finally:
-        bar.empty()
+        bar.done()
 
 
 def _rows(matches, ref_names: list[str]) -> pd.DataFrame:

@@ -9,7 +9,6 @@ on top of the metric settings the user has on the other pages."""
 from __future__ import annotations
 
 import json
-import time
 
 import pandas as pd
 import streamlit as st
@@ -42,6 +41,7 @@ from explainer.ui.dialects.link import (
     set_texts,
     texts,
 )
+from explainer.ui.progress import Progress
 
 _VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error,
             "refused": st.error}
@@ -270,14 +270,10 @@ def _search(cand: str, refs: list[str], claim: str, claim_metric: str):
     """The search with a progress bar, computed once for every session (None after a message on bad input)."""
     from explainer.dialectcmp.reproduction import reproduce
 
-    bar = st.progress(0.0, text="Searching the configurations…")
-    last = [0.0]
+    bar = Progress("Searching the configurations…")
 
     def progress(done: int, total: int) -> None:
-        now = time.perf_counter()
-        if now - last[0] > 0.05 or done == total:
-            last[0] = now
-            bar.progress(min(1.0, done / max(total, 1)), text=f"Searching: {done:,} of {total:,} configurations")
+        bar(done / max(total, 1), f"Searching: {done:,} of {total:,} configurations")
 
     try:
         # a class opening a link with a claim searches once; the others wait for that search
@@ -286,7 +282,7 @@ def _search(cand: str, refs: list[str], claim: str, claim_metric: str):
     except ValueError as e:
         st.error(hl.md_escape(str(e)))
         res = None
-    bar.empty()
+    bar.done()
     return res
 
 

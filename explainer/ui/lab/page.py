@@ -32,6 +32,7 @@ from explainer.ui.lab.link import (
     query,
     refs_list,
 )
+from explainer.ui.progress import Progress
 
 MAX_LAB_CHARS = 5_000  # the lab re-scores texts hundreds of times; keep inputs paragraph-sized
 GEN_METRICS = DEFAULT_METRICS
@@ -546,15 +547,15 @@ def _run_search(cand: str, refs: list[str], target: str, budget: float, seed: in
     ss["lab_opt_stopped"] = False
     ss["lab_opt_running"] = True
     ss.pop("lab_opt_result", None)  # the start-state callback stores the new run at once
-    bar = st.progress(0.0, text="searching…")
+    bar = Progress("searching…")
     recorder = lv.RunRecorder(ss, "lab_opt_result", "lab_opt_owner")
 
     def cb(res):
         if not recorder.keep(res):
             return False   # a newer script run took over (Stop, or any other widget)
         frac = min(1.0, res.elapsed / max(budget, 1e-9))
-        bar.progress(frac, text=f"step {res.steps}: {TARGETS[target]} = "
-                                f"{res.trajectory[-1][target]:.4f} ({res.evaluations} candidates scored)")
+        bar(frac, f"step {res.steps}: {TARGETS[target]} = {res.trajectory[-1][target]:.4f} "
+                  f"({res.evaluations} candidates scored)")
 
     try:
         res = optimize(cand, refs, target, budget_seconds=float(budget), seed=int(seed), moves=moves, callback=cb)
@@ -570,7 +571,7 @@ def _run_search(cand: str, refs: list[str], target: str, budget: float, seed: in
     if not recorder.keep(res):
         return False
     ss["lab_opt_running"] = False
-    bar.progress(1.0, text=f"done: {res.stopped}")
+    bar.finish(f"done: {res.stopped}")
     return True
 
 
