@@ -49,8 +49,10 @@ def counts_analysis(rep, name: str, compute):
 class _Progress(Progress):
     """The bar of a report or a test: drawn only for work that lasts over 0.3 s, with what is being done."""
 
+    AFTER_SECONDS = 0.3
+
     def __init__(self, label: str) -> None:
-        super().__init__(label, after=0.3)
+        super().__init__(label, after=self.AFTER_SECONDS)
 
     def __call__(self, frac: float, msg: str = "") -> None:
         super().__call__(frac, f"{self.label}: {msg}" if msg else None)
