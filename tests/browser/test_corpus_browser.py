@@ -77,4 +77,7 @@ def test_sample_corpus_paired_test_in_the_browser(page, open_app):
     page.get_by_text(re.compile(r"Paired bootstrap, 1,000 resamples, seed 12345")).wait_for(timeout=120_000)
     wait_idle(page, 120)
     assert page.get_by_text("What the p-value says.").count() == 1
+    # the same run drew the scores table above with the test's p-values (no second run for it)
+    table = page.locator(".st-key-cp_headline").locator("xpath=following::*[@data-testid='stDataFrame'][1]")
+    assert "— (baseline)" in (table.text_content() or "")
     shot(page, "corpus-sample-paired-test")

@@ -760,11 +760,12 @@ FRAGMENT_FIGURES = "_cp_fragment_figures"   # the chart keys the analysis fragme
 def _significance_fragment(rep, rkey: tuple, metric: str, b: int, i: int, rouge_type: str | None = None,
                            scores_box=None) -> None:
     """The tests; with ``scores_box`` (BLEU) also the scores table and chart above, which show the test's
-    p-values and intervals: a test run reruns this fragment only (it writes into that outside container)."""
+    p-values and intervals: a test run reruns this fragment only (it writes into that outside container), the
+    table after the test, so one run shows the result everywhere (a second run cost a second redraw)."""
+    _significance_section(rep, rkey, metric, b, i, rouge_type=rouge_type)
     if scores_box is not None:
         with scores_box:
             _scores_table_bleu(rep, rkey, b)
-    _significance_section(rep, rkey, metric, b, i, rouge_type=rouge_type)
     _sync_url()     # the test and its number of resamples are in the link
 
 

@@ -66,13 +66,11 @@ def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_t
     test, n, run = _test_controls(rep)
     key = _tests_key(rkey, rep.names[b], rouge_type, measure)
     _restore_tests(key, metric, rep.names[b], rouge_type, measure)
-    if run:
-        if not _run_paired_test(rep, metric, b, test, n, key, faithful=faithful, rouge_type=rouge_type,
-                                measure=measure):
-            return
-        # the scores table above shows the p-values and intervals too: this fragment draws it (BLEU), and the
-        # downloads read the result when pressed: this fragment again, not the whole page (issue 18)
-        st.rerun(scope="fragment" if _in_fragment_run() else "app")
+    # the scores table above shows the p-values and intervals too: the fragment draws it after this section
+    # (BLEU), and the downloads read the result when pressed, so no second run is needed (issue 18)
+    if run and not _run_paired_test(rep, metric, b, test, n, key, faithful=faithful, rouge_type=rouge_type,
+                                    measure=measure):
+        return
     got = st.session_state.setdefault("cp_tests", {}).get(key)
     if len(rep.systems) > 2:
         _pair_matrix_box(rep, metric, test, n, key, faithful=faithful, rouge_type=rouge_type, measure=measure)
@@ -82,14 +80,6 @@ def _significance_section(rep, rkey: tuple, metric: str, b: int, i: int, rouge_t
         st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
     else:
         _test_result(rep, metric, got, faithful, rouge_type)
-
-
-def _in_fragment_run() -> bool:
-    """Whether this run is a fragment's own (a click inside it), not a run of the whole page."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    return bool(ctx is not None and ctx.fragment_ids_this_run)
 
 
 def p_value_text(p: float | None) -> str:
