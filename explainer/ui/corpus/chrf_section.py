@@ -138,7 +138,6 @@ def _tests(rep, b: int, ts_key: str) -> None:
             p.done()
         store.clear()       # one result kept: each holds its resamples
         store[key] = res
-        st.rerun()          # the scores chart above shows the intervals: draw the page again with them
     res = store.get(key)
     if res is None:
         st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
@@ -178,11 +177,11 @@ def _restore_test(rep, b: int, key: tuple) -> None:
             st.session_state.setdefault(TESTS_KEY, {}).clear()
             st.session_state[TESTS_KEY][key] = PairedResult.from_dict(t)
             pending.remove(t)
-            st.rerun()      # the scores chart above shows its intervals
+            return
 
 
 def _tests_result(rep, b: int, ts_key: str):
-    """The paired test run above for this view (baseline, settings), or None."""
+    """The paired test run for this view (baseline, settings), or None."""
     for key, res in st.session_state.get(TESTS_KEY, {}).items():
         if key[:5] == (ts_key, tuple(rep.names), rep.dialect, tuple(sorted(rep.options.items())), rep.names[b]):
             return res
@@ -225,11 +224,7 @@ def render(ts, ts_key: str, b: int, i: int, base_settings, save: Callable[[], No
     st.header("Corpus scores", anchor="corpus-scores")
     _headline(rep, b)
     st.dataframe(pd.DataFrame(scores_rows(rep, b)), hide_index=True, width="stretch", key="cp_chrf_table")
-    tested = _tests_result(rep, b, ts_key)       # the paired test run below: its intervals as whiskers
-    by = {x.name: x.ci for x in tested.systems} if tested is not None else {}
-    _plot(cc.corpus_scores_figure(rep.names, [s.trace.score for s in rep.systems], metric=rep.d.metric_name,
-                                  scale=rep.scale, ci=[by.get(n) for n in rep.names] if by else None),
-          "cp_chrf_scores")
+    chart_box = st.container()      # the scores chart: drawn after the tests below, whose intervals it shows
     st.code(f"{rep.d.metric_name} signature: {rep.signature}", language=None, wrap_lines=True)
     st.caption(hl.md_escape(f"{rep.d.label}; corpus {rep.d.metric_name} from the statistics of all "
                             f"{rep.n_segments:,} segments."))
@@ -238,6 +233,12 @@ def render(ts, ts_key: str, b: int, i: int, base_settings, save: Callable[[], No
     _worked_out(rep, i)
     ca.corpus_vs_mean(rep, i)
     _tests(rep, b, ts_key)
+    with chart_box:     # a test run (or one restored) just now is in it: no second run of the page to show it
+        tested = _tests_result(rep, b, ts_key)
+        by = {x.name: x.ci for x in tested.systems} if tested is not None else {}
+        _plot(cc.corpus_scores_figure(rep.names, [s.trace.score for s in rep.systems], metric=rep.d.metric_name,
+                                      scale=rep.scale, ci=[by.get(n) for n in rep.names] if by else None),
+              "cp_chrf_scores")
     ca.differ(rep, b, i)
     ca.implementations(rep, i, ts_key)
     st.header("Segments", anchor="chrf-segments")
