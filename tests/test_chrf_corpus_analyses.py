@@ -246,6 +246,13 @@ def test_a_saved_chrf_comparison_restores_its_settings_view_and_test(monkeypatch
         assert table[name]["score"] == want.score
         assert table[name]["p-value"] == ("— (baseline)" if want.p_value is None else f"{want.p_value:.4f}")
     assert any(m.label.replace("\\", "").startswith("chrF2++ — ") for m in again.metric)
+    # the scores chart above the tests shows the restored intervals in the same run
+    import json
+
+    bars = [d for c in again.get("plotly_chart") for d in json.loads(c.proto.spec)["data"] if d.get("error_y")]
+    assert bars
+    shown = dict(zip(bars[0]["x"], bars[0]["error_y"]["array"]))
+    assert shown == pytest.approx({name: want.ci for (name, _), want in zip(named, res[metric])}, abs=1e-6)
 
 
 def test_length_buckets_show_the_buckets_that_have_segments_with_their_mean_scores(app):
