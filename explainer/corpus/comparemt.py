@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from itertools import chain
 from typing import Iterable, Sequence
 
 import numpy as np
+
+from explainer.ngrams import count_all_ngrams
 
 __all__ = ["FREQ_CUTOFFS", "SENTBLEU_SCORED_BY", "word_accuracy", "sentence_buckets", "sentbleu_scores",
            "source_length_buckets", "source_lengths"]
@@ -121,13 +122,8 @@ def first_reference_counts(report) -> list[tuple[Counter, int]]:
     out = []
     for refs in report.testset.references:
         toks = d.tokenize(refs[0]) if refs else []
-        out.append((_ngram_counts(toks), len(toks)))
+        out.append((count_all_ngrams(toks, 4), len(toks)))
     return out
-
-
-def _ngram_counts(toks: Sequence[str]) -> Counter:
-    """Counts of the n-grams of orders 1-4 in one ``Counter``, keyed by token tuples (NLTK's ``ngrams`` keys)."""
-    return Counter(chain.from_iterable(zip(*(toks[i:] for i in range(n))) for n in range(1, 5)))
 
 
 def sentbleu_scores(report, j: int, ref_counts: list[tuple[Counter, int]] | None = None) -> list[float]:
@@ -152,7 +148,7 @@ def nltk_sentbleu_method2(hyp: Sequence[str], ref_counts: Counter, ref_len: int)
     from nltk.translate.bleu_score import Fraction, brevity_penalty
 
     matches = [0, 0, 0, 0]
-    for g, k in _ngram_counts(hyp).items():
+    for g, k in count_all_ngrams(hyp, 4).items():
         r = ref_counts.get(g)
         if r:
             matches[len(g) - 1] += k if k < r else r

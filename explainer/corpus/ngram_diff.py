@@ -94,40 +94,23 @@ class _Matches(NamedTuple):
 def _corpus_matches(d, prepared, sys_lines: Sequence[str], base_lines: Sequence[str]) -> _Matches:
     """Both systems' clipped matches per n-gram, summed over the corpus, and where they differ."""
     N = d.max_order
-    m = _Matches({}, {}, defaultdict(list), defaultdict(list))
+    m = _Matches(defaultdict(int), defaultdict(int), defaultdict(list), defaultdict(list))
     for seg, (prep, hs, hb) in enumerate(zip(prepared, sys_lines, base_lines)):
         ref_ngrams = prep[0]
         if not ref_ngrams:
             continue
-        mb = _clipped_into(d.tokenize(hb), ref_ngrams, N, m.baseline)
-        if hs == hb:            # identical: the same matches, and no difference
-            _add_into(mb, m.system)
+        mb = clipped_matches(d.tokenize(hb), ref_ngrams, N)
+        ms = clipped_matches(d.tokenize(hs), ref_ngrams, N) if hs != hb else mb   # identical: the same matches
+        for ng, c in ms.items():
+            m.system[ng] += c
+        for ng, c in mb.items():
+            m.baseline[ng] += c
+        if ms is mb:
             continue
-        ms = _clipped_into(d.tokenize(hs), ref_ngrams, N, m.system)
         # the n-grams whose counts differ in this segment (a set operation on the (n-gram, count) pairs)
         for ng in {ng for ng, _ in ms.items() ^ mb.items()}:
             (m.segments_better if ms.get(ng, 0) > mb.get(ng, 0) else m.segments_worse)[ng].append(seg + 1)
     return m
-
-
-def _clipped_into(tokens: Sequence[str], ref_ngrams, max_order: int, totals: dict) -> dict:
-    """:func:`clipped_matches`, each count also added to ``totals`` (one pass: this runs for every n-gram of
-    two systems when the N-grams analysis is first shown)."""
-    out = {}
-    get, tget = ref_ngrams.get, totals.get
-    for ng, k in count_all_ngrams(tokens, max_order).items():
-        rk = get(ng)
-        if rk:
-            c = k if k < rk else rk
-            out[ng] = c
-            totals[ng] = tget(ng, 0) + c
-    return out
-
-
-def _add_into(counts: dict, totals: dict) -> None:
-    get = totals.get
-    for ng, c in counts.items():
-        totals[ng] = get(ng, 0) + c
 
 
 def _per_order(matched: dict, max_order: int) -> list[int]:
