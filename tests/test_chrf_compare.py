@@ -225,3 +225,35 @@ def test_paired_tests_random_configurations(monkeypatch):
             (key,) = [k for k in res if k != "System"]
             for o, r in zip(ours.systems, res[key]):
                 assert (o.score, o.p_value, o.mean, o.ci) == (r.score, r.p_value, r.mean, r.ci), (opts, test)
+
+
+@pytest.mark.parametrize("dialect,opts", [("sacrebleu", {}), ("sacrebleu", {"word_order": 2, "lowercase": True}),
+                                          ("sacrebleu", {"whitespace": True, "char_order": 4}),
+                                          ("nltk", {}), ("nltk", {"min_len": 2, "max_len": 4})])
+def test_report_ngram_matches_are_the_segment_traces(dialect, opts):
+    """The N-grams analysis counts one order from the systems' and kept references' n-grams (the dialect's own
+    ``prepare`` and ``extract``), not from every segment's whole trace: each n-gram's count in each segment is the
+    segment trace's clipped match against the reference kept, for every order, both systems and the three kept
+    together or one at a time."""
+    from explainer.chrf.algorithm import build_segment_trace
+    from explainer.corpus.chrf_report import _matched, chrf_report
+    from explainer.corpus.samples import load_sample
+
+    ts = load_sample("news-en")
+    rep = chrf_report(ts, dialect=dialect, **opts)
+    for order in range(len(rep.d.orders)):
+        got = _matched(rep, (1, 0), order)
+        for j in (0, 1, 2):
+            want_total: dict = {}
+            want_seg: dict = {}
+            for s, (h, refs) in enumerate(zip(ts.systems[j][1], ts.references)):
+                t = build_segment_trace(rep.d, h, refs)
+                assert t.chosen_reference == rep.systems[j].trace.chosen_references[s]
+                o = t.orders[order]
+                for g, m in zip(o.ngrams, o.matched[t.chosen_reference]):
+                    if m:
+                        want_total[g] = want_total.get(g, 0) + m
+                        want_seg.setdefault(g, {})[s] = m
+            assert _matched(rep, (j,), order)[j] == (want_total, want_seg)
+            if j < 2:
+                assert got[j] == (want_total, want_seg)

@@ -144,28 +144,40 @@ class ChrfReport(ReportBase):
         return out
 
 
-def _matched(report: ChrfReport, j: int, order: int) -> tuple[dict, dict]:
-    """System j's clipped matches of one order summed over the corpus (against each segment's kept reference), and
-    per n-gram the segments with their counts."""
-    from explainer.chrf.algorithm import build_segment_trace
-
-    total: dict = {}
-    per_seg: dict = {}
-    lines = report.testset.systems[j][1]
-    with gc_paused():
-        for s, (h, refs) in enumerate(zip(lines, report.testset.references)):
-            t = build_segment_trace(report.d, h, refs)
-            o = t.orders[order]
-            for g, m in zip(o.ngrams, o.matched[t.chosen_reference]):
-                if m:
-                    total[g] = total.get(g, 0) + m
-                    per_seg.setdefault(g, {})[s] = m
-    return total, per_seg
+def _matched(report: ChrfReport, js: Sequence[int], order: int) -> dict[int, tuple[dict, dict]]:
+    """Per system j of ``js``: its clipped matches of one order summed over the corpus (against each segment's kept
+    reference, the one its corpus statistics were taken against), and per n-gram the segments with their counts.
+    Kept in the report; one pass over the segments for the systems not kept yet, each kept reference extracted
+    once for them (a WMT test set: 2.3 s for two systems when every segment's whole trace was built)."""
+    want = [j for j in dict.fromkeys(js) if ("matched", j, order) not in report._cache]
+    if want:
+        d = report.d
+        out = {j: ({}, {}) for j in want}
+        chosen = {j: report.systems[j].trace.chosen_references for j in want}
+        lines = {j: report.testset.systems[j][1] for j in want}
+        with gc_paused():
+            for s, rs in enumerate(report.testset.references):
+                refs = d.effective_references(rs)[0]
+                ref_ngrams: dict[int, Any] = {}
+                for j in want:
+                    c = chosen[j][s]
+                    if c not in ref_ngrams:
+                        ref_ngrams[c] = d.extract(d.prepare(refs[c]))[0][order]
+                    rc = ref_ngrams[c]
+                    total, per_seg = out[j]
+                    for g, n in d.extract(d.prepare(lines[j][s]))[0][order].items():
+                        m = min(n, rc.get(g, 0))
+                        if m:
+                            total[g] = total.get(g, 0) + m
+                            per_seg.setdefault(g, {})[s] = m
+        for j in want:
+            report._cache[("matched", j, order)] = out[j]
+    return {j: report._cache[("matched", j, order)] for j in js}
 
 
 def _ngram_differences(report: ChrfReport, i: int, baseline: int, order: int, k: int) -> dict:
-    a, seg_a = _matched(report, i, order)
-    b, seg_b = _matched(report, baseline, order)
+    got = _matched(report, (i, baseline), order)
+    (a, seg_a), (b, seg_b) = got[i], got[baseline]
     diffs = [(a.get(g, 0) - b.get(g, 0), g) for g in set(a) | set(b) if a.get(g, 0) != b.get(g, 0)]
 
     def rec(delta, g):
