@@ -82,3 +82,62 @@ def test_the_paired_test_is_sacrebleus_pairedtest_with_chrf(monkeypatch):
     for row, want in zip(table, res[key]):
         assert row["score"] == want.score and row["p-value"] == p_value_text(want.p_value)
         assert row["mean"] == want.mean and row["95% CI ±"] == want.ci
+
+
+def test_a_paper_table_drawn_before_the_test_holds_the_test(monkeypatch):
+    """A test run reruns its own part of the page only (issue 18): the download buttons on screen are the ones
+    drawn before it. Their tables look the test up when pressed, so the LaTeX table drawn before the test holds
+    its p-values and sacreBLEU's paired signature — what ``paper_table`` writes with the test's result."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    from explainer.ui.corpus import chrf_analyses as ca
+    from explainer.ui.corpus.chrf_section import TESTS_KEY
+
+    made = {}
+    real = DeltaGenerator.download_button
+
+    def spy(self, label, data, *args, **kwargs):      # the buttons are drawn in columns
+        made[kwargs.get("key")] = data
+        return real(self, label, data, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "download_button", spy)
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
+    app.set("number_input", "cp_test_n_bs", 200)
+    before = made["cp_chrf_dl_latex"]
+    assert "p-value" not in before() and "bs:200" not in before()
+    app.click("cp_run_test")
+    assert not app.exceptions, app.exceptions
+    (res,) = app.at.session_state[TESTS_KEY].values()
+    from explainer.corpus.chrf_report import chrf_report
+
+    want = ca.paper_table(chrf_report(load_sample("news-en")), res, "latex")
+    assert "bs:200" in want
+    assert before() == want
+
+
+def test_previous_and_next_walk_the_chrf_tables_rows_not_the_bleu_views():
+    """In the chrF view previous / next walk the segments its table lists: all of them, or those a bar or row
+    listed. Segments listed in the BLEU view before the switch are not the chrF table's rows (they were walked)."""
+    from explainer.ui.corpus.chrf_analyses import FILTER_KEY
+    from tests.test_ui_corpus import load_sample_page, ok
+
+    at = load_sample_page()
+    at.session_state["cp_filter_ids"] = ("picked in the BLEU view", [3, 50, 200])
+    at.run()
+    at.number_input(key="cp_seg_input").set_value(3).run()
+    at.button(key="cp_next").click().run()
+    assert ok(at).session_state["cp_seg"] == 50      # the BLEU view walks its own rows
+    at.segmented_control(key="cp_metric").set_value("CHRF").run()
+    at.number_input(key="cp_seg_input").set_value(50).run()
+    at.button(key="cp_next").click().run()
+    assert ok(at).session_state["cp_seg"] == 51      # every segment: the BLEU view's rows are not this table's
+    at.session_state[FILTER_KEY] = ("listed in the chrF view", [8, 21, 130])    # as a bar clicked sets it
+    at.number_input(key="cp_seg_input").set_value(8).run()
+    at.button(key="cp_next").click().run()
+    assert ok(at).session_state["cp_seg"] == 21
+    at.button(key="cp_next").click().run()
+    assert ok(at).session_state["cp_seg"] == 130
+    at.button(key="cp_prev").click().run()
+    assert ok(at).session_state["cp_seg"] == 21
+    assert at.number_input(key="cp_seg_input").value == 21

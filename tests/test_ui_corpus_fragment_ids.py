@@ -82,3 +82,24 @@ def test_rouge_fragments_keep_their_names_across_settings_and_warnings(fragment_
     changed = {k: v - rouge.get(k, set()) for k, v in fragment_ids.items() if len(v - rouge.get(k, set())) > 0
                and k in rouge}
     assert not changed, changed
+
+
+def test_chrf_fragments_keep_their_names_across_settings(fragment_ids, slow_reports):
+    """The chrF view's parts (its tests, analyses, segment table and view) are fragments too: a new report's
+    progress bar, another dialect and its notes above them leave their names unchanged."""
+    at = load_sample_page()
+    at.segmented_control(key="cp_metric").set_value("CHRF").run()
+    ok(at)
+    assert {"_chrf_tests_fragment", "_chrf_analysis_fragment", "_chrf_segments_fragment",
+            "_chrf_segment_view_fragment"} <= set(fragment_ids)
+    at.number_input(key="chrf_opt:sacrebleu:word_order").set_value(2).run()     # a new report: its progress bar
+    ok(at)
+    at.number_input(key="chrf_opt:sacrebleu:word_order").set_value(0).run()     # from the cache: none
+    ok(at)
+    at.selectbox(key="chrf_dialect").set_value("nltk").run()
+    ok(at)
+    at.selectbox(key="chrf_dialect").set_value("sacrebleu").run()
+    ok(at)
+    assert at.segmented_control(key="cp_metric").value == "CHRF"
+    changed = {k: v for k, v in fragment_ids.items() if k.startswith("_chrf_") and len(v) > 1}
+    assert not changed, changed

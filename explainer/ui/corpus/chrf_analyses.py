@@ -20,7 +20,7 @@ import streamlit as st
 
 from explainer.ui import highlight as hl
 from explainer.ui.corpus import charts as cc
-from explainer.ui.corpus.common import _on_chart_open, _plot, _selected_points, _selected_rows
+from explainer.ui.corpus.common import REDRAW, _on_chart_open, _plot, _redraw, _selected_points, _selected_rows
 from explainer.ui.progress import Progress
 
 __all__ = ["differ", "corpus_vs_mean", "implementations", "filtered", "FILTER_KEY", "VIEWS", "NOT_FOR_CHRF",
@@ -44,7 +44,11 @@ NOT_FOR_CHRF = {
 
 
 def _filter(ids, label: str) -> None:
-    st.session_state[FILTER_KEY] = (label, [int(x) for x in ids])
+    """(A callback) list these segments in the segment table: reruns the segments' part only (``_redraw``)."""
+    ss = st.session_state
+    ss[FILTER_KEY] = (label, [int(x) for x in ids])
+    ss.setdefault(REDRAW, set()).add("table")
+    _redraw()
 
 
 def _on_rows(key: str, groups: list[tuple[list[int], str]]) -> None:
@@ -337,9 +341,11 @@ def paper_table(rep, res, fmt: str) -> str:
     return render_table(clean_json(paper_table_input(rep, res)), fmt)
 
 
-def downloads(rep, b: int, res, save: Callable[[], None]) -> None:
+def downloads(rep, b: int, result: Callable[[], object], save: Callable[[], None]) -> None:
     """The BLEU view's downloads for chrF: the per-segment table with the texts (CSV), the tables for the paper
-    (LaTeX, Markdown: the paired test's numbers when one was run above) and the report (JSON)."""
+    (LaTeX, Markdown: the paired test's numbers when one was run above) and the report (JSON). ``result()``: the
+    paired test run for this view, or None — called when a table is pressed for (a test run since redrew its own
+    part of the page only, not this one)."""
     from explainer.corpus.export import columns_csv, testset_texts, with_texts
 
     st.header("Downloads", anchor="chrf-downloads")
@@ -348,10 +354,10 @@ def downloads(rep, b: int, res, save: Callable[[], None]) -> None:
                        lambda: columns_csv(with_texts(rep.segment_rows(b), *testset_texts(rep.testset))),
                        file_name="corpus_segments_chrf.csv", mime="text/csv", key="cp_chrf_dl_csv",
                        on_click="ignore")
-    c2.download_button("Table for the paper (LaTeX, booktabs)", partial(paper_table, rep, res, "latex"),
+    c2.download_button("Table for the paper (LaTeX, booktabs)", lambda: paper_table(rep, result(), "latex"),
                        file_name="corpus_chrf_table.tex", mime="text/x-tex", key="cp_chrf_dl_latex",
                        on_click="ignore")
-    c3.download_button("Table for the paper (Markdown)", partial(paper_table, rep, res, "markdown"),
+    c3.download_button("Table for the paper (Markdown)", lambda: paper_table(rep, result(), "markdown"),
                        file_name="corpus_chrf_table.md", mime="text/markdown", key="cp_chrf_dl_md",
                        on_click="ignore")
     c4.download_button("Report (JSON)", lambda: json.dumps(rep.to_dict(baseline=b), ensure_ascii=False, indent=1),

@@ -20,8 +20,18 @@ from explainer.ui import highlight as hl
 from explainer.ui import traps_view
 from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus import chrf_analyses as ca
-from explainer.ui.corpus.common import _explain_url, _on_segment_row, _plot
+from explainer.ui.corpus.common import (
+    CHRF_SEGMENT_VIEW_FRAGMENT,
+    CHRF_SEGMENTS_FRAGMENT,
+    SEGMENT_FRAGMENTS,
+    _app_run_if_needed,
+    _apply_open_request,
+    _explain_url,
+    _on_segment_row,
+    _plot,
+)
 from explainer.ui.corpus.reports import _cached, _Progress
+from explainer.ui.corpus.state import _sync_url
 
 __all__ = ["render", "report", "segment_table", "scores_rows"]
 
@@ -120,7 +130,7 @@ def _tests(rep, b: int, ts_key: str) -> None:
     st.caption("Paired bootstrap or approximate randomization against the baseline, as sacreBLEU's PairedTest "
                "computes them with chrF (same seed, same numbers).")
     test, n, run = _test_controls(rep)
-    key = (ts_key, tuple(rep.names), rep.dialect, tuple(sorted(rep.options.items())), rep.names[b], test, n)
+    key = _view_key(rep, b, ts_key) + (test, n)
     _matrix_and_one_system(rep, test, n, key)
     _restore_test(rep, b, key)
     store = st.session_state.setdefault(TESTS_KEY, {})
@@ -180,12 +190,23 @@ def _restore_test(rep, b: int, key: tuple) -> None:
             return
 
 
-def _tests_result(rep, b: int, ts_key: str):
-    """The paired test run for this view (baseline, settings), or None."""
-    for key, res in st.session_state.get(TESTS_KEY, {}).items():
-        if key[:5] == (ts_key, tuple(rep.names), rep.dialect, tuple(sorted(rep.options.items())), rep.names[b]):
+def _view_key(rep, b: int, ts_key: str) -> tuple:
+    """What a test's key starts with for this view: the test set, the systems, the dialect, its options and the
+    baseline (then the test and its number of resamples)."""
+    return ts_key, tuple(rep.names), rep.dialect, tuple(sorted(rep.options.items())), rep.names[b]
+
+
+def _find_result(store: dict, view_key: tuple):
+    """The paired test in ``store`` (the session's TESTS_KEY dict) run for this view, or None."""
+    for key, res in list(store.items()):
+        if key[:5] == view_key:
             return res
     return None
+
+
+def _tests_result(rep, b: int, ts_key: str):
+    """The paired test run for this view (baseline, settings), or None."""
+    return _find_result(st.session_state.get(TESTS_KEY, {}), _view_key(rep, b, ts_key))
 
 
 def _matrix_and_one_system(rep, test: str, n: int, key: tuple) -> None:
@@ -213,36 +234,105 @@ def _traps(ts, ts_key: str, settings) -> None:
 
 def render(ts, ts_key: str, b: int, i: int, base_settings, save: Callable[[], None]) -> None:
     """The whole chrF view of the page (``b``: the baseline, ``i``: the system looked at; ``save``: the page's
-    "Save this comparison" button, drawn with the downloads)."""
+    "Save this comparison" button, drawn with the downloads). As the BLEU view, a click reruns only the part it
+    changes (issue 18): the tests, the analyses, and the segment table and view are fragments; every part above
+    them is a container (one slot whatever it draws: Streamlit names a fragment by where it is drawn)."""
     settings = cs.sidebar()
-    try:
-        rep = report(ts, ts_key, settings)
-    except ValueError as e:
-        st.error(hl.md_escape(str(e)), icon=":material/error:")
-        return
-    _traps(ts, ts_key, settings)
+    with st.container():    # the report's progress bar, or an error
+        try:
+            rep = report(ts, ts_key, settings)
+        except ValueError as e:
+            st.error(hl.md_escape(str(e)), icon=":material/error:")
+            return
+    st.session_state[SEGMENT_FRAGMENTS] = (CHRF_SEGMENTS_FRAGMENT, CHRF_SEGMENT_VIEW_FRAGMENT)
+    with st.container():
+        _traps(ts, ts_key, settings)
+    with st.container():
+        chart_box = _scores(rep, b)
+    with st.container():
+        _worked_out(rep, i)
+    with st.container():
+        ca.corpus_vs_mean(rep, i)
+    with st.container():
+        _chrf_tests_fragment(rep, b, ts_key, chart_box)
+    with st.container():
+        _chrf_analysis_fragment(rep, b, i, ts_key)
+    with st.container():
+        _chrf_segments_fragment(rep, b, i, base_settings)
+    with st.container():
+        # the test is looked up when a table is downloaded, in the session's own store (a test run since then
+        # redrew its own part only)
+        store = st.session_state.setdefault(TESTS_KEY, {})
+        ca.downloads(rep, b, partial(_find_result, store, _view_key(rep, b, ts_key)), save)
+
+
+def _scores(rep, b: int):
+    """The scores table, the signature and the report's warnings; the container of the scores chart (drawn by
+    the tests' part, whose intervals it shows)."""
     st.header("Corpus scores", anchor="corpus-scores")
     _headline(rep, b)
     st.dataframe(pd.DataFrame(scores_rows(rep, b)), hide_index=True, width="stretch", key="cp_chrf_table")
-    chart_box = st.container()      # the scores chart: drawn after the tests below, whose intervals it shows
+    chart_box = st.container()
     st.code(f"{rep.d.metric_name} signature: {rep.signature}", language=None, wrap_lines=True)
     st.caption(hl.md_escape(f"{rep.d.label}; corpus {rep.d.metric_name} from the statistics of all "
                             f"{rep.n_segments:,} segments."))
     for w in sorted({w.message for s in rep.systems for w in s.trace.warnings}):
         st.warning(hl.md_escape(w), icon=":material/warning:")
-    _worked_out(rep, i)
-    ca.corpus_vs_mean(rep, i)
+    return chart_box
+
+
+@st.fragment
+def _chrf_tests_fragment(rep, b: int, ts_key: str, chart_box) -> None:
+    """The paired test, then the scores chart above (its whiskers are the test's intervals): a test run reruns
+    this part only and shows its result in both in one run."""
     _tests(rep, b, ts_key)
-    with chart_box:     # a test run (or one restored) just now is in it: no second run of the page to show it
+    with chart_box:
         tested = _tests_result(rep, b, ts_key)
         by = {x.name: x.ci for x in tested.systems} if tested is not None else {}
         _plot(cc.corpus_scores_figure(rep.names, [s.trace.score for s in rep.systems], metric=rep.d.metric_name,
                                       scale=rep.scale, ci=[by.get(n) for n in rep.names] if by else None),
               "cp_chrf_scores")
-    ca.differ(rep, b, i)
-    ca.implementations(rep, i, ts_key)
+    _sync_url()     # the test and its number of resamples are in the link
+
+
+@st.fragment
+def _chrf_analysis_fragment(rep, b: int, i: int, ts_key: str) -> None:
+    """Where the systems differ and every implementation: an analysis picked redraws this part only; a bar or row
+    that lists segments redraws the segment table (``common._redraw``)."""
+    _app_run_if_needed()
+    with st.container():
+        ca.differ(rep, b, i)
+    with st.container():
+        ca.implementations(rep, i, ts_key)
+
+
+@st.fragment(key=CHRF_SEGMENTS_FRAGMENT)
+def _chrf_segments_fragment(rep, b: int, i: int, base_settings) -> None:
+    """The segment table and the segment view: a row picked or the filter cleared reruns this part only."""
+    _apply_open_request()
+    with st.container():
+        _segment_table(rep, b, i, base_settings)
+    with st.container():
+        _chrf_segment_view_fragment(rep)
+
+
+@st.fragment(key=CHRF_SEGMENT_VIEW_FRAGMENT)
+def _chrf_segment_view_fragment(rep) -> None:
+    """Previous / next, the segment number and a segment opened from a chart rerun the segment view only."""
+    _apply_open_request()
+    ca.segment_view(rep)
+    _sync_url()     # the link follows the segment
+
+
+def _segment_table(rep, b: int, i: int, base_settings) -> None:
     st.header("Segments", anchor="chrf-segments")
     only = ca.filtered(rep.n_segments)
+    # previous / next walk the segments this table lists (all, or those a bar or row listed), not the rows the
+    # BLEU view listed before a switch to chrF
+    if only is None:
+        st.session_state.pop("cp_visible_ids", None)
+    else:
+        st.session_state["cp_visible_ids"] = list(only[1])
     st.caption(hl.md_escape(f"Each segment's own {rep.d.metric_name} per system; “open” shows "
                             f"{rep.systems[i].name}'s segment step by step on the Explain page (chrF tab); a row "
                             "opens it in the segment view below."))
@@ -251,5 +341,3 @@ def render(ts, ts_key: str, b: int, i: int, base_settings, save: Callable[[], No
                  on_select=partial(_on_segment_row, "cp_chrf_segments", [int(x) for x in table["segment"]],
                                    rep.names[i]),
                  column_config={"explain": st.column_config.LinkColumn("Explain", display_text="open")})
-    ca.segment_view(rep)
-    ca.downloads(rep, b, _tests_result(rep, b, ts_key), save)

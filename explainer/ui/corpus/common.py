@@ -95,6 +95,9 @@ def _open_segment(seg: int, system: str | None = None, note: str = "", redraw: b
 REDRAW = "_cp_redraw"       # what this click's callback changed: "table", "segment" or "app"
 SEGMENTS_FRAGMENT = "cp_segments"       # the segment table and view
 SEGMENT_VIEW_FRAGMENT = "cp_segview"    # the segment view alone
+CHRF_SEGMENTS_FRAGMENT = "cp_chrf_segfrag"      # the chrF view's own two
+CHRF_SEGMENT_VIEW_FRAGMENT = "cp_chrf_segviewfrag"
+SEGMENT_FRAGMENTS = "_cp_segment_fragments"     # (table, view) fragment names of the view drawn last
 
 
 # streamlit.testing's session: its element tree holds only what the last run drew (a browser keeps the rest of the
@@ -115,8 +118,9 @@ def _redraw() -> None:
     ctx = get_script_run_ctx()
     if not want or "app" in want or ctx is None or ctx.session_id == APPTEST_SESSION:
         return
+    table, view = st.session_state.get(SEGMENT_FRAGMENTS) or (SEGMENTS_FRAGMENT, SEGMENT_VIEW_FRAGMENT)
     try:
-        st.rerun(scope=[SEGMENTS_FRAGMENT] if "table" in want else [SEGMENT_VIEW_FRAGMENT])
+        st.rerun(scope=[table] if "table" in want else [view])
     except StreamlitAPIException:     # those parts are not on the page: the click's own rerun draws what it shows
         pass
 

@@ -13,6 +13,7 @@ from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
 from explainer.ui.corpus.common import (
     SCROLL_TO_SEGMENT,
+    SEGMENT_FRAGMENTS,
     SEGMENT_VIEW_FRAGMENT,
     SEGMENTS_FRAGMENT,
     TABLE_SEARCH_MAX,
@@ -145,6 +146,7 @@ def _segments_fragment(rep, metric: str, b: int, settings, rouge_type: str | Non
     """The table and the segment view rerun on their own: picking a row and the table's filters redraw only this
     part of the page; previous / next and the segment number redraw only the segment view (a fragment inside)."""
     _apply_open_request()     # a row picked in the table reruns this fragment only
+    st.session_state[SEGMENT_FRAGMENTS] = (SEGMENTS_FRAGMENT, SEGMENT_VIEW_FRAGMENT)
     with st.container():
         _segment_table(rep, metric, b, rouge_type)
     with st.container():

@@ -1,0 +1,90 @@
+"""The Corpus page's chrF view reruns only the part a click changes (issue 18), as the BLEU view: an analysis picked
+redraws the analyses, a bar that lists segments redraws the segment table, "next" the segment view, and nothing
+above them is sent again. Read from what the server sends (the page's websocket): the headings of the elements each
+click's runs drew. Before, each click ran the whole view again (0.6-0.9 s a click on a WMT test set; see
+docs/benchmarks.md)."""
+from __future__ import annotations
+
+import re
+import time
+
+from tests.browser.conftest import shot, wait_idle
+
+
+class Sent:
+    """The headings and markdown of every element the server sends to the page (what a run drew)."""
+
+    def __init__(self, page) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        self.texts: list[str] = []
+
+        def got(payload) -> None:
+            if not isinstance(payload, (bytes, bytearray)):
+                return
+            try:
+                msg = ForwardMsg.FromString(bytes(payload))
+            except Exception:  # noqa: BLE001 - not a ForwardMsg
+                return
+            if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
+                el = msg.delta.new_element
+                kind = el.WhichOneof("type")
+                if kind in ("heading", "markdown"):
+                    self.texts.append(getattr(el, kind).body)
+
+        page.on("websocket", lambda ws: ws.on("framereceived", got))
+
+    def during(self, page, action) -> list[str]:
+        """The texts sent for ``action``'s runs."""
+        self.texts.clear()
+        action()
+        wait_idle(page, 120)
+        time.sleep(0.8)     # a st.rerun of another part follows the click's callback
+        wait_idle(page, 120)
+        return list(self.texts)
+
+
+def has(texts: list[str], start: str) -> bool:
+    return any(t.startswith(start) for t in texts)
+
+
+def test_chrf_clicks_redraw_only_their_part(page, app_url):
+    sent = Sent(page)
+    page.goto(app_url + "/corpus?sample=news-en&metric=chrf")
+    page.get_by_text("The corpus score worked out").first.wait_for(timeout=180_000)
+    wait_idle(page, 120)
+    above = ("Corpus scores", "Confidence and significance")
+
+    # an analysis picked: the analyses only
+    got = sent.during(page, lambda: page.locator(".st-key-cp_chrf_view").get_by_text("Largest deltas", exact=True)
+                      .click())
+    assert has(got, "Where the systems differ") and not any(has(got, h) for h in above + ("Segments",)), got
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+    # a bar of the length buckets lists its segments: the segment table and view only
+    page.locator(".st-key-cp_chrf_view").get_by_text("Length buckets", exact=True).click()
+    wait_idle(page, 120)
+    chart = page.locator(".st-key-cp_chrf_buckets_chart")
+    chart.scroll_into_view_if_needed()
+    time.sleep(1.0)
+    bar = chart.locator("g.point path").first
+    bb = bar.bounding_box()
+    assert bb is not None
+    got = sent.during(page, lambda: page.mouse.click(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2))
+    assert has(got, "Segments") and not any(has(got, h) for h in above + ("Where the systems differ",)), got
+    info = page.get_by_text(re.compile(r"^Showing \d+ segment\(s\): reference length"))
+    info.wait_for(timeout=30_000)
+    n = int(re.search(r"Showing (\d+)", info.inner_text()).group(1))
+    rows = page.locator(".st-key-cp_chrf_segments [role='row']")
+    assert 1 < rows.count() <= n + 1      # the grid draws the rows in view (and its header)
+
+    # next: the segment view only, and the link follows the segment
+    seg = int(page.locator(".st-key-cp_seg_input input").input_value())
+    got = sent.during(page, lambda: page.get_by_role("button", name="next →").click())
+    assert has(got, "Segment view") and not any(has(got, h) for h in above + ("Segments",)), got
+    page.wait_for_function(f"() => document.querySelector('.st-key-cp_seg_input input').value != '{seg}'")
+    new = int(page.locator(".st-key-cp_seg_input input").input_value())
+    assert new != seg
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('seg') === '{new}'")
+    assert page.locator('[data-testid="stException"]').count() == 0
+    shot(page, "corpus-chrf-clicks")
