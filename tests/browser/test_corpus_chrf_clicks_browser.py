@@ -1,8 +1,8 @@
 """The Corpus page's chrF view reruns only the part a click changes (issue 18), as the BLEU view: an analysis picked
-redraws the analyses, a bar that lists segments redraws the segment table, "next" the segment view, and nothing
-above them is sent again. Read from what the server sends (the page's websocket): the headings of the elements each
-click's runs drew. Before, each click ran the whole view again (0.6-0.9 s a click on a WMT test set; see
-docs/benchmarks.md)."""
+redraws the analyses, a bar that lists segments redraws the segment table, "next" the segment view, a paired test
+its section and the scores chart above, and nothing else is sent again. Read from what the server sends (the
+page's websocket): the headings of the elements each click's runs drew. Before, each click ran the whole view again
+(0.6-0.9 s a click on a WMT test set; see docs/benchmarks.md)."""
 from __future__ import annotations
 
 import re
@@ -88,3 +88,22 @@ def test_chrf_clicks_redraw_only_their_part(page, app_url):
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('seg') === '{new}'")
     assert page.locator('[data-testid="stException"]').count() == 0
     shot(page, "corpus-chrf-clicks")
+
+    # a paired test: its section and the scores chart above (drawn by the test's part: whiskers of its intervals)
+    chart = page.locator(".js-plotly-plot").filter(has_text="Corpus chrF2 per system")
+    assert chart.count() == 1 and chart.locator("g.errorbar").count() == 0
+    page.locator(".st-key-cp_test_n_bs input").fill("200")
+    page.locator(".st-key-cp_test_n_bs input").press("Enter")
+    wait_idle(page, 120)
+    got = sent.during(page, lambda: page.get_by_role("button", name="Run the test").click())
+    assert has(got, "Confidence and significance") and not any(
+        has(got, h) for h in ("Corpus scores", "Where the systems differ", "Segments", "Segment view")), got
+    table = page.locator('[data-testid="stDataFrame"]').filter(has_text="p-value")
+    table.first.wait_for(timeout=60_000)
+    assert "— (baseline)" in (table.first.text_content() or "")
+    whiskers = page.locator(".js-plotly-plot").filter(has_text="Corpus chrF2 per system (whiskers: 95 % CI)")
+    whiskers.wait_for(timeout=30_000)
+    assert whiskers.locator("g.errorbar").count() == 3
+    assert page.locator('[data-testid="stException"]').count() == 0
+    whiskers.scroll_into_view_if_needed()
+    shot(page, "corpus-chrf-paired-test")
