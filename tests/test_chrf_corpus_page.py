@@ -141,3 +141,23 @@ def test_previous_and_next_walk_the_chrf_tables_rows_not_the_bleu_views():
     at.button(key="cp_prev").click().run()
     assert ok(at).session_state["cp_seg"] == 21
     assert at.number_input(key="cp_seg_input").value == 21
+
+
+def test_the_test_shown_is_the_one_the_chart_and_tables_hold(monkeypatch):
+    """After a test, picking the other test (not run yet) keeps the result on screen, said to be the test last
+    run: the scores chart's whiskers and the paper tables hold that one too (the table had vanished while the
+    whiskers and the tables kept it)."""
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
+    app.set("number_input", "cp_test_n_bs", 200)
+    app.click("cp_run_test")
+    assert not app.exceptions, app.exceptions
+    lines = [m.value for m in app.at.markdown]
+    assert "Paired bootstrap, 200 resamples, seed 12345." in [x.replace("\\", "") for x in lines]
+    table = next(d.value for d in app.at.dataframe if "p-value" in d.value.columns)
+    app.at.radio(key="cp_test").set_value("ar").run()
+    assert not app.exceptions, app.exceptions
+    lines = [m.value.replace("\\", "") for m in app.at.markdown]
+    assert any(x.startswith("Paired bootstrap, 200 resamples, seed 12345 (the test last run") for x in lines), lines
+    again = next(d.value for d in app.at.dataframe if "p-value" in d.value.columns)
+    assert again.equals(table)

@@ -126,3 +126,45 @@ def test_a_click_the_browser_made_up_leads_nowhere(rep, cd):
     assert cc.bucket_bar_segments(rep.length_buckets(), point)[0] == []
     real_bar = isinstance(cd, list) and bool(cd) and type(cd[0]) is int and 0 <= cd[0] < cc.DELTA_BINS
     assert bool(cc.delta_bar_segments(np.arange(5.0), point)[0]) == real_bar      # bar 0 holds the value 0
+
+
+@pytest.mark.parametrize("metric,view,chart,label", [
+    ("BLEU", "Length buckets", "cp_buckets", "reference length "),
+    ("BLEU", "Word accuracy", "cp_wordacc", "words of reference frequency "),
+    ("BLEU", "Sentence buckets", "cp_sentbuckets", "sentence score "),
+    ("BLEU", "Source length", "cp_srcbuckets", "source length "),
+    ("CHRF", "Length buckets", "cp_chrf_buckets_chart", "reference length "),
+    ("CHRF", "Sentence buckets", "cp_chrf_bands", "segment score "),
+])
+def test_a_bucket_bar_lists_its_segments_under_what_it_buckets(monkeypatch, metric, view, chart, label):
+    """The note above the segment table names what a clicked bar's bucket is of: a band of sentence scores was
+    called a "reference length" in four analyses. The chart's own click handler is read from the page run."""
+    import streamlit
+
+    from tests.test_ui_corpus import load_sample_page, ok
+
+    handlers = {}
+    real = streamlit.plotly_chart
+
+    def spy(fig, *args, **kwargs):
+        handlers[kwargs.get("key")] = kwargs.get("on_select")
+        return real(fig, *args, **kwargs)
+
+    monkeypatch.setattr(streamlit, "plotly_chart", spy)
+    at = load_sample_page()
+    if view == "Source length":     # the samples have no source: the sample with its first reference as one
+        from explainer.corpus.testset import TestSet
+        from explainer.ui.corpus.testset import _testset_key
+
+        ts = load_sample("news-en")
+        ts = TestSet(references=ts.references, systems=ts.systems, source=[r[0] for r in ts.references])
+        at.session_state["cp_ts"] = ts
+        at.session_state["cp_ts_key"] = _testset_key(ts)
+        at.run()
+    if metric != "BLEU":
+        at.segmented_control(key="cp_metric").set_value(metric).run()
+    at.segmented_control(key="cp_differ_view" if metric == "BLEU" else "cp_chrf_view").set_value(view).run()
+    ok(at)
+    resolve = handlers[chart].args[1]       # on_select = partial(<the analysis' handler>, key, resolve)
+    ids, text = resolve({"customdata": ["x", 1, 0]})[:2]
+    assert ids and text.startswith(label), text

@@ -9,6 +9,7 @@ import re
 import time
 
 from tests.browser.conftest import shot, wait_idle
+from tests.browser.test_corpus_clicks_browser import hover_segment
 
 
 class Sent:
@@ -72,11 +73,35 @@ def test_chrf_clicks_redraw_only_their_part(page, app_url):
     assert bb is not None
     got = sent.during(page, lambda: page.mouse.click(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2))
     assert has(got, "Segments") and not any(has(got, h) for h in above + ("Where the systems differ",)), got
-    info = page.get_by_text(re.compile(r"^Showing \d+ segment\(s\): reference length"))
+    info = page.get_by_text(re.compile(r"^Showing \d+ segment\(s\): reference length \S+ characters\.$"))
     info.wait_for(timeout=30_000)
     n = int(re.search(r"Showing (\d+)", info.inner_text()).group(1))
     rows = page.locator(".st-key-cp_chrf_segments [role='row']")
     assert 1 < rows.count() <= n + 1      # the grid draws the rows in view (and its header)
+
+    # a band of segment scores is said as one (it said "reference length 0–20")
+    page.locator(".st-key-cp_chrf_view").get_by_text("Sentence buckets", exact=True).click()
+    wait_idle(page, 120)
+    bands = page.locator(".st-key-cp_chrf_bands")
+    bands.scroll_into_view_if_needed()
+    time.sleep(1.0)
+    bb = bands.locator("g.point path").first.bounding_box()
+    page.mouse.click(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2)
+    wait_idle(page, 120)
+    page.get_by_text(re.compile(r"^Showing \d+ segment\(s\): segment score 0–20\.$")).wait_for(timeout=30_000)
+
+    # a point of the segment scores opens its segment, as the chart's title says
+    page.locator(".st-key-cp_chrf_view").get_by_text("Segment scores", exact=True).click()
+    wait_idle(page, 120)
+    chart = page.locator(".st-key-cp_chrf_scatter")
+    chart.scroll_into_view_if_needed()
+    time.sleep(1.0)
+    point = chart.locator("g.trace.scatter").first.locator("path.point").nth(5)
+    seg, xy = hover_segment(page, point)
+    page.mouse.click(*xy)
+    wait_idle(page, 120)
+    page.wait_for_function(f"() => document.querySelector('.st-key-cp_seg_input input').value == '{seg}'")
+    page.get_by_text(f"opened from the chart: segment {seg}").first.wait_for(timeout=30_000)
 
     # next: the segment view only, and the link follows the segment
     seg = int(page.locator(".st-key-cp_seg_input input").input_value())

@@ -373,13 +373,15 @@ def precision_bar_pick(rows: Sequence[dict], point: dict) -> tuple[int, int] | N
     return (i, n) if i is not None and n else None
 
 
-def bucket_bar_segments(buckets: Sequence[dict], point: dict) -> tuple[list[int], str]:
-    """A bar of :func:`length_buckets_figure` -> (its bucket's segments, a label)."""
+def bucket_bar_segments(buckets: Sequence[dict], point: dict, *, what: str = "reference length",
+                        unit: str = "") -> tuple[list[int], str]:
+    """A bar of :func:`length_buckets_figure` -> (its bucket's segments, a label: ``what`` the buckets are of, the
+    bucket, ``unit``; e.g. "sentence score 20–40")."""
     cd = _custom(point)
     k = _index(cd[2], len(buckets)) if len(cd) > 2 else None
     if k is None:
         return [], ""
-    return list(buckets[k]["segments"]), f"reference length {buckets[k]['bucket']}"
+    return list(buckets[k]["segments"]), f"{what} {buckets[k]['bucket']}{unit}"
 
 
 def ratio_bar_segments(rows: Sequence[dict], point: dict) -> tuple[list[int], str, str | None]:

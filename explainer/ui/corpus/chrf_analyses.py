@@ -20,7 +20,15 @@ import streamlit as st
 
 from explainer.ui import highlight as hl
 from explainer.ui.corpus import charts as cc
-from explainer.ui.corpus.common import REDRAW, _on_chart_open, _plot, _redraw, _selected_points, _selected_rows
+from explainer.ui.corpus.common import (
+    REDRAW,
+    _on_chart_open,
+    _open_segment,
+    _plot,
+    _redraw,
+    _selected_points,
+    _selected_rows,
+)
 from explainer.ui.progress import Progress
 
 __all__ = ["differ", "corpus_vs_mean", "implementations", "filtered", "FILTER_KEY", "VIEWS", "NOT_FOR_CHRF",
@@ -65,14 +73,17 @@ def _on_bar(key: str, resolve) -> None:
             _filter(ids, label)
 
 
-def _on_scatter(key: str) -> None:
+def _on_scatter(key: str, system: str) -> None:
+    """One point clicked opens its segment (``system``'s candidate); a box or lasso lists the points' segments."""
     ids = []
     for p in _selected_points(key):
         cd = p.get("customdata") if isinstance(p, dict) else None
         x = cd[0] if isinstance(cd, list) and cd else cd
         if isinstance(x, (int, float)) and not isinstance(x, bool) and float(x).is_integer() and x >= 1:
             ids.append(int(x))
-    if ids:
+    if len(set(ids)) == 1:
+        _open_segment(ids[0], system, f"opened from the chart: segment {ids[0]}")
+    elif ids:
         _filter(sorted(set(ids)), f"{len(set(ids))} segment(s) picked in the chart")
 
 
@@ -116,7 +127,8 @@ def _buckets(rep, b: int, i: int) -> None:
                                    title=f"Mean segment {rep.d.metric_name} by the length of reference 1 "
                                          "(characters)"),
           "cp_chrf_buckets_chart", selection_mode="points",
-          on_select=partial(_on_bar, "cp_chrf_buckets_chart", partial(cc.bucket_bar_segments, lb)))
+          on_select=partial(_on_bar, "cp_chrf_buckets_chart", partial(cc.bucket_bar_segments, lb,
+                                                                       unit=" characters")))
     groups = [(x["segments"], f"reference length {x['bucket']} characters") for x in lb]
     st.dataframe(pd.DataFrame([{"bucket": x["bucket"], "segments": x["n_segments"], **x["scores"]} for x in lb]),
                  hide_index=True, width="stretch", key="cp_chrf_buckets", selection_mode="single-row",
@@ -147,10 +159,10 @@ def _deltas(rep, b: int, i: int) -> None:
 def _scatter(rep, b: int, i: int) -> None:
     _plot(cc.segment_scatter_figure(rep.systems[b].sentence, rep.systems[i].sentence, base_name=rep.names[b],
                                     name=rep.names[i], metric=f"segment {rep.d.metric_name}"),
-          "cp_chrf_scatter", selection_mode=("points", "box", "lasso"), on_select=partial(_on_scatter,
-                                                                                         "cp_chrf_scatter"))
-    st.caption("Each point is a segment (above the diagonal: the system scores higher there). Click one, or draw "
-               "a box or lasso (the chart's toolbar), to list them in the table below.")
+          "cp_chrf_scatter", selection_mode=("points", "box", "lasso"),
+          on_select=partial(_on_scatter, "cp_chrf_scatter", rep.names[i]))
+    st.caption("Each point is a segment (above the diagonal: the system scores higher there). Click one to open it "
+               "in the segment view, or draw a box or lasso (the chart's toolbar) to list them in the table below.")
 
 
 def _ngrams(rep, b: int, i: int) -> None:
@@ -200,7 +212,8 @@ def _bands(rep, b: int, i: int) -> None:
     _plot(cc.length_buckets_figure(buckets, rep.names, metric="segments", what="segment score (0–100)",
                                    title=f"Segments per band of segment {rep.d.metric_name}"), "cp_chrf_bands",
           selection_mode="points",
-          on_select=partial(_on_bar, "cp_chrf_bands", partial(cc.bucket_bar_segments, buckets)))
+          on_select=partial(_on_bar, "cp_chrf_bands", partial(cc.bucket_bar_segments, buckets,
+                                                               what="segment score")))
     st.caption("compare-mt's sentence buckets with chrF: how many segments of each system score in each band. "
                "Click a bar to list the band's segments (of every system) below.")
 

@@ -148,10 +148,17 @@ def _tests(rep, b: int, ts_key: str) -> None:
             p.done()
         store.clear()       # one result kept: each holds its resamples
         store[key] = res
-    res = store.get(key)
+    # the test last run for this view (baseline, settings), whichever test the controls now show: the one the
+    # scores chart's whiskers and the paper tables hold too
+    res = _find_result(store, _view_key(rep, b, ts_key))
     if res is None:
         st.caption("Press “Run the test”: sacreBLEU's defaults are 1,000 bootstrap resamples and 10,000 AR trials.")
         return
+    what = (f"Paired bootstrap, {res.n_samples:,} resamples" if res.test == "bs" else
+            f"Approximate randomization, {res.n_samples:,} trials")
+    st.markdown(hl.md_escape(f"{what}, seed {res.seed}" + ("." if key in store else
+                                                           " (the test last run; press “Run the test” for the one "
+                                                           "picked above).")))
     st.dataframe(pd.DataFrame(test_rows(res)), hide_index=True, width="stretch", key="cp_chrf_test_table")
 
 

@@ -362,7 +362,8 @@ def _word_accuracy_view(rep, b: int, i: int) -> None:
     _plot(cc.length_buckets_figure(buckets, rep.names, metric="word F-measure", what="frequency",
                                    title="Word accuracy (F-measure) by frequency in the references"),
           "cp_wordacc", selection_mode="points",
-          on_select=partial(_on_pick, "cp_wordacc", partial(cc.bucket_bar_segments, buckets)))
+          on_select=partial(_on_pick, "cp_wordacc", partial(cc.bucket_bar_segments, buckets,
+                                                             what="words of reference frequency")))
     rows = [{"system": s["system"], "frequency": bk["bucket"], "matches": bk["matches"],
              "output words": bk["output_words"], "reference words": bk["reference_words"],
              "precision": bk["precision"], "recall": bk["recall"], "F": bk["fmeasure"]}
@@ -384,7 +385,7 @@ def _sentence_buckets_view(rep, b: int, i: int) -> None:
     _plot(cc.length_buckets_figure(buckets, rep.names, metric="segments", what="sentence score",
                                    title="Segments per band of sentence score"), "cp_sentbuckets",
           selection_mode="points", on_select=partial(_on_pick, "cp_sentbuckets",
-                                                      partial(cc.bucket_bar_segments, buckets)))
+                                                      partial(cc.bucket_bar_segments, buckets, what="sentence score")))
     st.caption(hl.md_escape(f"compare-mt's sentence bucket analysis: how many segments of each system score in "
                             f"each band; sentence scores: {sb['scored_by']}. Click a bar to list the band's "
                             "segments (of every system) below."))
@@ -397,7 +398,7 @@ def _source_length_view(rep, b: int, i: int) -> None:
     _plot(cc.length_buckets_figure(buckets, rep.names, what="source length",
                                    title="BLEU by source length (buckets of about equal size)"), "cp_srcbuckets",
           selection_mode="points", on_select=partial(_on_pick, "cp_srcbuckets",
-                                                      partial(cc.bucket_bar_segments, buckets)))
+                                                      partial(cc.bucket_bar_segments, buckets, what="source length")))
     st.caption("Corpus BLEU of the segments whose source has that many words (characters for a source written "
                "without spaces). Click a bar to list its segments below.")
 
