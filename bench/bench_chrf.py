@@ -87,7 +87,7 @@ def bench_paired(hyps, r0, r1, repeat: int) -> None:
     from sacrebleu.significance import PairedTest
 
     from explainer.chrf.algorithm import score_corpus
-    from explainer.corpus.chrf_stats import chrf_statistic
+    from explainer.chrf.statistic import chrf_statistic
     from explainer.corpus.significance import paired_test
 
     os.environ.setdefault("SACREBLEU_SEED", "12345")

@@ -88,8 +88,8 @@ def in_process_tests(refs, systems, repeat: int) -> None:
     from sacrebleu.significance import PairedTest
 
     from explainer.bleu import get_dialect
-    from explainer.corpus.bleu_stats import system_stats
-    from explainer.corpus.rowscore import score_rows
+    from explainer.bleu.rowscore import score_rows
+    from explainer.bleu.system_stats import system_stats
     from explainer.corpus.significance import Statistic, paired_test
 
     per_seg = [list(x) for x in zip(*refs)]

@@ -10,8 +10,8 @@ from sacrebleu.significance import PairedTest
 
 from explainer.chrf import get_dialect
 from explainer.chrf.algorithm import score_corpus
+from explainer.chrf.statistic import chrf_statistic
 from explainer.cli import main
-from explainer.corpus.chrf_stats import chrf_statistic
 from explainer.corpus.samples import HERE, SAMPLES
 from explainer.corpus.significance import bootstrap_confidence, paired_test
 

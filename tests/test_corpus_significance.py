@@ -10,9 +10,9 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest, _bootstrap_resample
 
 from explainer.bleu import get_dialect
+from explainer.bleu.rowscore import sacrebleu_scores, score_rows
+from explainer.bleu.system_stats import system_stats
 from explainer.corpus import significance as sig
-from explainer.corpus.bleu_stats import system_stats
-from explainer.corpus.rowscore import sacrebleu_scores, score_rows
 from explainer.corpus.significance import Statistic, bootstrap_confidence, paired_test
 from explainer.errors import ExplainerInputError
 from tests.corpus_data import make_testset

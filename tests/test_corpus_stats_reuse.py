@@ -10,7 +10,7 @@ import pytest
 from sacrebleu.metrics import BLEU
 
 from explainer.bleu import dialect_names, get_dialect
-from explainer.corpus.bleu_stats import system_stats
+from explainer.bleu.system_stats import system_stats
 from explainer.corpus.report import bleu_report, report_stats
 from explainer.corpus.testset import TestSet
 from tests.corpus_data import make_testset

@@ -388,7 +388,7 @@ class BleuDialect(Dialect):
     def compute_bleu_params(self) -> dict | None:
         """When this dialect's arithmetic from summed statistics is sacreBLEU's ``compute_bleu``: its parameters
         (``max_order``, ``smooth_method``, ``smooth_value``, ``effective_order``), so that many rows can be
-        scored at once, vectorised (``explainer.corpus.rowscore``); None otherwise (rows go through ``combine``)."""
+        scored at once, vectorised (``explainer.bleu.rowscore``); None otherwise (rows go through ``combine``)."""
         return None
 
     def library_metric(self, references: Any = None, *, force: bool = False) -> Any:

@@ -115,7 +115,7 @@ def _check_bootstrap(n: int, n_segments: int) -> None:
 def _bootstrap(hyps, refs, args, opts) -> dict:
     """sacreBLEU's ``CHRF(...).corpus_score(..., n_bootstrap=N)``: mean and 95 % half-width (and its signature)."""
     import explainer.chrf as chrf
-    from explainer.corpus.chrf_stats import chrf_statistic
+    from explainer.chrf.statistic import chrf_statistic
     from explainer.corpus.significance import bootstrap_confidence, confidence_signature
 
     d = chrf.get_dialect(args.dialect, **opts)

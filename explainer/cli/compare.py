@@ -483,7 +483,7 @@ def _bleu_dialect(args):
 
 def _run_bleu(args, systems, settings) -> int:
     from explainer.bleu.algorithm import gc_paused
-    from explainer.corpus.bleu_stats import StatsStream
+    from explainer.bleu.system_stats import StatsStream
 
     d, opts = _bleu_dialect(args)
     if (settings["paired"] or settings["confidence_n"]) and d.needs_last_segment:
@@ -529,7 +529,7 @@ def _statistics_feeder(d, stream, warnings: list[str]):
     """The handler of each block of segments (each segment's references, then each system's lines): their
     statistics go into ``stream``; a dialect other than sacreBLEU checks its input as the real library would
     (warnings collected, an input it cannot score refused)."""
-    from explainer.corpus.bleu_stats import clear_tokenizer_caches
+    from explainer.bleu.system_stats import clear_tokenizer_caches
 
     def on_block(refs_block, hyps_block):
         for i, refs in enumerate(refs_block):
@@ -551,9 +551,9 @@ def _statistics_feeder(d, stream, warnings: list[str]):
 def _bleu_corpus(d, systems, arrays, lasts, S: int, K: int) -> tuple[list[dict], list]:
     """Per system: the corpus statistics from the summed rows (as the dialect combines them) and the
     ``Statistic`` the tests resample."""
+    from explainer.bleu.rowscore import score_rows
     from explainer.bleu.trace import BleuStats
-    from explainer.corpus.rowscore import score_rows
-    from explainer.corpus.significance import Statistic
+    from explainer.statistic import Statistic
 
     N = d.max_order
     corpus, statistics = [], []
@@ -570,8 +570,9 @@ def _bleu_corpus(d, systems, arrays, lasts, S: int, K: int) -> tuple[list[dict],
 
 
 def _write_bleu_segments(path, d, systems, arrays, ref_first, ctxs, ref_paths=(), ts=None) -> None:
+    from explainer.bleu.rowscore import segment_scores
     from explainer.corpus.export import testset_texts, with_texts
-    from explainer.corpus.report import segment_columns, segment_scores
+    from explainer.corpus.report import segment_columns
 
     rows = []
     for j, (name, _) in enumerate(systems):

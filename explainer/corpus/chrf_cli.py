@@ -3,7 +3,7 @@
 The files are read in lockstep a block at a time (as for BLEU); each segment's references are prepared once and
 every system's statistics vector is kept (flat memory: integers only). With the sacrebleu dialect every number is
 ``sacrebleu.significance.PairedTest``'s with ``CHRF(...)`` (``corpus_score(..., n_bootstrap=N)`` for
-``--confidence``), including its float32 arithmetic in the bootstrap (``explainer/corpus/chrf_stats.py``); with NLTK the
+``--confidence``), including its float32 arithmetic in the bootstrap (``explainer/chrf/statistic.py``); with NLTK the
 tests resample the per-segment, per-order F-scores whose mean is NLTK's corpus score (the project's own extension).
 """
 from __future__ import annotations
@@ -60,7 +60,7 @@ def run_chrf(args, systems, settings, io: dict, extra_options: dict) -> int:
 
 
 def _statistic(d, stats, score):
-    from explainer.corpus.chrf_stats import chrf_statistic
+    from explainer.chrf.statistic import chrf_statistic
 
     return chrf_statistic(d, stats, score)
 

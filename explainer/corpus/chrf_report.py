@@ -1,6 +1,6 @@
 """The chrF corpus report: each system's corpus chrF (``explain_chrf_corpus``: its statistics, segment traces on
 demand for the drill-down), the per-segment scores, the largest differences to the baseline, scores by reference
-length, and the statistic the paired tests resample (``corpus/chrf_stats.py``). The references of every segment are
+length, and the statistic the paired tests resample (``chrf/statistic.py``). The references of every segment are
 prepared once for all systems. With sacreBLEU's dialect the corpus numbers are ``CHRF(...).corpus_score``'s and the
 tests ``PairedTest``'s.
 """
@@ -14,12 +14,12 @@ import numpy as np
 from explainer.chrf import get_dialect
 from explainer.chrf.algorithm import explain_corpus, prepare_references
 from explainer.chrf.dialects import ChrfDialect
+from explainer.chrf.statistic import chrf_statistic
 from explainer.chrf.trace import ChrfCorpusTrace
-from explainer.corpus.chrf_stats import chrf_statistic
 from explainer.corpus.report import ReportBase, largest_deltas
-from explainer.corpus.significance import Statistic
 from explainer.corpus.testset import TestSet
 from explainer.gcpause import gc_paused
+from explainer.statistic import Statistic
 
 __all__ = ["ChrfSystem", "ChrfReport", "chrf_report"]
 

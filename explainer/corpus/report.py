@@ -23,12 +23,12 @@ import numpy as np
 from explainer.bleu import get_dialect
 from explainer.bleu.algorithm import explain_corpus
 from explainer.bleu.dialects import BleuDialect
+from explainer.bleu.rowscore import sacrebleu_scores, score_rows, segment_scores
+from explainer.bleu.system_stats import system_stats
 from explainer.bleu.trace import BleuCorpusTrace
-from explainer.corpus.bleu_stats import system_stats
-from explainer.corpus.rowscore import sacrebleu_scores, score_rows
-from explainer.corpus.significance import Statistic
 from explainer.corpus.testset import TestSet
 from explainer.errors import ExplainerInputError
+from explainer.statistic import Statistic
 
 __all__ = ["ReportBase", "BleuSystem", "BleuReport", "bleu_report", "LENGTH_BUCKETS", "LENGTH_RATIO_EDGES",
            "largest_deltas", "quantile_edges", "ratio_bins", "segment_scores", "segment_columns"]
@@ -420,22 +420,6 @@ def segment_columns(systems: Sequence[tuple[str, np.ndarray, np.ndarray, np.ndar
         cols[f"{name} | {N}-gram"] = [f"{m}/{t}" for m, t in zip(stats[:, 1 + N].tolist(),
                                                                    stats[:, 1 + 2 * N].tolist())]
     return cols
-
-
-def segment_scores(d: BleuDialect, stats: np.ndarray, ctxs: list | None) -> tuple[np.ndarray, np.ndarray]:
-    """Each segment scored alone, and its brevity penalty, with the dialect's own arithmetic (``ctxs``: the
-    last-segment contexts of a dialect that needs them, else None)."""
-    if d.compute_bleu_params() is not None:        # vectorised: sacreBLEU's compute_bleu arithmetic
-        scores = np.asarray(score_rows(d, stats, mode="py"))
-        bp = [1.0 if c >= r else (math.exp(1 - r / c) if c > 0 else 0.0) for c, r in stats[:, :2].tolist()]
-        return scores, np.asarray(bp)
-    N = d.max_order
-    sc, bp = [], []
-    for k, row in enumerate(stats.tolist()):
-        comb = d.combine(row[0], row[1], row[2:2 + N], row[2 + N:], ctxs[k] if ctxs is not None else None)
-        sc.append(float(comb.score))
-        bp.append(float(comb.bp))
-    return np.asarray(sc), np.asarray(bp)
 
 
 def report_stats(testset: TestSet, d: BleuDialect, *, keep_refs: bool = False,

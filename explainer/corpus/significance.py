@@ -22,7 +22,7 @@ blocks of rows (NumPy's generators produce the same stream in blocks: for the sw
 multiple of 32 booleans, see tests/test_corpus_significance.py), the resampled sums come from a matrix product of
 exact integer counts (equal to sacreBLEU's float32 sums while every sum is below 2^24, checked; otherwise its
 own float32 summation is used), the statistics of every system are resampled in one pass when the comparisons
-share their draws, and ``explainer.corpus.rowscore`` scores the rows with sacreBLEU's arithmetic. Memory stays
+share their draws, and ``explainer.bleu.rowscore`` scores the rows with sacreBLEU's arithmetic. Memory stays
 bounded by the block size, not by ``n x S``.
 
 Other BLEU dialects and ROUGE get the same procedures on their own statistics: that is the project's own
@@ -39,6 +39,7 @@ import numpy as np
 
 from explainer.bleu.bootstrap import MAX_BOOTSTRAP, MAX_BOOTSTRAP_DRAWS
 from explainer.errors import ExplainerInputError
+from explainer.statistic import Statistic
 
 __all__ = ["MAX_RESAMPLES", "MAX_TEST_CELLS", "DEFAULT_BS_N", "DEFAULT_AR_N", "Statistic", "SystemResult",
            "PairedResult", "Confidence", "TestTimeout", "PairMatrix", "pair_matrix", "clusters",
@@ -59,26 +60,6 @@ DEFAULT_BS_N = 1000
 DEFAULT_AR_N = 10000
 _BLOCK_CELLS = 2_000_000         # random draws generated and used per block (16 MB of int64 indices)
 _F32_EXACT = 2 ** 24             # every integer below it is exact in float32
-
-
-# ------------------------------------------------------------------------------------------ the statistic
-@dataclass
-class Statistic:
-    """Per-segment statistics of one system and how a row of summed statistics becomes a score.
-
-    ``stats`` (S, k): BLEU's ``[c, r, m_1..m_N, t_1..t_N]``, or ROUGE's one value per item. ``score_rows(rows,
-    mode)`` scores summed rows (``mode`` as in ``explainer.corpus.rowscore``). ``score``: the observed corpus
-    score (what ``score_rows`` gives for the sum of all rows in mode "py"). ``resample_dtype``: float32 for
-    sacreBLEU (it converts the statistics before resampling), float64 otherwise."""
-
-    stats: np.ndarray
-    score_rows: Callable[[np.ndarray, str], Sequence[float]]
-    score: float
-    resample_dtype: Any = np.float32
-    integer: bool = True                # statistics are integers (BLEU); False for ROUGE's per-item values
-    #: keep the resampled scores in the dtype NumPy gives the values ``score_rows`` returns (sacreBLEU's chrF scores
-    #: float32 rows in float32: its means, intervals and p-values are then float32 too); False: float64
-    native_scores: bool = False
 
 
 @dataclass

@@ -29,7 +29,7 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["sacrebleu_scores", "dialect_scores", "score_rows", "MODES"]
+__all__ = ["sacrebleu_scores", "dialect_scores", "score_rows", "segment_scores", "MODES"]
 
 MODES = ("py", "f32", "i64")
 _MYLOG_FLOOR = -9999999999   # sacrebleu.utils.my_log(0)
@@ -151,3 +151,19 @@ def score_rows(d, rows, *, mode: str = "py", ctxs: Sequence | None = None) -> li
     if params is not None and ctxs is None:
         return sacrebleu_scores(rows, **params, mode=mode)
     return dialect_scores(d, rows, mode=mode, ctxs=ctxs)
+
+
+def segment_scores(d, stats: np.ndarray, ctxs: list | None) -> tuple[np.ndarray, np.ndarray]:
+    """Each segment scored alone, and its brevity penalty, with the dialect's own arithmetic (``ctxs``: the
+    last-segment contexts of a dialect that needs them, else None)."""
+    if d.compute_bleu_params() is not None:        # vectorised: sacreBLEU's compute_bleu arithmetic
+        scores = np.asarray(score_rows(d, stats, mode="py"))
+        bp = [1.0 if c >= r else (math.exp(1 - r / c) if c > 0 else 0.0) for c, r in stats[:, :2].tolist()]
+        return scores, np.asarray(bp)
+    N = d.max_order
+    sc, bp = [], []
+    for k, row in enumerate(stats.tolist()):
+        comb = d.combine(row[0], row[1], row[2:2 + N], row[2 + N:], ctxs[k] if ctxs is not None else None)
+        sc.append(float(comb.score))
+        bp.append(float(comb.bp))
+    return np.asarray(sc), np.asarray(bp)

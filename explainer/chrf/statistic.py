@@ -1,7 +1,7 @@
 """chrF's statistics for the bootstrap and paired tests (``explainer.corpus.significance``).
 
 sacreBLEU resamples chrF's per-segment vectors ``[hyp, ref, match] * orders`` like BLEU's, and scores each row with
-``CHRF._compute_f_score``; what arithmetic that is depends on the caller (as for BLEU, ``explainer.corpus.rowscore``):
+``CHRF._compute_f_score``; what arithmetic that is depends on the caller (as for BLEU, ``explainer.bleu.rowscore``):
 
 =======  ===========================================  ==========================================================
 mode     where sacreBLEU uses it                      arithmetic
@@ -27,7 +27,7 @@ import numpy as np
 
 from explainer.chrf.dialect_sacrebleu import sacrebleu_f_score
 from explainer.chrf.dialects import ChrfDialect
-from explainer.corpus.significance import Statistic
+from explainer.statistic import Statistic
 
 __all__ = ["chrf_statistic", "segment_matrix"]
 
