@@ -79,9 +79,11 @@ def format_claim_value(metric: str, x: float) -> str:
     return f"{x:.5f}" if abs(x) >= 1e-4 or x == 0 else f"{x:.3g}"
 
 
-def claim_value(metric: str, bleu, rouge) -> float | None:
-    """The true value of a claim's metric, read from a BLEU and a ROUGE trace (objects or their ``to_dict()``;
-    either may be None): None when it is not computed there. BLEU on 0–1 whatever the dialect's scale."""
+def claim_value(metric: str, traces: Mapping[str, Any]) -> float | None:
+    """The true value of a claim's metric, read from the traces of the families the worked examples' claims are
+    about (``traces``: family name -> trace object or its ``to_dict()``, or None): None when it is not computed
+    there. BLEU on 0–1 whatever the dialect's scale."""
+    bleu, rouge = traces.get("bleu"), traces.get("rouge")
     if metric.startswith("bleu"):
         if bleu is None or _get(bleu, "library_error") is not None:
             return None

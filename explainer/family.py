@@ -169,6 +169,15 @@ class MetricFamily:
         with its segment scores and statistic."""
         raise NotImplementedError
 
+    # ---------------------------------------------------------------------------------------- traps
+    def traps(self, d, candidates: Sequence[str], references: Sequence[Sequence[str]], *, corpus: bool = True
+              ) -> list:
+        """The classic traps of these texts under the bound dialect ``d`` (``explainer.trapchecks.Trap`` s), named
+        before they bite; the default: the references' layout and swapped files, which concern every family."""
+        from explainer.trapchecks import layout_traps
+
+        return layout_traps(candidates, references, corpus=corpus)
+
     # ---------------------------------------------------------------------------------------- limits
     def max_trace_chars(self, d) -> int | None:
         """The most characters (candidate + references) one full trace takes, or None (the core checks its own

@@ -11,6 +11,7 @@ from sacrebleu.metrics import CHRF
 
 from explainer.ui import chrf_settings as cs
 from explainer.ui import chrf_view as cview
+from explainer.ui.chrf_section import ORDER_KEY as CHRF_ORDER_KEY
 from tests.ui_driver import BrowserLikeApp, view_diff
 
 H = "It is a guide to action which ensures that the military always obeys the commands of the party."
@@ -79,7 +80,7 @@ def test_the_link_reproduces_the_chrf_view():
     app = BrowserLikeApp({"candidate": H, "ref": R}, tab="chrF")
     app.select(cs.DIALECT_KEY, "sacrebleu")
     app.set("number_input", cs.chrf_key("sacrebleu", "word_order"), 2)
-    app.select(cs.ORDER_KEY, 7)
+    app.select(CHRF_ORDER_KEY, 7)
     app.set("checkbox", cs.chrf_key("sacrebleu", "whitespace"), True)
     assert not app.exceptions
     q = app.query

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from explainer.traps import page_traps
 from explainer.ui import highlight as hl
 from explainer.ui import traps_view
-from explainer.ui.chrf_settings import ChrfSettings
+from explainer.ui.settings import MetricSettings, choice_for
 from tests.conftest import ROOT
 from tests.ui_driver import BrowserLikeApp
 
@@ -104,9 +104,8 @@ def test_explain_page_names_chrfpp_settings():
     at.query_params["chrf_sacrebleu_word_order"] = "2"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    want = traps_view.chrf_traps([HYPS[0]], [[REFS_A[0]]], ChrfSettings("sacrebleu", {
-        "char_order": 6, "word_order": 2, "beta": 2.0, "lowercase": False, "whitespace": False,
-        "eps_smoothing": False}), corpus=False)
+    settings = MetricSettings().replace(choice_for("chrf", "sacrebleu", {"word_order": 2}))
+    want = traps_view.settings_traps([HYPS[0]], [[REFS_A[0]]], settings, families=["chrf"], corpus=False)
     assert [t["code"] for t in want] == ["chrf-variant"]
     assert set(_expected(want)) <= set(_shown(at))
 

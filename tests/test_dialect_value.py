@@ -117,11 +117,15 @@ def test_every_dialects_capabilities_are_well_formed():
 def test_metric_settings_equal_means_equal_hash():
     """MetricSettings compared options with ``==`` (5 == 5.0) but hashed their repr ("5" != "5.0"): two equal
     settings could land in two cache slots, and NLTK's alpha=5 and alpha=5.0 counted as the same settings."""
+    from explainer.ui.families import DialectChoice
     from explainer.ui.settings import MetricSettings
 
-    a = MetricSettings("nltk", {"smoothing": "method6", "alpha": 5}, "rouge-score", ("rouge1",), {})
-    b = MetricSettings("nltk", {"smoothing": "method6", "alpha": 5.0}, "rouge-score", ("rouge1",), {})
-    c = MetricSettings("nltk", {"alpha": 5, "smoothing": "method6"}, "rouge-score", ("rouge1",), {})
+    def settings(bleu_options):
+        return MetricSettings().replace(DialectChoice("bleu", "nltk", bleu_options))
+
+    a = settings({"smoothing": "method6", "alpha": 5})
+    b = settings({"smoothing": "method6", "alpha": 5.0})
+    c = settings({"alpha": 5, "smoothing": "method6"})
     assert a == c and hash(a) == hash(c)
     assert (a == b) == (hash(a) == hash(b))
     assert a != b                       # two NLTK configurations (the one freeze tells them apart)

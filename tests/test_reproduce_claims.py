@@ -117,7 +117,7 @@ def test_every_textbook_number_gets_a_three_way_verdict(ex):
     b = explain_bleu(ex.candidate, list(ex.references)).to_dict()
     r = explain_rouge(ex.candidate, list(ex.references)).to_dict()
     for c in ex.claims:
-        v = claim_value(c.metric, b, r)
+        v = claim_value(c.metric, {"bleu": b, "rouge": r})
         agrees = None if v is None else c.agrees(v)
         j = judge_printed(ex.candidate, ex.references, c, agrees)
         assert j.kind in ("holds", "holds-otherwise", "holds-nowhere"), (ex.id, c)

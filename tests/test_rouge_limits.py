@@ -149,29 +149,25 @@ def test_cli_refuses_lsum_over_the_cell_limit(monkeypatch, tmp_path, capsys):
 def test_page_leaves_out_the_type_over_its_limit_and_says_why(monkeypatch):
     """The Explain page's one call of the core: the other ROUGE types are computed exactly as without the
     limit, and the note names the left-out type and the reason in the page's words."""
-    import dataclasses
-
-    from explainer.ui import compute as C
-    from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
-    from explainer.ui.settings import MetricSettings
+    from explainer.ui.families import ui_family
+    from explainer.ui.settings import default_settings
 
     monkeypatch.setattr(limits, "LSUM_MAX_CELLS", 100)
-    b, r = bleu_schema(), rouge_schema()
     cand, refs = _lines(3), [_lines(3), _lines(2)]
-    state = MetricSettings(b.default_dialect, b.defaults(b.default_dialect), r.default_dialect,
-                           DEFAULT_ROUGE_TYPES(), r.defaults(r.default_dialect))
-    assert "rougeLsum" in state.rouge_types
-    bt, rt, errors = C.compute_traces(cand, refs, state)
-    assert bt is not None and rt is not None and "ROUGE" not in errors
-    rest = [t for t in state.rouge_types if t != "rougeLsum"]
-    assert list(rt.scores) == rest
-    assert rt.scores == explain_rouge(cand, refs, types=rest, **state.rouge_options).scores
-    note = errors["ROUGE types"]
+    rouge = ui_family("rouge")
+    choice = default_settings()["rouge"]
+    assert "rougeLsum" in choice.options["types"]
+    c = rouge.compute(choice, cand, refs)
+    assert c.trace is not None and c.error is None
+    rest = [t for t in choice.options["types"] if t != "rougeLsum"]
+    assert list(c.trace.scores) == rest
+    opts = {k: v for k, v in choice.options.items() if k != "types"}
+    assert c.trace.scores == explain_rouge(cand, refs, types=rest, **opts).scores
+    [note] = c.notes
     assert note.startswith("rougeLsum is left out: ROUGE-Lsum fills an LCS table") and "960 table cells" in note
     assert "explainer.rouge" not in note and "leave rougeLsum out" not in note
-    state = dataclasses.replace(state, rouge_types=("rougeLsum",))
-    bt, rt, errors = C.compute_traces(cand, refs, state)
-    assert rt is None and "rougeLsum is left out" in errors["ROUGE types"] and errors["ROUGE"]
+    c = rouge.compute(choice.replace(types=("rougeLsum",)), cand, refs)
+    assert c.trace is None and "rougeLsum is left out" in c.notes[0] and c.error
 
 
 def test_rouge_w_total_cells_are_bounded(monkeypatch, no_tables):

@@ -7,18 +7,18 @@ import logging
 import pytest
 
 import explainer.bleu as bleu
+from explainer.bleu.traps import bleu_traps
 from explainer.cli import main
 from explainer.rouge import score_rouge
 from explainer.rouge.engine import bind_dialect
-from explainer.traps import (
+from explainer.rouge.traps import rouge_traps
+from explainer.trapchecks import (
     SACREBLEU_DETOK_LINES,
-    bleu_traps,
     cjk_unsplit,
     dropped_words,
     lsum_without_newlines,
     pretokenized,
     reference_layout,
-    rouge_traps,
     swapped_files,
 )
 from tests.dialects_samples import EN_SUMMARIES, JA_NEWS, ZH_NEWS

@@ -10,9 +10,8 @@ from streamlit.testing.v1 import AppTest
 from explainer.bleu import dialect_names, explain_bleu
 from explainer.examples import EXAMPLES, get_example
 from explainer.rouge import explain_rouge
-from explainer.ui.explain.page import HEADLINE
-from explainer.ui.schema import bleu_schema, rouge_schema
 from tests.conftest import ROOT
+from tests.families_support import schema, supported_types
 
 APP = str(ROOT / "app.py")
 ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -68,6 +67,9 @@ def _visible_text(html: str) -> str:
     body = re.sub(r"<sub>.*?</sub>", "", body)
     return html_mod.unescape(re.sub(r"<[^>]+>", "", body))
 
+#: the headline's numbers, every registered family's, in order
+HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum", "chrF")
+
 
 @pytest.fixture(scope="module")
 def app():
@@ -102,7 +104,7 @@ def test_every_example(app, ex):
     assert at.text_area(key="candidate").value == ex.candidate
     assert [at.text_area(key=f"ref_{i}").value for i in range(len(ex.references))] == list(ex.references)
     m = metrics(at)
-    bleu_opts = {s.name: s.default for s in bleu_schema().specs("sacrebleu")}
+    bleu_opts = {s.name: s.default for s in schema("bleu").specs("sacrebleu")}
     bt = explain_bleu(ex.candidate, list(ex.references), dialect="sacrebleu", **bleu_opts)
     assert m["BLEU"] == fmt_bleu(bt.score, bt.scale)
     real_bleu = real_sacrebleu(ex.candidate, list(ex.references))
@@ -219,7 +221,7 @@ def test_bleu_dialect_switch_shows_core_value(dialect):
     before = metrics(at)["BLEU"]
     at.selectbox(key="bleu_dialect").set_value(dialect).run()
     assert not at.exception, [e.value for e in at.exception]
-    opts = {s.name: s.default for s in bleu_schema().specs(dialect)}
+    opts = {s.name: s.default for s in schema("bleu").specs(dialect)}
     bt = explain_bleu(ex.candidate, list(ex.references), dialect=dialect, **opts)
     assert metrics(at)["BLEU"] == fmt_bleu(bt.score, bt.scale)
     if dialect == "nltk":  # the real NLTK runs here too
@@ -249,16 +251,14 @@ def test_sacrebleu_option_switch_matches_real_sacrebleu(option, param_value, kw)
     assert metrics(at)["BLEU"] == f"{real_sacrebleu(ex.candidate, list(ex.references), **kw):.4f}"
 
 
-@pytest.mark.parametrize("dialect", list(rouge_schema().dialects))
+@pytest.mark.parametrize("dialect", list(schema("rouge").dialects))
 def test_rouge_dialect_switch_shows_core_value(dialect):
     ex = get_example("abandon_hope")
     at = new_app({"example": ex.id})
     at.selectbox(key="rouge_dialect").set_value(dialect).run()
     assert not at.exception, [e.value for e in at.exception]
-    from explainer.ui.schema import supported_types
-
     types, _ = supported_types(dialect, ROUGE_TYPES)
-    opts = {s.name: s.default for s in rouge_schema().specs(dialect)}
+    opts = {s.name: s.default for s in schema("rouge").specs(dialect)}
     rouge_trace = explain_rouge(ex.candidate, list(ex.references), dialect=dialect, types=types, **opts)
     m = metrics(at)
     for label, t in ROUGE_LABELS.items():
@@ -355,7 +355,7 @@ def test_hf_evaluate_switch_shows_golden_value(example_id):
 def test_rouge155_switch_shows_golden_perl_values(example_id):
     """ROUGE-1.5.5 (Perl) cannot run here; its recorded output for the seed inputs is the expectation."""
     # a failed import of the rouge155 dialect is kept out of the list, not raised: it must fail here, not skip
-    assert "rouge155" in rouge_schema().dialects, "the rouge155 dialect is not registered (did it fail to import?)"
+    assert "rouge155" in schema("rouge").dialects, "the rouge155 dialect is not registered (did it fail to import?)"
     ex = get_example(example_id)
     recs = [r for r in _seed_records("rouge.jsonl") if r["implementation"] == "rouge155"
             and r["candidate"] == ex.candidate and r["references"] == list(ex.references)
@@ -386,32 +386,30 @@ def test_every_option_value_renders_the_cores_numbers():
     ex = get_example("abandon_hope")
     refs = list(ex.references)
     at = new_app({"example": ex.id})
-    for d in bleu_schema().dialects:
+    for d in schema("bleu").dialects:
         at.selectbox(key="bleu_dialect").set_value(d).run()
-        for spec in bleu_schema().specs(d):
+        for spec in schema("bleu").specs(d):
             key = f"bleu_opt:{d}:{spec.name}"
             for v in _option_values(spec):
                 _set_option(at, spec, key, v)
                 assert not at.exception, (d, spec.name, v, [e.value for e in at.exception])
-                opts = {s.name: s.default for s in bleu_schema().specs(d)} | {spec.name: v}
+                opts = {s.name: s.default for s in schema("bleu").specs(d)} | {spec.name: v}
                 bt = explain_bleu(ex.candidate, refs, dialect=d, **opts)
                 assert metrics(at)["BLEU"] == fmt_bleu(bt.score, bt.scale), (d, spec.name, v)
             if _option_values(spec):
                 _set_option(at, spec, key, spec.default)
-    from explainer.ui.schema import supported_types
-
     all_types = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4", "rougeSU4"]
     at.multiselect(key="rouge_types").set_value(all_types).run()
-    for d in rouge_schema().dialects:
+    for d in schema("rouge").dialects:
         at.selectbox(key="rouge_dialect").set_value(d).run()
         assert not at.exception, (d, [e.value for e in at.exception])
-        for spec in rouge_schema().specs(d):
+        for spec in schema("rouge").specs(d):
             key = f"rouge_opt:{d}:{spec.name}"
             for v in _option_values(spec):
                 _set_option(at, spec, key, v)
                 assert not at.exception, (d, spec.name, v, [e.value for e in at.exception])
                 types, _ = supported_types(d, all_types)
-                opts = {s.name: s.default for s in rouge_schema().specs(d)} | {spec.name: v}
+                opts = {s.name: s.default for s in schema("rouge").specs(d)} | {spec.name: v}
                 m = metrics(at)
                 try:
                     rouge_trace = explain_rouge(ex.candidate, refs, dialect=d, types=types, **opts)

@@ -10,35 +10,30 @@ from dataclasses import dataclass, field
 import pytest
 
 from explainer.ui import compute as C
-from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
-from explainer.ui.settings import MetricSettings
+from explainer.ui.settings import MetricSettings, default_settings
 
 
 @dataclass
 class Inputs:
-    """Texts and settings of one computation."""
+    """Texts and settings of one computation (``bleu_options`` / ``rouge_options`` / ``rouge_types``: changes to
+    the default settings)."""
 
     candidate: str
     refs: list
-    bleu_dialect: str
-    bleu_options: dict
-    rouge_dialect: str
-    rouge_types: tuple
+    bleu_options: dict = field(default_factory=dict)
     rouge_options: dict = field(default_factory=dict)
+    rouge_types: tuple | None = None
 
     def settings(self) -> MetricSettings:
-        return MetricSettings(self.bleu_dialect, self.bleu_options, self.rouge_dialect, self.rouge_types,
-                              self.rouge_options)
+        s = default_settings()
+        rouge = s["rouge"].replace(**self.rouge_options)
+        if self.rouge_types is not None:
+            rouge = rouge.replace(types=tuple(self.rouge_types))
+        return s.replace(s["bleu"].replace(**self.bleu_options), rouge)
 
 
 def state(candidate="the cat sat on the mat", refs=("the cat is on the mat", "there is a cat on the mat"), **kw):
-    b, r = bleu_schema(), rouge_schema()
-    s = Inputs(candidate=candidate, refs=list(refs), bleu_dialect=b.default_dialect,
-               bleu_options=b.defaults(b.default_dialect), rouge_dialect=r.default_dialect,
-               rouge_types=DEFAULT_ROUGE_TYPES(), rouge_options=r.defaults(r.default_dialect))
-    for k, v in kw.items():
-        setattr(s, k, v)
-    return s
+    return Inputs(candidate=candidate, refs=list(refs), **kw)
 
 
 def traces(s: Inputs, refs):
@@ -59,19 +54,23 @@ def test_same_inputs_share_one_result_and_other_inputs_do_not():
     s = state()
     first = traces(s, s.refs)
     again = traces(state(), list(s.refs))
-    assert again is first  # the very same objects: computed once
-    bt, rouge_trace, errors = first
-    fresh = C.compute_traces(s.candidate, s.refs, s.settings())
-    assert bt.score == fresh[0].score and rouge_trace.scores["rougeL"].fmeasure == fresh[1].scores["rougeL"].fmeasure
-    assert errors == fresh[2] == {}
-    # any difference in texts or settings is another entry
+    assert all(again[k] is first[k] for k in first)  # the very same objects: computed once
+    bt, rouge_trace = first["bleu"].trace, first["rouge"].trace
+    from explainer.ui.families import ui_family
+
+    fresh = {k: ui_family(k).compute(s.settings()[k], s.candidate, s.refs) for k in first}
+    assert bt.score == fresh["bleu"].trace.score
+    assert rouge_trace.scores["rougeL"].fmeasure == fresh["rouge"].trace.scores["rougeL"].fmeasure
+    assert all(c.error is None and not c.notes for c in first.values())
+    # any difference in texts or settings is another entry, for the family whose settings differ
     other_text = traces(state(candidate="the cat sat on a mat"), s.refs)
-    other_option = traces(state(rouge_options={**s.rouge_options, "use_stemmer": True}), s.refs)
+    other_option = traces(state(rouge_options={"use_stemmer": True}), s.refs)
     other_types = traces(state(rouge_types=("rouge1",)), s.refs)
     fewer_refs = traces(s, s.refs[:1])
-    assert len({id(x) for x in (first, other_text, other_option, other_types, fewer_refs)}) == 5
-    assert other_text[0].score != bt.score and "nrefs:1" in fewer_refs[0].signature
-    assert set(other_types[1].scores) == {"rouge1"}
+    assert len({id(x["rouge"]) for x in (first, other_text, other_option, other_types, fewer_refs)}) == 5
+    assert other_option["bleu"] is first["bleu"] and other_option["chrf"] is first["chrf"]   # not recomputed
+    assert other_text["bleu"].trace.score != bt.score and "nrefs:1" in fewer_refs["bleu"].trace.signature
+    assert set(other_types["rouge"].trace.scores) == {"rouge1"}
 
 
 def test_option_value_types_are_part_of_the_key():
@@ -167,10 +166,10 @@ def test_a_failing_computation_reaches_every_waiting_session():
 
 def test_input_errors_are_messages_not_exceptions():
     s = state(rouge_types=())
-    bt, rouge_trace, errors = traces(s, s.refs)
-    assert rouge_trace is None and errors == {"ROUGE": "No ROUGE type is selected."}
-    bt, rouge_trace, errors = traces(state(bleu_options={"smooth_method": "nonsense"}), s.refs)
-    assert bt is None and "BLEU" in errors
+    got = traces(s, s.refs)
+    assert got["rouge"].trace is None and got["rouge"].error == "No ROUGE type is selected."
+    got = traces(state(bleu_options={"smooth_method": "nonsense"}), s.refs)
+    assert got["bleu"].trace is None and "smooth_method" in got["bleu"].error
 
 
 def test_nothing_is_written_to_disk(monkeypatch, tmp_path):

@@ -581,10 +581,8 @@ def test_a_saved_comparison_restores_the_view():
     refs, systems = make_testset(120, 2, 3, lang="zh", seed=37)
     ts = build_testset([(n, lines) for n, (_, lines) in zip(["Online-A", "Online-B", "HuaweiTSC"], systems)],
                        [(f"ref.{k}", r) for k, r in zip("AB", refs)])
-    from dataclasses import replace
-
     settings = default_settings()
-    settings = replace(settings, bleu_options={**settings.bleu_options, "tokenize": "zh"})
+    settings = settings.replace(settings["bleu"].replace(tokenize="zh"))
     rep = bleu_report(ts, tokenize="zh")
     order = [1, 0, 2]
     res = paired_test([(rep.names[j], rep.statistic(j)) for j in order], test="bs", n_samples=300)

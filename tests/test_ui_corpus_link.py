@@ -2,8 +2,6 @@
 same view; every value a stranger can type is bounded and refused with a sentence."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from explainer.corpus.samples import SAMPLES, load_sample
@@ -33,8 +31,8 @@ def parse(params):
     dict(metric="rouge", rouge_type="rouge2"),
 ])
 def test_what_the_page_writes_reads_back(view):
-    settings = replace(ms.default_settings(), bleu_options={**ms.default_settings().bleu_options, "lowercase": True,
-                                                            "tokenize": "intl"})
+    s = ms.default_settings()
+    settings = s.replace(s["bleu"].replace(lowercase=True, tokenize="intl"))
     params = cl.link_params(settings=settings, **view)
     link = parse(params)
     assert link.warnings == []
@@ -54,8 +52,7 @@ def test_a_link_without_a_sample_names_no_system_or_segment():
 
 
 def test_rouge155_float_and_int_aggregation_options_round_trip():
-    settings = replace(ms.default_settings(), rouge_dialect="rouge155",
-                       rouge_options=ms.settings_from_params({"rouge_dialect": "rouge155"})[0].rouge_options)
+    settings = ms.default_settings().replace(ms.settings_from_params({"rouge_dialect": "rouge155"})[0]["rouge"])
     params = cl.link_params(settings=settings, metric="rouge", agg={"confidence": 90.0, "resamples": 200,
                                                                     "counting": "0"})
     assert params["agg_confidence"] == "90.0" and params["agg_resamples"] == "200" and "agg_counting" not in params

@@ -71,9 +71,9 @@ def test_every_row_link_opens_that_configuration_on_the_explain_page():
     for row, link in zip(cmp.rows, df["explain"]):
         st = link_state(link)
         assert st.candidate == ex.candidate and st.refs == list(ex.references)
-        assert st.bleu_dialect == row.config.dialect
+        assert st.settings["bleu"].dialect == row.config.dialect
         for k, v in row.config.opts.items():
-            assert st.bleu_options[k] == v, (row.id, k)
+            assert st.settings["bleu"].options[k] == v, (row.id, k)
 
 
 def test_rouge_rows_and_a_chosen_pair():
@@ -131,7 +131,7 @@ def test_builtin_claim_picker_runs_the_search(case):
             assert hl.escape_text(m.description) in body
         m0, link = want.matches[0], links[0]
         st = link_state(link)
-        fam_dialect = st.bleu_dialect if m0.metric == "bleu" else st.rouge_dialect
+        fam_dialect = st.settings["bleu" if m0.metric == "bleu" else "rouge"].dialect
         assert fam_dialect == m0.config.dialect
         assert st.refs == [ex.references[k] for k in m0.references]
     else:
@@ -207,7 +207,7 @@ def test_match_links_for_rouge_and_split_texts():
     assert split
     m, r = split[0]
     st = link_state(r["explain"])
-    assert st.rouge_dialect == m.config.dialect and "rougeLsum" in st.rouge_types
+    assert st.settings["rouge"].dialect == m.config.dialect and "rougeLsum" in st.settings["rouge"].options["types"]
     assert "\n" in st.candidate and st.candidate.replace("\n", " ") == cand
     assert re.match(r"printf '%s\\n' .* \| python -m explainer rouge ", r["command"])
 

@@ -103,11 +103,11 @@ def _page_texts(at) -> str:
 
 def test_no_page_text_speaks_of_where_it_was_made():
     from explainer.bleu import dialect_names
-    from explainer.ui.schema import rouge_schema
+    from tests.families_support import schema
 
     app = BrowserLikeApp({"example": "cat_mat"})
     seen = []
-    for bd, rd in zip(dialect_names(), list(rouge_schema().dialects) * 2):
+    for bd, rd in zip(dialect_names(), list(schema("rouge").dialects) * 2):
         app.select_many(bleu_dialect=bd, rouge_dialect=rd)
         text = _page_texts(app.at)
         seen += [(bd, rd, m.group(0)) for m in PROVENANCE.finditer(text)]

@@ -13,7 +13,7 @@ import pytest
 
 from explainer.bleu import dialect_names, explain_bleu
 from explainer.examples import EXAMPLES, get_example
-from explainer.ui.schema import rouge_schema
+from tests.families_support import schema
 from tests.latex_eval import NotANumber, chains, check_formula, evaluate, strip_math
 from tests.ui_driver import BrowserLikeApp
 
@@ -61,7 +61,7 @@ def test_every_formula_evaluates_to_the_number_beside_it(ex):
         assert not app.exceptions, app.exceptions
         total += _check_page(app.at, (ex.id, bd))
     app.open_tab("ROUGE")
-    for rd in rouge_schema().dialects:
+    for rd in schema("rouge").dialects:
         app.select("rouge_dialect", rd)
         assert not app.exceptions, app.exceptions
         total += _check_page(app.at, (ex.id, rd))

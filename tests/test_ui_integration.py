@@ -57,7 +57,7 @@ def test_settings_from_explain_hold_on_corpus_and_the_segment_link_carries_them(
     at.checkbox(key="bleu_opt:sacrebleu:lowercase").check().run()
     at.checkbox(key="rouge_opt:rouge-score:use_stemmer").check().run()
     explain_settings = ok(at).session_state[SESSION_KEY]
-    assert explain_settings.bleu_options["lowercase"] is True
+    assert explain_settings["bleu"].options["lowercase"] is True
     go(at, CORPUS)
     # the Corpus page draws the same widgets, showing what was set on the Explain page
     assert at.checkbox(key="bleu_opt:sacrebleu:lowercase").value is True
@@ -103,7 +103,7 @@ def test_settings_set_on_corpus_before_the_explain_page_ever_ran_hold_there():
     go(ok(at), EXPLAIN)
     assert at.checkbox(key="bleu_opt:sacrebleu:lowercase").value is True
     assert at.selectbox(key="rouge_dialect").value == "rouge155"
-    assert at.session_state[SESSION_KEY].bleu_options["lowercase"] is True
+    assert at.session_state[SESSION_KEY]["bleu"].options["lowercase"] is True
     go(at, CORPUS)
     assert at.checkbox(key="bleu_opt:sacrebleu:lowercase").value is True
 
@@ -213,13 +213,13 @@ def test_dialects_links_keep_the_users_other_settings():
         params = link_params(link)
         s, warns = settings_from_params(params)
         assert warns == [] and params["candidate"] == [ex.candidate]
-        assert s.rouge_dialect == "rouge155" and s.rouge_options["use_stemmer"] is True, label   # the user's
+        assert s["rouge"].dialect == "rouge155" and s["rouge"].options["use_stemmer"] is True, label  # the user's
     nltk = link_params(df["explain"][list(df["implementation"]).index("NLTK method1")])
     assert nltk["bleu_dialect"] == ["nltk"] and nltk["smooth"] == ["method1"]            # the row's own
     # the row's link opened: the Explain page shows that configuration and the user's ROUGE settings
     fresh = app({k: v if len(v) > 1 else v[0] for k, v in nltk.items()})
     got, _ = read_settings(fresh.session_state)
-    assert got.bleu_dialect == "nltk" and got.rouge_dialect == "rouge155"
+    assert got["bleu"].dialect == "nltk" and got["rouge"].dialect == "rouge155"
 
 
 def test_thirty_sessions_on_one_dialects_link_compute_once(monkeypatch):

@@ -368,7 +368,7 @@ def test_explain_links_round_trip_through_the_explain_permalink_parser():
     from explainer.attacks.scoring import bleu_input
     from explainer.ui.explain.link import parse_link
     from explainer.ui.lab.view import variant_links
-    from explainer.ui.schema import bleu_schema, rouge_schema
+    from tests.families_support import schema
 
     for pid, p in PRESETS.items():
         for v in p.variants:
@@ -378,17 +378,18 @@ def test_explain_links_round_trip_through_the_explain_permalink_parser():
                 assert not state.warnings, (pid, state.warnings)
                 if not v.is_corpus:
                     if v.bleu.dialect == "nltk":  # the text as NLTK sees it (characters for plain strings)
-                        assert state.bleu_dialect == "nltk"
-                        assert tuple(state.bleu_options["weights"]) == v.bleu.get("weights")
+                        assert state.settings["bleu"].dialect == "nltk"
+                        assert tuple(state.settings["bleu"].options["weights"]) == v.bleu.get("weights")
                         assert state.candidate == bleu_input(v.candidate, v.bleu)
                         assert state.refs == [bleu_input(r, v.bleu) for r in v.references]
                         continue
                     assert state.candidate == v.candidate and state.refs == list(v.references)
                     # the same dialects with the same options: every option the variant sets, every other default
-                    assert state.bleu_dialect == v.bleu.dialect and state.rouge_dialect == v.rouge.dialect
-                    for schema, config, got in ((bleu_schema(), v.bleu, state.bleu_options),
-                                                (rouge_schema(), v.rouge, state.rouge_options)):
-                        assert got == {**schema.defaults(config.dialect), **config.given}, pid
+                    for fam, config in (("bleu", v.bleu), ("rouge", v.rouge)):
+                        got = dict(state.settings[fam].options)
+                        got.pop("types", None)
+                        assert state.settings[fam].dialect == config.dialect, pid
+                        assert got == {**schema(fam).defaults(config.dialect), **config.given}, pid
 
 
 @pytest.mark.parametrize("cid", ["optimise-the-metric", "small-differences", "many-valid-outputs"])

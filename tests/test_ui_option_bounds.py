@@ -10,17 +10,19 @@ from streamlit.testing.v1 import AppTest
 
 from explainer.options import OptionSpec
 from explainer.rouge import explain_rouge
-from explainer.ui.schema import bleu_schema, rouge_schema
+from explainer.ui.families import ui_families
+from tests.families_support import schema
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
 
 def _bounded():
-    for schema, fam in ((bleu_schema(), "bleu"), (rouge_schema(), "rouge")):
-        for dialect in schema.dialects:
-            for spec in schema.specs(dialect):
+    for fam in (f.name for f in ui_families()):    # every registered family's options
+        sch = schema(fam)
+        for dialect in sch.dialects:
+            for spec in sch.specs(dialect):
                 if spec.kind in ("int", "float", "optional_float") and (spec.min is not None or spec.max is not None):
-                    yield fam, schema.dialect_param, dialect, spec
+                    yield fam, sch.dialect_param, dialect, spec
 
 
 def test_rouge155_numeric_options_are_bounded():

@@ -8,9 +8,10 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from explainer.ui.schema import ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
+from explainer.ui.families import DialectChoice, ui_families
 from explainer.ui.settings import (
     MetricSettings,
+    choice_for,
     default_settings,
     explain_link_params,
     put_settings,
@@ -47,12 +48,16 @@ def _value(spec, draw):
 
 @st.composite
 def metric_settings(draw):
-    b, r = bleu_schema(), rouge_schema()
-    bd = draw(st.sampled_from(b.dialects))
-    rd = draw(st.sampled_from(r.dialects))
-    types = tuple(draw(st.lists(st.sampled_from(ROUGE_TYPE_CHOICES), min_size=1, max_size=4, unique=True)))
-    return MetricSettings(bd, {s.name: _value(s, draw) for s in b.specs(bd)}, rd, types,
-                          {s.name: _value(s, draw) for s in r.specs(rd)})
+    """Every registered family: a dialect, a value of each of its options, its own values (ROUGE's types)."""
+    choices = []
+    for fam in ui_families():
+        d = draw(st.sampled_from(fam.dialects()))
+        opts = {s.name: _value(s, draw) for s in fam.option_specs(d)}
+        for f in fam.extra_fields():
+            picked = draw(st.lists(st.sampled_from(f.spec.choices), min_size=1, max_size=4, unique=True))
+            opts[fam.extra_option(f)] = tuple(c for c in f.spec.choices if c in picked)   # a set, in one order
+        choices.append(DialectChoice(fam.name, d, opts))
+    return MetricSettings({c.family: c for c in choices})
 
 
 @hsettings(max_examples=150, deadline=None)
@@ -78,32 +83,34 @@ def test_defaults_and_core_keyword_arguments():
     from explainer.rouge import explain_rouge
 
     s = default_settings()
-    assert s.bleu_dialect == bleu_schema().default_dialect and s.rouge_dialect == rouge_schema().default_dialect
-    bt = explain_bleu("the cat", ["the cat sat"], **s.bleu_kwargs())
-    rouge_trace = explain_rouge("the cat", ["the cat sat"], types=s.rouge_types, **s.rouge_kwargs())
-    assert bt.dialect == s.bleu_dialect and rouge_trace.dialect == s.rouge_dialect
-    assert set(rouge_trace.scores) == set(s.rouge_types)
+    assert [s[f.name].dialect for f in ui_families()] == [f.core.default_dialect for f in ui_families()]
+    bt = explain_bleu("the cat", ["the cat sat"], **s["bleu"].kwargs())
+    rouge_trace = explain_rouge("the cat", ["the cat sat"], **s["rouge"].kwargs())
+    assert bt.dialect == s["bleu"].dialect and rouge_trace.dialect == s["rouge"].dialect
+    assert set(rouge_trace.scores) == set(s["rouge"].options["types"])
+    for fam in ui_families():     # every family's choice binds to its default dialect
+        assert s[fam.name].bind() == fam.core.bind()
 
 
 def test_settings_are_a_value():
     s = default_settings()
     with pytest.raises(TypeError):
-        s.bleu_options["lowercase"] = True  # read-only: a shared model nobody can change behind one's back
+        s["bleu"].options["lowercase"] = True  # read-only: a shared model nobody can change behind one's back
     assert hash(s) == hash(default_settings()) and s == default_settings()
 
 
 def test_foreign_parameters_are_ignored_bad_values_warn():
     s, warns = settings_from_params({"candidate": ["x"], "lab": ["presets"], "tokenize": ["<b>"]})
-    assert s.bleu_options["tokenize"] == "13a"
+    assert s["bleu"].options["tokenize"] == "13a"
     assert len(warns) == 1 and "tokenize" in warns[0]
 
 
 def test_explain_link_opens_the_explain_page_with_the_same_settings():
     """What the Corpus page does for a segment: an Explain link from the model shows those settings."""
-    b = bleu_schema()
-    s = MetricSettings("sacrebleu", {**b.defaults("sacrebleu"), "lowercase": True, "smooth_method": "floor",
-                                     "tokenize": "char"},
-                       "rouge155", ("rouge1", "rougeL"), {**rouge_schema().defaults("rouge155"), "use_stemmer": True})
+    s = MetricSettings().replace(
+        choice_for("bleu", "sacrebleu", {"lowercase": True, "smooth_method": "floor", "tokenize": "char"}),
+        choice_for("rouge", "rouge155", {"use_stemmer": True}, types=("rouge1", "rougeL")),
+        choice_for("chrf", "sacrebleu", {"word_order": 2}))
     params = explain_link_params("The cat sat", ["the cat", "a cat sat"], s)
     at = AppTest.from_file(APP, default_timeout=60)
     for k, v in params.items():
@@ -126,7 +133,7 @@ def test_settings_survive_another_page_and_are_shared():
     assert not at.exception
     from explainer.ui.settings import SESSION_KEY
 
-    assert at.session_state[SESSION_KEY].bleu_dialect == "nltk"
+    assert at.session_state[SESSION_KEY]["bleu"].dialect == "nltk"
     at.switch_page("explainer/ui/pages/explain.py").run()
     assert not at.exception
     assert at.selectbox(key="bleu_dialect").value == "nltk"

@@ -2,11 +2,8 @@
 finds for the texts and settings is one warning, escaped (a quoted word never forms a link or markup)."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from streamlit.testing.v1 import AppTest
 
-from explainer.traps import page_traps
 from explainer.ui import highlight as hl
 from explainer.ui import traps_view
 from explainer.ui.settings import default_settings
@@ -41,10 +38,8 @@ def test_explain_page_names_the_traps_of_chinese_text_escaped():
     at.query_params["tokenize"] = "none"
     _ok(at.run())
     s = default_settings()
-    s = replace(s, bleu_options={**s.bleu_options, "tokenize": "none"})
-    want = traps_view.page_trap_list(
-        page_traps("bleu", [c], [[r]], s.bleu_dialect, corpus=False, **s.bleu_options)
-        + page_traps("rouge", [c], [[r]], s.rouge_dialect, s.rouge_types, corpus=False, **s.rouge_options))
+    s = s.replace(s["bleu"].replace(tokenize="none"))
+    want = traps_view.settings_traps([c], [[r]], s, corpus=False)
     assert {t["code"] for t in want} >= {"cjk-unsplit", "dropped-words"}
     assert _shown(at) == _expected(want)
     for w in _shown(at):
@@ -64,7 +59,7 @@ def test_dialects_page_names_the_traps_of_the_compared_metric():
     at.query_params["ref"] = r
     _ok(at.run())
     s = default_settings()
-    bleu = traps_view.page_trap_list(page_traps("bleu", [c], [[r]], s.bleu_dialect, corpus=False, **s.bleu_options))
+    bleu = traps_view.settings_traps([c], [[r]], s, families=["bleu"], corpus=False)
     assert [t["code"] for t in bleu] == ["cjk-unsplit"]
     assert _shown(at) == _expected(bleu)
     _ok(at.radio(key="dl_metric").set_value("rouge").run())
@@ -72,9 +67,8 @@ def test_dialects_page_names_the_traps_of_the_compared_metric():
 
     types = tuple(at.selectbox(key="dl_head").value for _ in [0]) + tuple(
         t for t in HEAD_TYPES if t != at.selectbox(key="dl_head").value)
-    rs = replace(s, rouge_types=types)
-    rouge = traps_view.page_trap_list(page_traps("rouge", [c], [[r]], rs.rouge_dialect, rs.rouge_types,
-                                                 corpus=False, **rs.rouge_options))
+    rs = s.replace(s["rouge"].replace(types=types))
+    rouge = traps_view.settings_traps([c], [[r]], rs, families=["rouge"], corpus=False)
     assert "dropped-words" in [t["code"] for t in rouge]
     assert _shown(at) == _expected(rouge)
 
@@ -90,7 +84,7 @@ def test_corpus_page_names_pretokenized_output_and_a_reference_given_as_output()
     _ok(at.button(key="cp_load_paste").click().run())
     names = [n for n in ("system A", "system B")]
     s = default_settings()
-    want = traps_view.corpus_traps(list(zip(names, [tokenized, refs])), [[r] for r in refs], s, metric="bleu",
+    want = traps_view.corpus_traps(list(zip(names, [tokenized, refs])), [[r] for r in refs], s, families=["bleu"],
                                    skip=("cjk-unsplit",))
     assert {t["code"] for t in want} >= {"pretokenized", "candidate-is-reference"}
     assert _shown(at) == _expected(want)

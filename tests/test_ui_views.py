@@ -162,12 +162,15 @@ def test_downloads_are_complete():
     import io
     import json
 
-    from explainer.ui.explain.page import ngram_csv, trace_json
+    from explainer.ui.bleu_section import ngram_csv
+    from explainer.ui.explain.page import trace_json
+    from explainer.ui.families import Computed
 
     ex = get_example("abandon_hope")
     bt = explain_bleu(ex.candidate, list(ex.references))
     rouge_trace = explain_rouge(ex.candidate, list(ex.references), types=TYPES)
-    d = json.loads(trace_json(bt, rouge_trace))
+    d = json.loads(trace_json({"bleu": Computed(bt), "rouge": Computed(rouge_trace), "chrf": Computed()}))
+    assert d["chrf"] is None
     assert d["bleu"]["score"] == bt.score
     assert d["rouge"]["scores"]["rouge1"]["fmeasure"] == rouge_trace.scores["rouge1"].fmeasure
     rows = list(csv.DictReader(io.StringIO(ngram_csv(bt))))
@@ -466,16 +469,16 @@ def test_diagnosis_suggests_only_offered_tokenizers():
 
 
 def bleu_schema_tokenizers():
-    from explainer.ui.schema import bleu_schema
+    from explainer.ui.families import ui_family
 
-    return next(s.choices for s in bleu_schema().specs("sacrebleu") if s.name == "tokenize")
+    return next(s.choices for s in ui_family("bleu").option_specs("sacrebleu") if s.name == "tokenize")
 
 
 def test_csv_download_neutralises_formula_cells():
     import csv
     import io
 
-    from explainer.ui.explain.page import ngram_csv
+    from explainer.ui.bleu_section import ngram_csv
 
     cand = "=HYPERLINK(\"http://x\") +1 -2 @SUM(A1) plain"
     bt = explain_bleu(cand, ["plain =HYPERLINK(\"http://x\")"], tokenize="none")

@@ -14,14 +14,13 @@ import random
 import pytest
 
 from explainer.examples import EXAMPLES
-from explainer.ui import chrf_settings as cs
+from explainer.ui.chrf_section import ORDER_KEY as CHRF_ORDER_KEY
+from explainer.ui.families import ui_families
 from explainer.ui.pagestate import MAX_REFS
-from explainer.ui.schema import ROUGE_TYPE_CHOICES, bleu_schema, rouge_schema
-from explainer.ui.settings import bleu_key, rouge_key
 from tests.ui_driver import BrowserLikeApp, PageSpec, check_link
 
 SEEDS = range(40)
-TABS = ("BLEU", "ROUGE", "chrF")
+TABS = tuple(f.tab_label() for f in ui_families())
 STEPS = 10
 # what the Explain page's link carries: every keyed widget but the display size (a preference of the viewer)
 EXPLAIN = PageSpec("explain", starts=[], switches=[], exclude={"large_text"})
@@ -59,43 +58,17 @@ def _widget_kind(spec) -> str:
 def _step(app: BrowserLikeApp, rng: random.Random) -> str:
     """One random user action; returns its description."""
     at, ss = app.at, app.at.session_state
-    actions = ["bleu_dialect", "rouge_dialect", "option", "option", "types", "add", "remove", "text", "example",
-               "rouge_ref", "ngram", "colour", "tab", "chrf_dialect", "chrf_option", "chrf_option", "chrf_order"]
+    actions = ["dialect", "dialect", "option", "option", "option", "extra", "add", "remove", "text", "example",
+               "rouge_ref", "ngram", "colour", "tab", "chrf_order"]
     what = rng.choice(actions)
     if what == "tab":
         tab = rng.choice(TABS)
         app.open_tab(tab)
         return f"open the {tab} tab"
-    if what.startswith("chrf"):
-        return _chrf_step(app, rng, what)
-    if what == "bleu_dialect":
-        d = rng.choice(bleu_schema().dialects)
-        app.select("bleu_dialect", d)
-        return f"BLEU dialect {d}"
-    if what == "rouge_dialect":
-        d = rng.choice(rouge_schema().dialects)
-        app.select("rouge_dialect", d)
-        return f"ROUGE dialect {d}"
-    if what == "option":
-        fam = rng.choice(["bleu", "rouge"])
-        schema, key = (bleu_schema(), bleu_key) if fam == "bleu" else (rouge_schema(), rouge_key)
-        dialect = ss[f"{fam}_dialect"]
-        specs = schema.specs(dialect)
-        if not specs:
-            app.run()
-            return f"rerun ({dialect} has no options)"
-        spec = rng.choice(specs)
-        value = _option_value(spec, rng)
-        kind = _widget_kind(spec)
-        if kind == "selectbox":
-            app.select(key(dialect, spec.name), value)
-        else:
-            app.set(kind, key(dialect, spec.name), value)
-        return f"{fam} option {spec.name} = {value!r}"
-    if what == "types":
-        types = rng.sample(ROUGE_TYPE_CHOICES, rng.randint(0, 4))
-        app.set("multiselect", "rouge_types", types)
-        return f"ROUGE types {types}"
+    if what in ("dialect", "option", "extra"):
+        return _family_step(app, rng, what)
+    if what == "chrf_order":
+        return _chrf_order_step(app, rng)
     if what == "add":
         if at.button(key="add_ref").disabled:
             app.run()
@@ -145,25 +118,46 @@ def _step(app: BrowserLikeApp, rng: random.Random) -> str:
     return f"colour by {v}"
 
 
-def _chrf_step(app: BrowserLikeApp, rng: random.Random, what: str) -> str:
-    """A chrF action: the dialect, one of its options (sidebar), or the order the chrF tab shows."""
+def _family_step(app: BrowserLikeApp, rng: random.Random, what: str) -> str:
+    """A settings action on a random registered family: its dialect, one of its dialect's options, or one of its
+    own values (ROUGE's types)."""
     ss = app.at.session_state
-    if what == "chrf_dialect":
-        d = rng.choice(cs.dialects())
-        app.select(cs.DIALECT_KEY, d)
-        return f"chrF dialect {d}"
-    if what == "chrf_option":
-        d = ss[cs.DIALECT_KEY]
-        spec = rng.choice(cs.specs(d))
-        value = _option_value(spec, rng)
-        app.set(_widget_kind(spec), cs.chrf_key(d, spec.name), value)
-        return f"chrF option {spec.name} = {value!r}"
-    boxes = [sb for sb in app.at.selectbox if sb.key == cs.ORDER_KEY]
+    fam = rng.choice(ui_families())
+    if what == "dialect":
+        d = rng.choice(fam.dialects())
+        app.select(fam.dialect_key, d)
+        return f"{fam.label} dialect {d}"
+    if what == "extra":
+        if not fam.extra_fields():
+            app.run()
+            return f"rerun ({fam.label} has no values of its own)"
+        f = rng.choice(fam.extra_fields())
+        picked = rng.sample(list(f.spec.choices), rng.randint(0, 4))
+        app.set("multiselect", f.key, picked)
+        return f"{fam.label} {f.param} {picked}"
+    dialect = ss[fam.dialect_key]
+    fields = fam.option_fields(dialect)
+    if not fields:
+        app.run()
+        return f"rerun ({dialect} has no options)"
+    f = rng.choice(fields)
+    value = _option_value(f.spec, rng)
+    kind = _widget_kind(f.spec)
+    if kind == "selectbox":
+        app.select(f.key, value)
+    else:
+        app.set(kind, f.key, value)
+    return f"{fam.label} option {f.param} = {value!r}"
+
+
+def _chrf_order_step(app: BrowserLikeApp, rng: random.Random) -> str:
+    """The order the chrF tab shows."""
+    boxes = [sb for sb in app.at.selectbox if sb.key == CHRF_ORDER_KEY]
     if not boxes:
         app.run()
         return "rerun (no chrF order picker)"
     k = rng.randrange(len(boxes[0].options))
-    app.select(cs.ORDER_KEY, k)
+    app.select(CHRF_ORDER_KEY, k)
     return f"chrF order {k + 1}"
 
 

@@ -107,7 +107,7 @@ class BrowserLikeApp:
         if tab:
             self.at.session_state[TABS_KEY] = tab
         if open_details:
-            from explainer.ui.schema import ROUGE_TYPE_CHOICES
+            from explainer.ui.families.rouge import TYPE_CHOICES as ROUGE_TYPE_CHOICES
 
             for t in ROUGE_TYPE_CHOICES:
                 self.at.session_state[f"xp_more_{t}"] = True

@@ -35,6 +35,11 @@ class BleuFamily(MetricFamily):
 
         return {"score": float(score_segment(d, candidate, list(references)).score)}
 
+    def traps(self, d, candidates, references, *, corpus: bool = True) -> list:
+        from explainer.bleu.traps import bleu_traps
+
+        return bleu_traps(candidates, references, d, corpus=corpus)
+
     def signature(self, d, n_refs: int = 1) -> str:
         return d.signature(n_refs)
 

@@ -35,6 +35,11 @@ class ChrfFamily(MetricFamily):
 
         return {"score": float(score_segment(d, candidate, list(references)).score)}
 
+    def traps(self, d, candidates, references, *, corpus: bool = True) -> list:
+        from explainer.chrf.traps import chrf_traps
+
+        return chrf_traps(candidates, references, d, corpus=corpus)
+
     def signature(self, d, n_refs: int = 1) -> str:
         return d.signature(n_refs)
 

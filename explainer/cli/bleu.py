@@ -113,7 +113,7 @@ def run(args) -> int:
         return stats_dict(bleu.score_bleu(cand, refs, dialect=d))
 
     def traps(hyps, refs):
-        from explainer.traps import bleu_traps
+        from explainer.bleu.traps import bleu_traps
 
         return bleu_traps(hyps, refs, d, corpus=bool(args.corpus or args.hyp is not None))
 

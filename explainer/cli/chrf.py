@@ -96,7 +96,7 @@ def run(args) -> int:
         return 0
 
     def traps(hyps, refs):
-        from explainer.traps import chrf_traps
+        from explainer.chrf.traps import chrf_traps
 
         return chrf_traps(hyps, refs, d, corpus=bool(args.corpus or args.hyp is not None))
 

@@ -74,7 +74,7 @@ def run(args) -> int:
 
     def traps(hyps, refs):
         from explainer.rouge.engine import bind_dialect
-        from explainer.traps import rouge_traps
+        from explainer.rouge.traps import rouge_traps
 
         return rouge_traps(hyps, refs, bind_dialect(args.dialect, args.types, corpus=True, **opts),
                            corpus=bool(args.corpus or args.hyp is not None))

@@ -67,6 +67,11 @@ class RougeFamily(MetricFamily):
 
         return {t: float(s.fmeasure) for t, s in score_rouge(candidate, list(references), dialect=d).items()}
 
+    def traps(self, d, candidates, references, *, corpus: bool = True) -> list:
+        from explainer.rouge.traps import rouge_traps
+
+        return rouge_traps(candidates, references, d, corpus=corpus)
+
     def signature(self, d, n_refs: int = 1) -> str:
         return d.signature()
 

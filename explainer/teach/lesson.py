@@ -38,7 +38,7 @@ def claim_checks(claims: Sequence[Claim], b: dict | None, r: dict | None) -> lis
     :func:`explainer.examples.claim_value`), naming the implementation."""
     out = []
     for c in claims:
-        v = claim_value(c.metric, b, r)
+        v = claim_value(c.metric, {"bleu": b, "rouge": r})
         bleu = c.metric.startswith("bleu")
         impl = (b or {}).get("implementation", "") if bleu else (r or {}).get("dialect_label", "")
         impl = impl.split(" (")[0].split(", ")[0]   # the name and version, without where it comes from

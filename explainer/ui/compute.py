@@ -31,9 +31,8 @@ from collections import OrderedDict
 from typing import Any, Callable, Hashable
 
 from explainer.options import freeze  # the one key of option values (also the registry's and the dialects')
-from explainer.ui.schema import supported_types
 
-__all__ = ["BUDGET_CHARS", "CORPUS_BUDGET_CHARS", "SharedResults", "cached", "corpus_reports", "compute_traces",
+__all__ = ["BUDGET_CHARS", "CORPUS_BUDGET_CHARS", "SharedResults", "cached", "corpus_reports", "family_trace",
            "freeze", "inputs_key", "shared", "traces"]
 
 BUDGET_CHARS = 100_000
@@ -130,14 +129,13 @@ corpus_reports = SharedResults(CORPUS_BUDGET_CHARS)
 
 
 def inputs_key(candidate: str, refs: list[str], settings) -> tuple[Hashable, int]:
-    """(key, cost) of a computation over these inputs: everything that determines the traces (texts, dialects,
-    options, ROUGE types: ``settings``, a :class:`explainer.ui.settings.MetricSettings`), and the input size."""
-    key = (candidate, tuple(refs), settings.bleu_dialect, freeze(dict(settings.bleu_options)),
-           settings.rouge_dialect, tuple(settings.rouge_types), freeze(dict(settings.rouge_options)))
-    return key, len(candidate) + sum(len(r) for r in refs) + 1
+    """(key, cost) of a computation over these inputs: everything that determines it (texts, and ``settings``: a
+    :class:`explainer.ui.settings.MetricSettings`, a family's :class:`DialectChoice`, or any hashable value of
+    settings), and the input size."""
+    return (candidate, tuple(refs), settings), len(candidate) + sum(len(r) for r in refs) + 1
 
 
-def cached(kind: str, candidate: str, refs: list[str], settings, fn: Callable[[], Any], *,
+def cached(kind: Hashable, candidate: str, refs: list[str], settings, fn: Callable[[], Any], *,
            small: bool = False) -> Any:
     """``fn()`` computed once per (kind, inputs) and shared; ``fn`` must depend on nothing but the inputs.
     ``small``: the result is a few numbers, so the entry costs about its key (the texts), not a trace."""
@@ -145,53 +143,16 @@ def cached(kind: str, candidate: str, refs: list[str], settings, fn: Callable[[]
     return shared.get((kind, key), cost // SMALL_RATIO + 1 if small else cost, fn)
 
 
-def traces(candidate: str, refs: list[str], settings):
-    """Both traces (or an error message per family), shared by every session."""
-    return cached("traces", candidate, refs, settings, lambda: compute_traces(candidate, refs, settings))
+def family_trace(fam, choice, candidate: str, refs: list[str]):
+    """One family's :class:`explainer.ui.families.Computed` for these texts under ``choice`` (its dialect and
+    options), computed once per inputs and shared by every session: a change of one family's settings recomputes
+    that family only."""
+    return cached(("trace", fam.name), candidate, refs, choice, lambda: fam.compute(choice, candidate, refs))
 
 
-def compute_traces(candidate: str, refs: list[str], settings):
-    """Both traces (or an error message per family), computed now."""
-    from explainer.bleu import MAX_TRACE_CHARS, TraceTooLarge, explain_bleu
-    from explainer.rouge import explain_rouge
-    from explainer.rouge.limits import SummaryWorkTooLarge
+def traces(candidate: str, refs: list[str], settings) -> dict:
+    """Every family's :class:`explainer.ui.families.Computed` (a trace, or the message the page shows instead),
+    in display order, shared by every session."""
+    from explainer.ui.families import ui_families
 
-    bleu_trace = rouge_trace = None
-    errors: dict[str, str] = {}
-    try:
-        bleu_trace = explain_bleu(candidate, refs, dialect=settings.bleu_dialect, **settings.bleu_options)
-    except TraceTooLarge:  # the core's message names its API and CLI; say it in the page's terms
-        n = len(candidate) + sum(map(len, refs))
-        errors["BLEU"] = (f"these texts have {n:,} characters in all, more than the {MAX_TRACE_CHARS:,} the "
-                          "step-by-step BLEU view can show at once. Shorten the candidate or the references to "
-                          "see BLEU; ROUGE below is not affected.")
-    except ValueError as e:  # ExplainerInputError, InputTooLong and option errors are ValueErrors
-        errors["BLEU"] = str(e)
-    types, dropped = supported_types(settings.rouge_dialect, settings.rouge_types)
-    if dropped:
-        errors["ROUGE types"] = (f"{', '.join(dropped)} {'is' if len(dropped) == 1 else 'are'} not defined by the "
-                                 f"{settings.rouge_dialect} dialect and left out.")
-    if types:
-        try:
-            rouge_trace = explain_rouge(candidate, refs, dialect=settings.rouge_dialect, types=types,
-                                        **settings.rouge_options)
-        except SummaryWorkTooLarge as e:  # refused before any work: show the other types, say why these are not
-            rest = tuple(t for t in types if t not in e.types)
-            why = "; ".join(e.reasons.values())
-            note = (f"{', '.join(e.types)} {'is' if len(e.types) == 1 else 'are'} left out: {why}. Shorten the "
-                    "texts, use fewer references or put fewer sentences on separate lines to see "
-                    + ("it." if len(e.types) == 1 else "them."))
-            errors["ROUGE types"] = (errors["ROUGE types"] + " " + note) if "ROUGE types" in errors else note
-            if rest:
-                try:
-                    rouge_trace = explain_rouge(candidate, refs, dialect=settings.rouge_dialect, types=rest,
-                                                **settings.rouge_options)
-                except ValueError as e2:
-                    errors["ROUGE"] = str(e2)
-            else:
-                errors["ROUGE"] = "No other ROUGE type is selected."
-        except ValueError as e:
-            errors["ROUGE"] = str(e)
-    else:
-        errors.setdefault("ROUGE", "No ROUGE type is selected.")
-    return bleu_trace, rouge_trace, errors
+    return {f.name: family_trace(f, settings[f.name], candidate, refs) for f in ui_families()}

@@ -39,6 +39,7 @@ MAX_URL_TEXT = 6_000
 MAX_SHOWN = 40          # characters of a link value quoted in a warning
 _SHOWN = "_ps_shown"
 _INT = re.compile(r"[+-]?[0-9]{1,18}")   # ASCII digits only ('²' and '٣' are str.isdigit), bounded before int()
+_LIBRARY_DEFAULT = ("", "default", "none")   # a tristate or optional number left to the library
 
 Params = Mapping[str, Sequence[str] | str]
 
@@ -106,8 +107,14 @@ class Field:
         if s.type == "choice" or self.multi:
             lead = "a comma-separated list of" if self.multi else "one of"
             return f"{lead} {', '.join(map(str, s.choices or ()))}"
+        if s.type == "bool" and s.default is None:
+            return "on, off or default (1/0, true/false, yes/no, on/off, default)"
         if s.type == "bool":
             return "on or off (1/0, true/false, yes/no, on/off)"
+        if s.type == "optional_float":
+            return "a number or default"
+        if s.type == "float_list":
+            return "a list of numbers separated by commas"
         if s.type == "int":
             return "a whole number"
         if s.type == "float" and self.step:
@@ -130,7 +137,25 @@ class Field:
                     f"{self.verb} {words}.")
         if self.spec.type == "text":
             return f"The link's {self.param} is longer than {int(self.spec.max or 0):,} characters; it is not loaded."
+        bound = self._out_of_range(raw, lo, hi)
+        if bound:
+            return f"“{self.param}={show(raw)}” is out of range ({bound}); {self.verb} {words}."
         return f"“{self.param}={show(raw)}” is not {self._words()}{self._range(lo, hi)}; {self.verb} {words}."
+
+    def _out_of_range(self, raw: str, lo: float | None, hi: float | None) -> str:
+        """The bound a number of the right kind passes ("must be at least 0"), or "" (not a number of the kind)."""
+        t = self.spec.type
+        if t not in ("float", "optional_float") or (lo is None and hi is None) or len(raw) > 40:
+            return ""
+        try:
+            x = float(raw.strip())
+        except ValueError:
+            return ""
+        if x != x or (lo is not None and hi is not None and lo <= x <= hi):
+            return ""
+        if lo is not None and hi is not None:
+            return f"must be between {lo:g} and {hi:g}"
+        return f"must be at least {lo:g}" if lo is not None else f"must be at most {hi:g}"
 
     def decode(self, raw: str, *, lo: int | None = None, hi: int | None = None, default: Any = None,
                choices: Sequence | None = None) -> tuple[Any, str | None]:
@@ -145,12 +170,7 @@ class Field:
                                                                                 choices=choices)
         try:
             if self.multi:
-                if not raw.strip():
-                    return [], None     # none chosen (absent: the default)
-                items = [t.strip() for t in raw.split(",") if t.strip()]
-                if not items or len(items) > len(s.choices or ()) or any(t not in (s.choices or ()) for t in items):
-                    raise ValueError
-                return [c for c in s.choices if c in items], None
+                return self._decode_multi(raw, default)
             if s.type == "int":
                 if not _INT.fullmatch(raw.strip()):
                     raise ValueError
@@ -160,8 +180,12 @@ class Field:
                 if (low is not None and v < low) or (high is not None and v > high):
                     raise ValueError
                 return v, None
+            if s.type == "bool" and s.default is None and raw.strip().lower() in _LIBRARY_DEFAULT:
+                return None, None        # a tristate: "the library's default"
             if s.type == "bool":
                 return coerce_value(s.name, "bool", raw.strip()), None
+            if s.type == "optional_float" and raw.strip().lower() in _LIBRARY_DEFAULT:
+                return None, None
             if s.type == "float" and self.step:
                 v = s.coerce(raw.strip())
                 if abs(v / self.step - round(v / self.step)) > 1e-9:
@@ -171,15 +195,39 @@ class Field:
         except (ValueError, TypeError):
             return (self.default if default is None else default), self.warning(raw, lo, hi, default)
 
+    def _decode_multi(self, raw: str, default: Any) -> tuple[Any, str | None]:
+        """A comma-separated list: the known items in the choices' order (a set: one order for one value); unknown
+        ones are named in a warning and dropped, so the rest of what the link says is kept; none known: the
+        default."""
+        choices = tuple(self.spec.choices or ())
+        if not raw.strip():
+            return [], None     # none chosen (absent: the default)
+        items = [t.strip() for t in raw.split(",", len(choices) + 10) if t.strip()][:len(choices) + 10]
+        good = [c for c in choices if c in items]
+        bad = [t for t in items if t not in choices]
+        if not bad:
+            return good, None
+        if good:
+            return good, (f"“{self.param}”: {', '.join(show(b, 30) for b in bad[:5])} "
+                          f"{'is' if len(bad) == 1 else 'are'} not one of {', '.join(map(str, choices))}; ignored.")
+        return (self.default if default is None else default), self.warning(raw, default=default)
+
     def encode(self, value: Any) -> str:
+        """The value as the link carries it; ``decode`` reads it back to the same value (floats by ``repr``,
+        the shortest text that does; a slider's steps as ``:g``)."""
+        t = self.spec.type
         if self.multi:
             return ",".join(map(str, value))
-        if self.spec.type == "bool":
+        if value is None and (t == "optional_float" or (t == "bool" and self.spec.default is None)):
+            return "default"
+        if t == "bool":
             return "1" if value else "0"
-        if self.spec.type == "int":
+        if t == "int":
             return str(int(value) + self.base)
-        if self.spec.type == "float":
-            return f"{float(value):g}"
+        if t in ("float", "optional_float"):
+            return f"{float(value):g}" if self.step else repr(float(value))
+        if t == "float_list":
+            return ",".join(repr(float(v)) for v in value)
         return str(value)
 
 

@@ -13,28 +13,20 @@ import streamlit as st
 from explainer.traps import page_traps
 from explainer.ui import highlight as hl
 
-__all__ = ["settings_traps", "chrf_traps", "corpus_traps", "page_trap_list", "show"]
+__all__ = ["settings_traps", "corpus_traps", "page_trap_list", "show"]
 
 ICON = ":material/report:"
 
 
-def settings_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], settings, *, bleu: bool = True,
-                   rouge: bool = True, corpus: bool = True) -> list[dict]:
-    """The traps of both families under the page's settings (``MetricSettings``), a trap said once."""
+def settings_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], settings, *,
+                   families: Sequence[str] | None = None, corpus: bool = True) -> list[dict]:
+    """The traps of the families (default: every one) under the page's settings (``MetricSettings``), a trap said
+    once."""
     out: list[dict] = []
-    if bleu:
-        out += page_traps("bleu", candidates, references, settings.bleu_dialect, corpus=corpus,
-                          **settings.bleu_options)
-    if rouge and settings.rouge_types:
-        out += page_traps("rouge", candidates, references, settings.rouge_dialect, settings.rouge_types,
-                          corpus=corpus, **settings.rouge_options)
+    for name in families if families is not None else list(settings):
+        c = settings[name]
+        out += page_traps(name, candidates, references, c.dialect, corpus=corpus, **c.options)
     return page_trap_list(out)
-
-
-def chrf_traps(candidates: Sequence[str], references: Sequence[Sequence[str]], chrf, *, corpus: bool = True
-               ) -> list[dict]:
-    """The traps of chrF under the page's chrF settings (``explainer.ui.chrf_settings.ChrfSettings``)."""
-    return page_trap_list(page_traps("chrf", candidates, references, chrf.dialect, corpus=corpus, **chrf.options))
 
 
 def page_trap_list(traps: Sequence[dict], *, skip: Sequence[str] = (), prefix: str = "") -> list[dict]:
@@ -55,15 +47,12 @@ _REFERENCE_TRAPS = ("references-transposed", "references-varying")
 
 
 def corpus_traps(systems: Sequence[tuple[str, Sequence[str]]], references: Sequence[Sequence[str]], settings, *,
-                 metric: str, skip: Sequence[str] = ()) -> list[dict]:
-    """The traps of a test set (each system against the references) under the page's settings for ``metric``
-    ("bleu" or "rouge"; "chrf" with ``settings`` the chrF settings): each said once, a system's own named after it
-    when there are several."""
+                 families: Sequence[str], skip: Sequence[str] = ()) -> list[dict]:
+    """The traps of a test set (each system against the references) under the page's settings for ``families``:
+    each said once, a system's own named after it when there are several."""
     out: list[dict] = []
     for name, lines in systems:
-        found = (chrf_traps(lines, references, settings) if metric == "chrf" else
-                 settings_traps(lines, references, settings, bleu=metric == "bleu", rouge=metric == "rouge"))
-        for t in found:
+        for t in settings_traps(lines, references, settings, families=families):
             if len(systems) > 1 and t["code"] not in _REFERENCE_TRAPS:
                 t = dict(t, message=f"{name}: {t['message']}")
             out.append(t)

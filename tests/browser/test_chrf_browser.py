@@ -4,7 +4,7 @@ gives NLTK's number; user text in the highlighted boxes stays inert and literal.
 artifacts/screenshots/ (explain-chrf*)."""
 from __future__ import annotations
 
-from explainer.ui import chrf_settings as cs
+from explainer.ui.families import ui_family
 from tests.browser.conftest import shot, wait_idle
 from tests.browser.test_explain_browser import XSS_CANDIDATE, XSS_REF, link, shown_metrics, text_without_labels
 from tests.browser.test_teach_clicks_browser import pick
@@ -51,7 +51,7 @@ def test_nltk_dialect_from_the_sidebar(page, open_app):
 
     open_app(page, link(H, R[:1]), wait_for='[data-testid="stMetric"]')
     wait_idle(page)
-    pick(page, "chrF dialect", cs._label("nltk"))
+    pick(page, "chrF dialect", ui_family("chrf").dialect_label("nltk"))
     page.wait_for_function("() => location.search.includes('chrf_dialect=nltk')")
     wait_idle(page)
     assert shown_metrics(page)["chrF"] == f"{sentence_chrf(R[0], H):.6f}"

@@ -103,8 +103,8 @@ def test_every_step_fits_1024x768(projector, app_url, example_id):
     and 11 went 69, 48 and 180 px below the window)."""
     ex = get_example(example_id)
     settings, _ = ms.apply_example_settings(ms.default_settings(), ex.settings)
-    n = len(build_lesson(ex.candidate, list(ex.references), bleu_options=dict(settings.bleu_options),
-                         rouge_options=dict(settings.rouge_options)).steps)
+    n = len(build_lesson(ex.candidate, list(ex.references), bleu_options=dict(settings["bleu"].options),
+                         rouge_options={k: v for k, v in settings["rouge"].options.items() if k != "types"}).steps)
     page = projector
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     teach(page, app_url, f"example={example_id}&step=1")

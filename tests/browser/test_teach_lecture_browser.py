@@ -39,7 +39,7 @@ def test_handout_header_does_not_break_words(browser, tmp_path, media, width, st
 
     ex = get_example(EID)
     lesson = build_lesson(ex.candidate, list(ex.references), title=ex.title)
-    settings = _settings_lines(lesson) + [("Dialects", ms.default_settings().bleu_dialect + " — the reference "
+    settings = _settings_lines(lesson) + [("Dialects", ms.default_settings()["bleu"].dialect + " — the reference "
                                            "implementation, as the implementation reports it")]
     path = tmp_path / "handout.html"
     path.write_text(handout_html(lesson, settings=settings, **({"student": True} if student else {})), encoding="utf-8")

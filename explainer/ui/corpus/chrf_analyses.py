@@ -387,8 +387,8 @@ def segment_view(rep) -> None:
     shown (``seg`` / ``seg_system`` in the link), the outputs and references side by side, and the Explain page's
     chrF steps for this segment with the page's chrF settings (the segment's own trace of the report)."""
     from explainer.errors import ExplainerInputError
+    from explainer.ui.chrf_section import chrf_section
     from explainer.ui.corpus.segments import _scroll_to_segment_view, _segment_navigation, _side_by_side
-    from explainer.ui.explain.chrf_section import chrf_section
 
     st.header("Segment view", anchor="segment-view")
     _scroll_to_segment_view()

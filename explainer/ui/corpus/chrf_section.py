@@ -17,6 +17,7 @@ import streamlit as st
 from explainer.ui import chrf_settings as cs
 from explainer.ui import chrf_view as cview
 from explainer.ui import highlight as hl
+from explainer.ui import settings as ms
 from explainer.ui import traps_view
 from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus import chrf_analyses as ca
@@ -234,8 +235,8 @@ def _traps(ts, ts_key: str, settings) -> None:
     key = (ts_key, settings)
     kept = st.session_state.get("_cp_chrf_traps")
     if kept is None or kept[0] != key:
-        kept = st.session_state["_cp_chrf_traps"] = (key, traps_view.corpus_traps(ts.systems, ts.references, settings,
-                                                                                 metric="chrf"))
+        kept = st.session_state["_cp_chrf_traps"] = (key, traps_view.corpus_traps(
+            ts.systems, ts.references, ms.MetricSettings().replace(settings), families=[settings.family]))
     traps_view.show(kept[1])
 
 
@@ -244,7 +245,7 @@ def render(ts, ts_key: str, b: int, i: int, base_settings, save: Callable[[], No
     "Save this comparison" button, drawn with the downloads). As the BLEU view, a click reruns only the part it
     changes (issue 18): the tests, the analyses, and the segment table and view are fragments; every part above
     them is a container (one slot whatever it draws: Streamlit names a fragment by where it is drawn)."""
-    settings = cs.sidebar()
+    settings = cs.read()
     with st.container():    # the report's progress bar, or an error
         try:
             rep = report(ts, ts_key, settings)

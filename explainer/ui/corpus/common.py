@@ -50,9 +50,9 @@ def _base_url() -> str:
 
 
 def _rouge_types(settings) -> tuple[tuple[str, ...], list[str]]:
-    from explainer.ui.schema import supported_types
+    from explainer.ui.families import ui_family
 
-    return supported_types(settings.rouge_dialect, settings.rouge_types)
+    return ui_family("rouge").supported(settings["rouge"])
 
 
 def _fmt(x: float | None, scale: float = 100.0) -> str:

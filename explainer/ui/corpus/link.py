@@ -145,9 +145,9 @@ def _rouge(link: CorpusLink, params, raw: dict, w: list[str]) -> None:
     """rouge_type (one of the link's ROUGE types) and the dialect's ``agg_`` options."""
     settings = link.settings
     if raw["rouge_type"] is not None:
-        from explainer.ui.schema import supported_types
+        from explainer.ui.families import ui_family
 
-        types = supported_types(settings.rouge_dialect, settings.rouge_types)[0] if settings is not None else None
+        types = ui_family("rouge").supported(settings["rouge"])[0] if settings is not None else None
         asked = raw["rouge_type"]
         if types is None or asked in types:
             link.rouge_type = asked     # checked again against the types in force when it is used
@@ -157,7 +157,7 @@ def _rouge(link: CorpusLink, params, raw: dict, w: list[str]) -> None:
     aggs = {k[len(AGG_PREFIX):]: ps.first(params, k) for k in params if k.startswith(AGG_PREFIX)}
     if not aggs:
         return
-    dialect = settings.rouge_dialect if settings is not None else ms.default_settings().rouge_dialect
+    dialect = (settings if settings is not None else ms.default_settings())["rouge"].dialect
     specs = {o["name"]: o for o in agg_specs(dialect)}
     for name, v in aggs.items():
         o = specs.get(name)
@@ -239,7 +239,7 @@ def link_params(*, settings: "ms.MetricSettings", sample: str | None = None, met
     if metric == "rouge":
         if rouge_type:
             out["rouge_type"] = rouge_type
-        specs = {o["name"]: o for o in agg_specs(settings.rouge_dialect)}
+        specs = {o["name"]: o for o in agg_specs(settings["rouge"].dialect)}
         for name, v in (agg or {}).items():
             o = specs.get(name)
             if o is not None and v is not None and v != o["default"]:

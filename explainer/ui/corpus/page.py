@@ -15,7 +15,6 @@ this browser session's memory only: never written to disk, never logged. Results
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -90,16 +89,17 @@ def _apply_language_pair() -> None:
         ss["cp_langpair_note"] = str(e)
         return
     current, _ = metric_settings.current_settings()
-    if "tokenize" not in current.bleu_options:
-        ss["cp_langpair_note"] = (f"{current.bleu_dialect} has no tokenizer setting; the language pair is "
+    bleu = current["bleu"]
+    if "tokenize" not in bleu.options:
+        ss["cp_langpair_note"] = (f"{bleu.dialect} has no tokenizer setting; the language pair is "
                                   "sacreBLEU's (pick sacrebleu in the sidebar)")
         return
-    spec = next((o for o in dialect_options(current.bleu_dialect) if o["name"] == "tokenize"), {})
+    spec = next((o for o in dialect_options(bleu.dialect) if o["name"] == "tokenize"), {})
     if pair.tokenizer not in (spec.get("choices") or ()):
         ss["cp_langpair_note"] = (f"sacreBLEU picks {pair.tokenizer} for {pair.target}: it needs MeCab, which this "
                                   f"explainer does not have; pick char (or another) in the sidebar")
         return
-    metric_settings.put_settings(replace(current, bleu_options={**current.bleu_options, "tokenize": pair.tokenizer}))
+    metric_settings.put_settings(current.replace(bleu.replace(tokenize=pair.tokenizer)))
     ss["cp_langpair_note"] = (f"{pair.source}-{pair.target}: tokenizer {pair.tokenizer}, sacreBLEU's choice for "
                               f"{pair.target} (sidebar)")
 
@@ -171,7 +171,7 @@ def _traps(ts: TestSet, metric: str, settings) -> None:
     kept = ss.get("_cp_traps")
     if kept is None or kept[0] != key:
         kept = ss["_cp_traps"] = (key, traps_view.corpus_traps(
-            ts.systems, ts.references, settings, metric=metric, skip=("cjk-unsplit",) if metric == "bleu" else ()))
+            ts.systems, ts.references, settings, families=[metric], skip=("cjk-unsplit",) if metric == "bleu" else ()))
     traps_view.show(kept[1])
 
 
@@ -730,7 +730,7 @@ def _report(ts: TestSet, metric: str, settings):
             return _bleu_report(ts, ss["cp_ts_key"], settings)
         types, dropped = _rouge_types(settings)
         if dropped:
-            st.warning(hl.md_escape(f"{', '.join(dropped)} not defined by {settings.rouge_dialect}; left out."))
+            st.warning(hl.md_escape(f"{', '.join(dropped)} not defined by {settings['rouge'].dialect}; left out."))
         if not types:
             st.warning("Select at least one ROUGE type in the sidebar.")
             return None

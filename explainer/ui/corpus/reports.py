@@ -63,7 +63,7 @@ def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple]:
     from explainer.bleu import get_dialect
     from explainer.corpus.report import bleu_report, report_stats
 
-    kw = settings.bleu_kwargs()
+    kw = settings["bleu"].kwargs()
     key = (ts_key, tuple(ts.names), freeze(kw))
 
     def compute():
@@ -88,7 +88,7 @@ def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict) -> tupl
     from explainer.corpus.rouge_report import rouge_report
 
     types, _ = _rouge_types(settings)
-    kw = settings.rouge_kwargs()
+    kw = {k: v for k, v in settings["rouge"].kwargs().items() if k != "types"}   # types: as supported
     key = (ts_key, tuple(ts.names), freeze(kw), types, freeze(corpus_opts))
 
     def compute():
@@ -116,12 +116,12 @@ def _rouge_corpus_options(settings) -> dict:
     from explainer.rouge import dialect_options
 
     opts = {}
-    spec = [o for o in dialect_options(settings.rouge_dialect, corpus=True) if o.get("corpus_only")]
+    spec = [o for o in dialect_options(settings["rouge"].dialect, corpus=True) if o.get("corpus_only")]
     if not spec:
         return opts
     with st.expander("ROUGE corpus aggregation options"):
         for o in spec:
-            key = _copt_key(settings.rouge_dialect, o["name"])
+            key = _copt_key(settings["rouge"].dialect, o["name"])
             if key not in st.session_state:
                 st.session_state[key] = o["default"]
             if o["type"] == "bool":

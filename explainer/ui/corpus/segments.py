@@ -20,7 +20,6 @@ from explainer.ui.corpus.common import (
     _apply_open_request,
     _explain_url,
     _open_segment,
-    _rouge_types,
     _selected_rows,
 )
 from explainer.ui.corpus.state import _share_box, _sync_url
@@ -285,33 +284,32 @@ def _segment_summary(rep, metric: str, seg: int, j: int, cand: str, refs: list[s
 
 
 def _segment_explanation(cand: str, refs: list[str], metric: str, settings) -> None:
-    """The Explain page's own headline and BLEU or ROUGE section for this segment, with the same settings."""
+    """The Explain page's own headline and one family's steps for this segment, with the same settings."""
     from explainer.ui import compute as shared_compute
+    from explainer.ui import sections as sx
     from explainer.ui.explain import page as xp
+    from explainer.ui.families import ui_families
 
     ss = st.session_state
     # the Explain page's traces for these texts and settings (computed once, shared with that page and with
     # every session looking at the same segment)
-    types, _ = _rouge_types(settings)
-    bleu_trace, rouge_trace, errors = shared_compute.traces(cand, list(refs), settings)
+    computed = shared_compute.traces(cand, list(refs), settings)
     with st.container():
-        for fam, msg in errors.items():
-            if fam == "BLEU" or (fam == "ROUGE" and types):   # no / undefined ROUGE types: said below and above
-                st.error(hl.md_escape(f"{fam}: {msg}"))
-    xp.headline(bleu_trace, rouge_trace, types, signatures=True)
-    # One family at a time: both would build every chart of the Explain view on each step (ROUGE's LCS tables
-    # alone take ~0.3 s), and previous / next should be instant.
-    if ss.get("cp_view_family") not in ("BLEU", "ROUGE"):
-        ss["cp_view_family"] = "BLEU" if metric == "bleu" else "ROUGE"
-    fam = st.segmented_control("Step by step", ["BLEU", "ROUGE"], key="cp_view_family") or "BLEU"
+        for fam in ui_families():
+            c = computed[fam.name]
+            for msg in c.notes + ([c.error] if c.trace is None and c.error else []):
+                st.error(hl.md_escape(f"{fam.label}: {msg}"))
+    xp.headline(computed, signatures=True)
+    # One family at a time: every family would build every chart of the Explain view on each step (ROUGE's LCS
+    # tables alone take ~0.3 s), and previous / next should be instant.
+    labels = {f.tab_label(): f for f in ui_families()}
+    first = next((f.tab_label() for f in ui_families() if f.name == metric), next(iter(labels)))
+    if ss.get("cp_view_family") not in labels:
+        ss["cp_view_family"] = first
+    label = st.segmented_control("Step by step", list(labels), key="cp_view_family") or first
+    fam = labels[label]
     # the step-by-step's charts behind an expander, drawn only while it is open: each is a Plotly chart, which
     # costs the browser more than the rest of the segment view, and previous / next redraw it (issue 18)
-    box = st.expander(f"Charts of this segment ({fam})", key="cp_seg_charts", on_change="rerun")
-    with xp.charts_into(box if box.open else None):
-        if fam == "BLEU":
-            if bleu_trace is not None:
-                xp.bleu_section(bleu_trace)
-        elif rouge_trace is not None:
-            xp.rouge_section(rouge_trace, len(refs))
-        else:
-            st.info("No ROUGE type is selected in the sidebar (or the dialect defines none of them).")
+    box = st.expander(f"Charts of this segment ({label})", key="cp_seg_charts", on_change="rerun")
+    with sx.charts_into(box if box.open else None):
+        fam.section(computed[fam.name], n_refs=len(refs))

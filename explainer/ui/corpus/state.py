@@ -84,7 +84,7 @@ def _apply_view(link, settings) -> None:
     if link.rouge_type:
         ss["cp_rouge_type"] = link.rouge_type
     for name, v in link.agg.items():
-        ss[_copt_key(settings.rouge_dialect, name)] = v
+        ss[_copt_key(settings["rouge"].dialect, name)] = v
 
 
 def _link_now() -> dict[str, str]:
@@ -109,9 +109,9 @@ def _link_now() -> dict[str, str]:
                   test=test, n=ss.get(f"cp_test_n_{test}") if test else None)
     if metric == "rouge":
         kw["rouge_type"] = ss.get("cp_rouge_type")
-        kw["agg"] = {o["name"]: ss[_copt_key(settings.rouge_dialect, o["name"])]
-                     for o in corpus_link.agg_specs(settings.rouge_dialect)
-                     if _copt_key(settings.rouge_dialect, o["name"]) in ss}
+        kw["agg"] = {o["name"]: ss[_copt_key(settings["rouge"].dialect, o["name"])]
+                     for o in corpus_link.agg_specs(settings["rouge"].dialect)
+                     if _copt_key(settings["rouge"].dialect, o["name"]) in ss}
     if metric == "chrf":
         kw["chrf"] = chrf_settings.view_values(ss)
     return corpus_link.link_params(settings=settings, sample=sample, metric=metric, **kw)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import replace
 
 import streamlit as st
 
@@ -97,8 +96,9 @@ def _sample_settings(sid: str) -> None:
     current, _ = metric_settings.current_settings()
     from explainer.bleu import DIALECTS
 
-    if bleu and set(bleu) <= {o.name for o in DIALECTS[current.bleu_dialect].OPTIONS}:   # the dialect has them
-        metric_settings.put_settings(replace(current, bleu_options={**current.bleu_options, **bleu}))
+    c = current["bleu"]
+    if bleu and set(bleu) <= {o.name for o in DIALECTS[c.dialect].OPTIONS}:   # the dialect has them
+        metric_settings.put_settings(current.replace(c.replace(**bleu)))
         ss["cp_notice"] = "Loaded with the sample's suggested settings: " + ", ".join(
             f"{k} = {v}" for k, v in bleu.items()) + " (sidebar)."
 

@@ -30,16 +30,9 @@ def _num(x, digits: int = 4) -> str:
 def explain_query(dialect: str, options: Mapping[str, Any], candidate: str, references: Sequence[str], *,
                   base=None) -> dict:
     """The Explain page's parameters that show this chrF configuration (the BLEU and ROUGE settings: ``base``)."""
-    from explainer.ui import chrf_settings as cs
-    from explainer.ui.settings import default_settings, explain_link_params, to_widget
+    from explainer.ui.settings import configuration_link
 
-    q = explain_link_params(candidate, list(references) or [""], base if base is not None else default_settings())
-    q[cs.DIALECT_KEY] = dialect
-    fields = {f.param: f for f in cs.fields()}      # encoded as the Explain page writes its own link
-    for s in cs.specs(dialect):
-        if s.name in options and options[s.name] != s.default:
-            q[s.param] = fields[s.param].encode(to_widget(s, options[s.name]))
-    return q
+    return configuration_link("chrf", dialect, options, candidate, references, base=base)
 
 
 def explain_link(dialect: str, options: Mapping[str, Any], candidate: str, references: Sequence[str], *,

@@ -148,12 +148,10 @@ def pair(cmp, cand: str, refs: list[str], types: tuple[str, ...], a: str, b: str
 def _traps(cand: str, refs: list[str], metric: str, types: tuple[str, ...]) -> list[dict]:
     """The classic traps of these texts under the family's reference implementation (the first row: sacreBLEU,
     rouge-score), which the rows then show side by side with the implementations that avoid them."""
-    from dataclasses import replace
-
-    base = replace(ms.default_settings(), rouge_types=types)
+    s = ms.default_settings()
+    base = s.replace(s["rouge"].replace(types=tuple(types))) if types else s
     return _shared(f"dialects_traps:{metric}:{','.join(types)}", cand, refs, small=True,
-                   fn=lambda: traps_view.settings_traps([cand], [refs], base, bleu=metric == "bleu",
-                                                        rouge=metric == "rouge", corpus=False))
+                   fn=lambda: traps_view.settings_traps([cand], [refs], base, families=[metric], corpus=False))
 
 
 def _link_base() -> ms.MetricSettings:

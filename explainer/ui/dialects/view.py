@@ -339,29 +339,10 @@ def side_html(cmp, div, side: str) -> str:
 # -------------------------------------------------------------------------------------------------- links
 def explain_query(family: str, dialect: str, options: Mapping[str, Any], candidate: str,
                   references: Sequence[str], types: Sequence[str] = (), *, base=None) -> dict:
-    """The Explain page's URL parameters for one configuration (texts left out when too long for a URL): the
-    shared settings model's Explain link (:func:`explainer.ui.settings.explain_link_params`) for ``base`` (a
-    :class:`~explainer.ui.settings.MetricSettings`, default: every dialect's defaults) with this family's dialect
-    and options (and, for ROUGE, its types) in place — the other family's settings stay as in ``base``."""
-    from dataclasses import replace
+    """The Explain page's URL parameters for one configuration (:func:`explainer.ui.settings.configuration_link`)."""
+    from explainer.ui.settings import configuration_link
 
-    from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
-    from explainer.ui.settings import default_settings, explain_link_params
-
-    settings = base if base is not None else default_settings()
-    if family == "bleu":
-        b = bleu_schema()
-        known = {s.name for s in b.specs(dialect)}
-        settings = replace(settings, bleu_dialect=dialect,
-                           bleu_options={**b.defaults(dialect), **{k: v for k, v in options.items() if k in known}})
-    else:
-        r = rouge_schema()
-        known = {s.name for s in r.specs(dialect)}
-        wanted = list(types) or list(DEFAULT_ROUGE_TYPES())
-        wanted = _supported(dialect, wanted) or ["rouge1", "rouge2", "rougeL"]
-        settings = replace(settings, rouge_dialect=dialect, rouge_types=tuple(dict.fromkeys(wanted)),
-                           rouge_options={**r.defaults(dialect), **{k: v for k, v in options.items() if k in known}})
-    return explain_link_params(candidate, list(references) or [""], settings)
+    return configuration_link(family, dialect, options, candidate, references, types, base=base)
 
 
 def _supported(dialect: str, types: list[str]) -> list[str]:
@@ -372,20 +353,14 @@ def _supported(dialect: str, types: list[str]) -> list[str]:
     return [t for t in types if parse_type(t).kind in kinds]
 
 
-#: the metric families the Explain page shows (a configuration of another family: its command is shown)
-EXPLAIN_FAMILIES = ("bleu", "rouge", "chrf")
-
-
 def explain_link(family: str, dialect: str, options: Mapping[str, Any], candidate: str,
                  references: Sequence[str], types: Sequence[str] = (), *, base=None) -> str | None:
     """A relative link to the Explain page (the app's default page) with these settings (None for a family the
-    Explain page does not show)."""
-    if family not in EXPLAIN_FAMILIES:
-        return None
-    if family == "chrf":   # the chrF settings are the Explain page's own fields, not the shared BLEU/ROUGE ones
-        from explainer.ui.dialects.chrf_part import explain_link as chrf_link
+    Explain page does not show: its command is shown instead)."""
+    from explainer.ui.families import UI_FAMILIES
 
-        return chrf_link(dialect, options, candidate, references, base=base)
+    if family not in UI_FAMILIES:
+        return None
     q = explain_query(family, dialect, options, candidate, references, types, base=base)
     return "./?" + urllib.parse.urlencode(q, doseq=True, quote_via=urllib.parse.quote)
 

@@ -2,6 +2,8 @@
 implementations give with the page's settings. Pure: no Streamlit; reads the example and the traces."""
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from explainer import examples
 from explainer.examples import CLAIM_METRICS, Example
 
@@ -11,16 +13,17 @@ CLAIMS_CAPTION = ("What the textbook prints for this example, beside what the im
                   "settings on this page (switch the dialect or an option to see under which one a number holds).")
 
 
-def claim_value(metric: str, bleu_trace, rouge_trace) -> float | None:
-    """The true value of a claim's metric under the page's settings (None when not computed here)."""
-    return examples.claim_value(metric, bleu_trace, rouge_trace)
+def claim_value(metric: str, traces: Mapping[str, Any]) -> float | None:
+    """The true value of a claim's metric under the page's settings (``traces``: family name -> trace or None;
+    None when not computed here)."""
+    return examples.claim_value(metric, traces)
 
 
-def claim_rows(example: Example, bleu_trace, rouge_trace) -> list[dict]:
+def claim_rows(example: Example, traces: Mapping[str, Any]) -> list[dict]:
     """One row per printed claim: what, printed, the true value under these settings, and whether they agree."""
     rows = []
     for c in example.claims:
-        v = claim_value(c.metric, bleu_trace, rouge_trace)
+        v = claim_value(c.metric, traces)
         agrees = "—" if v is None else ("yes" if c.agrees(v) else "no")
         shown = "not computed" if v is None else examples.format_claim_value(c.metric, v)
         rows.append({"number": CLAIM_METRICS[c.metric], "the textbook prints": c.printed,

@@ -1,13 +1,12 @@
 """The Explain page's state, declared once (:data:`PAGE`), and its link in and out, on the engine of
 :mod:`explainer.ui.pagestate`.
 
-A link: ``candidate``; ``ref`` (one per reference, repeated, in order, 1-10); the metric settings under the shared
+A link: ``candidate``; ``ref`` (one per reference, repeated, in order, 1-10); every family's settings under the
 names of :mod:`explainer.ui.settings` (``bleu_dialect``, ``tokenize``, ``smooth``, ``lowercase``, ``stem``,
-``rouge_types`` …, every option a dialect declares); ``example`` (the example picked), ``ngram`` (the n-gram
-selected in the table), ``colour`` (``order`` or ``reference``: what the BLEU highlight colours encode) and
-``rouge_ref`` (1-based: the reference the ROUGE details are shown against); the chrF settings (``chrf_dialect``,
-``chrf_<dialect>_<option>``: :mod:`explainer.ui.chrf_settings`) and ``chrf_order`` (1-based: the order whose
-n-grams the chrF tab shows).
+``rouge_types``, ``chrf_dialect``, ``chrf_<dialect>_<option>`` …, every option a dialect declares); ``example``
+(the example picked), ``ngram`` (the n-gram selected in the table), ``colour`` (``order`` or ``reference``: what
+the BLEU highlight colours encode), ``rouge_ref`` (1-based: the reference the ROUGE details are shown against)
+and ``chrf_order`` (1-based: the order whose n-grams the chrF tab shows).
 """
 from __future__ import annotations
 
@@ -18,15 +17,16 @@ import streamlit as st
 
 from explainer.examples import EXAMPLES, get_example
 from explainer.options import OptionSpec
-from explainer.ui import chrf_settings as cs
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
+from explainer.ui.chrf_section import ORDER_KEY as CHRF_ORDER_KEY
 from explainer.ui.pagestate import MAX_REFS, Field
 from explainer.ui.settings import MetricSettings
 
 DEFAULT_EXAMPLE = "cat_mat"
 COLOUR_MODES = ("order", "reference")
 CHRF_ORDER_DEFAULT = 1     # the chrF tab shows character bigrams first (the first order with overlaps)
+CHRF_MAX_ORDERS = 14            # character orders (at most 10) and word orders (at most 4)
 MAX_NGRAM_CHARS = 1_000   # an n-gram of the table (its tokens joined); longer is no n-gram of a text shown
 LAST = "_xp_last"          # the texts and view this page last showed (texts over a link's size are not in its link)
 
@@ -37,11 +37,9 @@ PAGE = ps.Page("explain", (
     Field(OptionSpec("colour", "choice", "order", choices=COLOUR_MODES), "colour", label="Colours show"),
     Field(OptionSpec("rouge_ref", "int", 0, min=0, max=MAX_REFS - 1), "rouge_ref", base=1, late=True,
           what="a reference number", label="Reference"),
-    *cs.fields(),
-    Field(OptionSpec(cs.ORDER_KEY, "int", CHRF_ORDER_DEFAULT, min=0, max=cs.MAX_ORDERS - 1), cs.ORDER_KEY, base=1,
-          what="an order number", label="Show the n-grams of"),
+    Field(OptionSpec(CHRF_ORDER_KEY, "int", CHRF_ORDER_DEFAULT, min=0, max=CHRF_MAX_ORDERS - 1), CHRF_ORDER_KEY,
+          base=1, what="an order number", label="Show the n-grams of"),
 ), known=ms.settings_params)
-CHRF_PARAMS = tuple(f.param for f in cs.fields())
 
 
 def put_texts(cand: str, refs: list[str]) -> None:
@@ -65,8 +63,7 @@ def _put_view(values: dict) -> None:
         ss["rouge_ref"] = values["rouge_ref"]
     else:
         ps.reset("rouge_ref")
-    PAGE.seed({k: values[k] for k in CHRF_PARAMS if k in values})
-    ps.reset(cs.ORDER_KEY, values.get(cs.ORDER_KEY, CHRF_ORDER_DEFAULT))
+    ps.reset(CHRF_ORDER_KEY, values.get(CHRF_ORDER_KEY, CHRF_ORDER_DEFAULT))
 
 
 def _restore() -> None:
@@ -94,33 +91,23 @@ class Link:
     view: dict
     warnings: list[str]
 
-    def __getattr__(self, name: str):
-        """The settings' fields (``bleu_dialect``, ``rouge_options`` …) read through the link."""
-        if name in ("bleu_dialect", "bleu_options", "rouge_dialect", "rouge_types", "rouge_options"):
-            return getattr(self.settings, name)
-        raise AttributeError(name)
 
 
-def parse_link(params: Mapping[str, Sequence[str] | str], *, bleu=None, rouge=None, type_choices=None,
-               default_types=None) -> Link:
+def parse_link(params: Mapping[str, Sequence[str] | str]) -> Link:
     """A link's state (pure: never raises, bounded value by value). Absent texts are the example's (the link's
-    ``example``, else the default one); an example's own settings apply under what the link states. ``bleu`` …
-    ``default_types``: the settings' schema (default: the real dialects')."""
+    ``example``, else the default one); an example's own settings apply under what the link states."""
     warns: list[str] = []
-    values = PAGE.read(params, warns, known=None if bleu is None else ms.settings_params(bleu, rouge))
+    values = PAGE.read(params, warns)
     ex = get_example(values["example"]) if values["example"] else None
     base = ex or get_example(DEFAULT_EXAMPLE)
     cand, refs = ps.read_texts(params, warns, max_refs=MAX_REFS)
     cand = base.candidate if cand is None else cand
     refs = list(base.references) if refs is None else refs
-    if bleu is None:
-        settings, w = ms.settings_from_params(params)
-    else:
-        settings, w = ms.parse_settings(params, bleu, rouge, type_choices=type_choices, default_types=default_types)
+    settings, w = ms.settings_from_params(params)
     warns += w
     if ex is not None and ex.settings:
         # the example's own settings (as the picker applies them); parameters stated in the link win
-        settings, w = ms.apply_example_settings(settings, ex.settings, skip=set(params), bleu=bleu, rouge=rouge)
+        settings, w = ms.apply_example_settings(settings, ex.settings, skip=set(params))
         warns += w
     raw = values.pop("rouge_ref")
     values["rouge_ref"] = 0
@@ -156,11 +143,11 @@ def view_values(n_refs: int) -> dict:
     return {"example": ss.get("example") or "", "ngram": ss.get("ngram") or "",
             "colour": ss.get("colour") if ss.get("colour") in COLOUR_MODES else "order",
             "rouge_ref": rouge_ref if type(rouge_ref) is int and 0 <= rouge_ref < n_refs else 0,
-            **cs.view_values(ss), cs.ORDER_KEY: _chrf_order(ss.get(cs.ORDER_KEY))}
+            CHRF_ORDER_KEY: _chrf_order(ss.get(CHRF_ORDER_KEY))}
 
 
 def _chrf_order(v) -> int:
-    return v if type(v) is int and 0 <= v < cs.MAX_ORDERS else CHRF_ORDER_DEFAULT
+    return v if type(v) is int and 0 <= v < CHRF_MAX_ORDERS else CHRF_ORDER_DEFAULT
 
 
 def query(cand: str, refs: list[str], settings: MetricSettings, view: dict) -> dict:

@@ -81,28 +81,26 @@ def explain_query(candidate: str, references: Sequence[str], bleu: BleuConfig = 
                   rouge: RougeConfig = ROUGE_SCORE) -> str:
     """Query string of an Explain-page permalink showing this candidate with the same dialects and options
     (built with the Explain page's own permalink schema, so it round-trips through its parser)."""
-    from explainer.ui.schema import DEFAULT_ROUGE_TYPES, bleu_schema, rouge_schema
-
-    b, r = bleu_schema(), rouge_schema()
     # NLTK with plain strings counts characters: the link carries the text as NLTK sees it, one token per
     # character (configs.nltk_characters), so the Explain page shows the same number.
     candidate = bleu_input(candidate, bleu)
     references = [bleu_input(x, bleu) for x in references]
     from explainer.ui.settings import MetricSettings, explain_link_params
 
-    settings = MetricSettings(bleu.dialect, _link_options(b, bleu), rouge.dialect, tuple(DEFAULT_ROUGE_TYPES()),
-                              _link_options(r, rouge))
+    settings = MetricSettings().replace(_link_choice("bleu", bleu), _link_choice("rouge", rouge))
     return urlencode(explain_link_params(candidate, list(references), settings), doseq=True)
 
 
-def _link_options(schema, config) -> dict:
-    """The schema's options of the configuration's dialect: its defaults with the configuration's options."""
-    opts = schema.defaults(config.dialect)
-    unknown = set(config.given) - set(opts)
+def _link_choice(family: str, config):
+    """The configuration as a link's choice: the dialect's defaults with the configuration's options."""
+    from explainer.ui.families import ui_family
+    from explainer.ui.settings import choice_for
+
+    known = {s.name for s in ui_family(family).option_specs(config.dialect)}
+    unknown = set(config.given) - known
     if unknown:   # an option a link cannot carry (e.g. corpus-only): the Explain page would show another number
         raise ValueError(f"an Explain link cannot carry option(s) {', '.join(sorted(unknown))} of {config.dialect}")
-    opts.update(config.given)
-    return opts
+    return choice_for(family, config.dialect, config.given)
 
 
 def explain_href(page_url: str, query: str) -> str:

@@ -1,7 +1,6 @@
 """What the Teach page's views share: HTML output, the shared lessons, links to a lesson, the answer box."""
 from __future__ import annotations
 
-import dataclasses
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -29,12 +28,13 @@ def shared_lesson(cand: str, refs: list[str], settings: MetricSettings, *, order
     by every session (:func:`explainer.ui.compute.cached`: in memory, bounded by the texts' size, one
     computation per key at a time — a class opening the teacher's link waits for one computation). ``claims``:
     a worked example's printed numbers, compared in the lesson."""
-    settings = dataclasses.replace(settings, rouge_types=LESSON_TYPES)
+    settings = settings.replace(settings["rouge"].replace(types=tuple(LESSON_TYPES)))
     # the focus order, the title (the source's name) and the compared claims are part of the lesson
     kind = f"teach_lesson:{order}:{title}:{hash(tuple(claims))}"
     return shared_compute.cached(kind, cand, list(refs), settings, lambda: build_lesson(
-        cand, list(refs), bleu_dialect=settings.bleu_dialect, bleu_options=dict(settings.bleu_options),
-        rouge_dialect=settings.rouge_dialect, rouge_options=dict(settings.rouge_options),
+        cand, list(refs), bleu_dialect=settings["bleu"].dialect, bleu_options=dict(settings["bleu"].options),
+        rouge_dialect=settings["rouge"].dialect,
+        rouge_options={k: v for k, v in settings["rouge"].options.items() if k != "types"},
         focus_order=order or None, title=title, claims=tuple(claims)))
 
 

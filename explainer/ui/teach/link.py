@@ -172,7 +172,7 @@ def _link_settings(params: dict, src: _Source, keep_settings: bool, warns: list[
         return shared
     if shared is not None and "rouge_types" not in params:
         # not a setting of this page (a lesson shows its fixed types): the other pages keep theirs
-        return dataclasses.replace(settings, rouge_types=shared.rouge_types)
+        return settings.replace(settings["rouge"].replace(types=shared["rouge"].options["types"]))
     return settings
 
 
@@ -196,7 +196,7 @@ def max_order(settings: MetricSettings) -> int:
     from explainer.bleu.registry import get_dialect
 
     try:
-        return min(MAX_ORDER, get_dialect(settings.bleu_dialect, **dict(settings.bleu_options)).max_order)
+        return min(MAX_ORDER, get_dialect(settings["bleu"].dialect, **dict(settings["bleu"].options)).max_order)
     except (ValueError, TypeError, KeyError):
         return MAX_ORDER
 

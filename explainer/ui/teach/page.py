@@ -12,8 +12,6 @@ and shared by every session (:mod:`explainer.ui.compute`): a class opening the t
 """
 from __future__ import annotations
 
-import dataclasses
-
 import streamlit as st
 
 from explainer.attacks.presets import PRESETS
@@ -121,7 +119,7 @@ def _apply_preset_settings() -> None:
     ss = st.session_state
     current, _ = ms.current_settings()
     preset = source_defaults("preset", DEFAULT_EXAMPLE, ss["tch_preset"], ss.get("tch_variant", 0))
-    ms.put_settings(dataclasses.replace(preset, rouge_types=current.rouge_types))
+    ms.put_settings(preset.replace(preset["rouge"].replace(types=current["rouge"].options["types"])))
 
 
 def _sidebar() -> tuple[MetricSettings, list[str]]:
@@ -173,7 +171,7 @@ def _sidebar() -> tuple[MetricSettings, list[str]]:
                           f"steps; automatic picks the lowest order where clipping removes a count. These BLEU "
                           f"settings count up to {n_max}-grams. A chrF lesson follows the character n-grams of "
                           "that order.")
-    settings, warns = ms.render_settings_sidebar(rouge_types=False)
+    settings, warns = ms.render_settings_sidebar(extras=False)
     return settings, order_warns + warns
 
 

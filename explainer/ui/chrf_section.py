@@ -16,15 +16,15 @@ import pandas as pd
 import streamlit as st
 
 from explainer.ui import charts
-from explainer.ui import chrf_settings as cs
 from explainer.ui import chrf_view as cview
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui.display import data_table, large_text
 
-__all__ = ["chrf_section", "chrf_metric", "HIGHLIGHT_MAX_CHARS"]
+__all__ = ["chrf_section", "chrf_metric", "HIGHLIGHT_MAX_CHARS", "ORDER_KEY"]
 
 HIGHLIGHT_MAX_CHARS = 20_000
+ORDER_KEY = "chrf_order"        # the order shown in detail (0-based; 1-based in a link)
 TABLE_MAX_ROWS = 1_000
 
 
@@ -44,8 +44,8 @@ def chrf_metric(trace, error: str | None) -> None:
 def _focus(trace) -> int:
     labels = cview.order_choices(trace)
     default = 1 if len(labels) > 1 else 0
-    ps.choice(cs.ORDER_KEY, range(len(labels)), default)
-    k = st.selectbox("Show the n-grams of", list(range(len(labels))), key=cs.ORDER_KEY,
+    ps.choice(ORDER_KEY, range(len(labels)), default)
+    k = st.selectbox("Show the n-grams of", list(range(len(labels))), key=ORDER_KEY,
                      format_func=lambda i: labels[i] if type(i) is int and 0 <= i < len(labels) else str(i),
                      help="Each order's n-grams are counted and clipped separately; pick one to see where they "
                           "are in the texts.")
@@ -66,7 +66,7 @@ def _texts(view) -> None:
 
 def chrf_section(trace) -> None:
     """Every step of one chrF trace."""
-    focus_now = st.session_state.get(cs.ORDER_KEY)
+    focus_now = st.session_state.get(ORDER_KEY)
     view = cview.chrf_view(trace, focus_now if type(focus_now) is int else None)
     st.subheader(view.title)
     if view.library_error:
