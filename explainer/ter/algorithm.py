@@ -16,8 +16,7 @@ from explainer.errors import ExplainerInputError
 from explainer.gcpause import gc_paused
 from explainer.ter.checks import check_references, normalize_corpus_input, normalize_segment_input
 from explainer.ter.dialects import LibraryWarning, TerDialect
-from explainer.ter.limits import MAX_TRACE_WORK, check_corpus_trace_size, check_tokens, check_trace_size
-from explainer.ter.shifts import Budget
+from explainer.ter.limits import MAX_TRACE_WORK, Budget, check_corpus_trace_size, check_tokens, check_trace_size
 from explainer.ter.spans import token_spans
 from explainer.ter.trace import TerCorpusTrace, TerReferenceTrace, TerStats, TerText, TerTrace
 

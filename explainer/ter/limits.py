@@ -22,7 +22,7 @@ from typing import Sequence
 from explainer.errors import ExplainerInputError, TraceTooLarge
 
 __all__ = ["MAX_TEXT_TOKENS", "MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS", "MAX_TRACE_WORK", "check_tokens",
-           "check_trace_size", "check_corpus_trace_size", "TraceTooLarge", "TooManyTokens"]
+           "check_trace_size", "check_corpus_trace_size", "TraceTooLarge", "TooManyTokens", "Budget"]
 
 #: words of one text (candidate or reference) after TER's tokenization
 MAX_TEXT_TOKENS = 1_000
@@ -63,6 +63,22 @@ def check_corpus_trace_size(candidates: Sequence[str], references: Sequence[Sequ
             f"full TER traces of all {len(candidates):,} segments would cover {n:,} characters, over the limit of "
             f"{MAX_CORPUS_TRACE_CHARS:,} (explainer.ter.MAX_CORPUS_TRACE_CHARS); build the segments you need with "
             "explain_ter_corpus(...).segment(i), or use score_ter_corpus")
+
+
+class Budget:
+    """The work units of one trace (``limit`` None: unbounded); ``spend`` raises TraceTooLarge past the limit."""
+
+    __slots__ = ("limit", "used", "where")
+
+    def __init__(self, limit: int | None, where: str = "") -> None:
+        self.limit = limit
+        self.used = 0
+        self.where = where
+
+    def spend(self, n: int) -> None:
+        self.used += n
+        if self.limit is not None and self.used > self.limit:
+            raise work_exceeded(self.used, self.where)
 
 
 def work_exceeded(work: int, where: str = "") -> TraceTooLarge:

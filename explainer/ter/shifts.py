@@ -19,10 +19,10 @@ from typing import Sequence
 
 from sacrebleu.metrics import lib_ter as L
 
-from explainer.ter.limits import work_exceeded
+from explainer.ter.limits import Budget
 from explainer.ter.trace import EDIT_OPS, TerEdit, TerReferenceTrace, TerShift
 
-__all__ = ["Budget", "search", "beam_width", "alignment", "new_position", "full_distance"]
+__all__ = ["search", "beam_width", "alignment", "new_position", "full_distance"]
 
 MAX_CANDIDATES = L._MAX_SHIFT_CANDIDATES
 
@@ -34,22 +34,6 @@ _STOPS = {
                        "(its own limit)",
     "empty-reference": "the reference is empty: every hypothesis word is an edit and there is nothing to shift to",
 }
-
-
-class Budget:
-    """Work units left for one trace (None: unbounded); ``spend`` raises TraceTooLarge past the limit."""
-
-    __slots__ = ("limit", "used", "where")
-
-    def __init__(self, limit: int | None, where: str = "") -> None:
-        self.limit = limit
-        self.used = 0
-        self.where = where
-
-    def spend(self, n: int) -> None:
-        self.used += n
-        if self.limit is not None and self.used > self.limit:
-            raise work_exceeded(self.used, self.where)
 
 
 def beam_width(n_h: int, n_r: int) -> int:
