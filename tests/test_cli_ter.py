@@ -167,3 +167,36 @@ def test_corpus_bootstrap_equals_corpus_score_n_bootstrap(tmp_path, capsys, monk
     s = m.corpus_score(hyps, [r1, r2], n_bootstrap=300)
     assert b["mean"] == s._mean and b["ci"] == s._ci
     assert b["signature"] == m.get_signature().format()
+
+
+def test_the_worked_example_of_the_docs(capsys, monkeypatch):
+    """docs/ter.md's command and the keys it shows: the CLI prints them, and they are sacreBLEU's numbers."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "ter.md").read_text(encoding="utf-8")
+    cmd = next(x for x in doc.splitlines() if x.startswith("$ echo '"))
+    shown = json.loads(next(x for x in doc.splitlines() if x.startswith('{"score"')))
+    seg = json.loads(cmd.split("'")[1])
+    assert cmd.endswith("| python -m explainer ter --jsonl -")
+    rc, out, err = run_cli(["ter", "--jsonl", "-"], _jsonl([seg]), capsys, monkeypatch)
+    got = json.loads(out)
+    assert rc == 0 and {k: got[k] for k in shown} == shown
+    want = TER().sentence_score(seg["candidate"], seg["references"])
+    assert (shown["score"], shown["num_edits"], shown["ref_length"]) == (want.score, want.num_edits, want.ref_length)
+
+
+def test_the_limits_are_documented():
+    """The TER rows of docs/limits.md and docs/ter.md name each constant with its value."""
+    from pathlib import Path
+
+    import explainer.ter as ter
+
+    root = Path(__file__).resolve().parents[1] / "docs"
+    limits = (root / "limits.md").read_text(encoding="utf-8")
+    table = (root / "ter.md").read_text(encoding="utf-8").split("## Limits", 1)[1].split("\n## ", 1)[0]
+    for name in ("MAX_TEXT_TOKENS", "MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS", "MAX_TRACE_WORK"):
+        value = f"{getattr(ter, name):,}"
+        row = next(x for x in limits.splitlines() if x.startswith("| TER core") and name in x)
+        assert value in row, (name, row)
+        row = next(x for x in table.splitlines() if f"`{name}`" in x)
+        assert value in row, (name, row)

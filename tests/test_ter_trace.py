@@ -80,14 +80,21 @@ def check_pair(words_h, words_r, ref=None):
 
 
 def test_a_worked_example():
-    tr = explain_ter("the cat sat on the mat", ["on the mat the cat sat"])
+    """docs/ter.md's worked example: each number as sacreBLEU computes it."""
+    h, r = "the cat sat on the mat", "on the mat the cat sat"
+    tr = explain_ter(h, [r])
     k = tr.kept
-    assert (tr.num_edits, tr.ref_length, tr.score) == (1, 6.0, TER().sentence_score("the cat sat on the mat",
-                                                                                    ["on the mat the cat sat"]).score)
-    assert k.initial_distance == 6 and k.edit_distance == 0
+    want = TER().sentence_score(h, [r])
+    assert (tr.num_edits, tr.ref_length, tr.score) == (want.num_edits, want.ref_length, want.score)
+    assert (want.num_edits, want.ref_length, round(want.score, 2)) == (1, 6.0, 16.67)
+    assert L.BeamEditDistance(r.split())(h.split()) == (k.initial_distance, "ssssss")      # six substitutions
+    rounds, checked = library_rounds(h.split(), r.split())
+    assert k.candidates_checked == checked == 36
     (s,) = k.shifts
-    assert (s.words, s.start, s.new_start, s.gain) == (["the", "cat", "sat"], 0, 3, 6)
-    assert "lowers the edit distance by 6" in s.reason
+    ((gain, shifted),) = rounds
+    assert (s.gain, k.shifted) == (gain, shifted) == (6, r.split())
+    assert (s.words, s.start, s.new_start) == (["the", "cat", "sat"], 0, 3)
+    assert "lowers the edit distance by 6 (6 → 0)" in s.reason and k.edit_distance == 0
     assert k.counts() == {"match": 6, "substitution": 0, "deletion": 0, "insertion": 0}
 
 
