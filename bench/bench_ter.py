@@ -84,9 +84,9 @@ def bench_memory(hyps, r0, r1) -> None:
 def bench_paired(hyps, r0, r1, repeat: int) -> None:
     from sacrebleu.significance import PairedTest
 
-    from explainer.corpus.significance import Statistic, paired_test
+    from explainer.corpus.significance import paired_test
     from explainer.ter.algorithm import score_corpus
-    from explainer.ter.stats import score_rows, segment_matrix, statistic_options
+    from explainer.ter.stats import ter_statistic
 
     os.environ.setdefault("SACREBLEU_SEED", "12345")
     per_seg = [[x, y] for x, y in zip(r0, r1)]
@@ -97,8 +97,7 @@ def bench_paired(hyps, r0, r1, repeat: int) -> None:
         named = []
         for name, h in systems:
             st = score_corpus(d, h, per_seg)
-            m = segment_matrix(st.segment_stats)
-            named.append((name, Statistic(m, score_rows, st.score, **statistic_options(m))))
+            named.append((name, ter_statistic(st.segment_stats, st.score)))
         return paired_test(named, test="bs", n_samples=1000)
 
     def sacre():

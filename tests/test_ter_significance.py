@@ -14,9 +14,10 @@ from sacrebleu.metrics import TER
 from sacrebleu.significance import PairedTest
 
 from explainer.corpus.samples import HERE, SAMPLES
-from explainer.corpus.significance import Statistic, bootstrap_confidence, paired_test
+from explainer.corpus.significance import bootstrap_confidence, paired_test
+from explainer.statistic import Statistic
 from explainer.ter import get_dialect, score_rows, score_ter_corpus, segment_matrix
-from explainer.ter.stats import statistic_options
+from explainer.ter.stats import statistic_options, ter_statistic
 
 SAMPLE = HERE / "news-en"
 
@@ -36,7 +37,11 @@ def _named(opts, refs):
     for name, hyps in SYSTEMS:
         st = score_ter_corpus(hyps, per_seg, dialect=d)
         m = segment_matrix(st.segment_stats)
-        out.append((name, Statistic(m, score_rows, st.score, **statistic_options(m))))
+        statistic = ter_statistic(st.segment_stats, st.score)
+        assert isinstance(statistic, Statistic) and (statistic.stats == m).all() and statistic.score == st.score
+        assert statistic.score_rows is score_rows and {k: getattr(statistic, k) for k in statistic_options(m)} == \
+            statistic_options(m)
+        out.append((name, statistic))
     return out
 
 

@@ -111,12 +111,10 @@ def _check_bootstrap(n: int, n_segments: int) -> None:
 
 def _bootstrap(d, st, n: int) -> dict:
     """sacreBLEU's ``TER(...).corpus_score(..., n_bootstrap=N)``: mean and 95 % half-width (and its signature)."""
-    from explainer.corpus.significance import Statistic, bootstrap_confidence, confidence_signature
-    from explainer.ter.stats import score_rows, segment_matrix, statistic_options
+    from explainer.corpus.significance import bootstrap_confidence, confidence_signature
+    from explainer.ter.stats import ter_statistic
 
-    m = segment_matrix(st.segment_stats)
-    c = bootstrap_confidence(Statistic(m, score_rows, st.score, **statistic_options(m)), n,
-                             faithful=d.sacrebleu_significance)
+    c = bootstrap_confidence(ter_statistic(st.segment_stats, st.score), n, faithful=d.sacrebleu_significance)
     out = c.to_dict()
     if d.sacrebleu_significance:
         out["signature"] = confidence_signature(st.signature, n, c.seed)

@@ -19,10 +19,8 @@ mode     where sacreBLEU uses it                      arithmetic
 The f32 scores are sacreBLEU's own ``_compute_score_from_stats`` on the float32 rows, kept as NumPy makes them, so
 the mean, the interval and the p-value that follow are in sacreBLEU's dtype (``Statistic.native_scores``).
 
-With ``explainer.corpus.significance``::
-
-    m = segment_matrix(st.segment_stats)
-    Statistic(m, score_rows, st.score, **statistic_options(m))
+``ter_statistic(segment_stats, score)`` is the :class:`explainer.statistic.Statistic` the tests of
+``explainer.corpus.significance`` take: ``Statistic(segment_matrix(stats), score_rows, score, **statistic_options)``.
 
 The tests compare absolute differences of scores (``|BL - SYS|``), so nothing there depends on the direction of the
 metric; TER is lower-is-better only where systems are ranked (``TerDialect.lower_is_better``).
@@ -34,7 +32,9 @@ from typing import Sequence
 import numpy as np
 from sacrebleu.metrics.ter import TER
 
-__all__ = ["segment_matrix", "score_rows", "statistic_options", "MODES"]
+from explainer.statistic import Statistic
+
+__all__ = ["segment_matrix", "score_rows", "statistic_options", "ter_statistic", "MODES"]
 
 MODES = ("py", "f32", "i64")
 #: ``_compute_score_from_stats`` does not depend on TER's options
@@ -77,3 +77,9 @@ def statistic_options(matrix: np.ndarray) -> dict:
     reference per segment) — a mean of several lengths is not."""
     integral = bool(np.all(matrix == np.floor(matrix)))
     return {"resample_dtype": np.float32, "integer": integral, "native_scores": True}
+
+
+def ter_statistic(segment_stats: Sequence[Sequence[float]], score: float) -> Statistic:
+    """The ``Statistic`` of one system: its rows ``[num_edits, ref_length]`` and how a summed row is scored."""
+    m = segment_matrix(segment_stats)
+    return Statistic(m, score_rows, score, **statistic_options(m))
