@@ -119,11 +119,14 @@ def _dialect_names_and_modules() -> tuple[set[str], set[str]]:
     from explainer.bleu import DIALECTS as BLEU
     from explainer.chrf import DIALECTS as CHRF
     from explainer.rouge import DIALECTS as ROUGE
+    from explainer.ter import DIALECTS as TER
 
     names, mods = set(), {"explainer.dialect", "explainer.registry", "explainer.bleu.dialects",
                           "explainer.rouge.dialects", "explainer.bleu.registry", "explainer.rouge.registry",
-                          "explainer.chrf.dialects", "explainer.chrf.registry"}
-    for reg, family in ((BLEU, "explainer.bleu"), (ROUGE, "explainer.rouge"), (CHRF, "explainer.chrf")):
+                          "explainer.chrf.dialects", "explainer.chrf.registry", "explainer.ter.dialects",
+                          "explainer.ter.registry"}
+    for reg, family in ((BLEU, "explainer.bleu"), (ROUGE, "explainer.rouge"), (CHRF, "explainer.chrf"),
+                        (TER, "explainer.ter")):
         for name in reg:
             names.add(name)
             m = reg[name].__module__

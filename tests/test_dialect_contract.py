@@ -223,3 +223,55 @@ def test_importing_the_packages_is_cheap():
         "         'explain_rouge', 'score_rouge', 'explain_rouge_corpus', 'BleuTrace', 'RougeTrace']\n"
         "print(all(callable(getattr(explainer, n)) for n in names))\n")
     assert out.split("\n")[:2] == ["False False False", "True"]
+
+
+# ------------------------------------------------------------------------------------------- TER's family
+def test_ter_dialect_is_bound_validated_once_and_read_only():
+    from sacrebleu.metrics import TER
+
+    from explainer.ter.dialect_sacrebleu import SacreTerDialect
+
+    d = SacreTerDialect(normalized="yes", case_sensitive=True)
+    assert d.options == {"normalized": True, "no_punct": False, "asian_support": False, "case_sensitive": True}
+    assert d.family == "TER" and d.key == ("TER", "sacrebleu", d.key[2])
+    with pytest.raises(TypeError):
+        d.options["normalized"] = False
+    with pytest.raises(ValueError, match="option no_punct expects true/false"):
+        SacreTerDialect(no_punct=2)
+    m = TER(normalized=True, case_sensitive=True)
+    m.num_refs = 2
+    assert d.signature(2) == m.get_signature().format()
+    assert all(isinstance(o, OptionSpec) for o in SacreTerDialect.OPTIONS)
+    assert [o["name"] for o in SacreTerDialect.describe_options()] == ["normalized", "no_punct", "asian_support",
+                                                                        "case_sensitive"]
+    assert [o.default for o in SacreTerDialect.OPTIONS] == [False, False, False, False]   # TER()'s defaults
+
+
+def test_ter_registry_shares_bound_instances_and_accepts_an_instance():
+    from explainer.ter import DIALECTS, dialect_options, explain_ter, get_dialect, score_ter
+
+    assert DIALECTS.family == "TER" and list(DIALECTS) == ["sacrebleu"]
+    a = get_dialect("sacrebleu", normalized=True)
+    assert get_dialect("sacrebleu", normalized=True) is a == get_dialect("sacrebleu", normalized="true")
+    b = get_dialect("sacrebleu")
+    assert b is not a and b != a and hash(b) == hash(get_dialect("sacrebleu", normalized=False))
+    score_ter("a b", ["a b"], dialect="sacrebleu", normalized=True)
+    assert a.cached("signature", 1, lambda: "never built") == a.signature(1)
+    assert explain_ter("a b", ["b a"], dialect=a).num_edits == 1
+    with pytest.raises(ValueError, match="options cannot be given together with a dialect instance"):
+        explain_ter("a", ["a"], dialect=a, no_punct=True)
+    assert {o["name"] for o in dialect_options("sacrebleu")} == {"normalized", "no_punct", "asian_support",
+                                                                  "case_sensitive"}
+
+
+def test_ter_registry_is_lazy():
+    """Naming TER's dialects imports none of them, nor sacreBLEU or NumPy; scoring imports the dialect, not NumPy
+    (only the significance tests' rows need it)."""
+    out = _python(
+        "import sys\n"
+        "import explainer.ter as t\n"
+        "print(t.dialect_names(), 'explainer.ter.dialect_sacrebleu' in sys.modules, 'sacrebleu' in sys.modules,\n"
+        "      'numpy' in sys.modules)\n"
+        "t.score_ter('the cat', ['the cat'])\n"
+        "print('explainer.ter.dialect_sacrebleu' in sys.modules, 'numpy' in sys.modules)\n")
+    assert out.split("\n")[:2] == ["['sacrebleu'] False False False", "True False"]

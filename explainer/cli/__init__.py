@@ -1,10 +1,10 @@
-"""`python -m explainer {bleu,rouge,chrf,dialects,reproduce,compare} ...` (console script: `explainer`).
+"""`python -m explainer {bleu,rouge,chrf,ter,dialects,reproduce,compare} ...` (console script: `explainer`).
 
 Each sub-command is a module of this package with ``add_arguments(parser)`` and ``run(args) -> int`` (``bleu``,
-``rouge``, ``chrf``, ``dialects``, ``reproduce``, ``compare``), imported here and registered in ``COMMANDS`` (no
-import by name); each calls plain functions of the cores and feature packages, and its input and output go through
-``explainer.cli.io`` (see that module for the shared rules). This module only dispatches and turns every expected
-error into one line on stderr with a non-zero exit (never a traceback).
+``rouge``, ``chrf``, ``ter``, ``dialects``, ``reproduce``, ``compare``), imported here and registered in
+``COMMANDS`` (no import by name); each calls plain functions of the cores and feature packages, and its input and
+output go through ``explainer.cli.io`` (see that module for the shared rules). This module only dispatches and turns
+every expected error into one line on stderr with a non-zero exit (never a traceback).
 
 Start-up stays fast: building the parser imports only the sub-command modules, which import nothing heavy at
 the top; the metric cores (and the libraries they use) are imported by ``run``, so ``--help`` loads none.
@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 
-from explainer.cli import bleu, chrf, compare, dialects, reproduce, rouge
+from explainer.cli import bleu, chrf, compare, dialects, reproduce, rouge, ter
 from explainer.cli.io import CliError, one_line
 
 __all__ = ["main", "build_parser", "COMMANDS", "CliError"]
@@ -24,6 +24,7 @@ COMMANDS = {
     "bleu": (bleu, "Explain BLEU for JSONL segments or a line-aligned corpus."),
     "rouge": (rouge, "Explain ROUGE for JSONL segments or a line-aligned corpus."),
     "chrf": (chrf, "Explain chrF / chrF++ for JSONL segments or a line-aligned corpus."),
+    "ter": (ter, "Explain TER (translation edit rate) for JSONL segments or a line-aligned corpus."),
     "dialects": (dialects, "Every BLEU or ROUGE implementation side by side, and the first step where two disagree."),
     "reproduce": (reproduce, "Which configurations give a claimed BLEU or ROUGE number for this candidate and "
                              "references?"),

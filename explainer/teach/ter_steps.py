@@ -1,0 +1,230 @@
+"""The TER walkthrough as steps, read from a TER trace's ``to_dict()`` (docs/ter.md "Trace schema").
+
+Order of a lecture: the words as TER reads them → the word edit distance before any shift → the shifts the
+heuristic takes (each one edit, whatever its length) → the alignment after the shifts (the edits left) → the
+reference kept when there are several → TER = edits / mean reference length. Every number is a trace field; each
+step asks one "predict before you see it" question.
+
+``ter_lesson(candidate, references, ...)`` builds a whole lesson (the Teach page and the handouts render it as they
+render the BLEU, ROUGE and chrF lessons).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from explainer.teach.answers import question
+from explainer.teach.model import Chip, Formula, Lesson, Para, Result, Step, Table, TokenRow, num
+
+__all__ = ["ter_steps", "ter_lesson", "NOTES", "MAX_CHIPS", "MAX_ROWS", "OP_LABELS"]
+
+MAX_CHIPS = 160     # words shown as chips per text
+MAX_ROWS = 200      # alignment / shift rows in a step; the trace download has every one
+
+#: an operation's chip: (kind, letter, words); the letter is the mark that does not rely on colour
+OP_LABELS = {"match": ("match", "=", "matches"), "substitution": ("", "S", "substituted"),
+             "deletion": ("", "D", "deleted: not in the reference"),
+             "insertion": ("", "I", "inserted: missing from the hypothesis")}
+
+#: step id -> (what to say, the common misconception)
+NOTES = {
+    "ter-tokens": (
+        "TER compares words. sacreBLEU's TER lowercases the texts (unless case_sensitive) and splits them at "
+        "whitespace; with normalized it also splits punctuation off, with no_punct it removes it.",
+        "“TER counts character edits.” It counts whole words: 'cats' for 'cat' is one substitution, as is 'dog'."),
+    "ter-distance": (
+        "Before any shift, the word edit distance: the fewest insertions, deletions and substitutions of single "
+        "words that turn the hypothesis into the reference.",
+        "“Word order costs nothing, as in BLEU's unigrams.” Here a word in the wrong place costs edits: a deletion "
+        "where it is and an insertion where it should be — unless a shift moves it."),
+    "ter-shifts": (
+        "A shift moves a block of words (at most 10, at most 50 positions away) to where the reference has them, "
+        "and costs ONE edit whatever its length. TER takes the shift that lowers the edit distance most, again and "
+        "again, while one still helps: a greedy heuristic (Tercom's), not an optimal search.",
+        "“Moving three words costs three edits.” One shift is one edit, so reordering whole phrases is cheap in "
+        "TER."),
+    "ter-alignment": (
+        "After the shifts, the edit distance again: each hypothesis word matches a reference word, is substituted "
+        "or is deleted; each reference word left over is inserted. These edits plus the shifts are the TER edits.",
+        "“Insertions and deletions are from the reference's point of view.” In TER they edit the hypothesis: a "
+        "deletion removes a hypothesis word, an insertion adds a reference word it lacks."),
+    "ter-refs": (
+        "With several references sacreBLEU computes the edits against each one and keeps the fewest (the first on "
+        "a tie), but divides by the MEAN length of all the references.",
+        "“The kept reference's own length is the denominator.” It is the average over every reference."),
+    "ter-score": (
+        "TER = edits / reference length, times 100 in sacreBLEU. It is an error rate: lower is better, 0 is a "
+        "perfect match, and it goes above 100 when there are more edits than reference words.",
+        "“Higher TER is better, like BLEU.” It is the other way round, and TER is not capped at 100: a long, wrong "
+        "hypothesis can score 150."),
+}
+
+
+def _say(sid: str) -> str:
+    return NOTES[sid][0]
+
+
+def _mis(sid: str) -> str:
+    return NOTES[sid][1]
+
+
+def _words_row(label: str, words: Sequence[str]) -> TokenRow:
+    more = f" (the first {MAX_CHIPS} shown)" if len(words) > MAX_CHIPS else ""
+    return TokenRow(label, tuple(Chip(w, "", str(i)) for i, w in enumerate(words[:MAX_CHIPS])),
+                    f"{len(words)} words{more}")
+
+
+def _aligned_rows(alignment: Sequence, hyp: Sequence[str], ref: Sequence[str], hyp_label: str,
+                  ref_label: str) -> tuple[TokenRow, TokenRow]:
+    """The two texts as chips, each word with its operation's letter."""
+    h, r = [], []
+    for op, i, j in alignment:
+        kind, letter, words = OP_LABELS[op]
+        if i is not None:
+            h.append(Chip(hyp[i], kind, letter, f"{hyp[i]}: {words}"))
+        if j is not None:
+            r.append(Chip(ref[j], kind, letter, f"{ref[j]}: {words}"))
+    return (TokenRow(hyp_label, tuple(h[:MAX_CHIPS]), f"{len(h)} words"),
+            TokenRow(ref_label, tuple(r[:MAX_CHIPS]), f"{len(r)} words"))
+
+
+def _kept(t: dict) -> tuple[int, dict, list[str]]:
+    k = t["chosen_reference"]
+    return k, t["per_reference"][k], [x["text"] for x in t["references"][k]["tokens"]]
+
+
+def _hyp(t: dict) -> list[str]:
+    return [x["text"] for x in t["candidate"]["tokens"]]
+
+
+def _step_tokens(t: dict) -> Step:
+    k, _, ref = _kept(t)
+    blocks: list[Any] = [Para(_say("ter-tokens"), "key"), _words_row("Hypothesis", _hyp(t)),
+                         _words_row(f"Reference {k + 1}", ref)]
+    for what, text in (("hypothesis", t["candidate"]), (f"reference {k + 1}", t["references"][k])):
+        for ch in text["changes"]:
+            blocks.append(Para(f"{what}: {ch['step']}: {ch['detail']}", "note"))
+    q = question("ter-ref-words", f"How many words does TER count in reference {k + 1}?", len(ref), kind="count",
+                 given=(Para(f"Reference {k + 1}: {t['references'][k]['text']}"),),
+                 explanation=f"TER's tokenizer gives {len(ref)} words: {' · '.join(ref[:30])}"
+                             + (" …" if len(ref) > 30 else ""))
+    return Step("ter-tokens", "TER", "The words TER compares", tuple(blocks), _say("ter-tokens"),
+                _mis("ter-tokens"), q)
+
+
+def _step_distance(t: dict) -> Step:
+    k, p, ref = _kept(t)
+    hyp = _hyp(t)
+    rows = _aligned_rows(p["initial_alignment"], hyp, ref, "Hypothesis", f"Reference {k + 1}")
+    d = p["initial_distance"]
+    blocks = [Para(_say("ter-distance"), "key"), *rows,
+              Formula((f"edit distance before any shift: {d} (= substitutions + deletions + insertions)",))]
+    q = question("ter-initial-distance", "What is the word edit distance between the hypothesis and the reference "
+                 "before any shift?", d, kind="count",
+                 given=(_words_row("Hypothesis", hyp), _words_row(f"Reference {k + 1}", ref)),
+                 explanation=f"The fewest single-word edits: {d}; the letters mark them (S, D, I).")
+    return Step("ter-distance", "TER", "Edit distance before shifting", tuple(blocks), _say("ter-distance"),
+                _mis("ter-distance"), q)
+
+
+def _step_shifts(t: dict) -> Step:
+    k, p, ref = _kept(t)
+    shifts = p["shifts"]
+    rows = tuple((j + 1, " ".join(s["words"]), s["start"], s["new_start"], s["gain"],
+                  f"{s['distance_before']} → {s['distance_after']}", s["candidates"])
+                 for j, s in enumerate(shifts[:MAX_ROWS]))
+    blocks: list[Any] = [Para(_say("ter-shifts"), "key")]
+    if shifts:
+        blocks.append(Table(("shift", "words", "from", "to", "gain", "edit distance", "candidates weighed"), rows,
+                            caption="" if len(shifts) <= MAX_ROWS else f"the first {MAX_ROWS} of {len(shifts)}"))
+        blocks.append(Para(f"Shift 1: {shifts[0]['reason']}.", "note"))
+    else:
+        blocks.append(Para("No shift is taken.", "text"))
+    blocks.append(Para(f"The search stopped: {p['stop_reason']}.", "note"))
+    blocks.append(_words_row("Hypothesis after the shifts", p["shifted"]))
+    q = question("ter-shifts", "How many shifts does TER's heuristic take?", len(shifts), kind="count",
+                 given=(_words_row("Hypothesis", _hyp(t)), _words_row(f"Reference {k + 1}", ref)),
+                 explanation=(f"{len(shifts)} shift(s): " + "; ".join(
+                     f"'{' '.join(s['words'])}' from {s['start']} to {s['new_start']} (gain {s['gain']})"
+                     for s in shifts[:5]) if shifts else "None lowers the edit distance.")
+                 + f" The search stopped: {p['stop_reason']}.")
+    return Step("ter-shifts", "TER", "Shifts: moving blocks of words", tuple(blocks), _say("ter-shifts"),
+                _mis("ter-shifts"), q)
+
+
+def _step_alignment(t: dict) -> Step:
+    k, p, ref = _kept(t)
+    rows = _aligned_rows(p["alignment"], p["shifted"], ref, "Shifted hypothesis", f"Reference {k + 1}")
+    c = p["counts"]
+    table = Table(("matches", "substitutions", "deletions", "insertions", "edits left"),
+                  ((c["match"], c["substitution"], c["deletion"], c["insertion"], p["edit_distance"]),))
+    blocks = [Para(_say("ter-alignment"), "key"), *rows, table,
+              Formula((f"TER edits = shifts + edits left = {p['num_shifts']} + {p['edit_distance']} = "
+                       f"{p['num_edits']}",))]
+    for note in p["notes"]:
+        blocks.append(Para(note, "note"))
+    q = question("ter-edits-left", "After the shifts, how many substitutions, deletions and insertions are left?",
+                 p["edit_distance"], kind="count",
+                 given=(_words_row("Shifted hypothesis", p["shifted"]), _words_row(f"Reference {k + 1}", ref)),
+                 explanation=f"{c['substitution']} substitution(s) + {c['deletion']} deletion(s) + "
+                             f"{c['insertion']} insertion(s) = {p['edit_distance']}.")
+    return Step("ter-alignment", "TER", "The alignment after the shifts", tuple(blocks), _say("ter-alignment"),
+                _mis("ter-alignment"), q)
+
+
+def _step_refs(t: dict) -> Step | None:
+    if len(t["references"]) < 2:
+        return None
+    k = t["chosen_reference"]
+    rows = tuple((p["index"] + 1, r["text"], p["num_edits"], p["ref_length"], "kept" if p["index"] == k else "")
+                 for p, r in zip(t["per_reference"], t["references"]))
+    lengths = t["reference_lengths"]
+    blocks = [Para(_say("ter-refs"), "key"), Table(("reference", "text", "edits", "words", ""), rows, (k,)),
+              Formula((f"mean reference length = ({' + '.join(num(x) for x in lengths)}) / {len(lengths)} = "
+                       f"{num(t['ref_length'])}",))]
+    q = question("ter-kept", "Which reference does sacreBLEU keep (its number)?", k + 1, kind="count",
+                 given=(Table(("reference", "edits"), tuple((p["index"] + 1, p["num_edits"])
+                                                           for p in t["per_reference"])),),
+                 explanation=f"Reference {k + 1} needs the fewest edits ({t['reference_edits'][k]}).")
+    return Step("ter-refs", "TER", "Several references: the fewest edits, the mean length", tuple(blocks),
+                _say("ter-refs"), _mis("ter-refs"), q)
+
+
+def _step_score(t: dict) -> Step:
+    c = t["combination"]
+    shown = f"{t['score']:.4f}"
+    blocks = [Para(_say("ter-score"), "key"), Formula((c["formula"], c["explanation"])),
+              Result("TER", t["score"], shown, "ter")]
+    if t["score"] > 100:
+        blocks.append(Para("Above 100: the hypothesis needs more edits than the reference has words.", "note"))
+    q = question("ter-score", "What is the TER score (0 = perfect; it can exceed 100)?", t["score"], kind="score",
+                 scale=100.0, shown=shown,
+                 given=(Table(("edits", "mean reference length"), ((num(t["num_edits"]), num(t["ref_length"])),)),),
+                 explanation=c["formula"])
+    return Step("ter-score", "TER", "From the edits to the score", tuple(blocks), _say("ter-score"),
+                _mis("ter-score"), q)
+
+
+def ter_steps(t: dict) -> list[Step]:
+    """The walkthrough of one TER trace (``TerTrace.to_dict()``)."""
+    steps = [_step_tokens(t), _step_distance(t), _step_shifts(t), _step_alignment(t)]
+    refs = _step_refs(t)
+    if refs is not None:
+        steps.append(refs)
+    steps.append(_step_score(t))
+    return steps
+
+
+def ter_lesson(candidate: str, references: Sequence[str], *, dialect: str = "sacrebleu",
+               options: Mapping[str, Any] | None = None, title: str = "") -> Lesson:
+    """A TER lesson for one candidate and its references (the texts limited as every lesson's:
+    ``explainer.teach.lesson.MAX_LESSON_CHARS``); ValueError with a message for bad input."""
+    from explainer.teach.lesson import MAX_LESSON_CHARS
+    from explainer.ter import explain_ter
+
+    total = len(candidate) + sum(len(x) for x in references)
+    if total > MAX_LESSON_CHARS:
+        raise ValueError(f"the texts have {total:,} characters together; a lesson takes at most "
+                         f"{MAX_LESSON_CHARS:,} (use the Explain page for longer texts)")
+    t = explain_ter(candidate, list(references), dialect=dialect, **dict(options or {})).to_dict()
+    return Lesson(title=title, candidate=candidate, references=list(references), steps=ter_steps(t),
+                  notes=[w["message"] for w in t["warnings"]])
