@@ -69,6 +69,7 @@ FAMILIES = FamilyRegistry({
     "bleu": "explainer.bleu.family:BLEU",
     "rouge": "explainer.rouge.family:ROUGE",
     "chrf": "explainer.chrf.family:CHRF",
+    "ter": "explainer.ter.family:TER",
 })
 
 

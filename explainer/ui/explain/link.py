@@ -20,6 +20,7 @@ from explainer.options import OptionSpec
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.chrf_section import ORDER_KEY as CHRF_ORDER_KEY
+from explainer.ui.families import ui_families
 from explainer.ui.pagestate import MAX_REFS, Field
 from explainer.ui.settings import MetricSettings
 
@@ -39,7 +40,9 @@ PAGE = ps.Page("explain", (
           what="a reference number", label="Reference"),
     Field(OptionSpec(CHRF_ORDER_KEY, "int", CHRF_ORDER_DEFAULT, min=0, max=CHRF_MAX_ORDERS - 1), CHRF_ORDER_KEY,
           base=1, what="an order number", label="Show the n-grams of"),
+    *(f for fam in ui_families() for f in fam.view_fields()),     # what each family's section lets one pick
 ), known=ms.settings_params)
+FAMILY_VIEW_FIELDS = tuple(f for fam in ui_families() for f in fam.view_fields())
 
 
 def put_texts(cand: str, refs: list[str]) -> None:
@@ -64,6 +67,8 @@ def _put_view(values: dict) -> None:
     else:
         ps.reset("rouge_ref")
     ps.reset(CHRF_ORDER_KEY, values.get(CHRF_ORDER_KEY, CHRF_ORDER_DEFAULT))
+    for f in FAMILY_VIEW_FIELDS:
+        ps.reset(f.key, values.get(f.param, f.default))
 
 
 def _restore() -> None:
@@ -143,7 +148,15 @@ def view_values(n_refs: int) -> dict:
     return {"example": ss.get("example") or "", "ngram": ss.get("ngram") or "",
             "colour": ss.get("colour") if ss.get("colour") in COLOUR_MODES else "order",
             "rouge_ref": rouge_ref if type(rouge_ref) is int and 0 <= rouge_ref < n_refs else 0,
-            CHRF_ORDER_KEY: _chrf_order(ss.get(CHRF_ORDER_KEY))}
+            CHRF_ORDER_KEY: _chrf_order(ss.get(CHRF_ORDER_KEY)),
+            **{f.param: _int_in(ss.get(f.key), f) for f in FAMILY_VIEW_FIELDS}}
+
+
+def _int_in(v, f: Field):
+    """A family's view value as the link carries it: an int within the field's bounds, else its default."""
+    lo, hi = f.spec.min, f.spec.max
+    ok = type(v) is int and (lo is None or v >= lo) and (hi is None or v <= hi)
+    return v if ok else f.default
 
 
 def _chrf_order(v) -> int:

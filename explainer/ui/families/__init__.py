@@ -17,6 +17,7 @@ UI_FAMILIES = {
     "bleu": "explainer.ui.families.bleu",
     "rouge": "explainer.ui.families.rouge",
     "chrf": "explainer.ui.families.chrf",
+    "ter": "explainer.ui.families.ter",
 }
 
 

@@ -268,6 +268,11 @@ class UiFamily:
         sig = getattr(t, "signature", None) if t is not None else None
         return f"{self.label} signature: {sig}" if sig else None
 
+    def view_fields(self) -> tuple[Field, ...]:
+        """Hook: what the family's section lets a reader pick (the reference shown, an order), as page-state
+        fields: the Explain page's link carries them, so a link shows the section as it was seen."""
+        return ()
+
     def tab_label(self) -> str:
         return self.label
 
