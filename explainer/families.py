@@ -4,7 +4,7 @@ Like the dialect registries (``explainer/registry.py``), the list names each fam
 imports a family's package only when it is first used: naming the families imports no metric.
 
 Adding a family: its core package with ``family.py`` (a :class:`explainer.family.MetricFamily`), one line here,
-and one line in each layer that shows it (``explainer/ui/families.py``, ``explainer/teach/families.py``, the CLI's
+and one line in each layer that shows it (``explainer/ui/families/__init__.py``, the CLI's
 command table): docs/architecture.md, "How to add a metric family".
 """
 from __future__ import annotations

@@ -10,7 +10,7 @@ turns into them, how a corpus is scored.
 
 Each core package defines its family in ``<package>/family.py`` as a subclass of :class:`MetricFamily`; the
 layers above add their own parts of a family through one registration line each (the UI's
-``explainer/ui/families.py``, the Teach lessons' ``explainer/teach/families.py``, the CLI's command table).
+``explainer/ui/families/__init__.py``, the CLI's command table).
 """
 from __future__ import annotations
 

@@ -141,8 +141,8 @@ def test_the_explain_pages_table_says_where_a_wrong_number_holds():
                          ("cat_sat", "Holds under no configuration searched: the nearest"),
                          ("cat_mat", "Holds with these settings.")):
         ex = get_example(ex_id)
-        rows = claim_rows(ex, explain_bleu(ex.candidate, list(ex.references)),
-                          explain_rouge(ex.candidate, list(ex.references)))
+        rows = claim_rows(ex, {"bleu": explain_bleu(ex.candidate, list(ex.references)),
+                               "rouge": explain_rouge(ex.candidate, list(ex.references))})
         assert rows[0]["verdict"].startswith(start), rows[0]
 
 

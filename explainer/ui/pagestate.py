@@ -151,7 +151,7 @@ class Field:
             x = float(raw.strip())
         except ValueError:
             return ""
-        if x != x or (lo is not None and hi is not None and lo <= x <= hi):
+        if x != x or x in (float("inf"), float("-inf")) or (lo is not None and hi is not None and lo <= x <= hi):
             return ""
         if lo is not None and hi is not None:
             return f"must be between {lo:g} and {hi:g}"
@@ -205,6 +205,8 @@ class Field:
         items = [t.strip() for t in raw.split(",", len(choices) + 10) if t.strip()][:len(choices) + 10]
         good = [c for c in choices if c in items]
         bad = [t for t in items if t not in choices]
+        if not items:
+            return (self.default if default is None else default), self.warning(raw, default=default)
         if not bad:
             return good, None
         if good:
@@ -225,10 +227,16 @@ class Field:
         if t == "int":
             return str(int(value) + self.base)
         if t in ("float", "optional_float"):
-            return f"{float(value):g}" if self.step else repr(float(value))
+            return f"{float(value):g}" if self.step else _float_text(value)
         if t == "float_list":
-            return ",".join(repr(float(v)) for v in value)
+            return ",".join(_float_text(v) for v in value)
         return str(value)
+
+
+def _float_text(v: Any) -> str:
+    """The shortest text that reads back as the same float (``repr``), a whole number without its ".0"."""
+    r = repr(float(v))
+    return r[:-2] if r.endswith(".0") else r
 
 
 MAX_NAMES_SHOWN = 5

@@ -213,7 +213,9 @@ def configuration_link(family: str, dialect: str, options: Mapping[str, Any], ca
     settings = base if base is not None else default_settings()
     choice = choice_for(family, dialect, options, types=tuple(dict.fromkeys(types)) if types else None)
     settings = settings.replace(ui_family(family).usable(choice))
-    return explain_link_params(candidate, list(references) or [""], settings)
+    out = explain_link_params(candidate, list(references) or [""], settings)
+    out[ui_family(family).dialect_param] = dialect      # the configuration shown is named, default or not
+    return out
 
 
 def undo_example_settings(settings: MetricSettings, params: Iterable[str]) -> MetricSettings:
@@ -384,6 +386,9 @@ def _extra_widget(f: Field) -> None:
     if f.key not in st.session_state:
         st.session_state[f.key] = list(f.default) if f.multi else f.default
     if f.multi:
+        # a set, shown in one order (the choices'): a link and the widget then agree whatever order it was picked in
+        picked = st.session_state[f.key] or []
+        st.session_state[f.key] = [c for c in (f.spec.choices or ()) if c in picked]
         st.multiselect(f.label, list(f.spec.choices or ()), key=f.key, help=f.spec.help or None)
 
 
