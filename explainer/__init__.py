@@ -1,4 +1,4 @@
-"""BLEU, ROUGE and chrF explainer: compute the metrics exactly as the real implementations do, recording every step.
+"""BLEU, ROUGE, chrF and TER explainer: compute the metrics exactly as the real implementations do, recording every step.
 
 Public API (pure Python, no Streamlit):
 
@@ -9,6 +9,9 @@ Public API (pure Python, no Streamlit):
 * ``score_rouge`` (scores only) and ``explain_rouge_corpus``
 * ``explain_chrf(candidate, references, *, dialect="sacrebleu", **options) -> ChrfTrace`` (chrF, chrF++:
   ``word_order=2``), ``explain_chrf_corpus``, ``score_chrf`` / ``score_chrf_corpus`` (statistics only)
+* ``explain_ter(candidate, references, *, dialect="sacrebleu", **options) -> TerTrace`` (every shift and edit),
+  ``explain_ter_corpus``, ``score_ter`` / ``score_ter_corpus`` (statistics only)
+* ``explainer.families.FAMILIES``: every metric family, for code that loops over them
 
 Architecture and the dialect contract: docs/architecture.md.
 
@@ -39,6 +42,13 @@ _LAZY = {
     "ChrfTrace": ("explainer.chrf", "ChrfTrace"),
     "ChrfCorpusTrace": ("explainer.chrf", "ChrfCorpusTrace"),
     "ChrfStats": ("explainer.chrf", "ChrfStats"),
+    "explain_ter": ("explainer.ter", "explain_ter"),
+    "explain_ter_corpus": ("explainer.ter", "explain_ter_corpus"),
+    "score_ter": ("explainer.ter", "score_ter"),
+    "score_ter_corpus": ("explainer.ter", "score_ter_corpus"),
+    "TerTrace": ("explainer.ter", "TerTrace"),
+    "TerCorpusTrace": ("explainer.ter", "TerCorpusTrace"),
+    "TerStats": ("explainer.ter", "TerStats"),
 }
 
 __all__ = list(_LAZY) + ["__version__"]
