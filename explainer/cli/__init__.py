@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 
-from explainer.cli import bleu, chrf, compare, dialects, reproduce, rouge, ter
+from explainer.cli import bleu, chrf, compare, dialects, reproduce, rouge, semantic, ter
 from explainer.cli.io import CliError, one_line
 
 __all__ = ["main", "build_parser", "COMMANDS", "CliError"]
@@ -25,6 +25,8 @@ COMMANDS = {
     "rouge": (rouge, "Explain ROUGE for JSONL segments or a line-aligned corpus."),
     "chrf": (chrf, "Explain chrF / chrF++ for JSONL segments or a line-aligned corpus."),
     "ter": (ter, "Explain TER (translation edit rate) for JSONL segments or a line-aligned corpus."),
+    "semantic": (semantic, "STS and BERTScore (all-MiniLM-L6-v2, offline) for JSONL segments or a line-aligned "
+                           "corpus."),
     "dialects": (dialects, "Every BLEU or ROUGE implementation side by side, and the first step where two disagree."),
     "reproduce": (reproduce, "Which configurations give a claimed BLEU or ROUGE number for this candidate and "
                              "references?"),
