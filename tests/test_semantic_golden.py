@@ -66,9 +66,13 @@ def test_sts_cosines_and_word_pieces(rec):
             assert np.abs(pooled.embedding - np.asarray(want)).max() <= 1e-6
 
 
-def _bertscore_single(rec, records_ok: bool):
+def _bertscore_single(rec, transformers5: bool):
     t = sem.explain_semantic(rec["candidates"][0], rec["references"][0], dialect="bertscore", idf=rec["idf"])
-    assert t.signature == rec["hash"].replace("<model dir>", MODEL_NAME) if "hash" in rec else True
+    theirs = rec["hash"].replace("<model dir>", MODEL_NAME)
+    if transformers5:
+        assert t.signature == theirs
+    else:       # the same hash but for the transformers version and use_fast_tokenizer=True
+        assert theirs == t.signature.replace("hug_trans=5.24.0", "hug_trans=4.57.6") + "_fast-tokenizer"
     for m in ("precision", "recall", "f1"):
         assert _close(getattr(t, m), rec[m][0]), (m, getattr(t, m), rec[m][0])
     if rec.get("input_ids") is not None:
@@ -95,7 +99,9 @@ def test_bertscore_segment_transformers5(rec):
                          ids=lambda r: f"{r['case']}-idf{int(r['idf'])}")
 def test_bertscore_segment_transformers4(rec):
     assert rec["status"] == "ok"
-    _bertscore_single(rec, True)
+    t = _bertscore_single(rec, False)
+    blank = not rec["candidates"][0].strip() or not all(r.strip() for r in rec["references"][0])
+    assert (t.library_error is not None) == blank       # what transformers 5 fails on
 
 
 @pytest.mark.parametrize("records", [T5, T4], ids=["transformers5", "transformers4"])
@@ -105,7 +111,7 @@ def test_bertscore_corpus_calls(records):
     for rec in _records(records, "bertscore", single=False):
         assert rec["status"] == "ok"
         c = sem.score_semantic_corpus(rec["candidates"], rec["references"], dialect="bertscore", idf=rec["idf"])
-        assert c.signature == rec["hash"].replace("<model dir>", MODEL_NAME)
+        assert c.signature.split("(")[0] == rec["hash"].replace("<model dir>", MODEL_NAME).split("(")[0]
         for m in ("precision", "recall", "f1"):
             for ours, theirs in zip(c.segment_values[m], rec[m], strict=True):
                 assert _close(float(ours), theirs), (rec["case"], m, ours, theirs)
@@ -123,10 +129,13 @@ def test_idf_with_one_reference_is_nan_recall_and_zero_f():
     assert any("0/0 = NaN" in n for n in notes)
 
 
-def test_multi_reference_maxima_can_come_from_different_references():
-    rec = next(r for r in _records(T5, "bertscore") if r["case"] == "multi_ref_split" and not r["idf"])
-    t = sem.explain_semantic(rec["candidates"][0], rec["references"][0], dialect="bertscore")
-    per_ref = [(p.precision, p.recall, p.f1) for p in t.pairs]
-    assert t.chosen["precision"] != t.chosen["recall"]     # the case is built for it
+@pytest.mark.parametrize("case,idf", [("summary_2", False), ("wmt22_321", True)])
+def test_multi_reference_maxima_can_come_from_different_references(case, idf):
+    """bert-score's max(dim=0): precision, recall and F each their own maximum; here they come from different
+    references and are still bert-score's numbers."""
+    rec = next(r for r in _records(T5, "bertscore") if r["case"] == case and r["idf"] == idf)
+    t = sem.explain_semantic(rec["candidates"][0], rec["references"][0], dialect="bertscore", idf=idf)
+    assert len(set(t.chosen.values())) == 2
     for m, k in t.chosen.items():
-        assert getattr(t.pairs[k], m) == max(v[("precision", "recall", "f1").index(m)] for v in per_ref)
+        assert getattr(t, m) == getattr(t.pairs[k], m) == max(getattr(p, m) for p in t.pairs)
+        assert _close(getattr(t, m), rec[m][0])

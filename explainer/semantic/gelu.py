@@ -9,13 +9,18 @@ stays at the level of float32 rounding (torch computes ``erf`` in float32 too), 
 1e-5 can see (tests/test_semantic_bert.py measures it against ``math.erf``).
 
 The activations are the largest array of the forward pass (tokens × 1,536), so the work is done in place, a block
-of rows at a time (a block stays in the processor's cache across the ~25 NumPy operations).
+at a time (a block stays in the processor's cache across the ~25 NumPy operations). NumPy releases the GIL in
+these operations: a large array is split between ``threads`` threads (a corpus block on a 2-core machine runs
+GELU in about half the wall time; GELU is about a third of the forward pass's CPU time).
 """
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
-__all__ = ["gelu_", "ERFC_COEFFICIENTS"]
+__all__ = ["gelu_", "ERFC_COEFFICIENTS", "PARALLEL_MIN"]
 
 #: Numerical Recipes' erfcc: P(t) = c0 + t·(c1 + t·(c2 + ... + t·c9))
 ERFC_COEFFICIENTS = (-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807, -1.13520398,
@@ -25,6 +30,19 @@ _C = tuple(np.float32(c) for c in ERFC_COEFFICIENTS)
 _HALF = np.float32(0.5)
 _ONE = np.float32(1.0)
 _BLOCK = 32_768         # elements per block
+#: arrays with fewer elements than this run on the calling thread only
+PARALLEL_MIN = 1_000_000
+_POOL: ThreadPoolExecutor | None = None
+_POOL_SIZE = 0
+_POOL_LOCK = threading.Lock()
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    global _POOL, _POOL_SIZE
+    with _POOL_LOCK:
+        if _POOL is None or _POOL_SIZE < threads:
+            _POOL, _POOL_SIZE = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="gelu"), threads
+        return _POOL
 
 
 def _gelu_block(x: np.ndarray, z: np.ndarray, t: np.ndarray, p: np.ndarray, neg: np.ndarray) -> None:
@@ -35,8 +53,9 @@ def _gelu_block(x: np.ndarray, z: np.ndarray, t: np.ndarray, p: np.ndarray, neg:
     np.multiply(z, _HALF, out=t)
     t += _ONE
     np.reciprocal(t, out=t)               # t = 1 / (1 + z/2)
-    p.fill(_C[9])
-    for c in _C[8:0:-1]:
+    np.multiply(t, _C[9], out=p)
+    p += _C[8]
+    for c in _C[7:0:-1]:
         p *= t
         p += c
     p *= t
@@ -47,14 +66,25 @@ def _gelu_block(x: np.ndarray, z: np.ndarray, t: np.ndarray, p: np.ndarray, neg:
     p *= t                                # erfc(|x| / √2)
     p *= x
     p *= _HALF                            # ½ x erfc(|x|/√2)
-    np.subtract(x, p, out=z)              # x − ½ x erfc(|x|/√2): the value for x ≥ 0
-    np.copyto(z, p, where=neg)
-    np.copyto(x, z)
+    np.subtract(x, p, out=x)              # x − ½ x erfc(|x|/√2): the value for x ≥ 0
+    np.copyto(x, p, where=neg)
 
 
-def gelu_(x: np.ndarray) -> np.ndarray:
-    """GELU of a C-contiguous float32 array, in place; returns ``x``."""
+def gelu_(x: np.ndarray, threads: int = 1) -> np.ndarray:
+    """GELU of a C-contiguous float32 array, in place, on up to ``threads`` threads; returns ``x``."""
     flat = x.reshape(-1)
+    n = flat.size
+    if threads > 1 and n >= PARALLEL_MIN:
+        step = -(-n // threads)
+        parts = [flat[i:i + step] for i in range(0, n, step)]
+        for f in [_pool(threads).submit(_gelu_flat, p) for p in parts]:
+            f.result()
+        return x
+    _gelu_flat(flat)
+    return x
+
+
+def _gelu_flat(flat: np.ndarray) -> None:
     n = flat.size
     size = min(_BLOCK, n) or 1
     z = np.empty(size, np.float32)
@@ -65,4 +95,3 @@ def gelu_(x: np.ndarray) -> np.ndarray:
         block = flat[start:start + size]
         k = block.size
         _gelu_block(block, z[:k], t[:k], p[:k], neg[:k])
-    return x
