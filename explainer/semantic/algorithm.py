@@ -34,7 +34,7 @@ def explain_segment(d: SemanticDialect, candidate: str, references: Sequence[str
     """The dialect's trace of one candidate against its references (``StsTrace`` / ``BertScoreTrace``)."""
     model, cand, refs = _read_segment(d, candidate, references)
     if "f1" in d.measures:
-        limits.check_trace_cells(sum(len(cand.pieces) * len(r.pieces) for r in refs))
+        limits.check_trace_cells(sum(len(cand) * len(r) for r in refs))
     embs = embed(model, [cand.ids] + [r.ids for r in refs])
     return d.build_trace(model, cand, refs, embs[0], embs[1:], d.context(model, [cand], [refs]))
 
@@ -74,12 +74,12 @@ def _read_all(model, dialects, systems, references):
     flat = [r for refs in references for r in refs]
     out = {}
     for d in dialects:
-        read = d.read(model, flat)
+        read = d.read(model, flat, spans=False)
         refs, k = [], 0
         for rs in references:
             refs.append(read[k:k + len(rs)])
             k += len(rs)
-        out[d] = ({name: d.read(model, cands) for name, cands in systems.items()}, refs)
+        out[d] = ({name: d.read(model, cands, spans=False) for name, cands in systems.items()}, refs)
     return out
 
 
@@ -93,8 +93,8 @@ def score_systems(dialects: Sequence[SemanticDialect], systems: Mapping[str, Seq
     read = _read_all(model, dialects, systems, references)
     groups = []
     for i in range(len(references)):
-        seqs = {tuple(t.ids) for d in dialects for t in read[d][1][i]}
-        seqs |= {tuple(cands[i].ids) for d in dialects for cands in read[d][0].values()}
+        seqs = {t.ids for d in dialects for t in read[d][1][i]}
+        seqs |= {cands[i].ids for d in dialects for cands in read[d][0].values()}
         groups.append(sorted(seqs))
     limits.check_corpus_pieces(sum(len(s) for g in groups for s in g))
     contexts = {(d, name): d.context(model, cands, read[d][1]) for d in dialects for name, cands in read[d][0].items()}
@@ -103,10 +103,10 @@ def score_systems(dialects: Sequence[SemanticDialect], systems: Mapping[str, Seq
         table = dict(zip(groups[i], embs))
         for d in dialects:
             refs = read[d][1][i]
-            ref_embs = [table[tuple(r.ids)] for r in refs]
+            ref_embs = [table[r.ids] for r in refs]
             for name, cands in read[d][0].items():
                 c = cands[i]
-                values[(d, name)].append(d.segment_values(i, c, refs, table[tuple(c.ids)], ref_embs,
+                values[(d, name)].append(d.segment_values(i, c, refs, table[c.ids], ref_embs,
                                                           contexts[(d, name)]))
     return {name: {d.name: _corpus_scores(model, d, read[d][0][name], read[d][1], values[(d, name)])
                    for d in dialects} for name in systems}

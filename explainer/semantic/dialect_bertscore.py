@@ -133,8 +133,7 @@ class BertScoreDialect(SemanticDialect):
     def context(self, model: SemanticModel, candidates: Sequence[PieceText],
                 references: Sequence[Sequence[PieceText]]) -> BertScoreContext:
         table = idf_table(r.ids for refs in references for r in refs) if self.options["idf"] else None
-        floors, first = batch_floors([len(c.pieces) for c in candidates],
-                                     [[len(r.pieces) for r in refs] for refs in references])
+        floors, first = batch_floors([len(c) for c in candidates], [[len(r) for r in refs] for refs in references])
         return BertScoreContext(table, floors, first, model.tokenizer.cls_id, model.tokenizer.sep_id)
 
     def _pairs(self, index, candidate, references, cand_emb, ref_embs, ctx) -> list[BertScorePair]:

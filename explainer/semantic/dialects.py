@@ -111,9 +111,11 @@ class SemanticDialect(Dialect):
     def max_pieces(self, model: SemanticModel) -> int:
         raise NotImplementedError
 
-    def read(self, model: SemanticModel, texts: Sequence[str]) -> list[PieceText]:
-        """The texts as this library reads them: word pieces, stripped and truncated as it does."""
-        return model.tokenizer.encode_texts(list(texts), self.max_pieces(model), strip=self.strip_text)
+    def read(self, model: SemanticModel, texts: Sequence[str], *, spans: bool = True) -> list[PieceText]:
+        """The texts as this library reads them: word pieces, stripped and truncated as it does (``spans=False``:
+        the ids only)."""
+        return model.tokenizer.encode_texts(list(texts), self.max_pieces(model), strip=self.strip_text,
+                                            spans=spans)
 
     def context(self, model: SemanticModel, candidates: Sequence[PieceText],
                 references: Sequence[Sequence[PieceText]]) -> Any:

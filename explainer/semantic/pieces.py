@@ -45,19 +45,20 @@ class WordPiece:
 
 @dataclass(frozen=True)
 class PieceText:
-    """A text as the model reads it: its pieces (``[CLS]`` … ``[SEP]``, after truncation), how many pieces the
-    whole text has (without the two specials), the limit, and where the kept part ends."""
+    """A text as the model reads it: the ids of its pieces (``[CLS]`` … ``[SEP]``, after truncation) and, unless
+    it was read for a corpus's numbers only, the pieces themselves; how many pieces the whole text has (without the
+    two specials), the limit, and where the kept part ends."""
 
     text: str
+    ids: tuple[int, ...]
     pieces: tuple[WordPiece, ...]
     total_pieces: int
     max_pieces: int
     stripped: bool = False
     kept_chars: int = field(default=0)
 
-    @property
-    def ids(self) -> list[int]:
-        return [p.id for p in self.pieces]
+    def __len__(self) -> int:
+        return len(self.ids)
 
     @property
     def truncated(self) -> bool:
@@ -71,7 +72,7 @@ class PieceText:
     @property
     def empty(self) -> bool:
         """Nothing but ``[CLS]`` and ``[SEP]`` (an empty text, or only characters the normaliser removes)."""
-        return len(self.pieces) == 2
+        return len(self.ids) == 2
 
     def words(self) -> list[tuple[str, list[int]]]:
         """Each word of the kept text as it is written, with the indices (into ``pieces``) of its pieces."""
@@ -87,7 +88,7 @@ class PieceText:
         return [(self.text[self.pieces[ix[0]].start:self.pieces[ix[-1]].end], ix) for _, ix in out]
 
     def to_dict(self) -> dict:
-        return {"text": self.text, "pieces": [p.to_dict() for p in self.pieces], "n_pieces": len(self.pieces),
+        return {"text": self.text, "pieces": [p.to_dict() for p in self.pieces], "n_pieces": len(self.ids),
                 "total_pieces": self.total_pieces, "max_pieces": self.max_pieces, "truncated": self.truncated,
                 "kept_chars": self.kept_chars, "stripped": self.stripped}
 
@@ -106,14 +107,15 @@ class PieceTokenizer:
         self.cls_id = tok.token_to_id("[CLS]")
         self.sep_id = tok.token_to_id("[SEP]")
 
-    def encode_texts(self, texts: Sequence[str], max_pieces: int, *, strip: bool = False) -> list[PieceText]:
+    def encode_texts(self, texts: Sequence[str], max_pieces: int, *, strip: bool = False,
+                     spans: bool = True) -> list[PieceText]:
         """Each text's pieces, truncated as the libraries truncate to ``max_pieces`` (``strip``: bert-score's
-        ``sent.strip()`` first)."""
+        ``sent.strip()`` first; ``spans=False``: the ids only, no ``WordPiece`` objects, for a corpus)."""
         if not texts:
             return []
         shown = [t.strip() if strip else t for t in texts]
         encodings = self._tok.encode_batch(shown, add_special_tokens=True)
-        return [self._piece_text(t, s, e, max_pieces, strip) for t, s, e in zip(texts, shown, encodings)]
+        return [self._piece_text(t, s, e, max_pieces, strip, spans) for t, s, e in zip(texts, shown, encodings)]
 
     def count_pieces(self, texts: Sequence[str]) -> list[int]:
         """The number of pieces of each text, without ``[CLS]`` and ``[SEP]`` and before truncation."""
@@ -121,15 +123,17 @@ class PieceTokenizer:
             return []
         return [len(e.ids) - 2 for e in self._tok.encode_batch(list(texts), add_special_tokens=True)]
 
-    def _piece_text(self, text: str, shown: str, enc, max_pieces: int, strip: bool) -> PieceText:
+    def _piece_text(self, text: str, shown: str, enc, max_pieces: int, strip: bool, spans: bool) -> PieceText:
         shift = len(text) - len(text.lstrip()) if strip else 0  # the spans stay in the original text
-        ids, tokens, offsets, words = enc.ids, enc.tokens, enc.offsets, enc.word_ids
+        ids, offsets = enc.ids, enc.offsets
         n = len(ids)
         keep = min(n - 1, max_pieces - 1)                        # pieces before [SEP]
-        pieces = [WordPiece(tokens[0], ids[0], None, None, None, True)]
-        for i in range(1, keep):
-            s, e = offsets[i]
-            pieces.append(WordPiece(tokens[i], ids[i], s + shift, e + shift, words[i], False))
-        pieces.append(WordPiece(tokens[n - 1], ids[n - 1], None, None, None, True))
-        kept = pieces[-2].end if len(pieces) > 2 else 0
-        return PieceText(text, tuple(pieces), n - 2, max_pieces, strip and shown != text, kept or 0)
+        kept_ids = tuple(ids[:keep]) + (ids[n - 1],)
+        kept = offsets[keep - 1][1] + shift if keep > 1 else 0
+        pieces: tuple = ()
+        if spans:
+            tokens, words = enc.tokens, enc.word_ids
+            pieces = (WordPiece(tokens[0], ids[0], None, None, None, True),) + tuple(
+                WordPiece(tokens[i], ids[i], offsets[i][0] + shift, offsets[i][1] + shift, words[i], False)
+                for i in range(1, keep)) + (WordPiece(tokens[n - 1], ids[n - 1], None, None, None, True),)
+        return PieceText(text, kept_ids, pieces, n - 2, max_pieces, strip and shown != text, kept)
