@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import explainer.semantic as sem
-from explainer.corpus.significance import Statistic, bootstrap_confidence, paired_test
+from explainer.corpus.significance import bootstrap_confidence, paired_test
 from explainer.errors import ExplainerInputError, TraceTooLarge
 from explainer.semantic import limits
 from explainer.semantic.dialect_bertscore import BATCH_PAIRS, batch_floors
@@ -154,8 +154,8 @@ def test_corpus_idf_comes_from_every_reference_of_the_call():
 def test_significance_statistic_is_consistent_with_the_corpus_score():
     res = sem.score_semantic_systems({"A": CANDS, "B": OTHER}, REFS, dialects=["sts", "bertscore"])
     for dname, measure in (("sts", None), ("bertscore", "f1"), ("bertscore", "recall")):
-        a = Statistic(**res["A"][dname].significance_inputs(measure))
-        b = Statistic(**res["B"][dname].significance_inputs(measure))
+        a = res["A"][dname].statistic(measure)
+        b = res["B"][dname].statistic(measure)
         assert a.score == pytest.approx(res["A"][dname].corpus_score(measure), abs=1e-12)
         whole = a.score_rows(a.stats.sum(axis=0, keepdims=True), "py")[0]
         assert whole == pytest.approx(a.score, abs=1e-12)
@@ -242,3 +242,27 @@ def test_traces_serialise_and_name_what_they_do_not_check():
     assert "roberta-large" in data["published"]["note"]
     assert data["published"]["evaluate_load_bertscore"]["num_layers"] == 17
     assert data["idf"]["n_documents"] == 2 and len(data["pairs"][0]["similarity"]) == 7
+
+
+def test_the_family_object_on_the_metric_family_contract():
+    """explainer/semantic/family.py (registered by the integrator in explainer/families.py): measures per bound
+    dialect, headline first; trace and fast-path scores agree; a corpus's measures carry their statistic."""
+    from explainer.family import MetricFamily
+    from explainer.semantic.family import SEMANTIC
+
+    assert isinstance(SEMANTIC, MetricFamily) and SEMANTIC.name == "semantic" and SEMANTIC.reads == "meaning"
+    assert SEMANTIC.dialect_names() == ["sts", "bertscore"]
+    bs = SEMANTIC.bind("bertscore", idf=False)
+    assert [m.key for m in SEMANTIC.measures(bs)] == ["f1", "precision", "recall"]
+    assert [m.key for m in SEMANTIC.measures(SEMANTIC.bind())] == ["sts"]
+    for d in (SEMANTIC.bind(), bs):
+        tr = SEMANTIC.explain(d, CANDS[0], REFS[0])
+        fast = SEMANTIC.scores(d, CANDS[0], REFS[0])
+        assert fast.keys() == SEMANTIC.trace_scores(tr).keys()
+        assert all(abs(fast[k] - v) < 1e-6 for k, v in SEMANTIC.trace_scores(tr).items())
+        c = SEMANTIC.corpus(d, CANDS, REFS)
+        for m in SEMANTIC.measures(d):
+            ms = c.measures[m.key]
+            assert ms.score == pytest.approx(float(np.mean(ms.segment_scores)), abs=1e-12)
+            assert ms.statistic.score == pytest.approx(ms.score, abs=1e-12)
+    assert SEMANTIC.signature(bs).startswith("sentence-transformers/all-MiniLM-L6-v2_L6_no-idf")

@@ -1,19 +1,19 @@
 """Numbers without the steps: one segment (``SemanticScores``) or a corpus (``SemanticCorpusScores``).
 
 A corpus's score for a measure is the mean of its segments' scores (how bert-score's and sentence-transformers'
-users aggregate: ``F.mean()``), in float64. ``significance_inputs`` gives what
-``explainer.corpus.significance.Statistic`` takes, so the bootstrap and the paired tests resample the segment
-scores and average them (the project's own extension: neither library has these tests).
+users aggregate: ``F.mean()``), in float64. ``statistic(measure)`` is the ``explainer.statistic.Statistic`` the
+bootstrap and the paired tests resample: the segment scores, a resampled row scored as its mean (the project's own
+extension: neither library has these tests).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from explainer.semantic.dialects import LibraryError, LibraryWarning
 from explainer.semantic.model import ModelInfo
+from explainer.statistic import Statistic
 
 __all__ = ["SemanticScores", "SemanticCorpusScores"]
 
@@ -80,17 +80,16 @@ class SemanticCorpusScores:
     def score(self) -> float:
         return self.corpus_score()
 
-    def significance_inputs(self, measure: str | None = None) -> dict[str, Any]:
-        """Keyword arguments of ``explainer.corpus.significance.Statistic`` for one measure: the segment scores as
-        one column, a summed row scored as its mean, float64 resampling."""
+    def statistic(self, measure: str | None = None) -> Statistic:
+        """What the significance tests resample for one measure: the segment scores as one column, a summed row
+        scored as its mean, in float64."""
         vals = self.segment_scores(measure).astype(np.float64)
         S = len(vals)
 
         def score_rows(rows, mode):
             return (np.asarray(rows, dtype=np.float64)[:, 0] / S).tolist()
 
-        return {"stats": vals[:, None], "score_rows": score_rows, "score": float(vals.sum() / S),
-                "resample_dtype": np.float64, "integer": False}
+        return Statistic(vals[:, None], score_rows, float(vals.sum() / S), resample_dtype=np.float64, integer=False)
 
     def to_dict(self, *, segments: bool = True) -> dict:
         d = {"dialect": self.dialect, "options": dict(self.options), "model": self.model.to_dict(),
