@@ -11,7 +11,7 @@
 Data: ``--wmt DIR`` (WMT22's released ``txt/`` folder: ``--pair en-de`` German, as the Corpus page's sample, or
 ``de-en`` English); without it, generated English data of the same shape (tests/corpus_data.py).
 
-Usage: ``python bench/bench_semantic.py [--wmt DIR] [--pair en-de] [--repeat R] [--no-corpus]``
+Usage: ``python bench/bench_semantic.py [--wmt DIR] [--pair en-de] [--repeat R] [--no-corpus] [--one-system]``
 """
 from __future__ import annotations
 
@@ -81,21 +81,23 @@ def load_corpus(wmt: str | None, pair: str):
     return {n: lines for n, lines in syss}, [list(x) for x in zip(*r)], "generated, WMT-shaped (English)"
 
 
-def bench_corpus(systems: dict, refs: list) -> dict:
+def bench_corpus(systems: dict, refs: list, what: str, one_only: bool) -> None:
     import explainer.semantic as s
 
     s.load_model()
     first = next(iter(systems))
     n_pieces = sum(n + 2 for n in s.load_model().tokenizer.count_pieces(
         list(systems[first]) + [r for rs in refs for r in rs]))
-    out = {}
-    for label, syss in (("one system", {first: systems[first]}), ("two systems", systems)):
+    runs = (("one system", {first: systems[first]}),) + ((("two systems", systems),) if not one_only else ())
+    for label, syss in runs:
         w, c = time.perf_counter(), time.process_time()
         res = s.score_semantic_systems(syss, refs)
-        out[label] = {"wall": time.perf_counter() - w, "cpu": time.process_time() - c,
-                      "sts": res[first]["sts"].score, "bertscore_f1": res[first]["bertscore"].score}
-    out["pieces_one_system"] = n_pieces
-    return out
+        wall, cpu = time.perf_counter() - w, time.process_time() - c
+        print(f"corpus {what}, {len(refs):,} segments x 2 references, {label}: {wall:.1f} s wall, {cpu:.1f} s CPU; "
+              f"STS {res[first]['sts'].score:.4f}, BERTScore F {res[first]['bertscore'].score:.4f}", flush=True)
+        if label == "one system":
+            print(f"  {n_pieces:,} word pieces for one system: {n_pieces / wall:,.0f} pieces/s (wall), "
+                  f"{n_pieces / cpu:,.0f} per CPU second", flush=True)
 
 
 def main() -> int:
@@ -104,23 +106,18 @@ def main() -> int:
     ap.add_argument("--pair", default="en-de", help="en-de (German, default) or de-en (English)")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--no-corpus", action="store_true")
+    ap.add_argument("--one-system", action="store_true", help="the corpus for one system only")
     args = ap.parse_args()
     load = bench_load()
     print(f"load: {load['wall']:.2f} s wall, {load['cpu']:.2f} s CPU; RSS {load['rss_before_mb']:.0f} MB before, "
           f"{load['rss_after_mb']:.0f} MB after (+{load['rss_after_mb'] - load['rss_before_mb']:.0f} MB; peak "
-          f"{load['rss_peak_mb']:.0f} MB while reading; weights {load['weights_mb']:.0f} MB)")
+          f"{load['rss_peak_mb']:.0f} MB while reading; weights {load['weights_mb']:.0f} MB)", flush=True)
     pair = bench_pair(args.repeat)
     print(f"one pair, STS + BERTScore after the load: {pair['cpu_median']:.3f} s CPU, {pair['wall_median']:.3f} s "
-          f"wall (median of {args.repeat})")
+          f"wall (median of {args.repeat})", flush=True)
     if not args.no_corpus:
         systems, refs, what = load_corpus(args.wmt, args.pair)
-        r = bench_corpus(systems, refs)
-        for label in ("one system", "two systems"):
-            x = r[label]
-            print(f"corpus {what}, {len(refs):,} segments x 2 references, {label}: {x['wall']:.1f} s wall, "
-                  f"{x['cpu']:.1f} s CPU; STS {x['sts']:.4f}, BERTScore F {x['bertscore_f1']:.4f}")
-        print(f"  {r['pieces_one_system']:,} word pieces for one system: "
-              f"{r['pieces_one_system'] / r['one system']['wall']:,.0f} pieces/s")
+        bench_corpus(systems, refs, what, args.one_system)
     return 0
 
 
