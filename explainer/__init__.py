@@ -1,4 +1,5 @@
-"""BLEU, ROUGE, chrF and TER explainer: compute the metrics exactly as the real implementations do, recording every step.
+"""Text-metric explainer (BLEU, ROUGE, chrF, TER, STS / BERTScore): compute the metrics exactly as the real
+implementations do, recording every step.
 
 Public API (pure Python, no Streamlit):
 

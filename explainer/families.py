@@ -70,6 +70,7 @@ FAMILIES = FamilyRegistry({
     "rouge": "explainer.rouge.family:ROUGE",
     "chrf": "explainer.chrf.family:CHRF",
     "ter": "explainer.ter.family:TER",
+    "semantic": "explainer.semantic.family:SEMANTIC",
 })
 
 

@@ -18,6 +18,7 @@ UI_FAMILIES = {
     "rouge": "explainer.ui.families.rouge",
     "chrf": "explainer.ui.families.chrf",
     "ter": "explainer.ui.families.ter",
+    "semantic": "explainer.ui.families.semantic",
 }
 
 
