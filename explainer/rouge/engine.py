@@ -11,7 +11,7 @@ from typing import Any, Sequence
 from explainer.errors import ExplainerInputError
 from explainer.gcpause import gc_paused
 from explainer.rouge.dialects import MULTI_REF_POLICIES, RougeDialect
-from explainer.rouge.limits import check_corpus_trace_size, check_summary_work, limited_types
+from explainer.rouge.limits import check_corpus_trace_size, limited_types
 from explainer.rouge.registry import DIALECTS, get_dialect
 from explainer.rouge.scoring import Score
 from explainer.rouge.tokenize import TokenizedText
@@ -99,9 +99,7 @@ def _score_one(d: RougeDialect, rtype, cand: TokenizedText, ref: TokenizedText, 
 
 def _summary_work(d: RougeDialect, cand: TokenizedText, preps: list[TokenizedText]) -> tuple[int, int]:
     """Refuse a summary-level type over its limit before any scoring; (sentence pairs, table cells)."""
-    if not d.needs_sentences:
-        return 0, 0
-    return check_summary_work(d.types, cand.sentence_tokens or [], [p.sentence_tokens or [] for p in preps])
+    return d.summary_work(cand, preps)
 
 
 def _fast_scores(d: RougeDialect, candidate: str, refs: list[str], *, cache_refs: bool):
@@ -137,7 +135,7 @@ def _explain(d: RougeDialect, candidate: str, refs: list[str], notes: list[str])
     cand = d.prepare(candidate, need_sents=need, full=True, what="candidate")
     preps = [d.prepare(r, need_sents=need, full=True, what=f"reference {i + 1}" if len(refs) > 1 else "reference")
              for i, r in enumerate(refs)]
-    limited = limited_types(d.types, *_summary_work(d, cand, preps))
+    limited = limited_types(d.types, *_summary_work(d, cand, preps), kinds=d.summary_kinds)
     per_ref, scores, chosen, pooled = _score_all(d, cand, preps, True, limited)
 
     def text_view(p: TokenizedText, role: str, idx: int | None) -> RougeTextView:

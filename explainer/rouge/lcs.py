@@ -177,14 +177,17 @@ def lcs(ref: Sequence[str], can: Sequence[str]) -> LcsResult:
     return LcsResult(length, backtrack(rows, ref, can), rows, br._masks)
 
 
-def lcs_pairs(ref: Sequence[str], can: Sequence[str], masks: dict | None = None) -> list[tuple[int, int]]:
+def lcs_pairs(ref: Sequence[str], can: Sequence[str], masks: dict | None = None, *,
+              drop_candidate_on_ties: bool = False) -> list[tuple[int, int]]:
     """``lcs(ref, can).pairs`` (the same bit rows and backtrace), without building an ``LcsResult``: short pairs
     (summary-level types compare thousands of them) keep their few rows in a list. ``masks``: ``masks_of(can)``,
-    when the caller has it."""
+    when the caller has it. ``drop_candidate_on_ties``: the other tie rule (``backtrack``)."""
     if not ref or not can:
         return []
     if len(ref) * len(can) > SMALL_PAIR_CELLS:
-        return lcs(ref, can).pairs
+        br = BitRows(ref, can)
+        return backtrack(br._all if br._all is not None else br, ref, can,
+                         drop_candidate_on_ties=drop_candidate_on_ties)
     full = (1 << len(can)) - 1
     get = (masks if masks is not None else masks_of(can)).get
     v = full
@@ -193,7 +196,7 @@ def lcs_pairs(ref: Sequence[str], can: Sequence[str], masks: dict | None = None)
         u = v & get(tok, 0)
         v = ((v + u) | (v - u)) & full
         rows.append(v)
-    return backtrack(rows, ref, can)
+    return backtrack(rows, ref, can, drop_candidate_on_ties=drop_candidate_on_ties)
 
 
 def _rows_values(rows: Sequence[int], n: int) -> np.ndarray:

@@ -64,7 +64,7 @@ def summary_work(cand_sents: Sequence[Sequence[str]], refs_sents: Sequence[Seque
 
 
 def _label(rtype) -> str:
-    return "ROUGE-Lsum" if rtype.kind == "Lsum" else f"ROUGE-W ({rtype.name})"
+    return {"Lsum": "ROUGE-Lsum", "W": f"ROUGE-W ({rtype.name})"}.get(rtype.kind, f"summary-level {rtype.name}")
 
 
 class SummaryWorkTooLarge(ExplainerInputError):
@@ -111,15 +111,16 @@ def check_summary_work(types, cand_sents, refs_sents) -> tuple[int, int]:
     return pairs, cells
 
 
-def limited_types(types, pairs: int, cells: int) -> dict[str, str]:
-    """{type name: note} for the summary-level types whose full trace is over the trace limits."""
+def limited_types(types, pairs: int, cells: int, kinds=_SUMMARY_KINDS) -> dict[str, str]:
+    """{type name: note} for the summary-level types (``kinds``: the dialect's) whose full trace is over the trace
+    limits."""
     if pairs <= SUMMARY_TRACE_MAX_PAIRS and cells <= SUMMARY_TRACE_MAX_CELLS:
         return {}
     why = (f"{pairs:,} sentence pairs" if pairs > SUMMARY_TRACE_MAX_PAIRS else f"{cells:,} table cells")
     return {t.name: (f"{_label(t)}: scores only — the per-sentence alignments are not traced for {why} (the trace "
                      f"limits are {SUMMARY_TRACE_MAX_PAIRS:,} sentence pairs and {SUMMARY_TRACE_MAX_CELLS:,} cells); "
                      "the numbers are computed in full")
-            for t in types if t.kind in _SUMMARY_KINDS}
+            for t in types if t.kind in kinds}
 
 
 def check_corpus_trace_size(n_chars: int, n_items: int) -> None:
