@@ -32,10 +32,10 @@ from typing import Sequence
 
 from explainer.options import OptionSpec
 from explainer.rouge import lcs as lcs_mod
+from explainer.rouge import limits
 from explainer.rouge.aggregate import mean_scores
 from explainer.rouge.dialects import RougeDialect, multi_ref_option
 from explainer.rouge.jieba_words import jieba_cut
-from explainer.rouge.limits import LSUM_MAX_CELLS, LSUM_MAX_PAIRS, SummaryWorkTooLarge
 from explainer.rouge.ngrams import ngram_counts, ngram_table
 from explainer.rouge.tokenize import Sentence, TokenizedText, Tokenizer
 from explainer.rouge.trace import TypeResult
@@ -162,14 +162,15 @@ class PltrdyDialect(RougeDialect):
             cells += sum(map(len, r_sents)) * c_tokens
             distinct_pairs += len(r_distinct) * len(c_distinct)
             distinct_cells += sum(map(len, r_distinct)) * c_distinct_tokens
-        over = ((f"{distinct_pairs:,} pairs of distinct sentences, over the explainer's limit of {LSUM_MAX_PAIRS:,}"
-                 " (explainer.rouge.limits.LSUM_MAX_PAIRS)") if distinct_pairs > LSUM_MAX_PAIRS else
-                (f"{distinct_cells:,} table cells, over the explainer's limit of {LSUM_MAX_CELLS:,} "
-                 "(explainer.rouge.limits.LSUM_MAX_CELLS)") if distinct_cells > LSUM_MAX_CELLS else None)
+        max_pairs, max_cells = limits.LSUM_MAX_PAIRS, limits.LSUM_MAX_CELLS
+        over = ((f"{distinct_pairs:,} pairs of distinct sentences, over the explainer's limit of {max_pairs:,}"
+                 " (explainer.rouge.limits.LSUM_MAX_PAIRS)") if distinct_pairs > max_pairs else
+                (f"{distinct_cells:,} table cells, over the explainer's limit of {max_cells:,} "
+                 "(explainer.rouge.limits.LSUM_MAX_CELLS)") if distinct_cells > max_cells else None)
         if over:
             why = (f"{self.short_label}'s ROUGE-L compares every reference sentence with every candidate sentence "
                    f"(sentences end at every '.'): {over}")
-            raise SummaryWorkTooLarge(f"{why}. Shorten the texts, use fewer references, or leave rougeL out.",
+            raise limits.SummaryWorkTooLarge(f"{why}. Shorten the texts, use fewer references, or leave rougeL out.",
                                       ("rougeL",), {"rougeL": why})
         return pairs, cells
 
