@@ -513,3 +513,21 @@ def test_an_upload_with_an_endless_line_gets_the_same_rule():
         testset_from_uploads([("sys.txt", b"a" * (MAX_RECORD_CHARS + 10))], [("ref.txt", b"a\n")])
     with pytest.raises(TestSetError, match="sys.txt, line 2: 200,001 characters, over the limit of 200,000"):
         testset_from_uploads([("sys.txt", b"a\n" + b"b" * 200_001 + b"\n")], [("ref.txt", b"a\nb\n")])
+
+
+# ------------------------------------------------------------------------------------------ issue 34, item 8
+def test_bleu_and_chrf_bootstrap_have_the_same_limits(tmp_path, monkeypatch, capsys):
+    """`chrf --bootstrap 10000` on 20,000 segments was accepted (the paired tests' 200,000,000 draws) while `bleu`
+    refused the same (the bootstrap's 100,000,000): one system's CI, one limit, before any scoring."""
+    import explainer.chrf as chrf
+    from explainer.bleu.bootstrap import MAX_BOOTSTRAP_DRAWS
+    from explainer.cli import main
+
+    p = tmp_path / "h.txt"
+    p.write_text("the cat sat\n" * 20_000, encoding="utf-8")
+    monkeypatch.setattr(chrf, "score_chrf_corpus", lambda *a, **k: pytest.fail("scored before refusing"))
+    errs = []
+    for cmd in ("bleu", "chrf"):
+        assert main([cmd, "--hyp", str(p), "--ref", str(p), "--bootstrap", "10000"]) == 2
+        errs.append(capsys.readouterr().err.split("error: ", 1)[1])
+    assert errs[0] == errs[1] and f"over the limit of {MAX_BOOTSTRAP_DRAWS:,}" in errs[0], errs
