@@ -413,10 +413,9 @@ def test_rouge155_summary_of_20000_sentences_is_refused_while_read(tmp_path):
     words = [f"word{i}" for i in range(2000)]
     (tmp_path / "big.spl").write_text("".join(" ".join(words[(i * 7 + j) % 2000] for j in range(22)) + " .\n"
                                               for i in range(20_000)), encoding="utf-8")
-    (tmp_path / "m.spl").write_text("word1 word2 word3 .\n", encoding="utf-8")
     (tmp_path / "c.xml").write_text('<ROUGE_EVAL version="1.55"><EVAL ID="1"><PEER-ROOT>.</PEER-ROOT>'
                                     '<MODEL-ROOT>.</MODEL-ROOT><INPUT-FORMAT TYPE="SPL"></INPUT-FORMAT>'
-                                    '<PEERS><P ID="1">big.spl</P></PEERS><MODELS><M ID="A">m.spl</M></MODELS>'
+                                    '<PEERS><P ID="1">big.spl</P></PEERS><MODELS><M ID="A">big.spl</M></MODELS>'
                                     '</EVAL></ROUGE_EVAL>\n')
     r = bounded(["-w", "1.2", "-a", "c.xml"], main="explainer.rouge.rouge155.files", cwd=tmp_path)
     err = r.stderr.decode()
