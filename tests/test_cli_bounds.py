@@ -519,14 +519,16 @@ def test_bleu_and_chrf_bootstrap_have_the_same_limits(tmp_path, monkeypatch, cap
     """`chrf --bootstrap 10000` on 20,000 segments was accepted (the paired tests' 200,000,000 draws) while `bleu`
     refused the same (the bootstrap's 100,000,000): one system's CI, one limit, before any scoring."""
     import explainer.chrf as chrf
+    import explainer.ter as ter
     from explainer.bleu.bootstrap import MAX_BOOTSTRAP_DRAWS
     from explainer.cli import main
 
     p = tmp_path / "h.txt"
     p.write_text("the cat sat\n" * 20_000, encoding="utf-8")
     monkeypatch.setattr(chrf, "score_chrf_corpus", lambda *a, **k: pytest.fail("scored before refusing"))
+    monkeypatch.setattr(ter, "score_ter_corpus", lambda *a, **k: pytest.fail("scored before refusing"))
     errs = []
-    for cmd in ("bleu", "chrf"):
+    for cmd in ("bleu", "chrf", "ter"):
         assert main([cmd, "--hyp", str(p), "--ref", str(p), "--bootstrap", "10000"]) == 2
         errs.append(capsys.readouterr().err.split("error: ", 1)[1])
-    assert errs[0] == errs[1] and f"over the limit of {MAX_BOOTSTRAP_DRAWS:,}" in errs[0], errs
+    assert errs[0] == errs[1] == errs[2] and f"over the limit of {MAX_BOOTSTRAP_DRAWS:,}" in errs[0], errs
