@@ -187,5 +187,8 @@ def check_segment_work(types, cand_tokens: int, ref_tokens: Sequence[int], *, fu
            f"reference{'s' if len(ref_tokens) != 1 else ''} ({'with' if full else 'without'} the full trace) is "
            f"about {total:,} units of work, over the explainer's limit of {MAX_SEGMENT_WORK:,} per segment "
            f"(explainer.rouge.limits.MAX_SEGMENT_WORK); the costliest: {', '.join(names)}")
+    reasons = {n: (f"{n} is about {per_type[n]:,} of the {total:,} units of work of scoring every type against every "
+                   f"reference, over the explainer's limit of {MAX_SEGMENT_WORK:,} per segment "
+                   "(explainer.rouge.limits.MAX_SEGMENT_WORK)") for n in names}
     raise SegmentWorkTooLarge(f"{why}. Use fewer references or types, shorter texts, or a maximum skip gap "
-                              "(rougeS4 instead of rougeS*).", tuple(names), {n: why for n in names})
+                              "(rougeS4 instead of rougeS*).", tuple(names), reasons)
