@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -249,3 +250,285 @@ def test_the_rouge155_drop_in_uses_the_cores_draw_limit():
     from explainer.rouge.rouge155 import files
 
     assert files.MAX_BOOTSTRAP_DRAWS == MAX_BOOTSTRAP_DRAWS
+
+
+# ------------------------------------------------------------------------------------------ issue 34, item 2
+CPU_S, MEMORY, WALL_S = 3, 1 << 30, 30        # the issue's bound on every case: CPU seconds, address space, wall
+
+
+def bounded(argv, *, stdin=None, main="explainer.cli", cwd=ROOT):
+    """``main(argv)`` of a command in a subprocess under the issue's bounds (CPU and address-space rlimits, a wall
+    timeout); ``stdin``: bytes, or a file object (a pipe from another process)."""
+    code = (f"import resource, sys\n"
+            f"resource.setrlimit(resource.RLIMIT_CPU, ({CPU_S}, {CPU_S}))\n"
+            f"resource.setrlimit(resource.RLIMIT_AS, ({MEMORY}, {MEMORY}))\n"
+            f"from {main} import main\n"
+            "sys.exit(main(sys.argv[1:]))")
+    kw = {"input": stdin} if isinstance(stdin, bytes) or stdin is None else {"stdin": stdin}
+    return subprocess.run([sys.executable, "-c", code, *argv], cwd=cwd, capture_output=True, timeout=WALL_S,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, **kw)
+
+
+def refused(r, *needles) -> str:
+    """A one-line refusal (exit 2, no traceback, not the out-of-memory fallback) that says each of ``needles``."""
+    err = r.stderr.decode("utf-8", "replace")
+    assert r.returncode == 2, (r.returncode, err[-600:])
+    assert err.count("\n") == 1 and "Traceback" not in err and "out of memory" not in err, err[-600:]
+    for n in needles:
+        assert n in err, err
+    return err
+
+
+@pytest.fixture()
+def small(tmp_path):
+    p = tmp_path / "r.txt"
+    p.write_text("the cat sat on the mat\n", encoding="utf-8")
+    return str(p)
+
+
+@pytest.mark.parametrize("argv", [["bleu", "--hyp", "/dev/zero", "--ref", "{r}"],
+                                  ["bleu", "--hyp", "{r}", "--ref", "/dev/zero"],
+                                  ["rouge", "--hyp", "/dev/zero", "--ref", "{r}"]])
+def test_an_endless_line_is_refused_as_soon_as_it_passes_the_limit(argv, small):
+    """Before: /dev/zero (one endless line) was read whole: 4 GB within 30 s."""
+    r = bounded([a.replace("{r}", small) for a in argv])
+    refused(r, "/dev/zero, line 1: more than 200,000 characters, over the limit of 200,000 per text (not read "
+               "further)")
+
+
+def test_an_endless_jsonl_line_is_refused():
+    r = bounded(["bleu", "--jsonl", "/dev/zero"])
+    refused(r, "/dev/zero, line 1: more than 2,000,000 characters")
+
+
+def test_random_bytes_are_refused():
+    r = bounded(["chrf", "--hyp", "/dev/urandom", "--ref", "/dev/urandom"])
+    refused(r, "/dev/urandom")
+
+
+def test_endless_lines_from_a_pipe_are_counted_while_read(small):
+    """`yes | bleu --hyp /dev/stdin`: 'y' lines without end."""
+    from explainer.cli.io import MAX_SEGMENTS
+
+    yes = subprocess.Popen(["yes"], stdout=subprocess.PIPE)
+    try:
+        r = bounded(["bleu", "--hyp", "/dev/stdin", "--ref", small], stdin=yes.stdout)
+    finally:
+        yes.kill()
+        yes.wait()
+    refused(r, f"more than {MAX_SEGMENTS:,} lines (segments), over the limit", "explainer compare")
+
+
+def test_a_300_mb_jsonl_pipe_is_refused_while_read():
+    """`yes '{"candidate":"a","references":["a"]}' | head -c 300000000 | bleu --jsonl - --corpus`: 1.47 GB at
+    150 s before."""
+    from explainer.cli.io import MAX_SEGMENTS
+
+    src = subprocess.Popen(["bash", "-c", "yes '{\"candidate\":\"a\",\"references\":[\"a\"]}' | head -c 300000000"],
+                           stdout=subprocess.PIPE)
+    try:
+        r = bounded(["bleu", "--jsonl", "-", "--corpus"], stdin=src.stdout)
+    finally:
+        src.kill()
+        src.wait()
+    refused(r, f"more than {MAX_SEGMENTS:,} lines (segments)")
+
+
+def test_a_thousand_reference_files_are_refused_before_reading(tmp_path):
+    """1,000 --ref files of 20,000 lines: 3.2 GB at 150 s before."""
+    from explainer.cli.io import MAX_REFERENCES
+
+    p = tmp_path / "r.txt"
+    p.write_text("the cat sat on the mat\n" * 20_000, encoding="utf-8")
+    for cmd in ("bleu", "rouge", "chrf"):
+        argv = [cmd, "--hyp", str(p)] + [a for _ in range(1000) for a in ("--ref", str(p))]
+        refused(bounded(argv), f"1,000 --ref files, over the limit of {MAX_REFERENCES} references per segment")
+
+
+def test_input_bytes_are_bounded_before_reading(tmp_path, monkeypatch, capsys):
+    import explainer.cli.io as cio
+    from explainer.cli import main
+
+    p = tmp_path / "h.txt"
+    p.write_text("a b c\n" * 100, encoding="utf-8")
+    monkeypatch.setattr(cio, "MAX_INPUT_BYTES", 1000)
+    monkeypatch.setattr("explainer.inputs.open", lambda *a, **k: pytest.fail("read before refusing"), raising=False)
+    assert main(["bleu", "--hyp", str(p), "--ref", str(p)]) == 2
+    assert "1,200 bytes together, over the limit of 1,000" in capsys.readouterr().err
+
+
+def test_one_segment_with_ten_thousand_references_is_refused():
+    """`rouge --jsonl` of one segment with 10,000 references and seven types with --full: 78 s, 2.8 GB before."""
+    line = json.dumps({"candidate": "the cat sat on the mat", "references": [f"a cat {i} sat on a mat" * 3
+                                                                              for i in range(10_000)]})
+    r = bounded(["rouge", "--jsonl", "-", "--full", "--types",
+                 "rouge1,rouge9,rougeL,rougeLsum,rougeW-1.2,rougeS*,rougeSU*"], stdin=line.encode() + b"\n")
+    refused(r, "line 1: 10,000 references, over the limit of 100 per segment")
+
+
+def test_the_rouge_work_of_one_segment_is_bounded_whatever_the_references_and_types():
+    """Within the reference limit, the work of the seven types against 100 references is estimated before any of
+    it (explainer.rouge.limits.MAX_SEGMENT_WORK) and refused, naming the costliest types."""
+    words = " ".join(f"w{i % 97}" for i in range(200))         # each type within its own limits
+    line = json.dumps({"candidate": words, "references": [words] * 100})
+    r = bounded(["rouge", "--jsonl", "-", "--full", "--types",
+                 "rouge1,rouge9,rougeL,rougeLsum,rougeW-1.2,rougeS*,rougeSU*"], stdin=line.encode() + b"\n")
+    refused(r, "against 100 references (with the full trace)", "over the explainer's limit of", "per segment",
+            "the costliest: rougeS")
+
+
+def test_compare_reads_an_endless_reference_line_within_bounds(small):
+    """`compare --ref /dev/zero`: 4 GB within 30 s before."""
+    refused(bounded(["compare", "--ref", "/dev/zero", "--system", f"a={small}"]), "/dev/zero, line 1: more than")
+
+
+def test_compare_freq_corpus_is_bounded(small, tmp_path):
+    """`compare --freq-corpus /dev/zero`: 4 GB within 30 s before."""
+    r = bounded(["compare", "--ref", small, "--system", f"a={small}", "--report", str(tmp_path / "r.json"),
+                 "--freq-corpus", "/dev/zero"])
+    refused(r, "/dev/zero, line 1: more than")
+
+
+def test_freq_corpus_bytes_are_bounded(small, tmp_path, monkeypatch, capsys):
+    import explainer.cli.compare as ccli
+    from explainer.cli import main
+
+    big = tmp_path / "freq.txt"
+    big.write_text("a b c d\n" * 1000, encoding="utf-8")
+    monkeypatch.setattr(ccli, "FREQ_CORPUS_MAX_BYTES", 5000)
+    assert main(["compare", "--ref", small, "--system", f"a={small}", "--report", str(tmp_path / "r.json"),
+                 "--freq-corpus", str(big)]) == 2
+    assert "8,000 bytes together, over the limit of 5,000" in capsys.readouterr().err
+
+
+def test_rouge155_file_list_from_an_endless_file(tmp_path):
+    """`python -m explainer.rouge.rouge155 -z SPL /dev/zero X`: 4 GB within 30 s before."""
+    r = bounded(["-z", "SPL", "/dev/zero", "X"], main="explainer.rouge.rouge155.files", cwd=tmp_path)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and err.count("\n") == 1 and "over the limit of 10,000,000" in err, err[-500:]
+
+
+def test_rouge155_summary_of_20000_sentences_is_refused_while_read(tmp_path):
+    """`-w 1.2 -a` on a 20,000-sentence summary (3.6 MB): 368 s of CPU before."""
+    words = [f"word{i}" for i in range(2000)]
+    (tmp_path / "big.spl").write_text("".join(" ".join(words[(i * 7 + j) % 2000] for j in range(22)) + " .\n"
+                                              for i in range(20_000)), encoding="utf-8")
+    (tmp_path / "c.xml").write_text('<ROUGE_EVAL version="1.55"><EVAL ID="1"><PEER-ROOT>.</PEER-ROOT>'
+                                    '<MODEL-ROOT>.</MODEL-ROOT><INPUT-FORMAT TYPE="SPL"></INPUT-FORMAT>'
+                                    '<PEERS><P ID="1">big.spl</P></PEERS><MODELS><M ID="A">big.spl</M></MODELS>'
+                                    '</EVAL></ROUGE_EVAL>\n')
+    r = bounded(["-w", "1.2", "-a", "c.xml"], main="explainer.rouge.rouge155.files", cwd=tmp_path)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and err.count("\n") == 1, err[-500:]
+    assert "big.spl: more than 200,000 characters, over the limit of 200,000 per summary file" in err, err
+
+
+def test_rouge155_w_cells_are_bounded_over_the_whole_run(tmp_path):
+    """Each summary within its limit, but ROUGE-W's cells over the run's evaluations are counted before any
+    scoring (explainer.rouge.rouge155.runlimits.MAX_RUN_W_CELLS)."""
+    from explainer.rouge.rouge155.runlimits import MAX_RUN_W_CELLS
+
+    sent = " ".join(f"w{i}" for i in range(800)) + "\n"               # 640,000 cells per evaluation
+    n = MAX_RUN_W_CELLS // 640_000 + 1
+    (tmp_path / "s.spl").write_text(sent, encoding="utf-8")
+    (tmp_path / "list.txt").write_text("s.spl s.spl\n" * n, encoding="utf-8")
+    r = bounded(["-w", "1.2", "-z", "SPL", "list.txt", "X"], main="explainer.rouge.rouge155.files", cwd=tmp_path)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and err.count("\n") == 1, err[-500:]
+    assert f"{n * 640_000:,} ROUGE-W table cells (-w), over the limit of {MAX_RUN_W_CELLS:,} per run" in err, err
+    r = bounded(["-z", "SPL", "list.txt", "X"], main="explainer.rouge.rouge155.files", cwd=tmp_path)
+    assert r.returncode == 0 and b"ROUGE-L Average_F" in r.stdout, r.stderr[-500:]     # without -w: scored
+
+
+# ----------------------------------------------------------------------------------- issue 34, item 11 (CLI)
+def test_rouge155_on_a_directory_is_one_line():
+    r = bounded(["-a", "/etc"], main="explainer.rouge.rouge155.files")
+    err = r.stderr.decode()
+    assert r.returncode == 1 and err == "rouge155: cannot read /etc: Is a directory\n", err
+
+
+def test_compare_refuses_a_tsv_with_uneven_columns(tmp_path):
+    """It was read as plain lines: its header became segment 1."""
+    p = tmp_path / "t.tsv"
+    p.write_text("ref\tA\tB\nthe cat\ta cat\tthe cat\nthe dog\ta dog\n", encoding="utf-8")
+    r = bounded(["compare", "--system", str(p)])
+    refused(r, "line 3: 2 tab-separated fields, the header has 3 (line 1: ref, A, B)")
+
+
+# ------------------------------------------------------------------------ issue 34, item 2: the one reader
+class _Counting(io.RawIOBase):
+    """An endless stream of one character that counts the bytes handed out."""
+
+    def __init__(self, unit: bytes):
+        self.unit, self.given = unit, 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        n = len(b) - len(b) % len(self.unit)
+        b[:n] = self.unit * (n // len(self.unit))
+        self.given += n
+        return n
+
+
+@pytest.mark.parametrize("unit", [b"a", "é".encode(), "𝄞".encode()])
+def test_a_long_line_is_refused_when_the_limit_is_passed_not_at_its_end(unit):
+    from explainer import inputs
+
+    raw = _Counting(unit)
+    fh = io.BufferedReader(raw, buffer_size=8192)
+    with pytest.raises(inputs.InputFileError, match="x, line 1: more than 1,000 characters, over the limit of 1,000"):
+        next(inputs._split_lines(fh, "x", 1000, None))
+    assert raw.given <= 1003 * len(unit) + 8192                  # the limit's bytes and one buffer, never more
+
+
+@pytest.mark.parametrize("line", ["é" * 1000, "a" * 1000, "\ufeff" + "b" * 1000, "𝄞" * 1000])
+@pytest.mark.parametrize("end", ["", "\n", "\r\n"])
+def test_a_line_at_the_limit_is_read_and_one_more_character_is_not(line, end, tmp_path):
+    """Files, pipes and uploaded bytes: one rule, exact at the limit (a byte-order mark and a CR do not count)."""
+    from explainer import inputs
+
+    p = tmp_path / "f.txt"
+    p.write_bytes((line + end + ("next\n" if end else "")).encode())
+    want = [line.removeprefix("\ufeff")] + (["next"] if end else [])
+    assert inputs.read_lines(str(p), max_chars=1000) == want
+    assert inputs.decode_lines(p.read_bytes(), "f.txt", max_chars=1000) == want
+    p.write_bytes((line + "x" + end).encode())
+    for read in (lambda: inputs.read_lines(str(p), max_chars=1000),
+                 lambda: inputs.decode_lines(p.read_bytes(), str(p), max_chars=1000)):
+        with pytest.raises(inputs.InputFileError, match="line 1: (1,001|more than 1,000) characters, over the limit "
+                                                        "of 1,000"):
+            read()
+
+
+def test_an_upload_with_an_endless_line_gets_the_same_rule():
+    """The Corpus page reads uploads with the same reader: a line is refused at its format's limit."""
+    from explainer.corpus.testset import TestSetError
+    from explainer.inputs import MAX_RECORD_CHARS
+    from explainer.ui.corpus.testset import testset_from_uploads
+
+    with pytest.raises(TestSetError, match=f"more than {MAX_RECORD_CHARS:,} characters"):
+        testset_from_uploads([("sys.txt", b"a" * (MAX_RECORD_CHARS + 10))], [("ref.txt", b"a\n")])
+    with pytest.raises(TestSetError, match="sys.txt, line 2: 200,001 characters, over the limit of 200,000"):
+        testset_from_uploads([("sys.txt", b"a\n" + b"b" * 200_001 + b"\n")], [("ref.txt", b"a\nb\n")])
+
+
+# ------------------------------------------------------------------------------------------ issue 34, item 8
+def test_bleu_and_chrf_bootstrap_have_the_same_limits(tmp_path, monkeypatch, capsys):
+    """`chrf --bootstrap 10000` on 20,000 segments was accepted (the paired tests' 200,000,000 draws) while `bleu`
+    refused the same (the bootstrap's 100,000,000): one system's CI, one limit, before any scoring."""
+    import explainer.chrf as chrf
+    import explainer.ter as ter
+    from explainer.bleu.bootstrap import MAX_BOOTSTRAP_DRAWS
+    from explainer.cli import main
+
+    p = tmp_path / "h.txt"
+    p.write_text("the cat sat\n" * 20_000, encoding="utf-8")
+    monkeypatch.setattr(chrf, "score_chrf_corpus", lambda *a, **k: pytest.fail("scored before refusing"))
+    monkeypatch.setattr(ter, "score_ter_corpus", lambda *a, **k: pytest.fail("scored before refusing"))
+    errs = []
+    for cmd in ("bleu", "chrf", "ter"):
+        assert main([cmd, "--hyp", str(p), "--ref", str(p), "--bootstrap", "10000"]) == 2
+        errs.append(capsys.readouterr().err.split("error: ", 1)[1])
+    assert errs[0] == errs[1] == errs[2] and f"over the limit of {MAX_BOOTSTRAP_DRAWS:,}" in errs[0], errs

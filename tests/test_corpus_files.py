@@ -41,7 +41,7 @@ def test_format_by_content_whatever_the_name():
     assert detect_format(jl) == "jsonl"
     assert detect_format(["ref\tsysA", "a\tb", "c\td"]) == "tsv"
     assert detect_format(["a\tb", "c\td"]) == "lines"            # no ref… header: tabs inside segments
-    assert detect_format(["ref\tsysA", "a\tb\tc"]) == "lines"     # fields disagree with the header
+    assert detect_format(["ref\tsysA", "a\tb\tc"]) == "tsv"       # a header: uneven fields are refused (below)
     assert detect_format(["{not json} but a segment", "plain"]) == "lines"
     assert detect_format([]) == "lines"
     f = read_file(_lines(jl), WMT.format("hyp.X"))
@@ -49,6 +49,9 @@ def test_format_by_content_whatever_the_name():
     assert "JSON Lines" in f.described and "2 segments" in f.described
     f = read_file(b"ref\tA\tB\nr\ta\tb\n", "table.de")
     assert f.format == "tsv" and [n for n, _ in f.systems] == ["A", "B"] and "TSV" in f.described
+    with pytest.raises(TestSetError, match=r"t\.tsv, line 3: 2 tab-separated fields, the header has 3 \(line 1: "
+                                            r"ref, A, B\)"):
+        read_file(b"ref\tA\tB\nr\ta\tb\nr2\ta2\n", "t.tsv")  # issue 34: was read as plain lines, header = segment 1
     f = read_file(b"eins\nzwei\n", WMT.format("ref.A"))
     assert f.format == "lines" and f.lines == ["eins", "zwei"] and "2 lines" in f.described
 

@@ -166,3 +166,98 @@ def test_the_dialects_page_with_the_6kb_link_is_bounded():
     shown = " ".join(m.value for m in at.markdown) + " ".join(h.proto.body for h in at.get("html"))
     assert "too long to align" in shown
     assert spent < 30, spent
+
+
+# ------------------------------------------------------------------------------------ issue 34, item 3: ROUGE
+@pytest.mark.parametrize("extra", [[], ["--all-pairs"]])
+def test_cli_rouge_comparison_of_repeated_sentences_stays_cheap(extra):
+    """Issue 34: `dialects --metric rouge` on 'the cat. ' x 1111 against 'the dog. ' x 1111 took 18-25 s of CPU and
+    834 MB (--all-pairs 14.9 s): the rouge package's (pltrdy) summary-level ROUGE-L read back 1.2 million sentence
+    pairs one by one, rouge-metric filled a 2,222 x 2,222 LCS table in Python, and rouge-chinese loaded jieba's whole
+    dictionary for English text. Target 2 s; the limit leaves room for a busy test machine."""
+    code = ("import resource, sys\n"
+            "from explainer.cli import main\n"
+            "rc = main(sys.argv[1:])\n"
+            "u = resource.getrusage(resource.RUSAGE_SELF)\n"
+            # the peak of this process's own memory (ru_maxrss starts at the parent's size after fork + exec)
+            "hwm = next(ln.split()[1] for ln in open('/proc/self/status') if ln.startswith('VmHWM'))\n"
+            "print(u.ru_utime + u.ru_stime, hwm, file=sys.stderr)\n"
+            "sys.exit(rc)")
+    pre = "import resource; resource.setrlimit(resource.RLIMIT_CPU, (8, 8))\n"
+    r = subprocess.run([sys.executable, "-c", pre + code, "dialects", "--metric", "rouge", "--candidate",
+                        "the cat. " * 1111, "--ref", "the dog. " * 1111, *extra], cwd=ROOT, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-500:]
+    cpu, rss_kb = r.stderr.split()[-2:]
+    assert float(cpu) < 8 and int(rss_kb) < 500_000, (cpu, rss_kb)
+    assert '"pairs"' in r.stdout
+
+
+def test_pltrdy_reads_each_distinct_sentence_pair_once(monkeypatch):
+    import explainer.rouge.dialect_pltrdy as pl
+    from explainer.rouge import explain_rouge, score_rouge
+
+    calls = []
+    orig = pl.recon_lcs_pairs
+    monkeypatch.setattr(pl, "recon_lcs_pairs", lambda x, y: calls.append(1) or orig(x, y))
+    s = score_rouge("the cat. " * 1111, ["the dog. " * 1111], dialect="pltrdy", types="rougeL")
+    assert len(calls) == 4         # 'the cat' and '' (the space after the last '.') against 'the dog' and ''
+    tr = explain_rouge("the cat. " * 1111, ["the dog. " * 1111], dialect="pltrdy", types="rougeL")
+    assert tr.scores == s
+    assert any("scores only" in n for n in tr.notes)                     # 1.2 million pairs: no per-pair records
+    assert "per_ref_sentence" not in tr.per_reference[0]["rougeL"].detail
+
+
+@pytest.mark.parametrize("exclusive", [True, False])
+def test_pltrdy_repeated_sentences_are_the_packages_numbers(exclusive):
+    from rouge import Rouge
+
+    from explainer.rouge import explain_rouge, score_rouge
+
+    cases = [("the cat. " * 40, "the dog. the cat sat. " * 25),
+             ("a b c. b a. c c a b. " * 12, "b a c. a b. " * 15 + "c a b"),
+             ("x y. " * 30 + "y x z. " * 20, "z y x. x. " * 25)]
+    for c, r in cases:
+        want = Rouge(metrics=["rouge-l"], exclusive=exclusive).get_scores(c, r)[0]["rouge-l"]
+        got = score_rouge(c, [r], dialect="pltrdy", types="rougeL", exclusive=exclusive)["rougeL"]
+        assert (got.precision, got.recall, got.fmeasure) == (want["p"], want["r"], want["f"]), (c, r)
+        full = explain_rouge(c, [r], dialect="pltrdy", types="rougeL", exclusive=exclusive)
+        assert full.scores["rougeL"] == got
+        d = full.per_reference[0]["rougeL"].detail
+        assert d["hits"] == len(d["union"])                                # the per-pair records add up
+
+
+def test_pltrdy_distinct_sentence_pairs_are_refused_before_the_work(monkeypatch):
+    import explainer.rouge.dialect_pltrdy as pl
+    from explainer.rouge import score_rouge
+    from explainer.rouge.limits import LSUM_MAX_PAIRS, SummaryWorkTooLarge
+
+    monkeypatch.setattr(pl, "recon_lcs_pairs", lambda *a: pytest.fail("work before refusing"))
+    k = int(LSUM_MAX_PAIRS ** 0.5) + 2                                   # k x k distinct pairs, all sharing 'the'
+    c = " ".join(f"the c{i}." for i in range(k))
+    r = " ".join(f"the r{i}." for i in range(k))
+    with pytest.raises(SummaryWorkTooLarge, match="pairs of distinct sentences") as e:
+        score_rouge(c, [r], dialect="pltrdy", types="rouge1,rougeL")
+    assert e.value.types == ("rougeL",)
+    assert score_rouge(c, [r], dialect="pltrdy", types="rouge1")["rouge1"].fmeasure > 0   # ROUGE-1 alone is fine
+
+
+def test_jieba_without_its_dictionary_cuts_as_jieba():
+    """Text without a Han character looks up only the dictionary's ASCII keys: the committed ones are the loaded
+    dictionary's, and the cuts are jieba.cut's."""
+    import logging
+
+    import jieba
+
+    from explainer.rouge import jieba_words
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    assert jieba_words.ascii_entries(jieba.dt.FREQ) == jieba_words.ASCII_FREQ
+    assert jieba.dt.total == jieba_words.ASCII_TOTAL
+    texts = ["the cat. " * 50, "AT&T C++ c# 4S VISA CALL QQ RSS SIM IC IP PC BP x-ray 3.5% a_b T恤",
+             "Mr. Smith's cat, didn't it? U.S. growth was 3.5 % — naïve café ＡＢＣ", "PCAT&TC++VISAQQ 4s4S cc++",
+             "北京大学的学生 said AT&T", ""]
+    for t in texts:
+        assert jieba_words.jieba_cut(t) == list(jieba.cut(t)), t
+    assert not jieba_words.needs_dictionary(texts[0]) and jieba_words.needs_dictionary(texts[1])

@@ -198,3 +198,42 @@ def test_corpus_with_every_trace_is_capped_before_any_work(monkeypatch):
     monkeypatch.setattr(limits, "MAX_CORPUS_TRACE_CHARS", 129)
     full = explain_rouge_corpus(cands, refs, traces=True)
     assert full.item(1) is full.items[1]
+
+
+# ------------------------------------------------------------------------------- one call's whole work (issue 34)
+@pytest.mark.parametrize("dialect,scale", [("rouge-score", 4), ("rouge155", 40), ("rouge-metric", 40)])
+def test_one_calls_work_over_the_limit_is_refused_before_any_scoring(monkeypatch, dialect, scale):
+    """One segment with 10,000 references and seven types took 78 s and 2.8 GB: every type against every reference
+    is estimated from the token counts first (limits.MAX_SEGMENT_WORK; a full trace costs more per reference).
+    ``scale``: the limit and the references divided by it (the slower dialects' texts take longer to prepare)."""
+    from explainer.rouge import engine
+    from explainer.rouge.limits import SegmentWorkTooLarge
+
+    monkeypatch.setattr(limits, "MAX_SEGMENT_WORK", limits.MAX_SEGMENT_WORK // scale)
+    monkeypatch.setattr(engine, "_score_all", lambda *a, **k: pytest.fail("scored before refusing"))
+    types = "rouge1,rouge2,rougeL,rougeW-1.2,rougeS4"
+    for fn, n in ((explain_rouge, 12_000 // scale), (score_rouge, 40_000 // scale)):
+        refs = [f"a cat {i} sat on a mat" for i in range(n)]
+        with pytest.raises(SegmentWorkTooLarge, match=f"against {n:,} references") as e:
+            fn("the cat sat on the mat", refs, dialect=dialect, types=types)
+        assert e.value.types and set(e.value.reasons) == set(e.value.types)
+
+
+def test_the_costliest_types_are_named_and_the_rest_fits(monkeypatch):
+    """The types named are the costliest, and without them the call is within the limit (the Explain page leaves
+    them out and shows the others)."""
+    from explainer.rouge.limits import SegmentWorkTooLarge, segment_work
+    from explainer.rouge.types import parse_types
+
+    monkeypatch.setattr(limits, "MAX_SEGMENT_WORK", 200_000)
+    words = " ".join(f"w{i % 37}" for i in range(60))
+    types = ["rouge1", "rougeL", "rougeS*", "rougeSU*", "rougeW-1.2"]
+    with pytest.raises(SegmentWorkTooLarge) as e:
+        explain_rouge(words, [words] * 10, types=types)
+    rest = [t for t in types if t not in e.value.types]
+    work = segment_work(parse_types(types), 60, [60] * 10, full=True)
+    assert sum(work.values()) > 200_000 >= sum(work[t] for t in rest)
+    assert rest and all(work[t] >= work[r] for t in e.value.types for r in rest)
+    assert explain_rouge(words, [words] * 10, types=rest).scores["rouge1"].fmeasure == 1.0
+    monkeypatch.setattr(limits, "MAX_SEGMENT_WORK", 10**12)       # the estimate only refuses; the numbers are kept
+    assert score_rouge(words, [words] * 10, types=types)["rougeS*"].fmeasure == 1.0

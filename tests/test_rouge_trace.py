@@ -86,6 +86,21 @@ def test_alternative_flag_both_code_paths(monkeypatch):
     assert got == got_np == want and any(want) and not all(want)
 
 
+def test_alternative_flag_blocks_skip_rows_without_a_match(monkeypatch):
+    """Long pairs go through the NumPy blocks (growing from 16 rows; rows whose token is not in the candidate are
+    skipped): the same answers as the popcount path, on pairs with and without another LCS."""
+    rng = random.Random(9)
+    cases = [(["the", "dog"] * 300, ["the", "cat"] * 300), (["the", "dog"] * 300, ["dog", "the"] * 300)]
+    for _ in range(6):
+        a = [rng.choice("abcxyz") for _ in range(rng.randint(250, 700))]
+        cases.append((a, [rng.choice("abcq") for _ in range(rng.randint(250, 700))]))
+        cases.append((a, [t for t in a if t != "x"] + ["z"]))
+    got = [lcs_mod.alternative_exists(a, b, lcs_mod.lcs(a, b)) for a, b in cases]
+    monkeypatch.setattr(lcs_mod, "SMALL_PAIR_CELLS", 10**9)
+    want = [lcs_mod.alternative_exists(a, b, lcs_mod.lcs(a, b)) for a, b in cases]
+    assert got == want and any(want) and not all(want)
+
+
 @pytest.mark.parametrize("refs", [["the cat sat on the mat"], ["the cat sat on the mat", "a cat was sitting\nhere"]])
 @pytest.mark.parametrize("stem", [False, True])
 def test_call_snippet_reproduces_the_numbers(refs, stem):

@@ -29,7 +29,7 @@ from explainer.cli.io import (
     write_json,
 )
 
-__all__ = ["add_arguments", "run", "build_options", "MAX_BOOTSTRAP"]
+__all__ = ["add_arguments", "run", "build_options", "check_bootstrap", "MAX_BOOTSTRAP"]
 
 # The core's bound on --bootstrap N (explainer.bleu.bootstrap.MAX_BOOTSTRAP; a test checks they are equal), spelled
 # out here so that parsing the flags imports no core. The bound on resamples x segments is the core's
@@ -86,14 +86,16 @@ def build_options(args) -> dict:
     return opts
 
 
-def _check_bootstrap(args, n_segments: int) -> None:
-    if args.bootstrap is not None:
+def check_bootstrap(n: int | None, n_segments: int) -> None:
+    """``--bootstrap N`` of one system's corpus score (``bleu`` and ``chrf``): the core bootstrap's limits on the
+    resamples and the draws (resamples x segments), before any scoring."""
+    if n is not None:
         from explainer.bleu.bootstrap import check_bootstrap_size
 
         try:
-            check_bootstrap_size(args.bootstrap, n_segments)
+            check_bootstrap_size(n, n_segments)
         except ValueError as e:
-            raise CliError(f"--bootstrap {args.bootstrap:,}: {e}") from None
+            raise CliError(f"--bootstrap {n:,}: {e}") from None
 
 
 def run(args) -> int:
@@ -124,7 +126,7 @@ def _corpus(hyps, refs, args, d) -> int:
     import explainer.bleu as bleu
     from explainer.bleu.report import stats_dict
 
-    _check_bootstrap(args, len(hyps))
+    check_bootstrap(args.bootstrap, len(hyps))
     if args.full:           # the full corpus trace's limit, before the dialect's input checks and any trace
         from explainer.bleu.limits import check_corpus_trace_size
 

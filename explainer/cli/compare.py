@@ -54,6 +54,9 @@ ROUGE_MAX_BYTES = 150_000_000
 #: texts (~4 bytes per byte read), so ~0.7 GB at these limits (docs/limits.md)
 STRUCTURED_MAX_TEXTS = 600_000
 STRUCTURED_MAX_BYTES = 150_000_000
+#: --freq-corpus (compare-mt's word frequencies, e.g. the training data's target side) is read line by line and
+#: only its word counts are kept: ~10 s of CPU per 100 MB
+FREQ_CORPUS_MAX_BYTES = 100_000_000
 
 
 def _count(text: str) -> int:
@@ -636,14 +639,20 @@ def _comparemt_analyses(args, rep) -> dict:
     """compare-mt's analyses for --report: word accuracy by frequency bucket (--freq-corpus or the references),
     sentence-score buckets, source-length buckets (--source)."""
     from explainer.corpus.comparemt import sentence_buckets, source_length_buckets, word_accuracy
-    from explainer.inputs import iter_lines, read_lines
+    from explainer.inputs import ReadLimits, iter_lines, read_lines
 
     out: dict = {}
-    freq = iter_lines(args.freq_corpus) if getattr(args, "freq_corpus", None) else None
+    freq = None
+    if getattr(args, "freq_corpus", None):
+        limits = ReadLimits(max_bytes=FREQ_CORPUS_MAX_BYTES, hint="take a sample of it (e.g. `head -n 500000`)")
+        limits.check_sizes([args.freq_corpus])
+        freq = iter_lines(args.freq_corpus, limits=limits)
     out["word_accuracy"] = word_accuracy(rep, freq_corpus=freq)
     out["sentence_buckets"] = sentence_buckets(rep)
     if getattr(args, "source", None):
-        source = read_lines(args.source)
+        limits = ReadLimits(rep.n_segments + 1, REPORT_MAX_BYTES, hint="--source has one line per segment")
+        limits.check_sizes([args.source])
+        source = read_lines(args.source, limits=limits)
         ts = rep.testset.with_source(source, f"source {args.source}")
         out["source_length_buckets"] = source_length_buckets(rep, ts.source)
         out["source"] = ts.source
@@ -664,13 +673,11 @@ def _read_structured(args, systems, settings=None):
     from explainer.corpus.testset import MAX_SEGMENTS, testset_from_files
 
     def read_bytes(path: str) -> bytes:
+        from explainer.inputs import read_bytes as read_at_most
+
         if path == "-":
             raise CliError("stdin ('-') cannot be read with JSON Lines or TSV systems: give the files")
-        try:
-            with open(path, "rb") as fh:
-                return fh.read()
-        except OSError as e:
-            raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+        return read_at_most(path, STRUCTURED_MAX_BYTES, "TSV / JSON Lines input (read whole)")
 
     ts, detected = testset_from_files([(p, read_bytes(p)) for _, p in systems],
                                       [(p, read_bytes(p)) for p in args.ref], max_segments=MAX_SEGMENTS)

@@ -22,6 +22,12 @@ its errors raised as ``CliError``:
   reference stream; ``references[i]`` is the list of segment i's references. Files of different lengths
   (``"H has N lines but R has M: the files must be line-aligned (the explainer never truncates)"``) and an
   empty corpus (``"H is empty"``) are errors.
+* Limits of ``read_segments`` and ``read_corpus`` (the commands that keep their whole input in memory: ``bleu``,
+  ``rouge``, ``chrf``, ``dialects``, ``reproduce``): ``MAX_REFERENCES`` references per segment (``--ref`` files,
+  counted before reading), ``MAX_SEGMENTS`` segments (lines of each file) and ``MAX_INPUT_BYTES`` bytes of all
+  input files together (regular files measured before reading, every file counted while it is read); every
+  line within the limit on one text (a JSON Lines line: ``explainer.inputs.MAX_RECORD_CHARS``), refused as soon as
+  it is passed. ``compare`` streams its files and has its own limits.
 * ``aligned_blocks(paths, first=..., block=...)``: the same files read in lockstep, a block of lines at a time
   (``compare`` streams its files with it: flat memory), with the same messages as ``read_corpus``.
 * ``option_pairs(["KEY=VALUE", ...]) -> dict``: the ``-o`` flags (values stay strings; each core coerces them
@@ -59,11 +65,20 @@ if TYPE_CHECKING:
 
 __all__ = ["CliError", "read_lines", "read_segments", "read_corpus", "aligned_blocks", "corpus_items", "run_input",
            "option_pairs", "int_arg", "require_references", "check_argv", "check_stdout", "check_texts", "write_json",
-           "one_line"]
+           "one_line", "MAX_SEGMENTS", "MAX_REFERENCES", "MAX_INPUT_BYTES"]
 
 
 # Python's int/str conversion limit (sys.get_int_max_str_digits() default); explainer.inputs.MAX_INT_DIGITS too
 MAX_INT_DIGITS = 4300
+#: segments of one input (lines of each --hyp / --ref file, lines of a JSON Lines file) of the commands that keep
+#: it in memory; BLEU on 100,000 segments of ~165 bytes takes ~30 s of CPU (busy machine) and 0.17 GB
+MAX_SEGMENTS = 100_000
+#: references per segment (--ref files; references of a JSON Lines segment): video captioning has ~40
+MAX_REFERENCES = 100
+#: bytes of all input files together (~5 bytes of memory per byte read: ~0.3 GB at the limit)
+MAX_INPUT_BYTES = 50_000_000
+_LIMITS_HINT = ("split the input, or use `python -m explainer compare`, which streams its files (up to 1,000,000 "
+                "segments)")
 
 
 class CliError(Exception):
@@ -96,12 +111,21 @@ def read_lines(path: str) -> list[str]:
         return inputs.read_lines(path)
 
 
+def _read_limits():
+    from explainer.inputs import ReadLimits
+
+    return ReadLimits(MAX_SEGMENTS, MAX_INPUT_BYTES, what="lines (segments)", hint=_LIMITS_HINT)
+
+
 def read_segments(path: str) -> list[Segment]:
-    """The segments of a JSONL file or stdin (``"-"``); blank lines are skipped (line numbers count them)."""
+    """The segments of a JSONL file or stdin (``"-"``); blank lines are skipped (line numbers count them). Within
+    ``MAX_SEGMENTS`` lines, ``MAX_INPUT_BYTES`` bytes and ``MAX_REFERENCES`` references per segment."""
     from explainer import inputs
 
+    limits = _read_limits()
     with _as_cli_error():
-        return inputs.read_segments(path)
+        limits.check_sizes([path])
+        return inputs.read_segments(path, limits=limits, max_refs=MAX_REFERENCES)
 
 
 def require_references(segments: Iterable[Segment], metric: str) -> None:
@@ -116,12 +140,16 @@ def read_corpus(hyp_path: str, ref_paths: list[str]) -> tuple[list[str], list[li
     """Line-aligned corpus files: the candidates and, per candidate, its references (one per ``--ref``)."""
     if not ref_paths:
         raise CliError("corpus mode needs at least one --ref FILE")
+    if len(ref_paths) > MAX_REFERENCES:
+        raise CliError(f"{len(ref_paths):,} --ref files, over the limit of {MAX_REFERENCES} references per segment")
     from explainer import inputs
 
+    limits = _read_limits()
     with _as_cli_error():
         inputs.check_one_stdin([hyp_path] + ref_paths)
-        hyps = inputs.read_lines(hyp_path)
-        streams = [inputs.read_lines(r) for r in ref_paths]
+        limits.check_sizes([hyp_path] + ref_paths)
+        hyps = inputs.read_lines(hyp_path, limits=limits)
+        streams = [inputs.read_lines(r, limits=limits) for r in ref_paths]
         inputs.check_aligned([(inputs.shown_name(p), s) for p, s in zip([hyp_path] + ref_paths, [hyps] + streams)])
     return hyps, [list(x) for x in zip(*streams)]
 

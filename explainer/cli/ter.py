@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 
-from explainer.cli.bleu import MAX_BOOTSTRAP  # the bootstrap bound is the bleu command's (no core imported)
+from explainer.cli.bleu import MAX_BOOTSTRAP, check_bootstrap  # the bleu command's bounds (no core imported)
 from explainer.cli.io import CliError, add_segment_inputs, int_arg, option_pairs, run_input, write_json
 
 __all__ = ["add_arguments", "run", "build_options"]
@@ -78,8 +78,7 @@ def run(args) -> int:
         return ter.score_ter(cand, refs, dialect=d).to_dict()
 
     def corpus(hyps, refs) -> int:
-        if args.bootstrap is not None:
-            _check_bootstrap(args.bootstrap, len(hyps))
+        check_bootstrap(args.bootstrap, len(hyps))   # the bleu command's limits: one system's CI
         try:
             if args.full:
                 out = ter.explain_ter_corpus(hyps, refs, dialect=d, full=True).to_dict(full=True)
@@ -98,15 +97,6 @@ def run(args) -> int:
         return 0
 
     return run_input(args, per_segment, corpus, metric="TER")
-
-
-def _check_bootstrap(n: int, n_segments: int) -> None:
-    from explainer.corpus.significance import check_test_size
-
-    try:
-        check_test_size(n, n_segments, f"--bootstrap {n:,}")
-    except ValueError as e:
-        raise CliError(str(e)) from None
 
 
 def _bootstrap(d, st, n: int) -> dict:

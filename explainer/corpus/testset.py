@@ -71,7 +71,7 @@ def parse_jsonl(data: bytes, name: str) -> tuple[list[str], list[list[str]]]:
     ``candidate`` / ``prediction`` / ``hypothesis``, ``references`` / ``reference``); 1 to MAX_REFERENCES
     references per segment."""
     with _as_testset_error():
-        segments = inputs.parse_segments(inputs.decode_lines(data, name), name)
+        segments = inputs.parse_segments(inputs.decode_lines(data, name, max_chars=inputs.MAX_RECORD_CHARS), name)
     for lineno, cand, refs in segments:
         if not refs:
             raise TestSetError(f"{name}, line {lineno}: 'references' is empty; every segment needs at least one "
@@ -91,8 +91,10 @@ _REF_HEADER = re.compile(r"^\s*ref", re.IGNORECASE)
 
 
 def parse_tsv(data: bytes, name: str) -> tuple[list[tuple[str, list[str]]], list[list[str]]]:
-    """(systems, reference streams) of a .tsv file with a header line."""
-    lines = segment_lines(data, name)
+    """(systems, reference streams) of a .tsv file with a header line; every line has as many fields as the
+    header (else the message names the line and both counts), each within the limit on one text."""
+    with _as_testset_error():
+        lines = inputs.decode_lines(data, name, max_chars=inputs.MAX_RECORD_CHARS)
     if not lines:
         raise TestSetError(inputs.empty_message(name))
     header = [h.strip() for h in lines[0].split("\t")]
@@ -111,9 +113,14 @@ def parse_tsv(data: bytes, name: str) -> tuple[list[tuple[str, list[str]]], list
     for lineno, line in enumerate(lines[1:], 2):
         fields = line.split("\t")
         if len(fields) != len(header):
-            raise TestSetError(f"{name}, line {lineno}: {len(fields)} tab-separated fields, the header has "
-                               f"{len(header)}")
+            raise TestSetError(f"{name}, line {lineno}: {len(fields)} tab-separated field"
+                               f"{'s' if len(fields) != 1 else ''}, the header has {len(header)} (line 1: "
+                               f"{', '.join(header)}); a file whose first line is a header with a ref... column is "
+                               "read as TSV: give every line one field per column")
         for i, f in enumerate(fields):
+            if len(f) > MAX_INPUT_CHARS:
+                raise TestSetError(f"{name}, line {lineno}, column {header[i]}: {len(f):,} characters, over the "
+                                   f"limit of {MAX_INPUT_CHARS:,} per segment")
             cols[i].append(f)
     if not cols[0]:
         raise TestSetError(f"{name} has a header but no segments")
@@ -253,15 +260,15 @@ _NAME_SEPARATORS = "._/\\ "
 def detect_format(lines: Sequence[str]) -> str:
     """The format of a file's decoded lines, from its content alone (any file name): ``"jsonl"`` when every
     non-blank line is a JSON object (``{`` ... ``}``), ``"tsv"`` when the first line is a tab-separated header
-    with a ``ref…`` column and every line has as many fields, else ``"lines"`` (one segment per line)."""
+    with a ``ref…`` column (every column named), else ``"lines"`` (one segment per line). A TSV whose lines do not
+    all have the header's number of fields is refused by ``parse_tsv`` (naming the line and both counts), not read
+    as plain lines (its header would become segment 1)."""
     body = [ln for ln in lines if ln.strip()]
     if body and all(ln.lstrip().startswith("{") and ln.rstrip().endswith("}") for ln in body):
         return "jsonl"
     if lines and "\t" in lines[0]:
         header = [h.strip() for h in lines[0].split("\t")]
-        k = len(header)
-        if (any(_REF_HEADER.match(h) for h in header) and all(header)
-                and all(ln.count("\t") == k - 1 for ln in lines[1:])):
+        if any(_REF_HEADER.match(h) for h in header) and all(header):
             return "tsv"
     return "lines"
 
@@ -295,7 +302,7 @@ def read_file(data: bytes, name: str) -> LoadedFile:
     """A file of any name read by its content (:func:`detect_format`), with the messages of ``parse_jsonl``,
     ``parse_tsv`` and ``segment_lines``."""
     with _as_testset_error():
-        lines = inputs.decode_lines(data, name)
+        lines = inputs.decode_lines(data, name, max_chars=inputs.MAX_RECORD_CHARS)   # plain lines: checked below
     fmt = detect_format(lines)
     if fmt == "jsonl":
         cands, refs = parse_jsonl(data, name)

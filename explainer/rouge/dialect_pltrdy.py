@@ -27,17 +27,21 @@ See docs/dialects-packages.md.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from typing import Sequence
 
 from explainer.options import OptionSpec
 from explainer.rouge import lcs as lcs_mod
+from explainer.rouge import limits
 from explainer.rouge.aggregate import mean_scores
 from explainer.rouge.dialects import RougeDialect, multi_ref_option
+from explainer.rouge.jieba_words import jieba_cut
 from explainer.rouge.ngrams import ngram_counts, ngram_table
 from explainer.rouge.tokenize import Sentence, TokenizedText, Tokenizer
 from explainer.rouge.trace import TypeResult
 from explainer.text import Token
 
-__all__ = ["PltrdyDialect", "RougeChineseDialect", "pltrdy_f", "recon_lcs_words", "RECURSION_STEPS"]
+__all__ = ["PltrdyDialect", "RougeChineseDialect", "pltrdy_f", "recon_lcs_words", "recon_lcs_pairs", "RECURSION_STEPS"]
 
 _EXCLUSIVE = OptionSpec("exclusive", "bool", True,
                         "Rouge(exclusive=True) (the default): n-grams and words counted as SETS (a repeated n-gram "
@@ -53,39 +57,39 @@ def recon_lcs_words(x: list[str], y: list[str]) -> list[tuple[str, int, int]]:
     """``_recon_lcs(x, y)`` of the rouge package: the LCS of ``x`` (reference words) and ``y`` (candidate words)
     read back from the end: equal words go diagonal; else up (drop a reference word) when
     ``table[i-1, j] > table[i, j-1]``, otherwise left (drop a candidate word). Returns (word, i, j) in order
-    (0-based positions in x and y)."""
-    n, m = len(x), len(y)
-    table = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(1, n + 1):
-        xi = x[i - 1]
-        row, prev = table[i], table[i - 1]
-        for j in range(1, m + 1):
-            if xi == y[j - 1]:
-                row[j] = prev[j - 1] + 1
-            else:
-                a, b = prev[j], row[j - 1]
-                row[j] = a if a > b else b
-    out = []
-    i, j = n, m
-    steps = 0
-    while i > 0 and j > 0:
-        steps += 1
-        if x[i - 1] == y[j - 1]:
-            out.append((x[i - 1], i - 1, j - 1))
-            i -= 1
-            j -= 1
-        elif table[i - 1][j] > table[i][j - 1]:
-            i -= 1
-        else:
-            j -= 1
-    out.reverse()
+    (0-based positions in x and y); ``recon_lcs_words.last_steps``: the read-back's steps."""
+    pairs, steps = recon_lcs_pairs(x, y)
     recon_lcs_words.last_steps = steps       # the package's _recon recurses once per step
-    return out
+    return [(x[i], i, j) for i, j in pairs]
+
+
+def recon_lcs_pairs(x: Sequence[str], y: Sequence[str]) -> tuple[list[tuple[int, int]], int]:
+    """``_recon_lcs``'s (i, j) pairs, from the bit-parallel table (``lcs.backtrack`` with the package's tie rule:
+    a candidate word is dropped on ties), and the number of read-back steps. After the first pair (i0, j0) every
+    table value left is 0, so the read-back only moves left: ``steps = (n - i0) + m - L``."""
+    n, m = len(x), len(y)
+    if not n or not m:
+        return [], 0
+    pairs = lcs_mod.lcs_pairs(x, y, drop_candidate_on_ties=True)
+    return pairs, (n - (pairs[0][0] if pairs else n)) + m - len(pairs)
 
 
 #: the package's ``_recon`` recurses once per read-back step; beyond about this many steps (Python's default limit
 #: of 1,000 frames, less the ~10 frames above it) the real package raises RecursionError
 RECURSION_STEPS = 990
+
+
+def _memo_recon():
+    """``recon_lcs_pairs`` remembered per (reference sentence, candidate sentence) for one call."""
+    memo: dict = {}
+
+    def recon(rs: tuple, cs: tuple):
+        got = memo.get((rs, cs))
+        if got is None:
+            got = memo[(rs, cs)] = recon_lcs_pairs(rs, cs)
+        return got
+
+    return recon
 
 
 class _SplitTokenizer(Tokenizer):
@@ -136,6 +140,39 @@ class PltrdyDialect(RougeDialect):
     def _setup(self) -> None:
         super()._setup()
         self.exclusive = bool(self.options["exclusive"])
+
+    # ---- the work of the summary-level ROUGE-L -----------------------------------------------------------
+    #: ROUGE-L is summary level here: one LCS per (reference sentence, candidate sentence)
+    summary_kinds = frozenset({"L"})
+
+    def summary_work(self, cand: TokenizedText, preps) -> tuple[int, int]:
+        """ROUGE-L reads back one LCS per pair of DISTINCT sentences (equal pairs are read once): at most
+        ``LSUM_MAX_PAIRS`` such pairs and ``LSUM_MAX_CELLS`` table cells per call, over all references, checked
+        before any scoring. Returns every pair's (sentence pairs, cells): the trace records each pair."""
+        if not any(t.kind == "L" for t in self.types):
+            return 0, 0
+        c_sents = cand.sentence_tokens or []
+        c_distinct = {tuple(s) for s in c_sents}
+        c_tokens, c_distinct_tokens = sum(map(len, c_sents)), sum(map(len, c_distinct))
+        pairs = cells = distinct_pairs = distinct_cells = 0
+        for p in preps:
+            r_sents = p.sentence_tokens or []
+            r_distinct = {tuple(s) for s in r_sents}
+            pairs += len(r_sents) * len(c_sents)
+            cells += sum(map(len, r_sents)) * c_tokens
+            distinct_pairs += len(r_distinct) * len(c_distinct)
+            distinct_cells += sum(map(len, r_distinct)) * c_distinct_tokens
+        max_pairs, max_cells = limits.LSUM_MAX_PAIRS, limits.LSUM_MAX_CELLS
+        over = ((f"{distinct_pairs:,} pairs of distinct sentences, over the explainer's limit of {max_pairs:,}"
+                 " (explainer.rouge.limits.LSUM_MAX_PAIRS)") if distinct_pairs > max_pairs else
+                (f"{distinct_cells:,} table cells, over the explainer's limit of {max_cells:,} "
+                 "(explainer.rouge.limits.LSUM_MAX_CELLS)") if distinct_cells > max_cells else None)
+        if over:
+            why = (f"{self.short_label}'s ROUGE-L compares every reference sentence with every candidate sentence "
+                   f"(sentences end at every '.'): {over}")
+            raise limits.SummaryWorkTooLarge(f"{why}. Shorten the texts, use fewer references, or leave rougeL out.",
+                                      ("rougeL",), {"rougeL": why})
+        return pairs, cells
 
     @classmethod
     def f_rule(cls, options: dict) -> str:
@@ -286,50 +323,68 @@ class PltrdyDialect(RougeDialect):
                 "alternative_lcs_exists": lcs_mod.alternative_exists(r, c, res), "tie_rule": LCS_TIE_RULE}
 
     def _lcs(self, cand: TokenizedText, ref: TokenizedText, full: bool):
-        """``rouge_l_summary_level``: the union of LCS words over every (reference sentence, candidate sentence)."""
+        """``rouge_l_summary_level``: the union of LCS words over every (reference sentence, candidate sentence).
+        Equal sentence pairs have the same LCS: each distinct pair is read back once, and counted as often as it
+        occurs."""
         ex = self.exclusive
         m = len(set(ref.tokens)) if ex else len(ref.tokens)
         n = len(set(cand.tokens)) if ex else len(cand.tokens)
+        recon = _memo_recon()
+        r_count = Counter(tuple(s) for s in ref.sentence_tokens)
+        c_count = Counter(tuple(s) for s in cand.sentence_tokens)
+        words: set = set()
+        listed = deepest = 0
+        for rs, kr in r_count.items():
+            for cs, kc in c_count.items():
+                pairs, steps = recon(rs, cs)
+                deepest = max(deepest, steps)
+                if ex:
+                    words |= {rs[i] for i, _ in pairs}
+                else:
+                    listed += len(pairs) * kr * kc
+        hits = len(words) if ex else listed
+        if not full:
+            return hits, m, n, None
+        # the LCS of all words (the keys every ROUGE-L trace has, for the table and the alignment), then the
+        # package's own counting: the union of the LCS words per sentence pair
+        detail = dict(self._flat_lcs(cand, ref))
+        detail.update(self._per_pair(cand, ref, recon))
+        detail.update({"ref_words": m, "cand_words": n, "hits": hits,
+                       "rule": ("hits = distinct words in the union of the LCS words of every (reference sentence, "
+                                "candidate sentence) pair; m, n = distinct words" if ex else
+                                "hits = sum of the LCS lengths of every (reference sentence, candidate sentence) "
+                                "pair; m, n = words"),
+                       "package_tie_rule": "rouge _recon_lcs: diagonal on equal words; else up (drop a reference "
+                                           "word) when table[i-1][j] > table[i][j-1], otherwise left (drop a "
+                                           "candidate word)",
+                       "recursion_steps": deepest})
+        if deepest >= RECURSION_STEPS:
+            detail["library_error"] = (
+                f"RecursionError: the package reads each LCS back recursively, one call per step; the longest "
+                f"read-back here takes {deepest} steps, beyond Python's default limit of 1,000 frames, so the "
+                "real package fails on this pair (the explainer computes the value it would return)")
+        return hits, m, n, detail
+
+    def _per_pair(self, cand: TokenizedText, ref: TokenizedText, recon) -> dict:
+        """The trace's record of every sentence pair in order (``per_ref_sentence``) and the union as the package
+        builds it (a list when ``exclusive=False``). The engine keeps it to ``SUMMARY_TRACE_MAX_PAIRS`` pairs
+        (``summary_work``; above, the scores only)."""
+        ex = self.exclusive
         union: set | list = set() if ex else []
         steps = []
-        deepest = 0
         for ri, rs in enumerate(ref.sentence_tokens):
             prev = len(union)
             per = []
             for ci, cs in enumerate(cand.sentence_tokens):
-                words = recon_lcs_words(rs, cs)
-                deepest = max(deepest, recon_lcs_words.last_steps)
+                pairs, _ = recon(tuple(rs), tuple(cs))
+                lcs_words = [rs[i] for i, _ in pairs]
                 if ex:
-                    union |= {w for w, _, _ in words}
+                    union |= set(lcs_words)
                 else:
-                    union.extend(w for w, _, _ in words)
-                if full:
-                    per.append({"cand_sentence": ci, "lcs": [w for w, _, _ in words],
-                                "pairs": [[i, j] for _, i, j in words]})
-            if full:
-                steps.append({"ref_sentence": ri, "lcs_per_cand_sentence": per, "new_words": len(union) - prev})
-        hits = len(union)
-        detail = None
-        if full:
-            # the LCS of all words (the keys every ROUGE-L trace has, for the table and the alignment), then the
-            # package's own counting: the union of the LCS words per sentence pair
-            detail = dict(self._flat_lcs(cand, ref))
-            detail.update({"ref_words": m, "cand_words": n, "hits": hits,
-                      "union": sorted(union) if ex else list(union), "per_ref_sentence": steps,
-                      "rule": ("hits = distinct words in the union of the LCS words of every (reference sentence, "
-                               "candidate sentence) pair; m, n = distinct words" if ex else
-                               "hits = sum of the LCS lengths of every (reference sentence, candidate sentence) "
-                               "pair; m, n = words"),
-                      "package_tie_rule": "rouge _recon_lcs: diagonal on equal words; else up (drop a reference "
-                                          "word) when table[i-1][j] > table[i][j-1], otherwise left (drop a candidate "
-                                          "word)",
-                      "recursion_steps": deepest})
-            if deepest >= RECURSION_STEPS:
-                detail["library_error"] = (
-                    f"RecursionError: the package reads each LCS back recursively, one call per step; the longest "
-                    f"read-back here takes {deepest} steps, beyond Python's default limit of 1,000 frames, so the "
-                    "real package fails on this pair (the explainer computes the value it would return)")
-        return hits, m, n, detail
+                    union.extend(lcs_words)
+                per.append({"cand_sentence": ci, "lcs": lcs_words, "pairs": [[i, j] for i, j in pairs]})
+            steps.append({"ref_sentence": ri, "lcs_per_cand_sentence": per, "new_words": len(union) - prev})
+        return {"union": sorted(union) if ex else list(union), "per_ref_sentence": steps}
 
     # ---- what the package returns ------------------------------------------------------------------
     def reported(self, scores):
@@ -374,23 +429,6 @@ def cut_sent(para: str) -> list[str]:
     return para.rstrip().split("\n")
 
 
-_JIEBA = None
-
-
-def jieba_cut(text: str) -> list[str]:
-    """``list(jieba.cut(text))`` (jieba 0.42.1, default mode: accurate, HMM on); jieba's dictionary is loaded once
-    (its log line about it is silenced)."""
-    global _JIEBA
-    if _JIEBA is None:
-        import logging
-
-        import jieba
-
-        jieba.setLogLevel(logging.WARNING)
-        _JIEBA = jieba
-    return list(_JIEBA.cut(text))
-
-
 class RougeChineseDialect(PltrdyDialect):
     name = "rouge-chinese"
     label = "rouge-chinese 1.0.3 over jieba 0.42.1"
@@ -402,6 +440,8 @@ class RougeChineseDialect(PltrdyDialect):
                           "the text is already split into words by spaces", label="jieba segmentation"),
                _EXCLUSIVE, multi_ref_option("best-f", ("best-f",)))
     splitter_label = "after 。！？? and ellipses, and at newlines (rouge-chinese cut_sent)"
+    summary_kinds = RougeDialect.summary_kinds       # its ROUGE-L is one LCS over all words
+    summary_work = RougeDialect.summary_work
     short_label = "rouge-chinese + jieba"
     row_note = "rouge-chinese over jieba words, as the Chinese fine-tuning scripts score"
     _report = _SplitTokenizer("rouge-chinese", "splits words at spaces (after jieba)")

@@ -27,6 +27,7 @@ import math
 from collections import Counter
 
 from explainer.options import OptionSpec
+from explainer.rouge import lcs as lcs_mod
 from explainer.rouge.dialects import RougeDialect
 from explainer.rouge.ngrams import ngram_table
 from explainer.rouge.scoring import Score
@@ -65,18 +66,6 @@ def _build_ngrams(sent, n) -> Counter:
     for i in range(len(sent) - n + 1):
         c[tuple(sent[i:i + n])] += 1
     return c
-
-
-def _lcs_table(a, b):
-    m, n = len(a), len(b)
-    t = [[0] * (n + 1) for _ in range(m + 1)]
-    for i in range(1, m + 1):
-        for j in range(1, n + 1):
-            if a[i - 1] == b[j - 1]:
-                t[i][j] = t[i - 1][j - 1] + 1
-            else:
-                t[i][j] = max(t[i - 1][j], t[i][j - 1])
-    return t
 
 
 def _wlcs_table(a, b, weight):
@@ -274,7 +263,9 @@ class RougeMetricDialect(RougeDialect):
         for ri, ref in enumerate(refs):
             union: set = set()
             for hyp in hyps:                # built as PyRouge builds it: the set's iteration order is the same
-                union = union.union(j for _, j in _lcs_elements(hyp, ref, _lcs_table(hyp, ref)))
+                # PyRouge's _lcs_elements(hyp, ref, _lcs_table(hyp, ref)): the same (i, j) in the same order, read
+                # from the bit-parallel table (its tie rule drops a reference token when table[i][j] == table[i][j-1])
+                union = union.union(j for _, j in lcs_mod.lcs_pairs(hyp, ref, drop_candidate_on_ties=True))
             took = []
             for j in union:                 # set order, as PyRouge iterates it
                 u = (ref[j],)

@@ -31,6 +31,7 @@ from explainer.dialect import Dialect
 from explainer.options import OptionSpec, format_value
 from explainer.rouge import lcs as lcs_mod
 from explainer.rouge.aggregate import bootstrap, mean_scores
+from explainer.rouge.limits import check_summary_work
 from explainer.rouge.ngrams import ngram_overlap, ngram_table
 from explainer.rouge.scoring import Score, f1_rouge_score, safe_div
 from explainer.rouge.skipgram import skip_overlap, skip_table
@@ -276,6 +277,17 @@ class RougeDialect(Dialect):
         if full:
             detail = dict(skip_table(r, c, rtype.skip, su=su, su_last_token=self.su_last_token), max_gap=rtype.skip)
         return hits, rtot, ctot, detail
+
+    # ---- the work of summary-level types ------------------------------------------------------------
+    #: the kinds whose work and trace grow with sentence pairs (``explainer.rouge.limits``)
+    summary_kinds: ClassVar[frozenset] = SENTENCE_KINDS
+
+    def summary_work(self, cand: TokenizedText, preps: Sequence[TokenizedText]) -> tuple[int, int]:
+        """Refuse this call's summary-level types over their work limits (``SummaryWorkTooLarge``), before any
+        scoring; returns (sentence pairs, table cells), which the trace limits read."""
+        if not self.needs_sentences:
+            return 0, 0
+        return check_summary_work(self.types, cand.sentence_tokens or [], [p.sentence_tokens or [] for p in preps])
 
     def limited_detail(self, rtype: RougeType, result: TypeResult, note: str) -> dict:
         """The ``detail`` of a type whose full trace is over the trace limits: what the fast path recorded (the

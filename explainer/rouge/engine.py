@@ -11,9 +11,10 @@ from typing import Any, Sequence
 from explainer.errors import ExplainerInputError
 from explainer.gcpause import gc_paused
 from explainer.rouge.dialects import MULTI_REF_POLICIES, RougeDialect
-from explainer.rouge.limits import check_corpus_trace_size, check_summary_work, limited_types
+from explainer.rouge.limits import check_corpus_trace_size, check_segment_work, limited_types
 from explainer.rouge.registry import DIALECTS, get_dialect
 from explainer.rouge.scoring import Score
+from explainer.rouge.skipgram import check_skip_bigrams
 from explainer.rouge.tokenize import TokenizedText
 from explainer.rouge.trace import RougeCorpusTrace, RougeTextView, RougeTrace
 from explainer.text import check_length
@@ -97,11 +98,17 @@ def _score_one(d: RougeDialect, rtype, cand: TokenizedText, ref: TokenizedText, 
     return res
 
 
-def _summary_work(d: RougeDialect, cand: TokenizedText, preps: list[TokenizedText]) -> tuple[int, int]:
-    """Refuse a summary-level type over its limit before any scoring; (sentence pairs, table cells)."""
-    if not d.needs_sentences:
-        return 0, 0
-    return check_summary_work(d.types, cand.sentence_tokens or [], [p.sentence_tokens or [] for p in preps])
+def _summary_work(d: RougeDialect, cand: TokenizedText, preps: list[TokenizedText], *,
+                  full: bool) -> tuple[int, int]:
+    """Refuse a type over its limit, then the call over its whole work, before any scoring; (sentence pairs,
+    table cells) of the summary-level types, for the trace limits."""
+    work = d.summary_work(cand, preps)
+    for t in d.types:
+        if t.kind in ("S", "SU"):
+            for p in [cand] + preps:
+                check_skip_bigrams(len(p.tokens), t.skip)
+    check_segment_work(d.types, len(cand.tokens), [len(p.tokens) for p in preps], full=full)
+    return work
 
 
 def _fast_scores(d: RougeDialect, candidate: str, refs: list[str], *, cache_refs: bool):
@@ -110,7 +117,7 @@ def _fast_scores(d: RougeDialect, candidate: str, refs: list[str], *, cache_refs
         preps = [d.prepare_reference(r) for r in refs]
     else:
         preps = [d.prepare(r, need_sents=d.needs_sentences, full=False) for r in refs]
-    _summary_work(d, cand, preps)
+    _summary_work(d, cand, preps, full=False)
     return _score_all(d, cand, preps, False)
 
 
@@ -137,7 +144,7 @@ def _explain(d: RougeDialect, candidate: str, refs: list[str], notes: list[str])
     cand = d.prepare(candidate, need_sents=need, full=True, what="candidate")
     preps = [d.prepare(r, need_sents=need, full=True, what=f"reference {i + 1}" if len(refs) > 1 else "reference")
              for i, r in enumerate(refs)]
-    limited = limited_types(d.types, *_summary_work(d, cand, preps))
+    limited = limited_types(d.types, *_summary_work(d, cand, preps, full=True), kinds=d.summary_kinds)
     per_ref, scores, chosen, pooled = _score_all(d, cand, preps, True, limited)
 
     def text_view(p: TokenizedText, role: str, idx: int | None) -> RougeTextView:

@@ -177,14 +177,17 @@ def lcs(ref: Sequence[str], can: Sequence[str]) -> LcsResult:
     return LcsResult(length, backtrack(rows, ref, can), rows, br._masks)
 
 
-def lcs_pairs(ref: Sequence[str], can: Sequence[str], masks: dict | None = None) -> list[tuple[int, int]]:
+def lcs_pairs(ref: Sequence[str], can: Sequence[str], masks: dict | None = None, *,
+              drop_candidate_on_ties: bool = False) -> list[tuple[int, int]]:
     """``lcs(ref, can).pairs`` (the same bit rows and backtrace), without building an ``LcsResult``: short pairs
     (summary-level types compare thousands of them) keep their few rows in a list. ``masks``: ``masks_of(can)``,
-    when the caller has it."""
+    when the caller has it. ``drop_candidate_on_ties``: the other tie rule (``backtrack``)."""
     if not ref or not can:
         return []
     if len(ref) * len(can) > SMALL_PAIR_CELLS:
-        return lcs(ref, can).pairs
+        br = BitRows(ref, can)
+        return backtrack(br._all if br._all is not None else br, ref, can,
+                         drop_candidate_on_ties=drop_candidate_on_ties)
     full = (1 << len(can)) - 1
     get = (masks if masks is not None else masks_of(can)).get
     v = full
@@ -193,7 +196,7 @@ def lcs_pairs(ref: Sequence[str], can: Sequence[str], masks: dict | None = None)
         u = v & get(tok, 0)
         v = ((v + u) | (v - u)) & full
         rows.append(v)
-    return backtrack(rows, ref, can)
+    return backtrack(rows, ref, can, drop_candidate_on_ties=drop_candidate_on_ties)
 
 
 def _rows_values(rows: Sequence[int], n: int) -> np.ndarray:
@@ -204,8 +207,8 @@ def _rows_values(rows: Sequence[int], n: int) -> np.ndarray:
     buf = b"".join(v.to_bytes(nbytes, "little") for v in rows)
     bits = np.unpackbits(np.frombuffer(buf, dtype=np.uint8).reshape(len(rows), nbytes), axis=1,
                          bitorder="little")[:, :n]
-    out = np.zeros((len(rows), n + 1), dtype=np.int64)
-    np.cumsum(1 - bits.astype(np.int64), axis=1, out=out[:, 1:])
+    out = np.zeros((len(rows), n + 1), dtype=np.int32)          # values <= n: half the memory of int64
+    np.cumsum(1 - bits, axis=1, dtype=np.int32, out=out[:, 1:])
     return out
 
 
@@ -284,22 +287,27 @@ def _other_pair_blocks(ref: Sequence[str], can: Sequence[str], res: LcsResult, r
     if chosen is not None:
         for i, j in res.pairs:
             chosen[i, j] = True
-    step = max(1, min(512, 2_000_000 // max(n, 1)))
-    for i0 in range(0, m, step):
-        i1 = min(m, i0 + step)
+    most = max(1, min(512, 2_000_000 // max(n, 1)))
+    step = min(16, most)           # small blocks first: in a repetitive text another LCS shows in the first rows
+    i1 = 0
+    while i1 < m:
+        i0, i1 = i1, min(m, i1 + step)
+        step = min(2 * step, most)
         eq = rid[i0:i1, None] == cid[None, :]
-        if not eq.any():
+        rows = np.flatnonzero(eq.any(axis=1)) + i0                    # only rows with a matching token
+        if not len(rows):
             continue
-        pre = _rows_values(res.rows[i0:i1], n)[:, :n]                 # c(ref[:i], can[:j]) for j < n
-        suf = _rows_values([rev[m - i - 1] for i in range(i0, i1)], n)  # [k] = LCS(ref[i+1:], last k of can)
-        # suffix after candidate j is the last n-j-1 tokens
-        tot = pre + 1 + suf[:, n - 1 - np.arange(n)]
-        on = eq & (tot == L)
+        eq = eq[rows - i0]
+        pre = _rows_values([res.rows[i] for i in rows], n)[:, :n]     # c(ref[:i], can[:j]) for j < n
+        suf = _rows_values([rev[m - i - 1] for i in rows], n)         # [k] = LCS(ref[i+1:], last k of can)
+        # the suffix after candidate j is the last n-j-1 tokens: column n-1-j, the columns reversed (a view)
+        tot = pre + suf[:, n - 1::-1]
+        on = eq & (tot == L - 1)
         if chosen is not None:
-            if (on & ~chosen[i0:i1]).any():
+            if (on & ~chosen[rows]).any():
                 return True
         else:
             for a, b in zip(*np.nonzero(on)):
-                if (i0 + int(a), int(b)) not in chosen_set:
+                if (int(rows[a]), int(b)) not in chosen_set:
                     return True
     return False

@@ -17,6 +17,13 @@ for a full trace, while every other request waited.
 * Full traces: above ``SUMMARY_TRACE_MAX_PAIRS`` sentence pairs or ``SUMMARY_TRACE_MAX_CELLS`` cells, a
   summary-level type's trace degrades to its scores only: its ``detail`` holds ``limited`` (the reason) instead of
   the per-sentence alignments, and the trace's notes say so. The numbers are the same.
+* One call's whole work (every type against every reference): at most ``MAX_SEGMENT_WORK`` units, estimated
+  from the token counts before any scoring (``segment_work``: a unit is about one Python-level step: a token of an
+  n-gram count, a skip-bigram, a cell of a pure-Python table, and a fixed cost per type and reference, larger
+  for a full trace). The limits above bound one type on one pair of texts; this one bounds their product with the
+  number of references and types (one segment with 10,000 references and seven types took 78 s and 2.8 GB).
+  Above it: ``SegmentWorkTooLarge`` (a ``SummaryWorkTooLarge``) naming the costliest types, whose removal would
+  bring the call within the limit (the Explain page leaves them out).
 * A corpus with every item's full trace (``explain_rouge_corpus(traces=True)``) covers at most
   ``MAX_CORPUS_TRACE_CHARS`` characters (all candidates and references): a full trace takes ~200-300 bytes per
   character, and 12,000 items took 2.6 GB (rouge155: 5.5 GB). Above it: ``TraceTooLarge``, before any work;
@@ -29,8 +36,9 @@ from typing import Sequence
 from explainer.errors import ExplainerInputError, TraceTooLarge
 
 __all__ = ["LSUM_MAX_PAIRS", "LSUM_MAX_CELLS", "WLCS_MAX_TOTAL_CELLS", "SUMMARY_TRACE_MAX_PAIRS",
-           "SUMMARY_TRACE_MAX_CELLS", "MAX_CORPUS_TRACE_CHARS", "SummaryWorkTooLarge", "summary_work",
-           "check_summary_work", "limited_types", "check_corpus_trace_size"]
+           "SUMMARY_TRACE_MAX_CELLS", "MAX_CORPUS_TRACE_CHARS", "MAX_SEGMENT_WORK", "SummaryWorkTooLarge",
+           "SegmentWorkTooLarge", "summary_work", "check_summary_work", "limited_types", "check_corpus_trace_size",
+           "segment_work", "check_segment_work"]
 
 #: ROUGE-Lsum: most sentence pairs (reference sentences x candidate sentences, over all references) per call
 LSUM_MAX_PAIRS = 50_000
@@ -46,6 +54,12 @@ SUMMARY_TRACE_MAX_PAIRS = 5_000
 SUMMARY_TRACE_MAX_CELLS = 2_000_000
 #: characters (all candidates + all references) of a corpus whose every item's full trace is kept
 MAX_CORPUS_TRACE_CHARS = 1_000_000
+#: work units of one call (``segment_work``; a unit is ~1 µs of CPU on a busy machine, ~0.4 µs idle): 200
+#: references of 15 tokens with seven types and a full trace are ~0.8 million units (0.45 s busy), ROUGE-S* with a
+#: full trace on two texts of 1,500 tokens ~4.5 million (2.9 s busy)
+MAX_SEGMENT_WORK = 20_000_000
+#: units charged per type and reference whatever the texts (the result and its records); a full trace more
+_PAIR_COST, _PAIR_COST_FULL = 100, 400
 
 _SUMMARY_KINDS = ("Lsum", "W")
 
@@ -64,7 +78,7 @@ def summary_work(cand_sents: Sequence[Sequence[str]], refs_sents: Sequence[Seque
 
 
 def _label(rtype) -> str:
-    return "ROUGE-Lsum" if rtype.kind == "Lsum" else f"ROUGE-W ({rtype.name})"
+    return {"Lsum": "ROUGE-Lsum", "W": f"ROUGE-W ({rtype.name})"}.get(rtype.kind, f"summary-level {rtype.name}")
 
 
 class SummaryWorkTooLarge(ExplainerInputError):
@@ -111,15 +125,16 @@ def check_summary_work(types, cand_sents, refs_sents) -> tuple[int, int]:
     return pairs, cells
 
 
-def limited_types(types, pairs: int, cells: int) -> dict[str, str]:
-    """{type name: note} for the summary-level types whose full trace is over the trace limits."""
+def limited_types(types, pairs: int, cells: int, kinds=_SUMMARY_KINDS) -> dict[str, str]:
+    """{type name: note} for the summary-level types (``kinds``: the dialect's) whose full trace is over the trace
+    limits."""
     if pairs <= SUMMARY_TRACE_MAX_PAIRS and cells <= SUMMARY_TRACE_MAX_CELLS:
         return {}
     why = (f"{pairs:,} sentence pairs" if pairs > SUMMARY_TRACE_MAX_PAIRS else f"{cells:,} table cells")
     return {t.name: (f"{_label(t)}: scores only — the per-sentence alignments are not traced for {why} (the trace "
                      f"limits are {SUMMARY_TRACE_MAX_PAIRS:,} sentence pairs and {SUMMARY_TRACE_MAX_CELLS:,} cells); "
                      "the numbers are computed in full")
-            for t in types if t.kind in _SUMMARY_KINDS}
+            for t in types if t.kind in kinds}
 
 
 def check_corpus_trace_size(n_chars: int, n_items: int) -> None:
@@ -129,3 +144,51 @@ def check_corpus_trace_size(n_chars: int, n_items: int) -> None:
             f"{MAX_CORPUS_TRACE_CHARS:,} characters for a corpus with every item's trace "
             "(explainer.rouge.limits.MAX_CORPUS_TRACE_CHARS). Score the corpus without traces (CLI: without --full) "
             "and build the items you need with explain_rouge_corpus(...).item(i).")
+
+
+class SegmentWorkTooLarge(SummaryWorkTooLarge):
+    """One call's estimated work over ``MAX_SEGMENT_WORK``; ``types``: the costliest types, whose removal would
+    bring it within the limit."""
+
+
+def _type_work(t, c: int, r: int, full: bool) -> int:
+    from explainer.rouge.skipgram import skip_bigram_count
+
+    if t.kind in ("S", "SU"):
+        work = skip_bigram_count(c, t.skip) + skip_bigram_count(r, t.skip) + c + r
+        return 4 * work if full else work                  # a full trace counts them again and tabulates them
+    if t.kind == "W":
+        return (c * r) // 4 + c + r                         # a table in Python (also WLCS_MAX_TOTAL_CELLS)
+    if t.kind == "L":                                       # bit rows; a trace also looks for another LCS
+        return c + r + (c * r) // 500 + ((c * r) // 200 if full else 0)
+    return c + r
+
+
+def segment_work(types, cand_tokens: int, ref_tokens: Sequence[int], *, full: bool) -> dict[str, int]:
+    """{type name: estimated work units} of scoring a candidate of ``cand_tokens`` tokens against references of
+    ``ref_tokens`` tokens (``full``: with the full trace)."""
+    pair = _PAIR_COST_FULL if full else _PAIR_COST
+    return {t.name: sum(_type_work(t, cand_tokens, r, full) + pair for r in ref_tokens) for t in types}
+
+
+def check_segment_work(types, cand_tokens: int, ref_tokens: Sequence[int], *, full: bool) -> int:
+    """Raise SegmentWorkTooLarge when the estimated work of the call is over ``MAX_SEGMENT_WORK``; returns it."""
+    per_type = segment_work(types, cand_tokens, ref_tokens, full=full)
+    total = sum(per_type.values())
+    if total <= MAX_SEGMENT_WORK:
+        return total
+    left, names = total, []
+    for name, work in sorted(per_type.items(), key=lambda kv: -kv[1]):
+        if left <= MAX_SEGMENT_WORK:
+            break
+        names.append(name)
+        left -= work
+    why = (f"scoring {len(per_type)} ROUGE type{'s' if len(per_type) != 1 else ''} against {len(ref_tokens):,} "
+           f"reference{'s' if len(ref_tokens) != 1 else ''} ({'with' if full else 'without'} the full trace) is "
+           f"about {total:,} units of work, over the explainer's limit of {MAX_SEGMENT_WORK:,} per segment "
+           f"(explainer.rouge.limits.MAX_SEGMENT_WORK); the costliest: {', '.join(names)}")
+    reasons = {n: (f"{n} is about {per_type[n]:,} of the {total:,} units of work of scoring every type against every "
+                   f"reference, over the explainer's limit of {MAX_SEGMENT_WORK:,} per segment "
+                   "(explainer.rouge.limits.MAX_SEGMENT_WORK)") for n in names}
+    raise SegmentWorkTooLarge(f"{why}. Use fewer references or types, shorter texts, or a maximum skip gap "
+                              "(rougeS4 instead of rougeS*).", tuple(names), reasons)

@@ -11,19 +11,34 @@ from typing import Sequence
 
 from explainer.errors import ExplainerInputError
 
-__all__ = ["skip_bigrams", "su_unigrams", "skip_overlap", "skip_table", "SKIP_BIGRAMS_MAX"]
+__all__ = ["skip_bigrams", "su_unigrams", "skip_overlap", "skip_table", "SKIP_BIGRAMS_MAX", "skip_bigram_count",
+           "check_skip_bigrams"]
 
 SKIP_BIGRAMS_MAX = 20_000_000   # refuse (clearly) to enumerate more skip-bigrams than this for one text
+
+
+def skip_bigram_count(n: int, skip: int | None) -> int:
+    """How many skip-bigrams ``n`` tokens have (pairs i < j with j - i <= skip + 1; skip None: every pair)."""
+    if skip is None or skip + 1 >= n - 1:
+        return n * (n - 1) // 2 if n > 1 else 0
+    k = skip + 1               # the first n - k tokens have k partners each, the last k: k-1, ..., 0
+    return (n - k) * k + k * (k - 1) // 2
+
+
+def check_skip_bigrams(n: int, skip: int | None) -> int:
+    """Refuse a text of ``n`` tokens with more than ``SKIP_BIGRAMS_MAX`` skip-bigrams; returns their number."""
+    total = skip_bigram_count(n, skip)
+    if total > SKIP_BIGRAMS_MAX:
+        raise ExplainerInputError(
+            f"ROUGE-S{'*' if skip is None else skip} on {n:,} tokens means {total:,} skip-bigrams; the explainer's "
+            f"limit is {SKIP_BIGRAMS_MAX:,}. Use a maximum gap (e.g. rougeS4) or a shorter text.")
+    return total
 
 
 def skip_bigrams(tokens: Sequence[str], skip: int | None) -> Counter:
     out: Counter = Counter()
     n = len(tokens)
-    total = n * (n - 1) // 2 if skip is None else sum(min(skip + 1, n - 1 - i) for i in range(n))
-    if total > SKIP_BIGRAMS_MAX:
-        raise ExplainerInputError(
-            f"ROUGE-S{'*' if skip is None else skip} on {n:,} tokens means {total:,} skip-bigrams; the explainer's "
-            f"limit is {SKIP_BIGRAMS_MAX:,}. Use a maximum gap (e.g. rougeS4) or a shorter text.")
+    check_skip_bigrams(n, skip)
     for i in range(n):
         hi = n if skip is None else min(n, i + skip + 2)
         a = tokens[i]

@@ -17,6 +17,7 @@ from pathlib import Path
 from explainer.rouge.rouge155.bootstrap import BootstrapResult, bootstrap_average, perl_round5, sort_eval_keys
 from explainer.rouge.rouge155.evaluation import CorpusResult, MetricResult, clipped_hits, corpus_from_texts, perl_prf
 from explainer.rouge.rouge155.options import Rouge155Options, parse_flags
+from explainer.rouge.rouge155.runlimits import RunReader, check_evaluations, check_run_work, read_list
 from explainer.rouge.rouge155.stem import morph_stem
 from explainer.rouge.rouge155.text import PerlText, read_text
 
@@ -28,10 +29,10 @@ _SEE_2 = re.compile(r'<a name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[
 _ISI = re.compile(r'<S SNTNO="[0-9a-z,]+">([^<]+)</S>')
 
 
-def _lines(path: Path) -> list[str]:
-    """Perl's ``while(<TEXT>)``: lines with their ``\\n`` (the last one may lack it)."""
-    data = path.read_bytes().decode("utf-8", "surrogateescape")
-    return data.splitlines(keepends=True) if "\r" not in data else _split_lf(data)
+def _lines(data: bytes) -> list[str]:
+    """Perl's ``while(<TEXT>)`` over a file's bytes: lines with their ``\\n`` (the last one may lack it)."""
+    text = data.decode("utf-8", "surrogateescape")
+    return text.splitlines(keepends=True) if "\r" not in text else _split_lf(text)
 
 
 def _split_lf(data: str) -> list[str]:
@@ -47,14 +48,15 @@ def _split_lf(data: str) -> list[str]:
         start = k + 1
 
 
-def read_units(path: str | Path, fmt: str) -> list[str]:
-    """The units ``readText`` builds from one file (before lower-casing, which read_text does)."""
+def read_units(path: str | Path, fmt: str, reader: RunReader | None = None) -> list[str]:
+    """The units ``readText`` builds from one file (before lower-casing, which read_text does); ``reader``: the
+    run's (its limits on a summary file and on all of them)."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"Cannot open {path}")
     fmt_u = fmt.upper()
     units: list[str] = []
-    for line in _lines(path):
+    for line in _lines((reader or RunReader()).read_summary(path)):
         if fmt_u == "SEE":
             m = _SEE_1.match(line) or _SEE_2.match(line)
             if m:
@@ -86,7 +88,7 @@ def read_config_xml(path: str | Path, base: str | Path | None = None) -> list[Ev
     The script opens the paths relative to its current directory: ``base`` (default: the config's folder)."""
     path = Path(path)
     base = Path(base) if base is not None else path.parent
-    root = ET.parse(path).getroot()
+    root = ET.fromstring(read_list(path))
     out: list[EvalSpec] = []
     for ev in root.iter():
         if ev.tag.upper() != "EVAL":
@@ -130,7 +132,7 @@ def read_file_list(path: str | Path, fmt: str, system_id: str = "X",
     base = Path(base) if base is not None else path.parent
     out: list[EvalSpec] = []
     eid = 1
-    for line in _lines(path):
+    for line in _lines(read_list(path)):
         if line.startswith("#") or not line.strip():
             continue
         files = line.split()
@@ -197,16 +199,16 @@ def be_counts(lines: list[str], mode: str, stem: bool = False) -> tuple[Counter,
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
-def _be_lines(path: Path) -> list[str]:
-    return [ln[:-1] if ln.endswith("\n") else ln for ln in _lines(path)]
+def _be_lines(path: Path, reader: RunReader) -> list[str]:
+    return [ln[:-1] if ln.endswith("\n") else ln for ln in _lines(reader.read_summary(path))]
 
 
-def _be_metric(peer: Path, models: list[Path], mode: str, opts: Rouge155Options) -> MetricResult:
-    pc, pn = be_counts(_be_lines(peer), mode, opts.stem)
+def _be_metric(peer: Path, models: list[Path], mode: str, opts: Rouge155Options, reader: RunReader) -> MetricResult:
+    pc, pn = be_counts(_be_lines(peer, reader), mode, opts.stem)
     total_hit = total_m = total_p = 0
     best = -1.0
     for mp in models:
-        mc, mn = be_counts(_be_lines(mp), mode, opts.stem)
+        mc, mn = be_counts(_be_lines(mp, reader), mode, opts.stem)
         hit = clipped_hits(mc, pc)
         score = perl_round5(hit / mn) if mn else 0.0
         if opts.mode == "A":
@@ -232,22 +234,27 @@ class ConfigRun:
 
 def run_config(specs: list[EvalSpec], opts: Rouge155Options, *, system_id: str | None = None,
                all_peers: bool = False, be_mode: str | None = None) -> ConfigRun:
+    """The script's run: every evaluation of every peer is read first (each file within its limits,
+    ``runlimits``); the run's work is checked; then each peer is scored."""
     if all_peers:
         peers = sorted({p for s in specs for p in s.peers})
     elif system_id is not None:
         peers = [system_id]
     else:
         raise ValueError("give a system ID or evaluate all peers (-a)")
+    check_evaluations(sum(peer in s.peers for peer in peers for s in specs))
     run = ConfigRun(peers)
+    reader = RunReader()
     to = opts.token_options
     cache: dict[tuple[Path, str], PerlText] = {}
 
     def text(p: Path, fmt: str) -> PerlText:
         key = (p, fmt)
         if key not in cache:
-            cache[key] = read_text(units=read_units(p, fmt), options=to)
+            cache[key] = read_text(units=read_units(p, fmt, reader), options=to)
         return cache[key]
 
+    per_peer: dict[str, list] = {}
     for peer in peers:
         present = [s for s in specs if peer in s.peers]
         for s in specs:
@@ -255,33 +262,41 @@ def run_config(specs: list[EvalSpec], opts: Rouge155Options, *, system_id: str |
                 run.missing.append(f"*ROUGE Warning: test instance for peer {peer} does not exist for "
                                    f"evaluation {s.eval_id}")
         if be_mode:
-            scores = {}
-            counts = {}
-            for s in present:
-                for _, mp in s.models:
-                    if not mp.exists():
-                        raise FileNotFoundError(f"Cannot find model summary: {mp}")
-                m = _be_metric(s.peers[peer], [mp for _, mp in s.models], be_mode, opts)
-                scores[f"{s.eval_id}.{peer}"] = m
-            keys = sort_eval_keys(scores)
-            vals = ({k: (scores[k].R, scores[k].P, scores[k].F) for k in keys} if opts.counting == 0 else
-                    {k: (scores[k].model_count, scores[k].peer_count, scores[k].hit_count) for k in keys})
-            tot = [sum(scores[k].model_count for k in keys), sum(scores[k].peer_count for k in keys),
-                   sum(scores[k].hit_count for k in keys)]
-            counts = {"model_count": int(tot[0]), "peer_count": int(tot[1]), "hit_count": int(tot[2])}
-            avg = (bootstrap_average(vals, n_resamples=opts.resamples, confidence=opts.confidence,
-                                     mode=opts.counting, alpha=opts.alpha) if opts.counting != 2 else None)
-            run.be[peer] = (f"ROUGE-BE-{be_mode}", avg, counts)
+            run.be[peer] = _be_peer(peer, present, be_mode, opts, reader)
             continue
         evals = []
         for s in present:
-            for _, mp in s.models:
-                if not mp.exists():
-                    raise FileNotFoundError(f"Cannot find model summary: {mp}")
+            _check_models(s)
             evals.append((f"{s.eval_id}.{peer}", text(s.peers[peer], s.fmt),
                           [text(mp, s.fmt) for _, mp in s.models]))
+        per_peer[peer] = evals
+    check_run_work([e for evals in per_peer.values() for e in evals], opts)
+    for peer, evals in per_peer.items():
         run.results[peer] = corpus_from_texts(evals, opts)
     return run
+
+
+def _check_models(s: EvalSpec) -> None:
+    for _, mp in s.models:
+        if not mp.exists():
+            raise FileNotFoundError(f"Cannot find model summary: {mp}")
+
+
+def _be_peer(peer: str, present: list[EvalSpec], be_mode: str, opts: Rouge155Options, reader: RunReader) -> tuple:
+    """``-3``: the Basic Elements metric of one peer over its evaluations (name, bootstrap average, counts)."""
+    scores = {}
+    for s in present:
+        _check_models(s)
+        scores[f"{s.eval_id}.{peer}"] = _be_metric(s.peers[peer], [mp for _, mp in s.models], be_mode, opts, reader)
+    keys = sort_eval_keys(scores)
+    vals = ({k: (scores[k].R, scores[k].P, scores[k].F) for k in keys} if opts.counting == 0 else
+            {k: (scores[k].model_count, scores[k].peer_count, scores[k].hit_count) for k in keys})
+    tot = [sum(scores[k].model_count for k in keys), sum(scores[k].peer_count for k in keys),
+           sum(scores[k].hit_count for k in keys)]
+    counts = {"model_count": int(tot[0]), "peer_count": int(tot[1]), "hit_count": int(tot[2])}
+    avg = (bootstrap_average(vals, n_resamples=opts.resamples, confidence=opts.confidence,
+                             mode=opts.counting, alpha=opts.alpha) if opts.counting != 2 else None)
+    return f"ROUGE-BE-{be_mode}", avg, counts
 
 
 def format_report(run: ConfigRun, opts: Rouge155Options, *, confidence_label: str = "95",
@@ -421,8 +436,9 @@ def main(argv: list[str] | None = None) -> int:
             print(died, file=sys.stderr)
             return 255
         return 0
-    except (ValueError, FileNotFoundError, ET.ParseError) as e:
-        print(f"rouge155: {e}", file=sys.stderr)
+    except (ValueError, OSError, ET.ParseError) as e:       # OSError: a directory, a device, no permission
+        msg = f"{e.strerror}: {e.filename}" if isinstance(e, OSError) and e.strerror and e.filename else str(e)
+        print(f"rouge155: {msg}".replace("\n", "\\n"), file=sys.stderr)
         return 1
 
 
