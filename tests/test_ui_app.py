@@ -68,7 +68,7 @@ def _visible_text(html: str) -> str:
     return html_mod.unescape(re.sub(r"<[^>]+>", "", body))
 
 #: the headline's numbers, every registered family's, in order
-HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum", "chrF")
+HEADLINE = ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum", "chrF", "TER", "STS", "BERTScore F")
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +87,9 @@ def test_defaults_match_real_libraries(app):
     from sacrebleu.metrics import CHRF
 
     assert m["chrF"] == f"{CHRF().sentence_score(ex.candidate, list(ex.references)).score:.4f}"
+    from sacrebleu.metrics import TER
+
+    assert m["TER"] == f"{TER().sentence_score(ex.candidate, list(ex.references)).score:.4f}"
     # the signature of the real sacreBLEU is shown
     from sacrebleu.metrics import BLEU
 
@@ -694,7 +697,9 @@ def test_first_view_in_a_browser_sends_the_headline_first():
     at.run()
     assert not at.exception
     assert metrics(at) == first
-    assert len(at.tabs) == 3 and len(at.get("plotly_chart")) == 2 and len(at.sidebar.selectbox) > 0
+    from explainer.ui.families import ui_families
+
+    assert len(at.tabs) == len(ui_families()) and len(at.get("plotly_chart")) == 2 and len(at.sidebar.selectbox) > 0
     assert any(e.label == "Why is this score zero / low?" for e in at.expander)
     assert not any("Loading the step-by-step" in c.value for c in at.caption)
     # without a URL: everything in one run
