@@ -22,7 +22,8 @@ Targets: every headline of the class within 3 s; server CPU per ordinary view <=
 Options: ``--root DIR`` (serve another checkout, e.g. ``git archive`` of an older commit, for a before / after
 figure), ``--entry FILE`` (the script to ``streamlit run``), ``--plain-server`` (hide uvloop and httptools from
 the server: Streamlit's own asyncio loop and uvicorn's pure-Python HTTP parser, as without
-requirements.txt's server packages), ``--rounds R``, ``--skip-class``, ``--skip-pages``, ``--json FILE``.
+requirements.txt's server packages), ``--processes N`` (N server processes behind nginx, scripts/serve_class.py;
+the CPU is theirs and nginx's), ``--rounds R``, ``--skip-class``, ``--skip-pages``, ``--json FILE``.
 """
 from __future__ import annotations
 
@@ -153,6 +154,35 @@ class AppServer:
         self._tmp.cleanup()
 
 
+class ClusterServer(AppServer):
+    """``--processes N``: N Streamlit processes behind nginx (scripts/serve_class.py); the CPU is theirs and
+    nginx's together."""
+
+    def __init__(self, root: Path, entry: str | None, plain: bool, processes: int) -> None:
+        sys.path.insert(0, str(ROOT / "scripts"))
+        from serve_class import Cluster
+
+        self.root = root
+        self.entry = entry or ("serve.py" if (root / "serve.py").exists() else "app.py")
+        self._tmp = tempfile.TemporaryDirectory()
+        env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+        if plain:
+            for name in ("uvloop", "httptools"):
+                Path(self._tmp.name, name + ".py").write_text(_HIDE)
+            env["PYTHONPATH"] = self._tmp.name + os.pathsep + env.get("PYTHONPATH", "")
+        self.cluster = Cluster(processes, free_port(), entry=self.entry, root=root, env=env)
+        self.url, self.port = self.cluster.url, self.cluster.port
+
+    def cpu(self) -> float:
+        pids = self.cluster.pids()
+        pids += descendants(self.cluster.front.pid)   # nginx's worker
+        return sum(process_cpu(p) for p in pids)
+
+    def stop(self) -> None:
+        self.cluster.stop()
+        self._tmp.cleanup()
+
+
 def process_cpu(pid: int) -> float:
     """User + system CPU seconds of a process (all its threads) from /proc/<pid>/stat."""
     try:
@@ -269,10 +299,15 @@ async def run(args) -> tuple[dict, list[str]]:
 
     report: dict = {"load_before": os.getloadavg()[0], "class": [], "pages": {}}
     failures: list[str] = []
-    server = AppServer(Path(args.root).resolve(), args.entry, args.plain_server)
-    report["entry"] = server.entry
-    print(f"server: streamlit run {server.entry} ({server.root}){' without uvloop/httptools' * args.plain_server};"
-          f" load average {report['load_before']:.2f} on {os.cpu_count()} cores")
+    root = Path(args.root).resolve()
+    if args.processes:
+        server = ClusterServer(root, args.entry, args.plain_server, args.processes)
+    else:
+        server = AppServer(root, args.entry, args.plain_server)
+    report.update(entry=server.entry, processes=args.processes)
+    print(f"server: streamlit run {server.entry} ({server.root}){' without uvloop/httptools' * args.plain_server}"
+          + (f", {args.processes} processes behind nginx" if args.processes else "")
+          + f"; load average {report['load_before']:.2f} on {os.cpu_count()} cores")
     try:
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True,
@@ -336,6 +371,8 @@ def main() -> int:
     ap.add_argument("--root", default=str(ROOT), help="the checkout to serve (default: this one)")
     ap.add_argument("--entry", help="the script to `streamlit run` (default: serve.py, else app.py)")
     ap.add_argument("--plain-server", action="store_true", help="hide uvloop and httptools from the server")
+    ap.add_argument("--processes", type=int, default=0,
+                    help="N Streamlit processes behind nginx (scripts/serve_class.py) instead of one")
     ap.add_argument("--class", dest="class_size", type=int, default=30)
     ap.add_argument("--rounds", type=int, default=1, help="classes per mode")
     ap.add_argument("--views", type=int, default=5, help="views per page in the per-page part")
