@@ -42,7 +42,7 @@ venv: $(VENV)/.stamp-run
 test-venv: $(VENV)/.stamp-test
 
 run: $(VENV)/.stamp-run
-	$(BIN)/streamlit run app.py --server.port $(PORT) --server.address localhost --browser.gatherUsageStats false \
+	$(BIN)/streamlit run serve.py --server.port $(PORT) --server.address localhost --browser.gatherUsageStats false \
 		--server.fileWatcherType none
 
 # `make test` (and `make lint`) lint the whole tree with ruff (rules in pyproject.toml), then run the suite.

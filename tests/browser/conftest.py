@@ -77,7 +77,7 @@ def app_url(tmp_path_factory):
     port = int(fixed) + int(worker.removeprefix("gw") or 0) if fixed else _free_port()
     log = tmp_path_factory.mktemp("streamlit") / "server.log"
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", PYTHONUNBUFFERED="1")
-    cmd = [str(streamlit), "run", str(ROOT / "app.py"), "--server.headless", "true",
+    cmd = [str(streamlit), "run", str(ROOT / "serve.py"), "--server.headless", "true",
            "--server.port", str(port), "--server.address", "127.0.0.1",
            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
            "--server.runOnSave", "false"]
