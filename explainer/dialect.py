@@ -28,9 +28,12 @@ from __future__ import annotations
 
 import threading
 from types import MappingProxyType
-from typing import Any, Callable, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 from explainer.options import OptionSpec, bind_options, freeze
+
+if TYPE_CHECKING:
+    from explainer.search_space import SearchContext, SearchPoint
 
 __all__ = ["Dialect", "BoundedCache"]
 
@@ -90,6 +93,11 @@ class Dialect:
     #: side-by-side rows and of equally good reproduce matches
     rank: ClassVar[int] = 9
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: the metric's original implementation (its authors' or the evaluation campaign's script: ROUGE-1.5.5,
+    #: mteval-v13a.pl): named first when several implementations give a claimed number
+    original: ClassVar[bool] = False
+    #: why the reproduce search does not try this dialect ("" when it does: ``search_configs`` says how)
+    search_excluded: ClassVar[str] = ""
     #: other names accepted for options (e.g. ``stem`` for ``use_stemmer``)
     ALIASES: ClassVar[Mapping[str, str]] = {}
 
@@ -128,6 +136,20 @@ class Dialect:
     def describe_options(cls, *, corpus: bool = True) -> list[dict]:
         """The options as JSON for a UI (``corpus=False`` leaves out corpus-only options)."""
         return [o.to_dict() for o in cls.OPTIONS if corpus or not o.corpus_only]
+
+    @classmethod
+    def search_configs(cls, context: "SearchContext") -> list["SearchPoint"] | None:
+        """Hook: this dialect's place in the reproduce search space (``explainer/search_space.py``): the option
+        combinations tried in ``context``, each with its cost and words, simplest first ([] when none applies
+        there). None: not declared (a dialect that is not searched says why in ``search_excluded``)."""
+        return None
+
+    @classmethod
+    def comparison_rows(cls, texts: Sequence[str] = ()) -> list[dict]:
+        """Hook: the rows this dialect adds to the side-by-side comparison of ``texts`` (candidate(s) and
+        references), the notable option combinations of the dialect: ``{"options", "id", "label", "note"}`` each,
+        in display order. The default: the dialect with its defaults."""
+        return [{"options": {}, "id": cls.name, "label": cls.short_label or cls.label, "note": cls.description}]
 
     def _setup(self) -> None:
         """Hook: derive tokenizers, flags etc. from ``self.options`` (still writable here) and check

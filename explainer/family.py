@@ -101,6 +101,8 @@ class MetricFamily:
     #: where the family's dialects live: ``"module:ATTRIBUTE"`` of its DialectRegistry, imported on first use
     registry_path: ClassVar[str] = ""
     default_dialect: ClassVar[str] = ""
+    #: how papers print the metric's name, a regular expression over a lowercased claim ("TER 45.2"); "": its label
+    claim_names: ClassVar[str] = ""
 
     # ---------------------------------------------------------------------------------------- dialects
     @property

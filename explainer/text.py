@@ -12,7 +12,15 @@ from dataclasses import asdict, dataclass
 from typing import Iterable, Sequence
 
 __all__ = ["Token", "align_spans", "MAX_INPUT_CHARS", "InputTooLong", "check_length",
-           "ENTITIES_13A"]
+           "ENTITIES_13A", "NO_SPACE_SCRIPT", "has_no_space_script"]
+
+#: a character of a script written without spaces between words (kana, CJK ideographs, Thai, Hangul)
+NO_SPACE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f\uac00-\ud7af]")
+
+
+def has_no_space_script(texts: Iterable[str]) -> bool:
+    """Some text holds a character of a script written without spaces (what word tokenizers get wrong)."""
+    return any(NO_SPACE_SCRIPT.search(t) for t in texts)
 
 # A documented limit on one text: above it the explainer refuses with a clear message instead of building
 # traces that no browser could show. 200,000 characters is ~35,000 English words.

@@ -29,7 +29,9 @@ from explainer.bleu.dialects import (
     OrderResult,
     ReferencePick,
     RefLengthChoice,
+    search_order_cost,
 )
+from explainer.search_space import point
 
 RULE = "highest tp / n_all (min of precision and recall); the first listed reference wins a tie"
 
@@ -53,6 +55,15 @@ class GoogleBleuDialect(BleuDialect):
         OptionSpec("min_len", "int", 1, "the lowest n-gram order counted", min=1, max=10),
         OptionSpec("max_len", "int", 4, "the highest n-gram order counted", min=1, max=10),
     )
+
+    @classmethod
+    def search_configs(cls, context):
+        """Another metric reported under the name BLEU: its default, and over whitespace tokens."""
+        oc = search_order_cost(4, context)
+        if oc is None:
+            return []
+        return [point({}, 2.0 + oc, "Google BLEU (GLEU: evaluate.load('google_bleu'))"),
+                point({"tokenize": "split"}, 2.5 + oc, "Google BLEU (GLEU) over whitespace tokens")]
 
     def _setup(self) -> None:
         split = self.options["tokenize"] == "split"

@@ -13,7 +13,16 @@ from __future__ import annotations
 import math
 
 from explainer.bleu.dialect_sacrebleu import changes_13a, sacrebleu_tokenizer
-from explainer.bleu.dialects import BleuDialect, Combination, LibraryError, OptionSpec, OrderResult, shortest
+from explainer.bleu.dialects import (
+    BleuDialect,
+    Combination,
+    LibraryError,
+    OptionSpec,
+    OrderResult,
+    search_order_cost,
+    shortest,
+)
+from explainer.search_space import point
 
 
 class HfEvaluateDialect(BleuDialect):
@@ -39,6 +48,24 @@ class HfEvaluateDialect(BleuDialect):
 
     def smoothing_label(self) -> str:
         return "add-one (all orders)" if self.options["smooth"] else "none"
+
+    @classmethod
+    def search_configs(cls, context):
+        """Max order 1-4, smooth."""
+        out = []
+        for n in (4, 3, 2, 1):
+            oc = search_order_cost(n, context)
+            if oc is None:
+                continue
+            for smooth_on in (False, True):
+                opts: dict = {}
+                if n != 4:
+                    opts["max_order"] = n
+                if smooth_on:
+                    opts["smooth"] = True
+                out.append(point(opts, 1.0 * smooth_on + oc, f"max_order={n}" if n != 4 else "",
+                                 "smooth=True" if smooth_on else ""))
+        return out
 
     @classmethod
     def comparison_rows(cls, texts):

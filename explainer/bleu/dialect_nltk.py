@@ -25,6 +25,7 @@ from explainer.bleu.dialects import (
     SegmentContext,
     closest_shorter,
 )
+from explainer.search_space import point
 
 # The installed NLTK's version without importing NLTK itself (importing it takes ~0.5 s, and this module only needs
 # the version to name the implementation and build the signature).
@@ -32,6 +33,25 @@ NLTK_VERSION = _dist_version("nltk")
 
 METHODS = tuple(f"method{i}" for i in range(8))
 _TINY = sys.float_info.min
+
+_T = 1 / 3
+#: the weight vectors NLTK users write, for the reproduce search: (weights, words, cost, highest order with weight)
+NLTK_WEIGHTS = (
+    ((0.25, 0.25, 0.25, 0.25), "", 0.0, 4),
+    ((1.0,), "BLEU-1 (weights=(1,))", 1.0, 1),
+    ((0.5, 0.5), "BLEU-2 (weights=(0.5, 0.5))", 1.0, 2),
+    ((_T, _T, _T), "BLEU-3 (weights=(1/3, 1/3, 1/3))", 1.0, 3),
+    ((1.0, 0.0, 0.0, 0.0), "BLEU-1 (weights=(1, 0, 0, 0))", 1.0, 1),
+    ((0.5, 0.5, 0.0, 0.0), "BLEU-2 (weights=(0.5, 0.5, 0, 0))", 1.0, 2),
+    ((0.33, 0.33, 0.33, 0.0), "BLEU-3 (weights=(0.33, 0.33, 0.33, 0))", 1.5, 3),
+    ((_T, _T, _T, 0.0), "BLEU-3 (weights=(1/3, 1/3, 1/3, 0))", 1.0, 3),
+    ((0.0, 1.0, 0.0, 0.0), "individual 2-gram BLEU (weights=(0, 1, 0, 0))", 2.0, 2),
+    ((0.0, 0.0, 1.0, 0.0), "individual 3-gram BLEU (weights=(0, 0, 1, 0))", 2.0, 3),
+    ((0.0, 0.0, 0.0, 1.0), "individual 4-gram BLEU (weights=(0, 0, 0, 1))", 2.0, 4),
+)
+#: the search's cost of each smoothing method
+_SEARCH_METHODS = {"method0": 0.0, "method1": 0.5, "method2": 1.0, "method3": 1.0, "method4": 1.0, "method5": 1.0,
+                   "method6": 1.0, "method7": 1.0}
 
 
 def _warn_text(n: int) -> str:
@@ -259,6 +279,29 @@ class NltkDialect(BleuDialect):
         extra = {"method1": f" (ε = {o['epsilon']:g})", "method4": f" (k = {o['k']:g})",
                  "method6": f" (α = {o['alpha']:g})", "method7": f" (k = {o['k']:g})"}.get(m, "")
         return m + extra + (" = none" if m == "method0" else "")
+
+    @classmethod
+    def search_configs(cls, context):
+        """SmoothingFunction method0-7, the weight vectors NLTK users write (a claimed BLEU-n keeps those whose
+        highest weighted order is n), auto_reweigh, method1's epsilon."""
+        wanted = context.named.get("max_order")
+        out = []
+        for method, mc in _SEARCH_METHODS.items():
+            method_words = f"SmoothingFunction().{method}" if method != "method0" else ""
+            base = {"smoothing": method} if method != "method0" else {}
+            for weights, ww, wc, n in NLTK_WEIGHTS:
+                if wanted is not None and n != wanted:
+                    continue
+                opts = dict(base)
+                if weights != (0.25, 0.25, 0.25, 0.25):
+                    opts["weights"] = weights
+                out.append(point(opts, mc + wc, method_words, ww))
+            if wanted in (None, 4):
+                out.append(point({**base, "auto_reweigh": True}, mc + 1.5, method_words, "auto_reweigh=True"))
+        if wanted in (None, 4):
+            out.append(point({"smoothing": "method1", "epsilon": 0.01}, 2.0,
+                             "SmoothingFunction(epsilon=0.01).method1"))
+        return out
 
     @classmethod
     def comparison_rows(cls, texts):

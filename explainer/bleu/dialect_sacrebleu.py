@@ -22,7 +22,9 @@ from explainer.bleu.dialects import (
     OrderResult,
     RefLengthChoice,
     closest_shorter,
+    search_order_cost,
 )
+from explainer.search_space import point
 from explainer.text import ENTITIES_13A
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab")
@@ -372,6 +374,35 @@ class SacreBleuDialect(BleuDialect):
         return "exp (NIST)" if m == "exp" else "none"
 
     @classmethod
+    def search_configs(cls, context):
+        """Tokenizer (every one of sacreBLEU's that runs without extra packages; zh and char cost less for text in
+        a script without spaces), lowercase, smoothing, max order, ``corpus_bleu`` or ``sentence_bleu`` (for a
+        corpus score: ``corpus_bleu`` with and without effective order instead of the two APIs)."""
+        cjk, corpus = context.no_space_script, context.corpus
+        toks = {"13a": 0.0, "intl": 1.0, "none": 1.0, "char": 1.0 if cjk else 2.0}
+        if cjk or not corpus:
+            # (a corpus without such text skips zh: its tokenizer is sacreBLEU's slowest — 3.5 s for 6,000 texts in
+            # both cases — and it is meant for Chinese)
+            toks["zh"] = 0.5 if cjk else 2.0
+        if cjk:
+            toks.update({"ja-mecab": 0.5, "ko-mecab": 0.5})     # MeCab (sacrebleu[ja], sacrebleu[ko]) is installed
+        apis = ("corpus_bleu", "effective_order") if corpus else ("corpus_bleu", "sentence_bleu")
+        out = []
+        for tok, tc in toks.items():
+            for lc in (False, True):
+                for method, value, sc, sw in _SEARCH_SMOOTHING:
+                    for n in (4, 3, 2, 1):
+                        oc = search_order_cost(n, context)
+                        if oc is None:
+                            continue
+                        for api in apis:
+                            out.append(point(_search_options(tok, lc, method, value, n, api),
+                                             tc + 0.5 * lc + sc + oc + (api == "effective_order"),
+                                             f"tokenize={tok}" if tok != "13a" else "", "lowercase" if lc else "", sw,
+                                             f"BLEU-{n} (max_ngram_order={n})" if n != 4 else "", _API_WORDS[api]))
+        return out
+
+    @classmethod
     def comparison_rows(cls, texts: Sequence[str]) -> list[dict]:
         rows = [{"options": {}, "id": cls.name, "label": "sacreBLEU (13a)",
                  "note": "sacreBLEU's defaults: 13a tokens, exp smoothing, closest reference length"}]
@@ -415,6 +446,34 @@ class SacreBleuDialect(BleuDialect):
                     "explainer", f"segment {i + 1} has no reference and an empty candidate: sacreBLEU does not "
                                  "fail, it silently counts that segment's reference length as -1"))
         return warns, err
+
+
+#: smoothing in the reproduce search: (method, value, cost, words)
+_SEARCH_SMOOTHING = (("exp", None, 0.0, ""), ("none", None, 0.5, "no smoothing"),
+                     ("floor", 0.1, 1.0, "floor smoothing 0.1"), ("floor", 0.01, 2.0, "floor smoothing 0.01"),
+                     ("add-k", 1.0, 1.0, "add-k smoothing, k = 1"), ("add-k", 0.5, 2.0, "add-k smoothing, k = 0.5"))
+_API_WORDS = {"corpus_bleu": "", "sentence_bleu": "sacrebleu.sentence_bleu (effective order)",
+              "effective_order": "effective_order=True"}
+
+
+def _search_options(tok: str, lc: bool, method: str, value, n: int, api: str) -> dict:
+    """The options of one point of the search (only those that are not the defaults)."""
+    opts: dict = {}
+    if tok != "13a":
+        opts["tokenize"] = tok
+    if lc:
+        opts["lowercase"] = True
+    if method != "exp":
+        opts["smooth_method"] = method
+    if value is not None:
+        opts["smooth_value"] = value
+    if n != 4:
+        opts["max_ngram_order"] = n
+    if api == "sentence_bleu":
+        opts["api"] = api
+    elif api == "effective_order":
+        opts["effective_order"] = True
+    return opts
 
 
 def changes_13a(t: str, tokenize_note: str, hyphen_note: str = "line-break hyphen joined") -> list[dict]:

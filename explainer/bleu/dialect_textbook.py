@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import math
 
-from explainer.bleu.dialects import BleuDialect, Combination, LibraryError, OptionSpec, OrderResult, closest_first
+from explainer.bleu.dialects import (
+    BleuDialect,
+    Combination,
+    LibraryError,
+    OptionSpec,
+    OrderResult,
+    closest_first,
+    search_order_cost,
+)
+from explainer.search_space import point
 
 EPSILON = 1e-10
 
@@ -30,6 +39,16 @@ class TextbookDialect(BleuDialect):
 
     def smoothing_label(self) -> str:
         return "none (log floor 1e-10)"
+
+    @classmethod
+    def search_configs(cls, context):
+        """max_n 1-4."""
+        out = []
+        for n in (4, 3, 2, 1):
+            oc = search_order_cost(n, context)
+            if oc is not None:
+                out.append(point({"max_n": n} if n != 4 else {}, 1.0 + oc, f"max_n={n}" if n != 4 else ""))
+        return out
 
     @classmethod
     def comparison_rows(cls, texts):

@@ -18,7 +18,15 @@ Both reduce to the same computation, ``_bleu_score_update`` / ``_bleu_score_comp
 from __future__ import annotations
 
 from explainer.bleu.dialect_sacrebleu import sacrebleu_tokenizer
-from explainer.bleu.dialects import BleuDialect, Combination, OptionSpec, OrderResult, closest_first
+from explainer.bleu.dialects import (
+    BleuDialect,
+    Combination,
+    OptionSpec,
+    OrderResult,
+    closest_first,
+    search_order_cost,
+)
+from explainer.search_space import point
 
 __all__ = ["TorchmetricsBleuDialect", "TorchmetricsSacreBleuDialect"]
 
@@ -29,6 +37,23 @@ def _f32(x):
     import numpy as np
 
     return np.float32(x)
+
+
+def _orders_and_smoothing(context):
+    """(n_gram, smooth, order cost) of the search, in its order."""
+    for n in (4, 3, 2, 1):
+        oc = search_order_cost(n, context)
+        if oc is not None:
+            for smooth_on in (False, True):
+                yield n, smooth_on, oc
+
+
+def _search_options(n: int, smooth_on: bool) -> dict:
+    return {**({"n_gram": n} if n != 4 else {}), **({"smooth": True} if smooth_on else {})}
+
+
+def _search_words(n: int, smooth_on: bool) -> tuple[str, str]:
+    return (f"n_gram={n}" if n != 4 else "", "smooth=True" if smooth_on else "")
 
 
 class TorchmetricsBleuDialect(BleuDialect):
@@ -51,6 +76,15 @@ class TorchmetricsBleuDialect(BleuDialect):
         OptionSpec("smooth", "bool", False, "add 1 to matches and totals of orders 2..N (order 1 unsmoothed)"),
     )
     align_mode = (False, False)
+
+    @classmethod
+    def search_configs(cls, context):
+        """BLEUScore: n_gram 1-4, smooth."""
+        out = []
+        for n, smooth_on, oc in _orders_and_smoothing(context):
+            out.append(point(_search_options(n, smooth_on), 0.5 + 1.0 * smooth_on + oc,
+                             *_search_words(n, smooth_on)))
+        return out
 
     def tokenize(self, text: str) -> list[str]:
         return text.split() if text else []
@@ -151,6 +185,22 @@ class TorchmetricsSacreBleuDialect(TorchmetricsBleuDialect):
                    choices=_SACRE_TOKENIZERS),
         OptionSpec("lowercase", "bool", False, "lowercase after tokenizing"),
     )
+
+    @classmethod
+    def search_configs(cls, context):
+        """SacreBLEUScore: n_gram 1-4, smooth, tokenizer (zh and char too for text in a script without spaces),
+        lowercase."""
+        toks = ("13a", "intl", "zh", "char") if context.no_space_script else ("13a", "intl")
+        out = []
+        for n, smooth_on, oc in _orders_and_smoothing(context):
+            for tok in toks:
+                for lc in (False, True):
+                    opts = dict(_search_options(n, smooth_on), **({"tokenize": tok} if tok != "13a" else {}),
+                                **({"lowercase": True} if lc else {}))
+                    out.append(point(opts, 0.5 + 1.0 * smooth_on + (tok != "13a") * 1.0 + 0.5 * lc + oc,
+                                     *_search_words(n, smooth_on), f"tokenize={tok}" if tok != "13a" else "",
+                                     "lowercase=True" if lc else ""))
+        return out
 
     def _setup(self) -> None:
         self._tok = sacrebleu_tokenizer(self.options["tokenize"])

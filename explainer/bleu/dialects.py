@@ -42,8 +42,18 @@ from explainer.text import Token, align_spans
 __all__ = [
     "OptionSpec", "BleuDialect", "RefLengthChoice", "OrderResult", "Combination", "LibraryError",
     "LibraryWarning", "SegmentContext", "ReferencePick", "align_offsets", "closest_shorter", "closest_first",
-    "shortest",
+    "shortest", "search_order_cost",
 ]
+
+
+def search_order_cost(n: int, context) -> float | None:
+    """BLEU-n in the reproduce search (``explainer/search_space.py``): a claimed BLEU-n (``context.named``'s
+    ``max_order``) keeps only order n (None for the others); otherwise max order 4, everyone's default, costs
+    nothing and any other order 1."""
+    wanted = context.named.get("max_order")
+    if wanted is not None:
+        return 0.0 if n == wanted else None
+    return 0.0 if n == 4 else 1.0
 
 
 # -------------------------------------------------------------------------------------- result records
@@ -408,12 +418,6 @@ class BleuDialect(Dialect):
     def smoothing_label(self) -> str:
         """The smoothing this dialect applies, in a few words."""
         return "none"
-
-    @classmethod
-    def comparison_rows(cls, texts: Sequence[str]) -> list[dict]:
-        """The rows this dialect adds to the side-by-side comparison of ``texts`` (candidate(s) and references):
-        ``{"options", "id", "label", "note"}`` each, in display order."""
-        return [{"options": {}, "id": cls.name, "label": cls.short_label or cls.label, "note": cls.description}]
 
     @classmethod
     def flag_options(cls, flag: str, value: Any) -> dict | None:

@@ -17,6 +17,7 @@ from nltk.translate.chrf_score import _preprocess
 
 from explainer.chrf.dialects import ChrfDialect, Combination, LibraryError, LibraryWarning, OrderResult, g
 from explainer.options import OptionSpec
+from explainer.search_space import point
 
 __all__ = ["NltkChrfDialect", "EPS"]
 
@@ -43,6 +44,26 @@ class NltkChrfDialect(ChrfDialect):
         OptionSpec("beta", "float", 3.0, "recall is beta times as important as precision", min=0.0, max=10.0),
         OptionSpec("ignore_whitespace", "bool", True, "remove whitespace (regular expression \\s+) first"),
     )
+
+    @classmethod
+    def search_configs(cls, context):
+        """Beta 3 (its default) or 2, whitespace kept; character orders only (a claimed "chrF++" leaves it out)."""
+        word_order, beta = context.named.get("word_order"), context.named.get("beta")
+        if word_order not in (None, 0):
+            return []
+        out = []
+        for b, bc, bw in ((3.0, 0.0, ""), (2.0, 0.5, "beta = 2")):
+            if beta is not None and b != beta:
+                continue
+            for ws in (False, True):
+                opts: dict = {}
+                if b != 3.0:
+                    opts["beta"] = b
+                if ws:
+                    opts["ignore_whitespace"] = False
+                out.append(point(opts, 0.5 + (0.0 if beta is not None else bc) + 1.0 * ws, bw,
+                                 "whitespace kept" if ws else ""))
+        return out
 
     @classmethod
     def comparison_rows(cls, texts=()) -> list[dict]:

@@ -15,6 +15,7 @@ from sacrebleu.metrics.helpers import extract_all_char_ngrams, extract_word_ngra
 
 from explainer.chrf.dialects import ChrfDialect, Combination, LibraryError, LibraryWarning, OrderResult, g
 from explainer.options import OptionSpec
+from explainer.search_space import point
 
 __all__ = ["SacreChrfDialect", "EPS", "sacrebleu_f_score"]
 
@@ -85,6 +86,35 @@ def _beta_value(beta: float):
     return int(beta) if float(beta).is_integer() else beta
 
 
+#: the search's betas: (beta, cost, words)
+_SEARCH_BETAS = ((2, 0.0, ""), (1, 1.5, "beta = 1"), (3, 1.5, "beta = 3"))
+#: a cost that leaves a configuration out of the search (another word order or beta than the claim names)
+_EXCLUDED = 99.0
+
+
+def _claimed_cost(value, claimed, cost: float) -> float:
+    """A setting the claim names costs nothing when it is the named one and leaves the others out."""
+    if claimed is not None:
+        return 0.0 if value == claimed else _EXCLUDED
+    return cost
+
+
+def _search_options(word_order: int, beta: float, lowercase: bool, whitespace: bool, eps: bool) -> dict:
+    """The options of a search point (only those that are not the defaults)."""
+    opts: dict = {}
+    if word_order:
+        opts["word_order"] = word_order
+    if beta != 2:
+        opts["beta"] = float(beta)
+    if lowercase:
+        opts["lowercase"] = True
+    if whitespace:
+        opts["whitespace"] = True
+    if eps:
+        opts["eps_smoothing"] = True
+    return opts
+
+
 class SacreChrfDialect(ChrfDialect):
     name = "sacrebleu"
     label = "sacreBLEU"
@@ -109,6 +139,29 @@ class SacreChrfDialect(ChrfDialect):
                    "average the per-order F-scores with eps for empty orders (chrF++.py, Moses, NLTK style) "
                    "instead of sacreBLEU's effective-order average of precision and recall"),
     )
+
+    @classmethod
+    def search_configs(cls, context):
+        """chrF (word order 0) or chrF++ (2), beta 2 (1 and 3 as written "chrF1", "chrF3"), lowercase, whitespace
+        kept, eps smoothing (the chrF++.py / Moses style). A claimed "chrF++" (``context.named``'s ``word_order``)
+        keeps only word order 2, "chrF" without plus signs prefers 0; a claimed beta keeps only that beta."""
+        word_order, beta = context.named.get("word_order"), context.named.get("beta")
+        out = []
+        for wo in (0, 2):
+            wc = _claimed_cost(wo, word_order, 0.0 if wo == 0 else 1.0)
+            for b, bc, bw in _SEARCH_BETAS:
+                cost_b = _claimed_cost(b, beta, bc)
+                for lc in (False, True):
+                    for ws in (False, True):
+                        for eps in (False, True):
+                            cost = wc + cost_b + 1.0 * lc + 1.0 * ws + 1.0 * eps
+                            if cost >= _EXCLUDED:
+                                continue
+                            opts = _search_options(wo, b, lc, ws, eps)
+                            out.append(point(opts, cost, "chrF++ (word order 2)" if wo and word_order is None else "",
+                                             bw, "lowercase" if lc else "", "whitespace kept" if ws else "",
+                                             "eps smoothing" if eps else ""))
+        return out
 
     @classmethod
     def comparison_rows(cls, texts=()) -> list[dict]:

@@ -242,12 +242,6 @@ class ChrfDialect(Dialect):
         """The corpus score from the segments' statistics (``summed`` = their column sums)."""
         return self.combine(summed)
 
-    @classmethod
-    def comparison_rows(cls, texts: Sequence[str] = ()) -> list[dict]:
-        """The rows this dialect adds to the side-by-side comparison: ``{"options", "id", "label", "note"}`` each,
-        in display order."""
-        return [{"options": {}, "id": cls.name, "label": cls.short_label or cls.label, "note": cls.description}]
-
     # ---- command line
     @classmethod
     def options_from_flags(cls, flags: Mapping[str, Any], all_classes=()) -> dict:

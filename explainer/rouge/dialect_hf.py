@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from explainer.options import OptionSpec
 from explainer.rouge.aggregate import bootstrap
-from explainer.rouge.dialects import RougeDialect, multi_ref_option, stemmer_option, tokenizer_option
+from explainer.rouge.dialects import RougeDialect, multi_ref_option, search_splits, stemmer_option, tokenizer_option
+from explainer.search_space import point
 
 __all__ = ["HfEvaluateDialect"]
 
@@ -30,7 +31,17 @@ class HfEvaluateDialect(RougeDialect):
     search_multi_ref = (("best-f", 0.0, ""),)     # evaluate's compute has no other rule
 
     @classmethod
-    def comparison_rows(cls):
+    def search_configs(cls, context):
+        """Stemming; one segment: the Lsum sentence splitting; a corpus: its bootstrap mid of F."""
+        if context.corpus:
+            return [point({"use_stemmer": True} if stem else {}, 0.0, "use_stemmer=True" if stem else "",
+                          aggregation="bootstrap") for stem in (False, True)]
+        return [point({"use_stemmer": True} if stem else {}, sc, "use_stemmer=True" if stem else "", sw,
+                      lsum_split=split)
+                for split, sc, sw in search_splits(context) for stem in (False, True)]
+
+    @classmethod
+    def comparison_rows(cls, texts=()):
         return [{"options": {}, "id": cls.name, "label": "HF evaluate",
                  "note": "evaluate.load('rouge'): rouge-score underneath, F only"}]
 

@@ -39,6 +39,7 @@ from explainer.rouge.jieba_words import jieba_cut
 from explainer.rouge.ngrams import ngram_counts, ngram_table
 from explainer.rouge.tokenize import Sentence, TokenizedText, Tokenizer
 from explainer.rouge.trace import TypeResult
+from explainer.search_space import point
 from explainer.text import Token
 
 __all__ = ["PltrdyDialect", "RougeChineseDialect", "pltrdy_f", "recon_lcs_words", "recon_lcs_pairs", "RECURSION_STEPS"]
@@ -179,7 +180,15 @@ class PltrdyDialect(RougeDialect):
         return "F = 2·(P·R / (P + R + 1e-8)), never exactly F1"
 
     @classmethod
-    def comparison_rows(cls) -> list[dict]:
+    def search_configs(cls, context):
+        """Its default and the one switch people change; one segment only (the corpus search covers the
+        implementations papers report corpus ROUGE with: rouge-score, HF evaluate, ROUGE-1.5.5, the textbook)."""
+        if context.corpus:
+            return []
+        return [point({}, 0.5), point({"exclusive": False}, 1.5, "Rouge(exclusive=False)")]
+
+    @classmethod
+    def comparison_rows(cls, texts=()) -> list[dict]:
         return [{"options": {}, "id": cls.name, "label": cls.label, "note": cls.row_note}]
 
     @classmethod
@@ -446,6 +455,11 @@ class RougeChineseDialect(PltrdyDialect):
     row_note = "rouge-chinese over jieba words, as the Chinese fine-tuning scripts score"
     _report = _SplitTokenizer("rouge-chinese", "splits words at spaces (after jieba)")
     import_line = "import jieba\nfrom rouge_chinese import Rouge  # pip install rouge-chinese==1.0.3 jieba==0.42.1"
+
+    @classmethod
+    def search_configs(cls, context):
+        """Its default, for text in a script written without spaces (what jieba segments); one segment only."""
+        return [point({}, 0.5)] if context.no_space_script and not context.corpus else []
 
     @classmethod
     def rouge_l_words(cls, options: dict) -> dict:

@@ -28,11 +28,12 @@ from collections import Counter
 
 from explainer.options import OptionSpec
 from explainer.rouge import lcs as lcs_mod
-from explainer.rouge.dialects import RougeDialect
+from explainer.rouge.dialects import RougeDialect, search_splits
 from explainer.rouge.ngrams import ngram_table
 from explainer.rouge.scoring import Score
 from explainer.rouge.tokenize import Sentence, TokenizedText, Tokenizer
 from explainer.rouge.trace import TypeResult
+from explainer.search_space import point
 from explainer.text import Token
 
 __all__ = ["RougeMetricDialect", "f_score", "div_or_zero"]
@@ -140,6 +141,13 @@ class RougeMetricDialect(RougeDialect):
                    "the per-document scores", choices=("average", "individual"), scope="corpus"),
     )
     _report = _Report()
+
+    @classmethod
+    def search_configs(cls, context):
+        """Its default; the Lsum sentence splitting; one segment only (see the pltrdy dialect's)."""
+        if context.corpus:
+            return []
+        return [point({}, 0.5 + sc, sw, lsum_split=split) for split, sc, sw in search_splits(context)]
 
     def _setup(self) -> None:
         super()._setup()

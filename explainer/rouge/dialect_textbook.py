@@ -6,6 +6,7 @@ from __future__ import annotations
 from explainer.options import OptionSpec
 from explainer.rouge.aggregate import mean_scores
 from explainer.rouge.dialects import RougeDialect, multi_ref_option
+from explainer.search_space import point
 
 __all__ = ["TextbookDialect"]
 
@@ -21,7 +22,12 @@ class TextbookDialect(RougeDialect):
     rank = 5
 
     @classmethod
-    def comparison_rows(cls):
+    def search_configs(cls, context):
+        """Its one configuration (a corpus: the plain mean)."""
+        return [point({}, 1.0, aggregation="mean" if context.corpus else "")]
+
+    @classmethod
+    def comparison_rows(cls, texts=()):
         return [{"options": {}, "id": cls.name, "label": "Textbook",
                  "note": "the textbook's rouge_n / rouge_l: lowercase + whitespace"}]
     default_types = ("rouge1", "rouge2", "rougeL")   # the textbook has no rougeLsum

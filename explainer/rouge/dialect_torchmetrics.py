@@ -17,6 +17,7 @@ from explainer.options import OptionSpec
 from explainer.rouge.dialects import RougeDialect, stemmer_option
 from explainer.rouge.scoring import Score
 from explainer.rouge.trace import TypeResult
+from explainer.search_space import point
 
 __all__ = ["TorchmetricsRougeDialect"]
 
@@ -40,6 +41,14 @@ class TorchmetricsRougeDialect(RougeDialect):
     short_label = "torchmetrics ROUGEScore"
     rank = 8
     search_multi_ref = (("best-f", 0.0, ""), ("avg", 0.5, "accumulate='avg'"))
+    @classmethod
+    def search_configs(cls, context):
+        """Stemming; one segment only (see the pltrdy dialect's)."""
+        if context.corpus:
+            return []
+        return [point({"use_stemmer": True} if stem else {}, 0.5 + 0.5 * stem, "use_stemmer=True" if stem else "")
+                for stem in (False, True)]
+
     OPTIONS = (
         stemmer_option(),
         OptionSpec("multi_ref", "choice", "best-f",

@@ -42,7 +42,7 @@ from explainer.rouge.union import union_lcs, union_lcs_hits
 from explainer.rouge.wlcs import f_inverse, summary_wlcs, weight_note, wlcs_pooled_scores, wlcs_scores
 
 __all__ = ["RougeDialect", "MULTI_REF_POLICIES", "SENTENCE_KINDS", "stemmer_option", "multi_ref_option",
-           "tokenizer_option", "bootstrap_corpus_options"]
+           "tokenizer_option", "bootstrap_corpus_options", "search_splits", "SPLIT_WORDS"]
 
 MULTI_REF_POLICIES = {
     "best-f": "score each reference separately; per ROUGE type keep the reference with the highest F "
@@ -62,6 +62,19 @@ SENTENCE_KINDS = frozenset({"Lsum", "W"})
 
 LCS_TIE_RULE = ("rouge-score _backtrack_norec: diagonal on equal tokens; else drop a candidate token only if that "
                 "keeps a strictly longer LCS, otherwise drop a reference token")
+
+
+#: the words of a search point whose texts are put one sentence per line first
+SPLIT_WORDS = "one sentence per line (for ROUGE-Lsum)"
+
+
+def search_splits(context) -> tuple[tuple[bool, float, str], ...]:
+    """(texts put one sentence per line?, cost, words) for the reproduce search (``explainer/search_space.py``):
+    the texts as given, and, when it changes some text, one sentence per line (as summarization scripts prepare
+    texts for ROUGE-Lsum)."""
+    if context.split_changes:
+        return ((False, 0.0, ""), (True, 1.0, SPLIT_WORDS))
+    return ((False, 0.0, ""),)
 
 
 # ------------------------------------------------------------------------------- options shared by dialects
@@ -355,12 +368,6 @@ class RougeDialect(Dialect):
                 "ROUGE-Lsum here." if cls.rouge_l_is_summary_level else "")
         return {"key": "ROUGE-L replaces the n-gram hits by the length of the longest common subsequence.",
                 "hits": "LCS", "cand": "candidate tokens", "ref": "reference tokens", "note": note}
-
-    @classmethod
-    def comparison_rows(cls) -> list[dict]:
-        """The rows this dialect adds to the side-by-side comparison: ``{"options", "id", "label", "note"}`` each
-        (the types are the table's, those of ``supported_kinds``)."""
-        return [{"options": {}, "id": cls.name, "label": cls.short_label or cls.label, "note": cls.description}]
 
     @classmethod
     def cli_argv(cls, given: dict, types: Sequence[str] = ()) -> list[str]:

@@ -19,8 +19,10 @@ from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 from sacrebleu.utils import sum_of_lists
 
 from explainer.options import OptionSpec
+from explainer.search_space import point
 from explainer.ter import shifts
 from explainer.ter.dialects import LibraryError, LibraryWarning, TerCombination, TerDialect, g
+from explainer.text import has_no_space_script
 
 __all__ = ["SacreTerDialect"]
 
@@ -53,6 +55,43 @@ class SacreTerDialect(TerDialect):
                    "CJK text: only with normalized (characters split) or no_punct (CJK punctuation removed)"),
         OptionSpec("case_sensitive", "bool", False, "keep the case (sacreBLEU's TER lowercases by default)"),
     )
+
+    @classmethod
+    def search_configs(cls, context):
+        """Every combination of the four switches (asian_support only where it acts: with normalized or no_punct;
+        it costs less for text in a script written without spaces): sacreBLEU's defaults first, Tercom's -N
+        (normalized) and case kept next."""
+        asian_cost = 0.5 if context.no_space_script else 2.0
+        out = []
+        for norm in (False, True):
+            for punct in (False, True):
+                for asian in ((False, True) if norm or punct else (False,)):
+                    for case in (False, True):
+                        opts = {k: True for k, on in (("normalized", norm), ("no_punct", punct),
+                                                      ("asian_support", asian), ("case_sensitive", case)) if on}
+                        out.append(point(opts, 1.0 * norm + 1.5 * punct + asian_cost * asian + 1.0 * case,
+                                         "normalized=True (Tercom -N)" if norm else "",
+                                         "no_punct=True (punctuation removed)" if punct else "",
+                                         "asian_support=True" if asian else "",
+                                         "case_sensitive=True (case kept)" if case else ""))
+        return sorted(out, key=lambda p: p.cost)
+
+    @classmethod
+    def comparison_rows(cls, texts=()) -> list[dict]:
+        """sacreBLEU's defaults, then each switch people turn on (asian_support with normalized for text in a
+        script written without spaces)."""
+        rows = [{"options": {}, "id": cls.name, "label": "sacreBLEU TER", "note": cls.description},
+                {"options": {"normalized": True}, "id": f"{cls.name}:normalized", "label": "sacreBLEU TER, normalized",
+                 "note": "Tercom's normalization (-N): punctuation split off, entities decoded"},
+                {"options": {"case_sensitive": True}, "id": f"{cls.name}:case", "label": "sacreBLEU TER, case kept",
+                 "note": "case_sensitive=True: upper and lower case are different words"},
+                {"options": {"no_punct": True}, "id": f"{cls.name}:no_punct", "label": "sacreBLEU TER, no punctuation",
+                 "note": "no_punct=True: . , ? : ; ! \" ( ) removed"}]
+        if has_no_space_script(texts):
+            rows.append({"options": {"normalized": True, "asian_support": True}, "id": f"{cls.name}:asian",
+                         "label": "sacreBLEU TER, normalized, asian support",
+                         "note": "CJK characters split one by one (normalized with asian_support)"})
+        return rows
 
     def _setup(self) -> None:
         o = self.options

@@ -22,6 +22,7 @@ class TerFamily(MetricFamily):
     reads = "edit"
     registry_path = "explainer.ter.registry:DIALECTS"
     default_dialect = "sacrebleu"
+    claim_names = r"\b(?:h?ter|translation edit rate)\b"
 
     def measures(self, d) -> tuple[Measure, ...]:
         return (Measure("score", d.metric_name, float(d.scale), not d.lower_is_better, 1),)

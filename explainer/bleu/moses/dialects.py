@@ -15,6 +15,7 @@ from explainer.bleu.dialects import (
     OptionSpec,
     OrderResult,
     RefLengthChoice,
+    search_order_cost,
 )
 from explainer.bleu.moses.scripts import (
     MAX_ORDER,
@@ -39,6 +40,7 @@ from explainer.bleu.moses.text import (
     multibleu_tokenize,
     perl_lc,
 )
+from explainer.search_space import point
 from explainer.text import ENTITIES_13A, align_spans
 
 __all__ = ["MultiBleuDialect", "MtevalDialect"]
@@ -95,6 +97,15 @@ class MultiBleuDialect(BleuDialect):
 
     def tokenization_key(self) -> tuple:
         return (self.name, self.options["script"], bool(self.options["lowercase"]))
+
+    @classmethod
+    def search_configs(cls, context):
+        """The script as it is, -lc, and the detok variant."""
+        oc = search_order_cost(4, context)
+        if oc is None:
+            return []
+        return [point({}, 0.5 + oc), point({"lowercase": True}, 1.0 + oc, "-lc"),
+                point({"script": "multi-bleu-detok.perl"}, 1.0 + oc, "multi-bleu-detok.perl")]
 
     @classmethod
     def comparison_rows(cls, texts):
@@ -298,11 +309,38 @@ class MtevalDialect(BleuDialect):
     )
     short_label = "mteval-v13a.pl"
     rank = 4
+    original = True
     cli_flags = {"smooth": "smoothing"}
     smooth_words = {"none": "false", "exp": "true", "nist": "true", "false": "false", "true": "true"}
 
     def tokenization_key(self) -> tuple:
         return (self.name, bool(self.options["preserve_case"]), bool(self.options["international_tokenization"]))
+
+    @classmethod
+    def search_configs(cls, context):
+        """-c, --no-smoothing, --international-tokenization, --brevity-penalty shortest."""
+        oc = search_order_cost(4, context)
+        if oc is None:
+            return []
+        out = []
+        for pc in (False, True):
+            for sm in (True, False):
+                for intl in (False, True):
+                    for bp in ("closest", "shortest"):
+                        opts: dict = {}
+                        if pc:
+                            opts["preserve_case"] = True
+                        if not sm:
+                            opts["smoothing"] = False
+                        if intl:
+                            opts["international_tokenization"] = True
+                        if bp != "closest":
+                            opts["brevity_penalty"] = bp
+                        out.append(point(opts, 0.5 + 0.5 * pc + 0.5 * (not sm) + 1.0 * intl + 1.0 * (bp != "closest")
+                                         + oc, "-c" if pc else "", "--no-smoothing" if not sm else "",
+                                         "--international-tokenization" if intl else "",
+                                         "--brevity-penalty shortest" if bp != "closest" else ""))
+        return out
 
     def smoothing_label(self) -> str:
         return "NIST geometric" if self.options["smoothing"] else "none"

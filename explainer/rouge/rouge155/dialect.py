@@ -24,7 +24,7 @@ from typing import Sequence
 
 from explainer.options import OptionSpec
 from explainer.rouge import lcs as lcs_mod
-from explainer.rouge.dialects import RougeDialect
+from explainer.rouge.dialects import RougeDialect, search_splits
 from explainer.rouge.ngrams import ngram_table
 from explainer.rouge.rouge155.bootstrap import bootstrap_average, perl_round5, sort_eval_keys
 from explainer.rouge.rouge155.evaluation import (
@@ -46,6 +46,7 @@ from explainer.rouge.trace import TypeResult
 from explainer.rouge.types import RougeType
 from explainer.rouge.union import tie_rule_check
 from explainer.rouge.wlcs import f_inverse, f_weight, weight_note
+from explainer.search_space import point
 from explainer.text import Token
 
 __all__ = ["Rouge155Dialect", "PerlScore", "perl_label"]
@@ -123,6 +124,7 @@ class Rouge155Dialect(RougeDialect):
     default_multi_ref = "pool"
     short_label = "ROUGE-1.5.5"
     rank = 3
+    original = True
     printed_decimals = 5
     weighted_f = True
     rouge_l_is_summary_level = True
@@ -137,7 +139,33 @@ class Rouge155Dialect(RougeDialect):
         return f"F = PR/((1−α)P + αR), α = {(options or {}).get('alpha', 0.5):g}, from the 5-decimal P and R"
 
     @classmethod
-    def comparison_rows(cls):
+    def search_configs(cls, context):
+        """-m, -s (stop words removed), -p 0.2 (F-beta with beta = 2); one segment: the Lsum sentence splitting; a
+        corpus: -m only, its Average (-s is left out at corpus level: an unusual setting that doubles the cost of
+        reading the texts, most of the time of a ROUGE claim)."""
+        if context.corpus:
+            return [point({"use_stemmer": True} if stem else {}, 0.5, "-m" if stem else "", aggregation="bootstrap")
+                    for stem in (False, True)]
+        out = []
+        for split, sc, sw in search_splits(context):
+            for stem in (False, True):
+                for stop in (False, True):
+                    for alpha in (0.5, 0.2):
+                        opts: dict = {}
+                        if stem:
+                            opts["use_stemmer"] = True
+                        if stop:
+                            opts["remove_stopwords"] = True
+                        if alpha != 0.5:
+                            opts["alpha"] = alpha
+                        out.append(point(opts, 0.5 + sc + 2.5 * stop + 2.0 * (alpha != 0.5), "-m" if stem else "",
+                                         "-s (stop words removed)" if stop else "",
+                                         "-p 0.2 (F-beta with beta = 2)" if alpha != 0.5 else "", sw,
+                                         lsum_split=split))
+        return out
+
+    @classmethod
+    def comparison_rows(cls, texts=()):
         return [{"options": {"multi_ref": "pool"}, "id": "rouge155:A", "label": "ROUGE-1.5.5 -f A",
                  "note": "ROUGE-1.5.5.pl, references pooled (-f A, the script's default)"},
                 {"options": {"multi_ref": "best-recall"}, "id": "rouge155:B", "label": "ROUGE-1.5.5 -f B",
