@@ -63,6 +63,23 @@ def test_tokens_every_differing_text_is_named_and_marked():
     assert len([c for c in d.cells if c["kind"] == "token"]) == 6
 
 
+def test_a_split_with_the_same_case_does_not_say_the_case_differs():
+    """Issue 33, defect 6: "Every implementation on this corpus", 13a vs intl said "sacreBLEU (13a) keeps
+    `Chat-Service-Fenster` (and the case differs)"; intl splits the hyphens and keeps the case."""
+    cand = "Klicken Sie auf das Chat-Service-Fenster, um mit uns zu sprechen."
+    refs = ["Klicken Sie auf das Chat-Service-Fenster, um mit einem Agenten zu sprechen."]
+    d = pair(cand, refs, "sacrebleu", "sacrebleu:intl")
+    assert d.first_step == "tokens"
+    assert ("sacreBLEU (intl) splits `Chat-Service-Fenster` into `Chat - Service - Fenster` in the candidate; "
+            "sacreBLEU (13a) keeps `Chat-Service-Fenster`") in d.why
+    assert "case differs" not in d.why
+    c = compare_corpus([cand, "Das Fenster."], [refs, ["Das Fenster."]], metric="bleu", pairs=[])
+    assert "case differs" not in c.pair("sacrebleu", "sacrebleu:intl").why
+    # a split where one side also lowercases still says so
+    d = pair("The Mat.", ["the mat ."], "sacrebleu", "textbook")
+    assert "splits `the mat.` into `The Mat .`" in d.why and "(and the case differs)" in d.why
+
+
 def test_tokens_lowercase():
     cfgs = [bleu_cfg("sacrebleu", "cased"), bleu_cfg("sacrebleu", "lc", lowercase=True)]
     d = pair("The cat sat on the mat", ["the cat sat on the mat"], "cased", "lc", configs=cfgs)

@@ -216,9 +216,8 @@ def _sentence(kind: str, ta: list[str], tb: list[str], la: str, lb: str, where: 
             s = f"{la} splits {quote(tb)} into {quote(ta)}{where}; {lb} keeps {quote(tb)}"
         else:
             s = f"{lb} splits {quote(ta)} into {quote(tb)}{where}; {la} keeps {quote(ta)}"
-        if [t.lower() for t in ta] != ta or [t.lower() for t in tb] != tb:
-            if " ".join(ta).lower() != " ".join(ta) or " ".join(tb).lower() != " ".join(tb):
-                s += " (and the case differs)"
+        if "".join(ta) != "".join(tb):      # the same letters only once lowercased: one side changed the case
+            s += " (and the case differs)"
         return s
     if kind == "case":
         if " ".join(ta) == " ".join(ta).lower():
