@@ -39,9 +39,12 @@ def median_time(fn, repeat=5) -> float:
 def from_scratch(cand, refs, claim="0.5"):
     """The same configurations and subsets as reproduce, each scored with the public API from scratch."""
     from explainer.bleu import score_bleu
+    from explainer.dialectcmp.bleu_part import bleu_space
     from explainer.dialectcmp.claim import parse_claim
-    from explainer.dialectcmp.reproduction import _rouge_types, reference_subsets
-    from explainer.dialectcmp.space import bleu_space, iter_rules, rouge_space
+    from explainer.dialectcmp.reproduction import reference_subsets
+    from explainer.dialectcmp.rouge_part import rouge_space
+    from explainer.dialectcmp.rouge_search import iter_rules
+    from explainer.dialectcmp.rouge_search import rouge_types as _rouge_types
     from explainer.rouge import score_rouge
 
     cl = parse_claim(claim)
@@ -59,8 +62,8 @@ def from_scratch(cand, refs, claim="0.5"):
 def sacrebleu_part(cand, refs):
     from sacrebleu.metrics import BLEU
 
+    from explainer.dialectcmp.bleu_part import bleu_space
     from explainer.dialectcmp.reproduction import reference_subsets
-    from explainer.dialectcmp.space import bleu_space
 
     subsets = [s for s, _, _ in reference_subsets(len(refs))]
     n = 0
@@ -77,9 +80,9 @@ def sacrebleu_part(cand, refs):
 
 
 def ours_sacrebleu_part(cand, refs):
+    from explainer.dialectcmp.bleu_part import bleu_space
     from explainer.dialectcmp.engines import BleuEngine
     from explainer.dialectcmp.reproduction import reference_subsets
-    from explainer.dialectcmp.space import bleu_space
 
     eng = BleuEngine(cand, refs)
     subsets = [s for s, _, _ in reference_subsets(len(refs))]

@@ -116,8 +116,8 @@ def sacrebleu_seconds(hyps, streams, n_sample: int = 12) -> tuple[float, int]:
     configurations timed, scaled to all)."""
     from sacrebleu.metrics import BLEU
 
+    from explainer.dialectcmp.bleu_part import bleu_space
     from explainer.dialectcmp.corpus_engines import corpus_subsets
-    from explainer.dialectcmp.space import bleu_space
 
     space = [sc for sc in bleu_space(hyps[:200], corpus=True) if sc.dialect == "sacrebleu"]
     subsets = [s for s, _, _ in corpus_subsets(len(streams))]

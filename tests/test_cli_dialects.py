@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from explainer.cli import main
+from explainer.families import FAMILIES
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 
@@ -68,6 +69,38 @@ def test_dialects_jsonl_and_corpus(capsys, monkeypatch):
     rc, out, _ = run(["dialects", "--jsonl", "-", "--corpus", "--metric", "rouge"], capsys, monkeypatch, data)
     d = json.loads(out)
     assert rc == 0 and d["level"] == "corpus" and d["rows"][0]["n_segments"] == 2
+
+
+def _printed(out: dict, row: dict):
+    """The number the family's command prints for a row: ROUGE per type, chrF on its native scale, else score."""
+    if row.get("type") in out:
+        return out[row["type"]]["fmeasure"]
+    return out["native_score"] if "native_score" in row else out["score"]
+
+
+def _row_value(row: dict):
+    return row["native_score"] if "native_score" in row else row["score"]
+
+
+@pytest.mark.parametrize("metric", list(FAMILIES))
+def test_dialects_takes_every_registered_family(metric, capsys, monkeypatch):
+    """Every family compares (TER through the generic part): each row's argv prints the row's score; a corpus
+    too."""
+    cand, refs = "The cat sat on the mat.", ["the cat is on the mat .", "A cat sat on a mat!"]
+    rc, out, err = run(["dialects", "--candidate", cand, "--ref", refs[0], "--ref", refs[1], "--metric", metric],
+                       capsys)
+    d = json.loads(out)
+    assert rc == 0 and err == "" and d["metric"] == metric and d["rows"]
+    assert len(d["pairs"]) == len(d["rows"]) - 1 and all(p["why"] for p in d["pairs"])
+    stdin = (json.dumps({"candidate": cand, "references": refs}) + "\n").encode()
+    for row in d["rows"]:
+        rc, printed, _ = run(row["argv"], capsys, monkeypatch, stdin)
+        got = json.loads(printed.splitlines()[0])
+        assert rc == 0 and _printed(got, row) == _row_value(row), (metric, row["id"])
+    lines = [{"candidate": cand, "references": refs}, {"candidate": "a dog.", "references": ["a dog ran.", "dog"]}]
+    data = ("\n".join(json.dumps(x) for x in lines) + "\n").encode()
+    rc, out, _ = run(["dialects", "--jsonl", "-", "--corpus", "--metric", metric], capsys, monkeypatch, data)
+    assert rc == 0 and json.loads(out)["level"] == "corpus"
 
 
 @pytest.mark.parametrize("argv,msg", [

@@ -15,11 +15,12 @@ from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU
 
+from explainer.bleu.dialect_nltk import NLTK_WEIGHTS
 from explainer.cli import main
 from explainer.dialectcmp.cases import BUILTIN_CLAIMS
 from explainer.dialectcmp.claim import parse_claim
 from explainer.dialectcmp.reproduction import reference_subsets, reproduce
-from explainer.dialectcmp.space import NLTK_WEIGHTS, split_sentences_per_line
+from explainer.dialectcmp.space import split_sentences_per_line
 from explainer.errors import ExplainerInputError
 from explainer.examples import get_example
 

@@ -63,7 +63,7 @@ def test_dialects_page_names_the_traps_of_the_compared_metric():
     assert [t["code"] for t in bleu] == ["cjk-unsplit"]
     assert _shown(at) == _expected(bleu)
     _ok(at.radio(key="dl_metric").set_value("rouge").run())
-    from explainer.ui.dialects.link import HEAD_TYPES
+    from explainer.ui.dialects.rouge_part import HEAD_TYPES
 
     types = tuple(at.selectbox(key="dl_head").value for _ in [0]) + tuple(
         t for t in HEAD_TYPES if t != at.selectbox(key="dl_head").value)

@@ -19,6 +19,7 @@ import re
 import pytest
 
 from explainer.examples import EXAMPLES
+from explainer.families import FAMILIES
 from tests.ui_driver import PageSpec, run_sequence
 
 FULL_SEEDS, FULL_STEPS = 40, 10
@@ -86,8 +87,9 @@ def _dialects_numbers(app):
 
 DIALECTS = PageSpec(
     "dialects",
+    # every registered family in the metric picker (the dl_metric switch picks among them too)
     starts=[lambda r: {}, lambda r: {"candidate": "the cat sat on the mat", "ref": ["the cat is on the mat"],
-                                     "metric": r.choice(["bleu", "rouge", "chrf"])},
+                                     "metric": r.choice(list(FAMILIES))},
             lambda r: {"candidate": "a b c", "ref": ["a b", "b c"], "metric": "rouge"}],
     switches=["dl_example", "dl_metric", "dl_a", "dl_b", "dl_head",
               lambda app, r: app.open_tab(r.choice(["Side by side", "Reproduce a number"]), key="dl_tab")

@@ -27,9 +27,10 @@ COMMANDS = {
     "ter": (ter, "Explain TER (translation edit rate) for JSONL segments or a line-aligned corpus."),
     "semantic": (semantic, "STS and BERTScore (all-MiniLM-L6-v2, offline) for JSONL segments or a line-aligned "
                            "corpus."),
-    "dialects": (dialects, "Every BLEU or ROUGE implementation side by side, and the first step where two disagree."),
-    "reproduce": (reproduce, "Which configurations give a claimed BLEU or ROUGE number for this candidate and "
-                             "references?"),
+    "dialects": (dialects, "Every implementation of a metric (--metric) side by side, and the first step where two "
+                           "disagree."),
+    "reproduce": (reproduce, "Which configurations give a claimed number (BLEU, ROUGE, chrF, TER, ...) for this "
+                             "candidate and references?"),
     "compare": (compare, "Compare systems on a test set: corpus scores, confidence intervals and paired "
                          "significance tests (sacreBLEU's)."),
 }

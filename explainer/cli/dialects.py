@@ -1,13 +1,14 @@
 """`python -m explainer dialects ...`: every implementation side by side, and where two first disagree.
 
-    python -m explainer dialects --candidate TEXT --ref TEXT [--ref TEXT ...] [--metric bleu|rouge|chrf]
-    python -m explainer dialects --jsonl FILE [--metric bleu|rouge|chrf] [--corpus]
+    python -m explainer dialects --candidate TEXT --ref TEXT [--ref TEXT ...] [--metric bleu|rouge|chrf|ter|...]
+    python -m explainer dialects --jsonl FILE [--metric ...] [--corpus]
 
 Prints, per input (one JSON object per line in ``--jsonl`` mode; one for the whole file with ``--corpus``):
 ``{"metric", "level", "rows": [{"id", "label", "dialect", "options", "argv", "score", "bleu"|"fmeasure", ...}],
 "pairs": [{"a", "b", "first_step", "why", "cells"}]}``. A row's numbers are what ``python -m explainer`` prints
 with the row's ``argv`` on ``{"candidate", "references"}`` (stdin). Pairs: each row against the first, or the
-``--pair A:B`` given (row ids or 1-based row numbers), or ``--all-pairs``.
+``--pair A:B`` given (row ids or 1-based row numbers), or ``--all-pairs``. ``--metric`` is any registered family
+(``explainer.families.FAMILIES``): its rows and steps are its part's (``explainer.dialectcmp.families``).
 """
 from __future__ import annotations
 
@@ -19,6 +20,12 @@ from explainer.cli.io import read_segments as _read_segments
 __all__ = ["add_arguments", "run", "parse_pairs", "read_segments", "write"]
 
 
+def _family_names() -> list[str]:
+    from explainer.families import family_names
+
+    return family_names()
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--candidate", metavar="TEXT", help="the candidate text")
@@ -26,7 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                      help="JSONL: one {\"candidate\": ..., \"references\": [...]} per line ('-' = stdin)")
     p.add_argument("--ref", metavar="TEXT", action="append", default=[],
                    help="a reference text (repeat for several references); with --candidate")
-    p.add_argument("--metric", choices=("bleu", "rouge", "chrf"), default="bleu", help="bleu (default), rouge or chrf")
+    p.add_argument("--metric", choices=_family_names(), default="bleu",
+                   help="the metric family: " + ", ".join(_family_names()) + " (default: bleu)")
     p.add_argument("--types", default=None,
                    help="rouge: comma-separated types (default rouge1,rouge2,rougeL,rougeLsum); the first one is "
                         "each row's headline 'score'")
@@ -80,58 +88,37 @@ def _row_ref(s: str, ids: list[str]) -> str | None:
 
 
 def _types(args) -> tuple:
-    from explainer.dialectcmp.rows import DEFAULT_ROUGE_TYPES
-    from explainer.rouge import parse_types
+    """``--types`` for the family's comparison (only a family with types takes it)."""
+    from explainer.dialectcmp.families import families_with_types, family_part
 
-    if args.types is None:
-        return DEFAULT_ROUGE_TYPES
-    if args.metric != "rouge":
-        raise CliError("--types applies to --metric rouge")
+    part = family_part(args.metric)
+    if args.types is not None and not part.has_types:
+        raise CliError(f"--types applies to --metric {' or '.join(families_with_types())}")
     try:
-        return tuple(rt.name for rt in parse_types(args.types))
+        return part.comparison_types(args.types)
     except ValueError as e:
         raise CliError(str(e)) from None
+
+
+def _pairs(cmp, args) -> None:
+    """The pairs asked for (default: each row against the first), each kept in the comparison."""
+    from explainer.dialectcmp.comparison import default_pairs, pairs_scope
+
+    pairs = parse_pairs(args.pair, [r.id for r in cmp.rows], args.all_pairs)
+    with pairs_scope():
+        for a, b in (default_pairs(cmp.rows) if pairs is None else pairs):
+            cmp.pair(a, b)
 
 
 def _compare(args, types, cand, refs, where: str) -> dict:
-    from explainer.dialectcmp.comparison import compare, default_pairs, pairs_scope
-
-    if args.metric == "chrf":
-        return _compare_chrf(args, cand, refs, where)
+    from explainer.dialectcmp.comparison import compare
 
     try:
         cmp = compare(cand, refs, metric=args.metric, types=types, pairs=[])
-        ids = [r.id for r in cmp.rows]
-        pairs = parse_pairs(args.pair, ids, args.all_pairs)
-        with pairs_scope():
-            for a, b in (default_pairs(cmp.rows) if pairs is None else pairs):
-                cmp.pair(a, b)
+        _pairs(cmp, args)
     except ValueError as e:
         raise CliError(f"{where}{e}") from None
     return cmp.to_dict()
-
-
-def _compare_chrf(args, cand, refs, where: str) -> dict:
-    """chrF's implementations side by side (explainer/dialectcmp/chrf_compare.py)."""
-    from explainer.dialectcmp.chrf_compare import compare_chrf, row_specs
-
-    ids = [r[0] for r in row_specs([cand, *refs])]
-    try:
-        return compare_chrf(cand, refs, parse_pairs(args.pair, ids, args.all_pairs))
-    except ValueError as e:
-        raise CliError(f"{where}{e}") from None
-
-
-def _compare_chrf_corpus(args, segments) -> dict:
-    """chrF's implementations at corpus level (sacreBLEU's corpus_score, NLTK's corpus_chrf)."""
-    from explainer.dialectcmp.chrf_compare import compare_chrf_corpus, row_specs
-
-    ids = [r[0] for r in row_specs()]
-    try:
-        return compare_chrf_corpus([s[1] for s in segments], [s[2] for s in segments],
-                                   parse_pairs(args.pair, ids, args.all_pairs))
-    except ValueError as e:
-        raise CliError(str(e)) from None
 
 
 def run(args) -> int:
@@ -151,19 +138,13 @@ def run(args) -> int:
         where = "standard input" if args.jsonl == "-" else args.jsonl
         raise CliError(f"{where} has no segments: give one JSON object per line, "
                        '{"candidate": "...", "references": ["..."]}')
-    if args.corpus and args.metric == "chrf":
-        _write(_compare_chrf_corpus(args, segments), "the corpus result")
-        return 0
     if args.corpus:
-        from explainer.dialectcmp.comparison import compare_corpus, default_pairs, pairs_scope
+        from explainer.dialectcmp.comparison import compare_corpus
 
         try:
             cmp = compare_corpus([s[1] for s in segments], [s[2] for s in segments], metric=args.metric,
                                  types=types, pairs=[])
-            pairs = parse_pairs(args.pair, [r.id for r in cmp.rows], args.all_pairs)
-            with pairs_scope():
-                for a, b in (default_pairs(cmp.rows) if pairs is None else pairs):
-                    cmp.pair(a, b)
+            _pairs(cmp, args)
         except ValueError as e:
             raise CliError(str(e)) from None
         _write(cmp.to_dict(), "the corpus result")

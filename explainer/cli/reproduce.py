@@ -1,7 +1,7 @@
 """`python -m explainer reproduce ...`: which configurations give a claimed number?
 
     python -m explainer reproduce --candidate TEXT --ref TEXT [--ref TEXT ...] --claim VALUE
-        [--metric bleu|rouge1|rouge2|rougeL|rougeLsum|chrf|any]
+        [--metric bleu|rouge1|rouge2|rougeL|rougeLsum|chrf|ter|...|any]
     python -m explainer reproduce --hyp SYSTEM --ref R1 [--ref R2 ...] --claim VALUE [--metric ...]
     python -m explainer reproduce --jsonl CORPUS.jsonl --claim VALUE [--metric ...]
 
@@ -13,8 +13,10 @@ reads the files itself (``--hyp SYSTEM --ref ...``: the files of the subset used
 ``value`` is in its output. ``references`` are the 0-based indices of the ``--ref`` given. Every match's value,
 printed with the claim's decimals (as is, or ×100 / ÷100: ``form``), is the claim. A claim with several numbers
 ("R-1/R-2/L 44.2/21.3/41.0", "BLEU 27.3 / chrF 55.1") prints ``{"claim", "parts": [one result per number]}``; a
-number of a metric this tool does not compute ("TER 55.2") is ``refused``, with a message naming it; a chrF claim
-is searched in chrF's own settings.
+number of a metric this tool does not compute ("COMET 0.82") is ``refused``, with a message naming it; a claim
+naming a registered family ("chrF 55.2", "TER 45.2") is searched in that family's own settings. When several
+implementations give the claimed number, the result says so (``ties``), and ``coincidence`` says how likely an
+unrelated configuration prints the claim at its precision (docs/dialects-compare.md).
 """
 from __future__ import annotations
 
@@ -23,6 +25,12 @@ import argparse
 from explainer.cli.io import CliError
 
 __all__ = ["add_arguments", "run"]
+
+
+def _family_names() -> list[str]:
+    from explainer.families import family_names
+
+    return family_names()
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -39,8 +47,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the claimed number, with words if you like: 'BLEU = 0.576', '38.0', 'ROUGE-L 0.41', "
                         "'R-1 recall 0.67', 'R-1/R-2/R-L 44.2/21.3/41.0', 'chrF++ 55.2'")
     p.add_argument("--metric", default="any",
-                   choices=("bleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "chrf", "any"),
-                   help="what the claim is (default: any; words in the claim narrow it too)")
+                   help="what the claim is: any (default) or a metric family (" + ", ".join(_family_names())
+                        + "; ROUGE by its type: rouge1, rouge2, rougeL, rougeLsum); words in the claim narrow it too")
 
 
 def run(args) -> int:

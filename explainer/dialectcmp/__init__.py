@@ -1,14 +1,17 @@
 """Every implementation side by side, the first step where two disagree, and "which settings give this number?".
 
-* ``compare(candidate, references, metric="bleu"|"rouge") -> Comparison``: one row per configuration (built
-  from the cores' traces) and, per pair of rows, the first divergence (``Divergence``: ``first_step`` from a
-  fixed vocabulary, ``why``, the ``cells`` to highlight); ``compare_corpus`` for a corpus.
+* ``compare(candidate, references, metric=<a registered family>) -> Comparison``: one row per configuration
+  (built from the cores' traces) and, per pair of rows, the first divergence (``Divergence``: ``first_step`` from
+  a fixed vocabulary, ``why``, the ``cells`` to highlight); ``compare_corpus`` for a corpus.
 * ``reproduce(candidate, references, claim, metric="any") -> Reproduction``: every common configuration whose
   value rounds (or truncates) to a claimed number, simplest first, each with the ``python -m explainer``
-  arguments that print it; the nearest ones otherwise.
+  arguments that print it; the nearest ones otherwise; the implementations that tie and the chance of a
+  rounding coincidence.
 
+Every registered family is compared and searched through its part (``families``: BLEU's, ROUGE's and chrF's own
+modules, the generic ``family_part`` for any other), over the search space its dialects declare (``space``).
 The modules: ``comparison`` (``compare``), ``reproduction`` (``reproduce``), and their steps (``rows``,
-``divergence``, ``claim``, ``space``, ``engines``, ...); no module is named like a public function, so
+``divergence``, ``claim``, ``space``, ``engines``, ``ties``, ...); no module is named like a public function, so
 ``from explainer.dialectcmp import compare`` is always the function.
 
 Pure Python, no Streamlit. CLI: ``python -m explainer dialects|reproduce`` (docs/dialects-compare.md).

@@ -16,7 +16,48 @@ from typing import Sequence
 from explainer.dialectcmp.configs import Config
 
 __all__ = ["ChrfRow", "row_specs", "chrf_rows", "first_difference", "compare_chrf", "ChrfCorpusRow", "chrf_corpus_rows",
-           "first_corpus_difference", "corpus_comparison", "corpus_pair", "compare_chrf_corpus"]
+           "first_corpus_difference", "corpus_comparison", "corpus_pair", "compare_chrf_corpus", "ChrfComparison"]
+
+@dataclass
+class ChrfComparison:
+    """chrF's side by side as a comparison object (``rows``, ``pair``, ``divergence``, ``to_dict``: the JSON of
+    ``compare_chrf`` / ``compare_chrf_corpus``), each pair a dict ``{"a", "b", "first_step", "why", "cells"}``
+    (a corpus: and ``segment``)."""
+
+    level: str
+    rows: list
+    pairs: list = field(default_factory=list)
+    n_segments: int | None = None
+    metric: str = "chrf"
+
+    def row(self, row_id: str):
+        for r in self.rows:
+            if r.id == row_id:
+                return r
+        raise ValueError(f"unknown row {row_id!r}; rows: {', '.join(r.id for r in self.rows)}")
+
+    def divergence(self, a: str, b: str) -> dict:
+        """The first difference of rows ``a`` and ``b`` (a kept one, or computed without keeping it)."""
+        for p in self.pairs:
+            if p["a"] == a and p["b"] == b:
+                return p
+        if self.level == "corpus":
+            return corpus_pair({r.id: r for r in self.rows}, a, b)
+        return {"a": a, "b": b, **first_difference(self.row(a).trace, self.row(b).trace)}
+
+    def pair(self, a: str, b: str) -> dict:
+        """The first difference of rows ``a`` and ``b``, kept (``to_dict`` lists it)."""
+        d = self.divergence(a, b)
+        if d not in self.pairs:
+            self.pairs.append(d)
+        return d
+
+    def to_dict(self) -> dict:
+        head = {"metric": "chrf", "level": self.level}
+        if self.n_segments is not None:
+            head["n_segments"] = self.n_segments
+        return {**head, "rows": [r.to_dict() for r in self.rows], "pairs": list(self.pairs)}
+
 
 @dataclass
 class ChrfRow:
@@ -97,21 +138,26 @@ def first_difference(a: dict, b: dict) -> dict:
             "cells": {}}
 
 
-def compare_chrf(candidate: str, references: Sequence[str], pairs: Sequence[tuple[str, str]] | None = None
-                 ) -> dict:
-    """The rows and, per pair (default: each row against the first), the first step where they disagree."""
+def segment_comparison(candidate: str, references: Sequence[str], pairs: Sequence[tuple[str, str]] | None = None
+                       ) -> ChrfComparison:
+    """The rows and, per pair (default: each row against the first), the first step where they disagree (the
+    Dialects comparison's limits are checked before any work)."""
     from explainer.dialectcmp.limits import check_segment
 
-    references = check_segment(candidate, references)      # the Dialects comparison's limits, before any work
-    rows = chrf_rows(candidate, references)
-    by_id = {r.id: r for r in rows}
-    todo = pairs if pairs is not None else [(rows[0].id, r.id) for r in rows[1:]]
-    out_pairs = []
-    for x, y in todo:
-        if x not in by_id or y not in by_id:
-            raise ValueError(f"unknown row in pair {x}:{y}; rows: {', '.join(by_id)}")
-        out_pairs.append({"a": x, "b": y, **first_difference(by_id[x].trace, by_id[y].trace)})
-    return {"metric": "chrf", "level": "segment", "rows": [r.to_dict() for r in rows], "pairs": out_pairs}
+    references = check_segment(candidate, references)
+    cmp = ChrfComparison("segment", chrf_rows(candidate, references))
+    ids = [r.id for r in cmp.rows]
+    for x, y in (pairs if pairs is not None else [(ids[0], r) for r in ids[1:]]):
+        if x not in ids or y not in ids:
+            raise ValueError(f"unknown row in pair {x}:{y}; rows: {', '.join(ids)}")
+        cmp.pair(x, y)
+    return cmp
+
+
+def compare_chrf(candidate: str, references: Sequence[str], pairs: Sequence[tuple[str, str]] | None = None
+                 ) -> dict:
+    """``dialects --metric chrf``: :func:`segment_comparison` as JSON."""
+    return segment_comparison(candidate, references, pairs).to_dict()
 
 
 # ------------------------------------------------------------------------------------------------ corpus level
@@ -199,15 +245,22 @@ def corpus_comparison(candidates: Sequence[str], references: Sequence[Sequence[s
                       ) -> tuple[dict[str, ChrfCorpusRow], dict]:
     """The corpus rows by id (their traces: a later pair costs no new pass over the corpus) and the comparison
     :func:`compare_chrf_corpus` returns."""
+    cmp = corpus_chrf_comparison(candidates, references, pairs, progress)
+    return {r.id: r for r in cmp.rows}, cmp.to_dict()
+
+
+def corpus_chrf_comparison(candidates: Sequence[str], references: Sequence[Sequence[str]],
+                           pairs: Sequence[tuple[str, str]] | None = None, progress=None) -> ChrfComparison:
+    """The corpus rows and, per pair (default: each row against the first), the first step where they disagree
+    (the Dialects comparison's corpus limits checked before any work)."""
     from explainer.dialectcmp.limits import check_corpus
 
     cands, refs = check_corpus(candidates, references)
-    rows = chrf_corpus_rows(cands, refs, progress)
-    by_id = {r.id: r for r in rows}
-    todo = pairs if pairs is not None else [(rows[0].id, r.id) for r in rows[1:]]
-    out_pairs = [corpus_pair(by_id, x, y) for x, y in todo]
-    return by_id, {"metric": "chrf", "level": "corpus", "n_segments": len(cands),
-                   "rows": [r.to_dict() for r in rows], "pairs": out_pairs}
+    cmp = ChrfComparison("corpus", chrf_corpus_rows(cands, refs, progress), n_segments=len(cands))
+    ids = [r.id for r in cmp.rows]
+    for x, y in (pairs if pairs is not None else [(ids[0], r) for r in ids[1:]]):
+        cmp.pair(x, y)
+    return cmp
 
 
 def corpus_pair(by_id: dict[str, ChrfCorpusRow], a: str, b: str) -> dict:

@@ -1,78 +1,21 @@
-"""The chrF configurations people use, as a search space for ``reproduce`` (a claim that names chrF / chrF++).
-
-sacreBLEU's ``CHRF``: chrF (word order 0) or chrF++ (word order 2), beta 2 (1 and 3 as written "chrF1", "chrF3"),
-lowercase, whitespace kept, eps smoothing (the chrF++.py / Moses style); NLTK's ``sentence_chrf`` (beta 3 by
-default, beta 2, whitespace kept). A claimed "chrF++" keeps only word order 2; "chrF" without plus signs prefers
-word order 0; a claimed beta ("chrF3") keeps only that beta. Each value is the dialect's native score
-(``python -m explainer chrf`` prints it as ``native_score``); the collector also tries it ×100 / ÷100.
+"""chrF's reproduce search (a claim that names chrF / chrF++), over the chrF dialects' search space (each
+dialect's ``search_configs``: sacreBLEU's word order, beta, lowercase, whitespace, eps smoothing; NLTK's beta and
+whitespace). Each value is the dialect's native score (``python -m explainer chrf`` prints it as
+``native_score``); the collector also tries it ×100 / ÷100. A corpus shares the statistics of the configurations
+that count the same n-grams (``corpus_vectors``).
 """
 from __future__ import annotations
 
-from explainer.dialectcmp.configs import Config
-from explainer.dialectcmp.space import SearchConfig
+from explainer.dialectcmp.space import SearchContext, family_space
 
 __all__ = ["chrf_space", "search_chrf", "search_chrf_corpus", "corpus_vectors"]
 
-_SACRE_BETAS = ((2, 0.0, ""), (1, 1.5, "beta = 1"), (3, 1.5, "beta = 3"))
-_NLTK_BETAS = ((3.0, 0.0, ""), (2.0, 0.5, "beta = 2"))
 
-
-def _word_cost(wo: int, claimed: int | None) -> float:
-    if claimed is not None:
-        return 0.0 if wo == claimed else 99.0
-    return 0.0 if wo == 0 else 1.0
-
-
-def _beta_cost(beta: float, cost: float, claimed: float | None, default: float) -> float:
-    if claimed is not None:
-        return 0.0 if beta == claimed else 99.0
-    return cost
-
-
-def chrf_space(word_order: int | None = None, beta: float | None = None) -> list[SearchConfig]:
-    """Every chrF configuration searched (``word_order`` / ``beta``: what the claim names, if anything)."""
-    out: list[SearchConfig] = []
-    for wo in (0, 2):
-        wc = _word_cost(wo, word_order)
-        for b, bc, bw in _SACRE_BETAS:
-            cost_b = _beta_cost(b, bc, beta, 2)
-            for lc in (False, True):
-                for ws in (False, True):
-                    for eps in (False, True):
-                        cost = wc + cost_b + 1.0 * lc + 1.0 * ws + 1.0 * eps
-                        if cost >= 99:
-                            continue
-                        opts: dict = {}
-                        if wo:
-                            opts["word_order"] = wo
-                        if b != 2:
-                            opts["beta"] = float(b)
-                        if lc:
-                            opts["lowercase"] = True
-                        if ws:
-                            opts["whitespace"] = True
-                        if eps:
-                            opts["eps_smoothing"] = True
-                        words = ("chrF++ (word order 2)" if wo and word_order is None else "", bw,
-                                 "lowercase" if lc else "", "whitespace kept" if ws else "",
-                                 "eps smoothing" if eps else "")
-                        out.append(SearchConfig(Config.make("chrf", "sacrebleu", opts), cost,
-                                                tuple(w for w in words if w)))
-    if word_order in (None, 0):
-        for b, bc, bw in _NLTK_BETAS:
-            cost_b = _beta_cost(b, bc, beta, 3)
-            for ws in (False, True):
-                cost = 0.5 + cost_b + 1.0 * ws
-                if cost >= 99:
-                    continue
-                opts = {}
-                if b != 3.0:
-                    opts["beta"] = b
-                if ws:
-                    opts["ignore_whitespace"] = False
-                words = (bw, "whitespace kept" if ws else "")
-                out.append(SearchConfig(Config.make("chrf", "nltk", opts), cost, tuple(w for w in words if w)))
-    return out
+def chrf_space(word_order: int | None = None, beta: float | None = None):
+    """Every chrF configuration searched (``word_order`` / ``beta``: what the claim names, if anything): the chrF
+    dialects' own ``search_configs``."""
+    named = {k: v for k, v in (("word_order", word_order), ("beta", beta)) if v is not None}
+    return family_space("chrf", SearchContext(named=named))
 
 
 def search_chrf(col, cl, candidate: str, refs: list[str], subsets, tick=None) -> int:

@@ -1,25 +1,34 @@
 """A claimed number, read from what people write: "BLEU = 0.576", "38.0", "ROUGE-L 0.41", "R-1 recall 0.67",
-"chrF++ 55.2", "BLEU-4: 27.3", "about 14 %", "BP 0.0131", "unigram precision 0.29", "NLTK BLEU 7.26e-78".
+"chrF++ 55.2", "TER 45.2", "BLEU-4: 27.3", "about 14 %", "BP 0.0131", "unigram precision 0.29", "NLTK BLEU
+7.26e-78".
 
 The number gives the value and the precision it was printed with (decimals, or significant digits in scientific
-notation: ``7.26e-78`` is 3 significant digits); words around it narrow the search: the
-metric family (BLEU / ROUGE), the BLEU order (BLEU-2 = max order 2), the ROUGE type, the measure (precision,
-recall, F; for BLEU the score, the brevity penalty or an n-gram precision).
+notation: ``7.26e-78`` is 3 significant digits); words around it narrow the search: the metric family (each
+registered family's part reads its own names, ``explainer.dialectcmp.families``), what the name says of the family's
+settings (BLEU-2 = max order 2, a ROUGE type, chrF++'s word order), the measure (precision, recall, F; for BLEU
+the score, the brevity penalty or an n-gram precision).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from types import MappingProxyType
+from typing import Mapping
 
+from explainer.dialectcmp.family_part import blank
 from explainer.dialectcmp.limits import MAX_CLAIM_CHARS
 from explainer.errors import ExplainerInputError
 
-__all__ = ["Claim", "parse_claim", "METRIC_CHOICES", "ROUGE_TYPES_SEARCHED"]
+__all__ = ["Claim", "parse_claim", "metric_choices"]
 
-METRIC_CHOICES = ("any", "bleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "chrf")
-#: ROUGE types searched when the claim names none
-ROUGE_TYPES_SEARCHED = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+def metric_choices() -> tuple[str, ...]:
+    """What ``--metric`` (the page's "It is") may be: "any", then each registered family's choices."""
+    from explainer.dialectcmp.families import family_parts
+
+    return ("any",) + tuple(c for p in family_parts() for c in p.metric_choices())
+
 
 #: a word that starts like a number (digits, a dot or a sign before a digit), up to the next space; an exponent's
 #: sign is part of it ("7.26e-78"), a trailing "%" (spaces allowed) is kept apart
@@ -34,17 +43,6 @@ MAX_DIGITS = 12
 #: (``0e-340``: 340); beyond them Decimal overflows or a claim asks for a million decimals
 MAX_EXPONENT = 1000
 MAX_DECIMALS = 340
-_BLEU = re.compile(r"\b(?:sacre)?bleu(?:[\s_-]*@?\s*([1-9])(?![\d.]))?")
-_ROUGE = re.compile(r"\b(?:rouge|r)[\s_-]*(lsum|l|w(?:-?1\.2)?|su\*|s\*|su4|s4|[1-9](?![\d.]))(?![a-z])")
-_ROUGE_BARE = re.compile(r"\brouge\b")
-_BLEU_PREC = re.compile(r"\b(?:p([1-4])|([1-4])-?gram precision|(uni|bi|tri|four)-?gram precision)\b")
-_BP = re.compile(r"\b(?:bp|brevity[\s-]*penalty)\b")
-_RECALL = re.compile(r"\b(?:recall|rec|r)\b")
-_PRECISION = re.compile(r"\b(?:precision|prec|p)\b")
-_FMEASURE = re.compile(r"\b(?:f1|f-1|f|f-?measure|f-?score|f1-?score)\b")
-_ORDINAL = {"uni": 1, "bi": 2, "tri": 3, "four": 4}
-_ROUGE_NAME = {"lsum": "rougeLsum", "l": "rougeL", "w": "rougeW-1.2", "w-1.2": "rougeW-1.2", "w1.2": "rougeW-1.2",
-               "su*": "rougeSU*", "s*": "rougeS*", "su4": "rougeSU4", "s4": "rougeS4"}
 
 
 @dataclass(frozen=True)
@@ -53,13 +51,34 @@ class Claim:
     value: Decimal              # as written ("38.0" -> 38.0, "57.6 %" -> 57.6, "7.26e-78")
     decimals: int               # decimals of the value written out in full (7.26e-78: 80)
     percent: bool               # written with a % sign
-    family: str | None          # "bleu", "rouge" or None (either)
-    bleu_order: int | None      # BLEU-n
-    rouge_types: tuple          # ROUGE types named (empty: any)
-    measures: tuple             # ROUGE: precision/recall/fmeasure; BLEU: score, bp, p1..p4
+    family: str | None          # the family the claim names (a registered family's name), or None (any)
+    measures: tuple             # ROUGE: precision/recall/fmeasure; BLEU: score, bp, p1..p4; others: score
     significant: int | None = None   # scientific notation: the significant digits written (7.26e-78: 3)
-    chrf_word_order: int | None = None  # chrF: "chrF++" -> 2, "chrF+" -> 1, "chrF" -> None (either)
-    chrf_beta: int | None = None        # chrF: "chrF3" -> 3
+    #: what the claim says of the family's own settings, as its part reads them, as sorted (name, value) pairs
+    #: (a Claim is a value): "BLEU-2" -> max_order 2, "ROUGE-L" -> types ("rougeL",), "chrF3++" -> word_order 2,
+    #: beta 3
+    named_items: tuple = ()
+
+    @property
+    def named(self) -> Mapping:
+        return MappingProxyType(dict(self.named_items))
+
+    # what the claim names of BLEU's, ROUGE's and chrF's settings (the families' parts read them)
+    @property
+    def bleu_order(self) -> int | None:
+        return self.named.get("max_order")
+
+    @property
+    def rouge_types(self) -> tuple:
+        return tuple(self.named.get("types", ()))
+
+    @property
+    def chrf_word_order(self) -> int | None:
+        return self.named.get("word_order")
+
+    @property
+    def chrf_beta(self) -> int | None:
+        return self.named.get("beta")
 
     def format(self, x: float) -> str:
         """``x`` printed as the claim is: with its decimals, or in scientific notation with its significant
@@ -109,49 +128,104 @@ class Claim:
         return abs(float(x) - float(self.value))
 
     def to_dict(self) -> dict:
+        from explainer.dialectcmp.families import family_parts
+
+        own = {k: v for p in family_parts() for k, v in p.claim_fields(dict(self.named)).items()}
         return {"text": self.text, "value": float(self.value), "decimals": self.decimals,
-                "significant": self.significant, "percent": self.percent, "family": self.family,
-                "bleu_order": self.bleu_order, "rouge_types": list(self.rouge_types), "measures": list(self.measures)}
+                "significant": self.significant, "percent": self.percent, "family": self.family, **own,
+                "measures": list(self.measures)}
 
 
 # ------------------------------------------------------------------------------------------------ parsing
+#: measure words every family may carry (BLEU's own, the brevity penalty and the n-gram precisions, are its part's)
+_RECALL = re.compile(r"\b(?:recall|rec|r)\b")
+_PRECISION = re.compile(r"\b(?:precision|prec|p)\b")
+_FMEASURE = re.compile(r"\b(?:f1|f-1|f|f-?measure|f-?score|f1-?score)\b")
+
+
 def parse_claim(text: str, metric: str = "any") -> Claim:
     """Read a claim; ``metric`` (``--metric``) narrows it. ExplainerInputError with a clear message otherwise."""
     s = _normalise(text, metric)
-    s, chrf = _read_chrf(s)
-    s, family, order, types = _read_metric_names(s)
-    if chrf is not None or metric == "chrf":
-        return _chrf_claim(text, s, family, chrf or (None, None), metric)
-    s, family, measures = _read_measures(s, family)
-    value, decimals, significant, percent = _read_number(s, text)
-    family, types, measures = _narrow(family, types, measures, metric)
-    return Claim(text.strip(), value, decimals, percent, family, order, tuple(dict.fromkeys(types)),
-                 tuple(dict.fromkeys(measures)), significant)
+    s, part, named = _read_names(s)
+    s, own, part = _read_own_measures(s, part)
+    measures = own + _generic_measures(s)
+    s = _FMEASURE.sub(blank, _PRECISION.sub(blank, _RECALL.sub(blank, s)))
+    said = part is not None             # the claim itself says the family (not only --metric)
+    if metric != "any":
+        part, named = _narrow(part, named, metric)
+    value, decimals, significant, percent = _read_number(s, text, part)
+    measures = part.claim_measures(measures, said) if part is not None else _unnamed_measures(measures)
+    return Claim(text.strip(), value, decimals, percent, part.name if part else None,
+                 tuple(dict.fromkeys(measures)), significant, tuple(sorted((named or {}).items())))
 
 
-#: "chrF", "chrF2", "chrF++", "chrF2++", "chrF+" (the beta digit is written right after the name)
-_CHRF = re.compile(r"\bchrf(\d)?(\+\+|\+)?(?![\w])")
+def _read_names(s: str):
+    """Every family's name in the claim, each part reading its own (in ``claim_order``): (the rest of the claim,
+    the part of the family named or None, what the name says of its settings). Two families named is an error."""
+    from explainer.dialectcmp.families import claim_readers
+
+    found = []
+    for p in claim_readers():
+        s, named = p.read_name(s)
+        if named is not None:
+            found.append((p, named))
+    if len(found) > 1:
+        raise ExplainerInputError(f"the claim names both {found[0][0].label} and {found[1][0].label}; give one "
+                                  "number for one metric")
+    return (s, *found[0]) if found else (s, None, {})
 
 
-def _read_chrf(s: str) -> tuple[str, tuple | None]:
-    """A chrF name in the claim: (the rest of the claim, (word order or None, beta or None)) or (s, None)."""
-    found = None
-    for m in _CHRF.finditer(s):
-        plus = m.group(2) or ""
-        found = ({"++": 2, "+": 1}.get(plus), int(m.group(1)) if m.group(1) else None)
-    return _CHRF.sub(_blank, s), found
+def _read_own_measures(s: str, part):
+    """The measure words only one family has (BLEU's "BP"): they say the family of a claim that names none."""
+    from explainer.dialectcmp.families import family_parts
+
+    own: list[str] = []
+    for p in family_parts():
+        s, ms, says = p.read_own_measures(s)
+        own += ms
+        if says and ms and part is None:
+            part = p
+    return s, own, part
 
 
-def _chrf_claim(text: str, s: str, family, chrf: tuple, metric: str) -> Claim:
-    """A chrF claim: the score (no other measure is searched); naming BLEU or ROUGE too is an error."""
-    if family is not None:
-        raise ExplainerInputError(f"the claim names both chrF and {family.upper()}; give one number for one metric")
-    if metric not in ("any", "chrf"):
-        raise ExplainerInputError(f"the claim names chrF but --metric is {metric}")
-    s = _FMEASURE.sub(_blank, s)            # "chrF F-score 55.2"
-    value, decimals, significant, percent = _read_number(s, text)
-    return Claim(text.strip(), value, decimals, percent, "chrf", None, (), ("score",), significant,
-                 chrf_word_order=chrf[0], chrf_beta=chrf[1])
+def _generic_measures(s: str) -> list[str]:
+    out = []
+    if _RECALL.search(s):
+        out.append("recall")
+    if _PRECISION.search(s):
+        out.append("precision")
+    if _FMEASURE.search(s):
+        out.append("fmeasure")
+    return out
+
+
+def _unnamed_measures(measures) -> list[str]:
+    """A claim that names no family: the measures every family has words for (precision, recall, F)."""
+    return [x for x in measures if x in ("precision", "recall", "fmeasure")]
+
+
+def _narrow(part, named: dict, metric: str):
+    """``--metric`` narrows the claim (and must agree with what it says)."""
+    from explainer.dialectcmp.families import family_parts
+
+    want = next(p for p in family_parts() if metric in p.metric_choices())
+    if part is not None and part is not want:
+        raise ExplainerInputError(f"the claim names {part.label} but --metric is {metric}")
+    return want, want.narrow_named(dict(named), metric)
+
+
+def _check_range(value: Decimal, raw: str, part) -> None:
+    """A claimed value is at least 0 and at most its family's limit (100 for a score, none for an error rate)."""
+    from explainer.dialectcmp.families import family_parts
+
+    unnamed = [p.label for p in family_parts() if p.searches_unnamed_claims]
+    if part is not None and not part.searches_unnamed_claims:
+        limit, what = part.value_limit(), f"a {part.label} value"
+    else:       # a number printed bare, or of a family such numbers are searched in
+        limit, what = 100.0, f"a {' or '.join(unnamed)} value"
+    if value < 0 or (limit is not None and value > Decimal(str(limit))):
+        raise ExplainerInputError(f"{raw} cannot be {what} (they are between 0 and 1, or 0 and 100)"
+                                  if limit is not None else f"{raw} cannot be {what} (it is at least 0)")
 
 
 def _normalise(text, metric: str) -> str:
@@ -161,8 +235,9 @@ def _normalise(text, metric: str) -> str:
     if len(text) > MAX_CLAIM_CHARS:
         raise ExplainerInputError(f"the claim has {len(text):,} characters; write it in at most {MAX_CLAIM_CHARS} "
                                   "(e.g. 'BLEU = 0.576' or 'ROUGE-L recall 0.41')")
-    if metric not in METRIC_CHOICES:
-        raise ExplainerInputError(f"metric must be one of {', '.join(METRIC_CHOICES)}, got {metric!r}")
+    choices = metric_choices()
+    if metric not in choices:
+        raise ExplainerInputError(f"metric must be one of {', '.join(choices)}, got {metric!r}")
     s = text.strip().lower().replace("−", "-").replace("，", ",")
     s = re.sub(r"(?<=\d),(?=\d)", ".", s) if "." not in s else s   # "0,576" (decimal comma)
     if not s:
@@ -170,51 +245,7 @@ def _normalise(text, metric: str) -> str:
     return s
 
 
-def _blank(m) -> str:
-    """A matched name replaced by spaces (so that what is left is the number, and positions stay)."""
-    return " " * (m.end() - m.start())
-
-
-def _read_metric_names(s: str) -> tuple[str, str | None, int | None, list[str]]:
-    """BLEU / BLEU-n and the ROUGE types named: (the rest of the claim, family, BLEU order, ROUGE types)."""
-    family, order = None, None
-    for m in _BLEU.finditer(s):
-        family = "bleu"
-        if m.group(1):
-            order = int(m.group(1))
-    s = _BLEU.sub(_blank, s)
-    types = [_ROUGE_NAME.get(m.group(1), f"rouge{m.group(1)}") for m in _ROUGE.finditer(s)]
-    s = _ROUGE.sub(_blank, s)
-    if types or _ROUGE_BARE.search(s):
-        if family == "bleu":
-            raise ExplainerInputError("the claim names both BLEU and ROUGE; give one number for one metric")
-        family = "rouge"
-    return _ROUGE_BARE.sub(_blank, s), family, order, types
-
-
-def _read_measures(s: str, family: str | None) -> tuple[str, str | None, list[str]]:
-    """The measure words: an n-gram precision or the BP (both BLEU), recall, precision, F."""
-    measures: list[str] = []
-    m = _BLEU_PREC.search(s)
-    if m:
-        measures.append(f"p{int(m.group(1) or m.group(2) or _ORDINAL[m.group(3)])}")
-        family = family or "bleu"
-        s = _BLEU_PREC.sub(_blank, s)
-    if _BP.search(s):
-        measures.append("bp")
-        family = family or "bleu"
-        s = _BP.sub(_blank, s)
-    if _RECALL.search(s):
-        measures.append("recall")
-    if _PRECISION.search(s):
-        measures.append("p1" if family == "bleu" else "precision")
-    if _FMEASURE.search(s):
-        measures.append("fmeasure")
-    s = _FMEASURE.sub(_blank, _PRECISION.sub(_blank, _RECALL.sub(_blank, s)))
-    return s, family, measures
-
-
-def _read_number(s: str, text: str) -> tuple[Decimal, int, int | None, bool]:
+def _read_number(s: str, text: str, family) -> tuple[Decimal, int, int | None, bool]:
     """The one number of the claim: (value, decimals written out, significant digits if in scientific notation,
     written with %). Words that look like numbers but are not decimal ones (0x10, 1.2.3) are refused."""
     if "=" in s:                        # "2/7 = 0.29": the number after the last '='
@@ -238,10 +269,9 @@ def _read_number(s: str, text: str) -> tuple[Decimal, int, int | None, bool]:
     exponent = raw.partition("e")[2]
     if exponent and (len(exponent.lstrip("+-").lstrip("0")) > 4 or abs(int(exponent)) > MAX_EXPONENT):
         raise ExplainerInputError(f"{raw[:30]!r} has the exponent {exponent[:12]}{'…' if len(exponent) > 12 else ''}; "
-                                  f"a BLEU or ROUGE value needs one between -{MAX_EXPONENT} and {MAX_EXPONENT}")
+                                  f"a metric's value needs one between -{MAX_EXPONENT} and {MAX_EXPONENT}")
     value = Decimal(raw)
-    if value < 0 or value > 100:
-        raise ExplainerInputError(f"{raw} cannot be a BLEU or ROUGE value (they are between 0 and 1, or 0 and 100)")
+    _check_range(value, raw, family)
     if 0 < value < _TINY:
         raise ExplainerInputError(f"{raw} is smaller than any number a program stores as a float (about 5e-324)")
     mantissa, _, _ = raw.lstrip("+").partition("e")
@@ -255,21 +285,3 @@ def _read_number(s: str, text: str) -> tuple[Decimal, int, int | None, bool]:
         what = f"{significant} significant digits" if significant else f"{decimals} decimals"
         raise ExplainerInputError(f"{raw} has {what}; at most {MAX_DIGITS} are compared")
     return value, decimals, significant, percent
-
-
-def _narrow(family, types: list[str], measures: list[str], metric: str):
-    """``--metric`` narrows the claim (and must agree with what it says); the measures that fit the family."""
-    if metric != "any":
-        want = "bleu" if metric == "bleu" else "rouge"
-        if family is not None and family != want:
-            raise ExplainerInputError(f"the claim names {family.upper()} but --metric is {metric}")
-        family = want
-        if want == "rouge":
-            if types and metric not in types:
-                raise ExplainerInputError(f"the claim names {', '.join(types)} but --metric is {metric}")
-            types = [metric]
-    if family == "bleu":
-        measures = [x for x in measures if x in ("bp", "p1", "p2", "p3", "p4")] or ["score"]
-    else:
-        measures = [x for x in measures if x in ("precision", "recall", "fmeasure")]
-    return family, types, measures

@@ -1,10 +1,9 @@
 """The names of metrics papers print, and claims with several numbers at once.
 
-* ``METRIC_NAMES``: every metric name a claim may carry, each with the searcher ``reproduce`` uses for it
-  (``"bleu"``, ``"rouge"``) or ``None`` — a metric this tool does not compute, refused with a message that names
-  it (never "reproduced" by a BLEU or ROUGE value that happens to print the same). A metric that lands in the
-  explainer gets its searcher here and in ``explainer.dialectcmp.reproduction.SEARCHERS`` (as chrF did:
-  ``explainer/dialectcmp/chrf_space.py``).
+* ``METRIC_NAMES``: the names of metrics this tool does not compute, each refused with a message that names it
+  (never "reproduced" by a BLEU or ROUGE value that happens to print the same). The registered families' own
+  names are read by their parts (``explainer.dialectcmp.families``): a metric that lands in the explainer as a
+  family is searched under its name, and a name here that a family reads is no longer refused.
 * ``other_metric(text)``: the refused metric a claim names (or None).
 * ``split_claims(text)``: "R-1/R-2/R-L 44.2/21.3/41.0" -> ["R-1 44.2", "R-2 21.3", "R-L 41.0"]; "BLEU 27.3 /
   chrF 55.1" -> ["BLEU 27.3", "chrF 55.1"]; a claim with one number (or a fraction "2/7 = 0.29") stays whole.
@@ -24,42 +23,49 @@ MAX_CLAIM_PARTS = 8
 class MetricName:
     name: str                   # as papers print it
     pattern: str                # regular expression over the lowercased claim
-    searcher: str | None        # the reproduce searcher, or None: not computed here (refused)
     what: str                   # the metric in words (for the refusal)
 
 
+#: metrics this tool does not compute (a registered family reading one of these names takes it over)
 METRIC_NAMES: tuple[MetricName, ...] = (
-    MetricName("BLEU", r"\b(?:sacre)?bleu\b", "bleu", "BLEU"),
-    MetricName("ROUGE", r"\b(?:rouge|r)[\s_-]*(?:lsum|l|w|su|s|[1-9])\b|\brouge\b", "rouge", "ROUGE"),
-    MetricName("chrF", r"\bchrf(?:\+\+|\+|\d)?(?![\w])", "chrf", "chrF, a character n-gram F-score"),
-    MetricName("TER", r"\b(?:h?ter|translation edit rate)\b", None, "TER, an edit rate"),
-    MetricName("COMET", r"\b(?:x-?)?comet(?:[\w-]*)?\b", None, "COMET, a learned metric"),
-    MetricName("METEOR", r"\bmeteor\b", None, "METEOR, an alignment metric with stems and synonyms"),
-    MetricName("BERTScore", r"\bbert[\s_-]?score\b", None, "BERTScore, a learned embedding metric"),
-    MetricName("BLEURT", r"\bbleurt\b", None, "BLEURT, a learned metric"),
-    MetricName("CIDEr", r"\bcider(?:-?d)?\b", None, "CIDEr, a consensus metric for image captions"),
-    MetricName("SPICE", r"\bspice\b", None, "SPICE, a scene-graph metric"),
-    MetricName("NIST", r"\bnist\b", None, "NIST, an information-weighted n-gram metric"),
-    MetricName("GLEU", r"\bgleu\b", None, "GLEU (Google BLEU), a sentence-level variant"),
-    MetricName("WER", r"\b(?:wer|word error rate)\b", None, "WER, the word error rate"),
-    MetricName("MoverScore", r"\bmover[\s_-]?score\b", None, "MoverScore, a learned embedding metric"),
+    MetricName("COMET", r"\b(?:x-?)?comet(?:[\w-]*)?\b", "COMET, a learned metric"),
+    MetricName("METEOR", r"\bmeteor\b", "METEOR, an alignment metric with stems and synonyms"),
+    MetricName("BERTScore", r"\bbert[\s_-]?score\b", "BERTScore, a learned embedding metric"),
+    MetricName("BLEURT", r"\bbleurt\b", "BLEURT, a learned metric"),
+    MetricName("CIDEr", r"\bcider(?:-?d)?\b", "CIDEr, a consensus metric for image captions"),
+    MetricName("SPICE", r"\bspice\b", "SPICE, a scene-graph metric"),
+    MetricName("NIST", r"\bnist\b", "NIST, an information-weighted n-gram metric"),
+    MetricName("GLEU", r"\bgleu\b", "GLEU (Google BLEU), a sentence-level variant"),
+    MetricName("WER", r"\b(?:wer|word error rate)\b", "WER, the word error rate"),
+    MetricName("MoverScore", r"\bmover[\s_-]?score\b", "MoverScore, a learned embedding metric"),
 )
 _COMPILED = [(m, re.compile(m.pattern)) for m in METRIC_NAMES]
 
 
-def other_metric(text: str, searchers=("bleu", "rouge", "chrf")) -> MetricName | None:
-    """The first metric the claim names that ``reproduce`` has no searcher for (None: only searched names, or
+def other_metric(text: str) -> MetricName | None:
+    """The first metric the claim names that no registered family computes (None: only the families' names, or
     no name)."""
+    from explainer.dialectcmp.families import family_parts
+
     s = text.lower() if isinstance(text, str) else ""
+    parts = family_parts()
     for m, rx in _COMPILED:
-        if (m.searcher is None or m.searcher not in searchers) and rx.search(s):
+        if rx.search(s) and not any(p.reads_name(m.name.lower()) for p in parts):
             return m
     return None
 
 
+def _listed(labels: list[str], word: str) -> str:
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + f" {word} " + labels[-1]
+
+
 def refusal_message(m: MetricName, claim: str) -> str:
-    return (f"{claim.strip()!r} is a {m.name} number: {m.what}. This tool computes BLEU, ROUGE and chrF only, so it "
-            f"cannot say which settings give it (no BLEU, ROUGE or chrF configuration is offered in its place).")
+    from explainer.dialectcmp.families import family_parts
+
+    labels = [p.label for p in family_parts()]
+    return (f"{claim.strip()!r} is a {m.name} number: {m.what}. This tool computes {_listed(labels, 'and')} only, "
+            f"so it cannot say which settings give it (no {_listed(labels, 'or')} configuration is offered in its "
+            "place).")
 
 
 _NUMBER = r"[+-]?(?:\d+(?:[.,]\d+)?|[.,]\d+)(?:e[+-]?\d+)?\s*%?"

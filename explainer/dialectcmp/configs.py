@@ -1,7 +1,7 @@
 """Configurations: a dialect plus the options given to it, with the CLI argument list that computes it.
 
 A :class:`Config` is what one row of the side-by-side table, or one candidate of the reproduce search, is.
-``argv`` gives the exact ``python -m explainer bleu|rouge`` arguments (input: one JSON line on stdin) that
+``argv`` gives the exact ``python -m explainer <family>`` arguments (input: one JSON line on stdin) that
 print its numbers; documented flags are used where the CLI has them, ``-o KEY=VALUE`` otherwise.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ class Config:
     """One dialect with explicit options. ``options`` holds only what is given (the rest is the dialect's
     default), as ``(name, value)`` pairs so that a Config can be a dict key."""
 
-    family: str                     # "bleu", "rouge" or "chrf"
+    family: str                     # a registered family's name (explainer.families.FAMILIES)
     dialect: str
     options: tuple = ()
     id: str = ""
@@ -44,33 +44,25 @@ class Config:
     def bound(self):
         """The bound dialect: the one hashable value "dialect + options" (ROUGE: + types) the cores, the caches
         and the CLI use; configurations that compute the same numbers give equal values."""
-        if self.family == "bleu":
-            from explainer.bleu import get_dialect
+        from explainer.families import get_family
 
-            return get_dialect(self.dialect, **self.opts)
-        if self.family == "chrf":
-            from explainer.chrf import get_dialect as get_chrf_dialect
-
-            return get_chrf_dialect(self.dialect, **self.opts)
-        from explainer.rouge.engine import bind_dialect
-
-        return bind_dialect(self.dialect, list(self.types) or None, **self.opts)
+        extra = {"types": list(self.types)} if self.types else {}
+        return get_family(self.family).bind(self.dialect, **extra, **self.opts)
 
     def argv(self) -> list[str]:
         """The ``python -m explainer`` arguments that print this configuration's numbers (the dialect's own
-        ``cli_argv``)."""
-        return self.dialect_class().cli_argv(self.opts, self.types)
+        ``cli_argv``; [] for a family without a command)."""
+        cls = self.dialect_class()
+        if not hasattr(cls, "cli_argv"):
+            return []
+        return cls.cli_argv(self.opts, self.types) if self.types else cls.cli_argv(self.opts)
 
 
 def dialect_class(family: str, name: str) -> type:
-    """A dialect class of family "bleu", "rouge" or "chrf" by name (ValueError naming the choices when unknown)."""
-    if family == "bleu":
-        from explainer.bleu import DIALECTS
-    elif family == "chrf":
-        from explainer.chrf import DIALECTS
-    else:
-        from explainer.rouge import DIALECTS
-    return DIALECTS.dialect_class(name)
+    """A dialect class of a registered family by name (ValueError naming the choices when unknown)."""
+    from explainer.families import get_family
+
+    return get_family(family).dialects.dialect_class(name)
 
 
 def bleu_argv(dialect: str, options: dict) -> list[str]:

@@ -38,62 +38,20 @@ def judge_printed(candidate: str, references, c, agrees: bool | None) -> Judgeme
 
 @lru_cache(maxsize=256)
 def _judge_elsewhere(candidate: str, references: tuple, c) -> Judgement:
+    from explainer.dialectcmp.families import part_for_choice
+
     q = example_claim_text(c)
     if q is not None:
         from explainer.dialectcmp.reproduction import reproduce
 
         return judge(reproduce(candidate, list(references), q[0], metric=q[1]), None)
     if c.metric in _HITS:
-        return _judge_count(candidate, list(references), c)
-    if c.metric == "bleu" and c.relation == "<":
-        return _judge_bound(candidate, list(references), c)
+        return part_for_choice(_HITS[c.metric]).judge_count(candidate, list(references), _HITS[c.metric], c.value)
+    words = _CLAIM_WORDS.get(c.metric)
+    if words is not None and c.relation == "<":
+        return part_for_choice(words[1]).judge_bound(candidate, list(references), c.agrees)
     return Judgement("not-searched", "")
 
 
 #: count claims: the ROUGE type whose hits they are
 _HITS = {"lcs": "rougeL", "lsum_hits": "rougeLsum", "rouge1_hits": "rouge1"}
-
-
-def _judge_count(candidate: str, references: list, c) -> Judgement:
-    """A count (LCS length, union-LCS hits, unigram overlap) against each reference, under every ROUGE
-    configuration searched: the simplest that gives it, else the nearest count."""
-    from explainer.dialectcmp.configs import dialect_class
-    from explainer.dialectcmp.engines import RougeEngine
-    from explainer.dialectcmp.space import rouge_space
-
-    t = _HITS[c.metric]
-    eng = RougeEngine(candidate, references)
-    best = None
-    near = None
-    for sc in sorted(rouge_space(split_changes=False), key=lambda x: x.cost):
-        try:
-            prepared = eng.per_reference(sc.dialect, sc.config.opts, [t])
-        except ValueError:
-            continue        # the type is not one of this implementation's
-        for k, per in enumerate(prepared[4]):
-            hits = float(per[t].hits)
-            label = dialect_class("rouge", sc.dialect).short_label or sc.dialect
-            words = ", ".join((label,) + sc.words + (f"reference {k + 1}",))
-            if hits == c.value and best is None:
-                best = f"{words}: {hits:g}"
-            d = abs(hits - c.value)
-            if near is None or d < near[0]:
-                near = (d, f"the nearest: {words}: {hits:g}")
-    if best is not None:
-        return Judgement("holds-otherwise", best)
-    return Judgement("holds-nowhere", near[1] if near else "")
-
-
-def _judge_bound(candidate: str, references: list, c) -> Judgement:
-    """A bound ("BLEU stays below 1") under every BLEU configuration searched."""
-    from explainer.dialectcmp.engines import BleuEngine
-    from explainer.dialectcmp.space import bleu_space
-
-    eng = BleuEngine(candidate, references)
-    subset = tuple(range(len(references)))
-    for sc in sorted(bleu_space([candidate, *references]), key=lambda x: x.cost):
-        res = eng.score(sc.dialect, sc.config.opts, subset)
-        scale = eng.dialect(sc.dialect, sc.config.opts).scale
-        if res.error is None and c.agrees(res.score / scale):
-            return Judgement("holds-otherwise", ", ".join((sc.dialect,) + sc.words) + f": {res.score / scale:.6g}")
-    return Judgement("holds-nowhere", "every configuration searched gives at least the bound")

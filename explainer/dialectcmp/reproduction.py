@@ -7,8 +7,10 @@ references, list every one whose value prints as the claim, simplest first; the 
 
 A value matches when, printed with the claim's decimals, it is the claim: as the implementation reports it,
 or on the other scale (a 0–1 score ×100, a 0–100 score ÷100). Values that match only when cut instead of
-rounded are listed apart (``truncated``). The search covers the configurations of ``space.py`` over every
-reference subset: all references, the first only, each single one.
+rounded are listed apart (``truncated``). The search covers every registered family the claim may be (its name,
+or BLEU and ROUGE for a bare number), each through its part (``explainer.dialectcmp.families``), over the
+configurations its dialects declare (``space.py``) and every reference subset: all references, the first only,
+each single one.
 """
 from __future__ import annotations
 
@@ -17,29 +19,21 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from explainer.dialectcmp.claim import ROUGE_TYPES_SEARCHED, Claim, parse_claim
+from explainer.dialectcmp.claim import Claim, parse_claim
 from explainer.dialectcmp.claim_names import MAX_CLAIM_PARTS, other_metric, refusal_message, split_claims
-from explainer.dialectcmp.configs import Config, dialect_class, shell_command, stdin_line
-from explainer.dialectcmp.engines import BleuEngine, RougeEngine
+from explainer.dialectcmp.configs import Config, shell_command, stdin_line
 from explainer.dialectcmp.limits import (
     MAX_CLAIM_CHARS,
     MAX_REPRODUCE_CHARS,
     MAX_REPRODUCE_TEXT_CHARS,
     check_segment,
 )
-from explainer.dialectcmp.space import (
-    _NO_SPACE_SCRIPT,
-    UNUSUAL_COST,
-    SearchConfig,
-    bleu_space,
-    iter_rules,
-    rouge_space,
-    split_sentences_per_line,
-)
+from explainer.dialectcmp.space import UNUSUAL_COST, SearchConfig, search_context
+from explainer.dialectcmp.ties import Coincidence, claim_scale, coincidence, tied_implementations
 from explainer.errors import ExplainerInputError
 
 __all__ = ["reproduce", "reproduce_claims", "Reproduction", "Match", "reference_subsets", "MAX_MATCHES", "N_NEAREST",
-           "SEARCHERS", "finish"]
+           "finish", "searched_parts"]
 
 MAX_MATCHES = 100       # matches listed (all are counted)
 N_NEAREST = 5
@@ -60,7 +54,7 @@ def reference_subsets(n: int) -> list[tuple[tuple, float, str]]:
 
 @dataclass
 class Match:
-    metric: str                 # "bleu" or the ROUGE type
+    metric: str                 # what is matched: "bleu", a ROUGE type, the chrF or TER name ("chrF2", "TER")
     config: Config
     references: list[int]
     measure: str
@@ -75,6 +69,7 @@ class Match:
     distance: float = 0.0
     corpus_argv: list | None = None     # a corpus match: the command over the --hyp/--ref files
     value_path: list | None = None      # a corpus match: where the value is in that command's JSON output
+    label: str = ""                     # the metric as a sentence names it ("BLEU"; default: ``metric``)
 
     @property
     def argv(self) -> list[str]:
@@ -87,7 +82,7 @@ class Match:
     @property
     def description(self) -> str:
         label = self.config.dialect_class().short_label or self.config.dialect
-        what = "BLEU" if self.metric == "bleu" else self.metric
+        what = self.label or self.metric
         meas = "" if self.measure == "score" else f" {_MEASURE_WORDS.get(self.measure, self.measure)}"
         s = f"{label} {what}{meas}"
         if self.settings:
@@ -118,6 +113,15 @@ class Reproduction:
     candidate: str = ""
     references: list = field(default_factory=list)
     refused: str = ""           # the claim names a metric this tool does not compute: why it is not searched
+    #: one match per implementation that prints the claim, the original script first (``ties``)
+    ties: list = field(default_factory=list)
+    #: how likely an unrelated configuration prints the claim at its precision (``ties.coincidence``)
+    coincidence: Coincidence | None = None
+
+    @property
+    def tied(self) -> bool:
+        """Several implementations print the claimed number."""
+        return len(self.ties) > 1
 
     @property
     def verdict(self) -> str:
@@ -136,6 +140,19 @@ class Reproduction:
 
     @property
     def message(self) -> str:
+        """The verdict in a sentence; a tie and the chance of a coincidence after it."""
+        head = self.headline
+        if self.verdict in ("refused", "unreproducible"):
+            return head
+        if self.tied:
+            head += f" {len(self.ties)} implementations give it: " + _and([_tie_words(m) for m in self.ties]) + "."
+        if self.coincidence is not None:
+            head += " " + self.coincidence.sentence
+        return head
+
+    @property
+    def headline(self) -> str:
+        """The verdict in a sentence (the simplest configuration that gives the number, or the nearest)."""
         v = self.verdict
         c = self.claim.text
         if v == "refused":
@@ -168,7 +185,9 @@ class Reproduction:
                 "n_matches": self.n_matches, "n_configurations": self.n_configurations,
                 "seconds": round(self.seconds, 4),
                 "matches": [m.to_dict() for m in self.matches], "truncated": [m.to_dict() for m in self.truncated],
-                "nearest": [m.to_dict() for m in self.nearest], "judgement": self.judgement().to_dict()}
+                "nearest": [m.to_dict() for m in self.nearest], "judgement": self.judgement().to_dict(),
+                "ties": [_tie_dict(m) for m in self.ties],
+                "coincidence": self.coincidence.to_dict() if self.coincidence is not None else None}
 
     def judgement(self, value_here: float | None = None, *, scale: float = 1.0):
         """The three-way verdict (``explainer.dialectcmp.verdict.judge``): ``value_here`` is the value with the
@@ -190,13 +209,15 @@ class _Collector:
         self.n = 0
         self.window = 1.01 * claim.resolution
         self._stdins: dict = {}
+        self.values: list[float] = []       # every value scored, on the claim's scale (the coincidence estimate)
 
     def add(self, metric: str, sc: SearchConfig, subset: tuple, sub_cost: float, sub_words: str, measure: str,
-            value: float, native_scale: float, texts: tuple | None = None) -> None:
+            value: float, native_scale: float, texts: tuple | None = None, *, label: str = "") -> None:
         claim = self.claim
         forms = [("as printed", value, 0.0)]
         forms.append(("x100", value * 100.0, 0.25) if native_scale == 1.0 else ("/100", value / 100.0, 0.25))
         cand, refs = texts or (self.candidate, self.references)
+        self.values.append(claim_scale(claim, value, native_scale))
         base_cost = sc.cost + sub_cost
         words = list(sc.words) + ([sub_words] if sub_words else [])
         for form, x, fc in forms:
@@ -215,7 +236,7 @@ class _Collector:
                 if old is None or cost < old.cost:
                     self.near[nk] = Match(metric, sc.config, list(subset), measure, value, shown, form, "round", cost,
                                           words + ([_form_words(form)] if fc else []),
-                                          self._stdin(cand, refs, subset), sc.lsum_split, dist)
+                                          self._stdin(cand, refs, subset), sc.lsum_split, dist, label=label)
                 continue
             table = self.matches if rounding == "round" else self.truncated
             old = table.get(key)
@@ -224,7 +245,7 @@ class _Collector:
             table[key] = Match(metric, sc.config, list(subset), measure, value, shown, form, rounding, cost,
                                words + ([_form_words(form)] if fc else []) + (["truncated, not rounded"]
                                                                               if rounding == "truncate" else []),
-                               self._stdin(cand, refs, subset), sc.lsum_split)
+                               self._stdin(cand, refs, subset), sc.lsum_split, label=label)
 
     def _stdin(self, cand: str, refs: list, subset: tuple) -> str:
         key = (cand, id(refs), subset)
@@ -232,6 +253,21 @@ class _Collector:
         if s is None:
             s = self._stdins[key] = stdin_line(cand, [refs[k] for k in subset])
         return s
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else "; ".join(items[:-1]) + "; and " + items[-1]
+
+
+def _tie_words(m: Match) -> str:
+    original = " (the original script)" if getattr(m.config.dialect_class(), "original", False) else ""
+    return f"{m.description}{original} = {m.shown}"
+
+
+def _tie_dict(m: Match) -> dict:
+    return {"family": m.config.family, "dialect": m.config.dialect, "options": m.config.opts,
+            "description": m.description, "shown": m.shown, "value": m.value, "references": m.references,
+            "original": bool(getattr(m.config.dialect_class(), "original", False))}
 
 
 def _form_words(form: str) -> str:
@@ -248,7 +284,7 @@ def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, 
     """Search the common configurations for ``claim`` (a string such as "BLEU = 0.576", or a parsed Claim).
     ``progress(done, total)`` is called as configurations are scored (for a progress bar); ``max_matches`` caps
     the matches listed (all are counted in ``n_matches``; None lists all). A claim naming a metric that is not
-    searched ("TER 55.2") comes back ``refused`` (``claim_names.METRIC_NAMES``); for a string with several
+    computed here ("COMET 0.82") comes back ``refused`` (``claim_names.METRIC_NAMES``); for a string with several
     numbers use ``reproduce_claims``."""
     t0 = time.perf_counter()
     refs = check_segment(candidate, references, limit=MAX_REPRODUCE_CHARS, per_text=MAX_REPRODUCE_TEXT_CHARS)
@@ -258,34 +294,37 @@ def reproduce(candidate: str, references: Sequence[str], claim: str | Claim, *, 
     cl = claim if isinstance(claim, Claim) else parse_claim(claim, metric)
     col = _Collector(cl, candidate, refs)
     subsets = reference_subsets(len(refs))
-    do_bleu = cl.family in (None, "bleu") and not (cl.family is None and set(cl.measures) & {"recall", "fmeasure"})
-    do_rouge = cl.family in (None, "rouge") and not (cl.family is None and set(cl.measures) & {"bp"})
-    bspace = bleu_space([candidate] + refs, cl.bleu_order) if do_bleu else []
-    split_c, split_r = split_sentences_per_line(candidate), [split_sentences_per_line(r) for r in refs]
-    split_changes = split_c != candidate or split_r != refs
-    cjk = any(_NO_SPACE_SCRIPT.search(t) for t in [candidate] + refs)
-    rspace = rouge_space(split_changes=split_changes, cjk=cjk) if do_rouge else []
-    total = len(bspace) + len(rspace)
-    done = 0
-    if cl.family == "chrf":             # a claim that names chrF (or --metric chrf): chrF's own space
-        from explainer.dialectcmp.chrf_space import search_chrf
-
-        done += search_chrf(col, cl, candidate, refs, subsets)
-    if do_bleu:
-        _search_bleu(col, cl, bspace, subsets, candidate, refs, lambda: progress and progress(done, total))
-        done += len(bspace)
-        if progress:
-            progress(done, total)
-    if do_rouge:
-        reng = RougeEngine(candidate, refs)
-        for sc in rspace:
-            _search_rouge(col, reng, cl, sc, subsets, (split_c, split_r) if sc.lsum_split else None)
-            done += 1
-            if progress and done % 8 == 0:
-                progress(done, total)
-    if progress:
-        progress(total, total)
+    context = search_context([candidate] + refs, named=cl.named)
+    parts = searched_parts(cl)
+    tick = _ticker(progress, sum(len(p.space(cl, context)) for p in parts))
+    for part in parts:
+        part.search(col, cl, candidate, refs, subsets, context, tick)
+    tick.finish()
     return finish(col, cl, t0, max_matches, candidate, refs)
+
+
+def searched_parts(cl: Claim) -> list:
+    """The parts of the families searched for a claim (registry order): the one it names, else those that search
+    a bare number (BLEU and ROUGE) and read its measure words."""
+    from explainer.dialectcmp.families import family_parts
+
+    return [p for p in family_parts() if p.searches(cl)]
+
+
+class _ticker:
+    """``progress(done, total)`` as configurations are scored (``tick(k)``: k more)."""
+
+    def __init__(self, progress, total: int) -> None:
+        self.progress, self.total, self.done = progress, total, 0
+
+    def __call__(self, k: int = 1) -> None:
+        self.done += k
+        if self.progress is not None:
+            self.progress(min(self.done, self.total), self.total)
+
+    def finish(self) -> None:
+        if self.progress is not None:
+            self.progress(self.total, self.total)
 
 
 def finish(col, cl: Claim, t0: float, max_matches: int | None, candidate="", refs=()) -> Reproduction:
@@ -295,24 +334,20 @@ def finish(col, cl: Claim, t0: float, max_matches: int | None, candidate="", ref
     nearest = sorted(col.near.values(), key=lambda m: (m.distance, m.cost))[:N_NEAREST]
     cap = slice(None) if max_matches is None else slice(max_matches)
     return Reproduction(cl, matches[cap], truncated[cap], nearest, len(matches), col.n,
-                        time.perf_counter() - t0, candidate, list(refs))
+                        time.perf_counter() - t0, candidate, list(refs), ties=tied_implementations(matches),
+                        coincidence=coincidence(cl, col.values))
 
 
-#: the metric families ``reproduce`` searches; a claim naming any other metric (claim_names.METRIC_NAMES) is
-#: refused. A new metric's searcher is added here and named in METRIC_NAMES.
-SEARCHERS = ("bleu", "rouge", "chrf")
-
-
-def _refusal(claim, searchers: tuple = SEARCHERS) -> Reproduction | None:
-    """A refused Reproduction when the claim names a metric that is not searched (None otherwise)."""
+def _refusal(claim) -> Reproduction | None:
+    """A refused Reproduction when the claim names a metric that is not computed here (None otherwise)."""
     if isinstance(claim, Claim) or not isinstance(claim, str):
         return None
-    other = other_metric(claim, searchers)
+    other = other_metric(claim)
     if other is None:
         return None
     from decimal import Decimal
 
-    cl = Claim(claim.strip()[:MAX_CLAIM_CHARS], Decimal(0), 0, False, other.name, None, (), ())
+    cl = Claim(claim.strip()[:MAX_CLAIM_CHARS], Decimal(0), 0, False, other.name, ())
     return Reproduction(cl, [], [], [], 0, 0, 0.0, refused=refusal_message(other, claim))
 
 
@@ -338,95 +373,3 @@ def claim_parts(text) -> list:
 def _also_rounds(col, m: Match) -> bool:
     return any(x.config == m.config and x.references == m.references and x.metric == m.metric
                and x.measure == m.measure for x in col.matches.values())
-
-
-def _search_bleu(col, cl: Claim, space, subsets, candidate, refs, tick) -> None:
-    eng = BleuEngine(candidate, refs)
-    measures = cl.measures if cl.family == "bleu" else (
-        ("p1", "p2", "p3", "p4") if "precision" in cl.measures else ("score",))
-    measures = tuple(m for m in measures if m in ("score", "bp", "p1", "p2", "p3", "p4")) or ("score",)
-    for i, sc in enumerate(space):
-        opts = sc.config.opts
-        for subset, sub_cost, sub_words in subsets:
-            res = eng.score(sc.dialect, opts, subset)
-            col.n += 1
-            if res.error is not None:
-                continue        # the real library fails here: it prints no number, so it explains no claim
-            scale = eng.dialect(sc.dialect, opts).scale
-            for m in measures:
-                if m == "score":
-                    col.add("bleu", sc, subset, sub_cost, sub_words, m, res.score, scale)
-                elif m == "bp":
-                    col.add("bleu", sc, subset, sub_cost, sub_words, m, float(res.bp), 1.0)
-                else:
-                    n = int(m[1])
-                    if n <= len(res.precisions):
-                        col.add("bleu", sc, subset, sub_cost, sub_words, m, float(res.precisions[n - 1]), 1.0)
-        if i % 64 == 0:
-            tick()
-
-
-def rouge_l_meaning(cl: Claim, rtype: str, dialect: str, split: bool) -> tuple[float, str]:
-    """(extra cost, words) of the meaning of "ROUGE-L" a value has, when the claim names ROUGE-L (finding: papers'
-    ROUGE-L is rouge-score's sentence-level rougeL, ROUGE-1.5.5's summary-level union LCS, or rougeLsum)."""
-    if "rougeL" not in cl.rouge_types or "rougeLsum" in cl.rouge_types:
-        return 0.0, ""
-    if rtype == "rougeL":
-        return 0.0, "ROUGE-L as sentence-level LCS (rouge-score's rougeL)"
-    if rtype != "rougeLsum":
-        return 0.0, ""
-    if dialect_class("rouge", dialect).rouge_l_is_summary_level:
-        return 0.0, "ROUGE-L as ROUGE-1.5.5 computes it: summary-level union LCS over sentences (rougeLsum here)"
-    return 0.5, ("ROUGE-L reported from rougeLsum (summary-level, sentences at "
-                 + ("the sentence ends, one per line)" if split else "line breaks)"))
-
-
-def _rouge_types(cl: Claim, dialect: str) -> list[str]:
-    from explainer.rouge import parse_type
-
-    wanted = list(cl.rouge_types or ROUGE_TYPES_SEARCHED)
-    if "rougeL" in wanted and "rougeLsum" not in wanted:
-        wanted.append("rougeLsum")      # "ROUGE-L" is summary-level in ROUGE-1.5.5 and in many papers' rougeLsum
-    cls = dialect_class("rouge", dialect)
-    kinds = cls.native_kinds     # what the implementation itself computes
-    max_n = getattr(cls, "max_n", 9)        # the rouge package: rouge-1 .. rouge-5 only
-    return [t for t in wanted if parse_type(t).kind in kinds and parse_type(t).n <= max_n]
-
-
-def _search_rouge(col, eng: RougeEngine, cl: Claim, sc: SearchConfig, subsets, split_texts) -> None:
-    types = _rouge_types(cl, sc.dialect)
-    if split_texts is not None:     # the sentence split changes only the summary-level types
-        types = [t for t in types if t == "rougeLsum" or t.startswith("rougeW")]
-    if not types:
-        return
-    measures = cl.measures or ("precision", "recall", "fmeasure")
-    reported = dialect_class("rouge", sc.dialect).reported_measures
-    if set(reported) != {"precision", "recall", "fmeasure"}:      # e.g. HF evaluate reports F only
-        measures = tuple(m for m in measures if m in reported)
-        if not measures:
-            return
-    # a package that takes one reference per candidate (the rouge package, rouge-chinese) on single references only
-    several_ok = getattr(dialect_class("rouge", sc.dialect), "multi_reference", True)
-    prepared = eng.per_reference(sc.dialect, sc.config.opts, types, split_texts)
-    rules = list(iter_rules(sc.dialect)) if len(col.references) > 1 else [next(iter(iter_rules(sc.dialect)))]
-    for rule, rule_cost, rule_words in rules:
-        opts = dict(sc.config.opts)
-        if rule != next(iter(iter_rules(sc.dialect)))[0]:
-            opts["multi_ref"] = rule
-        for subset, sub_cost, sub_words in subsets:
-            if len(subset) == 1 and rule != next(iter(iter_rules(sc.dialect)))[0]:
-                continue        # one reference: every rule gives the same numbers
-            if len(subset) > 1 and not several_ok:
-                continue
-            scores = eng.combine(prepared, rule, subset)
-            col.n += 1
-            for t, s in scores.items():
-                if getattr(s, "died", None):
-                    continue    # ROUGE-1.5.5 dies here (-w with an empty reference): it prints nothing
-                cfg = Config.make("rouge", sc.dialect, opts, types=(t,))
-                mean_cost, meaning = rouge_l_meaning(cl, t, sc.dialect, sc.lsum_split)
-                sc2 = SearchConfig(cfg, sc.cost + rule_cost + mean_cost,
-                                   sc.words + ((rule_words,) if rule_words else ()) + ((meaning,) if meaning else ()),
-                                   lsum_split=sc.lsum_split)
-                for m in measures:
-                    col.add(t, sc2, subset, sub_cost, sub_words, m, float(getattr(s, m)), 1.0, split_texts)

@@ -42,20 +42,8 @@ def relevant_tokenizers(texts: Sequence[str]) -> list[str]:
     return tokenizers(texts)
 
 
-def _rows_of(family: str, dialect_classes, texts=None, types: tuple = ()) -> list[Config]:
-    out = []
-    for cls in sorted(dialect_classes, key=lambda c: c.rank):       # stable: registry order within a rank
-        kw = {}
-        if family == "rouge":
-            kw["types"] = tuple(t for t in types if _rouge_kind(t) in cls.supported_kinds)
-            if not kw["types"]:
-                continue
-            rows = cls.comparison_rows()
-        else:
-            rows = cls.comparison_rows(texts)
-        out += [Config.make(family, cls.name, r["options"], id=r["id"], label=r["label"], note=r["note"], **kw)
-                for r in rows]
-    return out
+def _by_rank(dialect_classes) -> list:
+    return sorted(dialect_classes, key=lambda c: c.rank)       # stable: registry order within a rank
 
 
 def _rouge_kind(t: str) -> str:
@@ -69,7 +57,8 @@ def bleu_row_configs(texts: Sequence[str]) -> list[Config]:
     ``comparison_rows``, the most standard implementation first (``rank``)."""
     from explainer.bleu import DIALECTS
 
-    return _rows_of("bleu", [DIALECTS[n] for n in DIALECTS], texts=texts)
+    return [Config.make("bleu", cls.name, r["options"], id=r["id"], label=r["label"], note=r["note"])
+            for cls in _by_rank(DIALECTS[n] for n in DIALECTS) for r in cls.comparison_rows(texts)]
 
 
 def rouge_row_configs(types: Sequence[str] = DEFAULT_ROUGE_TYPES) -> list[Config]:
@@ -78,7 +67,13 @@ def rouge_row_configs(types: Sequence[str] = DEFAULT_ROUGE_TYPES) -> list[Config
     from explainer.rouge import DIALECTS, parse_types
 
     types = tuple(rt.name for rt in parse_types(types))
-    return _rows_of("rouge", [DIALECTS[n] for n in DIALECTS], types=types)
+    out = []
+    for cls in _by_rank(DIALECTS[n] for n in DIALECTS):
+        own = tuple(t for t in types if _rouge_kind(t) in cls.supported_kinds)
+        if own:
+            out += [Config.make("rouge", cls.name, r["options"], id=r["id"], label=r["label"], note=r["note"],
+                                types=own) for r in cls.comparison_rows()]
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ BLEU

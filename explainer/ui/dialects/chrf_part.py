@@ -1,10 +1,12 @@
-"""The Dialects page's chrF side by side (issue 23): sacreBLEU's chrF2, chrF2++ and eps smoothing against NLTK's
-chrF (β = 3, its default, and β = 2) on the page's texts, from :func:`explainer.dialectcmp.chrf_compare.compare_chrf`
-(the ``dialects --metric chrf`` command's data): a table with each row's Explain link, a chart of the scores on one
-0–100 axis, and the first step where two rows disagree. Row labels are ours; user text never reaches HTML here
-(the cells of a divergence are shown in a table / code box, as data).
+"""chrF's part of the Dialects page (issue 23; ``part.DialectsView``): sacreBLEU's chrF2, chrF2++ and eps
+smoothing against NLTK's chrF (β = 3, its default, and β = 2) on the page's texts, from
+:func:`explainer.dialectcmp.chrf_compare.segment_comparison` (the ``dialects --metric chrf`` command's data): a
+table with each row's Explain link, a chart of the scores on one 0–100 axis, and the first step where two rows
+disagree. Row labels are ours; user text never reaches HTML here (the cells of a divergence are shown in a table,
+as data).
 
-Pure helpers (``rows_table``, ``scores_figure``, ``divergence_rows``) and the Streamlit part (:func:`compare`).
+Pure helpers (``rows_table``, ``scores_figure``, ``divergence_rows``, also the Corpus page's) and the view
+(:data:`VIEW`).
 """
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ from typing import Any, Mapping, Sequence
 import plotly.graph_objects as go
 
 from explainer.ui import charts
+from explainer.ui.dialects.part import DialectsView
 
-__all__ = ["rows_table", "scores_figure", "divergence_rows", "explain_query", "compare", "STEP_WORDS"]
+__all__ = ["rows_table", "scores_figure", "divergence_rows", "explain_query", "ChrfView", "VIEW", "STEP_WORDS"]
 
 STEP_WORDS = {"references": "the references compared with", "characters": "the characters read",
               "orders": "the n-gram orders", "counts": "the clipped counts", "beta": "β",
@@ -81,50 +84,34 @@ def divergence_rows(pair: dict, label_a: str, label_b: str) -> list[dict]:
             for side, label in (("a", label_a), ("b", label_b)) if side in cells]
 
 
-# ------------------------------------------------------------------------------------------------ Streamlit
-def compare(cand: str, refs: list[str], shared, *, base=None) -> None:
-    """The chrF side by side on the page (``shared(kind, fn)``: the page's once-per-texts computation)."""
-    import pandas as pd
-    import streamlit as st
+# ------------------------------------------------------------------------------------------------ the view
+class ChrfView(DialectsView):
+    """chrF's part of the Dialects page: ``rows_table``, ``scores_figure`` and the first divergence as a sentence
+    with both cells in a table (``divergence_rows``), over ``explainer.dialectcmp.chrf_compare``'s comparison."""
 
-    from explainer.dialectcmp.chrf_compare import compare_chrf
-    from explainer.ui import highlight as hl
-    from explainer.ui import pagestate as ps
+    @property
+    def caption(self) -> str:
+        return ("sacreBLEU's CHRF (chrF2, chrF2++, eps smoothing) and NLTK's chrf_score (β = 3, its default, and "
+                "β = 2) on these texts; “open” shows that configuration step by step on the Explain page (chrF tab).")
 
-    try:
-        res = shared("dialects:chrf", lambda: compare_chrf(cand, refs))
-    except ValueError as e:
-        st.error(hl.md_escape(str(e)))
-        return
-    st.subheader("Every implementation side by side")
-    st.caption("sacreBLEU's CHRF (chrF2, chrF2++, eps smoothing) and NLTK's chrf_score (β = 3, its default, and "
-               "β = 2) on these texts; “open” shows that configuration step by step on the Explain page (chrF tab).")
-    st.dataframe(pd.DataFrame(rows_table(res, cand, refs, base=base)), hide_index=True, width="stretch",
-                 column_config={"explain": st.column_config.LinkColumn("Explain", display_text="open")})
-    st.plotly_chart(scores_figure(res), width="stretch", config={"displayModeBar": False})
-    st.subheader("Where do two of them first disagree?")
-    ids = [r["id"] for r in res["rows"]]
-    labels = {r["id"]: r["label"] for r in res["rows"]}
-    a0 = ps.choice("dl_a", ids, ids[0])
-    other = next(i for i in ids if i != a0)
-    if st.session_state.get("dl_b") == a0:
-        st.session_state["dl_b"] = other
-    ps.choice("dl_b", ids, other)
-    c1, c2 = st.columns(2)
-    with c1:
-        a = st.selectbox("Row A", ids, key="dl_a", format_func=lambda i: labels.get(i, str(i)))
-    with c2:
-        b = st.selectbox("Row B", ids, key="dl_b", format_func=lambda i: labels.get(i, str(i)))
-    if a == b:
-        st.info("Pick two different rows.")
-        return
-    pair = next((p for p in res["pairs"] if p["a"] == a and p["b"] == b), None)
-    if pair is None:
-        pair = shared(f"dialects_pair:chrf:{a}:{b}", lambda: compare_chrf(cand, refs, [(a, b)])["pairs"][0])
-    step = STEP_WORDS.get(pair["first_step"], "none: the same score")
-    st.markdown(f"**First divergence: {hl.md_escape(step)}** — {hl.md_escape(pair['why'])}")
-    if pair.get("cells"):
-        st.dataframe(pd.DataFrame(divergence_rows(pair, labels[a], labels[b])), hide_index=True, width="stretch")
-    st.download_button("Download the comparison (JSON)", json.dumps(res, ensure_ascii=False, indent=1),
-                       file_name="dialects-chrf.json", mime="application/json", key="dl_dl_cmp",
-                       icon=":material/download:")
+    def table(self, cmp, candidate, references, *, base=None) -> list[dict]:
+        return rows_table(cmp.to_dict(), candidate, references, base=base)
+
+    def figure(self, cmp) -> go.Figure:
+        return scores_figure(cmp.to_dict())
+
+    def show_divergence(self, cmp, div) -> None:
+        import pandas as pd
+        import streamlit as st
+
+        from explainer.ui import highlight as hl
+
+        labels = {r.id: r.label for r in cmp.rows}
+        step = STEP_WORDS.get(div["first_step"], "none: the same score")
+        st.markdown(f"**First divergence: {hl.md_escape(step)}** — {hl.md_escape(div['why'])}")
+        if div.get("cells"):
+            st.dataframe(pd.DataFrame(divergence_rows(div, labels[div["a"]], labels[div["b"]])), hide_index=True,
+                         width="stretch")
+
+
+VIEW = ChrfView("chrf")

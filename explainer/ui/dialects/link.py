@@ -1,35 +1,37 @@
 """The Dialects page's state, declared once (:data:`PAGE`), and its link in and out, on the engine of
 :mod:`explainer.ui.pagestate`: ``candidate``/``ref`` (at most 10 references; texts over a link's size are left
-out), ``metric`` (bleu, rouge or chrf), ``claim`` and ``claim_metric`` (the Reproduce tab), ``a``/``b`` (the two rows
-compared)."""
+out), ``metric`` (a registered family: bleu, rouge, chrf, ter, …), ``claim`` and ``claim_metric`` (the Reproduce
+tab), ``a``/``b`` (the two rows compared), ``head`` (ROUGE's headline type: a family view's own field)."""
 from __future__ import annotations
 
 import streamlit as st
 
-from explainer.dialectcmp.claim import METRIC_CHOICES
+from explainer.dialectcmp.claim import metric_choices
 from explainer.dialectcmp.limits import MAX_CLAIM_CHARS, MAX_REFS
 from explainer.examples import get_example
+from explainer.families import FAMILIES
 from explainer.options import OptionSpec
 from explainer.ui import pagestate as ps
+from explainer.ui.dialects.views import dialects_view, views_fields
 from explainer.ui.pagestate import MAX_URL_TEXT, Field
 
 DEFAULT_EXAMPLE = "cat_sat"
 TABS = ("Side by side", "Reproduce a number")
 MAX_ROW_ID = 60   # no row id is longer
-METRICS = ("bleu", "rouge", "chrf")
-METRIC_NAMES = {"bleu": "BLEU", "rouge": "ROUGE", "chrf": "chrF"}
-HEAD_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")   # the ROUGE types of the side-by-side view
+#: every registered family, in display order (the metric picker; the link's ``metric``)
+METRICS = tuple(FAMILIES)
+
+#: the fields of the families' own controls (``DialectsView.own_fields``: ROUGE's headline type, "head")
+VIEW_FIELDS = views_fields()
 
 PAGE = ps.Page("dialects", (
-    Field(OptionSpec("metric", "choice", "bleu", choices=METRICS), "dl_metric", what="bleu, rouge or chrf",
-          label="Metric"),
+    Field(OptionSpec("metric", "choice", METRICS[0], choices=METRICS), "dl_metric",
+          what=", ".join(METRICS[:-1]) + " or " + METRICS[-1], label="Metric"),
     Field(OptionSpec("claim", "text", "", max=MAX_CLAIM_CHARS), "dl_claim", label="Claimed number"),
-    Field(OptionSpec("claim_metric", "choice", "any", choices=METRIC_CHOICES), "dl_claim_metric", label="It is"),
+    Field(OptionSpec("claim_metric", "choice", "any", choices=metric_choices()), "dl_claim_metric", label="It is"),
     Field(OptionSpec("a", "text", "", max=MAX_ROW_ID), "dl_a", label="Row A"),
     Field(OptionSpec("b", "text", "", max=MAX_ROW_ID), "dl_b", label="Row B"),
-    # the headline ROUGE type: leads the chart and the table's columns (in the link when not the first)
-    Field(OptionSpec("head", "choice", HEAD_TYPES[0], choices=HEAD_TYPES), "dl_head", label="Headline ROUGE type"),
-))
+) + VIEW_FIELDS)
 
 
 def texts() -> tuple[str, list[str]]:
@@ -73,6 +75,8 @@ def query() -> dict:
     if ps.texts_fit(cand, refs):
         out["candidate"], out["ref"] = cand, list(refs)
     values = PAGE.values()
-    if values["metric"] != "rouge":
-        values.pop("head")
+    shown = {f.param for f in dialects_view(values["metric"]).own_fields()}
+    for f in VIEW_FIELDS:                       # a family view's own field, in the link only with its family
+        if f.param not in shown:
+            values.pop(f.param)
     return {**out, **PAGE.params(values, always=("metric",))}

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from explainer.dialectcmp.cases import BUILTIN_CLAIMS, get_builtin_claim
-from explainer.dialectcmp.claim import METRIC_CHOICES
+from explainer.dialectcmp.claim import metric_choices
 from explainer.dialectcmp.limits import (
     MAX_CLAIM_CHARS,
     MAX_COMPARE_CHARS,
@@ -23,28 +23,21 @@ from explainer.dialectcmp.limits import (
     MAX_REPRODUCE_TEXT_CHARS,
 )
 from explainer.examples import EXAMPLES, get_example
+from explainer.families import FAMILIES
 from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui import traps_view
-from explainer.ui.dialects import chrf_part
 from explainer.ui.dialects import view as dv
-from explainer.ui.dialects.link import (
-    HEAD_TYPES,
-    METRIC_NAMES,
-    METRICS,
-    PAGE,
-    TABS,
-    load_from_url,
-    query,
-    set_texts,
-    texts,
-)
+from explainer.ui.dialects.link import METRICS, PAGE, TABS, load_from_url, query, set_texts, texts
+from explainer.ui.dialects.views import dialects_view
 from explainer.ui.progress import Progress
 
 _VERDICT = {"reproduced": st.success, "unusual": st.warning, "truncated": st.warning, "unreproducible": st.error,
             "refused": st.error}
+#: how the chance of a rounding coincidence is said (``explainer.dialectcmp.ties.Coincidence.level``)
+_COINCIDENCE = {"likely": st.warning, "possible": st.info, "unlikely": st.caption, "unknown": st.caption}
 
 
 # ------------------------------------------------------------------------------------------------ callbacks
@@ -114,6 +107,11 @@ def _inputs() -> None:
                "the reproduce search. Your text is not stored on the server; it lives in this page's URL.")
 
 
+def _labels() -> str:
+    labels = [FAMILIES[n].label for n in FAMILIES]
+    return ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
 def _html(body: str) -> None:
     st.html(hl.STYLE + dv.STYLE + body)
 
@@ -126,7 +124,7 @@ def _shared(kind: str, cand: str, refs: list[str], fn, *, small: bool = False):
 
 
 def comparison(cand: str, refs: list[str], metric: str, types: tuple[str, ...]):
-    """The side-by-side rows and the default pairs (each row against the first)."""
+    """The side-by-side rows and the default pairs (each row against the first), for any registered family."""
     from explainer.dialectcmp.comparison import compare
 
     return _shared(f"dialects:{metric}:{','.join(types)}", cand, refs,
@@ -136,20 +134,21 @@ def comparison(cand: str, refs: list[str], metric: str, types: tuple[str, ...]):
 def pair(cmp, cand: str, refs: list[str], types: tuple[str, ...], a: str, b: str):
     """The first divergence of rows ``a`` and ``b`` (a default pair's from the comparison; others computed once
     and shared, without changing the shared comparison)."""
-    from explainer.dialectcmp.comparison import divergence
-
     for d in cmp.pairs:
-        if d.a == a and d.b == b:
+        if _ids(d) == (a, b):
             return d
     return _shared(f"dialects_pair:{cmp.metric}:{','.join(types)}:{a}:{b}", cand, refs,
-                   lambda: divergence(cmp, a, b), small=True)
+                   lambda: cmp.divergence(a, b), small=True)
+
+
+def _ids(d) -> tuple[str, str]:
+    return (d["a"], d["b"]) if isinstance(d, dict) else (d.a, d.b)
 
 
 def _traps(cand: str, refs: list[str], metric: str, types: tuple[str, ...]) -> list[dict]:
     """The classic traps of these texts under the family's reference implementation (the first row: sacreBLEU,
-    rouge-score), which the rows then show side by side with the implementations that avoid them."""
-    s = ms.default_settings()
-    base = s.replace(s["rouge"].replace(types=tuple(types))) if types else s
+    rouge-score, ...), which the rows then show side by side with the implementations that avoid them."""
+    base = dialects_view(metric).trap_settings(ms.default_settings(), types)
     return _shared(f"dialects_traps:{metric}:{','.join(types)}", cand, refs, small=True,
                    fn=lambda: traps_view.settings_traps([cand], [refs], base, families=[metric], corpus=False))
 
@@ -161,17 +160,13 @@ def _link_base() -> ms.MetricSettings:
 
 # ------------------------------------------------------------------------------------------------ compare
 def _compare(cand: str, refs: list[str]) -> None:
-    ss = st.session_state
-    ps.choice("dl_metric", METRICS, "bleu")
-    metric = st.radio("Metric", list(METRICS), key="dl_metric", horizontal=True, format_func=METRIC_NAMES.get)
-    if metric == "chrf":   # chrF's rows and steps are its own (explainer.dialectcmp.chrf_compare)
-        chrf_part.compare(cand, refs, lambda kind, fn: _shared(kind, cand, refs, fn), base=_link_base())
-        return
-    types = HEAD_TYPES
-    if metric == "rouge":
-        ps.choice("dl_head", types, types[0])
-        head = st.selectbox("Headline ROUGE type (the chart and the 'score' column)", types, key="dl_head")
-        types = (head,) + tuple(t for t in types if t != head)
+    """The Side-by-side tab: every registered family in the picker; its view draws the table, the chart and the
+    first divergence of two rows."""
+    ps.choice("dl_metric", METRICS, METRICS[0])
+    metric = st.radio("Metric", list(METRICS), key="dl_metric", horizontal=True,
+                      format_func=lambda n: FAMILIES[n].label)
+    view = dialects_view(metric)
+    types = view.controls()
     try:
         cmp = comparison(cand, refs, metric, types)
     except ValueError as e:
@@ -179,16 +174,27 @@ def _compare(cand: str, refs: list[str]) -> None:
         return
     traps_view.show(_traps(cand, refs, metric, types))
     st.subheader("Every implementation side by side")
-    st.caption("One row per implementation and setting people use; the last column says at which step the row "
-               "first differs from the first row. “open” shows that configuration step by step on the Explain page.")
-    df = pd.DataFrame(dv.table_rows(cmp, base=_link_base()))
-    st.dataframe(df, hide_index=True, width="stretch",
+    st.caption(view.caption)
+    st.dataframe(pd.DataFrame(view.table(cmp, cand, refs, base=_link_base())), hide_index=True, width="stretch",
                  column_config={"explain": st.column_config.LinkColumn("Explain", display_text="open")})
-    st.plotly_chart(dv.scores_figure(cmp), width="stretch", config={"displayModeBar": False})
-
+    st.plotly_chart(view.figure(cmp), width="stretch", config={"displayModeBar": False})
     st.subheader("Where do two of them first disagree?")
+    picked = _pick_pair(cmp)
+    if picked is not None:
+        view.show_divergence(cmp, pair(cmp, cand, refs, types, *picked))
+    st.download_button("Download the comparison (JSON)", json.dumps(cmp.to_dict(), ensure_ascii=False, indent=1),
+                       file_name=f"dialects-{metric}.json", mime="application/json", key="dl_dl_cmp",
+                       icon=":material/download:")
+
+
+def _pick_pair(cmp) -> tuple[str, str] | None:
+    """Rows A and B (the first two by default); None, after a note, when the same row is picked twice."""
+    ss = st.session_state
     ids = [r.id for r in cmp.rows]
     labels = {r.id: r.label for r in cmp.rows}
+    if len(ids) < 2:
+        st.info("There is one row only: nothing to compare it with.")
+        return None
     a0 = ps.choice("dl_a", ids, ids[0])
     other = next(i for i in ids if i != a0)
     if ss.get("dl_b") == a0:
@@ -196,31 +202,19 @@ def _compare(cand: str, refs: list[str]) -> None:
     ps.choice("dl_b", ids, other)
     c1, c2 = st.columns(2)
     with c1:
-        a = st.selectbox("Row A", ids, key="dl_a", format_func=labels.get)
+        a = st.selectbox("Row A", ids, key="dl_a", format_func=lambda i: labels.get(i, str(i)))
     with c2:
-        b = st.selectbox("Row B", ids, key="dl_b", format_func=labels.get)
+        b = st.selectbox("Row B", ids, key="dl_b", format_func=lambda i: labels.get(i, str(i)))
     if a == b:
         st.info("Pick two different rows.")
-        return
-    div = pair(cmp, cand, refs, types, a, b)
-    step = dv.STEP_WORDS.get(div.first_step, div.first_step)
-    word = f"`{div.first_step}`" if div.first_step else "none"
-    _html(f'<div class="dl-why" data-testid="dl-divergence"><b>First divergence: {hl.escape_text(step)}</b> '
-          f'<span class="xp-note">(step {hl.escape_text(word.strip("`"))})</span><br>'
-          f"{hl.escape_text(div.why)}</div>")
-    ca, cb = st.columns(2)
-    with ca:
-        _html(dv.side_html(cmp, div, "a"))
-    with cb:
-        _html(dv.side_html(cmp, div, "b"))
-    st.download_button("Download the comparison (JSON)", json.dumps(cmp.to_dict(), ensure_ascii=False, indent=1),
-                       file_name=f"dialects-{metric}.json", mime="application/json", key="dl_dl_cmp",
-                       icon=":material/download:")
+        return None
+    return a, b
 
 
 # ------------------------------------------------------------------------------------------------ reproduce
 def _reproduce(cand: str, refs: list[str]) -> None:
-    """The Reproduce tab: the claim form, the search (when asked, or on a link / built-in claim), the result."""
+    """The Reproduce tab: the claim form, the search (when asked, or on a link / built-in claim), the result; a
+    claim with several numbers ("R-1/R-2/R-L 44.2/21.3/41.0") is searched number by number, as the CLI does."""
     ss = st.session_state
     submitted = _claim_form()
     claim = ss.get("dl_claim", "")
@@ -229,18 +223,32 @@ def _reproduce(cand: str, refs: list[str]) -> None:
         if not claim.strip():
             st.warning("Type the number you want to reproduce, e.g. “BLEU = 0.576”.")
             return
-        res = _search(cand, refs, claim, ss.get("dl_claim_metric", "any"))
-        if res is None:
+        results = _search(cand, refs, claim, ss.get("dl_claim_metric", "any"))
+        if results is None:
             return
-        ss["_dl_result"] = (key, res)
+        ss["_dl_result"] = (key, results)
     stored = ss.get("_dl_result")
     if not stored:
         return
-    skey, res = stored
+    skey, results = stored
     if skey != key:
         st.info("The texts or the claim changed since the last search: press Search to search again.")
         return
-    _show_search(res, cand, refs, claim)
+    if len(results) == 1:
+        _show_search(results[0][1], cand, refs, claim)
+        return
+    st.markdown(f"**The claim has {len(results)} numbers: each is searched under its own name.**")
+    for k, (text, res) in enumerate(results):
+        st.subheader(text)
+        if isinstance(res, str):
+            st.error(hl.md_escape(res))
+        else:
+            _show_search(res, cand, refs, text, key=f"_{k}")
+    parts = [{"claim": t, "error": r} if isinstance(r, str) else r.to_dict() for t, r in results]
+    st.download_button("Download every number's result (JSON)",
+                       json.dumps({"claim": claim, "parts": parts}, ensure_ascii=False, indent=1),
+                       file_name="reproduce.json", mime="application/json", key="dl_dl_rep_all",
+                       icon=":material/download:")
 
 
 def _claim_form() -> bool:
@@ -259,35 +267,55 @@ def _claim_form() -> bool:
         with c1:
             st.text_input("Claimed number", key="dl_claim", max_chars=MAX_CLAIM_CHARS, placeholder="BLEU = 0.576")
         with c2:
-            st.selectbox("It is", METRIC_CHOICES, key="dl_claim_metric")
+            st.selectbox("It is", metric_choices(), key="dl_claim_metric")
         with c3:
             return st.form_submit_button("Search", type="primary")
 
 
 def _search(cand: str, refs: list[str], claim: str, claim_metric: str):
-    """The search with a progress bar, computed once for every session (None after a message on bad input)."""
-    from explainer.dialectcmp.reproduction import reproduce
-
-    bar = Progress("Searching the configurations…")
-
-    def progress(done: int, total: int) -> None:
-        bar(done / max(total, 1), f"Searching: {done:,} of {total:,} configurations")
+    """Each number of the claim searched with a progress bar, computed once for every session: [(the number's
+    claim, its Reproduction or the message why it is not searched)]; None after a message when the claim as a
+    whole is refused (too long, too many numbers) or its one number is."""
+    from explainer.dialectcmp.reproduction import claim_parts, reproduce
 
     try:
-        # a class opening a link with a claim searches once; the others wait for that search
-        res = _shared(f"reproduce:{claim_metric}:{claim}", cand, refs,
-                      lambda: reproduce(cand, refs, claim, metric=claim_metric, progress=progress))
+        parts = claim_parts(claim)
     except ValueError as e:
         st.error(hl.md_escape(str(e)))
-        res = None
+        return None
+    bar = Progress("Searching the configurations…")
+    out = []
+    for k, part in enumerate(parts):
+        def progress(done: int, total: int, k=k, part=part) -> None:
+            what = f" for {hl.md_escape(part)}" if len(parts) > 1 else ""
+            bar((k + done / max(total, 1)) / len(parts), f"Searching{what}: {done:,} of {total:,} configurations")
+
+        try:
+            # a class opening a link with a claim searches once; the others wait for that search
+            out.append((part, _shared(f"reproduce:{claim_metric}:{part}", cand, refs,
+                                      lambda part=part, progress=progress: reproduce(
+                                          cand, refs, part, metric=claim_metric, progress=progress))))
+        except ValueError as e:
+            if len(parts) == 1:
+                st.error(hl.md_escape(str(e)))
+                bar.done()
+                return None
+            out.append((part, str(e)))
     bar.done()
-    return res
+    return out
 
 
-def _show_search(res, cand: str, refs: list[str], claim: str) -> None:
-    """The verdict, the built-in claim's note, the matches (or the nearest ones), the command, the download."""
-    _VERDICT[res.verdict](hl.md_escape(res.message))
+def _show_search(res, cand: str, refs: list[str], claim: str, *, key: str = "") -> None:
+    """The verdict, the implementations that tie, the chance of a coincidence, the built-in claim's note, the
+    matches (or the nearest ones), the command, the download."""
+    _VERDICT[res.verdict](hl.md_escape(res.headline))
     st.caption(hl.md_escape(res.judgement().sentence))    # the three-way verdict (explainer.dialectcmp.verdict)
+    if res.tied:
+        st.markdown(f"**{len(res.ties)} implementations give {hl.md_escape(res.claim.shown)}**: a tie — the "
+                    "number alone does not say which one the paper used")
+        _html(dv.ties_html(res))
+    if res.verdict not in ("refused", "unreproducible") and res.coincidence is not None:
+        _COINCIDENCE[res.coincidence.level](hl.md_escape(res.coincidence.sentence))
     builtin = next((c for c in BUILTIN_CLAIMS if c.claim == claim and get_example(c.example).candidate == cand
                     and list(get_example(c.example).references) == refs), None)
     if builtin is not None:
@@ -307,7 +335,7 @@ def _show_search(res, cand: str, refs: list[str], claim: str) -> None:
         st.markdown("**The nearest configurations**")
         _html(dv.matches_html(dv.match_rows(res, "nearest", base=_link_base())))
     st.download_button("Download the search result (JSON)", json.dumps(res.to_dict(), ensure_ascii=False, indent=1),
-                       file_name="reproduce.json", mime="application/json", key="dl_dl_rep",
+                       file_name="reproduce.json", mime="application/json", key=f"dl_dl_rep{key}",
                        icon=":material/download:")
 
 
@@ -315,9 +343,8 @@ def _show_search(res, cand: str, refs: list[str], claim: str) -> None:
 def render() -> None:
     load_from_url()
     st.title("Dialects")
-    st.caption("Why do two libraries give different numbers? Every BLEU, ROUGE and chrF implementation side by side, "
-               "the first step at which two of them disagree, and which settings reproduce a number you read "
-               "somewhere.")
+    st.caption(f"Why do two libraries give different numbers? Every {_labels()} implementation side by side, the "
+               "first step at which two of them disagree, and which settings reproduce a number you read somewhere.")
     PAGE.warnings()
     _inputs()
     cand, refs = texts()
