@@ -100,6 +100,24 @@ class SemanticDialect(Dialect):
     #: the rule for several references, in words
     multi_reference_rule: ClassVar[str] = ""
 
+    @classmethod
+    def cli_argv(cls, given, types=()) -> list[str]:
+        """The ``explainer semantic`` arguments (input: one JSON line on stdin) that print this dialect's numbers
+        (under its name in the output, beside the other dialect's): its options are the command's flags."""
+        return ["semantic", "--jsonl", "-"] + [f"--{k.replace('_', '-')}" for k, v in sorted(given.items()) if v]
+
+    @classmethod
+    def search_configs(cls, context):
+        """The reproduce search (``explainer/search_space.py``): one segment only — a corpus claim is not
+        searched, each configuration and reference subset would run the model over the whole test set again
+        (about a minute for 2,000 segments); the dialect's option combinations, its defaults first."""
+        from explainer.search_space import point
+
+        if context.corpus:
+            return []
+        return [point({}, 0.0)] + [point({o.name: True}, 1.5, f"{o.name}=True") for o in cls.OPTIONS
+                                   if o.type == "bool" and o.default is False]
+
     def describe(self) -> dict:
         return dict(super().describe(), scale=self.scale, measures=list(self.measures), headline=self.headline,
                     library=self.library, library_version=self.library_version,

@@ -26,6 +26,7 @@ class SemanticFamily(MetricFamily):
     reads = "meaning"
     registry_path = "explainer.semantic.registry:DIALECTS"
     default_dialect = "sts"
+    claim_names = r"\b(?:sts|bert[\s_-]?score)\b"
 
     def measures(self, d) -> tuple[Measure, ...]:
         keys = [d.headline] + [m for m in d.measures if m != d.headline]
