@@ -33,7 +33,7 @@ def _row(fam, config: Config, scores: dict, signature: str, level: str) -> Row:
     measures = fam.measures(d)
     main = measures[0]
     data = {"id": config.id, "label": config.label, "dialect": config.dialect, "given": config.opts,
-            "options": {k: v for k, v in dict(d.options).items()}, "scores": scores, "score": scores.get(main.key),
+            "options": dict(d.options), "scores": scores, "score": scores.get(main.key),
             "measure": main.key, "measures": {m.key: m.label for m in measures}, "scale": main.scale,
             "higher_is_better": main.higher_is_better, "signature": signature,
             "argv": config.argv() + (["--corpus"] if level == "corpus" and config.argv() else [])}

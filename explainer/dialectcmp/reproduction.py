@@ -260,14 +260,14 @@ def _and(items: list[str]) -> str:
 
 
 def _tie_words(m: Match) -> str:
-    original = " (the original script)" if getattr(m.config.dialect_class(), "original", False) else ""
+    original = " (the original script)" if m.config.dialect_class().original else ""
     return f"{m.description}{original} = {m.shown}"
 
 
 def _tie_dict(m: Match) -> dict:
     return {"family": m.config.family, "dialect": m.config.dialect, "options": m.config.opts,
             "description": m.description, "shown": m.shown, "value": m.value, "references": m.references,
-            "original": bool(getattr(m.config.dialect_class(), "original", False))}
+            "original": m.config.dialect_class().original}
 
 
 def _form_words(form: str) -> str:

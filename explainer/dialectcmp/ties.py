@@ -32,7 +32,7 @@ def tied_implementations(matches: Sequence) -> list:
     for m in pool:
         seen.setdefault((m.config.family, m.config.dialect), m)
     ordered = list(seen.values())
-    return sorted(ordered, key=lambda m: not getattr(m.config.dialect_class(), "original", False))
+    return sorted(ordered, key=lambda m: not m.config.dialect_class().original)
 
 
 def claim_scale(claim, value: float, native_scale: float) -> float:

@@ -71,7 +71,7 @@ def ties_html(res) -> str:
     items = []
     for m in res.ties:
         mark = (' <span class="dl-unusual">the original script</span>'
-                if getattr(m.config.dialect_class(), "original", False) else "")
+                if m.config.dialect_class().original else "")
         items.append(f"<li>{escape_text(m.description)}{mark} = <b>{html.escape(m.shown)}</b> "
                      f'<span class="xp-note">value {html.escape(repr(m.value))}</span></li>')
     return f'<ul class="dl-matches" data-testid="dl-ties">{"".join(items)}</ul>'
