@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import importlib
 import threading
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
-from explainer.family import MetricFamily
+if TYPE_CHECKING:       # the contract is imported with the first family (it imports NumPy): naming them needs none
+    from explainer.family import MetricFamily
 
 __all__ = ["FAMILIES", "FamilyRegistry", "get_family", "family_names"]
 
@@ -35,6 +36,8 @@ class FamilyRegistry(Mapping):
             raise KeyError(name)
         module, _, attr = path.partition(":")
         fam = getattr(importlib.import_module(module), attr)
+        from explainer.family import MetricFamily
+
         if not isinstance(fam, MetricFamily) or fam.name != name:
             raise AssertionError(f"{path} is not the metric family {name!r}")
         with self._lock:

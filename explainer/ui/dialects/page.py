@@ -1,6 +1,7 @@
 """The Dialects page: every implementation side by side, where two first disagree, and "which settings give
-this number?". The work is done by ``explainer.dialectcmp`` (core) and ``explainer.ui.dialects.view`` (pure
-tables, chart, HTML); this module only lays them out and keeps the page's state in its URL.
+this number?". The metric picker offers every registered family (``explainer.families.FAMILIES``); the work is
+done by ``explainer.dialectcmp`` (core) and each family's view (``explainer.ui.dialects.views``: pure tables,
+chart, HTML, and the divergence panel); this module only lays them out and keeps the page's state in its URL.
 
 The comparisons, divergences and searches are functions of the texts (and the claim) only: computed once and
 shared by every session (``explainer.ui.compute.cached``), so a class opening the same link computes them once.
