@@ -1,8 +1,4 @@
-"""TER as a metric family (``explainer.family``): one number, sacreBLEU's TER (0-100 and more), lower is better.
-
-Not in ``explainer.families.FAMILIES`` yet: registering it there (one line) puts TER on the pages that loop over
-the families.
-"""
+"""TER as a metric family (``explainer.family``): one number, sacreBLEU's TER (0-100 and more), lower is better."""
 from __future__ import annotations
 
 from typing import Callable, Sequence
