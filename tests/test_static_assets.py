@@ -24,6 +24,15 @@ def _largest(ext: str, below: int = 10**9) -> str:
                key=lambda p: os.path.getsize(FILES[p]))
 
 
+def run(coro):
+    """``asyncio.run`` in a thread of its own: Playwright's sync API, used by the browser tests in the same
+    session, leaves this thread marked as running an event loop."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def call(app, path: str, method: str = "GET", headers: tuple = ()) -> tuple[int, dict, bytes]:
     """One HTTP request through an ASGI app: (status, headers, body)."""
     scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(), "query_string": b"",
@@ -46,7 +55,7 @@ def call(app, path: str, method: str = "GET", headers: tuple = ()) -> tuple[int,
         elif msg["type"] == "http.response.body":
             out["body"] += msg.get("body", b"")
 
-    asyncio.run(app(scope, receive, send))
+    run(app(scope, receive, send))
     return out["status"], out["headers"], out["body"]
 
 
@@ -135,7 +144,7 @@ def test_websocket_goes_to_streamlit():
         app.app = record
         await app({"type": "websocket", "path": "/_stcore/stream", "headers": []}, noop, noop)
 
-    asyncio.run(go())
+    run(go())
     assert seen == ["websocket"]
 
 

@@ -72,5 +72,5 @@ def test_the_server_runs_without_a_file_watcher():
     assert r.stdout.strip() == "none", r.stderr[-500:]     # what Streamlit itself reads from the config
     make = subprocess.run(["make", "-n", "run", "VENV=.venv"], cwd=root, capture_output=True, text=True, timeout=60)
     commands = make.stdout.replace("\\\n", " ").splitlines()         # a recipe's continued lines, joined
-    run_line = next(ln for ln in commands if "streamlit run app.py" in ln)
+    run_line = next(ln for ln in commands if "streamlit run serve.py" in ln)
     assert "--server.fileWatcherType none" in run_line, make.stdout

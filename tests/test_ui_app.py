@@ -704,7 +704,7 @@ def test_first_view_in_a_browser_sends_the_headline_first():
     assert not any("Loading the step-by-step" in c.value for c in at.caption)
     # without a URL: everything in one run
     plain = new_app({"candidate": cand, "ref": refs})
-    assert len(plain.tabs) == 3 and metrics(plain) == first
+    assert len(plain.tabs) == len(ui_families()) and metrics(plain) == first
 
 
 def test_link_warnings_stay_through_a_browsers_first_view():
