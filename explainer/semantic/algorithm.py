@@ -7,7 +7,11 @@ corpus   check characters ──► word pieces, counted against the limit ─�
          segment values ──► per system and dialect the segment scores, their mean the corpus score
 
 A corpus call is one ``bert_score.score`` call per system: its idf dict comes from all the references, and its
-batches of 64 pairs decide the padding (``dialect.context``).
+batches of 64 pairs decide the padding (``dialect.context``). With ``keep_references`` the references' embeddings
+are looked up in, and kept for the next call in, the process's ``REFERENCE_STORE``.
+
+Everything runs with the matrix products on one BLAS thread (``explainer.semantic.cores``): the model's large
+runs use the worker threads, and a segment's small products (similarity matrices) are fastest on one.
 """
 from __future__ import annotations
 
@@ -15,9 +19,11 @@ from typing import Callable, Mapping, Sequence
 
 from explainer.errors import ExplainerInputError
 from explainer.semantic import limits
+from explainer.semantic.cores import one_blas_thread
 from explainer.semantic.dialects import SemanticDialect
 from explainer.semantic.embed import embed, embed_stream
 from explainer.semantic.model import load_model
+from explainer.semantic.refstore import REFERENCE_STORE
 from explainer.semantic.scores import SemanticCorpusScores, SemanticScores
 
 __all__ = ["explain_segment", "score_segment", "score_systems"]
@@ -35,15 +41,17 @@ def explain_segment(d: SemanticDialect, candidate: str, references: Sequence[str
     model, cand, refs = _read_segment(d, candidate, references)
     if "f1" in d.measures:
         limits.check_trace_cells(sum(len(cand) * len(r) for r in refs))
-    embs = embed(model, [cand.ids] + [r.ids for r in refs])
-    return d.build_trace(model, cand, refs, embs[0], embs[1:], d.context(model, [cand], [refs]))
+    with one_blas_thread():
+        embs = embed(model, [cand.ids] + [r.ids for r in refs])
+        return d.build_trace(model, cand, refs, embs[0], embs[1:], d.context(model, [cand], [refs]))
 
 
 def score_segment(d: SemanticDialect, candidate: str, references: Sequence[str]) -> SemanticScores:
     """The numbers of one segment, without the steps (no similarity matrices kept)."""
     model, cand, refs = _read_segment(d, candidate, references)
-    embs = embed(model, [cand.ids] + [r.ids for r in refs])
-    v = d.segment_values(0, cand, refs, embs[0], embs[1:], d.context(model, [cand], [refs]))
+    with one_blas_thread():
+        embs = embed(model, [cand.ids] + [r.ids for r in refs])
+        v = d.segment_values(0, cand, refs, embs[0], embs[1:], d.context(model, [cand], [refs]))
     warns, err = d.check_inputs([cand], [refs])
     return SemanticScores(d.name, d.options_dict(), model.info, d.signature(model.info), d.measures, v.values,
                           v.chosen, v.per_reference, warns, err)
@@ -84,22 +92,34 @@ def _read_all(model, dialects, systems, references):
 
 
 def score_systems(dialects: Sequence[SemanticDialect], systems: Mapping[str, Sequence[str]],
-                  references: Sequence[Sequence[str]], *, progress: Callable[[float], None] | None = None
-                  ) -> dict[str, dict[str, SemanticCorpusScores]]:
+                  references: Sequence[Sequence[str]], *, progress: Callable[[float], None] | None = None,
+                  keep_references: bool = False) -> dict[str, dict[str, SemanticCorpusScores]]:
     """Every system's segment and corpus scores under every dialect: ``result[system][dialect name]``. The model
-    runs once per distinct text (references shared by the systems and the dialects)."""
+    runs once per distinct text (references shared by the systems and the dialects; with ``keep_references``,
+    by the calls too)."""
     _check_corpus(systems, references)
     model = load_model()
     read = _read_all(model, dialects, systems, references)
-    groups = []
+    groups, ref_seqs = [], set()
     for i in range(len(references)):
         seqs = {t.ids for d in dialects for t in read[d][1][i]}
+        ref_seqs |= seqs
         seqs |= {cands[i].ids for d in dialects for cands in read[d][0].values()}
         groups.append(sorted(seqs))
     limits.check_corpus_pieces(sum(len(s) for g in groups for s in g))
     contexts = {(d, name): d.context(model, cands, read[d][1]) for d in dialects for name, cands in read[d][0].items()}
-    values: dict = {(d, name): [] for d in dialects for name in systems}
-    for i, embs in enumerate(embed_stream(model, groups, progress)):
+    store = REFERENCE_STORE if keep_references else None
+    with one_blas_thread():
+        values = _segment_values(dialects, read, groups, contexts,
+                                 embed_stream(model, groups, progress, store=store, kept=ref_seqs))
+    return {name: {d.name: _corpus_scores(model, d, read[d][0][name], read[d][1], values[(d, name)])
+                   for d in dialects} for name in systems}
+
+
+def _segment_values(dialects, read, groups, contexts, stream) -> dict:
+    """Per (dialect, system) the values of every segment, as the embeddings come."""
+    values: dict = {(d, name): [] for d in dialects for name in read[dialects[0]][0]}
+    for i, embs in enumerate(stream):
         table = dict(zip(groups[i], embs))
         for d in dialects:
             refs = read[d][1][i]
@@ -108,8 +128,7 @@ def score_systems(dialects: Sequence[SemanticDialect], systems: Mapping[str, Seq
                 c = cands[i]
                 values[(d, name)].append(d.segment_values(i, c, refs, table[c.ids], ref_embs,
                                                           contexts[(d, name)]))
-    return {name: {d.name: _corpus_scores(model, d, read[d][0][name], read[d][1], values[(d, name)])
-                   for d in dialects} for name in systems}
+    return values
 
 
 def _corpus_scores(model, d: SemanticDialect, cands, refs, vals) -> SemanticCorpusScores:

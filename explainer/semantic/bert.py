@@ -90,9 +90,9 @@ class BertEncoder:
         arrays += [getattr(layer, s) for layer in self.layers for s in _Layer.__slots__]
         return sum(a.nbytes for a in arrays)
 
-    def encode(self, sequences: Sequence[Sequence[int]], *, threads: int = 1) -> list[np.ndarray]:
-        """The last layer's hidden states of each id sequence: a (length, hidden) float32 array per sequence
-        (``threads``: for the activation function; the matrix products use BLAS's own threads)."""
+    def encode(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
+        """The last layer's hidden states of each id sequence: a (length, hidden) float32 array per sequence,
+        computed on the calling thread (``explainer.semantic.embed`` spreads large runs over the cores)."""
         if not sequences:
             return []
         lengths = [len(s) for s in sequences]
@@ -112,7 +112,7 @@ class BertEncoder:
         ids = np.fromiter((t for i in order for t in sequences[i]), dtype=np.int64, count=row)
         h = self._embed(ids, groups)
         for layer in self.layers:
-            h = self._layer(h, layer, groups, threads)
+            h = self._layer(h, layer, groups)
         out: list = [None] * len(sequences)
         for (start, n, L), idx in zip(groups, _split(order, [g[1] for g in groups])):
             block = h[start:start + n * L].reshape(n, L, self.hidden)
@@ -128,7 +128,7 @@ class BertEncoder:
         h += self.token_type0
         return _layer_norm_(h, *self.emb_ln, self.eps)
 
-    def _layer(self, h: np.ndarray, layer: _Layer, groups, threads: int) -> np.ndarray:
+    def _layer(self, h: np.ndarray, layer: _Layer, groups) -> np.ndarray:
         qkv = h @ layer.qkv_w
         qkv += layer.qkv_b
         ctx = np.empty_like(h)
@@ -140,7 +140,7 @@ class BertEncoder:
         h = _layer_norm_(attn, layer.ln1_w, layer.ln1_b, self.eps)
         inter = h @ layer.inter_w
         inter += layer.inter_b
-        gelu_(inter, threads)
+        gelu_(inter)
         out = inter @ layer.ffn_w
         del inter
         out += layer.ffn_b

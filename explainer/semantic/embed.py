@@ -3,51 +3,85 @@
 STS (truncation 256) and BERTScore (512) read the same text the same way when it is shorter than both limits, so
 their sequences are equal and the model runs once for both. A small process-wide cache (bounded in entries and
 word pieces; it empties itself when full) keeps the last texts' embeddings, so that explaining both measures of
-one segment, or a page that asks again, does not run the model twice; a corpus goes through ``embed_stream`` in
-blocks instead, with its own de-duplication, and leaves the cache alone.
+one segment, or a page that asks again, does not run the model twice. A corpus goes through ``embed_stream`` in
+blocks of segments instead, with its own de-duplication; its references can be kept for the next call
+(``explainer.semantic.refstore``).
 
-BLAS threads: OpenBLAS splits even a sentence's small matrix products over every core, and on a busy machine its
-threads wait for each other (a sentence pair took 2-5 s of wall time and 0.36 s of CPU on 2 threads, 0.2 s and
-0.02 s on one). Runs of fewer than ``SMALL_RUN_PIECES`` pieces use one thread (threadpoolctl); a corpus block keeps
-the library's default, and its activation function runs on as many threads as there are cores (at most 4).
+The cores (``explainer.semantic.cores``): the matrix products run on one BLAS thread; a run of at least
+``SMALL_RUN_PIECES`` pieces is cut into chunks of about ``CHUNK_PIECES`` pieces (texts sorted by length, so that
+texts of the same length, whose attention runs together, share a chunk), each chunk a forward pass on one of the
+worker threads. A corpus keeps the workers busy while the calling thread scores: the next block is handed to them
+before the current one is read.
 """
 from __future__ import annotations
 
-import contextlib
-import os
 import threading
-from typing import Callable, Iterator, Sequence
+from collections import deque
+from concurrent.futures import Future
+from typing import Callable, Collection, Iterator, Sequence
 
 import numpy as np
 
+from explainer.semantic.cores import WORKERS, one_blas_thread, pool
 from explainer.semantic.model import SemanticModel
+from explainer.semantic.refstore import ReferenceStore, store_key
 
-__all__ = ["embed", "embed_stream", "BLOCK_PIECES", "SMALL_RUN_PIECES", "clear_cache"]
+__all__ = ["embed", "embed_stream", "BLOCK_PIECES", "CHUNK_PIECES", "SMALL_RUN_PIECES", "clear_cache"]
 
-#: word pieces per run of the model (the largest array is pieces × 1,536 float32: 50 MB)
+#: word pieces of a corpus's block of segments (read in order, each distinct text once)
 BLOCK_PIECES = 8_192
-#: runs with fewer pieces use one BLAS thread
+#: word pieces of a chunk: one forward pass on one worker thread (the largest array is pieces × 1,536 float32)
+CHUNK_PIECES = 2_048
+#: runs with fewer pieces stay on the calling thread
 SMALL_RUN_PIECES = 1_024
-_CONTROLLER = None
-_CORES = max(1, min(4, os.cpu_count() or 1))
 
 
-def _threads_for(n_pieces: int):
-    """One BLAS thread for a small run, the default for a large one."""
-    global _CONTROLLER
-    if n_pieces >= SMALL_RUN_PIECES:
-        return contextlib.nullcontext()
-    if _CONTROLLER is None:
-        from threadpoolctl import ThreadpoolController
+def _chunks(lengths: Sequence[int]) -> list[list[int]]:
+    """The indices of the sequences, sorted by length, cut into chunks of about ``CHUNK_PIECES`` pieces."""
+    out: list[list[int]] = []
+    chunk: list[int] = []
+    size = 0
+    for i in sorted(range(len(lengths)), key=lengths.__getitem__):
+        if chunk and size + lengths[i] > CHUNK_PIECES:
+            out.append(chunk)
+            chunk, size = [], 0
+        chunk.append(i)
+        size += lengths[i]
+    if chunk:
+        out.append(chunk)
+    return out
 
-        _CONTROLLER = ThreadpoolController()
-    return _CONTROLLER.limit(limits=1, user_api="blas")
+
+class _Run:
+    """One run of the model over some sequences: on the calling thread when small, else its chunks handed to the
+    worker threads (``result()`` waits for them)."""
+
+    def __init__(self, model: SemanticModel, sequences: Sequence[Sequence[int]]) -> None:
+        self.n = len(sequences)
+        lengths = [len(s) for s in sequences]
+        self.parts: list[tuple[list[int], Future | list]] = []
+        if sum(lengths) < SMALL_RUN_PIECES or WORKERS == 1:
+            self.parts.append((list(range(self.n)), model.encoder.encode(sequences)))
+            return
+        for idx in _chunks(lengths):
+            self.parts.append((idx, pool().submit(model.encoder.encode, [sequences[i] for i in idx])))
+
+    def result(self) -> list[np.ndarray]:
+        out: list = [None] * self.n
+        for idx, part in self.parts:
+            for i, h in zip(idx, part if isinstance(part, list) else part.result()):
+                out[i] = _frozen(h)
+        return out
+
+    def cancel(self) -> None:
+        for _, part in self.parts:
+            if isinstance(part, Future):
+                part.cancel()
 
 
-def _encode(model: SemanticModel, sequences: list) -> list[np.ndarray]:
-    n = sum(map(len, sequences))
-    with _threads_for(n):
-        return model.encoder.encode(sequences, threads=1 if n < SMALL_RUN_PIECES else _CORES)
+def _encode(model: SemanticModel, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
+    with one_blas_thread():
+        return _Run(model, sequences).result()
 
 
 class _Cache:
@@ -107,36 +141,86 @@ def _run(model: SemanticModel, sequences: list[tuple]) -> list[np.ndarray]:
     size = 0
     for s in sequences:
         if block and size + len(s) > BLOCK_PIECES:
-            out += [_frozen(h) for h in _encode(model, block)]
+            out += _encode(model, block)
             block, size = [], 0
         block.append(s)
         size += len(s)
     if block:
-        out += [_frozen(h) for h in _encode(model, block)]
+        out += _encode(model, block)
     return out
 
 
-def embed_stream(model: SemanticModel, groups: Sequence[Sequence[Sequence[int]]],
-                 progress: Callable[[float], None] | None = None) -> Iterator[list[np.ndarray]]:
-    """For each group of sequences (a segment's candidate and references), their embeddings, in order. The model
-    runs over blocks of about ``BLOCK_PIECES`` pieces (a block's texts grouped by length inside the encoder); a
-    sequence repeated within a block runs once. ``progress(fraction of pieces done)`` after each block."""
-    total = sum(len(s) for g in groups for s in g) or 1
-    done = 0
+def _blocks(groups: Sequence[Sequence[Sequence[int]]]) -> Iterator[tuple[int, int, int]]:
+    """(first segment, end, pieces) of each block of about ``BLOCK_PIECES`` pieces, in order."""
     start = 0
     while start < len(groups):
         end, size = start, 0
         while end < len(groups) and (end == start or size + sum(map(len, groups[end])) <= BLOCK_PIECES):
             size += sum(map(len, groups[end]))
             end += 1
-        distinct = list(dict.fromkeys(tuple(s) for g in groups[start:end] for s in g))
-        table = dict(zip(distinct, _encode(model, distinct)))
-        for g in groups[start:end]:
-            yield [table[tuple(s)] for s in g]
-        done += size
-        if progress is not None:
-            progress(min(1.0, done / total))
+        yield start, end, size
         start = end
+
+
+class _Block:
+    """A block of segments on its way through the model: its distinct sequences, those found in the store, and
+    the run of the others."""
+
+    def __init__(self, model, groups, span: tuple[int, int, int], store: ReferenceStore | None) -> None:
+        self.start, self.end, self.size = span
+        distinct = list(dict.fromkeys(tuple(s) for g in groups[self.start:self.end] for s in g))
+        self.keys = {s: store_key(model.info.weights_sha256, s) for s in distinct} if store is not None else {}
+        self.table = {}
+        for s, k in self.keys.items():
+            h = store.get(k)
+            if h is not None:
+                self.table[s] = h
+        self.todo = [s for s in distinct if s not in self.table]
+        self.run = _Run(model, self.todo)
+
+    def finish(self, store: ReferenceStore | None, keep: Collection[tuple]) -> dict[tuple, np.ndarray]:
+        for s, h in zip(self.todo, self.run.result()):
+            self.table[s] = h
+            if store is not None and self.keys[s] in keep:
+                store.put(self.keys[s], h, keep)
+        return self.table
+
+
+def embed_stream(model: SemanticModel, groups: Sequence[Sequence[Sequence[int]]],
+                 progress: Callable[[float], None] | None = None, *, store: ReferenceStore | None = None,
+                 kept: Collection[Sequence[int]] = ()) -> Iterator[list[np.ndarray]]:
+    """For each group of sequences (a segment's candidate and references), their embeddings, in order. The model
+    runs over blocks of about ``BLOCK_PIECES`` pieces; a sequence repeated within a block runs once; the next
+    block runs on the worker threads while the caller reads this one. ``store``: where the sequences of
+    ``kept`` (the references) are looked up first and kept for the next call. ``progress(fraction of pieces
+    done)`` after each block."""
+    total = sum(len(s) for g in groups for s in g) or 1
+    keep = frozenset(store_key(model.info.weights_sha256, s) for s in kept) if store is not None else frozenset()
+    if store is not None:
+        store.claim(keep)
+    done = 0
+    pending: deque[_Block] = deque()
+    with one_blas_thread():
+        try:
+            for span in _blocks(groups):
+                pending.append(_Block(model, groups, span, store))
+                if len(pending) > 1:
+                    done = yield from _emit(pending.popleft(), groups, store, keep, done, total, progress)
+            while pending:
+                done = yield from _emit(pending.popleft(), groups, store, keep, done, total, progress)
+        finally:
+            for b in pending:
+                b.run.cancel()
+
+
+def _emit(b: _Block, groups, store, keep, done: int, total: int, progress) -> Iterator[list[np.ndarray]]:
+    table = b.finish(store, keep)
+    for g in groups[b.start:b.end]:
+        yield [table[tuple(s)] for s in g]
+    done += b.size
+    if progress is not None:
+        progress(min(1.0, done / total))
+    return done
 
 
 def clear_cache() -> None:

@@ -3,8 +3,9 @@
 ``sts`` reports one number, STS (the highest cosine over the references); ``bertscore`` reports F (its headline),
 precision and recall, each its own maximum over the references. A corpus's score is the mean of the segment
 scores, and the statistic the paired tests resample is the segment scores (``SemanticCorpusScores.statistic``).
-Several systems against the same references are cheaper through ``explainer.semantic.score_semantic_systems``
-(each reference runs through the model once for all of them) than through one ``corpus`` call per system.
+``corpus`` keeps the references' embeddings for the next call (``explainer.semantic.refstore``): the Corpus page
+calls it once per system against the same references, and each system after the first runs only its own texts
+through the model.
 """
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ class SemanticFamily(MetricFamily):
         from explainer.semantic.algorithm import score_systems
 
         tick = progress or (lambda f, msg: None)
-        res = score_systems([d], {"": candidates}, references,
+        res = score_systems([d], {"": candidates}, references, keep_references=True,
                             progress=lambda f: tick(f, f"{f:.0%} of the word pieces through the model"))[""][d.name]
         out = {m.key: MeasureScores(m, res.corpus_score(m.key), res.segment_scores(m.key), res.statistic(m.key))
                for m in self.measures(d)}
