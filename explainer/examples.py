@@ -6,7 +6,8 @@ tests check that, with their own map from example to test vector. ``settings`` a
 (the link parameter names of :mod:`explainer.ui.settings`) that make the example show its point, e.g. ``lowercase``
 for the Papineni example whose claimed 2/7 needs lowercasing. ``claims``: the numbers the textbook prints for
 the example; the Explain page and the Teach page show each beside what the implementations give with the settings
-on the page (several printed numbers are wrong), read from the traces by :func:`claim_value`.
+on the page (several printed numbers are wrong), each read from its family's trace
+(:func:`explainer.families.claim_value`).
 """
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-__all__ = ["Example", "Claim", "EXAMPLES", "get_example", "example_ids", "CLAIM_METRICS", "claim_value",
-           "format_claim_value"]
+__all__ = ["Example", "Claim", "EXAMPLES", "get_example", "example_ids", "CLAIM_METRICS", "CLAIM_COUNTS",
+           "claim_field", "format_claim_value"]
 
 #: what a claim can be about, and how it is named on the page
 CLAIM_METRICS = {
@@ -53,54 +54,21 @@ class Claim:
         return math.isclose(true_value, self.value, abs_tol=self.tol + 1e-12)
 
 
-def _get(o: Any, name: str) -> Any:
-    """A field of a trace object or of its ``to_dict()`` (the same names)."""
-    return o[name] if isinstance(o, Mapping) else getattr(o, name)
-
-
-def _kept(rouge, t: str):
-    """The result of ROUGE type ``t`` against the reference the dialect kept (the first when counts are pooled)."""
-    if rouge is None or t not in _get(rouge, "types"):
-        return None
-    k = _get(rouge, "chosen_reference").get(t)
-    k = k if type(k) is int else 0
-    per = _get(rouge, "per_reference")
-    return per[k].get(t) if k < len(per) else None
-
-
-_HITS = {"lcs": "rougeL", "lsum_hits": "rougeLsum", "rouge1_hits": "rouge1"}
+#: claims that are counts (shown whole), and the ROUGE type each counts in
+CLAIM_COUNTS = {"lcs": "rougeL", "lsum_hits": "rougeLsum", "rouge1_hits": "rouge1"}
 
 
 def format_claim_value(metric: str, x: float) -> str:
     """A claim's true value as the pages show it: counts whole, others with 5 decimals (tiny ones in
     scientific notation)."""
-    if metric in _HITS:
+    if metric in CLAIM_COUNTS:
         return f"{x:g}"
     return f"{x:.5f}" if abs(x) >= 1e-4 or x == 0 else f"{x:.3g}"
 
 
-def claim_value(metric: str, traces: Mapping[str, Any]) -> float | None:
-    """The true value of a claim's metric, read from the traces of the families the worked examples' claims are
-    about (``traces``: family name -> trace object or its ``to_dict()``, or None): None when it is not computed
-    there. BLEU on 0–1 whatever the dialect's scale."""
-    bleu, rouge = traces.get("bleu"), traces.get("rouge")
-    if metric.startswith("bleu"):
-        if bleu is None or _get(bleu, "library_error") is not None:
-            return None
-        if metric == "bleu":
-            return _get(bleu, "score") / _get(bleu, "scale")
-        comb = _get(bleu, "combination")
-        if metric == "bleu_bp":
-            return _get(comb, "bp")
-        orders = _get(comb, "orders")
-        return _get(orders[0], "precision_raw") if orders else None
-    if metric in _HITS:
-        res = _kept(rouge, _HITS[metric])
-        return float(_get(res, "hits")) if res is not None else None
-    t, _, which = metric.partition("_")
-    if rouge is None or t not in _get(rouge, "scores"):
-        return None
-    return _get(_get(rouge, "scores")[t], {"p": "precision", "r": "recall", "f": "fmeasure"}[which])
+def claim_field(o: Any, name: str) -> Any:
+    """A field of a trace object or of its ``to_dict()`` (the same names)."""
+    return o[name] if isinstance(o, Mapping) else getattr(o, name)
 
 
 @dataclass(frozen=True)

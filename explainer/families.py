@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Iterator, Mapping
 if TYPE_CHECKING:       # the contract is imported with the first family (it imports NumPy): naming them needs none
     from explainer.family import MetricFamily
 
-__all__ = ["FAMILIES", "FamilyRegistry", "get_family", "family_names"]
+__all__ = ["FAMILIES", "FamilyRegistry", "get_family", "family_names", "claim_value"]
 
 
 class FamilyRegistry(Mapping):
@@ -83,3 +83,16 @@ def get_family(name: str) -> MetricFamily:
 
 def family_names() -> list[str]:
     return FAMILIES.names()
+
+
+def claim_value(metric: str, traces: Mapping[str, object]) -> float | None:
+    """The true value of a worked example's claim ``metric`` (``explainer.examples.CLAIM_METRICS``), read by the
+    family whose trace says it (``traces``: family name -> trace object or its ``to_dict()``, or None); None when
+    no computed trace says it."""
+    for name, trace in traces.items():
+        if trace is not None and name in FAMILIES:
+            v = FAMILIES[name].claim_value(metric, trace)
+            if v is not None:
+                return v
+    return None
+

@@ -104,6 +104,12 @@ class MetricFamily:
     #: how papers print the metric's name, a regular expression over a lowercased claim ("TER 45.2"); "": its label
     claim_names: ClassVar[str] = ""
 
+    def claim_value(self, metric: str, trace: Any) -> float | None:
+        """Hook: the true value of a worked example's claim ``metric`` (a key of
+        ``explainer.examples.CLAIM_METRICS``) read from this family's ``trace`` (the object or its ``to_dict()``),
+        or None when the claim is not about this family or the trace cannot say."""
+        return None
+
     # ---------------------------------------------------------------------------------------- dialects
     @property
     def dialects(self):

@@ -30,6 +30,20 @@ class BleuFamily(MetricFamily):
     def trace_scores(self, trace) -> dict[str, float]:
         return {"score": float(trace.score)}
 
+    def claim_value(self, metric, trace):
+        """BLEU on 0–1 whatever the dialect's scale; ``bleu_bp`` the brevity penalty; ``bleu_p1`` p₁."""
+        from explainer.examples import claim_field as get
+
+        if not metric.startswith("bleu") or trace is None or get(trace, "library_error") is not None:
+            return None
+        if metric == "bleu":
+            return get(trace, "score") / get(trace, "scale")
+        comb = get(trace, "combination")
+        if metric == "bleu_bp":
+            return get(comb, "bp")
+        orders = get(comb, "orders")
+        return get(orders[0], "precision_raw") if orders else None
+
     def scores(self, d, candidate, references) -> dict[str, float]:
         from explainer.bleu.algorithm import score_segment
 

@@ -11,7 +11,7 @@ from explainer.dialectcmp.family_part import FamilyPart, blank
 
 __all__ = ["BleuPart", "PART", "bleu_space"]
 
-_BLEU = re.compile(r"\b(?:sacre)?bleu(?:[\s_-]*@?\s*([1-9])(?![\d.]))?")
+_BLEU = re.compile(r"\b(?:sacre)?bleu(?![a-z])(?:[\s_-]*@?\s*([1-9])(?![\d.]))?")   # not BLEURT
 _BLEU_PREC = re.compile(r"\b(?:p([1-4])|([1-4])-?gram precision|(uni|bi|tri|four)-?gram precision)\b")
 _BP = re.compile(r"\b(?:bp|brevity[\s-]*penalty)\b")
 _ORDINAL = {"uni": 1, "bi": 2, "tri": 3, "four": 4}

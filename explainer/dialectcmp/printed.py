@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from explainer.dialectcmp.verdict import Judgement, judge
+from explainer.examples import CLAIM_COUNTS
 
 __all__ = ["judge_printed", "example_claim_text"]
 
@@ -45,13 +46,12 @@ def _judge_elsewhere(candidate: str, references: tuple, c) -> Judgement:
         from explainer.dialectcmp.reproduction import reproduce
 
         return judge(reproduce(candidate, list(references), q[0], metric=q[1]), None)
-    if c.metric in _HITS:
-        return part_for_choice(_HITS[c.metric]).judge_count(candidate, list(references), _HITS[c.metric], c.value)
+    if c.metric in CLAIM_COUNTS:
+        t = CLAIM_COUNTS[c.metric]
+        return part_for_choice(t).judge_count(candidate, list(references), t, c.value)
     words = _CLAIM_WORDS.get(c.metric)
     if words is not None and c.relation == "<":
         return part_for_choice(words[1]).judge_bound(candidate, list(references), c.agrees)
     return Judgement("not-searched", "")
 
 
-#: count claims: the ROUGE type whose hits they are
-_HITS = {"lcs": "rougeL", "lsum_hits": "rougeLsum", "rouge1_hits": "rouge1"}

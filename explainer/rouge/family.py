@@ -59,6 +59,28 @@ class RougeFamily(MetricFamily):
 
         return explain_rouge(candidate, list(references), dialect=d)
 
+    def claim_value(self, metric, trace):
+        """ROUGE claims: ``<type>_<p|r|f>``, or a count (``CLAIM_COUNTS``) against the reference the dialect kept
+        (the first when counts are pooled)."""
+        from explainer.examples import CLAIM_COUNTS
+        from explainer.examples import claim_field as get
+
+        if trace is None:
+            return None
+        if metric in CLAIM_COUNTS:
+            t = CLAIM_COUNTS[metric]
+            if t not in get(trace, "types"):
+                return None
+            k = get(trace, "chosen_reference").get(t)
+            k = k if type(k) is int else 0
+            per = get(trace, "per_reference")
+            res = per[k].get(t) if k < len(per) else None
+            return float(get(res, "hits")) if res is not None else None
+        t, _, which = metric.partition("_")
+        if which not in ("p", "r", "f") or t not in get(trace, "scores"):
+            return None
+        return get(get(trace, "scores")[t], {"p": "precision", "r": "recall", "f": "fmeasure"}[which])
+
     def trace_scores(self, trace) -> dict[str, float]:
         return {t: float(s.fmeasure) for t, s in trace.scores.items()}
 

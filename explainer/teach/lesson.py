@@ -4,7 +4,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping, Sequence
 
-from explainer.examples import CLAIM_METRICS, Claim, claim_value
+from explainer.examples import CLAIM_METRICS, Claim
+from explainer.families import claim_value
 from explainer.teach.bleu_steps import bleu_headline, bleu_steps
 from explainer.teach.model import ClaimCheck, Lesson, Para, Result, Step, Table, num
 from explainer.teach.notes import misconception, say
@@ -35,7 +36,7 @@ assert set(CLAIM_STEP) == set(CLAIM_METRICS)
 
 def claim_checks(claims: Sequence[Claim], b: dict | None, r: dict | None) -> list[ClaimCheck]:
     """Each printed number of a worked example beside the value the traces give (the Explain page's comparison,
-    :func:`explainer.examples.claim_value`), naming the implementation."""
+    :func:`explainer.families.claim_value`), naming the implementation."""
     out = []
     for c in claims:
         v = claim_value(c.metric, {"bleu": b, "rouge": r})

@@ -103,7 +103,7 @@ class Result:
 @dataclass(frozen=True)
 class ClaimCheck:
     """A number the textbook prints for a worked example, beside what the lesson's implementation gives
-    for it (read from the trace by :func:`explainer.examples.claim_value`). ``what``: the quantity in words;
+    for it (read from the trace by :func:`explainer.families.claim_value`). ``what``: the quantity in words;
     ``printed``: as the material prints it; ``shown``: the true value as text ("" when the lesson does not compute
     it); ``implementation``: which implementation gives it; ``agrees``: None when not computed."""
 

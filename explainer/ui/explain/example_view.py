@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from explainer import examples
+from explainer import examples, families
 from explainer.examples import CLAIM_METRICS, Example
 
 __all__ = ["claim_value", "claim_rows", "CLAIMS_CAPTION"]
@@ -16,7 +16,7 @@ CLAIMS_CAPTION = ("What the textbook prints for this example, beside what the im
 def claim_value(metric: str, traces: Mapping[str, Any]) -> float | None:
     """The true value of a claim's metric under the page's settings (``traces``: family name -> trace or None;
     None when not computed here)."""
-    return examples.claim_value(metric, traces)
+    return families.claim_value(metric, traces)
 
 
 def claim_rows(example: Example, traces: Mapping[str, Any]) -> list[dict]:
