@@ -33,8 +33,9 @@ from explainer.options import OptionSpec, coerce_value
 __all__ = ["Field", "Page", "choice", "shown", "read_texts", "first", "show", "MAX_REFS", "MAX_URL_TEXT"]
 
 MAX_REFS = 10
-# Texts longer than this (in all) are not put into a link (browsers and servers cut long URLs, ~8-64 KB); the page
-# says so and its link then carries the rest of its state only.
+#: Texts longer than this (in all) are not put into a link (browsers and servers cut long URLs, ~8-64 KB; the page
+#: says so and its link then carries the rest of its state only), and a link carrying more is not loaded, on every
+#: page (:func:`read_texts`)
 MAX_URL_TEXT = 6_000
 MAX_SHOWN = 40          # characters of a link value quoted in a warning
 _SHOWN = "_ps_shown"
@@ -268,10 +269,12 @@ def unknown_warning(unknown: Sequence[str], warns: list[str]) -> None:
     warns.append(f"The link's parameter(s) {shown}{more} mean nothing on this page; they were dropped.")
 
 
-def read_texts(params: Params, warns: list[str], *, max_refs: int = MAX_REFS, max_chars: int | None = None,
-               what: str = "") -> tuple[str | None, list[str] | None]:
+def read_texts(params: Params, warns: list[str], *, max_refs: int = MAX_REFS, max_chars: int = MAX_URL_TEXT,
+               what: str = "", keep: tuple[str, Sequence[str]] | None = None) -> tuple[str | None, list[str] | None]:
     """A link's candidate (``candidate``) and references (``ref``, repeated; at most ``max_refs``), None when
-    absent; texts over ``max_chars`` in all are not loaded (a warning each time)."""
+    absent. Texts over ``max_chars`` in all (what a link may carry, on every page: the page's own links never
+    hold more) are not loaded, with a warning: the page keeps ``keep`` (the texts it has, typed in this tab)
+    instead, or returns (None, None) (the page's default texts)."""
     cand = first(params, "candidate")
     refs = _all(params, "ref")
     if refs is not None:
@@ -281,10 +284,11 @@ def read_texts(params: Params, warns: list[str], *, max_refs: int = MAX_REFS, ma
             refs = refs[:max_refs]
         refs = refs or [""]
     total = len(cand or "") + sum(map(len, refs or ()))
-    if max_chars is not None and total > max_chars:
+    if total > max_chars:
+        kept = keep is not None and (keep[0] or any(keep[1]))
         warns.append(f"The link's texts have {total:,} characters, more than a link may carry "
-                     f"({max_chars:,}); they are not loaded.")
-        return None, None
+                     f"({max_chars:,}); they are not loaded" + ("; the page keeps the texts it had." if kept else "."))
+        return (keep[0], list(keep[1])) if kept else (None, None)
     return cand, refs
 
 

@@ -136,8 +136,13 @@ def _source(params: dict, values: dict, warns: list[str]) -> _Source:
     example (``example``)."""
     settings = _settings_params(params)
     if "candidate" in params or "ref" in params:
-        cand, refs = ps.read_texts(params, warns)
-        return _Source("text", cand=cand or "", refs=refs or [""], settings_params=settings)
+        ss = st.session_state
+        had = (ss["tch_cand"], [ss.get(f"tch_ref_{i}", "") for i in range(ss.get("tch_nrefs", 1))]) \
+            if ss.get("tch_source") == "text" and "tch_cand" in ss else None
+        cand, refs = ps.read_texts(params, warns, keep=had)
+        if cand is not None or refs is not None:
+            return _Source("text", cand=cand or "", refs=refs or [""], settings_params=settings)
+        return _Source(settings_params=settings)   # texts over a link's size: the worked example
     if values["text"] == NOT_IN_LINK:
         kept = st.session_state.get("_tch_long_texts")
         if kept is None:
