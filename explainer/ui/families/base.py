@@ -105,6 +105,7 @@ class Computed:
     notes: list[str] = field(default_factory=list)
     dialect: Any = None              # the bound dialect the trace was made with
     asked: tuple = ()                # the measures asked for (ROUGE: the types picked), when not all are shown
+    recheck: tuple | None = None     # the measures the diagnosis may score again (the view's work budget); None: all
 
 
 class UiFamily:
