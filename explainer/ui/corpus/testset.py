@@ -20,8 +20,15 @@ from explainer.errors import ExplainerInputError
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
-from explainer.ui.corpus.common import PAGE_MAX_BYTES, PAGE_MAX_SEGMENTS, PAGE_MAX_SYSTEMS, SHOWN_NAMES
-from explainer.ui.corpus.link import PAGE
+from explainer.ui.corpus.common import (
+    PAGE_MAX_BYTES,
+    PAGE_MAX_RESAMPLES,
+    PAGE_MAX_SEGMENTS,
+    PAGE_MAX_SYSTEMS,
+    PAGE_MAX_TEST_CELLS,
+    SHOWN_NAMES,
+)
+from explainer.ui.corpus.link import PAGE, read_saved_view
 
 DETECTED = "cp_detected"             # what the uploaded files were read as (one sentence per file)
 
@@ -128,12 +135,6 @@ def _load_uploads() -> None:
     ss[DETECTED] = detected
 
 
-#: the widgets a saved comparison restores (besides the test set, the names and the settings)
-SAVED_VIEW_KEYS = ("cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_seg", "cp_test", "cp_test_n_bs",
-                   "cp_test_n_ar", "cp_rouge_type", "cp_differ_view", "cp_rdiffer_view", "cp_view_family",
-                   "cp_langpair")
-
-
 RESTORED_TESTS = "cp_restored_tests"
 
 
@@ -155,9 +156,12 @@ def _load_saved() -> None:
     settings, warns = metric_settings.settings_from_params(saved.settings)
     metric_settings.put_settings(settings)
     _restore_chrf_settings(saved.settings, warns)
-    for k, v in saved.view.items():
-        if k in SAVED_VIEW_KEYS and v is not None:
-            ss[k] = v
+    # the view through the link's field declarations: each value bounded and checked as a link's, the same words
+    view, view_warns = read_saved_view(saved.view, names=list(saved.testset.names),
+                                       n_segments=saved.testset.n_segments, max_n=PAGE_MAX_RESAMPLES,
+                                       max_cells=PAGE_MAX_TEST_CELLS)
+    ss.update(view)
+    warns += view_warns
     ss[RESTORED_TESTS] = saved.tests
     if warns:
         ss["cp_notice"] = "Restored, with warnings: " + "; ".join(warns)
