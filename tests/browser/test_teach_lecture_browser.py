@@ -79,13 +79,13 @@ def _until(cond, timeout: float) -> float:
     raise AssertionError("timed out")
 
 
-def test_a_lecture_with_pagedown_only_and_the_presenter_following(browser, app_url):
-    """The whole lecture driven from the projector window with PageDown only: every press moves one step, the
-    presenter window follows within a second (plus the server's own rendering on this busy machine), and the
-    projector never shows an answer or the notes."""
+def test_a_lecture_with_pagedown_only_and_the_projector_following(browser, app_url):
+    """The whole lecture driven from the presenter window (its link holds the room's control key) with PageDown
+    only: every press moves one step, the projector window follows within a second (plus the server's own
+    rendering on this busy machine), and the projector never shows an answer or the notes."""
     import time
 
-    from explainer.ui.teach.present import new_room
+    from explainer.ui.teach.present import control_key, new_room
     from tests.browser.conftest import SCREENSHOTS, wait_idle
 
     room = new_room()
@@ -97,20 +97,20 @@ def test_a_lecture_with_pagedown_only_and_the_presenter_following(browser, app_u
     ctx.set_default_timeout(60_000)
     try:
         proj, pres = ctx.new_page(), ctx.new_page()
-        pres.goto(f"{app_url}/teach?{q}&view=presenter")
+        pres.goto(f"{app_url}/teach?{q}&view=presenter&key={control_key(room)}")
         pres.wait_for_selector(".tc-title")
         proj.goto(f"{app_url}/teach?{q}&view=projector")
         proj.wait_for_selector(".tc-title")
         wait_idle(proj)
         lags = []
         for k in range(2, n + 1):
-            proj.bring_to_front()
-            proj.mouse.click(5, 300)
-            proj.keyboard.press("PageDown")
+            pres.bring_to_front()
+            pres.mouse.click(5, 300)
+            pres.keyboard.press("PageDown")
             try:
-                _until(lambda k=k: _step_of(proj) == k, 20)
-                t0 = time.time()
                 _until(lambda k=k: _step_of(pres) == k, 20)
+                t0 = time.time()
+                _until(lambda k=k: _step_of(proj) == k, 20)
             except AssertionError as err:
                 proj.screenshot(path=str(SCREENSHOTS / "teach-lecture-failed-projector.png"))
                 pres.screenshot(path=str(SCREENSHOTS / "teach-lecture-failed-presenter.png"))
@@ -161,20 +161,21 @@ def test_screenshots_for_the_docs(browser, app_url, width, height):
     import urllib.parse
 
     from explainer.teach import build_lesson as build
-    from explainer.ui.teach.present import new_room
+    from explainer.ui.teach.present import control_key, new_room
     from tests.browser.conftest import wait_idle
 
     cand = "the police arrested two men on friday after a robbery at a bank in the city"
     refs = ["police arrested two men after a robbery at a bank in the city centre on friday"]
     lesson = build(cand, refs)
     k = next(i for i, s in enumerate(lesson.steps) if s.id == "rouge-lcs-table") + 1
-    q = urllib.parse.urlencode({"candidate": cand, "ref": refs, "step": k, "room": new_room()}, doseq=True)
+    room = new_room()
+    q = urllib.parse.urlencode({"candidate": cand, "ref": refs, "step": k, "room": room}, doseq=True)
     ctx = browser.new_context(viewport={"width": width, "height": height})
     ctx.set_default_timeout(60_000)
     try:
         page = ctx.new_page()
         for view in ("projector", "presenter"):
-            page.goto(f"{app_url}/teach?{q}&view={view}")
+            page.goto(f"{app_url}/teach?{q}&view={view}" + (f"&key={control_key(room)}" if view == "presenter" else ""))
             page.wait_for_selector(".tc-title")
             wait_idle(page)
             _docs_shot(page, f"teach-{view}-{width}x{height}.png")
