@@ -72,7 +72,7 @@ def main() -> int:
                              ("CHRF", lambda a: a.segmented_control(key="cp_metric").set_value("CHRF"))):
             got = run(at, step)
             print(f"{n:8d} {chars:6d} {n_sys:7d} {scoring_work(ts) / 1e6:14.1f} {metric:>6s} "
-                  f"{scoring_seconds(ts, metric):8.1f} {got:8.1f}", flush=True)
+                  f"{scoring_seconds(ts, metric.lower()):8.1f} {got:8.1f}", flush=True)
     return 0
 
 

@@ -137,7 +137,7 @@ def test_the_time_is_said_before_the_work_and_what_it_took_after():
     said = " ".join(c.value for c in at.caption)
     assert f"Scoring 2 system(s) × 150 segments ({scoring_work(ts) / 1e6:.1f} million characters of work)" in said
     assert "Scored in" in said
-    assert scoring_seconds(ts, "BLEU") > 0
+    assert scoring_seconds(ts, "bleu") > 0
 
 
 def test_a_stopped_scoring_says_so_and_scores_again_on_request():

@@ -50,7 +50,7 @@ def report(ts, ts_key: str, settings: cs.ChrfSettings):
         finally:
             p.done()
 
-    return scored("chrf", (ts_key, tuple(ts.names), settings), compute, ts, "CHRF")
+    return scored("chrf", (ts_key, tuple(ts.names), settings), compute, ts)
 
 
 def _fmt(rep, x: float) -> str:

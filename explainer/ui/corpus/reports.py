@@ -41,11 +41,11 @@ def _stop(full: tuple) -> None:
     st.session_state[STOPPED] = full
 
 
-def scored(kind: str, key: tuple, compute, ts: TestSet, metric: str):
-    """A report (as :func:`_cached`): before a new one is computed, the estimate of its time
-    (:mod:`explainer.ui.corpus.estimate`) and a Stop button above the progress bar; a click on Stop ends the run
-    (the bar's next move) and the page then says the scoring was stopped, with a button to score again (None).
-    Once computed, the estimate stays as what it took."""
+def scored(kind: str, key: tuple, compute, ts: TestSet):
+    """A report (as :func:`_cached`; ``kind``: the family's name): before a new one is computed, the estimate of
+    its time (:mod:`explainer.ui.corpus.estimate`) and a Stop button above the progress bar; a click on Stop ends
+    the run (the bar's next move) and the page then says the scoring was stopped, with a button to score again
+    (None). Once computed, the estimate stays as what it took."""
     import time
 
     from explainer.ui.compute import corpus_reports
@@ -56,17 +56,17 @@ def scored(kind: str, key: tuple, compute, ts: TestSet, metric: str):
     if full in corpus_reports:
         return _cached(kind, key, compute, ts)
     if ss.get(STOPPED) == full:
-        st.info("Scoring stopped. " + estimate_text(ts, metric), icon=":material/stop_circle:")
+        st.info("Scoring stopped. " + estimate_text(ts, kind), icon=":material/stop_circle:")
         st.button("Score again", key="cp_score_again", on_click=lambda: ss.pop(STOPPED, None), type="primary")
         return None
     note, stop = st.empty(), st.empty()
-    note.caption(estimate_text(ts, metric))
+    note.caption(estimate_text(ts, kind))
     stop.button("Stop", key="cp_stop_scoring", icon=":material/stop:", on_click=_stop, args=(full,),
                 help="Stop scoring this test set (nothing is kept; the page says so and can score again).")
     t0 = time.perf_counter()
     rep = _cached(kind, key, compute, ts)
     stop.empty()
-    note.caption(f"{estimate_text(ts, metric)} Scored in {time.perf_counter() - t0:.1f} s.")
+    note.caption(f"{estimate_text(ts, kind)} Scored in {time.perf_counter() - t0:.1f} s.")
     return rep
 
 
@@ -120,7 +120,7 @@ def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple] | None
         finally:
             p.done()
 
-    rep = scored("bleu", key, compute, ts, "BLEU")
+    rep = scored("bleu", key, compute, ts)
     return None if rep is None else (rep, ("bleu",) + key)
 
 
@@ -141,7 +141,7 @@ def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict) -> tupl
         finally:
             p.done()
 
-    rep = scored("rouge", key, compute, ts, "ROUGE")
+    rep = scored("rouge", key, compute, ts)
     return None if rep is None else (rep, ("rouge",) + key)
 
 

@@ -26,6 +26,7 @@ def default_types() -> tuple[str, ...]:
 class RougeUi(UiFamily):
     name = "rouge"
     headline_order = 20
+    corpus_cost = (0.9, 700.0)
     picker_help = "W = weighted LCS, S = skip-bigrams (max gap 4 or unlimited *), SU = S + unigrams."
 
     def option_param(self, dialect: str, option: str) -> str:
