@@ -140,6 +140,20 @@ def test_the_time_is_said_before_the_work_and_what_it_took_after():
     assert scoring_seconds(ts, "bleu") > 0
 
 
+def test_each_familys_estimate_is_its_own():
+    """Every family has its weights: the semantic family's model passes (42 ms per WMT22 en-de segment, one BLAS
+    thread, busy machine) and TER's shift search (2.6 ms) are not BLEU's (0.25 ms); a family left at the default
+    weights would be told a few seconds for minutes of work."""
+    from explainer.ui.families import ui_families
+
+    line = "the cat sat on the mat near the door " * 5                  # 185 characters
+    ts = build_testset([("sys", [line] * 100)], [("ref", [line] * 100)])
+    seconds = {f.name: scoring_seconds(ts, f.name) for f in ui_families()}
+    assert all(s > 0 for s in seconds.values())
+    assert seconds["semantic"] >= 100 * 0.04 and seconds["ter"] >= 100 * 0.0026
+    assert seconds["bleu"] < seconds["ter"] < seconds["semantic"]
+
+
 def test_a_stopped_scoring_says_so_and_scores_again_on_request():
     """The Stop button's click ends the run (at the progress bar's next move); the page then computes nothing
     until asked again."""

@@ -120,7 +120,8 @@ class UiFamily:
     headline_order: ClassVar[int] = 50
     #: the Corpus page's first view from a new report of this family: CPU microseconds per character of work
     #: (characters × systems) and per segment and system (explainer.ui.corpus.estimate; measured with
-    #: bench/bench_corpus_upload.py, rounded up; a family not measured gets the costliest measured)
+    #: bench/bench_corpus_upload.py, rounded up; a family not measured gets chrF's per character and ROUGE's per
+    #: segment)
     corpus_cost: ClassVar[tuple[float, float]] = (3.0, 700.0)
 
     @property
