@@ -91,7 +91,8 @@ def test_step_parameter_and_bad_links():
     assert "example=nope" in warnings(at) and "step=²" in warnings(at)
     at = new_page({"preset": "not-a-preset", "mode": "cinema", "seed": "9" * 5000})
     w = warnings(at)
-    assert "preset=not-a-preset" in w and "mode=cinema" in w and "is not a seed" in w
+    assert "preset=not-a-preset" in w and "mode=cinema" in w
+    assert "“seed=9999" in w and "has more than 18 digits" in w and "using 1." in w
 
 
 def test_own_text_and_dialect_parameters_as_on_the_explain_page():
