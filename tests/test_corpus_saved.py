@@ -77,3 +77,75 @@ def test_size_is_checked_before_parsing():
     data = dump_saved(saved).encode()
     with pytest.raises(TestSetError, match="over the limit of 0 MB"):
         load_saved(data, max_bytes=len(data) - 1)
+
+
+# ------------------------------------------------------------------------ a crafted view (issue 34, item 4)
+CRAFTED_VIEWS = [
+    ({"cp_seg": "abc"}, "“seg=abc” is not a segment of this sample (1–60); showing segment 1."),
+    ({"cp_seg": float("nan")}, "“seg=nan” is not a segment of this sample (1–60)"),
+    ({"cp_seg": float("inf")}, "“seg=inf” is not a segment of this sample (1–60)"),
+    ({"cp_test_n_bs": "abc"}, "“n=abc” is not a number of resamples the page runs (1–10,000); using 1,000."),
+    ({"cp_test_n_ar": float("nan")}, "“n=nan” is not a number of trials the page runs (1–100,000); using 10,000."),
+    ({"cp_test": "zz"}, "“test=zz” is not bs (paired bootstrap) or ar (approximate randomization); using bs."),
+]
+
+
+def _crafted(saved: Saved, view: dict) -> bytes:
+    """A saved file with ``view`` written in (NaN and Infinity as Python's json writes them: the page's own
+    files never hold them, a crafted one may)."""
+    obj = json.loads(dump_saved(saved))
+    obj["view"] = {**obj["view"], **view}
+    return json.dumps(obj).encode()
+
+
+@pytest.mark.parametrize("view,message", CRAFTED_VIEWS)
+def test_a_saved_view_is_read_through_the_links_fields(view, message):
+    """The view of a saved file is bounded and checked as a link's values are, with the link's messages."""
+    from explainer.ui.corpus.common import PAGE_MAX_RESAMPLES, PAGE_MAX_TEST_CELLS
+    from explainer.ui.corpus.link import read_saved_view
+
+    back = load_saved(_crafted(Saved(_saved(tests=False)[0].testset, view={"cp_metric": "BLEU"}), view),
+                      max_bytes=10_000_000)
+    out, warns = read_saved_view(back.view, names=list(back.testset.names), n_segments=back.testset.n_segments,
+                                 max_n=PAGE_MAX_RESAMPLES, max_cells=PAGE_MAX_TEST_CELLS)
+    assert len(warns) == 1 and message in warns[0], warns
+    assert out == {"cp_metric": "BLEU"}       # the bad value is not restored: the page's default
+
+
+def test_a_good_saved_view_restores_every_value():
+    from explainer.ui.corpus.common import PAGE_MAX_RESAMPLES, PAGE_MAX_TEST_CELLS
+    from explainer.ui.corpus.link import SAVED_VIEW_KEYS, read_saved_view
+
+    saved, _ = _saved(tests=False)
+    names = list(saved.testset.names)
+    view = {"cp_metric": "ROUGE", "cp_baseline": names[1], "cp_system": names[2], "cp_view_sys": names[0],
+            "cp_seg": 60, "cp_test": "ar", "cp_test_n_bs": 300, "cp_test_n_ar": 2000.0, "cp_rouge_type": "rougeL",
+            "cp_differ_view": "Segments", "cp_langpair": "en-de"}
+    out, warns = read_saved_view(view, names=names, n_segments=60, max_n=PAGE_MAX_RESAMPLES,
+                                 max_cells=PAGE_MAX_TEST_CELLS)
+    assert warns == [] and out == {**view, "cp_test_n_ar": 2000}
+    assert set(view) <= set(SAVED_VIEW_KEYS)
+
+
+@pytest.mark.parametrize("view,message", CRAFTED_VIEWS)
+def test_a_crafted_saved_file_gives_a_message_on_the_page(view, message):
+    """A crafted view crashed the page ('This app has encountered an error' until reload): int('abc') in the
+    segment view, a TypeError and a KeyError in the paired test."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ROOT
+
+    saved, _ = _saved(tests=False)
+    names = list(saved.testset.names)
+    data = _crafted(Saved(saved.testset, "crafted", {}, {"cp_metric": "BLEU", "cp_baseline": names[0],
+                                                         "cp_system": names[1]}), view)
+    at = AppTest.from_file(str(ROOT / "explainer" / "ui" / "pages" / "corpus.py"), default_timeout=120)
+    at.run()
+    at.radio(key="cp_source").set_value("Saved comparison").run()
+    at.file_uploader(key="cp_up_saved").set_value(("crafted.json", data, "application/json"))
+    at.run()
+    at.button(key="cp_load_saved").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = " ".join(e.value.replace("\\", "") for e in [*at.warning, *at.info, *at.success, *at.error])
+    assert message in shown, shown
+    assert at.session_state["cp_seg"] == 1 if "cp_seg" in view else True

@@ -91,7 +91,8 @@ def test_step_parameter_and_bad_links():
     assert "example=nope" in warnings(at) and "step=²" in warnings(at)
     at = new_page({"preset": "not-a-preset", "mode": "cinema", "seed": "9" * 5000})
     w = warnings(at)
-    assert "preset=not-a-preset" in w and "mode=cinema" in w and "is not a seed" in w
+    assert "preset=not-a-preset" in w and "mode=cinema" in w
+    assert "“seed=9999" in w and "has more than 18 digits" in w and "using 1." in w
 
 
 def test_own_text_and_dialect_parameters_as_on_the_explain_page():
@@ -236,8 +237,11 @@ def test_bad_input_gives_a_message():
     assert "candidate is empty" in warnings(at)
     at = new_page({"candidate": "x", "ref": [""]})
     assert "no reference" in warnings(at)
-    at = new_page({"candidate": "x " * 6000, "ref": ["x"]})
+    at = new_page({"candidate": "x", "ref": ["x"]})
+    at.text_area(key="tch_cand").set_value("x " * 6000).run()       # typed: a link carries at most 6,000
     assert "at most 10,000" in warnings(at)
+    at = new_page({"candidate": "x " * 6000, "ref": ["x"]})
+    assert "more than a link may carry (6,000); they are not loaded" in warnings(at)
 
 
 def test_user_text_is_escaped_on_the_page():
@@ -342,9 +346,10 @@ def test_own_text_too_long_for_a_link_says_so_and_stays_in_the_tab():
     cand = "a " * (MAX_URL_TEXT // 2)   # with the reference: one character over what a link carries
     at = AppTest.from_file(APP, default_timeout=90)
     at.switch_page("explainer/ui/pages/teach.py")
-    for k, v in {"candidate": cand, "ref": ["a"], "step": "2"}.items():
+    for k, v in {"candidate": "a", "ref": ["a"], "step": "2"}.items():
         at.query_params[k] = v
     at.run()
+    at.text_area(key="tch_cand").set_value(cand).run()     # typed (a link carrying it is not loaded)
     w = warnings(at)
     assert f"{MAX_URL_TEXT + 1:,} characters together, more than a link carries ({MAX_URL_TEXT:,})" in w
     assert "this lesson has no link" in w

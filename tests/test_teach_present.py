@@ -14,6 +14,10 @@ from tests.test_teach_app import new_page, page_html, qp, title
 ROOM = "0123456789abcdef"
 
 
+def key(room: str = ROOM) -> str:
+    return present.control_key(room)
+
+
 @pytest.fixture(autouse=True)
 def _clean_rooms():
     present.clear()
@@ -31,8 +35,8 @@ def test_the_channel_is_bounded_expires_and_holds_numbers_only(monkeypatch):
     for bad in ("", "xyz", ROOM.upper(), ROOM + "0", "<script>", None, 5):
         assert present.valid_room(bad) is None
     with pytest.raises(ValueError):
-        present.publish("not a room", 1)
-    v1 = present.publish(ROOM, 3, now=1000.0)
+        present.publish("not a room", 1, key=None)
+    v1 = present.publish(ROOM, 3, key=key(), now=1000.0)
     got = present.current(ROOM, now=1001.0)
     assert got["step"] == 3 and got["version"] == v1 and set(got) == {"step", "version", "t", "opened"}
     assert all(isinstance(x, (int, float)) for x in got.values())
@@ -40,7 +44,7 @@ def test_the_channel_is_bounded_expires_and_holds_numbers_only(monkeypatch):
     monkeypatch.setattr(present, "MAX_ROOMS", 5)
     rooms = [present.new_room() for _ in range(8)]
     for k, r in enumerate(rooms):
-        present.publish(r, k, now=2000.0 + k)
+        present.publish(r, k, key=key(r), now=2000.0 + k)
     assert present.current(rooms[0], now=2010.0) is None and present.current(rooms[-1], now=2010.0)["step"] == 7
 
 
@@ -69,32 +73,60 @@ def test_speaker_notes_on_the_ordinary_page_ask_but_do_not_answer():
 def test_the_presenter_window_has_notes_answer_next_step_and_clock():
     lesson = _lesson()
     i = next(k for k, s in enumerate(lesson.steps) if s.question is not None)
-    at = new_page({"example": "cat_mat", "step": str(i + 1), "view": "presenter", "room": ROOM})
+    at = new_page({"example": "cat_mat", "step": str(i + 1), "view": "presenter", "room": ROOM, "key": key()})
     body = page_html(at)
     q = lesson.steps[i].question
     assert esc(lesson.steps[i].say) in body and "Answer:</b> " + esc(q.shown) in body
     assert "Next:</b> " in body and esc(lesson.steps[i + 1].title) in body
     assert 'role="timer"' in body and "presenting for" in body
-    assert qp(at)["view"] == "presenter" and qp(at)["room"] == ROOM
+    assert qp(at)["view"] == "presenter" and qp(at)["room"] == ROOM and qp(at)["key"] == key()
 
 
-def test_moving_either_window_moves_the_other():
+def test_the_presenter_moves_the_projector():
     n = len(_lesson().steps)
     proj = new_page({"example": "cat_mat", "step": "1", "view": "projector", "room": ROOM})
-    pres = new_page({"example": "cat_mat", "step": "1", "view": "presenter", "room": ROOM})
+    pres = new_page({"example": "cat_mat", "step": "1", "view": "presenter", "room": ROOM, "key": key()})
     pres.button(key="tch_next").click().run()
     assert title(pres).endswith(f"|2/{n}")
     proj.run()            # the projector's poll (every POLL_SECONDS in a browser)
     assert title(proj).endswith(f"|2/{n}") and not proj.exception
-    for _ in range(3):    # the clicker on the projector: three presses, three steps
-        proj.button(key="tch_key_pagedown").click().run()
-    assert title(proj).endswith(f"|5/{n}")
-    pres.run()
+    for _ in range(3):    # the clicker on the presenter window: three presses, three steps
+        pres.button(key="tch_key_pagedown").click().run()
     assert title(pres).endswith(f"|5/{n}")
+    proj.run()
+    assert title(proj).endswith(f"|5/{n}")
     pres.button(key="tch_key_pageup").click().run()
     proj.run()
     assert title(proj).endswith(f"|4/{n}") and title(pres).endswith(f"|4/{n}")
+    assert "key" not in qp(proj)      # the projector's link (the class sees it) has no key
     assert present.POLL_SECONDS <= 1.0
+
+
+@pytest.mark.parametrize("stranger", [{}, {"key": "0" * 32}, {"key": key("fedcba9876543210")}, {"key": "<b>"}],
+                         ids=["no-key", "wrong-key", "another-rooms-key", "junk"])
+def test_only_the_control_key_moves_the_room(stranger):
+    """Issue 34, item 9: anyone who knew the room id (it is on the projector) could move the projector with
+    ``teach?…&view=presenter&room=<id>&step=9``. Without the room's key a presenter link is a viewer: the
+    projector's view (no answers), following the room, moving nothing."""
+    n = len(_lesson().steps)
+    pres = new_page({"example": "cat_mat", "step": "2", "view": "presenter", "room": ROOM, "key": key()})
+    proj = new_page({"example": "cat_mat", "step": "1", "view": "projector", "room": ROOM})
+    other = new_page({"example": "cat_mat", "step": "9", "view": "presenter", "room": ROOM, **stranger})
+    assert any("no valid control key" in w.value for w in other.warning)
+    assert "Answer:" not in page_html(other) and qp(other)["view"] == "projector" and "key" not in qp(other)
+    assert title(other).endswith(f"|2/{n}")          # a viewer opens at the room's step, not its link's
+    for _ in range(3):                               # its own window moves; the room does not
+        other.button(key="tch_next").click().run()
+    proj.run()
+    pres.run()
+    assert present.current(ROOM)["step"] == 1
+    assert title(proj).endswith(f"|2/{n}") and title(pres).endswith(f"|2/{n}")
+    pres.button(key="tch_next").click().run()
+    proj.run()
+    other.run()
+    assert title(proj).endswith(f"|3/{n}") and title(other).endswith(f"|3/{n}")     # both follow the presenter
+    with pytest.raises(PermissionError):
+        present.publish(ROOM, 8, key=stranger.get("key"))
 
 
 def test_clicker_keys_are_bound():

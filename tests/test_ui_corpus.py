@@ -525,7 +525,7 @@ def test_bad_link_values_are_warned_about_and_dropped_from_the_address_bar():
                    "“baseline=nobody” is not a system of this sample (baseline, new-model, small-model)",
                    "“metric=xyz” is not bleu, rouge or chrf; showing BLEU",
                    "“test=zz” is not bs (paired bootstrap) or ar",
-                   "“n=99999999999999999999” is not a number of resamples the page runs",
+                   "“n=99999999999999999999” has more than 18 digits",
                    "“max_order=abc”",
                    "(5,000 characters) is too long for this parameter",
                    "“junk0”, “junk1”, “junk2”, “junk3”, “junk4” and 295 more mean nothing on this page; they were "

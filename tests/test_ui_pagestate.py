@@ -41,6 +41,7 @@ def test_absent_values_are_the_defaults_without_a_warning():
     ("notes", "maybe", "is not on or off"),
     ("budget", "1.3", "in steps of 0.5"),
     ("budget", "nan", "in steps of 0.5"),
+    ("budget", "١.٥", "in steps of 0.5"),                 # float() reads it as 1.5; a link's digits are ASCII
     ("moves", "teleport", "is not a comma-separated list of a, b, c"),
     ("claim", "x" * 21, "The link's claim is longer than 20 characters"),
 ])

@@ -137,3 +137,28 @@ def test_settings_survive_another_page_and_are_shared():
     at.switch_page("explainer/ui/pages/explain.py").run()
     assert not at.exception
     assert at.selectbox(key="bleu_dialect").value == "nltk"
+
+
+@pytest.mark.parametrize("params,needle", [
+    ({"max_order": "٣"}, "“max_order=٣” is not a whole number (1–10); using 4."),   # int() reads it as 3
+    ({"max_order": "３"}, "is not a whole number"),                                   # a full-width 3
+    ({"smooth_value": "١.٥"}, "“smooth_value=١.٥” is not a number or default"),        # float() reads 1.5
+    ({"bleu_dialect": "nltk", "bleu_weights": "٠.٥,0.5"}, "is not a list of numbers"),
+    ({"rouge_dialect": "rouge155", "rouge_length_limit": "9" * 4000}, "has more than 18 digits"),
+    ({"rouge_dialect": "rouge155", "rouge_length_limit": "9" * 19}, "has more than 18 digits"),
+])
+def test_link_numbers_are_ascii_and_bounded_before_conversion(params, needle):
+    """A link's number is read only in the digits 0-9 (as the CLI does; float() reads '١.٥' as 1.5) and bounded
+    before int(): a 4,000-digit word limit was told it "must be at least 0", then "is not a whole number"."""
+    settings, warns = settings_from_params({k: [v] for k, v in params.items()})
+    assert len(warns) == 1 and needle in warns[0], warns
+    assert "at least" not in warns[0]
+    assert settings == settings_from_params({k: [v] for k, v in params.items() if k.endswith("dialect")})[0]
+
+
+def test_link_numbers_in_ascii_still_read():
+    settings, warns = settings_from_params({"max_order": ["+3"], "smooth_value": [".5"], "rouge_dialect":
+                                            ["rouge155"], "rouge_length_limit": [" 12 "]})
+    assert warns == []
+    assert settings["bleu"].options["max_ngram_order"] == 3 and settings["bleu"].options["smooth_value"] == 0.5
+    assert settings["rouge"].options["length_limit"] == 12

@@ -57,18 +57,20 @@ def bleu_with_tokenizers(trace, tokenizers: Sequence[str] = SPACELESS_TOKENIZERS
     return out
 
 
-def rouge_with_stemming(trace) -> dict | None:
+def rouge_with_stemming(trace, types: Sequence[str] | None = None) -> dict | None:
     """With stemming off (in a dialect that has the option): the scores with it on ({type: Score}), so the
-    diagnosis mentions stemming only when it would change a number. None when it does not apply."""
+    diagnosis mentions stemming only when it would change a number. None when it does not apply. ``types``: only
+    these of the trace's types (a page's work budget); default: all."""
     opts = trace.options or {}
-    if opts.get("use_stemmer") is not False or not trace.scores:
+    types = tuple(t for t in trace.scores if types is None or t in types)
+    if opts.get("use_stemmer") is not False or not types:
         return None
     from explainer.rouge import score_rouge
 
     cand = trace.candidate.tokenized.text
     refs = [r.tokenized.text for r in trace.references]
     try:
-        return score_rouge(cand, refs, dialect=trace.dialect, types=tuple(trace.scores),
+        return score_rouge(cand, refs, dialect=trace.dialect, types=types,
                            **{**opts, "use_stemmer": True})
     except ValueError:
         return None

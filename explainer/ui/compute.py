@@ -105,6 +105,11 @@ class SharedResults:
             _, (_, c) = self._entries.popitem(last=False)
             self._total -= c
 
+    def __contains__(self, key: Hashable) -> bool:
+        """Whether ``key``'s result is kept (a computation under way is not)."""
+        with self._lock:
+            return key in self._entries
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()

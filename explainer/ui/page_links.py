@@ -41,7 +41,7 @@ def dropped_params_text(n_fields: int, n_chars: int, *, max_fields: int, max_cha
 #: Beyond about this many characters the web server answers a link with "400 Bad Request" before the page can
 #: run (the request line and headers are capped), so the page cannot say so itself; the Explain page's own links
 #: never come close (texts over MAX_URL_TEXT characters are left out of them).
-HTTP_LINK_LIMIT_TEXT = "about 100 KB"
+HTTP_LINK_LIMIT_TEXT = "about 64 KB"
 
 _ARMED = "_dropped_link_check"        # session state: {page key: True} while a page's browser check is mounted
 _COMPONENT_KEY = "dropped_link_check_"  # + the page's key; the component's container: CSS class st-key-...

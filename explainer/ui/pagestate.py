@@ -33,12 +33,16 @@ from explainer.options import OptionSpec, coerce_value
 __all__ = ["Field", "Page", "choice", "shown", "read_texts", "first", "show", "MAX_REFS", "MAX_URL_TEXT"]
 
 MAX_REFS = 10
-# Texts longer than this (in all) are not put into a link (browsers and servers cut long URLs, ~8-64 KB); the page
-# says so and its link then carries the rest of its state only.
+#: Texts longer than this (in all) are not put into a link (browsers and servers cut long URLs, ~8-64 KB; the page
+#: says so and its link then carries the rest of its state only), and a link carrying more is not loaded, on every
+#: page (:func:`read_texts`)
 MAX_URL_TEXT = 6_000
 MAX_SHOWN = 40          # characters of a link value quoted in a warning
 _SHOWN = "_ps_shown"
 _INT = re.compile(r"[+-]?[0-9]{1,18}")   # ASCII digits only ('²' and '٣' are str.isdigit), bounded before int()
+_DIGITS = re.compile(r"\s*[+-]?[0-9]+\s*")   # a whole number of any length (too long for the bound above)
+# A number in a link: ASCII digits, a point and an exponent, bounded (float() also reads '١.٥' as 1.5)
+_FLOAT = re.compile(r"[+-]?(?:[0-9]{1,40}(?:\.[0-9]{0,40})?|\.[0-9]{1,40})(?:[eE][+-]?[0-9]{1,4})?")
 _LIBRARY_DEFAULT = ("", "default", "none")   # a tristate or optional number left to the library
 
 Params = Mapping[str, Sequence[str] | str]
@@ -137,6 +141,9 @@ class Field:
                     f"{self.verb} {words}.")
         if self.spec.type == "text":
             return f"The link's {self.param} is longer than {int(self.spec.max or 0):,} characters; it is not loaded."
+        if self.spec.type == "int" and _DIGITS.fullmatch(raw) and not _INT.fullmatch(raw.strip()):
+            return (f"“{self.param}={show(raw)}” has more than 18 digits (the most a link's whole number may have); "
+                    f"{self.verb} {words}.")
         bound = self._out_of_range(raw, lo, hi)
         if bound:
             return f"“{self.param}={show(raw)}” is out of range ({bound}); {self.verb} {words}."
@@ -147,11 +154,10 @@ class Field:
         t = self.spec.type
         if t not in ("float", "optional_float") or (lo is None and hi is None) or len(raw) > 40:
             return ""
-        try:
-            x = float(raw.strip())
-        except ValueError:
-            return ""
-        if x != x or x in (float("inf"), float("-inf")) or (lo is not None and hi is not None and lo <= x <= hi):
+        if not _FLOAT.fullmatch(raw.strip()):
+            return ""       # not a number in ASCII digits (float() reads '١.٥', 'nan', 'inf')
+        x = float(raw.strip())
+        if (lo is None or x >= lo) and (hi is None or x <= hi):
             return ""
         if lo is not None and hi is not None:
             return f"must be between {lo:g} and {hi:g}"
@@ -186,6 +192,8 @@ class Field:
                 return coerce_value(s.name, "bool", raw.strip()), None
             if s.type == "optional_float" and raw.strip().lower() in _LIBRARY_DEFAULT:
                 return None, None
+            if not _ascii_numbers(s.type, raw):
+                raise ValueError
             if s.type == "float" and self.step:
                 v = s.coerce(raw.strip())
                 if abs(v / self.step - round(v / self.step)) > 1e-9:
@@ -233,6 +241,16 @@ class Field:
         return str(value)
 
 
+def _ascii_numbers(type_: str, raw: str) -> bool:
+    """Every number of a float, optional float or float list written in ASCII and bounded (other types: True)."""
+    if type_ in ("float", "optional_float"):
+        return bool(_FLOAT.fullmatch(raw.strip()))
+    if type_ == "float_list":
+        items = raw.replace(",", " ").split()
+        return len(items) <= 100 and all(_FLOAT.fullmatch(t) for t in items)
+    return True
+
+
 def _float_text(v: Any) -> str:
     """The shortest text that reads back as the same float (``repr``), a whole number without its ".0"."""
     r = repr(float(v))
@@ -251,10 +269,12 @@ def unknown_warning(unknown: Sequence[str], warns: list[str]) -> None:
     warns.append(f"The link's parameter(s) {shown}{more} mean nothing on this page; they were dropped.")
 
 
-def read_texts(params: Params, warns: list[str], *, max_refs: int = MAX_REFS, max_chars: int | None = None,
-               what: str = "") -> tuple[str | None, list[str] | None]:
+def read_texts(params: Params, warns: list[str], *, max_refs: int = MAX_REFS, max_chars: int = MAX_URL_TEXT,
+               what: str = "", keep: tuple[str, Sequence[str]] | None = None) -> tuple[str | None, list[str] | None]:
     """A link's candidate (``candidate``) and references (``ref``, repeated; at most ``max_refs``), None when
-    absent; texts over ``max_chars`` in all are not loaded (a warning each time)."""
+    absent. Texts over ``max_chars`` in all (what a link may carry, on every page: the page's own links never
+    hold more) are not loaded, with a warning: the page keeps ``keep`` (the texts it has, typed in this tab)
+    instead, or returns (None, None) (the page's default texts)."""
     cand = first(params, "candidate")
     refs = _all(params, "ref")
     if refs is not None:
@@ -264,10 +284,11 @@ def read_texts(params: Params, warns: list[str], *, max_refs: int = MAX_REFS, ma
             refs = refs[:max_refs]
         refs = refs or [""]
     total = len(cand or "") + sum(map(len, refs or ()))
-    if max_chars is not None and total > max_chars:
+    if total > max_chars:
+        kept = keep is not None and (keep[0] or any(keep[1]))
         warns.append(f"The link's texts have {total:,} characters, more than a link may carry "
-                     f"({max_chars:,}); they are not loaded.")
-        return None, None
+                     f"({max_chars:,}); they are not loaded" + ("; the page keeps the texts it had." if kept else "."))
+        return (keep[0], list(keep[1])) if kept else (None, None)
     return cand, refs
 
 

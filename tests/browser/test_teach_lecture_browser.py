@@ -79,38 +79,56 @@ def _until(cond, timeout: float) -> float:
     raise AssertionError("timed out")
 
 
-def test_a_lecture_with_pagedown_only_and_the_presenter_following(browser, app_url):
-    """The whole lecture driven from the projector window with PageDown only: every press moves one step, the
-    presenter window follows within a second (plus the server's own rendering on this busy machine), and the
-    projector never shows an answer or the notes."""
+def _present_links(page, app_url: str, query: str) -> dict[str, str]:
+    """The projector and presenter links the lesson's "Present" menu gives (the presenter's holds the room's
+    control key, which only the server can make), by view."""
+    from urllib.parse import urljoin
+
+    from tests.browser.conftest import wait_idle
+
+    page.goto(f"{app_url}/teach?{query}")
+    page.wait_for_selector(".tc-title")
+    wait_idle(page)
+    page.get_by_role("button", name="Present").click()
+    page.wait_for_selector('a[href*="view=presenter"]')
+    out = {}
+    for view in ("projector", "presenter"):
+        href = page.locator(f'a[href*="view={view}"]').first.get_attribute("href")
+        out[view] = urljoin(app_url + "/", href)
+    assert "key=" in out["presenter"] and "key=" not in out["projector"]
+    return out
+
+
+def test_a_lecture_with_pagedown_only_and_the_projector_following(browser, app_url):
+    """The whole lecture driven from the presenter window (its link holds the room's control key) with PageDown
+    only: every press moves one step, the projector window follows within a second (plus the server's own
+    rendering on this busy machine), and the projector never shows an answer or the notes."""
     import time
 
-    from explainer.ui.teach.present import new_room
     from tests.browser.conftest import SCREENSHOTS, wait_idle
 
-    room = new_room()
     ex = get_example("cat_mat")
     lesson = build_lesson(ex.candidate, list(ex.references), title=ex.title)
     n = len(lesson.steps)
-    q = f"example=cat_mat&step=1&room={room}"
     ctx = browser.new_context(viewport={"width": 1024, "height": 768})
     ctx.set_default_timeout(60_000)
     try:
         proj, pres = ctx.new_page(), ctx.new_page()
-        pres.goto(f"{app_url}/teach?{q}&view=presenter")
+        links = _present_links(pres, app_url, "example=cat_mat&step=1")
+        pres.goto(links["presenter"])
         pres.wait_for_selector(".tc-title")
-        proj.goto(f"{app_url}/teach?{q}&view=projector")
+        proj.goto(links["projector"])
         proj.wait_for_selector(".tc-title")
         wait_idle(proj)
         lags = []
         for k in range(2, n + 1):
-            proj.bring_to_front()
-            proj.mouse.click(5, 300)
-            proj.keyboard.press("PageDown")
+            pres.bring_to_front()
+            pres.mouse.click(5, 300)
+            pres.keyboard.press("PageDown")
             try:
-                _until(lambda k=k: _step_of(proj) == k, 20)
-                t0 = time.time()
                 _until(lambda k=k: _step_of(pres) == k, 20)
+                t0 = time.time()
+                _until(lambda k=k: _step_of(proj) == k, 20)
             except AssertionError as err:
                 proj.screenshot(path=str(SCREENSHOTS / "teach-lecture-failed-projector.png"))
                 pres.screenshot(path=str(SCREENSHOTS / "teach-lecture-failed-presenter.png"))
@@ -161,20 +179,20 @@ def test_screenshots_for_the_docs(browser, app_url, width, height):
     import urllib.parse
 
     from explainer.teach import build_lesson as build
-    from explainer.ui.teach.present import new_room
     from tests.browser.conftest import wait_idle
 
     cand = "the police arrested two men on friday after a robbery at a bank in the city"
     refs = ["police arrested two men after a robbery at a bank in the city centre on friday"]
     lesson = build(cand, refs)
     k = next(i for i, s in enumerate(lesson.steps) if s.id == "rouge-lcs-table") + 1
-    q = urllib.parse.urlencode({"candidate": cand, "ref": refs, "step": k, "room": new_room()}, doseq=True)
+    q = urllib.parse.urlencode({"candidate": cand, "ref": refs, "step": k}, doseq=True)
     ctx = browser.new_context(viewport={"width": width, "height": height})
     ctx.set_default_timeout(60_000)
     try:
         page = ctx.new_page()
+        links = _present_links(page, app_url, q)
         for view in ("projector", "presenter"):
-            page.goto(f"{app_url}/teach?{q}&view={view}")
+            page.goto(links[view].replace("step=1", f"step={k}"))
             page.wait_for_selector(".tc-title")
             wait_idle(page)
             _docs_shot(page, f"teach-{view}-{width}x{height}.png")

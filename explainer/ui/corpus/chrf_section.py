@@ -31,7 +31,7 @@ from explainer.ui.corpus.common import (
     _on_segment_row,
     _plot,
 )
-from explainer.ui.corpus.reports import _cached, _Progress
+from explainer.ui.corpus.reports import _Progress, scored
 from explainer.ui.corpus.state import _sync_url
 
 __all__ = ["render", "report", "segment_table", "scores_rows"]
@@ -50,7 +50,7 @@ def report(ts, ts_key: str, settings: cs.ChrfSettings):
         finally:
             p.done()
 
-    return _cached("chrf", (ts_key, tuple(ts.names), settings), compute, ts)
+    return scored("chrf", (ts_key, tuple(ts.names), settings), compute, ts)
 
 
 def _fmt(rep, x: float) -> str:
@@ -251,6 +251,8 @@ def render(ts, ts_key: str, b: int, i: int, base_settings, save: Callable[[], No
             rep = report(ts, ts_key, settings)
         except ValueError as e:
             st.error(hl.md_escape(str(e)), icon=":material/error:")
+            return
+        if rep is None:     # its scoring stopped (said above)
             return
     st.session_state[SEGMENT_FRAGMENTS] = (CHRF_SEGMENTS_FRAGMENT, CHRF_SEGMENT_VIEW_FRAGMENT)
     with st.container():

@@ -34,7 +34,7 @@ from explainer.ui import settings as ms
 from explainer.ui.pagestate import Field
 
 __all__ = ["CorpusLink", "PAGE", "parse_link", "link_params", "PAGE_PARAMS", "AGG_PREFIX", "MAX_VALUE_CHARS",
-           "agg_specs"]
+           "agg_specs", "read_saved_view", "SAVED_FIELDS", "SAVED_VIEW_KEYS"]
 
 PAGE_PARAMS = ("sample", "metric", "baseline", "system", "seg", "seg_system", "test", "n", "rouge_type")
 AGG_PREFIX = "agg_"
@@ -203,6 +203,65 @@ def parse_link(params: Mapping[str, Sequence[str] | str], *, samples: Mapping[st
     _test(link, raw, n_segments, max_n, max_cells, w)
     _rouge(link, params, raw, w)
     return link
+
+
+#: a saved comparison's view (the page's session keys) -> the link's fields that hold the same value
+SAVED_FIELDS = {"cp_metric": "metric", "cp_test": "test", "cp_baseline": "baseline", "cp_system": "system",
+                "cp_view_sys": "seg_system", "cp_seg": "seg", "cp_rouge_type": "rouge_type"}
+#: the other widgets a saved view restores: texts the page checks against its options when it draws them
+SAVED_TEXTS = ("cp_differ_view", "cp_rdiffer_view", "cp_view_family", "cp_langpair")
+#: the widgets a saved comparison keeps and restores (besides the test set, the names and the settings)
+SAVED_VIEW_KEYS = (*SAVED_FIELDS, *(f"cp_test_n_{t}" for t in TESTS), *SAVED_TEXTS)
+
+
+def _as_link_text(v: Any) -> str:
+    """A saved JSON value as a link would write it (a whole float as an int; anything else as its text, which the
+    field then accepts or refuses: 'True', 'nan', 'inf')."""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return v if isinstance(v, str) else str(v)
+
+
+def read_saved_view(view: Mapping[str, Any], *, names: Sequence[str], n_segments: int, max_n: Mapping[str, int],
+                    max_cells: int) -> tuple[dict[str, Any], list[str]]:
+    """A saved comparison's view (session keys -> the values the page stored) read through the link's fields:
+    every value bounded and checked as a link's is (:meth:`Field.decode`: the same messages), against the saved
+    test set (``names``: its systems, ``n_segments``); returns (session keys -> values to restore, warnings)."""
+    w: list[str] = []
+    raw = {p: _as_link_text(view[k]) for k, p in SAVED_FIELDS.items() if view.get(k) is not None}
+    for k, v in list(raw.items()):
+        if len(v) > MAX_VALUE_CHARS:
+            w.append(f"“{k}={ps.show(v)}” ({len(v):,} characters) is too long for this parameter; it is ignored.")
+            del raw[k]
+    out: dict[str, Any] = {}
+    for key, p in (("cp_metric", "metric"), ("cp_test", "test")):
+        if p in raw:
+            v, warn = PAGE[p].decode(raw[p].lower() if p == "metric" else raw[p])
+            w += [warn] if warn else []
+            if not warn:
+                out[key] = v.upper() if p == "metric" else v
+    link = CorpusLink(test=out.get("cp_test"))
+    _systems(link, {k: raw.get(k) for k in ("baseline", "system", "seg_system")}, list(names), w)
+    _test(link, {"seg": raw.get("seg"), "n": None}, n_segments, max_n, max_cells, w)
+    out.update({k: getattr(link, p) for k, p in (("cp_baseline", "baseline"), ("cp_system", "system"),
+                                                  ("cp_view_sys", "seg_system"), ("cp_seg", "seg"))
+                if getattr(link, p) is not None})
+    for t in TESTS:      # the resamples / trials of each test, bounded as a link's ``n``
+        v = view.get(f"cp_test_n_{t}")
+        if v is not None:
+            per_test = CorpusLink(test=t)
+            _test(per_test, {"seg": None, "n": _as_link_text(v)[:MAX_VALUE_CHARS]}, n_segments, max_n, max_cells, w)
+            if per_test.n is not None:
+                out[f"cp_test_n_{t}"] = per_test.n
+    if "rouge_type" in raw:
+        out["cp_rouge_type"] = raw["rouge_type"]      # one of the report's types: checked when the page draws it
+    for k in SAVED_TEXTS:
+        v = view.get(k)
+        if isinstance(v, str) and len(v) <= MAX_VALUE_CHARS:
+            out[k] = v
+        elif v is not None:
+            w.append(f"The saved view's {k} is not one of the page's choices; it is ignored.")
+    return out, w
 
 
 def _agg_text(o: dict, v: Any) -> str:

@@ -35,7 +35,7 @@ from explainer.ui.corpus import charts as cc
 from explainer.ui.corpus import chrf_section
 from explainer.ui.corpus import dialects as corpus_dialects
 from explainer.ui.corpus import reproduce as corpus_reproduce
-from explainer.ui.corpus.link import PAGE
+from explainer.ui.corpus.link import PAGE, SAVED_VIEW_KEYS
 
 __all__ = ["render"]
 from explainer.ui.corpus.common import (
@@ -63,7 +63,7 @@ from explainer.ui.corpus.reports import (
 from explainer.ui.corpus.segments import _segments_fragment
 from explainer.ui.corpus.significance import _restore_tests, _significance_section, p_value_text
 from explainer.ui.corpus.state import _link_in, _sync_url
-from explainer.ui.corpus.testset import SAVED_VIEW_KEYS, _input_section, _system_names
+from explainer.ui.corpus.testset import _input_section, _system_names
 
 
 def _language_pair() -> None:

@@ -16,19 +16,58 @@ from explainer.ui.progress import Progress
 STATS_SHARE = 8     # statistics take an eighth of what a report does (WMT22 en-de: 0.5 MB against 3.8 MB)
 
 
-def _cached(kind: str, key: tuple, compute, ts: TestSet, share: int = 1):
-    """Results keyed by input and settings, computed once and shared by every session of the server
-    (``explainer.ui.compute.corpus_reports``: in memory, bounded by the test sets' characters, one computation
-    per key at a time). The key holds everything the report is made from and shows: the texts (``key``'s test
-    set hash), the systems' and references' names and the source, so a session only ever gets a report of the
-    very texts it loaded."""
-    from explainer.ui.compute import corpus_reports
-
+def _full_key(kind: str, key: tuple, ts: TestSet) -> tuple:
+    """Everything a result is made from and shows: the texts (``key``'s test set hash), the systems' and
+    references' names and the source, so a session only ever gets a report of the very texts it loaded."""
     src = hashlib.sha256("\n".join(ts.source).encode("utf-8", "surrogatepass")).hexdigest()[:24] \
         if ts.source is not None else None
-    full = (kind,) + key + (tuple(ts.ref_names or ()), src)
+    return (kind,) + key + (tuple(ts.ref_names or ()), src)
+
+
+def _cached(kind: str, key: tuple, compute, ts: TestSet, share: int = 1):
+    """Results keyed by input and settings (:func:`_full_key`), computed once and shared by every session of the
+    server (``explainer.ui.compute.corpus_reports``: in memory, bounded by the test sets' characters, one
+    computation per key at a time)."""
+    from explainer.ui.compute import corpus_reports
+
     cost = sum(len(x) for _, lines in ts.systems for x in lines) + sum(len(r) for rs in ts.references for r in rs)
-    return corpus_reports.get(full, cost // share + 1, compute)
+    return corpus_reports.get(_full_key(kind, key, ts), cost // share + 1, compute)
+
+
+STOPPED = "cp_report_stopped"    # session state: the report whose scoring this session stopped
+
+
+def _stop(full: tuple) -> None:
+    st.session_state[STOPPED] = full
+
+
+def scored(kind: str, key: tuple, compute, ts: TestSet):
+    """A report (as :func:`_cached`; ``kind``: the family's name): before a new one is computed, the estimate of
+    its time (:mod:`explainer.ui.corpus.estimate`) and a Stop button above the progress bar; a click on Stop ends
+    the run (the bar's next move) and the page then says the scoring was stopped, with a button to score again
+    (None). Once computed, the estimate stays as what it took."""
+    import time
+
+    from explainer.ui.compute import corpus_reports
+    from explainer.ui.corpus.estimate import estimate_text
+
+    ss = st.session_state
+    full = _full_key(kind, key, ts)
+    if full in corpus_reports:
+        return _cached(kind, key, compute, ts)
+    if ss.get(STOPPED) == full:
+        st.info("Scoring stopped. " + estimate_text(ts, kind), icon=":material/stop_circle:")
+        st.button("Score again", key="cp_score_again", on_click=lambda: ss.pop(STOPPED, None), type="primary")
+        return None
+    note, stop = st.empty(), st.empty()
+    note.caption(estimate_text(ts, kind))
+    stop.button("Stop", key="cp_stop_scoring", icon=":material/stop:", on_click=_stop, args=(full,),
+                help="Stop scoring this test set (nothing is kept; the page says so and can score again).")
+    t0 = time.perf_counter()
+    rep = _cached(kind, key, compute, ts)
+    stop.empty()
+    note.caption(f"{estimate_text(ts, kind)} Scored in {time.perf_counter() - t0:.1f} s.")
+    return rep
 
 
 def counts_analysis(rep, name: str, compute):
@@ -58,8 +97,9 @@ class _Progress(Progress):
         super().__call__(frac, f"{self.label}: {msg}" if msg else None)
 
 
-def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple]:
-    """(the BLEU report of this test set with these settings, its key: what it is computed from)."""
+def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple] | None:
+    """(the BLEU report of this test set with these settings, its key: what it is computed from), or None when
+    this session stopped its scoring (said on the page)."""
     from explainer.bleu import get_dialect
     from explainer.corpus.report import bleu_report, report_stats
 
@@ -80,11 +120,13 @@ def _bleu_report(ts: TestSet, ts_key: str, settings) -> tuple[Any, tuple]:
         finally:
             p.done()
 
-    return _cached("bleu", key, compute, ts), ("bleu",) + key
+    rep = scored("bleu", key, compute, ts)
+    return None if rep is None else (rep, ("bleu",) + key)
 
 
-def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict) -> tuple[Any, tuple]:
-    """(the ROUGE report of this test set with these settings, its key: what it is computed from)."""
+def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict) -> tuple[Any, tuple] | None:
+    """(the ROUGE report of this test set with these settings, its key: what it is computed from), or None when
+    this session stopped its scoring (said on the page)."""
     from explainer.corpus.rouge_report import rouge_report
 
     types, _ = _rouge_types(settings)
@@ -99,7 +141,8 @@ def _rouge_report(ts: TestSet, ts_key: str, settings, corpus_opts: dict) -> tupl
         finally:
             p.done()
 
-    return _cached("rouge", key, compute, ts), ("rouge",) + key
+    rep = scored("rouge", key, compute, ts)
+    return None if rep is None else (rep, ("rouge",) + key)
 
 
 _TESTS_KEPT = 6

@@ -20,8 +20,16 @@ from explainer.errors import ExplainerInputError
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
-from explainer.ui.corpus.common import PAGE_MAX_BYTES, PAGE_MAX_SEGMENTS, PAGE_MAX_SYSTEMS, SHOWN_NAMES
-from explainer.ui.corpus.link import PAGE
+from explainer.ui.corpus.common import (
+    PAGE_MAX_BYTES,
+    PAGE_MAX_RESAMPLES,
+    PAGE_MAX_SEGMENTS,
+    PAGE_MAX_SYSTEMS,
+    PAGE_MAX_TEST_CELLS,
+    SHOWN_NAMES,
+)
+from explainer.ui.corpus.estimate import PAGE_MAX_WORK_CHARS, check_work
+from explainer.ui.corpus.link import PAGE, read_saved_view
 
 DETECTED = "cp_detected"             # what the uploaded files were read as (one sentence per file)
 
@@ -43,6 +51,7 @@ def testset_from_uploads(system_files: list[tuple[str, bytes]], ref_files: list[
                            "MB (the command line `python -m explainer compare` takes larger test sets)")
     ts, found = testset_from_files(system_files, ref_files, max_segments=PAGE_MAX_SEGMENTS,
                                    max_systems=PAGE_MAX_SYSTEMS, source_file=source_file)
+    check_work(ts)
     if detected is not None:
         detected.extend(found)
     return ts
@@ -60,7 +69,9 @@ def testset_from_paste(systems: list[tuple[str, str]], refs: list[str]) -> TestS
         raise TestSetError("paste at least one system output (one segment per line)")
     if not ref_lines:
         raise TestSetError("paste the reference (one segment per line, aligned with the systems)")
-    return build_testset(sys_lines, ref_lines, max_segments=PAGE_MAX_SEGMENTS)
+    ts = build_testset(sys_lines, ref_lines, max_segments=PAGE_MAX_SEGMENTS)
+    check_work(ts)
+    return ts
 
 
 def _testset_key(ts: TestSet) -> str:
@@ -111,12 +122,50 @@ def _load_sample() -> None:
     _sample_settings(sid)
 
 
+UPLOAD_GEN = "cp_up_gen"      # the uploaders' generation: a new one is empty (its files were dropped)
+UPLOADERS = ("cp_up_sys", "cp_up_ref", "cp_up_src")
+
+
+def _up_key(base: str) -> str:
+    """The uploader's key in this generation (the first keeps the plain name)."""
+    gen = st.session_state.get(UPLOAD_GEN, 0)
+    return f"{base}_{gen}" if gen else base
+
+
+def _uploaded() -> list:
+    """Every file the three uploaders hold now."""
+    out = []
+    for base in UPLOADERS:
+        v = st.session_state.get(_up_key(base))
+        out += list(v) if isinstance(v, list) else [v] if v is not None else []
+    return out
+
+
+def _check_upload_total() -> None:
+    """As soon as the uploaders hold more than the page's limit for all files together: drop every file from the
+    server's memory and give the uploaders a new generation (empty), with the reason."""
+    files = _uploaded()
+    total = sum(int(getattr(f, "size", 0)) for f in files)
+    if total <= PAGE_MAX_BYTES:
+        return
+    from explainer.ui.uploads import release
+
+    release(files)
+    ss = st.session_state
+    for base in UPLOADERS:
+        ss.pop(_up_key(base), None)
+    ss[UPLOAD_GEN] = ss.get(UPLOAD_GEN, 0) + 1
+    ss["cp_load_error"] = (f"the files chosen hold {total / 1e6:.1f} MB together, over the page's limit of "
+                           f"{PAGE_MAX_BYTES / 1e6:.0f} MB for all files: they were dropped (nothing is kept on "
+                           "the server). Choose fewer or smaller files, or use `python -m explainer compare`.")
+
+
 def _load_uploads() -> None:
     ss = st.session_state
-    sys_files = ss.get("cp_up_sys") or []
-    ref_files = ss.get("cp_up_ref") or []
+    sys_files = ss.get(_up_key("cp_up_sys")) or []
+    ref_files = ss.get(_up_key("cp_up_ref")) or []
     detected: list[str] = []
-    src = ss.get("cp_up_src")
+    src = ss.get(_up_key("cp_up_src"))
     try:
         ts = testset_from_uploads([(f.name, f.getvalue()) for f in sys_files],
                                   [(f.name, f.getvalue()) for f in ref_files], detected,
@@ -126,12 +175,6 @@ def _load_uploads() -> None:
         return
     _set_testset(ts, f"{len(ts.systems)} uploaded system(s), {ts.n_refs()} reference(s)")
     ss[DETECTED] = detected
-
-
-#: the widgets a saved comparison restores (besides the test set, the names and the settings)
-SAVED_VIEW_KEYS = ("cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_seg", "cp_test", "cp_test_n_bs",
-                   "cp_test_n_ar", "cp_rouge_type", "cp_differ_view", "cp_rdiffer_view", "cp_view_family",
-                   "cp_langpair")
 
 
 RESTORED_TESTS = "cp_restored_tests"
@@ -148,6 +191,7 @@ def _load_saved() -> None:
     try:
         saved = load_saved(f.getvalue(), max_bytes=PAGE_MAX_BYTES, max_segments=PAGE_MAX_SEGMENTS,
                            max_systems=PAGE_MAX_SYSTEMS, name=f.name)
+        check_work(saved.testset)
     except (TestSetError, ExplainerInputError) as e:
         ss["cp_load_error"] = str(e)
         return
@@ -155,9 +199,12 @@ def _load_saved() -> None:
     settings, warns = metric_settings.settings_from_params(saved.settings)
     metric_settings.put_settings(settings)
     _restore_chrf_settings(saved.settings, warns)
-    for k, v in saved.view.items():
-        if k in SAVED_VIEW_KEYS and v is not None:
-            ss[k] = v
+    # the view through the link's field declarations: each value bounded and checked as a link's, the same words
+    view, view_warns = read_saved_view(saved.view, names=list(saved.testset.names),
+                                       n_segments=saved.testset.n_segments, max_n=PAGE_MAX_RESAMPLES,
+                                       max_cells=PAGE_MAX_TEST_CELLS)
+    ss.update(view)
+    warns += view_warns
     ss[RESTORED_TESTS] = saved.tests
     if warns:
         ss["cp_notice"] = "Restored, with warnings: " + "; ".join(warns)
@@ -183,17 +230,19 @@ def _upload_form() -> None:
         st.file_uploader("System outputs, any file name (one segment per line, one file per system; or "
                          "JSON Lines with candidate/references; or TSV with a header: ref… columns and one "
                          "column per system; the format is read from the content)",
-                         type=None, accept_multiple_files=True, key="cp_up_sys")
+                         type=None, accept_multiple_files=True, key=_up_key("cp_up_sys"), on_change=_check_upload_total)
     with c2:
         st.file_uploader(f"References, any file name (1–{MAX_REFERENCES} files, one segment per line)",
-                         type=None, accept_multiple_files=True, key="cp_up_ref")
+                         type=None, accept_multiple_files=True, key=_up_key("cp_up_ref"), on_change=_check_upload_total)
     st.file_uploader("Source (optional, any file name, one segment per line): shown in the segment view "
                      "and the table, and source-length buckets", type=None, accept_multiple_files=False,
-                     key="cp_up_src")
+                     key=_up_key("cp_up_src"), on_change=_check_upload_total)
     st.button("Use these files", key="cp_load_up", on_click=_load_uploads, type="primary")
     st.caption(f"UTF-8, one segment per line, the same number of lines in every file. Limits: "
                f"{PAGE_MAX_SEGMENTS:,} segments, {PAGE_MAX_SYSTEMS} systems, {MAX_REFERENCES} references, "
-               f"{PAGE_MAX_BYTES / 1e6:.0f} MB; larger test sets: `python -m explainer compare`. "
+               f"{PAGE_MAX_BYTES / 1e6:.0f} MB for all files together (more is dropped as soon as it is chosen), "
+               f"{PAGE_MAX_WORK_CHARS / 1e6:.0f} million characters × systems of scoring work; larger test sets: "
+               "`python -m explainer compare`. "
                "File names become system names without their common prefix and suffix "
                "(`…hyp.Online-B.de` → `Online-B`; editable below). Nothing is stored on the server.")
 
@@ -237,6 +286,7 @@ def _input_section() -> TestSet | None:
             b2.button("Add a system", key="cp_add_sys", disabled=n_sys >= PAGE_MAX_SYSTEMS,
                       on_click=lambda: ss.__setitem__("cp_paste_n", min(PAGE_MAX_SYSTEMS, n_sys + 1)))
             b3.button("Use the pasted text", key="cp_load_paste", on_click=_load_paste, type="primary")
+        _refused_upload()
         err = ss.pop("cp_load_error", None)
         if err:
             st.error(hl.md_escape(err), icon=":material/error:")
@@ -249,6 +299,19 @@ def _input_section() -> TestSet | None:
     if notice:
         st.info(hl.md_escape(notice), icon=":material/tune:")
     return ss.get("cp_ts")
+
+
+def _refused_upload() -> None:
+    """A file the server refused as it arrived (over the session's limit for all files: explainer.ui.uploads)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    from explainer.ui.uploads import install, refused_note
+
+    install(PAGE_MAX_BYTES)
+    ctx = get_script_run_ctx()
+    note = refused_note(ctx.session_id if ctx is not None else None)
+    if note:
+        st.error(hl.md_escape(note), icon=":material/error:")
 
 
 def _system_names(ts: TestSet) -> TestSet:

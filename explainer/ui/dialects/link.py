@@ -13,7 +13,7 @@ from explainer.families import FAMILIES
 from explainer.options import OptionSpec
 from explainer.ui import pagestate as ps
 from explainer.ui.dialects.views import dialects_view, views_fields
-from explainer.ui.pagestate import MAX_URL_TEXT, Field
+from explainer.ui.pagestate import Field
 
 DEFAULT_EXAMPLE = "cat_sat"
 TABS = ("Side by side", "Reproduce a number")
@@ -56,7 +56,7 @@ def load_from_url() -> None:
         return
     warns: list[str] = []
     values = PAGE.read(params, warns)
-    cand, refs = ps.read_texts(params, warns, max_refs=MAX_REFS, max_chars=MAX_URL_TEXT)
+    cand, refs = ps.read_texts(params, warns, max_refs=MAX_REFS, keep=texts() if "dl_cand" in ss else None)
     if cand is None and refs is None:
         ex = get_example(DEFAULT_EXAMPLE)
         cand, refs = ex.candidate, list(ex.references)

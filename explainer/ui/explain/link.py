@@ -98,14 +98,15 @@ class Link:
 
 
 
-def parse_link(params: Mapping[str, Sequence[str] | str]) -> Link:
+def parse_link(params: Mapping[str, Sequence[str] | str], *, keep: tuple[str, list[str]] | None = None) -> Link:
     """A link's state (pure: never raises, bounded value by value). Absent texts are the example's (the link's
-    ``example``, else the default one); an example's own settings apply under what the link states."""
+    ``example``, else the default one); texts over a link's size are not loaded (``keep``: the texts the page had,
+    else the example's); an example's own settings apply under what the link states."""
     warns: list[str] = []
     values = PAGE.read(params, warns)
     ex = get_example(values["example"]) if values["example"] else None
     base = ex or get_example(DEFAULT_EXAMPLE)
-    cand, refs = ps.read_texts(params, warns, max_refs=MAX_REFS)
+    cand, refs = ps.read_texts(params, warns, max_refs=MAX_REFS, keep=keep)
     cand = base.candidate if cand is None else cand
     refs = list(base.references) if refs is None else refs
     settings, w = ms.settings_from_params(params)
@@ -129,7 +130,7 @@ def load_from_url() -> None:
     if params is None:
         _restore()
         return
-    link = parse_link(params)
+    link = parse_link(params, keep=texts() if "candidate" in st.session_state else None)
     settings = link.settings
     if bare:
         link.view["example"] = DEFAULT_EXAMPLE  # the page opens on a worked example: say so, with its note

@@ -105,6 +105,7 @@ class Computed:
     notes: list[str] = field(default_factory=list)
     dialect: Any = None              # the bound dialect the trace was made with
     asked: tuple = ()                # the measures asked for (ROUGE: the types picked), when not all are shown
+    recheck: tuple | None = None     # the measures the diagnosis may score again (the view's work budget); None: all
 
 
 class UiFamily:
@@ -117,6 +118,11 @@ class UiFamily:
     complete_links: ClassVar[bool] = True
     #: the headline's numbers are drawn in this order among the families (lower first)
     headline_order: ClassVar[int] = 50
+    #: the Corpus page's first view from a new report of this family: CPU microseconds per character of work
+    #: (characters × systems) and per segment and system (explainer.ui.corpus.estimate; measured with
+    #: bench/bench_corpus_upload.py, rounded up; a family not measured gets chrF's per character and ROUGE's per
+    #: segment)
+    corpus_cost: ClassVar[tuple[float, float]] = (3.0, 700.0)
 
     @property
     def core(self):

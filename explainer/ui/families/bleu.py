@@ -14,6 +14,7 @@ _PARAMS = {"tokenize": "tokenize", "lowercase": "lowercase", "smooth_method": "s
 class BleuUi(UiFamily):
     name = "bleu"
     headline_order = 10
+    corpus_cost = (1.3, 100.0)
 
     def option_param(self, dialect: str, option: str) -> str:
         return _PARAMS.get(option, f"bleu_{option}")

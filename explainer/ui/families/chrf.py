@@ -11,6 +11,7 @@ __all__ = ["UI", "ChrfUi"]
 class ChrfUi(UiFamily):
     name = "chrf"
     headline_order = 30
+    corpus_cost = (3.0, 150.0)
     complete_links = False
     picker_help = "chrF++ is chrF with word n-grams too: word order 2 (sacreBLEU)."
 

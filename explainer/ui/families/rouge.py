@@ -26,6 +26,7 @@ def default_types() -> tuple[str, ...]:
 class RougeUi(UiFamily):
     name = "rouge"
     headline_order = 20
+    corpus_cost = (0.9, 700.0)
     picker_help = "W = weighted LCS, S = skip-bigrams (max gap 4 or unlimited *), SU = S + unigrams."
 
     def option_param(self, dialect: str, option: str) -> str:
@@ -61,18 +62,24 @@ class RougeUi(UiFamily):
 
     def compute(self, choice: DialectChoice, candidate: str, references: Sequence[str]) -> Computed:
         from explainer.rouge.limits import SummaryWorkTooLarge
+        from explainer.ui.budget import left_out_note, plan_rouge
 
         types, dropped = self.supported(choice)
         notes = []
         if dropped:
             notes.append(f"{', '.join(dropped)} {'is' if len(dropped) == 1 else 'are'} not defined by the "
                          f"{choice.dialect} dialect and left out.")
+        plan = plan_rouge(choice.replace(types=types), candidate, references)   # the view's work budget
+        notes += [left_out_note(plan)] if plan.left_out else []
+        types = plan.types
         if not types:
-            return Computed(error="No other ROUGE type is selected." if dropped else "No ROUGE type is selected.",
-                            notes=notes)
+            return Computed(error="No other ROUGE type is selected." if dropped or plan.left_out else
+                            "No ROUGE type is selected.", notes=notes)
         asked = tuple(choice.options.get("types", ()) or ())
         try:
-            return self._traced(choice.replace(types=types), candidate, references, notes, asked)
+            computed = self._traced(choice.replace(types=types), candidate, references, notes, asked)
+            computed.recheck = plan.rescore
+            return computed
         except SummaryWorkTooLarge as e:     # refused before any work: show the other types, say why not these
             rest = tuple(t for t in types if t not in e.types)
             why = "; ".join(e.reasons.values())
@@ -82,7 +89,9 @@ class RougeUi(UiFamily):
             if not rest:
                 return Computed(error="No other ROUGE type is selected.", notes=notes)
             try:
-                return self._traced(choice.replace(types=rest), candidate, references, notes, asked)
+                computed = self._traced(choice.replace(types=rest), candidate, references, notes, asked)
+                computed.recheck = tuple(t for t in plan.rescore if t in rest)
+                return computed
             except ValueError as e2:
                 return Computed(error=str(e2), notes=notes)
         except ValueError as e:
@@ -120,7 +129,15 @@ class RougeUi(UiFamily):
         from explainer.analysis import counterfactuals, diagnosis
 
         t = computed.trace
-        return [] if t is None else diagnosis.diagnose_rouge(t, stemmed=counterfactuals.rouge_with_stemming(t))
+        if t is None:
+            return []
+        out = diagnosis.diagnose_rouge(t, stemmed=counterfactuals.rouge_with_stemming(t, computed.recheck))
+        unchecked = [n for n in t.scores if computed.recheck is not None and n not in computed.recheck]
+        if unchecked and (t.options or {}).get("use_stemmer") is False:
+            out.append(diagnosis.Finding("info", "Stemming not checked", f"Whether stemming would change "
+                                         f"{', '.join(unchecked)} is not checked for these texts: scoring them again "
+                                         "is more work than one view may do on the server.", "stemming_unchecked"))
+        return out
 
 
 UI = RougeUi()

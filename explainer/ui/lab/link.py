@@ -65,7 +65,8 @@ def load_from_url() -> None:
     if "preset" in params and "lab" not in params:
         params = {**params, "lab": ["presets"]}
     values = PAGE.read(params, warns)
-    cand, refs = ps.read_texts(params, warns)
+    had = (ss["lab_cand"], refs_list(ss.get("lab_refs", ""))) if "lab_cand" in ss else None
+    cand, refs = ps.read_texts(params, warns, keep=had)
     PAGE.seed(values)
     ss["lab_cand"] = cand if cand is not None else DEFAULT_CAND
     ss["lab_refs"] = "\n".join(r.replace("\n", " ") for r in refs) if refs else DEFAULT_REFS

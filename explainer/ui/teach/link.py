@@ -88,7 +88,7 @@ PAGE = ps.Page("teach", (
           label="Exercise"),
     # the exercise set's progress (a reload keeps it): one character per exercise, "-" or the points it got
     Field(_spec("done", "text", "", max=MAX_SET), what="the exercises' progress", label="Progress"),
-), known=lambda: ms.settings_params() | set(_EXPLAIN_VIEW_PARAMS) | {"room"})
+), known=lambda: ms.settings_params() | set(_EXPLAIN_VIEW_PARAMS) | {"room", "key"})
 
 
 def preset_params(pid: str, variant: int) -> dict[str, list[str]]:
@@ -136,8 +136,13 @@ def _source(params: dict, values: dict, warns: list[str]) -> _Source:
     example (``example``)."""
     settings = _settings_params(params)
     if "candidate" in params or "ref" in params:
-        cand, refs = ps.read_texts(params, warns)
-        return _Source("text", cand=cand or "", refs=refs or [""], settings_params=settings)
+        ss = st.session_state
+        had = (ss["tch_cand"], [ss.get(f"tch_ref_{i}", "") for i in range(ss.get("tch_nrefs", 1))]) \
+            if ss.get("tch_source") == "text" and "tch_cand" in ss else None
+        cand, refs = ps.read_texts(params, warns, keep=had)
+        if cand is not None or refs is not None:
+            return _Source("text", cand=cand or "", refs=refs or [""], settings_params=settings)
+        return _Source(settings_params=settings)   # texts over a link's size: the worked example
     if values["text"] == NOT_IN_LINK:
         kept = st.session_state.get("_tch_long_texts")
         if kept is None:
@@ -211,6 +216,7 @@ def load_from_url() -> None:
     values = PAGE.read(params, warns)
     src = _source(params, values, warns)
     settings = _link_settings(params, src, keep_settings, warns)
+    _read_room(params, values, warns)
     PAGE.seed(values)
     _put_source(src)
     ms.put_settings(settings)
@@ -223,7 +229,6 @@ def load_from_url() -> None:
     st.session_state["tch_order"] = order
     st.session_state["tch_step"] = 0
     _read_progress(values["done"], warns)
-    _read_room(params, warns)
     PAGE.loaded(warns)
 
 
@@ -247,18 +252,32 @@ def progress(answers: dict, n: int) -> str:
     return "".join(str(answers[k]["points"]) if k in answers else "-" for k in range(n)).rstrip("-")
 
 
-def _read_room(params, warns: list[str]) -> None:
-    """``room``: the presenting channel of the projector and presenter windows (16 hex digits, else dropped)."""
-    from explainer.ui.teach.present import valid_room
+def _read_room(params, values: dict, warns: list[str]) -> None:
+    """``room``: the presenting channel of the projector and presenter windows (16 hex digits, else dropped);
+    ``key``: the room's control key (the presenter's link). Without the right key a window is a viewer: a
+    presenter link shows the projector's view, and a viewer opens at the room's step, not its link's (``values``:
+    the link's, before they are seeded)."""
+    from explainer.ui.teach.present import current, may_control, valid_room
 
+    ss = st.session_state
     raw = ps.first(params, "room")
     room = valid_room(raw)
     if raw is not None and room is None:
         warns.append(f"“room={ps.show(raw)}” is not a presenting room (16 hex digits); this window is not "
                      "linked to another.")
-    st.session_state["tch_room"] = room
+    key = ps.first(params, "key")
+    ss["tch_room_key"] = key if may_control(room, key) else None
+    if values["view"] == "presenter" and room is not None and ss["tch_room_key"] is None:
+        values["view"] = "projector"
+        warns.append("This presenter link has no valid control key for its room, so this window shows the lesson "
+                     "as the projector does and follows the room; only the presenter's own link moves it.")
+    ss["tch_room"] = room
     for k in ("_tch_room_seen", "_tch_room_step"):
-        st.session_state.pop(k, None)
+        ss.pop(k, None)
+    got = current(room) if room is not None and ss["tch_room_key"] is None else None
+    if got is not None:
+        values["step"] = str(got["step"] + 1)
+        ss["_tch_room_seen"], ss["_tch_room_step"] = got["version"], got["step"]
 
 
 def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None) -> dict:
@@ -297,6 +316,8 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
     values["view"] = view
     if view and ss.get("tch_room"):
         out["room"] = ss["tch_room"]
+        if view == "presenter" and ss.get("tch_room_key"):
+            out["key"] = ss["tch_room_key"]
     return {**PAGE.params(values, always=("example", "preset", "variant", "step")), **out, **_differing(full, src)}
 
 

@@ -37,17 +37,20 @@ def apply_pending() -> None:
 
 
 def sync(i: int, n: int) -> None:
-    """Publish a move made in this window; then poll the room for a move made in the other one."""
+    """Publish a move made in this window (the presenter's, with the room's control key); then poll the room for a
+    move made in the other one."""
     ss = st.session_state
     room = ss.get("tch_room")
     if not room:
         return
     got = present.current(room)
-    if ss.get("_tch_room_step") != i and (got is None or got["step"] != i):
+    key = ss.get("tch_room_key")
+    controls = present.may_control(room, key)
+    if controls and ss.get("_tch_room_step") != i and (got is None or got["step"] != i):
         # this window moved (or opened the room): tell the other one
-        ss["_tch_room_seen"] = present.publish(room, i)
-    elif got is not None and ss.get("_tch_room_seen") is None:
-        ss["_tch_room_seen"] = got["version"]
+        ss["_tch_room_seen"] = present.publish(room, i, key=key)
+    elif controls and got is not None and ss.get("_tch_room_seen") is None:
+        ss["_tch_room_seen"] = got["version"]     # (a viewer takes the room's step from the poll below)
     ss["_tch_room_step"] = i
     _poll(n)
 
@@ -107,11 +110,12 @@ def presenter_panel(lesson: Lesson, i: int) -> None:
 
 
 def links(query: dict) -> tuple[str, str]:
-    """A fresh room's projector and presenter links for this lesson."""
+    """A fresh room's projector link (the room id only: the class sees it) and presenter link (with the room's
+    control key) for this lesson."""
     room = st.session_state.setdefault("_tch_new_room", present.new_room())
-    base = {k: v for k, v in query.items() if k not in ("view", "room", "notes", "mode")}
+    base = {k: v for k, v in query.items() if k not in ("view", "room", "key", "notes", "mode")}
     return (to_link({**base, "view": "projector", "room": room}),
-            to_link({**base, "view": "presenter", "room": room}))
+            to_link({**base, "view": "presenter", "room": room, "key": present.control_key(room)}))
 
 
 PRESENTER_CSS = """<style>
