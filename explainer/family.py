@@ -157,6 +157,13 @@ class MetricFamily:
         """Measure key -> value for one segment, by the fast path (no trace). The default builds the trace."""
         return self.trace_scores(self.explain(d, candidate, references))
 
+    def bounded_scores(self, d, candidate: str, references: Sequence[str], *, seconds: float
+                       ) -> dict[str, float] | None:
+        """:meth:`scores`, or None when they would take more than about ``seconds`` of CPU: work that scores many
+        texts (the Gaming lab's sweeps and optimizer) stays bounded and can stop between two texts. The default is
+        :meth:`scores`: a family whose cost grows steeply with its input (TER's shift search) overrides it."""
+        return self.scores(d, candidate, references)
+
     def signature(self, d, n_refs: int = 1) -> str:
         """Hook: the configuration as the implementation names it (sacreBLEU's signature, a command line)."""
         raise NotImplementedError
