@@ -41,7 +41,7 @@ def test_every_family_measure_is_a_column(pid):
     """A column per measure of every registered family (a family registered later appears with no edit)."""
     t = preset_table(pid)
     keys = [c.key for c in t.columns]
-    for i, v in enumerate(get_preset(pid).variants):
+    for v in get_preset(pid).variants:
         for name, d in variant_dialects(v).items():
             for m in FAMILIES[name].measures(d):
                 assert f"{name}:{m.key}" in keys, (pid, name, m.key)

@@ -15,8 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-__all__ = ["System", "METRICS", "DEFAULT_PAIR", "DEFAULT_METRIC", "pairs", "systems", "pearson", "mad_outliers", "correlation",
-           "Correlation", "SOURCE", "DATA"]
+__all__ = ["System", "METRICS", "DEFAULT_PAIR", "DEFAULT_METRIC", "pairs", "systems", "pearson", "mad_outliers",
+           "correlation", "Correlation", "SOURCE", "DATA"]
 
 DATA = Path(__file__).resolve().parent / "data" / "wmt19_system_scores.tsv"
 #: metric (the data's column) -> (label, factor to its usual scale: the metrics task gives BLEU on 0-1)
