@@ -51,3 +51,18 @@ def test_ter_gives_up_on_a_long_shuffled_text_within_the_bound():
     t0 = time.process_time()
     assert ter.bounded_scores(ter.bind(), " ".join(w), [" ".join(WORDS * 3)], seconds=0.1) is None
     assert time.process_time() - t0 < 0.5
+
+
+def test_semantic_counts_its_word_pieces_before_the_model_runs():
+    """The semantic family's model costs by its word pieces (attention grows with the length): a long text over the
+    bound is refused before the model runs; a short one is scored (and its scores are ``scores``)."""
+    if "semantic" not in FAMILIES:
+        pytest.skip("the semantic family is not registered")
+    sem = FAMILIES["semantic"]
+    d = sem.bind()
+    long = " ".join(f"word{i} of a long paragraph about the storm" for i in range(120))
+    t0 = time.process_time()
+    assert sem.bounded_scores(d, long, ["the storm cut power"], seconds=0.1) is None
+    assert time.process_time() - t0 < 0.5
+    short = ("the storm cut power", ["power was cut by the storm"])
+    assert sem.bounded_scores(d, *short, seconds=0.1) == sem.scores(d, *short)

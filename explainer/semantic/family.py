@@ -33,6 +33,15 @@ class SemanticFamily(MetricFamily):
         keys = [d.headline] + [m for m in d.measures if m != d.headline]
         return tuple(Measure(k, MEASURE_LABELS.get(k, k), float(d.scale), True, 4) for k in keys)
 
+    def bounded_scores(self, d, candidate, references, *, seconds: float) -> dict[str, float] | None:
+        # the model's cost is its word pieces, counted (fast) before it runs; texts already embedded are free
+        from explainer.semantic.algorithm import segment_cost
+        from explainer.semantic.embed import COST_PER_SECOND
+
+        if segment_cost(d, candidate, list(references)) > seconds * COST_PER_SECOND:
+            return None
+        return self.scores(d, candidate, references)
+
     def explain(self, d, candidate, references):
         from explainer.semantic.algorithm import explain_segment
 
