@@ -26,6 +26,7 @@ from explainer.attacks.scoring import FastScorer, metric_label
 
 __all__ = ["SweepPlan", "SweepResult", "COMPONENTS", "MAX_POINTS", "DEFAULT_PAD", "SWEEPS", "SWEEP_SECONDS",
            "plan_length", "plan_shuffle", "plan_stuffing", "plan_references", "plan_repetitions", "run_sweep",
+           "empty_result",
            "sweep_length", "sweep_shuffle", "sweep_stuffing", "sweep_references", "sweep_repetitions",
            "series_labels"]
 
@@ -198,15 +199,19 @@ class _Scorers:
         return self._by_refs[refs]
 
 
+def empty_result(plan: SweepPlan, cols: Sequence[Column] | None = None) -> SweepResult:
+    """The result of ``plan`` before its first point (every series empty)."""
+    cols = list(cols) if cols is not None else TextScorer(plan.references[0]).columns
+    return SweepResult(plan.knob, plan.knob_label, [], {**{c.key: [] for c in cols}, **{k: [] for k in COMPONENTS}},
+                       [], cols, plan.note, plan.marker, total=len(plan.x))
+
+
 def run_sweep(plan: SweepPlan, *, start: SweepResult | None = None, tick: Callable[[int, int], None] | None = None,
               on_point: Callable[[SweepResult], None] | None = None, time_limit: float = SWEEP_SECONDS,
               dialects=None, clock: Callable[[], float] = time.perf_counter) -> SweepResult:
     """Score the plan's points from ``start.done`` on (see the module notes)."""
     scorers = _Scorers(dialects or lab_dialects())
-    cols = scorers.get(plan.references[0])[0].columns
-    res = start.snapshot() if start is not None else SweepResult(
-        plan.knob, plan.knob_label, [], {**{c.key: [] for c in cols}, **{k: [] for k in COMPONENTS}}, [], cols,
-        plan.note, plan.marker, total=len(plan.x))
+    res = start.snapshot() if start is not None else empty_result(plan, scorers.get(plan.references[0])[0].columns)
     res.stopped = ""
     t0 = clock() - res.elapsed
     done_units = sum(len(t) for t in plan.texts[:res.done])

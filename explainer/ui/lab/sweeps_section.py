@@ -8,10 +8,12 @@ drawn, the y range and the title are the user's (and in the link); the figure do
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pandas as pd
 import streamlit as st
 
-from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS, SweepPlan, run_sweep, series_labels
+from explainer.attacks.sweeps import DEFAULT_PAD, SWEEPS, SweepPlan, empty_result, run_sweep, series_labels
 from explainer.attacks.verdicts import Row, build_table
 from explainer.ui import charts, figure_export
 from explainer.ui import highlight as hl
@@ -57,9 +59,14 @@ def repair() -> None:
         part[1].stopped = "by you"
 
 
+@lru_cache(maxsize=16)
+def _planned(knob: str, cand: str, refs: tuple, params: tuple) -> SweepPlan:
+    """A plan made once for its inputs (every rerun, e.g. Stop or a new title, would redo 550 shuffles)."""
+    return SWEEPS[knob][1](cand, list(refs), **dict(params))
+
+
 def _plan(knob: str, cand: str, refs: list[str]) -> SweepPlan:
     ss = st.session_state
-    make = SWEEPS[knob][1]
     if knob == "length":
         c1, c2 = st.columns([1, 2])
         with c1:
@@ -70,16 +77,17 @@ def _plan(knob: str, cand: str, refs: list[str]) -> SweepPlan:
             ss.setdefault("lab_sw_pad", DEFAULT_PAD)
             pad = st.text_input("padding words (cycled)", key="lab_sw_pad", max_chars=2000,
                                 help="Paste more source text here to reproduce the catalogue's verbosity sweep.")
-        return make(cand, refs, max_len=int(max_len), pad_text=pad)
+        return _planned(knob, cand, tuple(refs), (("max_len", int(max_len)), ("pad_text", pad)))
     if knob == "shuffle":
         c1, c2 = st.columns(2)
         with c1:
             trials = st.number_input("shuffles averaged per point", 1, 50, 5, key="lab_sw_trials")
         with c2:
             seed = st.number_input("seed", 0, 10_000, 0, key="lab_sw_seed")
-        return make(cand, refs, trials=int(trials), seed=int(seed))
+        return _planned(knob, cand, tuple(refs), (("trials", int(trials)), ("seed", int(seed))))
     if knob == "stuffing":
-        return make(cand, refs, max_n=int(st.number_input("up to n function words", 1, 200, 20, key="lab_sw_n")))
+        n = st.number_input("up to n function words", 1, 200, 20, key="lab_sw_n")
+        return _planned(knob, cand, tuple(refs), (("max_n", int(n)),))
     if knob == "repetitions":
         c1, c2 = st.columns([2, 1])
         with c1:
@@ -87,8 +95,8 @@ def _plan(knob: str, cand: str, refs: list[str]) -> SweepPlan:
                                  max_chars=100)
         with c2:
             n = st.number_input("up to n repetitions", 1, 200, 20, key="lab_sw_reps")
-        return make(cand, refs, word=word, max_n=int(n))
-    return make(cand, refs)
+        return _planned(knob, cand, tuple(refs), (("word", word), ("max_n", int(n))))
+    return _planned(knob, cand, tuple(refs), ())
 
 
 def _figure_controls(keys_labels: dict[str, str]) -> tuple[list[str], str, str]:
@@ -133,6 +141,7 @@ def _run(plan: SweepPlan, start):
         if ss.get("_lab_sw_owner") is owner:
             ss[PARTIAL] = (plan, res.snapshot())
 
+    keep(start if start is not None else empty_result(plan))    # a Stop before the first point keeps this
     ss[RUNNING] = True
     res = run_sweep(plan, start=start, tick=tick, on_point=keep)
     ss[RUNNING] = False
@@ -163,7 +172,8 @@ def render() -> None:
     b1, b2 = st.columns([1, 3])
     go_on = b1.button("Continue the sweep", key="lab_sw_continue",
                       disabled=done is not None or partial is None or not partial.stopped)
-    b2.button("Stop", key="lab_sw_stop", help="Stops the sweep between two scores; the points so far are kept.")
+    b2.button("Stop the sweep", key="lab_sw_stop", help="Stops the sweep between two scores; the points so far are "
+              "kept.")
     res = done
     if res is None:
         if partial is not None and partial.stopped and not go_on:
