@@ -154,3 +154,27 @@ def test_text_scorer_scores_every_family_and_says_why_not():
     long = " ".join(("a b c d e f g h i j " * 60).split()[::-1])
     over = TextScorer(["a b c d e f g h i j " * 60], seconds=0.01).score(long)
     assert over["ter:score"] is None
+
+
+def test_c5_mean_of_sentence_row_is_the_mean_of_each_segments_score():
+    """Issue 32 defect 6: C5's "mean of sentence BLEU" column showed the corpus brevity penalty and counts. Its row
+    is now each family's per-segment scores averaged (sacreBLEU's sentence BLEU, chrF2 and TER), with no corpus
+    part beside it; a family whose corpus score is that mean anyway says "unchanged", not noise as a change."""
+    p, t = get_preset("averaging"), preset_table("averaging")
+    v = p.variants[1]
+    segs = [_real_segment(c, list(r), "sentence_bleu") for c, r in zip(v.candidate, v.references)]
+    for key in ("bleu:score", "chrf:score", "ter:score"):
+        assert t.rows[1].values[key] == pytest.approx(sum(s[key] for s in segs) / len(segs), abs=TOL), key
+    assert not any(c.key.startswith("bleu_") for c in t.columns)          # no corpus BP or counts
+    assert t.verdicts["bleu:score"] == "changed"
+    assert t.verdicts["rouge:rouge1"] == "unchanged"
+    for c in t.columns:      # the same texts: a float32 model's batch-padding noise is not "changed by the setting"
+        if c.measure.resolution:
+            assert t.verdicts[c.key] == "unchanged", c.key
+
+
+def test_a_difference_within_a_measures_resolution_is_a_tie():
+    noisy = Measure("sts", "STS", 1.0, True, 4, 1e-6)
+    assert verdict(noisy, 0.7968788, 0.7968789) == "tie"
+    assert verdict(noisy, 0.7968, 0.7969) == "fooled"
+    assert verdict(Measure("score", "BLEU"), 50.0, 50.0 + 1e-9) == "fooled"      # an exact score: any difference

@@ -57,7 +57,7 @@ def delta_text(col, delta: float | None) -> str:
     """A delta in the column's decimals; a change too small to show in them says so ("+<0.1", never "−0.0")."""
     if delta is None:
         return ""
-    if delta == 0:
+    if abs(delta) <= col.measure.resolution:        # the same score, up to the measure's rounding noise
         return "±0"
     shown = col.fmt(abs(delta))
     sign = "+" if delta > 0 else "−"
