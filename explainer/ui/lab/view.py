@@ -39,7 +39,7 @@ table.lab-table td.lab-counts{font-size:1rem}
 # the page's chrome kept short, so that a preset's verdict table starts above the fold of a 1280x720 projector
 LAB_PAGE_CSS = """<style>
 [data-testid="stMainBlockContainer"]{padding-top:3.2rem;padding-left:2rem;padding-right:2rem}
-[data-testid="stMainBlockContainer"] h1{padding-top:0}
+[data-testid="stMainBlockContainer"] h1{padding-top:0;font-size:2.25rem}
 </style>"""
 
 LAB_CSS = """
@@ -56,7 +56,7 @@ LAB_CSS = """
 .lab-texts{display:grid;grid-template-columns:minmax(7em,13em) minmax(0,1fr);gap:.15rem .8rem;align-items:center;
  margin-bottom:.3rem}
 .lab-texts .lab-tl{font-weight:600;font-size:max(14px,.95rem);line-height:1.25}
-.lab-texts .lab-box{margin:0;padding:.25em .6em}
+.lab-texts .lab-box{margin:0;padding:.2em .6em;line-height:1.35}
 .lab-against{font-size:max(14px,.85rem);opacity:.8;margin:.05em 0 .2em .2em}
 table.lab-table{border-collapse:collapse;width:100%;font-size:1rem;margin:.4em 0 .6em 0}
 table.lab-table th,table.lab-table td{border-bottom:1px solid rgba(128,128,128,.35);padding:.35em .6em;
@@ -73,14 +73,14 @@ table.lab-verdicts th:first-child{text-align:left}
 table.lab-verdicts th.lab-fam{border-bottom:2px solid rgba(128,128,128,.5)}
 table.lab-verdicts td small{display:block;font-size:max(14px,.8rem)}
 table.lab-verdicts tr.lab-verdict-row td{border-top:2px solid rgba(128,128,128,.5);text-align:center}
-table.lab-verdicts .lab-verdict{white-space:nowrap;font-size:max(14px,.85rem)}
+table.lab-verdicts .lab-verdict{white-space:normal;font-size:max(14px,.85rem);padding:.05em .3em;line-height:1.25}
 table.lab-verdicts .lab-why{display:block;font-weight:400;font-size:max(14px,.8rem)}
-table.lab-verdicts td.lab-rowlabel{white-space:normal;min-width:9em;max-width:16em}
-table.lab-verdicts th,table.lab-verdicts td{padding:.3em .4em}
+table.lab-verdicts td.lab-rowlabel{white-space:normal;min-width:7em;max-width:16em}
+table.lab-verdicts th,table.lab-verdicts td{padding:.3em .22em}
 table.lab-verdicts tr.lab-verdict-row td:first-child{text-align:left}
 table.lab-verdicts thead tr+tr th:first-child{white-space:nowrap;text-align:center}
 table.lab-verdicts th.lab-lesson,table.lab-verdicts thead tr+tr th.lab-lesson:first-child{white-space:normal;
- max-width:7.5em;font-size:max(14px,.9rem);line-height:1.2}
+ max-width:9em;font-size:max(14px,.9rem);line-height:1.2}
 @media (max-width:1300px){
  table.lab-table th,table.lab-table td{padding:.3em .35em}
  table.lab-table th:first-child,table.lab-table td:first-child{white-space:normal}
