@@ -573,3 +573,31 @@ def test_optimizer_result_shown_is_a_snapshot_owned_by_its_run():
     assert len(kept.trajectory) == seen[1]              # ... and the shown result did not follow it
     assert kept.final == kept.trajectory[-1]["text"] and kept.final != res.final
     assert not rec.keep(res) and store["result"] is kept
+
+
+def test_c6_brevity_penalty_charts_share_their_x_scale_and_titles_fit():
+    """Issue 32 defect 7: C6's second brevity-penalty chart title was cut and the two charts used different x scales
+    (a reader compares where each candidate sits on exp(1 - r/c))."""
+    import json
+
+    at = new_lab({"preset": "ref-length"})
+    figs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    bp = [f for f in figs if "Brevity penalty" in str(f["layout"].get("title", {}).get("text", ""))]
+    assert len(bp) == 2
+    ranges = [tuple(f["layout"]["xaxis"]["range"]) for f in bp]
+    assert ranges[0] == ranges[1], ranges
+    for f in bp:      # the title on two lines, the figure's top margin room for both
+        assert "<br>" in f["layout"]["title"]["text"] and f["layout"]["margin"]["t"] >= 80
+
+
+def test_a_delta_too_small_to_show_never_reads_minus_zero():
+    """Issue 32 defect 6: "−0.00" (a loss smaller than the decimals shown)."""
+    from explainer.attacks.measures import columns, lab_dialects
+    from explainer.ui.lab.verdict_view import delta_text
+
+    for col in columns(lab_dialects()):
+        step = 10.0 ** -col.shown_decimals
+        small = delta_text(col, -step / 10)
+        assert not re.fullmatch(r"[−-]0(\.0*)?", small) and small == f"−<{col.fmt(step)}", (col.key, small)
+        assert delta_text(col, 0.0) == "±0"
+        assert delta_text(col, -2 * step) == "−" + col.fmt(2 * step)
