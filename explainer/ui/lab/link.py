@@ -34,8 +34,10 @@ DEFAULT_REFS = "the quick brown fox jumped over the lazy dog\na fast brown fox j
 # ROUGE-1 F (its default target) climbs into word salad; from the fox sentence above it only rebuilt the reference
 OPT_CAND = DEFAULT_START
 OPT_REFS = "\n".join(DEFAULT_REFERENCES)
-OPT_BUDGET = (0.5, 120.0, TIME_LIMIT, 0.5)  # min, max, default, step of the optimizer's time limit (a safety net)
-OPT_STEPS = (1, 1000, DEFAULT_STEPS)       # min, max, default of the optimizer's budget in search steps
+MAX_OPT_STEPS = 1000          # the optimizer's budget in search steps, at most (docs/limits.md)
+MAX_OPT_SECONDS = 120.0       # its time limit (a safety net), at most
+OPT_BUDGET = (0.5, MAX_OPT_SECONDS, TIME_LIMIT, 0.5)  # min, max, default, step of the optimizer's time limit
+OPT_STEPS = (1, MAX_OPT_STEPS, DEFAULT_STEPS)       # min, max, default of the optimizer's budget in search steps
 OPT_SEED = (0, 10_000, 0)
 MAX_TITLE = 200                            # characters of a figure's title
 MAX_LEFT_OUT = 4000                        # characters of the outlier demonstration's systems left out
