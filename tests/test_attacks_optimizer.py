@@ -39,6 +39,13 @@ def _other_families(text, refs) -> dict:
             for k, v in FAMILIES[n].scores(d, text, refs).items()}
 
 
+def _resolution(key: str) -> float:
+    """The measure's declared rounding noise (0 for an exact score; a float32 model's few units)."""
+    from explainer.attacks.measures import columns, lab_dialects
+
+    return next((c.measure.resolution for c in columns(lab_dialects()) if c.key == key), 0.0)
+
+
 def test_every_family_measure_is_a_target():
     """Adding a family adds its measures to the optimizer's objectives (no edit of the optimizer)."""
     for name in FAMILIES:
@@ -55,8 +62,8 @@ def test_result_rescored_by_real_packages(target):
     assert (res.final_score > res.start_score) if better else (res.final_score < res.start_score)
     for entry in (res.trajectory[0], res.trajectory[-1]):
         real = _real(entry["text"], REFS)
-        for m, v in real.items():
-            assert entry[m] == pytest.approx(v, abs=1e-9), (m, entry["text"])
+        for m, v in real.items():      # a float32 model's score: alone or in a batch, within its resolution
+            assert entry[m] == pytest.approx(v, abs=max(1e-9, _resolution(m))), (m, entry["text"])
     scores = [e[target] for e in res.trajectory]
     # hill climbing only accepts improvements, in the measure's own direction (TER goes down)
     assert all((b > a) if better else (b < a) for a, b in zip(scores, scores[1:]))
