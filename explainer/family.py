@@ -28,13 +28,15 @@ __all__ = ["Measure", "MetricFamily", "CorpusScores", "MeasureScores", "verdict"
 class Measure:
     """One number a family reports (BLEU's score; ROUGE-1's F; TER; STS). ``key`` names it in a family's score
     dict; ``scale`` is the top of the scale the number is given on (sacreBLEU's 100, rouge-score's 1: a dialect's
-    own); ``higher_is_better`` is False for an error rate (TER); ``decimals``: as papers print it on that scale."""
+    own); ``higher_is_better`` is False for an error rate (TER); ``decimals``: as papers print it on that scale;
+    ``resolution``: the smallest difference that is not rounding noise (0: the score is exact)."""
 
     key: str
     label: str
     scale: float = 100.0
     higher_is_better: bool = True
     decimals: int = 1
+    resolution: float = 0.0
 
     def fmt(self, value: float | None) -> str:
         """The value as a table shows it (``—`` when missing)."""
@@ -79,7 +81,7 @@ def verdict(measure: Measure, honest: float | None, attack: float | None, *, tol
     if honest is None or attack is None or honest != honest or attack != attack:
         return "n/a"
     gain = (attack - honest) if measure.higher_is_better else (honest - attack)
-    if abs(gain) <= tol * max(1.0, abs(honest), abs(attack)):
+    if abs(gain) <= max(tol * max(1.0, abs(honest), abs(attack)), measure.resolution):
         return "tie"
     return "fooled" if gain > 0 else "resisted"
 
@@ -156,6 +158,13 @@ class MetricFamily:
     def scores(self, d, candidate: str, references: Sequence[str]) -> dict[str, float]:
         """Measure key -> value for one segment, by the fast path (no trace). The default builds the trace."""
         return self.trace_scores(self.explain(d, candidate, references))
+
+    def bounded_scores(self, d, candidate: str, references: Sequence[str], *, seconds: float
+                       ) -> dict[str, float] | None:
+        """:meth:`scores`, or None when they would take more than about ``seconds`` of CPU: work that scores many
+        texts (the Gaming lab's sweeps and optimizer) stays bounded and can stop between two texts. The default is
+        :meth:`scores`: a family whose cost grows steeply with its input (TER's shift search) overrides it."""
+        return self.scores(d, candidate, references)
 
     def signature(self, d, n_refs: int = 1) -> str:
         """Hook: the configuration as the implementation names it (sacreBLEU's signature, a command line)."""

@@ -217,7 +217,7 @@ FAMILY_NAME_CHECKS_LEFT: set[str] = {
     "explainer/cli/compare.py", "explainer/corpus/tables.py", "explainer/teach/lesson.py",
     "explainer/ui/corpus/dialects.py", "explainer/ui/corpus/link.py", "explainer/ui/corpus/page.py",
     "explainer/ui/corpus/reports.py", "explainer/ui/corpus/segments.py", "explainer/ui/corpus/significance.py",
-    "explainer/ui/corpus/state.py", "explainer/ui/lab/charts.py", "explainer/ui/teach/page.py",
+    "explainer/ui/corpus/state.py", "explainer/ui/teach/page.py",
     "explainer/ui/teach/practice.py",
 }
 

@@ -530,7 +530,7 @@ def test_length_sweep_truncates_and_pads():
     sw = sweep_length(cand, refs)
     i = sw.x.index(len(cand.split()))
     assert sw.texts[i] == cand
-    assert sw.values["bleu"][i] == pytest.approx(sacrebleu.sentence_bleu(cand, refs).score, abs=TOL)
+    assert sw.values["bleu:score"][i] == pytest.approx(sacrebleu.sentence_bleu(cand, refs).score, abs=TOL)
     bp = sw.values["bleu_bp"]
     assert all(b2 >= b1 - TOL for b1, b2 in zip(bp, bp[1:])) and bp[-1] == 1.0
     # precision falls and recall rises as padding is added: the P/R curves cross
@@ -546,15 +546,15 @@ def test_other_sweeps():
     refs = [cand, "two men were arrested by police after a bank robbery on friday"]
     sh = sweep_shuffle(cand, refs, steps=4, trials=3)
     assert sh.x == [0, 0.25, 0.5, 0.75, 1.0]
-    assert sh.values["rouge1_f"][0] == pytest.approx(1.0, abs=1e-9)
-    assert sh.values["rouge1_f"][-1] == pytest.approx(1.0, abs=1e-9)
-    assert sh.values["rouge2_f"][-1] < sh.values["rouge2_f"][0]
+    assert sh.values["rouge:rouge1"][0] == pytest.approx(1.0, abs=1e-9)
+    assert sh.values["rouge:rouge1"][-1] == pytest.approx(1.0, abs=1e-9)
+    assert sh.values["rouge:rouge2"][-1] < sh.values["rouge:rouge2"][0]
     stf = sweep_stuffing("men arrested after robbery", refs, 5)
     assert stf.x == list(range(6)) and stf.texts[0] == "men arrested after robbery"
     nr = sweep_references("two men were arrested after a robbery", refs)
     assert nr.x == [1, 2]
     real = sacrebleu.sentence_bleu("two men were arrested after a robbery", refs).score
-    assert nr.values["bleu"][1] == pytest.approx(real, abs=TOL)
+    assert nr.values["bleu:score"][1] == pytest.approx(real, abs=TOL)
     with pytest.raises(ValueError):
         sweep_length("", refs)
     with pytest.raises(ValueError):

@@ -31,9 +31,9 @@ def _figures():
     yield "lcs_heatmap", charts.lcs_heatmap_figure(d["table"], ref_toks, cand_toks, d["pairs"])[0]
     yield "alignment", charts.alignment_figure(cand_toks, ref_toks, d["pairs"])[0]
     from explainer.attacks.optimizer import optimize
-    from explainer.attacks.sweeps import SWEEPS
+    from explainer.attacks.sweeps import sweep_length
 
-    sw = SWEEPS["length"][1]("the cat sat", ["the cat sat on the mat"], max_len=8, pad_text="the mat")
+    sw = sweep_length("the cat sat", ["the cat sat on the mat"], max_len=8, pad_text="the mat")
     yield "sweep", lab_charts.sweep_figure(sw)
     res = optimize("the cat sat", ["the cat sat on the mat"], "bleu", budget_seconds=0.2, seed=1)
     yield "trajectory", lab_charts.trajectory_figure(res)

@@ -108,16 +108,27 @@ def _lab_numbers(app):
 
 LAB = PageSpec(
     "lab",
-    # every start with the optimizer's smallest time budget (a run costs half a second; the link keeps it)
-    starts=[lambda r: {"budget": "0.5"},
-            lambda r: {"lab": r.choice(["presets", "generators", "sweeps", "optimizer"]), "budget": "0.5"},
-            lambda r: {"lab": "optimizer", "budget": "0.5", "seed": str(r.randrange(100))}],
-    switches=["lab_section", "lab_section", "lab_preset", "lab_gen_box", "lab_sweep_box", "lab_opt_target_box"],
+    # every start with the optimizer's smallest budget (three steps, half a second at most; the link keeps them)
+    starts=[lambda r: {"budget": "0.5", "steps": "3"},
+            lambda r: {"lab": r.choice(["presets", "generators", "sweeps", "optimizer"]), "budget": "0.5",
+                       "steps": "3"},
+            lambda r: {"lab": "optimizer", "budget": "0.5", "steps": "3", "seed": str(r.randrange(100)),
+                       "target": r.choice(["bleu:score", "ter:score", "rouge1_f"])},
+            # a preset presented on a projector; the outlier demonstration; a sweep's figure as the user set it
+            lambda r: {"preset": r.choice(["permutation", "word-salad", "tokenizer", "corpus-bp"]), "view": "present"},
+            lambda r: {"preset": "small-differences", "wmt": r.choice(["de-cs", "en-de", "gu-en"])},
+            lambda r: {"lab": "sweeps", "knob": r.choice(["length", "repetitions", "stuffing"]),
+                       "yrange": r.choice(["auto", "fixed"]), "title": "A figure for the talk", "budget": "0.5",
+                       "steps": "3"}],
+    switches=["lab_section", "lab_section", "lab_preset", "lab_gen_box", "lab_sweep_box", "lab_opt_target_box",
+              "lab_sw_series", "lab_sw_yrange", "lab_wmt_lp", "lab_wmt_metric"],
     # kept across sections but not in the link: the generators' parameters, the sweeps' own inputs and the G3
     # corpus texts
-    exclude={"large_text", "lab_gen_*", "lab_sw_*", "lab_pad_*", "lab_refs_box"}, numbers=_lab_numbers,
-    # the optimizer's time budget stays the smallest; the length sweep's longest length stays small
-    fixed={"lab_opt_budget": 0.5, "lab_sw_len": 40},
+    exclude={"large_text", "lab_gen_*", "lab_sw_len", "lab_sw_pad", "lab_sw_trials", "lab_sw_seed", "lab_sw_n",
+             "lab_sw_word", "lab_sw_reps", "lab_pad_*", "lab_refs_box"}, numbers=_lab_numbers,
+    # the optimizer's budget stays the smallest; the sweeps stay small
+    fixed={"lab_opt_budget": 0.5, "lab_opt_steps": 3, "lab_sw_len": 40, "lab_sw_trials": 2, "lab_sw_reps": 10,
+           "lab_sw_n": 10},
 )
 
 

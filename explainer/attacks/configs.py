@@ -103,6 +103,10 @@ class _DialectConfig:
         """The same dialect with some options changed (validated again)."""
         return type(self)(self.dialect, **{**self.given, **dict(self._extra_key()), **options})
 
+    def core_text(self, text: str) -> str:
+        """``text`` as this configuration hands it to its family's core (the lab's NLTK string input: characters)."""
+        return text
+
     def describe(self) -> str:
         """The dialect and the options that differ from its defaults, in the CLI's ``KEY=VALUE`` words."""
         parts = [f"{k}={_text(v)}" for k, v in self.options + self._extra_key()]
@@ -145,6 +149,9 @@ class BleuConfig(_DialectConfig):
         from explainer.bleu import get_dialect
 
         return get_dialect(dialect, **options)
+
+    def core_text(self, text: str) -> str:
+        return bleu_input(text, self)
 
     @property
     def scale(self) -> float:

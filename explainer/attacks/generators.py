@@ -22,7 +22,7 @@ from explainer.options import OptionSpec, bind_options
 __all__ = [
     "Generated", "FUNCTION_WORDS", "repeat_word", "keep_safest", "truncate", "shuffle_words",
     "permute_chunks", "mismatch_sites", "swap_noun_phrases", "insert_negation", "stuff_function_words",
-    "concatenate_references", "stitch_references", "pad_corpus", "GENERATORS", "GeneratorSpec",
+    "concatenate_references", "stitch_references", "pad_corpus", "GENERATORS", "GeneratorSpec", "default_repeat_word",
 ]
 
 # English function words (closed-class: articles, prepositions, conjunctions, auxiliaries, pronouns).
@@ -63,30 +63,41 @@ def _ref_max_counts(refs_tokens: Sequence[Sequence[str]]) -> Counter:
     return out
 
 
+def default_repeat_word(references: Sequence[str]) -> str:
+    """The word the repetition attack repeats when none is given: the most frequent reference word (case aside:
+    "The" and "the" count together, the first to appear on a tie), written as the references write it most often
+    — as sacreBLEU's tokenizer sees it, case kept, since sacreBLEU is case-sensitive ("The" when the references
+    only have "The"); "" when the references have no word."""
+    refs_tok = [bleu_tokens(r) for r in references]
+    clip = _ref_max_counts(refs_tok)
+    freq = Counter(t for toks in refs_tok for t in toks if any(ch.isalnum() for ch in t))
+    if not freq:
+        return ""
+    low = Counter()
+    for t, n in freq.items():
+        low[t.lower()] += n
+    order = [t.lower() for toks in refs_tok for t in toks]
+    group = max(low, key=lambda w: (low[w], -order.index(w)))
+    return max((t for t in freq if t.lower() == group), key=lambda t: (clip[t], freq[t]))
+
+
 def repeat_word(candidate: str, references: Sequence[str], word: str | None = None,
                 count: int | None = None) -> Generated:
     """Emit one reference word over and over (Papineni's 'the the the ...')."""
     refs_tok = [bleu_tokens(r) for r in references]
     clip = _ref_max_counts(refs_tok)
     if not word:
-        low = [[t.lower() for t in toks] for toks in refs_tok]
-        freq = Counter(t for toks in low for t in toks if any(ch.isalnum() for ch in t))
-        if not freq:
+        word = default_repeat_word(references)
+        if not word:
             return Generated("repeat", candidate, "The references have no word to repeat.", False)
-        word = max(freq, key=lambda t: (freq[t], -_first_index(low, t)))
     word = word.strip().split()[0] if word.strip() else "the"
     n = count if count is not None else max(len(_words(candidate)), 7)
     n = max(1, min(int(n), 500))
-    return Generated("repeat", " ".join([word] * n),
-                     f"'{word}' × {n}; BLEU clips it at {clip.get(word, 0)} (its largest count in one reference).",
-                     details={"word": word, "count": n, "clip": clip.get(word, 0)})
-
-
-def _first_index(refs_tok, t):
-    for toks in refs_tok:
-        if t in toks:
-            return toks.index(t)
-    return 10 ** 9
+    c = clip.get(word, 0)
+    why = ("its largest count in one reference" if c else
+           "it is in no reference as written: sacreBLEU is case-sensitive")
+    return Generated("repeat", " ".join([word] * n), f"'{word}' × {n}; BLEU clips it at {c} ({why}).",
+                     details={"word": word, "count": n, "clip": c})
 
 
 def keep_safest(candidate: str, references: Sequence[str]) -> Generated:
@@ -102,15 +113,16 @@ def keep_safest(candidate: str, references: Sequence[str]) -> Generated:
     if not kept:
         return Generated("safest", candidate, "No candidate word occurs in a reference; nothing is safe.", False)
     return Generated("safest", " ".join(kept),
-                     f"Kept {len(kept)} of {len(bleu_tokens(candidate))} tokens: only words a reference contains.")
+                     f"Kept {len(kept)} of {_count(len(bleu_tokens(candidate)), 'token')}: only words a reference "
+                     "contains.")
 
 
 def truncate(candidate: str, k: int = 5) -> Generated:
     w = _words(candidate)
     k = max(0, int(k))
     if k >= len(w):
-        return Generated("truncate", candidate, f"The candidate has only {len(w)} words; nothing cut.", False)
-    return Generated("truncate", " ".join(w[:k]), f"Kept the first {k} of {len(w)} words.")
+        return Generated("truncate", candidate, f"The candidate has only {_count(len(w), 'word')}; nothing cut.", False)
+    return Generated("truncate", " ".join(w[:k]), f"Kept the first {k} of {_count(len(w), 'word')}.")
 
 
 def shuffle_words(candidate: str, fraction: float = 1.0, seed: int = 0) -> Generated:
@@ -129,7 +141,7 @@ def shuffle_words(candidate: str, fraction: float = 1.0, seed: int = 0) -> Gener
     out = w[:]
     for i, v in zip(pos, perm):
         out[i] = v
-    return Generated("shuffle", " ".join(out), f"Shuffled {m} of {len(w)} word positions (seed {seed}).",
+    return Generated("shuffle", " ".join(out), f"Shuffled {m} of {_count(len(w), 'word position')} (seed {seed}).",
                      out != w)
 
 
@@ -380,22 +392,36 @@ def _detok(toks: Sequence[str]) -> str:
     return re.sub(r"\s+([.,;:!?%)\]])", r"\1", s)
 
 
+_NOT_AFTER = re.compile(r"\s+not\b", re.IGNORECASE)
+
+
 def insert_negation(candidate: str) -> Generated:
-    """Insert 'not' after the first auxiliary or copula; without one, prefix 'It is not true that'."""
-    toks = _WORD_RE.findall(candidate)
-    for i, t in enumerate(toks):
-        if t.lower() in AUXILIARIES:
-            nxt = toks[i + 1].lower() if i + 1 < len(toks) else ""
-            if nxt == "not":
-                out = toks[:i + 1] + toks[i + 2:]
-                return Generated("negate", _detok(out), f"Removed the 'not' after '{t}'.")
-            out = toks[:i + 1] + ["not"] + toks[i + 1:]
-            return Generated("negate", _detok(out), f"Inserted 'not' after '{t}'.")
-    if not toks:
+    """Insert 'not' after the first auxiliary or copula (or remove the 'not' that follows it); without one, prefix
+    'It is not true that'. Only that word changes: the rest of the text is kept character for character (a
+    retokenised "2, 000" would change BLEU by itself)."""
+    words = list(_WORD_RE.finditer(candidate))
+    for m in words:
+        if m.group().lower() in AUXILIARIES:
+            nxt = _NOT_AFTER.match(candidate, m.end())
+            if nxt:
+                return Generated("negate", candidate[:m.end()] + candidate[nxt.end():],
+                                 f"Removed the 'not' after '{m.group()}'.")
+            return Generated("negate", candidate[:m.end()] + " not" + candidate[m.end():],
+                             f"Inserted 'not' after '{m.group()}'.")
+    if not words:
         return Generated("negate", candidate, "Empty candidate.", False)
-    first = toks[0] if toks[0].isupper() and len(toks[0]) > 1 else toks[0][:1].lower() + toks[0][1:]
-    return Generated("negate", _detok(["It", "is", "not", "true", "that", first] + toks[1:]),
+    m = words[0]
+    first = m.group()
+    if not (first.isupper() and len(first) > 1):
+        first = first[:1].lower() + first[1:]
+    lead = candidate[:m.start()]
+    return Generated("negate", lead + "It is not true that " + first + candidate[m.end():],
                      "No auxiliary verb found; prefixed 'It is not true that'.")
+
+
+def _count(n: int, word: str) -> str:
+    """"1 reference", "2 references" (never "1 words")."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def stuff_function_words(candidate: str, references: Sequence[str], n: int = 8) -> Generated:
@@ -476,8 +502,10 @@ def stitch_references(references: Sequence[str], min_share: float = 0.2, max_wor
     budget = _Budget(max_work, budget_seconds)
     refs = [r.split() for r in references if r.strip()]
     if len(refs) < 2:
-        return Generated("stitch", references[0] if references else "", "Stitching needs at least two "
-                         "non-empty references.", False, {"capped": "", "evaluations": 0})
+        # nothing is generated: a reference itself is no stitch (it scored 100 against itself)
+        return Generated("stitch", "", f"Stitching needs at least two non-empty references; "
+                         f"{_count(len(refs), 'reference')} given, so nothing was generated.", False,
+                         {"capped": "", "evaluations": 0})
     search = _StitchSearch(refs, min_share, budget)
     # step 1: every ordered pair of references (the head of one, the tail of another)
     per_start = max(1, evals_per_step // len(refs))
@@ -487,8 +515,7 @@ def stitch_references(references: Sequence[str], min_share: float = 0.2, max_wor
         why = ("The search was capped before any stitch could be scored; nothing is offered." if budget.capped
                else "The references are too short to stitch (each fragment needs 2 words and a fair share of "
                     "the output).")
-        return Generated("stitch", " ".join(refs[0]), why, False,
-                         {"capped": budget.capped, "evaluations": search.evals})
+        return Generated("stitch", "", why, False, {"capped": budget.capped, "evaluations": search.evals})
     frags, current = best
     # further steps: bring in another reference while BLEU does not fall
     while len(frags) < len(refs) and not budget.exhausted():

@@ -84,6 +84,14 @@ class Preset:
     lesson: str
     citation: str
     metrics: tuple[str, ...] = DEFAULT_METRICS
+    # the second text is a legitimate alternative (an extractive summary), not a trick: the verdicts say which text
+    # each metric rates higher, not that it was fooled
+    legitimate: bool = False
+
+    @property
+    def judgement(self) -> str:
+        """How the lab judges the metrics on this preset: "attack", "preference" or "config"."""
+        return "preference" if self.legitimate else self.kind
 
 
 @dataclass
@@ -194,7 +202,8 @@ _P = [
            {"unclipped_p1": "fooled", "bleu": "resisted", "rouge1_p": "resisted"},
            "Plain precision would give 'the ×7' a perfect 7/7; clipping each word at its largest count in "
            "one reference (BLEU) or at the reference count (ROUGE) defeats the trick — and case-sensitive "
-           "sacreBLEU clips at 1, not the paper's 2, because both references start with 'The'.",
+           "sacreBLEU clips at 1, not the paper's 2: the capital 'The' that opens reference 1 is another word to "
+           "it (reference 2, 'There is a cat on the mat.', has one 'the').",
            PAPINENI + " §2.1 (modified n-gram precision)",
            metrics=DEFAULT_METRICS + ("unclipped_p1",)),
     Preset("brevity", "Safe and short", "G2", "attack",
@@ -274,8 +283,9 @@ _P = [
            {"bleu": "fooled", "rouge1_r": "fooled", "rouge1_f": "resisted"},
            "With several references BLEU clips each n-gram against the reference where it is most frequent, "
            "so pasting all references together is almost all matches; ROUGE recall reaches 1 while F drops.",
-           "Sun, Shapira, Dagan & Nenkova 2019, How to Compare Summarizers without Target Length? "
-           "(NeuralGen) — https://aclanthology.org/W19-2303/"),
+           PAPINENI + " §2.1 (each n-gram clipped at its largest count in any one reference; the closest "
+           "reference length); on ROUGE F1 against length, not concatenation: Sun, Shapira, Dagan & Nenkova 2019, "
+           "How to Compare Summarizers without Target Length? (NeuralGen) — https://aclanthology.org/W19-2303/"),
     Preset("stitched-refs", "Frankenstein (stitched references)", "G10", "attack",
            (_v("Honest translation",
                "the president met the british prime minister in paris on tuesday to talk about trade", R_G10),
@@ -298,10 +308,11 @@ _P = [
                "a fire destroyed a warehouse in the port on sunday night causing millions in damage")),
            ("rouge1_f", "rouge2_f", "rougeL_f", "bleu"),
            {"rouge1_f": "fooled", "rouge2_f": "fooled", "rougeL_f": "fooled", "bleu": "fooled"},
-           "News references reuse the article's first sentence, so copying it beats an honest written "
-           "summary on every overlap metric — lead baselines are famously hard to beat on ROUGE.",
+           "News references reuse the article's first sentence, so copying it — a legitimate extractive summary, "
+           "not a trick — is rated above an honest written summary by every overlap metric: they reward the "
+           "source's wording, and lead baselines are famously hard to beat on ROUGE.",
            "See, Liu & Manning 2017 (ACL) — https://aclanthology.org/P17-1099/; Kryściński et al. 2019 "
-           "(EMNLP) — https://aclanthology.org/D19-1051/"),
+           "(EMNLP) — https://aclanthology.org/D19-1051/", legitimate=True),
     Preset("paraphrase", "Paraphrase punished", "F1", "attack",
            (_v("Valid paraphrase", "Nobody was bothered by this.", "This did not bother anybody."),
             _v("Opposite meaning, reference words", "This did bother everybody.", "This did not bother anybody.")),
@@ -356,7 +367,9 @@ _P = [
            ("bleu", "rouge1_f"),
            {"bleu": "changed", "rouge1_f": "unchanged"},
            "BLEU is a parameterised metric: the same pair scores anywhere from single digits to ~58 "
-           "depending on the tokenizer, so a BLEU without its signature is not comparable.",
+           "depending on the tokenizer, so a BLEU without its signature is not comparable. On whole test sets "
+           "the spread is smaller but real: Post (2018) measured differences of up to 1.8 BLEU between commonly "
+           "used configurations at corpus level.",
            "Post 2018, A Call for Clarity in Reporting BLEU Scores (WMT) — https://aclanthology.org/W18-6319/"),
     Preset("case", "Case", "C2", "config",
            (_v("case-sensitive (default)", "THE CAT SAT ON THE MAT", ("the cat sat on the mat",)),
@@ -490,6 +503,7 @@ class LessonCard:
     citation: str
     why_no_numbers: str
     section: str = ""  # a lab section that demonstrates it, if any
+    demo: str = ""     # a demonstration on published data the card shows (explainer.attacks.outliers: "outliers")
 
 
 LESSON_CARDS: dict[str, LessonCard] = {c.id: c for c in [
@@ -506,12 +520,14 @@ LESSON_CARDS: dict[str, LessonCard] = {c.id: c for c in [
                "re-scored by the real packages.", section="optimizer"),
     LessonCard("small-differences", "Reading small BLEU gaps as real", "C11",
                "Small BLEU improvements frequently do not correspond to improvements people can see, and "
-               "metric–human correlations are inflated by outlier systems; pair every BLEU delta with a "
-               "significance test (paired bootstrap resampling, Koehn 2004 — sacreBLEU's --paired-bs).",
+               "metric–human correlations are inflated by outlier systems (below: WMT19's own systems, one left "
+               "out); pair every BLEU delta with a significance test (paired bootstrap resampling, Koehn 2004 — "
+               "sacreBLEU's --paired-bs).",
                "Mathur, Baldwin & Cohn 2020, Tangled up in BLEU (ACL) — "
                "https://aclanthology.org/2020.acl-main.448/; Koehn 2004, Statistical Significance Tests for "
                "Machine Translation Evaluation (EMNLP) — https://aclanthology.org/W04-3250/",
-               "Advice about reading and reporting results: the catalogue gives no input to score."),
+               "Advice about reading and reporting results: the catalogue gives no input to score; the "
+               "demonstration uses WMT19's published system scores.", demo="outliers"),
     LessonCard("many-valid-outputs", "Tasks with many valid outputs", "C12",
                "Overlap metrics assume the references cover the good outputs. Where many different outputs "
                "are valid, as in dialogue, BLEU, METEOR and ROUGE correlate very weakly with human judgments "

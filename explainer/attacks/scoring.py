@@ -44,31 +44,46 @@ from explainer.rouge.lcs import lcs_length
 __all__ = [
     "METRICS", "Metric", "BleuConfig", "RougeConfig", "SENTENCE_BLEU", "CORPUS_BLEU", "ROUGE_SCORE", "Scores",
     "score", "score_corpus", "sentence_config", "FastScorer", "metric_label", "format_metric", "bleu_tokens",
-    "bleu_input", "nltk_characters", "sacrebleu_metric",
+    "bleu_input", "nltk_characters", "sacrebleu_metric", "family_measure",
 ]
 
 
 @dataclass(frozen=True)
 class Metric:
+    """One number of the lab's lessons: ``family`` is the metric family it belongs to (its group in a table) and
+    ``measure`` the family's measure it equals (its key in ``family.scores``), or "" for a part of a metric (a
+    brevity penalty, a precision) that no family reports as its score."""
+
     key: str
     label: str
     scale: float  # 100 for BLEU, 1 for everything else
     help: str
+    family: str = ""
+    measure: str = ""
 
 
 METRICS: dict[str, Metric] = {m.key: m for m in [
-    Metric("bleu", "BLEU", 100.0, "BLEU (0-100) of the variant's dialect and options"),
-    Metric("bleu_bp", "BLEU brevity penalty", 1.0, "exp(1 - r/c) when the candidate is shorter, else 1"),
-    Metric("rouge1_p", "ROUGE-1 P", 1.0, "rouge-score unigram precision"),
-    Metric("rouge1_r", "ROUGE-1 R", 1.0, "rouge-score unigram recall"),
-    Metric("rouge1_f", "ROUGE-1 F", 1.0, "rouge-score unigram F1"),
-    Metric("rouge2_f", "ROUGE-2 F", 1.0, "rouge-score bigram F1"),
-    Metric("rougeL_f", "ROUGE-L F", 1.0, "rouge-score longest-common-subsequence F1"),
-    Metric("rougeLsum_f", "ROUGE-Lsum F", 1.0, "rouge-score summary-level LCS F1 (sentences = lines)"),
-    Metric("sent_bleu_mean", "mean sentence BLEU", 100.0, "average of sacrebleu.sentence_bleu over segments"),
+    Metric("bleu", "BLEU", 100.0, "BLEU (0-100) of the variant's dialect and options", "bleu", "score"),
+    Metric("bleu_bp", "BLEU brevity penalty", 1.0, "exp(1 - r/c) when the candidate is shorter, else 1", "bleu"),
+    Metric("rouge1_p", "ROUGE-1 P", 1.0, "rouge-score unigram precision", "rouge"),
+    Metric("rouge1_r", "ROUGE-1 R", 1.0, "rouge-score unigram recall", "rouge"),
+    Metric("rouge1_f", "ROUGE-1 F", 1.0, "rouge-score unigram F1", "rouge", "rouge1"),
+    Metric("rouge2_f", "ROUGE-2 F", 1.0, "rouge-score bigram F1", "rouge", "rouge2"),
+    Metric("rougeL_f", "ROUGE-L F", 1.0, "rouge-score longest-common-subsequence F1", "rouge", "rougeL"),
+    Metric("rougeLsum_f", "ROUGE-Lsum F", 1.0, "rouge-score summary-level LCS F1 (sentences = lines)", "rouge",
+           "rougeLsum"),
+    Metric("sent_bleu_mean", "mean sentence BLEU", 100.0, "average of sacrebleu.sentence_bleu over segments",
+           "bleu"),
     Metric("unclipped_p1", "unigram precision without clipping", 1.0,
-           "share of candidate words found in some reference, counting repeats (what clipping prevents)"),
+           "share of candidate words found in some reference, counting repeats (what clipping prevents)", "bleu"),
 ]}
+
+
+def family_measure(key: str) -> tuple[str, str] | None:
+    """(family, measure key) of a lab metric that is a family's own score (``rouge1_f`` -> ROUGE's ``rouge1``), or
+    None for a part of a metric (a brevity penalty, a precision)."""
+    m = METRICS.get(key)
+    return (m.family, m.measure) if m is not None and m.measure else None
 
 DEFAULT_METRICS = ("bleu", "bleu_bp", "rouge1_p", "rouge1_r", "rouge1_f", "rouge2_f", "rougeL_f")
 

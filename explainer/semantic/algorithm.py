@@ -21,12 +21,12 @@ from explainer.errors import ExplainerInputError
 from explainer.semantic import limits
 from explainer.semantic.cores import one_blas_thread
 from explainer.semantic.dialects import SemanticDialect
-from explainer.semantic.embed import embed, embed_stream
+from explainer.semantic.embed import embed, embed_stream, run_cost
 from explainer.semantic.model import load_model
 from explainer.semantic.refstore import REFERENCE_STORE
 from explainer.semantic.scores import SemanticCorpusScores, SemanticScores
 
-__all__ = ["explain_segment", "score_segment", "score_systems"]
+__all__ = ["explain_segment", "score_segment", "score_systems", "segment_cost"]
 
 
 def _read_segment(d: SemanticDialect, candidate: str, references: Sequence[str]):
@@ -44,6 +44,13 @@ def explain_segment(d: SemanticDialect, candidate: str, references: Sequence[str
     with one_blas_thread():
         embs = embed(model, [cand.ids] + [r.ids for r in refs])
         return d.build_trace(model, cand, refs, embs[0], embs[1:], d.context(model, [cand], [refs]))
+
+
+def segment_cost(d: SemanticDialect, candidate: str, references: Sequence[str]) -> int:
+    """What :func:`score_segment` would cost the model (``embed.run_cost`` of the texts not yet embedded), counted
+    from the word pieces before the model runs."""
+    _, cand, refs = _read_segment(d, candidate, references)
+    return run_cost([cand.ids] + [r.ids for r in refs])
 
 
 def score_segment(d: SemanticDialect, candidate: str, references: Sequence[str]) -> SemanticScores:

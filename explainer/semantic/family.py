@@ -16,6 +16,8 @@ from explainer.family import CorpusScores, Measure, MeasureScores, MetricFamily
 __all__ = ["SEMANTIC", "SemanticFamily", "MEASURE_LABELS"]
 
 #: a measure's name in a column header
+#: a difference below this (on a 0-1 scale) is float32 rounding, not the texts: a few units of float32's 1.2e-7
+FLOAT32_NOISE = 1e-6
 MEASURE_LABELS = {"sts": "STS", "f1": "BERTScore F", "precision": "BERTScore P", "recall": "BERTScore R"}
 
 
@@ -31,7 +33,18 @@ class SemanticFamily(MetricFamily):
 
     def measures(self, d) -> tuple[Measure, ...]:
         keys = [d.headline] + [m for m in d.measures if m != d.headline]
-        return tuple(Measure(k, MEASURE_LABELS.get(k, k), float(d.scale), True, 4) for k in keys)
+        # float32 model: a text embedded alone or in a padded batch differs in the last float32 digits
+        res = FLOAT32_NOISE * float(d.scale)
+        return tuple(Measure(k, MEASURE_LABELS.get(k, k), float(d.scale), True, 4, res) for k in keys)
+
+    def bounded_scores(self, d, candidate, references, *, seconds: float) -> dict[str, float] | None:
+        # the model's cost is its word pieces, counted (fast) before it runs; texts already embedded are free
+        from explainer.semantic.algorithm import segment_cost
+        from explainer.semantic.embed import COST_PER_SECOND
+
+        if segment_cost(d, candidate, list(references)) > seconds * COST_PER_SECOND:
+            return None
+        return self.scores(d, candidate, references)
 
     def explain(self, d, candidate, references):
         from explainer.semantic.algorithm import explain_segment

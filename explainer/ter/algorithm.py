@@ -16,12 +16,19 @@ from explainer.errors import ExplainerInputError
 from explainer.gcpause import gc_paused
 from explainer.ter.checks import check_references, normalize_corpus_input, normalize_segment_input
 from explainer.ter.dialects import LibraryWarning, TerDialect
-from explainer.ter.limits import MAX_TRACE_WORK, Budget, check_corpus_trace_size, check_tokens, check_trace_size
+from explainer.ter.limits import (
+    MAX_TRACE_WORK,
+    Budget,
+    TraceTooLarge,
+    check_corpus_trace_size,
+    check_tokens,
+    check_trace_size,
+)
 from explainer.ter.spans import token_spans
 from explainer.ter.trace import TerCorpusTrace, TerReferenceTrace, TerStats, TerText, TerTrace
 
 __all__ = ["prepare_references", "candidate_stats", "segment_stats", "score_segment", "score_corpus",
-           "explain_segment", "explain_corpus", "build_segment_trace", "nrefs_of", "text_of"]
+           "explain_segment", "explain_corpus", "build_segment_trace", "nrefs_of", "text_of", "bounded_segment_stats"]
 
 
 def nrefs_of(references: Sequence[Sequence[str]]) -> int | str:
@@ -92,6 +99,23 @@ def score_corpus(d: TerDialect, candidates, references, *, prepared: list | None
     summed = d.sum_stats(stats)
     return TerStats(d.name, d.metric_name, d.combine(summed), summed, _signature(d, nrefs_of(references)),
                     d.options_dict(), chosen, warns, err, segment_stats=stats, reference_edits=edits)
+
+
+def bounded_segment_stats(d: TerDialect, candidate: str, references: Sequence[str], work: int) -> list | None:
+    """``[num_edits, ref_length]`` of one segment by the recorded search (the same numbers as
+    :func:`score_segment`), or None when the search needs more than ``work`` units (edit-distance cells and position
+    pairs; :data:`explainer.ter.limits.WORK_PER_SECOND` per second of CPU)."""
+    candidate, references = normalize_segment_input(candidate, references)
+    check_references([references])
+    words_h = _words(d, candidate, "the candidate")
+    prepared = prepare_references(d, references)
+    budget = Budget(work)
+    try:
+        per = [d.explain_pair(words_h, r, budget, index=k) for k, r in enumerate(prepared)]
+    except TraceTooLarge:
+        return None
+    edits = [p.num_edits for p in per]
+    return [edits[d.select_reference(edits)], d.reference_length([p.ref_length for p in per])]
 
 
 # ---------------------------------------------------------------------------------------- full trace

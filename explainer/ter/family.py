@@ -36,6 +36,14 @@ class TerFamily(MetricFamily):
 
         return {"score": float(score_segment(d, candidate, list(references)).score)}
 
+    def bounded_scores(self, d, candidate, references, *, seconds: float) -> dict[str, float] | None:
+        # the recorded shift search counts its work (explainer.ter.limits.WORK_PER_SECOND units ~ 1 s of CPU)
+        from explainer.ter.algorithm import bounded_segment_stats
+        from explainer.ter.limits import WORK_PER_SECOND
+
+        stats = bounded_segment_stats(d, candidate, list(references), max(1, int(seconds * WORK_PER_SECOND)))
+        return None if stats is None else {"score": float(d.combine(stats).score)}
+
     def signature(self, d, n_refs: int = 1) -> str:
         return d.signature(n_refs)
 

@@ -22,7 +22,7 @@ from typing import Sequence
 from explainer.errors import ExplainerInputError, TraceTooLarge
 
 __all__ = ["MAX_TEXT_TOKENS", "MAX_TRACE_CHARS", "MAX_CORPUS_TRACE_CHARS", "MAX_TRACE_WORK", "check_tokens",
-           "check_trace_size", "check_corpus_trace_size", "TraceTooLarge", "TooManyTokens", "Budget"]
+           "check_trace_size", "check_corpus_trace_size", "TraceTooLarge", "TooManyTokens", "Budget", "WORK_PER_SECOND"]
 
 #: words of one text (candidate or reference) after TER's tokenization
 MAX_TEXT_TOKENS = 1_000
@@ -33,6 +33,9 @@ MAX_CORPUS_TRACE_CHARS = 1_500_000
 #: edit-distance cells computed + position pairs scanned by one segment's full trace (every reference): about
 #: 1 s of CPU on a busy 2-core machine (docs/ter.md "Limits")
 MAX_TRACE_WORK = 1_000_000
+#: work units of the recorded search per second of CPU (the measure behind MAX_TRACE_WORK), for callers that bound
+#: TER in seconds (``TER.bounded_scores``: the Gaming lab's sweeps and optimizer)
+WORK_PER_SECOND = MAX_TRACE_WORK
 
 
 class TooManyTokens(ExplainerInputError):

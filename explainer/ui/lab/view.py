@@ -1,5 +1,5 @@
-"""Gaming lab: pure view helpers (no Streamlit) - comparison tables as escaped HTML, Explain-page
-permalinks for any candidate, and the lab's own permalink parameters."""
+"""Gaming lab: pure view helpers (no Streamlit) - the lesson's numbers as escaped HTML, links to the Explain and
+Teach pages for any candidate or preset, the preset's JSON, and the recorder of a long run's snapshots."""
 from __future__ import annotations
 
 import html
@@ -20,37 +20,45 @@ from explainer.attacks.scoring import (
 )
 from explainer.ui.highlight import escape_text
 
-__all__ = ["explain_query", "explain_href", "variant_links", "comparison_html", "verdict_badge", "delta_text",
-           "pair_table_html", "preset_json", "LAB_CSS", "LAB_LARGE_CSS", "SECTIONS", "preset_label"]
+__all__ = ["explain_query", "explain_href", "page_href", "variant_links", "details_html", "delta_text",
+           "pair_table_html", "preset_json", "LAB_CSS", "LAB_LARGE_CSS", "LAB_PAGE_CSS", "SECTIONS", "preset_label",
+           "RunRecorder", "teach_query"]
 
 SECTIONS = {"presets": "Presets", "generators": "Attack generators", "sweeps": "Sweeps",
             "optimizer": "Metric optimizer"}
 
-VERDICT_STYLE = {  # colour-blind safe (Okabe-Ito) + a symbol and the word itself
-    "fooled": ("#D55E00", "✗ fooled"),
-    "fooled_tie": ("#D55E00", "✗ fooled (same score)"),
-    "resisted": ("#009E73", "✓ resisted"),
-    "tie": ("#6E6E6E", "= tie / n/a"),
-    "changed": ("#E69F00", "≠ changed"),
-    "unchanged": ("#0072B2", "= unchanged"),
-}
-
-# "Large text (projector)": the headline metrics' scores (BLEU, ROUGE F) as large as a headline (28 px with the
-# page's 20 px root), the counts row at the table's size
+# "Large text (projector)": the verdict table's numbers larger (25 px with the page's 20 px root), the counts row
+# at the table's size; the lab's sidebar holds only the page list and this toggle, so it keeps its own width (the
+# other pages widen it for their settings: 440 px of a 1280 px projector)
 LAB_LARGE_CSS = """<style>
-table.lab-table tr.head td[data-metric]{font-size:1.4rem}
+table.lab-verdicts td[data-col]{font-size:1.25rem}
 table.lab-table td.lab-counts{font-size:1rem}
+[data-testid="stSidebar"][data-collapsed="false"]{min-width:0}
+</style>"""
+
+# the page's chrome kept short, so that a preset's verdict table starts above the fold of a 1280x720 projector
+LAB_PAGE_CSS = """<style>
+[data-testid="stMainBlockContainer"]{padding-top:3.2rem;padding-left:2rem;padding-right:2rem}
+[data-testid="stMainBlockContainer"] h1{padding-top:0;font-size:2.25rem}
 </style>"""
 
 LAB_CSS = """
 <style>
-.lab-box{border:1px solid rgba(128,128,128,.45);border-radius:6px;padding:.55em .8em;margin:.2em 0 .6em 0;
- font-size:1.05rem;line-height:1.5;white-space:pre-wrap;word-break:break-word}
-.lab-label{font-weight:600;font-size:1.02rem;margin-top:.3em}
+.lab-box{border:1px solid rgba(128,128,128,.45);border-radius:6px;padding:.4em .7em;margin:.15em 0 .45em 0;
+ font-size:1.05rem;line-height:1.45;white-space:pre-wrap;word-break:break-word}
+.lab-label{font-weight:600;font-size:1.02rem;margin-top:.2em}
 .lab-scroll{overflow-x:auto;max-width:100%;scrollbar-width:auto;
  scrollbar-color:rgba(128,128,128,.85) rgba(128,128,128,.18);padding-bottom:.2rem}
 .lab-opts{font-family:monospace;font-size:max(14px,.875rem);opacity:.85;overflow-wrap:anywhere}
-table.lab-table{border-collapse:collapse;width:100%;font-size:1rem;margin:.4em 0 1em 0}
+.lab-head{margin:.1em 0 .2em 0}
+.lab-head .lab-title{font-size:1.5rem;font-weight:600;margin-right:.6em}
+.lab-head .lab-kind{opacity:.75;font-size:max(14px,.95rem)}
+.lab-texts{display:grid;grid-template-columns:minmax(7em,13em) minmax(0,1fr);gap:.15rem .8rem;align-items:center;
+ margin-bottom:.3rem}
+.lab-texts .lab-tl{font-weight:600;font-size:max(14px,.95rem);line-height:1.25}
+.lab-texts .lab-box{margin:0;padding:.2em .6em;line-height:1.35}
+.lab-against{font-size:max(14px,.85rem);opacity:.8;margin:.05em 0 .2em .2em}
+table.lab-table{border-collapse:collapse;width:100%;font-size:1rem;margin:.4em 0 .6em 0}
 table.lab-table th,table.lab-table td{border-bottom:1px solid rgba(128,128,128,.35);padding:.35em .6em;
  text-align:right;vertical-align:top}
 table.lab-table td.lab-counts{font-size:.9rem}
@@ -60,6 +68,19 @@ table.lab-table tr.head td{font-weight:600}
  font-weight:600;font-size:.9rem}
 .lab-delta-up{color:#D55E00;font-weight:600}
 .lab-delta-down{color:#0072B2;font-weight:600}
+table.lab-verdicts th{text-align:center;vertical-align:bottom;white-space:nowrap}
+table.lab-verdicts th:first-child{text-align:left}
+table.lab-verdicts th.lab-fam{border-bottom:2px solid rgba(128,128,128,.5)}
+table.lab-verdicts td small{display:block;font-size:max(14px,.8rem)}
+table.lab-verdicts tr.lab-verdict-row td{border-top:2px solid rgba(128,128,128,.5);text-align:center}
+table.lab-verdicts .lab-verdict{white-space:normal;font-size:max(14px,.85rem);padding:.05em .3em;line-height:1.25}
+table.lab-verdicts .lab-why{display:block;font-weight:400;font-size:max(14px,.8rem)}
+table.lab-verdicts td.lab-rowlabel{white-space:normal;min-width:7em;max-width:16em}
+table.lab-verdicts th,table.lab-verdicts td{padding:.3em .22em}
+table.lab-verdicts tr.lab-verdict-row td:first-child{text-align:left}
+table.lab-verdicts thead tr+tr th:first-child{white-space:nowrap;text-align:center}
+table.lab-verdicts th.lab-lesson,table.lab-verdicts thead tr+tr th.lab-lesson:first-child{white-space:normal;
+ max-width:9em;font-size:max(14px,.9rem);line-height:1.2}
 @media (max-width:1300px){
  table.lab-table th,table.lab-table td{padding:.3em .35em}
  table.lab-table th:first-child,table.lab-table td:first-child{white-space:normal}
@@ -72,7 +93,8 @@ table.lab-table tr.head td{font-weight:600}
 def preset_label(pid: str) -> str:
     if pid in LESSON_CARDS:
         c = LESSON_CARDS[pid]
-        return f"{c.catalogue} · {c.title} (lesson card, no numbers)"
+        what = "lesson with a demonstration" if c.demo else "lesson card, no numbers"
+        return f"{c.catalogue} · {c.title} ({what})"
     p = PRESETS[pid]
     return f"{p.catalogue} · {p.title}"
 
@@ -103,17 +125,30 @@ def _link_choice(family: str, config):
     return choice_for(family, config.dialect, config.given)
 
 
-def explain_href(page_url: str, query: str) -> str:
-    """Link to the Explain page (the app's default page, at the app root) from the lab page's URL
-    (``http://host:8501/gaming_lab``, maybe with a trailing "/" or under a path prefix); without a URL, a
-    relative link."""
+def page_href(page_url: str, path: str, query: str) -> str:
+    """Link to the app's page at ``path`` ("" for the Explain page, the app's default page at its root) from this
+    page's URL (``http://host:8501/gaming_lab``, maybe with a trailing "/" or under a path prefix); without a URL,
+    a relative link."""
     base = (page_url or "").split("?", 1)[0].split("#", 1)[0].rstrip("/")
     if "://" not in base:
-        return "./?" + query
+        return f"./{path}?{query}"
     scheme, rest = base.split("://", 1)
-    host, _, path = rest.partition("/")
-    parent = path.rsplit("/", 1)[0] if "/" in path else ""  # drop the page's own path segment
-    return f"{scheme}://{host}/" + (parent + "/" if parent else "") + "?" + query
+    host, _, here = rest.partition("/")
+    parent = here.rsplit("/", 1)[0] if "/" in here else ""  # drop the page's own path segment
+    return f"{scheme}://{host}/" + (parent + "/" if parent else "") + path + "?" + query
+
+
+def explain_href(page_url: str, query: str) -> str:
+    """Link to the Explain page from the lab page's URL (see :func:`page_href`)."""
+    return page_href(page_url, "", query)
+
+
+def teach_query(p, variant: int) -> str | None:
+    """The Teach page's link that makes a lesson of a preset's variant (its texts and settings), or None when the
+    preset is not one text (a corpus preset is not one lesson)."""
+    if any(v.is_corpus for v in p.variants):
+        return None
+    return urlencode({"preset": p.id, "variant": variant + 1})
 
 
 def variant_links(v: Variant) -> list[tuple[str, str]]:
@@ -125,29 +160,18 @@ def variant_links(v: Variant) -> list[tuple[str, str]]:
     return [("", explain_query(v.candidate, list(v.references), v.bleu, v.rouge))]
 
 
-VERDICT_HELP = {
-    "fooled": "the worse text scores higher than the honest one",
-    "fooled_tie": "the worse text scores exactly as high as the honest one: the metric cannot tell them apart, "
-                  "so the attack went unnoticed",
-    "resisted": "the worse text scores lower than the honest one",
-    "tie": "both texts score the same: the metric cannot tell them apart (at a ceiling such as a brevity "
-           "penalty of 1 it simply has nothing to say)",
-    "changed": "the setting changes the number",
-    "unchanged": "the setting does not change the number",
-}
-
-
-def verdict_badge(verdict: str) -> str:
-    colour, text = VERDICT_STYLE.get(verdict, ("#666666", verdict))
-    tip = VERDICT_HELP.get(verdict, "")
-    return (f'<span class="lab-verdict" style="background:{colour}" title="{html.escape(tip, quote=True)}">'
-            f'{html.escape(text)}</span>')
-
-
-def delta_text(metric: str, delta: float) -> str:
+def _delta_text(metric: str, delta: float) -> str:
+    """A delta in the metric's decimals; a change too small for them says so ("+<0.01", never "−0.00")."""
     if abs(delta) <= EPS:
         return "±0"
-    return ("+" if delta > 0 else "−") + format_metric(metric, abs(delta))
+    shown = format_metric(metric, abs(delta))
+    sign = "+" if delta > 0 else "−"
+    if float(shown) == 0:
+        return sign + "<" + ("0.1" if "." in shown and len(shown.split(".")[1]) == 1 else "0.01")
+    return sign + shown
+
+
+delta_text = _delta_text
 
 
 def _delta_html(metric: str, delta: float) -> str:
@@ -155,38 +179,48 @@ def _delta_html(metric: str, delta: float) -> str:
     return f'<span class="{cls}">{html.escape(delta_text(metric, delta))}</span>'
 
 
-def comparison_html(res: PresetResult) -> str:
-    """Metric rows x variant columns; each non-baseline variant with its delta and, for attacks, the
-    verdict (configuration traps need no verdict column: a non-zero delta *is* the change; comparison-only
-    variants get none either)."""
+def _bases(res: PresetResult) -> list[int | None]:
+    """Each variant's base for its deltas: the first earlier variant with the same references (none for the first
+    and for a variant whose references are its own: a delta across references says nothing about the texts)."""
+    vs = res.preset.variants
+    return [None] + [next((j for j in range(i) if vs[j].references == vs[i].references), None)
+                     for i in range(1, len(vs))]
+
+
+def _per_segment_only(v: Variant, metric: str) -> bool:
+    """A mean of sentence BLEU has no one brevity penalty, n-gram count or length: each segment has its own."""
+    return v.is_corpus and v.aggregate == "sentence_mean" and metric in ("bleu_bp",)
+
+
+def details_html(res: PresetResult) -> str:
+    """The lesson's numbers: metric rows x variant columns, each variant's delta against its base (the first
+    variant with the same references), and BLEU's matches per order; no verdicts (the verdict table has them)."""
     p = res.preset
-    judged = set(res.judged) if p.kind == "attack" else set()
+    bases = _bases(res)
     head = ["<th>metric</th>"]
     for i, v in enumerate(p.variants):
-        head.append(f"<th>{escape_text(v.label)}" + (" <small>(comparison, no verdict)</small>" if v.compare_only
-                                                      else "") + "</th>")
-        if i > 0:
-            head.append("<th>Δ</th>" + ("<th>verdict</th>" if i in judged else ""))
+        head.append(f"<th>{escape_text(v.label)}</th>" + ("<th>Δ</th>" if bases[i] is not None else ""))
     rows = []
     for m in res.metrics:
-        strong = m in p.headline
-        cells = [f"<td>{'<b>' if strong else ''}{html.escape(metric_label(m))}{'</b>' if strong else ''}</td>"]
-        for i, s in enumerate(res.scores):
-            cells.append(f'<td data-metric="{html.escape(m)}" data-variant="{i}">{format_metric(m, s.values[m])}</td>')
-            if i > 0:
-                cells.append(f'<td data-delta="{html.escape(m)}" data-variant="{i}">'
-                             f'{_delta_html(m, res.deltas[i][m])}</td>')
-                if i in judged:
-                    cells.append(f'<td data-verdict="{html.escape(m)}" data-variant="{i}">'
-                                 f'{verdict_badge(res.shown_verdict(i, m))}</td>')
-        rows.append(f'<tr class="{"head" if strong else ""}">' + "".join(cells) + "</tr>")
+        cells = [f"<td>{html.escape(metric_label(m))}</td>"]
+        for i, (v, s) in enumerate(zip(p.variants, res.scores)):
+            na = _per_segment_only(v, m)
+            shown = "—" if na else format_metric(m, s.values[m])
+            cells.append(f'<td data-metric="{html.escape(m)}" data-variant="{i}">{shown}</td>')
+            if bases[i] is not None:
+                d = "" if na or _per_segment_only(p.variants[bases[i]], m) else _delta_html(
+                    m, s.values[m] - res.scores[bases[i]].values[m])
+                cells.append(f'<td data-delta="{html.escape(m)}" data-variant="{i}">{d}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
     counts = ["<td>BLEU matches / n-grams (1–4)</td>"]
-    for i, s in enumerate(res.scores):
-        counts.append('<td class="lab-counts">' + html.escape(" · ".join(
-            f"{c}/{t}" for c, t in zip(s.bleu_counts, s.bleu_totals))) + "</td>")
-        if i > 0:
-            same = s.bleu_counts == res.scores[0].bleu_counts and s.bleu_totals == res.scores[0].bleu_totals
-            counts.append(f"<td>{'identical' if same else ''}</td>" + ("<td></td>" if i in judged else ""))
+    for i, (v, s) in enumerate(zip(p.variants, res.scores)):
+        per_seg = v.is_corpus and v.aggregate == "sentence_mean"
+        counts.append('<td class="lab-counts">' + ("— (each segment has its own)" if per_seg else html.escape(
+            " · ".join(f"{c}/{t}" for c, t in zip(s.bleu_counts, s.bleu_totals)))) + "</td>")
+        if bases[i] is not None:
+            b = res.scores[bases[i]]
+            same = not per_seg and s.bleu_counts == b.bleu_counts and s.bleu_totals == b.bleu_totals
+            counts.append(f"<td>{'identical' if same else ''}</td>")
     rows.append("<tr>" + "".join(counts) + "</tr>")
     return (f'<div class="lab-scroll"><table class="lab-table"><thead><tr>{"".join(head)}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
@@ -204,7 +238,8 @@ def pair_table_html(metrics: Sequence[str], before: dict, after: dict, before_la
             f'<th>{escape_text(after_label)}</th><th>Δ</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
-def preset_json(res: PresetResult) -> str:
+def preset_json(res: PresetResult, table=None) -> str:
+    """The preset's numbers as JSON: the lesson's (per variant) and, with ``table``, every family's verdicts."""
     p = res.preset
     out = {"id": p.id, "catalogue": p.catalogue, "title": p.title, "kind": p.kind, "lesson": p.lesson,
            "citation": p.citation, "headline": list(p.headline), "variants": []}
@@ -216,6 +251,8 @@ def preset_json(res: PresetResult) -> str:
             "metrics": {m: s.values[m] for m in res.metrics},
             "bleu_counts": s.bleu_counts, "bleu_totals": s.bleu_totals,
             "deltas": res.deltas[i], "verdicts": res.verdicts[i]})
+    if table is not None:
+        out["every_metric"] = table.to_dict()
     return json.dumps(out, ensure_ascii=False, indent=2)
 
 
