@@ -16,10 +16,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from explainer.corpus.report import ReportBase
-from explainer.corpus.significance import Statistic
 from explainer.corpus.testset import TestSet
 from explainer.rouge import explain_rouge_corpus
 from explainer.rouge.trace import RougeCorpusTrace
+from explainer.statistic import Statistic
 
 __all__ = ["RougeSystem", "RougeReport", "rouge_report", "MEASURES"]
 
@@ -50,13 +50,9 @@ class RougeReport(ReportBase):
     _cache: dict = field(default_factory=dict, repr=False)
 
     def statistic(self, i: int, t: str, measure: str = "fmeasure") -> Statistic:
-        vals = self.systems[i].item(t, measure).astype(np.float64)
-        S = len(vals)
+        from explainer.rouge.family import item_statistic
 
-        def score_rows(rows, mode):
-            return (np.asarray(rows, dtype=np.float64)[:, 0] / S).tolist()
-
-        return Statistic(vals[:, None], score_rows, float(vals.sum() / S), resample_dtype=np.float64, integer=False)
+        return item_statistic(self.systems[i].item(t, measure).astype(np.float64))
 
     def aggregate_rows(self) -> list[dict]:
         """Per system and type the dialect's aggregation: low / mid / high (or the mean) of P, R, F."""
