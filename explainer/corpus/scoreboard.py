@@ -154,6 +154,8 @@ def comparison_dict(board: Scoreboard, results: dict | None = None, *, baseline:
     """The whole comparison: ``{"metrics": [column_dict, ...], "systems": names, "n_segments", "n_references"}``
     (``results``: column key -> its paired test, where one was run)."""
     results = results or {}
-    return {"metrics": [column_dict(c, board.names, results.get(c.key), baseline=baseline) for c in board.columns],
+    cols = [{**column_dict(c, board.names, results.get(c.key), baseline=baseline), "n_segments": board.n_segments}
+            for c in board.columns]
+    return {"metrics": cols,
             "systems": [board.names[baseline]] + [n for j, n in enumerate(board.names) if j != baseline],
             "n_segments": board.n_segments, "n_references": board.n_references}

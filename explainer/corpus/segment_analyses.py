@@ -78,11 +78,12 @@ def gains(system: np.ndarray, baseline: np.ndarray, higher_is_better: bool = Tru
     return d if higher_is_better else -d
 
 
-def largest_deltas(system: np.ndarray, baseline: np.ndarray, k: int = 10, *, higher_is_better: bool = True,
+def largest_deltas(sys_scores: np.ndarray, base_scores: np.ndarray, k: int = 10, *, higher_is_better: bool = True,
                    **labels) -> dict:
     """The k segments (1-based ids) where the system is most better and most worse than the baseline (in the
-    measure's direction), and how many are better, worse and equal. ``delta`` is system − baseline."""
-    a, b = np.asarray(system, dtype=np.float64), np.asarray(baseline, dtype=np.float64)
+    measure's direction), and how many are better, worse and equal. ``delta`` is system − baseline; ``labels``
+    (the system's and the baseline's names) go into the record."""
+    a, b = np.asarray(sys_scores, dtype=np.float64), np.asarray(base_scores, dtype=np.float64)
     g = gains(a, b, higher_is_better)
     order = np.argsort(g, kind="stable")
     worse = [int(x) for x in order[:k] if g[x] < 0]
