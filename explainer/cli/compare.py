@@ -328,6 +328,17 @@ def _check_draws(settings, n_segments: int, *, exact: bool = True) -> None:
             raise CliError(f"{e}{more}") from None
 
 
+def _check_system_segments(n_systems: int, n_segments: int, *, exact: bool = True) -> None:
+    """Systems x segments within what the run keeps (every system's statistics), before the work."""
+    from explainer.corpus.testset import MAX_SYSTEM_SEGMENTS
+
+    if n_systems * n_segments > MAX_SYSTEM_SEGMENTS:
+        more = "" if exact else "at least "
+        raise CliError(f"{n_systems} systems x {more}{n_segments:,} segments = {n_systems * n_segments:,}, over the "
+                       f"limit of {MAX_SYSTEM_SEGMENTS:,} per run (every system's statistics are kept); compare fewer "
+                       f"systems at once (at most {MAX_SYSTEM_SEGMENTS // max(n_segments, 1):,} on this test set)")
+
+
 def _precheck(args, systems, settings) -> None:
     """What can be checked before reading: the sizes of regular files, and their lines (the first system's file
     is the one every other is measured against)."""
@@ -342,6 +353,7 @@ def _precheck(args, systems, settings) -> None:
         return
     if S > MAX_SEGMENTS:
         raise CliError(f"{systems[0][1]} has {S:,} lines: more than {MAX_SEGMENTS:,} segments, over the limit")
+    _check_system_segments(len(systems), S)
     _check_draws(settings, S)
     if keep is not None:
         keep.check(S * len(paths), 0)
@@ -365,6 +377,7 @@ def read_blocks(args, systems, on_block, settings=None) -> int:
         n += len(block[0])
         if n > MAX_SEGMENTS:
             raise TestSetError(f"more than {MAX_SEGMENTS:,} segments: over the limit")
+        _check_system_segments(len(systems), n, exact=False)
         if settings is not None:
             _check_draws(settings, n, exact=False)
         if keep is not None:
@@ -568,6 +581,7 @@ def _check_read(args, ts, settings) -> None:
         raise CliError(f"--paired-{settings['paired']} compares systems with a baseline: the input holds one "
                        f"system ({ts.names[0]}); give at least two (TSV columns or --system files)")
     _check_draws(settings, ts.n_segments)
+    _check_system_segments(len(ts.systems), ts.n_segments)
     keep = _keep(args)
     if keep is not None:
         keep.check(ts.n_segments * (len(ts.systems) + ts.n_refs()), 0)

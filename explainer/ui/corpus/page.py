@@ -25,6 +25,7 @@ from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
 from explainer.ui import traps_view
 from explainer.ui.corpus import reproduce as corpus_reproduce
+from explainer.ui.corpus import warmup
 from explainer.ui.corpus.analyses import differ_section
 from explainer.ui.corpus.common import RUN_FIGURES, app_run_if_needed, apply_open_request
 from explainer.ui.corpus.downloads import downloads_section
@@ -33,7 +34,13 @@ from explainer.ui.corpus.lazy import lazy_section
 from explainer.ui.corpus.link import PAGE
 from explainer.ui.corpus.part import CorpusFocus
 from explainer.ui.corpus.parts import corpus_part
-from explainer.ui.corpus.reports import corpus_option_widgets, family_choice, scored_families, shared_result
+from explainer.ui.corpus.reports import (
+    corpus_option_widgets,
+    family_choice,
+    schedule_other_tokenizers,
+    scored_families,
+    shared_result,
+)
 from explainer.ui.corpus.scores import scores_header, scores_table
 from explainer.ui.corpus.segments import segments_fragment
 from explainer.ui.corpus.significance import significance_section
@@ -47,14 +54,17 @@ FRAGMENT_FIGURES = "_cp_fragment_figures"   # the chart keys the analysis fragme
 
 def render() -> None:
     t0 = time.perf_counter()
-    apply_open_request()   # a segment asked for by a click (a callback) before any widget is drawn
-    st.session_state[RUN_FIGURES] = {}      # this run's charts only (and no earlier test set's)
-    link_in()              # before the sidebar: a link (or a sample) may set the settings
-    _render()
-    sync_url()
-    # after the widgets: a link the server dropped whole
-    PAGE.watch()
+    with warmup.page_run():     # the background computations wait while the page runs
+        apply_open_request()   # a segment asked for by a click (a callback) before any widget is drawn
+        st.session_state[RUN_FIGURES] = {}      # this run's charts only (and no earlier test set's)
+        link_in()              # before the sidebar: a link (or a sample) may set the settings
+        shown = _render()
+        sync_url()
+        # after the widgets: a link the server dropped whole
+        PAGE.watch()
     st.session_state["_cp_render_seconds"] = time.perf_counter() - t0
+    if shown is not None:       # after the first view: the other tokenizers' reports while the server is idle
+        schedule_other_tokenizers(*shown)
 
 
 def _header(warns: list[str]):
@@ -157,7 +167,8 @@ def _measure(fs):
     return next(c for c in fs.columns if c.measure.key == key)
 
 
-def _render() -> None:
+def _render():
+    """The page; (the test set, its key, the chosen families' reports) when they are shown, else None."""
     settings, warns = metric_settings.render_settings_sidebar()
     # Every part above the fragments is a container, one slot whatever it draws: Streamlit names a fragment by
     # where it is drawn, and a click in one that comes while the page runs is run after that run under the old
@@ -165,14 +176,14 @@ def _render() -> None:
     with st.container():
         ts = _header(warns)
     if ts is None:
-        return
+        return None
     ss = st.session_state
     with st.container():
         fams = _metrics()
     with st.container():     # the reports' progress bars, their options and errors
         chosen = _reports(ts, fams, settings)
     if chosen is None:
-        return
+        return None
     fs = chosen[0]
     part = corpus_part(fs.fam.name)
     with st.container():
@@ -191,6 +202,7 @@ def _render() -> None:
     _boxed(segments_fragment, part, focus)
     _boxed(downloads_section, part, focus, chosen)
     _boxed(_reproduce_fragment, ts, i, ss["cp_ts_key"])     # "Which settings give …?" for the selected system
+    return ts, ss["cp_ts_key"], chosen
 
 
 def _boxed(section, *args) -> None:

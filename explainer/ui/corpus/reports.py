@@ -20,7 +20,8 @@ from explainer.ui.corpus.parts import corpus_part
 from explainer.ui.progress import Progress
 
 __all__ = ["shared_result", "ReportProgress", "family_report", "corpus_option_specs", "corpus_options",
-           "corpus_option_widgets", "family_choice", "FamilyScores", "scored_families"]
+           "corpus_option_widgets", "family_choice", "FamilyScores", "scored_families", "bound_dialect",
+           "report_key", "compute_report", "schedule_other_tokenizers"]
 
 
 def shared_result(kind: str, key: tuple, compute, ts: TestSet, share: int = 1):
@@ -93,24 +94,67 @@ def family_choice(fam, settings):
     return fam.usable(settings[fam.name])
 
 
-def family_report(ts: TestSet, ts_key: str, fam, settings) -> tuple[Any, Any, tuple]:
-    """(the family's report on the test set, the bound dialect, the report's key) under the page's settings and the
-    family's corpus options; ValueError with a message for the user when the settings do not bind."""
+def bound_dialect(fam, settings):
+    """The family's bound dialect under the page's settings and its corpus options (ValueError with a message for
+    the user when they do not bind)."""
     choice = family_choice(fam, settings)
     extra = corpus_options(fam, choice.dialect)
-    d = fam.core.bind(choice.dialect, **{**choice.options, **extra})
-    key = (fam.name, ts_key, tuple(ts.names), d.key)
+    return fam.core.bind(choice.dialect, **{**choice.options, **extra})
+
+
+def report_key(fam, ts: TestSet, ts_key: str, d) -> tuple:
+    """What a family's report is computed from: the family, the test set, its systems' names, the bound dialect."""
+    return (fam.name, ts_key, tuple(ts.names), d.key)
+
+
+def compute_report(fam, ts: TestSet, ts_key: str, d, progress):
+    """The family's report under the bound dialect ``d`` (its corpus part's), shared by the server's sessions."""
     part = corpus_part(fam.name)
 
     def compute():
-        p = ReportProgress(f"Scoring every system ({fam.label})")
-        try:
-            return part.report(ts, ts_key, fam.core, d, progress=p,
-                               shared=lambda kind, k, c, share=1: shared_result(kind, k, c, ts, share))
-        finally:
-            p.done()
+        return part.report(ts, ts_key, fam.core, d, progress=progress,
+                           shared=lambda kind, k, c, share=1: shared_result(kind, k, c, ts, share))
 
-    return shared_result(fam.name, key, compute, ts), d, key
+    return shared_result(fam.name, report_key(fam, ts, ts_key, d), compute, ts)
+
+
+def family_report(ts: TestSet, ts_key: str, fam, settings) -> tuple[Any, Any, tuple]:
+    """(the family's report on the test set, the bound dialect, the report's key) under the page's settings and the
+    family's corpus options, with a progress bar; ValueError with a message for the user when the settings do not
+    bind."""
+    d = bound_dialect(fam, settings)
+    p = ReportProgress(f"Scoring every system ({fam.label})")
+    try:
+        return compute_report(fam, ts, ts_key, d, p), d, report_key(fam, ts, ts_key, d)
+    finally:
+        p.done()
+
+
+def schedule_other_tokenizers(ts: TestSet, ts_key: str, chosen) -> None:
+    """After a view: the reports of the chosen families for every other tokenizer their dialect offers, computed in
+    the background while the server is idle (``warmup``), so that a change of the tokenizer answers at once."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    from explainer.ui.corpus import warmup
+    from explainer.ui.corpus.common import APPTEST_SESSION
+
+    ctx = get_script_run_ctx()
+    if ctx is None or ctx.session_id == APPTEST_SESSION:      # a page under streamlit.testing: no background work
+        return
+    for fs in chosen:
+        spec = next((o for o in fs.d.option_specs() if o.name == "tokenize"), None)
+        if spec is None:
+            continue
+        opts = dict(fs.d.options)
+        for tok in spec.choices or ():
+            if tok == opts.get("tokenize"):
+                continue
+            try:
+                d = fs.fam.core.bind(fs.d.name, **{**opts, "tokenize": tok})
+            except ValueError:
+                continue
+            warmup.schedule(report_key(fs.fam, ts, ts_key, d),
+                            lambda fam=fs.fam, d=d: compute_report(fam, ts, ts_key, d, warmup.paused_progress))
 
 
 @dataclass
