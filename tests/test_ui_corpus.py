@@ -385,16 +385,16 @@ def test_stored_p_values_belong_to_the_test_set_and_settings_not_to_a_report_obj
 def test_charts_download_holds_the_charts_of_this_run(monkeypatch):
     """The "Charts (HTML)" file is made when the button is pressed, outside the script run: it must hold the
     charts drawn in the last run (not read the session then — it was empty — nor keep an earlier test set's)."""
-    import streamlit
+    from streamlit.delta_generator import DeltaGenerator
 
     made = {}
-    real = streamlit.download_button
+    real = DeltaGenerator.download_button
 
-    def spy(label, data, *args, **kwargs):
+    def spy(self, label, data, *args, **kwargs):      # the buttons are drawn in columns
         made[kwargs.get("key")] = data
-        return real(label, data, *args, **kwargs)
+        return real(self, label, data, *args, **kwargs)
 
-    monkeypatch.setattr(streamlit, "download_button", spy)
+    monkeypatch.setattr(DeltaGenerator, "download_button", spy)
     at = load_sample_page("news-en")
     at.session_state["cp_sec_corpus_vs_mean"] = True      # the section drawn when opened
     at.run()
