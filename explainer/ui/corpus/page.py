@@ -189,9 +189,9 @@ def _render():
     with st.container():
         b, i = _baseline_and_system(list(ts.names))
         col = _measure(fs)
-    focus = CorpusFocus(ts, ss["cp_ts_key"], fs.fam.core, fs.d, fs.report, fs.scores, col.measure,
-                        b, i, settings=settings, shared=lambda kind, k, c, share=1: shared_result(kind, k, c, ts,
-                                                                                                share))
+    focus = CorpusFocus(ts, ss["cp_ts_key"], fs.fam.core, fs.d, fs.report, fs.scores, col.measure, b, i,
+                        settings=settings, chosen=[x.fam.name for x in chosen],
+                        shared=lambda kind, k, c, share=1: shared_result(kind, k, c, ts, share))
     with st.container():
         _warnings_and_traps(ts, chosen, settings, part, focus)
     with st.container():

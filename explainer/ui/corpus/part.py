@@ -38,6 +38,7 @@ class CorpusFocus:
     i: int
     settings: Any = None          # the page's MetricSettings (links to the Explain page)
     shared: Callable[..., Any] | None = None   # shared(kind, key, compute, share=1): the page's shared results
+    chosen: list = field(default_factory=list)   # the families of the scores table (names), this one first
     extra: dict = field(default_factory=dict)
 
     @property

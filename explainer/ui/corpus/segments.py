@@ -248,7 +248,7 @@ def _segment_view(part, focus: CorpusFocus) -> None:
         side_by_side(ts, focus.names, k, j)
     with st.container():
         _segment_summary(part, focus, seg, j, cand, refs)
-    _segment_explanation(cand, refs, focus.family.name, focus.settings)
+    _segment_explanation(cand, refs, focus.chosen or [focus.family.name], focus.settings)
 
 
 def side_by_side(ts: TestSet, names: list[str], k: int, j: int) -> None:
@@ -305,33 +305,35 @@ def _segment_summary(part, focus: CorpusFocus, seg: int, j: int, cand: str, refs
                                 "output does (0 for the n-gram metrics)."))
 
 
-def _segment_explanation(cand: str, refs: list[str], metric: str, settings) -> None:
-    """The Explain page's own headline and one family's steps for this segment, with the same settings."""
+def _segment_explanation(cand: str, refs: list[str], chosen: list[str], settings) -> None:
+    """The Explain page's own headline of the chosen families (``chosen``: their names, the one looked at first)
+    and one family's steps for this segment, with the same settings."""
     from explainer.ui import compute as shared_compute
     from explainer.ui import sections as sx
     from explainer.ui.explain import page as xp
-    from explainer.ui.families import ui_families
+    from explainer.ui.families import ui_families, ui_family
 
     ss = st.session_state
     # the Explain page's traces for these texts and settings (computed once, shared with that page and with
-    # every session looking at the same segment)
-    computed = shared_compute.traces(cand, list(refs), settings)
+    # every session looking at the same segment): the chosen families' (a family's model, e.g. the semantic
+    # scores', costs each segment a tenth of a second)
+    computed = {n: shared_compute.family_trace(ui_family(n), settings[n], cand, list(refs)) for n in chosen}
     with st.container():
-        for fam in ui_families():
-            c = computed[fam.name]
+        for name, c in computed.items():
             for msg in c.notes + ([c.error] if c.trace is None and c.error else []):
-                st.error(hl.md_escape(f"{fam.label}: {msg}"))
+                st.error(hl.md_escape(f"{ui_family(name).label}: {msg}"))
     xp.headline(computed, signatures=True)
     # One family at a time: every family would build every chart of the Explain view on each step (ROUGE's LCS
     # tables alone take ~0.3 s), and previous / next should be instant.
     labels = {f.tab_label(): f for f in ui_families()}
-    first = next((f.tab_label() for f in ui_families() if f.name == metric), next(iter(labels)))
+    first = ui_family(chosen[0]).tab_label()
     if ss.get("cp_view_family") not in labels:
         ss["cp_view_family"] = first
     label = st.segmented_control("Step by step", list(labels), key="cp_view_family") or first
     fam = labels[label]
+    c = computed.get(fam.name) or shared_compute.family_trace(fam, settings[fam.name], cand, list(refs))
     # the step-by-step's charts behind an expander, drawn only while it is open: each is a Plotly chart, which
     # costs the browser more than the rest of the segment view, and previous / next redraw it (issue 18)
     box = st.expander(f"Charts of this segment ({label})", key="cp_seg_charts", on_change="rerun")
     with sx.charts_into(box if box.open else None):
-        fam.section(computed[fam.name], n_refs=len(refs))
+        fam.section(c, n_refs=len(refs))
