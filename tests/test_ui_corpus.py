@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from explainer.bleu import explain_bleu
 from explainer.corpus import load_sample
 from explainer.corpus.rouge_report import rouge_report
+from explainer.families import FAMILIES
 from tests.conftest import ROOT
 from tests.corpus_data import make_testset
 
@@ -528,7 +529,8 @@ def test_bad_link_values_are_warned_about_and_dropped_from_the_address_bar():
     warns = [plain(w.value) for w in at.warning]
     for needle in ["“seg=0” is not a segment of this sample (1–300); showing segment 1",
                    "“baseline=nobody” is not a system of this sample (baseline, new-model, small-model)",
-                   "“metric=xyz” is not bleu, rouge, chrf or ter; showing bleu",
+                   "“metric=xyz” is not " + ", ".join(FAMILIES.names()[:-1]) + f" or {FAMILIES.names()[-1]}; "
+                   "showing bleu",
                    "“test=zz” is not bs (paired bootstrap) or ar",
                    "“n=99999999999999999999” is not a number of resamples the page runs",
                    "“max_order=abc”",

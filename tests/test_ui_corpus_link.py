@@ -6,6 +6,7 @@ import pytest
 
 from explainer.corpus.samples import SAMPLES, load_sample
 from explainer.corpus.significance import MAX_RESAMPLES
+from explainer.families import FAMILIES
 from explainer.ui import settings as ms
 from explainer.ui.corpus import link as cl
 
@@ -73,8 +74,9 @@ def test_rouge155_float_and_int_aggregation_options_round_trip():
     # AR trials: bounded by the page's draws per test (20,000,000 / 300 segments)
     ({"sample": "news-en", "test": "ar", "n": "100000"}, "(1–66,666); using 10,000"),
     ({"sample": "nope"}, "The link asks for the sample “nope”, which does not exist"),
-    ({"metric": "BLEU!"}, "“metric=BLEU!” is not bleu, rouge, chrf or ter"),
-    ({"also": "chrf,nosuch"}, "“also”: nosuch is not one of bleu, rouge, chrf, ter; ignored."),
+    ({"metric": "BLEU!"}, "“metric=BLEU!” is not " + ", ".join(FAMILIES.names()[:-1]) + " or " +
+     FAMILIES.names()[-1]),
+    ({"also": "chrf,nosuch"}, "“also”: nosuch is not one of " + ", ".join(FAMILIES) + "; ignored."),
     ({"metric": "rouge", "agg_seed": "-3"}, "“agg_seed=-3” is not a value of seed"),
     ({"metric": "rouge", "agg_seed": "1" * 200}, "is not a value of seed"),
     ({"metric": "rouge", "agg_nothing": "1"}, "“agg_nothing” is not a corpus option of rouge-score"),

@@ -28,6 +28,7 @@ from explainer.ui.corpus.common import (
     PAGE_MAX_TEST_CELLS,
     SHOWN_NAMES,
 )
+from explainer.ui.corpus.language import pair_from_uploads
 from explainer.ui.corpus.link import PAGE, read_saved_view
 
 __all__ = ["testset_from_uploads", "testset_from_paste", "testset_key", "set_testset", "sample_settings",
@@ -136,6 +137,8 @@ def _load_uploads() -> None:
         return
     set_testset(ts, f"{len(ts.systems)} uploaded system(s), {ts.n_refs()} reference(s)")
     ss[DETECTED] = detected
+    # WMT's file names state the language pair: its tokenizer before the first scoring (issue 33, item 3)
+    pair_from_uploads([f.name for f in sys_files] + [f.name for f in ref_files])
 
 
 RESTORED_TESTS = "cp_restored_tests"
