@@ -212,6 +212,7 @@ def test_several_metrics_latex_fits_a_column_and_compiles(files, capsys):
     got = json.loads(out)
     tex = latex_table(got)
     assert "System & BLEU$^{a}$ & chrF2$^{b}$ & TER$^{c}$" in tex
+    assert f"\\caption{{BLEU, chrF2 and TER on {len(refs[0]):,} segments}}" in tex
     body = [ln[:-3].split(" & ") for ln in tex.splitlines() if ln.endswith(r" \\") and not ln.startswith("System")]
     assert [r[0] for r in body] == [got["systems"][0] + " (baseline)"] + got["systems"][1:]
     for k, m in enumerate(got["metrics"]):

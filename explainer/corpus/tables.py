@@ -46,8 +46,12 @@ def _md_escape(s: str) -> str:
 
 
 def metric_columns(out: dict) -> list[dict]:
-    """The metrics of a comparison, each as ``compare`` writes one (``out["metrics"]`` when it holds several)."""
-    return [dict(m) for m in out["metrics"]] if out.get("metrics") else [out]
+    """The metrics of a comparison, each as ``compare`` writes one (``out["metrics"]`` when it holds several, each
+    with the comparison's shared counts)."""
+    if not out.get("metrics"):
+        return [out]
+    shared = {k: out[k] for k in ("n_segments", "n_references") if k in out}
+    return [{**shared, **m} for m in out["metrics"]]
 
 
 def _metric_label(col: dict) -> str:
