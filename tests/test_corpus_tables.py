@@ -128,14 +128,20 @@ def test_all_pairs_matrix_in_every_format_and_the_latex_compiles(files, capsys):
 def test_the_pages_table_download_is_compares_table(files, capsys):
     """The page's LaTeX / Markdown downloads: the same table as `compare --format` for the same test."""
     from explainer.corpus.report import bleu_report
+    from explainer.corpus.scoreboard import columns_of
     from explainer.corpus.significance import paired_test
     from explainer.corpus.testset import build_testset
-    from explainer.ui.corpus.page import paper_table_input
+    from explainer.families import FAMILIES
+    from explainer.ui.corpus.downloads import paper_table_input
+    from explainer.ui.corpus.reports import FamilyScores
 
     refs, systems, ref_paths, sys_paths = files
     rep = bleu_report(build_testset(systems, [(p, r) for p, r in zip(ref_paths, refs)]))
     res = paired_test([(s.name, rep.statistic(j)) for j, s in enumerate(rep.systems)], test="bs", n_samples=300)
-    comp = paper_table_input(rep, "bleu", res, None)
+    d = rep.d
+    scores = rep.corpus_scores()
+    fs = FamilyScores(None, rep, d, ("report",), columns_of(FAMILIES["bleu"], d, scores), scores)
+    comp = paper_table_input([fs], {fs.test_key(fs.columns[0], rep.systems[0].name): {"result": res}}, 0)
     rc, out, err = run(_argv(ref_paths, [(n, p) for (n, _), (_, p) in zip(systems, sys_paths)], named=False)
                        + ["--paired-bs", "--paired-bs-n", "300"], capsys)
     cli = json.loads(out)
@@ -143,8 +149,8 @@ def test_the_pages_table_download_is_compares_table(files, capsys):
         assert render(comp) == render({**cli, "systems": [{**s, "name": n} for s, (n, _) in
                                                           zip(cli["systems"], systems)]})
     _compile(latex_document(latex_table(comp)))
-    plain_comp = paper_table_input(rep, "bleu", None, None)
-    assert [s["score"] for s in plain_comp["systems"]] == [s["score"] for s in cli["systems"]]
+    plain_comp = paper_table_input([fs], {}, 0)
+    assert [s["score"] for s in plain_comp["metrics"][0]["systems"]] == [s["score"] for s in cli["systems"]]
 
 
 def test_rouge_tables_have_the_decimals_of_a_0_to_1_score(files, capsys):
