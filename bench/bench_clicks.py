@@ -42,10 +42,19 @@ TARGET_MAX_S = 1.5
 TARGET_EDIT_S = 0.5
 
 
+def _find(d: Path, name: str) -> Path:
+    """A WMT22 file in ``d`` or in its ``references/``, ``system-outputs/``, ``sources/`` (the repository's
+    ``txt/`` layout)."""
+    for sub in ("", "references", "system-outputs", "sources"):
+        if (d / sub / name).exists():
+            return d / sub / name
+    return d / name
+
+
 def wmt_files(d: Path) -> tuple[list[Path], list[Path], Path | None]:
-    syss = [d / f"generaltest2022.en-de.hyp.{n}.de" for n in SYSTEMS]
-    refs = [d / f"generaltest2022.en-de.ref.{k}.de" for k in "AB"]
-    src = d / "generaltest2022.en-de.src.en"
+    syss = [_find(d, f"generaltest2022.en-de.hyp.{n}.de") for n in SYSTEMS]
+    refs = [_find(d, f"generaltest2022.en-de.ref.{k}.de") for k in "AB"]
+    src = _find(d, "generaltest2022.en-de.src.en")
     missing = [p for p in syss + refs if not p.exists()]
     if missing:
         raise SystemExit(f"WMT22 files missing in {d}: {', '.join(p.name for p in missing)}")
@@ -218,6 +227,10 @@ def corpus_clicks(page, repeat: int, runs: Runs) -> Clicks:
     c = Clicks(page, runs)
     views = analysis_options(page)
     print(f"  analyses: {', '.join(views)}")
+    for title in ("Corpus BLEU worked out", "Corpus BLEU ≠ mean of sentence BLEUs"):
+        for _ in range(repeat):      # open, close, open …: each drawn only while open
+            c.time(f"open or close a section: {title}", lambda title=title: page.locator(
+                '[data-testid="stExpander"] summary').filter(has_text=title).first.click())
     toks = ["intl", "13a", "char", "13a"]
     smooths = ["floor", "add-k", "exp"]
     for k in range(repeat):
@@ -277,17 +290,17 @@ CHRF_VIEWS = ("Largest deltas", "Segment scores", "N-grams", "Sentence buckets",
 
 
 def chrf_clicks(page, repeat: int, runs: Runs) -> tuple[Clicks, float]:
-    """The chrF view of the same page (metric "chrF"): each analysis, the next segment. (The clicks, the seconds
+    """The same page looking at chrF (metric "chrF"): each analysis, the next segment. (The clicks, the seconds
     the switch to chrF took: its report is computed then.)"""
     c = Clicks(page, runs)
     t0 = time.perf_counter()
     page.locator(".st-key-cp_metric").get_by_text("chrF", exact=True).click()
-    page.locator(".st-key-cp_chrf_view").wait_for(timeout=300_000)
+    page.locator(".st-key-cp_differ_view").filter(has_text="N-grams").wait_for(timeout=300_000)
     cp.idle(page, timeout=300)
     switch = time.perf_counter() - t0
     for _ in range(repeat):
         for v in CHRF_VIEWS:
-            c.time(f"chrF analysis: {v}", lambda v=v: page.locator(".st-key-cp_chrf_view").get_by_text(v, exact=True)
+            c.time(f"chrF analysis: {v}", lambda v=v: page.locator(".st-key-cp_differ_view").get_by_text(v, exact=True)
                    .click())
         cur = page.locator(".st-key-cp_seg_input input").input_value()
         c.time("chrF next segment", lambda: page.get_by_role("button", name="next →").click(),

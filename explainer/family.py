@@ -186,6 +186,20 @@ class MetricFamily:
         with its segment scores and statistic."""
         raise NotImplementedError
 
+    def corpus_systems(self, d, systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]], *,
+                       progress: Callable[[float, str], None] | None = None) -> list[CorpusScores]:
+        """The corpus scores of several systems on one test set (``systems[j]``: system j's outputs); a family
+        that prepares the references once for all systems overrides it. The default: :meth:`corpus` per
+        system."""
+        tick = progress or (lambda f, msg: None)
+        out = []
+        for j, cands in enumerate(systems):
+            out.append(self.corpus(d, cands, references,
+                                   progress=lambda f, msg, _j=j: tick((_j + f) / len(systems),
+                                                                      f"system {_j + 1} of {len(systems)}: {msg}")))
+        tick(1.0, "done")
+        return out
+
     # ---------------------------------------------------------------------------------------- traps
     def traps(self, d, candidates: Sequence[str], references: Sequence[Sequence[str]], *, corpus: bool = True
               ) -> list:

@@ -17,9 +17,11 @@ __all__ = ["Statistic"]
 class Statistic:
     """Per-segment statistics of one system and how a row of summed statistics becomes a score.
 
-    ``stats`` (S, k): BLEU's ``[c, r, m_1..m_N, t_1..t_N]``, TER's ``[edits, ref_length]``, or one value per
-    segment (ROUGE, semantic scores). ``score_rows(rows, mode)`` scores summed rows (``mode`` as in
-    ``explainer.bleu.rowscore``). ``score``: the observed corpus score (what ``score_rows`` gives for the sum of
+    ``stats`` (S, k): BLEU's ``[c, r, m_1..m_N, t_1..t_N]``, TER's ``[edits, ref_length]``, or a mean of
+    per-segment values (ROUGE, semantic scores) as ``[value, 1]``: the count column makes the summed row of any
+    set of segments score as the mean over that set. ``score_rows(rows, mode)`` scores summed rows (``mode`` as
+    in ``explainer.bleu.rowscore``) and depends on nothing but the rows, so :meth:`subset_score` is the corpus
+    score of any subset. ``score``: the observed corpus score (what ``score_rows`` gives for the sum of
     all rows in mode "py"). ``resample_dtype``: float32 for sacreBLEU (it converts the statistics before
     resampling), float64 otherwise."""
 
@@ -31,3 +33,10 @@ class Statistic:
     #: keep the resampled scores in the dtype NumPy gives the values ``score_rows`` returns (sacreBLEU's chrF scores
     #: float32 rows in float32: its means, intervals and p-values are then float32 too); False: float64
     native_scores: bool = False
+
+    def subset_score(self, idx) -> float:
+        """The corpus score of the segments ``idx`` (0-based) alone: their summed rows, scored (NaN when empty)."""
+        rows = self.stats[np.asarray(idx, dtype=np.int64)]
+        if not len(rows):
+            return float("nan")
+        return float(self.score_rows(rows.sum(0)[None, :], "py")[0])

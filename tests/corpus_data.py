@@ -72,7 +72,9 @@ def make_testset(S: int = 2000, K: int = 2, n_systems: int = 4, *, lang: str = "
     rng = random.Random(seed)
     base = [_sentence(rng, lang) for _ in range(S)]
     refs = [base] + [[_edit(rng, s, 0.35, lang) for s in base] for _ in range(K - 1)]
-    qualities = [0.45, 0.40, 0.25, 0.6, 0.3, 0.5][:n_systems]
+    # six graded systems, then more of qualities spread between 0.2 and 0.65 (a whole WMT language pair has 13-20)
+    qualities = ([0.45, 0.40, 0.25, 0.6, 0.3, 0.5] + [0.2 + 0.45 * ((j * 0.37) % 1) for j in range(6, n_systems)]
+                 )[:n_systems]
     systems = []
     for j, p in enumerate(qualities):
         if j == 1:   # close to system 1: the same output on 90 % of the segments, a little better elsewhere

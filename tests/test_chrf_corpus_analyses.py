@@ -10,7 +10,6 @@ from nltk.translate.chrf_score import corpus_chrf
 from sacrebleu.metrics import CHRF
 
 from explainer.corpus.samples import load_sample
-from explainer.ui.corpus import chrf_analyses as ca
 from tests.ui_driver import BrowserLikeApp
 
 
@@ -27,18 +26,19 @@ def app():
     return BrowserLikeApp({"sample": "news-en", "metric": "chrf", "chrf_sacrebleu_word_order": "2"}, page="corpus")
 
 
-def test_every_analysis_runs_and_says_what_chrf_has_no_use_for(app):
-    for view in ca.VIEWS:
-        app.select("cp_chrf_view", view, kind="segmented_control")
+def test_every_analysis_runs_and_only_chrfs_own(app):
+    """chrF's analyses: the generic ones and its n-grams; BLEU's own (precision by order, length ratio, word
+    accuracy) are not offered for chrF."""
+    views = list(app.at.segmented_control(key="cp_differ_view").options)
+    assert views == ["Length buckets", "Largest deltas", "Segment scores", "Sentence buckets", "N-grams"]
+    for view in views:
+        app.select("cp_differ_view", view, kind="segmented_control")
         assert not app.exceptions, (view, app.exceptions)
-    body = " ".join(m.value for m in app.at.markdown)
-    for name in ca.NOT_FOR_CHRF:
-        assert f"**{name}**" in body
 
 
 def test_ngram_matches_are_sacrebleus_statistics(app):
     ts = load_sample("news-en")
-    app.select("cp_chrf_view", "N-grams", kind="segmented_control")
+    app.select("cp_differ_view", "N-grams", kind="segmented_control")
     m = CHRF(word_order=2)
     names = list(ts.names)
     i, b = names.index(app.at.selectbox(key="cp_system").value), names.index(app.at.selectbox(key="cp_baseline").value)
@@ -57,6 +57,8 @@ def test_the_p_value_matrix_is_pairedtest_with_each_baseline(monkeypatch):
     monkeypatch.setenv("SACREBLEU_SEED", "12345")
     app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
     app.set("number_input", "cp_test_n_bs", 100)
+    app.at.session_state["cp_matrix_open"] = True       # the expander opened
+    app.run()
     app.click("cp_run_matrix")
     assert not app.exceptions, app.exceptions
     ts = load_sample("news-en")
@@ -74,6 +76,8 @@ def test_the_p_value_matrix_is_pairedtest_with_each_baseline(monkeypatch):
 
 def test_every_implementation_is_the_libraries_corpus_score_and_lists_the_first_segment():
     app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
+    app.at.session_state["cp_sec_implementations"] = True       # the section opened
+    app.run()
     app.click("cp_impl_chrf_run")
     assert not app.exceptions, app.exceptions
     ts = load_sample("news-en")
@@ -90,16 +94,19 @@ def test_every_implementation_is_the_libraries_corpus_score_and_lists_the_first_
     app.select("cp_impl_chrf_b", "nltk")
     assert not app.exceptions
     app.click("cp_impl_chrf_open")                  # sacreBLEU and NLTK part at segment 1: its references
-    seg = next(d.value for d in app.at.dataframe if "explain" in d.value.columns)
+    seg = next(d.value for d in app.at.dataframe if "reference 1" in d.value.columns)
     assert list(seg["segment"]) == [1]
-    app.click("cp_chrf_filter_clear")
-    seg = next(d.value for d in app.at.dataframe if "explain" in d.value.columns)
-    assert len(seg) == len(lines)
+    app.click("cp_clear_filter")
+    seg = next(d.value for d in app.at.dataframe if "reference 1" in d.value.columns)
+    assert len(seg) == 100           # the table's first page of every segment
+    assert any("300 of 300 segments" in c.value for c in app.at.caption)
 
 
 def test_corpus_against_the_mean_of_segment_scores():
     ts = load_sample("news-en")
     app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
+    app.at.session_state["cp_sec_corpus_vs_mean"] = True       # the section opened
+    app.run()
     rows = {r["system"]: r for r in _frame(app, "mean of segment scores").to_dict("records")}
     for name, lines in ts.systems:
         want = np.mean([CHRF().sentence_score(h, list(r)).score for h, r in zip(lines, ts.references)])
@@ -142,7 +149,20 @@ def test_the_paper_tables_are_what_compare_writes(fmt, test, capsys, monkeypatch
     argv += [a for f in s.systems for a in ("--system", f"{f[:-4]}={HERE / 'news-en' / f}")]
     argv += ["--paired-bs", "--paired-bs-n", "100"] if test else []
     assert main(argv) == 0
-    assert ca.paper_table(rep, res, fmt) == capsys.readouterr().out
+    assert _page_table(rep, res, fmt) == capsys.readouterr().out
+
+
+def _page_table(rep, res, fmt):
+    """The page's paper table for the chrF report ``rep`` with the test ``res`` (its store holds it)."""
+    from explainer.chrf.family import CHRF
+    from explainer.corpus.scoreboard import columns_of
+    from explainer.ui.corpus.downloads import paper_table
+    from explainer.ui.corpus.reports import FamilyScores
+
+    scores = rep.corpus_scores()
+    fs = FamilyScores(None, rep, rep.d, ("chrf",), columns_of(CHRF, rep.d, scores), scores)
+    store = {} if res is None else {fs.test_key(fs.columns[0], rep.names[0]): {"result": res}}
+    return paper_table([fs], store, 0, fmt)
 
 
 def _final(app) -> float:
@@ -203,7 +223,7 @@ def test_one_system_gets_sacrebleus_bootstrap_interval(monkeypatch):
     at.text_area(key="cp_paste_ref_0").set_value("\n".join(r1))
     at.text_area(key="cp_paste_sys_0").set_value("\n".join(hyps))
     at.button(key="cp_load_paste").click().run()
-    at.segmented_control(key="cp_metric").set_value("CHRF").run()
+    at.segmented_control(key="cp_metric").set_value("chrf").run()
     at.button(key="cp_run_conf").click().run()
     assert not at.exception
     want = CHRF().corpus_score(hyps, [r1], n_bootstrap=1000)
@@ -216,9 +236,8 @@ def test_a_saved_chrf_comparison_restores_its_settings_view_and_test(monkeypatch
     baseline and the paired test's p-values (PairedTest's) without running the test again."""
     from sacrebleu.significance import PairedTest
 
-    from explainer.corpus.saved import dump_saved
     from explainer.ui import settings as ms
-    from explainer.ui.corpus import page as corpus_page
+    from explainer.ui.corpus.saving import saved_comparison
     from tests.test_ui_corpus import new_page
 
     monkeypatch.setenv("SACREBLEU_SEED", "12345")
@@ -229,7 +248,7 @@ def test_a_saved_chrf_comparison_restores_its_settings_view_and_test(monkeypatch
     assert not app.exceptions and app.has("download_button", "cp_dl_saved")
     ss = dict(app.at.session_state.to_dict())
     ss[ms.SESSION_KEY] = app.at.session_state[ms.SESSION_KEY]
-    data = dump_saved(corpus_page._saved_parts(ss)).encode()
+    data = saved_comparison(ss).encode()
     again = new_page()
     again.radio(key="cp_source").set_value("Saved comparison").run()
     again.file_uploader(key="cp_up_saved").set_value(("c.json", data, "application/json"))
@@ -255,21 +274,23 @@ def test_a_saved_chrf_comparison_restores_its_settings_view_and_test(monkeypatch
     assert shown == pytest.approx({name: want.ci for (name, _), want in zip(named, res[metric])}, abs=1e-6)
 
 
-def test_length_buckets_show_the_buckets_that_have_segments_with_their_mean_scores(app):
-    from explainer.corpus.chrf_report import chrf_report
-
+def test_length_buckets_are_corpus_chrf_of_each_buckets_segments(app):
+    """Buckets of about equal size by reference 1's characters; each bucket's score is sacreBLEU's corpus chrF of
+    its segments alone (``CHRF.corpus_score`` on them), every system."""
     ts = load_sample("news-en")
-    every = chrf_report(ts, word_order=2).length_buckets()
-    assert any(x["n_segments"] == 0 for x in every)         # the sample has no reference of 150+ characters
-    app.select("cp_chrf_view", "Length buckets", kind="segmented_control")
+    app.select("cp_differ_view", "Length buckets", kind="segmented_control")
     assert not app.exceptions, app.exceptions
-    df = _frame(app, "bucket")
-    kept = [x for x in every if x["n_segments"]]
-    assert list(df["bucket"]) == [x["bucket"] for x in kept]
-    assert (df["segments"] > 0).all()
+    df = _frame(app, "reference length")
+    assert (df["segments"] > 0).all() and df["segments"].sum() == ts.n_segments
     chrf = CHRF(word_order=2)
-    for (name, lines), col in zip(ts.systems, [c for c in df.columns if c not in ("bucket", "segments")]):
-        assert col == name
-        for row, x in zip(df[col], kept):
-            want = np.mean([chrf.sentence_score(lines[k - 1], ts.references[k - 1]).score for k in x["segments"]])
-            assert row == pytest.approx(want, abs=1e-9)
+    lengths = np.array([len(r[0]) for r in ts.references])
+    edges = sorted({int(np.ceil(q)) for q in np.percentile(lengths, [20, 40, 60, 80]) if q > 0})
+    bounds = [0] + edges + [None]
+    for name, lines in ts.systems:
+        want = []
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            idx = [k for k in range(ts.n_segments) if lengths[k] >= lo and (hi is None or lengths[k] < hi)]
+            if idx:
+                refs = [[ts.references[k][j] for k in idx] for j in range(2)]
+                want.append(chrf.corpus_score([lines[k] for k in idx], refs).score)
+        assert list(df[name]) == pytest.approx(want, abs=1e-9), name

@@ -57,6 +57,8 @@ def test_nltk_dialect_has_no_leave_one_out():
 
 def test_the_page_draws_the_chart_under_chrf():
     app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
+    app.at.session_state["cp_sec_corpus_vs_mean"] = True      # the section drawn while it is open
+    app.run()
     assert not app.exceptions
     specs = [json.loads(c.proto.spec) for c in app.at.get("plotly_chart")]
     bars = [s for s in specs if "pull corpus and mean apart" in json.dumps(s.get("layout", {}).get("title", ""))]

@@ -53,9 +53,14 @@ def test_nltk_corpus_chrf_and_the_link_back():
 
 
 def test_a_segments_explain_link_shows_its_sentence_chrf():
-    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf", "chrf_sacrebleu_word_order": "2"}, page="corpus")
-    seg = next(d.value for d in app.at.dataframe if "explain" in d.value.columns)
-    link = seg["explain"].iloc[2]
+    """The segment view's link to the Explain page carries the segment's texts and the chrF settings: the Explain
+    page shows sacreBLEU's sentence chrF of that segment."""
+    import re
+
+    app = BrowserLikeApp({"sample": "news-en", "metric": "chrf", "chrf_sacrebleu_word_order": "2", "seg": "3"},
+                         page="corpus")
+    link = next(re.search(r"\]\((\./\?[^)]*)\)", m.value).group(1) for m in app.at.markdown
+                if "Open segment 3 in the Explain page" in m.value)
     q = urllib.parse.parse_qs(link[3:], keep_blank_values=True)
     assert q["chrf_sacrebleu_word_order"] == ["2"]
     explain = BrowserLikeApp(q)
@@ -67,7 +72,7 @@ def test_a_segments_explain_link_shows_its_sentence_chrf():
 def test_the_paired_test_is_sacrebleus_pairedtest_with_chrf(monkeypatch):
     from sacrebleu.significance import PairedTest
 
-    from explainer.ui.corpus.significance import p_value_text
+    from explainer.ui.corpus.scores import p_value_text
 
     monkeypatch.setenv("SACREBLEU_SEED", "12345")
     app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
@@ -81,7 +86,7 @@ def test_the_paired_test_is_sacrebleus_pairedtest_with_chrf(monkeypatch):
     (key,) = [k for k in res if k != "System"]
     for row, want in zip(table, res[key]):
         assert row["score"] == want.score and row["p-value"] == p_value_text(want.p_value)
-        assert row["mean"] == want.mean and row["95% CI ±"] == want.ci
+        assert row["bootstrap mean"] == want.mean and row["95% CI ±"] == want.ci
 
 
 def test_a_paper_table_drawn_before_the_test_holds_the_test(monkeypatch):
@@ -90,8 +95,7 @@ def test_a_paper_table_drawn_before_the_test_holds_the_test(monkeypatch):
     its p-values and sacreBLEU's paired signature — what ``paper_table`` writes with the test's result."""
     from streamlit.delta_generator import DeltaGenerator
 
-    from explainer.ui.corpus import chrf_analyses as ca
-    from explainer.ui.corpus.chrf_section import TESTS_KEY
+    from explainer.ui.corpus.significance import TESTS
 
     made = {}
     real = DeltaGenerator.download_button
@@ -104,43 +108,39 @@ def test_a_paper_table_drawn_before_the_test_holds_the_test(monkeypatch):
     monkeypatch.setenv("SACREBLEU_SEED", "12345")
     app = BrowserLikeApp({"sample": "news-en", "metric": "chrf"}, page="corpus")
     app.set("number_input", "cp_test_n_bs", 200)
-    before = made["cp_chrf_dl_latex"]
+    before = made["cp_dl_latex"]
     assert "p-value" not in before() and "bs:200" not in before()
     app.click("cp_run_test")
     assert not app.exceptions, app.exceptions
-    (res,) = app.at.session_state[TESTS_KEY].values()
+    (got,) = app.at.session_state[TESTS].values()
     from explainer.corpus.chrf_report import chrf_report
+    from tests.test_chrf_corpus_analyses import _page_table
 
-    want = ca.paper_table(chrf_report(load_sample("news-en")), res, "latex")
+    want = _page_table(chrf_report(load_sample("news-en")), got["result"], "latex")
     assert "bs:200" in want
     assert before() == want
 
 
-def test_previous_and_next_walk_the_chrf_tables_rows_not_the_bleu_views():
-    """In the chrF view previous / next walk the segments its table lists: all of them, or those a bar or row
-    listed. Segments listed in the BLEU view before the switch are not the chrF table's rows (they were walked)."""
-    from explainer.ui.corpus.chrf_analyses import FILTER_KEY
+def test_previous_and_next_walk_the_tables_rows_whatever_the_metric():
+    """Previous / next walk the segments the table lists: all of them, or those a bar or row listed; one table for
+    every metric, so the segments listed stay listed when the metric changes."""
     from tests.test_ui_corpus import load_sample_page, ok
 
     at = load_sample_page()
-    at.session_state["cp_filter_ids"] = ("picked in the BLEU view", [3, 50, 200])
+    at.session_state["cp_filter_ids"] = ("picked in the chart", [3, 50, 200])
     at.run()
     at.number_input(key="cp_seg_input").set_value(3).run()
     at.button(key="cp_next").click().run()
-    assert ok(at).session_state["cp_seg"] == 50      # the BLEU view walks its own rows
-    at.segmented_control(key="cp_metric").set_value("CHRF").run()
-    at.number_input(key="cp_seg_input").set_value(50).run()
+    assert ok(at).session_state["cp_seg"] == 50
+    at.segmented_control(key="cp_metric").set_value("chrf").run()
     at.button(key="cp_next").click().run()
-    assert ok(at).session_state["cp_seg"] == 51      # every segment: the BLEU view's rows are not this table's
-    at.session_state[FILTER_KEY] = ("listed in the chrF view", [8, 21, 130])    # as a bar clicked sets it
-    at.number_input(key="cp_seg_input").set_value(8).run()
-    at.button(key="cp_next").click().run()
-    assert ok(at).session_state["cp_seg"] == 21
-    at.button(key="cp_next").click().run()
-    assert ok(at).session_state["cp_seg"] == 130
+    assert ok(at).session_state["cp_seg"] == 200
     at.button(key="cp_prev").click().run()
-    assert ok(at).session_state["cp_seg"] == 21
-    assert at.number_input(key="cp_seg_input").value == 21
+    assert ok(at).session_state["cp_seg"] == 50
+    at.button(key="cp_clear_filter").click().run()
+    at.button(key="cp_next").click().run()
+    assert ok(at).session_state["cp_seg"] == 51      # every segment once the filter is cleared
+    assert at.number_input(key="cp_seg_input").value == 51
 
 
 def test_the_test_shown_is_the_one_the_chart_and_tables_hold(monkeypatch):
@@ -152,12 +152,14 @@ def test_the_test_shown_is_the_one_the_chart_and_tables_hold(monkeypatch):
     app.set("number_input", "cp_test_n_bs", 200)
     app.click("cp_run_test")
     assert not app.exceptions, app.exceptions
-    lines = [m.value for m in app.at.markdown]
-    assert "Paired bootstrap, 200 resamples, seed 12345." in [x.replace("\\", "") for x in lines]
+    lines = [m.value.replace("\\", "") for m in app.at.markdown]
+    assert any(x.startswith("chrF2: Paired bootstrap, 200 resamples, seed 12345, baseline baseline — computed in")
+               and x.endswith(" s.") for x in lines), lines
     table = next(d.value for d in app.at.dataframe if "p-value" in d.value.columns)
     app.at.radio(key="cp_test").set_value("ar").run()
     assert not app.exceptions, app.exceptions
     lines = [m.value.replace("\\", "") for m in app.at.markdown]
-    assert any(x.startswith("Paired bootstrap, 200 resamples, seed 12345 (the test last run") for x in lines), lines
+    assert any(x.startswith("chrF2: Paired bootstrap, 200 resamples, seed 12345") and
+               x.endswith("(the test last run; press “Run the test” for the one picked above).") for x in lines), lines
     again = next(d.value for d in app.at.dataframe if "p-value" in d.value.columns)
     assert again.equals(table)

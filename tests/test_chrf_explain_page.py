@@ -9,9 +9,9 @@ import pytest
 from nltk.translate.chrf_score import sentence_chrf
 from sacrebleu.metrics import CHRF
 
-from explainer.ui import chrf_settings as cs
 from explainer.ui import chrf_view as cview
 from explainer.ui.chrf_section import ORDER_KEY as CHRF_ORDER_KEY
+from explainer.ui.families import ui_family
 from tests.ui_driver import BrowserLikeApp, view_diff
 
 H = "It is a guide to action which ensures that the military always obeys the commands of the party."
@@ -71,17 +71,17 @@ def test_nltk_dialect_is_nltks_number():
     app = BrowserLikeApp({"candidate": H, "ref": R[0], "chrf_dialect": "nltk"}, tab="chrF")
     assert not app.exceptions
     assert _chrf_metric(app) == f"{sentence_chrf(R[0], H):.6f}"
-    app.set("number_input", cs.chrf_key("nltk", "beta"), 2.0)
+    app.set("number_input", ui_family("chrf").option_key("nltk", "beta"), 2.0)
     assert not app.exceptions and app.query["chrf_nltk_beta"] == ["2"]
     assert _chrf_metric(app) == f"{sentence_chrf(R[0], H, beta=2.0):.6f}"
 
 
 def test_the_link_reproduces_the_chrf_view():
     app = BrowserLikeApp({"candidate": H, "ref": R}, tab="chrF")
-    app.select(cs.DIALECT_KEY, "sacrebleu")
-    app.set("number_input", cs.chrf_key("sacrebleu", "word_order"), 2)
+    app.select(ui_family("chrf").dialect_key, "sacrebleu")
+    app.set("number_input", ui_family("chrf").option_key("sacrebleu", "word_order"), 2)
     app.select(CHRF_ORDER_KEY, 7)
-    app.set("checkbox", cs.chrf_key("sacrebleu", "whitespace"), True)
+    app.set("checkbox", ui_family("chrf").option_key("sacrebleu", "whitespace"), True)
     assert not app.exceptions
     q = app.query
     assert q["chrf_sacrebleu_word_order"] == ["2"] and q["chrf_order"] == ["8"]

@@ -114,7 +114,7 @@ def test_corpus_page_names_nltk_per_system():
     app = BrowserLikeApp({"sample": "news-en", "metric": "chrf", "chrf_dialect": "nltk"}, page="corpus")
     assert not app.exceptions
     shown = _shown(app.at)
-    ts = app.at.session_state["_cp_chrf_traps"][1]
+    ts = app.at.session_state["_cp_traps"][1]
     assert ts and all(t["code"] == "chrf-variant" for t in ts)
     assert shown == _expected(ts)
     assert len(shown) >= 2 and all("NLTK" in w for w in shown)

@@ -73,7 +73,7 @@ def test_report_refuses_what_it_cannot_keep_before_reading(tmp_path, monkeypatch
 
     f = _files(tmp_path, 50)
     seen = []
-    monkeypatch.setattr(ccli, "_read_blocks", lambda *a, **k: seen.append(1) or 0)
+    monkeypatch.setattr(ccli, "read_blocks", lambda *a, **k: seen.append(1) or 0)
     monkeypatch.setattr(ccli, "REPORT_MAX_BYTES", 1_000)
     assert main(_compare_args(f, "--report", str(tmp_path / "r.json"))) == 2
     err = capsys.readouterr().err
@@ -138,7 +138,7 @@ def test_paired_draws_are_refused_before_reading(tmp_path, monkeypatch, capsys):
 
     f = _files(tmp_path, 30)
     monkeypatch.setattr(sig, "MAX_TEST_CELLS", 5_000)
-    monkeypatch.setattr(ccli, "_statistics_feeder", lambda *a: pytest.fail("read before refusing"))
+    monkeypatch.setattr(ccli, "statistics_feeder", lambda *a: pytest.fail("read before refusing"))
     assert main(_compare_args(f, "--paired-bs", "--paired-bs-n", "1000")) == 2
     err = capsys.readouterr().err
     assert "1,000 resamples x 30 segments" in err and "limit of 5,000" in err

@@ -130,7 +130,7 @@ def test_one_tsv_draws_refused_exactly_before_scoring(tmp_path, monkeypatch, cap
     rc, out, err = run(["--system", fits, "--paired-bs"], capsys)
     assert rc == 0, err
     over = _tsv(tmp_path / "over.tsv", refs, systems)
-    monkeypatch.setattr(ccli, "_statistics_feeder", lambda *a: pytest.fail("scored before refusing"))
+    monkeypatch.setattr(ccli, "statistics_feeder", lambda *a: pytest.fail("scored before refusing"))
     rc, out, err = run(["--system", over, "--paired-bs"], capsys)
     assert rc == 2 and "1,000 resamples x 31 segments" in err and "limit of 30,000" in err
 
@@ -142,11 +142,11 @@ def test_one_tsv_bytes_refused_before_reading_and_texts_once_read(tmp_path, monk
     tsv = _tsv(tmp_path / "t.tsv", refs, systems)
     size = (tmp_path / "t.tsv").stat().st_size
     monkeypatch.setattr(ccli, "STRUCTURED_MAX_BYTES", size - 1)
-    monkeypatch.setattr(ccli, "_read_structured", lambda *a: pytest.fail("read before refusing"))
+    monkeypatch.setattr(ccli, "read_structured", lambda *a: pytest.fail("read before refusing"))
     rc, out, err = run(["--system", tsv], capsys)
     assert rc == 2 and f"{size:,} bytes" in err and f"limit of {size - 1:,}" in err and "plain files" in err
     monkeypatch.undo()
     monkeypatch.setattr(ccli, "STRUCTURED_MAX_TEXTS", 40 * 5 - 1)        # 40 segments x (3 systems + 2 refs)
-    monkeypatch.setattr(ccli, "_statistics_feeder", lambda *a: pytest.fail("scored before refusing"))
+    monkeypatch.setattr(ccli, "statistics_feeder", lambda *a: pytest.fail("scored before refusing"))
     rc, out, err = run(["--system", tsv], capsys)
     assert rc == 2 and "200 texts" in err and "limit of 199" in err

@@ -29,7 +29,7 @@ def test_a_full_wmt_test_set_fits_the_corpus_comparison():
 
 
 def test_the_page_opens_20000_segments_and_says_where_to_go_beyond():
-    assert corpus_common.PAGE_MAX_SEGMENTS == 20_000 and corpus_common.PAGE_MAX_SYSTEMS == 10
+    assert corpus_common.PAGE_MAX_SEGMENTS == 20_000 and corpus_common.PAGE_MAX_SYSTEMS == 20
     lines = b"a b c\n" * 20_000
     ts = corpus_page.testset_from_uploads([("sys.de", lines)], [("ref.de", lines)])
     assert ts.n_segments == 20_000

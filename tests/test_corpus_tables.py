@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from explainer.cli import main
-from explainer.corpus.tables import latex_document, latex_table, markdown_table
+from explainer.corpus.tables import latex_document, latex_signature, latex_table, markdown_table
 from tests.corpus_data import make_testset, write_files
 
 
@@ -65,7 +65,8 @@ def test_latex_and_markdown_carry_the_numbers_of_the_comparison(files, capsys):
             assert (f"{s['score']:.2f}$^{{*}}$" in tex) == marked
             assert (f"{s['score']:.2f}\\*" in md) == marked
     assert "(baseline)" in tex and "\\toprule" in tex and "\\bottomrule" in tex
-    assert got["signature"].replace("|", "\\textbar{}") in tex
+    assert latex_signature(got["signature"]) in tex
+    assert all(part.replace("_", "\\_") in tex for part in got["signature"].split("|"))
     assert f"Signature: `{got['signature']}`" in md
     rc, out2, _ = run(_argv(ref_paths, sys_paths, named=False) + ["--paired-bs", "--format", "latex"], capsys)
     assert out2 == tex
@@ -127,14 +128,20 @@ def test_all_pairs_matrix_in_every_format_and_the_latex_compiles(files, capsys):
 def test_the_pages_table_download_is_compares_table(files, capsys):
     """The page's LaTeX / Markdown downloads: the same table as `compare --format` for the same test."""
     from explainer.corpus.report import bleu_report
+    from explainer.corpus.scoreboard import columns_of
     from explainer.corpus.significance import paired_test
     from explainer.corpus.testset import build_testset
-    from explainer.ui.corpus.page import paper_table_input
+    from explainer.families import FAMILIES
+    from explainer.ui.corpus.downloads import paper_table_input
+    from explainer.ui.corpus.reports import FamilyScores
 
     refs, systems, ref_paths, sys_paths = files
     rep = bleu_report(build_testset(systems, [(p, r) for p, r in zip(ref_paths, refs)]))
     res = paired_test([(s.name, rep.statistic(j)) for j, s in enumerate(rep.systems)], test="bs", n_samples=300)
-    comp = paper_table_input(rep, "bleu", res, None)
+    d = rep.d
+    scores = rep.corpus_scores()
+    fs = FamilyScores(None, rep, d, ("report",), columns_of(FAMILIES["bleu"], d, scores), scores)
+    comp = paper_table_input([fs], {fs.test_key(fs.columns[0], rep.systems[0].name): {"result": res}}, 0)
     rc, out, err = run(_argv(ref_paths, [(n, p) for (n, _), (_, p) in zip(systems, sys_paths)], named=False)
                        + ["--paired-bs", "--paired-bs-n", "300"], capsys)
     cli = json.loads(out)
@@ -142,8 +149,8 @@ def test_the_pages_table_download_is_compares_table(files, capsys):
         assert render(comp) == render({**cli, "systems": [{**s, "name": n} for s, (n, _) in
                                                           zip(cli["systems"], systems)]})
     _compile(latex_document(latex_table(comp)))
-    plain_comp = paper_table_input(rep, "bleu", None, None)
-    assert [s["score"] for s in plain_comp["systems"]] == [s["score"] for s in cli["systems"]]
+    plain_comp = paper_table_input([fs], {}, 0)
+    assert [s["score"] for s in plain_comp["metrics"][0]["systems"]] == [s["score"] for s in cli["systems"]]
 
 
 def test_rouge_tables_have_the_decimals_of_a_0_to_1_score(files, capsys):
@@ -158,3 +165,90 @@ def test_rouge_tables_have_the_decimals_of_a_0_to_1_score(files, capsys):
         assert f"{s['score']:.4f}" in tex
     assert "rouge1 F" in tex
     _compile(latex_document(tex))
+
+
+# ------------------------------------------------------------------- several metrics (issue 29, item 3)
+THREE = ["--metric", "bleu,chrf,ter"]
+
+
+@pytest.mark.parametrize("test", ["--paired-bs", "--paired-ar"])
+def test_several_metrics_text_table_is_sacrebleus_own(files, capsys, test):
+    """`compare --metric bleu,chrf,ter`: sacreBLEU's own table of `-m bleu chrf ter`, a column per metric."""
+    refs, systems, ref_paths, sys_paths = files
+    rc, out, err = run(_argv(ref_paths, sys_paths) + THREE + [test, f"{test}-n", "300", "--format", "text"], capsys)
+    assert rc == 0, err
+    theirs = subprocess.run([sys.executable, "-m", "sacrebleu", *ref_paths, "-i", *[p for _, p in sys_paths], "-m",
+                             "bleu", "chrf", "ter", test, f"{test}-n", "300", "-f", "text", "--no-color"],
+                            capture_output=True, text=True, env={**os.environ, "SACREBLEU_SEED": "12345"},
+                            check=True).stdout
+    assert out.split("\n\n")[0] == theirs.split("\n\n")[0]
+    sigs = [ln.split(None, 2)[2] for ln in theirs.splitlines() if ln.startswith(" - ") and "|" in ln]
+    assert len(sigs) == 3 and all(f": {sig}" in out for sig in sigs)
+    assert "TER: lower is better" in out
+
+
+def test_several_metrics_json_has_every_metric_with_its_tests(files, capsys):
+    refs, systems, ref_paths, sys_paths = files
+    rc, out, err = run(_argv(ref_paths, sys_paths) + THREE + ["--paired-bs", "--paired-bs-n", "200",
+                                                             "--all-pairs"], capsys)
+    assert rc == 0, err
+    got = json.loads(out)
+    assert [m["label"] for m in got["metrics"]] == ["BLEU", "chrF2", "TER"]
+    assert [m["higher_is_better"] for m in got["metrics"]] == [True, True, False]
+    for m in got["metrics"]:
+        assert [s["name"] for s in m["systems"]] == got["systems"]
+        assert m["systems"][0]["p_value"] is None and all(s["p_value"] for s in m["systems"][1:])
+        assert "bs:200" in m["signature"] and m["test"]["type"] == "bs"
+        scores = m["matrix"]["scores"]
+        best = (max if m["higher_is_better"] else min)(range(len(scores)), key=scores.__getitem__)
+        assert m["matrix"]["clusters"][0][0] == got["systems"][best]
+    # each metric's numbers are its own comparison's
+    for metric, m in zip(("bleu", "chrf", "ter"), got["metrics"]):
+        rc, one, err = run(_argv(ref_paths, sys_paths) + ["--metric", metric, "--paired-bs", "--paired-bs-n", "200"],
+                           capsys)
+        assert [s["p_value"] for s in json.loads(one)["systems"]] == [s["p_value"] for s in m["systems"]]
+
+
+def test_several_metrics_latex_fits_a_column_and_compiles(files, capsys):
+    """A LaTeX table with BLEU, chrF and TER columns: each score marked where p <= 0.05, each metric's signature
+    under a short marker below the table (breakable after every |), compiled with pdflatex in a two-column
+    document."""
+    refs, systems, ref_paths, sys_paths = files
+    rc, out, err = run(_argv(ref_paths, sys_paths) + THREE + ["--paired-bs", "--paired-bs-n", "300"], capsys)
+    got = json.loads(out)
+    tex = latex_table(got)
+    assert "System & BLEU$^{a}$ & chrF2$^{b}$ & TER$^{c}$" in tex
+    assert f"\\caption{{BLEU, chrF2 and TER on {len(refs[0]):,} segments}}" in tex
+    body = [ln[:-3].split(" & ") for ln in tex.splitlines() if ln.endswith(r" \\") and not ln.startswith("System")]
+    assert [r[0] for r in body] == [got["systems"][0] + " (baseline)"] + got["systems"][1:]
+    for k, m in enumerate(got["metrics"]):
+        assert f"$^{{{'abc'[k]}}}$\\,{m['label']}: {latex_signature(m['signature'])}" in tex
+        for row, s in zip(body, m["systems"]):
+            marked = s["p_value"] is not None and s["p_value"] <= 0.05
+            assert row[k + 1] == f"{s['score']:.2f}" + ("$^{*}$" if marked else "")
+    assert any("$^{*}$" in c for r in body for c in r) and any(c[-1].isdigit() for r in body[1:] for c in r[1:])
+    assert "TER: lower is better" in tex and "\\allowbreak" in tex
+    _compile(latex_document(tex))
+    md = markdown_table(got)
+    assert "| System | BLEU [a] | chrF2 [b] | TER [c] |" in md
+    rc, tex2, err = run(_argv(ref_paths, sys_paths) + THREE + ["--paired-bs", "--paired-bs-n", "300", "--all-pairs",
+                                                              "--format", "latex"], capsys)
+    assert rc == 0 and tex2.startswith(tex) and tex2.count("p$-values of every pair") == 3
+    _compile(latex_document(tex2))
+
+
+def test_several_metrics_options_go_to_their_family(files, capsys):
+    refs, systems, ref_paths, sys_paths = files
+    base = _argv(ref_paths, sys_paths) + ["--metric", "bleu,ter"]
+    rc, out, err = run(base + ["--tokenize", "char", "-o", "ter.case_sensitive=1"], capsys)
+    assert rc == 0, err
+    bleu, ter = json.loads(out)["metrics"]
+    assert "tok:char" in bleu["signature"] and "case:mixed" in ter["signature"]
+    rc, out, err = run(base + ["--dialect", "nltk"], capsys)
+    assert rc == 2 and "--dialect bleu=nltk" in err
+    rc, out, err = run(base + ["--dialect", "bleu=nltk"], capsys)
+    assert rc == 0 and json.loads(out)["metrics"][0]["dialect"] == "nltk"
+    rc, out, err = run(base + ["-o", "nosuch=1"], capsys)
+    assert rc == 2 and "no metric compared has this option" in err
+    rc, out, err = run(_argv(ref_paths, sys_paths) + ["--metric", "bleu,nosuch"], capsys)
+    assert rc == 2 and "'nosuch' is not a metric here" in err

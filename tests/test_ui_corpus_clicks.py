@@ -129,12 +129,14 @@ def test_a_click_the_browser_made_up_leads_nowhere(rep, cd):
 
 
 @pytest.mark.parametrize("metric,view,chart,label", [
-    ("BLEU", "Length buckets", "cp_buckets", "reference length "),
-    ("BLEU", "Word accuracy", "cp_wordacc", "words of reference frequency "),
-    ("BLEU", "Sentence buckets", "cp_sentbuckets", "sentence score "),
-    ("BLEU", "Source length", "cp_srcbuckets", "source length "),
-    ("CHRF", "Length buckets", "cp_chrf_buckets_chart", "reference length "),
-    ("CHRF", "Sentence buckets", "cp_chrf_bands", "segment score "),
+    ("bleu", "Length buckets", "cp_buckets", "reference length "),
+    ("bleu", "Word accuracy", "cp_wordacc", "words of reference frequency "),
+    ("bleu", "Sentence buckets", "cp_sentbuckets", "segment score "),
+    ("bleu", "Source length", "cp_srcbuckets", "source length "),
+    ("chrf", "Length buckets", "cp_buckets", "reference length "),
+    ("chrf", "Sentence buckets", "cp_sentbuckets", "segment score "),
+    ("ter", "Length buckets", "cp_buckets", "reference length "),
+    ("ter", "Sentence buckets", "cp_sentbuckets", "segment score "),
 ])
 def test_a_bucket_bar_lists_its_segments_under_what_it_buckets(monkeypatch, metric, view, chart, label):
     """The note above the segment table names what a clicked bar's bucket is of: a band of sentence scores was
@@ -154,16 +156,16 @@ def test_a_bucket_bar_lists_its_segments_under_what_it_buckets(monkeypatch, metr
     at = load_sample_page()
     if view == "Source length":     # the samples have no source: the sample with its first reference as one
         from explainer.corpus.testset import TestSet
-        from explainer.ui.corpus.testset import _testset_key
+        from explainer.ui.corpus.testset import testset_key
 
         ts = load_sample("news-en")
         ts = TestSet(references=ts.references, systems=ts.systems, source=[r[0] for r in ts.references])
         at.session_state["cp_ts"] = ts
-        at.session_state["cp_ts_key"] = _testset_key(ts)
+        at.session_state["cp_ts_key"] = testset_key(ts)
         at.run()
-    if metric != "BLEU":
+    if metric != "bleu":
         at.segmented_control(key="cp_metric").set_value(metric).run()
-    at.segmented_control(key="cp_differ_view" if metric == "BLEU" else "cp_chrf_view").set_value(view).run()
+    at.segmented_control(key="cp_differ_view").set_value(view).run()
     ok(at)
     resolve = handlers[chart].args[1]       # on_select = partial(<the analysis' handler>, key, resolve)
     ids, text = resolve({"customdata": ["x", 1, 0]})[:2]

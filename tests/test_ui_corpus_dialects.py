@@ -22,11 +22,14 @@ def ok(at: AppTest) -> AppTest:
     return at
 
 
-def sample_page(sample: str = "news-en") -> AppTest:
+def sample_page(sample: str = "news-en", *, section_open: bool = True) -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=180)
     at.run()
     at.selectbox(key="cp_sample").set_value(sample)
     at.button(key="cp_load_sample").click().run()
+    if section_open:                    # the section is drawn while it is open (issue 33, item 9)
+        at.session_state["cp_sec_implementations"] = True
+        at.run()
     return ok(at)
 
 
@@ -44,8 +47,10 @@ def stored(at):
 
 
 def test_every_bleu_implementation_on_the_corpus_and_the_sacrebleu_row_is_sacrebleus():
+    closed = sample_page(section_open=False)
+    assert "Every implementation on this corpus" in [e.label for e in closed.expander]
+    assert not [b for b in closed.button if b.key == "cp_impl_run"]            # drawn only while open
     at = sample_page()
-    assert "Every implementation on this corpus" in [h.value for h in at.header]
     assert not [d for d in at.dataframe if "implementation" in d.value.columns]   # only when asked for
     at.button(key="cp_impl_run").click().run()
     ok(at)
@@ -81,13 +86,13 @@ def test_every_bleu_implementation_on_the_corpus_and_the_sacrebleu_row_is_sacreb
 
 def test_rouge_implementations_follow_the_pages_rouge_type():
     at = sample_page()
-    at.segmented_control(key="cp_metric").set_value("ROUGE").run()
+    at.segmented_control(key="cp_metric").set_value("rouge").run()
     ok(at).button(key="cp_impl_run").click().run()
     ok(at)
     cmp = stored(at)
     ts = load_sample("news-en")
     lines = ts.system(at.session_state["cp_system"])
-    head = at.session_state["cp_rouge_type"]
+    head = at.session_state["cp_measure"]
     assert cmp.metric == "rouge" and cmp.rows[0].data["type"] == head
     direct = compare_corpus(lines, ts.references, metric="rouge", types=cmp.rows[0].config.types)
     assert [r.data["score"] for r in cmp.rows] == [r.data["score"] for r in direct.rows]

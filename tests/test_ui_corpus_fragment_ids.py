@@ -37,7 +37,7 @@ def slow_reports(monkeypatch):
     from explainer.ui.compute import corpus_reports
     from explainer.ui.corpus import reports
 
-    monkeypatch.setattr(reports._Progress, "AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(reports.ReportProgress, "AFTER_SECONDS", 0.0)
     corpus_reports.clear()
     yield
     corpus_reports.clear()
@@ -51,7 +51,7 @@ def _set_tokenizer(at, tok: str):
 def test_bleu_fragments_keep_their_names_across_settings_and_notes(fragment_ids, slow_reports):
     at = load_sample_page()
     first = {k: set(v) for k, v in fragment_ids.items()}
-    assert {"_significance_fragment", "_analysis_fragment", "_segments_fragment", "_segment_view_fragment",
+    assert {"_significance_fragment", "_analysis_fragment", "segments_fragment", "_segment_view_fragment",
             "_reproduce_fragment"} <= set(first)
     for tok in ("intl", "char", "none", "13a", "intl"):      # computed (a progress bar), then from the cache
         _set_tokenizer(at, tok)
@@ -67,7 +67,7 @@ def test_bleu_fragments_keep_their_names_across_settings_and_notes(fragment_ids,
 
 def test_rouge_fragments_keep_their_names_across_settings_and_warnings(fragment_ids, slow_reports):
     at = load_sample_page()
-    at.segmented_control(key="cp_metric").set_value("ROUGE").run()
+    at.segmented_control(key="cp_metric").set_value("rouge").run()
     ok(at)
     rouge = {k: set(v) for k, v in fragment_ids.items() if k != "_segment_view_fragment"}
     at.checkbox(key="rouge_opt:rouge-score:use_stemmer").check().run()      # a new report: its progress bar
@@ -78,20 +78,22 @@ def test_rouge_fragments_keep_their_names_across_settings_and_warnings(fragment_
     ok(at)
     at.multiselect(key="rouge_types").set_value(["rouge1", "rouge2", "rougeL", "rougeLsum"]).run()
     ok(at)
-    assert at.segmented_control(key="cp_metric").value == "ROUGE"
+    assert at.segmented_control(key="cp_metric").value == "rouge"
     changed = {k: v - rouge.get(k, set()) for k, v in fragment_ids.items() if len(v - rouge.get(k, set())) > 0
                and k in rouge}
     assert not changed, changed
 
 
 def test_chrf_fragments_keep_their_names_across_settings(fragment_ids, slow_reports):
-    """The chrF view's parts (its tests, analyses, segment table and view) are fragments too: a new report's
-    progress bar, another dialect and its notes above them leave their names unchanged."""
+    """With chrF looked at, the page's parts (its tests, analyses, segment table and view) are the same
+    fragments: a new report's progress bar, another dialect and its notes above them leave their names unchanged;
+    other metrics added to the scores table too."""
     at = load_sample_page()
-    at.segmented_control(key="cp_metric").set_value("CHRF").run()
+    at.segmented_control(key="cp_metric").set_value("chrf").run()
     ok(at)
-    assert {"_chrf_tests_fragment", "_chrf_analysis_fragment", "_chrf_segments_fragment",
-            "_chrf_segment_view_fragment"} <= set(fragment_ids)
+    assert {"_significance_fragment", "_analysis_fragment", "segments_fragment",
+            "_segment_view_fragment"} <= set(fragment_ids)
+    before = {k: set(v) for k, v in fragment_ids.items()}
     at.number_input(key="chrf_opt:sacrebleu:word_order").set_value(2).run()     # a new report: its progress bar
     ok(at)
     at.number_input(key="chrf_opt:sacrebleu:word_order").set_value(0).run()     # from the cache: none
@@ -100,6 +102,8 @@ def test_chrf_fragments_keep_their_names_across_settings(fragment_ids, slow_repo
     ok(at)
     at.selectbox(key="chrf_dialect").set_value("sacrebleu").run()
     ok(at)
-    assert at.segmented_control(key="cp_metric").value == "CHRF"
-    changed = {k: v for k, v in fragment_ids.items() if k.startswith("_chrf_") and len(v) > 1}
+    at.multiselect(key="cp_also").set_value(["bleu", "ter"]).run()           # more columns, a report each
+    ok(at)
+    assert at.segmented_control(key="cp_metric").value == "chrf"
+    changed = {k: v - before[k] for k, v in fragment_ids.items() if k in before and v - before[k]}
     assert not changed, changed

@@ -6,6 +6,7 @@ import pytest
 
 from explainer.corpus.samples import SAMPLES, load_sample
 from explainer.corpus.significance import MAX_RESAMPLES
+from explainer.families import FAMILIES
 from explainer.ui import settings as ms
 from explainer.ui.corpus import link as cl
 
@@ -26,9 +27,11 @@ def parse(params):
     dict(sample="news-en", metric="bleu", baseline="new-model", system="small-model", seg=42, seg_system="baseline",
          test="ar", n=500),
     dict(sample="news-zh", metric="bleu", baseline="system-a", system="system-b", seg=200, test="bs", n=1000),
-    dict(sample="news-en", metric="rouge", baseline="baseline", system="new-model", seg=1, rouge_type="rougeL",
+    dict(sample="news-en", metric="rouge", baseline="baseline", system="new-model", seg=1, measure="rougeL",
          agg={"seed": 7, "aggregate": "mean"}),
-    dict(metric="rouge", rouge_type="rouge2"),
+    dict(metric="rouge", measure="rouge2"),
+    dict(sample="news-en", metric="ter", also=["bleu", "chrf"], analysis="Largest deltas", seg=7),
+    dict(metric="chrf", also=["ter"]),
 ])
 def test_what_the_page_writes_reads_back(view):
     s = ms.default_settings()
@@ -71,12 +74,20 @@ def test_rouge155_float_and_int_aggregation_options_round_trip():
     # AR trials: bounded by the page's draws per test (20,000,000 / 300 segments)
     ({"sample": "news-en", "test": "ar", "n": "100000"}, "(1–66,666); using 10,000"),
     ({"sample": "nope"}, "The link asks for the sample “nope”, which does not exist"),
-    ({"metric": "BLEU!"}, "“metric=BLEU!” is not bleu, rouge or chrf"),
-    ({"agg_seed": "-3"}, "“agg_seed=-3” is not a value of seed"),
-    ({"agg_seed": "1" * 200}, "“agg_seed=1111111111111111111111111111111111111111…” has more than 18 digits"),
-    ({"agg_nothing": "1"}, "“agg_nothing” is not a corpus option of rouge-score"),
-    ({"rouge_types": "rouge1", "rouge_type": "rougeL"}, "“rouge_type=rougeL” is not one of the link's ROUGE types"),
-    ({"rouge_dialect": "rouge155", "agg_confidence": "inf"}, "“agg_confidence=inf” is not a value of confidence"),
+    ({"metric": "BLEU!"}, "“metric=BLEU!” is not " + ", ".join(FAMILIES.names()[:-1]) + " or " +
+     FAMILIES.names()[-1]),
+    ({"also": "chrf,nosuch"}, "“also”: nosuch is not one of " + ", ".join(FAMILIES) + "; ignored."),
+    ({"metric": "rouge", "agg_seed": "-3"}, "“agg_seed=-3” is not a value of seed"),
+    ({"metric": "rouge", "agg_seed": "1" * 200},
+     "“agg_seed=1111111111111111111111111111111111111111…” has more than 18 digits"),
+    ({"metric": "rouge", "agg_nothing": "1"}, "“agg_nothing” is not a corpus option of rouge-score"),
+    ({"agg_seed": "7"}, "“agg_seed” is not a corpus option of sacrebleu"),
+    ({"metric": "rouge", "rouge_types": "rouge1", "rouge_type": "rougeL"},
+     "“rouge_type=rougeL” is not one of the link's ROUGE measures (rouge1)"),
+    ({"metric": "rouge", "rouge_types": "rouge1", "measure": "rougeL"},
+     "“measure=rougeL” is not one of the link's ROUGE measures (rouge1)"),
+    ({"metric": "rouge", "rouge_dialect": "rouge155", "agg_confidence": "inf"},
+     "“agg_confidence=inf” is not a value of confidence"),
     ({"candidate": "some text", "ref": "x"}, "“candidate”, “ref” mean nothing on this page; they were dropped"),
 ])
 def test_bad_values_are_refused_with_a_sentence(params, needle):
@@ -88,7 +99,7 @@ def test_every_value_is_bounded_before_it_is_used():
     huge = "7" * 100_000
     link = parse({k: huge for k in cl.PAGE_PARAMS})
     assert all(getattr(link, k) is None for k in ("sample", "metric", "baseline", "system", "seg", "test", "n",
-                                                  "rouge_type"))
+                                                  "measure", "analysis"))
     assert sum("100,000 characters) is too long" in w for w in link.warnings) == len(cl.PAGE_PARAMS)
     assert max(len(w) for w in link.warnings) < 200
     link = parse({f"p{k}": "x" for k in range(5000)})

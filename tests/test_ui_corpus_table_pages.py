@@ -58,6 +58,7 @@ def test_pages_hold_every_row_once_and_the_sort_is_over_all_rows():
 
 def test_a_filter_starts_again_at_the_first_page():
     at = load_sample_page()
+    at.session_state["cp_sec_corpus_vs_mean"] = True      # its reasons' buttons list segments
     at.number_input(key="cp_table_page").set_value(3).run()
     btn = next(b for b in at.button if b.key and b.key.startswith("cp_reason_"))
     btn.click().run()

@@ -119,11 +119,11 @@ def _upload(at, systems, refs):
 
 
 def test_a_test_set_over_the_scoring_budget_is_refused_before_any_scoring():
-    """One system and one reference of 20,000 segments of ~950 characters: 46 s of CPU and 725 MB, within the
-    page's other limits."""
+    """Twenty short systems against four long references: each system is scored against the references' ~19
+    million characters, 20 × that over the budget, in 20 MB of files (within the page's other limits)."""
     line = "word " * 190                                                 # 950 characters
-    n = PAGE_MAX_WORK_CHARS // 2 // len(line) + 10                        # just over the budget, well under 40 MB
-    at = _upload(new_page(), [("sys.txt", [line] * n)], [[line] * n])
+    n = PAGE_MAX_WORK_CHARS // (20 * 4 * len(line)) + 10                 # just over the budget, well under 100 MB
+    at = _upload(new_page(), [(f"sys{k}.txt", ["a"] * n) for k in range(20)], [[line] * n] * 4)
     said = errors(at)
     assert "million characters of scoring work" in said
     assert f"over the page's limit of {PAGE_MAX_WORK_CHARS // 10**6} million" in said
@@ -162,12 +162,12 @@ def test_a_stopped_scoring_says_so_and_scores_again_on_request():
 
     refs, systems = make_testset(150, 1, 2, seed=9)
     at = _upload(new_page(), [(f"{n}.txt", ls) for n, ls in systems], refs)
-    key = next(k for k in corpus_reports._entries if k[0] == "bleu" and k[1] == at.session_state["cp_ts_key"])
+    key = next(k for k in corpus_reports._entries if k[0] == "bleu" and at.session_state["cp_ts_key"] in k)
     corpus_reports.clear()
     at.session_state[reports.STOPPED] = key
     at.run()
     assert any("Scoring stopped." in i.value for i in at.info)
     assert not any(k[0] == "bleu" for k in corpus_reports._entries)        # nothing computed
-    at.button(key="cp_score_again").click().run()
+    at.button(key="cp_score_again_bleu").click().run()
     assert not at.exception and any(k == key for k in corpus_reports._entries)
     assert not any("Scoring stopped." in i.value for i in at.info)

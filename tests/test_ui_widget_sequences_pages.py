@@ -135,20 +135,24 @@ LAB = PageSpec(
 # ------------------------------------------------------------------------------------------------ Corpus
 CORPUS = PageSpec(
     "corpus",
-    starts=[lambda r: {"sample": "news-zh", "metric": r.choice(["bleu", "rouge", "chrf"])},
-            lambda r: {"sample": "news-en"}],
-    switches=["cp_metric", "cp_baseline", "cp_system", "cp_view_sys", "cp_rouge_type", "cp_differ_view",
-              "cp_rdiffer_view", "cp_view_family", "cp_impl_a", "cp_impl_b", "bleu_dialect", "rouge_dialect",
-              "rouge_types", "cp_chrf_view", "cp_chrf_ngram_order", "cp_impl_chrf_a", "cp_impl_chrf_b"],
+    # every registered family can be the one looked at; several in the scores table (issue 29, item 3)
+    starts=[lambda r: {"sample": "news-zh", "metric": r.choice(list(FAMILIES))},
+            lambda r: {"sample": "news-en"},
+            lambda r: {"sample": "news-en", "metric": r.choice(list(FAMILIES)),
+                       "also": ",".join(r.sample(list(FAMILIES), 2))}],
+    switches=["cp_metric", "cp_also", "cp_baseline", "cp_system", "cp_view_sys", "cp_measure", "cp_differ_view",
+              "cp_view_family", "cp_impl_a", "cp_impl_b", "bleu_dialect", "rouge_dialect", "rouge_types",
+              "cp_chrf_ngram_order", "cp_impl_chrf_a", "cp_impl_chrf_b"],
     # not in the link (docs/corpus.md lists what is): the input form (the sample loaded is), the table's search
     # and filter, the chart format, the names given to the systems (the headline metrics' labels show them: their
-    # values are compared), the analysis shown, the segment's step-by-step view and the implementations compared
-    # (computed on demand); the language-pair field (what it sets, the tokenizer, is in the link); chrF's analysis
-    # shown and its n-gram order, as BLEU's analysis, and the order its segment view shows (as BLEU's "ngram")
-    exclude={"cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format", "large_text", "cp_name_*",
-             "cp_langpair", "cp_differ_view", "cp_rdiffer_view", "cp_view_family", "colour", "ngram", "cp_impl_*",
-             "(metrics)", "cp_rep_claim", "cp_rep_metric", "cp_chrf_view", "cp_chrf_ngram_order", "chrf_order",
-             "cp_sort", "cp_sort_desc", "cp_table_page", "cp_seg_charts"},
+    # values are compared), the segment's step-by-step view and the implementations compared (computed on
+    # demand); the language-pair field (what it sets, the tokenizer, is in the link); chrF's n-gram order, and the
+    # order its segment view shows (as BLEU's "ngram"), the reference each family's step-by-step section shows
+    exclude={"rouge_ref", "ter_ref", "sem_ref", "cp_source", "cp_sample", "cp_search", "cp_show", "cp_chart_format",
+             "large_text", "cp_name_*",
+             "cp_langpair", "cp_view_family", "colour", "ngram", "cp_impl_*", "(metrics)", "cp_rep_claim",
+             "cp_rep_metric", "cp_chrf_ngram_order", "chrf_order", "cp_sort", "cp_sort_desc", "cp_table_page",
+             "cp_seg_charts", "cp_sec_*", "cp_matrix_open"},
     numbers=lambda app: [m.value for m in app.at.metric],
     fixed={"cp_test_n_bs": 100, "cp_test_n_ar": 100},
 )

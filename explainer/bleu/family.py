@@ -67,15 +67,26 @@ class BleuFamily(MetricFamily):
 
     def corpus(self, d, candidates: Sequence[str], references: Sequence[Sequence[str]], *,
                progress: Callable[[float, str], None] | None = None) -> CorpusScores:
-        from explainer.bleu.algorithm import explain_corpus
-        from explainer.bleu.rowscore import score_rows, segment_scores
+        return self.corpus_systems(d, [candidates], references, progress=progress)[0]
+
+    def corpus_systems(self, d, systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]], *,
+                       progress: Callable[[float, str], None] | None = None) -> list[CorpusScores]:
+        """Every system's statistics in one pass (each reference tokenized once for all systems)."""
         from explainer.bleu.system_stats import system_stats
 
         tick = progress or (lambda f, msg: None)
-        arrays, _, _, ctxs = system_stats(d, [candidates], references,
+        arrays, _, _, ctxs = system_stats(d, [list(c) for c in systems], references,
                                           progress=lambda a, b: tick(a / b, f"segment {a:,} of {b:,}"))
-        stats = arrays[0]
-        ctx = ctxs[0] if ctxs is not None else None
+        return [self.corpus_from_stats(d, systems[j], references, arrays[j], ctxs[j] if ctxs is not None else None)
+                for j in range(len(systems))]
+
+    def corpus_from_stats(self, d, candidates: Sequence[str], references: Sequence[Sequence[str]],
+                          stats: np.ndarray, ctx) -> CorpusScores:
+        """A system's corpus scores from its per-segment statistics ``[c, r, m_1..m_N, t_1..t_N]`` (``ctx``: the
+        per-segment contexts NLTK's smoothing reads, else None)."""
+        from explainer.bleu.algorithm import explain_corpus
+        from explainer.bleu.rowscore import score_rows, segment_scores
+
         score = float(explain_corpus(d, candidates, references, stats=stats.tolist()).score)
         sent, _ = segment_scores(d, stats, ctx)
         m = self.main_measure(d)

@@ -60,10 +60,11 @@ def chrf_statistic(d: ChrfDialect, segment_stats, score: float) -> Statistic:
             return [sacrebleu_f_score(row, factor, order, eps) for row in np.asarray(rows).tolist()]
 
         return Statistic(stats, score_rows, score, resample_dtype=np.float32, integer=True, native_scores=True)
-    S = stats.shape[0]
+    # a count column: a summed row of any segments scores as the mean over those segments
     n = stats.shape[1]
+    stats = np.column_stack([stats, np.ones(stats.shape[0])])
 
     def mean_rows(rows, mode):
-        return [(sum(row) / n) / S for row in np.asarray(rows, dtype=np.float64).tolist()]
+        return [(sum(row[:n]) / n) / row[n] for row in np.asarray(rows, dtype=np.float64).tolist()]
 
     return Statistic(stats, mean_rows, score, resample_dtype=np.float64, integer=False)

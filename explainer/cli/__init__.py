@@ -18,7 +18,7 @@ import sys
 from explainer.cli import bleu, chrf, compare, dialects, reproduce, rouge, semantic, ter
 from explainer.cli.io import CliError, one_line
 
-__all__ = ["main", "build_parser", "COMMANDS", "CliError"]
+__all__ = ["main", "build_parser", "COMMANDS", "COMPARE_RUNNERS", "CliError"]
 
 COMMANDS = {
     "bleu": (bleu, "Explain BLEU for JSONL segments or a line-aligned corpus."),
@@ -34,6 +34,17 @@ COMMANDS = {
     "compare": (compare, "Compare systems on a test set: corpus scores, confidence intervals and paired "
                          "significance tests (sacreBLEU's)."),
 }
+
+
+#: a family's own `compare` runner ("module:function"), used when it is compared alone: its corpus details,
+#: `--segments`, `--report` and reading (BLEU streams its files); every other family, and several metrics at once,
+#: go through its MetricFamily (explainer/cli/compare_families.py)
+COMPARE_RUNNERS = {
+    "bleu": "explainer.cli.compare_bleu:run",
+    "rouge": "explainer.cli.compare_rouge:run",
+    "chrf": "explainer.cli.compare_chrf:run",
+}
+COMPARE_FAMILIES = "explainer.cli.compare_families:run"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -56,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
+        if mod is compare:
+            p.set_defaults(compare_runners=COMPARE_RUNNERS, compare_families=COMPARE_FAMILIES)
     return parser
 
 

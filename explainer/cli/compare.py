@@ -1,43 +1,41 @@
 """`python -m explainer compare`: corpus scores of several systems, confidence intervals and paired tests.
 
     python -m explainer compare --ref R1.txt [--ref R2.txt ...] --system NAME=FILE [--system NAME=FILE ...]
-        [--metric bleu|rouge|chrf] [BLEU options as `bleu`: --dialect --tokenize --lowercase --smooth ...]
+        [--metric bleu|rouge|chrf|ter|…[,…]] [BLEU options as `bleu`: --dialect --tokenize --lowercase --smooth ...]
         [--paired-bs [--paired-bs-n N] | --paired-ar [--paired-ar-n N]] [--confidence [--confidence-n N]]
 
 The first system is the baseline. Prints one JSON object: ``"systems"`` is a list in input order of
 ``{"name", "score", "p_value", "mean", "ci"}`` (sacreBLEU's ``Result`` fields: ``p_value`` null for the baseline,
-``mean``/``ci`` null where sacreBLEU reports none), plus ``"signature"``, ``"test"`` (the test's settings) and
-``"corpus"`` (each system's counts, totals, precisions, BP, lengths). With the sacrebleu dialect every number is
+``mean``/``ci`` null where sacreBLEU reports none), plus ``"signature"``, ``"test"`` (the test's settings), the
+metric's ``"label"``, ``"scale"`` and direction (``"higher_is_better"``), and, for BLEU, ``"corpus"`` (each
+system's counts, totals, precisions, BP, lengths). With the sacrebleu dialect every number is
 ``sacrebleu.significance.PairedTest``'s (``BLEU().corpus_score(..., n_bootstrap=N)`` for ``--confidence``).
 
+* ``--metric`` is any registered metric family (``explainer.families.FAMILIES``), or several separated by commas
+  (``--metric bleu,chrf,ter``): then ``"metrics"`` holds one such object per measure, each with its own tests,
+  and ``--format text|latex|markdown`` prints a column per metric (``explainer/cli/compare_families.py``).
+* A family with a runner of its own (the CLI's ``COMPARE_RUNNERS``: its corpus details, ``--segments``,
+  ``--report``) is run by it when it is compared alone; any other through its ``MetricFamily.corpus``.
 * ``--confidence`` with one system is sacreBLEU's ``--confidence``; with several systems (sacreBLEU refuses) each
   system gets its own ``corpus_score(..., n_bootstrap=N)``; with ``--paired-ar`` it is PairedTest's
   ``n_ar_confidence=N``; with ``--paired-bs`` the intervals come from the paired resamples, as in sacreBLEU.
 * BLEU files are read line by line in one pass; only the statistics are kept (flat memory). ``--segments FILE``
   writes the per-segment table as CSV; ``--report FILE`` the whole corpus report as JSON (that keeps the texts
   and every segment's analysis in memory: at most ``REPORT_MAX_TEXTS`` texts and ``REPORT_MAX_BYTES`` bytes,
-  ~1 GB; ROUGE keeps the texts too: ``ROUGE_MAX_TEXTS`` / ``ROUGE_MAX_BYTES``).
+  ~1 GB; ROUGE and several metrics keep the texts too: ``ROUGE_MAX_TEXTS`` / ``STRUCTURED_MAX_TEXTS``).
 * Limits are checked before the work: from the arguments and the sizes of regular files first (their lines are
   counted, which takes a fraction of a second), then again while the files are read (pipes), block by block;
   a test's draws (resamples x segments) are refused as soon as the segments read exceed them.
-* ROUGE (``--metric rouge``; options as `rouge`: ``--dialect --types --stem --multi-ref --tokenizer -o``): the
-  corpus numbers are the dialect's aggregation (in ``"corpus"``); ``score`` is the mean per-item F of
-  ``--rouge-type`` (default: the first type), the statistic the tests resample (the project's own extension).
-* chrF (``--metric chrf``; options as `chrf`: ``--dialect sacrebleu|nltk --char-order --word-order --beta
-  --lowercase --whitespace --eps-smoothing -o``): with sacreBLEU every number is ``PairedTest``'s with ``CHRF``
-  (``explainer/corpus/chrf_cli.py``).
 """
 from __future__ import annotations
 
 import argparse
 
-from explainer.cli.compare_output import emit as _emit
-from explainer.cli.compare_output import run_tests as _tests
-from explainer.cli.compare_output import write_csv as _write_csv
-from explainer.cli.compare_output import write_json as _write_json
+from explainer.cli.compare_output import emit
 from explainer.cli.io import CliError, int_arg
 
-__all__ = ["add_arguments", "run", "parse_system"]
+__all__ = ["add_arguments", "run", "parse_system", "metrics_of", "read_blocks", "read_testset", "read_structured",
+           "systems_of", "statistics_feeder", "Keep", "CHRF_FLAGS", "dialect_names"]
 
 BLOCK = 1000        # segments read per block
 #: what ``--report`` keeps in memory (texts, tokens and every segment's analysis): texts (segments x (systems +
@@ -80,10 +78,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--system", metavar="NAME=FILE", action="append", default=[], required=True,
                    help="a system output, one segment per line; NAME= may be left out (the file name is used); "
                         "the first system is the baseline")
-    p.add_argument("--metric", choices=["bleu", "rouge", "chrf"], default="bleu")
+    p.add_argument("--metric", default="bleu", metavar="METRIC[,METRIC…]",
+                   help="a metric family (bleu, rouge, chrf, ter, …) or several separated by commas: a column each "
+                        "in the tables, every one's tests in the JSON (default bleu)")
     p.add_argument("--dialect", default=None,
                    help="BLEU: sacrebleu (default), nltk, hf-evaluate, multi-bleu, mteval, textbook; "
-                        "ROUGE: rouge-score (default), hf-evaluate, textbook, rouge155")
+                        "ROUGE: rouge-score (default), hf-evaluate, textbook, rouge155; with several metrics "
+                        "FAMILY=DIALECT[,FAMILY=DIALECT]")
     g = p.add_argument_group("BLEU options (as `python -m explainer bleu`)")
     g.add_argument("--tokenize", default=None, help="sacrebleu: 13a (default), intl, zh, char, none")
     g.add_argument("-l", "--language-pair", default=None, metavar="SRC-TRG",
@@ -116,7 +117,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--whitespace", action="store_true", default=None, help="keep whitespace in character n-grams")
     c.add_argument("--eps-smoothing", action="store_true", default=None, help="sacrebleu: eps smoothing")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="any other dialect option by name")
+                   help="any other dialect option by name; with several metrics FAMILY.KEY=VALUE for one of them")
     _add_test_and_output_arguments(p)
 
 
@@ -238,7 +239,7 @@ def _check_settings(args, n_systems: int) -> dict:
     return {"paired": paired, "n": n if paired else None, "confidence_n": conf_n}
 
 
-class _Keep:
+class Keep:
     """What a run keeps in memory: at most ``texts`` texts and ``nbytes`` bytes, or a refusal naming ``why``."""
 
     def __init__(self, texts: int, nbytes: int, why: str):
@@ -254,15 +255,21 @@ class _Keep:
                            f"the limit of {self.nbytes:,}; split the test set or compare fewer systems")
 
 
-def _keep(args) -> _Keep | None:
-    structured = getattr(args, "structured", False)
-    if args.report or (structured and args.metric == "chrf"):      # chrF reads a TSV through its report
-        return _Keep(REPORT_MAX_TEXTS, REPORT_MAX_BYTES, "--report" if args.report else "chrF on a TSV / JSON Lines")
-    if args.metric == "rouge":
-        return _Keep(ROUGE_MAX_TEXTS, ROUGE_MAX_BYTES, "ROUGE")
-    if structured:
-        return _Keep(STRUCTURED_MAX_TEXTS, STRUCTURED_MAX_BYTES, "a TSV / JSON Lines input (read whole; plain files "
-                     "are streamed)")
+def _keep(args) -> Keep | None:
+    """What the run keeps in memory (None: only statistics, the files streamed): ``--report``'s texts and
+    analyses, what the runner of the metric says it keeps (``keeps(args)``), every text when the test set is read
+    whole (a TSV / JSON Lines input; several metrics, a family without a runner of its own)."""
+    if args.report:
+        return Keep(REPORT_MAX_TEXTS, REPORT_MAX_BYTES, "--report")
+    own = getattr(args, "runner_keeps", None)
+    kept = own(args) if own is not None else None
+    if kept is not None:
+        return kept
+    if getattr(args, "structured", False):
+        return Keep(STRUCTURED_MAX_TEXTS, STRUCTURED_MAX_BYTES, "a TSV / JSON Lines input (read whole; plain files "
+                    "are streamed)")
+    if getattr(args, "reads_whole", False):
+        return Keep(STRUCTURED_MAX_TEXTS, STRUCTURED_MAX_BYTES, f"--metric {args.metric}")
     return None
 
 
@@ -321,6 +328,17 @@ def _check_draws(settings, n_segments: int, *, exact: bool = True) -> None:
             raise CliError(f"{e}{more}") from None
 
 
+def _check_system_segments(n_systems: int, n_segments: int, *, exact: bool = True) -> None:
+    """Systems x segments within what the run keeps (every system's statistics), before the work."""
+    from explainer.corpus.testset import MAX_SYSTEM_SEGMENTS
+
+    if n_systems * n_segments > MAX_SYSTEM_SEGMENTS:
+        more = "" if exact else "at least "
+        raise CliError(f"{n_systems} systems x {more}{n_segments:,} segments = {n_systems * n_segments:,}, over the "
+                       f"limit of {MAX_SYSTEM_SEGMENTS:,} per run (every system's statistics are kept); compare fewer "
+                       f"systems at once (at most {MAX_SYSTEM_SEGMENTS // max(n_segments, 1):,} on this test set)")
+
+
 def _precheck(args, systems, settings) -> None:
     """What can be checked before reading: the sizes of regular files, and their lines (the first system's file
     is the one every other is measured against)."""
@@ -335,12 +353,13 @@ def _precheck(args, systems, settings) -> None:
         return
     if S > MAX_SEGMENTS:
         raise CliError(f"{systems[0][1]} has {S:,} lines: more than {MAX_SEGMENTS:,} segments, over the limit")
+    _check_system_segments(len(systems), S)
     _check_draws(settings, S)
     if keep is not None:
         keep.check(S * len(paths), 0)
 
 
-def _read_blocks(args, systems, on_block, settings=None) -> int:
+def read_blocks(args, systems, on_block, settings=None) -> int:
     """Read the --ref and --system files in lockstep, BLOCK lines at a time (``explainer.cli.io.aligned_blocks``:
     every command's rules and messages; the files are measured against the first system, as ``bleu --hyp``
     against its --ref files); ``on_block(lines per file)``, references first. Returns the number of segments.
@@ -358,6 +377,7 @@ def _read_blocks(args, systems, on_block, settings=None) -> int:
         n += len(block[0])
         if n > MAX_SEGMENTS:
             raise TestSetError(f"more than {MAX_SEGMENTS:,} segments: over the limit")
+        _check_system_segments(len(systems), n, exact=False)
         if settings is not None:
             _check_draws(settings, n, exact=False)
         if keep is not None:
@@ -367,13 +387,69 @@ def _read_blocks(args, systems, on_block, settings=None) -> int:
     return n
 
 
-_CHRF_FLAGS = ("char_order", "word_order", "beta", "whitespace", "eps_smoothing")
+#: chrF's own flags (its argument group above)
+CHRF_FLAGS = ("char_order", "word_order", "beta", "whitespace", "eps_smoothing")
+
+
+def metrics_of(text: str) -> list[str]:
+    """``--metric bleu,chrf,ter`` -> the registered families named, in the order given (each once); a name
+    that is not one of them is refused with the choices."""
+    from explainer.families import FAMILIES
+
+    out: list[str] = []
+    for part in (text or "").split(","):
+        name = part.strip().lower()
+        if not name:
+            continue
+        if name not in FAMILIES:
+            raise CliError(f"--metric {part.strip()!r} is not a metric here; choose among {', '.join(FAMILIES)} "
+                           "(several separated by commas)")
+        if name not in out:
+            out.append(name)
+    if not out:
+        raise CliError("--metric needs at least one metric (e.g. bleu, or bleu,chrf,ter)")
+    return out
+
+
+def dialect_names(args, metrics: list[str]) -> dict[str, str | None]:
+    """family -> the dialect asked for (None: the family's default). With one metric ``--dialect NAME``; with
+    several ``--dialect FAMILY=NAME[,FAMILY=NAME]``."""
+    out: dict[str, str | None] = {m: None for m in metrics}
+    given = (args.dialect or "").strip()
+    if not given:
+        return out
+    if "=" not in given:
+        if len(metrics) > 1:
+            raise CliError(f"--dialect {given}: with several metrics name the family of each dialect, e.g. "
+                           f"--dialect {metrics[0]}={given}")
+        out[metrics[0]] = given
+        return out
+    for part in given.split(","):
+        fam, _, name = part.partition("=")
+        fam, name = fam.strip().lower(), name.strip()
+        if fam not in out:
+            raise CliError(f"--dialect {part.strip()}: {fam} is not one of the metrics compared "
+                           f"({', '.join(metrics)})")
+        out[fam] = name
+    return out
+
+
+def _runner(args, metrics: list[str]):
+    """(module, function) of the runner that compares these metrics: a family's own runner when it is compared
+    alone (``args.compare_runners``: the CLI's registration table, set by ``explainer.cli.build_parser``), else the
+    runner of every family (``args.compare_families``)."""
+    import importlib
+
+    own = (getattr(args, "compare_runners", None) or {}).get(metrics[0]) if len(metrics) == 1 else None
+    module, _, func = (own or args.compare_families).partition(":")
+    return importlib.import_module(module), func, own is not None
 
 
 def run(args) -> int:
     from explainer.corpus.testset import TestSetError, check_names
     from explainer.errors import ExplainerInputError
 
+    metrics = metrics_of(args.metric)
     systems = _short_names([parse_system(s) for s in args.system], args.system)
     try:
         check_names([n for n, _ in systems])
@@ -384,34 +460,31 @@ def run(args) -> int:
         raise CliError("give at least one --ref file (one segment per line), or systems in JSON Lines or TSV that "
                        "carry their references")
     settings = _check_settings(args, len(systems))
-    if args.metric != "chrf":
-        for flag in _CHRF_FLAGS:
-            if getattr(args, flag, None) is not None:
-                raise CliError(f"--{flag.replace('_', '-')} is a chrF option (use --metric chrf)")
+    module, func, own = _runner(args, metrics)
+    args.runner_keeps = getattr(module, "keeps", None) if own else None
+    args.reads_whole = not own
     settings["all_pairs"] = bool(getattr(args, "all_pairs", False))
     for flag in ("source", "freq_corpus"):
-        if getattr(args, flag, None) and (not args.report or args.metric != "bleu"):
+        if getattr(args, flag, None) and (not args.report or not getattr(module, "TAKES_SOURCE", False)):
             raise CliError(f"--{flag.replace('_', '-')} goes with --report (BLEU): its analyses are in the report")
     if settings["all_pairs"] and not settings["paired"]:
         raise CliError("--all-pairs needs --paired-bs or --paired-ar (the test run on every pair)")
+    if not own and any(p == "-" for p in list(args.ref) + [p for _, p in systems]):
+        raise CliError(f"--metric {args.metric} reads the test set whole: give the files, not stdin ('-')")
     _precheck(args, systems, settings)
     try:
-        args.corpus_warnings = _language_settings(args)
-        if args.metric == "chrf":
-            from explainer.cli.io import option_pairs
-            from explainer.corpus.chrf_cli import run_chrf
-
-            io = {"read_blocks": _read_blocks, "read_testset": _read_testset, "tests": _tests, "emit": _emit,
-                  "write_csv": _write_csv, "write_json": _write_json}
-            return run_chrf(args, systems, settings, io, option_pairs(args.option))
-        if args.metric == "rouge":
-            return _run_rouge(args, systems, settings)
-        return _run_bleu(args, systems, settings)
+        args.corpus_warnings = _language_settings(args, metrics)
+        if own:
+            out = getattr(module, func)(args, systems, settings)
+        else:
+            out = getattr(module, func)(args, systems, settings, metrics, getattr(args, "compare_runners", None) or {})
     except (TestSetError, ExplainerInputError) as e:
         raise CliError(str(e)) from None
+    emit(out, getattr(args, "format", "json"))
+    return 0
 
 
-def _language_settings(args) -> list[str]:
+def _language_settings(args, metrics: list[str]) -> list[str]:
     """``-l SRC-TRG``: sacreBLEU's tokenizer for the target (when --tokenize is not given), and the warnings:
     sacreBLEU's own for a tokenizer that is not the target's, and CJK references scored with a tokenizer that
     does not split them (read from the first lines of the first --ref file)."""
@@ -420,11 +493,11 @@ def _language_settings(args) -> list[str]:
 
     pair = None
     warns: list[str] = []
-    tok_spec = _tokenize_option(args)
+    tok_spec = _tokenize_option(args, metrics)
     if args.language_pair is not None:
         if tok_spec is None:
-            raise CliError("-l/--language-pair picks the tokenizer, as sacreBLEU's -l does: it needs --metric bleu "
-                           "and a dialect with a tokenize option (sacrebleu)")
+            raise CliError("-l/--language-pair picks the tokenizer, as sacreBLEU's -l does: it needs a metric whose "
+                           "dialect has a tokenize option (--metric bleu, dialect sacrebleu)")
         pair = parse_language_pair(args.language_pair)
         if args.tokenize is None:
             choices = tok_spec.get("choices") or ()
@@ -451,223 +524,34 @@ def _language_settings(args) -> list[str]:
     return warns
 
 
-def _tokenize_option(args) -> dict | None:
-    """The BLEU dialect's ``tokenize`` option (its choices and default), or None (ROUGE, or a dialect without
-    one)."""
-    from explainer.bleu.registry import dialect_options
+def _tokenize_option(args, metrics: list[str]) -> dict | None:
+    """The ``tokenize`` option (its choices and default) of the first compared metric's dialect that has one, or
+    None (no dialect compared has a tokenizer to pick)."""
+    from explainer.families import FAMILIES
 
-    if args.metric != "bleu":
-        return None
     try:
-        return next((o for o in dialect_options(args.dialect or "sacrebleu") if o["name"] == "tokenize"), None)
-    except (KeyError, ValueError):
-        return None      # an unknown dialect: refused later, in the dialect's own words
+        names = dialect_names(args, metrics)
+    except CliError:
+        return None      # said in the runner's own words
+    for m in metrics:
+        fam = FAMILIES[m]
+        try:
+            spec = next((o for o in fam.options(names[m] or fam.default_dialect) if o["name"] == "tokenize"), None)
+        except (KeyError, ValueError):
+            continue     # an unknown dialect: refused later, in the dialect's own words
+        if spec is not None:
+            return spec
+    return None
 
 
-# ------------------------------------------------------------------------------------------------ BLEU
-def _bleu_dialect(args):
-    from explainer.bleu import get_dialect
-    from explainer.cli.bleu import build_options
-
-    if args.dialect is None:
-        args.dialect = "sacrebleu"
-    for flag in ("types", "multi_ref", "tokenizer", "rouge_type"):
-        if getattr(args, flag):
-            raise CliError(f"--{flag.replace('_', '-')} is a ROUGE option (use --metric rouge)")
-    if args.stem:
-        raise CliError("--stem is a ROUGE option (use --metric rouge)")
-    opts = build_options(args)
-    try:
-        d = get_dialect(args.dialect, **opts)
-    except ValueError as e:
-        raise CliError(str(e)) from None
-    return d, opts
-
-
-def _run_bleu(args, systems, settings) -> int:
-    from explainer.bleu.algorithm import gc_paused
-    from explainer.bleu.system_stats import StatsStream
-
-    d, opts = _bleu_dialect(args)
-    if (settings["paired"] or settings["confidence_n"]) and d.needs_last_segment:
-        raise CliError(f"bootstrap and paired tests are not defined for the {d.name} dialect: its corpus score "
-                       "depends on the last segment (NLTK's smoothing reads it), which resampling would change")
-    if args.report:
-        return _run_bleu_report(args, systems, settings, d, opts)
-    ts = _read_testset(args, systems, settings) if getattr(args, "structured", False) else None
-    if ts is not None:
-        systems = _systems_of(ts, systems)
-    K = len(args.ref) if ts is None else ts.n_refs()
-    stream = StatsStream(d, len(systems))
-    warnings: list[str] = []
-    feed = _statistics_feeder(d, stream, warnings)
-    # the statistics are built from short-lived, acyclic objects (token lists, n-gram Counters): the cyclic
-    # garbage collector has nothing to find in them and would only re-scan everything alive, again and again
-    with gc_paused():
-        if ts is None:
-            S = _read_blocks(args, systems, lambda b: feed([list(x) for x in zip(*b[:K])], b[K:]), settings)
-        else:
-            S = ts.n_segments
-            for a in range(0, S, BLOCK):
-                feed(ts.references[a:a + BLOCK], [lines[a:a + BLOCK] for _, lines in ts.systems])
-    warnings[:0] = getattr(args, "corpus_warnings", [])
-    arrays = stream.arrays()
-    corpus, statistics = _bleu_corpus(d, systems, arrays, stream.last_contexts(), S, K)
-    if d.checks_whole_corpus:
-        warnings += d.streamed_input_warnings(stream.ends_with_period)
-    out = _tests(systems, statistics, settings, faithful=d.sacrebleu_significance, plain_sig=d.signature(K),
-                 sacre=d.sacrebleu_significance)
-    out.update({"metric": "bleu", "dialect": d.name, "options": d.options_dict(), "n_segments": S,
-                "n_references": K, "corpus": corpus, "warnings": warnings})
-    if getattr(args, "detected", None):
-        out["inputs"] = args.detected
-    if args.segments:
-        _write_bleu_segments(args.segments, d, systems, arrays, stream.first_reference_lengths(), stream.ctxs,
-                             args.ref, ts)
-    _emit(out, getattr(args, "format", "json"))
-    return 0
-
-
-def _statistics_feeder(d, stream, warnings: list[str]):
-    """The handler of each block of segments (each segment's references, then each system's lines): their
-    statistics go into ``stream``; a dialect other than sacreBLEU checks its input as the real library would
-    (warnings collected, an input it cannot score refused)."""
-    from explainer.bleu.system_stats import clear_tokenizer_caches
-
-    def on_block(refs_block, hyps_block):
-        for i, refs in enumerate(refs_block):
-            stream.add([h[i] for h in hyps_block], refs)
-        clear_tokenizer_caches()     # no line is seen twice: keep memory flat
-        if d.checks_whole_corpus:       # checked once at the end, from the stream's tallies
-            return
-        for hyps in hyps_block:
-            ws, err = d.check_inputs(hyps, refs_block, corpus=True)
-            for w in ws:
-                if w.message not in warnings:
-                    warnings.append(w.message)
-            if err is not None:
-                raise CliError(f"{d.implementation} cannot score this input: {err.message}")
-
-    return on_block
-
-
-def _bleu_corpus(d, systems, arrays, lasts, S: int, K: int) -> tuple[list[dict], list]:
-    """Per system: the corpus statistics from the summed rows (as the dialect combines them) and the
-    ``Statistic`` the tests resample."""
-    from explainer.bleu.rowscore import score_rows
-    from explainer.bleu.trace import BleuStats
-    from explainer.statistic import Statistic
-
-    N = d.max_order
-    corpus, statistics = [], []
-    for j, (name, _) in enumerate(systems):
-        summed = arrays[j].sum(0).tolist()
-        comb = d.combine(summed[0], summed[1], summed[2:2 + N], summed[2 + N:], lasts[j], n_segments=S)
-        st = BleuStats.from_combination(d.name, comb, d.signature(K), [], comb.library_error, d.options_dict())
-        c = st.to_dict()
-        for k in ("signature", "options", "dialect", "warnings"):
-            c.pop(k, None)
-        corpus.append(dict(name=name, **c))
-        statistics.append(Statistic(arrays[j], lambda rows, mode: score_rows(d, rows, mode=mode), comb.score))
-    return corpus, statistics
-
-
-def _write_bleu_segments(path, d, systems, arrays, ref_first, ctxs, ref_paths=(), ts=None) -> None:
-    from explainer.bleu.rowscore import segment_scores
-    from explainer.corpus.export import testset_texts, with_texts
-    from explainer.corpus.report import segment_columns
-
-    rows = []
-    for j, (name, _) in enumerate(systems):
-        sent, bp = segment_scores(d, arrays[j], ctxs[j] if ctxs is not None else None)
-        rows.append((name, arrays[j], sent, bp))
-    cols = segment_columns(rows, ref_first, d.max_order)
-    _write_csv(path, _streamed_texts(cols, ref_paths, systems) if ts is None else with_texts(cols, *testset_texts(ts)))
-
-
-def _streamed_texts(cols, ref_paths, systems):
-    """The segment table with the texts, read again from the files line by line while the CSV is written (flat
-    memory: the statistics pass kept no text)."""
-    from explainer.corpus.export import with_texts
-    from explainer.inputs import iter_lines
-
-    if not ref_paths or any(p == "-" for p in list(ref_paths) + [p for _, p in systems]):
-        return cols
-    refs = [(f"reference {k + 1}", iter_lines(p)) for k, p in enumerate(ref_paths)]
-    return with_texts(cols, refs, [(name, iter_lines(p)) for name, p in systems])
-
-
-def _run_bleu_report(args, systems, settings, d, opts) -> int:
-    """--report: the whole report (texts kept in memory, the analyses need them)."""
-    from explainer.corpus.report import bleu_report
-
-    ts = _read_testset(args, systems, settings)
-    systems = _systems_of(ts, systems)
-    rep = bleu_report(ts, dialect=d.name, **opts)
-    statistics = [rep.statistic(j) if not d.needs_last_segment else None for j in range(len(systems))]
-    K = ts.n_refs()
-    out = _tests(systems, statistics, settings, faithful=d.sacrebleu_significance, plain_sig=rep.signature,
-                 sacre=d.sacrebleu_significance)
-    corpus = []
-    for s in rep.systems:
-        c = s.trace.stats_summary().to_dict()
-        for k in ("signature", "options", "dialect", "warnings", "segment_stats"):
-            c.pop(k, None)
-        corpus.append(dict(name=s.name, **c))
-    warnings = list(getattr(args, "corpus_warnings", []))
-    for s in rep.systems:
-        for w in s.trace.warnings:
-            if w.message not in warnings:
-                warnings.append(w.message)
-    out.update({"metric": "bleu", "dialect": d.name, "options": d.options_dict(), "n_segments": rep.n_segments,
-                "n_references": K, "corpus": corpus, "warnings": warnings})
-    if args.segments:
-        from explainer.corpus.export import testset_texts, with_texts
-
-        _write_csv(args.segments, with_texts(rep.segment_rows(), *testset_texts(rep.testset)))
-    report = rep.to_dict(tests=out.get("test"))
-    report.update(_comparemt_analyses(args, rep))
-    if args.report:
-        _write_json(args.report, report)
-    if getattr(args, "detected", None):
-        out["inputs"] = args.detected
-    _emit(out, getattr(args, "format", "json"))
-    return 0
-
-
-def _comparemt_analyses(args, rep) -> dict:
-    """compare-mt's analyses for --report: word accuracy by frequency bucket (--freq-corpus or the references),
-    sentence-score buckets, source-length buckets (--source)."""
-    from explainer.corpus.comparemt import sentence_buckets, source_length_buckets, word_accuracy
-    from explainer.inputs import ReadLimits, iter_lines, read_lines
-
-    out: dict = {}
-    freq = None
-    if getattr(args, "freq_corpus", None):
-        limits = ReadLimits(max_bytes=FREQ_CORPUS_MAX_BYTES, hint="take a sample of it (e.g. `head -n 500000`)")
-        limits.check_sizes([args.freq_corpus])
-        freq = iter_lines(args.freq_corpus, limits=limits)
-    out["word_accuracy"] = word_accuracy(rep, freq_corpus=freq)
-    out["sentence_buckets"] = sentence_buckets(rep)
-    if getattr(args, "source", None):
-        limits = ReadLimits(rep.n_segments + 1, REPORT_MAX_BYTES, hint="--source has one line per segment")
-        limits.check_sizes([args.source])
-        source = read_lines(args.source, limits=limits)
-        ts = rep.testset.with_source(source, f"source {args.source}")
-        out["source_length_buckets"] = source_length_buckets(rep, ts.source)
-        out["source"] = ts.source
-    return out
-
-
-# ----------------------------------------------------------------------------------------------- ROUGE
-def _systems_of(ts, systems):
+def systems_of(ts, systems):
     """(name, file) of every system of the test set read: a TSV file holds several."""
     if len(ts.systems) == len(systems):
         return systems
     return [(name, "") for name in ts.names]
 
 
-def _read_structured(args, systems, settings=None):
+def read_structured(args, systems, settings=None):
     """The test set from files read by content (JSON Lines with their references, TSV columns, plain lines),
     as the page reads uploads; the names given with NAME= are kept; what was detected goes to the output."""
     from explainer.corpus.testset import MAX_SEGMENTS, testset_from_files
@@ -697,17 +581,18 @@ def _check_read(args, ts, settings) -> None:
         raise CliError(f"--paired-{settings['paired']} compares systems with a baseline: the input holds one "
                        f"system ({ts.names[0]}); give at least two (TSV columns or --system files)")
     _check_draws(settings, ts.n_segments)
+    _check_system_segments(len(ts.systems), ts.n_segments)
     keep = _keep(args)
     if keep is not None:
         keep.check(ts.n_segments * (len(ts.systems) + ts.n_refs()), 0)
 
 
-def _read_testset(args, systems, settings=None):
+def read_testset(args, systems, settings=None):
     """The whole test set in memory (ROUGE and --report need the texts), read as the BLEU statistics are."""
     from explainer.corpus.testset import build_testset
 
     if getattr(args, "structured", False):
-        return _read_structured(args, systems, settings)
+        return read_structured(args, systems, settings)
 
     K = len(args.ref)
     streams: list[list[str]] = [[] for _ in range(K + len(systems))]
@@ -716,59 +601,29 @@ def _read_testset(args, systems, settings=None):
         for lines, more in zip(streams, block):
             lines.extend(more)
 
-    _read_blocks(args, systems, keep, settings)
+    read_blocks(args, systems, keep, settings)
     return build_testset([(name, streams[K + j]) for j, (name, _) in enumerate(systems)],
                          [(path, streams[k]) for k, path in enumerate(args.ref)])
 
 
-def _run_rouge(args, systems, settings) -> int:
-    from explainer.cli.rouge import build_options as rouge_options
-    from explainer.corpus.rouge_report import rouge_report
-    from explainer.rouge.engine import check_rouge_call
-    from explainer.rouge.types import parse_types
+def statistics_feeder(d, stream, warnings: list[str]):
+    """The handler of each block of segments (each segment's references, then each system's lines): their
+    statistics go into ``stream``; a dialect other than sacreBLEU checks its input as the real library would
+    (warnings collected, an input it cannot score refused)."""
+    from explainer.bleu.system_stats import clear_tokenizer_caches
 
-    if args.dialect is None:
-        args.dialect = "rouge-score"
-    for flag in ("tokenize", "smooth", "smooth_value", "max_order", "api", "weights", "auto_reweigh",
-                 "effective_order", "lowercase"):
-        if getattr(args, flag) is not None:
-            raise CliError(f"--{flag.replace('_', '-')} is a BLEU option (ROUGE takes --types --stem --multi-ref "
-                           "--tokenizer -o)")
-    opts = rouge_options(args)
-    try:
-        check_rouge_call(args.dialect, args.types, corpus=True, **opts)
-    except ValueError as e:
-        raise CliError(str(e)) from None
-    ts = _read_testset(args, systems, settings)
-    systems = _systems_of(ts, systems)
-    rep = rouge_report(ts, dialect=args.dialect, types=args.types, **opts)
-    rtype = args.rouge_type or rep.types[0]
-    if rtype not in rep.types:
-        try:
-            rtype = parse_types([rtype])[0].name
-        except ValueError as e:
-            raise CliError(str(e)) from None
-        if rtype not in rep.types:
-            raise CliError(f"--rouge-type {args.rouge_type} is not among the computed types "
-                           f"({', '.join(rep.types)}); add it to --types")
-    statistics = [rep.statistic(j, rtype, args.measure) for j in range(len(systems))]
-    out = _tests(systems, statistics, settings, faithful=False, plain_sig=rep.signature, sacre=False)
-    out["test"]["statistic"] = f"mean per-item {args.measure} of {rtype}"
-    corpus = []
-    for s in rep.systems:
-        corpus.append({"name": s.name, "aggregation": s.trace.aggregation, "reported": s.trace.reported,
-                       "mean": {t: s.mean(t, args.measure) for t in rep.types}})
-    out.update({"metric": "rouge", "dialect": args.dialect, "options": rep.systems[0].trace.options,
-                "types": rep.types, "rouge_type": rtype, "measure": args.measure, "n_segments": rep.n_segments,
-                "n_references": ts.n_refs(), "corpus": corpus})
-    if getattr(args, "detected", None):
-        out["inputs"] = args.detected
-    if args.segments:
-        from explainer.corpus.export import testset_texts, with_texts
+    def on_block(refs_block, hyps_block):
+        for i, refs in enumerate(refs_block):
+            stream.add([h[i] for h in hyps_block], refs)
+        clear_tokenizer_caches()     # no line is seen twice: keep memory flat
+        if d.checks_whole_corpus:       # checked once at the end, from the stream's tallies
+            return
+        for hyps in hyps_block:
+            ws, err = d.check_inputs(hyps, refs_block, corpus=True)
+            for w in ws:
+                if w.message not in warnings:
+                    warnings.append(w.message)
+            if err is not None:
+                raise CliError(f"{d.implementation} cannot score this input: {err.message}")
 
-        _write_csv(args.segments, with_texts(rep.segment_rows(rtype, measure=args.measure),
-                                             *testset_texts(rep.testset)))
-    if args.report:
-        _write_json(args.report, rep.to_dict(tests=out.get("test")))
-    _emit(out, getattr(args, "format", "json"))
-    return 0
+    return on_block

@@ -8,7 +8,10 @@ __all__ = ["run_tests", "emit", "write_csv", "write_json"]
 
 
 # ---------------------------------------------------------------------------------------------- tests
-def run_tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, sacre: bool) -> dict:
+def run_tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, sacre: bool,
+              higher_is_better: bool = True) -> dict:
+    """The paired test (or the intervals) of ``statistics`` (one per system, the first the baseline) as ``settings``
+    ask, and the matrix of every pair (clusters in the measure's direction: ``higher_is_better``)."""
     from explainer.corpus.significance import (
         bootstrap_confidence,
         confidence_signature,
@@ -38,7 +41,7 @@ def run_tests(systems, statistics, settings, *, faithful: bool, plain_sig: str, 
         from explainer.corpus.significance import pair_matrix
 
         matrix = pair_matrix([(name, st) for (name, _), st in zip(systems, statistics)], test=paired,
-                             n_samples=n, faithful=faithful).to_dict()
+                             n_samples=n, faithful=faithful, higher_is_better=higher_is_better).to_dict()
     else:
         matrix = None
     if not paired and conf_n:

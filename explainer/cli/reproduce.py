@@ -45,10 +45,28 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(repeat for several references)")
     p.add_argument("--claim", metavar="VALUE", required=True,
                    help="the claimed number, with words if you like: 'BLEU = 0.576', '38.0', 'ROUGE-L 0.41', "
-                        "'R-1 recall 0.67', 'R-1/R-2/R-L 44.2/21.3/41.0', 'chrF++ 55.2'")
+                        "'R-1 recall 0.67', 'R-1/R-2/R-L 44.2/21.3/41.0', 'chrF++ 55.2'; or sacreBLEU's own JSON "
+                        "output (-f json: the text, or a file holding it)")
     p.add_argument("--metric", default="any",
                    help="what the claim is: any (default) or a metric family (" + ", ".join(_family_names())
                         + "; ROUGE by its type: rouge1, rouge2, rougeL, rougeLsum); words in the claim narrow it too")
+
+
+def _claim_text(args) -> str:
+    """The claim as typed, or the one sacreBLEU's JSON output states (the text given, or a file holding it)."""
+    import os
+
+    from explainer.dialectcmp.sacrebleu_json import MAX_JSON_CHARS, claim_from_sacrebleu_json, looks_like_json
+
+    text = args.claim
+    if not looks_like_json(text) and text.endswith(".json") and os.path.isfile(text):
+        if os.path.getsize(text) > MAX_JSON_CHARS:
+            raise CliError(f"{text}: over the limit of {MAX_JSON_CHARS:,} bytes for sacreBLEU's JSON output")
+        with open(text, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    if not looks_like_json(text):
+        return text
+    return claim_from_sacrebleu_json(text, system=args.hyp)
 
 
 def run(args) -> int:
@@ -62,7 +80,8 @@ def run(args) -> int:
     if args.jsonl is not None and args.ref:
         raise CliError("--ref is for --candidate and --hyp; with --jsonl put the references in each line")
     try:
-        parts = claim_parts(args.claim)
+        claim = _claim_text(args)
+        parts = claim_parts(claim)
         if args.jsonl is not None:
             segs = read_segments(args.jsonl)
             if not segs:
@@ -81,5 +100,5 @@ def run(args) -> int:
     if len(results) == 1:
         write(results[0].to_dict(), "the result")
     else:
-        write({"claim": args.claim, "parts": [r.to_dict() for r in results]}, "the result")
+        write({"claim": claim, "parts": [r.to_dict() for r in results]}, "the result")
     return 0

@@ -48,6 +48,16 @@ class ChrfReport(ReportBase):
         t = self.systems[i].trace
         return chrf_statistic(self.d, t.segment_stats, t.score)
 
+    def corpus_scores(self) -> list:
+        """Every system's :class:`explainer.family.CorpusScores` (what the family's ``corpus`` gives)."""
+        from explainer.chrf.family import CHRF
+        from explainer.family import CorpusScores, MeasureScores
+
+        m = CHRF.main_measure(self.d)
+        return [CorpusScores(CHRF.name, self.signature,
+                             {m.key: MeasureScores(m, float(s.trace.score), s.sentence, self.statistic(j))},
+                             CHRF.segment_score_name(self.d)) for j, s in enumerate(self.systems)]
+
     def order_rows(self, i: int) -> list[dict]:
         """System i's corpus statistics per order: counts, P, R, F, in the average or not."""
         return [{"kind": o.kind, "n": o.n, "hyp": o.hyp, "ref": o.ref, "match": o.match, "precision": o.precision,

@@ -116,6 +116,21 @@ class BleuReport(ReportBase):
         sysr = self.systems[i]
         return Statistic(sysr.stats, lambda rows, mode: score_rows(d, rows, mode=mode), sysr.score)
 
+    def corpus_scores(self) -> list:
+        """Every system's :class:`explainer.family.CorpusScores` (what the family's ``corpus`` gives), from the
+        report's statistics: the corpus score, each segment's score alone and the statistic of the tests."""
+        from explainer.bleu.family import BLEU
+        from explainer.family import CorpusScores, MeasureScores
+
+        m = BLEU.main_measure(self.d)
+        why = "" if not self.d.needs_last_segment else (
+            f"bootstrap and paired tests are not defined for the {self.dialect} dialect: its corpus score depends on "
+            "the last segment (NLTK's smoothing reads it), which resampling would change")
+        return [CorpusScores(BLEU.name, self.signature,
+                             {m.key: MeasureScores(m, float(s.score), s.sentence,
+                                                   None if why else self.statistic(j), why)},
+                             BLEU.segment_score_name(self.d)) for j, s in enumerate(self.systems)]
+
     def score_subset(self, i: int, idx) -> float:
         """The corpus score of system i over the segments ``idx`` (0-based), from their summed statistics."""
         st = self.systems[i].stats[np.asarray(idx, dtype=np.int64)]

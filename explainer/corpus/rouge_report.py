@@ -16,10 +16,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from explainer.corpus.report import ReportBase
-from explainer.corpus.significance import Statistic
 from explainer.corpus.testset import TestSet
 from explainer.rouge import explain_rouge_corpus
 from explainer.rouge.trace import RougeCorpusTrace
+from explainer.statistic import Statistic
 
 __all__ = ["RougeSystem", "RougeReport", "rouge_report", "MEASURES"]
 
@@ -50,13 +50,29 @@ class RougeReport(ReportBase):
     _cache: dict = field(default_factory=dict, repr=False)
 
     def statistic(self, i: int, t: str, measure: str = "fmeasure") -> Statistic:
-        vals = self.systems[i].item(t, measure).astype(np.float64)
-        S = len(vals)
+        from explainer.rouge.family import item_statistic
 
-        def score_rows(rows, mode):
-            return (np.asarray(rows, dtype=np.float64)[:, 0] / S).tolist()
+        return item_statistic(self.systems[i].item(t, measure).astype(np.float64))
 
-        return Statistic(vals[:, None], score_rows, float(vals.sum() / S), resample_dtype=np.float64, integer=False)
+    def corpus_scores(self) -> list:
+        """Every system's :class:`explainer.family.CorpusScores`: per type the score the dialect reports
+        (rouge-score's bootstrap mid, the mean elsewhere), the per-item F and the statistic of the tests (the mean
+        per-item F): what the family's ``corpus`` gives."""
+        from explainer.family import CorpusScores, MeasureScores
+        from explainer.rouge.engine import bind_dialect
+        from explainer.rouge.family import ROUGE, reported_f
+
+        d = bind_dialect(self.dialect, self.types, corpus=True, **self.options)
+        out = []
+        for j, s in enumerate(self.systems):
+            agg = s.trace.aggregate if isinstance(s.trace.aggregate, dict) else {}
+            measures = {}
+            for m in ROUGE.measures(d):
+                st = self.statistic(j, m.key)
+                rep = reported_f(agg.get(m.key)) if m.key in agg else None
+                measures[m.key] = MeasureScores(m, st.score if rep is None else rep, s.item(m.key), st)
+            out.append(CorpusScores(ROUGE.name, self.signature, measures, ROUGE.segment_score_name(d)))
+        return out
 
     def aggregate_rows(self) -> list[dict]:
         """Per system and type the dialect's aggregation: low / mid / high (or the mean) of P, R, F."""

@@ -478,7 +478,8 @@ def _run_ar(named, n, n_conf, bl_seed, cmp_seed, base, others, tick, dl=_NO_DEAD
 class PairMatrix:
     """Every pair of systems under one paired test: ``p[i][j]`` is the p-value of system j against baseline i
     (sacreBLEU's PairedTest with that baseline: its statistic is symmetric, so ``p[i][j] == p[j][i]`` when the
-    comparisons are seeded); the diagonal is None. ``clusters``: WMT-style groups (:func:`clusters`)."""
+    comparisons are seeded); the diagonal is None. ``clusters``: WMT-style groups (:func:`clusters`), ranked in
+    the measure's direction (``higher_is_better`` False: an error rate such as TER, the lowest first)."""
 
     test: str
     n_samples: int
@@ -489,60 +490,152 @@ class PairMatrix:
     alpha: float
     clusters: list[list[str]]
     faithful: bool
+    higher_is_better: bool = True
 
     def to_dict(self) -> dict:
+        better = "better" if self.higher_is_better else "better (lower)"
         return {"test": self.test, "n_samples": self.n_samples, "seed": self.seed, "names": self.names,
                 "scores": [float(x) for x in self.scores], "p_values": self.p, "alpha": self.alpha,
-                "clusters": self.clusters, "faithful": self.faithful,
-                "clustering": ("systems ordered by score; a cluster ends where every system above is significantly "
-                               f"better (p < {self.alpha:g}) than every system below")}
+                "clusters": self.clusters, "faithful": self.faithful, "higher_is_better": self.higher_is_better,
+                "clustering": (f"systems ordered by score, best first; a cluster ends where every system above is "
+                               f"significantly {better} (p < {self.alpha:g}) than every system below")}
 
 
 def pair_matrix(named: Sequence[tuple[str, Statistic]], *, test: str = "bs", n_samples: int = 0, seed: Any = None,
                 alpha: float = 0.05, faithful: bool = True, progress: Callable[[float], None] | None = None,
-                time_limit: float | None = None) -> PairMatrix:
-    """Every pair of systems: for each system i, ``paired_test`` with i as the baseline against the systems
-    after it (the same draws for every comparison when seeded, so a pair's p-value does not depend on the other
-    systems); the time limit covers the whole matrix."""
-    import time
-
+                time_limit: float | None = None, higher_is_better: bool = True) -> PairMatrix:
+    """Every pair of systems: for each system i, ``paired_test`` with i as the baseline against the systems after
+    it. Seeded, every comparison draws the same resamples or swaps whatever the baseline, so one pass over the
+    draws gives every cell (the bootstrap's resampled scores of every system; AR's swapped sums of every pair),
+    number for number what ``paired_test`` gives cell by cell; unseeded (seed ``none`` or 0), a test per baseline.
+    The time limit covers the whole matrix."""
     K = len(named)
     if K < 2:
         raise ExplainerInputError("the significance matrix needs at least two systems")
-    p: list[list[float | None]] = [[None] * K for _ in range(K)]
-    t0 = time.perf_counter()
+    if test not in ("bs", "ar"):
+        raise ExplainerInputError(f"unknown paired test {test!r}: choose bs (bootstrap) or ar (approximate "
+                                  "randomization)")
+    S = named[0][1].stats.shape[0]
+    if any(st.stats.shape[0] != S for _, st in named):
+        raise ExplainerInputError("paired tests need the same segments for every system")
+    n = n_samples if n_samples > 0 else (DEFAULT_BS_N if test == "bs" else DEFAULT_AR_N)
+    what = "the matrix of every pair"
+    check_test_size(n, S, what, test)
+    seed_str, bl_seed = seed_from_env(seed)
     tick = progress or (lambda f: None)
-    res = None
-    total = K * (K - 1) / 2
-    done = 0
+    dl = _Deadline(time_limit, what)
+    if not bl_seed:      # unseeded comparisons (PairedTest's line 407): a test of its own per baseline
+        p = _matrix_by_baseline(named, test, n, seed, faithful, tick, time_limit)
+    elif test == "bs":
+        p = _matrix_bs(named, n, bl_seed, tick, dl)
+    else:
+        p = _matrix_ar(named, n, bl_seed, tick, dl)
+    tick(1.0)
+    names = [nm for nm, _ in named]
+    scores = [float(st.score) for _, st in named]
+    return PairMatrix(test=test, n_samples=n, seed=seed_str, names=names, scores=scores, p=p, alpha=alpha,
+                      clusters=clusters(names, scores, p, alpha, higher_is_better=higher_is_better),
+                      faithful=faithful, higher_is_better=higher_is_better)
+
+
+def _empty(K: int) -> list[list[float | None]]:
+    return [[None] * K for _ in range(K)]
+
+
+def _matrix_by_baseline(named, test, n, seed, faithful, tick, time_limit) -> list[list[float | None]]:
+    import time
+
+    K = len(named)
+    p = _empty(K)
+    t0 = time.perf_counter()
+    total, done = K * (K - 1) / 2, 0
     for i in range(K - 1):
         left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))
         n_pairs = K - 1 - i
-        res = paired_test([named[i]] + list(named[i + 1:]), test=test, n_samples=n_samples, seed=seed,
-                          faithful=faithful, time_limit=left,
-                          progress=lambda f, _d=done, _n=n_pairs: tick((_d + f * _n) / total))
+        res = paired_test([named[i]] + list(named[i + 1:]), test=test, n_samples=n, seed=seed, faithful=faithful,
+                          time_limit=left, progress=lambda f, _d=done, _n=n_pairs: tick((_d + f * _n) / total))
         for k, s in enumerate(res.systems[1:]):
-            j = i + 1 + k
-            p[i][j] = p[j][i] = float(s.p_value)
+            p[i][i + 1 + k] = p[i + 1 + k][i] = float(s.p_value)
         done += n_pairs
-    tick(1.0)
-    names = [n for n, _ in named]
-    scores = [float(st.score) for _, st in named]
-    return PairMatrix(test=res.test, n_samples=res.n_samples, seed=res.seed, names=names, scores=scores, p=p,
-                      alpha=alpha, clusters=clusters(names, scores, p, alpha), faithful=faithful)
+    return p
+
+
+def _matrix_bs(named, n, seed, tick, dl) -> list[list[float | None]]:
+    """Seeded bootstrap: ``paired_test`` with baseline i draws ``default_rng(seed).choice(S, (n, S))`` whatever
+    i is, so every system's resampled scores come from one pass; each cell is ``_paired_bs_finish``'s p."""
+    K = len(named)
+    scores = _bootstrap_pass(np.random.default_rng(seed), n, [st for _, st in named], dl, tick)
+    p = _empty(K)
+    for i in range(K - 1):
+        for j in range(i + 1, K):
+            res = SystemResult(named[j][0], named[j][1].score,
+                               observed_diff=abs(named[i][1].score - named[j][1].score))
+            _paired_bs_finish(res, scores[i], scores[j])
+            p[i][j] = p[j][i] = float(res.p_value)
+    return p
+
+
+def _matrix_ar(named, n, seed, tick, dl) -> list[list[float | None]]:
+    """Seeded AR: every baseline's test draws the same swap matrix (``default_rng(seed)``), so one pass over its
+    blocks serves every pair. Integer statistics: each pair's swapped sums from the products of the swap matrix
+    with every system's statistics (exact integers, the same numbers whatever the order of the sums); other
+    statistics: the product with the differences of the pair, as ``paired_test`` computes it."""
+    K = len(named)
+    stats = [st for _, st in named]
+    S = stats[0].stats.shape[0]
+    rng = np.random.default_rng(seed)
+    block = _block_rows(S, multiple=32)
+    integer = all(st.integer for st in stats)
+    f64 = [st.stats.astype(np.float64) for st in stats]
+    totals = [a.sum(0) for a in f64]
+    both = np.hstack(f64) if integer else None
+    width = stats[0].stats.shape[1]
+    out = {(i, j): ([], []) for i in range(K - 1) for j in range(i + 1, K)}
+    done = 0
+    while done < n:
+        m = min(block, n - done)
+        pos = rng.integers(2, size=(m, S), dtype=bool)
+        done += m
+        per = (pos.astype(np.float64) @ both) if integer else None
+        for i in range(K - 1):
+            if integer:
+                pi = per[:, i * width:(i + 1) * width]
+                swapped = [pi - per[:, j * width:(j + 1) * width] for j in range(i + 1, K)]
+            else:
+                D = np.hstack([f64[i] - f64[j] for j in range(i + 1, K)])
+                sw = pos.astype(np.float64) @ D
+                swapped = [sw[:, k * width:(k + 1) * width] for k in range(K - 1 - i)]
+            for k, sw in enumerate(swapped):
+                j = i + 1 + k
+                a, b = totals[j] + sw, totals[i] - sw
+                if stats[j].integer:
+                    a, b = np.rint(a).astype(np.int64), np.rint(b).astype(np.int64)
+                out[(i, j)][0].extend(stats[j].score_rows(a, "i64"))
+                out[(i, j)][1].extend(stats[j].score_rows(b, "i64"))
+        del pos
+        tick(done / n)
+        dl.check()
+    p = _empty(K)
+    for (i, j), (a, b) in out.items():
+        res = SystemResult(named[j][0], named[j][1].score, observed_diff=abs(named[i][1].score - named[j][1].score))
+        _ar_finish(res, np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+        p[i][j] = p[j][i] = float(res.p_value)
+    return p
 
 
 def clusters(names: Sequence[str], scores: Sequence[float], p: Sequence[Sequence[float | None]],
-             alpha: float = 0.05) -> list[list[str]]:
-    """WMT-style clusters: the systems ordered by score (best first); a boundary between ranks k and k+1 where
-    every system ranked 1..k is significantly better (p < alpha) than every system ranked k+1..K. Systems in one
-    cluster are not told apart; each system of a cluster beats every system of the clusters below."""
-    order = sorted(range(len(names)), key=lambda j: (-scores[j], j))
+             alpha: float = 0.05, *, higher_is_better: bool = True) -> list[list[str]]:
+    """WMT-style clusters: the systems ordered by score, best first (the highest; for an error rate such as TER,
+    ``higher_is_better=False``, the lowest); a boundary between ranks k and k+1 where every system ranked 1..k is
+    significantly better (p < alpha) than every system ranked k+1..K. Systems in one cluster are not told apart;
+    each system of a cluster beats every system of the clusters below."""
+    sign = 1.0 if higher_is_better else -1.0
+    order = sorted(range(len(names)), key=lambda j: (-sign * scores[j], j))
     out: list[list[str]] = [[]]
     for pos, j in enumerate(order):
         out[-1].append(names[j])
         above, below = order[:pos + 1], order[pos + 1:]
-        if below and all(p[a][b] is not None and p[a][b] < alpha and scores[a] > scores[b]
+        if below and all(p[a][b] is not None and p[a][b] < alpha and sign * scores[a] > sign * scores[b]
                          for a in above for b in below):
             out.append([])
     return out

@@ -25,13 +25,17 @@ from explainer.errors import ExplainerInputError
 from explainer.text import MAX_INPUT_CHARS
 
 __all__ = ["TestSet", "TestSetError", "segment_lines", "check_segment_lengths", "parse_jsonl", "parse_tsv",
-           "system_name_from_file", "MAX_SYSTEMS", "MAX_REFERENCES", "MAX_SEGMENTS", "build_testset",
+           "system_name_from_file", "MAX_SYSTEMS", "MAX_REFERENCES", "MAX_SEGMENTS", "MAX_SYSTEM_SEGMENTS",
+           "build_testset",
            "check_names", "unique_name", "FORMATS", "detect_format", "LoadedFile", "read_file", "display_names",
            "testset_from_files"]
 
-MAX_SYSTEMS = 10          # systems compared at once (each added system adds one comparison per test)
+MAX_SYSTEMS = 20          # systems compared at once: a whole WMT language pair (WMT22 en-zh, en-ja: 13)
 MAX_REFERENCES = 4        # reference streams (sacreBLEU and the Explain page take any number; 4 is WMT's most)
 MAX_SEGMENTS = 1_000_000  # segments of one test set (the CLI streams them; the page has a lower limit)
+#: systems x segments of one run: the CLI keeps every system's statistics (40 bytes per segment for BLEU-4), so
+#: 10,000,000 keep ~400 MB (20 systems x 500,000 segments, or 10 x 1,000,000)
+MAX_SYSTEM_SEGMENTS = 10_000_000
 
 
 class TestSetError(ExplainerInputError):

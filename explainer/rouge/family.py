@@ -14,16 +14,20 @@ import numpy as np
 from explainer.family import CorpusScores, Measure, MeasureScores, MetricFamily
 from explainer.statistic import Statistic
 
-__all__ = ["ROUGE", "RougeFamily"]
+__all__ = ["ROUGE", "RougeFamily", "item_statistic"]
 
 
-def _item_statistic(vals: np.ndarray) -> Statistic:
+def item_statistic(vals: np.ndarray) -> Statistic:
+    """The mean of per-item values as a :class:`Statistic`: rows ``[value, 1]``, a summed row scores
+    ``sum / count`` (the mean over the segments summed, whichever they are)."""
     S = len(vals)
+    stats = np.column_stack([np.asarray(vals, dtype=np.float64), np.ones(S)])
 
     def score_rows(rows, mode):
-        return (np.asarray(rows, dtype=np.float64)[:, 0] / S).tolist()
+        r = np.asarray(rows, dtype=np.float64)
+        return (r[:, 0] / r[:, 1]).tolist()
 
-    return Statistic(vals[:, None], score_rows, float(vals.sum() / S), resample_dtype=np.float64, integer=False)
+    return Statistic(stats, score_rows, float(stats[:, 0].sum() / S), resample_dtype=np.float64, integer=False)
 
 
 def reported_f(aggregate: Any) -> float | None:
@@ -111,7 +115,7 @@ class RougeFamily(MetricFamily):
         out = {}
         for m in self.measures(d):
             vals = np.array([s[m.key].fmeasure for s in tr.item_scores], dtype=np.float64)
-            st = _item_statistic(vals)
+            st = item_statistic(vals)
             rep = reported_f(tr.aggregate.get(m.key)) if isinstance(tr.aggregate, dict) else None
             out[m.key] = MeasureScores(m, st.score if rep is None else rep, vals, st)
         return CorpusScores(self.name, tr.signature, out, self.segment_score_name(d))

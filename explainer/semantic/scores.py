@@ -81,15 +81,17 @@ class SemanticCorpusScores:
         return self.corpus_score()
 
     def statistic(self, measure: str | None = None) -> Statistic:
-        """What the significance tests resample for one measure: the segment scores as one column, a summed row
-        scored as its mean, in float64."""
+        """What the significance tests resample for one measure: rows ``[segment score, 1]``, a summed row scored
+        as its mean (the count column: any set of segments summed scores as its own mean), in float64."""
         vals = self.segment_scores(measure).astype(np.float64)
         S = len(vals)
+        stats = np.column_stack([vals, np.ones(S)])
 
         def score_rows(rows, mode):
-            return (np.asarray(rows, dtype=np.float64)[:, 0] / S).tolist()
+            r = np.asarray(rows, dtype=np.float64)
+            return (r[:, 0] / r[:, 1]).tolist()
 
-        return Statistic(vals[:, None], score_rows, float(vals.sum() / S), resample_dtype=np.float64, integer=False)
+        return Statistic(stats, score_rows, float(vals.sum() / S), resample_dtype=np.float64, integer=False)
 
     def to_dict(self, *, segments: bool = True) -> dict:
         d = {"dialect": self.dialect, "options": dict(self.options), "model": self.model.to_dict(),

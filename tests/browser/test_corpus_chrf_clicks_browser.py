@@ -52,20 +52,20 @@ def has(texts: list[str], start: str) -> bool:
 def test_chrf_clicks_redraw_only_their_part(page, app_url):
     sent = Sent(page)
     page.goto(app_url + "/corpus?sample=news-en&metric=chrf")
-    page.get_by_text("The corpus score worked out").first.wait_for(timeout=180_000)
+    page.get_by_text("The corpus chrF2 worked out").first.wait_for(timeout=180_000)
     wait_idle(page, 120)
     above = ("Corpus scores", "Confidence and significance")
 
     # an analysis picked: the analyses only
-    got = sent.during(page, lambda: page.locator(".st-key-cp_chrf_view").get_by_text("Largest deltas", exact=True)
+    got = sent.during(page, lambda: page.locator(".st-key-cp_differ_view").get_by_text("Largest deltas", exact=True)
                       .click())
     assert has(got, "Where the systems differ") and not any(has(got, h) for h in above + ("Segments",)), got
     assert page.locator('[data-testid="stException"]').count() == 0
 
     # a bar of the length buckets lists its segments: the segment table and view only
-    page.locator(".st-key-cp_chrf_view").get_by_text("Length buckets", exact=True).click()
+    page.locator(".st-key-cp_differ_view").get_by_text("Length buckets", exact=True).click()
     wait_idle(page, 120)
-    chart = page.locator(".st-key-cp_chrf_buckets_chart")
+    chart = page.locator(".st-key-cp_buckets")
     chart.scroll_into_view_if_needed()
     time.sleep(1.0)
     bar = chart.locator("g.point path").first
@@ -73,27 +73,28 @@ def test_chrf_clicks_redraw_only_their_part(page, app_url):
     assert bb is not None
     got = sent.during(page, lambda: page.mouse.click(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2))
     assert has(got, "Segments") and not any(has(got, h) for h in above + ("Where the systems differ",)), got
-    info = page.get_by_text(re.compile(r"^Showing \d+ segment\(s\): reference length \S+ characters\.$"))
-    info.wait_for(timeout=30_000)
-    n = int(re.search(r"Showing (\d+)", info.inner_text()).group(1))
-    rows = page.locator(".st-key-cp_chrf_segments [role='row']")
+    chip = page.locator(".st-key-cp_clear_filter")
+    chip.wait_for(timeout=30_000)
+    assert "reference length" in chip.inner_text()
+    n = int(re.search(r"\((\d+)\)\s*$", chip.inner_text().strip()).group(1))
+    rows = page.locator(".st-key-cp_table [role='row']")
     assert 1 < rows.count() <= n + 1      # the grid draws the rows in view (and its header)
 
     # a band of segment scores is said as one (it said "reference length 0–20")
-    page.locator(".st-key-cp_chrf_view").get_by_text("Sentence buckets", exact=True).click()
+    page.locator(".st-key-cp_differ_view").get_by_text("Sentence buckets", exact=True).click()
     wait_idle(page, 120)
-    bands = page.locator(".st-key-cp_chrf_bands")
+    bands = page.locator(".st-key-cp_sentbuckets")
     bands.scroll_into_view_if_needed()
     time.sleep(1.0)
     bb = bands.locator("g.point path").first.bounding_box()
     page.mouse.click(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2)
     wait_idle(page, 120)
-    page.get_by_text(re.compile(r"^Showing \d+ segment\(s\): segment score 0–20\.$")).wait_for(timeout=30_000)
+    page.locator(".st-key-cp_clear_filter").filter(has_text="segment score 0–10").wait_for(timeout=30_000)
 
     # a point of the segment scores opens its segment, as the chart's title says
-    page.locator(".st-key-cp_chrf_view").get_by_text("Segment scores", exact=True).click()
+    page.locator(".st-key-cp_differ_view").get_by_text("Segment scores", exact=True).click()
     wait_idle(page, 120)
-    chart = page.locator(".st-key-cp_chrf_scatter")
+    chart = page.locator(".st-key-cp_scatter")
     chart.scroll_into_view_if_needed()
     time.sleep(1.0)
     point = chart.locator("g.trace.scatter").first.locator("path.point").nth(5)

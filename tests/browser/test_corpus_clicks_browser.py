@@ -21,6 +21,14 @@ def open_sample(page, app_url, query: str = "sample=news-en") -> None:
     wait_idle(page, 120)
 
 
+def open_section(page, title: str) -> None:
+    """Open a section drawn only while open (an expander titled ``title``) and wait for its run."""
+    page.locator('[data-testid="stExpander"] summary').filter(has_text=title).first.click()
+    wait_idle(page, 120)
+    time.sleep(0.5)
+    wait_idle(page, 120)
+
+
 def no_error(page) -> None:
     exc = page.locator('[data-testid="stException"]')
     assert exc.count() == 0, exc.all_inner_texts()
@@ -77,6 +85,7 @@ def opened_segment_rouge(page) -> int:
 
 def test_influence_bar_and_scatter_point_open_their_segment(page, app_url):
     open_sample(page, app_url)
+    open_section(page, "Corpus BLEU ≠ mean of sentence BLEUs")
     chart = page.locator(".st-key-cp_influence")
     chart.scroll_into_view_if_needed()
     time.sleep(1.0)
@@ -128,9 +137,9 @@ def test_influence_bar_and_scatter_point_open_their_segment(page, app_url):
     # the ROUGE scatter: the same
     page.locator(".st-key-cp_metric").get_by_text("ROUGE", exact=True).click()
     wait_idle(page, 120)
-    page.locator(".st-key-cp_rdiffer_view").get_by_text("Segment scores").click()
+    page.locator(".st-key-cp_differ_view").get_by_text("Segment scores").click()
     wait_idle(page, 120)
-    chart = page.locator(".st-key-cp_rscatter")
+    chart = page.locator(".st-key-cp_scatter")
     chart.scroll_into_view_if_needed()
     point = chart.locator("g.trace.scatter").first.locator("path.point").nth(3)
     seg3, xy = hover_segment(page, point)
@@ -143,6 +152,7 @@ def test_influence_bar_and_scatter_point_open_their_segment(page, app_url):
 
 def test_charts_download_holds_the_pages_charts(page, app_url, tmp_path):
     open_sample(page, app_url)
+    open_section(page, "Corpus BLEU ≠ mean of sentence BLEUs")
     button = page.get_by_role("button", name="Charts (HTML, interactive)")
     button.scroll_into_view_if_needed()
     with page.expect_download(timeout=120_000) as info:
@@ -202,7 +212,7 @@ def test_analysis_bars_lead_to_their_segments(page, app_url):
     # a row of the length-bucket table lists its segments; a row of the segment table then opens one of them
     rep = bleu_report(load_sample("news-en"))
     first = rep.length_buckets()[0]
-    table = page.locator(".st-key-cp_bucket_table")
+    table = page.locator(".st-key-cp_buckets_table")
     table.scroll_into_view_if_needed()
     box = steady_box(table)
     click_at(page, (box["x"] + 15, box["y"] + 35 + 17))

@@ -6,14 +6,17 @@ import re
 
 from tests.browser.conftest import wait_idle
 from tests.browser.test_corpus_browser import open_corpus
+from tests.browser.test_corpus_clicks_browser import open_section
 
 
 def test_formulas_fit_and_an_opened_segment_is_scrolled_into_view(new_page, open_app):
     page = new_page(width=1280, height=800)
     open_corpus(page, open_app)
     page.get_by_role("button", name="Load the sample").click()
-    page.wait_for_selector("#worked-out", timeout=120_000)
+    page.wait_for_selector(".st-key-cp_headline [data-testid='stMetric']", timeout=120_000)
     wait_idle(page, 120)
+    open_section(page, "Corpus BLEU worked out")
+    page.wait_for_selector("#worked-out", timeout=120_000)
     wide = page.evaluate("""() => [...document.querySelectorAll('.katex-display')]
         .filter(e => e.scrollWidth > e.clientWidth + 1)
         .map(e => [e.textContent.slice(0, 40), getComputedStyle(e).overflowX])""")

@@ -59,7 +59,7 @@ def test_scoring_says_its_time_and_stops_on_stop(new_page, app_url, tmp_path):
     page.get_by_role("button", name="Use these files").click()
     page.wait_for_selector("text=of the server's time", timeout=120_000)
     assert page.get_by_text(f"Scoring 1 system(s) × {n:,} segments").first.is_visible()
-    page.locator(".st-key-cp_stop_scoring button").first.click()     # the page's (the header has Streamlit's own)
+    page.locator(".st-key-cp_stop_scoring_bleu button").first.click()     # the page's (the header has Streamlit's own)
     page.wait_for_selector('[data-testid="stAlert"]:has-text("Scoring stopped.")', timeout=60_000)
     wait_idle(page, timeout=120)
     assert page.get_by_role("button", name="Score again").is_visible()

@@ -36,8 +36,14 @@ def _colour(i: int) -> str:
     return SYSTEM_COLOURS[i % len(SYSTEM_COLOURS)]
 
 
+def _pattern_of(i: int) -> str:
+    """The pattern of system i: past the colours' count the patterns shift, so that systems i and i + 10 (a
+    whole WMT language pair has 13 or more) share a colour, never a colour and a pattern."""
+    return PATTERNS[(i + i // len(SYSTEM_COLOURS)) % len(PATTERNS)]
+
+
 def _pattern(i: int) -> dict:
-    p = PATTERNS[i % len(PATTERNS)]
+    p = _pattern_of(i)
     if not p:
         return dict(shape="")
     return dict(shape=p, fillmode="overlay", fgcolor="#000000", fgopacity=0.4, size=8, solidity=0.25)
@@ -85,7 +91,7 @@ def corpus_scores_figure(names: Sequence[str], scores: Sequence[float], *, ci: S
         err = dict(type="data", array=[c if c is not None else 0 for c in ci], visible=True, thickness=2, width=8)
     data = [dict(type="bar", x=chart_names(names), y=list(scores), name=metric,
                  marker=dict(color=[_colour(i) for i in range(len(names))],
-                             pattern=dict(shape=[PATTERNS[i % len(PATTERNS)] for i in range(len(names))],
+                             pattern=dict(shape=[_pattern_of(i) for i in range(len(names))],
                                           fillmode="overlay", fgcolor="#000000", fgopacity=0.4, size=8,
                                           solidity=0.25)),
                  error_y=err, text=[f"{s:.2f}" if scale >= 100 else f"{s:.4f}" for s in scores],
@@ -176,23 +182,26 @@ def _hist(values: np.ndarray, nbins: int = 40) -> tuple[list[float], list[int], 
 def bootstrap_figure(series: Sequence[tuple[str, np.ndarray, float, float | None]], *, metric: str = "BLEU"
                      ) -> go.Figure:
     """Resampled score distributions. ``series``: (system name, resampled scores, observed score, 95 % half-width
-    or None). The observed score is a vertical line; the CI a shaded band around the bootstrap mean."""
-    data, shapes, ann = [], [], []
+    or None). The observed score is a vertical line in the system's colour and dash, named with its value in the
+    legend (labels written on the chart overlapped when scores were close: six systems within a point of each
+    other); the CI a shaded band around the bootstrap mean."""
+    data, shapes = [], []
     for i, (name, vals, observed, ci) in enumerate(series):
         x, y, w = _hist(vals)
-        data.append(dict(type="bar", x=x, y=y, width=w, name=_name(name), opacity=0.6,
-                         marker=dict(color=_colour(i), pattern=_pattern(i)),
-                         hovertemplate="%{fullData.name}: %{y} resamples near %{x:.3f}<extra></extra>"))
+        data.append(dict(type="bar", x=x, y=y, width=w, name=f"{_name(name)}: observed {observed:.2f}",
+                         opacity=0.6, marker=dict(color=_colour(i), pattern=_pattern(i)),
+                         hovertemplate=plotly_escape(_name(name)) + ": %{y} resamples near %{x:.3f}<extra></extra>"))
         shapes.append(dict(type="line", x0=observed, x1=observed, y0=0, y1=1, yref="paper",
                            line=dict(color=_colour(i), width=3, dash=DASHES[i % len(DASHES)])))
-        ann.append(dict(x=observed, y=1 - 0.07 * i, yref="paper", showarrow=False, xanchor="left",
-                        text=f" {_name(name)}: {observed:.2f}", font=dict(size=13)))
         if ci is not None and len(vals):
             m = float(np.mean(vals))
             shapes.append(dict(type="rect", x0=m - ci, x1=m + ci, y0=0, y1=0.04, yref="paper",
                                fillcolor=_colour(i), opacity=0.5, line=dict(width=0)))
+    rows = -(-len(series) // 3)
     return _fig(data, _layout(f"Bootstrap resamples of the corpus {metric} (lines: the observed scores; "
-                              "bands: 95 % CI)", height=420, barmode="overlay", shapes=shapes, annotations=ann,
+                              "bands: 95 % CI)", height=420 + 24 * rows, barmode="overlay", shapes=shapes,
+                              margin=dict(l=60, r=30, t=70, b=100 + 24 * rows),
+                              legend=dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0),
                               xaxis=dict(title=dict(text=f"corpus {metric} of a resampled test set")),
                               yaxis=dict(title=dict(text="resamples"))))
 
@@ -247,11 +256,14 @@ def length_buckets_figure(buckets: Sequence[dict], names: Sequence[str], *, metr
 
 
 def segment_scatter_figure(base: np.ndarray, other: np.ndarray, *, base_name: str, name: str,
-                           metric: str = "sentence BLEU") -> go.Figure:
-    """Each segment's score: baseline (x) vs system (y); above the diagonal = the system is better there.
-    ``customdata`` holds the 1-based segment id (selecting points opens them)."""
+                           metric: str = "sentence BLEU", higher_is_better: bool = True) -> go.Figure:
+    """Each segment's score: baseline (x) vs system (y); above the diagonal = the system scores higher there
+    (better, or worse for an error rate: ``higher_is_better``). ``customdata`` holds the 1-based segment id
+    (selecting points opens them); ``metric`` names the segment score (the family's definition)."""
     ids = np.arange(1, len(base) + 1)
     delta = np.asarray(other) - np.asarray(base)
+    if not higher_is_better:
+        delta = -delta
     groups = [("better", delta > 0, "#009E73", "triangle-up"), ("worse", delta < 0, "#D55E00", "triangle-down"),
               ("equal", delta == 0, "#999999", "circle")]
     data = []
@@ -267,8 +279,8 @@ def segment_scatter_figure(base: np.ndarray, other: np.ndarray, *, base_name: st
     shapes = [dict(type="line", x0=0, y0=0, x1=top, y1=top, line=dict(color="#000000", dash="dot", width=1))]
     # no dragmode here: Streamlit then makes a click select the point (with dragmode "select" a click only
     # emits an event and selects nothing); box and lasso stay in the chart's toolbar
-    return _fig(data, _layout(f"{metric} per segment: {name} vs {base_name} (click a point to open it)",
-                              height=460, shapes=shapes,
+    return _fig(data, _layout(f"Segment scores: {name} vs {base_name} (click a point to open it)<br>"
+                              f"<sup>{plotly_escape(metric)}</sup>", height=480, shapes=shapes,
                               xaxis=dict(title=dict(text=plotly_escape(base_name))),
                               yaxis=dict(title=dict(text=plotly_escape(name)))))
 
@@ -295,13 +307,18 @@ def histogram_bins(values, nbins: int) -> tuple[list[float], list[int], float, l
     return centres, [int(len(m)) for m in members], float(edges[1] - edges[0]), members
 
 
-def delta_histogram_figure(delta: np.ndarray, *, name: str, base_name: str) -> go.Figure:
-    """Segments by Δ of sentence score; ``customdata`` = the bin's index (:func:`delta_bar_segments`)."""
+def delta_histogram_figure(delta: np.ndarray, *, name: str, base_name: str, metric: str = "sentence score",
+                           higher_is_better: bool = True) -> go.Figure:
+    """Segments by Δ of the segment score (``metric``: its definition); ``customdata`` = the bin's index
+    (:func:`delta_bar_segments`); green where the system is better (a lower error rate: ``higher_is_better``)."""
     x, y, w, _ = histogram_bins(delta, DELTA_BINS)
+    sign = 1 if higher_is_better else -1
     data = [dict(type="bar", x=x, y=y, width=w, name="segments", customdata=list(range(len(x))),
-                 marker=dict(color=["#009E73" if v > 0 else "#D55E00" if v < 0 else "#999999" for v in x]),
+                 marker=dict(color=["#009E73" if sign * v > 0 else "#D55E00" if sign * v < 0 else "#999999"
+                                    for v in x]),
                  hovertemplate="%{y} segments with Δ near %{x:+.2f} (click: list them)<extra></extra>")]
-    return _fig(data, _layout(f"Δ sentence score per segment ({name} − {base_name})", height=340,
+    return _fig(data, _layout(f"Δ segment score per segment ({name} − {base_name})<br>"
+                              f"<sup>{plotly_escape(metric)}</sup>", height=360,
                               showlegend=False, xaxis=dict(title=dict(text="Δ")),
                               yaxis=dict(title=dict(text="segments"))))
 

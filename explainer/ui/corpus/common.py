@@ -1,5 +1,8 @@
 """What the Corpus page's sections share: its bounds, chart drawing, opening a segment from a chart or a table, the
-systems' shown names."""
+systems' shown names. Public names only: the page's modules and the families' corpus parts use them.
+
+Imports nothing of the metric families' UI (``explainer.ui.families``) or the settings: a family's corpus part
+(``explainer.ui.corpus.<family>_part``, reached through its UI family) imports this module."""
 from __future__ import annotations
 
 from urllib.parse import urlencode
@@ -11,10 +14,10 @@ from explainer.corpus.significance import MAX_RESAMPLES, MAX_TEST_CELLS
 PAGE_MAX_SEGMENTS = 20_000           # a full WMT test set is 2,000-3,000 segments; the largest ones under 20,000
 
 
-PAGE_MAX_SYSTEMS = 10                # sacreBLEU's defaults run on 20,000 segments x 10 systems
+PAGE_MAX_SYSTEMS = 20                # a whole WMT language pair (WMT22 en-zh and en-ja: 13 systems)
 
 
-PAGE_MAX_BYTES = 40_000_000          # all uploaded / pasted text together (20,000 segments x 12 files)
+PAGE_MAX_BYTES = 100_000_000         # all uploaded / pasted text together (20,000 segments x 24 files x ~200 bytes)
 
 
 PAGE_MAX_RESAMPLES = MAX_RESAMPLES               # bootstrap 10,000 resamples, AR 100,000 trials
@@ -32,7 +35,7 @@ CHART_CONFIG = {"displaylogo": False}
 SHOWN_NAMES = "_cp_shown_names"     # the systems' names as the page last showed them
 
 
-def _shown_names(own: list[str]) -> list[str]:
+def shown_names(own: list[str]) -> list[str]:
     """The names the page shows for the test set's systems ``own``: the ones typed, unless they were refused
     (blank or repeated: then the file names, as the page says)."""
     ss = st.session_state
@@ -42,32 +45,29 @@ def _shown_names(own: list[str]) -> list[str]:
     return [ss.get(f"cp_name_{i}", n) for i, n in enumerate(own)]
 
 
-def _base_url() -> str:
+def base_url() -> str:
     try:
         return (st.context.url or "").split("?")[0]
     except Exception:  # noqa: BLE001 - embedded contexts without a URL
         return ""
 
 
-def _rouge_types(settings) -> tuple[tuple[str, ...], list[str]]:
-    from explainer.ui.families import ui_family
-
-    return ui_family("rouge").supported(settings["rouge"])
-
-
-def _fmt(x: float | None, scale: float = 100.0) -> str:
+def fmt(x: float | None, scale: float = 100.0) -> str:
     if x is None:
         return "—"
     return f"{x:.2f}" if scale >= 100 else f"{x:.4f}"
 
 
+FIRST_ANALYSIS = "_cp_first_analysis"     # the analysis shown by default (not written into the link)
+
+
 RUN_FIGURES = "cp_run_figures"    # the charts drawn in this run, for the "Charts (HTML)" download
 
 
-def _plot(fig, key: str, **kw):
+def plot(fig, key: str, **kw):
     cfg = dict(CHART_CONFIG)
-    fmt = st.session_state.get("cp_chart_format", "png")
-    cfg["toImageButtonOptions"] = {"format": fmt, "filename": key}
+    image = st.session_state.get("cp_chart_format", "png")
+    cfg["toImageButtonOptions"] = {"format": image, "filename": key}
     st.session_state.setdefault(RUN_FIGURES, {})[key] = fig
     return st.plotly_chart(fig, key=key, config=cfg, **kw)
 
@@ -78,26 +78,23 @@ OPEN_REQUEST = "cp_open_request"
 SCROLL_TO_SEGMENT = "cp_scroll_to_segment"     # a counter: each opening asks once to scroll to the segment view
 
 
-def _open_segment(seg: int, system: str | None = None, note: str = "", redraw: bool = True) -> None:
+def open_segment(seg: int, system: str | None = None, note: str = "", redraw: bool = True) -> None:
     """Ask for segment ``seg`` (the candidate of ``system``) to be opened in the segment view. Only a request: a
     widget's key cannot be written once the widget is drawn in a run (Streamlit raises), so it is applied by
-    :func:`_apply_open_request` before the widgets of the next run are drawn. Called from widget callbacks (a
+    :func:`apply_open_request` before the widgets of the next run are drawn. Called from widget callbacks (a
     button's ``on_click``, a chart's or table's ``on_select``), which run before the script; ``redraw``: end the
-    callback by rerunning only what it changed (:func:`_redraw`)."""
+    callback by rerunning only what it changed (:func:`redraw_parts`)."""
     ss = st.session_state
     ss[OPEN_REQUEST] = (int(seg), system, note)
     other = system is not None and system != ss.get("cp_system")
     ss.setdefault(REDRAW, set()).add("app" if other else "segment")
     if redraw:
-        _redraw()
+        redraw_parts()
 
 
 REDRAW = "_cp_redraw"       # what this click's callback changed: "table", "segment" or "app"
 SEGMENTS_FRAGMENT = "cp_segments"       # the segment table and view
 SEGMENT_VIEW_FRAGMENT = "cp_segview"    # the segment view alone
-CHRF_SEGMENTS_FRAGMENT = "cp_chrf_segfrag"      # the chrF view's own two
-CHRF_SEGMENT_VIEW_FRAGMENT = "cp_chrf_segviewfrag"
-SEGMENT_FRAGMENTS = "_cp_segment_fragments"     # (table, view) fragment names of the view drawn last
 
 
 # streamlit.testing's session: its element tree holds only what the last run drew (a browser keeps the rest of the
@@ -105,12 +102,12 @@ SEGMENT_FRAGMENTS = "_cp_segment_fragments"     # (table, view) fragment names o
 APPTEST_SESSION = "test session id"
 
 
-def _redraw() -> None:
+def redraw_parts() -> None:
     """The end of a callback that changed the segment table or view: rerun those parts only (Streamlit's rerun
     of named fragments, which replaces the click's own rerun — an analysis' bar or button would otherwise redraw
     its whole section and the table with it, issue 18). A segment of another system than the one picked above
     changes that picker: then the click's own rerun, which turns into a run of the whole page
-    (:func:`_app_run_if_needed`)."""
+    (:func:`app_run_if_needed`)."""
     from streamlit.errors import StreamlitAPIException
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
@@ -118,14 +115,13 @@ def _redraw() -> None:
     ctx = get_script_run_ctx()
     if not want or "app" in want or ctx is None or ctx.session_id == APPTEST_SESSION:
         return
-    table, view = st.session_state.get(SEGMENT_FRAGMENTS) or (SEGMENTS_FRAGMENT, SEGMENT_VIEW_FRAGMENT)
     try:
-        st.rerun(scope=[table] if "table" in want else [view])
+        st.rerun(scope=[SEGMENTS_FRAGMENT] if "table" in want else [SEGMENT_VIEW_FRAGMENT])
     except StreamlitAPIException:     # those parts are not on the page: the click's own rerun draws what it shows
         pass
 
 
-def _app_run_if_needed() -> None:
+def app_run_if_needed() -> None:
     """In a fragment's run: a pending request to open a segment of another system than the one picked above
     changes that picker and the sections drawn for it, outside the fragment: run the whole page instead."""
     ss = st.session_state
@@ -139,10 +135,10 @@ def _app_run_if_needed() -> None:
         st.rerun(scope="app")
 
 
-def _apply_open_request() -> None:
-    """Apply a pending :func:`_open_segment` request; called at the top of a run, before any widget is drawn (the
+def apply_open_request() -> None:
+    """Apply a pending :func:`open_segment` request; called at the top of a run, before any widget is drawn (the
     page's run, and the segments fragment's own runs)."""
-    _app_run_if_needed()
+    app_run_if_needed()
     ss = st.session_state
     req = ss.pop(OPEN_REQUEST, None)
     if req is None:
@@ -156,7 +152,7 @@ def _apply_open_request() -> None:
     ss[SCROLL_TO_SEGMENT] = ss.get(SCROLL_TO_SEGMENT, 0) + 1     # the segment opens below: bring it into view
 
 
-def _selected_points(key: str) -> list[dict]:
+def selected_points(key: str) -> list[dict]:
     """The points selected in the chart ``key`` (its state, read in its ``on_select`` callback)."""
     try:
         return list(st.session_state[key]["selection"]["points"])
@@ -164,7 +160,7 @@ def _selected_points(key: str) -> list[dict]:
         return []
 
 
-def _selected_rows(key: str) -> list[int]:
+def selected_rows(key: str) -> list[int]:
     """The rows selected in the dataframe ``key`` (read in its ``on_select`` callback)."""
     try:
         return list(st.session_state[key]["selection"]["rows"])
@@ -172,7 +168,7 @@ def _selected_rows(key: str) -> list[int]:
         return []
 
 
-def _point_segment(point: dict) -> int | None:
+def point_segment(point: dict) -> int | None:
     """The 1-based segment id a chart point stands for (``customdata``: the id, or a list starting with it)."""
     cd = point.get("customdata")
     if isinstance(cd, list) and cd:
@@ -182,57 +178,58 @@ def _point_segment(point: dict) -> int | None:
     return None
 
 
-def _on_pick(key: str, resolve) -> None:
+def on_pick(key: str, resolve) -> None:
     """``on_select`` of a chart whose bars stand for groups of segments: ``resolve(point)`` gives (the segments,
     a label[, their system]); they are listed in the table below (a single one is opened too)."""
-    pts = _selected_points(key)
+    pts = selected_points(key)
     if not pts:
         return
     got = resolve(pts[0])
     ids, label = got[0], got[1]
     if ids:
-        _filter_segments(ids, label, redraw=False)
+        filter_segments(ids, label, redraw=False)
         if len(ids) == 1:
-            _open_segment(ids[0], got[2] if len(got) > 2 else None, f"opened from the chart: {label}", redraw=False)
-        _redraw()
+            open_segment(ids[0], got[2] if len(got) > 2 else None, f"opened from the chart: {label}", redraw=False)
+        redraw_parts()
 
 
-def _on_chart_open(key: str, system: str) -> None:
+def on_chart_open(key: str, system: str) -> None:
     """``on_select`` of a chart whose points are segments: one point opens it, several list them in the table."""
-    ids = sorted({s for s in (_point_segment(p) for p in _selected_points(key)) if s is not None})
+    ids = sorted({s for s in (point_segment(p) for p in selected_points(key)) if s is not None})
     if len(ids) == 1:
-        _open_segment(ids[0], system, f"opened from the chart: segment {ids[0]}")
+        open_segment(ids[0], system, f"opened from the chart: segment {ids[0]}")
     elif ids:
-        _filter_segments(ids, "selected in the chart")
+        filter_segments(ids, "selected in the chart")
 
 
-def _filter_segments(ids, label: str, redraw: bool = True) -> None:
+def filter_segments(ids, label: str, redraw: bool = True) -> None:
     ss = st.session_state
     ss["cp_filter_ids"] = (label, [int(x) for x in ids])
     ss["cp_table_page"] = 1       # the table's first page of these segments
     ss.setdefault(REDRAW, set()).add("table")
     if redraw:
-        _redraw()
+        redraw_parts()
 
 
-def _on_group_row(key: str, groups: list[tuple[list[int], str]]) -> None:
+def on_group_row(key: str, groups: list[tuple[list[int], str]]) -> None:
     """``on_select`` of a table whose rows are groups of segments (ids, label): lists the picked one's below."""
-    rows = _selected_rows(key)
+    rows = selected_rows(key)
     if rows and rows[0] < len(groups):
-        _filter_segments(*groups[rows[0]])
+        filter_segments(*groups[rows[0]])
 
 
-def _on_segment_row(key: str, ids: list[int], system: str | None) -> None:
+def on_segment_row(key: str, ids: list[int], system: str | None) -> None:
     """``on_select`` of a table whose rows are the segments ``ids``: opens the picked one."""
-    rows = _selected_rows(key)
+    rows = selected_rows(key)
     if rows and rows[0] < len(ids):
-        _open_segment(int(ids[rows[0]]), system, f"opened from the table: segment {int(ids[rows[0]])}")
+        open_segment(int(ids[rows[0]]), system, f"opened from the table: segment {int(ids[rows[0]])}")
 
 
-def _explain_url(params: dict) -> str:
+def explain_url(params: dict) -> str:
     """A link to the Explain page (the app's default page) with these query parameters."""
     return "./?" + urlencode(params, doseq=True)
 
 
-def _copt_key(dialect: str, name: str) -> str:
-    return f"cp_rouge_copt:{dialect}:{name}"
+def copt_key(family: str, dialect: str, name: str) -> str:
+    """The session key of a corpus option of a family's dialect (ROUGE's aggregation: ``cp_rouge_copt:…``)."""
+    return f"cp_{family}_copt:{dialect}:{name}"

@@ -39,7 +39,7 @@ def _types(rouge_type: str | None) -> tuple[str, ...]:
 
 
 def result_key(ts_key: str, i: int, metric: str, rouge_type: str | None = None) -> tuple:
-    return (ts_key, i, metric, _types(rouge_type) if metric == "rouge" else ())
+    return (ts_key, i, metric, _types(rouge_type) if rouge_type is not None else ())
 
 
 def _html(body: str) -> None:
@@ -60,19 +60,18 @@ def _compute(lines: list[str], refs: list[list[str]], metric: str, types: tuple[
         bar.done()
 
 
-def render(rep, metric: str, i: int, ts_key: str, *, rouge_type: str | None = None,
+def render(rep, metric: str, i: int, ts_key: str, *, label: str, how: str = "", rouge_type: str | None = None,
            plot: Callable[..., object] | None = None, open_segment: Callable[..., None] | None = None) -> None:
-    """The section for system ``i`` of the report ``rep`` (its test set and names); ``plot(fig, key)`` draws a
-    chart as the page does, ``open_segment(seg, system, note)`` opens a segment in the page's segment view."""
+    """The section for system ``i`` of the report ``rep`` (its test set and names) and the family ``metric``
+    (its name, as ``compare_corpus`` takes it; ``label``: its name in a sentence; ``how``: how its
+    implementations score a corpus); ``plot(fig, key)`` draws a chart as the page does,
+    ``open_segment(seg, system, note)`` opens a segment in the page's segment view."""
     ss = st.session_state
     name = rep.names[i]
-    st.header("Every implementation on this corpus", anchor="implementations")
     st.caption(hl.md_escape(
-        f"{name}'s output scored by every {'BLEU' if metric == 'bleu' else 'ROUGE'} implementation people use, at "
-        "corpus level as each computes it" + (" (summed statistics)" if metric == "bleu" else
-                                              " (each one's own aggregation of the per-segment scores)") +
-        ", and the first step at which each differs from the first row — the Dialects page's table for a whole "
-        "test set. The system is the one picked above (“System to look at”)."))
+        f"{name}'s output scored by every {label} implementation people use, at corpus level as each computes it"
+        + (f" ({how})" if how else "") + ", and the first step at which each differs from the first row — the "
+        "Dialects page's table for a whole test set. The system is the one picked above (“System to look at”)."))
     lines = list(rep.testset.systems[i][1])
     refs = [list(r) for r in rep.testset.references]
     n_chars = sum(map(len, lines)) + sum(len(r) for rs in refs for r in rs)

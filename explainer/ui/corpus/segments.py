@@ -1,33 +1,37 @@
-"""The Corpus page's segment table and segment view (the Explain page's own components for one segment)."""
+"""The Corpus page's segment table and segment view (the Explain page's own components for one segment).
+
+The table holds every segment's score of the measure looked at, per system (the family's named definition,
+``CorpusScores.segment_score_name``; a family's part may give its own columns, e.g. BLEU's lengths and brevity
+penalty), and its difference to the baseline's; "system better" / "worse" in the measure's direction."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explainer.corpus.testset import (
-    TestSet,
-)
+from explainer.corpus.testset import TestSet
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
 from explainer.ui.corpus.common import (
     SCROLL_TO_SEGMENT,
-    SEGMENT_FRAGMENTS,
     SEGMENT_VIEW_FRAGMENT,
     SEGMENTS_FRAGMENT,
     TABLE_SEARCH_MAX,
-    _apply_open_request,
-    _explain_url,
-    _open_segment,
-    _selected_rows,
+    apply_open_request,
+    explain_url,
+    open_segment,
+    selected_rows,
 )
-from explainer.ui.corpus.state import _share_box, _sync_url
+from explainer.ui.corpus.part import CorpusFocus
+from explainer.ui.corpus.state import share_box, sync_url
+
+__all__ = ["segments_fragment", "segment_columns", "scroll_to_segment_view", "side_by_side", "segment_navigation"]
 
 SCROLLED = "_cp_scrolled"
 
 
-def _scroll_to_segment_view() -> None:
+def scroll_to_segment_view() -> None:
     """Scroll the page to the segment view once after a click opened a segment (it opens two screens below the
     gain / loss buttons and chart bars, out of sight). A zero-height component's script, same origin. An instant
     jump, not a smooth scroll: the animation repaints the long page (its grids and charts) for half a second, and
@@ -43,23 +47,30 @@ def _scroll_to_segment_view() -> None:
                     "if (el) { el.scrollIntoView({behavior: 'instant', block: 'start'}); }</script>", height=0)
 
 
-def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> None:
+def segment_columns(part, focus: CorpusFocus) -> dict[str, list]:
+    """The per-segment table as columns: the family's own (its part's), else each system's segment score of the
+    measure looked at and its difference to the baseline's."""
+    own = part.segment_columns(focus)
+    if own is not None:
+        return own
+    cols: dict[str, list] = {"segment": list(range(1, focus.n_segments + 1))}
+    base = focus.segment_scores(focus.b)
+    for j, name in enumerate(focus.names):
+        v = focus.segment_scores(j)
+        cols[f"{name} | score"] = v.tolist()
+        if j != focus.b:
+            cols[f"{name} | Δ"] = (v - base).tolist()
+    return cols
+
+
+def _filter_mask(df: pd.DataFrame, ts: TestSet, focus: CorpusFocus, c2, c3) -> np.ndarray:
+    """The rows the filters keep: a bar's or a row's segments, better / worse / equal, the search."""
     ss = st.session_state
-    st.header("Segments", anchor="segments")
-    ts = rep.testset
-    if metric == "bleu":
-        cols = rep.segment_rows(b)
-    else:
-        cols = rep.segment_rows(rouge_type, b)
-    df = _table_frame(cols, ts, rep.names)
-    c1, c2, c3 = st.columns([3, 2, 2])
-    query = c1.text_input("Search the texts (candidates and references)", key="cp_search", max_chars=TABLE_SEARCH_MAX,
-                          on_change=_first_page)
-    others = [n for j, n in enumerate(rep.names) if j != b]
+    others = [n for j, n in enumerate(focus.names) if j != focus.b]
     cmp_name = ss.get("cp_system") if ss.get("cp_system") in others else (others[0] if others else None)
     show = c2.selectbox("Show", ["all segments", "system better", "system worse", "equal"], key="cp_show",
                         disabled=cmp_name is None, on_change=_first_page,
-                        help="Compared: the system picked above against the baseline.")
+                        help="Compared: the system picked above against the baseline, in the measure's direction.")
     mask = np.ones(len(df), dtype=bool)
     flt = ss.get("cp_filter_ids")
     if flt:
@@ -70,8 +81,9 @@ def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> N
         c3.button(hl.md_escape(f"✕ only: {label[:40]} ({len(ids):,})"), key="cp_clear_filter",
                   on_click=lambda: ss.pop("cp_filter_ids", None), help="Show all segments again")
     if cmp_name is not None and show != "all segments" and f"{cmp_name} | Δ" in df:
-        dcol = df[f"{cmp_name} | Δ"].to_numpy()
-        mask &= {"system better": dcol > 0, "system worse": dcol < 0, "equal": dcol == 0}[show]
+        gain = df[f"{cmp_name} | Δ"].to_numpy() * (1 if focus.measure.higher_is_better else -1)
+        mask &= {"system better": gain > 0, "system worse": gain < 0, "equal": gain == 0}[show]
+    query = ss.get("cp_search")
     if query:
         q = query.lower()
         hit = np.zeros(len(df), dtype=bool)
@@ -79,14 +91,29 @@ def _segment_table(rep, metric: str, b: int, rouge_type: str | None = None) -> N
             if any(q in r.lower() for r in ts.references[k]) or any(q in lines[k].lower() for _, lines in ts.systems):
                 hit[k] = True
         mask &= hit
+    return mask
+
+
+def _segment_table(part, focus: CorpusFocus) -> None:
+    ss = st.session_state
+    st.header("Segments", anchor="segments")
+    ts = focus.testset
+    df = _table_frame(segment_columns(part, focus), ts, focus.names)
+    c1, c2, c3 = st.columns([3, 2, 2])
+    c1.text_input("Search the texts (candidates and references)", key="cp_search", max_chars=TABLE_SEARCH_MAX,
+                  on_change=_first_page)
+    mask = _filter_mask(df, ts, focus, c2, c3)
     view = _sorted_rows(df[mask], df)
     shown, start = _table_page(view)
-    st.caption(f"{int(mask.sum()):,} of {len(df):,} segments"
-               + (f", rows {start + 1:,}–{start + len(shown):,} shown" if len(shown) < len(view) else "")
-               + ". Click a row to open the segment below (a column header sorts the rows shown). Δ = the "
-               "system's sentence score minus the baseline's.")
-    fmt = {c: st.column_config.NumberColumn(format="%.2f" if metric == "bleu" and rep.scale >= 100 else "%.4f")
-           for c in df.columns if c.endswith("| score") or c.endswith("| Δ") or c.endswith(f"| {rouge_type}")}
+    st.caption(hl.md_escape(
+        f"{int(mask.sum()):,} of {len(df):,} segments"
+        + (f", rows {start + 1:,}–{start + len(shown):,} shown" if len(shown) < len(view) else "")
+        + f". Click a row to open the segment below (a column header sorts the rows shown). Scores: "
+          f"{focus.segment_score_name}; Δ = the system's minus the baseline's"
+        + ("" if focus.measure.higher_is_better else " (lower is better)") + "."))
+    digits = "%.2f" if focus.measure.scale >= 100 else "%.4f"
+    fmt = {c: st.column_config.NumberColumn(format=digits)
+           for c in df.columns if c.endswith(("| score", "| Δ", f"| {focus.measure.key}"))}
     fmt["reference 1"] = st.column_config.TextColumn("reference 1", width="medium")
     st.dataframe(shown, hide_index=True, width="stretch", height=360, on_select=_on_table_row,
                  selection_mode="single-row", key="cp_table", column_config=fmt)
@@ -133,31 +160,30 @@ def _table_page(view: pd.DataFrame) -> tuple[pd.DataFrame, int]:
 
 
 def _on_table_row() -> None:
-    rows = _selected_rows("cp_table")
+    rows = selected_rows("cp_table")
     visible = st.session_state.get("cp_visible_ids") or []
     k = rows[0] + int(st.session_state.get(TABLE_START, 0)) if rows else None
     if k is not None and k < len(visible):
-        _open_segment(int(visible[k]))
+        open_segment(int(visible[k]))
 
 
 @st.fragment(key=SEGMENTS_FRAGMENT)
-def _segments_fragment(rep, metric: str, b: int, settings, rouge_type: str | None = None) -> None:
+def segments_fragment(part, focus: CorpusFocus) -> None:
     """The table and the segment view rerun on their own: picking a row and the table's filters redraw only this
     part of the page; previous / next and the segment number redraw only the segment view (a fragment inside)."""
-    _apply_open_request()     # a row picked in the table reruns this fragment only
-    st.session_state[SEGMENT_FRAGMENTS] = (SEGMENTS_FRAGMENT, SEGMENT_VIEW_FRAGMENT)
+    apply_open_request()     # a row picked in the table reruns this fragment only
     with st.container():
-        _segment_table(rep, metric, b, rouge_type)
+        _segment_table(part, focus)
     with st.container():
-        _segment_view_fragment(rep, metric, settings)
+        _segment_view_fragment(part, focus)
 
 
 @st.fragment(key=SEGMENT_VIEW_FRAGMENT)
-def _segment_view_fragment(rep, metric: str, settings) -> None:
-    _apply_open_request()     # a segment opened from an analysis or a table row reruns this fragment only
-    _segment_view(rep, metric, settings)
-    _share_box()
-    _sync_url()     # previous / next rerun this fragment only: the link follows the segment
+def _segment_view_fragment(part, focus: CorpusFocus) -> None:
+    apply_open_request()     # a segment opened from an analysis or a table row reruns this fragment only
+    _segment_view(part, focus)
+    share_box()
+    sync_url()     # previous / next rerun this fragment only: the link follows the segment
 
 
 PREVIEW_CHARS = 70
@@ -205,31 +231,30 @@ def _seg_input_changed() -> None:
     ss["cp_seg"] = int(ss["cp_seg_input"])
 
 
-def _segment_view(rep, metric: str, settings) -> None:
+def _segment_view(part, focus: CorpusFocus) -> None:
     st.header("Segment view", anchor="segment-view")
     # each part in its own container: a part that draws one element more or fewer this time (the scroll script,
     # the "opened from" note, a warning) leaves the places of the parts below unchanged, so the browser updates
     # them instead of building them anew (issue 18: a click's redraw is most of its time)
     with st.container():
-        _scroll_to_segment_view()
+        seg, j = segment_navigation(focus.n_segments, focus.names)
     with st.container():
-        seg, j = _segment_navigation(rep.n_segments, rep.names)
+        scroll_to_segment_view()
     k = seg - 1
-    cand = rep.testset.systems[j][1][k]
-    refs = rep.testset.references[k]
+    ts = focus.testset
+    cand = ts.systems[j][1][k]
+    refs = ts.references[k]
     with st.container():
-        _side_by_side(rep, k, j)
+        side_by_side(ts, focus.names, k, j)
     with st.container():
-        _segment_summary(rep, metric, seg, j, cand, refs, settings)
-    _segment_explanation(cand, refs, metric, settings)
+        _segment_summary(part, focus, seg, j, cand, refs)
+    _segment_explanation(cand, refs, focus.chosen or [focus.family.name], focus.settings)
 
 
-def _side_by_side(rep, k: int, j: int) -> None:
+def side_by_side(ts: TestSet, names: list[str], k: int, j: int) -> None:
     """The source (when loaded), the baseline's and the shown system's outputs and the references of segment k
     side by side (compare-mt's sentence examples; the explanation below takes one candidate at a time)."""
     ss = st.session_state
-    ts = rep.testset
-    names = rep.names
     b = names.index(ss["cp_baseline"]) if ss.get("cp_baseline") in names else 0
     shown = [b] if b == j else [b, j]
     if ts.source is not None:
@@ -246,7 +271,7 @@ def _side_by_side(rep, k: int, j: int) -> None:
             st.markdown(hl.md_escape(r) or "_(empty)_")
 
 
-def _segment_navigation(S: int, names: list[str]) -> tuple[int, int]:
+def segment_navigation(S: int, names: list[str]) -> tuple[int, int]:
     """Previous / next, the segment number and the system whose candidate is shown: (segment, system index)."""
     ss = st.session_state
     seg = max(1, min(S, int(ss.get("cp_seg", 1))))
@@ -265,51 +290,50 @@ def _segment_navigation(S: int, names: list[str]) -> tuple[int, int]:
     return seg, names.index(ss["cp_view_sys"])
 
 
-def _segment_summary(rep, metric: str, seg: int, j: int, cand: str, refs: list[str], settings) -> None:
+def _segment_summary(part, focus: CorpusFocus, seg: int, j: int, cand: str, refs: list[str]) -> None:
     """The link to the Explain page, and how this segment enters the corpus score."""
-    params = metric_settings.explain_link_params(cand, refs, settings)
+    params = metric_settings.explain_link_params(cand, refs, focus.settings)
     if "candidate" in params:
-        st.markdown(f"[Open segment {seg} in the Explain page]({_explain_url(params)}) (same settings; a new tab)")
+        st.markdown(f"[Open segment {seg} in the Explain page]({explain_url(params)}) (same settings; a new tab)")
     else:
         st.caption(f"Segment {seg} is too long for a link to the Explain page; its full explanation is below.")
-    k = seg - 1
-    if metric == "bleu":
-        s = rep.systems[j]
-        st.caption(hl.md_escape(f"Segment {seg}: sentence score {s.sentence[k]:.4f} alone ({rep.dialect}), "
-                                f"BP {s.bp[k]:.4f}, c = {int(s.stats[k, 0])}, r = {int(s.stats[k, 1])}; its statistics "
-                                f"{s.stats[k].tolist()} are one of the {rep.n_segments:,} rows summed into the corpus "
-                                "score."))
+    note = part.segment_note(focus, seg, j)
+    if note:
+        st.caption(hl.md_escape(note))
     if not cand.strip():
-        st.warning(hl.md_escape(f"{rep.names[j]}'s output for segment {seg} is empty: every score is 0 (BP = 0)."))
+        st.warning(hl.md_escape(f"{focus.names[j]}'s output for segment {seg} is empty: it scores as an empty "
+                                "output does (0 for the n-gram metrics)."))
 
 
-def _segment_explanation(cand: str, refs: list[str], metric: str, settings) -> None:
-    """The Explain page's own headline and one family's steps for this segment, with the same settings."""
+def _segment_explanation(cand: str, refs: list[str], chosen: list[str], settings) -> None:
+    """The Explain page's own headline of the chosen families (``chosen``: their names, the one looked at first)
+    and one family's steps for this segment, with the same settings."""
     from explainer.ui import compute as shared_compute
     from explainer.ui import sections as sx
     from explainer.ui.explain import page as xp
-    from explainer.ui.families import ui_families
+    from explainer.ui.families import ui_families, ui_family
 
     ss = st.session_state
     # the Explain page's traces for these texts and settings (computed once, shared with that page and with
-    # every session looking at the same segment)
-    computed = shared_compute.traces(cand, list(refs), settings)
+    # every session looking at the same segment): the chosen families' (a family's model, e.g. the semantic
+    # scores', costs each segment a tenth of a second)
+    computed = {n: shared_compute.family_trace(ui_family(n), settings[n], cand, list(refs)) for n in chosen}
     with st.container():
-        for fam in ui_families():
-            c = computed[fam.name]
+        for name, c in computed.items():
             for msg in c.notes + ([c.error] if c.trace is None and c.error else []):
-                st.error(hl.md_escape(f"{fam.label}: {msg}"))
+                st.error(hl.md_escape(f"{ui_family(name).label}: {msg}"))
     xp.headline(computed, signatures=True)
     # One family at a time: every family would build every chart of the Explain view on each step (ROUGE's LCS
     # tables alone take ~0.3 s), and previous / next should be instant.
     labels = {f.tab_label(): f for f in ui_families()}
-    first = next((f.tab_label() for f in ui_families() if f.name == metric), next(iter(labels)))
+    first = ui_family(chosen[0]).tab_label()
     if ss.get("cp_view_family") not in labels:
         ss["cp_view_family"] = first
     label = st.segmented_control("Step by step", list(labels), key="cp_view_family") or first
     fam = labels[label]
+    c = computed.get(fam.name) or shared_compute.family_trace(fam, settings[fam.name], cand, list(refs))
     # the step-by-step's charts behind an expander, drawn only while it is open: each is a Plotly chart, which
     # costs the browser more than the rest of the segment view, and previous / next redraw it (issue 18)
     box = st.expander(f"Charts of this segment ({label})", key="cp_seg_charts", on_change="rerun")
     with sx.charts_into(box if box.open else None):
-        fam.section(computed[fam.name], n_refs=len(refs))
+        fam.section(c, n_refs=len(refs))

@@ -7,12 +7,44 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from explainer.corpus.samples import SAMPLES, load_sample
-from explainer.ui import chrf_settings
 from explainer.ui import settings as metric_settings
 from explainer.ui.corpus import link as corpus_link
-from explainer.ui.corpus.common import PAGE_MAX_RESAMPLES, PAGE_MAX_TEST_CELLS, _base_url, _copt_key, _shown_names
-from explainer.ui.corpus.link import PAGE
-from explainer.ui.corpus.testset import _sample_settings, _set_testset
+from explainer.ui.corpus.common import (
+    FIRST_ANALYSIS,
+    PAGE_MAX_RESAMPLES,
+    PAGE_MAX_TEST_CELLS,
+    base_url,
+    copt_key,
+    shown_names,
+)
+from explainer.ui.corpus.link import DEFAULT_METRIC, PAGE
+from explainer.ui.corpus.testset import sample_settings, set_testset
+
+__all__ = ["link_in", "link_now", "sync_url", "share_box", "METRIC_KEY", "ALSO_KEY", "MEASURE_KEY", "focus_metric",
+           "chosen_metrics"]
+
+METRIC_KEY = "cp_metric"        # the family looked at closely
+ALSO_KEY = "cp_also"            # the other families in the scores table
+MEASURE_KEY = "cp_measure"      # the measure of that family (a ROUGE type)
+
+
+def focus_metric(ss=None) -> str:
+    """The family looked at closely (a stored value that is no family: the first one)."""
+    from explainer.families import FAMILIES
+
+    ss = st.session_state if ss is None else ss
+    v = ss.get(METRIC_KEY)
+    return v if v in FAMILIES else DEFAULT_METRIC
+
+
+def chosen_metrics(ss=None) -> list[str]:
+    """The families of the scores table: the one looked at, then the others chosen (registry order)."""
+    from explainer.families import FAMILIES
+
+    ss = st.session_state if ss is None else ss
+    focus = focus_metric(ss)
+    also = ss.get(ALSO_KEY) or []
+    return [focus] + [f for f in FAMILIES.names() if f in also and f != focus]
 
 
 def _sample_info(sid: str) -> tuple[list[str], int]:
@@ -25,7 +57,7 @@ def _parse(params: dict):
                                   max_cells=PAGE_MAX_TEST_CELLS)
 
 
-def _link_in() -> None:
+def link_in() -> None:
     """Before any widget is drawn: a link (the URL, when it is not the one this page last wrote) sets the sample,
     the settings and the view; bad values and unknown parameters become warnings (the canonical link written at
     the end of the run drops them from the address bar). Back from another page (the navigation drops the
@@ -44,30 +76,34 @@ def _link_in() -> None:
     loaded = False
     if link.sample is not None and (ss.get("cp_ts") is None or ss.get("cp_ts_sample") != link.sample):
         ss["cp_sample"] = link.sample
-        _set_testset(load_sample(link.sample), SAMPLES[link.sample].title, sample=link.sample)
+        set_testset(load_sample(link.sample), SAMPLES[link.sample].title, sample=link.sample)
         loaded = True
     if link.settings is not None:
         metric_settings.put_settings(link.settings)
     elif loaded:
-        _sample_settings(link.sample)
+        sample_settings(link.sample)
     _apply_view(link, link.settings or metric_settings.current_settings()[0])
     PAGE.loaded(link.warnings)
 
 
 def _apply_view(link, settings) -> None:
-    """The link's metric, systems, segment, test and ROUGE choices into the widgets' keys (before they are
+    """The link's metrics, systems, segment, test and corpus options into the widgets' keys (before they are
     drawn). System names in a link are the sample's own; the page shows the names the user gave them."""
     ss = st.session_state
     if link.metric:
-        ss["cp_metric"] = link.metric.upper()
-    if link.chrf:
-        PAGE.seed(link.chrf)
+        ss[METRIC_KEY] = link.metric
+    if link.also is not None:
+        ss[ALSO_KEY] = [f for f in link.also if f != focus_metric(ss)]
+    if link.measure:
+        ss[MEASURE_KEY] = link.measure
+    if link.analysis:
+        ss["cp_differ_view"] = link.analysis
     ts = ss.get("cp_ts")
     if link.sample is not None and ts is not None and ss.get("cp_ts_sample") == link.sample:
         own = list(ts.names)
 
         def shown(name: str) -> str:
-            return _shown_names(own)[own.index(name)]
+            return shown_names(own)[own.index(name)]
 
         if link.baseline:
             ss["cp_baseline"] = shown(link.baseline)
@@ -81,23 +117,22 @@ def _apply_view(link, settings) -> None:
         ss["cp_test"] = link.test
     if link.n is not None:
         ss[f"cp_test_n_{link.test or 'bs'}"] = link.n
-    if link.rouge_type:
-        ss["cp_rouge_type"] = link.rouge_type
+    family = focus_metric(ss)
     for name, v in link.agg.items():
-        ss[_copt_key(settings["rouge"].dialect, name)] = v
+        ss[copt_key(family, settings[family].dialect, name)] = v
 
 
-def _link_now() -> dict[str, str]:
+def link_now() -> dict[str, str]:
     """This view's link (from the widgets' state: callable in a fragment's run too)."""
     ss = st.session_state
     settings = metric_settings.stored_settings() or metric_settings.default_settings()
-    metric = (ss.get("cp_metric") or "BLEU").lower()
+    metric = focus_metric(ss)
     ts = ss.get("cp_ts")
     sample = ss.get("cp_ts_sample") if ts is not None and ss.get("cp_ts_sample") in SAMPLES else None
     kw: dict[str, Any] = {}
     if sample is not None:
         own = list(ts.names)
-        shown = _shown_names(own)
+        shown = shown_names(own)
 
         def link_name(key: str) -> str | None:
             v = ss.get(key)
@@ -107,27 +142,33 @@ def _link_now() -> dict[str, str]:
         kw = dict(baseline=link_name("cp_baseline"), system=link_name("cp_system"),
                   seg_system=link_name("cp_view_sys"), seg=ss.get("cp_seg") if "cp_seg" in ss else None,
                   test=test, n=ss.get(f"cp_test_n_{test}") if test else None)
-    if metric == "rouge":
-        kw["rouge_type"] = ss.get("cp_rouge_type")
-        kw["agg"] = {o["name"]: ss[_copt_key(settings["rouge"].dialect, o["name"])]
-                     for o in corpus_link.agg_specs(settings["rouge"].dialect)
-                     if _copt_key(settings["rouge"].dialect, o["name"]) in ss}
-    if metric == "chrf":
-        kw["chrf"] = chrf_settings.view_values(ss)
-    return corpus_link.link_params(settings=settings, sample=sample, metric=metric, **kw)
+    dialect = settings[metric].dialect
+    kw["agg"] = {o["name"]: ss[copt_key(metric, dialect, o["name"])] for o in corpus_link.agg_specs(metric, dialect)
+                 if copt_key(metric, dialect, o["name"]) in ss}
+    measure = ss.get(MEASURE_KEY)
+    known = corpus_link.measures_of(metric, settings)
+    view = ss.get("cp_differ_view")
+    return corpus_link.link_params(settings=settings, sample=sample, metric=metric,
+                                   also=chosen_metrics(ss)[1:], measure=measure if measure in known[1:] else None,
+                                   analysis=view if isinstance(view, str) and view != ss.get(FIRST_ANALYSIS) else None,
+                                   **kw)
 
 
-def _sync_url() -> None:
-    """Write this view's link into the address bar (only when it changed)."""
-    PAGE.write(_link_now())
+def sync_url() -> None:
+    """Write this view's link into the address bar (only when it changed), and the view into the record a saved
+    comparison reads when it is made (``saving.record_view``)."""
+    from explainer.ui.corpus.saving import record_view
+
+    PAGE.write(link_now())
+    record_view()
 
 
-def _share_box() -> None:
+def share_box() -> None:
     """The link to this view, and what it cannot hold."""
     ss = st.session_state
-    want = _link_now()
+    want = link_now()
     st.markdown("**Link to this view**")
-    st.code((_base_url() or "corpus") + "?" + urlencode(want), language=None, wrap_lines=True)
+    st.code((base_url() or "corpus") + "?" + urlencode(want), language=None, wrap_lines=True)
     if "sample" not in want:
         st.caption("This test set was uploaded or pasted: a link cannot carry it (nothing you load is stored on the "
                    "server). The link keeps the metric and its settings; whoever opens it loads the same files to "

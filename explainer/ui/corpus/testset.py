@@ -29,7 +29,11 @@ from explainer.ui.corpus.common import (
     SHOWN_NAMES,
 )
 from explainer.ui.corpus.estimate import PAGE_MAX_WORK_CHARS, check_work
+from explainer.ui.corpus.language import pair_from_uploads
 from explainer.ui.corpus.link import PAGE, read_saved_view
+
+__all__ = ["testset_from_uploads", "testset_from_paste", "testset_key", "set_testset", "sample_settings",
+           "input_section", "system_names", "RESTORED_TESTS", "DETECTED"]
 
 DETECTED = "cp_detected"             # what the uploaded files were read as (one sentence per file)
 
@@ -74,7 +78,7 @@ def testset_from_paste(systems: list[tuple[str, str]], refs: list[str]) -> TestS
     return ts
 
 
-def _testset_key(ts: TestSet) -> str:
+def testset_key(ts: TestSet) -> str:
     h = hashlib.sha256()
     for rs in ts.references:
         h.update(json.dumps(rs, ensure_ascii=False).encode("utf-8"))
@@ -85,10 +89,10 @@ def _testset_key(ts: TestSet) -> str:
     return h.hexdigest()[:24]
 
 
-def _set_testset(ts: TestSet, label: str, sample: str | None = None) -> None:
+def set_testset(ts: TestSet, label: str, sample: str | None = None) -> None:
     ss = st.session_state
     ss["cp_ts"] = ts
-    ss["cp_ts_key"] = _testset_key(ts)
+    ss["cp_ts_key"] = testset_key(ts)
     ss["cp_ts_label"] = label
     ss["cp_ts_sample"] = sample          # a bundled sample can be in a link; uploads and pasted text cannot
     ss["cp_names"] = list(ts.names)
@@ -100,7 +104,7 @@ def _set_testset(ts: TestSet, label: str, sample: str | None = None) -> None:
         ps.reset(k)         # another test set: its first systems, not the last ones shown
 
 
-def _sample_settings(sid: str) -> None:
+def sample_settings(sid: str) -> None:
     """The sample's suggested settings (e.g. the zh tokenizer), on the dialect that has the option."""
     ss = st.session_state
     bleu = SAMPLES[sid].settings.get("bleu", {})
@@ -118,8 +122,8 @@ def _load_sample() -> None:
     sid = st.session_state.get("cp_sample")
     if sid not in SAMPLES:
         return
-    _set_testset(load_sample(sid), SAMPLES[sid].title, sample=sid)
-    _sample_settings(sid)
+    set_testset(load_sample(sid), SAMPLES[sid].title, sample=sid)
+    sample_settings(sid)
 
 
 UPLOAD_GEN = "cp_up_gen"      # the uploaders' generation: a new one is empty (its files were dropped)
@@ -173,8 +177,10 @@ def _load_uploads() -> None:
     except (TestSetError, ExplainerInputError) as e:
         ss["cp_load_error"] = str(e)
         return
-    _set_testset(ts, f"{len(ts.systems)} uploaded system(s), {ts.n_refs()} reference(s)")
+    set_testset(ts, f"{len(ts.systems)} uploaded system(s), {ts.n_refs()} reference(s)")
     ss[DETECTED] = detected
+    # WMT's file names state the language pair: its tokenizer before the first scoring (issue 33, item 3)
+    pair_from_uploads([f.name for f in sys_files] + [f.name for f in ref_files])
 
 
 RESTORED_TESTS = "cp_restored_tests"
@@ -195,15 +201,16 @@ def _load_saved() -> None:
     except (TestSetError, ExplainerInputError) as e:
         ss["cp_load_error"] = str(e)
         return
-    _set_testset(saved.testset, saved.label or f"restored from {f.name}")
+    set_testset(saved.testset, saved.label or f"restored from {f.name}")
     settings, warns = metric_settings.settings_from_params(saved.settings)
     metric_settings.put_settings(settings)
-    _restore_chrf_settings(saved.settings, warns)
     # the view through the link's field declarations: each value bounded and checked as a link's, the same words
     view, view_warns = read_saved_view(saved.view, names=list(saved.testset.names),
                                        n_segments=saved.testset.n_segments, max_n=PAGE_MAX_RESAMPLES,
                                        max_cells=PAGE_MAX_TEST_CELLS)
     ss.update(view)
+    if "cp_seg" in view:
+        ss["cp_seg_input"] = view["cp_seg"]
     warns += view_warns
     ss[RESTORED_TESTS] = saved.tests
     if warns:
@@ -220,7 +227,7 @@ def _load_paste() -> None:
     except (TestSetError, ExplainerInputError) as e:
         ss["cp_load_error"] = str(e)
         return
-    _set_testset(ts, "pasted text")
+    set_testset(ts, "pasted text")
 
 
 def _upload_form() -> None:
@@ -247,7 +254,7 @@ def _upload_form() -> None:
                "(`…hyp.Online-B.de` → `Online-B`; editable below). Nothing is stored on the server.")
 
 
-def _input_section() -> TestSet | None:
+def input_section() -> TestSet | None:
     ss = st.session_state
     loaded = ss.get("cp_ts")
     with st.expander("Test set: upload, paste or pick a sample" + (f" — loaded: {ss.get('cp_ts_label', '')}"
@@ -314,7 +321,7 @@ def _refused_upload() -> None:
         st.error(hl.md_escape(note), icon=":material/error:")
 
 
-def _system_names(ts: TestSet) -> TestSet:
+def system_names(ts: TestSet) -> TestSet:
     ss = st.session_state
     st.markdown("**Systems** (the first is the baseline by default; names are editable)")
     cols = st.columns(len(ts.systems))
@@ -331,13 +338,3 @@ def _system_names(ts: TestSet) -> TestSet:
         st.warning(hl.md_escape(f"{e}; using the file names."))
     ss[SHOWN_NAMES] = list(ts.names)   # the names the page shows (the file names when the typed ones are refused)
     return ts
-
-
-def _restore_chrf_settings(params: dict, warns: list[str]) -> None:
-    """A saved comparison's chrF settings into the sidebar's widgets (each value bounded as a link's)."""
-    from explainer.ui.corpus.link import CHRF_PARAMS
-
-    given = {k: v for k, v in params.items() if k in CHRF_PARAMS}
-    if given:
-        values = PAGE.read(given, warns, only=list(given))
-        PAGE.seed({k: values[k] for k in given})

@@ -8,55 +8,73 @@ tests resample the per-segment, per-order F-scores whose mean is NLTK's corpus s
 """
 from __future__ import annotations
 
+from explainer.cli import compare as ccli
+from explainer.cli.compare_output import run_tests, write_csv, write_json
+from explainer.cli.io import CliError
 from explainer.errors import ExplainerInputError
 
-__all__ = ["run_chrf", "chrf_dialect"]
+__all__ = ["run", "dialect", "keeps", "bind"]
 
 _NOT_CHRF = ("tokenize", "smooth", "smooth_value", "max_order", "api", "weights", "auto_reweigh", "effective_order",
              "types", "multi_ref", "tokenizer", "rouge_type")
 
 
-def chrf_dialect(args, extra_options: dict):
-    """The bound dialect of the flags (its own flag table) and ``-o`` options; ExplainerInputError otherwise."""
+def keeps(args) -> "ccli.Keep | None":
+    """A TSV / JSON Lines input is read through the chrF report: it keeps what ``--report`` keeps."""
+    if getattr(args, "structured", False):
+        return ccli.Keep(ccli.REPORT_MAX_TEXTS, ccli.REPORT_MAX_BYTES, "chrF on a TSV / JSON Lines")
+    return None
+
+
+def dialect(args, *, strict: bool = True):
+    """The bound dialect of the flags (its own flag table) and ``-o`` options; ExplainerInputError otherwise.
+    ``strict``: another metric's flags are refused."""
     from explainer.chrf import DIALECTS, get_dialect
     from explainer.chrf.dialects import FLAGS
+    from explainer.cli.io import option_pairs
 
     if args.dialect is None:
         args.dialect = DIALECTS.names()[0]
-    for flag in _NOT_CHRF:
+    for flag in _NOT_CHRF if strict else ():
         if getattr(args, flag, None) is not None:
             raise ExplainerInputError(f"--{flag.replace('_', '-')} is not a chrF option (chrF takes --char-order "
                                       "--word-order --beta --lowercase --whitespace --eps-smoothing -o)")
-    if args.stem:
+    if args.stem and strict:
         raise ExplainerInputError("--stem is a ROUGE option (use --metric rouge)")
     try:
         cls = DIALECTS.dialect_class(args.dialect)
         opts = cls.options_from_flags({f: getattr(args, f, None) for f in FLAGS}, [DIALECTS[n] for n in DIALECTS])
-        opts.update(extra_options)
+        opts.update(option_pairs(args.option))
         return get_dialect(args.dialect, **opts)
     except ValueError as e:
         raise ExplainerInputError(str(e)) from None
 
 
-def run_chrf(args, systems, settings, io: dict, extra_options: dict) -> int:
-    """``compare --metric chrf``. ``io``: the compare command's helpers (read_blocks, read_testset, tests, emit,
-    write_csv, write_json)."""
-    d = chrf_dialect(args, extra_options)
+def bind(args, *, strict: bool = True):
+    """The bound dialect of the flags (``dialect``; its errors as one line)."""
+    try:
+        return dialect(args, strict=strict)
+    except ExplainerInputError as e:
+        raise CliError(str(e)) from None
+
+
+def run(args, systems, settings) -> dict:
+    """``compare --metric chrf``: the comparison (and the --segments / --report files written)."""
+    d = dialect(args)
     if args.report or getattr(args, "structured", False):     # a TSV / JSON Lines input is read whole
-        return _run_report(args, systems, settings, io, d)
+        return _run_report(args, systems, settings, d)
     K = len(args.ref)
-    stats, chosen, warnings, S = _statistics(args, systems, io["read_blocks"], d, settings)
+    stats, chosen, warnings, S = _statistics(args, systems, ccli.read_blocks, d, settings)
     corpus, statistics = [], []
     for j, (name, _) in enumerate(systems):
         summed = [sum(col) for col in zip(*stats[j])]
         comb = d.corpus_combine(stats[j], summed)
         corpus.append(_corpus_row(name, comb, summed))
         statistics.append(_statistic(d, stats[j], comb.score))
-    out = _output(d, systems, statistics, settings, io, K, S, corpus, warnings)
+    out = _output(d, systems, statistics, settings, K, S, corpus, warnings)
     if args.segments:
-        io["write_csv"](args.segments, _segment_columns(d, systems, stats, chosen, S))
-    io["emit"](out, getattr(args, "format", "json"))
-    return 0
+        write_csv(args.segments, _segment_columns(d, systems, stats, chosen, S))
+    return out
 
 
 def _statistic(d, stats, score):
@@ -102,10 +120,11 @@ def _corpus_row(name, comb, summed) -> dict:
             "averaging": comb.averaging, "effective_order": comb.effective_order}
 
 
-def _output(d, systems, statistics, settings, io, K, S, corpus, warnings) -> dict:
+def _output(d, systems, statistics, settings, K, S, corpus, warnings) -> dict:
     sacre = d.sacrebleu_significance
-    out = io["tests"](systems, statistics, settings, faithful=sacre, plain_sig=d.signature(K), sacre=sacre)
-    out.update({"metric": "chrf", "name": d.metric_name, "dialect": d.name, "options": d.options_dict(),
+    out = run_tests(systems, statistics, settings, faithful=sacre, plain_sig=d.signature(K), sacre=sacre)
+    out.update({"metric": "chrf", "name": d.metric_name, "label": d.metric_name, "scale": d.scale,
+                "higher_is_better": True, "dialect": d.name, "options": d.options_dict(),
                 "n_segments": S, "n_references": K, "corpus": corpus, "warnings": warnings})
     return out
 
@@ -124,11 +143,11 @@ def _segment_columns(d, systems, stats, chosen, S) -> dict:
     return cols
 
 
-def _run_report(args, systems, settings, io, d) -> int:
+def _run_report(args, systems, settings, d) -> dict:
     """--report: the whole chrF report (the texts are kept: the report lists every segment)."""
     from explainer.corpus.chrf_report import chrf_report
 
-    ts = io["read_testset"](args, systems, settings)
+    ts = ccli.read_testset(args, systems, settings)
     if len(ts.systems) != len(systems):         # a TSV holds several
         systems = [(name, "") for name in ts.names]
     rep = chrf_report(ts, dialect=d.name, **d.options_dict())
@@ -139,12 +158,11 @@ def _run_report(args, systems, settings, io, d) -> int:
         for w in s.trace.warnings:
             if w.message not in warnings:
                 warnings.append(w.message)
-    out = _output(d, systems, statistics, settings, io, ts.n_refs(), rep.n_segments, corpus, warnings)
+    out = _output(d, systems, statistics, settings, ts.n_refs(), rep.n_segments, corpus, warnings)
     if getattr(args, "detected", None):
         out["inputs"] = args.detected
     if args.segments:
-        io["write_csv"](args.segments, rep.segment_rows())
+        write_csv(args.segments, rep.segment_rows())
     if args.report:
-        io["write_json"](args.report, rep.to_dict(tests=out.get("test")))
-    io["emit"](out, getattr(args, "format", "json"))
-    return 0
+        write_json(args.report, rep.to_dict(tests=out.get("test")))
+    return out
