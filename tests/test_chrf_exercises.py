@@ -8,8 +8,11 @@ import pytest
 from sacrebleu.metrics import CHRF
 
 from explainer.teach.answers import check_answer
-from explainer.teach.exercises import CHRF_KINDS, LEVELS, AttackItem, generate_set
+from explainer.teach.chrf_steps import LESSON as CHRF_LESSON
+from explainer.teach.exercises import LEVELS, AttackItem, generate_set
 from tests.ui_driver import BrowserLikeApp
+
+CHRF_KINDS = CHRF_LESSON.exercise_kinds
 
 WORDS = {"chrf": 0, "chrf++": 2}
 

@@ -322,7 +322,7 @@ def test_order_above_the_settings_maximum_is_refused():
     N = len(explain_bleu(ex.candidate, list(ex.references)).to_dict()["ngrams"])   # sacreBLEU's default order
     at = new_page({"example": "cat_mat", "order": str(N + 5), "step": "3"})
     w = warnings(at)
-    assert f"“order={N + 5}” is not an n-gram order of these BLEU settings" in w and f"(0–{N})" in w
+    assert f"“order={N + 5}” is not an order the lesson can follow with these settings" in w and f"(0–{N})" in w
     assert at.session_state["tch_order"] == 0 and "order" not in qp(at)
     assert len(at.selectbox(key="tch_order").options) == N + 1
     # with max order 2 in the link, order 3 is refused too; order 2 is followed
@@ -335,7 +335,7 @@ def test_order_above_the_settings_maximum_is_refused():
     at = new_page({"example": "cat_mat", "order": "4", "step": "2"})
     assert "4-grams" in title(at)
     at.number_input(key="bleu_opt:sacrebleu:max_ngram_order").set_value(3).run()
-    assert "The n-gram order followed (4) is above the maximum order of these BLEU settings (3)" in warnings(at)
+    assert "The n-gram order followed (4) is above the maximum order of these settings (3)" in warnings(at)
     assert at.session_state["tch_order"] == 0 and len(at.selectbox(key="tch_order").options) == 4
     assert "order" not in qp(at)
 

@@ -7,9 +7,8 @@ import pytest
 from explainer.bleu import explain_bleu
 from explainer.examples import EXAMPLES, get_example
 from explainer.rouge import explain_rouge
-from explainer.teach import build_lesson, check_answer, lesson_from_traces, parse_number
+from explainer.teach import LESSON_TYPES, MAX_LESSON_CHARS, build_lesson, check_answer, lesson_from_traces, parse_number
 from explainer.teach.answers import question
-from explainer.teach.lesson import LESSON_TYPES, MAX_LESSON_CHARS
 from explainer.teach.model import Chip, LcsGrid, Result, Table, TokenRow
 from explainer.ui.teach.teach_html import cell_rule, grid_cells
 

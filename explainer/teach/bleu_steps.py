@@ -11,10 +11,11 @@ import math
 from typing import Any
 
 from explainer.teach.answers import question
+from explainer.teach.family import LessonFamily
 from explainer.teach.model import Chart, Chip, Formula, Para, Result, Step, Table, TokenRow, frac, num
 from explainer.teach.notes import misconception, say
 
-__all__ = ["bleu_steps", "default_focus_order", "bleu_headline", "MAX_ROWS"]
+__all__ = ["bleu_steps", "default_focus_order", "bleu_headline", "MAX_ROWS", "LESSON", "BleuLesson"]
 
 MAX_ROWS = 400   # n-gram table rows in a step (a long text); the trace download has every one
 
@@ -482,3 +483,60 @@ def bleu_steps(b: dict, focus_order: int | None = None) -> list[Step]:
         steps.append(_step_smoothing(b))
     steps += [_step_bp(b), _step_score(b)]
     return steps
+
+
+# ------------------------------------------------------------------------------------------- the lesson
+class BleuLesson(LessonFamily):
+    """BLEU's lesson: the steps above over its trace; the textbook's BLEU numbers; the clipping, missing-4-gram and
+    short-candidate exercises."""
+
+    name = "bleu"
+    focus_what = "the n-gram order the BLEU steps 2–4 follow"
+    claim_steps = {"bleu": "bleu-score", "bleu_p1": "bleu-precision", "bleu_bp": "bleu-bp"}
+    exercise_kinds = ("clip", "missing4", "short")
+    kind_titles = {"clip": "Repeated words (clipping)", "missing4": "A missing 4-gram", "short": "A short candidate"}
+    # (kind, level) -> (the step whose question is asked, the order followed): every answer varies with the pair
+    # (at easy level the 4-gram count of a missing-4-gram pair was always 0: its trigrams are asked instead)
+    PLAN = {
+        ("clip", "easy"): ("bleu-clipping", 1), ("clip", "medium"): ("bleu-precision", 1),
+        ("clip", "hard"): ("bleu-precision", 1),
+        ("missing4", "easy"): ("bleu-clipping", 3), ("missing4", "medium"): ("bleu-precision", 3),
+        ("missing4", "hard"): ("bleu-smoothing", 4),
+        ("short", "easy"): ("bleu-bp", None), ("short", "medium"): ("bleu-bp", None),
+        ("short", "hard"): ("bleu-score", None),
+    }
+
+    def steps(self, trace: dict, focus: int | None = None) -> list[Step]:
+        return bleu_steps(trace, focus)
+
+    def max_focus(self, dialect, options) -> int:
+        try:
+            return min(MAX_FOCUS, self.core.bind(dialect or self.core.default_dialect, **dict(options)).max_order)
+        except (ValueError, TypeError, KeyError):
+            return MAX_FOCUS
+
+    def summary(self, trace: dict) -> dict:
+        return {**super().summary(trace), "score": trace["score"], "scale": trace["scale"],
+                "shown": bleu_headline(trace["score"], trace["scale"])}
+
+    def claim_shown(self, metric: str, value: float, trace: dict) -> str:
+        shown = num(value)
+        if metric == "bleu" and trace["scale"] != 1:
+            shown += f" ({bleu_headline(trace['score'], trace['scale'])} on its 0–{trace['scale']:g} scale)"
+        return shown
+
+    def exercise(self, index, kind, level, rng, options):
+        from explainer.teach.exercises import Exercise, make_pair
+
+        step_id, order = self.PLAN[(kind, level)]
+        cand, refs = make_pair(kind, level, rng)
+        step = next(s for s in bleu_steps(self.trace(None, options, cand, refs), order) if s.id == step_id)
+        return Exercise(index, kind, self.kind_titles[kind], cand, tuple(refs), step_id, order, step.question,
+                        family=self.label, metric_family=self.name, options=dict(options))
+
+    def exercise_source(self, options) -> str:
+        return "sacreBLEU with its defaults"
+
+
+MAX_FOCUS = 10   # the largest maximum n-gram order a BLEU dialect takes
+LESSON = BleuLesson()

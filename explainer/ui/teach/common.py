@@ -1,13 +1,15 @@
 """What the Teach page's views share: HTML output, the shared lessons, links to a lesson, the answer box."""
 from __future__ import annotations
 
+from typing import Sequence
 from urllib.parse import urlencode
 
 import streamlit as st
 
 from explainer.teach import check_answer
 from explainer.teach.answers import ATTEMPTS, MAX_ANSWER_CHARS
-from explainer.teach.lesson import LESSON_TYPES, build_lesson
+from explainer.teach.families import DEFAULT_LECTURE
+from explainer.teach.lesson import LessonPart, build_lecture
 from explainer.teach.model import Lesson
 from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
@@ -22,32 +24,24 @@ def escape(s: str) -> str:
     return hl.escape_text(s)
 
 
-def shared_lesson(cand: str, refs: list[str], settings: MetricSettings, *, order: int = 0,
-                  title: str = "", claims: tuple = ()) -> Lesson:
-    """The lesson of these texts with these settings (ROUGE types: the lesson's own), computed once and shared
-    by every session (:func:`explainer.ui.compute.cached`: in memory, bounded by the texts' size, one
-    computation per key at a time — a class opening the teacher's link waits for one computation). ``claims``:
-    a worked example's printed numbers, compared in the lesson."""
-    settings = settings.replace(settings["rouge"].replace(types=tuple(LESSON_TYPES)))
+def lecture_parts(settings: MetricSettings, names: Sequence[str]) -> tuple[LessonPart, ...]:
+    """The lecture's families with the page's settings (each family's dialect and options)."""
+    return tuple(LessonPart(n, settings[n].dialect, dict(settings[n].options)) for n in names)
+
+
+def shared_lesson(cand: str, refs: list[str], settings: MetricSettings, *, names: Sequence[str] = DEFAULT_LECTURE,
+                  order: int = 0, title: str = "", claims: tuple = ()) -> Lesson:
+    """The lecture of ``names`` (family names, in order) over these texts with these settings, computed once and
+    shared by every session (:func:`explainer.ui.compute.cached`: in memory, bounded by the texts' size, one
+    computation per key at a time — a class opening the teacher's link waits for one computation). ``order``: the
+    order each family follows (0: its own choice); ``claims``: a worked example's printed numbers, compared in the
+    lesson."""
+    names = tuple(names)
+    choices = tuple(settings[n] for n in names)   # only the lecture's families' settings decide the lesson
     # the focus order, the title (the source's name) and the compared claims are part of the lesson
-    kind = f"teach_lesson:{order}:{title}:{hash(tuple(claims))}"
-    return shared_compute.cached(kind, cand, list(refs), settings, lambda: build_lesson(
-        cand, list(refs), bleu_dialect=settings["bleu"].dialect, bleu_options=dict(settings["bleu"].options),
-        rouge_dialect=settings["rouge"].dialect,
-        rouge_options={k: v for k, v in settings["rouge"].options.items() if k != "types"},
-        focus_order=order or None, title=title, claims=tuple(claims)))
-
-
-def chrf_lesson_shared(cand: str, refs: list[str], settings: MetricSettings, title: str, metric: str,
-                       order: int = 0) -> Lesson:
-    """The chrF lesson (``metric``: "chrf" or "chrf++", sacreBLEU's chrF2 / chrF2++) of these texts, computed once
-    and shared as :func:`shared_lesson` is; ``order``: the character order followed (0: where clipping matters)."""
-    from explainer.teach.chrf_steps import chrf_lesson
-
-    opts = {"word_order": 2} if metric == "chrf++" else {}
-    return shared_compute.cached(f"teach_chrf:{metric}:{order}:{title}", cand, list(refs), settings,
-                                 lambda: chrf_lesson(cand, list(refs), options=opts, title=title,
-                                                     focus=order - 1 if order else None))
+    kind = ("teach_lesson", names, order, title, hash(tuple(claims)))
+    return shared_compute.cached(kind, cand, list(refs), choices, lambda: build_lecture(
+        cand, list(refs), lecture_parts(settings, names), focus=order or None, title=title, claims=tuple(claims)))
 
 
 def _base_url() -> str:

@@ -20,6 +20,7 @@ from explainer.examples import EXAMPLES, get_example
 from explainer.options import OptionSpec
 from explainer.teach.demo import DEMO_IDS
 from explainer.teach.exercises import LEVELS, MAX_SEED, MAX_SET
+from explainer.teach.families import DEFAULT_LECTURE, lesson_family, lesson_names, read_lecture
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT, Field
@@ -32,12 +33,12 @@ MODES = {"walk": "Walkthrough", "student": "Student", "practice": "Exercise set"
 VIEWS = {"projector": "Projector", "presenter": "Presenter"}
 SOURCES = {"example": "Worked example", "preset": "Gaming-lab preset", "text": "Your own text"}
 NOT_IN_LINK = "not-in-link"
-MAX_ORDER = 10   # the largest maximum n-gram order a BLEU dialect takes (``order`` is bounded by the settings' own)
+MAX_ORDER = 10   # the largest order a lesson follows (``order`` is bounded by the settings' own)
 #: the step's text size (``zoom`` in the link, percent of its own): the presentation mode's zoom control; the
 #: browser makes a step that no longer fits smaller again (explainer.ui.teach.fitter), so a larger size reflows it
 ZOOMS = ("75", "100", "125", "150", "175", "200")
 MAX_STEPS = 100  # more than any lesson has (``step`` is bounded by the lesson's own number of steps)
-ORDER_WHAT = "an n-gram order of these BLEU settings (0 = automatic, up to their maximum order)"
+ORDER_WHAT = "an order the lesson can follow with these settings (0 = automatic, up to their maximum order)"
 # the Explain page's own view parameters: a link made there and edited to ``teach`` may carry them
 _EXPLAIN_VIEW_PARAMS = ("ngram", "colour", "rouge_ref")
 
@@ -51,9 +52,9 @@ def preset_default_variant(pid: str) -> int:
     return 1 if len(PRESETS[pid].variants) > 1 else 0
 
 
-#: what a lesson teaches (``metric`` in the link): the BLEU and ROUGE walkthrough, or chrF's (issue 23)
-LESSON_METRICS = {"bleu-rouge": "BLEU & ROUGE", "chrf": "chrF (sacreBLEU chrF2)",
-                  "chrf++": "chrF++ (sacreBLEU chrF2++)"}
+#: the lesson value of a link is at most this long (every registered family's name, comma-separated, fits)
+MAX_LECTURE_CHARS = 200
+LECTURE_WHAT = "a comma-separated list of lessons"
 
 
 def _spec(name: str, type_: str, default: Any, **kw) -> OptionSpec:
@@ -62,7 +63,9 @@ def _spec(name: str, type_: str, default: Any, **kw) -> OptionSpec:
 
 PAGE = ps.Page("teach", (
     Field(_spec("mode", "choice", "walk", choices=tuple(MODES)), "tch_mode", label="View"),
-    Field(_spec("metric", "choice", "bleu-rouge", choices=tuple(LESSON_METRICS)), "tch_metric", label="Lesson of"),
+    # the lecture's families, in order (``bleu,rouge,chrf,ter``; earlier versions' ``bleu-rouge`` and ``chrf++`` still
+    # open): read by :func:`_read_lecture` (session key ``tch_lecture``, a list of family names)
+    Field(_spec("metric", "text", "", max=MAX_LECTURE_CHARS), what=LECTURE_WHAT, label="Lesson of"),
     Field(_spec("example", "choice", DEFAULT_EXAMPLE, choices=tuple(e.id for e in EXAMPLES)), "tch_example",
           what="a known example", label="Worked example"),
     Field(_spec("preset", "choice", None, choices=tuple(preset_ids())), what="a gaming-lab preset with one "
@@ -195,15 +198,31 @@ def _put_source(src: _Source) -> None:
         ss[f"tch_ref_{i}"] = refs[i] if i < len(refs) else ""
 
 
-def max_order(settings: MetricSettings) -> int:
-    """The maximum n-gram order of the BLEU settings (the dialect's own rule: sacreBLEU's max_ngram_order,
-    NLTK's number of weights …); invalid settings (the lesson says why): the largest any dialect takes."""
-    from explainer.bleu.registry import get_dialect
+def lecture() -> tuple[str, ...]:
+    """The lecture's families (session ``tch_lecture``), in the registry's order; the default when none."""
+    chosen = st.session_state.get("tch_lecture") or ()
+    names = tuple(n for n in lesson_names() if n in chosen)
+    return names or DEFAULT_LECTURE
 
-    try:
-        return min(MAX_ORDER, get_dialect(settings["bleu"].dialect, **dict(settings["bleu"].options)).max_order)
-    except (ValueError, TypeError, KeyError):
-        return MAX_ORDER
+
+def max_focus(settings: MetricSettings, names: tuple[str, ...] | None = None) -> int:
+    """The highest order the lecture's families can follow with these settings (BLEU: its maximum n-gram order,
+    chrF: its character orders …; each family's own rule); 0 when none follows an order."""
+    names = lecture() if names is None else names
+    return max((lesson_family(n).max_focus(settings[n].dialect, settings[n].options) for n in names), default=0)
+
+
+def _read_lecture(raw: str, settings: MetricSettings, warns: list[str]) -> MetricSettings:
+    """The link's lesson value into ``tch_lecture``; an earlier version's value may imply options (``chrf++``: chrF
+    with word n-grams), put into the settings."""
+    names, implied, bad = read_lecture(raw or None)
+    if bad:
+        warns.append(f"“metric={ps.show(raw)}” names no lesson ({', '.join(map(ps.show, bad))}); the lessons are "
+                     f"{', '.join(lesson_names())}.")
+    st.session_state["tch_lecture"] = list(names)
+    for fam, opts in implied.items():
+        settings = settings.replace(settings[fam].replace(**opts))
+    return settings
 
 
 def load_from_url() -> None:
@@ -215,7 +234,7 @@ def load_from_url() -> None:
     warns: list[str] = []
     values = PAGE.read(params, warns)
     src = _source(params, values, warns)
-    settings = _link_settings(params, src, keep_settings, warns)
+    settings = _read_lecture(values["metric"], _link_settings(params, src, keep_settings, warns), warns)
     _read_room(params, values, warns)
     PAGE.seed(values)
     _put_source(src)
@@ -223,7 +242,7 @@ def load_from_url() -> None:
     raw_order = st.session_state.pop("_ps_late:tch_order", None)
     order = 0
     if raw_order is not None:
-        n_max = max_order(settings)
+        n_max = max_focus(settings, lecture())
         order, w = PAGE["order"].decode(raw_order, lo=0, hi=n_max, default=0)
         warns += [w] if w else []
     st.session_state["tch_order"] = order
@@ -287,7 +306,8 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
     src = ss.get("tch_source", "example")
     full = ms.settings_to_params(settings)
     full.pop("rouge_types", None)   # not a setting of a lesson
-    metric = ss.get("tch_metric") if ss.get("tch_metric") in LESSON_METRICS else "bleu-rouge"
+    names = lecture()
+    metric = "" if names == DEFAULT_LECTURE else ",".join(names)
     values: dict[str, Any] = {"mode": mode, "demo": int(ss.get("tch_demo") or 0), "metric": metric}
     out: dict[str, Any] = {}
     if mode == "practice":

@@ -8,20 +8,22 @@ from functools import lru_cache
 import streamlit as st
 
 from explainer.teach.exercises import (
+    ATTACK_TITLE,
     LEVELS,
     MAX_SEED,
     MAX_SET,
-    SET_METRICS,
     AttackItem,
     attack_feedback,
     generate_set,
     item_points,
     score_text,
 )
+from explainer.teach.families import DEFAULT_LECTURE, lesson_family
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
-from explainer.ui.teach.common import answer_form, chrf_lesson_shared, escape, html, link, shared_lesson
+from explainer.ui.teach.common import answer_form, escape, html, link, shared_lesson
+from explainer.ui.teach.link import lecture
 
 
 def practice() -> None:
@@ -35,10 +37,10 @@ def practice() -> None:
         st.button("New set", icon=":material/casino:", key="tch_new_set",
                   on_click=lambda: ss.update(tch_seed=random.randrange(MAX_SEED + 1), tch_item=0))
     level, seed, n = ss.get("tch_level") or "easy", int(ss.get("tch_seed", 1)), int(ss.get("tch_n", 6))
-    metric = ss.get("tch_metric") if ss.get("tch_metric") in SET_METRICS else "bleu-rouge"
-    ex_set = _exercise_set(seed, level, n, metric)
+    names, options = _lecture()
+    ex_set = _exercise_set(seed, level, n, names, options)
     store = ss.setdefault("_tch_set_answers", {})
-    answers = store.setdefault((seed, level, n) + ((metric,) if metric != "bleu-rouge" else ()), {})
+    answers = store.setdefault((seed, level, n) + ((names,) if names != DEFAULT_LECTURE else ()), {})
     _restore(ex_set, answers, ss.pop("_tch_done_link", None))
     i = ps.choice("tch_item", range(n + 1), 0)
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_set_nav"):
@@ -72,23 +74,26 @@ def _restore(ex_set, answers: dict, done: str | None) -> None:
                                                 f"{'s' if most != 1 else ''}."}
 
 
+def _lecture() -> tuple[tuple[str, ...], tuple]:
+    """The lecture's families and, per family, the settings its exercises keep (chrF++'s word n-grams …)."""
+    settings, _ = ms.current_settings()
+    names = lecture()
+    return names, tuple((n, tuple(sorted(lesson_family(n).exercise_options(settings[n].dialect,
+                                                                           settings[n].options).items())))
+                        for n in names)
+
+
 @lru_cache(maxsize=32)
-def _exercise_set(seed: int, level: str, n: int, metric: str = "bleu-rouge"):
-    return generate_set(seed, level, n, metric=metric)
-
-
-#: whose numbers an exercise of each family asks for (the library, with its defaults)
-FAMILY_SOURCE = {"BLEU": "sacreBLEU", "chrF": "sacreBLEU's CHRF"}
+def _exercise_set(seed: int, level: str, n: int, names: tuple = DEFAULT_LECTURE, options: tuple = ()):
+    return generate_set(seed, level, n, families=names, options={k: dict(v) for k, v in options})
 
 
 def _source(item) -> str:
-    if item.family == "chrF" and st.session_state.get("tch_metric") == "chrf++":
-        return "sacreBLEU's CHRF with word_order=2 (chrF2++), its other defaults"
-    return f"{FAMILY_SOURCE.get(item.family, 'rouge-score')} with its defaults"
+    return lesson_family(item.metric_family).exercise_source(item.options)
 
 
 def _item_title(item) -> str:
-    return "Spot the gaming attack" if isinstance(item, AttackItem) else item.title
+    return ATTACK_TITLE if isinstance(item, AttackItem) else item.title
 
 
 def _points_tag(item) -> str:
@@ -123,9 +128,9 @@ def _numeric_item(item, answers: dict) -> None:
                                                  icon=":material/check_circle:" if done["points"] else
                                                  ":material/cancel:")
     step_no = _walk_step_of(item)
-    query = {"candidate": item.candidate, "ref": list(item.references)}
-    if item.family == "chrF":
-        query["metric"] = st.session_state.get("tch_metric")
+    # the walkthrough of the item's family alone, with the settings its answer is computed with
+    query = {"candidate": item.candidate, "ref": list(item.references), "metric": item.metric_family,
+             **_item_settings(item)}
     if item.focus_order:
         query["order"] = str(item.focus_order)
     if step_no is not None:
@@ -133,14 +138,22 @@ def _numeric_item(item, answers: dict) -> None:
     st.link_button("See this pair step by step", link(query), icon=":material/school:")
 
 
+def _item_settings(item) -> dict:
+    """The link parameters of the settings an exercise's answer is computed with (the defaults, with the options
+    its family kept)."""
+    base = ms.default_settings()
+    choice = base[item.metric_family]
+    params = ms.settings_to_params(base.replace(choice.replace(**item.options)))
+    default = ms.settings_to_params(base)
+    return {k: v for k, v in params.items() if default.get(k) != v}
+
+
 def _walk_step_of(item) -> int | None:
-    # the lesson the exercise's "step by step" link opens (default settings), shared like every lesson
-    if item.family == "chrF":
-        lesson = chrf_lesson_shared(item.candidate, list(item.references), ms.default_settings(), "Your own text",
-                                    st.session_state.get("tch_metric"), item.focus_order or 0)
-    else:
-        lesson = shared_lesson(item.candidate, list(item.references), ms.default_settings(),
-                               order=item.focus_order or 0, title="Your own text")
+    # the lesson the exercise's "step by step" link opens (the item's settings), shared like every lesson
+    base = ms.default_settings()
+    settings = base.replace(base[item.metric_family].replace(**item.options))
+    lesson = shared_lesson(item.candidate, list(item.references), settings, names=(item.metric_family,),
+                           order=item.focus_order or 0, title="Your own text")
     return next((k for k, s in enumerate(lesson.steps) if s.id == item.step_id), None)
 
 

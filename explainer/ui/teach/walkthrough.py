@@ -26,6 +26,7 @@ from explainer.ui.teach.teach_markdown import handout_markdown
 FIT_OFFSET = 218
 FIT_OFFSET_PROJECTOR = 110   # the projector hides the page's rows (PROJECTOR_CSS): the top spacer and padding remain
 FIT_TITLE = 2.11
+FIT_SECTION = 0.9   # a lecture of several families: the line naming the part (in --tcb)
 SLIDER_HEIGHT = 90
 
 
@@ -76,12 +77,9 @@ def nav(lesson: Lesson, mode: str) -> int:
 
 
 def _settings_lines(lesson: Lesson) -> list[tuple[str, str]]:
-    out = []
-    if lesson.bleu_summary:
-        out.append(("BLEU", f"{lesson.bleu_summary['implementation']} — {lesson.bleu_summary['signature']}"))
-    if lesson.rouge_summary:
-        out.append(("ROUGE", lesson.rouge_summary["signature"]))
-    return out
+    """A header line per family of the lesson: its implementation and signature."""
+    return [(sm["label"], " — ".join(x for x in (sm.get("implementation"), sm.get("signature")) if x))
+            for sm in lesson.summaries.values()]
 
 
 def _no_link_note(total: int) -> str:
@@ -112,10 +110,20 @@ def downloads(lesson: Lesson, settings: MetricSettings, source: str, texts, no_l
                + (" It has no link to this lesson: the texts are too long for one." if no_link else ""))
 
 
+def section_html(lesson: Lesson, i: int) -> str:
+    """A lecture of several families: which part step ``i`` is in ("Part 2 of 4 · ROUGE · step 3 of 8"), the
+    section's heading; "" for a lesson of one family."""
+    if len(lesson.sections) < 2:
+        return ""
+    k, label, j, m = lesson.section_of(i)
+    return (f'<div class="tc-section" data-testid="teach-section">Part {k + 1} of {len(lesson.sections)} · '
+            f"<b>{escape(label)}</b> · step {j + 1} of {m}</div>")
+
+
 def title(lesson: Lesson, i: int) -> None:
     s = lesson.steps[i]
-    html(f'<div class="tc-title"><span class="fam">{escape(s.family)}</span>{escape(s.title)}'
-          f'<span class="num">step {i + 1} of {len(lesson.steps)}</span></div>')
+    html(section_html(lesson, i) + f'<div class="tc-title"><span class="fam">{escape(s.family)}</span>'
+         f'{escape(s.title)}<span class="num">step {i + 1} of {len(lesson.steps)}</span></div>')
 
 
 def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, projector: bool = False) -> None:
@@ -132,7 +140,8 @@ def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, 
     # walkthrough: the step fits the window below the page's own rows (head, navigation, title; the slider) and,
     # with the speaker notes on, above their panel (--tnotes-h, page CSS): the notes never cover the step
     offset = FIT_OFFSET_PROJECTOR if projector else FIT_OFFSET
-    fit = (f"calc(100vh - {offset + (SLIDER_HEIGHT if upto is not None else 0)}px - {FIT_TITLE} * var(--tcb)"
+    head = FIT_TITLE + (FIT_SECTION if len(lesson.sections) > 1 else 0)
+    fit = (f"calc(100vh - {offset + (SLIDER_HEIGHT if upto is not None else 0)}px - {head:g} * var(--tcb)"
            + (" - var(--tnotes-h) - 1.2rem" if notes else "") + ")" if fit_window else None)
     body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "",
                         background=_background())
