@@ -87,3 +87,25 @@ def test_a_lecture_of_four_families_from_one_link_with_section_headings():
     # switching the lecture in the sidebar: the link follows
     at.multiselect(key="tch_lecture").set_value(["chrf"]).run()
     assert qp(at)["metric"] == "chrf" and "teach-section" not in page_html(at)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_ter_exercise_answers_are_sacrebleus(level):
+    from sacrebleu.metrics import lib_ter as L
+
+    from explainer.teach.exercises import generate_set
+
+    seen = set()
+    for seed in range(6):
+        for it in generate_set(seed, level, 6, metric="ter", attacks=False).items:
+            m = TER()
+            if it.step_id == "ter-score":
+                assert it.question.answer == pytest.approx(m.sentence_score(it.candidate, list(it.references)).score,
+                                                           abs=1e-9)
+            else:
+                assert it.step_id == "ter-distance" and len(it.references) == 1
+                hyp = m._preprocess_segment(it.candidate).split()
+                ref = m._preprocess_segment(it.references[0]).split()
+                assert it.question.answer == L.BeamEditDistance(ref)(hyp)[0]
+            seen.add(it.step_id)
+    assert seen == {"ter-score", "ter-distance"}

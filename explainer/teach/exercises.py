@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from explainer.teach.families import lesson_family, lesson_names, read_lecture
@@ -30,7 +31,7 @@ from explainer.teach.model import Question
 __all__ = ["LEVELS", "KINDS", "MAX_SET", "MAX_SEED", "Exercise", "AttackItem", "ExerciseSet", "generate_set",
            "attack_items", "attack_item", "check_attack", "attack_preset_ids", "make_pair", "attack_feedback",
            "item_points", "score_text", "ATTACK_CONTEXT", "set_plan", "make_item", "item_title",
-           "lecture_of", "ATTACK_TITLE"]
+           "lecture_of", "ATTACK_TITLE", "ExercisePlan", "PlanEntry", "exercise_plan"]
 
 LEVELS = ("easy", "medium", "hard")
 KINDS = ("clip", "missing4", "short", "reorder")   # the pairs make_pair writes (BLEU's and ROUGE's kinds)
@@ -112,17 +113,22 @@ class ExerciseSet:
         """Maximum score: one point per number, two per attack item (which text, which metrics)."""
         return sum(item_points(i) for i in self.items)
 
+    @property
+    def size(self) -> int:
+        return len(self.items)
+
 
 def item_points(item) -> int:
     """The points an item is worth: 1 for a number, 2 for an attack item (which output, which metrics)."""
-    return 2 if isinstance(item, AttackItem) else 1
+    return 2 if isinstance(item, AttackItem) or getattr(item, "kind", None) == "attack" else 1
 
 
-def score_text(ex_set: "ExerciseSet", answers: dict) -> str:
+def score_text(ex_set, answers: dict) -> str:
     """The score line: points out of the set's points and exercises done out of the set's exercises (a set of
-    6 with one attack item is worth 7 points, which "0 of 7" alone left unexplained)."""
+    6 with one attack item is worth 7 points, which "0 of 7" alone left unexplained). ``ex_set``: an
+    :class:`ExerciseSet` or an :class:`ExercisePlan`."""
     got = sum(a["points"] for a in answers.values())
-    n = len(ex_set.items)
+    n = ex_set.size
     return (f"Score: {got} of {ex_set.points} points · {len(answers)} of {n} exercise{'s' if n != 1 else ''} "
             "done")
 
@@ -330,6 +336,59 @@ def make_item(seed: int, level: str, index: int, plan: Sequence[tuple[str | None
         return attack_item(seed, level, k, index)
     rng = random.Random(f"teach-item|{seed}|{level}|{index}|{family}|{kind}")
     return lesson_family(family).exercise(index, kind, level, rng, options.get(family, {}))
+
+
+@dataclass(frozen=True)
+class PlanEntry:
+    """What item ``index`` of a set is, before it is made: its family (None: a "spot the attack" item) and kind."""
+
+    index: int
+    family: str | None
+    kind: str
+
+    @property
+    def title(self) -> str:
+        return item_title((self.family, self.kind))
+
+
+@dataclass(frozen=True)
+class ExercisePlan:
+    """A set as the page shows it: every item's title and points known at once, an item made only when it is
+    shown (:meth:`item`: the answer box of the item on screen does not wait for the others)."""
+
+    seed: int
+    level: str
+    names: tuple[str, ...]
+    options: tuple              # ((family, ((option, value), …)), …): hashable
+    entries: tuple[PlanEntry, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.entries)
+
+    @property
+    def points(self) -> int:
+        return sum(item_points(e) for e in self.entries)
+
+    def item(self, i: int):
+        return _made_item(self.seed, self.level, i, tuple((e.family, e.kind) for e in self.entries[:i + 1]),
+                          self.options)
+
+
+@lru_cache(maxsize=256)
+def _made_item(seed: int, level: str, i: int, plan: tuple, options: tuple):
+    return make_item(seed, level, i, plan, {k: dict(v) for k, v in options})
+
+
+def exercise_plan(seed: int, level: str = "easy", n: int = 6, *, families: Sequence[str] | None = None,
+                  options: Mapping[str, Mapping[str, Any]] | None = None, metric: str | None = None,
+                  attacks: bool = True) -> ExercisePlan:
+    """The plan of the set :func:`generate_set` makes with the same arguments (same items, made on demand)."""
+    names, opts = lecture_of(metric, families, options)
+    _check(seed, level, n)
+    plan = set_plan(seed, level, n, names, attacks=attacks)
+    frozen = tuple((k, tuple(sorted(v.items()))) for k, v in opts.items())
+    return ExercisePlan(seed, level, names, frozen, tuple(PlanEntry(i, f, k) for i, (f, k) in enumerate(plan)))
 
 
 def generate_set(seed: int, level: str = "easy", n: int = 6, *, attacks: bool = True, metric: str | None = None,

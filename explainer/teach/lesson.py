@@ -15,7 +15,7 @@ from explainer.teach.families import lesson_families, lesson_family, pair_steps
 from explainer.teach.model import ClaimCheck, Lesson, Result, Step
 
 __all__ = ["LessonPart", "build_lecture", "lesson_of_traces", "claim_checks", "claim_step", "check_size",
-           "MAX_LESSON_CHARS"]
+           "case_variants", "MAX_LESSON_CHARS"]
 
 # A lesson is for a projector and a handout: its texts together are limited (checked before any work); the
 # Explain page takes far longer texts.
@@ -47,10 +47,12 @@ def claim_step(metric: str) -> tuple[str, str] | None:
     return None
 
 
-def claim_checks(claims: Sequence[Claim], traces: Mapping[str, dict | None]) -> list[ClaimCheck]:
+def claim_checks(claims: Sequence[Claim], traces: Mapping[str, dict | None],
+                 cases: Mapping[str, tuple[dict, dict]] | None = None) -> list[ClaimCheck]:
     """Each printed number of a worked example whose family the lesson teaches (``traces``: family -> its trace
     dict, None when it failed) beside the value the trace gives (the Explain page's comparison,
-    :func:`explainer.families.claim_value`), naming the implementation."""
+    :func:`explainer.families.claim_value`), naming the implementation. ``cases``: family -> (its trace with the
+    tokens compared without case, those options): a number wrong here that holds there is named as case."""
     out = []
     for c in claims:
         where = claim_step(c.metric)
@@ -61,9 +63,62 @@ def claim_checks(claims: Sequence[Claim], traces: Mapping[str, dict | None]) -> 
         impl = fam.implementation(t or {}).split(" (")[0].split(", ")[0]   # the name and version
         shown = "" if v is None else fam.claim_shown(c.metric, v, t)
         agrees = None if v is None else c.agrees(v)
+        case = (cases or {}).get(where[0]) if agrees is False else None
+        if case is not None:
+            lower = claim_value(c.metric, {**traces, where[0]: case[0]})
+            if lower is not None and c.agrees(lower):
+                out.append(ClaimCheck(c.metric, _claim_label(c.metric), c.printed, v, shown, impl, False,
+                                      "holds-otherwise", f"with lowercase tokens: {fam.case_setting()} on",
+                                      (where[0], tuple(sorted(case[1].items()))), fam.case_setting()))
+                continue
         other = _elsewhere(c, traces) if agrees is False else None
         out.append(ClaimCheck(c.metric, _claim_label(c.metric), c.printed, v, shown, impl, agrees,
                               *((other.kind, other.detail) if other is not None else ())))
+    return out
+
+
+def case_variants(parts: Sequence[LessonPart], traces: Mapping[str, dict | None], candidate: str,
+                  references: Sequence[str]) -> dict[str, tuple[dict, dict]]:
+    """family -> (its trace with tokens compared without case, those options), for each family whose settings are
+    case-sensitive and have a switch (:meth:`LessonFamily.case_variant`)."""
+    out = {}
+    for p in parts:
+        if traces.get(p.family) is None:
+            continue
+        fam = lesson_family(p.family)
+        opts = fam.case_variant(p.dialect, p.options)
+        if opts is None:
+            continue
+        try:
+            out[p.family] = (fam.trace(p.dialect, opts, candidate, references), opts)
+        except ValueError:
+            continue
+    return out
+
+
+_CASE_WHAT = {"count": "the count", "ratio": "the value", "score": "the score"}
+
+
+def _name_case(steps: list[Step], cases: Mapping[str, tuple[dict, dict]], focus: int | None) -> list[Step]:
+    """A question whose answer differs when the tokens are compared without case gets that number as a named
+    mix-up (first): "that is the count with lowercase tokens: this lesson is case-sensitive"."""
+    other: dict[str, tuple] = {}
+    for name, (t, _) in cases.items():
+        fam = lesson_family(name)
+        for s in fam.steps(t, focus):
+            if s.question is not None:
+                other[s.question.id] = (s.question, fam)
+    out = []
+    for s in steps:
+        q = s.question
+        got = other.get(q.id) if q is not None else None
+        if got is None or got[0].prompt != q.prompt or abs(got[0].answer - q.answer) <= q.tolerance:
+            out.append(s)
+            continue
+        hint = (f"That is {_CASE_WHAT.get(q.kind, 'the number')} with lowercase tokens: this lesson is "
+                f"case-sensitive ({got[1].case_setting()} is off), so ‘The’ and ‘the’ are different tokens.")
+        out.append(dataclasses.replace(s, question=dataclasses.replace(q, mixups=((got[0].answer, hint),)
+                                                                       + q.mixups)))
     return out
 
 
@@ -116,7 +171,8 @@ def _texts(traces: Mapping[str, dict | None]) -> tuple[str, list[str]]:
 
 def lesson_of_traces(traces: Sequence[tuple[str, Any]], *, title: str = "", focus: int | None = None,
                      notes: Sequence[str] = (), claims: Sequence[Claim] = (), candidate: str | None = None,
-                     references: Sequence[str] | None = None) -> Lesson:
+                     references: Sequence[str] | None = None,
+                     cases: Mapping[str, tuple[dict, dict]] | None = None) -> Lesson:
     """The lesson of existing traces: ``traces`` is (family, trace object or its ``to_dict()`` or None) in the
     lecture's order; a family without a trace is left out (``notes`` says why). ``focus``: the order each family
     follows (1-based, within its own maximum; None: its own choice); ``claims``: a worked example's printed
@@ -136,7 +192,9 @@ def lesson_of_traces(traces: Sequence[tuple[str, Any]], *, title: str = "", focu
             first = next(a for a in done if dicts.get(a) is not None)
             steps.append(pair(dicts[first], t))
         done += (name,)
-    checks = claim_checks(claims, dicts)
+    if cases:
+        steps = _name_case(steps, cases, focus)
+    checks = claim_checks(claims, dicts, cases)
     steps = _place_claims(steps, checks)
     cand, refs = _texts(dicts)
     return Lesson(title=title, candidate=cand if candidate is None else candidate,
@@ -161,8 +219,9 @@ def build_lecture(candidate: str, references: Sequence[str], parts: Sequence[Les
         except ValueError as e:
             traces.append((p.family, None))
             notes.append(f"{fam.label}: {e}")
+    cases = case_variants(parts, dict(traces), candidate, references)
     lesson = lesson_of_traces(traces, title=title, focus=focus, notes=notes, claims=claims, candidate=candidate,
-                              references=list(references))
+                              references=list(references), cases=cases)
     for note in _trace_warnings(traces):
         lesson.notes.append(note)
     return lesson

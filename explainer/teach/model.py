@@ -119,6 +119,10 @@ class ClaimCheck:
     #: settings, or the nearest value
     elsewhere: str = ""
     elsewhere_detail: str = ""
+    #: the number holds when the tokens are compared without case (the textbook lowercased: Papineni's 2/7): the
+    #: family and the options that do it (the page offers them), and the switch in words
+    setting: tuple = ()
+    setting_label: str = ""
 
     @property
     def verdict(self) -> str:
@@ -129,6 +133,9 @@ class ClaimCheck:
             return "not computed with these settings"
         if self.agrees:
             return "holds with these settings"
+        if self.setting:
+            return (f"wrong with these settings (case-sensitive tokens); holds with lowercase tokens "
+                    f"({self.setting_label} on)")
         tail = f" ({self.elsewhere_detail})" if self.elsewhere_detail and detail else ""
         if self.elsewhere == "holds-otherwise":
             return f"wrong with these settings; holds with other settings{tail}"
@@ -192,6 +199,10 @@ class Question:
     shown: str = ""                    # the answer as the step shows it (e.g. "5/6 = 0.8333")
     scale: float = 1.0                 # "score": 100 for sacreBLEU's 0-100, 1 for 0-1 dialects
     marked: tuple = ()                 # token rows with the answer's tokens as "focus" chips
+    #: the numbers a known misconception gives, each with the hint that names it ((value, hint), …): the count
+    #: before clipping, another reference's length, the count with lowercase tokens … (never the answer itself)
+    mixups: tuple = ()
+    off_by_one: str = ""               # a count's own off-by-one hint ("" = the general one)
 
 
 @dataclass(frozen=True)

@@ -279,6 +279,9 @@ def _step_lcs_table(r: dict) -> Step | None:
                  marked=(_marked_row("Candidate", r["candidate"], {c for _, c in d.get("pairs", [])}, "one LCS"),
                          _marked_row(f"Reference {k + 1}", r["references"][k], {ri for ri, _ in d.get("pairs", [])},
                                      "one LCS")),
+                 off_by_one="Off by one: the LCS is the bottom-right cell of the table — count the matched pairs "
+                            "of one alignment, each token used at most once and both texts read left to right (no "
+                            "clipping here: a token matches one token of the other text).",
                  explanation=f"The bottom-right cell of the table: {num(d['lcs_length'])}. One LCS: " +
                              " ".join(f"‘{_surface(r['candidate'])[c]}’" for _, c in d.get("pairs", [])[:30]) + ".")
     return Step("rouge-lcs-table", "ROUGE", "ROUGE-L: the LCS table, cell by cell", tuple(blocks),

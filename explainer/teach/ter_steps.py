@@ -236,8 +236,8 @@ class TerLesson(LessonFamily):
     kind_titles = {"ter-edits": "TER: the word edit distance", "ter-score": "TER: the score"}
     # (kind, level) -> (the generated pair's kind, the step whose question is asked)
     PLAN = {
-        ("ter-edits", "easy"): ("missing4", "ter-distance"), ("ter-edits", "medium"): ("clip", "ter-distance"),
-        ("ter-edits", "hard"): ("short", "ter-distance"),
+        ("ter-edits", "easy"): ("short", "ter-distance"), ("ter-edits", "medium"): ("reorder", "ter-distance"),
+        ("ter-edits", "hard"): ("missing4", "ter-distance"),
         ("ter-score", "easy"): ("short", "ter-score"), ("ter-score", "medium"): ("missing4", "ter-score"),
         ("ter-score", "hard"): ("reorder", "ter-score"),
     }

@@ -59,24 +59,30 @@ def link(query: dict) -> str:
 def answer_form(q, form_key: str, input_key: str):
     """An answer box with a Check button (Enter submits). The settled answer (right, or wrong on the last try),
     or None: not submitted yet, not a number (a warning says so), or wrong with a try left (a hint says so and
-    the question stays, without its answer). The tries are counted per question in the session."""
+    the question stays, without its answer). The tries are counted per question in the session (``input_key``:
+    per question and set); the same answer checked again (a double click on Check) is the same try."""
     ss = st.session_state
     tries_key = f"_{input_key}_tries"
+    last_key = f"_{input_key}_last"
     with st.form(form_key, border=False, enter_to_submit=True):
         with st.container(horizontal=True, vertical_alignment="bottom"):
             st.text_input("Your answer", key=input_key, max_chars=MAX_ANSWER_CHARS, width=260,
                           placeholder="e.g. 3, 0.25, 1/4 or 25%")
             submitted = st.form_submit_button("Check", type="primary")
+    raw = str(ss.get(input_key, "") or "").strip()
+    if submitted and raw and raw == ss.get(last_key):
+        submitted = False     # the same answer again: no new try, the same hint
     if not submitted:
         if ss.get(f"_{input_key}_retry"):
             st.warning(hl.md_escape(ss[f"_{input_key}_retry"]), icon=":material/replay:")
         return None
     attempt = int(ss.get(tries_key, 0)) + 1
-    c = check_answer(q, ss.get(input_key, ""), attempt=min(attempt, ATTEMPTS))
+    c = check_answer(q, raw, attempt=min(attempt, ATTEMPTS))
     if c.status == "invalid":
         st.warning(hl.md_escape(c.message), icon=":material/edit:")
         return None
     ss[tries_key] = attempt
+    ss[last_key] = raw
     if c.status == "retry":
         ss[f"_{input_key}_retry"] = c.message
         st.warning(hl.md_escape(c.message), icon=":material/replay:")

@@ -89,8 +89,11 @@ PAGE = ps.Page("teach", (
     Field(_spec("n", "int", 6, min=1, max=MAX_SET), "tch_n", what="a number of exercises", label="Exercises"),
     Field(_spec("item", "int", 0, min=0, max=MAX_SET), "tch_item", base=1, what="an exercise number",
           label="Exercise"),
-    # the exercise set's progress (a reload keeps it): one character per exercise, "-" or the points it got
-    Field(_spec("done", "text", "", max=MAX_SET), what="the exercises' progress", label="Progress"),
+    # the progress of an exercise set or the student view (a reload keeps it): one character per exercise or
+    # question, "-" or the points it got; ``sig``: its keyed checksum (explainer.teach.results), so that a score
+    # edited by hand does not read back
+    Field(_spec("done", "text", "", max=MAX_STEPS), what="the exercises' progress", label="Progress"),
+    Field(_spec("sig", "text", "", max=64), what="the progress' checksum", label="Checksum"),
 ), known=lambda: ms.settings_params() | set(_EXPLAIN_VIEW_PARAMS) | {"room", "key"})
 
 
@@ -247,28 +250,27 @@ def load_from_url() -> None:
         warns += [w] if w else []
     st.session_state["tch_order"] = order
     st.session_state["tch_step"] = 0
-    _read_progress(values["done"], warns)
+    _read_progress(values["done"], values["sig"], warns)
     PAGE.loaded(warns)
 
 
 PROGRESS = re.compile(r"[-0-9]*")
+#: session: (done, checksum) of the view shown, for the page's link (the exercise set and the student view set it)
+LINK_PROGRESS = "_tch_link_progress"
 
 
-def _read_progress(raw: str, warns: list[str]) -> None:
-    """``done``: the points of the set's exercises answered so far (restored by the exercise set's view)."""
+def _read_progress(raw: str, sig: str, warns: list[str]) -> None:
+    """``done`` and ``sig``: the points of the exercises (or questions) answered so far and their checksum
+    (restored by the exercise set's view or the student view, which check the checksum)."""
     st.session_state.pop("_tch_done_link", None)
+    st.session_state.pop(LINK_PROGRESS, None)
     if not raw:
         return
     if not PROGRESS.fullmatch(raw):
         warns.append(f"“done={ps.show(raw)}” is not the exercises' progress (one character per exercise: - or "
                      "its points); starting the set afresh.")
         return
-    st.session_state["_tch_done_link"] = raw
-
-
-def progress(answers: dict, n: int) -> str:
-    """The ``done`` parameter for ``answers`` (exercise index -> {"points": …}) of a set of ``n``."""
-    return "".join(str(answers[k]["points"]) if k in answers else "-" for k in range(n)).rstrip("-")
+    st.session_state["_tch_done_link"] = (raw, sig)
 
 
 def _read_room(params, values: dict, warns: list[str]) -> None:
@@ -312,8 +314,7 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
     out: dict[str, Any] = {}
     if mode == "practice":
         values.update({k: ss.get(PAGE[k].key, PAGE[k].default) for k in ("seed", "level", "n", "item")})
-        key = (int(values["seed"]), values["level"] or "easy", int(values["n"]))
-        values["done"] = progress((ss.get("_tch_set_answers") or {}).get(key, {}), int(values["n"]))
+        values["done"], values["sig"] = ss.get(LINK_PROGRESS) or ("", "")
         # an exercise set's link names no source: it reads back on the default worked example, so the settings
         # are stated against that example's own, not the source's
         return {**_differing(full, "example", DEFAULT_EXAMPLE), **PAGE.params(values, always=("seed", "level", "n",
@@ -330,6 +331,8 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
         else:   # the link cannot carry them: this tab keeps them, the link says so
             values["text"] = NOT_IN_LINK
             ss["_tch_long_texts"] = (cand, list(refs))
+    if mode == "student":
+        values["done"], values["sig"] = ss.get(LINK_PROGRESS) or ("", "")
     values.update(step=step, order=ss.get("tch_order") or 0, notes=bool(ss.get("tch_notes")) and mode == "walk",
                   zoom=ss.get("tch_zoom") if mode == "walk" and ss.get("tch_zoom") in ZOOMS else "100")
     view = ss.get("tch_view") if mode == "walk" else None

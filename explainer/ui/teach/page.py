@@ -29,6 +29,7 @@ from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import html, shared_lesson
 from explainer.ui.teach.link import (
     DEFAULT_EXAMPLE,
+    LINK_PROGRESS,
     MODES,
     PAGE,
     SOURCES,
@@ -130,7 +131,9 @@ def _sidebar() -> tuple[MetricSettings, list[str]]:
     with st.sidebar:
         st.header("Lesson")
         names = lesson_names()
-        ss["tch_lecture"] = [n for n in (ss.get("tch_lecture") or ()) if n in names] or list(DEFAULT_LECTURE)
+        # in the registry's order (a lecture runs BLEU → ROUGE → chrF → TER), whatever order they were picked in
+        chosen = ss.get("tch_lecture") or ()
+        ss["tch_lecture"] = [n for n in names if n in chosen] or list(DEFAULT_LECTURE)
         st.multiselect("Lesson of", list(names), key="tch_lecture", format_func=_lesson_label,
                        help="Every metric's lesson; several run as one lecture, one section each, in this order: "
                             + " → ".join(_lesson_label(n) for n in names) + ".")
@@ -248,11 +251,14 @@ def render() -> None:
     load_from_url()
     PAGE.warnings()
     ss = st.session_state
+    ss.pop(LINK_PROGRESS, None)   # the view shown sets it again (the exercise set's or the student's answers)
     html(f"<style>{th.TEACH_CSS}</style>" + PAGE_CSS)
     settings, warns = _sidebar()
     for w in warns:
         st.warning(hl.md_escape(w))
     mode = ss.get("tch_mode") or "walk"
+    if mode == "walk":
+        ss.pop("_tch_done_link", None)   # answers kept in a link belong to the student view or the exercise set
     cand, refs, title, source = _texts()
     lesson, problem = None, None
     if mode != "practice":

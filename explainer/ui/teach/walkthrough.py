@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 
 import streamlit as st
 
+from explainer.teach.answers import Check
 from explainer.teach.handout import handout_name
-from explainer.teach.model import LcsGrid, Lesson
+from explainer.teach.model import ClaimCheck, LcsGrid, Lesson
+from explainer.teach.results import progress_checksum, progress_holds
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui.pagestate import MAX_URL_TEXT
@@ -17,7 +20,7 @@ from explainer.ui.teach import clicker, fitter, presenting
 from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import answer_form, escape, html
 from explainer.ui.teach.common import link as to_link
-from explainer.ui.teach.link import PAGE, ZOOMS, query
+from explainer.ui.teach.link import LINK_PROGRESS, PAGE, ZOOMS, query
 from explainer.ui.teach.teach_markdown import handout_markdown
 
 # Height of what the walkthrough shows above a step's body (top padding, the view / navigation rows: Streamlit's
@@ -146,6 +149,8 @@ def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, 
     body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "",
                         background=_background())
     html(body)
+    if not projector:
+        case_buttons(s)
     if notes:
         # the class sees this window: the question, never its answer (that is in the presenter window)
         extra = f"<br><b>Ask the class:</b> {escape(s.question.prompt)}" if s.question else ""
@@ -154,6 +159,22 @@ def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, 
         html(f'<div class="tc"><div class="tnotes tnotes-fixed" style="{_panel_style()}" role="note" '
               f'aria-label="speaker notes"><b>Say:</b> {escape(s.say)}<br><b>Common misconception:</b> '
               f"{escape(s.misconception)}{extra}</div></div>")
+
+
+def _apply_setting(family: str, options: tuple) -> None:
+    from explainer.ui import settings as ms
+
+    settings, _ = ms.current_settings()
+    ms.put_settings(settings.replace(settings[family].replace(**dict(options))))
+
+
+def case_buttons(step) -> None:
+    """A textbook number that holds with lowercase tokens (Papineni's 2/7): the switch that makes it hold, one
+    click away (the step says so in its box)."""
+    for c in step.blocks:
+        if isinstance(c, ClaimCheck) and c.setting and c.agrees is False:
+            st.button(f"Switch {c.setting_label} on: the textbook's {c.printed} holds then", key=f"tch_case_{c.metric}",
+                      icon=":material/match_case:", on_click=_apply_setting, args=c.setting, type="secondary")
 
 
 def _dark() -> bool:
@@ -174,13 +195,36 @@ def _panel_style() -> str:
 
 # --------------------------------------------------------------------------------------------- student
 def _lesson_key(lesson: Lesson) -> str:
-    return str(abs(hash((lesson.candidate, tuple(lesson.references), tuple(
-        (s.id, s.question.id if s.question else "", s.question.answer if s.question else 0) for s in lesson.steps)))))
+    """A lesson's id, the same in every server process (its texts and its questions' answers): what the student's
+    answers and their checksum belong to."""
+    h = hashlib.sha256()
+    for part in (lesson.candidate, *lesson.references, *(f"{s.id}|{s.question.id}|{s.question.answer!r}"
+                                                         for s in lesson.steps if s.question)):
+        h.update(part.encode("utf-8") + b"\x1f")
+    return h.hexdigest()[:20]
 
 
 def _answers(lesson: Lesson) -> dict:
-    store = st.session_state.setdefault("_tch_answers", {})
-    return store.setdefault(_lesson_key(lesson), {})
+    """The student's answers to this lesson (step -> Check), with the progress a link carries put back when its
+    checksum is this server's for this lesson (a reload keeps the score)."""
+    ss = st.session_state
+    key = _lesson_key(lesson)
+    ans = ss.setdefault("_tch_answers", {}).setdefault(key, {})
+    link = ss.pop("_tch_done_link", None)
+    if link:
+        done, checksum = link
+        if not progress_holds(f"lesson|{key}", done, checksum):
+            st.warning("The answers in this link do not carry this server's checksum for this lesson (edited by "
+                       "hand, another lesson's, or made before a restart without a fixed key); they are not "
+                       "counted.", icon=":material/gpp_bad:")
+        for i, ch in enumerate(done[:len(lesson.steps)]):
+            if ch in "01" and i not in ans and progress_holds(f"lesson|{key}", done, checksum):
+                ans[i] = Check("right" if ch == "1" else "wrong", None,
+                               f"Answered before (kept in the link): {'right' if ch == '1' else 'not right'}.")
+    done = "".join("-" if i not in ans else ("1" if ans[i].right else "0") for i in range(len(lesson.steps)))
+    done = done.rstrip("-")
+    ss[LINK_PROGRESS] = (done, progress_checksum(f"lesson|{key}", done) if done else "")
+    return ans
 
 
 def _student_score(lesson: Lesson) -> tuple[int, int]:
@@ -197,12 +241,13 @@ def student_step(lesson: Lesson, i: int) -> None:
     ans = _answers(lesson)
     revealed = st.session_state.setdefault("_tch_revealed", set())
     rkey = f"{_lesson_key(lesson)}:{i}"
+    box = f"tch_answer_{_lesson_key(lesson)[:8]}_{i}"   # each lesson's answer box (and tries) its own
     check = ans.get(i)
     if check is None and rkey not in revealed:
         html('<div class="tc"><div class="task"><b>Predict before you see it:</b> ' + escape(q.prompt) +
               f' <span class="thint">({escape(q.hint)})</span></div>' + th.blocks_html(q.given, img_charts=True) +
               "</div>")
-        c = answer_form(q, f"tch_form_{i}", f"tch_answer_{i}")
+        c = answer_form(q, f"tch_form_{i}", box)
         if c is not None:
             ans[i] = c
             st.rerun()
@@ -222,7 +267,7 @@ def student_step(lesson: Lesson, i: int) -> None:
     def again():
         ans.pop(i, None)
         revealed.discard(rkey)
-        for k in (f"tch_answer_{i}", f"_tch_answer_{i}_tries", f"_tch_answer_{i}_retry"):
+        for k in (box, f"_{box}_tries", f"_{box}_retry", f"_{box}_last"):
             st.session_state.pop(k, None)
 
     st.button("Try this one again", key=f"tch_again_{i}", on_click=again, type="tertiary")
