@@ -37,6 +37,7 @@ MAX_ORDER = 10   # the largest order a lesson follows (``order`` is bounded by t
 #: the step's text size (``zoom`` in the link, percent of its own): the presentation mode's zoom control; the
 #: browser makes a step that no longer fits smaller again (explainer.ui.teach.fitter), so a larger size reflows it
 ZOOMS = ("75", "100", "125", "150", "175", "200")
+MAX_CELLS = 25 * 25   # the LCS table's cells filled one by one (a larger table is shown sampled, at once)
 MAX_STEPS = 100  # more than any lesson has (``step`` is bounded by the lesson's own number of steps)
 ORDER_WHAT = "an order the lesson can follow with these settings (0 = automatic, up to their maximum order)"
 # the Explain page's own view parameters: a link made there and edited to ``teach`` may carry them
@@ -84,6 +85,11 @@ PAGE = ps.Page("teach", (
           label="n-gram order followed in steps 2–4"),
     Field(_spec("demo", "int", 0, min=0, max=len(DEMO_IDS)), "tch_demo", what="a step of the demo (0 = none)",
           label="Demo step"),
+    # what the class sees besides the step (a presenter's room carries them): the blank screen, and how many cells
+    # of the LCS table are filled (-1: all of them)
+    Field(_spec("blank", "bool", False), "tch_blank", label="Blank screen"),
+    Field(_spec("cells", "int", -1, min=-1, max=MAX_CELLS), "tch_cells", what="a number of LCS table cells",
+          label="Cells filled"),
     Field(_spec("level", "choice", "easy", choices=tuple(LEVELS)), "tch_level", label="Level"),
     Field(_spec("seed", "int", 1, min=0, max=MAX_SEED), "tch_seed", what="a seed", label="Seed"),
     Field(_spec("n", "int", 6, min=1, max=MAX_SET), "tch_n", what="a number of exercises", label="Exercises"),
@@ -231,15 +237,24 @@ def _read_lecture(raw: str, settings: MetricSettings, warns: list[str]) -> Metri
 def load_from_url() -> None:
     """A link defines the page on the first run of a session and whenever it differs from what the page last
     wrote (another link followed in the same tab); otherwise the widgets keep their values."""
-    params, keep_settings = PAGE.link(is_rerun=lambda: "tch_source" in st.session_state)
-    if params is None:
-        return
+    from explainer.ui.teach.presenting import ROOM_LOAD
+
+    pending = st.session_state.pop(ROOM_LOAD, None)   # the room moved: the projector shows its state
+    if pending is not None:
+        params, keep_settings = pending, False
+    else:
+        params, keep_settings = PAGE.link(is_rerun=lambda: "tch_source" in st.session_state)
+        if params is None:
+            return
     warns: list[str] = []
+    if pending is None:
+        params = _joined_room(params, warns)
     values = PAGE.read(params, warns)
     src = _source(params, values, warns)
     settings = _read_lecture(values["metric"], _link_settings(params, src, keep_settings, warns), warns)
     _read_room(params, values, warns)
     PAGE.seed(values)
+    st.session_state["_tch_cells_link"] = values["cells"]   # for the LCS step's slider
     _put_source(src)
     ms.put_settings(settings)
     raw_order = st.session_state.pop("_ps_late:tch_order", None)
@@ -273,12 +288,33 @@ def _read_progress(raw: str, sig: str, warns: list[str]) -> None:
     st.session_state["_tch_done_link"] = (raw, sig)
 
 
+def _joined_room(params: dict, warns: list[str]) -> dict:
+    """A window of a room without its control key (a projector) shows the room as it is, not its own link's step
+    or lesson: a projector opened late joins the lecture where it is (and never moves it back)."""
+    from explainer.ui.teach.present import current, may_control, valid_room
+    from explainer.ui.teach.presenting import joined
+
+    room = valid_room(ps.first(params, "room"))
+    if room is None or may_control(room, ps.first(params, "key")):
+        return params
+    got = current(room)
+    if got is None:
+        return params
+    if ps.first(params, "view") == "presenter":
+        warns.append(NO_KEY)
+    st.session_state["_tch_room_seen"] = (room, got["version"])
+    return joined(room, got["state"])
+
+
+NO_KEY = ("This presenter link has no valid control key for its room, so this window shows the lesson as the "
+          "projector does and follows the room; only the presenter's own link moves it.")
+
+
 def _read_room(params, values: dict, warns: list[str]) -> None:
     """``room``: the presenting channel of the projector and presenter windows (16 hex digits, else dropped);
     ``key``: the room's control key (the presenter's link). Without the right key a window is a viewer: a
-    presenter link shows the projector's view, and a viewer opens at the room's step, not its link's (``values``:
-    the link's, before they are seeded)."""
-    from explainer.ui.teach.present import current, may_control, valid_room
+    presenter link shows the projector's view (``values``: the link's, before they are seeded)."""
+    from explainer.ui.teach.present import may_control, valid_room
 
     ss = st.session_state
     raw = ps.first(params, "room")
@@ -290,15 +326,8 @@ def _read_room(params, values: dict, warns: list[str]) -> None:
     ss["tch_room_key"] = key if may_control(room, key) else None
     if values["view"] == "presenter" and room is not None and ss["tch_room_key"] is None:
         values["view"] = "projector"
-        warns.append("This presenter link has no valid control key for its room, so this window shows the lesson "
-                     "as the projector does and follows the room; only the presenter's own link moves it.")
+        warns.append(NO_KEY)
     ss["tch_room"] = room
-    for k in ("_tch_room_seen", "_tch_room_step"):
-        ss.pop(k, None)
-    got = current(room) if room is not None and ss["tch_room_key"] is None else None
-    if got is not None:
-        values["step"] = str(got["step"] + 1)
-        ss["_tch_room_seen"], ss["_tch_room_step"] = got["version"], got["step"]
 
 
 def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None) -> dict:
@@ -333,6 +362,10 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
             ss["_tch_long_texts"] = (cand, list(refs))
     if mode == "student":
         values["done"], values["sig"] = ss.get(LINK_PROGRESS) or ("", "")
+    walk = mode == "walk"
+    cells = ss.get("tch_cells")
+    values.update(blank=bool(ss.get("tch_blank")) and walk,
+                  cells=cells if walk and isinstance(cells, int) and 0 <= cells <= MAX_CELLS else -1)
     values.update(step=step, order=ss.get("tch_order") or 0, notes=bool(ss.get("tch_notes")) and mode == "walk",
                   zoom=ss.get("tch_zoom") if mode == "walk" and ss.get("tch_zoom") in ZOOMS else "100")
     view = ss.get("tch_view") if mode == "walk" else None

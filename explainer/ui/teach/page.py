@@ -24,7 +24,7 @@ from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
-from explainer.ui.teach import clicker, demo_view, presenting
+from explainer.ui.teach import demo_view, fitter, presenting
 from explainer.ui.teach import teach_html as th
 from explainer.ui.teach.common import html, shared_lesson
 from explainer.ui.teach.link import (
@@ -44,7 +44,15 @@ from explainer.ui.teach.link import (
     source_defaults,
 )
 from explainer.ui.teach.practice import practice
-from explainer.ui.teach.walkthrough import downloads, nav, step_body, student_step
+from explainer.ui.teach.walkthrough import (
+    case_buttons,
+    cells_slider,
+    downloads,
+    nav,
+    room_cells,
+    step_body,
+    student_step,
+)
 from explainer.ui.teach.walkthrough import title as title_
 
 PAGE_CSS = """<style>
@@ -253,10 +261,16 @@ def render() -> None:
     ss = st.session_state
     ss.pop(LINK_PROGRESS, None)   # the view shown sets it again (the exercise set's or the student's answers)
     html(f"<style>{th.TEACH_CSS}</style>" + PAGE_CSS)
-    settings, warns = _sidebar()
+    mode = ss.get("tch_mode") or "walk"
+    view = ss.get("tch_view") if mode == "walk" else None
+    if view == "projector":
+        # no control at all: the room sets everything the projector shows (no widget takes the clicker's keys)
+        html(presenting.PROJECTOR_CSS + (presenting.blank_html() if ss.get("tch_blank") else ""))
+        settings, warns = ms.current_settings()
+    else:
+        settings, warns = _sidebar()
     for w in warns:
         st.warning(hl.md_escape(w))
-    mode = ss.get("tch_mode") or "walk"
     if mode == "walk":
         ss.pop("_tch_done_link", None)   # answers kept in a link belong to the student view or the exercise set
     cand, refs, title, source = _texts()
@@ -271,26 +285,34 @@ def render() -> None:
     no_link = _link_chars(cand, refs) if mode != "practice" and ss.get("tch_source") == "text" else None
     if no_link:
         st.warning(hl.md_escape(_no_link_warning(no_link)), icon=":material/link_off:")
-    _head(lesson, settings, source, (cand, refs), title, mode, no_link)
+    if view != "projector":
+        _head(lesson, settings, source, (cand, refs), title, mode, no_link)
+    step = _body(lesson, problem, mode, view)
+    q = query(settings, (cand, refs), mode=mode, step=step)
+    PAGE.write(q)
+    if view:
+        presenting.sync(q)
+
+
+def _body(lesson, problem, mode: str, view: str | None) -> int | None:
+    """The demo, the exercise set, or the lesson's step; the step shown (None: no step)."""
+    ss = st.session_state
     if ss.get("tch_demo"):
-        demo_view.render()
-        PAGE.write(query(settings, (cand, refs), mode=mode))
-        return
+        if view == "presenter":
+            presenting.blank_control()
+        demo_view.render(controls=view != "projector")
+        return None
     if mode == "practice":
         practice()
-        PAGE.write(query(settings, (cand, refs), mode=mode))
-        return
+        return None
     if problem:
         st.warning(hl.md_escape(problem), icon=":material/edit_note:")
-        PAGE.write(query(settings, (cand, refs), mode=mode))
-        return
+        return None
     for note in lesson.notes:
         st.error(hl.md_escape(note))
     if not lesson.steps:
-        PAGE.write(query(settings, (cand, refs), mode=mode))
-        return
-    i = _walk(lesson, mode)
-    PAGE.write(query(settings, (cand, refs), mode=mode, step=i))
+        return None
+    return _walk(lesson, mode, view)
 
 
 def _head(lesson, settings, source, texts, title, mode, no_link) -> None:
@@ -316,30 +338,37 @@ def _head(lesson, settings, source, texts, title, mode, no_link) -> None:
                    "Fresh exercises: predict the number, then check it.")
 
 
-def _walk(lesson: Lesson, mode: str) -> int:
+def _walk(lesson: Lesson, mode: str, view: str | None) -> int:
     """The walkthrough or the student view of one step (projector / presenter when presenting); the step."""
     ss = st.session_state
-    view = ss.get("tch_view") if mode == "walk" else None
     if view == "projector":
-        html(presenting.PROJECTOR_CSS)
-    elif view == "presenter":
+        i = PAGE.settle("step", 0, len(lesson.steps) - 1, 0)
+        _zoom()
+        title_(lesson, i)
+        step_body(lesson, i, notes=False, fit_window=True, projector=True, upto=room_cells(lesson, i))
+        fitter.mount()
+        return i
+    if view == "presenter":
         html(presenting.PRESENTER_CSS)
-    clicker.room_moved()
-    presenting.apply_pending()
-    i = nav(lesson, mode)
-    n = len(lesson.steps)
-    if mode == "walk":   # the text-size control (a rule, not the step's own style: the fitter sets that one)
-        zoom = ss.get("tch_zoom") if ss.get("tch_zoom") in ZOOMS else "100"
-        html(f"<style>.tc-fit{{--tzoom:{int(zoom) / 100:g};font-size:calc(var(--tcb) * var(--tzoom))}}</style>")
-    title_(lesson, i)
+    i = nav(lesson, mode, presenter=view == "presenter")
+    if mode == "walk":
+        _zoom()
     if mode == "student":
+        title_(lesson, i)
         student_step(lesson, i)
     elif view == "presenter":
-        presenting.presenter_panel(lesson, i)
+        title_(lesson, i)
+        upto = cells_slider(lesson, i)
+        presenting.presenter_panel(lesson, i, upto=upto, blank=bool(ss.get("tch_blank")))
+        case_buttons(lesson.steps[i])
     else:
-        step_body(lesson, i, notes=bool(ss.get("tch_notes")) and view is None, fit_window=True,
-                  projector=view == "projector")
-    if view:
-        # last on the page: the poll fragment's own reruns can then never displace the step's elements
-        presenting.sync(i, n)
+        title_(lesson, i)
+        step_body(lesson, i, notes=bool(ss.get("tch_notes")), fit_window=True, upto=cells_slider(lesson, i))
     return i
+
+
+def _zoom() -> None:
+    """The text-size control (a rule, not the step's own style: the fitter sets that one)."""
+    ss = st.session_state
+    zoom = ss.get("tch_zoom") if ss.get("tch_zoom") in ZOOMS else "100"
+    html(f"<style>.tc-fit{{--tzoom:{int(zoom) / 100:g};font-size:calc(var(--tcb) * var(--tzoom))}}</style>")

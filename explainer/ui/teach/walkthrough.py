@@ -44,7 +44,9 @@ def _go(delta: int, n: int) -> None:
     ss["tch_step"] = max(0, min(n - 1, ps.shown("tch_step", 0) + delta))
 
 
-def nav(lesson: Lesson, mode: str) -> int:
+def nav(lesson: Lesson, mode: str, *, presenter: bool = False) -> int:
+    """The navigation row (Previous, the step, Next; the walkthrough's notes, text size, clicker keys; the
+    presenter's blank screen instead of the notes); the step shown."""
     ss = st.session_state
     n = len(lesson.steps)
     PAGE.settle("step", 0, n - 1, 0)
@@ -62,7 +64,10 @@ def nav(lesson: Lesson, mode: str) -> int:
                   args=(1, n), shortcut="Right" if mode == "walk" else None)
         # no tooltip: it stayed over the step's caption after each click; the button shows its key itself
         if mode == "walk":
-            st.toggle("Speaker notes", key="tch_notes")
+            if presenter:
+                presenting.blank_control()
+            else:
+                st.toggle("Speaker notes", key="tch_notes")
             ps.choice("tch_zoom", ZOOMS, "100")
             st.selectbox("Text size", ZOOMS, key="tch_zoom", format_func=lambda z: f"Text {z} %", width=130,
                          label_visibility="collapsed",
@@ -70,7 +75,7 @@ def nav(lesson: Lesson, mode: str) -> int:
                               "that no longer fits the window is made smaller again, so nothing is cut off.")
             # in this row: hidden (display:none), they add no row to the page (the step keeps its fit)
             presenting.clicker_keys(functools.partial(_go, n=n))
-            clicker.keys(n)   # the same keys counted in the browser: every press moves one step
+            clicker.keys(n, blank=presenter)   # the same keys counted in the browser: every press moves one step
             fitter.mount()    # the step's type made smaller in the browser when it does not fit (zoom 125 %)
         else:
             right, asked = _student_score(lesson)
@@ -129,22 +134,47 @@ def title(lesson: Lesson, i: int) -> None:
          f'{escape(s.title)}<span class="num">step {i + 1} of {len(lesson.steps)}</span></div>')
 
 
-def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, projector: bool = False) -> None:
+def cells_slider(lesson: Lesson, i: int) -> int | None:
+    """The LCS table's fill (its cells row by row), a slider when step ``i`` has a full table (None otherwise). Its
+    value is the page's ``cells`` (-1: every cell), which the presenter's room carries to the projector."""
+    grid = next((b for b in lesson.steps[i].blocks if isinstance(b, LcsGrid)), None)
+    ss = st.session_state
+    if grid is None or not th.grid_cells(grid):
+        ss["tch_cells"] = -1
+        return None
+    total = th.grid_cells(grid)
+    key = f"tch_cells_{i}_{len(grid.ref_tokens)}x{len(grid.cand_tokens)}"
+    linked = ss.pop("_tch_cells_link", None)   # the link's fill, for this step's slider
+    if isinstance(linked, int) and 0 <= linked <= total:
+        ss[key] = linked
+    if key not in ss or not 0 <= ss[key] <= total:
+        ss[key] = total
+    upto = st.slider("Cells filled, row by row", 0, total, key=key,
+                     help="Move the slider to fill the table one cell at a time.")
+    ss["tch_cells"] = upto if upto < total else -1
+    return upto
+
+
+def room_cells(lesson: Lesson, i: int) -> int | None:
+    """The LCS table's fill on the projector: the room's (``cells``), no slider."""
+    grid = next((b for b in lesson.steps[i].blocks if isinstance(b, LcsGrid)), None)
+    if grid is None or not th.grid_cells(grid):
+        return None
+    cells = st.session_state.get("tch_cells")
+    return cells if isinstance(cells, int) and 0 <= cells < th.grid_cells(grid) else th.grid_cells(grid)
+
+
+def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, projector: bool = False,
+              upto: int | None = None) -> None:
+    """Step ``i`` (``upto``: the LCS table's fill; ``projector``: the projector's window, no control)."""
     s = lesson.steps[i]
     grid = next((b for b in s.blocks if isinstance(b, LcsGrid)), None)
-    upto = None
-    if grid is not None and th.grid_cells(grid):
-        total = th.grid_cells(grid)
-        key = f"tch_cells_{i}_{len(grid.ref_tokens)}x{len(grid.cand_tokens)}"
-        if key not in st.session_state or not 0 <= st.session_state[key] <= total:
-            st.session_state[key] = total
-        upto = st.slider("Cells filled, row by row", 0, total, key=key,
-                         help="Move the slider to fill the table one cell at a time.")
     # walkthrough: the step fits the window below the page's own rows (head, navigation, title; the slider) and,
     # with the speaker notes on, above their panel (--tnotes-h, page CSS): the notes never cover the step
     offset = FIT_OFFSET_PROJECTOR if projector else FIT_OFFSET
     head = FIT_TITLE + (FIT_SECTION if len(lesson.sections) > 1 else 0)
-    fit = (f"calc(100vh - {offset + (SLIDER_HEIGHT if upto is not None else 0)}px - {head:g} * var(--tcb)"
+    slider = SLIDER_HEIGHT if upto is not None and not projector else 0
+    fit = (f"calc(100vh - {offset + slider}px - {head:g} * var(--tcb)"
            + (" - var(--tnotes-h) - 1.2rem" if notes else "") + ")" if fit_window else None)
     body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "",
                         background=_background())
@@ -236,7 +266,7 @@ def student_step(lesson: Lesson, i: int) -> None:
     s = lesson.steps[i]
     q = s.question
     if q is None:
-        step_body(lesson, i, notes=False)
+        step_body(lesson, i, notes=False, upto=cells_slider(lesson, i))
         return
     ans = _answers(lesson)
     revealed = st.session_state.setdefault("_tch_revealed", set())
@@ -262,7 +292,7 @@ def student_step(lesson: Lesson, i: int) -> None:
         st.info(hl.md_escape(f"The answer: {q.shown}. {q.explanation}"), icon=":material/visibility:")
     if q.marked:   # the tokens the answer talks about, marked
         html('<div class="tc tc-marked">' + th.blocks_html(q.marked) + "</div>")
-    step_body(lesson, i, notes=False)
+    step_body(lesson, i, notes=False, upto=cells_slider(lesson, i))
 
     def again():
         ans.pop(i, None)
