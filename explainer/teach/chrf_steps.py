@@ -139,7 +139,9 @@ def _step_prf(t: dict, i: int) -> Step:
                   num(o["f"]), "yes" if o["included"] else "no") for o in orders)
     o = orders[i]
     lines = (f"P = {o['precision_note']}", f"R = {o['recall_note']}", f"F{num(beta)} = {o['f_note']}")
-    chart = [{"label": _label(x), "p": x["precision"], "r": x["recall"], "f": x["f"]} for x in orders]
+    # the axis names each order briefly ("chr 2", "word 1"): "character 2-grams" under each group overlapped
+    chart = [{"label": _label(x), "short": f"{'chr' if x['kind'] == 'char' else 'word'} {x['n']}", "p": x["precision"],
+              "r": x["recall"], "f": x["f"]} for x in orders]
     blocks = [Para(_say("chrf-prf"), "key"),
               Table(("order", "cand. n-grams", "ref. n-grams", "matched", "P", "R", "F", "in the average"), rows,
                     (i,)),

@@ -13,6 +13,7 @@ from explainer.examples import Claim
 from explainer.families import claim_value
 from explainer.teach.families import lesson_families, lesson_family, pair_steps
 from explainer.teach.model import ClaimCheck, Lesson, Result, Step
+from explainer.teach.paging import page_steps
 
 __all__ = ["LessonPart", "build_lecture", "lesson_of_traces", "claim_checks", "claim_step", "check_size",
            "case_variants", "MAX_LESSON_CHARS"]
@@ -161,6 +162,17 @@ def _place_claims(steps: list[Step], checks: list[ClaimCheck]) -> list[Step]:
     return out
 
 
+def _paged(steps: list[Step], sections: list[tuple[str, int]]) -> tuple[list[Step], list[tuple[str, int]]]:
+    """The steps as they fit a screen (:func:`explainer.teach.paging.page_steps`), section by section."""
+    out: list[Step] = []
+    paged = []
+    for k, (label, start) in enumerate(sections):
+        end = sections[k + 1][1] if k + 1 < len(sections) else len(steps)
+        paged.append((label, len(out)))
+        out += page_steps(steps[start:end])
+    return out, paged
+
+
 def _texts(traces: Mapping[str, dict | None]) -> tuple[str, list[str]]:
     src = next((t for t in traces.values() if t), None)
     if not src:
@@ -195,7 +207,7 @@ def lesson_of_traces(traces: Sequence[tuple[str, Any]], *, title: str = "", focu
     if cases:
         steps = _name_case(steps, cases, focus)
     checks = claim_checks(claims, dicts, cases)
-    steps = _place_claims(steps, checks)
+    steps, sections = _paged(_place_claims(steps, checks), sections)
     cand, refs = _texts(dicts)
     return Lesson(title=title, candidate=cand if candidate is None else candidate,
                   references=refs if references is None else list(references), steps=steps,

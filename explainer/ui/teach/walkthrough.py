@@ -177,7 +177,7 @@ def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, 
     fit = (f"calc(100vh - {offset + slider}px - {head:g} * var(--tcb)"
            + (" - var(--tnotes-h) - 1.2rem" if notes else "") + ")" if fit_window else None)
     body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "",
-                        background=_background())
+                        background=_background(), min_px=th.PROJECTOR_MIN_PX if projector else 0)
     html(body)
     if not projector:
         case_buttons(s)
