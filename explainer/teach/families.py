@@ -21,6 +21,7 @@ LESSONS = {
     "rouge": "explainer.teach.rouge_steps:LESSON",
     "chrf": "explainer.teach.chrf_steps:LESSON",
     "ter": "explainer.teach.ter_steps:LESSON",
+    "semantic": "explainer.teach.semantic_steps:LESSON",
 }
 
 #: steps about two families together, placed after the later family's section: (first, second) -> function of
