@@ -4,13 +4,15 @@ question in the first, and every part's table fits a screen's budget — for eve
 own text, in a lecture of every family with a lesson."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from explainer.examples import EXAMPLES
 from explainer.teach.families import lesson_family, lesson_names
 from explainer.teach.lesson import LessonPart, build_lecture
-from explainer.teach.model import Formula, LcsGrid, Para, Step, Table
-from explainer.teach.paging import GRID_ROWS, PAGE_ROWS, page_steps, part_of
+from explainer.teach.model import Chart, Chip, Formula, LcsGrid, Para, Result, Step, Table, TokenRow
+from explainer.teach.paging import CHART_TABLE_ROWS, GRID_ROWS, PAGE_ROWS, TEXT_BUDGET, page_steps, part_of, text_weight
 
 PARTS = [LessonPart(n) for n in lesson_names()]
 NEWS = ("the police arrested two men on friday after a robbery at a bank in the city centre and said two men had "
@@ -72,3 +74,30 @@ def test_a_25_token_own_texts_lcs_table_comes_in_parts_that_keep_every_cell():
     assert [grids[0].row_index[0]] + [i for g in grids for i in g.row_index[1:]] == list(whole.row_index)
     assert [grids[0].values[0]] + [v for g in grids for v in g.values[1:]] == list(whole.values)
     assert all(g.col_index == whole.col_index for g in grids)
+
+
+def _texts_step(words: int, rows: int) -> Step:
+    toks = tuple(Chip(f"word{i}") for i in range(words))
+    rows_ = tuple(TokenRow(f"Text {k}", toks, f"{words} tokens") for k in range(rows))
+    return Step("x-texts", "X", "The texts", (Para("key", "key"),) + rows_ + (Para("note", "note"),), "say", "mis")
+
+
+def test_many_token_boxes_come_in_parts_that_keep_every_box():
+    s = _texts_step(40, 4)                       # 4 rows of 40 boxes of 5 characters: over a screen's room
+    assert text_weight(b for b in s.blocks if isinstance(b, TokenRow)) > TEXT_BUDGET
+    parts = page_steps([s])
+    assert len(parts) > 1 and all(p.blocks[0] == Para("key", "key") for p in parts)
+    rows = [b for p in parts for b in p.blocks if isinstance(b, TokenRow)]
+    assert all(text_weight([r]) <= TEXT_BUDGET for r in rows)
+    assert sum(len(r.chips) for r in rows) == 160 and [p.blocks[-1] for p in parts][-1] == Para("note", "note")
+    assert page_steps([_texts_step(10, 2)]) == [_texts_step(10, 2)]
+
+
+def test_a_chart_beside_a_long_table_gets_a_part_of_its_own():
+    table = Table(("order", "P"), tuple((k, 0.5) for k in range(CHART_TABLE_ROWS + 2)))
+    chart = Chart("prf_bars", {}, "alt")
+    s = Step("x-chart", "X", "P, R, F", (Para("key", "key"), table, chart, Result("F", 0.5, "0.5", "f")), "say", "mis")
+    parts = page_steps([s])
+    assert [p.blocks for p in parts] == [(Para("key", "key"), table), (Para("key", "key"), chart, s.blocks[-1])]
+    short = dataclasses.replace(s, blocks=(Para("key", "key"), Table(("order", "P"), ((1, 0.5),)), chart))
+    assert page_steps([short]) == [short]

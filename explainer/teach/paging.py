@@ -12,9 +12,10 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from explainer.teach.model import LcsGrid, Para, Step, Table, TokenRow
+from explainer.teach.model import Chart, LcsGrid, Para, Step, Table, TokenRow
 
-__all__ = ["PAGE_ROWS", "PAGE_ROWS_WITH_TEXTS", "GRID_ROWS", "page_steps", "part_of"]
+__all__ = ["PAGE_ROWS", "PAGE_ROWS_WITH_TEXTS", "GRID_ROWS", "TEXT_BUDGET", "CHART_TABLE_ROWS", "page_steps",
+           "part_of", "text_weight"]
 
 #: rows of one table a projector screen shows whole (two columns of 9; with the step's sentence and texts, at
 #: 1024x768 and at browser zoom 125 %, its smallest text at 16 px)
@@ -24,6 +25,13 @@ PAGE_ROWS_WITH_TEXTS = 12
 MANY_CHIPS = 30
 #: reference tokens (rows) of an LCS table a screen shows whole; a longer table is shown in parts of rows
 GRID_ROWS = 10
+#: the texts' token boxes a screen shows whole (:func:`text_weight`; at 1024x768 and browser zoom 125 %, measured
+#: on the worked examples: 457 fitted, 608 and 614 did not)
+TEXT_BUDGET = 450
+ROW_WEIGHT = 40       # a row of boxes' own line (its label) and its margins, in characters' room
+#: a chart shares a screen with a table of at most this many rows (chrF's six orders and the chart did not fit at
+#: zoom 125 %): beside a longer table it goes to a part of its own
+CHART_TABLE_ROWS = 4
 
 
 def part_of(step_id: str) -> tuple[str, int]:
@@ -97,11 +105,72 @@ def _split_grid(step: Step, at: int) -> list[Step]:
     return out
 
 
+def text_weight(rows) -> int:
+    """The room rows of token boxes take, in characters: each box's text and its border, each row's label."""
+    return sum(sum(len(c.text) + 2 for c in r.chips) + ROW_WEIGHT for r in rows)
+
+
+def _rows_in_parts(rows: list[TokenRow]) -> list[list[TokenRow]]:
+    """The rows in groups of at most :data:`TEXT_BUDGET`; a row longer than that alone in pieces."""
+    groups: list[list[TokenRow]] = [[]]
+    for r in rows:
+        pieces, cur = [], []
+        for c in r.chips:
+            if cur and text_weight([TokenRow(r.label, tuple(cur + [c]))]) > TEXT_BUDGET:
+                pieces.append(cur)
+                cur = []
+            cur.append(c)
+        pieces.append(cur)
+        for k, chips in enumerate(pieces):
+            row = dataclasses.replace(r, chips=tuple(chips), label=r.label if k == 0 else f"{r.label} (continued)",
+                                      note=r.note if k == len(pieces) - 1 else "")
+            if groups[-1] and text_weight(groups[-1] + [row]) > TEXT_BUDGET:
+                groups.append([])
+            groups[-1].append(row)
+    return groups
+
+
+def _split_texts(step: Step) -> list[Step]:
+    """A step whose texts' boxes (consecutive rows, no table beside them) take more than a screen, as parts: the
+    step's key sentence leads each, what follows the rows is in the last."""
+    at = [i for i, b in enumerate(step.blocks) if isinstance(b, TokenRow)]
+    if (not at or at != list(range(at[0], at[-1] + 1)) or any(isinstance(b, (Table, LcsGrid)) for b in step.blocks)
+            or text_weight(step.blocks[i] for i in at) <= TEXT_BUDGET):
+        return [step]
+    groups = _rows_in_parts([step.blocks[i] for i in at])
+    before, after = step.blocks[:at[0]], step.blocks[at[-1] + 1:]
+    lead = tuple(b for b in before if isinstance(b, Para) and b.kind == "key")
+    return _parts(step, [(before if k == 0 else lead) + tuple(g) + (after if k == len(groups) - 1 else ())
+                         for k, g in enumerate(groups)])
+
+
+def _split_chart(step: Step) -> list[Step]:
+    """A chart beside a table of more than :data:`CHART_TABLE_ROWS` rows goes, with what follows it, to a second
+    part led by the step's key sentence."""
+    at = next((i for i, b in enumerate(step.blocks) if isinstance(b, Chart)), None)
+    if at is None or not any(isinstance(b, Table) and len(b.rows) > CHART_TABLE_ROWS for b in step.blocks[:at]):
+        return [step]
+    lead = tuple(b for b in step.blocks[:at] if isinstance(b, Para) and b.kind == "key")
+    return _parts(step, [step.blocks[:at], lead + step.blocks[at:]])
+
+
+def _parts(step: Step, blocks: list[tuple]) -> list[Step]:
+    n = len(blocks)
+    return [dataclasses.replace(step, id=step.id if k == 0 else f"{step.id}~{k + 1}",
+                                title=f"{step.title} ({k + 1} of {n})", blocks=b,
+                                question=step.question if k == 0 else None) for k, b in enumerate(blocks)]
+
+
+def _page_one(s: Step) -> list[Step]:
+    at, grid = _longest(s), _grid_at(s)
+    if at is not None:
+        return _split(s, at)
+    if grid is not None:
+        return _split_grid(s, grid)
+    return [p for part in _split_texts(s) for p in _split_chart(part)]
+
+
 def page_steps(steps: list[Step]) -> list[Step]:
-    """Every step as it fits a screen: a step with a longer table than :data:`PAGE_ROWS`, or a larger LCS table than
-    :data:`GRID_ROWS` rows, as parts."""
-    out: list[Step] = []
-    for s in steps:
-        at, grid = _longest(s), _grid_at(s)
-        out += _split(s, at) if at is not None else _split_grid(s, grid) if grid is not None else [s]
-    return out
+    """Every step as it fits a screen: a step with a longer table than :data:`PAGE_ROWS`, a larger LCS table than
+    :data:`GRID_ROWS` rows, more token boxes than :data:`TEXT_BUDGET` or a chart beside a long table, as parts."""
+    return [p for s in steps for p in _page_one(s)]
