@@ -1,8 +1,10 @@
 """What the Teach page's views share: HTML output, the shared lessons, links to a lesson, the answer box."""
 from __future__ import annotations
 
+import ipaddress
+import os
 from typing import Sequence
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
@@ -54,6 +56,31 @@ def _base_url() -> str:
 def link(query: dict) -> str:
     """A link to the Teach page with ``query``."""
     return (_base_url() or "teach") + "?" + urlencode(query, doseq=True)
+
+
+#: the app's public address for links in files that leave the server (handouts), e.g. https://metrics.example.org
+PUBLIC_URL_ENV = "EXPLAINER_PUBLIC_URL"
+
+
+def _loopback(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def public_link(query: dict) -> str:
+    """A link to the Teach page with ``query`` for a file that leaves the server (a handout): the Teach page at
+    :data:`PUBLIC_URL_ENV` when it is set; else this server's, unless it is a loopback address (``localhost``: a
+    student's browser would open their own machine), then relative (``teach?…``)."""
+    public = os.environ.get(PUBLIC_URL_ENV, "").strip().rstrip("/")
+    base = f"{public}/teach" if public else _base_url()
+    if not base or (not public and _loopback(base)):
+        base = "teach"
+    return base + "?" + urlencode(query, doseq=True)
 
 
 def answer_form(q, form_key: str, input_key: str):

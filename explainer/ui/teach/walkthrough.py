@@ -18,8 +18,7 @@ from explainer.ui.pagestate import MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
 from explainer.ui.teach import clicker, fitter, presenting
 from explainer.ui.teach import teach_html as th
-from explainer.ui.teach.common import answer_form, escape, html
-from explainer.ui.teach.common import link as to_link
+from explainer.ui.teach.common import answer_form, escape, html, public_link
 from explainer.ui.teach.link import LINK_PROGRESS, PAGE, ZOOMS, query
 from explainer.ui.teach.teach_markdown import handout_markdown
 
@@ -99,7 +98,7 @@ def _no_link_note(total: int) -> str:
 def downloads(lesson: Lesson, settings: MetricSettings, source: str, texts, no_link: int | None = None) -> None:
     """The handouts; ``no_link``: the texts' length when the lesson has no link (the handouts say why instead of
     giving a link to another lesson)."""
-    link = "" if no_link else to_link(query(settings, texts, mode="walk", step=0))
+    link = "" if no_link else public_link(query(settings, texts, mode="walk", step=0))
     note = _no_link_note(no_link) if no_link else ""
     lesson = dataclasses.replace(lesson, source=source)
     lines = _settings_lines(lesson)
