@@ -519,7 +519,7 @@ def _precision_svg(data: dict) -> str:
 
 CHART_TEXT = 17   # the charts' type (viewBox units): drawn near their own width, at least 16 px on a projector
 CHART_EM = 20.7   # viewBox units per em of the step's type: a chart is drawn 1:1 at 1024x768 (type 20.7 px)
-PRF_MANY_GROUP = 66   # one order's three bars when there are many (chrF's): the chart stays about 600 wide
+PRF_MANY_GROUP = 76   # one order's three bars when there are many (chrF's): its upright values clear the next order's
 PRF_GROUP = 150   # width of one type's three bars (viewBox units): the chart is as wide as its types need
 
 
