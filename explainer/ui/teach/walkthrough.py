@@ -30,6 +30,7 @@ FIT_OFFSET_PROJECTOR = 110   # the projector hides the page's rows (PROJECTOR_CS
 FIT_TITLE = 2.11
 FIT_SECTION = 0.9   # a lecture of several families: the line naming the part (in --tcb)
 SLIDER_HEIGHT = 90
+CASE_BUTTON_HEIGHT = 58   # a "Switch lowercase on" button below a step (Papineni's 2/7: 55 px below the window)
 
 
 def _step_label(lesson: Lesson, i: int) -> str:
@@ -173,6 +174,7 @@ def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, 
     offset = FIT_OFFSET_PROJECTOR if projector else FIT_OFFSET
     head = FIT_TITLE + (FIT_SECTION if len(lesson.sections) > 1 else 0)
     slider = SLIDER_HEIGHT if upto is not None and not projector else 0
+    slider += 0 if projector else CASE_BUTTON_HEIGHT * len(_case_claims(s))    # the buttons below the step
     fit = (f"calc(100vh - {offset + slider}px - {head:g} * var(--tcb)"
            + (" - var(--tnotes-h) - 1.2rem" if notes else "") + ")" if fit_window else None)
     body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "",
@@ -197,13 +199,16 @@ def _apply_setting(family: str, options: tuple) -> None:
     ms.put_settings(settings.replace(settings[family].replace(**dict(options))))
 
 
+def _case_claims(step) -> list[ClaimCheck]:
+    return [c for c in step.blocks if isinstance(c, ClaimCheck) and c.setting and c.agrees is False]
+
+
 def case_buttons(step) -> None:
     """A textbook number that holds with lowercase tokens (Papineni's 2/7): the switch that makes it hold, one
     click away (the step says so in its box)."""
-    for c in step.blocks:
-        if isinstance(c, ClaimCheck) and c.setting and c.agrees is False:
-            st.button(f"Switch {c.setting_label} on: the textbook's {c.printed} holds then", key=f"tch_case_{c.metric}",
-                      icon=":material/match_case:", on_click=_apply_setting, args=c.setting, type="secondary")
+    for c in _case_claims(step):
+        st.button(f"Switch {c.setting_label} on: the textbook's {c.printed} holds then", key=f"tch_case_{c.metric}",
+                  icon=":material/match_case:", on_click=_apply_setting, args=c.setting, type="secondary")
 
 
 def _dark() -> bool:
