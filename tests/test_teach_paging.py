@@ -101,3 +101,12 @@ def test_a_chart_beside_a_long_table_gets_a_part_of_its_own():
     assert [p.blocks for p in parts] == [(Para("key", "key"), table), (Para("key", "key"), chart, s.blocks[-1])]
     short = dataclasses.replace(s, blocks=(Para("key", "key"), Table(("order", "P"), ((1, 0.5),)), chart))
     assert page_steps([short]) == [short]
+
+
+def test_a_step_needing_more_parts_than_max_parts_is_left_whole():
+    """A long own text (3,000 tokens) made its texts step 23 steps; it stays one (its rows scroll in their box)."""
+    from explainer.teach.paging import MAX_PARTS
+
+    long = _texts_step(40 * (MAX_PARTS + 2), 4)
+    assert page_steps([long]) == [long]
+    assert len(page_steps([_step(PAGE_ROWS * MAX_PARTS - 1)])) == MAX_PARTS

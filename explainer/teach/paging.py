@@ -14,8 +14,8 @@ import math
 
 from explainer.teach.model import Chart, LcsGrid, Para, Step, Table, TokenRow
 
-__all__ = ["PAGE_ROWS", "PAGE_ROWS_WITH_TEXTS", "GRID_ROWS", "TEXT_BUDGET", "CHART_TABLE_ROWS", "page_steps",
-           "part_of", "text_weight"]
+__all__ = ["PAGE_ROWS", "PAGE_ROWS_WITH_TEXTS", "GRID_ROWS", "TEXT_BUDGET", "CHART_TABLE_ROWS", "MAX_PARTS",
+           "page_steps", "part_of", "text_weight"]
 
 #: rows of one table a projector screen shows whole (two columns of 9; with the step's sentence and texts, at
 #: 1024x768 and at browser zoom 125 %, its smallest text at 16 px)
@@ -32,6 +32,9 @@ ROW_WEIGHT = 40       # a row of boxes' own line (its label) and its margins, in
 #: a chart shares a screen with a table of at most this many rows (chrF's six orders and the chart did not fit at
 #: zoom 125 %): beside a longer table it goes to a part of its own
 CHART_TABLE_ROWS = 4
+#: a step needing more parts than this is left whole (a long own text, past the 25 tokens a lecture's screen is
+#: made for: its table or token rows scroll in their box rather than over dozens of steps)
+MAX_PARTS = 4
 
 
 def part_of(step_id: str) -> tuple[str, int]:
@@ -164,10 +167,12 @@ def _parts(step: Step, blocks: list[tuple]) -> list[Step]:
 def _page_one(s: Step) -> list[Step]:
     at, grid = _longest(s), _grid_at(s)
     if at is not None:
-        return _split(s, at)
-    if grid is not None:
-        return _split_grid(s, grid)
-    return [p for part in _split_texts(s) for p in _split_chart(part)]
+        parts = _split(s, at)
+    elif grid is not None:
+        parts = _split_grid(s, grid)
+    else:
+        parts = [p for part in _split_texts(s) for p in _split_chart(part)]
+    return parts if len(parts) <= MAX_PARTS else [s]
 
 
 def page_steps(steps: list[Step]) -> list[Step]:
