@@ -564,7 +564,7 @@ class BleuLesson(LessonFamily):
         return shown
 
     def exercise(self, index, kind, level, rng, options):
-        from explainer.teach.exercises import Exercise, make_pair
+        from explainer.teach.pairs import Exercise, make_pair
 
         step_id, order = self.PLAN[(kind, level)]
         cand, refs = make_pair(kind, level, rng)

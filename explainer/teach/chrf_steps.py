@@ -285,7 +285,7 @@ class ChrfLesson(LessonFamily):
 
     def exercise(self, index, kind, level, rng, options):
         """A chrF exercise: the chrF lesson's question (or P / R / F of its focus order) about a generated pair."""
-        from explainer.teach.exercises import Exercise, make_pair
+        from explainer.teach.pairs import Exercise, make_pair
 
         pair_kind, asked, order = self.PLAN[(kind, level)]
         cand, refs = make_pair(pair_kind, level, rng)

@@ -539,7 +539,7 @@ class RougeLesson(LessonFamily):
         return trace.get("dialect_label") or trace.get("dialect", "")
 
     def exercise(self, index, kind, level, rng, options):
-        from explainer.teach.exercises import Exercise, make_pair
+        from explainer.teach.pairs import Exercise, make_pair
 
         step_id = self.PLAN[(kind, level)]
         cand, refs = make_pair(kind, level, rng)

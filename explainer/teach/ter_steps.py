@@ -261,7 +261,7 @@ class TerLesson(LessonFamily):
         return "sacreBLEU's TER with its defaults"
 
     def exercise(self, index, kind, level, rng, options):
-        from explainer.teach.exercises import Exercise, make_pair
+        from explainer.teach.pairs import Exercise, make_pair
 
         pair_kind, step_id = self.PLAN[(kind, level)]
         cand, refs = make_pair(pair_kind, level, rng)
