@@ -12,15 +12,12 @@ from typing import Any, Mapping, Sequence
 from explainer.examples import Claim
 from explainer.families import claim_value
 from explainer.teach.families import lesson_families, lesson_family, pair_steps
+from explainer.teach.lesson_size import MAX_LESSON_CHARS, check_size
 from explainer.teach.model import ClaimCheck, Lesson, Result, Step
 from explainer.teach.paging import page_steps
 
 __all__ = ["LessonPart", "build_lecture", "lesson_of_traces", "claim_checks", "claim_step", "check_size",
            "case_variants", "MAX_LESSON_CHARS"]
-
-# A lesson is for a projector and a handout: its texts together are limited (checked before any work); the
-# Explain page takes far longer texts.
-MAX_LESSON_CHARS = 10_000
 
 
 @dataclass(frozen=True)
@@ -30,14 +27,6 @@ class LessonPart:
     family: str
     dialect: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
-
-
-def check_size(candidate: str, references: Sequence[str]) -> None:
-    """ValueError when the texts together are over :data:`MAX_LESSON_CHARS` (before any work)."""
-    total = len(candidate) + sum(len(x) for x in references)
-    if total > MAX_LESSON_CHARS:
-        raise ValueError(f"the texts have {total:,} characters together; a lesson takes at most "
-                         f"{MAX_LESSON_CHARS:,} (use the Explain page for longer texts)")
 
 
 def claim_step(metric: str) -> tuple[str, str] | None:

@@ -17,6 +17,7 @@ from typing import Any, Mapping, Sequence
 
 from explainer.teach.answers import question
 from explainer.teach.family import LessonFamily
+from explainer.teach.lesson_size import check_size
 from explainer.teach.model import Chip, Formula, Lesson, Para, Result, Step, Table, TokenRow, num
 
 __all__ = ["semantic_steps", "semantic_lesson", "contrast_rows", "COURSE_PAIRS", "NOTES", "MAX_CHIPS", "MAX_ROWS",
@@ -239,13 +240,8 @@ def _traces(candidate: str, references: Sequence[str], idf: bool) -> dict:
 
 def semantic_lesson(candidate: str, references: Sequence[str], *, idf: bool = False, title: str = "") -> Lesson:
     """The semantic lesson for one candidate and its references (limited as every lesson's texts:
-    ``explainer.teach.lesson.MAX_LESSON_CHARS``), then the course's pairs; ValueError for bad input."""
-    from explainer.teach.lesson import MAX_LESSON_CHARS
-
-    total = len(candidate) + sum(len(x) for x in references)
-    if total > MAX_LESSON_CHARS:
-        raise ValueError(f"the texts have {total:,} characters together; a lesson takes at most "
-                         f"{MAX_LESSON_CHARS:,} (use the Explain page for longer texts)")
+    ``explainer.teach.lesson_size.MAX_LESSON_CHARS``), then the course's pairs; ValueError for bad input."""
+    check_size(candidate, references)
     t = _traces(candidate, references, idf)
     return Lesson(title=title or "What n-grams miss: meaning, and its limits", candidate=candidate,
                   references=list(references), steps=semantic_steps(t["sentence"], t["pieces"], t["contrast"],
