@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sacrebleu.metrics import CHRF
 
-from explainer.teach.chrf_steps import chrf_lesson
+from explainer.teach.family_lessons import chrf_lesson
 from explainer.teach.lesson import MAX_LESSON_CHARS
 from explainer.teach.paging import part_of
 

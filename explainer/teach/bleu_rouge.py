@@ -1,17 +1,13 @@
 """The BLEU-and-ROUGE lecture every earlier version taught: its closing step (what each of the two rewarded on the
-example) and the two functions that build it (:func:`build_lesson`, :func:`lesson_from_traces`), on the generic
-lecture builder (:mod:`explainer.teach.lesson`)."""
+example), the pair step the registry places after ROUGE's section. The functions that build that lecture are in
+:mod:`explainer.teach.family_lessons`."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
-
-from explainer.examples import Claim
 from explainer.teach.bleu_steps import bleu_headline
-from explainer.teach.lesson import LessonPart, build_lecture, lesson_of_traces
-from explainer.teach.model import Lesson, Para, Step, Table, num
+from explainer.teach.model import Para, Step, Table, num
 from explainer.teach.notes import misconception, say
 
-__all__ = ["build_lesson", "lesson_from_traces", "compare_step"]
+__all__ = ["compare_step"]
 
 
 def _prf(sc: dict, t: str) -> str:
@@ -47,23 +43,3 @@ def compare_step(b: dict, r: dict) -> Step:
               Table(("", f"BLEU ({b['dialect']})", f"ROUGE ({r['dialect']})"), rows))
     return Step("bleu-vs-rouge", "Summary", "BLEU vs ROUGE on this example", blocks, say("bleu-vs-rouge", extra),
                 misconception("bleu-vs-rouge"))
-
-
-def lesson_from_traces(bleu_trace, rouge_trace, *, title: str = "", focus_order: int | None = None,
-                       notes: Sequence[str] = (), claims: Sequence[Claim] = ()) -> Lesson:
-    """The BLEU and ROUGE lesson of existing traces (objects or their ``to_dict()``); either may be None (that
-    family is left out and ``notes`` says why)."""
-    return lesson_of_traces([("bleu", bleu_trace), ("rouge", rouge_trace)], title=title, focus=focus_order,
-                            notes=notes, claims=claims)
-
-
-def build_lesson(candidate: str, references: Sequence[str], *, bleu_dialect: str = "sacrebleu",
-                 bleu_options: Mapping[str, Any] | None = None, rouge_dialect: str = "rouge-score",
-                 rouge_options: Mapping[str, Any] | None = None, focus_order: int | None = None,
-                 title: str = "", claims: Sequence[Claim] = ()) -> Lesson:
-    """The BLEU and ROUGE lesson of the texts (the lecture of :func:`explainer.teach.lesson.build_lecture` with
-    those two parts). Input the cores refuse becomes a note and that family is left out; a lesson over
-    ``MAX_LESSON_CHARS`` raises ``ValueError``."""
-    parts = (LessonPart("bleu", bleu_dialect, dict(bleu_options or {})),
-             LessonPart("rouge", rouge_dialect, dict(rouge_options or {})))
-    return build_lecture(candidate, references, parts, focus=focus_order, title=title, claims=claims)

@@ -5,18 +5,18 @@ order, counted in the candidate and the reference and clipped → precision, rec
 n-grams → the reference kept when there are several → the averaging into the score. Every number is a trace
 field; each step asks one "predict before you see it" question.
 
-``chrf_lesson(candidate, references, ...)`` builds a whole lesson (the Teach page and the handouts render it as
-they render the BLEU and ROUGE lessons).
+``explainer.teach.family_lessons.chrf_lesson(candidate, references, ...)`` builds a whole lesson (the Teach page and
+the handouts render it as they render the BLEU and ROUGE lessons).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from explainer.teach.answers import question
 from explainer.teach.family import LessonFamily
-from explainer.teach.model import Chart, Chip, Formula, Lesson, Para, Question, Result, Step, Table, TokenRow, frac, num
+from explainer.teach.model import Chart, Chip, Formula, Para, Question, Result, Step, Table, TokenRow, frac, num
 
-__all__ = ["chrf_steps", "chrf_lesson", "focus_order", "order_question", "NOTES", "MAX_ROWS", "MAX_CHIPS", "LESSON",
+__all__ = ["chrf_steps", "focus_order", "order_question", "NOTES", "MAX_ROWS", "MAX_CHIPS", "LESSON",
            "ChrfLesson"]
 
 MAX_ROWS = 400      # n-gram table rows in a step; the trace download has every one
@@ -219,19 +219,6 @@ def chrf_steps(t: dict, focus: int | None = None) -> list[Step]:
     steps += [s for s in (_step_words(t), _step_refs(t)) if s is not None]
     steps.append(_step_average(t))
     return steps
-
-
-def chrf_lesson(candidate: str, references: Sequence[str], *, dialect: str = "sacrebleu",
-                options: Mapping[str, Any] | None = None, title: str = "", focus: int | None = None) -> Lesson:
-    """A chrF lesson for one candidate and its references (the texts limited as every lesson's:
-    ``explainer.teach.lesson.MAX_LESSON_CHARS``); ValueError with a message for bad input. ``focus``: the index of
-    the character order followed (None: where clipping matters)."""
-    from explainer.teach.lesson import check_size, lesson_of_traces
-
-    check_size(candidate, references)
-    t = LESSON.trace(dialect, dict(options or {}), candidate, references)
-    return lesson_of_traces([("chrf", t)], title=title, focus=None if focus is None else focus + 1,
-                            notes=LESSON.warnings(t), candidate=candidate, references=list(references))
 
 
 # ------------------------------------------------------------------------------------------- the lesson

@@ -5,18 +5,18 @@ heuristic takes (each one edit, whatever its length) → the alignment after the
 reference kept when there are several → TER = edits / mean reference length. Every number is a trace field; each
 step asks one "predict before you see it" question.
 
-``ter_lesson(candidate, references, ...)`` builds a whole lesson (the Teach page and the handouts render it as they
-render the BLEU, ROUGE and chrF lessons).
+``explainer.teach.family_lessons.ter_lesson(candidate, references, ...)`` builds a whole lesson (the Teach page and
+the handouts render it as they render the BLEU, ROUGE and chrF lessons).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from explainer.teach.answers import question
 from explainer.teach.family import LessonFamily
-from explainer.teach.model import Chip, Formula, Lesson, Para, Result, Step, Table, TokenRow, num
+from explainer.teach.model import Chip, Formula, Para, Result, Step, Table, TokenRow, num
 
-__all__ = ["ter_steps", "ter_lesson", "NOTES", "MAX_CHIPS", "MAX_ROWS", "OP_LABELS", "LESSON", "TerLesson"]
+__all__ = ["ter_steps", "NOTES", "MAX_CHIPS", "MAX_ROWS", "OP_LABELS", "LESSON", "TerLesson"]
 
 MAX_CHIPS = 160     # words shown as chips per text
 MAX_ROWS = 200      # alignment / shift rows in a step; the trace download has every one
@@ -213,18 +213,6 @@ def ter_steps(t: dict) -> list[Step]:
         steps.append(refs)
     steps.append(_step_score(t))
     return steps
-
-
-def ter_lesson(candidate: str, references: Sequence[str], *, dialect: str = "sacrebleu",
-               options: Mapping[str, Any] | None = None, title: str = "") -> Lesson:
-    """A TER lesson for one candidate and its references (the texts limited as every lesson's:
-    ``explainer.teach.lesson.MAX_LESSON_CHARS``); ValueError with a message for bad input."""
-    from explainer.teach.lesson import check_size, lesson_of_traces
-
-    check_size(candidate, references)
-    t = LESSON.trace(dialect, dict(options or {}), candidate, references)
-    return lesson_of_traces([("ter", t)], title=title, notes=LESSON.warnings(t), candidate=candidate,
-                            references=list(references))
 
 
 # ------------------------------------------------------------------------------------------- the lesson

@@ -145,7 +145,7 @@ CHRF_LABELS = """() => {
 def test_the_chrf_charts_labels_do_not_overlap(browser, tmp_path, words):
     """Defect: the chrF chart's axis labels overlapped at both sizes ("character 1-grams" under every group)."""
     from explainer.examples import get_example
-    from explainer.teach.chrf_steps import chrf_lesson
+    from explainer.teach.family_lessons import chrf_lesson
     from explainer.ui.teach.teach_html import handout_html
 
     ex = get_example("military_c1")
