@@ -25,7 +25,8 @@ logging.getLogger("streamlit").setLevel(logging.ERROR)
 from explainer.examples import get_example  # noqa: E402
 from explainer.teach import build_lesson  # noqa: E402
 from explainer.teach.exercises import MAX_SET, generate_set  # noqa: E402
-from explainer.teach.lesson import LESSON_TYPES, MAX_LESSON_CHARS  # noqa: E402
+from explainer.teach.lesson import MAX_LESSON_CHARS  # noqa: E402
+from explainer.teach.rouge_steps import LESSON_TYPES  # noqa: E402
 from explainer.ui.teach.teach_html import handout_html  # noqa: E402
 from explainer.ui.teach.teach_markdown import handout_markdown  # noqa: E402
 

@@ -8,8 +8,12 @@ import pytest
 from sacrebleu.metrics import CHRF
 
 from explainer.teach.answers import check_answer
-from explainer.teach.exercises import CHRF_KINDS, LEVELS, AttackItem, generate_set
+from explainer.teach.chrf_steps import LESSON as CHRF_LESSON
+from explainer.teach.exercises import LEVELS, AttackItem, generate_set
+from tests.test_teach_app import widget
 from tests.ui_driver import BrowserLikeApp
+
+CHRF_KINDS = CHRF_LESSON.exercise_kinds
 
 WORDS = {"chrf": 0, "chrf++": 2}
 
@@ -86,10 +90,10 @@ def test_the_practice_page_asks_chrf_and_checks_it():
     assert item.question.prompt.replace("'", "&#x27;") in body or item.question.prompt in body
     q = item.question
     wrong = "0" if q.answer else "1"
-    app.at.text_input(key=f"tch_set_answer_{k}").set_value(wrong)
+    widget(app.at, "text_input", "tch_set_answer_", k).set_value(wrong)
     app.at.button[[b.label for b in app.at.button].index("Check")].click().run()
     assert not app.exceptions and any("Try again" in w.value for w in app.at.warning)
-    app.at.text_input(key=f"tch_set_answer_{k}").set_value(repr(q.answer))
+    widget(app.at, "text_input", "tch_set_answer_", k).set_value(repr(q.answer))
     app.at.button[[b.label for b in app.at.button].index("Check")].click().run()
     assert app.at.success and "Right" in app.at.success[0].value
     assert app.query["metric"] == ["chrf"] and app.query["mode"] == ["practice"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from sacrebleu.metrics import CHRF
 
-from explainer.teach.chrf_steps import chrf_lesson
+from explainer.teach.family_lessons import chrf_lesson
 from explainer.teach.lesson import MAX_LESSON_CHARS
+from explainer.teach.paging import part_of
 
 H = "It is a guide to action which ensures that the military always obeys the commands of the party."
 R = ["It is a guide to action that ensures that the military will forever heed Party commands.",
@@ -16,7 +17,7 @@ R = ["It is a guide to action that ensures that the military will forever heed P
 @pytest.mark.parametrize("opts", [{}, {"word_order": 2}, {"eps_smoothing": True, "lowercase": True}])
 def test_lesson_questions_are_the_libraries_numbers(opts):
     lesson = chrf_lesson(H, R, options=opts, title="chrF")
-    ids = lesson.step_ids()
+    ids = [i for i in lesson.step_ids() if part_of(i)[1] == 1]     # a long table's later parts aside
     assert ids[:3] == ["chrf-text", "chrf-ngrams", "chrf-prf"] and ids[-1] == "chrf-average"
     assert ("chrf-words" in ids) == bool(opts.get("word_order")) and "chrf-refs" in ids
     m = CHRF(**opts)

@@ -48,6 +48,14 @@ def qp(at) -> dict:
     return {k: at.query_params[k] for k in at.query_params}
 
 
+def widget(at, kind: str, prefix: str, i: int):
+    """The one widget of ``kind`` whose key is ``<prefix><lesson or set tag>_<i>`` (each lesson's and each set's
+    answer boxes are their own)."""
+    keys = [w.key for w in getattr(at, kind) if w.key and w.key.startswith(prefix) and w.key.endswith(f"_{i}")]
+    assert len(keys) == 1, (prefix, i, keys)
+    return getattr(at, kind)(key=keys[0])
+
+
 def test_navigation_entry_teach():
     at = AppTest.from_file(APP, default_timeout=90)
     at.switch_page("explainer/ui/pages/teach.py")
@@ -156,11 +164,15 @@ def test_student_answers_right_and_wrong():
     at = new_page({"example": "cat_mat", "step": "4", "mode": "student"})
     assert "Predict before you see it" in page_html(at)
     assert "m_1 = Σ" not in page_html(at)   # the step's answer is hidden until answered
-    at.text_input(key="tch_answer_3").set_value("2")
+    widget(at, "text_input", "tch_answer_", 3).set_value("2")
     at.button[[b.label for b in at.button].index("Check")].click().run()
-    # a first wrong answer: a retry with a hint (off by one), the answer not shown yet
-    assert not at.error and "Off by one" in warnings(at) and "Try again" in warnings(at)
+    # a first wrong answer: a retry with a hint (2 is the count before clipping), the answer not shown yet
+    assert not at.error and "count before clipping" in warnings(at) and "Try again" in warnings(at)
     assert "the answer is" not in warnings(at) and "m_1 = Σ" not in page_html(at)
+    # Check again with the same answer (a double click): the same try, not the last one (issue 31)
+    at.button[[b.label for b in at.button].index("Check")].click().run()
+    assert not at.error and "Try again (1 try left)" in warnings(at) and "m_1 = Σ" not in page_html(at)
+    widget(at, "text_input", "tch_answer_", 3).set_value("3")
     at.button[[b.label for b in at.button].index("Check")].click().run()
     assert at.error and "the answer is 1" in at.error[0].value
     assert "m\\_1 \\= Σ" not in at.error[0].value and "m_1 = Σ" in page_html(at)
@@ -168,7 +180,7 @@ def test_student_answers_right_and_wrong():
     marked = page_html(at).split('class="tc tc-marked"', 1)[1].split("</div></div></div>", 1)[0]
     assert re.findall(r'class="tk tk-focus"[^>]*><span class="tk-t">([^<]*)<', marked) == ["the", "the", "the"]
     at.button(key="tch_again_3").click().run()
-    at.text_input(key="tch_answer_3").set_value("1")
+    widget(at, "text_input", "tch_answer_", 3).set_value("1")
     at.button[[b.label for b in at.button].index("Check")].click().run()
     assert at.success and "Right" in at.success[0].value
     assert any(m.value == "**1/1** right" for m in at.markdown)   # trying again replaces the wrong answer
@@ -176,10 +188,10 @@ def test_student_answers_right_and_wrong():
 
 def test_student_invalid_answer_keeps_the_question():
     at = new_page({"example": "cat_mat", "step": "5", "mode": "student"})
-    at.text_input(key="tch_answer_4").set_value("five sixths")
+    widget(at, "text_input", "tch_answer_", 4).set_value("five sixths")
     at.button[[b.label for b in at.button].index("Check")].click().run()
     assert "not a number" in warnings(at) and not at.success and not at.error
-    at.text_input(key="tch_answer_4").set_value("5/6")
+    widget(at, "text_input", "tch_answer_", 4).set_value("5/6")
     at.button[[b.label for b in at.button].index("Check")].click().run()
     assert at.success
 
@@ -189,13 +201,13 @@ def test_exercise_set_from_the_url_and_its_score():
     at = new_page({"mode": "practice", "seed": "7", "level": "easy", "n": "6", "item": "1"})
     first = s.items[0]
     assert first.candidate in page_html(at)
-    at.text_input(key="tch_set_answer_0").set_value(repr(first.question.answer))
+    widget(at, "text_input", "tch_set_answer_", 0).set_value(repr(first.question.answer))
     at.button[[b.label for b in at.button].index("Check")].click().run()
     assert at.success and "Right" in at.success[0].value
     atk = next(i for i in s.items if isinstance(i, AttackItem))
     at.selectbox(key="tch_item").set_value(atk.index).run()
-    at.radio(key=f"tch_atk_pick_{atk.index}").set_value(atk.attack)
-    at.button_group(key=f"tch_atk_metrics_{atk.index}").set_value(sorted(atk.fooled))
+    widget(at, "radio", "tch_atk_pick_", atk.index).set_value(atk.attack)
+    widget(at, "button_group", "tch_atk_metrics_", atk.index).set_value(sorted(atk.fooled))
     at.button[[b.label for b in at.button].index("Check")].click().run()
     assert at.success and "2 of 2 points" in at.success[0].value and "as you said" in at.success[0].value
     at.selectbox(key="tch_item").set_value(6).run()
@@ -211,12 +223,12 @@ def test_exercise_progress_survives_a_reload():
     as answered; a bad ``done`` gives a message and a fresh set."""
     s = generate_set(7, "easy", 6)
     at = new_page({"mode": "practice", "seed": "7", "level": "easy", "n": "6", "item": "1"})
-    at.text_input(key="tch_set_answer_0").set_value(repr(s.items[0].question.answer))
+    widget(at, "text_input", "tch_set_answer_", 0).set_value(repr(s.items[0].question.answer))
     at.button[[b.label for b in at.button].index("Check")].click().run()
     assert at.success and "Right" in at.success[0].value
     atk = next(i for i in s.items if isinstance(i, AttackItem))
     at.selectbox(key="tch_item").set_value(atk.index).run()
-    at.radio(key=f"tch_atk_pick_{atk.index}").set_value(1 - atk.attack)   # the wrong output: 0 points
+    widget(at, "radio", "tch_atk_pick_", atk.index).set_value(1 - atk.attack)   # the wrong output: 0 points
     at.button[[b.label for b in at.button].index("Check")].click().run()
     score = re.search(r"Score: [^<*]*", " ".join(m.value for m in at.markdown)).group(0)
     assert score.startswith("Score: 1 of 7 points · 2 of 6 exercises done"), score
@@ -322,7 +334,7 @@ def test_order_above_the_settings_maximum_is_refused():
     N = len(explain_bleu(ex.candidate, list(ex.references)).to_dict()["ngrams"])   # sacreBLEU's default order
     at = new_page({"example": "cat_mat", "order": str(N + 5), "step": "3"})
     w = warnings(at)
-    assert f"“order={N + 5}” is not an n-gram order of these BLEU settings" in w and f"(0–{N})" in w
+    assert f"“order={N + 5}” is not an order the lesson can follow with these settings" in w and f"(0–{N})" in w
     assert at.session_state["tch_order"] == 0 and "order" not in qp(at)
     assert len(at.selectbox(key="tch_order").options) == N + 1
     # with max order 2 in the link, order 3 is refused too; order 2 is followed
@@ -335,7 +347,7 @@ def test_order_above_the_settings_maximum_is_refused():
     at = new_page({"example": "cat_mat", "order": "4", "step": "2"})
     assert "4-grams" in title(at)
     at.number_input(key="bleu_opt:sacrebleu:max_ngram_order").set_value(3).run()
-    assert "The n-gram order followed (4) is above the maximum order of these BLEU settings (3)" in warnings(at)
+    assert "The n-gram order followed (4) is above the maximum order of these settings (3)" in warnings(at)
     assert at.session_state["tch_order"] == 0 and len(at.selectbox(key="tch_order").options) == 4
     assert "order" not in qp(at)
 

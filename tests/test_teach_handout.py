@@ -9,8 +9,7 @@ from html.parser import HTMLParser
 import pytest
 
 from explainer.examples import get_example
-from explainer.teach import build_lesson
-from explainer.teach.lesson import LESSON_TYPES
+from explainer.teach import LESSON_TYPES, build_lesson
 from explainer.ui.teach.teach_html import handout_html, step_html
 from explainer.ui.teach.teach_markdown import handout_markdown, md_text
 

@@ -6,8 +6,9 @@ import pytest
 from sacrebleu.metrics import TER
 from sacrebleu.metrics import lib_ter as L
 
+from explainer.teach.family_lessons import ter_lesson
 from explainer.teach.lesson import MAX_LESSON_CHARS
-from explainer.teach.ter_steps import NOTES, ter_lesson
+from explainer.teach.ter_steps import NOTES
 
 H = "It is a guide to action which ensures that the military always obeys the commands of the party."
 R = ["It is a guide to action that ensures that the military will forever heed Party commands.",

@@ -180,8 +180,8 @@ def test_thirty_sessions_on_one_teach_link_compute_the_lesson_once(monkeypatch):
     from explainer.ui.teach import common as teach_page
 
     calls = []
-    real = teach_page.build_lesson
-    monkeypatch.setattr(teach_page, "build_lesson", lambda *a, **k: calls.append(a) or real(*a, **k))
+    real = teach_page.build_lecture
+    monkeypatch.setattr(teach_page, "build_lecture", lambda *a, **k: calls.append(a) or real(*a, **k))
     C.shared.clear()
     link = {"candidate": "a cat sat on the mat today", "ref": ["the cat sat on the mat"], "smooth": "floor",
             "step": "3"}

@@ -65,15 +65,16 @@ TEACH = PageSpec(
             lambda r: {"candidate": "the the the the", "ref": ["the cat is on the mat", "there is a cat"]},
             lambda r: {"mode": "practice", "seed": str(r.randrange(20)), "level": r.choice(["easy", "medium"]),
                        "n": "6", "item": "1"},
-            # chrF's exercise sets (the "Lesson of" choice)
+            # every family's exercise sets and lessons (the "Lesson of" choice; chrf++: an earlier version's value)
             lambda r: {"mode": "practice", "seed": str(r.randrange(20)), "level": r.choice(["easy", "hard"]),
-                       "n": "6", "item": "1", "metric": r.choice(["chrf", "chrf++"])},
+                       "n": "6", "item": "1", "metric": r.choice(["chrf", "chrf++", "ter", "bleu,ter"])},
+            lambda r: {"example": r.choice(EXAMPLES).id, "metric": r.choice(["chrf", "ter", "bleu,rouge,chrf,ter"])},
             # presenting (projector / presenter windows of one room) and the ready-made demo
             lambda r: {"example": r.choice(EXAMPLES).id, "view": r.choice(["projector", "presenter"]),
                        "room": "%016x" % r.getrandbits(64)},
             lambda r: {"example": r.choice(EXAMPLES).id, "demo": str(r.randint(1, 3))}],
     switches=["tch_mode", "tch_source", "tch_example", "tch_example", "tch_preset", "tch_variant", "tch_step",
-              "tch_order", "tch_item", "tch_level", "bleu_dialect", "rouge_dialect", "tch_metric"],
+              "tch_order", "tch_item", "tch_level", "bleu_dialect", "rouge_dialect", "tch_lecture"],
     # the answers typed and the LCS table's fill slider are the student's own, not the lesson's
     exclude=_teach_exclude, numbers=_teach_numbers,
     link_ok=_teach_link_ok,

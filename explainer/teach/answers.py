@@ -103,8 +103,12 @@ def _near(v: float, target: float, tol: float) -> bool:
 
 
 def mixup_hint(q: Question, v: float) -> str:
-    """A hint when ``v`` (wrong) fits a usual mix-up: the other scale of a score, a percentage typed without its
-    sign, a count off by one. "" otherwise. Never states the answer."""
+    """A hint when ``v`` (wrong) fits a usual mix-up: the question's own misconceptions (:attr:`Question.mixups`:
+    the count before clipping, another reference's length, the count with lowercase tokens), the other scale of a
+    score, a percentage typed without its sign, a count off by one. "" otherwise. Never states the answer."""
+    for value, hint in q.mixups:
+        if not _near(value, q.answer, q.tolerance) and _near(v, value, q.tolerance):
+            return hint
     if q.kind == "score" and q.scale == 100 and v <= 1 and _near(v * 100, q.answer, q.tolerance):
         return (f"You typed {num(v)}: that looks like the 0–1 scale, but this score is on the 0–100 scale "
                 "(sacreBLEU reports percent). Multiply by 100.")
@@ -114,8 +118,9 @@ def mixup_hint(q: Question, v: float) -> str:
         return (f"This is a number between 0 and 1 — did you mean {num(v)} %? Type it as {num(v)}% or as "
                 f"{num(v / 100)}.")
     if q.kind == "count" and abs(v - q.answer) == 1:
-        return ("Off by one: count again, token by token (a clipped count never exceeds the largest count in "
-                "one reference; an n-gram of n tokens starts at each of the first len − n + 1 positions).")
+        return q.off_by_one or ("Off by one: count again, token by token (a clipped count never exceeds the largest "
+                                "count in one reference; an n-gram of n tokens starts at each of the first "
+                                "len − n + 1 positions).")
     return ""
 
 
@@ -142,10 +147,13 @@ def check_answer(q: Question, raw: str, attempt: int = ATTEMPTS) -> Check:
 
 
 def question(qid: str, prompt: str, answer: float, *, kind: str, explanation: str, given=(), shown: str = "",
-             scale: float = 1.0, marked=()) -> Question:
+             scale: float = 1.0, marked=(), mixups=(), off_by_one: str = "") -> Question:
     """A :class:`Question` with the tolerance and the hint its kind implies. ``marked``: token rows with the
-    tokens the explanation talks about as ``focus`` chips (shown with the answer)."""
+    tokens the explanation talks about as ``focus`` chips (shown with the answer); ``mixups``: (value, hint) of
+    the misconceptions the question's numbers give (one equal to the answer is dropped); ``off_by_one``: a count's
+    own off-by-one hint."""
     tol = tolerance_for(kind, answer, scale)
+    mix = tuple((float(v), h) for v, h in mixups if v is not None and not _near(float(v), float(answer), tol))
     return Question(id=qid, prompt=prompt, answer=float(answer), tolerance=tol, hint=hint_for(kind, tol, scale),
                     explanation=explanation, given=tuple(given), kind=kind, shown=shown or num(answer),
-                    scale=scale, marked=tuple(marked))
+                    scale=scale, marked=tuple(marked), mixups=mix, off_by_one=off_by_one)

@@ -11,10 +11,11 @@ import math
 from typing import Any
 
 from explainer.teach.answers import question
+from explainer.teach.family import LessonFamily
 from explainer.teach.model import Chart, Chip, Formula, Para, Result, Step, Table, TokenRow, frac, num
 from explainer.teach.notes import misconception, say
 
-__all__ = ["bleu_steps", "default_focus_order", "bleu_headline", "MAX_ROWS"]
+__all__ = ["bleu_steps", "default_focus_order", "bleu_headline", "MAX_ROWS", "LESSON", "BleuLesson"]
 
 MAX_ROWS = 400   # n-gram table rows in a step (a long text); the trace download has every one
 
@@ -267,6 +268,7 @@ def _step_clipping(b: dict, order: dict) -> Step:
         q = question(f"bleu-clip-{n}",
                      f"The candidate has {_q(chosen['text'])} {chosen['cand_count']} times. How many of them are "
                      "counted after clipping?", chosen["clipped"], kind="count", given=given,
+                     mixups=_clip_mixups(chosen, len(b["references"])),
                      marked=(_marked("Candidate", _toks(b["candidate"]), chosen["cand_positions"], n, chosen["text"]),
                              _marked(f"Reference {k + 1}", _toks(b["references"][k]), chosen["ref_positions"][k], n,
                                      chosen["text"])),
@@ -277,13 +279,28 @@ def _step_clipping(b: dict, order: dict) -> Step:
         extra = (f"Here {_q(chosen['text'])} occurs {chosen['cand_count']}× in the candidate but only "
                  f"{chosen['max_ref_count']}× in reference {k + 1}, so it counts {chosen['clipped']}×.")
     else:
+        unclipped = sum(e["cand_count"] for e in order["entries"] if e["max_ref_count"] > 0)
         q = question(f"bleu-clip-{n}", f"How many of the candidate's {n}-grams are counted after clipping (m_{n})?",
-                     order["matches"], kind="count", given=given,
+                     order["matches"], kind="count", given=given, mixups=((unclipped, UNCLIPPED),),
                      explanation=f"Adding min(count, max ref count) over the distinct {n}-grams: {sum_text} = "
                                  f"{order['matches']}.")
         extra = "Here no n-gram of this order is repeated beyond what a reference allows, so clipping changes nothing."
     return Step("bleu-clipping", "BLEU", f"Clipping the {_gram(n)} counts", tuple(blocks),
                 say("bleu-clipping", extra), misconception("bleu-clipping"), q)
+
+
+UNCLIPPED = ("That is the count before clipping: every occurrence in the candidate counted. Clipping counts an "
+             "n-gram at most as often as it occurs in the one reference where it is most frequent.")
+SUMMED = ("That adds the counts of all the references. Clipping takes the largest count in ONE reference, not the "
+          "sum over the references.")
+
+
+def _clip_mixups(e: dict, n_refs: int) -> tuple:
+    """The clipped count's misconceptions: not clipping at all, clipping by the sum over the references."""
+    out = [(e["cand_count"], UNCLIPPED)]
+    if n_refs > 1:
+        out.append((min(e["cand_count"], sum(e["ref_counts"])), SUMMED))
+    return tuple(out)
 
 
 def _precision_chart(orders: list[dict], smoothed: bool) -> Chart:
@@ -316,8 +333,12 @@ def _step_precision(b: dict, order: dict) -> Step:
     if o["precision_raw"] is None:
         q = None
     else:
+        unclipped = sum(e["cand_count"] for e in order["entries"] if e["max_ref_count"] > 0)
         q = question(f"bleu-precision-{n}", f"What is the modified {_gram(n)} precision p_{n}?", o["precision_raw"],
                      kind="ratio", shown=frac(o["matches"], o["totals"], o["precision_raw"]),
+                     mixups=((unclipped / o["totals"], "That is the precision before clipping (every occurrence "
+                              "of an n-gram found in a reference counted): clip each n-gram at its largest count in "
+                              "one reference first."),) if o["totals"] else (),
                      given=(_counting_table(b, order),),
                      explanation=f"Clip every {n}-gram (min of its candidate count and its largest count in one "
                                  f"reference) and add up: m_{n} = {num(o['matches'])} of t_{n} = {num(o['totals'])} "
@@ -384,7 +405,7 @@ def _step_bp(b: dict) -> Step:
               f"Brevity penalty exp(1 − r/c) against c/r for r = {r}; this candidate: c = {c}, BP = {num(comb['bp'])}"),
     ]
     q = question("bleu-bp", "What is the brevity penalty BP?", comb["bp"], kind="ratio",
-                 shown=num(comb["bp"], 6),
+                 shown=num(comb["bp"], 6), mixups=_bp_mixups(c, r, rl),
                  given=(Para(f"Candidate: c = {c} tokens. Rule for r: {rl['rule']} ({rl['tie_break']})."),
                         Table(("reference", "length"), tuple((f"ref {k + 1}", L)
                                                              for k, L in enumerate(rl["ref_lengths"]))),
@@ -394,6 +415,24 @@ def _step_bp(b: dict) -> Step:
              else f"Here c = {c} ≥ r = {r}: no penalty.")
     return Step("bleu-bp", "BLEU", "Reference length and brevity penalty", tuple(blocks), say("bleu-bp", extra),
                 misconception("bleu-bp"), q)
+
+
+def _bp(c: int, r: int) -> float:
+    return 1.0 if c > r else (math.exp(1 - r / c) if c > 0 else 0.0)
+
+
+def _bp_mixups(c: int, r: int, rl: dict) -> tuple:
+    """The brevity penalty with the wrong reference length (another reference's: the shortest instead of the
+    closest, or the other way round), or with c and r swapped."""
+    out = []
+    for k, L in enumerate(rl["ref_lengths"]):
+        if L != r:
+            out.append((_bp(c, L), f"That is the brevity penalty with r = {L}, the length of reference {k + 1}. The "
+                                   f"rule here is: {rl['rule']} ({rl['tie_break']}) — which reference is that?"))
+    if c > 0 and r > 0 and c < r:
+        out.append((math.exp(1 - c / r), "That is exp(1 − c/r): the ratio is the other way round, "
+                                         "BP = exp(1 − r/c) when c < r."))
+    return tuple(out)
 
 
 def textbook_logs(comb: dict) -> list[float | None] | None:
@@ -482,3 +521,60 @@ def bleu_steps(b: dict, focus_order: int | None = None) -> list[Step]:
         steps.append(_step_smoothing(b))
     steps += [_step_bp(b), _step_score(b)]
     return steps
+
+
+# ------------------------------------------------------------------------------------------- the lesson
+class BleuLesson(LessonFamily):
+    """BLEU's lesson: the steps above over its trace; the textbook's BLEU numbers; the clipping, missing-4-gram and
+    short-candidate exercises."""
+
+    name = "bleu"
+    focus_what = "the n-gram order the BLEU steps 2–4 follow"
+    claim_steps = {"bleu": "bleu-score", "bleu_p1": "bleu-precision", "bleu_bp": "bleu-bp"}
+    exercise_kinds = ("clip", "missing4", "short")
+    kind_titles = {"clip": "Repeated words (clipping)", "missing4": "A missing 4-gram", "short": "A short candidate"}
+    # (kind, level) -> (the step whose question is asked, the order followed): every answer varies with the pair
+    # (at easy level the 4-gram count of a missing-4-gram pair was always 0: its trigrams are asked instead)
+    PLAN = {
+        ("clip", "easy"): ("bleu-clipping", 1), ("clip", "medium"): ("bleu-precision", 1),
+        ("clip", "hard"): ("bleu-precision", 1),
+        ("missing4", "easy"): ("bleu-clipping", 3), ("missing4", "medium"): ("bleu-precision", 3),
+        ("missing4", "hard"): ("bleu-smoothing", 4),
+        ("short", "easy"): ("bleu-bp", None), ("short", "medium"): ("bleu-bp", None),
+        ("short", "hard"): ("bleu-score", None),
+    }
+
+    def steps(self, trace: dict, focus: int | None = None) -> list[Step]:
+        return bleu_steps(trace, focus)
+
+    def max_focus(self, dialect, options) -> int:
+        try:
+            return min(MAX_FOCUS, self.core.bind(dialect or self.core.default_dialect, **dict(options)).max_order)
+        except (ValueError, TypeError, KeyError):
+            return MAX_FOCUS
+
+    def summary(self, trace: dict) -> dict:
+        return {**super().summary(trace), "score": trace["score"], "scale": trace["scale"],
+                "shown": bleu_headline(trace["score"], trace["scale"])}
+
+    def claim_shown(self, metric: str, value: float, trace: dict) -> str:
+        shown = num(value)
+        if metric == "bleu" and trace["scale"] != 1:
+            shown += f" ({bleu_headline(trace['score'], trace['scale'])} on its 0–{trace['scale']:g} scale)"
+        return shown
+
+    def exercise(self, index, kind, level, rng, options):
+        from explainer.teach.pairs import Exercise, make_pair
+
+        step_id, order = self.PLAN[(kind, level)]
+        cand, refs = make_pair(kind, level, rng)
+        step = next(s for s in bleu_steps(self.trace(None, options, cand, refs), order) if s.id == step_id)
+        return Exercise(index, kind, self.kind_titles[kind], cand, tuple(refs), step_id, order, step.question,
+                        family=self.label, metric_family=self.name, options=dict(options))
+
+    def exercise_source(self, options) -> str:
+        return "sacreBLEU with its defaults"
+
+
+MAX_FOCUS = 10   # the largest maximum n-gram order a BLEU dialect takes
+LESSON = BleuLesson()

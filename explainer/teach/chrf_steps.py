@@ -5,17 +5,19 @@ order, counted in the candidate and the reference and clipped → precision, rec
 n-grams → the reference kept when there are several → the averaging into the score. Every number is a trace
 field; each step asks one "predict before you see it" question.
 
-``chrf_lesson(candidate, references, ...)`` builds a whole lesson (the Teach page and the handouts render it as
-they render the BLEU and ROUGE lessons).
+``explainer.teach.family_lessons.chrf_lesson(candidate, references, ...)`` builds a whole lesson (the Teach page and
+the handouts render it as they render the BLEU and ROUGE lessons).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from explainer.teach.answers import question
-from explainer.teach.model import Chart, Chip, Formula, Lesson, Para, Result, Step, Table, TokenRow, frac, num
+from explainer.teach.family import LessonFamily
+from explainer.teach.model import Chart, Chip, Formula, Para, Question, Result, Step, Table, TokenRow, frac, num
 
-__all__ = ["chrf_steps", "chrf_lesson", "focus_order", "NOTES", "MAX_ROWS", "MAX_CHIPS"]
+__all__ = ["chrf_steps", "focus_order", "order_question", "NOTES", "MAX_ROWS", "MAX_CHIPS", "LESSON",
+           "ChrfLesson"]
 
 MAX_ROWS = 400      # n-gram table rows in a step; the trace download has every one
 MAX_CHIPS = 160     # characters shown as chips per text
@@ -137,7 +139,9 @@ def _step_prf(t: dict, i: int) -> Step:
                   num(o["f"]), "yes" if o["included"] else "no") for o in orders)
     o = orders[i]
     lines = (f"P = {o['precision_note']}", f"R = {o['recall_note']}", f"F{num(beta)} = {o['f_note']}")
-    chart = [{"label": _label(x), "p": x["precision"], "r": x["recall"], "f": x["f"]} for x in orders]
+    # the axis names each order briefly ("chr 2", "word 1"): "character 2-grams" under each group overlapped
+    chart = [{"label": _label(x), "short": f"{'chr' if x['kind'] == 'char' else 'word'} {x['n']}", "p": x["precision"],
+              "r": x["recall"], "f": x["f"]} for x in orders]
     blocks = [Para(_say("chrf-prf"), "key"),
               Table(("order", "cand. n-grams", "ref. n-grams", "matched", "P", "R", "F", "in the average"), rows,
                     (i,)),
@@ -217,17 +221,96 @@ def chrf_steps(t: dict, focus: int | None = None) -> list[Step]:
     return steps
 
 
-def chrf_lesson(candidate: str, references: Sequence[str], *, dialect: str = "sacrebleu",
-                options: Mapping[str, Any] | None = None, title: str = "", focus: int | None = None) -> Lesson:
-    """A chrF lesson for one candidate and its references (the texts limited as every lesson's:
-    ``explainer.teach.lesson.MAX_LESSON_CHARS``); ValueError with a message for bad input."""
-    from explainer.chrf import explain_chrf
-    from explainer.teach.lesson import MAX_LESSON_CHARS
+# ------------------------------------------------------------------------------------------- the lesson
+class ChrfLesson(LessonFamily):
+    """chrF's lesson: the steps above over its trace; the matched-n-gram, P / R / F and score exercises."""
 
-    total = len(candidate) + sum(len(x) for x in references)
-    if total > MAX_LESSON_CHARS:
-        raise ValueError(f"the texts have {total:,} characters together; a lesson takes at most "
-                         f"{MAX_LESSON_CHARS:,} (use the Explain page for longer texts)")
-    t = explain_chrf(candidate, list(references), dialect=dialect, **dict(options or {})).to_dict()
-    return Lesson(title=title, candidate=candidate, references=list(references), steps=chrf_steps(t, focus),
-                  notes=[w["message"] for w in t["warnings"]])
+    name = "chrf"
+    focus_what = "the character n-gram order the chrF steps follow"
+    exercise_kinds = ("chrf-match", "chrf-prf", "chrf-score")
+    kind_titles = {"chrf-match": "chrF: matched n-grams", "chrf-prf": "chrF: P, R and F of an order",
+                   "chrf-score": "chrF: the score"}
+    # (kind, level) -> (the generated pair's kind, what is asked: a step id, or "precision" / "recall" / "f" of the
+    # focus order, the character order followed: None = the lesson's own choice, where clipping matters)
+    PLAN = {
+        ("chrf-match", "easy"): ("clip", "chrf-ngrams", None), ("chrf-match", "medium"): ("missing4", "chrf-ngrams", 2),
+        ("chrf-match", "hard"): ("clip", "chrf-words", 3),
+        ("chrf-prf", "easy"): ("short", "recall", None), ("chrf-prf", "medium"): ("missing4", "precision", 2),
+        ("chrf-prf", "hard"): ("clip", "f", 3),
+        ("chrf-score", "easy"): ("short", "chrf-average", None),
+        ("chrf-score", "medium"): ("missing4", "chrf-average", None),
+        ("chrf-score", "hard"): ("clip", "chrf-average", None),
+    }
+
+    def steps(self, trace: dict, focus: int | None = None) -> list[Step]:
+        chars = sum(1 for o in trace["order_traces"] if o["kind"] == "char")
+        return chrf_steps(trace, focus - 1 if isinstance(focus, int) and 1 <= focus <= chars else None)
+
+    def max_focus(self, dialect, options) -> int:
+        try:
+            d = self.core.bind(dialect or self.core.default_dialect, **dict(options))
+        except (ValueError, TypeError, KeyError):
+            return 0
+        return sum(1 for kind, _ in d.orders if kind == "char")
+
+    def summary(self, trace: dict) -> dict:
+        shown = f"{trace['native_score']:.4f}" if trace["scale"] == 100 else f"{trace['native_score']:.6f}"
+        return {**super().summary(trace), "score": trace["native_score"], "scale": trace["scale"], "shown": shown,
+                "name": trace["name"]}
+
+    def warnings(self, trace: dict) -> list[str]:
+        return [w["message"] for w in trace.get("warnings", [])]
+
+    def exercise_options(self, dialect, options) -> dict:
+        # chrF++ (word n-grams) is a lecture's choice its exercises keep; the other options stay the library's
+        return {"word_order": options["word_order"]} if options.get("word_order") else {}
+
+    def exercise_source(self, options) -> str:
+        if options.get("word_order"):
+            return f"sacreBLEU's CHRF with word_order={options['word_order']} (chrF2++), its other defaults"
+        return "sacreBLEU's CHRF with its defaults"
+
+    def exercise(self, index, kind, level, rng, options):
+        """A chrF exercise: the chrF lesson's question (or P / R / F of its focus order) about a generated pair."""
+        from explainer.teach.pairs import Exercise, make_pair
+
+        pair_kind, asked, order = self.PLAN[(kind, level)]
+        cand, refs = make_pair(pair_kind, level, rng)
+        t = self.trace(None, options, cand, refs)
+        focus = focus_order(t) if order is None else order - 1
+        steps = {s.id: s for s in chrf_steps(t, focus)}
+        if asked == "chrf-words" and asked not in steps:
+            asked = "chrf-ngrams"          # chrF without word n-grams: the character order's matches
+        if asked in steps:
+            q, step_id = steps[asked].question, asked
+        else:
+            q, step_id = order_question(t, focus, asked), "chrf-prf"
+        return Exercise(index, kind, self.kind_titles[kind], cand, tuple(refs), step_id, focus + 1, q,
+                        family=self.label, metric_family=self.name, options=dict(options))
+
+
+def order_question(t: dict, i: int, measure: str) -> Question:
+    """Precision, recall or F-β of order ``i`` (the trace's numbers; sacreBLEU's for chrF2)."""
+    o = t["combination"]["orders"][i]
+    beta = num(t["combination"]["beta"])
+    label = _label(o)
+    given = (Table(("order", "matched", "cand. n-grams", "ref. n-grams"),
+                   ((label, num(o["match"]), num(o["hyp"]), num(o["ref"])),)),)
+    if measure == "precision":
+        return question(f"chrf-precision-{o['kind']}{o['n']}", f"What is the precision of the {label}?",
+                        o["precision"], kind="ratio", shown=frac(o["match"], o["hyp"], o["precision"]) if o["hyp"]
+                        else num(o["precision"]), given=given,
+                        explanation=f"Precision divides the matches by the candidate's n-grams: P = "
+                                    f"{o['precision_note']}.")
+    if measure == "recall":
+        return question(f"chrf-recall-{o['kind']}{o['n']}", f"What is the recall of the {label}?", o["recall"],
+                        kind="ratio", shown=frac(o["match"], o["ref"], o["recall"]) if o["ref"] else num(o["recall"]),
+                        given=given, explanation=f"Recall divides the matches by the reference's n-grams: R = "
+                                                 f"{o['recall_note']}.")
+    return question(f"chrf-f-{o['kind']}{o['n']}", f"What is F{beta} (β = {beta}) of the {label}?", o["f"],
+                    kind="ratio", shown=num(o["f"]), given=given,
+                    explanation=f"P = {o['precision_note']}, R = {o['recall_note']}; F{beta} = (1 + β²)·P·R / "
+                                f"(β²·P + R) = {o['f_note']}.")
+
+
+LESSON = ChrfLesson()

@@ -119,6 +119,10 @@ class ClaimCheck:
     #: settings, or the nearest value
     elsewhere: str = ""
     elsewhere_detail: str = ""
+    #: the number holds when the tokens are compared without case (the textbook lowercased: Papineni's 2/7): the
+    #: family and the options that do it (the page offers them), and the switch in words
+    setting: tuple = ()
+    setting_label: str = ""
 
     @property
     def verdict(self) -> str:
@@ -129,6 +133,9 @@ class ClaimCheck:
             return "not computed with these settings"
         if self.agrees:
             return "holds with these settings"
+        if self.setting:
+            return (f"wrong with these settings (case-sensitive tokens); holds with lowercase tokens "
+                    f"({self.setting_label} on)")
         tail = f" ({self.elsewhere_detail})" if self.elsewhere_detail and detail else ""
         if self.elsewhere == "holds-otherwise":
             return f"wrong with these settings; holds with other settings{tail}"
@@ -192,6 +199,10 @@ class Question:
     shown: str = ""                    # the answer as the step shows it (e.g. "5/6 = 0.8333")
     scale: float = 1.0                 # "score": 100 for sacreBLEU's 0-100, 1 for 0-1 dialects
     marked: tuple = ()                 # token rows with the answer's tokens as "focus" chips
+    #: the numbers a known misconception gives, each with the hint that names it ((value, hint), …): the count
+    #: before clipping, another reference's length, the count with lowercase tokens … (never the answer itself)
+    mixups: tuple = ()
+    off_by_one: str = ""               # a count's own off-by-one hint ("" = the general one)
 
 
 @dataclass(frozen=True)
@@ -214,14 +225,35 @@ class Lesson:
     candidate: str
     references: list[str]
     steps: list[Step]
-    bleu_summary: dict = field(default_factory=dict)    # score, scale, signature, dialect (for headers / tests)
-    rouge_summary: dict = field(default_factory=dict)   # {type: {precision, recall, fmeasure}}, signature
+    #: family name -> the family's header line (label, implementation, signature, dialect, and its numbers)
+    summaries: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)      # problems met while building (a family that failed)
     source: str = ""                                    # what the lesson was made from (example title …)
     claims: list = field(default_factory=list)          # ClaimCheck: the worked example's printed numbers
+    #: (the family's label, the index of its first step): one section per family of the lecture, in order
+    sections: list = field(default_factory=list)
+
+    @property
+    def bleu_summary(self) -> dict:
+        """BLEU's header line (empty when the lesson has no BLEU): score, scale, shown, signature, dialect."""
+        return self.summaries.get("bleu", {})
+
+    @property
+    def rouge_summary(self) -> dict:
+        return self.summaries.get("rouge", {})
 
     def step_ids(self) -> list[str]:
         return [s.id for s in self.steps]
+
+    def section_of(self, i: int) -> tuple[int, str, int, int]:
+        """(section number 0…, its label, the step's place in it 0…, the section's number of steps) of step
+        ``i``; one section ("", the whole lesson) when the lesson has no sections."""
+        if not self.sections:
+            return 0, "", i, len(self.steps)
+        k = max(j for j, (_, start) in enumerate(self.sections) if start <= i) if i >= self.sections[0][1] else 0
+        label, start = self.sections[k]
+        end = self.sections[k + 1][1] if k + 1 < len(self.sections) else len(self.steps)
+        return k, label, i - start, end - start
 
     def questions(self) -> list[tuple[int, Question]]:
         return [(i, s.question) for i, s in enumerate(self.steps) if s.question is not None]

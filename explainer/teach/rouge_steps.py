@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from explainer.teach.answers import question
+from explainer.teach.family import LessonFamily
 from explainer.teach.model import Chart, Chip, Formula, LcsGrid, Para, Result, Step, Table, TokenRow, frac, num
 from explainer.teach.notes import misconception, say
 
-__all__ = ["rouge_steps", "LABELS", "GRID_MAX"]
+__all__ = ["rouge_steps", "LABELS", "GRID_MAX", "LESSON_TYPES", "LESSON", "RougeLesson"]
 
 LABELS = {"rouge1": "ROUGE-1", "rouge2": "ROUGE-2", "rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum"}
 GRID_MAX = 24      # the LCS table is shown with at most this many rows and columns (evenly spaced beyond)
@@ -278,6 +279,9 @@ def _step_lcs_table(r: dict) -> Step | None:
                  marked=(_marked_row("Candidate", r["candidate"], {c for _, c in d.get("pairs", [])}, "one LCS"),
                          _marked_row(f"Reference {k + 1}", r["references"][k], {ri for ri, _ in d.get("pairs", [])},
                                      "one LCS")),
+                 off_by_one="Off by one: the LCS is the bottom-right cell of the table — count the matched pairs "
+                            "of one alignment, each token used at most once and both texts read left to right (no "
+                            "clipping here: a token matches one token of the other text).",
                  explanation=f"The bottom-right cell of the table: {num(d['lcs_length'])}. One LCS: " +
                              " ".join(f"‘{_surface(r['candidate'])[c]}’" for _, c in d.get("pairs", [])[:30]) + ".")
     return Step("rouge-lcs-table", "ROUGE", "ROUGE-L: the LCS table, cell by cell", tuple(blocks),
@@ -499,3 +503,52 @@ def rouge_steps(r: dict) -> list[Step]:
         out.append(_step_lsum(r))
     out.append(_step_refs(r))
     return [s for s in out if s is not None]
+
+
+# ------------------------------------------------------------------------------------------- the lesson
+#: the ROUGE types a lesson teaches (those the dialect supports): the page's type choice does not apply
+LESSON_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+
+class RougeLesson(LessonFamily):
+    """ROUGE's lesson: the steps above over a trace of the lesson's types; the textbook's ROUGE numbers; the
+    reordering exercise (ROUGE-L's in-order subsequence)."""
+
+    name = "rouge"
+    claim_steps = {"rouge1_hits": "rouge-1", "rouge1_p": "rouge-prf", "rouge1_r": "rouge-prf",
+                   "rouge1_f": "rouge-prf", "rouge2_r": "rouge-prf", "rouge2_f": "rouge-prf", "rougeL_r": "rouge-l",
+                   "rougeL_f": "rouge-l", "lcs": "rouge-lcs-table", "lsum_hits": "rouge-lsum"}
+    exercise_kinds = ("reorder",)
+    kind_titles = {"reorder": "A reordering (ROUGE-L)"}
+    PLAN = {("reorder", "easy"): "rouge-lcs-table", ("reorder", "medium"): "rouge-l", ("reorder", "hard"): "rouge-l"}
+
+    def trace_options(self, dialect, options) -> dict:
+        from explainer.rouge import get_dialect, parse_type
+
+        kinds = get_dialect(dialect).supported_kinds
+        opts = {k: v for k, v in options.items() if k != "types"}
+        return {**opts, "types": tuple(t for t in LESSON_TYPES if parse_type(t).kind in kinds)}
+
+    def steps(self, trace: dict, focus: int | None = None) -> list[Step]:
+        return rouge_steps(trace)
+
+    def summary(self, trace: dict) -> dict:
+        return {**super().summary(trace), "scores": trace["scores"]}
+
+    def implementation(self, trace: dict) -> str:
+        return trace.get("dialect_label") or trace.get("dialect", "")
+
+    def exercise(self, index, kind, level, rng, options):
+        from explainer.teach.pairs import Exercise, make_pair
+
+        step_id = self.PLAN[(kind, level)]
+        cand, refs = make_pair(kind, level, rng)
+        step = next(s for s in rouge_steps(self.trace(None, options, cand, refs)) if s.id == step_id)
+        return Exercise(index, kind, self.kind_titles[kind], cand, tuple(refs), step_id, None, step.question,
+                        family=self.label, metric_family=self.name, options=dict(options))
+
+    def exercise_source(self, options) -> str:
+        return "rouge-score with its defaults"
+
+
+LESSON = RougeLesson()

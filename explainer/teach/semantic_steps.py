@@ -12,12 +12,16 @@ as they render the other lessons).
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+import dataclasses
+from typing import Any, Mapping, Sequence
 
 from explainer.teach.answers import question
+from explainer.teach.family import LessonFamily
+from explainer.teach.lesson_size import check_size
 from explainer.teach.model import Chip, Formula, Lesson, Para, Result, Step, Table, TokenRow, num
 
-__all__ = ["semantic_steps", "semantic_lesson", "contrast_rows", "COURSE_PAIRS", "NOTES", "MAX_CHIPS", "MAX_ROWS"]
+__all__ = ["semantic_steps", "semantic_lesson", "contrast_rows", "COURSE_PAIRS", "NOTES", "MAX_CHIPS", "MAX_ROWS",
+           "LESSON", "SemanticLesson"]
 
 MAX_CHIPS = 160     # pieces shown as chips per text
 MAX_ROWS = 200      # pieces listed in a table
@@ -221,21 +225,61 @@ def semantic_steps(sts: dict, bs: dict, contrast: list[dict], blind: list[dict])
             _step_blind(blind)]
 
 
-def semantic_lesson(candidate: str, references: Sequence[str], *, idf: bool = False, title: str = "") -> Lesson:
-    """The semantic lesson for one candidate and its references (limited as every lesson's texts:
-    ``explainer.teach.lesson.MAX_LESSON_CHARS``), then the course's pairs; ValueError for bad input."""
+def _traces(candidate: str, references: Sequence[str], idf: bool) -> dict:
+    """Both dialects' traces of the texts and the course's pairs: what :func:`semantic_steps` reads."""
     from explainer.semantic import explain_semantic
     from explainer.semantic.notes import BLIND_SPOTS
-    from explainer.teach.lesson import MAX_LESSON_CHARS
 
-    total = len(candidate) + sum(len(x) for x in references)
-    if total > MAX_LESSON_CHARS:
-        raise ValueError(f"the texts have {total:,} characters together; a lesson takes at most "
-                         f"{MAX_LESSON_CHARS:,} (use the Explain page for longer texts)")
     sts = explain_semantic(candidate, list(references), dialect="sts").to_dict()
     bs = explain_semantic(candidate, list(references), dialect="bertscore", idf=idf).to_dict()
     shown = {frozenset((c, r)) for _, c, r in COURSE_PAIRS}      # the word-order pair is already in the contrast
     blind = contrast_rows(tuple((w, c, r) for w, c, r, _ in BLIND_SPOTS if frozenset((c, r)) not in shown))
+    return {"candidate": sts["candidate"], "references": sts["references"], "sentence": sts, "pieces": bs,
+            "contrast": contrast_rows(), "blind": blind}
+
+
+def semantic_lesson(candidate: str, references: Sequence[str], *, idf: bool = False, title: str = "") -> Lesson:
+    """The semantic lesson for one candidate and its references (limited as every lesson's texts:
+    ``explainer.teach.lesson_size.MAX_LESSON_CHARS``), then the course's pairs; ValueError for bad input."""
+    check_size(candidate, references)
+    t = _traces(candidate, references, idf)
     return Lesson(title=title or "What n-grams miss: meaning, and its limits", candidate=candidate,
-                  references=list(references), steps=semantic_steps(sts, bs, contrast_rows(), blind),
-                  notes=[w["message"] for w in sts["warnings"] + bs["warnings"]])
+                  references=list(references), steps=semantic_steps(t["sentence"], t["pieces"], t["contrast"],
+                                                                    t["blind"]),
+                  notes=LESSON.warnings(t))
+
+
+# ------------------------------------------------------------------------------------------- the lesson
+class SemanticLesson(LessonFamily):
+    """The meaning scores' lesson in a lecture: both dialects' traces (STS and BERTScore, whichever the lecture's
+    dialect is: the steps teach both) and the course's pairs. It asks no exercise set (its numbers are a model's,
+    not countable by hand)."""
+
+    name = "semantic"
+
+    def trace(self, dialect: str | None, options: Mapping[str, Any], candidate: str,
+              references: Sequence[str]) -> dict:
+        return _traces(candidate, references, bool(options.get("idf")))
+
+    def steps(self, trace: dict, focus: int | None = None) -> list[Step]:
+        # in a lecture each step is headed by its section's name (the core family's label)
+        return [dataclasses.replace(s, family=self.label)
+                for s in semantic_steps(trace["sentence"], trace["pieces"], trace["contrast"], trace["blind"])]
+
+    def implementation(self, trace: dict) -> str:
+        core = self.core
+        return " and ".join(core.dialects[trace[d]["dialect"]].label for d in ("sentence", "pieces"))
+
+    def summary(self, trace: dict) -> dict:
+        return {**super().summary(trace), "score": trace["pieces"]["f1"], "sts": trace["sentence"]["score"],
+                "shown": f"{trace['pieces']['f1']:.4f}",
+                "signature": " / ".join(trace[d]["signature"] for d in ("sentence", "pieces"))}
+
+    def warnings(self, trace: dict) -> list[str]:
+        return [w["message"] for w in trace["sentence"]["warnings"] + trace["pieces"]["warnings"]]
+
+    def case_variant(self, dialect, options):
+        return None     # the model lowercases every text: case never differs
+
+
+LESSON = SemanticLesson()

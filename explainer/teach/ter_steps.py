@@ -5,17 +5,18 @@ heuristic takes (each one edit, whatever its length) → the alignment after the
 reference kept when there are several → TER = edits / mean reference length. Every number is a trace field; each
 step asks one "predict before you see it" question.
 
-``ter_lesson(candidate, references, ...)`` builds a whole lesson (the Teach page and the handouts render it as they
-render the BLEU, ROUGE and chrF lessons).
+``explainer.teach.family_lessons.ter_lesson(candidate, references, ...)`` builds a whole lesson (the Teach page and
+the handouts render it as they render the BLEU, ROUGE and chrF lessons).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from explainer.teach.answers import question
-from explainer.teach.model import Chip, Formula, Lesson, Para, Result, Step, Table, TokenRow, num
+from explainer.teach.family import LessonFamily
+from explainer.teach.model import Chip, Formula, Para, Result, Step, Table, TokenRow, num
 
-__all__ = ["ter_steps", "ter_lesson", "NOTES", "MAX_CHIPS", "MAX_ROWS", "OP_LABELS"]
+__all__ = ["ter_steps", "NOTES", "MAX_CHIPS", "MAX_ROWS", "OP_LABELS", "LESSON", "TerLesson"]
 
 MAX_CHIPS = 160     # words shown as chips per text
 MAX_ROWS = 200      # alignment / shift rows in a step; the trace download has every one
@@ -214,17 +215,47 @@ def ter_steps(t: dict) -> list[Step]:
     return steps
 
 
-def ter_lesson(candidate: str, references: Sequence[str], *, dialect: str = "sacrebleu",
-               options: Mapping[str, Any] | None = None, title: str = "") -> Lesson:
-    """A TER lesson for one candidate and its references (the texts limited as every lesson's:
-    ``explainer.teach.lesson.MAX_LESSON_CHARS``); ValueError with a message for bad input."""
-    from explainer.teach.lesson import MAX_LESSON_CHARS
-    from explainer.ter import explain_ter
+# ------------------------------------------------------------------------------------------- the lesson
+class TerLesson(LessonFamily):
+    """TER's lesson: the steps above over its trace; the edit-distance and score exercises."""
 
-    total = len(candidate) + sum(len(x) for x in references)
-    if total > MAX_LESSON_CHARS:
-        raise ValueError(f"the texts have {total:,} characters together; a lesson takes at most "
-                         f"{MAX_LESSON_CHARS:,} (use the Explain page for longer texts)")
-    t = explain_ter(candidate, list(references), dialect=dialect, **dict(options or {})).to_dict()
-    return Lesson(title=title, candidate=candidate, references=list(references), steps=ter_steps(t),
-                  notes=[w["message"] for w in t["warnings"]])
+    name = "ter"
+    exercise_kinds = ("ter-edits", "ter-score")
+    kind_titles = {"ter-edits": "TER: the word edit distance", "ter-score": "TER: the score"}
+    # (kind, level) -> (the generated pair's kind, the step whose question is asked)
+    PLAN = {
+        ("ter-edits", "easy"): ("short", "ter-distance"), ("ter-edits", "medium"): ("reorder", "ter-distance"),
+        ("ter-edits", "hard"): ("missing4", "ter-distance"),
+        ("ter-score", "easy"): ("short", "ter-score"), ("ter-score", "medium"): ("missing4", "ter-score"),
+        ("ter-score", "hard"): ("reorder", "ter-score"),
+    }
+
+    def steps(self, trace: dict, focus: int | None = None) -> list[Step]:
+        return ter_steps(trace)
+
+    def summary(self, trace: dict) -> dict:
+        return {**super().summary(trace), "score": trace["score"], "shown": f"{trace['score']:.4f}"}
+
+    def warnings(self, trace: dict) -> list[str]:
+        return [w["message"] for w in trace.get("warnings", [])]
+
+    def case_variant(self, dialect, options):
+        return {**dict(options), "case_sensitive": False} if options.get("case_sensitive") else None
+
+    def case_setting(self) -> str:
+        return "case-insensitive (case_sensitive off)"
+
+    def exercise_source(self, options) -> str:
+        return "sacreBLEU's TER with its defaults"
+
+    def exercise(self, index, kind, level, rng, options):
+        from explainer.teach.pairs import Exercise, make_pair
+
+        pair_kind, step_id = self.PLAN[(kind, level)]
+        cand, refs = make_pair(pair_kind, level, rng)
+        step = next(s for s in ter_steps(self.trace(None, options, cand, refs)) if s.id == step_id)
+        return Exercise(index, kind, self.kind_titles[kind], cand, tuple(refs), step_id, None, step.question,
+                        family=self.label, metric_family=self.name, options=dict(options))
+
+
+LESSON = TerLesson()

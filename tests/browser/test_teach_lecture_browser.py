@@ -79,26 +79,6 @@ def _until(cond, timeout: float) -> float:
     raise AssertionError("timed out")
 
 
-def _present_links(page, app_url: str, query: str) -> dict[str, str]:
-    """The projector and presenter links the lesson's "Present" menu gives (the presenter's holds the room's
-    control key, which only the server can make), by view."""
-    from urllib.parse import urljoin
-
-    from tests.browser.conftest import wait_idle
-
-    page.goto(f"{app_url}/teach?{query}")
-    page.wait_for_selector(".tc-title")
-    wait_idle(page)
-    page.get_by_role("button", name="Present").click()
-    page.wait_for_selector('a[href*="view=presenter"]')
-    out = {}
-    for view in ("projector", "presenter"):
-        href = page.locator(f'a[href*="view={view}"]').first.get_attribute("href")
-        out[view] = urljoin(app_url + "/", href)
-    assert "key=" in out["presenter"] and "key=" not in out["projector"]
-    return out
-
-
 def test_a_lecture_with_pagedown_only_and_the_projector_following(browser, app_url):
     """The whole lecture driven from the presenter window (its link holds the room's control key) with PageDown
     only: every press moves one step, the projector window follows within a second (plus the server's own
@@ -106,6 +86,7 @@ def test_a_lecture_with_pagedown_only_and_the_projector_following(browser, app_u
     import time
 
     from tests.browser.conftest import SCREENSHOTS, wait_idle
+    from tests.browser.test_teach_room_browser import present_links
 
     ex = get_example("cat_mat")
     lesson = build_lesson(ex.candidate, list(ex.references), title=ex.title)
@@ -113,11 +94,12 @@ def test_a_lecture_with_pagedown_only_and_the_projector_following(browser, app_u
     ctx = browser.new_context(viewport={"width": 1024, "height": 768})
     ctx.set_default_timeout(60_000)
     try:
+        # the links as the page's Present menu gives them (only the server makes the room's control key)
+        proj_url, pres_url = present_links(ctx.new_page(), app_url, "example=cat_mat&step=1")
         proj, pres = ctx.new_page(), ctx.new_page()
-        links = _present_links(pres, app_url, "example=cat_mat&step=1")
-        pres.goto(links["presenter"])
+        pres.goto(pres_url)
         pres.wait_for_selector(".tc-title")
-        proj.goto(links["projector"])
+        proj.goto(proj_url)
         proj.wait_for_selector(".tc-title")
         wait_idle(proj)
         lags = []
@@ -180,22 +162,29 @@ def test_screenshots_for_the_docs(browser, app_url, width, height):
 
     from explainer.teach import build_lesson as build
     from tests.browser.conftest import wait_idle
+    from tests.browser.test_teach_room_browser import present_links
 
     cand = "the police arrested two men on friday after a robbery at a bank in the city"
     refs = ["police arrested two men after a robbery at a bank in the city centre on friday"]
     lesson = build(cand, refs)
     k = next(i for i, s in enumerate(lesson.steps) if s.id == "rouge-lcs-table") + 1
-    q = urllib.parse.urlencode({"candidate": cand, "ref": refs, "step": k}, doseq=True)
+    q = urllib.parse.urlencode({"candidate": cand, "ref": refs}, doseq=True)
     ctx = browser.new_context(viewport={"width": width, "height": height})
     ctx.set_default_timeout(60_000)
     try:
         page = ctx.new_page()
-        links = _present_links(page, app_url, q)
-        for view in ("projector", "presenter"):
-            page.goto(links[view].replace("step=1", f"step={k}"))
-            page.wait_for_selector(".tc-title")
-            wait_idle(page)
-            _docs_shot(page, f"teach-{view}-{width}x{height}.png")
+        proj_url, pres_url = present_links(page, app_url, q)
+        # the presenter opens the room at the LCS step (its link's step; the control key is the room's)
+        page.goto(pres_url.replace("step=1", f"step={k}"))
+        page.wait_for_selector('[data-testid="teach-presenter"]')
+        wait_idle(page)
+        proj = ctx.new_page()
+        proj.goto(proj_url)          # the projector joins the room where it is
+        proj.wait_for_selector(".tc-title")
+        wait_idle(proj)
+        assert f"step {k} of" in proj.locator(".tc-title").inner_text()
+        _docs_shot(proj, f"teach-projector-{width}x{height}.png")
+        _docs_shot(page, f"teach-presenter-{width}x{height}.png")
         page.goto(f"{app_url}/teach?example=cat_mat&demo=3")
         page.wait_for_selector('[data-testid="demo-lesson"]')
         wait_idle(page)

@@ -28,13 +28,14 @@ export default function (component) {
   const w = window;
   if (!w.__tchClicker) {
     const doc = Math.random().toString(36).slice(2, 12);
-    const st = w.__tchClicker = { doc: doc, seq: 0, moves: [], set: null };
+    const st = w.__tchClicker = { doc: doc, seq: 0, moves: [], set: null, blank: false };
     const FWD = new Set(["PageDown", " ", "ArrowDown", "ArrowRight"]);
     const BACK = new Set(["PageUp", "ArrowUp", "ArrowLeft"]);
+    const BLANK = new Set(["b", "B", "."]);   // what clickers send for "blank screen": a move of 0
     w.addEventListener("keydown", (e) => {
-      if (!st.set || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-      const d = FWD.has(e.key) ? 1 : BACK.has(e.key) ? -1 : 0;
-      if (!d) return;
+      if (!st.set || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey && !BLANK.has(e.key)) return;
+      const d = FWD.has(e.key) ? 1 : BACK.has(e.key) ? -1 : BLANK.has(e.key) && st.blank ? 0 : null;
+      if (d === null) return;
       const t = e.target;
       if (t && t.closest && (t.isContentEditable || t.closest(
           'input,textarea,select,[role="slider"],[role="combobox"],[role="listbox"],[role="menu"],[role="dialog"]')))
@@ -48,6 +49,7 @@ export default function (component) {
     }, { capture: true });
   }
   w.__tchClicker.set = setStateValue;
+  w.__tchClicker.blank = !!(component.data && component.data.blank);
   return () => { if (w.__tchClicker && w.__tchClicker.set === setStateValue) w.__tchClicker.set = null; };
 }
 """ % MAX_MOVES
@@ -62,18 +64,12 @@ def unseen_moves(got, seen: tuple[str, int] | None) -> tuple[list[int], tuple[st
         return [], seen
     doc, seq, moves = got.get("doc"), got.get("seq"), got.get("moves")
     if not (isinstance(doc, str) and len(doc) <= 16 and type(seq) is int and 0 < seq < 10**9
-            and isinstance(moves, list) and len(moves) <= MAX_MOVES and all(m in (1, -1) and type(m) is int
+            and isinstance(moves, list) and len(moves) <= MAX_MOVES and all(m in (1, -1, 0) and type(m) is int
                                                                             for m in moves)):
         return [], seen
     last = seen[1] if seen and seen[0] == doc else 0
     new = max(0, min(seq - last, len(moves)))
     return (moves[len(moves) - new:] if new else []), (doc, max(seq, last))
-
-
-def room_moved() -> None:
-    """Before the room's move is applied (the other window moved): it wins over a pending move of the keys."""
-    if "_tch_room_goto" in st.session_state:
-        st.session_state.pop(GOTO, None)
 
 
 def picked() -> None:
@@ -122,21 +118,26 @@ def forget() -> None:
         st.session_state.pop(k, None)
 
 
-def keys(n: int) -> None:
+def keys(n: int, *, blank: bool = False) -> None:
     """Mount the key counter for a lesson of ``n`` steps (in a hidden row: the page's CSS hides
-    ``.st-key-tch_keys_count``)."""
+    ``.st-key-tch_keys_count``); ``blank``: ``b`` (what clickers send) blanks the projector (the presenter's)."""
     def pressed() -> None:
         ss = st.session_state
         moves, ss[SEEN] = unseen_moves((ss.get(KEY) or {}).get("presses"), ss.get(SEEN))
         if not moves:
             return
-        ss[PRESSED] = True
         i = ss.get(GOTO)
         i = ps.shown("tch_step", 0) if i is None else i
+        moved = False
         for d in moves:
-            i = max(0, min(n - 1, i + d))
-        ss[GOTO] = i
+            if d == 0:
+                ss["tch_blank"] = not ss.get("tch_blank")
+                continue
+            i, moved = max(0, min(n - 1, i + d)), True
+        if moved:
+            ss[PRESSED] = True
+            ss[GOTO] = i
 
     with st.container(key="tch_keys_count", border=False):
-        _component(key=KEY, on_presses_change=pressed)
+        _component(key=KEY, data={"blank": blank}, on_presses_change=pressed)
 

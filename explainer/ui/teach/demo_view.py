@@ -28,20 +28,21 @@ def _lab_link(query: dict) -> str:
     return page + "?" + urlencode(query, doseq=True)
 
 
-def render() -> None:
-    """The demo step ``tch_demo`` (1-based; 0 = no demo)."""
+def render(*, controls: bool = True) -> None:
+    """The demo step ``tch_demo`` (1-based; 0 = no demo); ``controls``: its buttons (not on the projector)."""
     ss = st.session_state
     steps = demo_sequence(DEMO_BUDGET)
     n = len(steps)
     k = max(1, min(n, int(ss.get("tch_demo") or 1)))
     s = steps[k - 1]
-    with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_demo_nav"):
-        st.button("Previous", icon=":material/arrow_back:", key="tch_demo_prev", disabled=k == 1,
-                  on_click=_go, args=(-1, n), shortcut="PageUp")
-        st.button("Next", icon=":material/arrow_forward:", key="tch_demo_next", disabled=k == n,
-                  on_click=_go, args=(1, n), shortcut="PageDown")
-        st.button("End the demo", icon=":material/close:", key="tch_demo_end",
-                  on_click=lambda: ss.update(tch_demo=0))
+    if controls:
+        with st.container(horizontal=True, vertical_alignment="center", gap="small", key="tch_demo_nav"):
+            st.button("Previous", icon=":material/arrow_back:", key="tch_demo_prev", disabled=k == 1,
+                      on_click=_go, args=(-1, n), shortcut="PageUp")
+            st.button("Next", icon=":material/arrow_forward:", key="tch_demo_next", disabled=k == n,
+                      on_click=_go, args=(1, n), shortcut="PageDown")
+            st.button("End the demo", icon=":material/close:", key="tch_demo_end",
+                      on_click=lambda: ss.update(tch_demo=0))
     before = "Start" if s.id == "optimizer" else "Honest"   # the optimizer's start is no honest output
     rows = "".join(f"<tr><td>{escape(m)}</td><td class='n'>{escape(a)}</td><td class='n'>{escape(b)}</td></tr>"
                    for m, a, b in s.numbers)
@@ -54,4 +55,5 @@ def render() -> None:
          f'<div class="tc-lab">Gamed</div><div class="tc-box">{escape(s.candidate)}</div>'
          f'<table class="tt"><thead><tr><th>metric</th><th>{before.lower()}</th><th>gamed</th></tr></thead>'
          f"<tbody>{rows}</tbody></table></div>")
-    st.link_button("Run it live in the Gaming lab", _lab_link(s.lab_query), icon=":material/science:")
+    if controls:
+        st.link_button("Run it live in the Gaming lab", _lab_link(s.lab_query), icon=":material/science:")

@@ -6,8 +6,9 @@ zoom 125 % (a 1024x768 screen is then an 819x614 window) the page's rows keep th
 step's total row, LCS answer cell or final score and verdict went below the window (cat_mat's steps 4, 8 and 11 by
 69, 48 and 180 px). Here the browser measures the step and, when it does not fit or a total row or the LCS table's
 answer cell is out of sight (a long table scrolls in its box), sets its type smaller (everything in it is sized in
-em) until it does, down to :data:`MIN_SCALE` of its size; a step that fits keeps its size. It runs again whenever
-the step's content or the window changes.
+em) until it does, down to :data:`MIN_SCALE` of its size (on the projector, never below the size at which its smallest
+text is 16 px: ``data-min-px``); a step that fits keeps its size. It runs again whenever the step's content or the
+window changes.
 """
 from __future__ import annotations
 
@@ -57,7 +58,9 @@ export default function () {
     if (over(box)) {
       // at most down to MIN of the step's own size: of the size before the text-size control's zoom (--tzoom)
       const zoom = parseFloat(getComputedStyle(box).getPropertyValue("--tzoom")) || 1;
-      let lo = MIN / Math.max(zoom, 1), hi = 1;
+      // a projector's step keeps its smallest text at 16 px: its type is never set below data-min-px
+      const floor = (parseFloat(box.dataset.minPx) || 0) / base;
+      let lo = Math.min(1, Math.max(MIN / Math.max(zoom, 1), floor)), hi = 1;
       for (let k = 0; k < 7; k++) {
         const mid = (lo + hi) / 2;
         box.style.fontSize = (base * mid) + "px";

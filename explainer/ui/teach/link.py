@@ -20,6 +20,7 @@ from explainer.examples import EXAMPLES, get_example
 from explainer.options import OptionSpec
 from explainer.teach.demo import DEMO_IDS
 from explainer.teach.exercises import LEVELS, MAX_SEED, MAX_SET
+from explainer.teach.families import DEFAULT_LECTURE, lesson_family, lesson_names, read_lecture
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT, Field
@@ -32,12 +33,13 @@ MODES = {"walk": "Walkthrough", "student": "Student", "practice": "Exercise set"
 VIEWS = {"projector": "Projector", "presenter": "Presenter"}
 SOURCES = {"example": "Worked example", "preset": "Gaming-lab preset", "text": "Your own text"}
 NOT_IN_LINK = "not-in-link"
-MAX_ORDER = 10   # the largest maximum n-gram order a BLEU dialect takes (``order`` is bounded by the settings' own)
+MAX_ORDER = 10   # the largest order a lesson follows (``order`` is bounded by the settings' own)
 #: the step's text size (``zoom`` in the link, percent of its own): the presentation mode's zoom control; the
 #: browser makes a step that no longer fits smaller again (explainer.ui.teach.fitter), so a larger size reflows it
 ZOOMS = ("75", "100", "125", "150", "175", "200")
+MAX_CELLS = 25 * 25   # the LCS table's cells filled one by one (a larger table is shown sampled, at once)
 MAX_STEPS = 100  # more than any lesson has (``step`` is bounded by the lesson's own number of steps)
-ORDER_WHAT = "an n-gram order of these BLEU settings (0 = automatic, up to their maximum order)"
+ORDER_WHAT = "an order the lesson can follow with these settings (0 = automatic, up to their maximum order)"
 # the Explain page's own view parameters: a link made there and edited to ``teach`` may carry them
 _EXPLAIN_VIEW_PARAMS = ("ngram", "colour", "rouge_ref")
 
@@ -51,9 +53,9 @@ def preset_default_variant(pid: str) -> int:
     return 1 if len(PRESETS[pid].variants) > 1 else 0
 
 
-#: what a lesson teaches (``metric`` in the link): the BLEU and ROUGE walkthrough, or chrF's (issue 23)
-LESSON_METRICS = {"bleu-rouge": "BLEU & ROUGE", "chrf": "chrF (sacreBLEU chrF2)",
-                  "chrf++": "chrF++ (sacreBLEU chrF2++)"}
+#: the lesson value of a link is at most this long (every registered family's name, comma-separated, fits)
+MAX_LECTURE_CHARS = 200
+LECTURE_WHAT = "a comma-separated list of lessons"
 
 
 def _spec(name: str, type_: str, default: Any, **kw) -> OptionSpec:
@@ -62,7 +64,9 @@ def _spec(name: str, type_: str, default: Any, **kw) -> OptionSpec:
 
 PAGE = ps.Page("teach", (
     Field(_spec("mode", "choice", "walk", choices=tuple(MODES)), "tch_mode", label="View"),
-    Field(_spec("metric", "choice", "bleu-rouge", choices=tuple(LESSON_METRICS)), "tch_metric", label="Lesson of"),
+    # the lecture's families, in order (``bleu,rouge,chrf,ter``; earlier versions' ``bleu-rouge`` and ``chrf++`` still
+    # open): read by :func:`_read_lecture` (session key ``tch_lecture``, a list of family names)
+    Field(_spec("metric", "text", "", max=MAX_LECTURE_CHARS), what=LECTURE_WHAT, label="Lesson of"),
     Field(_spec("example", "choice", DEFAULT_EXAMPLE, choices=tuple(e.id for e in EXAMPLES)), "tch_example",
           what="a known example", label="Worked example"),
     Field(_spec("preset", "choice", None, choices=tuple(preset_ids())), what="a gaming-lab preset with one "
@@ -81,13 +85,21 @@ PAGE = ps.Page("teach", (
           label="n-gram order followed in steps 2–4"),
     Field(_spec("demo", "int", 0, min=0, max=len(DEMO_IDS)), "tch_demo", what="a step of the demo (0 = none)",
           label="Demo step"),
+    # what the class sees besides the step (a presenter's room carries them): the blank screen, and how many cells
+    # of the LCS table are filled (-1: all of them)
+    Field(_spec("blank", "bool", False), "tch_blank", label="Blank screen"),
+    Field(_spec("cells", "int", -1, min=-1, max=MAX_CELLS), "tch_cells", what="a number of LCS table cells",
+          label="Cells filled"),
     Field(_spec("level", "choice", "easy", choices=tuple(LEVELS)), "tch_level", label="Level"),
     Field(_spec("seed", "int", 1, min=0, max=MAX_SEED), "tch_seed", what="a seed", label="Seed"),
     Field(_spec("n", "int", 6, min=1, max=MAX_SET), "tch_n", what="a number of exercises", label="Exercises"),
     Field(_spec("item", "int", 0, min=0, max=MAX_SET), "tch_item", base=1, what="an exercise number",
           label="Exercise"),
-    # the exercise set's progress (a reload keeps it): one character per exercise, "-" or the points it got
-    Field(_spec("done", "text", "", max=MAX_SET), what="the exercises' progress", label="Progress"),
+    # the progress of an exercise set or the student view (a reload keeps it): one character per exercise or
+    # question, "-" or the points it got; ``sig``: its keyed checksum (explainer.teach.results), so that a score
+    # edited by hand does not read back
+    Field(_spec("done", "text", "", max=MAX_STEPS), what="the exercises' progress", label="Progress"),
+    Field(_spec("sig", "text", "", max=64), what="the progress' checksum", label="Checksum"),
 ), known=lambda: ms.settings_params() | set(_EXPLAIN_VIEW_PARAMS) | {"room", "key"})
 
 
@@ -195,69 +207,114 @@ def _put_source(src: _Source) -> None:
         ss[f"tch_ref_{i}"] = refs[i] if i < len(refs) else ""
 
 
-def max_order(settings: MetricSettings) -> int:
-    """The maximum n-gram order of the BLEU settings (the dialect's own rule: sacreBLEU's max_ngram_order,
-    NLTK's number of weights …); invalid settings (the lesson says why): the largest any dialect takes."""
-    from explainer.bleu.registry import get_dialect
+def lecture() -> tuple[str, ...]:
+    """The lecture's families (session ``tch_lecture``), in the registry's order; the default when none."""
+    chosen = st.session_state.get("tch_lecture") or ()
+    names = tuple(n for n in lesson_names() if n in chosen)
+    return names or DEFAULT_LECTURE
 
-    try:
-        return min(MAX_ORDER, get_dialect(settings["bleu"].dialect, **dict(settings["bleu"].options)).max_order)
-    except (ValueError, TypeError, KeyError):
-        return MAX_ORDER
+
+def max_focus(settings: MetricSettings, names: tuple[str, ...] | None = None) -> int:
+    """The highest order the lecture's families can follow with these settings (BLEU: its maximum n-gram order,
+    chrF: its character orders …; each family's own rule); 0 when none follows an order."""
+    names = lecture() if names is None else names
+    return max((lesson_family(n).max_focus(settings[n].dialect, settings[n].options) for n in names), default=0)
+
+
+def _read_lecture(raw: str, settings: MetricSettings, warns: list[str]) -> MetricSettings:
+    """The link's lesson value into ``tch_lecture``; an earlier version's value may imply options (``chrf++``: chrF
+    with word n-grams), put into the settings."""
+    names, implied, bad = read_lecture(raw or None)
+    if bad:
+        warns.append(f"“metric={ps.show(raw)}” names no lesson ({', '.join(map(ps.show, bad))}); the lessons are "
+                     f"{', '.join(lesson_names())}.")
+    st.session_state["tch_lecture"] = list(names)
+    for fam, opts in implied.items():
+        settings = settings.replace(settings[fam].replace(**opts))
+    return settings
 
 
 def load_from_url() -> None:
     """A link defines the page on the first run of a session and whenever it differs from what the page last
     wrote (another link followed in the same tab); otherwise the widgets keep their values."""
-    params, keep_settings = PAGE.link(is_rerun=lambda: "tch_source" in st.session_state)
-    if params is None:
-        return
+    from explainer.ui.teach.presenting import ROOM_LOAD
+
+    pending = st.session_state.pop(ROOM_LOAD, None)   # the room moved: the projector shows its state
+    if pending is not None:
+        params, keep_settings = pending, False
+    else:
+        params, keep_settings = PAGE.link(is_rerun=lambda: "tch_source" in st.session_state)
+        if params is None:
+            return
     warns: list[str] = []
+    if pending is None:
+        params = _joined_room(params, warns)
     values = PAGE.read(params, warns)
     src = _source(params, values, warns)
-    settings = _link_settings(params, src, keep_settings, warns)
+    settings = _read_lecture(values["metric"], _link_settings(params, src, keep_settings, warns), warns)
     _read_room(params, values, warns)
     PAGE.seed(values)
+    st.session_state["_tch_cells_link"] = values["cells"]   # for the LCS step's slider
     _put_source(src)
     ms.put_settings(settings)
     raw_order = st.session_state.pop("_ps_late:tch_order", None)
     order = 0
     if raw_order is not None:
-        n_max = max_order(settings)
+        n_max = max_focus(settings, lecture())
         order, w = PAGE["order"].decode(raw_order, lo=0, hi=n_max, default=0)
         warns += [w] if w else []
     st.session_state["tch_order"] = order
     st.session_state["tch_step"] = 0
-    _read_progress(values["done"], warns)
+    _read_progress(values["done"], values["sig"], warns)
     PAGE.loaded(warns)
 
 
 PROGRESS = re.compile(r"[-0-9]*")
+#: session: (done, checksum) of the view shown, for the page's link (the exercise set and the student view set it)
+LINK_PROGRESS = "_tch_link_progress"
 
 
-def _read_progress(raw: str, warns: list[str]) -> None:
-    """``done``: the points of the set's exercises answered so far (restored by the exercise set's view)."""
+def _read_progress(raw: str, sig: str, warns: list[str]) -> None:
+    """``done`` and ``sig``: the points of the exercises (or questions) answered so far and their checksum
+    (restored by the exercise set's view or the student view, which check the checksum)."""
     st.session_state.pop("_tch_done_link", None)
+    st.session_state.pop(LINK_PROGRESS, None)
     if not raw:
         return
     if not PROGRESS.fullmatch(raw):
         warns.append(f"“done={ps.show(raw)}” is not the exercises' progress (one character per exercise: - or "
                      "its points); starting the set afresh.")
         return
-    st.session_state["_tch_done_link"] = raw
+    st.session_state["_tch_done_link"] = (raw, sig)
 
 
-def progress(answers: dict, n: int) -> str:
-    """The ``done`` parameter for ``answers`` (exercise index -> {"points": …}) of a set of ``n``."""
-    return "".join(str(answers[k]["points"]) if k in answers else "-" for k in range(n)).rstrip("-")
+def _joined_room(params: dict, warns: list[str]) -> dict:
+    """A window of a room without its control key (a projector) shows the room as it is, not its own link's step
+    or lesson: a projector opened late joins the lecture where it is (and never moves it back)."""
+    from explainer.ui.teach.present import current, may_control, valid_room
+    from explainer.ui.teach.presenting import joined
+
+    room = valid_room(ps.first(params, "room"))
+    if room is None or may_control(room, ps.first(params, "key")):
+        return params
+    got = current(room)
+    if got is None:
+        return params
+    if ps.first(params, "view") == "presenter":
+        warns.append(NO_KEY)
+    st.session_state["_tch_room_seen"] = (room, got["version"])
+    return joined(room, got["state"])
+
+
+NO_KEY = ("This presenter link has no valid control key for its room, so this window shows the lesson as the "
+          "projector does and follows the room; only the presenter's own link moves it.")
 
 
 def _read_room(params, values: dict, warns: list[str]) -> None:
     """``room``: the presenting channel of the projector and presenter windows (16 hex digits, else dropped);
     ``key``: the room's control key (the presenter's link). Without the right key a window is a viewer: a
-    presenter link shows the projector's view, and a viewer opens at the room's step, not its link's (``values``:
-    the link's, before they are seeded)."""
-    from explainer.ui.teach.present import current, may_control, valid_room
+    presenter link shows the projector's view (``values``: the link's, before they are seeded)."""
+    from explainer.ui.teach.present import may_control, valid_room
 
     ss = st.session_state
     raw = ps.first(params, "room")
@@ -269,15 +326,8 @@ def _read_room(params, values: dict, warns: list[str]) -> None:
     ss["tch_room_key"] = key if may_control(room, key) else None
     if values["view"] == "presenter" and room is not None and ss["tch_room_key"] is None:
         values["view"] = "projector"
-        warns.append("This presenter link has no valid control key for its room, so this window shows the lesson "
-                     "as the projector does and follows the room; only the presenter's own link moves it.")
+        warns.append(NO_KEY)
     ss["tch_room"] = room
-    for k in ("_tch_room_seen", "_tch_room_step"):
-        ss.pop(k, None)
-    got = current(room) if room is not None and ss["tch_room_key"] is None else None
-    if got is not None:
-        values["step"] = str(got["step"] + 1)
-        ss["_tch_room_seen"], ss["_tch_room_step"] = got["version"], got["step"]
 
 
 def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None) -> dict:
@@ -287,13 +337,13 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
     src = ss.get("tch_source", "example")
     full = ms.settings_to_params(settings)
     full.pop("rouge_types", None)   # not a setting of a lesson
-    metric = ss.get("tch_metric") if ss.get("tch_metric") in LESSON_METRICS else "bleu-rouge"
+    names = lecture()
+    metric = "" if names == DEFAULT_LECTURE else ",".join(names)
     values: dict[str, Any] = {"mode": mode, "demo": int(ss.get("tch_demo") or 0), "metric": metric}
     out: dict[str, Any] = {}
     if mode == "practice":
         values.update({k: ss.get(PAGE[k].key, PAGE[k].default) for k in ("seed", "level", "n", "item")})
-        key = (int(values["seed"]), values["level"] or "easy", int(values["n"]))
-        values["done"] = progress((ss.get("_tch_set_answers") or {}).get(key, {}), int(values["n"]))
+        values["done"], values["sig"] = ss.get(LINK_PROGRESS) or ("", "")
         # an exercise set's link names no source: it reads back on the default worked example, so the settings
         # are stated against that example's own, not the source's
         return {**_differing(full, "example", DEFAULT_EXAMPLE), **PAGE.params(values, always=("seed", "level", "n",
@@ -310,6 +360,12 @@ def query(settings: MetricSettings, texts, *, mode: str, step: int | None = None
         else:   # the link cannot carry them: this tab keeps them, the link says so
             values["text"] = NOT_IN_LINK
             ss["_tch_long_texts"] = (cand, list(refs))
+    if mode == "student":
+        values["done"], values["sig"] = ss.get(LINK_PROGRESS) or ("", "")
+    walk = mode == "walk"
+    cells = ss.get("tch_cells")
+    values.update(blank=bool(ss.get("tch_blank")) and walk,
+                  cells=cells if walk and isinstance(cells, int) and 0 <= cells <= MAX_CELLS else -1)
     values.update(step=step, order=ss.get("tch_order") or 0, notes=bool(ss.get("tch_notes")) and mode == "walk",
                   zoom=ss.get("tch_zoom") if mode == "walk" and ss.get("tch_zoom") in ZOOMS else "100")
     view = ss.get("tch_view") if mode == "walk" else None

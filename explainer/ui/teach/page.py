@@ -16,6 +16,7 @@ import streamlit as st
 
 from explainer.attacks.presets import PRESETS
 from explainer.examples import EXAMPLES, get_example
+from explainer.teach.families import DEFAULT_LECTURE, lesson_family, lesson_names
 from explainer.teach.lesson import MAX_LESSON_CHARS
 from explainer.teach.model import Lesson
 from explainer.ui import highlight as hl
@@ -23,18 +24,19 @@ from explainer.ui import pagestate as ps
 from explainer.ui import settings as ms
 from explainer.ui.pagestate import MAX_REFS, MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
-from explainer.ui.teach import clicker, demo_view, presenting
+from explainer.ui.teach import demo_view, fitter, presenting
 from explainer.ui.teach import teach_html as th
-from explainer.ui.teach.common import chrf_lesson_shared, html, shared_lesson
+from explainer.ui.teach.common import html, shared_lesson
 from explainer.ui.teach.link import (
     DEFAULT_EXAMPLE,
-    LESSON_METRICS,
+    LINK_PROGRESS,
     MODES,
     PAGE,
     SOURCES,
     ZOOMS,
+    lecture,
     load_from_url,
-    max_order,
+    max_focus,
     preset_default_variant,
     preset_ids,
     preset_params,
@@ -42,13 +44,16 @@ from explainer.ui.teach.link import (
     source_defaults,
 )
 from explainer.ui.teach.practice import practice
-from explainer.ui.teach.walkthrough import downloads, nav, step_body, student_step
+from explainer.ui.teach.walkthrough import (
+    case_buttons,
+    cells_slider,
+    downloads,
+    nav,
+    room_cells,
+    step_body,
+    student_step,
+)
 from explainer.ui.teach.walkthrough import title as title_
-
-# the LCS table's slider: the body gets the rest of the window.
-FIT_OFFSET = 218
-FIT_TITLE = 2.11
-SLIDER_HEIGHT = 90
 
 PAGE_CSS = """<style>
 .st-key-tch_keys,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys),
@@ -61,6 +66,7 @@ PAGE_CSS = """<style>
 .tc-title .fam{display:inline-block;font-size:.54em;border:2px solid currentColor;border-radius:.3em;
   padding:0 .4em;margin-right:.55em;vertical-align:middle;letter-spacing:.04em}
 .tc-title .num{font-weight:600;opacity:.75;font-size:.65em;margin-left:.4em}
+.tc-section{font-size:calc(var(--tcb) * .8);font-weight:600;opacity:.85;line-height:1.1;margin:0}
 .tc-box{border-left:.27em solid rgba(128,128,128,.6);background:rgba(128,128,128,.10);padding:.22em .54em;
   margin:.13em 0 .4em 0;white-space:pre-wrap;word-break:break-word;font-size:calc(var(--tcb) * .92)}
 .tc-lab{font-weight:700;font-size:calc(var(--tcb) * .82)}
@@ -76,14 +82,14 @@ PAGE_CSS = """<style>
 
 
 def _bound_order(n: int, warns: list[str]) -> None:
-    """The order followed stays within the settings' maximum order (a setting changed under it): the
-    automatic order otherwise, with a warning."""
+    """The order followed stays within the lecture's maximum order (a setting changed under it): the automatic
+    order otherwise, with a warning."""
     ss = st.session_state
     order = ss.get("tch_order")
     if isinstance(order, int) and 0 <= order <= n:
         return
     if isinstance(order, int) and order > n:
-        warns.append(f"The n-gram order followed ({order}) is above the maximum order of these BLEU settings "
+        warns.append(f"The n-gram order followed ({order}) is above the maximum order of these settings "
                      f"({n}); following the automatic order.")
     ss["tch_order"] = 0
 
@@ -122,58 +128,73 @@ def _apply_preset_settings() -> None:
     ms.put_settings(preset.replace(preset["rouge"].replace(types=current["rouge"].options["types"])))
 
 
+def _lesson_label(name: str) -> str:
+    return lesson_family(name).label
+
+
 def _sidebar() -> tuple[MetricSettings, list[str]]:
-    """The lesson's source and the n-gram order followed, then the shared metric settings; returns those."""
+    """The lesson's families and source and the order followed, then the lecture families' metric settings;
+    returns those."""
     ss = st.session_state
     with st.sidebar:
         st.header("Lesson")
-        ps.choice("tch_metric", list(LESSON_METRICS), "bleu-rouge")
-        st.radio("Lesson of", list(LESSON_METRICS), key="tch_metric", format_func=LESSON_METRICS.get,
-                 help="chrF: the character n-gram F-score WMT prints beside BLEU (chrF++ adds word n-grams).")
-        st.radio("Teach from", list(SOURCES), key="tch_source", format_func=SOURCES.get, horizontal=False)
-        src = ss.get("tch_source", "example")
-        if src == "example":
-            titles = {e.id: e.title for e in EXAMPLES}
-            ss["_tch_prev_example"] = ps.choice("tch_example", list(titles), DEFAULT_EXAMPLE)
-            st.selectbox("Worked example", list(titles), key="tch_example", format_func=titles.get,
-                         on_change=_on_example)
-            st.caption(hl.md_escape(get_example(ss["tch_example"]).note))
-        elif src == "preset":
-            ids = preset_ids()
-            ss["_tch_prev_preset"] = ps.choice("tch_preset", ids, ids[0])
-            st.selectbox("Gaming-lab preset", ids, key="tch_preset", on_change=_on_preset,
-                         format_func=lambda p: f"{PRESETS[p].catalogue} · {PRESETS[p].title}")
-            p = PRESETS[ss["tch_preset"]]
-            ps.choice("tch_variant", range(len(p.variants)), preset_default_variant(p.id))
-            st.selectbox("Which output", list(range(len(p.variants))), key="tch_variant",
-                         on_change=_apply_preset_settings, format_func=lambda i: p.variants[i].label)
-            st.caption(hl.md_escape(p.lesson))
-        else:
-            st.text_area("Candidate", key="tch_cand", height=90, help="ROUGE-Lsum reads one sentence per line.")
-            n = ss.get("tch_nrefs", 1)
-            for i in range(n):
-                st.text_area(f"Reference {i + 1}", key=f"tch_ref_{i}", height=70)
-            c1, c2 = st.columns(2)
-            c1.button("Add reference", key="tch_add_ref", disabled=n >= MAX_REFS,
-                      on_click=lambda: ss.update(tch_nrefs=min(MAX_REFS, ss.get("tch_nrefs", 1) + 1)))
-            c2.button("Remove last", key="tch_rm_ref", disabled=n <= 1,
-                      on_click=lambda: ss.update(tch_nrefs=max(1, ss.get("tch_nrefs", 1) - 1)))
-            st.caption(f"At most {MAX_LESSON_CHARS:,} characters in all (longer texts: use the Explain page). "
-                       "Your text is not stored on the server; it lives in this page's URL (texts over "
-                       f"{MAX_URL_TEXT:,} characters in all: only in this tab).")
-        n_max = max_order(ms.current_settings(ss)[0])
+        names = lesson_names()
+        # in the registry's order (a lecture runs BLEU → ROUGE → chrF → TER), whatever order they were picked in
+        chosen = ss.get("tch_lecture") or ()
+        ss["tch_lecture"] = [n for n in names if n in chosen] or list(DEFAULT_LECTURE)
+        st.multiselect("Lesson of", list(names), key="tch_lecture", format_func=_lesson_label,
+                       help="Every metric's lesson; several run as one lecture, one section each, in this order: "
+                            + " → ".join(_lesson_label(n) for n in names) + ".")
+        _source_widgets()
+        lecture = tuple(n for n in names if n in (ss.get("tch_lecture") or ())) or DEFAULT_LECTURE
+        n_max = max_focus(ms.current_settings(ss)[0], lecture)
         order_warns: list[str] = []
         _bound_order(n_max, order_warns)
         ps.choice("tch_order", range(0, n_max + 1), 0)
-        st.selectbox("n-gram order followed in steps 2–4", list(range(0, n_max + 1)), key="tch_order",
+        whats = [lesson_family(n).focus_what for n in lecture if lesson_family(n).focus_what]
+        st.selectbox("Order followed", list(range(0, n_max + 1)), key="tch_order",
                      format_func=lambda n: "automatic (where clipping matters)" if n == 0 else f"{n}-grams",
-                     help="The BLEU walkthrough follows one order through the n-gram, counting and clipping "
-                          f"steps; automatic picks the lowest order where clipping removes a count. These BLEU "
-                          f"settings count up to {n_max}-grams. A chrF lesson follows the character n-grams of "
-                          "that order.")
-    settings, warns = ms.render_settings_sidebar(extras=False)
+                     disabled=n_max == 0,
+                     help="; ".join(whats).capitalize() + f" (up to {n_max} with these settings); automatic picks "
+                          "the lowest order where clipping removes a count." if whats else
+                          "None of these lessons follows an n-gram order.")
+    settings, warns = ms.render_settings_sidebar(extras=False, families=lecture)
     return settings, order_warns + warns
 
+
+def _source_widgets() -> None:
+    ss = st.session_state
+    st.radio("Teach from", list(SOURCES), key="tch_source", format_func=SOURCES.get, horizontal=False)
+    src = ss.get("tch_source", "example")
+    if src == "example":
+        titles = {e.id: e.title for e in EXAMPLES}
+        ss["_tch_prev_example"] = ps.choice("tch_example", list(titles), DEFAULT_EXAMPLE)
+        st.selectbox("Worked example", list(titles), key="tch_example", format_func=titles.get,
+                     on_change=_on_example)
+        st.caption(hl.md_escape(get_example(ss["tch_example"]).note))
+    elif src == "preset":
+        ids = preset_ids()
+        ss["_tch_prev_preset"] = ps.choice("tch_preset", ids, ids[0])
+        st.selectbox("Gaming-lab preset", ids, key="tch_preset", on_change=_on_preset,
+                     format_func=lambda p: f"{PRESETS[p].catalogue} · {PRESETS[p].title}")
+        p = PRESETS[ss["tch_preset"]]
+        ps.choice("tch_variant", range(len(p.variants)), preset_default_variant(p.id))
+        st.selectbox("Which output", list(range(len(p.variants))), key="tch_variant",
+                     on_change=_apply_preset_settings, format_func=lambda i: p.variants[i].label)
+        st.caption(hl.md_escape(p.lesson))
+    else:
+        st.text_area("Candidate", key="tch_cand", height=90, help="ROUGE-Lsum reads one sentence per line.")
+        n = ss.get("tch_nrefs", 1)
+        for i in range(n):
+            st.text_area(f"Reference {i + 1}", key=f"tch_ref_{i}", height=70)
+        c1, c2 = st.columns(2)
+        c1.button("Add reference", key="tch_add_ref", disabled=n >= MAX_REFS,
+                  on_click=lambda: ss.update(tch_nrefs=min(MAX_REFS, ss.get("tch_nrefs", 1) + 1)))
+        c2.button("Remove last", key="tch_rm_ref", disabled=n <= 1,
+                  on_click=lambda: ss.update(tch_nrefs=max(1, ss.get("tch_nrefs", 1) - 1)))
+        st.caption(f"At most {MAX_LESSON_CHARS:,} characters in all (longer texts: use the Explain page). "
+                   "Your text is not stored on the server; it lives in this page's URL (texts over "
+                   f"{MAX_URL_TEXT:,} characters in all: only in this tab).")
 
 
 # ------------------------------------------------------------------------------------------- the lesson
@@ -199,11 +220,10 @@ def _lesson(cand: str, refs: list[str], settings: MetricSettings, title: str) ->
     ss = st.session_state
     # a worked example's printed numbers are compared at their steps
     claims = ()
-    if ss.get("tch_metric") in ("chrf", "chrf++"):
-        return chrf_lesson_shared(cand, refs, settings, title, ss["tch_metric"], int(ss.get("tch_order") or 0))
     if ss.get("tch_source", "example") == "example":
         claims = get_example(ss.get("tch_example") or DEFAULT_EXAMPLE).claims
-    return shared_lesson(cand, refs, settings, order=int(ss.get("tch_order") or 0), title=title, claims=claims)
+    return shared_lesson(cand, refs, settings, names=lecture(), order=int(ss.get("tch_order") or 0), title=title,
+                         claims=claims)
 
 
 def _input_problem(cand: str, refs: list[str]) -> str | None:
@@ -239,43 +259,60 @@ def render() -> None:
     load_from_url()
     PAGE.warnings()
     ss = st.session_state
+    ss.pop(LINK_PROGRESS, None)   # the view shown sets it again (the exercise set's or the student's answers)
     html(f"<style>{th.TEACH_CSS}</style>" + PAGE_CSS)
-    settings, warns = _sidebar()
+    mode = ss.get("tch_mode") or "walk"
+    view = ss.get("tch_view") if mode == "walk" else None
+    if view == "projector":
+        # no control at all: the room sets everything the projector shows (no widget takes the clicker's keys)
+        html(presenting.PROJECTOR_CSS + (presenting.blank_html() if ss.get("tch_blank") else ""))
+        settings, warns = ms.current_settings()
+    else:
+        settings, warns = _sidebar()
     for w in warns:
         st.warning(hl.md_escape(w))
-    mode = ss.get("tch_mode") or "walk"
+    if mode == "walk":
+        ss.pop("_tch_done_link", None)   # answers kept in a link belong to the student view or the exercise set
     cand, refs, title, source = _texts()
     lesson, problem = None, None
     if mode != "practice":
         problem = _input_problem(cand, refs)
         if problem is None:
             refs = [r for r in refs if r != ""]
-            with st.spinner("Computing BLEU and ROUGE step by step…"):
+            with st.spinner("Computing the lesson step by step…"):
                 lesson = _lesson(cand, refs, settings, title)
     # own texts over what a link carries: no link (said here and in the handouts)
     no_link = _link_chars(cand, refs) if mode != "practice" and ss.get("tch_source") == "text" else None
     if no_link:
         st.warning(hl.md_escape(_no_link_warning(no_link)), icon=":material/link_off:")
-    _head(lesson, settings, source, (cand, refs), title, mode, no_link)
+    if view != "projector":
+        _head(lesson, settings, source, (cand, refs), title, mode, no_link)
+    step = _body(lesson, problem, mode, view)
+    q = query(settings, (cand, refs), mode=mode, step=step)
+    PAGE.write(q)
+    if view:
+        presenting.sync(q)
+
+
+def _body(lesson, problem, mode: str, view: str | None) -> int | None:
+    """The demo, the exercise set, or the lesson's step; the step shown (None: no step)."""
+    ss = st.session_state
     if ss.get("tch_demo"):
-        demo_view.render()
-        PAGE.write(query(settings, (cand, refs), mode=mode))
-        return
+        if view == "presenter":
+            presenting.blank_control()
+        demo_view.render(controls=view != "projector")
+        return None
     if mode == "practice":
         practice()
-        PAGE.write(query(settings, (cand, refs), mode=mode))
-        return
+        return None
     if problem:
         st.warning(hl.md_escape(problem), icon=":material/edit_note:")
-        PAGE.write(query(settings, (cand, refs), mode=mode))
-        return
+        return None
     for note in lesson.notes:
         st.error(hl.md_escape(note))
     if not lesson.steps:
-        PAGE.write(query(settings, (cand, refs), mode=mode))
-        return
-    i = _walk(lesson, mode)
-    PAGE.write(query(settings, (cand, refs), mode=mode, step=i))
+        return None
+    return _walk(lesson, mode, view)
 
 
 def _head(lesson, settings, source, texts, title, mode, no_link) -> None:
@@ -301,30 +338,37 @@ def _head(lesson, settings, source, texts, title, mode, no_link) -> None:
                    "Fresh exercises: predict the number, then check it.")
 
 
-def _walk(lesson: Lesson, mode: str) -> int:
+def _walk(lesson: Lesson, mode: str, view: str | None) -> int:
     """The walkthrough or the student view of one step (projector / presenter when presenting); the step."""
     ss = st.session_state
-    view = ss.get("tch_view") if mode == "walk" else None
     if view == "projector":
-        html(presenting.PROJECTOR_CSS)
-    elif view == "presenter":
+        i = PAGE.settle("step", 0, len(lesson.steps) - 1, 0)
+        _zoom()
+        title_(lesson, i)
+        step_body(lesson, i, notes=False, fit_window=True, projector=True, upto=room_cells(lesson, i))
+        fitter.mount()
+        return i
+    if view == "presenter":
         html(presenting.PRESENTER_CSS)
-    clicker.room_moved()
-    presenting.apply_pending()
-    i = nav(lesson, mode)
-    n = len(lesson.steps)
-    if mode == "walk":   # the text-size control (a rule, not the step's own style: the fitter sets that one)
-        zoom = ss.get("tch_zoom") if ss.get("tch_zoom") in ZOOMS else "100"
-        html(f"<style>.tc-fit{{--tzoom:{int(zoom) / 100:g};font-size:calc(var(--tcb) * var(--tzoom))}}</style>")
-    title_(lesson, i)
+    i = nav(lesson, mode, presenter=view == "presenter")
+    if mode == "walk":
+        _zoom()
     if mode == "student":
+        title_(lesson, i)
         student_step(lesson, i)
     elif view == "presenter":
-        presenting.presenter_panel(lesson, i)
+        title_(lesson, i)
+        upto = cells_slider(lesson, i)
+        presenting.presenter_panel(lesson, i, upto=upto, blank=bool(ss.get("tch_blank")))
+        case_buttons(lesson.steps[i])
     else:
-        step_body(lesson, i, notes=bool(ss.get("tch_notes")) and view is None, fit_window=True,
-                  projector=view == "projector")
-    if view:
-        # last on the page: the poll fragment's own reruns can then never displace the step's elements
-        presenting.sync(i, n)
+        title_(lesson, i)
+        step_body(lesson, i, notes=bool(ss.get("tch_notes")), fit_window=True, upto=cells_slider(lesson, i))
     return i
+
+
+def _zoom() -> None:
+    """The text-size control (a rule, not the step's own style: the fitter sets that one)."""
+    ss = st.session_state
+    zoom = ss.get("tch_zoom") if ss.get("tch_zoom") in ZOOMS else "100"
+    html(f"<style>.tc-fit{{--tzoom:{int(zoom) / 100:g};font-size:calc(var(--tcb) * var(--tzoom))}}</style>")

@@ -42,7 +42,7 @@ TEACH_CSS = """
 .tc{font-size:1.22rem;line-height:1.45}
 .tc p{font-size:inherit;margin:.2em 0 .37em 0}
 .tc .tp-key{font-weight:700;border-left:.29em solid #0072B2;padding-left:.5em}
-.tc .tp-note{font-size:.754em;opacity:.85}
+.tc .tp-note{font-size:.82em;opacity:.85}
 .tc .trow{margin:.12em 0 .25em 0}
 .tc .trow-h{font-weight:700;font-size:.82em}
 .tc .trow-h .trow-n{font-weight:400;opacity:.8;margin-left:.5em}
@@ -50,7 +50,8 @@ TEACH_CSS = """
 .tc .tk{display:inline-flex;flex-direction:column;align-items:center;border:2px solid rgba(128,128,128,.55);
   border-radius:.29em;padding:0 .37em;min-width:1.31em;line-height:1.2;white-space:pre}
 .tc .tk-t{font-size:.967em;font-weight:600}
-.tc .tk-l{font-size:.59em;opacity:.85;min-height:1.18em;line-height:1}
+.tc .tk-l{font-size:.82em;opacity:.85;min-height:1em;line-height:1}
+.tc .tks:not(:has(.tk-l:not(:empty))) .tk-l{display:none}
 .tc .tk-match{border-color:#0072B2;background:rgba(0,114,178,.18)}
 .tc .tk-clip{border:2px dashed #D55E00;background:rgba(213,94,0,.12)}
 .tc .tk-clip .tk-t{text-decoration:line-through;text-decoration-color:#D55E00;text-decoration-thickness:3px}
@@ -65,10 +66,10 @@ TEACH_CSS = """
 .tc table.tt tr.em td{background:rgba(230,159,0,.22);font-weight:700}
 .tc table.tt tr.em td:first-child::before{content:"▶ ";color:#B35E00}
 .tc table.tt tr.tot td{font-weight:700;border-top:3px solid currentColor}
-.tc .tcap{font-size:.72em;opacity:.85;margin-top:.1em}
+.tc .tcap{font-size:.82em;opacity:.85;margin-top:.1em}
 .tc .tf{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:.885em;white-space:pre-wrap;
   background:rgba(128,128,128,.12);border-radius:.32em;padding:.32em .56em;margin:.32em 0}
-.tc .tres{font-size:1.393em;font-weight:800;margin:.18em .94em .18em 0;display:inline-block}
+.tc .tres{font-size:1.45em;font-weight:800;margin:.18em .94em .18em 0;display:inline-block}
 .tc .tres .tres-v{border:3px solid #0072B2;border-radius:.24em;padding:0 .29em;margin-left:.24em}
 .tc svg{max-width:100%;height:auto;display:block}
 .tc img.tchart{width:30em;max-width:100%;height:auto;display:block;border-radius:.29em;
@@ -87,12 +88,12 @@ TEACH_CSS = """
 .tc .tnotes{border:2px solid #CC79A7;border-radius:.33em;padding:.29em .57em;margin:.33em 0;font-size:.836em}
 .tc .tnotes b{color:inherit}
 .tc .task{border:2px solid #0072B2;border-radius:.33em;padding:.29em .57em;margin:.33em 0}
-.tc .task .thint{font-size:.738em;opacity:.85}
+.tc .task .thint{font-size:.82em;opacity:.85}
 .tc .tclaim{border:3px solid #D55E00;border-radius:.33em;padding:.12em .5em;margin:.25em 0;font-weight:600;
   background:rgba(213,94,0,.08);font-size:.92em;line-height:1.3}
 .tc .tclaim-l{padding:.04em 0}
 .tc .tclaim table{border-collapse:collapse}
-.tc .tclaim th{text-align:left;font-weight:700;font-size:.85em;padding:0 1em 0 0}
+.tc .tclaim th{text-align:left;font-weight:700;font-size:.9em;padding:0 1em 0 0}
 .tc .tclaim td{padding:0 1em 0 0;vertical-align:top}
 .tc .tclaim-yes{border-color:#009E73;background:rgba(0,158,115,.08)}
 .tc .tclaim-na{border-style:dashed;border-color:rgba(128,128,128,.8);background:none}
@@ -101,47 +102,31 @@ TEACH_CSS = """
 .tc .tok-no{color:#B03A00;font-weight:800}
 .tc-fit{display:flex;flex-direction:column;overflow:visible}
 .tc-fit>*{flex:0 0 auto}
-.tc-fit>.tscroll{max-height:none}
-.tc-fit>.tscroll-long{flex:0 1 auto;min-height:5.7em}
-.tc-fit>img.tchart{flex:0 1 auto;height:11.1em;min-height:6.15em;width:auto;max-width:100%;object-fit:contain;
-  object-position:left top;align-self:flex-start}
+.tc-fit .tscroll,.tc-fit>.tscroll-long,.tc-fit>.tlcs,.tc-fit .tks{max-height:none;overflow:visible}
+.tc-fit img.tchart{flex:0 0 auto;height:auto;max-width:100%;object-fit:contain;object-position:left top;
+  align-self:flex-start}
 .tc-fit>.tsplit{display:flex;flex-wrap:wrap;align-items:flex-start;gap:.25em 1.2em}
-.tc-fit>.tsplit>table.tt{flex:0 0 auto;font-size:.8em}
+.tc-fit>.tsplit>table.tt{flex:0 0 auto;font-size:.84em}
 .tc-fit>.tsplit>table.tt th,.tc-fit>.tsplit>table.tt td{padding:.05em .3em}
-.tc-fit>.tsplit>table.tt th:first-child:nth-last-child(n+5)~th{width:1px}
+.tc-fit table.tt th{white-space:nowrap}
 .tc-fit>.tsplit>table.tt td{white-space:nowrap}
 .tc-fit>.trows{display:flex;flex-wrap:wrap;column-gap:1.6em}
 .tc-fit>.trows>.trow{flex:0 1 auto;min-width:0;max-width:100%}
 .tc-fit .tgrid tr:first-child th{writing-mode:vertical-rl;text-align:left;vertical-align:bottom;padding:.2em 0;
   height:auto}
 .tc-fit>.tside{display:flex;flex-wrap:wrap;align-items:flex-start;gap:.3em 1em}
-.tc-fit>.tside>img.tchart{flex:0 1 auto;width:30em;max-width:50%;height:auto}
+.tc-fit>.tside>img.tchart{flex:0 0 auto;max-width:100%;height:auto}
 .tc-fit>.tside>.tside-r{flex:1 1 15em;min-width:0}
-.tc-fit>.tside>.tside-r>.tclaim{font-size:.82em}
-.tc-fit>.tlcs{flex:0 1 auto;min-height:5.7em;display:flex;flex-wrap:wrap;align-items:flex-start;gap:.4em 1.2em;
-  overflow:auto}
+.tc-fit>.tlcs{flex:0 0 auto;display:flex;flex-wrap:wrap;align-items:flex-start;gap:.4em 1.2em}
 .tc-fit>.tlcs>.tgrid{flex:0 0 auto}
 .tc-fit>.tlcs>.tlcs-side{flex:1 1 14em;min-width:14em}
 .tc-fit .tgrid-wide td,.tc-fit .tgrid-wide th{min-width:1.45em;padding:0 .08em}
-/* a long text's tables scroll in their box: the total row and the LCS answer (the last row and column) stay in
-   sight, on the page's background (--tbg) so that what scrolls under them does not show through */
-.tc-fit .tscroll-long table.tt tr.tot td,.tc-fit .tgrid tr:last-child>*,.tc-fit .tgrid tr>:last-child,
-.tc-fit .tgrid tr:first-child>*{position:sticky;z-index:1;background-color:var(--tbg,#fff)!important;
-  background-image:linear-gradient(var(--tint,transparent),var(--tint,transparent))}
-.tc-fit .tscroll-long table.tt tr.tot td,.tc-fit .tgrid tr:last-child>*{bottom:0}
-.tc-fit .tgrid tr>:last-child{right:0}
-.tc-fit .tgrid tr:first-child>*{top:0}
-.tc-fit .tgrid tr:last-child>td.pz{opacity:1}
-.tc-fit .tgrid tr:last-child>:last-child,.tc-fit .tgrid tr:first-child>:last-child{z-index:2}
-.tc-fit .tgrid th{--tint:rgba(128,128,128,.16)}
-.tc-fit .tgrid td.path{--tint:rgba(0,158,115,.30)}
-.tc-fit .tgrid td.src{--tint:rgba(230,159,0,.28)}
-.tc-fit .tscroll-long table.tt tr.tot td{border-top:3px solid currentColor;box-shadow:0 -1px 0 rgba(128,128,128,.55)}
-.tc-dense .tk-t{font-size:.803em}
+.tc-fit .tgrid td,.tc-fit .tgrid th{height:1.25em;line-height:1.15}
+.tc-dense .tk-t{font-size:.84em}
 .tc-dense .tk{padding:0 .25em;border-width:1.5px}
 .tc-dense .tks{gap:.16em .2em}
-.tc-dense .tk-l{font-size:.541em;min-height:1.14em}
-.tc .xp-cp{font-family:monospace;font-size:.75em;border:1px solid currentColor;border-radius:.2em;padding:0 .15em}
+.tc-dense .tk-l{font-size:.82em;min-height:1em}
+.tc .xp-cp{font-family:monospace;font-size:.82em;border:1px solid currentColor;border-radius:.2em;padding:0 .15em}
 """
 
 
@@ -177,10 +162,26 @@ def _td(v) -> str:
     return f"<td{cls}>{_e(text)}</td>"
 
 
+#: column heads as a table fitted to a screen writes them (one line each; the full head is its tooltip)
+SHORT_HEADS = {"in candidate": "cand.", "count in candidate": "count", "max in one ref": "max ref",
+               "justified by": "by", "starts at token": "starts at", "matched (clipped)": "matched",
+               "overlap = min": "overlap", "candidate": "cand.", "cand. n-grams": "cand.", "ref. n-grams": "ref.",
+               "in the average": "used", "count in references 1…K": "in refs"}
+_REF_HEAD = re.compile(r"in reference (\d+)")
+
+
+def _short_head(c: str) -> str:
+    return SHORT_HEADS.get(c) or _REF_HEAD.sub(r"ref \1", c)
+
+
 def _table_html(t: Table, *, scroll: bool = True, split: bool = False) -> str:
-    """A table; ``split`` (a fitted step): a long table as two halves side by side (they wrap under each other
-    when the window is too narrow), so it takes half the height."""
-    head = "".join(f"<th>{_e(c)}</th>" for c in t.columns)
+    """A table; ``split`` (a fitted step): its heads abbreviated (one line each), and a long table as two halves
+    side by side (they wrap under each other when the window is too narrow), so it takes half the height."""
+    if split:
+        head = "".join(f'<th title="{_a(c)}">{_e(_short_head(c))}</th>' if _short_head(c) != c else
+                       f"<th>{_e(c)}</th>" for c in t.columns)
+    else:
+        head = "".join(f"<th>{_e(c)}</th>" for c in t.columns)
     em = set(t.emphasis)
     rows = [("<tr class=\"em\">" if i in em else "<tr>") + "".join(_td(v) for v in row) + "</tr>"
             for i, row in enumerate(t.rows)]
@@ -279,6 +280,9 @@ def blocks_html(blocks: Iterable, *, upto: int | None = None, img_charts: bool =
     results, notes) beside them rather than above them."""
     blocks = list(blocks)
     if fitted:
+        # a chart wider than a screen would be drawn below the projector's 16 px: the step's other blocks say the
+        # same (the alignment: the token boxes with their LCS ranks); the handout keeps it
+        blocks = [b for b in blocks if not (isinstance(b, Chart) and chart_width(b) > MAX_FITTED_CHART)]
         at = next((i for i, b in enumerate(blocks) if isinstance(b, Chart)), None)
         # the results and the textbook's numbers after a chart go beside it (the chart is as tall as it is wide)
         results = [b for b in blocks[(at or 0) + 1:] if isinstance(b, (Result, ClaimCheck))] if at is not None else []
@@ -345,12 +349,13 @@ def question_html(q: Question, *, with_answer: bool = False) -> str:
 
 
 def step_html(step: Step, *, upto: int | None = None, notes: bool = False, fit: str | None = None,
-              lead: str = "", img_charts: bool = True, background: str = "") -> str:
+              lead: str = "", img_charts: bool = True, background: str = "", min_px: float = 0) -> str:
     """A step's body (without its title) wrapped in the teach style. ``fit`` (a CSS length such as
     ``calc(100vh - 220px)``) makes the body a column of at most that height in which the tables give up space
     and scroll inside their own box; many token boxes are drawn smaller (``DENSE_CHIPS``). ``lead``: a first
     sentence (the LCS cell being filled); ``background``: the page's colour (under a table's rows that stay in
-    sight while the table scrolls)."""
+    sight while the table scrolls); ``min_px``: the smallest type the browser may fit the step to (the projector:
+    :data:`PROJECTOR_MIN_PX`)."""
     chips = sum(len(b.chips) for b in step.blocks if isinstance(b, TokenRow))
     cls = "tc" + (" tc-dense" if chips > DENSE_CHIPS else "")
     lead_html = f'<p class="tp-key">{_e(lead)}</p>' if lead else ""
@@ -363,11 +368,14 @@ def step_html(step: Step, *, upto: int | None = None, notes: bool = False, fit: 
     body += notes_html(step) if notes else ""
     if fit:
         bg = f";--tbg:{_a(background)}" if background else ""
-        return f'<div class="{cls} tc-fit" style="max-height:{_a(fit)}{bg}">{body}</div>'
+        floor = f' data-min-px="{min_px:g}"' if min_px else ""
+        return f'<div class="{cls} tc-fit" style="max-height:{_a(fit)}{bg}"{floor}>{body}</div>'
     return f'<div class="{cls}">{body}</div>'
 
 
 DENSE_CHIPS = 24   # more token boxes than this in one step: smaller boxes, so the texts fit the window
+#: the projector's step is never fitted below this type size: its smallest text (.82 of it) stays at 16 px
+PROJECTOR_MIN_PX = 19.6
 
 
 # -------------------------------------------------------------------------------------------- LCS grid
@@ -442,8 +450,8 @@ def grid_html(g: LcsGrid, *, upto: int | None = None, side: str = "") -> str:
         rows.append("<tr>" + "".join(cells) + "</tr>")
     head_row = "<tr><th></th>" + "".join(head) + "</tr>"
     note = f'<div class="tcap">{_e(g.note)}</div>' if g.note else ""
-    legend = ('<div class="tcap">Green double-outlined cells: the alignment the backtrace picks (matched token '
-              "pairs). The bottom-right cell is the LCS length.</div>")
+    legend = ('<div class="tcap">Green, double-outlined: the alignment the backtrace picks. Bottom right: the LCS '
+              "length.</div>")
     table = f'<table>{head_row}{"".join(rows)}</table>'
     wide = " tgrid-wide" if len(g.col_index) > WIDE_GRID else ""
     if side:   # one scroll box (a long text) for the explanation and the table: side by side, or the
@@ -483,11 +491,11 @@ def _axes(x0, y0, w, h, ticks=(0, .25, .5, .75, 1), size: int = 13) -> list[str]
 
 def _precision_svg(data: dict) -> str:
     orders, smoothed = data["orders"], data.get("smoothed")
-    W, H, x0, y0, h = 620, 230, 48, 26, 150
+    W, H, x0, y0, h = 500, 230, 56, 26, 150
     w = W - x0 - 12
     group = w / max(1, len(orders))
     bw = group * (0.34 if smoothed else 0.5)
-    parts = [_PATTERNS] + _axes(x0, y0, w, h)
+    parts = [_PATTERNS] + _axes(x0, y0, w, h, size=CHART_TEXT)
     for i, o in enumerate(orders):
         gx = x0 + i * group + group * (0.13 if smoothed else 0.25)
         vals = [("raw", o["raw"], BLUE)] + ([("smoothed", o["smoothed"], "url(#hatch)")] if smoothed else [])
@@ -497,38 +505,39 @@ def _precision_svg(data: dict) -> str:
             x = gx + j * (bw + 4)
             parts.append(f'<rect x="{x:.1f}" y="{y0 + h - bh:.1f}" width="{bw:.1f}" height="{bh:.1f}" fill="{fill}" '
                          f'stroke="#000" stroke-opacity=".5"/>')
-            parts.append(_svg_text(x + bw / 2, y0 + h - bh - 5, num(v, 3), size=13, weight="bold"))
+            parts.append(_svg_text(x + bw / 2, y0 + h - bh - 5, num(v, 3), size=CHART_TEXT, weight="bold"))
         label = f"p{o['n']}: {num(o['matches'])}/{num(o['totals'])}"
-        parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 20, label, size=14))
-    legend = [f'<rect x="{x0}" y="{H - 22}" width="14" height="14" fill="{BLUE}"/>',
-              _svg_text(x0 + 20, H - 10, "precision m/t" + (" before smoothing" if smoothed else ""), size=13,
-                        anchor="start")]
+        parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 22, label, size=CHART_TEXT))
+    legend = [f'<rect x="{x0}" y="{H - 24}" width="16" height="16" fill="{BLUE}"/>',
+              _svg_text(x0 + 22, H - 10, "precision m/t" + (" before smoothing" if smoothed else ""),
+                        size=CHART_TEXT, anchor="start")]
     if smoothed:
-        legend += [f'<rect x="{x0 + 260}" y="{H - 22}" width="14" height="14" fill="url(#hatch)"/>',
-                   _svg_text(x0 + 280, H - 10, "after smoothing (hatched)", size=13, anchor="start")]
+        legend += [f'<rect x="{x0 + 272}" y="{H - 24}" width="16" height="16" fill="url(#hatch)"/>',
+                   _svg_text(x0 + 294, H - 10, "smoothed", size=CHART_TEXT, anchor="start")]
     return parts + legend, W, H
 
 
-PRF_GROUP = 190   # width of one type's three bars (viewBox units): the chart is as wide as its types need, so
-# that in a step's half-width column (about 430 px at 1024x768) its labels are drawn near their own size (they
-# were shrunk to about 8 px in a 620-wide drawing)
+CHART_TEXT = 17   # the charts' type (viewBox units): drawn near their own width, at least 16 px on a projector
+CHART_EM = 20.7   # viewBox units per em of the step's type: a chart is drawn 1:1 at 1024x768 (type 20.7 px)
+PRF_MANY_GROUP = 76   # one order's three bars when there are many (chrF's): its upright values clear the next order's
+PRF_GROUP = 150   # width of one type's three bars (viewBox units): the chart is as wide as its types need
 
 
 def _prf_svg(data: dict) -> tuple[list[str], int, int]:
     rows = data["rows"]
-    group = PRF_GROUP if len(rows) <= 3 else PRF_GROUP * 0.6
-    x0 = 52
-    W = int(max(440, x0 + 12 + len(rows) * group))
+    group = PRF_GROUP if len(rows) <= 3 else PRF_MANY_GROUP
+    x0 = 60
+    W = int(max(420, x0 + 12 + len(rows) * group))
     w = W - x0 - 12
     group = w / max(1, len(rows))
     bw = group * 0.27
-    vsize = 17
+    vsize = CHART_TEXT
     labels = [[num(r[k] or 0.0, 3) for k in ("p", "r", "f")] for r in rows]
     # values wider than their bar's pitch are written upwards (many types: chrF's orders)
     upright = max(len(t) for ts in labels for t in ts) * vsize * .6 > bw + 6 if rows else False
     y0, h = (58 if upright else 26), 100   # low: it shares a fitted step with a table, a formula and claims
     H = y0 + h + 46
-    parts = [_PATTERNS] + _axes(x0, y0, w, h, size=15)
+    parts = [_PATTERNS] + _axes(x0, y0, w, h, size=CHART_TEXT)
     spec = (("p", "precision", BLUE), ("r", "recall", "url(#hatch)"), ("f", "F-measure", "url(#dots)"))
     for i, r in enumerate(rows):
         gx = x0 + i * group + group * 0.08
@@ -542,23 +551,24 @@ def _prf_svg(data: dict) -> tuple[list[str], int, int]:
             turn = f' transform="rotate(-90 {x + bw / 2 + 6:.1f} {ty:.1f})"' if upright else ""
             parts.append(_svg_text(x + bw / 2 + (6 if upright else 0), ty, labels[i][j], size=vsize, weight="bold",
                                    anchor="start" if upright else "middle", extra=turn))
-        parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 20, r["label"], size=18, weight="bold"))
+        parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 21, r.get("short") or r["label"], size=18,
+                               weight="bold"))
     lx = x0
     for _, name, fill in spec:
         parts += [f'<rect x="{lx}" y="{H - 19}" width="16" height="16" fill="{fill}"/>',
-                  _svg_text(lx + 22, H - 5, name, size=16, anchor="start")]
-        lx += 130
+                  _svg_text(lx + 22, H - 5, name, size=CHART_TEXT, anchor="start")]
+        lx += 140
     return parts, W, H
 
 
 def _bp_svg(data: dict) -> tuple[list[str], int, int]:
     c, r, bp = data["c"], data["r"], data["bp"]
-    W, H, x0, y0, h = 620, 230, 48, 20, 160
+    W, H, x0, y0, h = 540, 226, 56, 18, 150
     w = W - x0 - 16
     hi = max(2 * r, c + 2, 6)
     X = lambda x: x0 + x / hi * w  # noqa: E731
     Y = lambda y: y0 + h - y * h  # noqa: E731
-    parts = _axes(x0, y0, w, h)
+    parts = _axes(x0, y0, w, h, size=CHART_TEXT)
     if r > 0:
         pts = []
         steps = 160
@@ -571,19 +581,19 @@ def _bp_svg(data: dict) -> tuple[list[str], int, int]:
                      f'stroke-width="2" stroke-dasharray="6 4"/>')
         # at the foot of the dashed line: the curve is at BP = 1 there, and the candidate's label sits at the top
         # when c is near r (at the top both overlapped: "r = 6" over "c = 6, BP = 1")
-        parts.append(_svg_text(X(r) + 4, y0 + h - 8, f"r = {r}", size=13, anchor="start", fill=GREEN,
+        parts.append(_svg_text(X(r) + 4, y0 + h - 8, f"r = {r}", size=CHART_TEXT, anchor="start", fill=GREEN,
                                weight="bold"))
     cx, cy = X(c), Y(max(0.0, min(1.0, bp)))
     parts.append(f'<path d="M{cx:.1f},{cy - 9:.1f} L{cx + 9:.1f},{cy:.1f} L{cx:.1f},{cy + 9:.1f} L{cx - 9:.1f},'
                  f'{cy:.1f} Z" fill="{VERMILLION}" stroke="#000"/>')
     anchor = "end" if cx > x0 + w * 0.6 else "start"
     dx = -12 if anchor == "end" else 12
-    parts.append(_svg_text(cx + dx, cy + (18 if bp > 0.8 else -8), f"c = {c}, BP = {num(bp)}", size=14,
+    parts.append(_svg_text(cx + dx, cy + (20 if bp > 0.8 else -9), f"c = {c}, BP = {num(bp)}", size=CHART_TEXT,
                            anchor=anchor, weight="bold"))
     for t in range(0, int(hi) + 1, max(1, int(hi) // 8)):
-        parts.append(_svg_text(X(t), y0 + h + 18, str(t), size=12))
-    parts.append(_svg_text(x0 + w / 2, H - 6, "candidate length c (tokens) — BP = exp(1 − r/c) when c < r, else 1",
-                           size=13))
+        parts.append(_svg_text(X(t), y0 + h + 20, str(t), size=CHART_TEXT))
+    parts.append(_svg_text(x0 + w / 2, H - 6, "candidate length c — BP = exp(1 − r/c) if c < r, else 1",
+                           size=CHART_TEXT))
     return parts, W, H
 
 
@@ -593,7 +603,7 @@ def _alignment_svg(data: dict) -> tuple[list[str], int, int]:
     def layout(toks):
         xs, x = [], 10.0
         for t in toks:
-            wdt = 14 + 9 * len(_short(t))
+            wdt = 16 + 10 * len(_short(t))
             xs.append((x, wdt))
             x += wdt + 8
         return xs, x
@@ -601,7 +611,7 @@ def _alignment_svg(data: dict) -> tuple[list[str], int, int]:
     cx, cw = layout(cand)
     rx, rw = layout(ref)
     W = int(max(cw, rw, 300)) + 10
-    H = 150
+    H = 156
     on_c = {c for _, c in pairs}
     on_r = {r for r, _ in pairs}
     parts = []
@@ -616,13 +626,21 @@ def _alignment_svg(data: dict) -> tuple[list[str], int, int]:
             dash = "" if i in on else ' stroke-dasharray="4 3"'
             parts.append(f'<rect x="{x:.1f}" y="{y}" width="{wdt:.1f}" height="30" rx="5" fill="{fill}" '
                          f'stroke="currentColor" stroke-opacity=".7"{dash}/>')
-            parts.append(_svg_text(x + wdt / 2, y + 20, _short(t), size=15, weight="bold" if i in on else "normal"))
-    parts.append(_svg_text(10, 12, "candidate", size=12, anchor="start"))
-    parts.append(_svg_text(10, 146, "reference", size=12, anchor="start"))
+            parts.append(_svg_text(x + wdt / 2, y + 21, _short(t), size=CHART_TEXT,
+                                   weight="bold" if i in on else "normal"))
+    parts.append(_svg_text(10, 14, "candidate", size=CHART_TEXT, anchor="start"))
+    parts.append(_svg_text(10, 150, "reference", size=CHART_TEXT, anchor="start"))
     return parts, W, H
 
 
 _FONTS = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
+_CHARTS = {"precision_bars": _precision_svg, "prf_bars": _prf_svg, "bp_curve": _bp_svg, "alignment": _alignment_svg}
+MAX_FITTED_CHART = 800   # viewBox units: a wider chart is left out of a step fitted to a screen
+
+
+def chart_width(ch: Chart) -> int:
+    """The chart's own width (viewBox units)."""
+    return _CHARTS[ch.kind](ch.data)[1]
 
 
 def svg_chart(ch: Chart, *, as_img: bool = False) -> str:
@@ -630,16 +648,16 @@ def svg_chart(ch: Chart, *, as_img: bool = False) -> str:
     alternative text as its accessible name. ``as_img``: the same SVG as an ``<img>`` with a ``data:`` URI
     (Streamlit's ``st.html`` removes inline ``<svg>``); it then has its own white background, since an image
     cannot inherit the page's text colour."""
-    fn = {"precision_bars": _precision_svg, "prf_bars": _prf_svg, "bp_curve": _bp_svg,
-          "alignment": _alignment_svg}[ch.kind]
-    parts, W, H = fn(ch.data)
+    parts, W, H = _CHARTS[ch.kind](ch.data)
     if as_img:
         svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" '
                f'color="#111" font-family="{_FONTS}"><rect width="{W}" height="{H}" fill="#fff"/>'
                f'{"".join(parts)}</svg>')
         data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        # drawn at its own size in em of the step's type: its labels (CHART_TEXT) at the step's own scale, so a
+        # projector's 16 px floor holds for them too
         return (f'<img class="tchart" src="data:image/svg+xml;base64,{data}" width="{W}" height="{H}" '
-                f'alt="{_a(ch.alt)}" title="{_a(ch.alt)}">')
+                f'style="width:{W / CHART_EM:.2f}em" alt="{_a(ch.alt)}" title="{_a(ch.alt)}">')
     width = f' style="max-width:min(100%,{W}px)"'
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" '
             f'font-family="{_FONTS}" aria-label="{_a(ch.alt)}"{width}><title>{_a(ch.alt)}</title>'

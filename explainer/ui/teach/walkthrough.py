@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 
 import streamlit as st
 
+from explainer.teach.answers import Check
 from explainer.teach.handout import handout_name
-from explainer.teach.model import LcsGrid, Lesson
+from explainer.teach.model import ClaimCheck, LcsGrid, Lesson
+from explainer.teach.results import progress_checksum, progress_holds
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui.pagestate import MAX_URL_TEXT
 from explainer.ui.settings import MetricSettings
 from explainer.ui.teach import clicker, fitter, presenting
 from explainer.ui.teach import teach_html as th
-from explainer.ui.teach.common import answer_form, escape, html
-from explainer.ui.teach.common import link as to_link
-from explainer.ui.teach.link import PAGE, ZOOMS, query
+from explainer.ui.teach.common import answer_form, escape, html, public_link
+from explainer.ui.teach.link import LINK_PROGRESS, PAGE, ZOOMS, query
 from explainer.ui.teach.teach_markdown import handout_markdown
 
 # Height of what the walkthrough shows above a step's body (top padding, the view / navigation rows: Streamlit's
@@ -26,7 +28,9 @@ from explainer.ui.teach.teach_markdown import handout_markdown
 FIT_OFFSET = 218
 FIT_OFFSET_PROJECTOR = 110   # the projector hides the page's rows (PROJECTOR_CSS): the top spacer and padding remain
 FIT_TITLE = 2.11
+FIT_SECTION = 0.9   # a lecture of several families: the line naming the part (in --tcb)
 SLIDER_HEIGHT = 90
+CASE_BUTTON_HEIGHT = 58   # a "Switch lowercase on" button below a step (Papineni's 2/7: 55 px below the window)
 
 
 def _step_label(lesson: Lesson, i: int) -> str:
@@ -40,7 +44,9 @@ def _go(delta: int, n: int) -> None:
     ss["tch_step"] = max(0, min(n - 1, ps.shown("tch_step", 0) + delta))
 
 
-def nav(lesson: Lesson, mode: str) -> int:
+def nav(lesson: Lesson, mode: str, *, presenter: bool = False) -> int:
+    """The navigation row (Previous, the step, Next; the walkthrough's notes, text size, clicker keys; the
+    presenter's blank screen instead of the notes); the step shown."""
     ss = st.session_state
     n = len(lesson.steps)
     PAGE.settle("step", 0, n - 1, 0)
@@ -58,7 +64,10 @@ def nav(lesson: Lesson, mode: str) -> int:
                   args=(1, n), shortcut="Right" if mode == "walk" else None)
         # no tooltip: it stayed over the step's caption after each click; the button shows its key itself
         if mode == "walk":
-            st.toggle("Speaker notes", key="tch_notes")
+            if presenter:
+                presenting.blank_control()
+            else:
+                st.toggle("Speaker notes", key="tch_notes")
             ps.choice("tch_zoom", ZOOMS, "100")
             st.selectbox("Text size", ZOOMS, key="tch_zoom", format_func=lambda z: f"Text {z} %", width=130,
                          label_visibility="collapsed",
@@ -66,7 +75,7 @@ def nav(lesson: Lesson, mode: str) -> int:
                               "that no longer fits the window is made smaller again, so nothing is cut off.")
             # in this row: hidden (display:none), they add no row to the page (the step keeps its fit)
             presenting.clicker_keys(functools.partial(_go, n=n))
-            clicker.keys(n)   # the same keys counted in the browser: every press moves one step
+            clicker.keys(n, blank=presenter)   # the same keys counted in the browser: every press moves one step
             fitter.mount()    # the step's type made smaller in the browser when it does not fit (zoom 125 %)
         else:
             right, asked = _student_score(lesson)
@@ -76,12 +85,9 @@ def nav(lesson: Lesson, mode: str) -> int:
 
 
 def _settings_lines(lesson: Lesson) -> list[tuple[str, str]]:
-    out = []
-    if lesson.bleu_summary:
-        out.append(("BLEU", f"{lesson.bleu_summary['implementation']} — {lesson.bleu_summary['signature']}"))
-    if lesson.rouge_summary:
-        out.append(("ROUGE", lesson.rouge_summary["signature"]))
-    return out
+    """A header line per family of the lesson: its implementation and signature."""
+    return [(sm["label"], " — ".join(x for x in (sm.get("implementation"), sm.get("signature")) if x))
+            for sm in lesson.summaries.values()]
 
 
 def _no_link_note(total: int) -> str:
@@ -93,7 +99,7 @@ def _no_link_note(total: int) -> str:
 def downloads(lesson: Lesson, settings: MetricSettings, source: str, texts, no_link: int | None = None) -> None:
     """The handouts; ``no_link``: the texts' length when the lesson has no link (the handouts say why instead of
     giving a link to another lesson)."""
-    link = "" if no_link else to_link(query(settings, texts, mode="walk", step=0))
+    link = "" if no_link else public_link(query(settings, texts, mode="walk", step=0))
     note = _no_link_note(no_link) if no_link else ""
     lesson = dataclasses.replace(lesson, source=source)
     lines = _settings_lines(lesson)
@@ -112,31 +118,70 @@ def downloads(lesson: Lesson, settings: MetricSettings, source: str, texts, no_l
                + (" It has no link to this lesson: the texts are too long for one." if no_link else ""))
 
 
+def section_html(lesson: Lesson, i: int) -> str:
+    """A lecture of several families: which part step ``i`` is in ("Part 2 of 4 · ROUGE · step 3 of 8"), the
+    section's heading; "" for a lesson of one family."""
+    if len(lesson.sections) < 2:
+        return ""
+    k, label, j, m = lesson.section_of(i)
+    return (f'<div class="tc-section" data-testid="teach-section">Part {k + 1} of {len(lesson.sections)} · '
+            f"<b>{escape(label)}</b> · step {j + 1} of {m}</div>")
+
+
 def title(lesson: Lesson, i: int) -> None:
     s = lesson.steps[i]
-    html(f'<div class="tc-title"><span class="fam">{escape(s.family)}</span>{escape(s.title)}'
-          f'<span class="num">step {i + 1} of {len(lesson.steps)}</span></div>')
+    html(section_html(lesson, i) + f'<div class="tc-title"><span class="fam">{escape(s.family)}</span>'
+         f'{escape(s.title)}<span class="num">step {i + 1} of {len(lesson.steps)}</span></div>')
 
 
-def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, projector: bool = False) -> None:
+def cells_slider(lesson: Lesson, i: int) -> int | None:
+    """The LCS table's fill (its cells row by row), a slider when step ``i`` has a full table (None otherwise). Its
+    value is the page's ``cells`` (-1: every cell), which the presenter's room carries to the projector."""
+    grid = next((b for b in lesson.steps[i].blocks if isinstance(b, LcsGrid)), None)
+    ss = st.session_state
+    if grid is None or not th.grid_cells(grid):
+        ss["tch_cells"] = -1
+        return None
+    total = th.grid_cells(grid)
+    key = f"tch_cells_{i}_{len(grid.ref_tokens)}x{len(grid.cand_tokens)}"
+    linked = ss.pop("_tch_cells_link", None)   # the link's fill, for this step's slider
+    if isinstance(linked, int) and 0 <= linked <= total:
+        ss[key] = linked
+    if key not in ss or not 0 <= ss[key] <= total:
+        ss[key] = total
+    upto = st.slider("Cells filled, row by row", 0, total, key=key,
+                     help="Move the slider to fill the table one cell at a time.")
+    ss["tch_cells"] = upto if upto < total else -1
+    return upto
+
+
+def room_cells(lesson: Lesson, i: int) -> int | None:
+    """The LCS table's fill on the projector: the room's (``cells``), no slider."""
+    grid = next((b for b in lesson.steps[i].blocks if isinstance(b, LcsGrid)), None)
+    if grid is None or not th.grid_cells(grid):
+        return None
+    cells = st.session_state.get("tch_cells")
+    return cells if isinstance(cells, int) and 0 <= cells < th.grid_cells(grid) else th.grid_cells(grid)
+
+
+def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, projector: bool = False,
+              upto: int | None = None) -> None:
+    """Step ``i`` (``upto``: the LCS table's fill; ``projector``: the projector's window, no control)."""
     s = lesson.steps[i]
     grid = next((b for b in s.blocks if isinstance(b, LcsGrid)), None)
-    upto = None
-    if grid is not None and th.grid_cells(grid):
-        total = th.grid_cells(grid)
-        key = f"tch_cells_{i}_{len(grid.ref_tokens)}x{len(grid.cand_tokens)}"
-        if key not in st.session_state or not 0 <= st.session_state[key] <= total:
-            st.session_state[key] = total
-        upto = st.slider("Cells filled, row by row", 0, total, key=key,
-                         help="Move the slider to fill the table one cell at a time.")
     # walkthrough: the step fits the window below the page's own rows (head, navigation, title; the slider) and,
     # with the speaker notes on, above their panel (--tnotes-h, page CSS): the notes never cover the step
     offset = FIT_OFFSET_PROJECTOR if projector else FIT_OFFSET
-    fit = (f"calc(100vh - {offset + (SLIDER_HEIGHT if upto is not None else 0)}px - {FIT_TITLE} * var(--tcb)"
+    head = FIT_TITLE + (FIT_SECTION if len(lesson.sections) > 1 else 0)
+    slider = SLIDER_HEIGHT if upto is not None and not projector else 0
+    slider += 0 if projector else CASE_BUTTON_HEIGHT * len(_case_claims(s))    # the buttons below the step
+    fit = (f"calc(100vh - {offset + slider}px - {head:g} * var(--tcb)"
            + (" - var(--tnotes-h) - 1.2rem" if notes else "") + ")" if fit_window else None)
     body = th.step_html(s, upto=upto, fit=fit, lead=th.cell_rule(grid, upto) if upto else "",
-                        background=_background())
+                        background=_background(), min_px=th.PROJECTOR_MIN_PX if projector else 0)
     html(body)
+    if not projector:
+        case_buttons(s)
     if notes:
         # the class sees this window: the question, never its answer (that is in the presenter window)
         extra = f"<br><b>Ask the class:</b> {escape(s.question.prompt)}" if s.question else ""
@@ -145,6 +190,25 @@ def step_body(lesson: Lesson, i: int, *, notes: bool, fit_window: bool = False, 
         html(f'<div class="tc"><div class="tnotes tnotes-fixed" style="{_panel_style()}" role="note" '
               f'aria-label="speaker notes"><b>Say:</b> {escape(s.say)}<br><b>Common misconception:</b> '
               f"{escape(s.misconception)}{extra}</div></div>")
+
+
+def _apply_setting(family: str, options: tuple) -> None:
+    from explainer.ui import settings as ms
+
+    settings, _ = ms.current_settings()
+    ms.put_settings(settings.replace(settings[family].replace(**dict(options))))
+
+
+def _case_claims(step) -> list[ClaimCheck]:
+    return [c for c in step.blocks if isinstance(c, ClaimCheck) and c.setting and c.agrees is False]
+
+
+def case_buttons(step) -> None:
+    """A textbook number that holds with lowercase tokens (Papineni's 2/7): the switch that makes it hold, one
+    click away (the step says so in its box)."""
+    for c in _case_claims(step):
+        st.button(f"Switch {c.setting_label} on: the textbook's {c.printed} holds then", key=f"tch_case_{c.metric}",
+                  icon=":material/match_case:", on_click=_apply_setting, args=c.setting, type="secondary")
 
 
 def _dark() -> bool:
@@ -165,13 +229,36 @@ def _panel_style() -> str:
 
 # --------------------------------------------------------------------------------------------- student
 def _lesson_key(lesson: Lesson) -> str:
-    return str(abs(hash((lesson.candidate, tuple(lesson.references), tuple(
-        (s.id, s.question.id if s.question else "", s.question.answer if s.question else 0) for s in lesson.steps)))))
+    """A lesson's id, the same in every server process (its texts and its questions' answers): what the student's
+    answers and their checksum belong to."""
+    h = hashlib.sha256()
+    for part in (lesson.candidate, *lesson.references, *(f"{s.id}|{s.question.id}|{s.question.answer!r}"
+                                                         for s in lesson.steps if s.question)):
+        h.update(part.encode("utf-8") + b"\x1f")
+    return h.hexdigest()[:20]
 
 
 def _answers(lesson: Lesson) -> dict:
-    store = st.session_state.setdefault("_tch_answers", {})
-    return store.setdefault(_lesson_key(lesson), {})
+    """The student's answers to this lesson (step -> Check), with the progress a link carries put back when its
+    checksum is this server's for this lesson (a reload keeps the score)."""
+    ss = st.session_state
+    key = _lesson_key(lesson)
+    ans = ss.setdefault("_tch_answers", {}).setdefault(key, {})
+    link = ss.pop("_tch_done_link", None)
+    if link:
+        done, checksum = link
+        if not progress_holds(f"lesson|{key}", done, checksum):
+            st.warning("The answers in this link do not carry this server's checksum for this lesson (edited by "
+                       "hand, another lesson's, or made before a restart without a fixed key); they are not "
+                       "counted.", icon=":material/gpp_bad:")
+        for i, ch in enumerate(done[:len(lesson.steps)]):
+            if ch in "01" and i not in ans and progress_holds(f"lesson|{key}", done, checksum):
+                ans[i] = Check("right" if ch == "1" else "wrong", None,
+                               f"Answered before (kept in the link): {'right' if ch == '1' else 'not right'}.")
+    done = "".join("-" if i not in ans else ("1" if ans[i].right else "0") for i in range(len(lesson.steps)))
+    done = done.rstrip("-")
+    ss[LINK_PROGRESS] = (done, progress_checksum(f"lesson|{key}", done) if done else "")
+    return ans
 
 
 def _student_score(lesson: Lesson) -> tuple[int, int]:
@@ -183,17 +270,18 @@ def student_step(lesson: Lesson, i: int) -> None:
     s = lesson.steps[i]
     q = s.question
     if q is None:
-        step_body(lesson, i, notes=False)
+        step_body(lesson, i, notes=False, upto=cells_slider(lesson, i))
         return
     ans = _answers(lesson)
     revealed = st.session_state.setdefault("_tch_revealed", set())
     rkey = f"{_lesson_key(lesson)}:{i}"
+    box = f"tch_answer_{_lesson_key(lesson)[:8]}_{i}"   # each lesson's answer box (and tries) its own
     check = ans.get(i)
     if check is None and rkey not in revealed:
         html('<div class="tc"><div class="task"><b>Predict before you see it:</b> ' + escape(q.prompt) +
               f' <span class="thint">({escape(q.hint)})</span></div>' + th.blocks_html(q.given, img_charts=True) +
               "</div>")
-        c = answer_form(q, f"tch_form_{i}", f"tch_answer_{i}")
+        c = answer_form(q, f"tch_form_{i}", box)
         if c is not None:
             ans[i] = c
             st.rerun()
@@ -208,12 +296,12 @@ def student_step(lesson: Lesson, i: int) -> None:
         st.info(hl.md_escape(f"The answer: {q.shown}. {q.explanation}"), icon=":material/visibility:")
     if q.marked:   # the tokens the answer talks about, marked
         html('<div class="tc tc-marked">' + th.blocks_html(q.marked) + "</div>")
-    step_body(lesson, i, notes=False)
+    step_body(lesson, i, notes=False, upto=cells_slider(lesson, i))
 
     def again():
         ans.pop(i, None)
         revealed.discard(rkey)
-        for k in (f"tch_answer_{i}", f"_tch_answer_{i}_tries", f"_tch_answer_{i}_retry"):
+        for k in (box, f"_{box}_tries", f"_{box}_retry", f"_{box}_last"):
             st.session_state.pop(k, None)
 
     st.button("Try this one again", key=f"tch_again_{i}", on_click=again, type="tertiary")
