@@ -106,7 +106,7 @@ def test_corpus_chrf_scores(page, app_url):
     from explainer.corpus.samples import load_sample
 
     page.goto(app_url + "/corpus?sample=news-en&metric=chrf")
-    page.get_by_text("The corpus score worked out").first.wait_for()
+    page.get_by_text("The corpus chrF2 worked out").first.wait_for()     # its section (opened on demand)
     wait_idle(page, 120)
     ts = load_sample("news-en")
     streams = [[refs[j] for refs in ts.references] for j in range(len(ts.references[0]))]
@@ -118,7 +118,7 @@ def test_corpus_chrf_scores(page, app_url):
 
 def test_lab_and_teach_chrf(page, app_url):
     page.goto(app_url + "/gaming_lab?lab=presets&preset=repetition")
-    page.get_by_text("And chrF?").first.wait_for()
+    page.locator('th:has-text("chrF2")').first.wait_for()   # its column in the preset's verdict table
     wait_idle(page)
     shot(page, "lab-chrf")
     page.goto(app_url + "/teach?metric=chrf&example=cat_mat")
