@@ -129,3 +129,17 @@ def test_every_registered_family_can_be_looked_at(family):
     at.number_input(key="cp_test_n_bs").set_value(100).run()
     at.button(key="cp_run_test").click().run()
     assert any("p-value" in d.value.columns for d in ok(at).dataframe)
+
+
+def test_a_click_on_the_analysis_shown_keeps_it_shown():
+    """A click on the selected option of the analysis control deselects it: the page showed the first analysis
+    instead (the browser test switching to ROUGE with "Segment scores" kept then clicking it got the length
+    buckets). The analysis shown stays, and the control says so."""
+    at = load_sample_page()
+    at.segmented_control(key="cp_differ_view").set_value("Segment scores").run()
+    at.segmented_control(key="cp_differ_view").set_value(None).run()
+    ok(at)
+    assert at.segmented_control(key="cp_differ_view").value == "Segment scores"
+    titles = [json.loads(c.proto.spec)["layout"].get("title", {}).get("text", "")
+              for c in at.get("plotly_chart")]
+    assert any(t.startswith("Segment scores:") for t in titles), titles

@@ -152,6 +152,7 @@ def test_influence_bar_and_scatter_point_open_their_segment(page, app_url):
 
 def test_charts_download_holds_the_pages_charts(page, app_url, tmp_path):
     open_sample(page, app_url)
+    open_section(page, "Corpus BLEU worked out")
     open_section(page, "Corpus BLEU ≠ mean of sentence BLEUs")
     button = page.get_by_role("button", name="Charts (HTML, interactive)")
     button.scroll_into_view_if_needed()
@@ -227,7 +228,7 @@ def test_analysis_bars_lead_to_their_segments(page, app_url):
     assert opened_segment(page) == first["segments"][1]
 
     # Length ratio: a bar lists that system's segments in that bin
-    m, chip, n = click_bar_and_read_chip(page, "Length ratio", "cp_ratio", tallest,
+    m, chip, n = click_bar_and_read_chip(page, "Length ratio", "cp_an_length_ratio", tallest,
                                          r"(\d+) segments with c/r in (\S+)")
     assert n == int(m.group(1)) and f"c/r in {m.group(2)}" in chip
     assert page.get_by_text(re.compile(rf"^{n} of 300 segments")).count() == 1

@@ -16,7 +16,10 @@ def test_formulas_fit_and_an_opened_segment_is_scrolled_into_view(new_page, open
     page.wait_for_selector(".st-key-cp_headline [data-testid='stMetric']", timeout=120_000)
     wait_idle(page, 120)
     open_section(page, "Corpus BLEU worked out")
-    page.wait_for_selector("#worked-out", timeout=120_000)
+    # the section's anchor is an empty span (never visible): then its formulas
+    page.wait_for_selector("#worked-out", state="attached", timeout=120_000)
+    page.locator('[data-testid="stExpander"]').filter(has_text="Corpus BLEU worked out").locator(
+        ".katex-display").first.wait_for(timeout=120_000)
     wide = page.evaluate("""() => [...document.querySelectorAll('.katex-display')]
         .filter(e => e.scrollWidth > e.clientWidth + 1)
         .map(e => [e.textContent.slice(0, 40), getComputedStyle(e).overflowX])""")

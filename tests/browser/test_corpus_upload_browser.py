@@ -24,10 +24,11 @@ def test_a_file_over_the_sessions_limit_is_refused_as_it_arrives(new_page, app_u
     from explainer.ui.corpus.common import PAGE_MAX_BYTES
 
     line = ("word " * 60 + "\n").encode()
+    data = line * (int(PAGE_MAX_BYTES * 0.4) // len(line))     # 40 % of the limit each: the third goes over it
     paths = []
-    for k in range(3):                                   # 15 MB each: the third goes over 40 MB
+    for k in range(3):
         p = tmp_path / f"sys{k}.txt"
-        p.write_bytes(line * (15_000_000 // len(line)))
+        p.write_bytes(data)
         paths.append(str(p))
     page = new_page(width=1280, height=900)
     _open_uploads(page, app_url)
@@ -35,7 +36,8 @@ def test_a_file_over_the_sessions_limit_is_refused_as_it_arrives(new_page, app_u
     page.wait_for_selector('[data-testid="stAlert"]:has-text("was refused")', timeout=120_000)
     wait_idle(page)
     said = _alerts(page)
-    assert "A file of 15.0 MB was refused" in said and f"limit of {PAGE_MAX_BYTES / 1e6:.0f} MB" in said
+    assert f"A file of {len(data) / 1e6:.1f} MB was refused" in said
+    assert f"limit of {PAGE_MAX_BYTES / 1e6:.0f} MB" in said
     shot(page, "corpus-upload-refused")
 
 

@@ -23,6 +23,7 @@ from explainer.ui.corpus.part import Analysis, CorpusFocus
 __all__ = ["GENERIC", "VIEW_KEY", "differ_section", "draw_analysis", "analyses_of", "chart_key"]
 
 VIEW_KEY = "cp_differ_view"     # the analysis shown (a saved comparison restores it)
+_SHOWN_KEY = "_cp_differ_view_shown"     # the analysis the last run showed
 #: the charts' keys of the generic analyses (the browser tests and the page's links to them know them)
 _KEYS = {"Length buckets": "cp_buckets", "Largest deltas": "cp_delta_hist", "Segment scores": "cp_scatter",
          "Sentence buckets": "cp_sentbuckets"}
@@ -168,10 +169,14 @@ def differ_section(part, focus: CorpusFocus) -> None:
     st.header("Where the systems differ", anchor="differ")
     views = analyses_of(part, focus)
     names = list(views)
-    st.session_state[FIRST_ANALYSIS] = names[0]
-    if st.session_state.get(VIEW_KEY) not in names:
-        st.session_state[VIEW_KEY] = names[0]
+    ss = st.session_state
+    ss[FIRST_ANALYSIS] = names[0]
+    if ss.get(VIEW_KEY) not in names:
+        # a click on the analysis shown deselects it (None): it stays shown, as it would for a tab
+        shown = ss.get(_SHOWN_KEY)
+        ss[VIEW_KEY] = shown if ss.get(VIEW_KEY) is None and shown in names else names[0]
     view = st.segmented_control("Analysis", names, key=VIEW_KEY) or names[0]
+    ss[_SHOWN_KEY] = view
     st.caption(hl.md_escape(f"{focus.label}; segment scores: {focus.segment_score_name}."))
     draw_analysis(views[view], focus)
 
