@@ -131,7 +131,7 @@ def test_a_click_the_browser_made_up_leads_nowhere(rep, cd):
 @pytest.mark.parametrize("metric,view,chart,label", [
     ("bleu", "Length buckets", "cp_buckets", "reference length "),
     ("bleu", "Word accuracy", "cp_wordacc", "words of reference frequency "),
-    ("bleu", "Sentence buckets", "cp_sentbuckets", "segment score "),
+    ("bleu", "Sentence buckets", "cp_sentbuckets", "sentence score "),   # compare-mt's sentence BLEU
     ("bleu", "Source length", "cp_srcbuckets", "source length "),
     ("chrf", "Length buckets", "cp_buckets", "reference length "),
     ("chrf", "Sentence buckets", "cp_sentbuckets", "segment score "),
