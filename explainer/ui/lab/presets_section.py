@@ -164,9 +164,10 @@ def _actions(p, res) -> None:
 
 def _explain_links(p) -> None:
     links = [(v, label, query) for v in p.variants for label, query in lv.variant_links(v)]
-    cols = st.columns(min(len(links), 4))
-    for k, (v, label, query) in enumerate(links):
-        with cols[k % len(cols)]:
+    # a row that wraps: long labels ("Natural translation · paraphrased references") never cut at 1024 px
+    row = st.container(horizontal=True, gap="small")
+    for v, label, query in links:
+        with row:
             st.link_button(f"{v.label}{' · ' + label if label else ''} in Explain ↗", explain_href(query),
                            help="The full step-by-step trace of this text on the Explain page (new tab).")
 
