@@ -67,30 +67,6 @@ def _rouge_record(row, all_types: list[str]) -> dict:
     return rec
 
 
-def _rouge_record(row, all_types: list[str]) -> dict:
-    """A ROUGE row of the table: F per type, then what each F comes from (hits, candidate and reference totals
-    of the reported reference or the pooled sums) and the texts' token counts, so that a reader sees why two
-    implementations differ."""
-    d = row.data
-    rec = {"implementation": row.label}
-    for t in all_types:
-        s = d["scores"].get(t)
-        rec[f"{t} F"] = ("dies" if s.get("died") else sh.num(s.get("fmeasure"))) if s else "n/a"
-    h = d["scores"].get(d["type"], {})
-    rec[f"{d['type']} P / R"] = f"{sh.num(h.get('precision'))} / {sh.num(h.get('recall'))}"
-    counts = d.get("counts")
-    if counts is not None:          # one segment (a corpus row has the aggregate only)
-        n_refs = len(d["ref_lens"])
-        for t in all_types:
-            rec[f"{t} hits / cand / ref"] = _rouge_count_text(counts.get(t), n_refs)
-        rec["tokens: candidate / references"] = f"{d['cand_len']} / " + ", ".join(map(str, d["ref_lens"]))
-    rec["stemmer"] = "yes" if d.get("stemmer") or d.get("options", {}).get("use_stemmer") else "no"
-    rec["several refs"] = d.get("multi_ref") or ""
-    if d.get("tokenizer"):
-        rec["tokenizer"] = d["tokenizer"]
-    return rec
-
-
 def _rouge_steps(trace, div, side: str) -> str:
     """Per type the divergence is about (else the headline type): every reference's counts (hits / candidate
     units / reference units) and P/R/F, and the reported numbers (the kept reference, or pooled). Five columns,
