@@ -42,8 +42,14 @@ export default function () {
     if (rows.length) out.push(rows[rows.length - 1].lastElementChild);
     return out;
   };
+  // the page scrolls: the step's head wrapped to more lines than its maximum height allows for (a long title
+  // at zoom 125 %%), so the step ends at the window's edge and the page's bottom padding goes below it
+  const pageScrolls = () => {
+    const main = document.querySelector('[data-testid="stMain"]');
+    return !!main && main.scrollHeight > main.clientHeight + 1;
+  };
   const over = (box) => box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1
-    || box.getBoundingClientRect().bottom > w.innerHeight + 1 || !key(box).every(seen);
+    || box.getBoundingClientRect().bottom > w.innerHeight + 1 || !key(box).every(seen) || pageScrolls();
   const fitOne = (box) => {
     // what the step was last fitted for: its content, its maximum height and the window
     const html = box.innerHTML;
