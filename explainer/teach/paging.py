@@ -29,8 +29,8 @@ GRID_ROWS = 10
 #: on the worked examples: 457 fitted, 608 and 614 did not)
 TEXT_BUDGET = 450
 ROW_WEIGHT = 40       # a row of boxes' own line (its label) and its margins, in characters' room
-#: a chart shares a screen with a table of at most this many rows (chrF's six orders and the chart did not fit at
-#: zoom 125 %): beside a longer table it goes to a part of its own
+#: a chart shares a screen with a table and notes of at most this many lines (chrF's six orders and the chart did
+#: not fit at zoom 125 %, nor BLEU's smoothing table with its three notes): beside more it goes to a part of its own
 CHART_TABLE_ROWS = 4
 #: a step needing more parts than this is left whole (a long own text, past the 25 tokens a lecture's screen is
 #: made for: its table or token rows scroll in their box rather than over dozens of steps)
@@ -147,11 +147,18 @@ def _split_texts(step: Step) -> list[Step]:
                          for k, g in enumerate(groups)])
 
 
+def _rows_before(blocks) -> int:
+    """The lines a chart shares its screen with: a table's rows and each note (a line of small print)."""
+    return sum(len(b.rows) if isinstance(b, Table) else 1 for b in blocks
+               if isinstance(b, Table) or (isinstance(b, Para) and b.kind == "note"))
+
+
 def _split_chart(step: Step) -> list[Step]:
-    """A chart beside a table of more than :data:`CHART_TABLE_ROWS` rows goes, with what follows it, to a second
-    part led by the step's key sentence."""
+    """A chart beside a table and notes of more than :data:`CHART_TABLE_ROWS` lines goes, with what follows it, to
+    a second part led by the step's key sentence."""
     at = next((i for i, b in enumerate(step.blocks) if isinstance(b, Chart)), None)
-    if at is None or not any(isinstance(b, Table) and len(b.rows) > CHART_TABLE_ROWS for b in step.blocks[:at]):
+    if (at is None or not any(isinstance(b, Table) for b in step.blocks[:at])
+            or _rows_before(step.blocks[:at]) <= CHART_TABLE_ROWS):
         return [step]
     lead = tuple(b for b in step.blocks[:at] if isinstance(b, Para) and b.kind == "key")
     return _parts(step, [step.blocks[:at], lead + step.blocks[at:]])
