@@ -90,3 +90,45 @@ def test_the_page_reader_sees_a_split_step(pdf_page):
                        '<div style="height:1500px"></div>')
     pages = pdf_pages(pdf_page.set_content(_marked(tall)) or pdf_page.pdf(format="A4"))
     assert sum(b"https://step-3.invalid/" in annots for annots in pages) >= 2
+
+
+DOCS = __import__("pathlib").Path(__file__).resolve().parents[2] / "docs"
+
+
+@pytest.mark.parametrize("eid", ["papineni_the", "military_c1"])
+def test_the_sheet_as_printed_has_room_to_write(browser, eid):
+    """In print (A4's width at 96 px per inch), the LCS table's cells to compute are empty and big enough for a
+    digit, and the answer lines are there. A picture of the LCS step and the step before it goes to
+    artifacts/screenshots/ (to docs/ with EXPLAINER_DOCS_SHOTS=1; docs/teach.md shows Papineni's)."""
+    import os
+
+    from PIL import Image
+
+    from tests.browser.conftest import SCREENSHOTS
+
+    _, doc = _sheet(eid)
+    ctx = browser.new_context(viewport={"width": 794, "height": 1123})
+    try:
+        page = ctx.new_page()
+        page.emulate_media(media="print")
+        page.set_content(doc)
+        cells = page.evaluate("""() => [...document.querySelectorAll('section.step .tgrid td:not(.pz)')]
+            .map(td => [td.textContent, td.getBoundingClientRect().width, td.getBoundingClientRect().height])""")
+        assert cells and all(text == "" for text, _, _ in cells)
+        assert min(w for _, w, _ in cells) >= 14 and min(h for _, _, h in cells) >= 14, cells[:3]
+        lines = page.evaluate("""() => [...document.querySelectorAll('.blank .line')].map(l =>
+            [l.getBoundingClientRect().width, getComputedStyle(l).borderBottomStyle])""")
+        assert lines and all(w >= 150 and style == "solid" for w, style in lines)
+        box = page.evaluate("""() => { const g = document.querySelector('section.step .tgrid').closest('section');
+            const a = g.previousElementSibling.getBoundingClientRect(), b = g.getBoundingClientRect();
+            return {x: 0, y: a.top + scrollY - 8, width: 794, height: b.bottom - a.top + 16}; }""")
+        docs = os.environ.get("EXPLAINER_DOCS_SHOTS") == "1" and eid == "papineni_the"
+        folder = DOCS if docs else SCREENSHOTS
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"teach-student-sheet-{eid.replace('_', '-')}.png"
+        page.screenshot(path=str(path), clip=box, full_page=True)
+        with Image.open(path) as img:   # kept small: a page of text and flat colours loses nothing in 256 colours
+            small = img.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+        small.save(path, optimize=True)
+    finally:
+        ctx.close()

@@ -63,7 +63,7 @@ body.sheet h2 .fam{font-size:.8rem}
 body.sheet section.step{margin:.6rem 0 1rem 0}
 body.sheet .blank{margin:.5em 0 .2em 0}
 body.sheet .blank .line{width:16em;height:1.5em}
-body.sheet .tc .tgrid td{min-width:1.7em;height:1.7em}
+body.sheet .tc .tgrid td{min-width:2.1em;height:2.1em}
 body.sheet .tc .tgrid td.pz{opacity:.7}
 @media print{
   body.sheet{font-size:10pt}
@@ -74,6 +74,9 @@ body.sheet .tc .tgrid td.pz{opacity:.7}
     margin:.3rem 0 .7rem 0}
   body.sheet section.answers{break-before:page;page-break-before:always}
   body.sheet .answers{font-size:.8rem}
-  body.sheet .answers li{margin-bottom:.3rem;break-inside:avoid}
+  body.sheet ol.answers{columns:2;column-gap:1.6em;padding-left:0;list-style:none}
+  /* in a column, a table's words wrap between words (only a word longer than the column breaks) */
+  body.sheet .answers .tc table.tt td{overflow-wrap:break-word}
+  body.sheet .answers li{margin-bottom:.3rem;break-inside:avoid;page-break-inside:avoid}
 }
 """
