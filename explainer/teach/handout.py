@@ -1,14 +1,14 @@
 """What the handouts share besides the steps: their file names (which name the lesson and say whose handout it
-is) and each step's general formula in LaTeX (for the Markdown handout; the numbers stay in the steps' own
-arithmetic, taken from the trace). Pure (no Streamlit)."""
+is), each step's general formula in LaTeX (for the Markdown handout; the numbers stay in the steps' own
+arithmetic, taken from the trace) and what the student's sheet shows of a step. Pure (no Streamlit)."""
 from __future__ import annotations
 
 import re
 import unicodedata
 
-from explainer.teach.model import Lesson
+from explainer.teach.model import LcsGrid, Lesson, Para, Step, Table, TokenRow
 
-__all__ = ["handout_name", "STEP_TEX", "MAX_NAME"]
+__all__ = ["handout_name", "STEP_TEX", "MAX_NAME", "sheet_blocks", "sheet_checks", "is_number"]
 
 MAX_NAME = 60   # characters of the lesson's name kept in a file name
 
@@ -51,3 +51,55 @@ def handout_name(lesson: Lesson, *, student: bool, ext: str) -> str:
         name = _slug(" ".join(lesson.candidate.split()[:6])) or "own-text"
         name = "own-text-" + name if name != "own-text" else name
     return f"bleu-rouge-{name}-{'student' if student else 'teacher'}.{ext}"
+
+
+_NUMBER = re.compile(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?(/\d+)?( = [-+]?\d+(\.\d+)?)?( %)?")
+
+
+def is_number(v) -> bool:
+    """A worked number (also one already written as text: "5/6 = 0.8333", "12.5 %")."""
+    if isinstance(v, bool):
+        return False
+    return isinstance(v, (int, float)) or bool(_NUMBER.fullmatch(str(v).strip()))
+
+
+def _to_fill(t: Table) -> Table:
+    """The table with its numbers left blank: a number, or a cell that states one ("p_1 = 0.1429"), except the
+    first column's words (what a row is about); the student fills it in."""
+    def blank(row):
+        return tuple("" if is_number(v) or (j and re.search(r"\d", str(v))) else v for j, v in enumerate(row))
+    return Table(t.columns, tuple(blank(r) for r in t.rows), t.emphasis, t.caption,
+                 None if t.total is None else blank(t.total))
+
+
+def sheet_blocks(step: Step) -> list:
+    """What the student's sheet shows of a step, without a worked number: a question's step what the question
+    gives (and the step's LCS table, which the renderers draw empty); any other step its words and token rows,
+    its tables with blank number cells and its LCS tables. Formulas, results, charts and the textbook's numbers
+    carry the worked numbers (the answers page has them)."""
+    q = step.question
+    grids = [b for b in step.blocks if isinstance(b, LcsGrid)]
+    if q is not None:
+        return list(q.given) + grids
+    keep = []
+    for b in step.blocks:
+        if isinstance(b, Table):
+            keep.append(_to_fill(b))
+        elif isinstance(b, (TokenRow, LcsGrid)) or (isinstance(b, Para) and not _has_number(b.text)):
+            keep.append(b)
+    return keep
+
+
+_DIGITS = re.compile(r"\d+[.,/]\d|\d{2,}")
+
+
+def _has_number(text: str) -> bool:
+    """A sentence that states a worked number (a decimal, a fraction, a count of two digits or more)."""
+    return bool(_DIGITS.search(text))
+
+
+def sheet_checks(step: Step) -> list:
+    """What the answers page shows beside a step's answer, to check what was filled in on the sheet: the step's
+    LCS tables in full and, for a step without a question, its tables with their numbers."""
+    kinds = LcsGrid if step.question is not None else (LcsGrid, Table)
+    return [b for b in step.blocks if isinstance(b, kinds)]

@@ -14,6 +14,7 @@ import math
 import re
 from typing import Iterable, Sequence
 
+from explainer.teach.handout import sheet_blocks, sheet_checks
 from explainer.teach.model import (
     Chart,
     Chip,
@@ -30,6 +31,7 @@ from explainer.teach.model import (
     num,
 )
 from explainer.ui.highlight import escape_attr, escape_text
+from explainer.ui.teach.handout_css import HANDOUT_CSS, SHEET_CSS
 
 __all__ = ["TEACH_CSS", "block_html", "blocks_html", "step_html", "notes_html", "question_html", "grid_html",
            "cell_rule", "grid_cells", "claim_details", "svg_chart", "handout_html", "HANDOUT_CSS", "claims_table_html"]
@@ -410,10 +412,11 @@ WIDE_GRID = 15   # columns: a wider LCS table gets narrower cells in a fitted st
 GRID_TOKEN = 10   # a token longer than this is cut (…) in the LCS table's headers (whole in their tooltip)
 
 
-def grid_html(g: LcsGrid, *, upto: int | None = None, side: str = "") -> str:
+def grid_html(g: LcsGrid, *, upto: int | None = None, side: str = "", blank: bool = False) -> str:
     """The LCS table: reference tokens down, candidate tokens across. With ``upto`` (full grids), only the
     first ``upto`` inner cells are filled, the last one outlined and the cells it was computed from shaded.
-    ``side``: markup shown beside the table (with its legend), rather than the table alone."""
+    ``side``: markup shown beside the table (with its legend), rather than the table alone. ``blank`` (the
+    student's sheet): every inner cell empty, to fill in by hand; the first row and column (zeros) stay."""
     total = grid_cells(g)
     k = total if upto is None or not g.full else max(0, min(upto, total))
     cur = _cell_pos(g, k) if g.full and 0 < k < total + 1 and upto is not None else None
@@ -434,10 +437,12 @@ def grid_html(g: LcsGrid, *, upto: int | None = None, side: str = "") -> str:
                  "</th>"]
         for b, ci in enumerate(g.col_index):
             cls = []
-            filled = a == 0 or b == 0 or not g.full or (a - 1) * (len(g.col_index) - 1) + b <= k
+            # blank: only the true zeros (a part of a split table starts at a row of numbers, left empty too)
+            filled = (ri == 0 or ci == 0) if blank else (
+                a == 0 or b == 0 or not g.full or (a - 1) * (len(g.col_index) - 1) + b <= k)
             if a == 0 or b == 0:
                 cls.append("pz")
-            if (ri, ci) in g.path and filled and (upto is None or k == total):
+            if (ri, ci) in g.path and filled and (upto is None or k == total) and not blank:
                 cls.append("path")
             if cur and (a, b) == cur:
                 cls.append("cur")
@@ -446,12 +451,13 @@ def grid_html(g: LcsGrid, *, upto: int | None = None, side: str = "") -> str:
             if not filled:
                 cls.append("empty")
             c = f' class="{" ".join(cls)}"' if cls else ""
-            cells.append(f"<td{c}>{g.values[a][b] if filled else '·'}</td>")
+            cells.append(f"<td{c}>{g.values[a][b] if filled else '' if blank else '·'}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     head_row = "<tr><th></th>" + "".join(head) + "</tr>"
     note = f'<div class="tcap">{_e(g.note)}</div>' if g.note else ""
-    legend = ('<div class="tcap">Green, double-outlined: the alignment the backtrace picks. Bottom right: the LCS '
-              "length.</div>")
+    legend = ('<div class="tcap">' + ("Fill in row by row: equal tokens: the diagonal + 1; else the larger of above "
+              "and left. Bottom right: the LCS length." if blank else "Green, double-outlined: the alignment the "
+              "backtrace picks. Bottom right: the LCS length.") + "</div>")
     table = f'<table>{head_row}{"".join(rows)}</table>'
     wide = " tgrid-wide" if len(g.col_index) > WIDE_GRID else ""
     if side:   # one scroll box (a long text) for the explanation and the table: side by side, or the
@@ -665,69 +671,45 @@ def svg_chart(ch: Chart, *, as_img: bool = False) -> str:
 
 
 # --------------------------------------------------------------------------------------------- handout
-HANDOUT_CSS = """
-:root{color-scheme:light}
-body{font-family:"DejaVu Sans",Arial,Helvetica,sans-serif;color:#111;background:#fff;max-width:60rem;
-  margin:0 auto;padding:1.2rem 1.4rem}
-h1{font-size:1.9rem;margin:.2rem 0 .6rem 0}
-h2{font-size:1.45rem;margin:.2rem 0 .5rem 0;border-bottom:3px solid #0072B2;padding-bottom:.2rem}
-h2 .fam{display:inline-block;font-size:.9rem;border:2px solid currentColor;border-radius:.3rem;padding:0 .35rem;
-  margin-right:.5rem;vertical-align:middle}
-.meta{font-size:.95rem;width:100%;table-layout:fixed}
-.meta td{padding:.1rem .6rem .1rem 0;vertical-align:top}
-.meta td:first-child{width:9.5rem}
-.text{white-space:pre-wrap;border:1px solid #999;border-radius:.3rem;padding:.3rem .5rem;margin:.2rem 0}
-/* long unbroken strings (a link, a token, a text without spaces) break anywhere rather than run off the page */
-h1,h2,.text,code.link,.answers li,.tc p,.tc table.tt td,.tc .tf,.tc .tclaim,.tc .task,
-.tc .tnotes,.tc .tcap,.tc .trow-h{overflow-wrap:anywhere}
-/* column heads wrap between words only: "anywhere" let a narrow column break "implementatio|n" */
-.tc table.tt th{overflow-wrap:normal;word-break:normal;hyphens:manual}
-/* the header's settings (signatures, "implementation") wrap between words: "anywhere" let the table shrink the
-   column below a word's width and broke "implementatio|n"; a string longer than the line still breaks */
-.meta td{overflow-wrap:break-word;word-break:normal;hyphens:manual}
-.meta td:first-child{white-space:nowrap}
-.blank .line{display:inline-block;width:12em;border-bottom:1px solid currentColor;height:1.1em}
-code.link{word-break:break-all}
-.tc .tk{max-width:100%;white-space:pre-wrap;overflow-wrap:anywhere}
-.tc .tk-t{min-width:0;max-width:100%}
-.tc table.tt{max-width:100%}
-/* the LCS table fits the page: smaller cells, the candidate's tokens written downwards above their columns */
-.tc .tgrid table{font-size:.72em}
-.tc .tgrid td,.tc .tgrid th{min-width:1.2em;height:1.35em;padding:0 .08em}
-.tc .tgrid th{white-space:pre;overflow-wrap:normal}
-.tc .tgrid tr:first-child th{writing-mode:vertical-rl;text-align:left;vertical-align:bottom;padding:.2em 0;height:auto}
-@media (max-width:760px){.tc .tgrid table{font-size:.62em}}
-nav ol{columns:2;font-size:.95rem}
-section.step{margin:1.2rem 0 1.8rem 0}
-.tc .tks{max-height:none;overflow:visible}
-.tc .tscroll{max-height:none;overflow:visible}
-.answers li{margin-bottom:.5rem}
-footer{font-size:.85rem;opacity:.85;margin-top:2rem;border-top:1px solid #999;padding-top:.5rem}
-@page{margin:1.4cm}
-@media print{
-  body{max-width:none;padding:0}
-  nav{display:none}
-  section.step,section.answers{break-before:page;page-break-before:always}
-  table,tr,.trow,.tf,svg,.tres,.tnotes,.task{break-inside:avoid;page-break-inside:avoid}
-  .tc table.tt th{position:static}
-  a{color:inherit;text-decoration:none}
-}
-"""
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 
+def _sheet_html(blocks) -> str:
+    """The student's blocks (:func:`~explainer.teach.handout.sheet_blocks`), an LCS table drawn empty."""
+    out, run = [], []
+    for b in blocks:
+        if isinstance(b, LcsGrid):
+            out += [blocks_html(run), grid_html(b, blank=True)]
+            run = []
+        else:
+            run.append(b)
+    return "".join(out) + blocks_html(run)
+
+
 def _step_section(i: int, s: Step, *, student: bool) -> str:
     q = s.question
-    if student and q is not None:
-        # the student's handout: what the question gives and a line to write on, not the worked numbers
-        body = (f'<div class="task"><b>Predict first:</b> {_e(q.prompt)} <span class="thint">({_e(q.hint)})'
-                f"</span></div>{blocks_html(q.given)}"
-                '<p class="blank"><b>Your answer:</b> <span class="line"></span></p>')
+    if student:
+        # the student's sheet: what the question gives and a line to write on, not the worked numbers
+        body = (question_html(q) if q else "") + _sheet_html(sheet_blocks(s)) + (
+            '<p class="blank"><b>Your answer:</b> <span class="line"></span></p>' if q else "")
     else:
-        body = (question_html(q) if q else "") + blocks_html(s.blocks) + ("" if student else notes_html(s))
+        body = (question_html(q) if q else "") + blocks_html(s.blocks) + notes_html(s)
     return (f'<section class="step" id="step-{i + 1}"><h2><span class="fam">{_e(s.family)}</span>'
             f'Step {i + 1} · {_e(s.title)}</h2><div class="tc">{body}</div></section>')
+
+
+def _answer_html(i: int, s: Step, *, student: bool) -> str:
+    """A step's entry on the answers page: its question's answer worked out, with the tokens it is about
+    marked; on the student's sheet also what the sheet left to fill in (an LCS table, a table's numbers)."""
+    q = s.question
+    checks = sheet_checks(s) if student else []
+    if q is None and not checks:
+        return ""
+    head = (f"<b>Step {i + 1} · {_e(q.prompt)}</b><br>{_e(q.shown)} — {_e(q.explanation)}" if q else
+            f"<b>Step {i + 1} · {_e(s.title)}</b>")
+    blocks = list(q.marked if q else ()) + checks
+    return f'<li value="{i + 1}">{head}' + (f'<div class="tc">{blocks_html(blocks)}</div>' if blocks else "") + "</li>"
 
 
 def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), link: str = "",
@@ -735,10 +717,11 @@ def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), li
     """The whole walkthrough as one self-contained HTML file: texts, every step's tables, formulas with
     numbers and charts (inline SVG), speaker notes, the predict-first questions and, at the end, their
     answers. No script and no external resource; a CSP forbids requests; print CSS puts each step on its own
-    page. ``settings``: (label, value) lines for the header (dialects, signatures); ``link``: the Teach-page
-    URL of this lesson (shown as text, not fetched); ``link_note``: why there is none (said in its place).
-    ``student``: the student's handout — a question's step shows what the question gives and a blank instead of
-    its worked numbers, no speaker notes and no textbook-claims table; the answers at the end."""
+    page (the student's sheet: the steps flow, each whole, the answers from a new page on). ``settings``:
+    (label, value) lines for the header (dialects, signatures); ``link``: the Teach-page URL of this lesson
+    (shown as text, not fetched); ``link_note``: why there is none (said in its place).
+    ``student``: the student's sheet — a question's step shows what the question gives and a blank instead of
+    its worked numbers, the LCS table empty, no speaker notes and no textbook-claims table; the answers last."""
     title = (lesson.title or "BLEU and ROUGE, step by step") + (" — student's handout" if student else "")
     meta = [("Candidate", f'<div class="text">{_e(lesson.candidate)}</div>')]
     for k, r in enumerate(lesson.references):
@@ -757,14 +740,13 @@ def handout_html(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = (), li
     toc = "".join(f'<li><a href="#step-{i + 1}">{_e(s.family)}: {_e(s.title)}</a></li>'
                   for i, s in enumerate(lesson.steps))
     sections = [_step_section(i, s, student=student) for i, s in enumerate(lesson.steps)]
-    answers = "".join(f'<li><b>Step {i + 1} · {_e(q.prompt)}</b><br>{_e(q.shown)} — {_e(q.explanation)}'
-                      + (f'<div class="tc">{blocks_html(q.marked)}</div>' if q.marked else "") + "</li>"
-                      for i, q in lesson.questions())
+    answers = "".join(_answer_html(i, s, student=student) for i, s in enumerate(lesson.steps))
     notes = "".join(f"<li>{_e(n)}</li>" for n in lesson.notes)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{_e(title)}</title><style>{TEACH_CSS}{HANDOUT_CSS}</style></head><body>"
+            f"<title>{_e(title)}</title><style>{TEACH_CSS}{HANDOUT_CSS}{SHEET_CSS if student else ''}</style></head>"
+            + ('<body class="sheet">' if student else "<body>") +
             f"<h1>{_e(title)}</h1><table class=\"meta\">{meta_html}</table>"
             + (f'<ul class="tp-note">{notes}</ul>' if notes else "") + claims
             + f'<nav><h2>Steps</h2><ol>{toc}</ol></nav>{"".join(sections)}'

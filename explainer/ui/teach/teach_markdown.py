@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from explainer.teach.handout import STEP_TEX
+from explainer.teach.handout import STEP_TEX, sheet_blocks, sheet_checks
 from explainer.teach.model import Chart, ClaimCheck, Formula, LcsGrid, Lesson, Para, Result, Table, TokenRow, num
 from explainer.ui.highlight import is_suspicious_char
 
@@ -82,14 +82,20 @@ def _table(t: Table) -> str:
     return out + (f"\n\n*{md_text(t.caption)}*" if t.caption else "")
 
 
-def _grid(g: LcsGrid) -> str:
+def _grid(g: LcsGrid, *, blank: bool = False) -> str:
+    """The LCS table; ``blank`` (the student's sheet): only its zeros, the cells to compute left empty."""
     head = ["", "∅"] + [md_text(g.cand_tokens[c - 1]) for c in g.col_index[1:]]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join(" --- " for _ in head) + "|"]
     for a, ri in enumerate(g.row_index):
         tok = "∅" if ri == 0 else md_text(g.ref_tokens[ri - 1])
-        cells = [tok] + [f"**{v}**" if (ri, ci) in g.path else str(v) for ci, v in zip(g.col_index, g.values[a])]
+        if blank:
+            cells = [tok] + [str(v) if ri == 0 or ci == 0 else "" for ci, v in zip(g.col_index, g.values[a])]
+        else:
+            cells = [tok] + [f"**{v}**" if (ri, ci) in g.path else str(v) for ci, v in zip(g.col_index, g.values[a])]
         lines.append("| " + " | ".join(cells) + " |")
-    out = "\n".join(lines) + "\n\n*Bold cells: the alignment the backtrace picks. Bottom-right: the LCS length.*"
+    legend = ("Fill in row by row: equal tokens: the diagonal + 1; else the larger of above and left." if blank else
+              "Bold cells: the alignment the backtrace picks.")
+    out = "\n".join(lines) + f"\n\n*{legend} Bottom-right: the LCS length.*"
     return out + (f"\n\n*{md_text(g.note)}*" if g.note else "")
 
 
@@ -128,12 +134,13 @@ def _step_markdown(i: int, s, *, student: bool) -> list[str]:
     if tex:
         out += ["$$", tex, "$$", ""]
     q = s.question
-    if student and q is not None:
+    if student:
         # the worked numbers would give the answer away: what the question gives, and a blank
-        out += [f"> **Predict first:** {md_text(q.prompt)} ({md_text(q.hint)})", ""]
-        for b in q.given:
-            out += [block_markdown(b), ""]
-        return out + [f"**Your answer:** {BLANK}", ""]
+        if q:
+            out += [f"> **Predict first:** {md_text(q.prompt)} ({md_text(q.hint)})", ""]
+        for b in sheet_blocks(s):
+            out += [_grid(b, blank=True) if isinstance(b, LcsGrid) else block_markdown(b), ""]
+        return out + ([f"**Your answer:** {BLANK}", ""] if q else [])
     if q:
         out += [f"> **Predict first:** {md_text(q.prompt)} ({md_text(q.hint)})", ""]
     for b in s.blocks:
@@ -174,10 +181,20 @@ def handout_markdown(lesson: Lesson, *, settings: Sequence[tuple[str, str]] = ()
                 "printed number holds. Each comparison is repeated at the step where the number appears.*", ""]
     for i, s in enumerate(lesson.steps):
         out += _step_markdown(i, s, student=student)
-    qs = lesson.questions()
-    if qs:
-        out += ["---", "", "## Answers", ""]
-        for i, q in qs:
-            out += [f"- **Step {i + 1} · {md_text(q.prompt)}** {md_text(q.shown)} — {md_text(q.explanation)}", ""]
-            out += [f"  {_row(r)}" for r in q.marked] + ([""] if q.marked else [])
+    answers = [line for i, s in enumerate(lesson.steps) for line in _answer_markdown(i, s, student=student)]
+    if answers:
+        out += ["---", "", "## Answers", ""] + answers
     return "\n".join(out).rstrip() + "\n"
+
+
+def _answer_markdown(i: int, s, *, student: bool) -> list[str]:
+    """A step's answer worked out, the tokens it is about marked; on the student's sheet also what the sheet left
+    to fill in (an LCS table, a table's numbers)."""
+    q = s.question
+    checks = sheet_checks(s) if student else []
+    out = [f"- **Step {i + 1} · {md_text(q.prompt)}** {md_text(q.shown)} — {md_text(q.explanation)}", ""] if q else (
+        [f"- **Step {i + 1} · {md_text(s.title)}**", ""] if checks else [])
+    out += [f"  {_row(r)}" for r in (q.marked if q else ())] + ([""] if q and q.marked else [])
+    for b in checks:   # indented: part of the list item
+        out += ["\n".join("  " + line if line else "" for line in block_markdown(b).split("\n")), ""]
+    return out

@@ -113,8 +113,9 @@ def downloads(lesson: Lesson, settings: MetricSettings, source: str, texts, no_l
                                lesson, settings=lines, link=link, link_note=note, student=s),
                            file_name=handout_name(lesson, student=student, ext="md"), mime="text/markdown",
                            key=f"tch_dl_md{tag}", on_click="ignore", icon=":material/notes:")
-    st.caption("The HTML handout is one file: it opens offline and prints one step per page. The student's "
-               "handout has blanks instead of the worked numbers, the answers at the end and no speaker notes."
+    st.caption("The HTML handout is one file: it opens offline; the teacher's prints one step per page. The "
+               "student's is a sheet (two steps or more per printed page): blanks instead of the worked numbers, "
+               "an empty LCS table to fill in, no speaker notes, the answers on the last page."
                + (" It has no link to this lesson: the texts are too long for one." if no_link else ""))
 
 
