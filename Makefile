@@ -59,17 +59,19 @@ lint: $(VENV)/.stamp-test
 lint-all: $(VENV)/.stamp-test
 	$(BIN)/ruff check .
 
-# PYTEST_WORKERS=2 runs the suite on 2 pytest-xdist workers: --dist loadgroup sends all of tests/browser to one
-# worker, in order (one Streamlit server, one Chromium, as in a serial run; the group is set in tests/conftest.py);
-# the other worker runs the unit and AppTest tests meanwhile (23 min instead of 33 on 2 cores). The default is
-# one process: in one of two 2-worker runs a browser test timed out while the other worker loaded the cores.
+# `make test` runs scripts/run_suite.py: the browser tests (tests/browser) and the other tests as two pytest
+# processes at once, the latter at a lower CPU priority, so the browser tests see the cores as in a run of their own
+# while the unit tests fill their waits. SERIAL=1 runs everything in one process; PYTEST_WORKERS=2 runs it on 2
+# pytest-xdist workers instead (--dist loadgroup: all of tests/browser on one worker, as tests/conftest.py sets).
+SERIAL ?=
 PYTEST_WORKERS ?= 0
 XDIST_ARGS = $(if $(filter-out 0,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadgroup)
+SUITE_MODE = $(if $(or $(SERIAL),$(XDIST_ARGS)),--serial)
 
 # The long sweeps (marked `slow`: a whole WMT language pair at the bounds, the long random widget sequences, peak
 # memory at the CLI's limits) run with `make test-slow`; `make test` keeps within CI's time.
 test: lint
-	$(BIN)/python -m pytest -q -m "not slow" $(XDIST_ARGS) $(PYTEST_ARGS)
+	$(BIN)/python scripts/run_suite.py $(SUITE_MODE) -q -m "not slow" $(XDIST_ARGS) $(PYTEST_ARGS)
 
 test-slow: $(VENV)/.stamp-test
 	$(BIN)/python -m pytest -q -m slow $(XDIST_ARGS) $(PYTEST_ARGS)
