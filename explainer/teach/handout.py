@@ -8,7 +8,8 @@ import unicodedata
 
 from explainer.teach.model import LcsGrid, Lesson, Para, Step, Table, TokenRow
 
-__all__ = ["handout_name", "STEP_TEX", "MAX_NAME", "sheet_blocks", "sheet_checks", "is_number"]
+__all__ = ["handout_name", "STEP_TEX", "MAX_NAME", "sheet_blocks", "sheet_checks", "is_number", "sheet_cell_given",
+           "SHEET_GRID_RULE"]
 
 MAX_NAME = 60   # characters of the lesson's name kept in a file name
 
@@ -54,6 +55,16 @@ def handout_name(lesson: Lesson, *, student: bool, ext: str) -> str:
 
 
 _NUMBER = re.compile(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?(/\d+)?( = [-+]?\d+(\.\d+)?)?( %)?")
+
+
+#: how the student's sheet asks to fill its empty LCS table (the HTML and the Markdown sheet)
+SHEET_GRID_RULE = "Fill in row by row: equal tokens: the diagonal + 1; else the larger of above and left."
+
+
+def sheet_cell_given(row: int, col: int) -> bool:
+    """Whether the sheet prints an LCS cell: only the empty prefix's zeros (row or column 0); a part of a split
+    table starts at a row of numbers, left empty too."""
+    return row == 0 or col == 0
 
 
 def is_number(v) -> bool:

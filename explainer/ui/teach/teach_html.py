@@ -14,7 +14,7 @@ import math
 import re
 from typing import Iterable, Sequence
 
-from explainer.teach.handout import sheet_blocks, sheet_checks
+from explainer.teach.handout import SHEET_GRID_RULE, sheet_blocks, sheet_cell_given, sheet_checks
 from explainer.teach.model import (
     Chart,
     Chip,
@@ -438,7 +438,7 @@ def grid_html(g: LcsGrid, *, upto: int | None = None, side: str = "", blank: boo
         for b, ci in enumerate(g.col_index):
             cls = []
             # blank: only the true zeros (a part of a split table starts at a row of numbers, left empty too)
-            filled = (ri == 0 or ci == 0) if blank else (
+            filled = sheet_cell_given(ri, ci) if blank else (
                 a == 0 or b == 0 or not g.full or (a - 1) * (len(g.col_index) - 1) + b <= k)
             if a == 0 or b == 0:
                 cls.append("pz")
@@ -455,9 +455,8 @@ def grid_html(g: LcsGrid, *, upto: int | None = None, side: str = "", blank: boo
         rows.append("<tr>" + "".join(cells) + "</tr>")
     head_row = "<tr><th></th>" + "".join(head) + "</tr>"
     note = f'<div class="tcap">{_e(g.note)}</div>' if g.note else ""
-    legend = ('<div class="tcap">' + ("Fill in row by row: equal tokens: the diagonal + 1; else the larger of above "
-              "and left. Bottom right: the LCS length." if blank else "Green, double-outlined: the alignment the "
-              "backtrace picks. Bottom right: the LCS length.") + "</div>")
+    legend = ('<div class="tcap">' + (SHEET_GRID_RULE if blank else "Green, double-outlined: the alignment the "
+              "backtrace picks.") + " Bottom right: the LCS length.</div>")
     table = f'<table>{head_row}{"".join(rows)}</table>'
     wide = " tgrid-wide" if len(g.col_index) > WIDE_GRID else ""
     if side:   # one scroll box (a long text) for the explanation and the table: side by side, or the

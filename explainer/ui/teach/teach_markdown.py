@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from explainer.teach.handout import STEP_TEX, sheet_blocks, sheet_checks
+from explainer.teach.handout import SHEET_GRID_RULE, STEP_TEX, sheet_blocks, sheet_cell_given, sheet_checks
 from explainer.teach.model import Chart, ClaimCheck, Formula, LcsGrid, Lesson, Para, Result, Table, TokenRow, num
 from explainer.ui.highlight import is_suspicious_char
 
@@ -89,12 +89,11 @@ def _grid(g: LcsGrid, *, blank: bool = False) -> str:
     for a, ri in enumerate(g.row_index):
         tok = "∅" if ri == 0 else md_text(g.ref_tokens[ri - 1])
         if blank:
-            cells = [tok] + [str(v) if ri == 0 or ci == 0 else "" for ci, v in zip(g.col_index, g.values[a])]
+            cells = [tok] + [str(v) if sheet_cell_given(ri, ci) else "" for ci, v in zip(g.col_index, g.values[a])]
         else:
             cells = [tok] + [f"**{v}**" if (ri, ci) in g.path else str(v) for ci, v in zip(g.col_index, g.values[a])]
         lines.append("| " + " | ".join(cells) + " |")
-    legend = ("Fill in row by row: equal tokens: the diagonal + 1; else the larger of above and left." if blank else
-              "Bold cells: the alignment the backtrace picks.")
+    legend = SHEET_GRID_RULE if blank else "Bold cells: the alignment the backtrace picks."
     out = "\n".join(lines) + f"\n\n*{legend} Bottom-right: the LCS length.*"
     return out + (f"\n\n*{md_text(g.note)}*" if g.note else "")
 
