@@ -67,7 +67,7 @@ def test_navigation_entry_teach():
 
 def test_next_previous_and_the_step_index_follow_the_url():
     at = new_page({"example": "cat_mat", "step": "1"})
-    lesson = build_lesson(*_texts("cat_mat"))
+    lesson = _lesson("cat_mat")
     n = len(lesson.steps)
     assert title(at).endswith(f"|1/{n}")
     at.button(key="tch_next").click().run()
@@ -119,7 +119,7 @@ def test_own_text_and_dialect_parameters_as_on_the_explain_page():
 
 
 def test_example_settings_apply_and_url_stays_short():
-    at = new_page({"example": "stem_took", "step": _step(_texts("stem_took"), "rouge-1")})
+    at = new_page({"example": "stem_took", "step": _step("stem_took", "rouge-1")})
     assert at.session_state["rouge_opt:rouge-score:use_stemmer"] is True
     assert "stem" not in qp(at)   # the example's own setting is not repeated in its link
     assert "compared as ‘cat’" in page_html(at)
@@ -157,7 +157,7 @@ def test_notes_parameter_takes_on_off_words_and_says_when_it_cannot():
 
 
 def test_lcs_slider_fills_the_table_cell_by_cell():
-    at = new_page({"example": "cat_mat", "step": _step(_texts("cat_mat"), "rouge-lcs-table")})
+    at = new_page({"example": "cat_mat", "step": _step("cat_mat", "rouge-lcs-table")})
     slider = at.slider[0]
     assert slider.value == 42
     slider.set_value(3).run()
@@ -276,13 +276,20 @@ def _texts(eid):
     return ex.candidate, list(ex.references)
 
 
-def _step(texts: tuple, step_id: str, **kw) -> str:
-    """The link's step number of the lesson's step ``step_id`` (the paging may split a step in parts)."""
-    return str(1 + [s.id for s in build_lesson(*texts, **kw).steps].index(step_id))
+def _lesson(eid: str, **kw):
+    """The lesson of a worked example as its link shows it: with the example's printed numbers compared."""
+    return build_lesson(*_texts(eid), claims=get_example(eid).claims, **kw)
+
+
+def _step(texts: tuple | str, step_id: str, **kw) -> str:
+    """The link's step number of the lesson's step ``step_id`` (the paging may split a step in parts); ``texts``:
+    (candidate, references) or a worked example's id."""
+    lesson = _lesson(texts, **kw) if isinstance(texts, str) else build_lesson(*texts, **kw)
+    return str(1 + [s.id for s in lesson.steps].index(step_id))
 
 
 def _n(eid: str) -> int:
-    return len(build_lesson(*_texts(eid)).steps)
+    return len(_lesson(eid).steps)
 
 
 def _dialects():
@@ -297,17 +304,8 @@ def test_every_dialect_from_the_link(family, dialect):
     from explainer.rouge import explain_rouge
 
     cand, refs = _texts("abandon_hope")
-    step = 7
-    if family == "rouge":
-        # step 13 is rouge-score's ROUGE-L result; a dialect whose ROUGE-L has no LCS table (the rouge package's
-        # and PyRouge's are summary level) has fewer steps before it
-        from explainer.teach.rouge_steps import rouge_steps
-
-        def at_rouge_l(d):
-            tr = explain_rouge(cand, refs, dialect=d, types=("rouge1", "rouge2", "rougeL")).to_dict()
-            return next(i for i, s in enumerate(rouge_steps(tr)) if s.title == "ROUGE-L")
-
-        step = 13 - at_rouge_l("rouge-score") + at_rouge_l(dialect)
+    # the step of the family's final score: BLEU's, or ROUGE-L's (after the dialect's own earlier steps)
+    step = _step("abandon_hope", "bleu-score" if family == "bleu" else "rouge-l", **{f"{family}_dialect": dialect})
     at = new_page({"example": "abandon_hope", f"{family}_dialect": dialect, "step": str(step)})
     body = page_html(at)
     if family == "bleu":
@@ -327,7 +325,7 @@ def test_a_worked_examples_printed_numbers_at_their_step():
     from tests.test_teach_claims import _seed
 
     ex = get_example("medication")
-    lesson = build_lesson(ex.candidate, list(ex.references))
+    lesson = _lesson("medication")
     k = lesson.step_ids().index("bleu-score") + 1
     recorded = _seed("s002_medication", "sacrebleu", {})["score"]
     at = new_page({"example": "medication", "step": str(k)})
@@ -356,7 +354,7 @@ def test_order_above_the_settings_maximum_is_refused():
     at = new_page({"example": "cat_mat", "max_order": "2", "order": "3"})
     assert "(0–2)" in warnings(at) and at.session_state["tch_order"] == 0
     at = new_page({"example": "cat_mat", "max_order": "2", "order": "2", "step": "2"})
-    n = len(build_lesson(ex.candidate, list(ex.references), bleu_options={"max_ngram_order": 2}).steps)
+    n = len(_lesson("cat_mat", bleu_options={"max_ngram_order": 2}).steps)
     assert not warnings(at) and title(at) == f"BLEU|The candidate's bigrams (2-grams)|2/{n}"
     # the sidebar: the order followed, then a setting lowers the maximum order under it
     at = new_page({"example": "cat_mat", "order": "4", "step": "2"})
@@ -394,7 +392,7 @@ def test_own_text_too_long_for_a_link_says_so_and_stays_in_the_tab():
     at.switch_page("explainer/ui/pages/teach.py")
     at.run()
     assert at.session_state["tch_cand"] == cand and at.session_state["tch_source"] == "text"
-    assert title(at).endswith(f"|3/{_n('cat_mat')}") and qp(at)["text"] == "not-in-link"
+    assert title(at).endswith(f"|3/{len(build_lesson(cand, ['a']).steps)}") and qp(at)["text"] == "not-in-link"
     # the link opened elsewhere (a new session): a message, the own-text source, not another lesson
     fresh = new_page({"text": "not-in-link", "step": "3"})
     assert "longer than a link carries" in warnings(fresh) and fresh.session_state["tch_source"] == "text"

@@ -78,7 +78,7 @@ def test_a_lecture_of_four_families_from_one_link_with_section_headings():
     at = new_page({"example": "cat_mat", "metric": "bleu,rouge,chrf,ter"})
     steps = at.selectbox(key="tch_step").options
     lesson = build_lecture(EX.candidate, list(EX.references), [LessonPart(n) for n in ("bleu", "rouge", "chrf",
-                                                                                          "ter")])
+                                                                                          "ter")], claims=EX.claims)
     assert len(steps) == len(lesson.steps)
     first_chrf = dict(lesson.sections)["chrF"]
     at.selectbox(key="tch_step").set_value(first_chrf).run()

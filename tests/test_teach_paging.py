@@ -11,7 +11,7 @@ import pytest
 from explainer.examples import EXAMPLES
 from explainer.teach.families import lesson_family, lesson_names
 from explainer.teach.lesson import LessonPart, build_lecture
-from explainer.teach.model import Chart, Chip, Formula, LcsGrid, Para, Result, Step, Table, TokenRow
+from explainer.teach.model import Chart, Chip, ClaimCheck, Formula, LcsGrid, Para, Result, Step, Table, TokenRow
 from explainer.teach.paging import CHART_TABLE_ROWS, GRID_ROWS, PAGE_ROWS, TEXT_BUDGET, page_steps, part_of, text_weight
 
 PARTS = [LessonPart(n) for n in lesson_names()]
@@ -94,13 +94,32 @@ def test_many_token_boxes_come_in_parts_that_keep_every_box():
 
 
 def test_a_chart_beside_a_long_table_gets_a_part_of_its_own():
+    """The chart moves with what follows it; the step's result stays beside the table it comes from."""
     table = Table(("order", "P"), tuple((k, 0.5) for k in range(CHART_TABLE_ROWS + 2)))
     chart = Chart("prf_bars", {}, "alt")
-    s = Step("x-chart", "X", "P, R, F", (Para("key", "key"), table, chart, Result("F", 0.5, "0.5", "f")), "say", "mis")
+    note = Para("after the chart", "note")
+    result = Result("F", 0.5, "0.5", "f")
+    s = Step("x-chart", "X", "P, R, F", (Para("key", "key"), table, chart, note, result), "say", "mis")
     parts = page_steps([s])
-    assert [p.blocks for p in parts] == [(Para("key", "key"), table), (Para("key", "key"), chart, s.blocks[-1])]
+    assert [p.blocks for p in parts] == [(Para("key", "key"), table, result), (Para("key", "key"), chart, note)]
+    assert [p.id for p in parts] == ["x-chart", "x-chart~2"]
     short = dataclasses.replace(s, blocks=(Para("key", "key"), Table(("order", "P"), ((1, 0.5),)), chart))
     assert page_steps([short]) == [short]
+
+
+def test_results_and_claims_beside_a_chart_count_as_its_lines():
+    """ROUGE's P/R/F step (a table of 2 rows, a formula, the chart, two claims, two results) did not fit a
+    1024x768 screen at zoom 125 %; with the two results alone it did."""
+    table = Table(("", "P"), ((1, 0.5), (2, 0.5)))
+    chart = Chart("prf_bars", {}, "alt")
+    results = tuple(Result(m, 0.5, "0.5", m) for m in ("r", "f"))
+    claims = tuple(ClaimCheck(m, m, "0.5", 0.5, "0.5", "rouge-score 0.1.2", True) for m in ("r", "f"))
+    fits = Step("prf", "R", "P, R, F", (Para("key", "key"), table, Formula(("f = x",)), chart) + results, "s", "m")
+    assert page_steps([fits]) == [fits]
+    full = dataclasses.replace(fits, blocks=fits.blocks[:4] + claims + results)
+    first, second = page_steps([full])
+    assert first.id == "prf" and first.blocks == fits.blocks[:3] + claims + results
+    assert second.id == "prf~2" and second.blocks == (Para("key", "key"), chart)
 
 
 def test_a_step_needing_more_parts_than_max_parts_is_left_whole():

@@ -27,7 +27,7 @@ def _clean_rooms():
 
 def _lesson(eid="cat_mat"):
     ex = get_example(eid)
-    return build_lesson(ex.candidate, list(ex.references), title=ex.title)
+    return build_lesson(ex.candidate, list(ex.references), title=ex.title, claims=ex.claims)
 
 
 def test_the_room_is_bounded_expires_and_holds_link_parameters_only(monkeypatch):

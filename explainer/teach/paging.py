@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from explainer.teach.model import Chart, LcsGrid, Para, Step, Table, TokenRow
+from explainer.teach.model import Chart, ClaimCheck, LcsGrid, Para, Result, Step, Table, TokenRow
 
 __all__ = ["PAGE_ROWS", "PAGE_ROWS_WITH_TEXTS", "GRID_ROWS", "TEXT_BUDGET", "CHART_TABLE_ROWS", "MAX_PARTS",
            "page_steps", "part_of", "text_weight"]
@@ -22,15 +22,16 @@ __all__ = ["PAGE_ROWS", "PAGE_ROWS_WITH_TEXTS", "GRID_ROWS", "TEXT_BUDGET", "CHA
 PAGE_ROWS = 18
 #: ... when the step also shows the texts' tokens (more than :data:`MANY_CHIPS` boxes): they take the room of rows
 PAGE_ROWS_WITH_TEXTS = 12
-MANY_CHIPS = 30
+MANY_CHIPS = 20
 #: reference tokens (rows) of an LCS table a screen shows whole; a longer table is shown in parts of rows
 GRID_ROWS = 10
 #: the texts' token boxes a screen shows whole (:func:`text_weight`; at 1024x768 and browser zoom 125 %, measured
 #: on the worked examples: 457 fitted, 608 and 614 did not)
 TEXT_BUDGET = 450
 ROW_WEIGHT = 40       # a row of boxes' own line (its label) and its margins, in characters' room
-#: a chart shares a screen with a table and notes of at most this many lines (chrF's six orders and the chart did
-#: not fit at zoom 125 %, nor BLEU's smoothing table with its three notes): beside more it goes to a part of its own
+#: a chart shares a screen with a table, notes, results and claims of at most this many lines (chrF's six orders
+#: and the chart did not fit at zoom 125 %, nor BLEU's smoothing table with its three notes, nor ROUGE's P/R/F table
+#: with two results and two claims): beside more it goes to a part of its own
 CHART_TABLE_ROWS = 4
 #: a step needing more parts than this is left whole (a long own text, past the 25 tokens a lecture's screen is
 #: made for: its table or token rows scroll in their box rather than over dozens of steps)
@@ -147,21 +148,31 @@ def _split_texts(step: Step) -> list[Step]:
                          for k, g in enumerate(groups)])
 
 
-def _rows_before(blocks) -> int:
-    """The lines a chart shares its screen with: a table's rows and each note (a line of small print)."""
-    return sum(len(b.rows) if isinstance(b, Table) else 1 for b in blocks
-               if isinstance(b, Table) or (isinstance(b, Para) and b.kind == "note"))
+def _lines_beside(blocks, at: int) -> int:
+    """The lines a chart (at ``at``) shares its screen with: a table's rows and each note before it (a line of
+    small print), and each result and claim comparison after it."""
+    before = sum(len(b.rows) if isinstance(b, Table) else 1 for b in blocks[:at]
+                 if isinstance(b, Table) or (isinstance(b, Para) and b.kind == "note"))
+    return before + sum(isinstance(b, _OUTCOME) for b in blocks[at + 1:])
+
+
+_OUTCOME = (Result, ClaimCheck)
 
 
 def _split_chart(step: Step) -> list[Step]:
-    """A chart beside a table and notes of more than :data:`CHART_TABLE_ROWS` lines goes, with what follows it, to
-    a second part led by the step's key sentence."""
+    """A chart beside a table, notes, results and claims of more than :data:`CHART_TABLE_ROWS` lines goes, with
+    what follows it, to a second part led by the step's key sentence; the step's results and claim comparisons
+    stay in the first part, beside the table and formula they come from (so a claim is still found at the step's
+    own id)."""
     at = next((i for i, b in enumerate(step.blocks) if isinstance(b, Chart)), None)
     if (at is None or not any(isinstance(b, Table) for b in step.blocks[:at])
-            or _rows_before(step.blocks[:at]) <= CHART_TABLE_ROWS):
+            or _lines_beside(step.blocks, at) <= CHART_TABLE_ROWS):
         return [step]
     lead = tuple(b for b in step.blocks[:at] if isinstance(b, Para) and b.kind == "key")
-    return _parts(step, [step.blocks[:at], lead + step.blocks[at:]])
+    after = step.blocks[at + 1:]
+    outcome = tuple(b for b in after if isinstance(b, _OUTCOME))
+    rest = tuple(b for b in after if not isinstance(b, _OUTCOME))
+    return _parts(step, [step.blocks[:at] + outcome, lead + (step.blocks[at],) + rest])
 
 
 def _parts(step: Step, blocks: list[tuple]) -> list[Step]:
