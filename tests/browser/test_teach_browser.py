@@ -39,10 +39,15 @@ SETTLED = """() => !document.querySelector('[data-testid="stStatusWidget"]')
 LONG_TEXT = 10   # words: a text longer than this may make a table or a token row scroll inside its box
 
 
+def _lesson(ex, **kw):
+    """A worked example's lesson as its link shows it: with the example's printed numbers compared (a claim beside
+    a chart may give that step a second part)."""
+    return build_lesson(ex.candidate, list(ex.references), claims=ex.claims, **kw)
+
+
 def _cat_mat_step(step_id: str) -> int:
     """The step number of ``step_id`` in cat_mat's lesson (the paging may split an earlier step in parts)."""
-    ex = get_example("cat_mat")
-    return 1 + [s.id for s in build_lesson(ex.candidate, list(ex.references)).steps].index(step_id)
+    return 1 + [s.id for s in _lesson(get_example("cat_mat")).steps].index(step_id)
 
 
 def teach(page, app_url: str, query: str) -> None:
@@ -117,8 +122,8 @@ def test_every_step_fits_1024x768(projector, app_url, example_id):
     and 11 went 69, 48 and 180 px below the window)."""
     ex = get_example(example_id)
     settings, _ = ms.apply_example_settings(ms.default_settings(), ex.settings)
-    n = len(build_lesson(ex.candidate, list(ex.references), bleu_options=dict(settings["bleu"].options),
-                         rouge_options={k: v for k, v in settings["rouge"].options.items() if k != "types"}).steps)
+    n = len(_lesson(ex, bleu_options=dict(settings["bleu"].options),
+                    rouge_options={k: v for k, v in settings["rouge"].options.items() if k != "types"}).steps)
     page = projector
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     teach(page, app_url, f"example={example_id}&step=1")
@@ -238,7 +243,7 @@ def test_rouge_prf_chart_labels_are_readable_at_1024x768(new_page, app_url):
     """Issue 21: the ROUGE precision / recall / F chart's labels were drawn at about 8 px at 1024x768 (a 620-wide
     drawing shrunk into half the step); every label of it is now at least 14 px on the screen."""
     ex = get_example("earnings")
-    lesson = build_lesson(ex.candidate, list(ex.references))
+    lesson = _lesson(ex)
     k = lesson.step_ids().index("rouge-prf") + 1
     page = new_page(width=1024, height=768)
     teach(page, app_url, f"example=earnings&step={k}")
@@ -327,7 +332,7 @@ def test_handout_opens_offline_with_sacrebleus_bleu(new_page, app_url, tmp_path,
         res = off.locator('[data-metric="bleu"]')
         assert res.locator(".tres-v").inner_text() == f"{real:.4f}"
         assert float(res.get_attribute("data-value")) == pytest.approx(real, abs=1e-9)
-        assert off.locator("section.step").count() == len(build_lesson(ex.candidate, list(ex.references)).steps)
+        assert off.locator("section.step").count() == len(_lesson(ex).steps)
         assert off.locator("svg[role=img]").count() >= 3
         off.screenshot(path=str(SCREENSHOTS / "teach-handout.png"), full_page=False)
         pdf = tmp_path / "handout.pdf"
@@ -360,22 +365,21 @@ def test_exercise_set_and_spot_the_attack(new_page, app_url):
 
 
 def _abandon():
-    ex = get_example("abandon_hope")
-    return ex.candidate, list(ex.references)
+    return _lesson(get_example("abandon_hope"))
 
 
 def test_back_from_another_page_keeps_the_lesson_and_step(new_page, app_url):
     page = new_page(width=1400, height=900)
     teach(page, app_url, "example=abandon_hope&step=5")
     page.get_by_role("button", name="Next").click()
-    wait_for_step(page, 6, len(build_lesson(*_abandon()).steps))
+    wait_for_step(page, 6, len(_abandon().steps))
     page.locator('[data-testid="stExpandSidebarButton"]').first.click()
     page.get_by_role("link", name="Explain").click()
     page.locator("h1").filter(has_text="step by step").wait_for()    # the Explain page, whatever it is titled
     wait_idle(page)
     page.get_by_role("link", name="Teach").click()
     page.wait_for_selector(".tc-title")
-    wait_for_step(page, 6, len(build_lesson(*_abandon()).steps))
+    wait_for_step(page, 6, len(_abandon().steps))
     assert "Abandon all hope" in page.locator(".st-key-tch_head").inner_text()
 
 

@@ -39,12 +39,16 @@ def pick(page, label: str, option: str) -> None:
     wait_idle(page)
 
 
+
+def _lesson(ex):
+    """A worked example's lesson as its link shows it (with the example's printed numbers compared)."""
+    return build_lesson(ex.candidate, list(ex.references), claims=ex.claims)
+
 @pytest.mark.parametrize("example_id", ["papineni_the", "military_c2"])
 def test_walkthrough_next_after_switching_example(new_page, app_url, example_id):
     ex = get_example(example_id)
-    n = len(build_lesson(ex.candidate, list(ex.references)).steps)
-    assert n != len(build_lesson(get_example("cat_mat").candidate,
-                                 list(get_example("cat_mat").references)).steps)
+    n = len(_lesson(ex).steps)
+    assert n != len(_lesson(get_example("cat_mat")).steps)
     page = new_page(width=1400, height=900)
     teach(page, app_url, "example=cat_mat")
     page.locator('[data-testid="stExpandSidebarButton"]').first.click()
@@ -69,7 +73,7 @@ def test_walkthrough_next_after_own_text(new_page, app_url):
     ex = get_example("cat_mat")
     text = ex.references[0]   # the candidate equal to the reference: a lesson of another number of steps
     n = len(build_lesson(text, list(ex.references)).steps)
-    assert n != len(build_lesson(ex.candidate, list(ex.references)).steps)
+    assert n != len(_lesson(ex).steps)
     box.fill(text)
     box.press("Control+Enter")
     wait_for_step(page, 1, n)
@@ -120,7 +124,7 @@ def test_every_quick_key_press_moves_one_step(new_page, app_url, view, keys, mov
 
     from tests.browser.test_teach_room_browser import present_links
 
-    n = len(build_lesson(*(lambda e: (e.candidate, list(e.references)))(get_example("cat_mat"))).steps)
+    n = len(_lesson(get_example("cat_mat")).steps)
     page = new_page(width=1024, height=768)
     if view == "presenter":
         _, presenter = present_links(page, app_url, "example=cat_mat&step=1")
