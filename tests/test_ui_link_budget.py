@@ -56,8 +56,9 @@ def run(page: str, params: dict) -> tuple[AppTest, float]:
 
 
 def said(at) -> str:
-    """Every warning and error on the page as a reader sees it (without the Markdown escapes)."""
-    return " ".join(e.value.replace("\\", "") for e in [*at.warning, *at.error])
+    """Every warning, error and note on the page as a reader sees it (without the Markdown escapes); what a view's
+    work limit leaves to a click is a note (``st.info``)."""
+    return " ".join(e.value.replace("\\", "") for e in [*at.warning, *at.error, *at.info])
 
 
 # ------------------------------------------------------------------------------------- a link's texts

@@ -144,11 +144,12 @@ def _search_warnings(refs: Sequence[TerText], per: Sequence[TerReferenceTrace]) 
     return out
 
 
-def build_segment_trace(d: TerDialect, candidate: str, references: Sequence[str], where: str = "") -> TerTrace:
+def build_segment_trace(d: TerDialect, candidate: str, references: Sequence[str], where: str = "",
+                        budget: Budget | None = None) -> TerTrace:
     warns, err = d.check_inputs([candidate], [references], corpus=False)
     cand = text_of(d, candidate, f"{where}the candidate")
     refs = [text_of(d, r, f"{where}reference {k + 1}", True) for k, r in enumerate(references)]
-    budget = Budget(MAX_TRACE_WORK, where)
+    budget = budget or Budget(MAX_TRACE_WORK, where)
     per = [d.explain_pair(cand.words, r.words, budget, index=k) for k, r in enumerate(refs)]
     edits = [p.num_edits for p in per]
     k = d.select_reference(edits)
@@ -157,11 +158,13 @@ def build_segment_trace(d: TerDialect, candidate: str, references: Sequence[str]
                     _signature(d, len(references)), warns + _search_warnings(refs, per), err)
 
 
-def explain_segment(d: TerDialect, candidate: str, references: Sequence[str]) -> TerTrace:
+def explain_segment(d: TerDialect, candidate: str, references: Sequence[str], *,
+                    budget: Budget | None = None) -> TerTrace:
+    """The full trace of one segment (``budget``: a lower work limit than ``MAX_TRACE_WORK``, a caller's own)."""
     candidate, references = normalize_segment_input(candidate, references)
     check_references([references])
     check_trace_size(candidate, references)
-    return build_segment_trace(d, candidate, references)
+    return build_segment_trace(d, candidate, references, budget=budget)
 
 
 def explain_corpus(d: TerDialect, candidates, references, *, full: bool = False,

@@ -69,25 +69,29 @@ def check_corpus_trace_size(candidates: Sequence[str], references: Sequence[Sequ
 
 
 class Budget:
-    """The work units of one trace (``limit`` None: unbounded); ``spend`` raises TraceTooLarge past the limit."""
+    """The work units of one trace (``limit`` None: unbounded); ``spend`` raises TraceTooLarge past the limit.
+    ``named``: the limit as its message names it (a caller's lower limit, e.g. one view's)."""
 
-    __slots__ = ("limit", "used", "where")
+    __slots__ = ("limit", "used", "where", "named")
 
-    def __init__(self, limit: int | None, where: str = "") -> None:
+    def __init__(self, limit: int | None, where: str = "",
+                 named: str = "the limit of one trace (explainer.ter.MAX_TRACE_WORK)") -> None:
         self.limit = limit
         self.used = 0
         self.where = where
+        self.named = named
 
     def spend(self, n: int) -> None:
         self.used += n
         if self.limit is not None and self.used > self.limit:
-            raise work_exceeded(self.used, self.where)
+            raise work_exceeded(self.used, self.where, self.limit, self.named)
 
 
-def work_exceeded(work: int, where: str = "") -> TraceTooLarge:
-    """The error of a trace whose shift search went past ``MAX_TRACE_WORK``."""
+def work_exceeded(work: int, where: str = "", limit: int = MAX_TRACE_WORK,
+                  named: str = "the limit of one trace (explainer.ter.MAX_TRACE_WORK)") -> TraceTooLarge:
+    """The error of a trace whose shift search went past its limit (``MAX_TRACE_WORK`` unless a caller's)."""
     return TraceTooLarge(
-        f"{where}the TER trace of this segment needs more than {MAX_TRACE_WORK:,} units of work (edit-distance "
-        f"cells and position pairs of sacreBLEU's shift search; {work:,} reached), the limit of one trace "
-        "(explainer.ter.MAX_TRACE_WORK): the texts have many words in common in different orders. The statistics "
-        "(score_ter, CLI without --full) are sacreBLEU's own computation and have no such limit.")
+        f"{where}the TER trace of this segment needs more than {limit:,} units of work (edit-distance "
+        f"cells and position pairs of sacreBLEU's shift search; {work:,} reached), {named}: the texts have many "
+        "words in common in different orders. The statistics (score_ter, CLI without --full) are sacreBLEU's own "
+        "computation and have no such limit.")

@@ -24,12 +24,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-__all__ = ["VIEW_WORK_BUDGET", "HEADLINE_TYPES", "ViewPlan", "plan_rouge", "rouge_work", "left_out_note"]
+__all__ = ["VIEW_WORK_BUDGET", "VIEW_TER_WORK", "VIEW_SEMANTIC_WORK", "HEADLINE_TYPES", "ViewPlan", "plan_rouge",
+           "rouge_work", "left_out_note", "ViewWorkExceeded"]
 
 #: ROUGE work one view may do (units of ``explainer.rouge.limits.segment_work``) before the types beyond the
 #: headline and the diagnosis's rescoring are left out: with the page's own ~0.3 s and the other families' traces
 #: (bounded by their cores), a view from any link stays under 2 s of CPU
 VIEW_WORK_BUDGET = 600_000
+#: TER's trace in one view: units of its shift search (``explainer.ter.limits.Budget``: about 1,000,000 per second
+#: of CPU), a third of the core's ``MAX_TRACE_WORK``; natural sentences need a few thousand, WMT22 paragraphs of
+#: 1,000 characters up to 605,038. Past it the view shows "—", and a click computes the trace within the core's limit.
+VIEW_TER_WORK = 300_000
+#: the semantic family's model runs in one view (``explainer.semantic.embed.run_cost``: about a word piece of a
+#: short text; ~0.25 ms of CPU each): the chosen dialect and then the others while their cost fits; two references
+#: of 150 characters cost ~110, a 1,000-character pair ~450. What does not fit, a click computes.
+VIEW_SEMANTIC_WORK = 1_000
+
+
+class ViewWorkExceeded(ValueError):
+    """A family's trace needs more work than one view does at once (its message says how much and where the
+    limit is); the page offers a click that computes it within the core's own limits."""
 #: the ROUGE types of the page's headline: always computed (bounded by the cores' own limits)
 HEADLINE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 # ROUGE-Lsum's sentence pairs and cells (not in ``segment_work``): units per pair and per cell, measured with
@@ -137,5 +151,6 @@ def left_out_note(plan: ViewPlan) -> str | None:
     gap = any(n.startswith(("rougeS", "rougeSU")) for n in names)
     return (f"{', '.join(names)} {'is' if one else 'are'} left out: one view does at most {VIEW_WORK_BUDGET:,} units "
             f"of ROUGE work on the server (about half a second), and {'it' if one else 'they'} would add more "
-            f"({why}). Shorten the texts or use fewer references to see {'it' if one else 'them'}"
-            + (", or pick a maximum gap (rougeS4, rougeSU4)." if gap else "."))
+            f"({why}). Click “Compute ROUGE for these texts” in the ROUGE tab, shorten the texts or use fewer "
+            f"references to see {'it' if one else 'them'}" + (", or pick a maximum gap (rougeS4, rougeSU4)." if gap
+                                                              else "."))

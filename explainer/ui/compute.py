@@ -26,14 +26,15 @@ and its views only read traces; the BLEU trace's lazily built n-gram records are
 """
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, Sequence
 
 from explainer.options import freeze  # the one key of option values (also the registry's and the dialects')
 
 __all__ = ["BUDGET_CHARS", "CORPUS_BUDGET_CHARS", "SharedResults", "cached", "corpus_reports", "family_trace",
-           "freeze", "inputs_key", "shared", "traces"]
+           "freeze", "inputs_key", "shared", "traces", "view_key"]
 
 BUDGET_CHARS = 100_000
 SMALL_RATIO = 64   # a result of a few numbers: its entry (the key's texts) costs 1/64 of a trace's
@@ -148,16 +149,29 @@ def cached(kind: Hashable, candidate: str, refs: list[str], settings, fn: Callab
     return shared.get((kind, key), cost // SMALL_RATIO + 1 if small else cost, fn)
 
 
-def family_trace(fam, choice, candidate: str, refs: list[str]):
+def view_key(family: str, choice, candidate: str, refs: Sequence[str]) -> str:
+    """A short fingerprint of one family's inputs (texts and settings): what a reader's request for the whole
+    trace is for (:mod:`explainer.ui.view_more`)."""
+    raw = repr((family, candidate, tuple(refs), choice.key() if hasattr(choice, "key") else choice))
+    return hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def family_trace(fam, choice, candidate: str, refs: list[str], *, whole: bool = False):
     """One family's :class:`explainer.ui.families.Computed` for these texts under ``choice`` (its dialect and
     options), computed once per inputs and shared by every session: a change of one family's settings recomputes
-    that family only."""
-    return cached(("trace", fam.name), candidate, refs, choice, lambda: fam.compute(choice, candidate, refs))
+    that family only. ``whole``: within the core's limits, not one view's (a reader asked for it)."""
+    def run():
+        c = fam.compute(choice, candidate, refs, whole=whole)
+        if c.view_limited:
+            c.inputs_key = view_key(fam.name, choice, candidate, refs)
+        return c
+
+    return cached(("trace", fam.name, whole), candidate, refs, choice, run)
 
 
-def traces(candidate: str, refs: list[str], settings) -> dict:
+def traces(candidate: str, refs: list[str], settings, whole: frozenset[str] = frozenset()) -> dict:
     """Every family's :class:`explainer.ui.families.Computed` (a trace, or the message the page shows instead),
-    in display order, shared by every session."""
+    in display order, shared by every session; ``whole``: the families a reader asked to compute whole."""
     from explainer.ui.families import ui_families
 
-    return {f.name: family_trace(f, settings[f.name], candidate, refs) for f in ui_families()}
+    return {f.name: family_trace(f, settings[f.name], candidate, refs, whole=f.name in whole) for f in ui_families()}

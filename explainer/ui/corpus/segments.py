@@ -310,6 +310,7 @@ def _segment_explanation(cand: str, refs: list[str], chosen: list[str], settings
     and one family's steps for this segment, with the same settings."""
     from explainer.ui import compute as shared_compute
     from explainer.ui import sections as sx
+    from explainer.ui import view_more
     from explainer.ui.explain import page as xp
     from explainer.ui.families import ui_families, ui_family
 
@@ -317,11 +318,15 @@ def _segment_explanation(cand: str, refs: list[str], chosen: list[str], settings
     # the Explain page's traces for these texts and settings (computed once, shared with that page and with
     # every session looking at the same segment): the chosen families' (a family's model, e.g. the semantic
     # scores', costs each segment a tenth of a second)
-    computed = {n: shared_compute.family_trace(ui_family(n), settings[n], cand, list(refs)) for n in chosen}
+    def trace(fam):
+        whole = view_more.asked(fam.name, settings[fam.name], cand, refs)   # the reader's click (a view's limit)
+        return shared_compute.family_trace(fam, settings[fam.name], cand, list(refs), whole=whole)
+
+    computed = {n: trace(ui_family(n)) for n in chosen}
     with st.container():
         for name, c in computed.items():
             for msg in c.notes + ([c.error] if c.trace is None and c.error else []):
-                st.error(hl.md_escape(f"{ui_family(name).label}: {msg}"))
+                (st.info if c.view_limited else st.error)(hl.md_escape(f"{ui_family(name).label}: {msg}"))
     xp.headline(computed, signatures=True)
     # One family at a time: every family would build every chart of the Explain view on each step (ROUGE's LCS
     # tables alone take ~0.3 s), and previous / next should be instant.
@@ -331,7 +336,7 @@ def _segment_explanation(cand: str, refs: list[str], chosen: list[str], settings
         ss["cp_view_family"] = first
     label = st.segmented_control("Step by step", list(labels), key="cp_view_family") or first
     fam = labels[label]
-    c = computed.get(fam.name) or shared_compute.family_trace(fam, settings[fam.name], cand, list(refs))
+    c = computed.get(fam.name) or trace(fam)
     # the step-by-step's charts behind an expander, drawn only while it is open: each is a Plotly chart, which
     # costs the browser more than the rest of the segment view, and previous / next redraw it (issue 18)
     box = st.expander(f"Charts of this segment ({label})", key="cp_seg_charts", on_change="rerun")

@@ -17,7 +17,7 @@ import streamlit as st
 
 from explainer.examples import EXAMPLES, get_example
 from explainer.text import MAX_INPUT_CHARS
-from explainer.ui import charts, traps_view
+from explainer.ui import charts, traps_view, view_more
 from explainer.ui import compute as shared_compute
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
@@ -204,8 +204,9 @@ def _downloads(computed: dict) -> None:
 # ------------------------------------------------------------------------------------------------ page
 def compute(cand: str, refs: list[str], settings: MetricSettings) -> dict:
     """Every family's trace (or the message shown instead), the only place the page calls the cores; computed
-    once per (texts, family settings) and shared by every session (explainer.ui.compute)."""
-    return shared_compute.traces(cand, refs, settings)
+    once per (texts, family settings) and shared by every session (explainer.ui.compute); within one view's work
+    unless the reader asked for a family's whole trace (explainer.ui.view_more)."""
+    return shared_compute.traces(cand, refs, settings, view_more.wanted(ui_families(), cand, refs, settings))
 
 
 def _diagnosis(computed: dict) -> list:
@@ -308,10 +309,11 @@ def render() -> None:
         computed = compute(cand, refs, settings)
     for fam in ui_families():
         c = computed[fam.name]
+        say = st.info if c.view_limited else st.error   # left to a click, not failed
         for note in c.notes:
-            st.error(f"{fam.label}: " + hl.md_escape(note))
+            say(f"{fam.label}: " + hl.md_escape(note))
         if c.trace is None and c.error:
-            st.error(f"{fam.label}: " + hl.md_escape(c.error))
+            say(f"{fam.label}: " + hl.md_escape(c.error))
     # the classic traps of these texts under these settings (texts and settings only: shared like the traces)
     traps_view.show(shared_compute.cached("traps", cand, refs, settings,
                                           lambda: traps_view.settings_traps([cand], [refs], settings, corpus=False),

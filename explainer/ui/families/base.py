@@ -106,6 +106,10 @@ class Computed:
     dialect: Any = None              # the bound dialect the trace was made with
     asked: tuple = ()                # the measures asked for (ROUGE: the types picked), when not all are shown
     recheck: tuple | None = None     # the measures the diagnosis may score again (the view's work budget); None: all
+    #: the view's own work limit left (part of) the trace out, and a click computes it within the core's limits
+    #: (:mod:`explainer.ui.view_more`); ``inputs_key``: the texts and settings it is for
+    view_limited: bool = False
+    inputs_key: str = ""
 
 
 class UiFamily:
@@ -232,9 +236,11 @@ class UiFamily:
         return choice
 
     # ------------------------------------------------------------------ compute
-    def compute(self, choice: DialectChoice, candidate: str, references: Sequence[str]) -> Computed:
+    def compute(self, choice: DialectChoice, candidate: str, references: Sequence[str], *,
+                whole: bool = False) -> Computed:
         """The trace of these texts under ``choice`` (computed once per inputs by the caller's cache), or why
-        not, in the page's words; never raises for what a user can type."""
+        not, in the page's words; never raises for what a user can type. ``whole``: within the core's limits only,
+        not one view's (a reader's click)."""
         try:
             d = choice.bind()
         except ValueError as e:
@@ -245,10 +251,19 @@ class UiFamily:
             return Computed(error=f"these texts have {n:,} characters in all, more than the {limit:,} the "
                                   f"step-by-step {self.label} view can show at once. Shorten the candidate or the "
                                   f"references to see {self.label}; the other metrics are not affected.")
+        from explainer.ui.budget import ViewWorkExceeded
+
         try:
-            return Computed(self.core.explain(d, candidate, references), dialect=d)
+            return Computed(self.explain(d, candidate, references, whole=whole), dialect=d)
+        except ViewWorkExceeded as e:
+            return Computed(error=str(e), dialect=d, view_limited=True)
         except ValueError as e:
             return Computed(error=str(e), dialect=d)
+
+    def explain(self, d, candidate: str, references: Sequence[str], *, whole: bool = False):
+        """Hook: the trace one view shows; a family whose trace can cost more than a view's share bounds it here
+        unless ``whole`` (raising :class:`explainer.ui.budget.ViewWorkExceeded`)."""
+        return self.core.explain(d, candidate, references)
 
     # ------------------------------------------------------------------ views
     def headline(self, computed: Computed) -> list[Number]:
@@ -289,7 +304,15 @@ class UiFamily:
         from explainer.ui.highlight import md_escape
 
         if computed.trace is None:
-            st.info(f"{self.label} could not be computed: " + md_escape(computed.error or ""))
+            st.info((f"{self.label} is not computed yet: " if computed.view_limited else
+                     f"{self.label} could not be computed: ") + md_escape(computed.error or ""))
+        self.more_button(computed)
+
+    def more_button(self, computed: Computed) -> None:
+        """The click that computes what the view's work limit left out (nothing when it left nothing out)."""
+        from explainer.ui import view_more
+
+        view_more.button(self.name, self.label, computed)
 
     def diagnosis(self, computed: Computed) -> list:
         """Hook: findings of ``explainer.analysis.diagnosis`` for this trace ("why is the score low?")."""

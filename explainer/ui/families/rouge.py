@@ -60,7 +60,10 @@ class RougeUi(UiFamily):
                                                 if t in self.supported(choice.replace(types=TYPE_CHOICES))[0])
         return choice.replace(types=ok)
 
-    def compute(self, choice: DialectChoice, candidate: str, references: Sequence[str]) -> Computed:
+    def compute(self, choice: DialectChoice, candidate: str, references: Sequence[str], *,
+                whole: bool = False) -> Computed:
+        """The chosen types' trace; unless ``whole``, only the types that fit one view's work (the rest left to a
+        click, :mod:`explainer.ui.view_more`); the core's own limits hold either way."""
         from explainer.rouge.limits import SummaryWorkTooLarge
         from explainer.ui.budget import left_out_note, plan_rouge
 
@@ -70,8 +73,9 @@ class RougeUi(UiFamily):
             notes.append(f"{', '.join(dropped)} {'is' if len(dropped) == 1 else 'are'} not defined by the "
                          f"{choice.dialect} dialect and left out.")
         plan = plan_rouge(choice.replace(types=types), candidate, references)   # the view's work budget
-        notes += [left_out_note(plan)] if plan.left_out else []
-        types = plan.types
+        limited = bool(plan.left_out) and not whole
+        notes += [left_out_note(plan)] if limited else []
+        types = types if whole else plan.types
         if not types:
             return Computed(error="No other ROUGE type is selected." if dropped or plan.left_out else
                             "No ROUGE type is selected.", notes=notes)
@@ -79,6 +83,7 @@ class RougeUi(UiFamily):
         try:
             computed = self._traced(choice.replace(types=types), candidate, references, notes, asked)
             computed.recheck = plan.rescore
+            computed.view_limited = limited
             return computed
         except SummaryWorkTooLarge as e:     # refused before any work: show the other types, say why not these
             rest = tuple(t for t in types if t not in e.types)
@@ -123,6 +128,7 @@ class RougeUi(UiFamily):
             return
         from explainer.ui.rouge_section import rouge_section
 
+        self.more_button(computed)
         rouge_section(computed.trace, n_refs)
 
     def diagnosis(self, computed: Computed) -> list:

@@ -30,6 +30,26 @@ class TerUi(UiFamily):
                                                 f"reference itself); {t.num_edits:g} edits / {t.ref_length:g} "
                                                 f"reference words; exact value {t.score!r}")]
 
+    def explain(self, d, candidate, references, *, whole=False):
+        """The trace within one view's work (``explainer.ui.budget.VIEW_TER_WORK``) unless ``whole``: then within
+        the core's ``MAX_TRACE_WORK`` only."""
+        from explainer.errors import TraceTooLarge
+        from explainer.ter.algorithm import explain_segment
+        from explainer.ter.limits import Budget
+        from explainer.ui.budget import VIEW_TER_WORK, ViewWorkExceeded
+
+        if whole:
+            return self.core.explain(d, candidate, references)
+        budget = Budget(VIEW_TER_WORK, named="more than one view of the page does at once "
+                                             "(explainer.ui.budget.VIEW_TER_WORK)")
+        try:
+            return explain_segment(d, candidate, list(references), budget=budget)
+        except TraceTooLarge as e:
+            if budget.limit is None or budget.used <= budget.limit:
+                raise       # the core's own limits: no click computes it
+            raise ViewWorkExceeded(f"{e} Click “Compute TER for these texts” in the TER tab: up to the trace's "
+                                   "own limit, about a second of the server's work.") from None
+
     def view_fields(self) -> tuple[Field, ...]:
         from explainer.ui.ter_section import REFERENCE_KEY
 
