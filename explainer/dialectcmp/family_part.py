@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Callable, ClassVar, Sequence
 
+from explainer.dialectcmp.limits import segment_scores
 from explainer.dialectcmp.space import SearchContext, family_space
 
 __all__ = ["FamilyPart", "Tick", "blank"]
@@ -136,7 +137,7 @@ class FamilyPart:
         for sc in sorted(self.space(None, search_context([candidate, *references])), key=lambda x: x.cost):
             d = sc.config.bound()
             m = fam.main_measure(d)
-            v = fam.scores(d, candidate, references).get(m.key)
+            v = segment_scores(fam, d, candidate, references).get(m.key)
             if v is not None and agrees(v / m.scale):
                 return Judgement("holds-otherwise", ", ".join((sc.dialect,) + sc.words) + f": {v / m.scale:.6g}")
         return Judgement("holds-nowhere", "every configuration searched gives at least the bound")

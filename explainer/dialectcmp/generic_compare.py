@@ -12,6 +12,7 @@ from typing import Sequence
 
 from explainer.dialectcmp.configs import Config
 from explainer.dialectcmp.divergence import Divergence
+from explainer.dialectcmp.limits import segment_scores
 from explainer.dialectcmp.rows import Row
 from explainer.options import format_value
 
@@ -49,7 +50,7 @@ def compare(fam, candidate: str, references: Sequence[str], *, configs=None, pai
 
     def make(c: Config) -> Row:
         d = c.bound()
-        return _row(fam, c, dict(fam.scores(d, candidate, refs)), fam.signature(d, len(refs)), "segment")
+        return _row(fam, c, dict(segment_scores(fam, d, candidate, refs)), fam.signature(d, len(refs)), "segment")
 
     return build("segment", fam.name, candidate, refs, configs, make, pairs, differ=divergence)
 

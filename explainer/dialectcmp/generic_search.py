@@ -5,6 +5,8 @@ the match's arguments. Every measure the family reports is matched, as printed o
 ÷100), whichever way its direction runs (a claimed TER is matched like any number)."""
 from __future__ import annotations
 
+from explainer.dialectcmp.limits import segment_scores
+
 __all__ = ["search_segment", "search_corpus"]
 
 
@@ -15,7 +17,7 @@ def search_segment(part, col, claim, candidate: str, references: list[str], subs
         d = sc.config.bound()
         measures = fam.measures(d)
         for subset, sub_cost, sub_words in subsets:
-            scores = fam.scores(d, candidate, [references[k] for k in subset])
+            scores = segment_scores(fam, d, candidate, [references[k] for k in subset])
             col.n += 1
             for m in measures:
                 value = scores.get(m.key)

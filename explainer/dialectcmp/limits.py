@@ -9,7 +9,7 @@ from explainer.errors import ExplainerInputError
 __all__ = ["MAX_REFS", "MAX_COMPARE_CHARS", "MAX_REPRODUCE_TEXT_CHARS", "MAX_REPRODUCE_CHARS", "MAX_CLAIM_CHARS",
            "MAX_CORPUS_SEGMENTS", "MAX_CORPUS_CHARS", "check_segment", "check_corpus", "check_reproduce_corpus",
            "MAX_REPRODUCE_CORPUS_SEGMENTS", "MAX_REPRODUCE_CORPUS_REFS", "MAX_REPRODUCE_CORPUS_CHARS",
-           "MAX_REPRODUCE_CORPUS_WORK"]
+           "MAX_REPRODUCE_CORPUS_WORK", "SEGMENT_SCORE_MS", "segment_scores"]
 
 #: references per candidate (the Explain page's limit too)
 MAX_REFS = 10
@@ -138,3 +138,22 @@ def check_reproduce_corpus(candidates: Sequence, references: Sequence) -> tuple[
                                   f"characters (this corpus has {total:,}); give fewer references or a part of the "
                                   "test set")
     return cands, out
+
+#: CPU of one segment's scores under one configuration (a comparison's row, a reproduce candidate), in milliseconds
+#: of the family's own work units (``MetricFamily.bounded_scores``; TER's recorded shift search: 100,000 units):
+#: ordinary sentences need a few thousand units; 114 words drawn from a 60-word vocabulary took sacreBLEU 2.5 s
+#: per TER score, and a comparison scores five rows, a reproduce search dozens of configurations
+SEGMENT_SCORE_MS = 100
+
+
+def segment_scores(fam, d, candidate: str, references: Sequence[str]) -> dict[str, float]:
+    """One segment's scores under ``d`` within :data:`SEGMENT_SCORE_MS` of work (the same numbers as
+    ``fam.scores``); ExplainerInputError when the texts need more (every configuration of a comparison costs about
+    the same, so the first refusal ends the request)."""
+    out = fam.bounded_scores(d, candidate, list(references), seconds=SEGMENT_SCORE_MS / 1000)
+    if out is None:
+        raise ExplainerInputError(
+            f"{fam.label} of these texts needs more work than a comparison spends on one configuration (about "
+            f"{SEGMENT_SCORE_MS} ms, explainer.dialectcmp.limits.SEGMENT_SCORE_MS): the texts have many "
+            f"words in common in different orders. `python -m explainer {fam.name}` scores them on your machine.")
+    return out

@@ -216,6 +216,10 @@ def ter_steps(t: dict) -> list[Step]:
 
 
 # ------------------------------------------------------------------------------------------- the lesson
+#: units of TER's shift search one lecture's trace may do (``explainer.ter.limits.Budget``; about 0.3 s of CPU)
+LECTURE_TER_WORK = 300_000
+
+
 class TerLesson(LessonFamily):
     """TER's lesson: the steps above over its trace; the edit-distance and score exercises."""
 
@@ -232,6 +236,17 @@ class TerLesson(LessonFamily):
 
     def steps(self, trace: dict, focus: int | None = None) -> list[Step]:
         return ter_steps(trace)
+
+    def trace(self, dialect, options, candidate, references) -> dict:
+        """The trace within a lecture's work (:data:`LECTURE_TER_WORK`): a lecture's texts need a few thousand
+        units, and a link's texts cannot keep the server searching shifts for a second per view."""
+        from explainer.ter.algorithm import explain_segment
+        from explainer.ter.limits import Budget
+
+        d = self.core.bind(dialect or self.core.default_dialect, **self.trace_options(dialect, options))
+        return explain_segment(d, candidate, list(references), budget=Budget(
+            LECTURE_TER_WORK, named="the limit of a lecture's step-by-step (explainer.teach.ter_steps."
+                                    "LECTURE_TER_WORK; the Explain page's TER tab computes more)")).to_dict()
 
     def summary(self, trace: dict) -> dict:
         return {**super().summary(trace), "score": trace["score"], "shown": f"{trace['score']:.4f}"}
