@@ -237,6 +237,17 @@ CHART_TYPE = """alt => { const img = [...document.querySelectorAll('.tc img.tcha
   const sizes = [...svg.matchAll(/font-size="([\\d.]+)"/g)].map(m => parseFloat(m[1]));
   const shown = img.getBoundingClientRect().width;
   return {min: Math.min(...sizes) * shown / W, width: shown}; }"""
+# the chart's texts as the browser lays them out (the SVG drawn inline): those past the drawing's right edge
+CHART_CLIPPED = """alt => { const img = [...document.querySelectorAll('.tc img.tchart')].find(i => i.alt.startsWith(alt));
+  const box = document.createElement('div');
+  box.innerHTML = atob(img.src.split(',')[1]);
+  document.body.appendChild(box);
+  const svg = box.querySelector('svg');
+  const W = svg.viewBox.baseVal.width;
+  const out = [...svg.querySelectorAll('text')].map(t => [t.textContent, t.getBBox()])
+    .filter(([_, b]) => b.x < 0 || b.x + b.width > W).map(([t, b]) => `${t}: ${b.x}+${b.width} > ${W}`);
+  box.remove();
+  return out; }"""
 
 
 def test_rouge_prf_chart_labels_are_readable_at_1024x768(new_page, app_url):
@@ -250,6 +261,8 @@ def test_rouge_prf_chart_labels_are_readable_at_1024x768(new_page, app_url):
     got = page.evaluate(CHART_TYPE, "Precision, recall and F")
     assert got["min"] >= 14, got
     assert page.evaluate(FITS)["page"] <= 1
+    # every label inside the drawing (the legend's "F-measure" ran past its right edge at two types)
+    assert page.evaluate(CHART_CLIPPED, "Precision, recall and F") == []
 
 
 def test_notes_panel_does_not_make_the_page_scroll(new_page, app_url):

@@ -532,7 +532,12 @@ def _prf_svg(data: dict) -> tuple[list[str], int, int]:
     rows = data["rows"]
     group = PRF_GROUP if len(rows) <= 3 else PRF_MANY_GROUP
     x0 = 60
-    W = int(max(420, x0 + 12 + len(rows) * group))
+    spec = (("p", "precision", BLUE), ("r", "recall", "url(#hatch)"), ("f", "F-measure", "url(#dots)"))
+    # the legend's entries side by side, each as wide as its name (at two types "F-measure" ran past the edge)
+    at = [x0]
+    for _, name, _ in spec:
+        at.append(at[-1] + 22 + len(name) * CHART_TEXT * 0.6 + 20)
+    W = int(max(420, x0 + 12 + len(rows) * group, at[-1] - 8))
     w = W - x0 - 12
     group = w / max(1, len(rows))
     bw = group * 0.27
@@ -543,7 +548,6 @@ def _prf_svg(data: dict) -> tuple[list[str], int, int]:
     y0, h = (58 if upright else 26), 100   # low: it shares a fitted step with a table, a formula and claims
     H = y0 + h + 46
     parts = [_PATTERNS] + _axes(x0, y0, w, h, size=CHART_TEXT)
-    spec = (("p", "precision", BLUE), ("r", "recall", "url(#hatch)"), ("f", "F-measure", "url(#dots)"))
     for i, r in enumerate(rows):
         gx = x0 + i * group + group * 0.08
         for j, (key, _, fill) in enumerate(spec):
@@ -558,11 +562,9 @@ def _prf_svg(data: dict) -> tuple[list[str], int, int]:
                                    anchor="start" if upright else "middle", extra=turn))
         parts.append(_svg_text(x0 + i * group + group / 2, y0 + h + 21, r.get("short") or r["label"], size=18,
                                weight="bold"))
-    lx = x0
-    for _, name, fill in spec:
-        parts += [f'<rect x="{lx}" y="{H - 19}" width="16" height="16" fill="{fill}"/>',
+    for lx, (_, name, fill) in zip(at, spec):
+        parts += [f'<rect x="{lx:.1f}" y="{H - 19}" width="16" height="16" fill="{fill}"/>',
                   _svg_text(lx + 22, H - 5, name, size=CHART_TEXT, anchor="start")]
-        lx += 140
     return parts, W, H
 
 
