@@ -98,6 +98,58 @@ def browser_cpu() -> float:
     return total
 
 
+class SentCount:
+    """What the server sent the browser, counted from its messages (the same whatever the machine's load): full
+    runs and fragment runs finished, deltas (elements and blocks drawn), their bytes, and the bytes per kind of
+    element."""
+
+    def __init__(self) -> None:
+        self.full = self.fragment = self.deltas = self.bytes = 0
+        self.kinds: dict[str, list[int]] = {}
+        self.places: dict[str, list[int]] = {}     # by the delta's place: sidebar, or the main area's block
+
+    def add(self, msg, size: int) -> None:
+        kind = msg.WhichOneof("type")
+        if kind == "script_finished":
+            from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+            if msg.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
+                self.fragment += 1
+            elif msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
+                self.full += 1
+        elif kind == "delta":
+            self.deltas += 1
+            self.bytes += size
+            d = msg.delta
+            what = d.WhichOneof("type")
+            name = d.new_element.WhichOneof("type") if what == "new_element" else what
+            for table, key in ((self.kinds, name or "?"), (self.places, self.place(msg.metadata.delta_path))):
+                k = table.setdefault(key, [0, 0])
+                k[0] += 1
+                k[1] += size
+
+    @staticmethod
+    def place(path) -> str:
+        path = list(path)
+        if not path:
+            return "?"
+        return "sidebar" if path[0] == 1 else f"main {path[1] if len(path) > 1 else ''}"
+
+    def snapshot(self) -> tuple:
+        return (self.full, self.fragment, self.deltas, self.bytes, {k: list(v) for k, v in self.kinds.items()},
+                {k: list(v) for k, v in self.places.items()})
+
+    def since(self, snap: tuple) -> dict:
+        full, frag, deltas, size, kinds, places = snap
+
+        def diff(now, then):
+            out = {k: (v[0] - then.get(k, [0, 0])[0], v[1] - then.get(k, [0, 0])[1]) for k, v in now.items()}
+            return {k: v for k, v in out.items() if v[0]}
+
+        return {"full": self.full - full, "fragment": self.fragment - frag, "deltas": self.deltas - deltas,
+                "bytes": self.bytes - size, "kinds": diff(self.kinds, kinds), "places": diff(self.places, places)}
+
+
 class Runs:
     """When a click's work is over: the server's runs finished (its ``script_finished`` messages on the page's
     websocket, none for QUIET_S after) and the browser done drawing them (its last long task, > 50 ms, over).
@@ -115,15 +167,18 @@ class Runs:
 
         self.finished: list[float] = []     # wall clock (time.time) of each script_finished message
         self.last = 0.0                     # of the last message
+        self.sent = SentCount()             # what the server sent (load-independent)
 
         def got(payload) -> None:
             self.last = time.time()
             if isinstance(payload, (bytes, bytearray)):
                 try:
-                    if ForwardMsg.FromString(bytes(payload)).WhichOneof("type") == "script_finished":
-                        self.finished.append(self.last)
+                    msg = ForwardMsg.FromString(bytes(payload))
                 except Exception:  # noqa: BLE001 - not a ForwardMsg: not ours
-                    pass
+                    return
+                self.sent.add(msg, len(payload))
+                if msg.WhichOneof("type") == "script_finished":
+                    self.finished.append(self.last)
 
         page.add_init_script(self.LONG_TASKS)
         page.on("websocket", lambda ws: ws.on("framereceived", got))
@@ -153,9 +208,11 @@ class Clicks:
         self.cpu: dict[str, list[float]] = {}
         self.bcpu: dict[str, list[float]] = {}
         self.lost: dict[str, int] = {}
+        self.sent: dict[str, list[dict]] = {}
 
     def time(self, name: str, action, until=lambda: None) -> float:
         c0, b0 = cp.server_cpu(), browser_cpu()
+        snap = self.runs.sent.snapshot() if self.runs is not None else None
         e0 = time.time()
         t0 = time.perf_counter()
         action()
@@ -173,6 +230,8 @@ class Clicks:
         self.res.setdefault(name, []).append(wall)
         self.cpu.setdefault(name, []).append(cp.server_cpu() - c0)
         self.bcpu.setdefault(name, []).append(browser_cpu() - b0)
+        if snap is not None:
+            self.sent.setdefault(name, []).append(self.runs.sent.since(snap))
         return wall
 
     def report(self, target_median: float, target_max: float, *, on_answer: bool = False) -> list[str]:
@@ -190,6 +249,14 @@ class Clicks:
                   f"ms, browser {med(self.bcpu[k]) * 1000:5.0f} ms  {'OK' if ok else 'MISSED'}", flush=True)
             if not ok:
                 fails.append(k)
+        for k, v in self.sent.items():
+            last = v[-1]
+            top = sorted(last["kinds"].items(), key=lambda kv: -kv[1][1])[:4]
+            print(f"  {k:<40} sent: {last['full']} full run(s), {last['fragment']} fragment run(s), "
+                  f"{last['deltas']} deltas, {last['bytes'] / 1000:.0f} kB ("
+                  + ", ".join(f"{n} {c} × {b / 1000:.0f} kB" for n, (c, b) in top) + ")", flush=True)
+            print(f"  {'':<40} by place: " + ", ".join(f"{n}: {c}" for n, (c, b) in last["places"].items()),
+                  flush=True)
         return fails
 
 
@@ -294,9 +361,11 @@ def chrf_clicks(page, repeat: int, runs: Runs) -> tuple[Clicks, float]:
     the switch to chrF took: its report is computed then.)"""
     c = Clicks(page, runs)
     t0 = time.perf_counter()
+    e0 = time.time()
     page.locator(".st-key-cp_metric").get_by_text("chrF", exact=True).click()
     page.locator(".st-key-cp_differ_view").filter(has_text="N-grams").wait_for(timeout=300_000)
     cp.idle(page, timeout=300)
+    runs.wait_over(page, e0, timeout=300)    # the switch's runs over: the first click's count is its own
     switch = time.perf_counter() - t0
     for _ in range(repeat):
         for v in CHRF_VIEWS:
