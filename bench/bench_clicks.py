@@ -8,8 +8,9 @@ numbers. Each is timed from the click (or the edit) to the answer on screen and 
 script run it caused finished (the server's ``script_finished`` messages) and drawn (the browser's last long task
 after the last message) — not the status widget alone, which shows only after a delay, so a tokenizer change
 computing a new report looked idle at once. Also the CPU time of the server process and of the browser for each
-click. Targets: every Corpus click median < 0.5 s and none > 1.5 s; an edit on the Explain page updates the
-headline < 0.5 s.
+click, and what the click's runs sent the browser, counted from the websocket (the same on a busy machine): runs of
+the whole page and of a fragment, deltas (elements and blocks) by kind and by place, bytes. Targets: every Corpus
+click median < 0.5 s and none > 1.5 s; an edit on the Explain page updates the headline < 0.5 s.
 
 Data: ``--wmt DIR`` (or EXPLAINER_WMT22) with WMT22's ``generaltest2022.en-de.*`` files
 (github.com/wmt-conference/wmt22-news-systems, ``txt/``): the references A and B, the systems Online-B, OpenNMT
