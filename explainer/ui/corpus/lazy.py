@@ -14,6 +14,7 @@ from typing import Callable
 
 import streamlit as st
 
+from explainer.ui.corpus import warmup
 from explainer.ui.corpus.common import RUN_FIGURES
 
 __all__ = ["lazy_section", "is_open"]
@@ -42,7 +43,8 @@ def _section_fragment(key: str) -> Callable[..., None]:
     """The section ``key``'s fragment: a function of its own per section, named after it (Streamlit names a
     fragment by its function and its place; the page's tests check that no fragment's name changes)."""
     def section(title: str, key: str, draw: Callable[[], None], anchor: str | None, expanded: bool) -> None:
-        _section(title, key, draw, anchor, expanded)
+        with warmup.page_run():   # the background reports wait while a fragment runs
+            _section(title, key, draw, anchor, expanded)
 
     section.__qualname__ = section.__name__ = f"section_fragment[{key}]"
     return st.fragment(section)

@@ -224,33 +224,36 @@ def _significance_fragment(chosen, col, b: int, scores_box) -> None:
     """The tests, then the scores table and chart above, which show the tests' p-values and intervals: a test run
     reruns this fragment only (it writes into that outside container), the table after the test, so one run
     shows the result everywhere."""
-    significance_section(chosen, chosen[0], col, b)
-    with scores_box:
-        scores_table(chosen, col, b)
-    sync_url()     # the test and its number of resamples are in the link
+    with warmup.page_run():   # the background reports wait while a fragment runs
+        significance_section(chosen, chosen[0], col, b)
+        with scores_box:
+            scores_table(chosen, col, b)
+        sync_url()     # the test and its number of resamples are in the link
 
 
 @st.fragment
 def _analysis_fragment(part, focus: CorpusFocus) -> None:
     """Where the systems differ and every implementation: an analysis picked redraws this part only; a bar
     clicked or a segment opened from them redraws the segment table and view (``common.redraw_parts``)."""
-    app_run_if_needed()
-    ss = st.session_state
-    figures = ss.setdefault(RUN_FIGURES, {})
-    for k in ss.get(FRAGMENT_FIGURES, ()):     # this part's charts of its last run (the download lists this run's)
-        figures.pop(k, None)
-    before = set(figures)
-    with st.container():
-        differ_section(part, focus)
-    with st.container():
-        if part.has_implementations:
-            lazy_section("Every implementation on this corpus", "cp_sec_implementations",
-                         lambda: part.implementations(focus), anchor="implementations")
-    ss[FRAGMENT_FIGURES] = sorted(set(figures) - before)
-    sync_url()      # the analysis is in the link and the saved view
+    with warmup.page_run():   # the background reports wait while a fragment runs
+        app_run_if_needed()
+        ss = st.session_state
+        figures = ss.setdefault(RUN_FIGURES, {})
+        for k in ss.get(FRAGMENT_FIGURES, ()):     # this part's charts of its last run (the download lists this run's)
+            figures.pop(k, None)
+        before = set(figures)
+        with st.container():
+            differ_section(part, focus)
+        with st.container():
+            if part.has_implementations:
+                lazy_section("Every implementation on this corpus", "cp_sec_implementations",
+                             lambda: part.implementations(focus), anchor="implementations")
+        ss[FRAGMENT_FIGURES] = sorted(set(figures) - before)
+        sync_url()      # the analysis is in the link and the saved view
 
 
 @st.fragment
 def _reproduce_fragment(ts, i: int, ts_key: str) -> None:
-    corpus_reproduce.render(ts, i, ts_key)
+    with warmup.page_run():   # the background reports wait while a fragment runs
+        corpus_reproduce.render(ts, i, ts_key)
 

@@ -13,6 +13,7 @@ from explainer.corpus.testset import TestSet
 from explainer.ui import highlight as hl
 from explainer.ui import pagestate as ps
 from explainer.ui import settings as metric_settings
+from explainer.ui.corpus import warmup
 from explainer.ui.corpus.common import (
     SCROLL_TO_SEGMENT,
     SEGMENT_VIEW_FRAGMENT,
@@ -171,19 +172,21 @@ def _on_table_row() -> None:
 def segments_fragment(part, focus: CorpusFocus) -> None:
     """The table and the segment view rerun on their own: picking a row and the table's filters redraw only this
     part of the page; previous / next and the segment number redraw only the segment view (a fragment inside)."""
-    apply_open_request()     # a row picked in the table reruns this fragment only
-    with st.container():
-        _segment_table(part, focus)
-    with st.container():
-        _segment_view_fragment(part, focus)
+    with warmup.page_run():   # the background reports wait while a fragment runs
+        apply_open_request()     # a row picked in the table reruns this fragment only
+        with st.container():
+            _segment_table(part, focus)
+        with st.container():
+            _segment_view_fragment(part, focus)
 
 
 @st.fragment(key=SEGMENT_VIEW_FRAGMENT)
 def _segment_view_fragment(part, focus: CorpusFocus) -> None:
-    apply_open_request()     # a segment opened from an analysis or a table row reruns this fragment only
-    _segment_view(part, focus)
-    share_box()
-    sync_url()     # previous / next rerun this fragment only: the link follows the segment
+    with warmup.page_run():   # the background reports wait while a fragment runs
+        apply_open_request()     # a segment opened from an analysis or a table row reruns this fragment only
+        _segment_view(part, focus)
+        share_box()
+        sync_url()     # previous / next rerun this fragment only: the link follows the segment
 
 
 PREVIEW_CHARS = 70
