@@ -238,7 +238,8 @@ CHART_TYPE = """alt => { const img = [...document.querySelectorAll('.tc img.tcha
   const shown = img.getBoundingClientRect().width;
   return {min: Math.min(...sizes) * shown / W, width: shown}; }"""
 # the chart's texts as the browser lays them out (the SVG drawn inline): those past the drawing's right edge
-CHART_CLIPPED = """alt => { const img = [...document.querySelectorAll('.tc img.tchart')].find(i => i.alt.startsWith(alt));
+CHART_CLIPPED = """alt => {
+  const img = [...document.querySelectorAll('.tc img.tchart')].find(i => i.alt.startsWith(alt));
   const box = document.createElement('div');
   box.innerHTML = atob(img.src.split(',')[1]);
   document.body.appendChild(box);
