@@ -21,11 +21,12 @@ with stemming (scores only), type by type, in what is left. Pure: no Streamlit.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Sequence
 
 __all__ = ["VIEW_WORK_BUDGET", "VIEW_TER_WORK", "VIEW_SEMANTIC_WORK", "HEADLINE_TYPES", "ViewPlan", "plan_rouge",
-           "rouge_work", "left_out_note", "ViewWorkExceeded"]
+           "rouge_work", "left_out_note", "ViewWorkExceeded", "view_key"]
 
 #: ROUGE work one view may do (units of ``explainer.rouge.limits.segment_work``) before the types beyond the
 #: headline and the diagnosis's rescoring are left out: with the page's own ~0.3 s and the other families' traces
@@ -154,3 +155,10 @@ def left_out_note(plan: ViewPlan) -> str | None:
             f"({why}). Click “Compute ROUGE for these texts” in the ROUGE tab, shorten the texts or use fewer "
             f"references to see {'it' if one else 'them'}" + (", or pick a maximum gap (rougeS4, rougeSU4)." if gap
                                                               else "."))
+
+
+def view_key(family: str, choice, candidate: str, refs: Sequence[str]) -> str:
+    """A short fingerprint of one family's inputs (texts and settings): what a reader's request for the whole
+    trace is for (:mod:`explainer.ui.view_more`)."""
+    raw = repr((family, candidate, tuple(refs), choice.key() if hasattr(choice, "key") else choice))
+    return hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()

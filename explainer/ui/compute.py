@@ -26,15 +26,15 @@ and its views only read traces; the BLEU trace's lazily built n-gram records are
 """
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable
 
 from explainer.options import freeze  # the one key of option values (also the registry's and the dialects')
+from explainer.ui.budget import view_key
 
 __all__ = ["BUDGET_CHARS", "CORPUS_BUDGET_CHARS", "SharedResults", "cached", "corpus_reports", "family_trace",
-           "freeze", "inputs_key", "shared", "traces", "view_key"]
+           "freeze", "inputs_key", "shared", "traces"]
 
 BUDGET_CHARS = 100_000
 SMALL_RATIO = 64   # a result of a few numbers: its entry (the key's texts) costs 1/64 of a trace's
@@ -147,13 +147,6 @@ def cached(kind: Hashable, candidate: str, refs: list[str], settings, fn: Callab
     ``small``: the result is a few numbers, so the entry costs about its key (the texts), not a trace."""
     key, cost = inputs_key(candidate, refs, settings)
     return shared.get((kind, key), cost // SMALL_RATIO + 1 if small else cost, fn)
-
-
-def view_key(family: str, choice, candidate: str, refs: Sequence[str]) -> str:
-    """A short fingerprint of one family's inputs (texts and settings): what a reader's request for the whole
-    trace is for (:mod:`explainer.ui.view_more`)."""
-    raw = repr((family, candidate, tuple(refs), choice.key() if hasattr(choice, "key") else choice))
-    return hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
 def family_trace(fam, choice, candidate: str, refs: list[str], *, whole: bool = False):

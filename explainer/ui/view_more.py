@@ -1,7 +1,7 @@
 """The click that computes what one view's work limit left out (TER's trace, the semantic family's model runs:
 ``explainer.ui.budget``): a view from any link stays within its budget, and a reader who wants the rest asks for it.
 
-The request is the session's own, for these texts and settings only (:func:`explainer.ui.compute.view_key`): a link
+The request is the session's own, for these texts and settings only (:func:`explainer.ui.budget.view_key`): a link
 or a saved view never carries it, so no link makes the server do more than a view's work; a reader opening one sees
 the same click. The result is shared like every trace (``explainer.ui.compute``)."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Mapping, Sequence
 
 import streamlit as st
 
-from explainer.ui.compute import view_key
+from explainer.ui.budget import view_key
 
 __all__ = ["SESSION_KEY", "asked", "wanted", "button"]
 
