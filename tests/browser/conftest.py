@@ -215,3 +215,15 @@ def shot(page, name: str, *, max_height: int = 16000) -> Path:
 @pytest.fixture
 def screenshot():
     return shot
+
+
+def forward_msg(payload):
+    """The Streamlit ForwardMsg a websocket frame carries (what the server sent to the page), or None."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    if not isinstance(payload, (bytes, bytearray)):
+        return None
+    try:
+        return ForwardMsg.FromString(bytes(payload))
+    except Exception:  # noqa: BLE001 - not a ForwardMsg
+        return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import time
 
-from tests.browser.conftest import shot, wait_idle
+from tests.browser.conftest import forward_msg, shot, wait_idle
 from tests.browser.test_corpus_clicks_browser import hover_segment, hover_text
 
 
@@ -16,16 +16,11 @@ class Sent:
     """The headings and markdown of every element the server sends to the page (what a run drew)."""
 
     def __init__(self, page) -> None:
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
         self.texts: list[str] = []
 
         def got(payload) -> None:
-            if not isinstance(payload, (bytes, bytearray)):
-                return
-            try:
-                msg = ForwardMsg.FromString(bytes(payload))
-            except Exception:  # noqa: BLE001 - not a ForwardMsg
+            msg = forward_msg(payload)
+            if msg is None:
                 return
             if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
                 el = msg.delta.new_element

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from tests.browser.conftest import wait_idle
+from tests.browser.conftest import forward_msg, wait_idle
 from tests.browser.test_corpus_clicks_browser import no_error, open_sample
 
 SECTIONS = ("Corpus BLEU worked out", "Corpus BLEU ≠ mean of sentence BLEUs")
@@ -29,11 +29,8 @@ class Sent:
         self.last = time.time()
 
         def got(payload) -> None:
-            if not isinstance(payload, (bytes, bytearray)):
-                return
-            try:
-                msg = ForwardMsg.FromString(bytes(payload))
-            except Exception:  # noqa: BLE001 - not a ForwardMsg
+            msg = forward_msg(payload)
+            if msg is None:
                 return
             kind = msg.WhichOneof("type")
             if kind in ("delta", "script_finished"):
