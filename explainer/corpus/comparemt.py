@@ -142,10 +142,12 @@ def nltk_sentbleu_method2(hyp: Sequence[str], ref_counts: Counter, ref_len: int)
     """``nltk.translate.bleu_score.sentence_bleu([ref], hyp, smoothing_function=SmoothingFunction().method2)``
     with the default weights, equal to the last bit (``tests/test_corpus_comparemt.py`` compares them): the same
     clipped counts and ``max(1, n-grams)`` denominators as ``modified_precision``, the early 0 without a unigram
-    match, method 2's +1 on orders 2-4, NLTK's own ``Fraction`` and ``brevity_penalty`` and its ``fsum`` of
-    ``0.25 * log(p)``. Calling NLTK itself costs about five times more (it counts the reference anew per order
-    and per system): 0.8 s for WMT22's 3 × 2,037 segments, the first "Sentence buckets" click."""
-    from nltk.translate.bleu_score import Fraction, brevity_penalty
+    match, method 2's +1 on orders 2-4, NLTK's own ``brevity_penalty`` and its ``fsum`` of ``0.25 * log(p)``.
+    NLTK's ``p`` is an unnormalised ``Fraction`` that ``log`` reads as ``float(p)``, i.e. ``numerator /
+    denominator`` (Python's correctly rounded int division): the same float is made here without the Fraction.
+    Calling NLTK itself costs about five times more (it counts the reference anew per order and per system): 0.8 s
+    for WMT22's 3 × 2,037 segments, the first "Sentence buckets" click."""
+    from nltk.translate.bleu_score import brevity_penalty
 
     matches = [0, 0, 0, 0]
     for g, k in count_all_ngrams(hyp, 4).items():
@@ -155,9 +157,9 @@ def nltk_sentbleu_method2(hyp: Sequence[str], ref_counts: Counter, ref_len: int)
     totals = [max(0, len(hyp) - n) for n in range(4)]
     if matches[0] == 0:
         return 0
-    p = [Fraction(matches[0], max(1, totals[0]), _normalize=False)]
-    p += [Fraction(matches[n] + 1, max(1, totals[n]) + 1, _normalize=False) for n in (1, 2, 3)]
-    return brevity_penalty(ref_len, len(hyp)) * math.exp(math.fsum(0.25 * math.log(p_i) for p_i in p if p_i > 0))
+    # every p is > 0 here: p1's numerator is a match, the others' are + 1
+    p = [matches[0] / max(1, totals[0])] + [(matches[n] + 1) / (max(1, totals[n]) + 1) for n in (1, 2, 3)]
+    return brevity_penalty(ref_len, len(hyp)) * math.exp(math.fsum(0.25 * math.log(p_i) for p_i in p))
 
 
 def _comparemt_scale(report) -> float:
