@@ -172,6 +172,8 @@ def test_the_first_pagedown_after_opening_the_presenter_is_never_lost(browser, a
             pres.goto(pres_url)                      # a room opens at the lesson's first step
             pres.wait_for_selector(".tc-title")      # as soon as the step is there, not when the page is idle
             assert step_of(pres) == 1
+            # the step shows only once the browser counts the keys (before, a press had nothing to take it)
+            assert pres.evaluate("() => !!(window.__tchClicker && window.__tchClicker.set)"), (trial, example)
             pres.keyboard.press("PageDown")
             until(lambda pres=pres: step_of(pres) == 2, 20)
             time.sleep(1.5)

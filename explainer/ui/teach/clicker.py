@@ -6,6 +6,10 @@ same button's trigger again, and the two merged into one move (five quick presse
 the browser numbers each press and sends the count with the last moves as the component's state (a state value
 is kept, not merged away: the latest holds every press); the server applies the moves it has not seen yet, in
 order. The same keys' Streamlit shortcuts (the hidden clicker buttons, Next / Previous) never see these presses.
+
+Until this counter listens, the page shows no step (``page.PAGE_CSS``; at most 3 s): the step appeared before the
+counter's script and the hidden buttons were loaded (up to 0.8 s later on a busy machine), and a PageDown pressed
+at once then had nothing to take it.
 """
 from __future__ import annotations
 
@@ -49,6 +53,7 @@ export default function (component) {
     }, { capture: true });
   }
   w.__tchClicker.set = setStateValue;
+  document.documentElement.classList.add("tch-keys");
   w.__tchClicker.blank = !!(component.data && component.data.blank);
   return () => { if (w.__tchClicker && w.__tchClicker.set === setStateValue) w.__tchClicker.set = null; };
 }

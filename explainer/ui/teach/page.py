@@ -59,6 +59,9 @@ PAGE_CSS = """<style>
 .st-key-tch_keys,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys),
 .st-key-tch_keys_count,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_keys_count){display:none!important}
 .st-key-tch_fit_js,[data-testid="stLayoutWrapper"]:has(> .st-key-tch_fit_js){display:none!important}
+html:not(.tch-keys) body:has(.st-key-tch_keys_count) [data-testid="stMain"]{visibility:hidden;
+  animation:tch-show 0s 3s forwards}
+@keyframes tch-show{to{visibility:visible}}
 :root{--tcb:max(1.22rem,2.7vmin);--tnotes-h:26vh}
 [data-testid="stMainBlockContainer"]{padding-top:3.4rem;padding-bottom:1.2rem}
 .tc{font-size:var(--tcb)}
