@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 import bench_corpus_page as cp  # noqa: E402  (the server, idle and CPU helpers)
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, forward_msg  # noqa: E402
 
 SYSTEMS = ("Online-B", "OpenNMT", "PROMT")
 TARGET_MEDIAN_S = 0.5
@@ -164,22 +164,18 @@ class Runs:
         .observe({entryTypes: ['longtask']}); } catch (e) {} })();"""
 
     def __init__(self, page) -> None:
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
         self.finished: list[float] = []     # wall clock (time.time) of each script_finished message
         self.last = 0.0                     # of the last message
         self.sent = SentCount()             # what the server sent (load-independent)
 
         def got(payload) -> None:
             self.last = time.time()
-            if isinstance(payload, (bytes, bytearray)):
-                try:
-                    msg = ForwardMsg.FromString(bytes(payload))
-                except Exception:  # noqa: BLE001 - not a ForwardMsg: not ours
-                    return
-                self.sent.add(msg, len(payload))
-                if msg.WhichOneof("type") == "script_finished":
-                    self.finished.append(self.last)
+            msg = forward_msg(payload)
+            if msg is None:                 # not a ForwardMsg: not ours
+                return
+            self.sent.add(msg, len(payload))
+            if msg.WhichOneof("type") == "script_finished":
+                self.finished.append(self.last)
 
         page.add_init_script(self.LONG_TASKS)
         page.on("websocket", lambda ws: ws.on("framereceived", got))
